@@ -1,0 +1,97 @@
+// The audit log: one row per request made with a key (HTTP or MCP), with the key's display
+// prefix, never the key. Rows are committed in groups: every request waiting at the same moment
+// shares one transaction (one disk sync), and no answer leaves before its row is durable.
+import { and, count, desc, eq, gte, like, lt, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../db";
+import { auditLog } from "../../db/schema";
+import { verb } from "../auth/guard";
+import type { Ctx } from "../context";
+import { newId } from "../ids";
+
+export type AuditEntry = Omit<typeof auditLog.$inferInsert, "id">;
+
+type Waiting = { row: typeof auditLog.$inferInsert; done: (err?: unknown) => void };
+
+export class AuditWriter {
+  private queue: Waiting[] = [];
+  private flushing: Promise<void> | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  /** Resolves once the row is committed; rejects if it could not be. */
+  record(entry: AuditEntry): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ row: { id: newId(), ...entry }, done: (err) => (err ? reject(err) : resolve()) });
+      if (!this.flushing) this.flushing = this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    // Yield once so that every request already in flight can join this group.
+    await new Promise((r) => setImmediate(r));
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, 1000);
+      try {
+        await this.db.tx((t) => t.insert(auditLog).values(batch.map((w) => w.row)));
+        for (const w of batch) w.done();
+      } catch (err) {
+        for (const w of batch) w.done(err);
+      }
+    }
+    this.flushing = null;
+  }
+
+  /** Waits for every queued row (used at shutdown). */
+  async drain(): Promise<void> {
+    while (this.flushing) await this.flushing;
+  }
+}
+
+export const AuditLogQuery = z.object({
+  key_prefix: z.string().max(40).optional(),
+  path: z.string().max(500).optional().meta({ description: "Keeps rows whose path starts with this." }),
+  via: z.enum(["http", "mcp"]).optional(),
+  from: z.iso.date().optional().meta({ description: "First day (UTC), inclusive." }),
+  to: z.iso.date().optional().meta({ description: "Last day (UTC), inclusive." }),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(1000).default(50),
+});
+
+export const AuditLogEntry = z
+  .object({
+    id: z.string(),
+    admin_id: z.string().nullable(),
+    key_prefix: z.string().nullable(),
+    method: z.string(),
+    path: z.string(),
+    status: z.int(),
+    duration_ms: z.number(),
+    ip: z.string().nullable(),
+    via: z.string(),
+    tool: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .meta({ id: "AuditLogEntry" });
+
+export const AuditLogList = z.object({ total: z.int(), page: z.int(), limit: z.int(), items: z.array(AuditLogEntry) }).meta({ id: "AuditLogList" });
+
+/** The club's audit log, newest first, filtered by key prefix, path prefix, transport and days. */
+export const listAuditLog = verb("access_control:view", async (ctx: Ctx, q: z.infer<typeof AuditLogQuery>): Promise<z.infer<typeof AuditLogList>> => {
+  const where: SQL[] = [eq(auditLog.club_id, ctx.clubId)];
+  if (q.key_prefix) where.push(eq(auditLog.key_prefix, q.key_prefix));
+  if (q.path) where.push(like(auditLog.path, `${q.path.replace(/[%_]/g, "")}%`));
+  if (q.via) where.push(eq(auditLog.via, q.via));
+  if (q.from) where.push(gte(auditLog.created_at, `${q.from}T00:00:00.000Z`));
+  if (q.to) where.push(lt(auditLog.created_at, new Date(Date.parse(`${q.to}T00:00:00.000Z`) + 86_400_000).toISOString()));
+  const cond = and(...where);
+  const [{ total }] = await ctx.db.read.select({ total: count() }).from(auditLog).where(cond);
+  const rows = await ctx.db.read
+    .select()
+    .from(auditLog)
+    .where(cond)
+    .orderBy(desc(auditLog.created_at), desc(auditLog.id))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+  return { total, page: q.page, limit: q.limit, items: rows.map(({ club_id: _, ...r }) => r) };
+});

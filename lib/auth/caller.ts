@@ -1,0 +1,113 @@
+// Who is calling: an API key (acting as the admin who created it, within its scopes) or a
+// dashboard session (the admin in person). Resolved from the bearer token before anything else
+// of the request is read, so a bad key with a malformed body is still a 401.
+import { timingSafeEqual } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db";
+import { adminSessions, admins, apiKeys, clubColumns, clubs } from "../../db/schema";
+import { Unauthorized } from "../errors";
+import { asLocale, type Locale } from "../i18n";
+import { sha256Hex } from "../ids";
+import { allScopes, capToAdmin, type Scopes } from "./scopes";
+
+export const KEY_PREFIX = "mk_live_";
+export const SESSION_PREFIX = "ms_";
+
+export type Caller = {
+  kind: "key" | "session";
+  adminId: string;
+  clubId: string;
+  locale: Locale;
+  /** Effective scopes: the key's, capped by its admin's rights. */
+  scopes: Scopes;
+  readOnly: boolean;
+  isSuperadmin: boolean;
+  keyId: string | null;
+  /** Display prefix of the key (`mk_live_` + 4), never the key. */
+  keyPrefix: string | null;
+};
+
+/** A refusal from a recognised key still belongs in its club's audit log. */
+export class CallerRefused extends Unauthorized {
+  constructor(
+    code: "KEY_REVOKED" | "KEY_EXPIRED" | "ADMIN_ACCESS_ENDED",
+    readonly known: { clubId: string; adminId: string; keyPrefix: string | null; locale: Locale },
+  ) {
+    super(code);
+  }
+}
+
+function bearerToken(authorization: string | null | undefined): string | null {
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return match ? match[1] : null;
+}
+
+function adminAccessEnded(admin: { removed_at: string | null; access_expires_at: string | null }, now: Date) {
+  return admin.removed_at !== null || (admin.access_expires_at !== null && Date.parse(admin.access_expires_at) <= now.getTime());
+}
+
+/**
+ * The caller behind an `Authorization: Bearer ...` header. Throws Unauthorized for a missing,
+ * unknown, revoked or expired key, or a key whose admin was removed or whose access has ended.
+ * Reads the database on every call: a revocation counts from the very next request.
+ */
+export async function resolveCaller(db: Db, authorization: string | null | undefined, now = new Date()): Promise<Caller> {
+  const token = bearerToken(authorization);
+  if (!token) throw new Unauthorized();
+  if (token.startsWith(KEY_PREFIX)) return resolveKey(db, token, now);
+  if (token.startsWith(SESSION_PREFIX)) return resolveSession(db, token, now);
+  throw new Unauthorized();
+}
+
+async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {
+  const hash = sha256Hex(token);
+  const [row] = await db.read
+    .select({ key: apiKeys, admin: admins, locale: clubColumns.locale })
+    .from(apiKeys)
+    .innerJoin(admins, eq(admins.id, apiKeys.admin_id))
+    .innerJoin(clubs, eq(clubs.id, apiKeys.club_id))
+    .where(eq(apiKeys.key_hash, hash))
+    .limit(1);
+  // The lookup is by hash; comparing the stored hash in constant time as well costs nothing.
+  if (!row || !timingSafeEqual(Buffer.from(row.key.key_hash), Buffer.from(hash))) throw new Unauthorized();
+  const { key, admin } = row;
+  const locale = asLocale(row.locale);
+  const known = { clubId: key.club_id, adminId: admin.id, keyPrefix: key.prefix, locale };
+  if (key.revoked_at) throw new CallerRefused("KEY_REVOKED", known);
+  if (key.expires_at && Date.parse(key.expires_at) <= now.getTime()) throw new CallerRefused("KEY_EXPIRED", known);
+  if (adminAccessEnded(admin, now)) throw new CallerRefused("ADMIN_ACCESS_ENDED", known);
+  return {
+    kind: "key",
+    adminId: admin.id,
+    clubId: key.club_id,
+    locale,
+    scopes: capToAdmin(key.scopes as Scopes, admin.read_only),
+    readOnly: admin.read_only,
+    isSuperadmin: admin.is_superadmin,
+    keyId: key.id,
+    keyPrefix: key.prefix,
+  };
+}
+
+async function resolveSession(db: Db, token: string, now: Date): Promise<Caller> {
+  const [row] = await db.read
+    .select({ session: adminSessions, admin: admins, locale: clubColumns.locale })
+    .from(adminSessions)
+    .innerJoin(admins, eq(admins.id, adminSessions.admin_id))
+    .innerJoin(clubs, eq(clubs.id, admins.club_id))
+    .where(and(eq(adminSessions.token_hash, sha256Hex(token))))
+    .limit(1);
+  if (!row || Date.parse(row.session.expires_at) <= now.getTime() || adminAccessEnded(row.admin, now)) throw new Unauthorized();
+  return {
+    kind: "session",
+    adminId: row.admin.id,
+    clubId: row.admin.club_id,
+    locale: asLocale(row.locale),
+    scopes: allScopes(row.admin.read_only ? "view" : "edit"),
+    readOnly: row.admin.read_only,
+    isSuperadmin: row.admin.is_superadmin,
+    keyId: null,
+    keyPrefix: null,
+  };
+}

@@ -1,0 +1,45 @@
+// Scopes of an API key (SPEC "Authentication" 3, DESIGN.md section 4): for each area a level,
+// `view` or `edit`, edit including view; an absent area means no access.
+import { z } from "zod";
+
+export const AREAS = ["members", "finances", "events", "communication", "access_control", "page", "card"] as const;
+export const LEVELS = ["view", "edit"] as const;
+export type Area = (typeof AREAS)[number];
+export type Level = (typeof LEVELS)[number];
+export type Scope = `${Area}:${Level}`;
+export type Scopes = Partial<Record<Area, Level>>;
+
+export const ScopesSchema = z
+  .partialRecord(z.enum(AREAS), z.enum(LEVELS))
+  .meta({ description: "Level (`view` or `edit`) per area; an absent area means no access." });
+
+export function allScopes(level: Level): Scopes {
+  return Object.fromEntries(AREAS.map((a) => [a, level])) as Scopes;
+}
+
+export function hasScope(scopes: Scopes, scope: Scope): boolean {
+  const [area, level] = scope.split(":") as [Area, Level];
+  const held = scopes[area];
+  return held === "edit" || (held === "view" && level === "view");
+}
+
+/** A read-only admin's keys are view-only whatever they were created with. */
+export function capToAdmin(scopes: Scopes, readOnly: boolean): Scopes {
+  if (!readOnly) return scopes;
+  return Object.fromEntries(Object.keys(scopes).map((a) => [a, "view"])) as Scopes;
+}
+
+/** Parses `members:edit,events:view` (the CLI's form). Returns null on any unknown part. */
+export function parseScopeList(text: string): Scopes | null {
+  const scopes: Scopes = {};
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [area, level] = part.split(":");
+    if (!AREAS.includes(area as Area) || !LEVELS.includes(level as Level)) return null;
+    const prev = scopes[area as Area];
+    scopes[area as Area] = prev === "edit" ? "edit" : (level as Level);
+  }
+  return scopes;
+}

@@ -1,0 +1,28 @@
+// Dashboard sessions: an admin signs in with email and password (hashed with Bun.password) and
+// receives a bearer token (`ms_...`) for the account routes that keys may not use.
+import { z } from "zod";
+import type { Db } from "../../db";
+import { adminSessions } from "../../db/schema";
+import { Unauthorized } from "../errors";
+import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
+import { findAdminByEmail } from "./admins";
+import { SESSION_PREFIX } from "./caller";
+
+const SESSION_HOURS = 12;
+
+export const LoginRequest = z.object({ email: z.email(), password: z.string().min(1).max(200) }).meta({ id: "LoginRequest" });
+export const LoginResponse = z.object({ token: z.string(), expires_at: z.string(), admin_id: z.uuid(), club_id: z.uuid() }).meta({ id: "LoginResponse" });
+
+export async function login(db: Db, input: z.infer<typeof LoginRequest>): Promise<z.infer<typeof LoginResponse>> {
+  const admin = await findAdminByEmail(db, input.email);
+  // Verify against a dummy hash when the admin is unknown so both paths take the same time.
+  const hash = admin?.password_hash ?? "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$K3sJ0Tq3lJQ1tm6Cd1R7n4nQ2mQ3pLNpQ8Y0x3m2b1c";
+  const ok = await Bun.password.verify(input.password, hash).catch(() => false);
+  if (!admin?.password_hash || !ok || admin.removed_at) throw new Unauthorized("INVALID_CREDENTIALS");
+  const token = SESSION_PREFIX + randomBase62(40);
+  const expiresAt = new Date(Date.now() + SESSION_HOURS * 3600_000).toISOString();
+  await db.tx((t) =>
+    t.insert(adminSessions).values({ id: newId(), admin_id: admin.id, token_hash: sha256Hex(token), expires_at: expiresAt, created_at: nowIso() }),
+  );
+  return { token, expires_at: expiresAt, admin_id: admin.id, club_id: admin.club_id };
+}

@@ -1,0 +1,118 @@
+// The club: creation (CLI, first start), the admin's view of it (ClubAdmin) and its update
+// (ClubUpdate: only writable fields change; card and finance fields need their own scopes; a new
+// `card_custom_link_url` queues a wallet-pass push).
+import { eq, like } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
+import { clubs } from "../../db/schema";
+import { requireScope, verb } from "../auth/guard";
+import { WALLET_PUSH } from "../cards/wallet-push";
+import type { Ctx } from "../context";
+import { NotFound } from "../errors";
+import { newId, nowIso } from "../ids";
+import { enqueueJob } from "../jobs";
+import { CLUB_FIELDS, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
+import { type ClubAdmin, type ClubUpdate, readCardBackFields } from "./schemas";
+
+export type ClubRow = typeof clubs.$inferSelect & Record<string, unknown>;
+
+const FIELD_BY_NAME = new Map([...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS].map((f) => [f.name, f]));
+
+export function slugify(text: string): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60);
+  return slug || "club";
+}
+
+async function freeSlug(q: Queryable, base: string): Promise<string> {
+  const taken = new Set(
+    (
+      await q
+        .select({ slug: clubs.slug })
+        .from(clubs)
+        .where(like(clubs.slug, `${base}%`))
+    ).map((r) => r.slug),
+  );
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+/** Creates a club with every SPEC default; `t` is the caller's transaction. */
+export async function createClub(t: Queryable, input: { name: string; locale?: string; currency?: string }): Promise<ClubRow> {
+  const now = nowIso();
+  const row: Record<string, unknown> = { id: newId(), slug: await freeSlug(t, slugify(input.name)), created_at: now, updated_at: now };
+  for (const field of CLUB_FIELDS) if (field.name !== "slug") row[field.name] = defaultOf(field);
+  row.name = input.name;
+  if (input.locale) row.locale = input.locale;
+  if (input.currency) row.currency = input.currency;
+  const [created] = await t
+    .insert(clubs)
+    .values(row as typeof clubs.$inferInsert)
+    .returning();
+  return created as ClubRow;
+}
+
+export function toClubAdmin(row: ClubRow): ClubAdmin {
+  const out: Record<string, unknown> = { id: row.id };
+  for (const field of CLUB_FIELDS) out[field.name] = row[field.name] ?? (field.nullable ? null : defaultOf(field));
+  out.card_back_fields = readCardBackFields(row.card_back_fields);
+  out.created_at = row.created_at;
+  out.updated_at = row.updated_at;
+  return out as ClubAdmin;
+}
+
+export async function getClubRow(db: Db, clubId: string): Promise<ClubRow> {
+  const [row] = await db.read.select().from(clubs).where(eq(clubs.id, clubId)).limit(1);
+  if (!row) throw new NotFound("CLUB_NOT_FOUND");
+  return row as ClubRow;
+}
+
+/** The caller's club (any valid key may read it: it comes with GET /api/auth/me). */
+export async function getClub(ctx: Ctx): Promise<ClubAdmin> {
+  return toClubAdmin(await getClubRow(ctx.db, ctx.clubId));
+}
+
+/** "auto" formats follow the SPEC defaults of the effective fields. */
+const EFFECTIVE = { date_format: ["date_format_effective", "iso"], number_format: ["number_format_effective", "space_dot"] } as const;
+
+/**
+ * Applies a ClubUpdate. Only fields present in `input` change; null clears a nullable field and
+ * leaves a non-nullable one unchanged. Needs `page:edit`, plus `card:edit` for a `card_*` field
+ * and `finances:edit` for a fee, payout or accounting field (403 before anything changes).
+ */
+export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate): Promise<ClubAdmin> => {
+  const fields = Object.keys(input)
+    .map((name) => FIELD_BY_NAME.get(name))
+    .filter((f) => f?.writable) as NonNullable<ReturnType<typeof FIELD_BY_NAME.get>>[];
+  if (fields.some((f) => f.area === "card")) requireScope(ctx.actor, "card:edit");
+  if (fields.some((f) => f.area === "finances")) requireScope(ctx.actor, "finances:edit");
+
+  return ctx.db.tx(async (t) => {
+    const [current] = (await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1)) as ClubRow[];
+    if (!current) throw new NotFound("CLUB_NOT_FOUND");
+    const now = nowIso();
+    const set: Record<string, unknown> = {};
+    for (const field of fields) {
+      const value = input[field.name];
+      if (value === undefined || (value === null && !field.nullable)) continue;
+      set[field.name] = value;
+      if (field.name in EFFECTIVE) {
+        const [target, fallback] = EFFECTIVE[field.name as keyof typeof EFFECTIVE];
+        set[target] = value === "auto" ? fallback : value;
+      }
+    }
+    const linkChanged = "card_custom_link_url" in set && set.card_custom_link_url !== current.card_custom_link_url;
+    if (linkChanged) {
+      set.card_custom_link_updated_at = now;
+      await enqueueJob(t, { clubId: ctx.clubId, kind: WALLET_PUSH, payload: { reason: "card_custom_link_url" } });
+    }
+    if (Object.keys(set).length === 0) return toClubAdmin(current);
+    set.updated_at = now;
+    const [updated] = await t.update(clubs).set(set as never).where(eq(clubs.id, ctx.clubId)).returning();
+    return toClubAdmin(updated as ClubRow);
+  });
+});

@@ -1,0 +1,141 @@
+// The club's shapes (SPEC "Club", "Club update payload", "CardBackField", "CardLocation"), built
+// from lib/clubs/fields.ts. These zod schemas validate requests, document the OpenAPI
+// components and declare the MCP tools' parameters.
+import { z } from "zod";
+import { LOCALES } from "../i18n";
+import { CLUB_FIELDS, type ClubField, UPDATE_ONLY_FIELDS } from "./fields";
+
+export const CARD_BACK_FIELD_TYPES = ["text", "number", "link", "email", "phone"] as const;
+export const BARCODE_FORMATS = ["qr", "pdf417", "aztec", "code128"] as const;
+
+const optStr = (max = 2000) => z.string().max(max).nullish();
+
+export const CardBackField = z
+  .object({
+    type: z.enum(CARD_BACK_FIELD_TYPES),
+    label: z.string().max(200).default(""),
+    value: z.string().max(2000).default(""),
+    link_text: optStr(200),
+    is_perk: z.boolean().default(false).meta({ description: "A partner benefit; allowed on any type." }),
+    partner_logo_url: optStr(),
+    partner_address: optStr(),
+    partner_website: optStr(),
+    partner_email: optStr(),
+    partner_phone: optStr(),
+    partner_hours: optStr(),
+    redeem_instructions: optStr(),
+    tier_ids: z.array(z.string()).nullish(),
+  })
+  .meta({ id: "CardBackField", description: "A field on the back of the wallet card; `is_perk` marks a partner benefit." });
+
+export const CardLocation = z
+  .object({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+    address: z.string().max(500).nullish(),
+    label: z.string().max(200).nullish(),
+  })
+  .meta({ id: "CardLocation" });
+
+export type CardBackField = z.infer<typeof CardBackField>;
+
+/** Legacy rule (SPEC "CardBackField"): type `perk` reads as `text` with is_perk true. */
+function normalizePerk(raw: unknown): unknown {
+  if (!raw || typeof raw !== "object" || (raw as { type?: unknown }).type !== "perk") return raw;
+  return { ...raw, type: "text", is_perk: true };
+}
+
+export function readCardBackFields(stored: unknown): CardBackField[] | null {
+  if (!Array.isArray(stored)) return null;
+  return stored.map((raw) => CardBackField.parse(normalizePerk(raw)));
+}
+
+function outputType(field: ClubField): z.ZodType {
+  if (field.name === "card_back_fields") return z.array(CardBackField);
+  if (field.name === "card_locations") return z.array(CardLocation);
+  switch (field.kind) {
+    case "integer":
+      return z.int();
+    case "number":
+      return z.number();
+    case "boolean":
+      return z.boolean();
+    case "json":
+      return field.name === "payment_methods_enabled" ? z.array(z.string()) : z.array(z.record(z.string(), z.unknown()));
+    case "datetime":
+      return z.string().meta({ format: "date-time" });
+    case "date":
+      return z.string().meta({ format: "date" });
+    default:
+      return z.string();
+  }
+}
+
+const HTTP_URL = /^https?:\/\/[^\s]+$/i;
+
+function inputType(field: ClubField): z.ZodType {
+  switch (field.check) {
+    case "color":
+      return z.string().regex(/^#[0-9A-Fa-f]{6}$/, { error: "INVALID_COLOR" });
+    case "url":
+      return z.string().max(2000).regex(HTTP_URL, { error: "INVALID_URL" });
+    case "email":
+      return z.email().max(320);
+    case "currency":
+      return z.string().regex(/^[A-Z]{3}$/);
+    case "country":
+      return z.string().regex(/^[A-Z]{2}$/);
+    case "locale":
+      return z.enum(LOCALES);
+    case "barcode":
+      return z.enum(BARCODE_FORMATS);
+    case "latitude":
+      return z.number().min(-90).max(90);
+    case "longitude":
+      return z.number().min(-180).max(180);
+    case "percent":
+      return z.int().min(0).max(100);
+    case "nonnegative":
+      return z.int().min(0);
+    case "months":
+      return z.int().min(1).max(120);
+    case "card_back_fields":
+      return z.array(z.preprocess(normalizePerk, CardBackField)).max(50);
+    case "card_locations":
+      return z.array(CardLocation).max(10);
+  }
+  if (field.kind === "string") return z.string().max(field.name === "name" ? 200 : 5000);
+  if (field.kind === "json") return outputType(field);
+  return outputType(field);
+}
+
+const shownFields = CLUB_FIELDS;
+
+export const ClubAdmin = z
+  .object({
+    id: z.uuid(),
+    ...Object.fromEntries(shownFields.map((f) => [f.name, f.nullable ? outputType(f).nullable() : outputType(f)])),
+    created_at: z.string().meta({ format: "date-time" }),
+    updated_at: z.string().meta({ format: "date-time" }),
+  })
+  .meta({ id: "ClubAdmin", description: "The club, as its admins see it." });
+
+export const ClubUpdate = z
+  .object(
+    Object.fromEntries(
+      [...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS]
+        .filter((f) => f.writable)
+        .map((f) => {
+          const base = f.name === "name" ? (inputType(f) as z.ZodString).min(1) : inputType(f);
+          return [f.name, base.nullish()];
+        }),
+    ),
+  )
+  .meta({
+    id: "ClubUpdate",
+    description:
+      "Every field optional. null clears a field that may be empty and leaves the others unchanged. Fields not listed here (id, slug, logos, payment state, ...) cannot be written.",
+  });
+
+export type ClubAdmin = Record<string, unknown> & { id: string; name: string; slug: string; locale: string; created_at: string; updated_at: string };
+export type ClubUpdate = Record<string, unknown>;

@@ -1,0 +1,14 @@
+// What every lib/ verb receives: the database, the caller (who acts, with which rights), the
+// club they act on and the language of their answers. Built once per request by server/ (HTTP
+// and MCP alike), or by the CLI.
+import type { Db } from "../db";
+import type { Caller } from "./auth/caller";
+import type { Locale } from "./i18n";
+
+export type Ctx = {
+  db: Db;
+  actor: Caller;
+  clubId: string;
+  locale: Locale;
+  baseUrl: string;
+};

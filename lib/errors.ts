@@ -1,0 +1,68 @@
+// Typed errors thrown by lib/ verbs. Each carries a stable UPPER_SNAKE `code` (its message in
+// each language lives in lib/i18n/messages.ts) and the HTTP status it maps to. server/errors.ts
+// turns them into HTTP answers and server/mcp.ts into MCP tool errors; lib/ knows neither.
+import type { MessageCode } from "./i18n/messages";
+
+export type Params = Record<string, string | number>;
+
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: MessageCode,
+    readonly params: Params = {},
+  ) {
+    super(code);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequest extends AppError {
+  constructor(code: MessageCode = "MALFORMED_BODY", params?: Params) {
+    super(400, code, params);
+  }
+}
+export class Unauthorized extends AppError {
+  constructor(code: MessageCode = "UNAUTHORIZED", params?: Params) {
+    super(401, code, params);
+  }
+}
+export class Forbidden extends AppError {
+  constructor(code: MessageCode = "FORBIDDEN", params?: Params) {
+    super(403, code, params);
+  }
+}
+export class NotFound extends AppError {
+  constructor(code: MessageCode = "NOT_FOUND", params?: Params) {
+    super(404, code, params);
+  }
+}
+export class Conflict extends AppError {
+  constructor(code: MessageCode, params?: Params) {
+    super(409, code, params);
+  }
+}
+export class PayloadTooLarge extends AppError {
+  constructor(params?: Params) {
+    super(413, "PAYLOAD_TOO_LARGE", params);
+  }
+}
+export class RateLimited extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, "RATE_LIMITED", { seconds: retryAfterSeconds });
+  }
+}
+export class BadGateway extends AppError {
+  constructor(code: MessageCode, params?: Params) {
+    super(502, code, params);
+  }
+}
+
+/** One failed rule of an input, reported like a schema failure (422 `detail` item). */
+export type Invalid = { loc: (string | number)[]; code: MessageCode; params?: Params };
+
+/** A business-level validation failure (a rule no schema can state, such as ends_at > starts_at). */
+export class ValidationFailed extends AppError {
+  constructor(readonly items: Invalid[]) {
+    super(422, "VALIDATION_FAILED");
+  }
+}

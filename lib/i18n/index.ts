@@ -1,0 +1,39 @@
+// Message lookup in the club's language (`locale`, default `fr`), and the language of a caller
+// not yet known (401) from Accept-Language (DESIGN.md section 5).
+import { z } from "zod";
+import type { Params } from "../errors";
+import { LOCALES, type Locale, MESSAGES, type MessageCode } from "./messages";
+
+export { LOCALES, type Locale, type MessageCode };
+
+export const DEFAULT_LOCALE: Locale = "fr";
+
+export function asLocale(value: unknown): Locale {
+  return LOCALES.includes(value as Locale) ? (value as Locale) : DEFAULT_LOCALE;
+}
+
+export function t(locale: Locale, code: MessageCode, params: Params = {}): string {
+  const texts = (MESSAGES as Record<string, Record<Locale, string>>)[code] ?? MESSAGES.INTERNAL;
+  return texts[locale].replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+}
+
+/** The first supported language of an Accept-Language header, else the default. */
+export function localeFromAcceptLanguage(header: string | null | undefined): Locale {
+  if (!header) return DEFAULT_LOCALE;
+  const ranked = header
+    .split(",")
+    .map((part) => {
+      const [tag, ...rest] = part.trim().split(";");
+      const q = rest.find((p) => p.trim().startsWith("q="));
+      return { lang: tag.trim().slice(0, 2).toLowerCase(), q: q ? Number(q.trim().slice(2)) || 0 : 1 };
+    })
+    .sort((a, b) => b.q - a.q);
+  for (const { lang } of ranked) if (LOCALES.includes(lang as Locale)) return lang as Locale;
+  return DEFAULT_LOCALE;
+}
+
+/** zod's own messages in each language, for schema failures. */
+const zodLocales = { fr: z.locales.fr(), en: z.locales.en(), de: z.locales.de(), it: z.locales.it() };
+export function zodErrorMap(locale: Locale) {
+  return zodLocales[locale].localeError;
+}

@@ -1,0 +1,80 @@
+// Background jobs: written in the same transaction as the change that causes them, run after
+// commit by one worker per process, retried with back-off, and resumed after a restart (a job
+// is only marked done once its handler has returned). Handlers register by kind.
+import { and, asc, eq, lte } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
+import { jobs } from "../../db/schema";
+import { newId, nowIso } from "../ids";
+
+export type JobRow = typeof jobs.$inferSelect;
+export type JobHandler = (db: Db, job: JobRow) => Promise<void>;
+
+const handlers = new Map<string, JobHandler>();
+const MAX_ATTEMPTS = 8;
+
+export function registerJobHandler(kind: string, handler: JobHandler): void {
+  handlers.set(kind, handler);
+}
+
+/** Queues a job inside the caller's transaction `t`: it exists if and only if the change does. */
+export async function enqueueJob(t: Queryable, job: { clubId: string; kind: string; payload: Record<string, unknown> }) {
+  const now = nowIso();
+  await t.insert(jobs).values({ id: newId(), club_id: job.clubId, kind: job.kind, payload: job.payload, status: "pending", run_after: now, created_at: now });
+}
+
+/** Runs every due job once; returns how many ran. Exposed for tests and the worker loop. */
+export async function runDueJobs(db: Db, now = new Date()): Promise<number> {
+  const due = await db.read
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.status, "pending"), lte(jobs.run_after, now.toISOString())))
+    .orderBy(asc(jobs.run_after))
+    .limit(50);
+  for (const job of due) {
+    const handler = handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+      await handler(db, job);
+      await db.tx((t) =>
+        t
+          .update(jobs)
+          .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null })
+          .where(eq(jobs.id, job.id)),
+      );
+    } catch (err) {
+      const attempts = job.attempts + 1;
+      // Exponential back-off: 2 s, 4 s, 8 s ... then the job is left as failed for a person to see.
+      const retryAt = new Date(now.getTime() + 1000 * 2 ** attempts).toISOString();
+      await db.tx((t) =>
+        t
+          .update(jobs)
+          .set({ attempts, last_error: String(err).slice(0, 1000), status: attempts >= MAX_ATTEMPTS ? "failed" : "pending", run_after: retryAt })
+          .where(eq(jobs.id, job.id)),
+      );
+    }
+  }
+  return due.length;
+}
+
+/** Polls for due jobs until stopped. */
+export function startJobWorker(db: Db, intervalMs = 1000): { stop(): void } {
+  let stopped = false;
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running || stopped) return;
+    running = true;
+    try {
+      await runDueJobs(db);
+    } catch (err) {
+      console.error("job worker:", err);
+    } finally {
+      running = false;
+    }
+  }, intervalMs);
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+  };
+}

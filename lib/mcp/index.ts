@@ -1,0 +1,5 @@
+// Every MCP tool the server offers. Each area adds its module's tools here.
+import * as clubs from "./tools/clubs";
+import type { ToolDef } from "./tool";
+
+export const TOOLS: ToolDef[] = [...Object.values(clubs)] as ToolDef[];

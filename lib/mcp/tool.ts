@@ -1,0 +1,23 @@
+// How an MCP tool is declared: a name (SPEC "MCP server"), words an assistant can act on, the
+// zod input schema (the same one the HTTP route validates with, where there is one), hints, and
+// a run function that calls one lib/ verb. No MCP SDK here: server/mcp.ts registers these.
+import type { z, ZodObject } from "zod";
+import type { Ctx } from "../context";
+
+export type ToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+
+export type ToolDef<S extends ZodObject = ZodObject> = {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  annotations: ToolAnnotations;
+  run(ctx: Ctx, input: z.output<S>): Promise<unknown>;
+};
+
+export function tool<S extends ZodObject>(def: ToolDef<S>): ToolDef<S> {
+  return def;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };

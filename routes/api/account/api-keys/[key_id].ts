@@ -1,0 +1,12 @@
+// DELETE /api/account/api-keys/[key_id] — revoke a key; its next request answers 401
+import { ApiKeyItem, revokeApiKey } from "../../../../lib/auth/keys";
+import { route } from "../../../../server/route";
+
+export const DELETE = route({
+  summary: "Revoke an API key",
+  tags: ["account"],
+  auth: "session",
+  errors: [404, 409],
+  response: ApiKeyItem,
+  handler: ({ ctx, params }) => revokeApiKey(ctx.db, params.key_id, ctx.clubId),
+});

@@ -1,0 +1,22 @@
+// GET, POST /api/account/api-keys — the club's API keys, for a dashboard session (keys get 403)
+import { z } from "zod";
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyItem, createApiKey, listApiKeys } from "../../../../lib/auth/keys";
+import { route } from "../../../../server/route";
+
+export const GET = route({
+  summary: "List the club's API keys",
+  tags: ["account"],
+  auth: "session",
+  response: z.array(ApiKeyItem),
+  handler: ({ ctx }) => listApiKeys(ctx.db, ctx.clubId),
+});
+
+export const POST = route({
+  summary: "Create an API key (shown once)",
+  tags: ["account"],
+  auth: "session",
+  body: ApiKeyCreate,
+  status: 201,
+  response: ApiKeyCreated,
+  handler: ({ ctx, body }) => createApiKey(ctx.db, { adminId: ctx.actor.adminId, scopes: body.scopes, name: body.name, expiresAt: body.expires_at }),
+});

@@ -1,0 +1,13 @@
+// POST /api/auth/login — a dashboard session from email and password (for the account routes)
+import { LoginRequest, LoginResponse, login } from "../../../lib/auth/sessions";
+import { route } from "../../../server/route";
+
+export const POST = route({
+  summary: "Sign in to the dashboard (email and password)",
+  description: "Returns a session token for the account, team and key-management routes, which API keys cannot use.",
+  tags: ["account"],
+  auth: "public",
+  body: LoginRequest,
+  response: LoginResponse,
+  handler: ({ deps, body }) => login(deps.db, body),
+});

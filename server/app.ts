@@ -1,0 +1,133 @@
+// The HTTP pipeline around the Elysia app. Before Elysia parses anything it resolves the bearer
+// key (a bad key with a malformed body is still a 401), counts the rate limit and caps the body
+// size; after, it adds the RateLimit headers and waits until the request's audit row is durable
+// before the answer leaves.
+import { Elysia } from "elysia";
+import type { Db } from "../db";
+import { AuditWriter } from "../lib/audit";
+import { type Caller, CallerRefused, resolveCaller } from "../lib/auth/caller";
+import type { Config } from "../lib/config";
+import { AppError, Forbidden, PayloadTooLarge, RateLimited } from "../lib/errors";
+import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
+import { SlidingWindowLimiter } from "../lib/ratelimit";
+import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
+import { type MountedRoute, mountRoutes } from "./loader";
+import { DOCS_PATH, docsAsset, docsPlugin } from "./openapi";
+import { getState, setState } from "./state";
+
+/** Paths reached without credentials. */
+const PUBLIC = [/^\/api\/public\//, /^\/api\/auth\/login$/, /^\/c\//, /^\/health$/];
+/** Paths for a dashboard session only: a key there answers 403 (SPEC "Authentication" 4). */
+const SESSION_ONLY = /^\/api\/(account|team|superadmin)(\/|$)/;
+
+export type App = {
+  handle(request: Request, ip?: string | null): Promise<Response>;
+  routes: MountedRoute[];
+  audit: AuditWriter;
+  limiter: SlidingWindowLimiter;
+  elysia: Elysia;
+};
+
+export async function createApp(db: Db, config: Config): Promise<App> {
+  const audit = new AuditWriter(db);
+  const limiter = new SlidingWindowLimiter(config.rateLimitPerMinute);
+  const deps = { db, config, audit };
+
+  const elysia = new Elysia({ normalize: true }).onError(({ code, error, request, path }) => {
+    const locale = getState(request)?.locale ?? localeFromAcceptLanguage(request.headers.get("accept-language"));
+    return elysiaErrorResponse({ code, error, locale, path, method: request.method });
+  });
+  elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name), { detail: { hide: true } });
+  const routes = await mountRoutes(elysia as unknown as Elysia, deps);
+  elysia.use(docsPlugin());
+  setInterval(() => limiter.sweep(), 60_000).unref();
+
+  async function handle(request: Request, ip: string | null = null): Promise<Response> {
+    const started = performance.now();
+    const url = new URL(request.url);
+    const path = url.pathname;
+    let locale: Locale = localeFromAcceptLanguage(request.headers.get("accept-language"));
+    let caller: Caller | null = null;
+    let rate: ReturnType<SlidingWindowLimiter["hit"]> | null = null;
+    let auditAs: { clubId: string; adminId: string; keyPrefix: string | null } | null = null;
+    const via = path === "/mcp" ? "mcp" : "http";
+    let response: Response;
+    try {
+      if (!PUBLIC.some((re) => re.test(path))) {
+        try {
+          caller = await resolveCaller(db, request.headers.get("authorization"));
+        } catch (err) {
+          if (err instanceof CallerRefused) {
+            locale = err.known.locale;
+            auditAs = err.known;
+          }
+          throw err;
+        }
+        locale = caller.locale;
+        if (caller.kind === "key") {
+          auditAs = { clubId: caller.clubId, adminId: caller.adminId, keyPrefix: caller.keyPrefix };
+          rate = limiter.hit(caller.keyId as string);
+          if (!rate.allowed) throw new RateLimited(rate.retryAfterSeconds);
+          if (SESSION_ONLY.test(path)) throw new Forbidden("SESSION_REQUIRED");
+        }
+      }
+      request = await capBody(request, config.maxBodyBytes);
+      setState(request, { caller, locale, via, tool: null });
+      response = await elysia.handle(request);
+    } catch (err) {
+      response = err instanceof AppError ? appErrorResponse(err, locale) : internalError(locale, err);
+    }
+    if (rate) {
+      response.headers.set("ratelimit-limit", String(rate.limit));
+      response.headers.set("ratelimit-remaining", String(rate.remaining));
+      response.headers.set("ratelimit-reset", String(rate.resetSeconds));
+    }
+    if (auditAs) {
+      try {
+        await audit.record({
+          club_id: auditAs.clubId,
+          admin_id: auditAs.adminId,
+          key_prefix: auditAs.keyPrefix,
+          method: request.method,
+          path,
+          status: response.status,
+          duration_ms: Math.round((performance.now() - started) * 100) / 100,
+          ip,
+          via,
+          tool: getState(request)?.tool ?? null,
+          created_at: new Date().toISOString(),
+        });
+      } catch (err) {
+        // Nothing done with a key goes unrecorded: without its audit row, the answer is an error.
+        return internalError(locale, err);
+      }
+    }
+    return response;
+  }
+
+  return { handle, routes, audit, limiter, elysia: elysia as unknown as Elysia };
+}
+
+/** Refuses a body over `max` bytes (413), whether or not it announces its length. */
+async function capBody(request: Request, max: number): Promise<Request> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null) {
+    if (Number(declared) > max) throw new PayloadTooLarge({ max });
+    return request;
+  }
+  if (!request.body) return request;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new PayloadTooLarge({ max });
+    }
+    chunks.push(value);
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks) });
+}

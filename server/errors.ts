@@ -1,0 +1,65 @@
+// The one place errors become HTTP answers: typed lib/ errors, schema failures (422 with
+// `detail` items `{loc, msg, type}`), malformed JSON (400), unknown routes (404), and anything
+// unexpected (500, logged, never a stack trace in the body). Messages follow the caller's locale.
+import type { ZodType } from "zod";
+import { AppError, RateLimited, ValidationFailed } from "../lib/errors";
+import { type Locale, t, zodErrorMap } from "../lib/i18n";
+import { MESSAGES, type MessageCode } from "../lib/i18n/messages";
+
+export type ValidationItem = { loc: (string | number)[]; msg: string; type: string };
+
+const LOC: Record<string, string> = { params: "path", query: "query", body: "body", headers: "header" };
+
+function message(locale: Locale, text: string): string {
+  return text in MESSAGES ? t(locale, text as MessageCode) : text;
+}
+
+/** Re-runs a failed schema to list every issue in the caller's language. */
+export function zodIssues(schema: ZodType, value: unknown, where: string, locale: Locale): ValidationItem[] {
+  const result = schema.safeParse(value, { error: zodErrorMap(locale) });
+  if (result.success) return [];
+  return result.error.issues.map((issue) => ({
+    loc: [where, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+    msg: message(locale, issue.message),
+    type: issue.message in MESSAGES ? issue.message.toLowerCase() : issue.code,
+  }));
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+}
+
+export function validationResponse(items: ValidationItem[]): Response {
+  return json(422, { detail: items, code: "VALIDATION_FAILED" });
+}
+
+export function appErrorResponse(err: AppError, locale: Locale): Response {
+  if (err instanceof ValidationFailed) {
+    return validationResponse(err.items.map((i) => ({ loc: i.loc, msg: t(locale, i.code, i.params), type: i.code.toLowerCase() })));
+  }
+  const headers: Record<string, string> = {};
+  if (err instanceof RateLimited) headers["retry-after"] = String(err.retryAfterSeconds);
+  return json(err.status, { detail: t(locale, err.code, err.params), code: err.code }, headers);
+}
+
+export function internalError(locale: Locale, err: unknown): Response {
+  console.error("internal error:", err);
+  return json(500, { detail: t(locale, "INTERNAL"), code: "INTERNAL" });
+}
+
+type ElysiaErrorInput = { code: string | number; error: unknown; locale: Locale; path: string; method: string };
+
+/** Maps what Elysia's onError receives. */
+export function elysiaErrorResponse({ code, error, locale, path, method }: ElysiaErrorInput): Response {
+  if (error instanceof AppError) return appErrorResponse(error, locale);
+  if (code === "VALIDATION") {
+    const e = error as { type?: string; value?: unknown; validator?: { schema?: ZodType } };
+    // A response that fails its own schema is our bug, not the caller's.
+    if (e.type === "response" || !e.validator?.schema) return internalError(locale, error);
+    const items = zodIssues(e.validator.schema, e.value, LOC[e.type ?? "body"] ?? "body", locale);
+    return validationResponse(items.length ? items : [{ loc: [LOC[e.type ?? "body"] ?? "body"], msg: t(locale, "VALIDATION_FAILED"), type: "invalid" }]);
+  }
+  if (code === "PARSE") return appErrorResponse(new AppError(400, "MALFORMED_BODY"), locale);
+  if (code === "NOT_FOUND") return json(404, { detail: t(locale, "ROUTE_NOT_FOUND", { method, path }), code: "ROUTE_NOT_FOUND" });
+  return internalError(locale, error);
+}

@@ -1,0 +1,80 @@
+// How a route file declares its methods: summary, auth, scope, schemas, and a handler of a few
+// lines that builds the context, calls one lib/ verb and returns its result. The loader
+// (server/loader.ts) mounts each file at the URL its path mirrors.
+import { z, type ZodObject, type ZodType } from "zod";
+import type { Config } from "../lib/config";
+import type { Ctx } from "../lib/context";
+import type { Scope } from "../lib/auth/scopes";
+import type { Db } from "../db";
+import type { AuditWriter } from "../lib/audit";
+
+export type Deps = { db: Db; config: Config; audit: AuditWriter };
+
+/**
+ * `key`: an API key or a dashboard session (the default); `session`: a dashboard session only
+ * (a key gets 403); `superadmin`: a superadmin's session; `public`: no credentials.
+ */
+export type Auth = "key" | "session" | "superadmin" | "public";
+
+type Infer<T> = T extends ZodType ? z.output<T> : undefined;
+/** Path parameters are always there, validated as UUIDs (`*_id`) or strings when not declared. */
+type InferParams<T> = T extends ZodType ? z.output<T> : Record<string, string>;
+
+export type HandlerInput<P, Q, B> = {
+  /** The caller's context. Public routes have none: they use `deps`. */
+  ctx: Ctx;
+  deps: Deps;
+  params: InferParams<P>;
+  query: Infer<Q>;
+  body: Infer<B>;
+  request: Request;
+  set: { status?: number | string; headers: Record<string, string | number> };
+};
+
+export type RouteSpec<P extends ZodObject | undefined = undefined, Q extends ZodType | undefined = undefined, B extends ZodType | undefined = undefined> = {
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth?: Auth;
+  /** Checked before the body is validated, and again by the lib/ verb itself. */
+  scope?: Scope;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success status (default 200) and its schema. */
+  status?: number;
+  response?: ZodType;
+  /** Statuses of business refusals this route may answer, for the description (409, 502...). */
+  errors?: number[];
+  /** Part of the SPEC's stable subset. */
+  stable?: boolean;
+  /** Left out of the OpenAPI description. */
+  hidden?: boolean;
+  /** Answers something other than JSON (a file): the response is not schema-checked. */
+  raw?: boolean;
+  handler(input: HandlerInput<P, Q, B>): unknown;
+};
+
+export type AnyRoute = RouteSpec<ZodObject | undefined, ZodType | undefined, ZodType | undefined>;
+
+export function route<P extends ZodObject | undefined = undefined, Q extends ZodType | undefined = undefined, B extends ZodType | undefined = undefined>(
+  spec: RouteSpec<P, Q, B>,
+): RouteSpec<P, Q, B> {
+  return spec;
+}
+
+/** The shared error body (DESIGN.md section 5). */
+export const ErrorResponse = z
+  .object({
+    detail: z.string().meta({ description: "What went wrong, in the club's language." }),
+    code: z.string().meta({ description: "Stable, English, UPPER_SNAKE." }),
+  })
+  .meta({ id: "ErrorResponse" });
+
+export const ValidationErrorItem = z
+  .object({ loc: z.array(z.union([z.string(), z.int()])), msg: z.string(), type: z.string() })
+  .meta({ id: "ValidationErrorItem" });
+
+export const ValidationErrorResponse = z
+  .object({ detail: z.array(ValidationErrorItem), code: z.literal("VALIDATION_FAILED") })
+  .meta({ id: "ValidationErrorResponse" });

@@ -1,0 +1,16 @@
+// What the request pipeline learns about a request before Elysia sees it (the caller, the
+// language of its answers) and what a handler adds for the audit row (the MCP tool's name).
+import type { Caller } from "../lib/auth/caller";
+import type { Locale } from "../lib/i18n";
+
+export type RequestState = { caller: Caller | null; locale: Locale; via: "http" | "mcp"; tool: string | null };
+
+const states = new WeakMap<Request, RequestState>();
+
+export function setState(request: Request, state: RequestState): void {
+  states.set(request, state);
+}
+
+export function getState(request: Request): RequestState | undefined {
+  return states.get(request);
+}
