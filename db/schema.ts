@@ -139,3 +139,137 @@ export const jobs = sqliteTable(
   },
   (t) => [index("jobs_status_run_after_idx").on(t.status, t.run_after)],
 );
+
+// ---- Members, tiers, payments (members issue) ----------------------------------------------
+
+export const tiers = sqliteTable(
+  "tiers",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    name: text("name").notNull(),
+    description: text("description"),
+    price_cents: integer("price_cents").notNull(),
+    currency: text("currency").notNull(),
+    duration_months: integer("duration_months").notNull(),
+    /** false is the soft delete (SPEC rule 4). */
+    is_active: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    sort_order: integer("sort_order").notNull().default(0),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [index("tiers_club_idx").on(t.club_id, t.sort_order)],
+);
+
+export const members = sqliteTable(
+  "members",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    first_name: text("first_name").notNull(),
+    last_name: text("last_name").notNull(),
+    /** Stored lower-cased: unique per club. */
+    email: text("email").notNull(),
+    /** YYYY-MM-DD */
+    membership_start: text("membership_start").notNull(),
+    /** YYYY-MM-DD, last day of validity (inclusive). */
+    membership_end: text("membership_end").notNull(),
+    /** `pending`, `paid` or `suspended` (DESIGN.md section 6). */
+    payment_status: text("payment_status").notNull(),
+    /** The stored status a suspension will return to on reactivate. */
+    status_before_suspension: text("status_before_suspension"),
+    payment_method: text("payment_method"),
+    pass_serial_number: text("pass_serial_number").notNull(),
+    /** What the wallet QR code carries: short, upper-case, unique per club. */
+    referral_code: text("referral_code").notNull(),
+    manage_token: text("manage_token"),
+    tier_id: text("tier_id").references(() => tiers.id),
+    pending_tier_id: text("pending_tier_id").references(() => tiers.id),
+    pending_tier_change_at: text("pending_tier_change_at"),
+    is_manual: integer("is_manual", { mode: "boolean" }).notNull().default(false),
+    payment_mode: text("payment_mode").notNull().default("one_time"),
+    invoice_company_name: text("invoice_company_name"),
+    referral_count: integer("referral_count").notNull().default(0),
+    referral_credit_cents: integer("referral_credit_cents").notNull().default(0),
+    acquisition_source: text("acquisition_source"),
+    referred_by_member_id: text("referred_by_member_id"),
+    custom_fields: text("custom_fields", { mode: "json" }).$type<Record<string, unknown>>(),
+    profile_complete: integer("profile_complete", { mode: "boolean" }).notNull().default(true),
+    has_wallet_a: integer("has_wallet_a", { mode: "boolean" }).notNull().default(false),
+    has_wallet_b: integer("has_wallet_b", { mode: "boolean" }).notNull().default(false),
+    has_web: integer("has_web", { mode: "boolean" }).notNull().default(false),
+    card_email_sent_at: text("card_email_sent_at"),
+    card_email_reminder_sent_at: text("card_email_reminder_sent_at"),
+    card_installed_at: text("card_installed_at"),
+    renewal_opt_out_at: text("renewal_opt_out_at"),
+    /** Lower-cased, accent-free "first last email code": what `search` matches. */
+    search_text: text("search_text").notNull(),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("members_club_email_unique").on(t.club_id, t.email),
+    uniqueIndex("members_club_referral_code_unique").on(t.club_id, t.referral_code),
+    uniqueIndex("members_pass_serial_unique").on(t.pass_serial_number),
+    index("members_club_created_idx").on(t.club_id, t.created_at),
+    index("members_club_name_idx").on(t.club_id, t.last_name, t.first_name),
+    index("members_club_end_idx").on(t.club_id, t.membership_end),
+    index("members_club_status_end_idx").on(t.club_id, t.payment_status, t.membership_end),
+  ],
+);
+
+/** One row per transition of a member: who, when, what, why (DESIGN.md section 6). */
+export const memberHistory = sqliteTable(
+  "member_history",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    member_id: text("member_id")
+      .notNull()
+      .references(() => members.id),
+    action: text("action").notNull(),
+    from_status: text("from_status"),
+    to_status: text("to_status"),
+    from_end: text("from_end"),
+    to_end: text("to_end"),
+    reason: text("reason"),
+    admin_id: text("admin_id"),
+    key_prefix: text("key_prefix"),
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [index("member_history_member_idx").on(t.member_id, t.created_at)],
+);
+
+/**
+ * Money received: membership payments (manual or through the payment provider) and event
+ * tickets. Stats (DESIGN.md section 10) are computed from these rows.
+ */
+export const payments = sqliteTable(
+  "payments",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    member_id: text("member_id").references(() => members.id),
+    /** `membership` or `event`. */
+    kind: text("kind").notNull(),
+    /** Set for `event` payments (events issue). */
+    registration_id: text("registration_id"),
+    amount_cents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    method: text("method").notNull(),
+    /** `manual` (recorded by an admin: no provider fee) or `provider`. */
+    source: text("source").notNull(),
+    provider_fee_cents: integer("provider_fee_cents").notNull().default(0),
+    platform_commission_cents: integer("platform_commission_cents").notNull().default(0),
+    reason: text("reason"),
+    admin_id: text("admin_id"),
+    paid_at: text("paid_at").notNull(),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [index("payments_club_paid_idx").on(t.club_id, t.paid_at), index("payments_member_idx").on(t.member_id)],
+);
