@@ -25,9 +25,10 @@ function toolError(ctx: Ctx, err: unknown) {
 function buildServer(ctx: Ctx, request: Request): McpServer {
   const server = new McpServer({ name: "club-api", version: "1.0" }, { capabilities: { tools: {} } });
   for (const def of TOOLS) {
+    // The raw shape, not the named object: a named root would become a $ref, and MCP wants "type": "object".
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, annotations: def.annotations },
+      { title: def.title, description: def.description, inputSchema: def.input.shape, annotations: def.annotations },
       async (args: unknown) => {
         const state = getState(request);
         if (state) state.tool = def.name;

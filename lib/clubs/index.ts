@@ -112,7 +112,17 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
     }
     if (Object.keys(set).length === 0) return toClubAdmin(current);
     set.updated_at = now;
-    const [updated] = await t.update(clubs).set(set as never).where(eq(clubs.id, ctx.clubId)).returning();
+    const [updated] = await t
+      .update(clubs)
+      .set(set as never)
+      .where(eq(clubs.id, ctx.clubId))
+      .returning();
     return toClubAdmin(updated as ClubRow);
   });
 });
+
+/** Every club on this installation, for a superadmin's session (GET /api/superadmin/clubs). */
+export async function listAllClubs(db: Db) {
+  const rows = (await db.read.select().from(clubs)) as ClubRow[];
+  return rows.map((r) => ({ id: r.id, name: r.name as string, slug: r.slug, created_at: r.created_at }));
+}

@@ -1,0 +1,80 @@
+// The audit log: one row per request made with a key, with its prefix and never the key.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { count, eq } from "drizzle-orm";
+import { auditLog } from "../../db/schema";
+import { authCases } from "../auth-cases";
+import { setup, type TestEnv } from "../helpers";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await setup();
+});
+afterAll(() => env.close());
+
+const rowsOf = async (prefix: string) => (await env.db.read.select({ n: count() }).from(auditLog).where(eq(auditLog.key_prefix, prefix)))[0].n;
+
+describe("audit log", () => {
+  authCases(() => env, { method: "GET", path: (e) => `/api/clubs/${e.clubId}/audit-log`, scope: "access_control:view" });
+
+  it("writes exactly one row per request, whatever the outcome, even when they arrive together", async () => {
+    const key = await env.makeKey({ page: "edit", access_control: "view" });
+    const prefix = key.slice(0, 12);
+    const requests = [
+      ...Array.from({ length: 40 }, () => env.call("GET", "/api/auth/me", { key })),
+      ...Array.from({ length: 10 }, () => env.call("PUT", `/api/clubs/${env.clubId}`, { key, body: { primary_color: "nope" } })),
+      env.call("GET", "/api/nowhere", { key }),
+      env.call("PUT", `/api/clubs/${env.clubId}`, { key, rawBody: "{", headers: { "content-type": "application/json" } }),
+    ];
+    const answers = await Promise.all(requests);
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(40);
+    // Each answer waited for its row: the rows are there as soon as the answers are.
+    expect(await rowsOf(prefix)).toBe(52);
+    const rows = await env.db.read.select().from(auditLog).where(eq(auditLog.key_prefix, prefix));
+    expect(JSON.stringify(rows)).not.toContain(key);
+    expect(rows.filter((r) => r.status === 422)).toHaveLength(10);
+    expect(rows.every((r) => r.via === "http" && r.club_id === env.clubId && r.admin_id === env.adminId)).toBe(true);
+  });
+
+  it("records a refused request of a revoked key in its club's log", async () => {
+    const key = await env.makeKey({ members: "view" });
+    const { revokeApiKey } = await import("../../lib/auth/keys");
+    await revokeApiKey(env.db, key.slice(0, 12));
+    expect((await env.call("GET", "/api/auth/me", { key })).status).toBe(401);
+    const [row] = await env.db.read
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.key_prefix, key.slice(0, 12)));
+    expect(row.status).toBe(401);
+  });
+
+  it("is read back paginated and filtered by key prefix, path and day", async () => {
+    const key = await env.makeKey({ access_control: "view" });
+    const prefix = key.slice(0, 12);
+    for (let i = 0; i < 3; i++) await env.call("GET", "/api/auth/me", { key });
+    const res = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&limit=2&page=1`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(3);
+    expect(res.body.items).toHaveLength(2);
+    expect(res.body.limit).toBe(2);
+    const page2 = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&limit=2&page=2`, { key });
+    // The read itself was logged before it was answered, so it shows up too.
+    expect(page2.body.items.length).toBeGreaterThanOrEqual(1);
+    const byPath = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&path=/api/auth`, { key });
+    expect(byPath.body.items.every((r: { path: string }) => r.path.startsWith("/api/auth"))).toBe(true);
+    const today = new Date().toISOString().slice(0, 10);
+    const day = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&from=${today}&to=${today}`, { key });
+    expect(day.body.total).toBeGreaterThanOrEqual(3);
+    const past = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&to=2020-01-01`, { key });
+    expect(past.body.total).toBe(0);
+    expect((await env.call("GET", `/api/clubs/${env.clubId}/audit-log?page=0`, { key })).status).toBe(422);
+    expect((await env.call("GET", `/api/clubs/${env.clubId}/audit-log?limit=1001`, { key })).status).toBe(422);
+    expect((await env.call("GET", `/api/clubs/${env.clubId}/audit-log?from=yesterday`, { key })).status).toBe(422);
+  });
+
+  it("shows no other club's rows", async () => {
+    const other = await env.otherClub();
+    await env.call("GET", "/api/auth/me", { key: other.api_key });
+    const res = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${other.api_key.slice(0, 12)}`);
+    expect(res.body.total).toBe(0);
+  });
+});

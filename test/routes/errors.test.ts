@@ -1,0 +1,140 @@
+// Errors (DESIGN.md section 5): always JSON with `detail` and `code`, in the club's language,
+// never a 500 for bad input; the body-size limit; the rate limit (SPEC "Limits").
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { eq } from "drizzle-orm";
+import { clubs } from "../../db/schema";
+import { setup, type TestEnv } from "../helpers";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await setup();
+});
+afterAll(() => env.close());
+
+describe("errors", () => {
+  it("400 for malformed JSON, in French by default", async () => {
+    const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody: "{not json", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ detail: "Le corps de la requête n'est pas du JSON valide.", code: "MALFORMED_BODY" });
+  });
+
+  it("401, not 400, for a malformed body sent with a bad key", async () => {
+    const res = await env.call("PUT", `/api/clubs/${env.clubId}`, {
+      key: "mk_live_nope",
+      rawBody: "{not json",
+      headers: { "content-type": "application/json" },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it("401 speaks the Accept-Language when no club is known yet", async () => {
+    const de = await env.call("GET", "/api/auth/me", { key: null, headers: { "accept-language": "de-CH,de;q=0.9,en;q=0.5" } });
+    expect(de.body.detail).toBe("API-Schlüssel fehlt oder ist ungültig.");
+    const it_ = await env.call("GET", "/api/auth/me", { key: null, headers: { "accept-language": "it" } });
+    expect(it_.body.detail).toBe("Chiave API mancante o non valida.");
+    const unknown = await env.call("GET", "/api/auth/me", { key: null, headers: { "accept-language": "ja" } });
+    expect(unknown.body.detail).toBe("Clé d'API manquante ou invalide.");
+  });
+
+  it("follows the club's locale for a known key, whatever Accept-Language says", async () => {
+    await env.db.tx((t) =>
+      t
+        .update(clubs)
+        .set({ locale: "it" } as never)
+        .where(eq(clubs.id, env.clubId)),
+    );
+    const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody: "{", headers: { "content-type": "application/json", "accept-language": "en" } });
+    expect(res.body.detail).toBe("Il corpo della richiesta non è un JSON valido.");
+    await env.db.tx((t) =>
+      t
+        .update(clubs)
+        .set({ locale: "fr" } as never)
+        .where(eq(clubs.id, env.clubId)),
+    );
+  });
+
+  it("404 for an unknown route, as JSON", async () => {
+    const res = await env.call("GET", "/api/clubs/nothing/here");
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe("ROUTE_NOT_FOUND");
+    expect(res.headers.get("content-type")).toContain("application/json");
+  });
+
+  it("403 for a club_id path parameter that is not the key's club, even when not a UUID", async () => {
+    const res = await env.call("PUT", "/api/clubs/not-a-uuid", { body: {} });
+    expect(res.status).toBe(403);
+  });
+
+  it("422 with detail items for wrong types, and no 500 for odd input", async () => {
+    for (const body of [{ name: 12 }, { latitude: "north" }, { card_locations: "here" }, { name: "x".repeat(100_000) }, [], "text", null]) {
+      const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { body });
+      expect(res.status).toBeOneOf([400, 422]);
+      if (res.status === 422) {
+        expect(Array.isArray(res.body.detail)).toBe(true);
+        for (const item of res.body.detail) {
+          expect(item.loc[0]).toBe("body");
+          expect(item.msg).toBeString();
+          expect(item.type).toBeString();
+        }
+      }
+    }
+    const huge = await env.call("PUT", `/api/clubs/${env.clubId}`, {
+      rawBody: '{"membership_fee_cents": 1e309}',
+      headers: { "content-type": "application/json" },
+    });
+    expect(huge.status).toBe(422);
+  });
+
+  it("413 beyond 1 MB, announced or streamed", async () => {
+    const big = JSON.stringify({ description: "x".repeat(1024 * 1024 + 10) });
+    const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody: big, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(413);
+    expect(res.body.code).toBe("PAYLOAD_TOO_LARGE");
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    const req = new Request(`http://localhost/api/clubs/${env.clubId}`, {
+      method: "PUT",
+      body: stream,
+      headers: { authorization: `Bearer ${env.key}`, "content-type": "application/json" },
+      duplex: "half",
+    } as RequestInit);
+    req.headers.delete("content-length");
+    expect((await env.app.handle(req)).status).toBe(413);
+  });
+});
+
+describe("rate limit", () => {
+  it("lets 300 requests a minute through per key, refuses the 301st with Retry-After, and counts every outcome", async () => {
+    const key = await env.makeKey({ page: "edit" });
+    let last: Awaited<ReturnType<typeof env.call>> | undefined;
+    for (let i = 0; i < 300; i++) {
+      // Mix successes and failures: every request counts, whatever its outcome.
+      last =
+        i % 3 === 0
+          ? await env.call("PUT", `/api/clubs/${env.clubId}`, { key, body: { primary_color: "bad" } })
+          : await env.call("GET", "/api/auth/me", { key });
+      expect(last.status).not.toBe(429);
+    }
+    expect(last?.headers.get("ratelimit-limit")).toBe("300");
+    expect(last?.headers.get("ratelimit-remaining")).toBe("0");
+    const refused = await env.call("GET", "/api/auth/me", { key });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("RATE_LIMITED");
+    const retry = Number(refused.headers.get("retry-after"));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(60);
+    // Another key is not affected.
+    expect((await env.call("GET", "/api/auth/me")).status).toBe(200);
+  });
+
+  it("puts RateLimit headers on every answer made with a key", async () => {
+    const res = await env.call("GET", "/api/auth/me");
+    expect(res.headers.get("ratelimit-limit")).toBe("300");
+    expect(Number(res.headers.get("ratelimit-remaining"))).toBeLessThan(300);
+    expect(Number(res.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
+  });
+});
