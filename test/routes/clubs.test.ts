@@ -118,6 +118,11 @@ describe("PUT /api/clubs/:club_id", () => {
     expect((await put({ card_theme: "dark" }, pageCard)).status).toBe(200);
   });
 
+  it("refuses a view-only key with 403 before looking at its body", async () => {
+    const view = await env.makeKey({ page: "view" });
+    expect((await put({ primary_color: "bad" }, view)).status).toBe(403);
+  });
+
   it("queues a wallet push when card_custom_link_url changes, and runs it in the background", async () => {
     const count = async () => (await env.db.read.select().from(jobs).where(eq(jobs.club_id, env.clubId))).length;
     const before = await count();
