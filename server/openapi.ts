@@ -50,6 +50,8 @@ export function docsPlugin() {
     exclude: { paths: [DOCS_PATH, SPEC_PATH, `${DOCS_PATH}/assets/*`] },
     mapJsonSchema: { zod: (schema: ZodType) => toOpenApiSchema(schema) },
     swagger: {
+      // Absolute: the plugin's default is relative to the page and resolves to a wrong address.
+      url: SPEC_PATH,
       theme: `${DOCS_PATH}/assets/swagger-ui.css`,
       cdn: `${DOCS_PATH}/assets/swagger-ui-bundle.js`,
       autoDarkMode: true,

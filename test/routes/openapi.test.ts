@@ -44,6 +44,8 @@ describe("OpenAPI description", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("/api/public/docs/assets/swagger-ui-bundle.js");
     expect(page.text).not.toMatch(/https?:\/\/(unpkg|cdn\.jsdelivr)/);
+    // The spec's address must be absolute: a relative one resolves under /api/public/ and 404s.
+    expect(page.text).toContain('"url":"/api/public/openapi.json"');
     const js = await env.app.handle(new Request("http://localhost/api/public/docs/assets/swagger-ui-bundle.js"));
     expect(js.status).toBe(200);
     expect((await js.text()).length).toBeGreaterThan(100_000);
