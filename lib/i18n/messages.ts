@@ -188,12 +188,6 @@ export const MESSAGES = {
     de: "„to“ erfordert auch „from“.",
     it: "«to» richiede anche «from».",
   },
-  CARD_NOT_FOUND: {
-    fr: "Carte introuvable.",
-    en: "Card not found.",
-    de: "Karte nicht gefunden.",
-    it: "Tessera non trovata.",
-  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;
