@@ -273,3 +273,29 @@ export const payments = sqliteTable(
   },
   (t) => [index("payments_club_paid_idx").on(t.club_id, t.paid_at), index("payments_member_idx").on(t.member_id)],
 );
+
+// ---- Cards: scans of members' cards (cards issue) ------------------------------------------
+
+/**
+ * One row per verification of a card (GET /api/verify/<serial>, MCP verify_card), whatever the
+ * verdict: an unknown code is stored too (DESIGN.md section 9). Attendance is read from here.
+ */
+export const scans = sqliteTable(
+  "scans",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    /** null when the code matched no member of the club. */
+    member_id: text("member_id").references(() => members.id),
+    /** The serial or referral code as scanned. */
+    code: text("code").notNull(),
+    /** `active`, `expired`, `suspended`, `pending` or `unknown`, at the time of the scan. */
+    status: text("status").notNull(),
+    key_prefix: text("key_prefix"),
+    admin_id: text("admin_id"),
+    scanned_at: text("scanned_at").notNull(),
+  },
+  (t) => [index("scans_club_time_idx").on(t.club_id, t.scanned_at), index("scans_member_idx").on(t.member_id)],
+);

@@ -75,6 +75,8 @@ export function docsPlugin() {
         { name: "auth", description: "Who is calling" },
         { name: "clubs", description: "The club's settings" },
         { name: "audit", description: "The audit log" },
+        { name: "cards", description: "Membership cards: verifying a scanned card" },
+        { name: "attendance", description: "Card scans over days and periods" },
         { name: "account", description: "Dashboard-session routes (keys get 403)" },
       ],
     },

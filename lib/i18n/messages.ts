@@ -169,6 +169,25 @@ export const MESSAGES = {
     de: "„{field}“ muss nach „{other}“ liegen.",
     it: "«{field}» deve essere successivo a «{other}».",
   },
+  // ---- Cards, verify and attendance (cards issue) ----
+  ATTENDANCE_RANGE_ORDER: {
+    fr: "« to » ne peut pas précéder « from ».",
+    en: "“to” cannot be before “from”.",
+    de: "„to“ darf nicht vor „from“ liegen.",
+    it: "«to» non può precedere «from».",
+  },
+  ATTENDANCE_FILTER_CONFLICT: {
+    fr: "Donnez soit « date », soit « from »/« to », soit « period », pas plusieurs.",
+    en: "Give either “date”, or “from”/“to”, or “period”, not several.",
+    de: "Entweder „date“, „from“/„to“ oder „period“ angeben, nicht mehrere.",
+    it: "Indicare «date», oppure «from»/«to», oppure «period», non più di uno.",
+  },
+  ATTENDANCE_FROM_REQUIRED: {
+    fr: "« to » demande aussi « from ».",
+    en: "“to” needs “from” as well.",
+    de: "„to“ erfordert auch „from“.",
+    it: "«to» richiede anche «from».",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

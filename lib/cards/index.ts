@@ -1,0 +1,105 @@
+// Verifying a member's card (DESIGN.md section 9): the scanned code is the member's
+// `pass_serial_number` or `referral_code` (what the QR code carries), looked up in the caller's
+// club only. Every verification is stored as a scan, an unknown code included: attendance reads
+// them back, and a refused scan is as useful to the club as an accepted one.
+import { and, eq, or } from "drizzle-orm";
+import { z } from "zod";
+import type { Queryable } from "../../db";
+import { members, scans, tiers } from "../../db/schema";
+import { verb } from "../auth/guard";
+import type { Ctx } from "../context";
+import { newId } from "../ids";
+import { MEMBER_STATUSES, memberStatus, todayUtc } from "../members/status";
+
+/** A member's derived status at the time of the scan, or `unknown` when no member matched. */
+export const SCAN_STATUSES = [...MEMBER_STATUSES, "unknown"] as const;
+export type ScanStatus = (typeof SCAN_STATUSES)[number];
+
+export const VerifyInput = z.object({
+  serial: z
+    .string()
+    .min(1)
+    .max(100)
+    .meta({ description: "What the card's QR code carries (the member's referral code, any letter case) or the pass serial number." }),
+});
+
+export const VerifiedMember = z
+  .object({
+    id: z.uuid(),
+    first_name: z.string(),
+    last_name: z.string(),
+    tier_name: z.string().nullable(),
+    membership_end: z.string().meta({ format: "date" }),
+  })
+  .meta({ id: "VerifiedMember" });
+
+export const CardVerification = z
+  .object({
+    valid: z.boolean().meta({ description: "true only when `status` is `active`." }),
+    status: z.enum(SCAN_STATUSES),
+    member: VerifiedMember.nullable().meta({ description: "null when the code matches no member of the club." }),
+    scanned_at: z.string().meta({ format: "date-time" }),
+  })
+  .meta({ id: "CardVerification", description: "The verdict on a scanned card; the scan is stored for attendance." });
+
+export type CardVerification = z.infer<typeof CardVerification>;
+
+type FoundMember = { id: string; first_name: string; last_name: string; membership_end: string; payment_status: string; tier_name: string | null };
+
+/**
+ * The member of `clubId` whose pass serial is `code`, else whose referral code is `code` in
+ * upper case (referral codes are upper-case; people and scanners type them in any case).
+ */
+export async function findMemberByCode(q: Queryable, clubId: string, code: string): Promise<FoundMember | null> {
+  const rows = await q
+    .select({
+      id: members.id,
+      first_name: members.first_name,
+      last_name: members.last_name,
+      membership_end: members.membership_end,
+      payment_status: members.payment_status,
+      pass_serial_number: members.pass_serial_number,
+      tier_name: tiers.name,
+    })
+    .from(members)
+    .leftJoin(tiers, and(eq(tiers.id, members.tier_id), eq(tiers.club_id, members.club_id)))
+    .where(and(eq(members.club_id, clubId), or(eq(members.pass_serial_number, code), eq(members.referral_code, code.toUpperCase()))))
+    .limit(2);
+  const row = rows.find((r) => r.pass_serial_number === code) ?? rows[0];
+  if (!row) return null;
+  const { pass_serial_number: _, ...member } = row;
+  return member;
+}
+
+/**
+ * Verifies a scanned code against the caller's club and stores the scan. Never throws for an
+ * unknown code (or another club's): the answer is `unknown`, exactly as for a code that exists
+ * nowhere, so nothing leaks across clubs.
+ */
+export const verifyCard = verb("access_control:view", async (ctx: Ctx, input: { serial: string }): Promise<CardVerification> => {
+  const code = input.serial.trim();
+  const now = new Date();
+  const member = code ? await findMemberByCode(ctx.db.read, ctx.clubId, code) : null;
+  const status: ScanStatus = member ? memberStatus(member, todayUtc(now)) : "unknown";
+  const scanned_at = now.toISOString();
+  await ctx.db.tx((t) =>
+    t.insert(scans).values({
+      id: newId(),
+      club_id: ctx.clubId,
+      member_id: member?.id ?? null,
+      code: input.serial.slice(0, 100),
+      status,
+      key_prefix: ctx.actor.keyPrefix,
+      admin_id: ctx.actor.adminId,
+      scanned_at,
+    }),
+  );
+  return {
+    valid: status === "active",
+    status,
+    member: member
+      ? { id: member.id, first_name: member.first_name, last_name: member.last_name, tier_name: member.tier_name, membership_end: member.membership_end }
+      : null,
+    scanned_at,
+  };
+});
