@@ -1,0 +1,49 @@
+// The derived member status of DESIGN.md section 6, written once: each rule holds both its SQL
+// condition (list filter, status sort) and its JS predicate (item shaping), side by side, in the
+// order they are tried. "Today" is a UTC day computed in JS.
+import { and, eq, gte, lt, ne, type SQL, sql } from "drizzle-orm";
+import { members } from "../../db/schema";
+import type { MemberStatus } from "./schemas";
+
+type Row = { payment_status: string; membership_end: string };
+
+type Rule = { status: MemberStatus; test(m: Row, today: string): boolean; where(today: string): SQL };
+
+/** First match wins: suspended, then expired (end passed), then pending, then active. */
+const RULES: Rule[] = [
+  { status: "suspended", test: (m) => m.payment_status === "suspended", where: () => eq(members.payment_status, "suspended") },
+  {
+    status: "expired",
+    test: (m, today) => m.payment_status !== "suspended" && m.membership_end < today,
+    where: (today) => and(ne(members.payment_status, "suspended"), lt(members.membership_end, today)) as SQL,
+  },
+  {
+    status: "pending",
+    test: (m, today) => m.payment_status === "pending" && m.membership_end >= today,
+    where: (today) => and(eq(members.payment_status, "pending"), gte(members.membership_end, today)) as SQL,
+  },
+  {
+    status: "active",
+    test: (m, today) => m.payment_status === "paid" && m.membership_end >= today,
+    where: (today) => and(eq(members.payment_status, "paid"), gte(members.membership_end, today)) as SQL,
+  },
+];
+
+export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
+
+/** The member's derived status (item shaping). */
+export function derivedStatus(m: Row, today = todayUtc()): MemberStatus {
+  for (const rule of RULES) if (rule.test(m, today)) return rule.status;
+  return "expired";
+}
+
+/** The SQL condition keeping members of `status` (list filter). */
+export function statusWhere(status: MemberStatus, today = todayUtc()): SQL {
+  return (RULES.find((r) => r.status === status) as Rule).where(today);
+}
+
+/** The derived status as an SQL expression (sort by status), built from the same rules. */
+export function statusSql(today = todayUtc()): SQL {
+  const whens = RULES.map((r) => sql`when ${r.where(today)} then ${r.status}`);
+  return sql`(case ${sql.join(whens, sql` `)} else 'expired' end)`;
+}
