@@ -3,6 +3,7 @@
 // errors come back as `isError` results carrying the same `{detail, code}` as the HTTP API.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { type ZodObject, z } from "zod";
 import type { Ctx } from "../lib/context";
 import { AppError, ValidationFailed } from "../lib/errors";
 import { t } from "../lib/i18n";
@@ -22,12 +23,20 @@ function toolError(ctx: Ctx, err: unknown) {
   return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(body) }] };
 }
 
+/**
+ * A named shape (`.meta({ id })`) would come out as a root `$ref`, which MCP clients refuse
+ * (an inputSchema must be `type: "object"`): tools declare an unnamed copy of it.
+ */
+function unnamed(schema: ZodObject): ZodObject {
+  return z.globalRegistry.has(schema) ? schema.extend({}) : schema;
+}
+
 function buildServer(ctx: Ctx, request: Request): McpServer {
   const server = new McpServer({ name: "club-api", version: "1.0" }, { capabilities: { tools: {} } });
   for (const def of TOOLS) {
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, annotations: def.annotations },
+      { title: def.title, description: def.description, inputSchema: unnamed(def.input), annotations: def.annotations },
       async (args: unknown) => {
         const state = getState(request);
         if (state) state.tool = def.name;

@@ -1,5 +1,7 @@
 // Every MCP tool the server offers. Each area adds its module's tools here.
 import * as clubs from "./tools/clubs";
+import * as members from "./tools/members";
+import * as tiers from "./tools/tiers";
 import type { ToolDef } from "./tool";
 
-export const TOOLS: ToolDef[] = [...Object.values(clubs)] as ToolDef[];
+export const TOOLS: ToolDef[] = [...Object.values(clubs), ...Object.values(members), ...Object.values(tiers)] as ToolDef[];

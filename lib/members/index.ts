@@ -1,7 +1,7 @@
 // Members: the list, manual creation and the transitions of DESIGN.md section 6. Each
 // transition runs in ONE transaction with its member_history row (and its payments row for
 // mark-paid); each refusal is a 409 thrown before anything is written.
-import { and, asc, count, desc, eq, like, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { clubColumns, clubs, members, payments } from "../../db/schema";
 import { verb } from "../auth/guard";
