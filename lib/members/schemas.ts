@@ -124,7 +124,11 @@ export type ReasonRequest = { reason?: string | null };
 export const MemberIdInput = z.object({ member_id: z.uuid().meta({ description: "The member's id (from list_members)." }) });
 
 export const MemberExportQuery = z.object({
-  member_ids: z.string().max(40_000).optional().meta({ description: "Comma-separated member uuids; omit for all." }),
+  // Elysia hands a comma-separated query value over as an array: both forms are accepted.
+  member_ids: z
+    .union([z.string().max(40_000), z.array(z.string().max(40_000)).max(1000)])
+    .optional()
+    .meta({ description: "Comma-separated member uuids; omit for all." }),
   format: z.enum(["csv", "pdf"]).default("csv"),
 });
 export type MemberExportQuery = z.input<typeof MemberExportQuery>;
