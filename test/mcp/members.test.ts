@@ -32,6 +32,9 @@ describe("MCP members and tiers tools", () => {
       "list_tiers",
       "create_tier",
       "update_tier",
+      "send_card_email",
+      "export_members",
+      "import_members",
     ]) {
       expect(byName[name]?.description?.length).toBeGreaterThan(40);
       expect(byName[name].annotations).toBeDefined();
@@ -108,5 +111,44 @@ describe("MCP members and tiers tools", () => {
     expect((await callTool(client, "list_tiers")).body).toHaveLength(0);
     expect((await callTool(client, "list_tiers", { include_inactive: true })).body).toHaveLength(1);
     expect(todayUtc()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it("import_members (dry run, then for real), export_members as CSV text", async () => {
+    const csv = "prénom,nom,courriel,fin abonnement\nAda,Lovelace,ada@test.org,2030-12-31\nBad,Line,nope,2030-12-31\n";
+    const dry = await callTool(client, "import_members", { csv, dry_run: true });
+    expect(dry.body).toMatchObject({ created: 1, dry_run: true, written: false });
+    expect(dry.body.errors).toEqual([{ line: 3, detail: expect.stringContaining("nope") }]);
+    const partial = await callTool(client, "import_members", { csv, partial: true });
+    expect(partial.body).toMatchObject({ created: 1, written: true });
+    const exported = await callTool(client, "export_members", {});
+    expect(exported.body.url).toBeNull();
+    expect(exported.body.csv).toStartWith("id,referral_code,pass_serial_number,first_name");
+    expect(exported.body.csv).toContain("Ada,Lovelace,ada@test.org");
+    expect(exported.body.count).toBeGreaterThan(1);
+    const ada = (await callTool(client, "list_members", { search: "ada@test.org" })).body.items[0];
+    const one = await callTool(client, "export_members", { member_ids: ada.id });
+    expect(one.body.count).toBe(1);
+    expect(one.body.csv.trim().split("\r\n")).toHaveLength(2);
+    expect((await callTool(client, "export_members", { member_ids: "x" })).body.code).toBe("VALIDATION_FAILED");
+  });
+
+  it("export_members gives the count and the export URL over 500 members", async () => {
+    const big = await setup();
+    const bigClient = await mcpClient(big);
+    for (let i = 0; i < 501; i++) await seedMember(big);
+    const res = await callTool(bigClient, "export_members");
+    expect(res.body).toEqual({ count: 501, csv: null, url: `http://localhost/api/clubs/${big.clubId}/members/export` });
+    await bigClient.close();
+    await big.close();
+  });
+
+  it("send_card_email writes the mail (outbox here) and sets card_email_sent_at", async () => {
+    const m = await seedMember(env, { email: "card@test.org" });
+    const res = await callTool(client, "send_card_email", { member_id: m.id });
+    expect(res.body).toMatchObject({ sent: true, to: "card@test.org" });
+    expect((await memberRow(env, m.id)).card_email_sent_at).toBe(res.body.card_email_sent_at);
+    const view = await mcpClient(env, await env.makeKey({ members: "edit", communication: "view" }));
+    expect((await callTool(view, "send_card_email", { member_id: m.id })).body.code).toBe("SCOPE_MISSING");
+    await view.close();
   });
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
-    onRcptTo(address, _session, cb) {
+    onRcptTo(_address, _session, cb) {
       if (refuse) return cb(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }));
       cb();
     },

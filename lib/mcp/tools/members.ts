@@ -3,6 +3,9 @@
 import { z } from "zod";
 import { addMember, cancelSubscription, extendMembership, listMembers, markMemberPaid, reactivateMember, suspendMember } from "../../members";
 import { ExtendRequest, ManualMemberCreate, MarkPaidRequest, MemberIdInput, MemberListQuery } from "../../members/schemas";
+import { sendCardEmail } from "../../members/card-email";
+import { exportMembersForAssistant } from "../../members/export";
+import { importMembers } from "../../members/import";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
 const reason = z.string().max(1000).nullish().describe("Why (kept in the member's history).");
@@ -74,4 +77,40 @@ export const cancel_subscription = tool({
   input: MemberIdInput.extend({ reason }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   run: (ctx, input) => cancelSubscription(ctx, input),
+});
+
+export const send_card_email = tool({
+  name: "send_card_email",
+  title: "Email a member their card",
+  description:
+    "Emails the member, in the club's language, the link to their web membership card and its QR code. Always sends, even if sent before (use it to resend a lost card). Returns the address and card_email_sent_at; fails with CARD_EMAIL_FAILED if the mail server refuses. Needs communication:edit.",
+  input: MemberIdInput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  run: (ctx, input) => sendCardEmail(ctx, input),
+});
+
+export const export_members = tool({
+  name: "export_members",
+  title: "Export members as CSV",
+  description:
+    "Exports the club's members (or only member_ids) as CSV text: id, referral_code, pass_serial_number, first_name, last_name, email, membership_start, membership_end, payment_status, payment_method, created_at, then the club's custom fields. Over 500 members it returns only the count and the export URL (download it with the same API key).",
+  input: z.object({
+    member_ids: z.string().max(40_000).nullish().describe("Comma-separated member ids to export; omit for every member."),
+  }),
+  annotations: READ_ONLY,
+  run: (ctx, input) => exportMembersForAssistant(ctx, input),
+});
+
+export const import_members = tool({
+  name: "import_members",
+  title: "Import members from CSV text",
+  description:
+    "Creates or updates members from CSV text with a header line. Recognised headings: the export's columns, or first name / prénom / Vorname / nome, last name / nom / Nachname / cognome, email / e-mail / courriel, membership_end / fin abonnement (YYYY-MM-DD or DD.MM.YYYY). Members are matched by email. Run with dry_run true first to see {created, updated, skipped, errors:[{line, detail}]}; by default one faulty line means nothing is written, unless partial is true.",
+  input: z.object({
+    csv: z.string().min(1).max(5_000_000).describe("The CSV text, header line first."),
+    dry_run: z.boolean().default(false).describe("Only check and count; write nothing."),
+    partial: z.boolean().default(false).describe("Write the valid lines even if other lines have errors."),
+  }),
+  annotations: WRITE,
+  run: (ctx, input) => importMembers(ctx, input),
 });
