@@ -4,6 +4,7 @@
 import type { Db } from "../db";
 import type { Caller } from "./auth/caller";
 import type { Locale } from "./i18n";
+import type { MailConfig } from "./mail";
 
 export type Ctx = {
   db: Db;
@@ -11,4 +12,6 @@ export type Ctx = {
   clubId: string;
   locale: Locale;
   baseUrl: string;
+  /** Where mail goes (SMTP_URL or the outbox folder); read from the environment when absent. */
+  mail?: MailConfig;
 };

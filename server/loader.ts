@@ -83,7 +83,14 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           const state = getState(c.request);
           const caller = state?.caller;
           const ctx: Ctx = caller
-            ? { db: deps.db, actor: caller, clubId: c.params?.club_id ?? caller.clubId, locale: state.locale, baseUrl: deps.config.baseUrl }
+            ? {
+                db: deps.db,
+                actor: caller,
+                clubId: c.params?.club_id ?? caller.clubId,
+                locale: state.locale,
+                baseUrl: deps.config.baseUrl,
+                mail: { smtpUrl: deps.config.smtpUrl, outboxDir: deps.config.outboxDir },
+              }
             : noCaller;
           if (spec.status) c.set.status = spec.status;
           return spec.handler({ ctx, deps, params: c.params as never, query: c.query as never, body: c.body as never, request: c.request, set: c.set });

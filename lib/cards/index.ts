@@ -9,7 +9,8 @@ import { members, scans, tiers } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { newId } from "../ids";
-import { MEMBER_STATUSES, memberStatus, todayUtc } from "../members/status";
+import { STATUSES as MEMBER_STATUSES } from "../members/schemas";
+import { derivedStatus, todayUtc } from "../members/status";
 
 /** A member's derived status at the time of the scan, or `unknown` when no member matched. */
 export const SCAN_STATUSES = [...MEMBER_STATUSES, "unknown"] as const;
@@ -80,7 +81,7 @@ export const verifyCard = verb("access_control:view", async (ctx: Ctx, input: { 
   const code = input.serial.trim();
   const now = new Date();
   const member = code ? await findMemberByCode(ctx.db.read, ctx.clubId, code) : null;
-  const status: ScanStatus = member ? memberStatus(member, todayUtc(now)) : "unknown";
+  const status: ScanStatus = member ? derivedStatus(member, todayUtc(now)) : "unknown";
   const scanned_at = now.toISOString();
   await ctx.db.tx((t) =>
     t.insert(scans).values({

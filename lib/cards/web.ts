@@ -12,7 +12,8 @@ import { clubs, members, tiers } from "../../db/schema";
 import type { ClubRow } from "../clubs";
 import { type CardBackField, CardLocation, readCardBackFields } from "../clubs/schemas";
 import { asLocale, type Locale, localeFromAcceptLanguage } from "../i18n";
-import { type MemberStatus, memberStatus, todayUtc } from "../members/status";
+import type { MemberStatus } from "../members/schemas";
+import { derivedStatus, todayUtc } from "../members/status";
 
 type Texts = {
   status: Record<MemberStatus, string>;
@@ -328,7 +329,7 @@ export async function renderWebCard(db: Db, serial: string, acceptLanguage: stri
 
   const locale = asLocale(club.locale);
   const tx = TEXTS[locale];
-  const status = memberStatus(member, todayUtc());
+  const status = derivedStatus(member, todayUtc());
   const primary = color(club.primary_color, "#1F2937");
   const secondary = color(club.secondary_color, "#F59E0B");
   const label = labelOn(color(club.card_label_color, "#C8C8C8"), primary);

@@ -188,6 +188,111 @@ export const MESSAGES = {
     de: "„to“ erfordert auch „from“.",
     it: "«to» richiede anche «from».",
   },
+  // ---- members and tiers (members issue) ----
+  MEMBER_NOT_FOUND: { fr: "Membre introuvable.", en: "Member not found.", de: "Mitglied nicht gefunden.", it: "Membro non trovato." },
+  TIER_NOT_FOUND: { fr: "Formule introuvable.", en: "Tier not found.", de: "Stufe nicht gefunden.", it: "Livello non trovato." },
+  MEMBER_EMAIL_TAKEN: {
+    fr: "Un membre du club utilise déjà l'adresse {email}.",
+    en: "A member of the club already uses the address {email}.",
+    de: "Ein Mitglied des Clubs verwendet bereits die Adresse {email}.",
+    it: "Un membro del club usa già l'indirizzo {email}.",
+  },
+  MEMBER_ALREADY_SUSPENDED: {
+    fr: "Ce membre est déjà suspendu.",
+    en: "This member is already suspended.",
+    de: "Dieses Mitglied ist bereits gesperrt.",
+    it: "Questo membro è già sospeso.",
+  },
+  MEMBER_NOT_SUSPENDED: {
+    fr: "Ce membre n'est pas suspendu.",
+    en: "This member is not suspended.",
+    de: "Dieses Mitglied ist nicht gesperrt.",
+    it: "Questo membro non è sospeso.",
+  },
+  MEMBER_SUSPENDED: {
+    fr: "Ce membre est suspendu : réactivez-le d'abord.",
+    en: "This member is suspended: reactivate them first.",
+    de: "Dieses Mitglied ist gesperrt: zuerst reaktivieren.",
+    it: "Questo membro è sospeso: riattivalo prima.",
+  },
+  NO_ACTIVE_SUBSCRIPTION: {
+    fr: "Ce membre n'a pas d'abonnement à renouvellement automatique en cours.",
+    en: "This member has no automatically renewing subscription.",
+    de: "Dieses Mitglied hat kein automatisch verlängertes Abonnement.",
+    it: "Questo membro non ha un abbonamento a rinnovo automatico.",
+  },
+  EXTEND_NOT_LATER: {
+    fr: "La nouvelle date de fin doit être postérieure à la fin actuelle ({end}).",
+    en: "The new end date must be later than the current end ({end}).",
+    de: "Das neue Enddatum muss nach dem aktuellen Ende ({end}) liegen.",
+    it: "La nuova data di fine deve essere successiva alla fine attuale ({end}).",
+  },
+  EXTEND_ONE_OF: {
+    fr: "Donnez extend_until ou extend_months, pas les deux.",
+    en: "Give extend_until or extend_months, not both.",
+    de: "Entweder extend_until oder extend_months angeben, nicht beides.",
+    it: "Indica extend_until o extend_months, non entrambi.",
+  },
+  INVALID_MEMBER_IDS: {
+    fr: "Liste d'identifiants de membres séparés par des virgules attendue.",
+    en: "Expected a comma-separated list of member ids.",
+    de: "Kommagetrennte Liste von Mitglieds-IDs erwartet.",
+    it: "Atteso un elenco di id di membri separati da virgole.",
+  },
+  CARD_EMAIL_FAILED: {
+    fr: "L'e-mail de la carte n'a pas pu être envoyé : {reason}",
+    en: "The card email could not be sent: {reason}",
+    de: "Die Karten-E-Mail konnte nicht gesendet werden: {reason}",
+    it: "L'email della tessera non è stata inviata: {reason}",
+  },
+  IMPORT_EMPTY: {
+    fr: "Le fichier est vide ou n'a pas de ligne d'en-tête.",
+    en: "The file is empty or has no header line.",
+    de: "Die Datei ist leer oder hat keine Kopfzeile.",
+    it: "Il file è vuoto o non ha una riga di intestazione.",
+  },
+  IMPORT_NO_EMAIL_COLUMN: {
+    fr: "Aucune colonne e-mail trouvée (en-têtes reconnus : email, e-mail, courriel).",
+    en: "No email column found (recognised headings: email, e-mail, courriel).",
+    de: "Keine E-Mail-Spalte gefunden (erkannte Überschriften: email, e-mail, courriel).",
+    it: "Nessuna colonna email trovata (intestazioni riconosciute: email, e-mail, courriel).",
+  },
+  IMPORT_INVALID_EMAIL: {
+    fr: "Adresse e-mail invalide : « {value} ».",
+    en: "Invalid email address: “{value}”.",
+    de: "Ungültige E-Mail-Adresse: „{value}“.",
+    it: "Indirizzo email non valido: «{value}».",
+  },
+  IMPORT_MISSING_FIELD: {
+    fr: "Champ « {field} » manquant.",
+    en: "Missing field “{field}”.",
+    de: "Feld „{field}“ fehlt.",
+    it: "Campo «{field}» mancante.",
+  },
+  IMPORT_INVALID_DATE: {
+    fr: "Date invalide dans « {field} » : « {value} » (AAAA-MM-JJ ou JJ.MM.AAAA).",
+    en: "Invalid date in “{field}”: “{value}” (YYYY-MM-DD or DD.MM.YYYY).",
+    de: "Ungültiges Datum in „{field}“: „{value}“ (JJJJ-MM-TT oder TT.MM.JJJJ).",
+    it: "Data non valida in «{field}»: «{value}» (AAAA-MM-GG o GG.MM.AAAA).",
+  },
+  IMPORT_INVALID_STATUS: {
+    fr: "Statut de paiement inconnu : « {value} » (pending, paid, suspended).",
+    en: "Unknown payment status: “{value}” (pending, paid, suspended).",
+    de: "Unbekannter Zahlungsstatus: „{value}“ (pending, paid, suspended).",
+    it: "Stato di pagamento sconosciuto: «{value}» (pending, paid, suspended).",
+  },
+  IMPORT_DUPLICATE_EMAIL: {
+    fr: "L'adresse {email} apparaît déjà à la ligne {line}.",
+    en: "The address {email} already appears on line {line}.",
+    de: "Die Adresse {email} steht bereits in Zeile {line}.",
+    it: "L'indirizzo {email} compare già alla riga {line}.",
+  },
+  IMPORT_TOO_LONG: {
+    fr: "Valeur trop longue dans « {field} ».",
+    en: "Value too long in “{field}”.",
+    de: "Wert zu lang in „{field}“.",
+    it: "Valore troppo lungo in «{field}».",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

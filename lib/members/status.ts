@@ -1,29 +1,49 @@
-// A member's derived status (DESIGN.md section 6), in one place: as a function for one member,
-// and as SQL conditions for list filters and counts. `today` is a UTC day, YYYY-MM-DD.
-import { and, eq, gte, lt, ne, type SQL } from "drizzle-orm";
+// The derived member status of DESIGN.md section 6, written once: each rule holds both its SQL
+// condition (list filter, status sort) and its JS predicate (item shaping), side by side, in the
+// order they are tried. "Today" is a UTC day computed in JS.
+import { and, eq, gte, lt, ne, type SQL, sql } from "drizzle-orm";
 import { members } from "../../db/schema";
+import type { MemberStatus } from "./schemas";
 
-export const MEMBER_STATUSES = ["active", "expired", "pending", "suspended"] as const;
-export type MemberStatus = (typeof MEMBER_STATUSES)[number];
+type Row = { payment_status: string; membership_end: string };
+
+type Rule = { status: MemberStatus; test(m: Row, today: string): boolean; where(today: string): SQL };
+
+/** First match wins: suspended, then expired (end passed), then pending, then active. */
+const RULES: Rule[] = [
+  { status: "suspended", test: (m) => m.payment_status === "suspended", where: () => eq(members.payment_status, "suspended") },
+  {
+    status: "expired",
+    test: (m, today) => m.payment_status !== "suspended" && m.membership_end < today,
+    where: (today) => and(ne(members.payment_status, "suspended"), lt(members.membership_end, today)) as SQL,
+  },
+  {
+    status: "pending",
+    test: (m, today) => m.payment_status === "pending" && m.membership_end >= today,
+    where: (today) => and(eq(members.payment_status, "pending"), gte(members.membership_end, today)) as SQL,
+  },
+  {
+    status: "active",
+    test: (m, today) => m.payment_status === "paid" && m.membership_end >= today,
+    where: (today) => and(eq(members.payment_status, "paid"), gte(members.membership_end, today)) as SQL,
+  },
+];
 
 export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
 
-export function memberStatus(m: { payment_status: string; membership_end: string }, today: string): MemberStatus {
-  if (m.payment_status === "suspended") return "suspended";
-  if (m.membership_end < today) return "expired";
-  if (m.payment_status === "pending") return "pending";
-  return "active";
+/** The member's derived status (item shaping). */
+export function derivedStatus(m: Row, today = todayUtc()): MemberStatus {
+  for (const rule of RULES) if (rule.test(m, today)) return rule.status;
+  return "expired";
 }
 
-export function statusCondition(status: MemberStatus, today: string): SQL {
-  switch (status) {
-    case "suspended":
-      return eq(members.payment_status, "suspended");
-    case "expired":
-      return and(ne(members.payment_status, "suspended"), lt(members.membership_end, today)) as SQL;
-    case "pending":
-      return and(eq(members.payment_status, "pending"), gte(members.membership_end, today)) as SQL;
-    case "active":
-      return and(eq(members.payment_status, "paid"), gte(members.membership_end, today)) as SQL;
-  }
+/** The SQL condition keeping members of `status` (list filter). */
+export function statusWhere(status: MemberStatus, today = todayUtc()): SQL {
+  return (RULES.find((r) => r.status === status) as Rule).where(today);
+}
+
+/** The derived status as an SQL expression (sort by status), built from the same rules. */
+export function statusSql(today = todayUtc()): SQL {
+  const whens = RULES.map((r) => sql`when ${r.where(today)} then ${r.status}`);
+  return sql`(case ${sql.join(whens, sql` `)} else 'expired' end)`;
 }

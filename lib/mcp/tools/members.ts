@@ -1,0 +1,116 @@
+// MCP tools of the members area: the same lib/ verbs and schemas as the HTTP routes, with the
+// member's id as a field.
+import { z } from "zod";
+import { addMember, cancelSubscription, extendMembership, listMembers, markMemberPaid, reactivateMember, suspendMember } from "../../members";
+import { ExtendRequest, ManualMemberCreate, MarkPaidRequest, MemberIdInput, MemberListQuery } from "../../members/schemas";
+import { sendCardEmail } from "../../members/card-email";
+import { exportMembersForAssistant } from "../../members/export";
+import { importMembers } from "../../members/import";
+import { READ_ONLY, tool, WRITE } from "../tool";
+
+const reason = z.string().max(1000).nullish().describe("Why (kept in the member's history).");
+
+export const list_members = tool({
+  name: "list_members",
+  title: "List or search members",
+  description:
+    "Lists the club's members, one page at a time (total, page, limit, items). Filter by status (active, expired, pending, suspended, all), search by name, email or referral code (accents and case ignored), sort by registered, name, email, membership_end or status, dir asc or desc. Each item has its id (member_id for the other member tools), status, membership_end and referral_code.",
+  input: MemberListQuery,
+  annotations: READ_ONLY,
+  run: (ctx, input) => listMembers(ctx, input),
+});
+
+export const add_member = tool({
+  name: "add_member",
+  title: "Add a member by hand",
+  description:
+    "Adds a member who paid outside the platform: first_name, last_name, email and membership_end (YYYY-MM-DD, last valid day) are required; the membership starts today and is marked paid. Fails with MEMBER_EMAIL_TAKEN if the email is already a member's. Returns the member with wallet_urls.web, the card link to give them.",
+  input: ManualMemberCreate,
+  annotations: WRITE,
+  run: (ctx, input) => addMember(ctx, input),
+});
+
+export const extend_membership = tool({
+  name: "extend_membership",
+  title: "Extend a membership",
+  description:
+    "Extends a member's membership without recording a payment. Give extend_until (a date later than the current end), or extend_months (added to the end, or to today if expired), or neither for one period of the member's tier (else the club's duration). Returns the updated member.",
+  input: MemberIdInput.extend(ExtendRequest.shape),
+  annotations: WRITE,
+  run: (ctx, input) => extendMembership(ctx, input),
+});
+
+export const mark_member_paid = tool({
+  name: "mark_member_paid",
+  title: "Record a member's payment",
+  description:
+    "Records a payment received outside the platform (bank transfer by default, or cash...) and renews the membership: a pending or expired member becomes paid with a new period from today; an active one is renewed from its end. amount_cents is integer cents. Refused for a suspended member (reactivate first). Needs finances:edit.",
+  input: MemberIdInput.extend(MarkPaidRequest.shape),
+  annotations: WRITE,
+  run: (ctx, input) => markMemberPaid(ctx, input),
+});
+
+export const suspend_member = tool({
+  name: "suspend_member",
+  title: "Suspend a member",
+  description:
+    "Suspends a paid or pending member: their card stops verifying until reactivate_member. Fails with MEMBER_ALREADY_SUSPENDED if already suspended. Returns the updated member.",
+  input: MemberIdInput.extend({ reason }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  run: (ctx, input) => suspendMember(ctx, input),
+});
+
+export const reactivate_member = tool({
+  name: "reactivate_member",
+  title: "Reactivate a suspended member",
+  description: "Lifts a suspension: the member returns to the status they had before. Fails with MEMBER_NOT_SUSPENDED otherwise. Returns the updated member.",
+  input: MemberIdInput.extend({ reason }),
+  annotations: WRITE,
+  run: (ctx, input) => reactivateMember(ctx, input),
+});
+
+export const cancel_subscription = tool({
+  name: "cancel_subscription",
+  title: "Cancel a member's automatic renewal",
+  description:
+    "Stops the automatic renewal of a member's subscription; the member stays active until the end of the paid period. Fails with NO_ACTIVE_SUBSCRIPTION for a one-time member or one already cancelled. Needs finances:edit.",
+  input: MemberIdInput.extend({ reason }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  run: (ctx, input) => cancelSubscription(ctx, input),
+});
+
+export const send_card_email = tool({
+  name: "send_card_email",
+  title: "Email a member their card",
+  description:
+    "Emails the member, in the club's language, the link to their web membership card and its QR code. Always sends, even if sent before (use it to resend a lost card). Returns the address and card_email_sent_at; fails with CARD_EMAIL_FAILED if the mail server refuses. Needs communication:edit.",
+  input: MemberIdInput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  run: (ctx, input) => sendCardEmail(ctx, input),
+});
+
+export const export_members = tool({
+  name: "export_members",
+  title: "Export members as CSV",
+  description:
+    "Exports the club's members (or only member_ids) as CSV text: id, referral_code, pass_serial_number, first_name, last_name, email, membership_start, membership_end, payment_status, payment_method, created_at, then the club's custom fields. Over 500 members it returns only the count and the export URL (download it with the same API key).",
+  input: z.object({
+    member_ids: z.string().max(40_000).nullish().describe("Comma-separated member ids to export; omit for every member."),
+  }),
+  annotations: READ_ONLY,
+  run: (ctx, input) => exportMembersForAssistant(ctx, input),
+});
+
+export const import_members = tool({
+  name: "import_members",
+  title: "Import members from CSV text",
+  description:
+    "Creates or updates members from CSV text with a header line. Recognised headings: the export's columns, or first name / prénom / Vorname / nome, last name / nom / Nachname / cognome, email / e-mail / courriel, membership_end / fin abonnement (YYYY-MM-DD or DD.MM.YYYY). Members are matched by email. Run with dry_run true first to see {created, updated, skipped, errors:[{line, detail}]}; by default one faulty line means nothing is written, unless partial is true.",
+  input: z.object({
+    csv: z.string().min(1).max(5_000_000).describe("The CSV text, header line first."),
+    dry_run: z.boolean().default(false).describe("Only check and count; write nothing."),
+    partial: z.boolean().default(false).describe("Write the valid lines even if other lines have errors."),
+  }),
+  annotations: WRITE,
+  run: (ctx, input) => importMembers(ctx, input),
+});

@@ -1,0 +1,95 @@
+// The card email (SPEC "States and transitions": always sent, even again; card_email_sent_at
+// updated). The message goes out first, outside any transaction; only a successful send sets
+// card_email_sent_at (with a history row). A failed send is a 502 and changes nothing.
+import { and, eq } from "drizzle-orm";
+import QRCode from "qrcode";
+import { clubColumns, clubs, members } from "../../db/schema";
+import { verb } from "../auth/guard";
+import type { Ctx } from "../context";
+import { BadGateway, NotFound } from "../errors";
+import { asLocale, type Locale } from "../i18n";
+import { nowIso } from "../ids";
+import { mailConfig, sendMail } from "../mail";
+import { webCardUrl } from "./index";
+import { getMemberRow, writeHistory } from "./internal";
+
+const QR_CID = "member-card-qr@club";
+
+const TEXTS: Record<Locale, { subject: string; hello: string; intro: string; open: string; qr: string; bye: string }> = {
+  fr: {
+    subject: "Votre carte de membre — {club}",
+    hello: "Bonjour {first},",
+    intro: "Voici votre carte de membre de {club}.",
+    open: "Ouvrez votre carte",
+    qr: "Présentez ce code QR lors des contrôles (code {code}).",
+    bye: "À bientôt,",
+  },
+  en: {
+    subject: "Your membership card — {club}",
+    hello: "Hello {first},",
+    intro: "Here is your {club} membership card.",
+    open: "Open your card",
+    qr: "Show this QR code when asked (code {code}).",
+    bye: "See you soon,",
+  },
+  de: {
+    subject: "Ihr Mitgliedsausweis — {club}",
+    hello: "Hallo {first},",
+    intro: "Hier ist Ihr Mitgliedsausweis von {club}.",
+    open: "Ausweis öffnen",
+    qr: "Zeigen Sie diesen QR-Code bei Kontrollen vor (Code {code}).",
+    bye: "Bis bald,",
+  },
+  it: {
+    subject: "La tua tessera di membro — {club}",
+    hello: "Ciao {first},",
+    intro: "Ecco la tua tessera di membro di {club}.",
+    open: "Apri la tua tessera",
+    qr: "Mostra questo codice QR ai controlli (codice {code}).",
+    bye: "A presto,",
+  },
+};
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const fill = (s: string, p: Record<string, string>) => s.replace(/\{(\w+)\}/g, (m, k: string) => p[k] ?? m);
+
+/** Sends the member's card email (web card link and QR code) in the club's language. */
+export const sendCardEmail = verb("communication:edit", async (ctx: Ctx, input: { member_id: string }) => {
+  const member = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
+  const [club] = await ctx.db.read
+    .select({ name: clubColumns.name, locale: clubColumns.locale, contact_email: clubColumns.contact_email })
+    .from(clubs)
+    .where(eq(clubs.id, ctx.clubId))
+    .limit(1);
+  if (!club) throw new NotFound("CLUB_NOT_FOUND");
+  const name = String(club.name);
+  const text = TEXTS[asLocale(club.locale)];
+  const url = webCardUrl(ctx, member.pass_serial_number);
+  const p = { club: name, first: member.first_name, code: member.referral_code };
+  // The QR code carries the referral code, like the wallet pass (SPEC "Member").
+  const qr = await QRCode.toBuffer(member.referral_code, { type: "png", width: 320, margin: 2, errorCorrectionLevel: "M" });
+  const host = new URL(ctx.baseUrl).hostname || "localhost";
+  try {
+    await sendMail(mailConfig(ctx), {
+      from: { name, address: `no-reply@${host}` } as never,
+      replyTo: (club.contact_email as string | null) ?? undefined,
+      to: member.email,
+      subject: fill(text.subject, p),
+      text: [fill(text.hello, p), "", fill(text.intro, p), `${text.open}: ${url}`, "", fill(text.qr, p), "", text.bye, name].join("\n"),
+      html: `<p>${esc(fill(text.hello, p))}</p><p>${esc(fill(text.intro, p))}</p><p><a href="${esc(url)}">${esc(text.open)}</a></p><p><img src="cid:${QR_CID}" alt="QR ${esc(member.referral_code)}" width="240" height="240"></p><p>${esc(fill(text.qr, p))}</p><p>${esc(text.bye)}<br>${esc(name)}</p>`,
+      attachments: [{ filename: "carte-qr.png", content: qr, contentType: "image/png", cid: QR_CID }],
+    });
+  } catch (err) {
+    throw new BadGateway("CARD_EMAIL_FAILED", { reason: err instanceof Error ? err.message.slice(0, 300) : "unknown" });
+  }
+  const sentAt = nowIso();
+  await ctx.db.tx(async (t) => {
+    const [after] = await t
+      .update(members)
+      .set({ card_email_sent_at: sentAt, updated_at: sentAt })
+      .where(and(eq(members.club_id, ctx.clubId), eq(members.id, member.id)))
+      .returning();
+    if (after) await writeHistory(t, ctx, { memberId: member.id, action: "card_email_sent", from: member, to: after, details: { to: member.email } });
+  });
+  return { sent: true as const, to: member.email, card_email_sent_at: sentAt, web_card_url: url };
+});

@@ -1,0 +1,293 @@
+// Members: the list, manual creation and the transitions of DESIGN.md section 6. Each
+// transition runs in ONE transaction with its member_history row (and its payments row for
+// mark-paid); each refusal is a 409 thrown before anything is written.
+import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { clubColumns, clubs, members, payments } from "../../db/schema";
+import { verb } from "../auth/guard";
+import type { Ctx } from "../context";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { newId, nowIso } from "../ids";
+import {
+  addMonths,
+  foldText,
+  getMemberItem,
+  getMemberRow,
+  getTierRow,
+  type MemberRow,
+  newManageToken,
+  newPassSerial,
+  newReferralCode,
+  normalizeEmail,
+  periodEnd,
+  searchTextOf,
+  selectItems,
+  toItem,
+  writeHistory,
+} from "./internal";
+import {
+  type ExtendRequest,
+  type ManualMemberCreate,
+  type MarkPaidRequest,
+  type MemberAdminItem,
+  type MemberListQuery,
+  MemberListQuery as MemberListQuerySchema,
+  type MemberListResponse,
+  type ReasonRequest,
+} from "./schemas";
+import { derivedStatus, statusSql, statusWhere, todayUtc } from "./status";
+
+export type ClubSettings = {
+  id: string;
+  name: string;
+  slug: string;
+  locale: string;
+  currency: string;
+  membership_duration_months: number;
+  commission_rate_percent: number | null;
+  custom_fields_schema: unknown;
+};
+
+export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSettings> {
+  const [row] = await q
+    .select({
+      id: clubs.id,
+      name: clubColumns.name,
+      slug: clubs.slug,
+      locale: clubColumns.locale,
+      currency: clubColumns.currency,
+      membership_duration_months: clubColumns.membership_duration_months,
+      commission_rate_percent: clubColumns.commission_rate_percent,
+      custom_fields_schema: clubColumns.custom_fields_schema,
+    })
+    .from(clubs)
+    .where(eq(clubs.id, clubId))
+    .limit(1);
+  if (!row) throw new NotFound("CLUB_NOT_FOUND");
+  return row as ClubSettings;
+}
+
+/** A page of the club's members, filtered by derived status and search, sorted per DESIGN.md section 6. */
+export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberListQuery): Promise<MemberListResponse> => {
+  const q = MemberListQuerySchema.parse(input);
+  const limit = q.limit ?? q.page_size ?? 50;
+  const today = todayUtc();
+  const where: SQL[] = [eq(members.club_id, ctx.clubId)];
+  if (q.status !== "all") where.push(statusWhere(q.status, today));
+  const search = q.search ? foldText(q.search.trim()) : "";
+  if (search) where.push(sql`${members.search_text} like ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+  const cond = and(...where);
+  const dir = q.dir === "asc" ? asc : desc;
+  const order = {
+    registered: [dir(members.created_at)],
+    name: [dir(sql`lower(${members.last_name})`), dir(sql`lower(${members.first_name})`)],
+    email: [dir(members.email)],
+    membership_end: [dir(members.membership_end)],
+    status: [dir(statusSql(today))],
+  }[q.sort];
+  const [{ total }] = await ctx.db.read.select({ total: count() }).from(members).where(cond);
+  const rows = await selectItems(ctx.db.read)
+    .where(cond)
+    .orderBy(...order, dir(members.id))
+    .limit(limit)
+    .offset((q.page - 1) * limit);
+  return { total, page: q.page, limit, items: rows.map((r) => toItem(r, today)) };
+});
+
+/** Raised inside a transaction when an email is already a member's (unique per club). */
+async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {
+  const [taken] = await t
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.club_id, clubId), eq(members.email, email)))
+    .limit(1);
+  if (taken && taken.id !== exceptId) throw new Conflict("MEMBER_EMAIL_TAKEN", { email });
+}
+
+/** Fields of a new member row (referral code, serial and token drawn fresh). */
+export function newMemberRow(
+  clubId: string,
+  input: {
+    first_name: string;
+    last_name: string;
+    email: string;
+    membership_start: string;
+    membership_end: string;
+    payment_status: string;
+    payment_method?: string | null;
+    tier_id?: string | null;
+    custom_fields?: Record<string, unknown> | null;
+    created_at?: string;
+  },
+): typeof members.$inferInsert {
+  const now = nowIso();
+  const referral_code = newReferralCode();
+  const base = { ...input, first_name: input.first_name.trim(), last_name: input.last_name.trim(), email: normalizeEmail(input.email), referral_code };
+  return {
+    id: newId(),
+    club_id: clubId,
+    ...base,
+    payment_method: input.payment_method ?? null,
+    tier_id: input.tier_id ?? null,
+    custom_fields: input.custom_fields ?? null,
+    pass_serial_number: newPassSerial(),
+    manage_token: newManageToken(),
+    is_manual: true,
+    search_text: searchTextOf(base),
+    created_at: input.created_at ?? now,
+    updated_at: now,
+  };
+}
+
+export const webCardUrl = (ctx: Ctx, serial: string) => `${ctx.baseUrl}/c/${serial}`;
+
+/**
+ * Adds a member by hand: `paid`, `is_manual`, starting today, ending as given; no payment row.
+ * 409 MEMBER_EMAIL_TAKEN on a duplicate email in the club; 404 TIER_NOT_FOUND for another club's tier.
+ */
+export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemberCreate) => {
+  const today = todayUtc();
+  const id = await ctx.db.tx(async (t) => {
+    if (input.tier_id) await getTierRow(t, ctx.clubId, input.tier_id);
+    const email = normalizeEmail(input.email);
+    await assertEmailFree(t, ctx.clubId, email);
+    const row = newMemberRow(ctx.clubId, {
+      ...input,
+      email,
+      membership_start: today,
+      payment_status: "paid",
+      created_at: input.joined_at ? `${input.joined_at}T00:00:00.000Z` : undefined,
+    });
+    const [created] = await t.insert(members).values(row).returning();
+    await writeHistory(t, ctx, { memberId: created.id, action: "manual_create", to: created, details: { joined_at: input.joined_at ?? null } });
+    return created.id;
+  });
+  const item = await getMemberItem(ctx.db.read, ctx.clubId, id);
+  return { ...item, wallet_urls: { apple: null, google: null, web: webCardUrl(ctx, item.pass_serial_number) } };
+});
+
+type Change = Partial<typeof members.$inferInsert>;
+
+/**
+ * One transition: reads the member in the transaction, lets `decide` refuse (throw) or return the
+ * change, writes it with its history row (and whatever `also` adds), answers the updated member.
+ */
+async function transition(
+  ctx: Ctx,
+  memberId: string,
+  action: string,
+  reason: string | null | undefined,
+  decide: (m: MemberRow, t: Queryable) => Promise<{ set: Change; details?: Record<string, unknown>; also?: (m: MemberRow) => Promise<void> }>,
+): Promise<MemberAdminItem> {
+  await ctx.db.tx(async (t) => {
+    const before = await getMemberRow(t, ctx.clubId, memberId);
+    const { set, details, also } = await decide(before, t);
+    const [after] = await t
+      .update(members)
+      .set({ ...set, updated_at: nowIso() })
+      .where(and(eq(members.club_id, ctx.clubId), eq(members.id, memberId)))
+      .returning();
+    await writeHistory(t, ctx, { memberId, action, from: before, to: after, reason, details });
+    if (also) await also(after);
+  });
+  return getMemberItem(ctx.db.read, ctx.clubId, memberId);
+}
+
+async function periodMonths(t: Queryable, ctx: Ctx, m: MemberRow): Promise<number> {
+  if (m.tier_id) {
+    const tier = await getTierRow(t, ctx.clubId, m.tier_id).catch(() => null);
+    if (tier) return tier.duration_months;
+  }
+  return (await clubSettings(t, ctx.clubId)).membership_duration_months;
+}
+
+/**
+ * Extends the membership: to `extend_until` (later than the current end, else 422), by
+ * `extend_months` (added to the end, or to today when expired), or by one period of the tier,
+ * else of the club. The stored payment status does not change.
+ */
+export const extendMembership = verb("members:edit", async (ctx: Ctx, input: ExtendRequest & { member_id: string }) =>
+  transition(ctx, input.member_id, "extend", input.reason, async (m, t) => {
+    if (input.extend_until && input.extend_months) throw new ValidationFailed([{ loc: ["body", "extend_months"], code: "EXTEND_ONE_OF" }]);
+    if (input.extend_until) {
+      if (input.extend_until <= m.membership_end) {
+        throw new ValidationFailed([{ loc: ["body", "extend_until"], code: "EXTEND_NOT_LATER", params: { end: m.membership_end } }]);
+      }
+      return { set: { membership_end: input.extend_until } };
+    }
+    const months = input.extend_months ?? (await periodMonths(t, ctx, m));
+    const today = todayUtc();
+    const end = m.membership_end < today ? periodEnd(today, months) : addMonths(m.membership_end, months);
+    return { set: { membership_end: end }, details: { months } };
+  }),
+);
+
+/**
+ * Records a manual payment (no provider fee) and renews: `pending` or expired -> `paid` with a
+ * new period from today; active -> the period is renewed from its end. 409 when suspended.
+ */
+export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: MarkPaidRequest & { member_id: string }) =>
+  transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
+    if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
+    const club = await clubSettings(t, ctx.clubId);
+    const months = await periodMonths(t, ctx, m);
+    const today = todayUtc();
+    const method = input.payment_method ?? "bank_transfer";
+    const active = derivedStatus(m, today) === "active";
+    const set: Change = active
+      ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
+      : { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
+    const currency = m.tier_id ? ((await getTierRow(t, ctx.clubId, m.tier_id).catch(() => null))?.currency ?? club.currency) : club.currency;
+    const paymentId = newId();
+    return {
+      set,
+      details: { amount_cents: input.amount_cents, payment_method: method, payment_id: paymentId, months },
+      also: async () => {
+        const now = nowIso();
+        await t.insert(payments).values({
+          id: paymentId,
+          club_id: ctx.clubId,
+          member_id: m.id,
+          kind: "membership",
+          amount_cents: input.amount_cents,
+          currency,
+          method,
+          source: "manual",
+          provider_fee_cents: 0,
+          platform_commission_cents: Math.round((input.amount_cents * (club.commission_rate_percent ?? 0)) / 100),
+          reason: input.reason ?? null,
+          admin_id: ctx.actor.adminId,
+          paid_at: now,
+          created_at: now,
+        });
+      },
+    };
+  }),
+);
+
+/** `paid`/`pending` -> `suspended` (the card stops verifying); already suspended -> 409. */
+export const suspendMember = verb("members:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
+  transition(ctx, input.member_id, "suspend", input.reason, async (m) => {
+    if (m.payment_status === "suspended") throw new Conflict("MEMBER_ALREADY_SUSPENDED");
+    return { set: { payment_status: "suspended", status_before_suspension: m.payment_status } };
+  }),
+);
+
+/** `suspended` -> the stored status it had before; not suspended -> 409. */
+export const reactivateMember = verb("members:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
+  transition(ctx, input.member_id, "reactivate", input.reason, async (m) => {
+    if (m.payment_status !== "suspended") throw new Conflict("MEMBER_NOT_SUSPENDED");
+    return { set: { payment_status: m.status_before_suspension ?? "paid", status_before_suspension: null } };
+  }),
+);
+
+/**
+ * Stops the automatic renewal: only for `payment_mode` `subscription` without
+ * `renewal_opt_out_at` (else 409). The member stays active until the end of the paid period.
+ */
+export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
+  transition(ctx, input.member_id, "cancel_subscription", input.reason, async (m) => {
+    if (m.payment_mode !== "subscription" || m.renewal_opt_out_at) throw new Conflict("NO_ACTIVE_SUBSCRIPTION");
+    return { set: { renewal_opt_out_at: nowIso() } };
+  }),
+);

@@ -1,0 +1,155 @@
+// The member's shapes (SPEC "Member", "Member list", "Manual member payload", "Member action
+// payloads"; DESIGN.md section 6). These zod schemas validate requests, document the OpenAPI
+// components and declare the MCP tools' parameters.
+import { z } from "zod";
+
+const date = () => z.iso.date().meta({ format: "date" });
+const dateTime = () => z.string().meta({ format: "date-time" });
+
+export const STATUSES = ["active", "expired", "pending", "suspended"] as const;
+export type MemberStatus = (typeof STATUSES)[number];
+export const PAYMENT_STATUSES = ["pending", "paid", "suspended"] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export const SORTS = ["registered", "name", "email", "membership_end", "status"] as const;
+
+export const MemberAdminItem = z
+  .object({
+    id: z.uuid(),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    membership_start: date(),
+    membership_end: date().meta({ description: "Last day of validity (inclusive)." }),
+    payment_status: z.enum(PAYMENT_STATUSES).meta({ description: "Stored state: `pending` (awaiting payment), `paid`, `suspended`." }),
+    status: z.enum(STATUSES).meta({
+      description: "Derived: `active` (paid, end >= today), `expired` (end < today, not suspended), `pending`, `suspended`.",
+    }),
+    referral_code: z.string().meta({ description: "What the wallet QR code carries." }),
+    pass_serial_number: z.string(),
+    has_wallet_a: z.boolean().default(false),
+    has_wallet_b: z.boolean().default(false),
+    has_web: z.boolean().default(false),
+    payment_method: z.string().nullable(),
+    tier_id: z.uuid().nullable(),
+    tier_name: z.string().nullable(),
+    pending_tier_id: z.uuid().nullable(),
+    pending_tier_name: z.string().nullable(),
+    pending_tier_change_at: date().nullable(),
+    is_manual: z.boolean().default(false),
+    payment_mode: z.string().default("one_time"),
+    invoice_company_name: z.string().nullable(),
+    referral_count: z.int().default(0),
+    referral_credit_cents: z.int().default(0),
+    acquisition_source: z.string().nullable(),
+    referred_by_name: z.string().nullable(),
+    custom_fields: z.record(z.string(), z.unknown()).nullable(),
+    profile_complete: z.boolean().default(true),
+    card_email_sent_at: dateTime().nullable(),
+    card_email_reminder_sent_at: dateTime().nullable(),
+    card_installed_at: dateTime().nullable(),
+    renewal_opt_out_at: dateTime().nullable(),
+    manage_token: z.string().nullable(),
+    created_at: dateTime(),
+  })
+  .meta({ id: "MemberAdminItem", description: "A member as the club's admins see it, with its derived `status`." });
+export type MemberAdminItem = z.infer<typeof MemberAdminItem>;
+
+export const WalletUrls = z
+  .object({
+    apple: z.string().nullable().meta({ description: "Apple Wallet pass; null until wallets are configured." }),
+    google: z.string().nullable().meta({ description: "Google Wallet pass; null until wallets are configured." }),
+    web: z.string().meta({ description: "The member's web card." }),
+  })
+  .meta({ id: "WalletUrls" });
+
+export const MemberWithWallet = MemberAdminItem.extend({ wallet_urls: WalletUrls }).meta({
+  id: "MemberWithWalletUrls",
+  description: "The new member with the addresses of its wallet passes.",
+});
+
+export const MemberListQuery = z.object({
+  status: z
+    .enum([...STATUSES, "all"])
+    .default("all")
+    .meta({ description: "Derived status filter; `all` (default) keeps every member." }),
+  search: z.string().max(200).optional().meta({ description: "Matches name, email or referral code; accents and case are ignored." }),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(1000).optional().meta({ description: "Page size, 1..1000 (default 50)." }),
+  page_size: z.coerce.number().int().min(1).max(1000).optional().meta({ description: "Same as `limit` (used when `limit` is absent)." }),
+  sort: z.enum(SORTS).default("registered").meta({ description: "`registered` (created_at), `name` (last then first), `email`, `membership_end`, `status`." }),
+  dir: z.enum(["asc", "desc"]).default("desc"),
+});
+export type MemberListQuery = z.input<typeof MemberListQuery>;
+
+export const MemberListResponse = z
+  .object({ total: z.int(), page: z.int(), limit: z.int(), items: z.array(MemberAdminItem) })
+  .meta({ id: "MemberListResponse" });
+export type MemberListResponse = z.infer<typeof MemberListResponse>;
+
+export const ManualMemberCreate = z
+  .object({
+    first_name: z.string().trim().min(1).max(200),
+    last_name: z.string().trim().min(1).max(200),
+    email: z.email().max(320),
+    membership_end: date().meta({ description: "Last day of validity (inclusive)." }),
+    tier_id: z.uuid().nullish(),
+    joined_at: date().nullish().meta({ description: "When the member joined the club (kept as its registration date); default today." }),
+    custom_fields: z.record(z.string(), z.unknown()).nullish(),
+  })
+  .meta({ id: "ManualMemberCreate", description: "A member added by hand: paid, starting today." });
+export type ManualMemberCreate = z.infer<typeof ManualMemberCreate>;
+
+export const ExtendRequest = z
+  .object({
+    extend_until: date().nullish().meta({ description: "New last day; must be later than the current end." }),
+    extend_months: z.int().min(1).max(120).nullish().meta({ description: "Months added to the end (to today if expired)." }),
+    reason: z.string().max(1000).nullish(),
+  })
+  .meta({ id: "ExtendRequest", description: "Give extend_until, or extend_months, or neither (one period of the member's tier, else of the club)." });
+export type ExtendRequest = z.infer<typeof ExtendRequest>;
+
+export const MarkPaidRequest = z
+  .object({
+    amount_cents: z.int().min(0).max(100_000_000),
+    payment_method: z.string().min(1).max(50).default("bank_transfer"),
+    reason: z.string().max(1000).nullish(),
+  })
+  .meta({ id: "MarkPaidRequest", description: "Records a payment received outside the payment provider." });
+export type MarkPaidRequest = z.input<typeof MarkPaidRequest>;
+
+export const SuspendRequest = z.object({ reason: z.string().max(1000).nullish() }).meta({ id: "SuspendRequest" });
+export const ReactivateRequest = z.object({ reason: z.string().max(1000).nullish() }).meta({ id: "ReactivateRequest" });
+export type ReasonRequest = { reason?: string | null };
+
+export const MemberIdInput = z.object({ member_id: z.uuid().meta({ description: "The member's id (from list_members)." }) });
+
+export const MemberExportQuery = z.object({
+  // Elysia hands a comma-separated query value over as an array: both forms are accepted.
+  member_ids: z
+    .union([z.string().max(40_000), z.array(z.string().max(40_000)).max(1000)])
+    .optional()
+    .meta({ description: "Comma-separated member uuids; omit for all." }),
+  format: z.enum(["csv", "pdf"]).default("csv"),
+});
+export type MemberExportQuery = z.input<typeof MemberExportQuery>;
+
+export const ImportQuery = z.object({
+  dry_run: z.stringbool().default(false).meta({ description: "Check and count without writing." }),
+  partial: z.stringbool().default(false).meta({ description: "Write the valid lines even when others have errors (default: all or nothing)." }),
+});
+
+export const ImportResult = z
+  .object({
+    created: z.int(),
+    updated: z.int(),
+    skipped: z.int(),
+    errors: z.array(z.object({ line: z.int(), detail: z.string() })),
+    dry_run: z.boolean(),
+    written: z.boolean().meta({ description: "Whether anything was written (false on a dry run or when errors stopped an all-or-nothing import)." }),
+  })
+  .meta({ id: "ImportResult" });
+export type ImportResult = z.infer<typeof ImportResult>;
+
+export const CardEmailResult = z
+  .object({ sent: z.literal(true), to: z.string(), card_email_sent_at: dateTime(), web_card_url: z.string() })
+  .meta({ id: "CardEmailResult" });

@@ -1,0 +1,20 @@
+// An MCP client (the official SDK's) talking to the real app through `app.handle`, with a key.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { TestEnv } from "../helpers";
+
+export async function mcpClient(env: TestEnv, key = env.key) {
+  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+    fetch: (url, init) => env.app.handle(new Request(url, init)),
+  });
+  const client = new Client({ name: "test", version: "1.0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** Calls a tool and parses its JSON text answer; `isError` tells a refusal. */
+export async function callTool(client: Awaited<ReturnType<typeof mcpClient>>, name: string, args: Record<string, unknown> = {}) {
+  const res = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[] };
+  return { isError: !!res.isError, body: JSON.parse(res.content[0].text) };
+}

@@ -1,0 +1,123 @@
+// POST /api/clubs/:club_id/members/import
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { eq } from "drizzle-orm";
+import { clubs, members } from "../../db/schema";
+import { authCases } from "../auth-cases";
+import { setup, type TestEnv } from "../helpers";
+import { historyOf, seedMember } from "../members-fixtures";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await setup();
+  await env.db.tx((t) =>
+    t
+      .update(clubs)
+      .set({ custom_fields_schema: [{ key: "licence", label: "N° de licence" }] } as never)
+      .where(eq(clubs.id, env.clubId)),
+  );
+});
+afterAll(() => env.close());
+
+const path = (qs = "") => `/api/clubs/${env.clubId}/members/import${qs}`;
+const importCsv = (csv: string, qs = "", key?: string) => env.call("POST", path(qs), { rawBody: csv, headers: { "content-type": "text/csv" }, key });
+const all = async () => env.db.read.select().from(members).where(eq(members.club_id, env.clubId));
+const byEmail = async (email: string) => (await all()).find((m) => m.email === email);
+
+describe("POST /api/clubs/:club_id/members/import", () => {
+  authCases(() => env, { method: "POST", path: (e) => `/api/clubs/${e.clubId}/members/import`, body: {}, scope: "members:edit" });
+
+  it("creates members from French headings (BOM, DD.MM.YYYY, custom field by label)", async () => {
+    const csv = "\uFEFFPrénom;Nom;Courriel;Fin abonnement;N° de licence\nAnaïs;Favre;Anais@Test.org;31.12.2030;L-7\nŁukasz;Żółć;lukasz@test.org;2030-06-30;\n";
+    const res = await importCsv(csv);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], dry_run: false, written: true });
+    const anais = await byEmail("anais@test.org");
+    expect(anais).toMatchObject({
+      first_name: "Anaïs",
+      last_name: "Favre",
+      membership_end: "2030-12-31",
+      payment_status: "paid",
+      is_manual: true,
+      custom_fields: { licence: "L-7" },
+    });
+    expect(anais?.search_text).toContain("anais favre");
+    expect((await byEmail("lukasz@test.org"))?.search_text).toContain("lukasz zolc");
+    expect((await historyOf(env, anais!.id))[0].action).toBe("import_create");
+  });
+
+  it("updates by email, skips unchanged lines, from German and English headings", async () => {
+    const de = await importCsv("Vorname,Nachname,E-Mail,Mitgliedschaftsende\nAnaïs,Favre,anais@test.org,2031-01-31\nŁukasz,Żółć,lukasz@test.org,2030-06-30\n");
+    expect(de.body).toMatchObject({ created: 0, updated: 1, skipped: 1, errors: [] });
+    expect((await byEmail("anais@test.org"))?.membership_end).toBe("2031-01-31");
+    const en = await importCsv("First name,Last name,Email\nAnna,Favre,anais@test.org\n");
+    expect(en.body).toMatchObject({ updated: 1 });
+    const anna = await byEmail("anais@test.org");
+    expect(anna?.first_name).toBe("Anna");
+    expect(anna?.search_text).toContain("anna favre");
+    expect(anna?.custom_fields).toEqual({ licence: "L-7" });
+  });
+
+  it("re-imports its own export (Italian headings work too)", async () => {
+    const exported = await env.call("GET", `/api/clubs/${env.clubId}/members/export`);
+    const res = await importCsv(exported.text);
+    expect(res.body).toMatchObject({ created: 0, updated: 0, skipped: 2, errors: [] });
+    const it_ = await importCsv("nome,cognome,email,scadenza\nGiulia,Rossi,giulia@test.org,01/02/2031\n");
+    expect(it_.body.created).toBe(1);
+    expect((await byEmail("giulia@test.org"))?.membership_end).toBe("2031-02-01");
+  });
+
+  it("reports each faulty line and writes nothing (all or nothing)", async () => {
+    const before = await all();
+    const csv = [
+      "first_name,last_name,email,membership_end,payment_status",
+      "Ok,One,ok1@test.org,2030-01-01,",
+      "Bad,Email,not-an-email,2030-01-01,",
+      "Bad,Date,baddate@test.org,31/02/2030,",
+      ",NoFirst,nofirst@test.org,2030-01-01,",
+      "Dup,Line,ok1@test.org,2030-01-01,",
+      "Bad,Status,status@test.org,2030-01-01,gold",
+      "Anna,Favre,anais@test.org,2032-01-01,",
+    ].join("\n");
+    const res = await importCsv(csv);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: 0, updated: 0, written: false });
+    expect(res.body.errors.map((e: { line: number }) => e.line)).toEqual([3, 4, 5, 6, 7]);
+    expect(res.body.errors[0].detail).toContain("not-an-email");
+    expect(res.body.errors[1].detail).toContain("31/02/2030");
+    expect(res.body.errors[2].detail).toContain("first_name");
+    expect(res.body.errors[3].detail).toContain("ligne 2");
+    expect(res.body.errors[4].detail).toContain("gold");
+    expect(await all()).toEqual(before);
+
+    const dry = await importCsv(csv, "?dry_run=true&partial=true");
+    expect(dry.body).toMatchObject({ created: 1, updated: 1, dry_run: true, written: false });
+    expect(await all()).toEqual(before);
+
+    const partial = await importCsv(csv, "?partial=true");
+    expect(partial.body).toMatchObject({ created: 1, updated: 1, written: true });
+    expect(partial.body.errors).toHaveLength(5);
+    expect(await byEmail("ok1@test.org")).toBeDefined();
+    expect((await byEmail("anais@test.org"))?.membership_end).toBe("2032-01-01");
+  });
+
+  it("refuses a file without an email column or without lines", async () => {
+    expect((await importCsv("prénom,nom\nA,B\n")).body.errors[0]).toEqual({ line: 1, detail: expect.stringContaining("courriel") });
+    expect((await importCsv("")).body.errors[0].line).toBe(1);
+  });
+
+  it("accepts a multipart form with the file in `file`", async () => {
+    const form = new FormData();
+    form.append("file", new Blob(["email,first_name,last_name,membership_end\nform@test.org,Form,Data,2030-01-01\n"], { type: "text/csv" }), "m.csv");
+    const res = await env.call("POST", path(), { rawBody: form });
+    expect(res.body).toMatchObject({ created: 1 });
+  });
+
+  it("never touches another club's member with the same email", async () => {
+    const other = await env.otherClub();
+    const theirs = await seedMember(env, { email: "shared@test.org", first_name: "Theirs" }, other.club_id);
+    const res = await importCsv("email,first_name,last_name,membership_end\nshared@test.org,Mine,Mine,2030-01-01\n");
+    expect(res.body.created).toBe(1);
+    const [row] = await env.db.read.select().from(members).where(eq(members.id, theirs.id));
+    expect(row.first_name).toBe("Theirs");
+  });
+});

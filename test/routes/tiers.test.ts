@@ -1,0 +1,97 @@
+// GET, POST /api/clubs/:club_id/tiers, PUT /api/clubs/:club_id/tiers/:tier_id
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { eq } from "drizzle-orm";
+import { tiers } from "../../db/schema";
+import { authCases } from "../auth-cases";
+import { setup, type TestEnv } from "../helpers";
+import { seedMember } from "../members-fixtures";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await setup();
+});
+afterAll(() => env.close());
+
+const path = () => `/api/clubs/${env.clubId}/tiers`;
+const tierRow = async (id: string) => (await env.db.read.select().from(tiers).where(eq(tiers.id, id)))[0];
+
+describe("tiers", () => {
+  authCases(() => env, { method: "GET", path: (e) => `/api/clubs/${e.clubId}/tiers`, scope: "members:view" });
+  authCases(() => env, { method: "POST", path: (e) => `/api/clubs/${e.clubId}/tiers`, body: { name: "X", price_cents: 1 }, scope: "members:edit" });
+  authCases(() => env, {
+    method: "PUT",
+    path: (e) => `/api/clubs/${e.clubId}/tiers/0190a0a0-0000-7000-8000-000000000000`,
+    body: { name: "X" },
+    scope: "members:edit",
+  });
+
+  it("creates a tier with the club's currency and duration by default", async () => {
+    const res = await env.call("POST", path(), { body: { name: "Standard", price_cents: 5000 } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      name: "Standard",
+      price_cents: 5000,
+      currency: "CHF",
+      duration_months: 12,
+      is_active: true,
+      member_count: 0,
+      description: null,
+    });
+    const row = await tierRow(res.body.id);
+    expect(row.club_id).toBe(env.clubId);
+    const custom = await env.call("POST", path(), {
+      body: { name: "Jeune", price_cents: 2000, currency: "EUR", duration_months: 6, sort_order: 1, description: "Moins de 25 ans" },
+    });
+    expect(custom.body).toMatchObject({ currency: "EUR", duration_months: 6, sort_order: 1, description: "Moins de 25 ans" });
+  });
+
+  it("validates TierCreate (422): name and price_cents required", async () => {
+    const before = (await env.db.read.select().from(tiers)).length;
+    const res = await env.call("POST", path(), { body: { currency: "chf", duration_months: 0 } });
+    expect(res.status).toBe(422);
+    const locs = res.body.detail.map((d: { loc: string[] }) => d.loc.join("."));
+    expect(locs).toEqual(expect.arrayContaining(["body.name", "body.price_cents", "body.currency", "body.duration_months"]));
+    expect((await env.db.read.select().from(tiers)).length).toBe(before);
+  });
+
+  it("lists active tiers with member_count; soft-deleted ones only with include_inactive=true", async () => {
+    const gold = await env.call("POST", path(), { body: { name: "Gold", price_cents: 9000, sort_order: 5 } });
+    await seedMember(env, { tier_id: gold.body.id });
+    await seedMember(env, { tier_id: gold.body.id, payment_status: "suspended" });
+    const list = await env.call("GET", path());
+    expect(list.status).toBe(200);
+    expect(list.body.map((t: { name: string }) => t.name)).toEqual(["Standard", "Jeune", "Gold"]);
+    expect(list.body.find((t: { name: string }) => t.name === "Gold").member_count).toBe(2);
+    const del = await env.call("PUT", `${path()}/${gold.body.id}`, { body: { is_active: false } });
+    expect(del.status).toBe(200);
+    expect(del.body).toMatchObject({ is_active: false, name: "Gold", member_count: 2 });
+    expect((await tierRow(gold.body.id)).is_active).toBe(false);
+    expect((await env.call("GET", path())).body.map((t: { name: string }) => t.name)).toEqual(["Standard", "Jeune"]);
+    expect((await env.call("GET", `${path()}?include_inactive=true`)).body.map((t: { name: string }) => t.name)).toEqual(["Standard", "Jeune", "Gold"]);
+    expect((await env.call("GET", `${path()}?include_inactive=false`)).body).toHaveLength(2);
+    expect((await env.call("GET", `${path()}?include_inactive=maybe`)).status).toBe(422);
+  });
+
+  it("updates only the fields sent", async () => {
+    const t = await env.call("POST", path(), { body: { name: "Famille", price_cents: 8000, description: "2 adultes" } });
+    const before = await tierRow(t.body.id);
+    const res = await env.call("PUT", `${path()}/${t.body.id}`, { body: { price_cents: 8500, name: null } });
+    expect(res.status).toBe(200);
+    const after = await tierRow(t.body.id);
+    expect(after).toMatchObject({ price_cents: 8500, name: "Famille", description: "2 adultes", currency: before.currency });
+    expect(after.updated_at).not.toBe(before.updated_at);
+    expect((await env.call("PUT", `${path()}/${t.body.id}`, { body: { description: null } })).body.description).toBeNull();
+    expect((await env.call("PUT", `${path()}/${t.body.id}`, { body: { price_cents: -1 } })).status).toBe(422);
+    expect((await tierRow(t.body.id)).price_cents).toBe(8500);
+  });
+
+  it("another club's tier -> 404, unchanged; other clubs' tiers are not listed", async () => {
+    const other = await env.otherClub();
+    const theirs = await env.call("POST", `/api/clubs/${other.club_id}/tiers`, { key: other.api_key, body: { name: "Theirs", price_cents: 1 } });
+    const res = await env.call("PUT", `${path()}/${theirs.body.id}`, { body: { name: "Mine now" } });
+    expect(res.status).toBe(404);
+    expect(res.body.code).toBe("TIER_NOT_FOUND");
+    expect((await tierRow(theirs.body.id)).name).toBe("Theirs");
+    expect((await env.call("GET", `${path()}?include_inactive=true`)).body.some((t: { name: string }) => t.name === "Theirs")).toBe(false);
+  });
+});
