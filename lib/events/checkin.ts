@@ -65,7 +65,7 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
     }
     let reg = await findRegistration(t, ctx, event.id, input.code);
     let verdict: Verdict;
-    if (!reg || reg.status !== "confirmed") verdict = "not_registered";
+    if (reg?.status !== "confirmed") verdict = "not_registered";
     else if (reg.checked_in_at) verdict = "already";
     else {
       verdict = "valid";

@@ -126,13 +126,9 @@ export const EventUpdate = z
     story_text: z.string().max(300).nullish(),
     story_text_size: z.enum(["s", "m", "l"]).nullish(),
     custom_fields_schema: freeObjects().nullish(),
-    tickets: z
-      .array(TicketPayload)
-      .max(50)
-      .nullish()
-      .meta({
-        description: "The full list: tickets with an `id` are kept and changed, new ones added, missing ones removed (deactivated if they have registrations).",
-      }),
+    tickets: z.array(TicketPayload).max(50).nullish().meta({
+      description: "The full list: tickets with an `id` are kept and changed, new ones added, missing ones removed (deactivated if they have registrations).",
+    }),
   })
   .meta({ id: "EventUpdate", description: "Partial: only the fields sent change; null clears an optional field." });
 
