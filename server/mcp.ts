@@ -3,6 +3,7 @@
 // errors come back as `isError` results carrying the same `{detail, code}` as the HTTP API.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { z } from "zod";
 import type { Ctx } from "../lib/context";
 import { AppError, ValidationFailed } from "../lib/errors";
 import { t } from "../lib/i18n";
@@ -27,7 +28,9 @@ function buildServer(ctx: Ctx, request: Request): McpServer {
   for (const def of TOOLS) {
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, annotations: def.annotations },
+      // An unnamed copy: a named shape (`.meta({ id })`) would become a root `$ref`, and MCP
+      // clients require an input schema of type "object" at the root.
+      { title: def.title, description: def.description, inputSchema: z.object(def.input.shape), annotations: def.annotations },
       async (args: unknown) => {
         const state = getState(request);
         if (state) state.tool = def.name;
