@@ -249,3 +249,5 @@ export type EventRegistrationItem = z.output<typeof EventRegistrationItem>;
 export type CheckinPayload = z.output<typeof CheckinPayload>;
 export type CheckinResult = z.output<typeof CheckinResult>;
 export type PublicRegistrationCreate = z.output<typeof PublicRegistrationCreate>;
+export type PublicEvent = z.output<typeof PublicEvent>;
+export type PublicRegistration = z.output<typeof PublicRegistration>;

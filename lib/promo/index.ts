@@ -158,7 +158,7 @@ export async function redeemEventPromo(
     .from(promoCodes)
     .where(and(eq(promoCodes.club_id, input.clubId), eq(promoCodes.code_key, input.code.trim().toUpperCase())))
     .limit(1);
-  if (!promo || !promo.is_active) throw new Conflict("PROMO_CODE_UNKNOWN");
+  if (!promo?.is_active) throw new Conflict("PROMO_CODE_UNKNOWN");
   if (promo.scope !== "event" || (promo.event_id && promo.event_id !== input.eventId)) throw new Conflict("PROMO_CODE_NOT_APPLICABLE");
   if (promo.discount_type === "amount" && promo.currency && promo.currency.toUpperCase() !== input.currency.toUpperCase())
     throw new Conflict("PROMO_CODE_NOT_APPLICABLE");
