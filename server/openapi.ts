@@ -74,6 +74,10 @@ export function docsPlugin() {
         { name: "clubs", description: "The club's settings" },
         { name: "audit", description: "The audit log" },
         { name: "account", description: "Dashboard-session routes (keys get 403)" },
+        { name: "events", description: "Events, tickets, registrations and check-in" },
+        { name: "promo-codes", description: "Promo codes" },
+        { name: "stats", description: "Member counts and revenue" },
+        { name: "public", description: "Public event pages and registration (no credentials; outside the stable subset)" },
       ],
     },
   });
