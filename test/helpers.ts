@@ -49,13 +49,7 @@ export async function setup(env: Record<string, string> = {}) {
 
   async function makeAdmin(opts: { readOnly?: boolean; accessExpiresAt?: string; email?: string } = {}) {
     return db.tx((t) =>
-      createAdmin(t, {
-        clubId: first.club_id,
-        email: opts.email ?? `admin-${crypto.randomUUID()}@test.org`,
-        readOnly: opts.readOnly,
-        accessExpiresAt: opts.accessExpiresAt,
-        password: "admin-password",
-      }),
+      createAdmin(t, { clubId: first.club_id, email: opts.email ?? `admin-${crypto.randomUUID()}@test.org`, readOnly: opts.readOnly, accessExpiresAt: opts.accessExpiresAt, password: "admin-password" }),
     );
   }
 
@@ -70,21 +64,7 @@ export async function setup(env: Record<string, string> = {}) {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  return {
-    dir,
-    config,
-    db,
-    app,
-    clubId: first.club_id,
-    adminId: first.admin_id,
-    key: first.api_key,
-    call,
-    makeKey,
-    makeAdmin,
-    otherClub,
-    close,
-    allEdit: allScopes("edit"),
-  };
+  return { dir, config, db, app, clubId: first.club_id, adminId: first.admin_id, key: first.api_key, call, makeKey, makeAdmin, otherClub, close, allEdit: allScopes("edit") };
 }
 
 export type TestEnv = Awaited<ReturnType<typeof setup>>;

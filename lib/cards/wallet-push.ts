@@ -9,10 +9,5 @@ import { registerJobHandler } from "../jobs";
 export const WALLET_PUSH = "wallet_push";
 
 registerJobHandler(WALLET_PUSH, async (db, job) => {
-  await db.tx((t) =>
-    t
-      .update(clubs)
-      .set({ last_wallet_push_at: nowIso() } as never)
-      .where(eq(clubs.id, job.club_id)),
-  );
+  await db.tx((t) => t.update(clubs).set({ last_wallet_push_at: nowIso() } as never).where(eq(clubs.id, job.club_id)));
 });

@@ -112,11 +112,7 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
     }
     if (Object.keys(set).length === 0) return toClubAdmin(current);
     set.updated_at = now;
-    const [updated] = await t
-      .update(clubs)
-      .set(set as never)
-      .where(eq(clubs.id, ctx.clubId))
-      .returning();
+    const [updated] = await t.update(clubs).set(set as never).where(eq(clubs.id, ctx.clubId)).returning();
     return toClubAdmin(updated as ClubRow);
   });
 });

@@ -32,16 +32,7 @@ describe("PUT /api/clubs/:club_id", () => {
 
   it("ignores fields that are not writable (re-read from the database)", async () => {
     const before = await stored();
-    const res = await put({
-      id: crypto.randomUUID(),
-      slug: "hacked",
-      pricing_plan: "enterprise",
-      payments_ready: true,
-      commission_rate_percent: 0,
-      logo_url: "https://evil",
-      last_wallet_push_at: "2020-01-01T00:00:00Z",
-      name: "Still ok",
-    });
+    const res = await put({ id: crypto.randomUUID(), slug: "hacked", pricing_plan: "enterprise", payments_ready: true, commission_rate_percent: 0, logo_url: "https://evil", last_wallet_push_at: "2020-01-01T00:00:00Z", name: "Still ok" });
     expect(res.status).toBe(200);
     const after = await stored();
     expect(after.id).toBe(env.clubId);
@@ -73,12 +64,7 @@ describe("PUT /api/clubs/:club_id", () => {
   });
 
   it("reads a legacy `perk` card back field as text with is_perk", async () => {
-    await env.db.tx((t) =>
-      t
-        .update(clubs)
-        .set({ card_back_fields: [{ type: "perk", label: "10% chez Vélo Shop", value: "Montrez la carte" }] } as never)
-        .where(eq(clubs.id, env.clubId)),
-    );
+    await env.db.tx((t) => t.update(clubs).set({ card_back_fields: [{ type: "perk", label: "10% chez Vélo Shop", value: "Montrez la carte" }] } as never).where(eq(clubs.id, env.clubId)));
     const res = await env.call("GET", "/api/auth/me");
     expect(res.body.club.card_back_fields[0]).toMatchObject({ type: "text", is_perk: true, label: "10% chez Vélo Shop" });
   });
