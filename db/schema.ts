@@ -299,3 +299,174 @@ export const scans = sqliteTable(
   },
   (t) => [index("scans_club_time_idx").on(t.club_id, t.scanned_at), index("scans_member_idx").on(t.member_id)],
 );
+
+// ---- Events, tickets, registrations, check-ins, promo codes (events issue) ------------------
+
+/** A club event (DESIGN.md section 8): `draft`, `published` or `cancelled`. */
+export const events = sqliteTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    title: text("title").notNull(),
+    /** Unique per club; part of the public address. */
+    slug: text("slug").notNull(),
+    description: text("description"),
+    image_url: text("image_url"),
+    location_name: text("location_name"),
+    location_address: text("location_address"),
+    starts_at: text("starts_at").notNull(),
+    ends_at: text("ends_at"),
+    registration_opens_at: text("registration_opens_at"),
+    registration_closes_at: text("registration_closes_at"),
+    capacity: integer("capacity"),
+    listed: integer("listed", { mode: "boolean" }).notNull().default(true),
+    /** `public` or `members`. */
+    access: text("access").notNull().default("public"),
+    status: text("status").notNull().default("published"),
+    currency: text("currency").notNull(),
+    reminder_enabled: integer("reminder_enabled", { mode: "boolean" }).notNull().default(true),
+    show_attendees: integer("show_attendees", { mode: "boolean" }).notNull().default(true),
+    attendees_min: integer("attendees_min").notNull().default(3),
+    attendees_nominative: integer("attendees_nominative", { mode: "boolean" }).notNull().default(false),
+    story_text: text("story_text"),
+    story_text_size: text("story_text_size").notNull().default("m"),
+    custom_fields_schema: text("custom_fields_schema", { mode: "json" }).notNull().$type<Record<string, unknown>[]>(),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("events_club_slug_unique").on(t.club_id, t.slug), index("events_club_starts_idx").on(t.club_id, t.starts_at)],
+);
+
+export const eventTickets = sqliteTable(
+  "event_tickets",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    event_id: text("event_id")
+      .notNull()
+      .references(() => events.id),
+    name: text("name").notNull(),
+    member_price_cents: integer("member_price_cents").notNull().default(0),
+    /** tier id -> price in cents for members of that tier. */
+    tier_prices: text("tier_prices", { mode: "json" }).$type<Record<string, number>>(),
+    /** null: the ticket is for members only. */
+    non_member_price_cents: integer("non_member_price_cents"),
+    quantity_max: integer("quantity_max"),
+    /** false: removed from the event while registrations still point at it. */
+    is_active: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    sort_order: integer("sort_order").notNull().default(0),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [index("event_tickets_event_idx").on(t.event_id, t.sort_order)],
+);
+
+/** `confirmed`, `pending` (awaiting payment) or `cancelled` (DESIGN.md section 8). */
+export const eventRegistrations = sqliteTable(
+  "event_registrations",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    event_id: text("event_id")
+      .notNull()
+      .references(() => events.id),
+    ticket_id: text("ticket_id")
+      .notNull()
+      .references(() => eventTickets.id),
+    member_id: text("member_id").references(() => members.id),
+    first_name: text("first_name").notNull(),
+    last_name: text("last_name").notNull(),
+    email: text("email"),
+    is_member: integer("is_member", { mode: "boolean" }).notNull().default(false),
+    /** What the ticket's QR code carries: random, unguessable. */
+    qr_token: text("qr_token").notNull(),
+    status: text("status").notNull(),
+    amount_cents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    promo_code_id: text("promo_code_id"),
+    discount_cents: integer("discount_cents").notNull().default(0),
+    checked_in_at: text("checked_in_at"),
+    wallet_a_at: text("wallet_a_at"),
+    wallet_b_at: text("wallet_b_at"),
+    ics_at: text("ics_at"),
+    custom_fields: text("custom_fields", { mode: "json" }).$type<Record<string, unknown>>(),
+    source: text("source"),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("event_registrations_qr_unique").on(t.qr_token),
+    index("event_registrations_event_idx").on(t.event_id, t.status),
+    index("event_registrations_ticket_idx").on(t.ticket_id, t.status),
+    index("event_registrations_member_idx").on(t.event_id, t.member_id),
+  ],
+);
+
+/** Every check-in scan, accepted or refused, with who scanned and the client's retry nonce. */
+export const checkIns = sqliteTable(
+  "check_ins",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    event_id: text("event_id")
+      .notNull()
+      .references(() => events.id),
+    registration_id: text("registration_id"),
+    code: text("code").notNull(),
+    /** `valid`, `already` or `not_registered`. */
+    verdict: text("verdict").notNull(),
+    nonce: text("nonce"),
+    admin_id: text("admin_id"),
+    key_prefix: text("key_prefix"),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("check_ins_event_nonce_unique").on(t.event_id, t.nonce), index("check_ins_event_idx").on(t.event_id, t.created_at)],
+);
+
+/** DESIGN.md section 7. `code_key` is the upper-cased code: unique per club, case-insensitively. */
+export const promoCodes = sqliteTable(
+  "promo_codes",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    code: text("code").notNull(),
+    code_key: text("code_key").notNull(),
+    /** `percent` or `amount`. */
+    discount_type: text("discount_type").notNull(),
+    discount_value: integer("discount_value").notNull(),
+    currency: text("currency"),
+    applies_to_tier_ids: text("applies_to_tier_ids", { mode: "json" }).$type<string[]>(),
+    event_id: text("event_id").references(() => events.id),
+    /** `membership` or `event`. */
+    scope: text("scope").notNull(),
+    max_uses: integer("max_uses"),
+    used_count: integer("used_count").notNull().default(0),
+    valid_from: text("valid_from"),
+    valid_until: text("valid_until"),
+    is_active: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("promo_codes_club_code_unique").on(t.club_id, t.code_key), index("promo_codes_event_idx").on(t.event_id)],
+);
+
+export const promoRedemptions = sqliteTable(
+  "promo_redemptions",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    promo_code_id: text("promo_code_id")
+      .notNull()
+      .references(() => promoCodes.id),
+    registration_id: text("registration_id"),
+    member_id: text("member_id"),
+    discount_cents: integer("discount_cents").notNull(),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [index("promo_redemptions_code_idx").on(t.promo_code_id)],
+);

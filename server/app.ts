@@ -72,7 +72,7 @@ export async function createApp(db: Db, config: Config): Promise<App> {
         }
       }
       request = await capBody(request, config.maxBodyBytes);
-      setState(request, { caller, locale, via, tool: null });
+      setState(request, { caller, locale, via, tool: null, ip });
       response = await elysia.handle(request);
     } catch (err) {
       response = err instanceof AppError ? appErrorResponse(err, locale) : internalError(locale, err);

@@ -78,6 +78,10 @@ export function docsPlugin() {
         { name: "cards", description: "Membership cards: verifying a scanned card" },
         { name: "attendance", description: "Card scans over days and periods" },
         { name: "account", description: "Dashboard-session routes (keys get 403)" },
+        { name: "events", description: "Events, tickets, registrations and check-in" },
+        { name: "promo-codes", description: "Promo codes" },
+        { name: "stats", description: "Member counts and revenue" },
+        { name: "public", description: "Public event pages and registration (no credentials; outside the stable subset)" },
       ],
     },
   });

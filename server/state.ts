@@ -3,7 +3,14 @@
 import type { Caller } from "../lib/auth/caller";
 import type { Locale } from "../lib/i18n";
 
-export type RequestState = { caller: Caller | null; locale: Locale; via: "http" | "mcp"; tool: string | null };
+export type RequestState = {
+  caller: Caller | null;
+  locale: Locale;
+  via: "http" | "mcp";
+  tool: string | null;
+  /** The client's address (public routes rate-limit by it); null when unknown (tests). */
+  ip: string | null;
+};
 
 const states = new WeakMap<Request, RequestState>();
 

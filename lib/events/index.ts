@@ -1,0 +1,243 @@
+// Events as the club's admins see them: list, read, create (with tickets), partial update (with
+// ticket reconciliation and the status rules of DESIGN.md section 8), and the registrations.
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { eventRegistrations, events, eventTickets, payments } from "../../db/schema";
+import { verb } from "../auth/guard";
+import type { Ctx } from "../context";
+import { Conflict, type Invalid, ValidationFailed } from "../errors";
+import { newId, nowIso } from "../ids";
+import {
+  clubInfo,
+  type EventRow,
+  eventFigures,
+  freeEventSlug,
+  getEventOrThrow,
+  loadDetail,
+  slugTaken,
+  type TicketRow,
+  ticketsOf,
+  toItem,
+  utc,
+} from "./internal";
+import type { EventAdminDetail, EventAdminItem, EventCreate, EventRegistrationItem, EventUpdate, TicketPayload } from "./schemas";
+
+export { checkinEvent } from "./checkin";
+
+/** Allowed status moves (DESIGN.md section 8); a cancelled event moves nowhere. */
+const TRANSITIONS: Record<string, string[]> = { draft: ["published", "cancelled"], published: ["draft", "cancelled"], cancelled: [] };
+
+/** `ends_at` after `starts_at`, registration closing after it opens: 422 otherwise. */
+function checkDates(v: { starts_at: string; ends_at?: string | null; registration_opens_at?: string | null; registration_closes_at?: string | null }) {
+  const items: Invalid[] = [];
+  if (v.ends_at && Date.parse(v.ends_at) <= Date.parse(v.starts_at)) {
+    items.push({ loc: ["body", "ends_at"], code: "DATE_ORDER", params: { field: "ends_at", other: "starts_at" } });
+  }
+  if (v.registration_opens_at && v.registration_closes_at && Date.parse(v.registration_closes_at) <= Date.parse(v.registration_opens_at)) {
+    items.push({ loc: ["body", "registration_closes_at"], code: "DATE_ORDER", params: { field: "registration_closes_at", other: "registration_opens_at" } });
+  }
+  if (items.length) throw new ValidationFailed(items);
+}
+
+function ticketValues(p: TicketPayload) {
+  return {
+    name: p.name,
+    member_price_cents: p.member_price_cents ?? 0,
+    tier_prices: p.tier_prices ?? null,
+    non_member_price_cents: p.non_member_price_cents ?? null,
+    quantity_max: p.quantity_max ?? null,
+  };
+}
+
+async function insertTicket(t: Queryable, ctx: Ctx, eventId: string, p: TicketPayload, sort: number, now: string) {
+  await t
+    .insert(eventTickets)
+    .values({ id: newId(), club_id: ctx.clubId, event_id: eventId, ...ticketValues(p), is_active: true, sort_order: sort, created_at: now, updated_at: now });
+}
+
+/** The club's events, latest start first, with their computed figures (EventAdminItem). */
+export const listEvents = verb("events:view", async (ctx: Ctx, _input: Record<string, never> = {}): Promise<EventAdminItem[]> => {
+  const rows = await ctx.db.read.select().from(events).where(eq(events.club_id, ctx.clubId)).orderBy(desc(events.starts_at), desc(events.id));
+  const club = await clubInfo(ctx.db.read, ctx.clubId);
+  const figures = await eventFigures(
+    ctx.db.read,
+    ctx.clubId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toItem(r, figures.get(r.id)!, ctx.baseUrl, club.slug));
+});
+
+/** One event with its tickets (EventAdminDetail). 404 for an id of another club. */
+export const getEvent = verb("events:view", async (ctx: Ctx, input: { event_id: string }): Promise<EventAdminDetail> => {
+  const row = await getEventOrThrow(ctx.db.read, ctx.clubId, input.event_id);
+  return loadDetail(ctx.db.read, ctx.clubId, ctx.baseUrl, row);
+});
+
+/** Creates a `published` event and its tickets; slug from the title, currency the club's. 422 on date order. */
+export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCreate): Promise<EventAdminDetail> => {
+  const v = {
+    ...input,
+    starts_at: utc(input.starts_at),
+    ends_at: utc(input.ends_at),
+    registration_opens_at: utc(input.registration_opens_at),
+    registration_closes_at: utc(input.registration_closes_at),
+  };
+  checkDates(v);
+  return ctx.db.tx(async (t) => {
+    const club = await clubInfo(t, ctx.clubId);
+    const now = nowIso();
+    const [row] = await t
+      .insert(events)
+      .values({
+        id: newId(),
+        club_id: ctx.clubId,
+        title: v.title,
+        slug: await freeEventSlug(t, ctx.clubId, v.title),
+        description: v.description ?? null,
+        location_name: v.location_name ?? null,
+        location_address: v.location_address ?? null,
+        starts_at: v.starts_at,
+        ends_at: v.ends_at ?? null,
+        registration_opens_at: v.registration_opens_at ?? null,
+        registration_closes_at: v.registration_closes_at ?? null,
+        capacity: v.capacity ?? null,
+        listed: v.listed ?? true,
+        access: v.access ?? "public",
+        status: "published",
+        currency: club.currency,
+        show_attendees: v.show_attendees ?? true,
+        attendees_min: v.attendees_min ?? 3,
+        attendees_nominative: v.attendees_nominative ?? false,
+        custom_fields_schema: v.custom_fields_schema ?? [],
+        created_at: now,
+        updated_at: now,
+      })
+      .returning();
+    for (const [i, p] of (v.tickets ?? []).entries()) await insertTicket(t, ctx, row.id, p, i, now);
+    return loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+  });
+});
+
+const NULLABLE = new Set([
+  "description",
+  "location_name",
+  "location_address",
+  "ends_at",
+  "registration_opens_at",
+  "registration_closes_at",
+  "capacity",
+  "story_text",
+]);
+const DATES = new Set(["starts_at", "ends_at", "registration_opens_at", "registration_closes_at"]);
+
+/**
+ * Applies an EventUpdate: only fields sent change; null clears an optional field and leaves a
+ * required one. `tickets` is the full list, reconciled by id. 409 on a cancelled event, a status
+ * move DESIGN.md section 8 forbids, or a slug taken in the club; 422 on date order.
+ */
+export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpdate & { event_id: string }): Promise<EventAdminDetail> => {
+  const { event_id, tickets, ...fields } = input;
+  return ctx.db.tx(async (t) => {
+    const current = await getEventOrThrow(t, ctx.clubId, event_id);
+    if (current.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
+    const set: Record<string, unknown> = {};
+    for (const [name, raw] of Object.entries(fields)) {
+      if (raw === undefined || (raw === null && !NULLABLE.has(name))) continue;
+      set[name] = DATES.has(name) ? utc(raw as string | null) : raw;
+    }
+    if (set.status !== undefined && set.status !== current.status && !TRANSITIONS[current.status]?.includes(set.status as string)) {
+      throw new Conflict("EVENT_STATUS_TRANSITION", { from: current.status, to: String(set.status) });
+    }
+    const merged = { ...current, ...set } as EventRow;
+    checkDates(merged);
+    if (typeof set.slug === "string" && set.slug !== current.slug && (await slugTaken(t, ctx.clubId, set.slug, current.id))) {
+      throw new Conflict("EVENT_SLUG_TAKEN", { slug: set.slug });
+    }
+    const now = nowIso();
+    if (tickets) await reconcileTickets(t, ctx, current.id, tickets, now);
+    let row = current;
+    if (Object.keys(set).length || tickets) {
+      [row] = await t
+        .update(events)
+        .set({ ...(set as Partial<EventRow>), updated_at: now })
+        .where(and(eq(events.id, current.id), eq(events.club_id, ctx.clubId)))
+        .returning();
+    }
+    return loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+  });
+});
+
+/**
+ * `tickets` of an update: with an id, the ticket is changed (and active again); without, added;
+ * an existing ticket left out is deactivated if a registration points at it, else deleted.
+ * An id that is not one of this event's tickets is a 422.
+ */
+async function reconcileTickets(t: Queryable, ctx: Ctx, eventId: string, wanted: TicketPayload[], now: string) {
+  const existing = new Map<string, TicketRow>((await ticketsOf(t, eventId)).map((r) => [r.id, r]));
+  const unknown: Invalid[] = wanted.flatMap((p, i) =>
+    p.id && !existing.has(p.id) ? [{ loc: ["body", "tickets", i, "id"], code: "TICKET_NOT_FOUND" as const }] : [],
+  );
+  if (unknown.length) throw new ValidationFailed(unknown);
+  const kept = new Set<string>();
+  for (const [i, p] of wanted.entries()) {
+    if (p.id) {
+      kept.add(p.id);
+      await t
+        .update(eventTickets)
+        .set({ ...ticketValues(p), is_active: true, sort_order: i, updated_at: now })
+        .where(eq(eventTickets.id, p.id));
+    } else {
+      await insertTicket(t, ctx, eventId, p, i, now);
+    }
+  }
+  const gone = [...existing.keys()].filter((id) => !kept.has(id));
+  if (!gone.length) return;
+  const used = new Set(
+    (await t.selectDistinct({ ticket_id: eventRegistrations.ticket_id }).from(eventRegistrations).where(inArray(eventRegistrations.ticket_id, gone))).map(
+      (r) => r.ticket_id,
+    ),
+  );
+  const deactivate = gone.filter((id) => used.has(id));
+  const remove = gone.filter((id) => !used.has(id));
+  if (deactivate.length) await t.update(eventTickets).set({ is_active: false, updated_at: now }).where(inArray(eventTickets.id, deactivate));
+  if (remove.length) await t.delete(eventTickets).where(inArray(eventTickets.id, remove));
+}
+
+/** Every registration of the event (all statuses), oldest first (EventRegistrationItem). */
+export const listEventRegistrations = verb("events:view", async (ctx: Ctx, input: { event_id: string }): Promise<EventRegistrationItem[]> => {
+  const event = await getEventOrThrow(ctx.db.read, ctx.clubId, input.event_id);
+  const rows = await ctx.db.read
+    .select({ r: eventRegistrations, ticket_name: eventTickets.name })
+    .from(eventRegistrations)
+    .innerJoin(eventTickets, eq(eventTickets.id, eventRegistrations.ticket_id))
+    .where(and(eq(eventRegistrations.event_id, event.id), eq(eventRegistrations.club_id, ctx.clubId)))
+    .orderBy(asc(eventRegistrations.created_at), asc(eventRegistrations.id));
+  const paid = new Set(
+    (
+      await ctx.db.read
+        .selectDistinct({ id: payments.registration_id })
+        .from(payments)
+        .innerJoin(eventRegistrations, eq(eventRegistrations.id, payments.registration_id))
+        .where(and(eq(payments.club_id, ctx.clubId), eq(eventRegistrations.event_id, event.id)))
+    ).map((p) => p.id),
+  );
+  return rows.map(({ r, ticket_name }) => ({
+    id: r.id,
+    ticket_name,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    is_member: r.is_member,
+    qr_token: r.qr_token,
+    status: r.status as EventRegistrationItem["status"],
+    amount_cents: r.amount_cents,
+    created_at: r.created_at,
+    email: r.email,
+    has_payment: paid.has(r.id),
+    checked_in_at: r.checked_in_at,
+    wallet_a_at: r.wallet_a_at,
+    wallet_b_at: r.wallet_b_at,
+    ics_at: r.ics_at,
+    custom_fields: r.custom_fields ?? null,
+    source: r.source,
+  }));
+});

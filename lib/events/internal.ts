@@ -1,0 +1,185 @@
+// Club-scoped lookups and the figures every event shape carries (registered, checked in,
+// revenue, net), always computed from registrations and payments, never stored.
+import { and, asc, eq, inArray, like, ne, type SQL, sql } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { clubColumns, clubs, eventRegistrations, events, eventTickets, members, payments } from "../../db/schema";
+import { slugify } from "../clubs";
+import { NotFound } from "../errors";
+import type { EventAdminDetail, EventAdminItem } from "./schemas";
+
+export type EventRow = typeof events.$inferSelect;
+export type TicketRow = typeof eventTickets.$inferSelect;
+export type RegistrationRow = typeof eventRegistrations.$inferSelect;
+export type MemberRow = typeof members.$inferSelect;
+
+/** Registrations that hold a place (capacity, quantity_max, registered_count): DESIGN.md section 8. */
+export const HOLDING = ["confirmed", "pending"];
+
+export async function getEventOrThrow(q: Queryable, clubId: string, eventId: string): Promise<EventRow> {
+  const [row] = await q
+    .select()
+    .from(events)
+    .where(and(eq(events.id, eventId), eq(events.club_id, clubId)))
+    .limit(1);
+  if (!row) throw new NotFound("EVENT_NOT_FOUND");
+  return row;
+}
+
+export async function clubInfo(q: Queryable, clubId: string): Promise<{ slug: string; currency: string; name: string }> {
+  const [row] = await q.select({ slug: clubs.slug, currency: clubColumns.currency, name: clubColumns.name }).from(clubs).where(eq(clubs.id, clubId)).limit(1);
+  if (!row) throw new NotFound("CLUB_NOT_FOUND");
+  return row as { slug: string; currency: string; name: string };
+}
+
+/** A slug free in the club, from `base` (`base`, `base-2`, ...), `exceptId` being the event itself. */
+export async function freeEventSlug(q: Queryable, clubId: string, title: string): Promise<string> {
+  const base = slugify(title) === "club" && !/club/i.test(title) ? "event" : slugify(title);
+  const taken = new Set(
+    (
+      await q
+        .select({ slug: events.slug })
+        .from(events)
+        .where(and(eq(events.club_id, clubId), like(events.slug, `${base}%`)))
+    ).map((r) => r.slug),
+  );
+  if (!taken.has(base)) return base;
+  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+export async function slugTaken(q: Queryable, clubId: string, slug: string, exceptId: string): Promise<boolean> {
+  const [row] = await q
+    .select({ id: events.id })
+    .from(events)
+    .where(and(eq(events.club_id, clubId), eq(events.slug, slug), ne(events.id, exceptId)))
+    .limit(1);
+  return !!row;
+}
+
+export function publicUrl(baseUrl: string, clubSlug: string, eventSlug: string): string {
+  return `${baseUrl}/e/${clubSlug}/${eventSlug}`;
+}
+
+type Figures = { registered: number; checkedIn: number; revenue: number; net: number };
+
+/** Per event: places held, check-ins, gross event payments and their net (section 10's terms). */
+export async function eventFigures(q: Queryable, clubId: string, eventIds: string[]): Promise<Map<string, Figures>> {
+  const out = new Map<string, Figures>(eventIds.map((id) => [id, { registered: 0, checkedIn: 0, revenue: 0, net: 0 }]));
+  if (!eventIds.length) return out;
+  const regs = await q
+    .select({
+      event_id: eventRegistrations.event_id,
+      registered: sql<number>`sum(case when ${eventRegistrations.status} in ('confirmed', 'pending') then 1 else 0 end)`,
+      checked_in: sql<number>`sum(case when ${eventRegistrations.checked_in_at} is not null then 1 else 0 end)`,
+    })
+    .from(eventRegistrations)
+    .where(and(eq(eventRegistrations.club_id, clubId), inArray(eventRegistrations.event_id, eventIds)))
+    .groupBy(eventRegistrations.event_id);
+  for (const r of regs) {
+    const f = out.get(r.event_id);
+    if (f) Object.assign(f, { registered: Number(r.registered ?? 0), checkedIn: Number(r.checked_in ?? 0) });
+  }
+  const money = await q
+    .select({
+      event_id: eventRegistrations.event_id,
+      gross: sql<number>`sum(${payments.amount_cents})`,
+      costs: sql<number>`sum(${payments.provider_fee_cents} + ${payments.platform_commission_cents})`,
+    })
+    .from(payments)
+    .innerJoin(eventRegistrations, eq(eventRegistrations.id, payments.registration_id))
+    .where(and(eq(payments.club_id, clubId), eq(payments.kind, "event"), inArray(eventRegistrations.event_id, eventIds)))
+    .groupBy(eventRegistrations.event_id);
+  for (const m of money) {
+    const f = out.get(m.event_id);
+    if (f) Object.assign(f, { revenue: Number(m.gross ?? 0), net: Number(m.gross ?? 0) - Number(m.costs ?? 0) });
+  }
+  return out;
+}
+
+export function toItem(row: EventRow, f: Figures, baseUrl: string, clubSlug: string): EventAdminItem {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    starts_at: row.starts_at,
+    status: row.status as EventAdminItem["status"],
+    listed: row.listed,
+    access: row.access as EventAdminItem["access"],
+    capacity: row.capacity,
+    registered_count: f.registered,
+    checked_in_count: f.checkedIn,
+    revenue_cents: f.revenue,
+    net_cents: f.net,
+    currency: row.currency,
+    public_url: publicUrl(baseUrl, clubSlug, row.slug),
+  };
+}
+
+export async function ticketsOf(q: Queryable, eventId: string): Promise<TicketRow[]> {
+  return q.select().from(eventTickets).where(eq(eventTickets.event_id, eventId)).orderBy(asc(eventTickets.sort_order), asc(eventTickets.created_at));
+}
+
+/** Places held per ticket (confirmed and pending). */
+export async function ticketCounts(q: Queryable, eventId: string, extra?: SQL): Promise<Map<string, number>> {
+  const rows = await q
+    .select({ ticket_id: eventRegistrations.ticket_id, n: sql<number>`count(*)` })
+    .from(eventRegistrations)
+    .where(and(eq(eventRegistrations.event_id, eventId), inArray(eventRegistrations.status, HOLDING), extra))
+    .groupBy(eventRegistrations.ticket_id);
+  return new Map(rows.map((r) => [r.ticket_id, Number(r.n)]));
+}
+
+export async function loadDetail(q: Queryable, clubId: string, baseUrl: string, row: EventRow): Promise<EventAdminDetail> {
+  const club = await clubInfo(q, clubId);
+  const figures = (await eventFigures(q, clubId, [row.id])).get(row.id)!;
+  const tickets = await ticketsOf(q, row.id);
+  const counts = await ticketCounts(q, row.id);
+  return {
+    ...toItem(row, figures, baseUrl, club.slug),
+    reminder_enabled: row.reminder_enabled,
+    description: row.description,
+    image_url: row.image_url,
+    location_name: row.location_name,
+    location_address: row.location_address,
+    ends_at: row.ends_at,
+    registration_opens_at: row.registration_opens_at,
+    registration_closes_at: row.registration_closes_at,
+    show_attendees: row.show_attendees,
+    attendees_min: row.attendees_min,
+    attendees_nominative: row.attendees_nominative,
+    story_text: row.story_text,
+    story_text_size: row.story_text_size,
+    custom_fields_schema: row.custom_fields_schema ?? [],
+    tickets: tickets.map((t) => ({
+      id: t.id,
+      name: t.name,
+      member_price_cents: t.member_price_cents,
+      tier_prices: t.tier_prices ?? null,
+      non_member_price_cents: t.non_member_price_cents,
+      quantity_max: t.quantity_max,
+      is_active: t.is_active,
+      registered_count: counts.get(t.id) ?? 0,
+    })),
+  };
+}
+
+/** A member of the club by the code their card carries (`referral_code`, upper-case). */
+export async function memberByCode(q: Queryable, clubId: string, code: string): Promise<MemberRow | null> {
+  const [row] = await q
+    .select()
+    .from(members)
+    .where(and(eq(members.club_id, clubId), eq(members.referral_code, code.trim().toUpperCase())))
+    .limit(1);
+  return row ?? null;
+}
+
+/** DESIGN.md section 6: active = paid and membership_end (inclusive) not before today (UTC). */
+export function isActiveMember(m: Pick<MemberRow, "payment_status" | "membership_end">, now: Date): boolean {
+  return m.payment_status === "paid" && m.membership_end >= now.toISOString().slice(0, 10);
+}
+
+/** Normalises an accepted ISO date-time (any offset) to UTC `...Z`. */
+export function utc(value: string): string;
+export function utc(value: string | null | undefined): string | null | undefined;
+export function utc(value: string | null | undefined): string | null | undefined {
+  return value ? new Date(value).toISOString() : value;
+}

@@ -1,0 +1,253 @@
+// The events' shapes (SPEC "Event", "Event create payload", "Event update payload", "Ticket",
+// "Registration", "CheckinPayload"; DESIGN.md section 8). These zod schemas validate requests,
+// document the OpenAPI components and declare the MCP tools' parameters.
+import { z } from "zod";
+
+export const EVENT_STATUSES = ["draft", "published", "cancelled"] as const;
+export const EVENT_ACCESS = ["public", "members"] as const;
+export const REGISTRATION_STATUSES = ["confirmed", "pending", "cancelled"] as const;
+export const CHECKIN_VERDICTS = ["valid", "already", "not_registered"] as const;
+
+const dateTime = () => z.iso.datetime({ offset: true }).meta({ format: "date-time" });
+const dateTimeOut = () => z.string().meta({ format: "date-time" });
+const cents = () => z.int().min(0).max(100_000_000);
+const text = (max = 2000) => z.string().max(max);
+const freeObjects = () => z.array(z.record(z.string(), z.unknown())).max(100);
+
+export const TicketPayload = z
+  .object({
+    id: z.uuid().optional().meta({ description: "On update: the ticket to keep and change. Absent: a new ticket." }),
+    name: z.string().min(1).max(200),
+    member_price_cents: cents().default(0),
+    tier_prices: z.record(z.string(), cents()).nullish().meta({ description: "Price per tier id for members of that tier." }),
+    non_member_price_cents: cents().nullish().meta({ description: "null: the ticket is for members only." }),
+    quantity_max: z.int().min(0).max(1_000_000).nullish(),
+  })
+  .meta({ id: "TicketPayload" });
+
+export const EventTicketAdmin = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    member_price_cents: z.int(),
+    tier_prices: z.record(z.string(), z.int()).nullable(),
+    non_member_price_cents: z.int().nullable(),
+    quantity_max: z.int().nullable(),
+    is_active: z.boolean(),
+    registered_count: z.int().default(0),
+  })
+  .meta({ id: "EventTicketAdmin" });
+
+const listFields = {
+  id: z.uuid(),
+  title: z.string(),
+  slug: z.string(),
+  starts_at: dateTimeOut(),
+  status: z.enum(EVENT_STATUSES),
+  listed: z.boolean(),
+  access: z.enum(EVENT_ACCESS),
+  capacity: z.int().nullable(),
+  registered_count: z.int().default(0).meta({ description: "Confirmed and pending registrations." }),
+  checked_in_count: z.int().default(0),
+  revenue_cents: z.int().default(0).meta({ description: "Event payments received, gross." }),
+  net_cents: z.int().default(0).meta({ description: "Gross less provider fees and platform commission." }),
+  currency: z.string().default("CHF"),
+  public_url: z.string().default("").meta({ description: "`{base_url}/e/<club slug>/<event slug>`" }),
+};
+
+export const EventAdminItem = z.object(listFields).meta({ id: "EventAdminItem" });
+
+export const EventAdminDetail = z
+  .object({
+    ...listFields,
+    reminder_enabled: z.boolean().default(true),
+    description: z.string().nullable(),
+    image_url: z.string().nullable(),
+    location_name: z.string().nullable(),
+    location_address: z.string().nullable(),
+    ends_at: dateTimeOut().nullable(),
+    registration_opens_at: dateTimeOut().nullable(),
+    registration_closes_at: dateTimeOut().nullable(),
+    show_attendees: z.boolean().default(true),
+    attendees_min: z.int().default(3),
+    attendees_nominative: z.boolean().default(false),
+    story_text: z.string().nullable(),
+    story_text_size: z.string().default("m"),
+    custom_fields_schema: z.array(z.record(z.string(), z.unknown())).default([]),
+    tickets: z.array(EventTicketAdmin).default([]),
+  })
+  .meta({ id: "EventAdminDetail" });
+
+export const EventCreate = z
+  .object({
+    title: z.string().min(1).max(200),
+    starts_at: dateTime(),
+    description: text(20_000).nullish(),
+    location_name: text(300).nullish(),
+    location_address: text(500).nullish(),
+    ends_at: dateTime().nullish(),
+    registration_opens_at: dateTime().nullish(),
+    registration_closes_at: dateTime().nullish(),
+    capacity: z.int().min(0).max(1_000_000).nullish(),
+    listed: z.boolean().default(true),
+    access: z.enum(EVENT_ACCESS).default("public"),
+    show_attendees: z.boolean().nullish(),
+    attendees_min: z.int().min(1).max(1000).nullish(),
+    attendees_nominative: z.boolean().nullish(),
+    custom_fields_schema: freeObjects().nullish(),
+    tickets: z.array(TicketPayload).max(50).default([]),
+  })
+  .meta({ id: "EventCreate", description: "A new event; it is created `published`. `ends_at` must be later than `starts_at`." });
+
+export const EventUpdate = z
+  .object({
+    title: z.string().min(1).max(200).nullish(),
+    slug: z
+      .string()
+      .min(1)
+      .max(80)
+      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "INVALID_SLUG" })
+      .nullish(),
+    description: text(20_000).nullish(),
+    location_name: text(300).nullish(),
+    location_address: text(500).nullish(),
+    starts_at: dateTime().nullish(),
+    ends_at: dateTime().nullish(),
+    registration_opens_at: dateTime().nullish(),
+    registration_closes_at: dateTime().nullish(),
+    capacity: z.int().min(0).max(1_000_000).nullish(),
+    listed: z.boolean().nullish(),
+    access: z.enum(EVENT_ACCESS).nullish(),
+    status: z.enum(EVENT_STATUSES).nullish().meta({ description: "draft <-> published; either -> cancelled; a cancelled event refuses changes." }),
+    reminder_enabled: z.boolean().nullish(),
+    show_attendees: z.boolean().nullish(),
+    attendees_min: z.int().min(1).max(1000).nullish(),
+    attendees_nominative: z.boolean().nullish(),
+    story_text: z.string().max(300).nullish(),
+    story_text_size: z.enum(["s", "m", "l"]).nullish(),
+    custom_fields_schema: freeObjects().nullish(),
+    tickets: z.array(TicketPayload).max(50).nullish().meta({
+      description: "The full list: tickets with an `id` are kept and changed, new ones added, missing ones removed (deactivated if they have registrations).",
+    }),
+  })
+  .meta({ id: "EventUpdate", description: "Partial: only the fields sent change; null clears an optional field." });
+
+export const EventRegistrationItem = z
+  .object({
+    id: z.uuid(),
+    ticket_name: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    is_member: z.boolean(),
+    qr_token: z.string(),
+    status: z.enum(REGISTRATION_STATUSES),
+    amount_cents: z.int(),
+    created_at: dateTimeOut(),
+    email: z.string().nullable(),
+    has_payment: z.boolean().default(false),
+    checked_in_at: dateTimeOut().nullable(),
+    wallet_a_at: dateTimeOut().nullable(),
+    wallet_b_at: dateTimeOut().nullable(),
+    ics_at: dateTimeOut().nullable(),
+    custom_fields: z.record(z.string(), z.unknown()).nullable(),
+    source: z.string().nullable(),
+  })
+  .meta({ id: "EventRegistrationItem" });
+
+export const CheckinPayload = z
+  .object({
+    code: z.string().trim().min(1).max(200).meta({ description: "A ticket `qr_token` or the `referral_code` of a member registered to the event." }),
+    nonce: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "Chosen by the scanner per scan: a retried request with the same nonce gets the same answer and checks in once." }),
+  })
+  .meta({ id: "CheckinPayload" });
+
+export const CheckinResult = z
+  .object({
+    verdict: z.enum(CHECKIN_VERDICTS),
+    checked_in_at: dateTimeOut().nullable().meta({ description: "When the registration was first checked in (valid: now; already: the first scan)." }),
+    registration: z.object({ id: z.uuid(), first_name: z.string(), last_name: z.string(), ticket_name: z.string() }).nullable(),
+  })
+  .meta({ id: "CheckinResult" });
+
+export const EventIdParams = z.object({ club_id: z.uuid(), event_id: z.uuid() });
+
+// ---- Public registration (outside the stable subset) ----
+
+export const PublicRegistrationCreate = z
+  .object({
+    ticket_id: z.uuid(),
+    first_name: z.string().trim().min(1).max(100),
+    last_name: z.string().trim().min(1).max(100),
+    email: z.email().max(320),
+    member_code: z.string().trim().min(1).max(40).optional().meta({ description: "The member's code (the one on their card) for member prices." }),
+    promo_code: z.string().trim().min(1).max(30).optional(),
+  })
+  .meta({ id: "PublicRegistrationCreate" });
+
+export const PublicRegistration = z
+  .object({
+    id: z.uuid(),
+    event_id: z.uuid(),
+    ticket_name: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    is_member: z.boolean(),
+    status: z.enum(REGISTRATION_STATUSES).meta({ description: "`confirmed` when free; `pending` (awaiting payment) otherwise." }),
+    amount_cents: z.int(),
+    discount_cents: z.int(),
+    currency: z.string(),
+    qr_token: z.string(),
+    ics_url: z.string(),
+    created_at: dateTimeOut(),
+  })
+  .meta({ id: "PublicRegistration" });
+
+export const PublicTicket = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    member_price_cents: z.int(),
+    tier_prices: z.record(z.string(), z.int()).nullable(),
+    non_member_price_cents: z.int().nullable(),
+    sold_out: z.boolean(),
+  })
+  .meta({ id: "PublicTicket" });
+
+export const PublicEvent = z
+  .object({
+    id: z.uuid(),
+    title: z.string(),
+    slug: z.string(),
+    description: z.string().nullable(),
+    image_url: z.string().nullable(),
+    location_name: z.string().nullable(),
+    location_address: z.string().nullable(),
+    starts_at: dateTimeOut(),
+    ends_at: dateTimeOut().nullable(),
+    registration_opens_at: dateTimeOut().nullable(),
+    registration_closes_at: dateTimeOut().nullable(),
+    access: z.enum(EVENT_ACCESS),
+    currency: z.string(),
+    capacity: z.int().nullable(),
+    places_left: z.int().nullable(),
+    public_url: z.string(),
+    tickets: z.array(PublicTicket),
+  })
+  .meta({ id: "PublicEvent" });
+
+export type TicketPayload = z.output<typeof TicketPayload>;
+export type EventCreate = z.output<typeof EventCreate>;
+export type EventUpdate = z.output<typeof EventUpdate>;
+export type EventAdminItem = z.output<typeof EventAdminItem>;
+export type EventAdminDetail = z.output<typeof EventAdminDetail>;
+export type EventRegistrationItem = z.output<typeof EventRegistrationItem>;
+export type CheckinPayload = z.output<typeof CheckinPayload>;
+export type CheckinResult = z.output<typeof CheckinResult>;
+export type PublicRegistrationCreate = z.output<typeof PublicRegistrationCreate>;
+export type PublicEvent = z.output<typeof PublicEvent>;
+export type PublicRegistration = z.output<typeof PublicRegistration>;

@@ -1,0 +1,102 @@
+// MCP tools for events, check-in, promo codes and stats: the same lib/ verbs and zod shapes as
+// the HTTP routes, so a rule or a limit exists once.
+import { z } from "zod";
+import { checkinEvent, createEvent, getEvent, listEventRegistrations, listEvents, updateEvent } from "../../events";
+import { CheckinPayload, EventCreate, EventUpdate } from "../../events/schemas";
+import { createPromoCode, listPromoCodes, PromoCodeCreate } from "../../promo";
+import { clubStats } from "../../stats";
+import { READ_ONLY, tool, WRITE } from "../tool";
+
+const eventId = z.uuid().meta({ description: "The event's id (from list_events)." });
+
+export const list_events = tool({
+  name: "list_events",
+  title: "List events",
+  description:
+    "Lists the club's events, latest start first, each with status (draft, published, cancelled), registered_count, checked_in_count, revenue_cents and net_cents (integer cents) and its public_url.",
+  input: z.object({}),
+  annotations: READ_ONLY,
+  run: (ctx) => listEvents(ctx, {}),
+});
+
+export const get_event = tool({
+  name: "get_event",
+  title: "Get an event",
+  description: "Returns one event with all its settings and its tickets (prices in cents, quantity_max, registered_count).",
+  input: z.object({ event_id: eventId }),
+  annotations: READ_ONLY,
+  run: (ctx, input) => getEvent(ctx, input),
+});
+
+export const create_event = tool({
+  name: "create_event",
+  title: "Create an event",
+  description:
+    "Creates a published event. Required: title, starts_at (ISO 8601 date-time). tickets: [{name, member_price_cents, non_member_price_cents (null = members only), tier_prices, quantity_max}], prices in cents. ends_at must be after starts_at; attendees_min 1..1000.",
+  input: EventCreate,
+  annotations: WRITE,
+  run: (ctx, input) => createEvent(ctx, input),
+});
+
+export const update_event = tool({
+  name: "update_event",
+  title: "Update an event",
+  description:
+    "Changes an event: send event_id and only the fields to change. status: draft <-> published, or cancelled (final: a cancelled event cannot be changed). tickets is the full list: give each kept ticket its id; tickets left out are removed (deactivated if they have registrations).",
+  input: EventUpdate.extend({ event_id: eventId }),
+  annotations: { ...WRITE, idempotentHint: true },
+  run: (ctx, input) => updateEvent(ctx, input),
+});
+
+export const event_registrations = tool({
+  name: "event_registrations",
+  title: "Event registrations",
+  description: "Lists everyone registered to an event: name, email, ticket, status (confirmed, pending payment, cancelled), amount in cents, checked_in_at.",
+  input: z.object({ event_id: eventId }),
+  annotations: READ_ONLY,
+  run: (ctx, input) => listEventRegistrations(ctx, input),
+});
+
+export const checkin_event = tool({
+  name: "checkin_event",
+  title: "Check in at an event",
+  description:
+    "Checks a scanned code in at an event. code: a ticket's qr_token or the card code of a member registered to the event. Answers verdict valid (first scan), already (with the first checked_in_at) or not_registered. Give a nonce to make a retry safe.",
+  input: CheckinPayload.extend({ event_id: eventId }),
+  annotations: WRITE,
+  run: (ctx, input) => checkinEvent(ctx, input),
+});
+
+export const list_promo_codes = tool({
+  name: "list_promo_codes",
+  title: "List promo codes",
+  description:
+    "Lists the club's promo codes with their discount, scope (membership or event), uses and validity. Optional filters: event_id, scope, include_inactive (default true).",
+  input: z.object({
+    include_inactive: z.boolean().default(true),
+    event_id: z.uuid().optional(),
+    scope: z.enum(["membership", "event", "all"]).default("all"),
+  }),
+  annotations: READ_ONLY,
+  run: (ctx, input) => listPromoCodes(ctx, input),
+});
+
+export const create_promo_code = tool({
+  name: "create_promo_code",
+  title: "Create a promo code",
+  description:
+    "Creates a promo code: code (4 to 30 characters, unique in the club whatever the case), discount_type percent (1..100) or amount (cents), discount_value > 0; optional event_id (an event code), max_uses, valid_from, valid_until.",
+  input: PromoCodeCreate,
+  annotations: WRITE,
+  run: (ctx, input) => createPromoCode(ctx, input),
+});
+
+export const club_stats = tool({
+  name: "club_stats",
+  title: "Club stats",
+  description:
+    "Returns member counts (total, active, expired, pending, suspended, new this month) and revenue this month and all time in cents: gross, provider fees, platform commission, net, and the membership and event shares.",
+  input: z.object({}),
+  annotations: READ_ONLY,
+  run: (ctx) => clubStats(ctx, {}),
+});

@@ -1,0 +1,189 @@
+// Promo codes (SPEC "Promo code create payload", rule 5; DESIGN.md section 7): list, create, and
+// the one rule that decides whether a code applies and how much it takes off, used inside the
+// transaction of a registration.
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Queryable } from "../../db";
+import { promoCodes, promoRedemptions } from "../../db/schema";
+import { verb } from "../auth/guard";
+import type { Ctx } from "../context";
+import { Conflict, type Invalid, ValidationFailed } from "../errors";
+import { getEventOrThrow } from "../events/internal";
+import { newId, nowIso } from "../ids";
+
+export const DISCOUNT_TYPES = ["percent", "amount"] as const;
+export const PROMO_SCOPES = ["membership", "event"] as const;
+
+const dateTime = () => z.iso.datetime({ offset: true }).meta({ format: "date-time" });
+
+export const PromoCodeCreate = z
+  .object({
+    code: z.string().trim().min(4).max(30),
+    discount_type: z.enum(DISCOUNT_TYPES),
+    discount_value: z.int().gt(0).max(100_000_000).meta({ description: "Percent (1..100) or cents." }),
+    currency: z.string().max(3).nullish(),
+    applies_to_tier_ids: z.array(z.uuid()).max(100).nullish(),
+    event_id: z.uuid().nullish().meta({ description: "Ties the code to one event (scope `event`)." }),
+    scope: z.enum(PROMO_SCOPES).nullish().meta({ description: "Default: `event` when event_id is given, else `membership`." }),
+    max_uses: z.int().min(1).max(1_000_000).nullish(),
+    valid_from: dateTime().nullish(),
+    valid_until: dateTime().nullish(),
+    is_active: z.boolean().default(true),
+  })
+  .meta({ id: "PromoCodeCreate", description: "A new promo code; `code` is unique in the club whatever its case." });
+
+export const PromoCodePublic = z
+  .object({
+    id: z.uuid(),
+    code: z.string(),
+    discount_type: z.enum(DISCOUNT_TYPES),
+    discount_value: z.int(),
+    currency: z.string().nullable(),
+    applies_to_tier_ids: z.array(z.string()).nullable(),
+    event_id: z.string().nullable(),
+    scope: z.enum(PROMO_SCOPES),
+    max_uses: z.int().nullable(),
+    used_count: z.int(),
+    valid_from: z.string().meta({ format: "date-time" }).nullable(),
+    valid_until: z.string().meta({ format: "date-time" }).nullable(),
+    is_active: z.boolean(),
+    created_at: z.string().meta({ format: "date-time" }),
+  })
+  .meta({ id: "PromoCodePublic" });
+
+export const PromoCodeListQuery = z.object({
+  include_inactive: z.stringbool().default(true),
+  event_id: z.uuid().optional(),
+  scope: z.enum(["membership", "event", "all"]).default("all"),
+});
+
+export type PromoCodeCreate = z.output<typeof PromoCodeCreate>;
+export type PromoCodePublic = z.output<typeof PromoCodePublic>;
+export type PromoRow = typeof promoCodes.$inferSelect;
+type ListInput = { include_inactive?: boolean; event_id?: string; scope?: "membership" | "event" | "all" };
+
+function toPublic(r: PromoRow): PromoCodePublic {
+  return {
+    id: r.id,
+    code: r.code,
+    discount_type: r.discount_type as PromoCodePublic["discount_type"],
+    discount_value: r.discount_value,
+    currency: r.currency,
+    applies_to_tier_ids: r.applies_to_tier_ids ?? null,
+    event_id: r.event_id,
+    scope: r.scope as PromoCodePublic["scope"],
+    max_uses: r.max_uses,
+    used_count: r.used_count,
+    valid_from: r.valid_from,
+    valid_until: r.valid_until,
+    is_active: r.is_active,
+    created_at: r.created_at,
+  };
+}
+
+/** The club's promo codes, oldest first; filters of SPEC rule 5 (`event_id`, `scope`) and `include_inactive`. */
+export const listPromoCodes = verb("finances:view", async (ctx: Ctx, q: ListInput): Promise<PromoCodePublic[]> => {
+  const where: SQL[] = [eq(promoCodes.club_id, ctx.clubId)];
+  if (q.include_inactive === false) where.push(eq(promoCodes.is_active, true));
+  if (q.event_id) where.push(eq(promoCodes.event_id, q.event_id));
+  if (q.scope && q.scope !== "all") where.push(eq(promoCodes.scope, q.scope));
+  const rows = await ctx.db.read
+    .select()
+    .from(promoCodes)
+    .where(and(...where))
+    .orderBy(asc(promoCodes.created_at), asc(promoCodes.id));
+  return rows.map(toPublic);
+});
+
+/**
+ * Creates a promo code. 422: a percent over 100, `valid_until` not after `valid_from`, scope
+ * `membership` with an event. 404: an event of another club. 409: the code exists in the club
+ * in any case.
+ */
+export const createPromoCode = verb("finances:edit", async (ctx: Ctx, input: PromoCodeCreate): Promise<PromoCodePublic> => {
+  const items: Invalid[] = [];
+  if (input.discount_type === "percent" && input.discount_value > 100) items.push({ loc: ["body", "discount_value"], code: "PROMO_PERCENT_MAX" });
+  if (input.valid_from && input.valid_until && Date.parse(input.valid_until) <= Date.parse(input.valid_from)) {
+    items.push({ loc: ["body", "valid_until"], code: "DATE_ORDER", params: { field: "valid_until", other: "valid_from" } });
+  }
+  if (input.event_id && input.scope === "membership") items.push({ loc: ["body", "scope"], code: "PROMO_EVENT_SCOPE" });
+  if (items.length) throw new ValidationFailed(items);
+  return ctx.db.tx(async (t) => {
+    if (input.event_id) await getEventOrThrow(t, ctx.clubId, input.event_id);
+    const key = input.code.toUpperCase();
+    const [dup] = await t
+      .select({ id: promoCodes.id })
+      .from(promoCodes)
+      .where(and(eq(promoCodes.club_id, ctx.clubId), eq(promoCodes.code_key, key)))
+      .limit(1);
+    if (dup) throw new Conflict("PROMO_CODE_TAKEN", { code: input.code });
+    const now = nowIso();
+    const [row] = await t
+      .insert(promoCodes)
+      .values({
+        id: newId(),
+        club_id: ctx.clubId,
+        code: input.code,
+        code_key: key,
+        discount_type: input.discount_type,
+        discount_value: input.discount_value,
+        currency: input.currency ?? null,
+        applies_to_tier_ids: input.applies_to_tier_ids ?? null,
+        event_id: input.event_id ?? null,
+        scope: input.scope ?? (input.event_id ? "event" : "membership"),
+        max_uses: input.max_uses ?? null,
+        used_count: 0,
+        valid_from: input.valid_from ? new Date(input.valid_from).toISOString() : null,
+        valid_until: input.valid_until ? new Date(input.valid_until).toISOString() : null,
+        is_active: input.is_active ?? true,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning();
+    return toPublic(row);
+  });
+});
+
+/**
+ * Inside the caller's transaction: finds `code` for an event registration and checks it (active,
+ * scope `event`, this event or none, currency, dates, uses left). Returns the discount on `price`
+ * and records the redemption (used_count + 1) once `registrationId` is known. 409 otherwise.
+ */
+export async function redeemEventPromo(
+  t: Queryable,
+  input: { clubId: string; eventId: string; currency: string; code: string; price: number; now: Date },
+): Promise<{ promo: PromoRow; discount: number; record: (registrationId: string, memberId: string | null) => Promise<void> }> {
+  const [promo] = await t
+    .select()
+    .from(promoCodes)
+    .where(and(eq(promoCodes.club_id, input.clubId), eq(promoCodes.code_key, input.code.trim().toUpperCase())))
+    .limit(1);
+  if (!promo?.is_active) throw new Conflict("PROMO_CODE_UNKNOWN");
+  if (promo.scope !== "event" || (promo.event_id && promo.event_id !== input.eventId)) throw new Conflict("PROMO_CODE_NOT_APPLICABLE");
+  if (promo.discount_type === "amount" && promo.currency && promo.currency.toUpperCase() !== input.currency.toUpperCase())
+    throw new Conflict("PROMO_CODE_NOT_APPLICABLE");
+  const now = input.now.getTime();
+  if ((promo.valid_from && now < Date.parse(promo.valid_from)) || (promo.valid_until && now > Date.parse(promo.valid_until)))
+    throw new Conflict("PROMO_CODE_NOT_VALID_NOW");
+  if (promo.max_uses !== null && promo.used_count >= promo.max_uses) throw new Conflict("PROMO_CODE_EXHAUSTED");
+  const discount = Math.min(input.price, promo.discount_type === "percent" ? Math.round((input.price * promo.discount_value) / 100) : promo.discount_value);
+  return {
+    promo,
+    discount,
+    record: async (registrationId, memberId) => {
+      await t
+        .update(promoCodes)
+        .set({ used_count: sql`${promoCodes.used_count} + 1`, updated_at: input.now.toISOString() })
+        .where(eq(promoCodes.id, promo.id));
+      await t.insert(promoRedemptions).values({
+        id: newId(),
+        club_id: input.clubId,
+        promo_code_id: promo.id,
+        registration_id: registrationId,
+        member_id: memberId,
+        discount_cents: discount,
+        created_at: input.now.toISOString(),
+      });
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// Club stats (SPEC rule 6, DESIGN.md section 10): member counts by derived status and revenue
+// this month and all time, computed from the members and payments tables. Months are UTC
+// calendar months: [first day 00:00, first day of the next month 00:00).
+import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { members, payments } from "../../db/schema";
+import { verb } from "../auth/guard";
+import type { Ctx } from "../context";
+import { clubInfo } from "../events/internal";
+
+const Breakdown = z
+  .object({
+    gross_cents: z.int(),
+    provider_fees_cents: z.int(),
+    platform_commission_cents: z.int(),
+    net_cents: z.int().meta({ description: "gross - provider fees - platform commission" }),
+    memberships_cents: z.int().meta({ description: "gross from membership payments" }),
+    events_cents: z.int().meta({ description: "gross from event payments" }),
+  })
+  .meta({ id: "RevenueBreakdown" });
+
+export const ClubStats = z
+  .object({
+    currency: z.string(),
+    members: z.object({ total: z.int(), active: z.int(), expired: z.int(), pending: z.int(), suspended: z.int(), new_this_month: z.int() }),
+    revenue: z.object({ this_month: Breakdown, all_time: Breakdown }),
+  })
+  .meta({ id: "ClubStats" });
+
+export type ClubStats = z.output<typeof ClubStats>;
+type Breakdown = z.output<typeof Breakdown>;
+
+export function monthBounds(now: Date): { start: string; end: string } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  return { start: start.toISOString(), end: end.toISOString() };
+}
+
+async function revenue(ctx: Ctx, range?: { start: string; end: string }): Promise<Breakdown> {
+  const where: SQL[] = [eq(payments.club_id, ctx.clubId)];
+  if (range) where.push(gte(payments.paid_at, range.start), lt(payments.paid_at, range.end));
+  const rows = await ctx.db.read
+    .select({
+      kind: payments.kind,
+      gross: sql<number>`coalesce(sum(${payments.amount_cents}), 0)`,
+      fees: sql<number>`coalesce(sum(${payments.provider_fee_cents}), 0)`,
+      commission: sql<number>`coalesce(sum(${payments.platform_commission_cents}), 0)`,
+    })
+    .from(payments)
+    .where(and(...where))
+    .groupBy(payments.kind);
+  const out: Breakdown = { gross_cents: 0, provider_fees_cents: 0, platform_commission_cents: 0, net_cents: 0, memberships_cents: 0, events_cents: 0 };
+  for (const r of rows) {
+    const gross = Number(r.gross);
+    out.gross_cents += gross;
+    out.provider_fees_cents += Number(r.fees);
+    out.platform_commission_cents += Number(r.commission);
+    if (r.kind === "membership") out.memberships_cents += gross;
+    if (r.kind === "event") out.events_cents += gross;
+  }
+  out.net_cents = out.gross_cents - out.provider_fees_cents - out.platform_commission_cents;
+  return out;
+}
+
+/**
+ * The club's figures at `now` (default: the current time). Member status is derived as in
+ * DESIGN.md section 6: suspended; else expired when membership_end < today; else pending; else
+ * active (paid). Commission is the amount stored on each payment row when it was recorded.
+ */
+export const clubStats = verb("finances:view", async (ctx: Ctx, input: { now?: Date } = {}): Promise<ClubStats> => {
+  const now = input.now ?? new Date();
+  const today = now.toISOString().slice(0, 10);
+  const month = monthBounds(now);
+  const club = await clubInfo(ctx.db.read, ctx.clubId);
+  const [m] = await ctx.db.read
+    .select({
+      total: sql<number>`count(*)`,
+      suspended: sql<number>`coalesce(sum(case when ${members.payment_status} = 'suspended' then 1 else 0 end), 0)`,
+      expired: sql<number>`coalesce(sum(case when ${members.payment_status} <> 'suspended' and ${members.membership_end} < ${today} then 1 else 0 end), 0)`,
+      pending: sql<number>`coalesce(sum(case when ${members.payment_status} = 'pending' and ${members.membership_end} >= ${today} then 1 else 0 end), 0)`,
+      active: sql<number>`coalesce(sum(case when ${members.payment_status} = 'paid' and ${members.membership_end} >= ${today} then 1 else 0 end), 0)`,
+      new_this_month: sql<number>`coalesce(sum(case when ${members.created_at} >= ${month.start} and ${members.created_at} < ${month.end} then 1 else 0 end), 0)`,
+    })
+    .from(members)
+    .where(eq(members.club_id, ctx.clubId));
+  return {
+    currency: club.currency,
+    members: {
+      total: Number(m.total),
+      active: Number(m.active),
+      expired: Number(m.expired),
+      pending: Number(m.pending),
+      suspended: Number(m.suspended),
+      new_this_month: Number(m.new_this_month),
+    },
+    revenue: { this_month: await revenue(ctx, month), all_time: await revenue(ctx) },
+  };
+});

@@ -1,0 +1,141 @@
+// Rows the events tests need from other areas (members, tiers, payments), inserted directly,
+// plus a registration inserted without the public route.
+import { eventRegistrations, members, payments, tiers } from "../db/schema";
+import { newId, randomBase62 } from "../lib/ids";
+import type { TestEnv } from "./helpers";
+
+const today = () => new Date().toISOString().slice(0, 10);
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+export async function insertTier(env: TestEnv, opts: { clubId?: string; name?: string } = {}) {
+  const now = new Date().toISOString();
+  const [row] = await env.db.tx((t) =>
+    t
+      .insert(tiers)
+      .values({
+        id: newId(),
+        club_id: opts.clubId ?? env.clubId,
+        name: opts.name ?? "Gold",
+        price_cents: 10000,
+        currency: "CHF",
+        duration_months: 12,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(),
+  );
+  return row;
+}
+
+export async function insertMember(
+  env: TestEnv,
+  opts: {
+    clubId?: string;
+    code?: string;
+    tierId?: string | null;
+    paymentStatus?: string;
+    end?: string;
+    start?: string;
+    createdAt?: string;
+    first?: string;
+  } = {},
+) {
+  const now = opts.createdAt ?? new Date().toISOString();
+  const code = opts.code ?? randomBase62(8).toUpperCase();
+  const [row] = await env.db.tx((t) =>
+    t
+      .insert(members)
+      .values({
+        id: newId(),
+        club_id: opts.clubId ?? env.clubId,
+        first_name: opts.first ?? "Ada",
+        last_name: "Lovelace",
+        email: `${code.toLowerCase()}-${newId()}@test.org`,
+        membership_start: opts.start ?? today(),
+        membership_end: opts.end ?? inDays(300),
+        payment_status: opts.paymentStatus ?? "paid",
+        pass_serial_number: randomBase62(20),
+        referral_code: code,
+        tier_id: opts.tierId ?? null,
+        search_text: "ada",
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(),
+  );
+  return row;
+}
+
+export async function insertRegistration(
+  env: TestEnv,
+  opts: { eventId: string; ticketId: string; status?: string; memberId?: string | null; amount?: number; first?: string; checkedInAt?: string | null },
+) {
+  const now = new Date().toISOString();
+  const [row] = await env.db.tx((t) =>
+    t
+      .insert(eventRegistrations)
+      .values({
+        id: newId(),
+        club_id: env.clubId,
+        event_id: opts.eventId,
+        ticket_id: opts.ticketId,
+        member_id: opts.memberId ?? null,
+        is_member: !!opts.memberId,
+        first_name: opts.first ?? "Grace",
+        last_name: "Hopper",
+        email: "grace@test.org",
+        qr_token: randomBase62(24),
+        status: opts.status ?? "confirmed",
+        amount_cents: opts.amount ?? 0,
+        currency: "CHF",
+        checked_in_at: opts.checkedInAt ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning(),
+  );
+  return row;
+}
+
+export async function insertPayment(
+  env: TestEnv,
+  opts: {
+    kind: "membership" | "event";
+    amount: number;
+    paidAt: string;
+    fee?: number;
+    commission?: number;
+    registrationId?: string;
+    memberId?: string;
+    clubId?: string;
+  },
+) {
+  const [row] = await env.db.tx((t) =>
+    t
+      .insert(payments)
+      .values({
+        id: newId(),
+        club_id: opts.clubId ?? env.clubId,
+        member_id: opts.memberId ?? null,
+        kind: opts.kind,
+        registration_id: opts.registrationId ?? null,
+        amount_cents: opts.amount,
+        currency: "CHF",
+        method: opts.fee ? "card" : "bank_transfer",
+        source: opts.fee ? "provider" : "manual",
+        provider_fee_cents: opts.fee ?? 0,
+        platform_commission_cents: opts.commission ?? 0,
+        paid_at: opts.paidAt,
+        created_at: opts.paidAt,
+      })
+      .returning(),
+  );
+  return row;
+}
+
+/** An event made through the API (the all-edit key), answering its EventAdminDetail. */
+export async function createEventVia(env: TestEnv, body: Record<string, unknown> = {}) {
+  const res = await env.call("POST", `/api/clubs/${env.clubId}/events`, { body: { title: "Soirée", starts_at: "2030-06-01T18:00:00Z", ...body } });
+  if (res.status !== 201) throw new Error(`create event: ${res.status} ${res.text}`);
+  return res.body;
+}
