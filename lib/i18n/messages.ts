@@ -169,6 +169,13 @@ export const MESSAGES = {
     de: "„{field}“ muss nach „{other}“ liegen.",
     it: "«{field}» deve essere successivo a «{other}».",
   },
+  // CLI (scripts/cli.ts)
+  BACKUP_TARGET_EXISTS: {
+    fr: "Le fichier {path} existe déjà : choisissez un autre nom pour la sauvegarde.",
+    en: "The file {path} already exists: choose another name for the backup.",
+    de: "Die Datei {path} existiert bereits: wählen Sie einen anderen Namen für die Sicherung.",
+    it: "Il file {path} esiste già: scegliete un altro nome per il backup.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;
