@@ -278,6 +278,20 @@ describe("cli keys", () => {
     expectError(await cli(["keys", "revoke", created.json.prefix, "--json"]), 1, "KEY_ALREADY_REVOKED");
   });
 
+  it("a revocation by the CLI is seen by a database the server already holds open", async () => {
+    const created = await cli(["keys", "create", "--email", "owner@alpin.test", "--json"]);
+    const db = openDb(dbPath);
+    try {
+      // The key lookup is a prepared statement kept by the open database: it must not see a stale snapshot.
+      expect((await resolveCaller(db, `Bearer ${created.json.api_key}`)).keyId).toBe(created.json.id);
+      expect((await cli(["keys", "revoke", created.json.id, "--json"])).code).toBe(0);
+      const err = await resolveCaller(db, `Bearer ${created.json.api_key}`).catch((e) => e);
+      expect(err.code).toBe("KEY_REVOKED");
+    } finally {
+      db.close();
+    }
+  });
+
   it("revokes a key by id, and answers exit 1 for an unknown one", async () => {
     const created = await cli(["keys", "create", "--email", "owner@alpin.test", "--json"]);
     const run = await cli(["keys", "revoke", created.json.id]);
