@@ -4,10 +4,8 @@
 // interleaved over rounds (their order alternating) so that drift of the machine hits both alike;
 // the ratio ours/baseline is taken within each round, then its median.
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, type LoadGenerator, type LoadResult, median, type Server, type Settings, startServer } from "./harness";
+import { freePort, type LoadGenerator, type LoadResult, makeTempDir, median, removeTempDir, type Server, type Settings, startServer } from "./harness";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const PATH = "/api/auth/me";
@@ -79,7 +77,7 @@ async function check(config: ConfigName, started: Started) {
 }
 
 async function measure(config: ConfigName, round: number, gen: LoadGenerator, s: Settings, log: (line: string) => void): Promise<Run> {
-  const dir = mkdtempSync(join(tmpdir(), `club-bench-${config}-`));
+  const dir = makeTempDir(`club-bench-${config}-`);
   let started: Started | undefined;
   try {
     started = config === "ours" ? await startOurs(dir) : await startBaseline(dir);
@@ -98,7 +96,7 @@ async function measure(config: ConfigName, round: number, gen: LoadGenerator, s:
     return run;
   } finally {
     await started?.server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }
 

@@ -1,8 +1,9 @@
 // What every benchmark shares: child servers that are always killed (on exit, Ctrl-C, crash),
 // a free port, CPU pinning with taskset, the load generator (wrk from Debian's packages, else
 // autocannon through bunx) and medians.
-import { existsSync } from "node:fs";
-import { cpus } from "node:os";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
 
 export type Settings = { seconds: number; warmupSeconds: number; rounds: number; connections: number };
 
@@ -26,6 +27,7 @@ export function settingsFromEnv(): Settings {
 // ---- child processes -------------------------------------------------------------------------
 
 const children = new Set<Bun.Subprocess>();
+const tempDirs = new Set<string>();
 
 function killAll() {
   for (const child of children) {
@@ -34,6 +36,20 @@ function killAll() {
     } catch {}
   }
   children.clear();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  tempDirs.clear();
+}
+
+/** A temporary folder, removed by `removeTempDir` or at exit whatever happens. */
+export function makeTempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.add(dir);
+  return dir;
+}
+
+export function removeTempDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+  tempDirs.delete(dir);
 }
 process.on("exit", killAll);
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {

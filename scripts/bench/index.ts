@@ -5,7 +5,7 @@
 // BENCH_WARMUP_SECONDS (2), BENCH_OUTPUT (docs/benchmarks.md; "-" writes nothing).
 // Quick run: BENCH_SECONDS=2 BENCH_ROUNDS=1 BENCH_OUTPUT=- bun run bench
 import { writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { BENCH_RATE_LIMIT, benchAuthMe } from "./auth-me";
 import { loadGenerator, pinning, settingsFromEnv, wrkVersion } from "./harness";
@@ -23,7 +23,8 @@ const conditions = [
   `${settings.rounds} round(s) x [ours, baseline] (order alternating), ${settings.seconds} s each after ${settings.warmupSeconds} s of warm-up, ` +
     `${settings.connections} connections, one load-generator thread`,
   `load generator: ${genVersion}; ${pinning.describe}`,
-  `machine: ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), Bun ${Bun.version}, ${process.platform}`,
+  `machine: ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), Bun ${Bun.version}, ${process.platform}; ` +
+    `load average before the run ${loadavg()[0].toFixed(2)} (other work on the machine skews the numbers)`,
   `the server under test runs with RATE_LIMIT_PER_MINUTE=${BENCH_RATE_LIMIT} (its default, 300 a minute per key, would answer 429)`,
 ];
 log(`GET /api/auth/me: ${conditions.join("; ")}`);
