@@ -1,6 +1,6 @@
 // Admins: created with their club (init) or later (CLI, team), and the AdminMe profile that
 // GET /api/auth/me and the `whoami` tool return.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { admins } from "../../db/schema";
@@ -78,7 +78,15 @@ export async function findAdminByEmail(db: Db, email: string): Promise<AdminRow 
 
 /** The caller's profile with their club. Any valid key may read it. */
 export async function getAdminMe(ctx: Ctx): Promise<AdminMe> {
-  const [admin] = await ctx.db.read.select().from(admins).where(eq(admins.id, ctx.actor.adminId)).limit(1);
+  const [admin] = await ctx.db
+    .prepareRead("admins.byId", (q) =>
+      q
+        .select()
+        .from(admins)
+        .where(eq(admins.id, sql.placeholder("id")))
+        .limit(1),
+    )
+    .execute({ id: ctx.actor.adminId });
   if (!admin) throw new NotFound("ADMIN_NOT_FOUND");
   const club = toClubAdmin(await getClubRow(ctx.db, admin.club_id));
   return {

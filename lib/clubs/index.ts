@@ -1,7 +1,7 @@
 // The club: creation (CLI, first start), the admin's view of it (ClubAdmin) and its update
 // (ClubUpdate: only writable fields change; card and finance fields need their own scopes; a new
 // `card_custom_link_url` queues a wallet-pass push).
-import { eq, like } from "drizzle-orm";
+import { eq, like, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { requireScope, verb } from "../auth/guard";
@@ -66,7 +66,16 @@ export function toClubAdmin(row: ClubRow): ClubAdmin {
 }
 
 export async function getClubRow(db: Db, clubId: string): Promise<ClubRow> {
-  const [row] = await db.read.select().from(clubs).where(eq(clubs.id, clubId)).limit(1);
+  // Read by most requests, and the widest table: prepared once (see Db.prepareRead).
+  const [row] = await db
+    .prepareRead("clubs.byId", (q) =>
+      q
+        .select()
+        .from(clubs)
+        .where(eq(clubs.id, sql.placeholder("id")))
+        .limit(1),
+    )
+    .execute({ id: clubId });
   if (!row) throw new NotFound("CLUB_NOT_FOUND");
   return row as ClubRow;
 }

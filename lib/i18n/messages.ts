@@ -432,6 +432,13 @@ export const MESSAGES = {
     de: "Dieser Aktionscode gilt nicht für diese Anmeldung.",
     it: "Questo codice promozionale non si applica a questa iscrizione.",
   },
+  // CLI (scripts/cli.ts)
+  BACKUP_TARGET_EXISTS: {
+    fr: "Le fichier {path} existe déjà : choisissez un autre nom pour la sauvegarde.",
+    en: "The file {path} already exists: choose another name for the backup.",
+    de: "Die Datei {path} existiert bereits: wählen Sie einen anderen Namen für die Sicherung.",
+    it: "Il file {path} esiste già: scegliete un altro nome per il backup.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

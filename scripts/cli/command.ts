@@ -1,0 +1,50 @@
+// What a CLI command is: its words (`keys create`), its flags for node:util parseArgs (strict),
+// its positional arguments, and a `run` that returns the one JSON object `--json` prints. Each
+// file of scripts/cli/commands/ exports its commands as `commands`; scripts/cli.ts finds them.
+import type { Db } from "../../db";
+import type { Config } from "../../lib/config";
+
+export type Flag = { type: "string" | "boolean"; short?: string; description: string; placeholder?: string; required?: boolean };
+export type Flags = Record<string, Flag>;
+
+/** Parsed flag values: a string flag gives a string, a boolean flag a boolean (absent: undefined). */
+export type Values<F extends Flags> = { [K in keyof F]?: F[K]["type"] extends "boolean" ? boolean : string };
+
+export type CliEnv = {
+  /** Opens the database (DATABASE_URL) on first use; commands that fail on their flags never touch it. */
+  db(): Db;
+  config: Config;
+};
+
+export type Command<F extends Flags = Flags, R extends Record<string, unknown> = Record<string, unknown>> = {
+  /** The command's words, e.g. `["keys", "create"]`. */
+  words: string[];
+  summary: string;
+  flags: F;
+  /** Names of the positional arguments, all required (e.g. `["FILE"]`). */
+  args?: string[];
+  run(env: CliEnv, input: { flags: Values<F>; args: string[] }): Promise<R>;
+  /** Short readable lines for a person (without --json). */
+  human(result: R): string;
+};
+
+/** Declares a command with its flag types inferred. */
+export function command<const F extends Flags, R extends Record<string, unknown>>(spec: Command<F, R>): Command {
+  return spec as unknown as Command;
+}
+
+/** A wrong command line (unknown command, flag or value): one line on stderr, exit code 2. */
+export class UsageError extends Error {}
+
+export function requireFlag(value: string | undefined, name: string): string {
+  if (value === undefined || value.trim() === "") throw new UsageError(`missing --${name}`);
+  return value;
+}
+
+/** An ISO 8601 date or date-time, as given to --access-expires-at or --expires-at. */
+export function isoFlag(value: string | undefined, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) throw new UsageError(`--${name} expects an ISO 8601 date or date-time, got "${value}"`);
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,86 @@
+// `keys create | list | revoke`: API keys of an admin, shown once at creation, stored as a hash.
+import { findAdminByEmail } from "../../../lib/auth/admins";
+import { type ApiKeyItem, createApiKey, listApiKeys, revokeApiKey } from "../../../lib/auth/keys";
+import { allScopes, parseScopeList } from "../../../lib/auth/scopes";
+import { NotFound } from "../../../lib/errors";
+import { command, isoFlag, requireFlag, UsageError } from "../command";
+import { findClub } from "../lookup";
+import { emailFlag } from "./init";
+
+function status(key: ApiKeyItem, now = Date.now()): string {
+  if (key.revoked_at) return "revoked";
+  if (key.expires_at && Date.parse(key.expires_at) <= now) return "expired";
+  return "active";
+}
+
+export const commands = [
+  command({
+    words: ["keys", "create"],
+    summary: "Create an API key for an admin (shown once).",
+    flags: {
+      email: { type: "string", required: true, placeholder: "E", description: "the admin's email" },
+      club: { type: "string", placeholder: "C", description: "the club's id or slug (checks the admin belongs to it)" },
+      scopes: {
+        type: "string",
+        placeholder: "members:edit,events:view",
+        description: "area:level list (default: every area at edit; view for a read-only admin)",
+      },
+      "expires-at": { type: "string", placeholder: "T", description: "ISO 8601 time when the key stops working (default: never)" },
+      name: { type: "string", placeholder: "N", description: "a label for the key" },
+    },
+    async run(env, { flags }) {
+      const email = emailFlag(flags.email);
+      let scopes = flags.scopes === undefined ? undefined : parseScopeList(flags.scopes);
+      if (scopes === null || (scopes && !Object.keys(scopes).length)) {
+        throw new UsageError("--scopes expects area:level pairs separated by commas, e.g. members:edit,events:view");
+      }
+      const expiresAt = isoFlag(flags["expires-at"], "expires-at");
+      const db = env.db();
+      const admin = await findAdminByEmail(db, email);
+      if (!admin || admin.removed_at) throw new NotFound("ADMIN_NOT_FOUND");
+      if (flags.club !== undefined && (await findClub(db, flags.club)).id !== admin.club_id) throw new NotFound("ADMIN_NOT_FOUND");
+      // Without --scopes: everything the admin may do (a read-only admin's keys are view-only).
+      scopes ??= allScopes(admin.read_only ? "view" : "edit");
+      const key = await createApiKey(db, { adminId: admin.id, scopes, name: flags.name, expiresAt });
+      return { id: key.id, prefix: key.prefix, api_key: key.api_key };
+    },
+    human: (r) => [`API key: ${r.api_key}`, `id ${r.id}, prefix ${r.prefix}`, "The key is shown this once; keep it somewhere safe."].join("\n"),
+  }),
+  command({
+    words: ["keys", "list"],
+    summary: "List a club's API keys (revoked ones included).",
+    flags: { club: { type: "string", required: true, placeholder: "C", description: "the club's id or slug" } },
+    async run(env, { flags }) {
+      const db = env.db();
+      const club = await findClub(db, requireFlag(flags.club, "club"));
+      return { keys: await listApiKeys(db, club.id) };
+    },
+    human: (r) =>
+      r.keys.length
+        ? r.keys
+            .map((k) =>
+              [
+                k.prefix,
+                status(k).padEnd(7),
+                k.id,
+                Object.entries(k.scopes)
+                  .map(([a, l]) => `${a}:${l}`)
+                  .join(","),
+                k.name ?? "",
+              ].join("  "),
+            )
+            .join("\n")
+        : "No keys.",
+  }),
+  command({
+    words: ["keys", "revoke"],
+    summary: "Revoke an API key by its prefix or id; it answers 401 from the next request on.",
+    flags: {},
+    args: ["PREFIX_OR_ID"],
+    async run(env, { args }) {
+      await revokeApiKey(env.db(), args[0]);
+      return { revoked: true as const };
+    },
+    human: () => "Key revoked.",
+  }),
+];
