@@ -16,7 +16,9 @@ export type Config = {
   rateLimitPerMinute: number;
 };
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
+  // An empty variable (`BASE_URL=`) means "not set": fall back to the default, not to "".
+  const env = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v.trim() !== ""));
   const port = Number(env.PORT ?? 3000);
   const host = env.HOST ?? "127.0.0.1";
   const databaseUrl = env.DATABASE_URL ?? "data/club.db";
@@ -25,7 +27,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host,
     databaseUrl,
     baseUrl: (env.BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ""),
-    smtpUrl: env.SMTP_URL || undefined,
+    smtpUrl: env.SMTP_URL,
     outboxDir: env.OUTBOX_DIR ?? resolve(databaseUrl === ":memory:" ? "data" : resolve(databaseUrl, ".."), "outbox"),
     logLevel: env.LOG_LEVEL ?? "info",
     maxBodyBytes: Number(env.MAX_BODY_BYTES ?? 1024 * 1024),

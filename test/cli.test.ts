@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { type Db, openDb } from "../db";
-import { admins, apiKeys, clubs } from "../db/schema";
+import { admins, apiKeys, clubs, members } from "../db/schema";
 import { CallerRefused, resolveCaller } from "../lib/auth/caller";
 import { allScopes } from "../lib/auth/scopes";
 import { sha256Hex } from "../lib/ids";
@@ -342,5 +342,32 @@ describe("cli backup", () => {
     expect(human.code).toBe(1);
     expect(human.stdout).toBe("");
     expect(human.stderr).toBe(`error: The file ${target} already exists: choose another name for the backup.\n`);
+  });
+});
+
+describe("cli import members", () => {
+  it("imports a spreadsheet with French headings, reports line errors, and writes nothing on error unless --partial", async () => {
+    const csv = join(dir, "saison.csv");
+    writeFileSync(csv, "prénom,nom,courriel,fin abonnement\nAnne,Martin,anne@example.org,2027-06-30\nBruno,Keller,not-an-email,2027-06-30\n");
+    const refused = await cli(["import", "members", csv, "--club", club.club_id, "--json"]);
+    expect(refused.code).toBe(0);
+    expect(refused.json.errors).toHaveLength(1);
+    expect(refused.json.errors[0].line).toBe(3);
+    expect(refused.json.written).toBe(false);
+    const count = () => withDb(async (db) => (await db.read.select().from(members).where(eq(members.club_id, club.club_id))).length);
+    expect(await count()).toBe(0);
+
+    const dry = await cli(["import", "members", csv, "--club", club.club_id, "--partial", "--dry-run", "--json"]);
+    expect(dry.json.created).toBe(1);
+    expect(await count()).toBe(0);
+
+    const partial = await cli(["import", "members", csv, "--club", club.club_id, "--partial", "--json"]);
+    expect(partial.json.created).toBe(1);
+    expect(partial.json.written).toBe(true);
+    expect(await count()).toBe(1);
+  });
+
+  it("answers a missing file with exit 2", async () => {
+    expectError(await cli(["import", "members", join(dir, "nope.csv"), "--club", club.club_id, "--json"]), 2, "USAGE");
   });
 });

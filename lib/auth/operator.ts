@@ -1,0 +1,34 @@
+// The caller the admin CLI acts as: the installation's operator, on one club, as that club's
+// owner with every scope (whoever can run the CLI can read the database file anyway).
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Db } from "../../db";
+import { admins } from "../../db/schema";
+import { getClubRow } from "../clubs";
+import type { Ctx } from "../context";
+import { NotFound } from "../errors";
+import { asLocale } from "../i18n";
+import type { Caller } from "./caller";
+import { allScopes } from "./scopes";
+
+export async function operatorCtx(db: Db, clubId: string, baseUrl: string): Promise<Ctx> {
+  const club = await getClubRow(db, clubId);
+  const [owner] = await db.read
+    .select()
+    .from(admins)
+    .where(and(eq(admins.club_id, clubId), isNull(admins.removed_at)))
+    .orderBy(asc(admins.created_at))
+    .limit(1);
+  if (!owner) throw new NotFound("ADMIN_NOT_FOUND");
+  const actor: Caller = {
+    kind: "session",
+    adminId: owner.id,
+    clubId,
+    locale: asLocale(club.locale),
+    scopes: allScopes("edit"),
+    readOnly: false,
+    isSuperadmin: false,
+    keyId: null,
+    keyPrefix: null,
+  };
+  return { db, actor, clubId, locale: actor.locale, baseUrl };
+}

@@ -1,0 +1,68 @@
+// The first start as a new user meets it: `bun server/index.ts` on an empty database creates a
+// club, its owner and a key, prints the key once with the club id and the docs address; a later
+// start on the same file prints nothing secret and the key still works.
+import { afterAll, describe, expect, it } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+const dir = mkdtempSync(join(tmpdir(), "club-start-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Starts the server, waits until it listens, returns what it printed and a way to stop it. */
+async function start(port: number) {
+  const proc = Bun.spawn(["bun", "server/index.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: join(dir, "club.db"), BASE_URL: "" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const reader = proc.stdout.getReader();
+  let out = "";
+  const deadline = Date.now() + 15_000;
+  while (!out.includes("Listening on") && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    out += new TextDecoder().decode(value);
+  }
+  return {
+    out,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+describe("bun run start", () => {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  let key = "";
+
+  it("on an empty database prints a key once, with the club id and the docs address, and serves it", async () => {
+    const server = await start(port);
+    try {
+      key = /API key:\s+(mk_live_\w+)/.exec(server.out)?.[1] ?? "";
+      const clubId = /club_id:\s+([0-9a-f-]{36})/.exec(server.out)?.[1];
+      expect(key).toMatch(/^mk_live_[0-9A-Za-z]{32,}$/);
+      expect(server.out).toContain(`http://127.0.0.1:${port}/api/public/docs`);
+      const me = await fetch(`http://127.0.0.1:${port}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
+      expect((await me.json()).club_id).toBe(clubId);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("on a second start prints nothing secret, and the key still works", async () => {
+    const server = await start(port);
+    try {
+      expect(server.out).not.toContain("mk_live_");
+      expect(server.out).toContain("Listening on");
+      const me = await fetch(`http://127.0.0.1:${port}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
+      expect(me.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
