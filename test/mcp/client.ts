@@ -3,9 +3,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { TestEnv } from "../helpers";
 
-export async function mcpClient(env: TestEnv, key = env.key) {
+/** `key: null` connects without credentials (to see the refusal). */
+export async function mcpClient(env: TestEnv, key: string | null = env.key) {
   const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
+    requestInit: key ? { headers: { authorization: `Bearer ${key}` } } : undefined,
     fetch: (url, init) => env.app.handle(new Request(url, init)),
   });
   const client = new Client({ name: "test", version: "1.0" });

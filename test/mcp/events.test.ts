@@ -1,11 +1,10 @@
 // MCP tools of the events area, through the official SDK client over Streamable HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { and, eq } from "drizzle-orm";
 import { auditLog, checkIns, events, promoCodes } from "../../db/schema";
 import { createEventVia, insertPayment, insertRegistration } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
+import { callTool, mcpClient } from "./client";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -13,20 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-async function connect(key: string = env.key): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-    fetch: (url, init) => env.app.handle(new Request(url, init)),
-  });
-  const client = new Client({ name: "test", version: "1.0" });
-  await client.connect(transport);
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const res = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[] };
-  return { isError: !!res.isError, body: JSON.parse(res.content[0].text) };
-}
+const connect = (key: string = env.key) => mcpClient(env, key);
+const call = callTool;
 
 describe("MCP events tools", () => {
   it("lists the nine tools", async () => {

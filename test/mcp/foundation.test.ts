@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { auditLog, clubs } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
-import { callTool, mcpClient } from "../mcp-client";
+import { callTool, mcpClient } from "./client";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -32,19 +32,19 @@ describe("MCP endpoint", () => {
 
   it("whoami returns the same profile as GET /api/auth/me", async () => {
     const client = await mcpClient(env);
-    const { isError, data } = await callTool(client, "whoami");
+    const { isError, body } = await callTool(client, "whoami");
     expect(isError).toBe(false);
     const http = await env.call("GET", "/api/auth/me");
-    expect(data.club_id).toBe(http.body.club_id);
-    expect(data.scopes).toEqual(http.body.scopes);
+    expect(body.club_id).toBe(http.body.club_id);
+    expect(body.scopes).toEqual(http.body.scopes);
     await client.close();
   });
 
   it("update_club changes the club through the same rules, and records the tool in the audit log", async () => {
     const client = await mcpClient(env);
-    const { isError, data } = await callTool(client, "update_club", { description: "Via MCP", slug: "ignored" });
+    const { isError, body } = await callTool(client, "update_club", { description: "Via MCP", slug: "ignored" });
     expect(isError).toBe(false);
-    expect(data.description).toBe("Via MCP");
+    expect(body.description).toBe("Via MCP");
     const [row] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
     expect((row as Record<string, unknown>).description).toBe("Via MCP");
     expect(row.slug).not.toBe("ignored");
@@ -59,10 +59,10 @@ describe("MCP endpoint", () => {
 
   it("never does more than the key allows: a view key's update is refused and nothing changes", async () => {
     const client = await mcpClient(env, await env.makeKey({ page: "view" }));
-    const { isError, data } = await callTool(client, "update_club", { description: "Should not land" });
+    const { isError, body } = await callTool(client, "update_club", { description: "Should not land" });
     expect(isError).toBe(true);
-    expect(data.code).toBe("SCOPE_MISSING");
-    expect(data.detail).toContain("page:edit");
+    expect(body.code).toBe("SCOPE_MISSING");
+    expect(body.detail).toContain("page:edit");
     const [row] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
     expect((row as Record<string, unknown>).description).not.toBe("Should not land");
     await client.close();
