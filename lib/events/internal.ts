@@ -152,9 +152,7 @@ export async function loadDetail(q: Queryable, clubId: string, baseUrl: string, 
     tickets: tickets.map((t) => ({
       id: t.id,
       name: t.name,
-      member_price_cents: t.member_price_cents,
-      tier_prices: t.tier_prices ?? null,
-      non_member_price_cents: t.non_member_price_cents,
+      ...ticketPrices(t),
       quantity_max: t.quantity_max,
       is_active: t.is_active,
       registered_count: counts.get(t.id) ?? 0,
@@ -172,9 +170,9 @@ export async function memberByCode(q: Queryable, clubId: string, code: string): 
   return row ?? null;
 }
 
-/** DESIGN.md section 6: active = paid and membership_end (inclusive) not before today (UTC). */
-export function isActiveMember(m: Pick<MemberRow, "payment_status" | "membership_end">, now: Date): boolean {
-  return m.payment_status === "paid" && m.membership_end >= now.toISOString().slice(0, 10);
+/** A ticket's prices, as both the admin and the public shapes show them. */
+export function ticketPrices(t: { member_price_cents: number; tier_prices: Record<string, number> | null; non_member_price_cents: number | null }) {
+  return { member_price_cents: t.member_price_cents, tier_prices: t.tier_prices ?? null, non_member_price_cents: t.non_member_price_cents };
 }
 
 /** Normalises an accepted ISO date-time (any offset) to UTC `...Z`. */

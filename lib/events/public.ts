@@ -8,7 +8,8 @@ import { Conflict, Forbidden, NotFound, RateLimited, ValidationFailed } from "..
 import { newId, randomBase62 } from "../ids";
 import { redeemEventPromo } from "../promo";
 import { SlidingWindowLimiter } from "../ratelimit";
-import { clubInfo, HOLDING, isActiveMember, memberByCode, publicUrl, ticketCounts } from "./internal";
+import { derivedStatus, todayUtc } from "../members/status";
+import { clubInfo, HOLDING, memberByCode, publicUrl, ticketCounts, ticketPrices } from "./internal";
 import type { PublicEvent, PublicRegistration, PublicRegistrationCreate } from "./schemas";
 
 export type PublicDeps = { db: Db; baseUrl: string };
@@ -70,9 +71,7 @@ export async function listPublicEvents(deps: PublicDeps, ip: string | null, slug
       tickets: tickets.map((t) => ({
         id: t.id,
         name: t.name,
-        member_price_cents: t.member_price_cents,
-        tier_prices: t.tier_prices ?? null,
-        non_member_price_cents: t.non_member_price_cents,
+        ...ticketPrices(t),
         sold_out: (t.quantity_max !== null && (counts.get(t.id) ?? 0) >= t.quantity_max) || (e.capacity !== null && held >= e.capacity),
       })),
     });
@@ -117,7 +116,7 @@ export async function registerForEvent(
 
     const member = input.member_code ? await memberByCode(t, event.club_id, input.member_code) : null;
     if (input.member_code && !member) throw new ValidationFailed([{ loc: ["body", "member_code"], code: "MEMBER_CODE_UNKNOWN" }]);
-    if (member && !isActiveMember(member, nowDate)) throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
+    if (member && derivedStatus(member, todayUtc(nowDate)) !== "active") throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
     if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");
     let price: number;
     if (member) price = (member.tier_id ? ticket.tier_prices?.[member.tier_id] : undefined) ?? ticket.member_price_cents;

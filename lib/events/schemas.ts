@@ -25,13 +25,18 @@ export const TicketPayload = z
   })
   .meta({ id: "TicketPayload" });
 
+/** The prices of a ticket as every answer shows them. */
+const ticketPriceFields = {
+  member_price_cents: z.int(),
+  tier_prices: z.record(z.string(), z.int()).nullable(),
+  non_member_price_cents: z.int().nullable(),
+};
+
 export const EventTicketAdmin = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    member_price_cents: z.int(),
-    tier_prices: z.record(z.string(), z.int()).nullable(),
-    non_member_price_cents: z.int().nullable(),
+    ...ticketPriceFields,
     quantity_max: z.int().nullable(),
     is_active: z.boolean(),
     registered_count: z.int().default(0),
@@ -211,9 +216,7 @@ export const PublicTicket = z
   .object({
     id: z.uuid(),
     name: z.string(),
-    member_price_cents: z.int(),
-    tier_prices: z.record(z.string(), z.int()).nullable(),
-    non_member_price_cents: z.int().nullable(),
+    ...ticketPriceFields,
     sold_out: z.boolean(),
   })
   .meta({ id: "PublicTicket" });

@@ -7,6 +7,10 @@ import { members, payments } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { clubInfo } from "../events/internal";
+import { statusWhere } from "../members/status";
+
+/** How many rows match `cond` (status rules come from lib/members/status.ts, written once). */
+const countWhere = (cond: SQL) => sql<number>`coalesce(sum(case when ${cond} then 1 else 0 end), 0)`;
 
 const Breakdown = z
   .object({
@@ -63,9 +67,8 @@ async function revenue(ctx: Ctx, range?: { start: string; end: string }): Promis
 }
 
 /**
- * The club's figures at `now` (default: the current time). Member status is derived as in
- * DESIGN.md section 6: suspended; else expired when membership_end < today; else pending; else
- * active (paid). Commission is the amount stored on each payment row when it was recorded.
+ * The club's figures at `now` (default: the current time). Member counts use the derived
+ * status of DESIGN.md section 6 (lib/members/status.ts). Commission is the amount stored on each payment row when it was recorded.
  */
 export const clubStats = verb("finances:view", async (ctx: Ctx, input: { now?: Date } = {}): Promise<ClubStats> => {
   const now = input.now ?? new Date();
@@ -75,11 +78,11 @@ export const clubStats = verb("finances:view", async (ctx: Ctx, input: { now?: D
   const [m] = await ctx.db.read
     .select({
       total: sql<number>`count(*)`,
-      suspended: sql<number>`coalesce(sum(case when ${members.payment_status} = 'suspended' then 1 else 0 end), 0)`,
-      expired: sql<number>`coalesce(sum(case when ${members.payment_status} <> 'suspended' and ${members.membership_end} < ${today} then 1 else 0 end), 0)`,
-      pending: sql<number>`coalesce(sum(case when ${members.payment_status} = 'pending' and ${members.membership_end} >= ${today} then 1 else 0 end), 0)`,
-      active: sql<number>`coalesce(sum(case when ${members.payment_status} = 'paid' and ${members.membership_end} >= ${today} then 1 else 0 end), 0)`,
-      new_this_month: sql<number>`coalesce(sum(case when ${members.created_at} >= ${month.start} and ${members.created_at} < ${month.end} then 1 else 0 end), 0)`,
+      suspended: countWhere(statusWhere("suspended", today)),
+      expired: countWhere(statusWhere("expired", today)),
+      pending: countWhere(statusWhere("pending", today)),
+      active: countWhere(statusWhere("active", today)),
+      new_this_month: countWhere(and(gte(members.created_at, month.start), lt(members.created_at, month.end)) as SQL),
     })
     .from(members)
     .where(eq(members.club_id, ctx.clubId));

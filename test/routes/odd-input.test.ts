@@ -18,7 +18,14 @@ const BODIES = [
   { title: 5, starts_at: "x", code: {}, first_name: [], email: 1, membership_end: "2020-13-45", tier_id: "x", amount_cents: 1e308, extend_months: -1 },
   { name: "", price_cents: "a", discount_value: 0, scopes: 5, tickets: [{}], extend_until: "yesterday", reason: "x".repeat(10_000) },
 ];
-const QUERIES = ["", "?page=0", "?limit=abc&status=zzz&sort=x&dir=y", "?format=xml&member_ids=a,b", "?date=2020-02-30&period=decade", "?include_inactive=maybe&scope=q&event_id=1"];
+const QUERIES = [
+  "",
+  "?page=0",
+  "?limit=abc&status=zzz&sort=x&dir=y",
+  "?format=xml&member_ids=a,b",
+  "?date=2020-02-30&period=decade",
+  "?include_inactive=maybe&scope=q&event_id=1",
+];
 
 it("no route answers 5xx to odd input, and every 4xx is JSON with a detail", async () => {
   const bad: string[] = [];
@@ -31,7 +38,8 @@ it("no route answers 5xx to odd input, and every 4xx is JSON with a detail", asy
         const res = await env.call(method, path + q, { body: method === "GET" ? undefined : body });
         const label = `${method} ${path}${q} ${JSON.stringify(body)?.slice(0, 40)} -> ${res.status}`;
         if (res.status >= 500) bad.push(label);
-        else if (res.status >= 400 && res.headers.get("content-type")?.includes("application/json") && res.body?.detail === undefined) bad.push(`${label} without detail`);
+        else if (res.status >= 400 && res.headers.get("content-type")?.includes("application/json") && res.body?.detail === undefined)
+          bad.push(`${label} without detail`);
       }
   }
   expect(bad).toEqual([]);
