@@ -134,6 +134,8 @@ export const jobs = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     run_after: text("run_after").notNull(),
     last_error: text("last_error"),
+    /** What the last attempt's far end answered (a delivery's outcome: "APNs 200", "HTTP 404 ..."). */
+    outcome: text("outcome"),
     created_at: text("created_at").notNull(),
     finished_at: text("finished_at"),
   },
@@ -206,6 +208,8 @@ export const members = sqliteTable(
     card_email_reminder_sent_at: text("card_email_reminder_sent_at"),
     card_installed_at: text("card_installed_at"),
     renewal_opt_out_at: text("renewal_opt_out_at"),
+    /** When what the wallet pass shows last changed (its Last-Modified; lib/cards/pass-updates). */
+    pass_updated_at: text("pass_updated_at"),
     /** Lower-cased, accent-free "first last email code": what `search` matches. */
     search_text: text("search_text").notNull(),
     created_at: text("created_at").notNull(),

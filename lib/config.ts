@@ -14,7 +14,57 @@ export type Config = {
   maxBodyBytes: number;
   /** Requests a minute per API key (SPEC "Limits"). */
   rateLimitPerMinute: number;
+  /** Wallet passes: each platform is off (null) until its settings are all present. */
+  wallets: WalletConfig;
 };
+
+export type AppleWalletConfig = {
+  passTypeId: string;
+  teamId: string;
+  /** PEM files: the Pass Type ID certificate, its private key, Apple's WWDR intermediate. */
+  certFile: string;
+  keyFile: string;
+  keyPassphrase: string | undefined;
+  wwdrFile: string;
+  /** APNs origin (Apple's production gateway by default; a local server in tests). */
+  apnsUrl: string;
+};
+
+export type GoogleWalletConfig = {
+  issuerId: string;
+  /** The service account's JSON key file (client_email, private_key). */
+  keyFile: string;
+  /** Wallet REST API base and the OAuth token endpoint (Google's by default; local servers in tests). */
+  apiUrl: string;
+  tokenUrl: string;
+};
+
+export type WalletConfig = { apple: AppleWalletConfig | null; google: GoogleWalletConfig | null };
+
+function walletConfig(env: Record<string, string | undefined>): WalletConfig {
+  const apple =
+    env.APPLE_PASS_TYPE_ID && env.APPLE_TEAM_ID && env.APPLE_PASS_CERT && env.APPLE_PASS_KEY && env.APPLE_WWDR_CERT
+      ? {
+          passTypeId: env.APPLE_PASS_TYPE_ID,
+          teamId: env.APPLE_TEAM_ID,
+          certFile: env.APPLE_PASS_CERT,
+          keyFile: env.APPLE_PASS_KEY,
+          keyPassphrase: env.APPLE_PASS_KEY_PASSPHRASE,
+          wwdrFile: env.APPLE_WWDR_CERT,
+          apnsUrl: (env.APNS_URL ?? "https://api.push.apple.com").replace(/\/+$/, ""),
+        }
+      : null;
+  const google =
+    env.GOOGLE_WALLET_ISSUER_ID && env.GOOGLE_WALLET_KEY_FILE
+      ? {
+          issuerId: env.GOOGLE_WALLET_ISSUER_ID,
+          keyFile: env.GOOGLE_WALLET_KEY_FILE,
+          apiUrl: (env.GOOGLE_WALLET_API_URL ?? "https://walletobjects.googleapis.com/walletobjects/v1").replace(/\/+$/, ""),
+          tokenUrl: env.GOOGLE_OAUTH_TOKEN_URL ?? "https://oauth2.googleapis.com/token",
+        }
+      : null;
+  return { apple, google };
+}
 
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   // An empty variable (`BASE_URL=`) means "not set": fall back to the default, not to "".
@@ -32,5 +82,6 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL ?? "info",
     maxBodyBytes: Number(env.MAX_BODY_BYTES ?? 1024 * 1024),
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 300),
+    wallets: walletConfig(env),
   };
 }

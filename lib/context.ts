@@ -3,6 +3,7 @@
 // and MCP alike), or by the CLI.
 import type { Db } from "../db";
 import type { Caller } from "./auth/caller";
+import type { WalletConfig } from "./config";
 import type { Locale } from "./i18n";
 import type { MailConfig } from "./mail";
 
@@ -14,4 +15,6 @@ export type Ctx = {
   baseUrl: string;
   /** Where mail goes (SMTP_URL or the outbox folder); read from the environment when absent. */
   mail?: MailConfig;
+  /** Which wallet platforms are configured; read from the environment when absent. */
+  wallets?: WalletConfig;
 };

@@ -2,7 +2,7 @@
 // on an empty database (printing the key once), serves the API, the docs and MCP, and runs the
 // background jobs.
 import { openDb } from "../db";
-import "../lib/cards/wallet-push";
+import "../lib/cards/pass-updates";
 import { initClub, isEmpty } from "../lib/clubs/init";
 import { loadConfig } from "../lib/config";
 import { startJobWorker } from "../lib/jobs";
@@ -37,7 +37,7 @@ const server = Bun.serve({
   maxRequestBodySize: config.maxBodyBytes * 4,
   fetch: (request, srv) => app.handle(request, srv.requestIP(request)?.address ?? null),
 });
-const worker = startJobWorker(db);
+const worker = startJobWorker(db, config);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
 
 async function shutdown() {

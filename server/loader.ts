@@ -90,6 +90,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
                 locale: state.locale,
                 baseUrl: deps.config.baseUrl,
                 mail: { smtpUrl: deps.config.smtpUrl, outboxDir: deps.config.outboxDir },
+                wallets: deps.config.wallets,
               }
             : noCaller;
           if (spec.status) c.set.status = spec.status;

@@ -1,15 +1,14 @@
 // The club: creation (CLI, first start), the admin's view of it (ClubAdmin) and its update
-// (ClubUpdate: only writable fields change; card and finance fields need their own scopes; a new
-// `card_custom_link_url` queues a wallet-pass push).
+// (ClubUpdate: only writable fields change; card and finance fields need their own scopes; a
+// change that shows on the wallet card, such as a new `card_custom_link_url`, queues a pass update).
 import { eq, like, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { requireScope, verb } from "../auth/guard";
-import { WALLET_PUSH } from "../cards/wallet-push";
+import { clubFieldShowsOnPass, queuePassUpdate } from "../cards/pass-updates";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso } from "../ids";
-import { enqueueJob } from "../jobs";
 import { CLUB_FIELDS, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
 import { type ClubAdmin, type ClubUpdate, readCardBackFields } from "./schemas";
 
@@ -114,11 +113,10 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
         set[target] = value === "auto" ? fallback : value;
       }
     }
-    const linkChanged = "card_custom_link_url" in set && set.card_custom_link_url !== current.card_custom_link_url;
-    if (linkChanged) {
-      set.card_custom_link_updated_at = now;
-      await enqueueJob(t, { clubId: ctx.clubId, kind: WALLET_PUSH, payload: { reason: "card_custom_link_url" } });
-    }
+    for (const name of Object.keys(set)) if (JSON.stringify(set[name]) === JSON.stringify(current[name] ?? null)) delete set[name];
+    if ("card_custom_link_url" in set) set.card_custom_link_updated_at = now;
+    const onPass = Object.keys(set).filter(clubFieldShowsOnPass);
+    if (onPass.length) await queuePassUpdate(t, ctx.clubId, null, onPass.join(","));
     if (Object.keys(set).length === 0) return toClubAdmin(current);
     set.updated_at = now;
     const [updated] = await t

@@ -4,10 +4,28 @@
 import { and, asc, eq, lte } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { jobs } from "../../db/schema";
+import { type Config, loadConfig } from "../config";
 import { newId, nowIso } from "../ids";
 
 export type JobRow = typeof jobs.$inferSelect;
-export type JobHandler = (db: Db, job: JobRow) => Promise<void>;
+/** What a handler may need besides the database: the settings (wallet, mail) and the clock. */
+export type JobEnv = { config: Config; now: Date };
+/** Returns the far end's answer to store as the job's outcome; throws to be retried. */
+export type JobHandler = (db: Db, job: JobRow, env: JobEnv) => Promise<string | undefined | void>;
+
+/** A failure that retrying cannot fix (the far end refused the request itself): no retry. */
+export class PermanentFailure extends Error {
+  constructor(readonly outcome: string) {
+    super(outcome);
+  }
+}
+
+/** A failure worth retrying, with the far end's answer kept as the outcome. */
+export class TemporaryFailure extends Error {
+  constructor(readonly outcome: string) {
+    super(outcome);
+  }
+}
 
 const handlers = new Map<string, JobHandler>();
 const MAX_ATTEMPTS = 8;
@@ -22,8 +40,21 @@ export async function enqueueJob(t: Queryable, job: { clubId: string; kind: stri
   await t.insert(jobs).values({ id: newId(), club_id: job.clubId, kind: job.kind, payload: job.payload, status: "pending", run_after: now, created_at: now });
 }
 
+/**
+ * Marks `job` done inside `t`, for a handler whose work is itself a write: the work and the
+ * job's completion commit together, so a crash between them cannot make the work run twice.
+ */
+export async function completeJobIn(t: Queryable, job: JobRow, outcome: string): Promise<void> {
+  await t
+    .update(jobs)
+    .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome })
+    .where(eq(jobs.id, job.id));
+}
+
 /** Runs every due job once; returns how many ran. Exposed for tests and the worker loop. */
-export async function runDueJobs(db: Db, now = new Date()): Promise<number> {
+export async function runDueJobs(db: Db, options: { now?: Date; config?: Config } = {}): Promise<number> {
+  const now = options.now ?? new Date();
+  const env: JobEnv = { now, config: options.config ?? loadConfig() };
   const due = await db.read
     .select()
     .from(jobs)
@@ -34,21 +65,30 @@ export async function runDueJobs(db: Db, now = new Date()): Promise<number> {
     const handler = handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(db, job);
+      const outcome = await handler(db, job, env);
       await db.tx((t) =>
         t
           .update(jobs)
-          .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null })
+          .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome: outcome ?? null })
           .where(eq(jobs.id, job.id)),
       );
     } catch (err) {
       const attempts = job.attempts + 1;
       // Exponential back-off: 2 s, 4 s, 8 s ... then the job is left as failed for a person to see.
       const retryAt = new Date(now.getTime() + 1000 * 2 ** attempts).toISOString();
+      const giveUp = attempts >= MAX_ATTEMPTS || err instanceof PermanentFailure;
+      const outcome = err instanceof PermanentFailure || err instanceof TemporaryFailure ? err.outcome : null;
       await db.tx((t) =>
         t
           .update(jobs)
-          .set({ attempts, last_error: String(err).slice(0, 1000), status: attempts >= MAX_ATTEMPTS ? "failed" : "pending", run_after: retryAt })
+          .set({
+            attempts,
+            last_error: String(err).slice(0, 1000),
+            outcome,
+            status: giveUp ? "failed" : "pending",
+            run_after: retryAt,
+            finished_at: giveUp ? nowIso() : null,
+          })
           .where(eq(jobs.id, job.id)),
       );
     }
@@ -57,14 +97,14 @@ export async function runDueJobs(db: Db, now = new Date()): Promise<number> {
 }
 
 /** Polls for due jobs until stopped. */
-export function startJobWorker(db: Db, intervalMs = 1000): { stop(): void } {
+export function startJobWorker(db: Db, config: Config, intervalMs = 1000): { stop(): void } {
   let stopped = false;
   let running = false;
   const timer = setInterval(async () => {
     if (running || stopped) return;
     running = true;
     try {
-      await runDueJobs(db);
+      await runDueJobs(db, { config });
     } catch (err) {
       console.error("job worker:", err);
     } finally {

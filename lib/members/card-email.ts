@@ -10,7 +10,7 @@ import { BadGateway, NotFound } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { nowIso } from "../ids";
 import { mailConfig, sendMail } from "../mail";
-import { webCardUrl } from "./index";
+import { webCardUrl } from "../cards/pass-updates";
 import { getMemberRow, writeHistory } from "./internal";
 
 const QR_CID = "member-card-qr@club";

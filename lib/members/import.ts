@@ -7,6 +7,7 @@ import Papa from "papaparse";
 import { z } from "zod";
 import { members } from "../../db/schema";
 import { verb } from "../auth/guard";
+import { memberPassChanged, queuePassUpdate } from "../cards/pass-updates";
 import type { Ctx } from "../context";
 import { t as translate } from "../i18n";
 import type { MessageCode } from "../i18n/messages";
@@ -176,6 +177,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   if (!planned.length) return result;
 
   await ctx.db.tx(async (t) => {
+    const passesChanged: string[] = [];
     for (const p of planned) {
       if (p.kind === "create") {
         const v = p.values as Record<string, string>;
@@ -200,6 +202,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
           .set({ ...p.values, search_text: searchTextOf(merged), updated_at: nowIso() })
           .where(and(eq(members.club_id, ctx.clubId), eq(members.id, before.id)))
           .returning();
+        if (memberPassChanged(before, after)) passesChanged.push(before.id);
         await writeHistory(t, ctx, {
           memberId: before.id,
           action: "import_update",
@@ -209,6 +212,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
         });
       }
     }
+    await queuePassUpdate(t, ctx.clubId, passesChanged, "import_update");
   });
   return { ...result, written: true };
 });

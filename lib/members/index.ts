@@ -5,6 +5,7 @@ import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { clubColumns, clubs, members, payments } from "../../db/schema";
 import { verb } from "../auth/guard";
+import { memberPassChanged, queuePassUpdate, walletUrls } from "../cards/pass-updates";
 import type { Ctx } from "../context";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
@@ -139,8 +140,6 @@ export function newMemberRow(
   };
 }
 
-export const webCardUrl = (ctx: Ctx, serial: string) => `${ctx.baseUrl}/c/${serial}`;
-
 /**
  * Adds a member by hand: `paid`, `is_manual`, starting today, ending as given; no payment row.
  * 409 MEMBER_EMAIL_TAKEN on a duplicate email in the club; 404 TIER_NOT_FOUND for another club's tier.
@@ -163,7 +162,7 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
     return created.id;
   });
   const item = await getMemberItem(ctx.db.read, ctx.clubId, id);
-  return { ...item, wallet_urls: { apple: null, google: null, web: webCardUrl(ctx, item.pass_serial_number) } };
+  return { ...item, wallet_urls: walletUrls(ctx, item.pass_serial_number) };
 });
 
 type Change = Partial<typeof members.$inferInsert>;
@@ -188,6 +187,7 @@ async function transition(
       .where(and(eq(members.club_id, ctx.clubId), eq(members.id, memberId)))
       .returning();
     await writeHistory(t, ctx, { memberId, action, from: before, to: after, reason, details });
+    if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], action);
     if (also) await also(after);
   });
   return getMemberItem(ctx.db.read, ctx.clubId, memberId);

@@ -1,0 +1,2 @@
+ALTER TABLE `jobs` ADD `outcome` text;--> statement-breakpoint
+ALTER TABLE `members` ADD `pass_updated_at` text;

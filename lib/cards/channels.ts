@@ -1,0 +1,19 @@
+// The wallet platforms a pass can live in. Each channel turns "these passes changed" into its own
+// delivery jobs and knows the member's "add to wallet" address; lib/cards/pass-updates drives them.
+import type { Queryable } from "../../db";
+import type { WalletConfig } from "../config";
+import type { JobEnv } from "../jobs";
+
+export type WalletChannel = {
+  name: "apple" | "google";
+  /**
+   * Queues, inside `t`, one delivery job per device or wallet object holding a pass of
+   * `memberIds` (null: every member of the club); nothing when the platform is not configured.
+   * Returns how many deliveries it queued.
+   */
+  fanOut(t: Queryable, clubId: string, memberIds: string[] | null, env: JobEnv): Promise<number>;
+  /** Where a member adds the pass to this wallet, or null when the platform is not configured. */
+  addUrl(wallets: WalletConfig, baseUrl: string, serial: string): string | null;
+};
+
+export const WALLET_CHANNELS: WalletChannel[] = [];

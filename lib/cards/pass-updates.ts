@@ -1,0 +1,79 @@
+// Keeping wallet passes up to date (issue "cards", SPEC: a change of `card_custom_link_url` pushes
+// an update to the active wallet passes). A change that shows on a pass calls `queuePassUpdate`
+// inside its own transaction: the passes concerned get a new `pass_updated_at` (their
+// Last-Modified) and one `wallet_pass_update` job is queued. That job fans out, in one transaction
+// that also completes it, into one delivery job per device or wallet object (each wallet channel
+// says which); the job worker sends the deliveries with retries and back-off and keeps each one's
+// outcome. So a restart neither loses a delivery (it is a job row) nor fans out twice.
+import { and, eq, inArray } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { clubs, members } from "../../db/schema";
+import { loadConfig, type WalletConfig } from "../config";
+import type { Ctx } from "../context";
+import { nowIso } from "../ids";
+import { completeJobIn, enqueueJob, type JobEnv, registerJobHandler } from "../jobs";
+import { WALLET_CHANNELS } from "./channels";
+
+export const WALLET_PASS_UPDATE = "wallet_pass_update";
+
+/** Club fields that show on a pass: the card's appearance, plus the club's name, colours and language. */
+const CLUB_FIELDS_ON_PASS = new Set(["name", "primary_color", "secondary_color", "locale", "date_format"]);
+export const clubFieldShowsOnPass = (name: string) => name.startsWith("card_") || CLUB_FIELDS_ON_PASS.has(name);
+
+/** Member fields that show on a pass (or decide whether it is valid). */
+const MEMBER_FIELDS_ON_PASS = [
+  "first_name",
+  "last_name",
+  "membership_start",
+  "membership_end",
+  "payment_status",
+  "tier_id",
+  "referral_code",
+  "custom_fields",
+] as const;
+type MemberRow = typeof members.$inferSelect;
+
+export function memberPassChanged(before: MemberRow, after: MemberRow): boolean {
+  return MEMBER_FIELDS_ON_PASS.some((k) => JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null));
+}
+
+/**
+ * Marks the passes of `memberIds` (null: every member of the club) as changed and queues their
+ * update, inside the caller's transaction `t`.
+ */
+export async function queuePassUpdate(t: Queryable, clubId: string, memberIds: string[] | null, reason: string): Promise<void> {
+  if (memberIds && memberIds.length === 0) return;
+  const now = nowIso();
+  const where = memberIds ? and(eq(members.club_id, clubId), inArray(members.id, memberIds)) : eq(members.club_id, clubId);
+  await t.update(members).set({ pass_updated_at: now }).where(where);
+  await enqueueJob(t, { clubId, kind: WALLET_PASS_UPDATE, payload: { member_ids: memberIds, reason, at: now } });
+}
+
+registerJobHandler(WALLET_PASS_UPDATE, async (db, job, env: JobEnv) => {
+  const memberIds = (job.payload.member_ids as string[] | null) ?? null;
+  return db.tx(async (t) => {
+    const counts: string[] = [];
+    for (const channel of WALLET_CHANNELS) {
+      const n = await channel.fanOut(t, job.club_id, memberIds, env);
+      counts.push(`${channel.name}: ${n}`);
+    }
+    await t
+      .update(clubs)
+      .set({ last_wallet_push_at: env.now.toISOString() } as never)
+      .where(eq(clubs.id, job.club_id));
+    const outcome = counts.length ? `deliveries queued (${counts.join(", ")})` : "no wallet configured";
+    await completeJobIn(t, job, outcome);
+    return outcome;
+  });
+});
+
+/** The member's web card (routes/c): the serial is its only secret. */
+export const webCardUrl = (ctx: Pick<Ctx, "baseUrl">, serial: string) => `${ctx.baseUrl}/c/${serial}`;
+
+/** The member's "add to wallet" addresses: null for a platform that is not configured. */
+export function walletUrls(ctx: Pick<Ctx, "baseUrl" | "wallets">, serial: string): { apple: string | null; google: string | null; web: string } {
+  const wallets: WalletConfig = ctx.wallets ?? loadConfig().wallets;
+  const urls: { apple: string | null; google: string | null; web: string } = { apple: null, google: null, web: webCardUrl(ctx, serial) };
+  for (const channel of WALLET_CHANNELS) urls[channel.name] = channel.addUrl(wallets, ctx.baseUrl, serial);
+  return urls;
+}

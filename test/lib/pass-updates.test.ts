@@ -1,0 +1,157 @@
+// Wallet pass updates: which changes queue one, which passes they mark, and how the update job
+// fans out into deliveries through the wallet channels (a recording channel stands in for Apple
+// and Google here; their own suites test the real ones).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { eq } from "drizzle-orm";
+import { clubs, jobs } from "../../db/schema";
+import { WALLET_CHANNELS, type WalletChannel } from "../../lib/cards/channels";
+import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
+import { enqueueJob, PermanentFailure, registerJobHandler, runDueJobs, TemporaryFailure } from "../../lib/jobs";
+import { setup, type TestEnv } from "../helpers";
+import { memberRow, seedMember } from "../members-fixtures";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await setup();
+});
+afterAll(() => env.close());
+
+const jobsOf = async (kind: string) => (await env.db.read.select().from(jobs).where(eq(jobs.club_id, env.clubId))).filter((j) => j.kind === kind);
+const clearJobs = () => env.db.tx((t) => t.delete(jobs));
+afterEach(async () => {
+  await clearJobs();
+  WALLET_CHANNELS.length = 0;
+});
+
+/** A channel that records what it was asked to fan out, and queues one delivery job per member. */
+function recordingChannel(fail = false) {
+  const calls: (string[] | null)[] = [];
+  const channel: WalletChannel = {
+    name: "apple",
+    async fanOut(t, clubId, memberIds) {
+      calls.push(memberIds);
+      if (fail) throw new Error("channel down");
+      for (const id of memberIds ?? ["all"]) await enqueueJob(t, { clubId, kind: "test_delivery", payload: { member_id: id } });
+      return (memberIds ?? ["all"]).length;
+    },
+    addUrl: (_wallets, baseUrl, serial) => `${baseUrl}/test-wallet/${serial}`,
+  };
+  return { channel, calls };
+}
+
+describe("what queues a pass update", () => {
+  it("a member transition that shows on the pass marks that member's pass and queues one update", async () => {
+    const a = await seedMember(env);
+    const b = await seedMember(env);
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/suspend`, { body: { reason: "unpaid" } });
+    expect(res.status).toBe(200);
+    const [job] = await jobsOf(WALLET_PASS_UPDATE);
+    expect(job.payload).toMatchObject({ member_ids: [a.id], reason: "suspend" });
+    expect((await memberRow(env, a.id)).pass_updated_at).toBeString();
+    expect((await memberRow(env, b.id)).pass_updated_at).toBeNull();
+  });
+
+  it("a change of the card's appearance marks every pass of the club; a change off the card queues nothing", async () => {
+    const a = await seedMember(env);
+    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { description: "Not on the card" } });
+    expect(await jobsOf(WALLET_PASS_UPDATE)).toHaveLength(0);
+    const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "dark" } });
+    expect(res.status).toBe(200);
+    const [job] = await jobsOf(WALLET_PASS_UPDATE);
+    expect(job.payload).toMatchObject({ member_ids: null, reason: "card_theme" });
+    expect((await memberRow(env, a.id)).pass_updated_at).toBe(job.payload.at as string);
+    // The same value again changes nothing, so nothing is pushed.
+    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "dark" } });
+    expect(await jobsOf(WALLET_PASS_UPDATE)).toHaveLength(1);
+  });
+
+  it("an import that changes a member's name queues an update for that member only", async () => {
+    const a = await seedMember(env, { email: "import-me@test.org" });
+    await seedMember(env, { email: "untouched@test.org" });
+    const csv = "email,first_name,last_name\nimport-me@test.org,Renamed,Muster\n";
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/import`, { rawBody: csv, headers: { "content-type": "text/csv" } });
+    expect(res.status).toBe(200);
+    const [job] = await jobsOf(WALLET_PASS_UPDATE);
+    expect(job.payload.member_ids).toEqual([a.id]);
+  });
+});
+
+describe("the update job", () => {
+  it("fans out through each channel, completes itself and stamps last_wallet_push_at", async () => {
+    const { channel, calls } = recordingChannel();
+    WALLET_CHANNELS.push(channel);
+    const a = await seedMember(env);
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 2 } });
+    await runDueJobs(env.db);
+    expect(calls).toEqual([[a.id]]);
+    const [update] = await jobsOf(WALLET_PASS_UPDATE);
+    expect(update.status).toBe("done");
+    expect(update.attempts).toBe(1);
+    expect(update.outcome).toBe("deliveries queued (apple: 1)");
+    expect(await jobsOf("test_delivery")).toHaveLength(1);
+    const [club] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
+    expect((club as Record<string, unknown>).last_wallet_push_at).toBeString();
+    // Run again: the fan-out does not repeat.
+    await runDueJobs(env.db, { now: new Date(Date.now() + 3600_000) });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("a failing fan-out queues no delivery and is retried later", async () => {
+    const { channel, calls } = recordingChannel(true);
+    WALLET_CHANNELS.push(channel);
+    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "light" } });
+    await runDueJobs(env.db);
+    const [update] = await jobsOf(WALLET_PASS_UPDATE);
+    expect(update.status).toBe("pending");
+    expect(update.attempts).toBe(1);
+    expect(update.last_error).toContain("channel down");
+    expect(await jobsOf("test_delivery")).toHaveLength(0);
+    expect(calls).toEqual([null]);
+  });
+
+  it("manual create answers the configured wallets' addresses", async () => {
+    WALLET_CHANNELS.push(recordingChannel().channel);
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, {
+      body: { first_name: "Wally", last_name: "Wallet", email: "wally@test.org", membership_end: "2031-01-01" },
+    });
+    expect(res.status).toBe(201);
+    const serial = res.body.pass_serial_number;
+    expect(res.body.wallet_urls).toEqual({ apple: `http://localhost/test-wallet/${serial}`, google: null, web: `http://localhost/c/${serial}` });
+  });
+});
+
+describe("job outcomes", () => {
+  let mode: "temporary" | "permanent" | "ok" = "ok";
+  registerJobHandler("outcome_probe", async () => {
+    if (mode === "temporary") throw new TemporaryFailure("HTTP 503 busy");
+    if (mode === "permanent") throw new PermanentFailure("HTTP 400 bad object");
+    return "HTTP 200";
+  });
+  const probe = async () => {
+    await env.db.tx((t) => enqueueJob(t, { clubId: env.clubId, kind: "outcome_probe", payload: {} }));
+  };
+
+  it("keeps the far end's answer, retries a temporary failure with back-off and gives up at once on a permanent one", async () => {
+    mode = "temporary";
+    await probe();
+    const start = new Date();
+    await runDueJobs(env.db, { now: start });
+    let [job] = await jobsOf("outcome_probe");
+    expect(job).toMatchObject({ status: "pending", attempts: 1, outcome: "HTTP 503 busy" });
+    expect(Date.parse(job.run_after) - start.getTime()).toBe(2000);
+    // Not due yet: nothing runs.
+    expect(await runDueJobs(env.db, { now: new Date(start.getTime() + 1000) })).toBe(0);
+    mode = "ok";
+    await runDueJobs(env.db, { now: new Date(start.getTime() + 2000) });
+    [job] = await jobsOf("outcome_probe");
+    expect(job).toMatchObject({ status: "done", attempts: 2, outcome: "HTTP 200", last_error: null });
+
+    await clearJobs();
+    mode = "permanent";
+    await probe();
+    await runDueJobs(env.db);
+    [job] = await jobsOf("outcome_probe");
+    expect(job).toMatchObject({ status: "failed", attempts: 1, outcome: "HTTP 400 bad object" });
+    expect(job.finished_at).toBeString();
+  });
+});
