@@ -11,9 +11,11 @@ import type { Db } from "../../db";
 import { clubs, members, tiers } from "../../db/schema";
 import type { ClubRow } from "../clubs";
 import { type CardBackField, CardLocation, readCardBackFields } from "../clubs/schemas";
+import type { Ctx } from "../context";
 import { asLocale, type Locale, localeFromAcceptLanguage } from "../i18n";
 import type { MemberStatus } from "../members/schemas";
 import { derivedStatus, todayUtc } from "../members/status";
+import { walletUrls } from "./pass-updates";
 
 type Texts = {
   status: Record<MemberStatus, string>;
@@ -26,6 +28,8 @@ type Texts = {
   info: string;
   locations: string;
   map: string;
+  addApple: string;
+  addGoogle: string;
   redeem: string;
   hours: string;
   notFoundTitle: string;
@@ -44,6 +48,8 @@ const TEXTS: Record<Locale, Texts> = {
     info: "Informations",
     locations: "Nos adresses",
     map: "Voir sur la carte",
+    addApple: "Ajouter à Apple Wallet",
+    addGoogle: "Ajouter à Google Wallet",
     redeem: "Comment en profiter",
     hours: "Horaires",
     notFoundTitle: "Carte introuvable",
@@ -60,6 +66,8 @@ const TEXTS: Record<Locale, Texts> = {
     info: "Information",
     locations: "Our locations",
     map: "Show on map",
+    addApple: "Add to Apple Wallet",
+    addGoogle: "Add to Google Wallet",
     redeem: "How to redeem",
     hours: "Opening hours",
     notFoundTitle: "Card not found",
@@ -76,6 +84,8 @@ const TEXTS: Record<Locale, Texts> = {
     info: "Informationen",
     locations: "Unsere Standorte",
     map: "Auf der Karte zeigen",
+    addApple: "Zu Apple Wallet hinzufügen",
+    addGoogle: "Zu Google Wallet hinzufügen",
     redeem: "So lösen Sie ein",
     hours: "Öffnungszeiten",
     notFoundTitle: "Karte nicht gefunden",
@@ -92,6 +102,8 @@ const TEXTS: Record<Locale, Texts> = {
     info: "Informazioni",
     locations: "Le nostre sedi",
     map: "Vedi sulla mappa",
+    addApple: "Aggiungi a Apple Wallet",
+    addGoogle: "Aggiungi a Google Wallet",
     redeem: "Come usufruirne",
     hours: "Orari",
     notFoundTitle: "Tessera non trovata",
@@ -255,6 +267,7 @@ dl{margin:0}
 .loc strong{display:block}
 .loc p{margin:2px 0 4px;color:#374151;font-size:.9rem}
 a{color:#1D4ED8}
+.wallets .button{background:#000;color:#fff}
 .button{display:block;text-align:center;margin-top:22px;padding:13px 16px;border-radius:12px;background:var(--secondary);color:var(--on-secondary);font-weight:700;text-decoration:none;overflow-wrap:anywhere}
 .missing{text-align:center;padding-top:80px}
 .missing h1{font-size:1.4rem}
@@ -303,7 +316,12 @@ function notFoundPage(locale: Locale): string {
  * unguessable), or a 404 page in the visitor's language. The first view sets the member's
  * `has_web` (the member now has the web card; `card_installed_at` is left to wallet passes).
  */
-export async function renderWebCard(db: Db, serial: string, acceptLanguage: string | null): Promise<{ status: 200 | 404; html: string }> {
+export async function renderWebCard(
+  db: Db,
+  serial: string,
+  acceptLanguage: string | null,
+  site: Pick<Ctx, "baseUrl" | "wallets">,
+): Promise<{ status: 200 | 404; html: string }> {
   const [row] =
     serial.length <= 100
       ? await db.read
@@ -354,6 +372,11 @@ export async function renderWebCard(db: Db, serial: string, acceptLanguage: stri
   const locations = readLocations(club.card_locations);
   const linkUrl = safeHttpUrl(club.card_custom_link_url as string | null);
   const linkLabel = (club.card_custom_link_label as string | null) || (club.card_custom_link_url as string | null) || "";
+  const wallets = walletUrls(site, member.pass_serial_number);
+  const walletButtons = [
+    wallets.apple ? `<a class="button wallet wallet-apple" href="${escapeHtml(wallets.apple)}">${escapeHtml(tx.addApple)}</a>` : "",
+    wallets.google ? `<a class="button wallet wallet-google" href="${escapeHtml(wallets.google)}">${escapeHtml(tx.addGoogle)}</a>` : "",
+  ].join("");
 
   const body = `<main class="wrap">
 <section class="card" aria-label="${escapeHtml(clubName)}">
@@ -386,6 +409,7 @@ ${
         .join("")}</section>`
     : ""
 }
+${walletButtons ? `<nav class="wallets">${walletButtons}</nav>` : ""}
 ${linkUrl ? `<a class="button" href="${linkUrl}" rel="noopener noreferrer">${escapeHtml(linkLabel)}</a>` : ""}
 </main>`;
   return { status: 200, html: page(locale, `${clubName} — ${name}`, vars, body) };

@@ -11,5 +11,6 @@ export const GET = route({
   raw: true,
   // Any length: a serial that matches no card gets the 404 page, not a JSON 422.
   params: z.object({ serial: z.string().min(1).max(2000) }),
-  handler: async ({ deps, params, request }) => webCardResponse(await renderWebCard(deps.db, params.serial, request.headers.get("accept-language"))),
+  handler: async ({ deps, params, request }) =>
+    webCardResponse(await renderWebCard(deps.db, params.serial, request.headers.get("accept-language"), deps.config)),
 });

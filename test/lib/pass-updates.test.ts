@@ -117,6 +117,12 @@ describe("the update job", () => {
     expect(res.status).toBe(201);
     const serial = res.body.pass_serial_number;
     expect(res.body.wallet_urls).toEqual({ apple: `http://localhost/test-wallet/${serial}`, google: null, web: `http://localhost/c/${serial}` });
+    // The web card offers the configured wallet, and only that one.
+    const page = await env.call("GET", `/c/${serial}`, { key: null });
+    expect(page.text).toContain(`href="http://localhost/test-wallet/${serial}">Ajouter à Apple Wallet</a>`);
+    expect(page.text).not.toContain("Google Wallet");
+    WALLET_CHANNELS.length = 0;
+    expect((await env.call("GET", `/c/${serial}`, { key: null })).text).not.toContain("Apple Wallet");
   });
 });
 
