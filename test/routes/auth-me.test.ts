@@ -1,6 +1,5 @@
 // GET /api/auth/me
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
