@@ -12,7 +12,11 @@ export const CLIENT_EMAIL = "wallet@club-test.iam.gserviceaccount.com";
 export const KEY_ID = "test-key-1";
 const SCOPE = "https://www.googleapis.com/auth/wallet_object.issuer";
 
-export type Recorded = { method: string; path: string; status: number; body: any };
+/** A JSON body as the tests read it: a class or an object of the Wallet API. */
+// biome-ignore lint/suspicious/noExplicitAny: the tests read Google's JSON shapes field by field
+export type Json = any;
+
+export type Recorded = { method: string; path: string; status: number; body: Json };
 
 export async function fakeGoogle() {
   const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -24,7 +28,7 @@ export async function fakeGoogle() {
   );
 
   const validTokens = new Set<string>();
-  const stored = new Map<string, any>();
+  const stored = new Map<string, Json>();
   const requests: Recorded[] = [];
   const tokenRequests: { kid?: string; claims: Record<string, unknown> }[] = [];
   /** Statuses to answer to the next Wallet API calls, before anything else is checked. */

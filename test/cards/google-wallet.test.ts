@@ -9,7 +9,7 @@ import { WALLET_CHANNELS } from "../../lib/cards/channels";
 import { googleChannel } from "../../lib/cards/google";
 import { SAVE_URL } from "../../lib/cards/google/jwt";
 import { runDueJobs } from "../../lib/jobs";
-import { CLIENT_EMAIL, type FakeGoogle, fakeGoogle, ISSUER_ID, KEY_ID } from "../google-fake";
+import { CLIENT_EMAIL, type FakeGoogle, fakeGoogle, ISSUER_ID, type Json, KEY_ID } from "../google-fake";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, memberRow, seedMember, todayUtc } from "../members-fixtures";
 
@@ -61,7 +61,7 @@ describe("GET /c/:serial/google", () => {
     expect(protectedHeader.kid).toBe(KEY_ID);
     expect(payload.typ).toBe("savetowallet");
     expect(payload.origins).toEqual(["http://localhost"]);
-    const body = payload.payload as { loyaltyClasses: any[]; loyaltyObjects: any[] };
+    const body = payload.payload as { loyaltyClasses: Json[]; loyaltyObjects: Json[] };
     expect(body.loyaltyClasses).toHaveLength(1);
     expect(body.loyaltyClasses[0]).toMatchObject({ id: classId(), issuerName: "Club de test", programName: "Club de test", reviewStatus: "UNDER_REVIEW" });
     expect(body.loyaltyObjects).toHaveLength(1);
@@ -161,6 +161,8 @@ describe("updates sent to the Wallet API", () => {
   it("PUT card_custom_link_url: the class is updated and every saved object carries the link", async () => {
     const a = await savedMember();
     const b = await savedMember();
+    const other = await env.otherClub();
+    const stranger = await seedMember(env, { has_wallet_b: true }, other.club_id);
     const res = await env.call("PUT", `/api/clubs/${env.clubId}`, {
       body: { card_custom_link_url: "https://club.example/agenda", card_custom_link_label: "Agenda", primary_color: "#0A3D62" },
     });
@@ -172,6 +174,9 @@ describe("updates sent to the Wallet API", () => {
     const objectJobs = await jobsOf("google_object_update");
     expect(objectJobs.map((j) => j.payload.member_id).sort()).toEqual(expect.arrayContaining([a.id, b.id].sort()));
     expect(objectJobs.every((j) => j.status === "done" && j.outcome === "HTTP 200")).toBe(true);
+    // Another club's cards are not touched.
+    expect(objectJobs.some((j) => j.payload.member_id === stranger.id)).toBe(false);
+    expect(google.object(objectId(stranger.pass_serial_number))).toBeUndefined();
     for (const m of [a, b]) {
       expect(google.object(objectId(m.pass_serial_number)).linksModuleData).toEqual({
         uris: [{ id: "custom_link", uri: "https://club.example/agenda", description: "Agenda" }],
@@ -270,7 +275,7 @@ describe("the placeholder logo", () => {
 
     const m = await seedMember(env);
     const location = (await env.call("GET", `/c/${m.pass_serial_number}/google`, { key: null })).headers.get("location") ?? "";
-    const cls = (decodeJwt(location.slice(SAVE_URL.length)).payload as any).loyaltyClasses[0];
+    const cls = (decodeJwt(location.slice(SAVE_URL.length)).payload as Json).loyaltyClasses[0];
     expect(cls.programLogo.sourceUri.uri).toBe(`http://localhost/c/logo/${env.clubId}`);
     expect(decodeProtectedHeader(location.slice(SAVE_URL.length)).alg).toBe("RS256");
     await env.db.tx((t) =>
@@ -280,7 +285,7 @@ describe("the placeholder logo", () => {
         .where(eq(clubs.id, env.clubId)),
     );
     const again = (await env.call("GET", `/c/${m.pass_serial_number}/google`, { key: null })).headers.get("location") ?? "";
-    expect((decodeJwt(again.slice(SAVE_URL.length)).payload as any).loyaltyClasses[0].programLogo.sourceUri.uri).toBe("https://club.example/logo.png");
+    expect((decodeJwt(again.slice(SAVE_URL.length)).payload as Json).loyaltyClasses[0].programLogo.sourceUri.uri).toBe("https://club.example/logo.png");
   });
 });
 
