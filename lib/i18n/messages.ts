@@ -188,6 +188,19 @@ export const MESSAGES = {
     de: "„to“ erfordert auch „from“.",
     it: "«to» richiede anche «from».",
   },
+  // ---- Google Wallet (cards issue, item 5) ----
+  CARD_NOT_FOUND: {
+    fr: "Aucune carte de membre ne correspond à ce lien.",
+    en: "No membership card matches this link.",
+    de: "Zu diesem Link gibt es keine Mitgliedskarte.",
+    it: "Nessuna tessera corrisponde a questo link.",
+  },
+  GOOGLE_WALLET_NOT_CONFIGURED: {
+    fr: "Google Wallet n'est pas configuré sur ce service : utilisez la carte web.",
+    en: "Google Wallet is not configured on this service: use the web card instead.",
+    de: "Google Wallet ist auf diesem Dienst nicht eingerichtet: Nutzen Sie die Web-Karte.",
+    it: "Google Wallet non è configurato su questo servizio: usate la tessera web.",
+  },
   // ---- members and tiers (members issue) ----
   MEMBER_NOT_FOUND: { fr: "Membre introuvable.", en: "Member not found.", de: "Mitglied nicht gefunden.", it: "Membro non trovato." },
   TIER_NOT_FOUND: { fr: "Formule introuvable.", en: "Tier not found.", de: "Stufe nicht gefunden.", it: "Livello non trovato." },

@@ -1,0 +1,95 @@
+// Google Wallet: the "save to Google Wallet" link of a member's card and the updates of the cards
+// already saved. The link (GET /c/<serial>/google) redirects to Google with a signed JWT carrying
+// the club's loyalty class and the member's loyalty object. When what a card shows changes,
+// lib/cards/pass-updates asks this channel to fan out: one job per saved object (and one for the
+// class on a club-wide change), each writing the new version through the Wallet REST API.
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db, Queryable } from "../../../db";
+import { clubs, members } from "../../../db/schema";
+import type { ClubRow } from "../../clubs";
+import type { GoogleWalletConfig, WalletConfig } from "../../config";
+import type { Ctx } from "../../context";
+import { NotFound } from "../../errors";
+import { enqueueJob, type JobEnv, type JobRow, registerJobHandler } from "../../jobs";
+import type { WalletChannel } from "../channels";
+import { upsertWalletResource } from "./api";
+import { SAVE_URL, saveJwt } from "./jwt";
+import { loadPassData, loyaltyClass, loyaltyObject } from "./objects";
+
+export const GOOGLE_OBJECT_UPDATE = "google_object_update";
+export const GOOGLE_CLASS_UPDATE = "google_class_update";
+
+/** The serial is the secret of the member's card pages; longer strings are no serial. */
+const MAX_SERIAL = 100;
+
+/**
+ * The Google address that saves the card of pass `serial` to the visitor's Google Wallet, and
+ * records that the member has the Google card (`has_wallet_b`, `card_installed_at` the first time).
+ * Throws NotFound `CARD_NOT_FOUND` for an unknown serial, `GOOGLE_WALLET_NOT_CONFIGURED` when the
+ * service has no Google settings.
+ */
+export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "baseUrl" | "wallets">, now = new Date()): Promise<string> {
+  const cfg = site.wallets?.google;
+  if (!cfg) throw new NotFound("GOOGLE_WALLET_NOT_CONFIGURED");
+  const data = serial.length <= MAX_SERIAL ? await loadPassData(db.read, { serial }) : null;
+  if (!data) throw new NotFound("CARD_NOT_FOUND");
+  const jwt = await saveJwt(cfg, {
+    origin: site.baseUrl,
+    loyaltyClass: loyaltyClass(cfg, data.club, site.baseUrl),
+    loyaltyObject: loyaltyObject(cfg, data, now),
+    now,
+  });
+  // Google's own "saved" callback would need a public endpoint and Google-signed messages
+  // (docs/decisions-google.md): the click on our link is what we count as the install.
+  if (!data.member.has_wallet_b || !data.member.card_installed_at) {
+    await db.tx(async (t) => {
+      await t
+        .update(members)
+        .set({ has_wallet_b: true, card_installed_at: data.member.card_installed_at ?? now.toISOString() })
+        .where(eq(members.id, data.member.id));
+    });
+  }
+  return `${SAVE_URL}${jwt}`;
+}
+
+/** The settings of the job's run, or null when Google Wallet has been switched off since. */
+const configOf = (env: JobEnv): GoogleWalletConfig | null => env.config.wallets.google;
+
+registerJobHandler(GOOGLE_OBJECT_UPDATE, async (db: Db, job: JobRow, env: JobEnv) => {
+  const cfg = configOf(env);
+  if (!cfg) return "Google Wallet not configured: skipped";
+  const data = await loadPassData(db.read, { memberId: String(job.payload.member_id) });
+  if (!data || data.member.club_id !== job.club_id) return "member gone: skipped";
+  return upsertWalletResource(cfg, "loyaltyObject", loyaltyObject(cfg, data, env.now) as { id: string });
+});
+
+registerJobHandler(GOOGLE_CLASS_UPDATE, async (db: Db, job: JobRow, env: JobEnv) => {
+  const cfg = configOf(env);
+  if (!cfg) return "Google Wallet not configured: skipped";
+  const [club] = (await db.read.select().from(clubs).where(eq(clubs.id, job.club_id)).limit(1)) as ClubRow[];
+  if (!club) return "club gone: skipped";
+  return upsertWalletResource(cfg, "loyaltyClass", loyaltyClass(cfg, club, env.config.baseUrl) as { id: string });
+});
+
+export const googleChannel: WalletChannel = {
+  name: "google",
+
+  async fanOut(t: Queryable, clubId: string, memberIds: string[] | null, env: JobEnv): Promise<number> {
+    if (!configOf(env)) return 0;
+    const saved = and(eq(members.club_id, clubId), eq(members.has_wallet_b, true));
+    const rows = await t
+      .select({ id: members.id })
+      .from(members)
+      .where(memberIds ? and(saved, inArray(members.id, memberIds)) : saved);
+    if (!rows.length) return 0;
+    // A club-wide change (name, colours, card settings) may change the class too: queued first.
+    const classToo = memberIds === null;
+    if (classToo) await enqueueJob(t, { clubId, kind: GOOGLE_CLASS_UPDATE, payload: {} });
+    for (const row of rows) await enqueueJob(t, { clubId, kind: GOOGLE_OBJECT_UPDATE, payload: { member_id: row.id } });
+    return rows.length + (classToo ? 1 : 0);
+  },
+
+  addUrl(wallets: WalletConfig, baseUrl: string, serial: string): string | null {
+    return wallets.google ? `${baseUrl}/c/${serial}/google` : null;
+  },
+};
