@@ -57,6 +57,13 @@ export class BadGateway extends AppError {
   }
 }
 
+/** The service cannot do this now through no fault of the request (a wallet key it cannot read). */
+export class ServiceUnavailable extends AppError {
+  constructor(code: MessageCode, params?: Params) {
+    super(503, code, params);
+  }
+}
+
 /** One failed rule of an input, reported like a schema failure (422 `detail` item). */
 export type Invalid = { loc: (string | number)[]; code: MessageCode; params?: Params };
 

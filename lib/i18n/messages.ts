@@ -195,6 +195,12 @@ export const MESSAGES = {
     de: "Zu diesem Link gibt es keine Mitgliedskarte.",
     it: "Nessuna tessera corrisponde a questo link.",
   },
+  WALLET_UNAVAILABLE: {
+    fr: "Ce portefeuille est mal configuré sur ce service (clé illisible) : utilisez la carte web en attendant.",
+    en: "This wallet is misconfigured on this service (its key cannot be read): use the web card meanwhile.",
+    de: "Diese Wallet ist auf diesem Dienst falsch eingerichtet (Schlüssel nicht lesbar): Nutzen Sie bis dahin die Web-Karte.",
+    it: "Questo wallet è configurato male su questo servizio (chiave illeggibile): usate nel frattempo la tessera web.",
+  },
   GOOGLE_WALLET_NOT_CONFIGURED: {
     fr: "Google Wallet n'est pas configuré sur ce service : utilisez la carte web.",
     en: "Google Wallet is not configured on this service: use the web card instead.",

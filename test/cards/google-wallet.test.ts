@@ -320,3 +320,20 @@ describe("without Google settings", () => {
     expect((await plain.call("GET", `/api/verify/${serial}`)).body.status).toBe("suspended");
   });
 });
+
+describe("with a key file that cannot be read", () => {
+  let broken: TestEnv;
+  beforeAll(async () => {
+    broken = await setup({ ...google.env, GOOGLE_WALLET_KEY_FILE: "/nonexistent/service-account.json" });
+  });
+  afterAll(() => broken.close());
+
+  it("the save link answers 503 with a clear message (not a 500) and records no install", async () => {
+    const m = await seedMember(broken, {}, broken.clubId);
+    const res = await broken.call("GET", `/c/${m.pass_serial_number}/google`, { key: null, headers: { "accept-language": "en" } });
+    expect(res.status).toBe(503);
+    expect(res.body.code).toBe("WALLET_UNAVAILABLE");
+    expect(res.body.detail).toContain("cannot be read");
+    expect((await memberRow(broken, m.id)).has_wallet_b).toBe(false);
+  });
+});

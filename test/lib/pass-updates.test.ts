@@ -1,7 +1,7 @@
 // Wallet pass updates: which changes queue one, which passes they mark, and how the update job
 // fans out into deliveries through the wallet channels (a recording channel stands in for Apple
 // and Google here; their own suites test the real ones).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, jobs } from "../../db/schema";
 import { WALLET_CHANNELS, type WalletChannel } from "../../lib/cards/channels";
@@ -18,9 +18,13 @@ afterAll(() => env.close());
 
 const jobsOf = async (kind: string) => (await env.db.read.select().from(jobs).where(eq(jobs.club_id, env.clubId))).filter((j) => j.kind === kind);
 const clearJobs = () => env.db.tx((t) => t.delete(jobs));
+// The real channels are swapped out for a recording one in each test, and put back after.
+const realChannels = [...WALLET_CHANNELS];
+const useChannels = (...channels: WalletChannel[]) => WALLET_CHANNELS.splice(0, WALLET_CHANNELS.length, ...channels);
+beforeEach(() => useChannels());
 afterEach(async () => {
   await clearJobs();
-  WALLET_CHANNELS.length = 0;
+  useChannels(...realChannels);
 });
 
 /** A channel that records what it was asked to fan out, and queues one delivery job per member. */
@@ -79,7 +83,7 @@ describe("what queues a pass update", () => {
 describe("the update job", () => {
   it("fans out through each channel, completes itself and stamps last_wallet_push_at", async () => {
     const { channel, calls } = recordingChannel();
-    WALLET_CHANNELS.push(channel);
+    useChannels(channel);
     const a = await seedMember(env);
     await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 2 } });
     await runDueJobs(env.db);
@@ -98,7 +102,7 @@ describe("the update job", () => {
 
   it("a failing fan-out queues no delivery and is retried later", async () => {
     const { channel, calls } = recordingChannel(true);
-    WALLET_CHANNELS.push(channel);
+    useChannels(channel);
     await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "light" } });
     await runDueJobs(env.db);
     const [update] = await jobsOf(WALLET_PASS_UPDATE);
@@ -110,7 +114,7 @@ describe("the update job", () => {
   });
 
   it("manual create answers the configured wallets' addresses", async () => {
-    WALLET_CHANNELS.push(recordingChannel().channel);
+    useChannels(recordingChannel().channel);
     const res = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, {
       body: { first_name: "Wally", last_name: "Wallet", email: "wally@test.org", membership_end: "2031-01-01" },
     });
@@ -121,7 +125,7 @@ describe("the update job", () => {
     const page = await env.call("GET", `/c/${serial}`, { key: null });
     expect(page.text).toContain(`href="http://localhost/test-wallet/${serial}">Ajouter à Apple Wallet</a>`);
     expect(page.text).not.toContain("Google Wallet");
-    WALLET_CHANNELS.length = 0;
+    useChannels();
     expect((await env.call("GET", `/c/${serial}`, { key: null })).text).not.toContain("Apple Wallet");
   });
 });

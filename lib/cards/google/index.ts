@@ -9,7 +9,7 @@ import { clubs, members } from "../../../db/schema";
 import type { ClubRow } from "../../clubs";
 import type { GoogleWalletConfig, WalletConfig } from "../../config";
 import type { Ctx } from "../../context";
-import { NotFound } from "../../errors";
+import { NotFound, ServiceUnavailable } from "../../errors";
 import { enqueueJob, type JobEnv, type JobRow, registerJobHandler } from "../../jobs";
 import type { WalletChannel } from "../channels";
 import { upsertWalletResource } from "./api";
@@ -38,6 +38,10 @@ export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "bas
     loyaltyClass: loyaltyClass(cfg, data.club, site.baseUrl),
     loyaltyObject: loyaltyObject(cfg, data, now),
     now,
+  }).catch((err) => {
+    // The operator's key file is missing or broken: say so in the log, not as a 500 to the member.
+    console.error(`Google Wallet: cannot sign with ${cfg.keyFile}: ${err}`);
+    throw new ServiceUnavailable("WALLET_UNAVAILABLE");
   });
   // Google's own "saved" callback would need a public endpoint and Google-signed messages
   // (docs/decisions-google.md): the click on our link is what we count as the install.
