@@ -3,6 +3,7 @@
 import type { Queryable } from "../../db";
 import type { WalletConfig } from "../config";
 import type { JobEnv } from "../jobs";
+import { appleChannel } from "./apple";
 
 export type WalletChannel = {
   name: "apple" | "google";
@@ -16,4 +17,4 @@ export type WalletChannel = {
   addUrl(wallets: WalletConfig, baseUrl: string, serial: string): string | null;
 };
 
-export const WALLET_CHANNELS: WalletChannel[] = [];
+export const WALLET_CHANNELS: WalletChannel[] = [appleChannel];
