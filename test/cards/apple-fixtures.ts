@@ -4,6 +4,7 @@
 // files (zip) and of what a device sends.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
+import { createSecureServer } from "node:http2";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
@@ -143,3 +144,52 @@ export function unzipPass(bytes: Uint8Array): Record<string, Uint8Array> {
 }
 
 export const readJson = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes));
+
+export type ApnsRequest = { path: string; headers: Record<string, string>; body: string; clientFingerprint: string | null };
+
+/**
+ * A local HTTP/2 TLS server standing in for APNs: it asks for the client's certificate, records
+ * each request (with that certificate's fingerprint) and answers with `reply` (200 by default).
+ */
+export async function startFakeApns(pki: ApplePki) {
+  const received: ApnsRequest[] = [];
+  let reply: (req: ApnsRequest) => { status: number; reason?: string } = () => ({ status: 200 });
+  const server = createSecureServer({
+    key: readFileSync(pki.serverKeyFile),
+    cert: readFileSync(pki.serverCertFile),
+    requestCert: true,
+    // The test checks the certificate itself (it is signed by the "WWDR", not by this CA).
+    rejectUnauthorized: false,
+  });
+  server.on("stream", (stream, headers) => {
+    const socket = stream.session?.socket as unknown as { getPeerCertificate?: () => { fingerprint256?: string } } | undefined;
+    const peer = socket?.getPeerCertificate?.();
+    let body = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (c: string) => {
+      body += c;
+    });
+    stream.on("end", () => {
+      const req: ApnsRequest = {
+        path: String(headers[":path"]),
+        headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])),
+        body,
+        clientFingerprint: peer?.fingerprint256 ?? null,
+      };
+      received.push(req);
+      const answer = reply(req);
+      stream.respond({ ":status": answer.status, "apns-id": crypto.randomUUID(), ...(answer.reason ? { "content-type": "application/json" } : {}) });
+      stream.end(answer.reason ? JSON.stringify({ reason: answer.reason }) : "");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `https://localhost:${port}`,
+    received,
+    reply(fn: typeof reply) {
+      reply = fn;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

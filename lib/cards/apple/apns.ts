@@ -9,8 +9,8 @@ import { and, eq } from "drizzle-orm";
 import { appleRegistrations } from "../../../db/schema";
 import type { AppleWalletConfig } from "../../config";
 import { completeJobIn, PermanentFailure, registerJobHandler, TemporaryFailure } from "../../jobs";
-import { appleCertificates } from "./pass";
-import { refreshHasWallet } from "./web-service";
+import { appleCertificates } from "./certs";
+import { refreshHasWallet } from "./registrations";
 
 export const APPLE_PUSH = "apple_push";
 
@@ -55,6 +55,12 @@ function connection(apple: AppleWalletConfig): Held {
   session.unref();
   sessions.set(key, fresh);
   return fresh;
+}
+
+/** Closes every held APNs connection (shutdown, tests). */
+export function closeApnsConnections(): void {
+  for (const { session } of sessions.values()) session.close();
+  sessions.clear();
 }
 
 /** Sends the "pass changed" push to `pushToken`; resolves with APNs' status and reason, rejects on network failure. */

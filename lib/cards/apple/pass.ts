@@ -5,7 +5,6 @@
 // anew for every download: what it shows is always the database's current state, and its
 // Last-Modified comes from `members.pass_updated_at` (lib/cards/pass-updates).
 import { timingSafeEqual } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
 import { and, eq, isNull } from "drizzle-orm";
 import { PKPass } from "passkit-generator";
 import type { Db } from "../../../db";
@@ -18,6 +17,7 @@ import { asLocale, type Locale } from "../../i18n";
 import { randomBase62, sha256Hex } from "../../ids";
 import { derivedStatus, todayUtc } from "../../members/status";
 import { color, formatDate, labelOn, readLocations, TEXTS, textOn } from "../web";
+import { appleCertificates } from "./certs";
 import { solidPng } from "./png";
 
 export type MemberRow = typeof members.$inferSelect;
@@ -51,26 +51,6 @@ const BARCODE_FORMATS = {
 
 /** Apple shows at most 10 locations per pass. */
 const MAX_LOCATIONS = 10;
-
-// The certificate files change only when an admin replaces them: read them once per version.
-const certCache = new Map<string, { mtimeMs: number; data: Buffer }>();
-function readCached(path: string): Buffer {
-  const mtimeMs = statSync(path).mtimeMs;
-  const hit = certCache.get(path);
-  if (hit && hit.mtimeMs === mtimeMs) return hit.data;
-  const data = readFileSync(path);
-  certCache.set(path, { mtimeMs, data });
-  return data;
-}
-
-export function appleCertificates(apple: AppleWalletConfig) {
-  return {
-    wwdr: readCached(apple.wwdrFile),
-    signerCert: readCached(apple.certFile),
-    signerKey: readCached(apple.keyFile),
-    signerKeyPassphrase: apple.keyPassphrase,
-  };
-}
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
 

@@ -4,12 +4,13 @@
 // No API key: a pass proves itself with `Authorization: ApplePass <authenticationToken>`, and
 // each client address is rate-limited. Registrations drive the member's `has_wallet_a` and
 // `card_installed_at`; their push tokens are where lib/cards/apple/apns sends the updates.
-import { and, count, eq } from "drizzle-orm";
-import type { Db, Queryable } from "../../../db";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db";
 import { appleRegistrations, members } from "../../../db/schema";
 import { NotFound, RateLimited, Unauthorized } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import { SlidingWindowLimiter } from "../../ratelimit";
+import { refreshHasWallet } from "./registrations";
 import { type AppleSite, buildPass, type MemberRow, memberBySerial, passChangedAt, requireApple, tokenMatches } from "./pass";
 
 export type PasskitDeps = { db: Db; site: AppleSite };
@@ -109,17 +110,6 @@ export async function unregisterDevice(
       );
     await refreshHasWallet(t, [member.id]);
   });
-}
-
-/** Sets `has_wallet_a` of `memberIds` from whether any device still holds their pass. */
-export async function refreshHasWallet(t: Queryable, memberIds: string[]): Promise<void> {
-  for (const id of new Set(memberIds)) {
-    const [{ n }] = await t.select({ n: count() }).from(appleRegistrations).where(eq(appleRegistrations.member_id, id));
-    await t
-      .update(members)
-      .set({ has_wallet_a: n > 0 })
-      .where(eq(members.id, id));
-  }
 }
 
 /**
