@@ -4,7 +4,7 @@
 // files (zip) and of what a device sends.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { X509Certificate } from "node:crypto";
-import { createSecureServer } from "node:http2";
+import { createSecureServer, type ServerHttp2Stream } from "node:http2";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
@@ -161,7 +161,7 @@ export async function startFakeApns(pki: ApplePki) {
     // The test checks the certificate itself (it is signed by the "WWDR", not by this CA).
     rejectUnauthorized: false,
   });
-  server.on("stream", (stream, headers) => {
+  server.on("stream", (stream: ServerHttp2Stream, headers) => {
     const socket = stream.session?.socket as unknown as { getPeerCertificate?: () => { fingerprint256?: string } } | undefined;
     const peer = socket?.getPeerCertificate?.();
     let body = "";

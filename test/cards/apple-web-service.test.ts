@@ -145,7 +145,8 @@ describe("a phone's walk through the web service", () => {
   it("a device holding several passes gets the serials of those that changed only", async () => {
     const a = await installedMember();
     const b = await installedMember();
-    for (const m of [a, b]) expect((await req("POST", registrationPath("device-3", m.serial), { token: m.token, body: { pushToken: "tok-3" } })).status).toBe(201);
+    for (const m of [a, b])
+      expect((await req("POST", registrationPath("device-3", m.serial), { token: m.token, body: { pushToken: "tok-3" } })).status).toBe(201);
     const listPath = `${WS}/devices/device-3/registrations/${PASS_TYPE_ID}`;
     const first = await (await req("GET", listPath)).json();
     expect(first.serialNumbers).toEqual([a.serial, b.serial].sort());
