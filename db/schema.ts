@@ -210,6 +210,8 @@ export const members = sqliteTable(
     renewal_opt_out_at: text("renewal_opt_out_at"),
     /** When what the wallet pass shows last changed (its Last-Modified; lib/cards/pass-updates). */
     pass_updated_at: text("pass_updated_at"),
+    /** Apple Wallet: the pass's `authenticationToken` (lib/cards/apple), made when first needed. */
+    pass_auth_token: text("pass_auth_token"),
     /** Lower-cased, accent-free "first last email code": what `search` matches. */
     search_text: text("search_text").notNull(),
     created_at: text("created_at").notNull(),
@@ -473,4 +475,33 @@ export const promoRedemptions = sqliteTable(
     created_at: text("created_at").notNull(),
   },
   (t) => [index("promo_redemptions_code_idx").on(t.promo_code_id)],
+);
+
+// ---- Apple Wallet (cards issue) ------------------------------------------------------------
+
+/**
+ * A device that added a member's Apple Wallet pass and asked for its updates (PassKit web
+ * service "register a device"): one row per device and pass, with the device's push token.
+ */
+export const appleRegistrations = sqliteTable(
+  "apple_registrations",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    member_id: text("member_id")
+      .notNull()
+      .references(() => members.id),
+    device_library_id: text("device_library_id").notNull(),
+    pass_type_id: text("pass_type_id").notNull(),
+    push_token: text("push_token").notNull(),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("apple_registrations_device_pass_unique").on(t.device_library_id, t.pass_type_id, t.member_id),
+    index("apple_registrations_club_member_idx").on(t.club_id, t.member_id),
+    index("apple_registrations_push_token_idx").on(t.push_token),
+  ],
 );

@@ -28,6 +28,8 @@ export type AppleWalletConfig = {
   wwdrFile: string;
   /** APNs origin (Apple's production gateway by default; a local server in tests). */
   apnsUrl: string;
+  /** An extra CA to trust for APNs (APNS_CA_FILE; a local stand-in's CA in tests), else the system's. */
+  apnsCaFile: string | undefined;
 };
 
 export type GoogleWalletConfig = {
@@ -52,6 +54,7 @@ function walletConfig(env: Record<string, string | undefined>): WalletConfig {
           keyPassphrase: env.APPLE_PASS_KEY_PASSPHRASE,
           wwdrFile: env.APPLE_WWDR_CERT,
           apnsUrl: (env.APNS_URL ?? "https://api.push.apple.com").replace(/\/+$/, ""),
+          apnsCaFile: env.APNS_CA_FILE,
         }
       : null;
   const google =

@@ -15,8 +15,8 @@ import { type MountedRoute, mountRoutes } from "./loader";
 import { DOCS_PATH, docsAsset, docsPlugin } from "./openapi";
 import { getState, setState } from "./state";
 
-/** Paths reached without credentials. */
-const PUBLIC = [/^\/api\/public\//, /^\/api\/auth\/login$/, /^\/c\//, /^\/health$/];
+/** Paths reached without credentials (the PassKit web service checks its own `ApplePass` token). */
+const PUBLIC = [/^\/api\/public\//, /^\/api\/auth\/login$/, /^\/c\//, /^\/health$/, /^\/api\/passkit\//];
 /** Paths for a dashboard session only: a key there answers 403 (SPEC "Authentication" 4). */
 const SESSION_ONLY = /^\/api\/(account|team|superadmin)(\/|$)/;
 

@@ -3,6 +3,7 @@
 import type { Queryable } from "../../db";
 import type { WalletConfig } from "../config";
 import type { JobEnv } from "../jobs";
+import { appleChannel } from "./apple";
 import { googleChannel } from "./google";
 
 export type WalletChannel = {
@@ -17,4 +18,4 @@ export type WalletChannel = {
   addUrl(wallets: WalletConfig, baseUrl: string, serial: string): string | null;
 };
 
-export const WALLET_CHANNELS: WalletChannel[] = [googleChannel];
+export const WALLET_CHANNELS: WalletChannel[] = [appleChannel, googleChannel];

@@ -17,7 +17,7 @@ import type { MemberStatus } from "../members/schemas";
 import { derivedStatus, todayUtc } from "../members/status";
 import { walletUrls } from "./pass-updates";
 
-type Texts = {
+export type Texts = {
   status: Record<MemberStatus, string>;
   member: string;
   tier: string;
@@ -36,7 +36,7 @@ type Texts = {
   notFoundText: string;
 };
 
-const TEXTS: Record<Locale, Texts> = {
+export const TEXTS: Record<Locale, Texts> = {
   fr: {
     status: { active: "Membre actif", expired: "Adhésion expirée", suspended: "Adhésion suspendue", pending: "Paiement en attente" },
     member: "Membre",
@@ -134,7 +134,7 @@ const safeEmail = (value: string | null | undefined) => {
 const telHref = (value: string) => value.replace(/[^+0-9]/g, "");
 
 const HEX = /^#[0-9A-Fa-f]{6}$/;
-const color = (value: unknown, fallback: string) => (typeof value === "string" && HEX.test(value) ? value : fallback);
+export const color = (value: unknown, fallback: string) => (typeof value === "string" && HEX.test(value) ? value : fallback);
 
 /** WCAG relative luminance of #RRGGBB. */
 function luminance(hex: string): number {
@@ -150,13 +150,13 @@ const contrast = (a: string, b: string) => {
 };
 
 /** Black or white, whichever reads better on `hex`. */
-const textOn = (hex: string): string => (luminance(hex) > 0.4 ? "#111827" : "#FFFFFF");
+export const textOn = (hex: string): string => (luminance(hex) > 0.4 ? "#111827" : "#FFFFFF");
 
 /** The club's label colour, unless it is unreadable on the card (the default grey on a light card). */
-const labelOn = (label: string, background: string): string =>
+export const labelOn = (label: string, background: string): string =>
   contrast(label, background) >= 2.5 ? label : textOn(background) === "#FFFFFF" ? "#D1D5DB" : "#4B5563";
 
-function formatDate(day: string, locale: Locale, country: unknown): string {
+export function formatDate(day: string, locale: Locale, country: unknown): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   for (const tag of [typeof country === "string" && country ? `${locale}-${country}` : locale, locale]) {
     try {
@@ -217,7 +217,7 @@ function perkHtml(f: CardBackField, tx: Texts): string {
 </article>`;
 }
 
-function readLocations(stored: unknown): z.infer<typeof CardLocation>[] {
+export function readLocations(stored: unknown): z.infer<typeof CardLocation>[] {
   if (!Array.isArray(stored)) return [];
   return stored.flatMap((raw) => {
     const parsed = CardLocation.safeParse(raw);

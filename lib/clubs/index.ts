@@ -114,8 +114,8 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
       }
     }
     for (const name of Object.keys(set)) if (JSON.stringify(set[name]) === JSON.stringify(current[name] ?? null)) delete set[name];
-    if ("card_custom_link_url" in set) set.card_custom_link_updated_at = now;
     const onPass = Object.keys(set).filter(clubFieldShowsOnPass);
+    if ("card_custom_link_url" in set) set.card_custom_link_updated_at = now;
     if (onPass.length) await queuePassUpdate(t, ctx.clubId, null, onPass.join(","));
     if (Object.keys(set).length === 0) return toClubAdmin(current);
     set.updated_at = now;

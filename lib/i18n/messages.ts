@@ -451,6 +451,25 @@ export const MESSAGES = {
     de: "Dieser Aktionscode gilt nicht für diese Anmeldung.",
     it: "Questo codice promozionale non si applica a questa iscrizione.",
   },
+  // Apple Wallet (lib/cards/apple)
+  APPLE_WALLET_NOT_CONFIGURED: {
+    fr: "Apple Wallet n'est pas configuré sur ce serveur.",
+    en: "Apple Wallet is not configured on this server.",
+    de: "Apple Wallet ist auf diesem Server nicht eingerichtet.",
+    it: "Apple Wallet non è configurato su questo server.",
+  },
+  PASS_NOT_FOUND: {
+    fr: "Carte de membre introuvable.",
+    en: "Membership card not found.",
+    de: "Mitgliedskarte nicht gefunden.",
+    it: "Tessera non trovata.",
+  },
+  PASS_UNAUTHORIZED: {
+    fr: "Jeton d'authentification de la carte manquant ou invalide.",
+    en: "Missing or invalid pass authentication token.",
+    de: "Authentifizierungstoken der Karte fehlt oder ist ungültig.",
+    it: "Token di autenticazione della tessera mancante o non valido.",
+  },
   // CLI (scripts/cli.ts)
   BACKUP_TARGET_EXISTS: {
     fr: "Le fichier {path} existe déjà : choisissez un autre nom pour la sauvegarde.",

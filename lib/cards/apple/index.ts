@@ -1,0 +1,32 @@
+// The Apple Wallet channel (lib/cards/channels): where a member adds the pass (its `.pkpass`
+// download) and, when passes change, one APNs push job per device holding them. The pass
+// itself is in ./pass, the PassKit web service the phones call in ./web-service, the pushes in
+// ./apns.
+import { and, eq, inArray } from "drizzle-orm";
+import { appleRegistrations } from "../../../db/schema";
+import { enqueueJob } from "../../jobs";
+import type { WalletChannel } from "../channels";
+import { APPLE_PUSH } from "./apns";
+
+/** The public download address of a member's pass (the serial is its secret). */
+export const applePassUrl = (baseUrl: string, serial: string) => `${baseUrl}/c/${serial}/pass.pkpass`;
+
+export const appleChannel: WalletChannel = {
+  name: "apple",
+  async fanOut(t, clubId, memberIds, env) {
+    const apple = env.config.wallets.apple;
+    if (!apple || (memberIds && memberIds.length === 0)) return 0;
+    const scope = [eq(appleRegistrations.club_id, clubId), eq(appleRegistrations.pass_type_id, apple.passTypeId)];
+    if (memberIds) scope.push(inArray(appleRegistrations.member_id, memberIds));
+    // A device holding several changed passes needs one push: it then asks which ones changed.
+    const tokens = await t
+      .selectDistinct({ push_token: appleRegistrations.push_token })
+      .from(appleRegistrations)
+      .where(and(...scope));
+    for (const { push_token } of tokens) {
+      await enqueueJob(t, { clubId, kind: APPLE_PUSH, payload: { push_token, pass_type_id: apple.passTypeId } });
+    }
+    return tokens.length;
+  },
+  addUrl: (wallets, baseUrl, serial) => (wallets.apple ? applePassUrl(baseUrl, serial) : null),
+};

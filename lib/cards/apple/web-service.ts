@@ -1,0 +1,179 @@
+// Apple's PassKit web service ("Wallet Web Service Reference"), which a phone calls on its own
+// once a pass is in Wallet: register and unregister a device for a pass's updates, list the
+// passes of a device that changed since a tag, fetch the latest pass, and send its error logs.
+// No API key: a pass proves itself with `Authorization: ApplePass <authenticationToken>`, and
+// each client address is rate-limited. Registrations drive the member's `has_wallet_a` and
+// `card_installed_at`; their push tokens are where lib/cards/apple/apns sends the updates.
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../../db";
+import { appleRegistrations, members } from "../../../db/schema";
+import { NotFound, RateLimited, Unauthorized } from "../../errors";
+import { newId, nowIso } from "../../ids";
+import { SlidingWindowLimiter } from "../../ratelimit";
+import { refreshHasWallet } from "./registrations";
+import { type AppleSite, buildPass, type MemberRow, memberBySerial, passChangedAt, requireApple, tokenMatches } from "./pass";
+
+export type PasskitDeps = { db: Db; site: AppleSite };
+
+/** Requests a minute per client address on the PassKit routes (a phone makes a few per update). */
+export const PASSKIT_RATE_PER_MINUTE = 300;
+const limiters = new WeakMap<Db, SlidingWindowLimiter>();
+
+function limit(db: Db, ip: string | null): void {
+  let limiter = limiters.get(db);
+  if (!limiter) {
+    limiter = new SlidingWindowLimiter(PASSKIT_RATE_PER_MINUTE);
+    limiters.set(db, limiter);
+  }
+  const decision = limiter.hit(`ip:${ip ?? "unknown"}`);
+  if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
+}
+
+/** The settings, after the rate limit, and the pass type check (another pass type is none of ours). */
+function open(deps: PasskitDeps, ip: string | null, passType: string) {
+  const apple = requireApple(deps.site.wallets);
+  limit(deps.db, ip);
+  if (passType !== apple.passTypeId) throw new NotFound("PASS_NOT_FOUND");
+  return apple;
+}
+
+/**
+ * The member whose pass is `serial`, when `authorization` carries that pass's token; otherwise
+ * 401, for an unknown serial too (the answer says nothing about which serials exist).
+ */
+async function authenticate(db: Db, serial: string, authorization: string | null): Promise<MemberRow> {
+  const match = /^ApplePass\s+(\S+)\s*$/i.exec(authorization ?? "");
+  const member = await memberBySerial(db, serial);
+  if (!member || !tokenMatches(member, match?.[1] ?? null)) throw new Unauthorized("PASS_UNAUTHORIZED");
+  return member;
+}
+
+/**
+ * Registers device `device` for the updates of pass `serial` with its `pushToken`. Answers
+ * whether the registration is new (201) or was already there (200, the push token refreshed).
+ * The member now has an Apple Wallet pass: `has_wallet_a`, and `card_installed_at` the first time.
+ */
+export async function registerDevice(
+  deps: PasskitDeps,
+  ip: string | null,
+  input: { device: string; passType: string; serial: string; authorization: string | null; pushToken: string },
+): Promise<{ created: boolean }> {
+  open(deps, ip, input.passType);
+  const member = await authenticate(deps.db, input.serial, input.authorization);
+  return deps.db.tx(async (t) => {
+    const now = nowIso();
+    const inserted = await t
+      .insert(appleRegistrations)
+      .values({
+        id: newId(),
+        club_id: member.club_id,
+        member_id: member.id,
+        device_library_id: input.device,
+        pass_type_id: input.passType,
+        push_token: input.pushToken,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: appleRegistrations.id });
+    // A device has one push token per pass type: a new one replaces it on all its passes.
+    await t
+      .update(appleRegistrations)
+      .set({ push_token: input.pushToken, updated_at: now })
+      .where(and(eq(appleRegistrations.device_library_id, input.device), eq(appleRegistrations.pass_type_id, input.passType)));
+    const [current] = await t.select({ installed: members.card_installed_at }).from(members).where(eq(members.id, member.id));
+    await t
+      .update(members)
+      .set({ has_wallet_a: true, card_installed_at: current?.installed ?? now })
+      .where(eq(members.id, member.id));
+    return { created: inserted.length > 0 };
+  });
+}
+
+/** Forgets device `device` for pass `serial`; the member's last device gone, `has_wallet_a` is false again. */
+export async function unregisterDevice(
+  deps: PasskitDeps,
+  ip: string | null,
+  input: { device: string; passType: string; serial: string; authorization: string | null },
+): Promise<void> {
+  open(deps, ip, input.passType);
+  const member = await authenticate(deps.db, input.serial, input.authorization);
+  await deps.db.tx(async (t) => {
+    await t
+      .delete(appleRegistrations)
+      .where(
+        and(
+          eq(appleRegistrations.device_library_id, input.device),
+          eq(appleRegistrations.pass_type_id, input.passType),
+          eq(appleRegistrations.member_id, member.id),
+        ),
+      );
+    await refreshHasWallet(t, [member.id]);
+  });
+}
+
+/**
+ * The serial numbers of the device's passes that changed after tag `since` (all of them without
+ * a tag), with the new tag; null when none changed (204). The tag is the latest change time of
+ * the device's passes, compared to the millisecond: a later change always has a later time.
+ */
+export async function updatedSerials(
+  deps: PasskitDeps,
+  ip: string | null,
+  input: { device: string; passType: string; since: string | undefined },
+): Promise<{ serialNumbers: string[]; lastUpdated: string } | null> {
+  open(deps, ip, input.passType);
+  const rows = await deps.db.read
+    .select({ serial: members.pass_serial_number, pass_updated_at: members.pass_updated_at, created_at: members.created_at })
+    .from(appleRegistrations)
+    .innerJoin(members, eq(members.id, appleRegistrations.member_id))
+    .where(and(eq(appleRegistrations.device_library_id, input.device), eq(appleRegistrations.pass_type_id, input.passType)));
+  const since = input.since ?? "";
+  const changed = rows.filter((r) => passChangedAt(r) > since);
+  if (!changed.length) return null;
+  const lastUpdated = rows.map(passChangedAt).sort().at(-1) as string;
+  return { serialNumbers: changed.map((r) => r.serial).sort(), lastUpdated };
+}
+
+const toSecond = (ms: number) => Math.floor(ms / 1000) * 1000;
+
+/**
+ * Last-Modified of a pass served at `servedAt`. HTTP dates count whole seconds, so two versions
+ * in one second would share one date and a device holding the first would be told "not
+ * modified" for the second. The date given is therefore never later than the start of the
+ * second before the answer (a newer version can only be written after that), and a pass that
+ * changed less than that long ago just gets sent again in full.
+ */
+export function lastModifiedFor(changedAt: string, servedAt: number): Date {
+  const changed = Date.parse(changedAt);
+  return new Date(Math.min(toSecond(changed + 999), toSecond(servedAt - 1000)));
+}
+
+/**
+ * The pass as it is now, or `notModified` when the device's copy (`If-Modified-Since`) is
+ * current. 401 without the pass's token.
+ */
+export async function latestPass(
+  deps: PasskitDeps,
+  ip: string | null,
+  input: { passType: string; serial: string; authorization: string | null; ifModifiedSince: string | null },
+  now = Date.now(),
+): Promise<{ notModified: boolean; body: Uint8Array<ArrayBuffer> | null; lastModified: Date }> {
+  open(deps, ip, input.passType);
+  const member = await authenticate(deps.db, input.serial, input.authorization);
+  const changedAt = passChangedAt(member);
+  const lastModified = lastModifiedFor(changedAt, now);
+  const since = input.ifModifiedSince ? Date.parse(input.ifModifiedSince) : Number.NaN;
+  // A date in the future is no answer of ours: ignored (RFC 9110 section 13.1.3).
+  if (!Number.isNaN(since) && since <= now && Date.parse(changedAt) <= since) return { notModified: true, body: null, lastModified };
+  return { notModified: false, body: await buildPass(deps.db, deps.site, member), lastModified };
+}
+
+/** Messages a device reports about our web service (bad answers, signature errors): logged, at most 20, each cut. */
+export function logMessages(deps: PasskitDeps, ip: string | null, logs: string[]): number {
+  requireApple(deps.site.wallets);
+  limit(deps.db, ip);
+  const kept = logs.slice(0, 20).map((l) => l.replace(/[\r\n\t]+/g, " ").slice(0, 1000));
+  for (const line of kept) console.warn(`apple wallet device log: ${line}`);
+  return kept.length;
+}
