@@ -1,5 +1,5 @@
 // What a member's device registrations mean for the member: `has_wallet_a` holds while at least
-// one device keeps the pass (written in docs/decisions-apple.md).
+// one device keeps the pass (written in docs/decisions.md, "Apple Wallet").
 import { count, eq } from "drizzle-orm";
 import type { Queryable } from "../../../db";
 import { appleRegistrations, members } from "../../../db/schema";

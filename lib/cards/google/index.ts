@@ -44,7 +44,7 @@ export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "bas
     throw new ServiceUnavailable("WALLET_UNAVAILABLE");
   });
   // Google's own "saved" callback would need a public endpoint and Google-signed messages
-  // (docs/decisions-google.md): the click on our link is what we count as the install.
+  // (docs/decisions.md, "Google Wallet"): the click on our link is what we count as the install.
   if (!data.member.has_wallet_b || !data.member.card_installed_at) {
     await db.tx(async (t) => {
       await t

@@ -1,6 +1,6 @@
 // The Google Wallet loyalty class (one per club: its name, colours, logo) and loyalty object (one
 // per member: name, tier, validity, state, barcode, back fields, custom link, locations), built
-// from the club and member rows. Why loyalty and not generic: docs/decisions-google.md.
+// from the club and member rows. Why loyalty and not generic: docs/decisions.md, "Google Wallet".
 import { and, eq } from "drizzle-orm";
 import type { Queryable } from "../../../db";
 import { clubs, members, tiers } from "../../../db/schema";
