@@ -7,8 +7,6 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { members } from "../../db/schema";
-import { WALLET_CHANNELS } from "../../lib/cards/channels";
-import { appleChannel } from "../../lib/cards/apple";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, memberRow, seedMember, todayUtc } from "../members-fixtures";
 import { type ApplePki, makeApplePki, PASS_TYPE_ID, readJson, TEAM_ID, unzipPass } from "./apple-fixtures";
@@ -16,8 +14,6 @@ import { type ApplePki, makeApplePki, PASS_TYPE_ID, readJson, TEAM_ID, unzipPass
 let pki: ApplePki;
 let env: TestEnv;
 beforeAll(async () => {
-  // Another suite may have emptied the channel list (it swaps in a recording channel).
-  if (!WALLET_CHANNELS.includes(appleChannel)) WALLET_CHANNELS.push(appleChannel);
   pki = await makeApplePki();
   env = await setup(pki.env());
 });

@@ -5,9 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { appleRegistrations, clubs, jobs } from "../../db/schema";
-import { appleChannel } from "../../lib/cards/apple";
 import { APPLE_PUSH, closeApnsConnections } from "../../lib/cards/apple/apns";
-import { WALLET_CHANNELS } from "../../lib/cards/channels";
 import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
 import { loadConfig } from "../../lib/config";
 import { runDueJobs } from "../../lib/jobs";
@@ -19,7 +17,6 @@ let pki: ApplePki;
 let apns: Awaited<ReturnType<typeof startFakeApns>>;
 let env: TestEnv;
 beforeAll(async () => {
-  if (!WALLET_CHANNELS.includes(appleChannel)) WALLET_CHANNELS.push(appleChannel);
   pki = await makeApplePki();
   apns = await startFakeApns(pki);
   env = await setup(pki.env(apns.url));

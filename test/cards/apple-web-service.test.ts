@@ -5,9 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { appleRegistrations, members } from "../../db/schema";
-import { appleChannel } from "../../lib/cards/apple";
 import { lastModifiedFor, PASSKIT_RATE_PER_MINUTE } from "../../lib/cards/apple/web-service";
-import { WALLET_CHANNELS } from "../../lib/cards/channels";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, seedMember } from "../members-fixtures";
 import { type ApplePki, makeApplePki, PASS_TYPE_ID, readJson, unzipPass } from "./apple-fixtures";
@@ -15,7 +13,6 @@ import { type ApplePki, makeApplePki, PASS_TYPE_ID, readJson, unzipPass } from "
 let pki: ApplePki;
 let env: TestEnv;
 beforeAll(async () => {
-  if (!WALLET_CHANNELS.includes(appleChannel)) WALLET_CHANNELS.push(appleChannel);
   pki = await makeApplePki();
   env = await setup(pki.env());
 });

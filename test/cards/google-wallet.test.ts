@@ -5,8 +5,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test"
 import { eq } from "drizzle-orm";
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { clubs, jobs, members } from "../../db/schema";
-import { WALLET_CHANNELS } from "../../lib/cards/channels";
-import { googleChannel } from "../../lib/cards/google";
 import { SAVE_URL } from "../../lib/cards/google/jwt";
 import { runDueJobs } from "../../lib/jobs";
 import { CLIENT_EMAIL, type FakeGoogle, fakeGoogle, ISSUER_ID, type Json, KEY_ID } from "../google-fake";
@@ -19,8 +17,6 @@ let google: FakeGoogle;
 beforeAll(async () => {
   google = await fakeGoogle();
   env = await setup(google.env);
-  // Another suite may have emptied the shared channel list for its own recording channel.
-  if (!WALLET_CHANNELS.includes(googleChannel)) WALLET_CHANNELS.push(googleChannel);
 });
 afterAll(async () => {
   await env.close();
