@@ -69,6 +69,8 @@ export class SchemaValues {
     private readonly components: Record<string, Schema>,
     readonly rng: Rng,
     private readonly pools: Pools = {},
+    /** How often an optional property is filled in (0: required ones only). */
+    private readonly optionalChance = 0.5,
   ) {}
 
   resolve(schema: Schema | undefined): Schema {
@@ -148,7 +150,7 @@ export class SchemaValues {
   /** A value `schema` accepts; `name` is the field's name (a pool may supply a real one). */
   valid(schema: Schema | undefined, name?: string, depth = 0): unknown {
     const s = this.resolve(schema);
-    if (name && this.pools[name] && this.rng.chance(0.8)) return this.pools[name]();
+    if (name && this.pools[name] && (this.optionalChance === 0 || this.rng.chance(0.8))) return this.pools[name]();
     if ("const" in s) return s.const;
     if (s.enum) return this.rng.pick(s.enum);
     const branches = this.branches(s);
@@ -185,7 +187,7 @@ export class SchemaValues {
     const out: Record<string, unknown> = {};
     const required: string[] = s.required ?? [];
     for (const [key, prop] of Object.entries((s.properties ?? {}) as Record<string, Schema>)) {
-      if (required.includes(key) || (depth < 3 && this.rng.chance(0.5))) out[key] = this.valid(prop, key, depth + 1);
+      if (required.includes(key) || (depth < 3 && this.rng.chance(this.optionalChance))) out[key] = this.valid(prop, key, depth + 1);
     }
     if (!s.properties && s.additionalProperties && typeof s.additionalProperties === "object" && this.rng.chance(0.5)) {
       out[`k${this.rng.int(0, 99)}`] = this.valid(s.additionalProperties, undefined, depth + 1);
