@@ -161,7 +161,7 @@ it(`${RUNS} random sequences of member transitions keep DESIGN.md section 6's st
       // In insertion order (rowid), whatever the ids.
       const history = await env.db.read.select().from(memberHistory).where(eq(memberHistory.member_id, row.id)).orderBy(asc(sql`rowid`));
       expect(history.map((h) => h.action)).toEqual(done);
-      let status = init.status;
+      let status: string = init.status;
       let end = row.membership_end;
       for (const h of history) {
         expect([h.from_status, h.from_end]).toEqual([status, end]);
