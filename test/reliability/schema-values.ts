@@ -117,10 +117,13 @@ export class SchemaValues {
         value = `fuzz${this.rng.int(0, 1e9)}@example.org`;
         break;
       case "date":
-        value = this.day(this.rng.int(-400, 800));
+        // Now and then the ends of the calendar: date arithmetic breaks there.
+        value = this.rng.chance(0.06) ? this.rng.pick(["9999-12-31", "9999-12-01", "0001-01-01", "2000-02-29"]) : this.day(this.rng.int(-400, 800));
         break;
       case "date-time":
-        value = new Date(Date.now() + this.rng.int(-400, 800) * 86_400_000 + this.rng.int(0, 86_399_999)).toISOString();
+        value = this.rng.chance(0.04)
+          ? this.rng.pick(["9999-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "2026-03-29T02:30:00+14:00"])
+          : new Date(Date.now() + this.rng.int(-400, 800) * 86_400_000 + this.rng.int(0, 86_399_999)).toISOString();
         break;
       case "uri":
       case "url":
@@ -144,6 +147,8 @@ export class SchemaValues {
     const lo = s.exclusiveMinimum !== undefined ? s.exclusiveMinimum + 1 : (s.minimum ?? (this.rng.chance(0.1) ? -1000 : 0));
     const hi = s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : (s.maximum ?? lo + 10_000);
     const top = Math.min(hi, lo + 10_000);
+    // Now and then a bound itself.
+    if (this.rng.chance(0.08)) return this.rng.pick([lo, hi].filter((n) => Number.isFinite(n) && (!integer || Number.isInteger(n))).concat([lo]));
     return integer ? this.rng.int(Math.ceil(lo), Math.floor(top)) : Math.round((lo + this.rng.next() * (top - lo)) * 1000) / 1000;
   }
 
