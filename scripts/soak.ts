@@ -83,7 +83,10 @@ const MIX: [number, string, () => Promise<Response>][] = [
 const totalWeight = MIX.reduce((a, [w]) => a + w, 0);
 function choose() {
   let r = Math.random() * totalWeight;
-  for (const entry of MIX) if ((r -= entry[0]) < 0) return entry;
+  for (const entry of MIX) {
+    r -= entry[0];
+    if (r < 0) return entry;
+  }
   return MIX[0];
 }
 
