@@ -101,7 +101,10 @@ it(`${ROUNDS} rounds of kill -9 under write load: no acknowledged write lost, in
   try {
     for (let round = 0; round < ROUNDS; round++) {
       const load = writeLoad(server, key, clubId, `r${round}`);
-      await Bun.sleep(300 + Math.floor(Math.random() * 1700));
+      // A random moment during 1,000 writes: once a random number of them has been acknowledged.
+      const killAt = 1 + Math.floor(Math.random() * 1000);
+      const deadline = Date.now() + 30_000;
+      while (load.acked.members.length + load.acked.links.length < killAt && Date.now() < deadline) await Bun.sleep(2);
       await server.kill9();
       await load.stop();
       allMembers.push(...load.acked.members);
@@ -112,7 +115,7 @@ it(`${ROUNDS} rounds of kill -9 under write load: no acknowledged write lost, in
       expect(after.orphans).toBe(0);
       const lost = allMembers.filter((e) => !after.emails.has(e));
       console.log(
-        `crash round ${round + 1}/${ROUNDS}: ${load.acked.members.length + load.acked.links.length} writes acknowledged, ${lost.length} lost; jobs pending ${after.jobs.filter((j) => j.status === "pending").length}`,
+        `crash round ${round + 1}/${ROUNDS}: killed after ${killAt} acknowledged writes; ${load.acked.members.length + load.acked.links.length} acknowledged in all, ${lost.length} lost; jobs pending ${after.jobs.filter((j) => j.status === "pending").length}`,
       );
       expect(lost).toEqual([]);
       // Every acknowledged club update queued its job, in the same transaction.
