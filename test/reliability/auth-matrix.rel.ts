@@ -17,7 +17,7 @@ import { AppError } from "../../lib/errors";
 import { TOOLS } from "../../lib/mcp";
 import type { MountedRoute } from "../../server/loader";
 import { mcpClient } from "../mcp/client";
-import { Rng, SchemaValues } from "./schema-values";
+import { Rng, type Schema, SchemaValues } from "./schema-values";
 import { type ClubObjects, makeWorld, type World } from "./world";
 
 /** DESIGN.md section 4's route table: `null` = any valid key. Routes it does not name use their declared scope. */
@@ -189,8 +189,8 @@ function expectation(route: MountedRoute, caller: CallerKind, needed: Scope[]): 
 
 function jsonSchemaOf(schema: ZodType | undefined) {
   if (!schema) return null;
-  const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Record<string, any>;
-  return { root: json, defs: (json.$defs ?? {}) as Record<string, any> };
+  const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Schema;
+  return { root: json, defs: (json.$defs ?? {}) as Schema };
 }
 
 /** Path, query and body of a request on `club`'s objects (club_id stays ours for foreign ids). */
@@ -332,7 +332,7 @@ async function mcpMatrix() {
     scopes.set(def.name, declared);
   }
   const argsFor = (def: (typeof TOOLS)[number], objects: ClubObjects) => {
-    const json = z.toJSONSchema(def.input, { unrepresentable: "any", io: "input" }) as Record<string, any>;
+    const json = z.toJSONSchema(def.input, { unrepresentable: "any", io: "input" }) as Schema;
     const pools: Record<string, () => unknown> = {
       member_id: () => objects.memberId,
       event_id: () => objects.eventId,

@@ -29,7 +29,7 @@ type Operation = {
 };
 
 let world: World;
-let doc: { paths: Record<string, Record<string, any>>; components: { schemas: Record<string, Schema> } };
+let doc: { paths: Record<string, Schema>; components: { schemas: Record<string, Schema> } };
 let ops: Operation[];
 
 beforeAll(async () => {
@@ -292,7 +292,7 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     const perOp = byOp[`${op.method} ${op.path}`];
     perOp[res.status] = (perOp[res.status] ?? 0) + 1;
     if (process.env.FUZZ_VERBOSE && req.kind === "valid" && res.status === 422) console.log(label, text.slice(0, 300));
-    let json: any;
+    let json: Schema | undefined;
     try {
       json = JSON.parse(text);
     } catch {}

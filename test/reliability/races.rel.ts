@@ -8,6 +8,7 @@ import { checkIns, eventRegistrations, memberHistory } from "../../db/schema";
 import { getMemberRow } from "../../lib/members/internal";
 import { insertRegistration } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
+import type { Schema } from "./schema-values";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ async function post(path: string, body: unknown, opts: { key?: string | null; ip
   const key = opts.key === undefined ? env.key : opts.key;
   if (key) headers.authorization = `Bearer ${key}`;
   const res = await env.app.handle(new Request(`http://localhost${path}`, { method: "POST", headers, body: JSON.stringify(body) }), opts.ip ?? null);
-  return { status: res.status, body: (await res.json()) as any };
+  return { status: res.status, body: (await res.json()) as Schema };
 }
 
 async function createEvent(body: Record<string, unknown>) {

@@ -3,6 +3,7 @@
 // field's name asks for one), `mutate` breaks a valid value in one of the ways clients do.
 import fc from "fast-check";
 
+// biome-ignore lint/suspicious/noExplicitAny: a JSON Schema (or any JSON document) read from the wire is untyped.
 export type Schema = Record<string, any>;
 
 /** mulberry32: small, fast, and the same sequence for the same seed. */
@@ -241,19 +242,19 @@ export function paths(value: unknown, prefix: (string | number)[] = []): (string
 
 export function setAt(root: unknown, path: (string | number)[], value: unknown): unknown {
   if (!path.length) return value;
-  const copy: any = Array.isArray(root) ? [...(root as unknown[])] : { ...(root as object) };
+  const copy: Schema = Array.isArray(root) ? [...(root as unknown[])] : { ...(root as object) };
   copy[path[0]] = setAt(copy[path[0]], path.slice(1), value);
   return copy;
 }
 
 export function deleteAt(root: unknown, path: (string | number)[]): unknown {
   if (path.length === 1) {
-    const copy: any = Array.isArray(root) ? [...(root as unknown[])] : { ...(root as object) };
-    if (Array.isArray(copy)) copy.splice(path[0] as number, 1);
+    const copy: Schema = Array.isArray(root) ? [...(root as unknown[])] : { ...(root as object) };
+    if (Array.isArray(copy)) (copy as unknown[]).splice(path[0] as number, 1);
     else delete copy[path[0]];
     return copy;
   }
-  const copy: any = Array.isArray(root) ? [...(root as unknown[])] : { ...(root as object) };
+  const copy: Schema = Array.isArray(root) ? [...(root as unknown[])] : { ...(root as object) };
   copy[path[0]] = deleteAt(copy[path[0]], path.slice(1));
   return copy;
 }
