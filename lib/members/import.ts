@@ -114,7 +114,6 @@ async function planImport(ctx: Ctx, q: Queryable, input: ImportInput): Promise<P
 
   const planned: Planned[] = [];
   const seen = new Map<string, number>();
-  const today = todayUtc();
   for (let r = headerIndex + 1; r < rows.length; r++) {
     const line = r + 1;
     const cells = rows[r];
