@@ -1,6 +1,6 @@
 // Attendance (DESIGN.md section 9): the club's card scans over one day, a range of days or a
 // period, with totals. Days are UTC. Scans come from lib/cards (verifyCard stores them).
-import { and, count, countDistinct, desc, eq, gte, lt } from "drizzle-orm";
+import { and, count, countDistinct, desc, eq, gte, lte } from "drizzle-orm";
 import { z } from "zod";
 import { members, scans, tiers } from "../../db/schema";
 import { verb } from "../auth/guard";
@@ -90,7 +90,8 @@ export function attendanceRange(q: AttendanceQuery, now = new Date()): { from: s
  */
 export const getAttendance = verb("access_control:view", async (ctx: Ctx, q: AttendanceQuery): Promise<AttendanceResponse> => {
   const { from, to } = attendanceRange(q);
-  const cond = and(eq(scans.club_id, ctx.clubId), gte(scans.scanned_at, `${from}T00:00:00.000Z`), lt(scans.scanned_at, `${addDays(to, 1)}T00:00:00.000Z`));
+  // The last instant of `to`, not the next day's start: the day after 9999-12-31 has no ISO form that sorts.
+  const cond = and(eq(scans.club_id, ctx.clubId), gte(scans.scanned_at, `${from}T00:00:00.000Z`), lte(scans.scanned_at, `${to}T23:59:59.999Z`));
   const [totals] = await ctx.db.read
     .select({ total: count(), unique: countDistinct(scans.member_id) })
     .from(scans)

@@ -1,7 +1,7 @@
 // The audit log: one row per request made with a key (HTTP or MCP), with the key's display
 // prefix, never the key. Rows are committed in groups: every request waiting at the same moment
 // shares one transaction (one disk sync), and no answer leaves before its row is durable.
-import { and, count, desc, eq, gte, like, lt, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, like, lte, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db";
 import { auditLog } from "../../db/schema";
@@ -83,7 +83,8 @@ export const listAuditLog = verb("access_control:view", async (ctx: Ctx, q: z.in
   if (q.path) where.push(like(auditLog.path, `${q.path.replace(/[%_]/g, "")}%`));
   if (q.via) where.push(eq(auditLog.via, q.via));
   if (q.from) where.push(gte(auditLog.created_at, `${q.from}T00:00:00.000Z`));
-  if (q.to) where.push(lt(auditLog.created_at, new Date(Date.parse(`${q.to}T00:00:00.000Z`) + 86_400_000).toISOString()));
+  // The last instant of the day, not the next day's start: the day after 9999-12-31 has no ISO form that sorts.
+  if (q.to) where.push(lte(auditLog.created_at, `${q.to}T23:59:59.999Z`));
   const cond = and(...where);
   const [{ total }] = await ctx.db.read.select({ total: count() }).from(auditLog).where(cond);
   const rows = await ctx.db.read

@@ -477,6 +477,13 @@ export const MESSAGES = {
     de: "Die Datei {path} existiert bereits: wählen Sie einen anderen Namen für die Sicherung.",
     it: "Il file {path} esiste già: scegliete un altro nome per il backup.",
   },
+  // ---- Reliability (issue 6): defects its suites found ----
+  MEMBERSHIP_END_TOO_LATE: {
+    fr: "La date de fin d'adhésion ne peut pas dépasser le {max}.",
+    en: "The membership end date cannot be later than {max}.",
+    de: "Das Ende der Mitgliedschaft kann nicht nach dem {max} liegen.",
+    it: "La data di fine dell'adesione non può essere successiva al {max}.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

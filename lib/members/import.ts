@@ -5,6 +5,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import Papa from "papaparse";
 import { z } from "zod";
+import type { Queryable } from "../../db";
 import { members } from "../../db/schema";
 import { verb } from "../auth/guard";
 import { memberPassChanged, queuePassUpdate } from "../cards/pass-updates";
@@ -74,17 +75,19 @@ export type ImportInput = { csv: string; dry_run?: boolean; partial?: boolean };
 
 type Planned = { line: number; kind: "create" | "update"; email: string; values: Record<string, unknown>; existing?: MemberRow };
 
-/** Imports members from CSV text (see the module comment). */
-export const importMembers = verb("members:edit", async (ctx: Ctx, input: ImportInput): Promise<ImportResult> => {
+type Plan = { result: ImportResult; planned: Planned[]; club?: { membership_duration_months: number } };
+
+/** Reads the file and decides, line by line, what to create, update or skip, against what `q` sees. */
+async function planImport(ctx: Ctx, q: Queryable, input: ImportInput): Promise<Plan> {
   const dryRun = !!input.dry_run;
   const msg = (code: MessageCode, params?: Record<string, string | number>) => translate(ctx.locale, code, params);
   const result: ImportResult = { created: 0, updated: 0, skipped: 0, errors: [], dry_run: dryRun, written: false };
   const parsed = Papa.parse<string[]>(input.csv.replace(/^\uFEFF/, ""), { skipEmptyLines: false });
   const rows = parsed.data;
   const headerIndex = rows.findIndex((r) => r.some((c) => c.trim()));
-  if (headerIndex < 0) return { ...result, errors: [{ line: 1, detail: msg("IMPORT_EMPTY") }] };
+  if (headerIndex < 0) return { result: { ...result, errors: [{ line: 1, detail: msg("IMPORT_EMPTY") }] }, planned: [] };
   const header = rows[headerIndex].map(fold);
-  const club = await clubSettings(ctx.db.read, ctx.clubId);
+  const club = await clubSettings(q, ctx.clubId);
   const custom = customFieldsOf(club.custom_fields_schema);
 
   const column: Partial<Record<Field, number>> = {};
@@ -92,7 +95,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     const i = header.findIndex((h) => names.includes(h));
     if (i >= 0) column[field] = i;
   }
-  if (column.email === undefined) return { ...result, errors: [{ line: headerIndex + 1, detail: msg("IMPORT_NO_EMAIL_COLUMN") }] };
+  if (column.email === undefined) return { result: { ...result, errors: [{ line: headerIndex + 1, detail: msg("IMPORT_NO_EMAIL_COLUMN") }] }, planned: [] };
   const customColumns = custom
     .map((c) => ({ key: c.key, index: header.findIndex((h) => h === fold(c.key) || h === fold(c.label)) }))
     .filter((c) => c.index >= 0);
@@ -102,7 +105,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   const existing = new Map<string, MemberRow>();
   const unique = [...new Set(emails.filter(Boolean))];
   for (let i = 0; i < unique.length; i += 500) {
-    const found = await ctx.db.read
+    const found = await q
       .select()
       .from(members)
       .where(and(eq(members.club_id, ctx.clubId), inArray(members.email, unique.slice(i, i + 500))));
@@ -111,7 +114,6 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
 
   const planned: Planned[] = [];
   const seen = new Map<string, number>();
-  const today = todayUtc();
   for (let r = headerIndex + 1; r < rows.length; r++) {
     const line = r + 1;
     const cells = rows[r];
@@ -172,11 +174,21 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   }
 
   for (const p of planned) p.kind === "create" ? result.created++ : result.updated++;
-  if (dryRun) return result;
-  if (result.errors.length && !input.partial) return { ...result, created: 0, updated: 0 };
-  if (!planned.length) return result;
+  return { result, planned, club };
+}
 
-  await ctx.db.tx(async (t) => {
+/**
+ * Imports members from CSV text (see the module comment). The plan is made inside the write
+ * transaction, against what it sees: a member created or changed meanwhile (a concurrent manual
+ * create of the same email) is matched, never inserted twice.
+ */
+export const importMembers = verb("members:edit", async (ctx: Ctx, input: ImportInput): Promise<ImportResult> => {
+  if (input.dry_run) return (await planImport(ctx, ctx.db.read, input)).result;
+  return ctx.db.tx(async (t) => {
+    const { result, planned, club } = await planImport(ctx, t, input);
+    if (result.errors.length && !input.partial) return { ...result, created: 0, updated: 0 };
+    if (!planned.length || !club) return result;
+    const today = todayUtc();
     const passesChanged: string[] = [];
     for (const p of planned) {
       if (p.kind === "create") {
@@ -213,8 +225,8 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
       }
     }
     await queuePassUpdate(t, ctx.clubId, passesChanged, "import_update");
+    return { ...result, written: true };
   });
-  return { ...result, written: true };
 });
 
 /** The CSV text of an import request: a text/csv body, or the `file` field of a multipart form. */

@@ -15,6 +15,8 @@ import {
   getMemberItem,
   getMemberRow,
   getTierRow,
+  isStorableDay,
+  LAST_DAY,
   type MemberRow,
   newManageToken,
   newPassSerial,
@@ -181,6 +183,10 @@ async function transition(
   await ctx.db.tx(async (t) => {
     const before = await getMemberRow(t, ctx.clubId, memberId);
     const { set, details, also } = await decide(before, t);
+    // Extending a membership that already ends near the year 9999 would leave the date format.
+    if (set.membership_end !== undefined && !isStorableDay(set.membership_end)) {
+      throw new ValidationFailed([{ loc: ["body"], code: "MEMBERSHIP_END_TOO_LATE", params: { max: LAST_DAY } }]);
+    }
     const [after] = await t
       .update(members)
       .set({ ...set, updated_at: nowIso() })

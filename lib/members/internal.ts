@@ -48,6 +48,10 @@ export function addMonths(day: string, n: number): string {
   return `${String(ny).padStart(4, "0")}-${String(nm + 1).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
 }
 
+/** The last day a `YYYY-MM-DD` date can name: date arithmetic past it leaves the format (five-digit years). */
+export const LAST_DAY = "9999-12-31";
+export const isStorableDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) && day <= LAST_DAY;
+
 /** Last day of a period of `months` starting on `start` (the end is inclusive). */
 export const periodEnd = (start: string, months: number) => addDays(addMonths(start, months), -1);
 

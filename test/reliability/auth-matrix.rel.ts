@@ -1,0 +1,386 @@
+// The authorization matrix (issue 6, item 2), generated from the mounted route table and the MCP
+// tool list, so a new route or tool is in it without anyone adding it. Each route is called by
+// every kind of caller: no key, malformed keys, a revoked key, an expired key, a removed admin's
+// key, an admin whose access ended, each scope area alone at view and at edit, a key without
+// scopes, a read-only admin's keys, a dashboard session, another club's key on our club, and our
+// key with the other club's ids in the path, the body and the query. The expected answer comes
+// from DESIGN.md section 4 (its route table below; the route's declared scope where the table is
+// silent). No answer may carry the data of a club other than the caller's.
+import { afterAll, beforeAll, expect, it } from "bun:test";
+import { eq } from "drizzle-orm";
+import { z, type ZodType } from "zod";
+import { admins } from "../../db/schema";
+import type { Caller } from "../../lib/auth/caller";
+import { createApiKey, revokeApiKey } from "../../lib/auth/keys";
+import { AREAS, hasScope, LEVELS, type Scope, type Scopes } from "../../lib/auth/scopes";
+import { AppError } from "../../lib/errors";
+import { TOOLS } from "../../lib/mcp";
+import type { MountedRoute } from "../../server/loader";
+import { mcpClient } from "../mcp/client";
+import { Rng, type Schema, SchemaValues } from "./schema-values";
+import { type ClubObjects, makeWorld, type World } from "./world";
+
+/** DESIGN.md section 4's route table: `null` = any valid key. Routes it does not name use their declared scope. */
+const DESIGN_SCOPES: [RegExp, Scope | null][] = [
+  [/^GET \/api\/auth\/me$/, null],
+  [/^PUT \/api\/clubs\/:club_id$/, "page:edit"],
+  [/^GET \/api\/clubs\/:club_id\/stats$/, "finances:view"],
+  [/^GET \/api\/clubs\/:club_id\/attendance$/, "access_control:view"],
+  [/^GET \/api\/verify\/:serial$/, "access_control:view"],
+  [/^GET \/api\/clubs\/:club_id\/audit-log$/, "access_control:view"],
+  [/^POST \/api\/clubs\/:club_id\/events\/:event_id\/checkin$/, "access_control:edit"],
+  [/^GET \/api\/clubs\/:club_id\/members(\/export)?$/, "members:view"],
+  [/^POST \/api\/clubs\/:club_id\/members\/(manual|:member_id\/actions\/(extend|suspend|reactivate))$/, "members:edit"],
+  [/^POST \/api\/clubs\/:club_id\/members\/:member_id\/actions\/(mark-paid|cancel-subscription)$/, "finances:edit"],
+  [/^POST \/api\/clubs\/:club_id\/members\/:member_id\/send-card-email$/, "communication:edit"],
+  [/^GET \/api\/clubs\/:club_id\/tiers$/, "members:view"],
+  [/^(POST|PUT) \/api\/clubs\/:club_id\/tiers(\/:tier_id)?$/, "members:edit"],
+  [/^GET \/api\/clubs\/:club_id\/promo-codes$/, "finances:view"],
+  [/^POST \/api\/clubs\/:club_id\/promo-codes$/, "finances:edit"],
+  [/^GET \/api\/clubs\/:club_id\/events(\/:event_id(\/registrations)?)?$/, "events:view"],
+  [/^(POST|PATCH) \/api\/clubs\/:club_id\/events(\/:event_id)?$/, "events:edit"],
+];
+
+/** The MCP tools SPEC names, with the scope of the route each mirrors (DESIGN.md section 4). */
+const DESIGN_TOOL_SCOPES: Record<string, Scope | null> = {
+  whoami: null,
+  list_members: "members:view",
+  add_member: "members:edit",
+  extend_membership: "members:edit",
+  mark_member_paid: "finances:edit",
+  list_tiers: "members:view",
+  list_events: "events:view",
+  create_event: "events:edit",
+  event_registrations: "events:view",
+  checkin_event: "access_control:edit",
+  verify_card: "access_control:view",
+  club_stats: "finances:view",
+};
+
+/**
+ * Per-route overrides where a generated body would test something else than the route's scope:
+ * PUT club needs more scopes for card and fee fields (DESIGN.md section 4), tested in extra cells.
+ */
+const BODY_OVERRIDES: Record<string, { body: unknown; extra?: { body: unknown; also: Scope }[] }> = {
+  "PUT /api/clubs/:club_id": {
+    body: { name: "Club de test" },
+    extra: [
+      { body: { card_theme: "dark" }, also: "card:edit" },
+      { body: { membership_fee_cents: 4200 }, also: "finances:edit" },
+    ],
+  },
+};
+
+/** How a caller should be answered: refused with this status, or let through (anything but 401/403/5xx). */
+type Expect = { status: number } | { pass: true } | { notFound: true } | { same: true };
+
+type CallerKind = {
+  name: string;
+  header: string | null;
+  /** The club the caller acts for (null: none). */
+  club: "ours" | "other" | null;
+  /** null: not a valid key (401 expected); "session": a dashboard session; else effective scopes. */
+  scopes: Scopes | "session" | null;
+  /** Whose objects' ids fill the path, body and query (the path's club_id is always ours); default ours. */
+  ids?: "ours" | "other";
+};
+
+let world: World;
+let callers: CallerKind[];
+
+const past = () => new Date(Date.now() - 60_000).toISOString();
+
+beforeAll(async () => {
+  world = await makeWorld();
+  const { env, ours, other, session } = world;
+  const key = async (scopes: Scopes, opts: { adminId?: string; expiresAt?: string } = {}) =>
+    (await createApiKey(env.db, { adminId: opts.adminId ?? env.adminId, scopes, expiresAt: opts.expiresAt })).api_key;
+  const allEdit = env.allEdit;
+  const revoked = await createApiKey(env.db, { adminId: env.adminId, scopes: allEdit });
+  await revokeApiKey(env.db, revoked.id);
+  const removed = await env.makeAdmin();
+  const removedKey = await key(allEdit, { adminId: removed.id });
+  await env.db.tx((t) => t.update(admins).set({ removed_at: past() }).where(eq(admins.id, removed.id)));
+  const ended = await env.makeAdmin({ accessExpiresAt: past() });
+  const endedKey = await key(allEdit, { adminId: ended.id });
+  // A key made with edit scopes before its admin became read-only: capped to view (DESIGN.md section 4).
+  const turned = await env.makeAdmin();
+  const turnedKey = await key(allEdit, { adminId: turned.id });
+  await env.db.tx((t) => t.update(admins).set({ read_only: true }).where(eq(admins.id, turned.id)));
+  const readOnly = await env.makeAdmin({ readOnly: true });
+  const readOnlyKey = await key(Object.fromEntries(AREAS.map((a) => [a, "view"])), { adminId: readOnly.id });
+  const allView = Object.fromEntries(AREAS.map((a) => [a, "view"])) as Scopes;
+
+  callers = [
+    { name: "no key", header: null, club: null, scopes: null },
+    { name: "malformed: no bearer word", header: ours.key, club: null, scopes: null },
+    { name: "malformed: Basic", header: `Basic ${btoa("owner@test.org:owner-password")}`, club: null, scopes: null },
+    { name: "malformed: truncated key", header: `Bearer ${ours.key.slice(0, 20)}`, club: null, scopes: null },
+    { name: "malformed: unknown key", header: `Bearer mk_live_${"0".repeat(40)}`, club: null, scopes: null },
+    { name: "malformed: two tokens", header: `Bearer ${ours.key} ${ours.key}`, club: null, scopes: null },
+    { name: "revoked key", header: `Bearer ${revoked.api_key}`, club: null, scopes: null },
+    { name: "expired key", header: `Bearer ${await key(allEdit, { expiresAt: past() })}`, club: null, scopes: null },
+    { name: "removed admin's key", header: `Bearer ${removedKey}`, club: null, scopes: null },
+    { name: "admin whose access ended", header: `Bearer ${endedKey}`, club: null, scopes: null },
+    { name: "key without scopes", header: `Bearer ${await key({})}`, club: "ours", scopes: {} },
+    ...(await Promise.all(
+      AREAS.flatMap((area) =>
+        LEVELS.map(async (level) => ({
+          name: `${area}:${level} only`,
+          header: `Bearer ${await key({ [area]: level })}`,
+          club: "ours" as const,
+          scopes: { [area]: level } as Scopes,
+        })),
+      ),
+    )),
+    { name: "all edit", header: `Bearer ${ours.key}`, club: "ours", scopes: allEdit },
+    { name: "read-only admin (key made with edit)", header: `Bearer ${turnedKey}`, club: "ours", scopes: allView },
+    { name: "read-only admin (view key)", header: `Bearer ${readOnlyKey}`, club: "ours", scopes: allView },
+    { name: "dashboard session", header: `Bearer ${session}`, club: "ours", scopes: "session" },
+    { name: "other club's key on our club", header: `Bearer ${other.key}`, club: "other", scopes: allEdit },
+    { name: "our key, other club's ids", header: `Bearer ${ours.key}`, club: "ours", scopes: allEdit, ids: "other" },
+    { name: "other club's key, its own ids, our club_id", header: `Bearer ${other.key}`, club: "other", scopes: allEdit, ids: "other" },
+  ];
+});
+afterAll(() => world.env.close());
+
+/** Strings only a club's own data holds: none may appear in an answer to another club's caller. */
+function markers(c: ClubObjects, tag: string): string[] {
+  return [
+    c.clubId,
+    c.memberId,
+    c.eventId,
+    c.tierId,
+    c.ticketId,
+    c.memberCode,
+    c.passSerial,
+    c.qrToken,
+    c.promoCode,
+    `Lovelace ${tag}`,
+    `ada-${tag}@`,
+    `Soirée ${tag}`,
+  ];
+}
+
+function designScope(route: MountedRoute): { scope: Scope | null; from: "DESIGN" | "declared" } {
+  const name = `${route.method} ${route.path}`;
+  const rule = DESIGN_SCOPES.find(([re]) => re.test(name));
+  return rule ? { scope: rule[1], from: "DESIGN" } : { scope: route.spec.scope ?? null, from: "declared" };
+}
+
+function allowed(scopes: Scopes, needed: Scope[]): boolean {
+  return needed.every((s) => hasScope(scopes, s));
+}
+
+function expectation(route: MountedRoute, caller: CallerKind, needed: Scope[]): Expect {
+  const auth = route.spec.auth ?? "key";
+  if (auth === "public") return { same: true };
+  if (caller.scopes === null) return { status: 401 };
+  if (auth === "superadmin") return { status: 403 };
+  if (caller.scopes === "session") return { pass: true };
+  if (auth === "session") return { status: 403 };
+  const hasClub = route.path.includes(":club_id");
+  if (caller.club === "other" && hasClub) return { status: 403 };
+  if (!allowed(caller.scopes, needed)) return { status: 403 };
+  const objectIds = [...route.path.matchAll(/:(\w+_id)/g)].map((m) => m[1]).filter((n) => n !== "club_id");
+  if (caller.club === "ours" && caller.ids === "other" && objectIds.length) return { notFound: true };
+  return { pass: true };
+}
+
+function jsonSchemaOf(schema: ZodType | undefined) {
+  if (!schema) return null;
+  const json = z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) as Schema;
+  return { root: json, defs: (json.$defs ?? {}) as Schema };
+}
+
+/** Path, query and body of a request on `club`'s objects (club_id stays ours for foreign ids). */
+function requestFor(route: MountedRoute, objects: ClubObjects, clubId: string, rng: Rng, override?: unknown) {
+  const pools = {
+    club_id: () => clubId,
+    member_id: () => objects.memberId,
+    event_id: () => objects.eventId,
+    tier_id: () => objects.tierId,
+    ticket_id: () => objects.ticketId,
+    member_ids: () => objects.memberId,
+    serial: () => objects.memberCode,
+    qr_token: () => objects.qrToken,
+    slug: () => objects.slug,
+    member_code: () => objects.memberCode,
+    // A scanned code for check-in; anywhere else (a promo code) a fresh one, so that no token is stored under another name.
+    code: () => (route.path.endsWith("/checkin") ? objects.qrToken : `CODE${rng.int(1000, 9999)}`),
+    key_id: () => "00000000-0000-4000-8000-000000000000",
+  } as Record<string, () => unknown>;
+  const path = route.path.replace(/:(\w+)/g, (_, n: string) => encodeURIComponent(String(pools[n]?.() ?? "x")));
+  const query = new URLSearchParams();
+  const q = jsonSchemaOf(route.spec.query);
+  for (const name of Object.keys(q?.root.properties ?? {})) if (pools[name]) query.set(name, String(pools[name]()));
+  let body: unknown;
+  const b = jsonSchemaOf(route.spec.body);
+  if (override !== undefined) body = override;
+  else if (b) {
+    const values = new SchemaValues(b.defs, rng, pools, 0);
+    for (let i = 0; i <= 50; i++) {
+      body = values.valid(b.root);
+      if (route.spec.body?.safeParse(body).success) break;
+    }
+  } else if (route.method !== "GET") body = {};
+  return { url: `${path}${query.size ? `?${query}` : ""}`, body };
+}
+
+it("every mounted route answers each kind of caller as DESIGN.md section 4 says, and never with another club's data", async () => {
+  const { env, ours, other } = world;
+  const rng = new Rng(4242);
+  const failures: string[] = [];
+  const covered = new Set<string>();
+  let cells = 0;
+  const send = async (method: string, url: string, header: string | null, body: unknown) => {
+    const headers: Record<string, string> = { accept: "application/json, text/event-stream" };
+    if (header) headers.authorization = header;
+    if (body !== undefined) headers["content-type"] = "application/json";
+    const res = await env.app.handle(
+      new Request(`http://localhost${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+      `10.1.${Math.floor(cells / 250) % 250}.${(cells % 250) + 1}`,
+    );
+    return { status: res.status, text: await res.text() };
+  };
+
+  for (const route of env.app.routes) {
+    const method = route.method === "ALL" ? "POST" : route.method;
+    const name = `${route.method} ${route.path}`;
+    const design = designScope(route);
+    if (design.from === "DESIGN" && (route.spec.scope ?? null) !== design.scope)
+      failures.push(`${name}: declares ${route.spec.scope} but DESIGN says ${design.scope}`);
+    const override = BODY_OVERRIDES[name];
+    const variants = [
+      { body: override?.body, needed: design.scope ? [design.scope] : [] },
+      ...(override?.extra ?? []).map((x) => ({ body: x.body, needed: [...(design.scope ? [design.scope] : []), x.also] })),
+    ];
+    const mcpBody = route.path === "/mcp" ? { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} } : undefined;
+    for (const variant of variants) {
+      let publicStatus: number | null = null;
+      for (const caller of callers) {
+        const objects = caller.ids === "other" ? other : ours;
+        const req = requestFor(route, objects, ours.clubId, rng, mcpBody ?? variant.body);
+        const res = await send(method, req.url, caller.header, req.body);
+        cells++;
+        covered.add(name);
+        const want = expectation(route, caller, variant.needed);
+        const label = `${name} ${JSON.stringify(variant.body ?? "")} as ${caller.name} -> ${res.status}`;
+        if (res.status >= 500) failures.push(`${label}: ${res.text.slice(0, 200)}`);
+        else if ("status" in want && res.status !== want.status) failures.push(`${label}, expected ${want.status}: ${res.text.slice(0, 160)}`);
+        else if ("pass" in want && (res.status === 401 || res.status === 403)) failures.push(`${label}, expected to get through: ${res.text.slice(0, 160)}`);
+        else if ("notFound" in want && res.status !== 404) failures.push(`${label}, expected 404: ${res.text.slice(0, 160)}`);
+        else if ("same" in want) {
+          publicStatus ??= res.status;
+          if (res.status !== publicStatus) failures.push(`${label}: a public route answered ${publicStatus} to another caller`);
+        }
+        // Public routes show any club's public data by design; elsewhere only what the request itself carried may come back.
+        const foreign =
+          route.spec.auth === "public" ? [] : caller.club === "ours" ? markers(other, "other") : caller.club === "other" ? markers(ours, "ours") : [];
+        // What the request itself carried may come back (an id echoed in a 404), nothing else of the other club.
+        const sent = `${req.url} ${JSON.stringify(req.body ?? "")}`;
+        const leaked = foreign.filter((m) => res.text.includes(m) && !sent.includes(m));
+        if (leaked.length) failures.push(`${label}: carries another club's data (${leaked.join(", ")})`);
+      }
+    }
+  }
+
+  // MCP: each valid caller lists the same tools as lib/mcp TOOLS and calls each one.
+  const toolCells = await mcpMatrix();
+  cells += toolCells.cells;
+  failures.push(...toolCells.failures);
+
+  const mounted = new Set(env.app.routes.map((r) => `${r.method} ${r.path}`));
+  console.log(`authorization matrix: ${cells} cells (${mounted.size} routes, ${TOOLS.length} MCP tools, ${callers.length} kinds of caller)`);
+  expect([...mounted].filter((r) => !covered.has(r))).toEqual([]);
+  expect(failures).toEqual([]);
+}, 300_000);
+
+/** The scope a tool's verb checks, found by running it for a caller without any scope. */
+async function toolScope(def: (typeof TOOLS)[number]): Promise<Scope | null> {
+  const { env } = world;
+  const actor: Caller = {
+    kind: "key",
+    adminId: env.adminId,
+    clubId: env.clubId,
+    locale: "en",
+    scopes: {},
+    readOnly: false,
+    isSuperadmin: false,
+    keyId: null,
+    keyPrefix: null,
+  };
+  try {
+    await def.run({ db: env.db, actor, clubId: env.clubId, locale: "en", baseUrl: "http://localhost" }, {} as never);
+    return null;
+  } catch (err) {
+    if (err instanceof AppError && err.code === "SCOPE_MISSING") return String(err.params.scope) as Scope;
+    return null;
+  }
+}
+
+async function mcpMatrix() {
+  const { env, ours, other } = world;
+  const failures: string[] = [];
+  let cells = 0;
+  const rng = new Rng(777);
+  const scopes = new Map<string, Scope | null>();
+  for (const def of TOOLS) {
+    const declared = await toolScope(def);
+    const design = DESIGN_TOOL_SCOPES[def.name];
+    if (design !== undefined && design !== declared) failures.push(`tool ${def.name}: checks ${declared} but DESIGN says ${design}`);
+    scopes.set(def.name, declared);
+  }
+  const argsFor = (def: (typeof TOOLS)[number], objects: ClubObjects) => {
+    const json = z.toJSONSchema(def.input, { unrepresentable: "any", io: "input" }) as Schema;
+    const pools: Record<string, () => unknown> = {
+      member_id: () => objects.memberId,
+      event_id: () => objects.eventId,
+      tier_id: () => objects.tierId,
+      serial: () => objects.memberCode,
+      code: () => (def.name === "checkin_event" ? objects.qrToken : `CODE${rng.int(1000, 9999)}`),
+      member_ids: () => objects.memberId,
+    };
+    if (def.name === "update_club") return { name: "Club de test" };
+    // Valid input, so that a refusal can only come from the scope check: draw again until the schema accepts it.
+    const values = new SchemaValues(json.$defs ?? {}, rng, pools, 0);
+    for (let i = 0; ; i++) {
+      const args = values.valid(json) as Record<string, unknown>;
+      if (def.input.safeParse(args).success || i === 50) return args;
+    }
+  };
+  for (const caller of callers) {
+    if (caller.scopes === null || caller.scopes === "session" || caller.club === null) continue;
+    const client = await mcpClient(env, (caller.header as string).slice("Bearer ".length));
+    const listed = (await client.listTools()).tools.map((t) => t.name).sort();
+    expect(listed).toEqual(TOOLS.map((t) => t.name).sort());
+    for (const def of TOOLS) {
+      // Our key with the other club's ids, or the other club's key with ours: either way, ids of a foreign club.
+      const foreignIds = (caller.ids ?? "ours") !== caller.club;
+      const objects = caller.ids === "other" ? other : ours;
+      const args = argsFor(def, objects);
+      const res = (await client.callTool({ name: def.name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+      cells++;
+      const text = res.content[0]?.text ?? "";
+      let code: string | undefined;
+      try {
+        code = JSON.parse(text).code;
+      } catch {}
+      const needed = scopes.get(def.name);
+      const label = `tool ${def.name} as ${caller.name} -> ${res.isError ? `error ${code ?? text.slice(0, 80)}` : "ok"}`;
+      const mayRun = caller.scopes && (needed == null || hasScope(caller.scopes, needed));
+      if (!mayRun && code !== "SCOPE_MISSING") failures.push(`${label}, expected SCOPE_MISSING`);
+      if (mayRun && (code === "SCOPE_MISSING" || code === "INTERNAL")) failures.push(`${label}, expected to run`);
+      if (mayRun && res.isError && code === undefined) failures.push(`${label}: input refused before the verb ran (matrix input)`);
+      const usesIds = Object.keys(args).some((k) => k.endsWith("_id"));
+      if (mayRun && foreignIds && usesIds && !(res.isError && /NOT_FOUND$/.test(code ?? ""))) failures.push(`${label}, expected NOT_FOUND`);
+      const foreign = caller.club === "ours" ? markers(other, "other") : markers(ours, "ours");
+      const sent = JSON.stringify(args);
+      const leaked = foreign.filter((m) => text.includes(m) && !sent.includes(m));
+      if (leaked.length) failures.push(`${label}: carries another club's data (${leaked.join(", ")})`);
+    }
+    await client.close();
+  }
+  // Without a valid key the MCP endpoint itself refuses (the HTTP rows above check the 401).
+  return { cells, failures };
+}

@@ -1,0 +1,82 @@
+// The data the reliability suites act on, made through the public API as a client would: in our
+// club a tier, a member, an event with a free ticket, a registration, a promo code and a dashboard
+// session; in another club the same objects, whose ids must never reach our club's answers.
+import { setup, type TestEnv } from "../helpers";
+
+export type ClubObjects = {
+  clubId: string;
+  key: string;
+  slug: string;
+  tierId: string;
+  memberId: string;
+  memberCode: string;
+  passSerial: string;
+  eventId: string;
+  ticketId: string;
+  qrToken: string;
+  promoCode: string;
+};
+
+export type World = { env: TestEnv; ours: ClubObjects; other: ClubObjects; session: string };
+
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+async function expectOk(res: { status: number; text: string }, what: string) {
+  if (res.status >= 300) throw new Error(`world: ${what} answered ${res.status}: ${res.text.slice(0, 300)}`);
+}
+
+/** Seeds one club's objects with `key` (all scopes at edit). */
+export async function seedClub(env: TestEnv, clubId: string, key: string, tag: string): Promise<ClubObjects> {
+  const base = `/api/clubs/${clubId}`;
+  const tier = await env.call("POST", `${base}/tiers`, { key, body: { name: `Gold ${tag}`, price_cents: 5000 } });
+  await expectOk(tier, "tier");
+  const member = await env.call("POST", `${base}/members/manual`, {
+    key,
+    body: { first_name: "Ada", last_name: `Lovelace ${tag}`, email: `ada-${tag}@example.org`, membership_end: inDays(200).slice(0, 10), tier_id: tier.body.id },
+  });
+  await expectOk(member, "member");
+  const event = await env.call("POST", `${base}/events`, {
+    key,
+    body: { title: `Soirée ${tag}`, starts_at: inDays(30), tickets: [{ name: "Entrée", member_price_cents: 0, non_member_price_cents: 0 }] },
+  });
+  await expectOk(event, "event");
+  const ticketId = event.body.tickets[0].id;
+  const reg = await env.app.handle(
+    new Request(`http://localhost/api/public/events/${event.body.id}/registrations`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ticket_id: ticketId, first_name: "Grace", last_name: "Hopper", email: `grace-${tag}@example.org` }),
+    }),
+    `10.9.0.${tag === "ours" ? 1 : 2}`,
+  );
+  const regBody = (await reg.json()) as { qr_token: string };
+  if (reg.status !== 201) throw new Error(`world: registration answered ${reg.status}`);
+  const promoCode = `PROMO${tag.toUpperCase()}`;
+  const promo = await env.call("POST", `${base}/promo-codes`, { key, body: { code: promoCode, discount_type: "percent", discount_value: 10 } });
+  await expectOk(promo, "promo code");
+  const me = await env.call("GET", "/api/auth/me", { key });
+  return {
+    clubId,
+    key,
+    slug: me.body.club.slug,
+    tierId: tier.body.id,
+    memberId: member.body.id,
+    memberCode: member.body.referral_code,
+    passSerial: member.body.pass_serial_number,
+    eventId: event.body.id,
+    ticketId,
+    qrToken: regBody.qr_token,
+    promoCode,
+  };
+}
+
+/** A fresh app and database with both clubs seeded; the rate limit is lifted unless `env` says. */
+export async function makeWorld(envVars: Record<string, string> = {}): Promise<World> {
+  const env = await setup({ RATE_LIMIT_PER_MINUTE: "100000000", ...envVars });
+  const ours = await seedClub(env, env.clubId, env.key, "ours");
+  const otherClub = await env.otherClub();
+  const other = await seedClub(env, otherClub.club_id, otherClub.api_key, "other");
+  const login = await env.call("POST", "/api/auth/login", { key: null, body: { email: "owner@test.org", password: "owner-password" } });
+  await expectOk(login, "login");
+  return { env, ours, other, session: login.body.token };
+}
