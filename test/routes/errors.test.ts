@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
+import { seedMember } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -51,6 +52,13 @@ describe("errors", () => {
         .set({ locale: "fr" } as never)
         .where(eq(clubs.id, env.clubId)),
     );
+  });
+
+  it("takes ids in upper case as the same ids (a UUID has no case)", async () => {
+    const m = await seedMember(env);
+    const res = await env.call("POST", `/api/clubs/${env.clubId.toUpperCase()}/members/${m.id.toUpperCase()}/actions/suspend`, { body: {} });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: m.id, status: "suspended" });
   });
 
   it("404 for an unknown route, as JSON", async () => {
