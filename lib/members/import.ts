@@ -70,7 +70,13 @@ function dateOf(value: string): string | null {
 
 const EMAIL = z.email();
 
-export type ImportInput = { csv: string; dry_run?: boolean; partial?: boolean };
+/**
+ * Told how far an import has gone: `done` of the file's `total` data lines are handled (checked,
+ * and written when they are to be). `done` only grows, and the last call has `done === total`.
+ */
+export type ImportProgress = (done: number, total: number) => void;
+
+export type ImportInput = { csv: string; dry_run?: boolean; partial?: boolean; onProgress?: ImportProgress };
 
 type Planned = { line: number; kind: "create" | "update"; email: string; values: Record<string, unknown>; existing?: MemberRow };
 
@@ -172,10 +178,19 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   }
 
   for (const p of planned) p.kind === "create" ? result.created++ : result.updated++;
-  if (dryRun) return result;
-  if (result.errors.length && !input.partial) return { ...result, created: 0, updated: 0 };
-  if (!planned.length) return result;
+  const total = rows.length - headerIndex - 1;
+  const report = input.onProgress ?? (() => {});
+  const finished = <R>(r: R): R => {
+    report(total, total);
+    return r;
+  };
+  if (dryRun) return finished(result);
+  if (result.errors.length && !input.partial) return finished({ ...result, created: 0, updated: 0 });
+  if (!planned.length) return finished(result);
 
+  // Lines that will not be written are handled once checked; the others as they are written.
+  let done = total - planned.length;
+  report(done, total);
   await ctx.db.tx(async (t) => {
     const passesChanged: string[] = [];
     for (const p of planned) {
@@ -211,6 +226,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
           details: { line: p.line, fields: Object.keys(p.values) },
         });
       }
+      report(++done, total);
     }
     await queuePassUpdate(t, ctx.clubId, passesChanged, "import_update");
   });
