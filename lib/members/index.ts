@@ -76,26 +76,32 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
 type ListShape = ReturnType<typeof MemberListQuerySchema.parse>;
 
 function listQueries(db: Db, status: ListShape["status"], searching: boolean, sort: ListShape["sort"], direction: ListShape["dir"]) {
-  const p = (name: string) => sql.placeholder(name);
-  const where: SQL[] = [eq(members.club_id, p("club"))];
-  if (status !== "all") where.push(statusWhere(status, p("today")));
-  if (searching) where.push(sql`${members.search_text} like ${p("search")} escape '\\'`);
-  const cond = and(...where);
-  const dir = direction === "asc" ? asc : desc;
-  const order = {
-    registered: [dir(members.created_at)],
-    name: [dir(sql`lower(${members.last_name})`), dir(sql`lower(${members.first_name})`)],
-    email: [dir(members.email)],
-    membership_end: [dir(members.membership_end)],
-    status: [dir(statusSql(p("today")))],
-  }[sort];
   const name = `members.list:${status}:${searching}:${sort}:${direction}`;
+  // Built only the first time a shape is asked for (the callbacks of prepareRead).
+  const p = (placeholder: string) => sql.placeholder(placeholder);
+  const cond = () => {
+    const where: SQL[] = [eq(members.club_id, p("club"))];
+    if (status !== "all") where.push(statusWhere(status, p("today")));
+    if (searching) where.push(sql`${members.search_text} like ${p("search")} escape '\\'`);
+    return and(...where);
+  };
+  const order = () => {
+    const dir = direction === "asc" ? asc : desc;
+    const by = {
+      registered: () => [dir(members.created_at)],
+      name: () => [dir(sql`lower(${members.last_name})`), dir(sql`lower(${members.first_name})`)],
+      email: () => [dir(members.email)],
+      membership_end: () => [dir(members.membership_end)],
+      status: () => [dir(statusSql(p("today")))],
+    }[sort]();
+    return [...by, dir(members.id)];
+  };
   return {
-    count: db.prepareRead(`${name}:count`, (q) => q.select({ total: count() }).from(members).where(cond)),
+    count: db.prepareRead(`${name}:count`, (q) => q.select({ total: count() }).from(members).where(cond())),
     page: db.prepareRead(`${name}:page`, (q) =>
       selectItems(q)
-        .where(cond)
-        .orderBy(...order, dir(members.id))
+        .where(cond())
+        .orderBy(...order())
         .limit(p("limit"))
         .offset(p("offset")),
     ),
