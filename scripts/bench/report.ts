@@ -171,6 +171,8 @@ export function markdown(o: { cases: CaseSummary[]; benches: Benchmark[]; runs: 
     "for each benchmark, ours then the baseline (the order alternating from one round to the next), each on a fresh copy",
     "of the same database. Figures are medians over the rounds; a ratio is taken within each round, then its median.",
     "Peak memory is the server's resident-set high-water mark (VmHWM of /proc/<pid>/status) at the end of a run.",
+    "Rows written (audit, scans, check-ins) are counted in the database before and after each measured run: they",
+    "include the requests in flight at its two edges, so they may exceed the request count by up to two per connection.",
     "",
     summaryTables(o.cases),
     "",
