@@ -17,9 +17,10 @@ export type Db = {
   /** Reads; never write through it (a write here would wait on the writer's lock and fail). */
   read: Queryable;
   /**
-   * Runs `fn` in one transaction (`BEGIN IMMEDIATE`) on the writer connection, after every
-   * transaction queued before it. Rolls back when `fn` throws. `fn` may await, but must not do
-   * network I/O: queue a job instead.
+   * Runs `fn` in one transaction on the writer connection, after every transaction queued before
+   * it, and resolves once it is durable. Rolls back (only `fn`'s own writes) when `fn` throws.
+   * `fn` may await, but must not do network I/O: queue a job instead. Transactions queued at the
+   * same moment share one commit (see `GroupCommit`).
    */
   tx<T>(fn: (t: Queryable) => Promise<T>): Promise<T>;
   /**
@@ -29,6 +30,11 @@ export type Db = {
    * handed unprepared so each dialect prepares it its own way (PostgreSQL needs the name).
    */
   prepareRead<P>(name: string, build: (q: Queryable) => { prepare(): P }): P;
+  /**
+   * The same for a statement of a hot write path, prepared on the writer connection: execute it
+   * ONLY inside `tx` (it runs in the current transaction, like the builders of `t`).
+   */
+  prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): P;
   /** Path of the database file (`:memory:` for none). */
   path: string;
   /** Runs a SQLite-only statement outside lib/ concerns (backup, integrity check). */
@@ -48,16 +54,93 @@ function configure(conn: Database, writer: boolean) {
   }
 }
 
-/** A FIFO mutex: transactions run one after the other in the order they asked. */
-class Mutex {
-  private tail: Promise<void> = Promise.resolve();
-  run<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(fn);
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
+type Queued = { fn: (t: Queryable) => Promise<unknown>; resolve: (value: unknown) => void; reject: (err: unknown) => void };
+type Outcome = { job: Queued; ok: boolean; value: unknown };
+
+/** Most transactions one commit carries. */
+const GROUP_MAX = 256;
+
+/**
+ * Group commit. Transactions run one after the other in the order they asked (FIFO), on the one
+ * writer connection; those waiting at the same moment (every request that reached its write in
+ * the same turn of the event loop) run inside ONE `BEGIN IMMEDIATE ... COMMIT`, each in a
+ * savepoint of its own, so that a failing one undoes only its own writes. Nobody hears "done"
+ * before the COMMIT: a transaction is as durable as before, and a burst of N writers pays one
+ * disk sync (synchronous = FULL) instead of N. Each transaction still sees the writes of those
+ * before it (same connection), so rules such as "one `valid` check-in per ticket" hold.
+ */
+class GroupCommit {
+  private queue: Queued[] = [];
+  private running = false;
+
+  constructor(
+    private readonly conn: Database,
+    private readonly writer: Queryable,
+  ) {}
+
+  run<T>(fn: (t: Queryable) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.running) {
+        this.running = true;
+        // Let the requests already read in this turn of the event loop join the group.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length) await this.runGroup(this.queue.splice(0, GROUP_MAX));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runGroup(group: Queued[]): Promise<void> {
+    const done: Outcome[] = [];
+    for (let i = 0; i < group.length; i++) {
+      if (!this.conn.inTransaction) {
+        try {
+          this.conn.exec("BEGIN IMMEDIATE");
+        } catch (err) {
+          for (const job of group.slice(i)) job.reject(err);
+          break;
+        }
+      }
+      const job = group[i];
+      this.conn.exec("SAVEPOINT tx");
+      try {
+        const value = await job.fn(this.writer);
+        this.conn.exec("RELEASE tx");
+        done.push({ job, ok: true, value });
+      } catch (err) {
+        if (this.conn.inTransaction) {
+          this.conn.exec("ROLLBACK TO tx");
+          this.conn.exec("RELEASE tx");
+          done.push({ job, ok: false, value: err });
+        } else {
+          // SQLite rolled the whole transaction back itself (disk full, I/O error): the group's
+          // earlier work is gone too. They fail; the next ones start a new transaction.
+          for (const d of done) if (d.ok) Object.assign(d, { ok: false, value: err });
+          done.push({ job, ok: false, value: err });
+          this.settle(done.splice(0));
+        }
+      }
+    }
+    if (this.conn.inTransaction) {
+      try {
+        this.conn.exec("COMMIT");
+      } catch (err) {
+        if (this.conn.inTransaction) this.conn.exec("ROLLBACK");
+        for (const d of done) if (d.ok) Object.assign(d, { ok: false, value: err });
+      }
+    }
+    this.settle(done);
+  }
+
+  private settle(outcomes: Outcome[]) {
+    for (const d of outcomes) d.ok ? d.job.resolve(d.value) : d.job.reject(d.value);
   }
 }
 
@@ -71,8 +154,9 @@ export function openDb(path: string): Db {
   const writer = drizzle({ client: writerConn, schema });
   const reader = drizzle({ client: readerConn, schema });
   migrate(writer, { migrationsFolder: MIGRATIONS });
-  const mutex = new Mutex();
+  const group = new GroupCommit(writerConn, writer);
   const preparedReads = new Map<string, unknown>();
+  const preparedWrites = new Map<string, unknown>();
   return {
     read: reader,
     prepareRead<P>(name: string, build: (q: Queryable) => { prepare(): P }): P {
@@ -83,20 +167,17 @@ export function openDb(path: string): Db {
       }
       return query;
     },
+    prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): P {
+      let query = preparedWrites.get(name) as P | undefined;
+      if (query === undefined) {
+        query = build(writer).prepare();
+        preparedWrites.set(name, query);
+      }
+      return query;
+    },
     path,
     raw: writerConn,
-    tx: (fn) =>
-      mutex.run(async () => {
-        writerConn.exec("BEGIN IMMEDIATE");
-        try {
-          const result = await fn(writer);
-          writerConn.exec("COMMIT");
-          return result;
-        } catch (err) {
-          if (writerConn.inTransaction) writerConn.exec("ROLLBACK");
-          throw err;
-        }
-      }),
+    tx: (fn) => group.run(fn),
     close() {
       if (readerConn !== writerConn) readerConn.close();
       writerConn.close();

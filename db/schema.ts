@@ -221,7 +221,8 @@ export const members = sqliteTable(
     uniqueIndex("members_club_email_unique").on(t.club_id, t.email),
     uniqueIndex("members_club_referral_code_unique").on(t.club_id, t.referral_code),
     uniqueIndex("members_pass_serial_unique").on(t.pass_serial_number),
-    index("members_club_created_idx").on(t.club_id, t.created_at),
+    // With the id: the default list order (registered, then id) is read from the index, no sort.
+    index("members_club_created_idx").on(t.club_id, t.created_at, t.id),
     index("members_club_name_idx").on(t.club_id, t.last_name, t.first_name),
     index("members_club_end_idx").on(t.club_id, t.membership_end),
     index("members_club_status_end_idx").on(t.club_id, t.payment_status, t.membership_end),

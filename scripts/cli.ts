@@ -136,6 +136,7 @@ export async function main(argv: string[], io: Io = stdio, env: Record<string, s
     const config = loadConfig(env);
     const cliEnv = {
       config,
+      json,
       db: () => {
         db ??= openDb(config.databaseUrl);
         return db;

@@ -367,6 +367,43 @@ describe("cli import members", () => {
     expect(await count()).toBe(1);
   });
 
+  it("imports a 5,000-line file: the right JSON and counts, nothing on stderr when it is not a terminal", async () => {
+    const csv = join(dir, "big.csv");
+    const lines = Array.from({ length: 5000 }, (_, i) => `Membre,Nom${i},big${i}@alpin.test,2030-12-31`);
+    writeFileSync(csv, `first name,last name,email,membership end\n${lines.join("\n")}\n`);
+    const run = await cli(["import", "members", csv, "--club", club.club_id, "--json"]);
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({ created: 5000, updated: 0, skipped: 0, errors: [], dry_run: false, written: true });
+    expect(run.stderr).toBe("");
+    const imported = await withDb(async (db) =>
+      (await db.read.select().from(members).where(eq(members.club_id, club.club_id))).filter((m) => m.email.startsWith("big")),
+    );
+    expect(imported).toHaveLength(5000);
+    // Again: every line is already there, unchanged.
+    const again = await cli(["import", "members", csv, "--club", club.club_id, "--json"]);
+    expect(again.json).toMatchObject({ created: 0, updated: 0, skipped: 5000, errors: [] });
+  });
+
+  it("draws a progress bar on stderr when it is a terminal (run under script(1)), and none with --json", async () => {
+    const csv = join(dir, "tty.csv");
+    const lines = Array.from({ length: 2000 }, (_, i) => `Membre,Tty${i},tty${i}@alpin.test,2030-12-31`);
+    writeFileSync(csv, `first name,last name,email,membership end\n${lines.join("\n")}\n`);
+    const underTerminal = async (args: string[]) => {
+      const command = ["bun", "scripts/cli.ts", ...args].map((a) => `'${a}'`).join(" ");
+      const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { cwd: ROOT, env: { ...process.env, DATABASE_URL: dbPath }, stdout: "pipe" });
+      const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      return { out, code };
+    };
+    const json = await underTerminal(["import", "members", csv, "--club", club.club_id, "--dry-run", "--json"]);
+    expect(json.code).toBe(0);
+    expect(json.out).not.toContain("%");
+    expect(JSON.parse(json.out.trim()).created).toBe(2000);
+    const human = await underTerminal(["import", "members", csv, "--club", club.club_id]);
+    expect(human.code).toBe(0);
+    expect(human.out).toMatch(/import {2}\[#+\] 100% {2}2,001\/2,001 lines/);
+    expect(human.out).toContain("Created 2000, updated 0, skipped 0");
+  });
+
   it("answers a missing file with exit 2", async () => {
     expectError(await cli(["import", "members", join(dir, "nope.csv"), "--club", club.club_id, "--json"]), 2, "USAGE");
   });

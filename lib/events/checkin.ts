@@ -1,19 +1,72 @@
 // Check-in at the door (SPEC rule 7, DESIGN.md section 8). One function owns every rule: the
 // verdict is a value, never an exception, and every scan is stored, refused ones included.
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import type { Queryable } from "../../db";
-import { checkIns, eventRegistrations, eventTickets } from "../../db/schema";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
+import { checkIns, eventRegistrations, eventTickets, events } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
+import { NotFound } from "../errors";
 import { newId } from "../ids";
-import { getEventOrThrow, memberByCode, type RegistrationRow } from "./internal";
+import { memberByCode, type RegistrationRow } from "./internal";
 import type { CheckinPayload, CheckinResult } from "./schemas";
 
 type Verdict = CheckinResult["verdict"];
 
-async function answer(t: Queryable, verdict: Verdict, reg: RegistrationRow | null): Promise<CheckinResult> {
+/**
+ * The statements of a scan at the door, prepared once on the writer (Db.prepareTx): 64 phones
+ * scanning at once spent most of their time building these queries, not running them.
+ */
+function statements(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    event: db.prepareTx("events.checkin.event", (q) =>
+      q
+        .select({ id: events.id })
+        .from(events)
+        .where(and(eq(events.id, sql.placeholder("event")), eq(events.club_id, sql.placeholder("club"))))
+        .limit(1),
+    ),
+    byToken: db.prepareTx("events.checkin.byToken", (q) =>
+      q
+        .select()
+        .from(eventRegistrations)
+        .where(and(eq(eventRegistrations.qr_token, p("code")), eq(eventRegistrations.event_id, p("event")), eq(eventRegistrations.club_id, p("club"))))
+        .limit(1),
+    ),
+    checkIn: db.prepareTx("events.checkin.update", (q) =>
+      q
+        .update(eventRegistrations)
+        .set({ checked_in_at: sql`${p("now")}`, updated_at: sql`${p("now")}` })
+        .where(and(eq(eventRegistrations.id, p("id")), isNull(eventRegistrations.checked_in_at)))
+        .returning(),
+    ),
+    insertScan: db.prepareTx("events.checkin.insert", (q) =>
+      q.insert(checkIns).values({
+        id: p("id"),
+        club_id: p("club"),
+        event_id: p("event"),
+        registration_id: p("registration"),
+        code: p("code"),
+        verdict: p("verdict"),
+        nonce: p("nonce"),
+        admin_id: p("admin"),
+        key_prefix: p("prefix"),
+        created_at: p("now"),
+      }),
+    ),
+    ticketName: db.prepareTx("events.checkin.ticket", (q) =>
+      q
+        .select({ name: eventTickets.name })
+        .from(eventTickets)
+        .where(eq(eventTickets.id, p("id")))
+        .limit(1),
+    ),
+  };
+}
+
+async function answer(q: ReturnType<typeof statements>, verdict: Verdict, reg: RegistrationRow | null): Promise<CheckinResult> {
   if (!reg || verdict === "not_registered") return { verdict: "not_registered", checked_in_at: null, registration: null };
-  const [ticket] = await t.select({ name: eventTickets.name }).from(eventTickets).where(eq(eventTickets.id, reg.ticket_id)).limit(1);
+  const [ticket] = await q.ticketName.execute({ id: reg.ticket_id });
   return {
     verdict,
     checked_in_at: reg.checked_in_at,
@@ -22,12 +75,8 @@ async function answer(t: Queryable, verdict: Verdict, reg: RegistrationRow | nul
 }
 
 /** The registration a code names at this event: a ticket's qr_token, else a member's card code. */
-async function findRegistration(t: Queryable, ctx: Ctx, eventId: string, code: string): Promise<RegistrationRow | null> {
-  const [byToken] = await t
-    .select()
-    .from(eventRegistrations)
-    .where(and(eq(eventRegistrations.qr_token, code), eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.club_id, ctx.clubId)))
-    .limit(1);
+async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, ctx: Ctx, eventId: string, code: string): Promise<RegistrationRow | null> {
+  const [byToken] = await q.byToken.execute({ code, event: eventId, club: ctx.clubId });
   if (byToken) return byToken;
   const member = await memberByCode(t, ctx.clubId, code);
   if (!member) return null;
@@ -50,8 +99,10 @@ async function findRegistration(t: Queryable, ctx: Ctx, eventId: string, code: s
  */
 export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: CheckinPayload & { event_id: string }): Promise<CheckinResult> => {
   const now = new Date().toISOString();
+  const q = statements(ctx.db);
   return ctx.db.tx(async (t) => {
-    const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
+    const [event] = await q.event.execute({ event: input.event_id, club: ctx.clubId });
+    if (!event) throw new NotFound("EVENT_NOT_FOUND");
     if (input.nonce) {
       const [seen] = await t
         .select()
@@ -60,33 +111,29 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
         .limit(1);
       if (seen) {
         const [reg] = seen.registration_id ? await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, seen.registration_id)).limit(1) : [];
-        return answer(t, seen.verdict as Verdict, reg ?? null);
+        return answer(q, seen.verdict as Verdict, reg ?? null);
       }
     }
-    let reg = await findRegistration(t, ctx, event.id, input.code);
+    let reg = await findRegistration(t, q, ctx, event.id, input.code);
     let verdict: Verdict;
     if (reg?.status !== "confirmed") verdict = "not_registered";
     else if (reg.checked_in_at) verdict = "already";
     else {
       verdict = "valid";
-      [reg] = await t
-        .update(eventRegistrations)
-        .set({ checked_in_at: now, updated_at: now })
-        .where(and(eq(eventRegistrations.id, reg.id), isNull(eventRegistrations.checked_in_at)))
-        .returning();
+      [reg] = await q.checkIn.execute({ now, id: reg.id });
     }
-    await t.insert(checkIns).values({
+    await q.insertScan.execute({
       id: newId(),
-      club_id: ctx.clubId,
-      event_id: event.id,
-      registration_id: reg?.id ?? null,
+      club: ctx.clubId,
+      event: event.id,
+      registration: reg?.id ?? null,
       code: input.code.slice(0, 200),
       verdict,
       nonce: input.nonce ?? null,
-      admin_id: ctx.actor.adminId,
-      key_prefix: ctx.actor.keyPrefix,
-      created_at: now,
+      admin: ctx.actor.adminId,
+      prefix: ctx.actor.keyPrefix,
+      now,
     });
-    return answer(t, verdict, reg ?? null);
+    return answer(q, verdict, reg ?? null);
   });
 });

@@ -3,7 +3,7 @@
 // name, in an embedded DejaVu Sans font so that names outside Latin-1 (Polish, Czech) print.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { and, asc, count, eq, inArray, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { jsPDF } from "jspdf";
 import Papa from "papaparse";
 import { members } from "../../db/schema";
@@ -71,10 +71,18 @@ function cell(value: unknown): string | number {
   return String(value);
 }
 
-export function toCsv(rows: MemberRow[], custom: CustomField[]): string {
+type CsvRow = Pick<MemberRow, (typeof CSV_COLUMNS)[number]> & { custom_fields?: MemberRow["custom_fields"] };
+
+/** The CSV text (with its BOM and header row; with `header: false`, the rows alone). */
+export function toCsv(rows: CsvRow[], custom: CustomField[], options: { header?: boolean } = {}): string {
+  const header = options.header ?? true;
   const fields = [...CSV_COLUMNS, ...custom.map((c) => c.key)];
-  const data = rows.map((m) => [...CSV_COLUMNS.map((c) => cell(m[c])), ...custom.map((c) => cell(m.custom_fields?.[c.key]))]);
-  return `\uFEFF${Papa.unparse({ fields, data }, { escapeFormulae: true })}`;
+  // SPEC columns are text or null, which papaparse writes as they are (null as an empty cell).
+  const data = custom.length
+    ? rows.map((m) => [...CSV_COLUMNS.map((c) => m[c]), ...custom.map((c) => cell(m.custom_fields?.[c.key]))])
+    : rows.map((m) => CSV_COLUMNS.map((c) => m[c]));
+  const text = Papa.unparse({ fields, data }, { escapeFormulae: true, header });
+  return header ? `\uFEFF${text}` : text;
 }
 
 const PDF_TEXT: Record<Locale, { headers: string[]; status: Record<MemberStatus, string>; title: string; page: string }> = {
@@ -115,12 +123,14 @@ function dejavu(): string {
 }
 
 /** Last name, then first name, in the club's language's alphabetical order. */
-export function rosterOrder(rows: MemberRow[], locale: Locale): MemberRow[] {
+export function rosterOrder<R extends Pick<MemberRow, "id" | "first_name" | "last_name">>(rows: R[], locale: Locale): R[] {
   const collator = new Intl.Collator(locale, { sensitivity: "base" });
   return [...rows].sort((a, b) => collator.compare(a.last_name, b.last_name) || collator.compare(a.first_name, b.first_name) || a.id.localeCompare(b.id));
 }
 
-export function toPdf(rows: MemberRow[], club: { name: string }, locale: Locale, today: string): Uint8Array {
+type PdfRow = Pick<MemberRow, "id" | "first_name" | "last_name" | "email" | "membership_end" | "payment_status">;
+
+export function toPdf(rows: PdfRow[], club: { name: string }, locale: Locale, today: string): Uint8Array {
   const text = PDF_TEXT[locale];
   const doc = new jsPDF({ unit: "mm", format: "a4", orientation: "portrait" });
   doc.addFileToVFS("DejaVuSans.ttf", dejavu());
@@ -170,20 +180,118 @@ export function toPdf(rows: MemberRow[], club: { name: string }, locale: Locale,
   return new Uint8Array(doc.output("arraybuffer"));
 }
 
-export type ExportFile = { filename: string; contentType: string; body: string | Uint8Array; count: number };
+export type ExportFile = { filename: string; contentType: string; body: string | Uint8Array | ReadableStream<Uint8Array>; count: number };
 
-/** The club's members (or those of `member_ids`) as a CSV or PDF file. */
+/** Only the columns a file shows: reading all forty of 10,000 members cost more than writing the CSV. */
+const CSV_SELECTION = {
+  ...(Object.fromEntries(CSV_COLUMNS.map((c) => [c, members[c]])) as { [K in (typeof CSV_COLUMNS)[number]]: (typeof members)[K] }),
+  custom_fields: members.custom_fields,
+};
+const PDF_SELECTION = {
+  id: members.id,
+  first_name: members.first_name,
+  last_name: members.last_name,
+  email: members.email,
+  membership_end: members.membership_end,
+  payment_status: members.payment_status,
+};
+const OLDEST_FIRST = [asc(members.created_at), asc(members.id)];
+
+/** Members of a streamed CSV read at a time. */
+export const CSV_PAGE = 1000;
+
+function csvRows(ctx: Ctx, ids: string[]) {
+  return ctx.db.read
+    .select(CSV_SELECTION)
+    .from(members)
+    .where(memberCondition(ctx, ids))
+    .orderBy(...OLDEST_FIRST);
+}
+
+/** The page of members after (created_at, id) in the export's order; a prepared query (Db.prepareRead). */
+function csvPage(ctx: Ctx, after: { created_at: string; id: string }) {
+  const p = (name: string) => sql.placeholder(name);
+  return ctx.db
+    .prepareRead("members.export.csvPage", (q) =>
+      q
+        .select(CSV_SELECTION)
+        .from(members)
+        .where(and(eq(members.club_id, p("club")), sql`(${members.created_at}, ${members.id}) > (${p("created_at")}, ${p("id")})`))
+        .orderBy(...OLDEST_FIRST)
+        .limit(CSV_PAGE),
+    )
+    .execute({ club: ctx.clubId, created_at: after.created_at, id: after.id });
+}
+
+/**
+ * Every member of the club as a CSV stream, read and written a page at a time (keyset on
+ * created_at, id: neither changes), so that a large club never sits whole in memory. The bytes
+ * are those of `toCsv` on all the rows. Pages are separate reads: a member added meanwhile may
+ * or may not appear, none appears twice.
+ */
+function csvStream(ctx: Ctx, custom: CustomField[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after = { created_at: "", id: "" };
+  let first = true;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const rows = await csvPage(ctx, after);
+      if (first) {
+        first = false;
+        controller.enqueue(encoder.encode(toCsv(rows, custom)));
+      } else if (rows.length) {
+        controller.enqueue(encoder.encode(`\r\n${toCsv(rows, custom, { header: false })}`));
+      }
+      if (rows.length < CSV_PAGE) controller.close();
+      else after = rows[rows.length - 1];
+    },
+  });
+}
+
+function pdfRows(ctx: Ctx, ids: string[] | undefined) {
+  if (ids)
+    return ctx.db.read
+      .select(PDF_SELECTION)
+      .from(members)
+      .where(memberCondition(ctx, ids))
+      .orderBy(...OLDEST_FIRST);
+  return ctx.db
+    .prepareRead("members.export.pdf", (q) =>
+      q
+        .select(PDF_SELECTION)
+        .from(members)
+        .where(eq(members.club_id, sql.placeholder("club")))
+        .orderBy(...OLDEST_FIRST),
+    )
+    .execute({ club: ctx.clubId });
+}
+
+/**
+ * The club's members (or those of `member_ids`) as a CSV or PDF file. The CSV of the whole club
+ * is a stream (see `csvStream`); `count` is the number of members when the export began.
+ */
 export const exportMembers = verb("members:view", async (ctx: Ctx, input: MemberExportQuery): Promise<ExportFile> => {
   const ids = parseMemberIds(input.member_ids);
   const club = await clubSettings(ctx.db.read, ctx.clubId);
-  const rows = await ctx.db.read.select().from(members).where(memberCondition(ctx, ids)).orderBy(asc(members.created_at), asc(members.id));
   const today = todayUtc();
   const base = `members-${club.slug}-${today}`;
   if (input.format === "pdf") {
+    const rows = await pdfRows(ctx, ids);
     return { filename: `${base}.pdf`, contentType: "application/pdf", body: toPdf(rows, club, asLocale(club.locale), today), count: rows.length };
   }
-  return { filename: `${base}.csv`, contentType: "text/csv; charset=utf-8", body: toCsv(rows, customFieldsOf(club.custom_fields_schema)), count: rows.length };
+  const file = { filename: `${base}.csv`, contentType: "text/csv; charset=utf-8" };
+  const custom = customFieldsOf(club.custom_fields_schema);
+  if (ids) {
+    const rows = await csvRows(ctx, ids);
+    return { ...file, body: toCsv(rows, custom), count: rows.length };
+  }
+  return { ...file, body: csvStream(ctx, custom), count: await memberCount(ctx, undefined) };
 });
+
+async function memberCount(ctx: Ctx, ids: string[] | undefined): Promise<number> {
+  const [{ n }] = await ctx.db.read.select({ n: count() }).from(members).where(memberCondition(ctx, ids));
+  return n;
+}
 
 /** The file as an HTTP download. */
 export function fileResponse(file: ExportFile): Response {
@@ -200,11 +308,16 @@ export const ASSISTANT_EXPORT_LIMIT = 500;
  */
 export const exportMembersForAssistant = verb("members:view", async (ctx: Ctx, input: { member_ids?: string | null }) => {
   const ids = parseMemberIds(input.member_ids ?? undefined);
-  const [{ n }] = await ctx.db.read.select({ n: count() }).from(members).where(memberCondition(ctx, ids));
+  const n = await memberCount(ctx, ids);
   if (n > ASSISTANT_EXPORT_LIMIT) {
     const qs = input.member_ids ? `?member_ids=${encodeURIComponent(input.member_ids)}` : "";
     return { count: n, csv: null, url: `${ctx.baseUrl}/api/clubs/${ctx.clubId}/members/export${qs}` };
   }
-  const file = await exportMembers(ctx, { member_ids: input.member_ids ?? undefined, format: "csv" });
-  return { count: n, csv: (file.body as string).replace(/^\uFEFF/, ""), url: null };
+  const club = await clubSettings(ctx.db.read, ctx.clubId);
+  const rows = await ctx.db.read
+    .select(CSV_SELECTION)
+    .from(members)
+    .where(memberCondition(ctx, ids))
+    .orderBy(...OLDEST_FIRST);
+  return { count: n, csv: toCsv(rows, customFieldsOf(club.custom_fields_schema)).replace(/^\uFEFF/, ""), url: null };
 });

@@ -71,11 +71,17 @@ function dateOf(value: string): string | null {
 
 const EMAIL = z.email();
 
-export type ImportInput = { csv: string; dry_run?: boolean; partial?: boolean };
+/**
+ * Told how far an import has gone: `done` of the file's `total` data lines are handled (checked,
+ * and written when they are to be). `done` only grows, and the last call has `done === total`.
+ */
+export type ImportProgress = (done: number, total: number) => void;
+
+export type ImportInput = { csv: string; dry_run?: boolean; partial?: boolean; onProgress?: ImportProgress };
 
 type Planned = { line: number; kind: "create" | "update"; email: string; values: Record<string, unknown>; existing?: MemberRow };
 
-type Plan = { result: ImportResult; planned: Planned[]; club?: { membership_duration_months: number } };
+type Plan = { result: ImportResult; planned: Planned[]; club?: { membership_duration_months: number }; total: number };
 
 /** Reads the file and decides, line by line, what to create, update or skip, against what `q` sees. */
 async function planImport(ctx: Ctx, q: Queryable, input: ImportInput): Promise<Plan> {
@@ -85,7 +91,7 @@ async function planImport(ctx: Ctx, q: Queryable, input: ImportInput): Promise<P
   const parsed = Papa.parse<string[]>(input.csv.replace(/^\uFEFF/, ""), { skipEmptyLines: false });
   const rows = parsed.data;
   const headerIndex = rows.findIndex((r) => r.some((c) => c.trim()));
-  if (headerIndex < 0) return { result: { ...result, errors: [{ line: 1, detail: msg("IMPORT_EMPTY") }] }, planned: [] };
+  if (headerIndex < 0) return { result: { ...result, errors: [{ line: 1, detail: msg("IMPORT_EMPTY") }] }, planned: [], total: 0 };
   const header = rows[headerIndex].map(fold);
   const club = await clubSettings(q, ctx.clubId);
   const custom = customFieldsOf(club.custom_fields_schema);
@@ -95,7 +101,8 @@ async function planImport(ctx: Ctx, q: Queryable, input: ImportInput): Promise<P
     const i = header.findIndex((h) => names.includes(h));
     if (i >= 0) column[field] = i;
   }
-  if (column.email === undefined) return { result: { ...result, errors: [{ line: headerIndex + 1, detail: msg("IMPORT_NO_EMAIL_COLUMN") }] }, planned: [] };
+  if (column.email === undefined)
+    return { result: { ...result, errors: [{ line: headerIndex + 1, detail: msg("IMPORT_NO_EMAIL_COLUMN") }] }, planned: [], total: 0 };
   const customColumns = custom
     .map((c) => ({ key: c.key, index: header.findIndex((h) => h === fold(c.key) || h === fold(c.label)) }))
     .filter((c) => c.index >= 0);
@@ -174,7 +181,7 @@ async function planImport(ctx: Ctx, q: Queryable, input: ImportInput): Promise<P
   }
 
   for (const p of planned) p.kind === "create" ? result.created++ : result.updated++;
-  return { result, planned, club };
+  return { result, planned, club, total: rows.length - headerIndex - 1 };
 }
 
 /**
@@ -183,11 +190,23 @@ async function planImport(ctx: Ctx, q: Queryable, input: ImportInput): Promise<P
  * create of the same email) is matched, never inserted twice.
  */
 export const importMembers = verb("members:edit", async (ctx: Ctx, input: ImportInput): Promise<ImportResult> => {
-  if (input.dry_run) return (await planImport(ctx, ctx.db.read, input)).result;
+  const report = input.onProgress ?? (() => {});
+  const finished = (plan: Plan, r: ImportResult): ImportResult => {
+    report(plan.total, plan.total);
+    return r;
+  };
+  if (input.dry_run) {
+    const plan = await planImport(ctx, ctx.db.read, input);
+    return finished(plan, plan.result);
+  }
   return ctx.db.tx(async (t) => {
-    const { result, planned, club } = await planImport(ctx, t, input);
-    if (result.errors.length && !input.partial) return { ...result, created: 0, updated: 0 };
-    if (!planned.length || !club) return result;
+    const plan = await planImport(ctx, t, input);
+    const { result, planned, club, total } = plan;
+    if (result.errors.length && !input.partial) return finished(plan, { ...result, created: 0, updated: 0 });
+    if (!planned.length || !club) return finished(plan, result);
+    // Lines that will not be written are handled once checked; the others as they are written.
+    let done = total - planned.length;
+    report(done, total);
     const today = todayUtc();
     const passesChanged: string[] = [];
     for (const p of planned) {
@@ -223,6 +242,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
           details: { line: p.line, fields: Object.keys(p.values) },
         });
       }
+      report(++done, total);
     }
     await queuePassUpdate(t, ctx.clubId, passesChanged, "import_update");
     return { ...result, written: true };

@@ -2,7 +2,7 @@
 // transition runs in ONE transaction with its member_history row (and its payments row for
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { Queryable } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { clubColumns, clubs, members, payments } from "../../db/schema";
 import { verb } from "../auth/guard";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../cards/pass-updates";
@@ -70,30 +70,56 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
   return row as ClubSettings;
 }
 
+/**
+ * The count and page queries of one shape of the list (status filter, search or not, sort, dir),
+ * built once and kept prepared (Db.prepareRead): on a page of 50, building the query with its
+ * three joins cost more than running it. Values come as placeholders.
+ */
+type ListShape = ReturnType<typeof MemberListQuerySchema.parse>;
+
+function listQueries(db: Db, status: ListShape["status"], searching: boolean, sort: ListShape["sort"], direction: ListShape["dir"]) {
+  const name = `members.list:${status}:${searching}:${sort}:${direction}`;
+  // Built only the first time a shape is asked for (the callbacks of prepareRead).
+  const p = (placeholder: string) => sql.placeholder(placeholder);
+  const cond = () => {
+    const where: SQL[] = [eq(members.club_id, p("club"))];
+    if (status !== "all") where.push(statusWhere(status, p("today")));
+    if (searching) where.push(sql`${members.search_text} like ${p("search")} escape '\\'`);
+    return and(...where);
+  };
+  const order = () => {
+    const dir = direction === "asc" ? asc : desc;
+    const by = {
+      registered: () => [dir(members.created_at)],
+      name: () => [dir(sql`lower(${members.last_name})`), dir(sql`lower(${members.first_name})`)],
+      email: () => [dir(members.email)],
+      membership_end: () => [dir(members.membership_end)],
+      status: () => [dir(statusSql(p("today")))],
+    }[sort]();
+    return [...by, dir(members.id)];
+  };
+  return {
+    count: db.prepareRead(`${name}:count`, (q) => q.select({ total: count() }).from(members).where(cond())),
+    page: db.prepareRead(`${name}:page`, (q) =>
+      selectItems(q)
+        .where(cond())
+        .orderBy(...order())
+        .limit(p("limit"))
+        .offset(p("offset")),
+    ),
+  };
+}
+
 /** A page of the club's members, filtered by derived status and search, sorted per DESIGN.md section 6. */
 export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberListQuery): Promise<MemberListResponse> => {
   const q = MemberListQuerySchema.parse(input);
   const limit = q.limit ?? q.page_size ?? 50;
   const today = todayUtc();
-  const where: SQL[] = [eq(members.club_id, ctx.clubId)];
-  if (q.status !== "all") where.push(statusWhere(q.status, today));
   const search = q.search ? foldText(q.search.trim()) : "";
-  if (search) where.push(sql`${members.search_text} like ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
-  const cond = and(...where);
-  const dir = q.dir === "asc" ? asc : desc;
-  const order = {
-    registered: [dir(members.created_at)],
-    name: [dir(sql`lower(${members.last_name})`), dir(sql`lower(${members.first_name})`)],
-    email: [dir(members.email)],
-    membership_end: [dir(members.membership_end)],
-    status: [dir(statusSql(today))],
-  }[q.sort];
-  const [{ total }] = await ctx.db.read.select({ total: count() }).from(members).where(cond);
-  const rows = await selectItems(ctx.db.read)
-    .where(cond)
-    .orderBy(...order, dir(members.id))
-    .limit(limit)
-    .offset((q.page - 1) * limit);
+  const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir);
+  const values = { club: ctx.clubId, today, search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset: (q.page - 1) * limit };
+  const [{ total }] = await queries.count.execute(values);
+  const rows = await queries.page.execute(values);
   return { total, page: q.page, limit, items: rows.map((r) => toItem(r, today)) };
 });
 

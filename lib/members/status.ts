@@ -1,13 +1,16 @@
 // The derived member status of DESIGN.md section 6, written once: each rule holds both its SQL
 // condition (list filter, status sort) and its JS predicate (item shaping), side by side, in the
 // order they are tried. "Today" is a UTC day computed in JS.
-import { and, eq, gte, lt, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, lt, ne, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { members } from "../../db/schema";
 import type { MemberStatus } from "./schemas";
 
 type Row = { payment_status: string; membership_end: string };
 
-type Rule = { status: MemberStatus; test(m: Row, today: string): boolean; where(today: string): SQL };
+/** A day `YYYY-MM-DD`, or a placeholder for it in a prepared query. */
+type Day = string | SQLWrapper;
+
+type Rule = { status: MemberStatus; test(m: Row, today: string): boolean; where(today: Day): SQL };
 
 /** First match wins: suspended, then expired (end passed), then pending, then active. */
 const RULES: Rule[] = [
@@ -38,12 +41,12 @@ export function derivedStatus(m: Row, today = todayUtc()): MemberStatus {
 }
 
 /** The SQL condition keeping members of `status` (list filter). */
-export function statusWhere(status: MemberStatus, today = todayUtc()): SQL {
+export function statusWhere(status: MemberStatus, today: Day = todayUtc()): SQL {
   return (RULES.find((r) => r.status === status) as Rule).where(today);
 }
 
 /** The derived status as an SQL expression (sort by status), built from the same rules. */
-export function statusSql(today = todayUtc()): SQL {
+export function statusSql(today: Day = todayUtc()): SQL {
   const whens = RULES.map((r) => sql`when ${r.where(today)} then ${r.status}`);
   return sql`(case ${sql.join(whens, sql` `)} else 'expired' end)`;
 }

@@ -1,11 +1,21 @@
 // What every benchmark shares: child servers that are always killed (on exit, Ctrl-C, crash),
-// a free port, CPU pinning with taskset, the load generator (wrk from Debian's packages, else
-// autocannon through bunx) and medians.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+// a free port, CPU pinning with taskset, the server's memory high-water mark, the load generator
+// (wrk from Debian's packages, else autocannon through bunx) and medians.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 
-export type Settings = { seconds: number; warmupSeconds: number; rounds: number; connections: number };
+export type Settings = {
+  seconds: number;
+  warmupSeconds: number;
+  rounds: number;
+  /** Connections of the read benchmarks (auth-me, member list). */
+  connections: number;
+  /** Connections of the scan benchmarks (check-in, verify): a door with many scanners. */
+  scanConnections: number;
+  /** Timed runs per round of each export (after one untimed warm-up). */
+  exportRuns: number;
+};
 
 function envNumber(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -17,10 +27,12 @@ function envNumber(name: string, fallback: number, min: number): number {
 
 export function settingsFromEnv(): Settings {
   return {
-    seconds: envNumber("BENCH_SECONDS", 10, 1),
-    warmupSeconds: envNumber("BENCH_WARMUP_SECONDS", 2, 0),
+    seconds: envNumber("BENCH_SECONDS", 5, 1),
+    warmupSeconds: envNumber("BENCH_WARMUP_SECONDS", 1, 0),
     rounds: Math.floor(envNumber("BENCH_ROUNDS", 3, 1)),
     connections: Math.floor(envNumber("BENCH_CONNECTIONS", 32, 1)),
+    scanConnections: Math.floor(envNumber("BENCH_SCAN_CONNECTIONS", 64, 1)),
+    exportRuns: Math.floor(envNumber("BENCH_EXPORT_RUNS", 3, 1)),
   };
 }
 
@@ -87,7 +99,20 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export type Server = { url: string; stdout: string; stop(): Promise<void> };
+export type Server = { url: string; pid: number; stdout: string; stop(): Promise<void> };
+
+/**
+ * The high-water mark of a process's resident memory (VmHWM of /proc/<pid>/status), in KiB; null
+ * where /proc is missing. `taskset` execs its command, so the pid is the server's own.
+ */
+export function peakRssKb(pid: number): number | null {
+  try {
+    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Starts `cmd` (pinned to the server core) and waits until its stdout says "Listening on".
@@ -137,6 +162,7 @@ export async function startServer(cmd: string[], env: Record<string, string>, po
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: proc.pid,
     get stdout() {
       return stdout;
     },
@@ -147,7 +173,17 @@ export async function startServer(cmd: string[], env: Record<string, string>, po
 // ---- load generator --------------------------------------------------------------------------
 
 export type LoadResult = { requests: number; rps: number; p50Ms: number; p99Ms: number; non2xx: number; errors: number };
-export type LoadGenerator = { name: string; run(url: string, headers: Record<string, string>, seconds: number, connections: number): Promise<LoadResult> };
+export type LoadOptions = {
+  url: string;
+  headers: Record<string, string>;
+  seconds: number;
+  connections: number;
+  /** A wrk Lua script choosing each request (method, path, body): wrk only. */
+  script?: string;
+  /** Arguments handed to the script's `init(args)`. */
+  scriptArgs?: string[];
+};
+export type LoadGenerator = { name: string; scripts: boolean; run(o: LoadOptions): Promise<LoadResult> };
 
 function toMs(value: string, unit: string): number {
   const n = Number(value);
@@ -170,7 +206,7 @@ export function parseWrk(text: string): LoadResult {
   return { requests: Number(total[1]), rps: Number(rps[1]), p50Ms: pct("50"), p99Ms: pct("99"), non2xx, errors };
 }
 
-async function runCapture(cmd: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCapture(cmd: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe" });
   children.add(proc);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
@@ -180,10 +216,12 @@ async function runCapture(cmd: string[]): Promise<{ code: number; stdout: string
 
 const wrk: LoadGenerator = {
   name: "wrk",
-  async run(url, headers, seconds, connections) {
+  scripts: true,
+  async run({ url, headers, seconds, connections, script, scriptArgs }) {
     const cmd = ["wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "--timeout", "10s"];
     for (const [k, v] of Object.entries(headers)) cmd.push("-H", `${k}: ${v}`);
-    const out = await runCapture(pinning.load([...cmd, url]));
+    if (script) cmd.push("-s", script);
+    const out = await runCapture(pinning.load([...cmd, url, ...(script && scriptArgs?.length ? ["--", ...scriptArgs] : [])]));
     if (out.code !== 0) throw new Error(`wrk failed (${out.code}): ${out.stderr || out.stdout}`);
     return parseWrk(out.stdout);
   },
@@ -191,7 +229,9 @@ const wrk: LoadGenerator = {
 
 const autocannon: LoadGenerator = {
   name: "autocannon (bunx)",
-  async run(url, headers, seconds, connections) {
+  scripts: false,
+  async run({ url, headers, seconds, connections, script }) {
+    if (script) throw new Error("this benchmark needs wrk (a Lua script picks each request)");
     const cmd = ["bunx", "autocannon@8", "-j", "-c", String(connections), "-d", String(seconds)];
     for (const [k, v] of Object.entries(headers)) cmd.push("-H", `${k}=${v}`);
     const out = await runCapture(pinning.load([...cmd, url]));

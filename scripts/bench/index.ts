@@ -1,88 +1,83 @@
-// `bun run bench`: runs the benchmarks, prints their Markdown table and writes it to
-// docs/benchmarks.md. Not part of `bun test`.
+// `bun run bench [name...]`: runs the benchmarks interleaved (round r: for each benchmark, ours
+// then its baseline, the order alternating per round), prints the Markdown summary and writes the
+// whole report to docs/benchmarks.md. Not part of `bun test`.
 //
-// Environment: BENCH_SECONDS (10) per measured run, BENCH_ROUNDS (3), BENCH_CONNECTIONS (32),
-// BENCH_WARMUP_SECONDS (2), BENCH_OUTPUT (docs/benchmarks.md; "-" writes nothing).
+// Names: auth-me, members-10k, members-100k, export, checkin, verify ("members" selects both
+// member lists). With names, nothing is written unless BENCH_OUTPUT is set.
+//
+// Environment: BENCH_SECONDS (5) per measured run, BENCH_WARMUP_SECONDS (1), BENCH_ROUNDS (3),
+// BENCH_CONNECTIONS (32: auth-me, member list), BENCH_SCAN_CONNECTIONS (64: check-in, verify),
+// BENCH_EXPORT_RUNS (3 timed exports per round), BENCH_OUTPUT (docs/benchmarks.md; "-" writes nothing).
 // Quick run: BENCH_SECONDS=2 BENCH_ROUNDS=1 BENCH_OUTPUT=- bun run bench
 import { writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-import { join, resolve } from "node:path";
-import { BENCH_RATE_LIMIT, benchAuthMe } from "./auth-me";
+import { cpus, loadavg, totalmem } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { authMe } from "./auth-me";
+import { checkin } from "./checkin";
+import { BENCH_RATE_LIMIT, type Benchmark, type ConfigName, type Measurement, ROOT } from "./common";
+import { exportBench } from "./export";
 import { loadGenerator, pinning, settingsFromEnv, wrkVersion } from "./harness";
+import { members10k, members100k } from "./members";
+import { markdown, summarize, summaryTables } from "./report";
+import { verify } from "./verify";
 
-const ROOT = join(import.meta.dir, "..", "..");
-const TARGET_RATIO = 0.6;
+const ALL: Benchmark[] = [authMe, members10k, members100k, exportBench, checkin, verify];
 
 const log = (line: string) => console.error(line);
+const names = Bun.argv.slice(2);
+const unknown = names.filter((n) => !ALL.some((b) => b.name === n || b.name.startsWith(`${n}-`)));
+if (unknown.length) {
+  console.error(`unknown benchmark(s): ${unknown.join(", ")}; known: ${ALL.map((b) => b.name).join(", ")}`);
+  process.exit(2);
+}
+const selected = names.length ? ALL.filter((b) => names.some((n) => b.name === n || b.name.startsWith(`${n}-`))) : ALL;
 const settings = settingsFromEnv();
 const gen = await loadGenerator(log);
 const genVersion = await wrkVersion(gen);
-const output = process.env.BENCH_OUTPUT ?? join(ROOT, "docs", "benchmarks.md");
+const output = process.env.BENCH_OUTPUT ?? (names.length ? "-" : join(ROOT, "docs", "benchmarks.md"));
+const env = { gen, settings, log };
+const started = performance.now();
+const loadBefore = loadavg()[0];
 
+log(
+  `benchmarks: ${selected.map((b) => b.name).join(", ")}; ${settings.rounds} round(s), ${settings.seconds} s per run after ${settings.warmupSeconds} s of warm-up`,
+);
+for (const b of selected) await b.prepare(env);
+
+const runs: Measurement[] = [];
+for (let round = 1; round <= settings.rounds; round++) {
+  const order: ConfigName[] = round % 2 ? ["ours", "baseline"] : ["baseline", "ours"];
+  for (const b of selected) for (const config of order) runs.push(...(await b.run(config, round, env)));
+}
+
+const cases = summarize(selected, runs);
+const minutes = (performance.now() - started) / 60_000;
+const command = `bun run bench${names.length ? ` ${names.join(" ")}` : ""}`;
 const conditions = [
-  `${settings.rounds} round(s) x [ours, baseline] (order alternating), ${settings.seconds} s each after ${settings.warmupSeconds} s of warm-up, ` +
-    `${settings.connections} connections, one load-generator thread`,
+  `command: \`${command}\`${
+    Object.entries(process.env)
+      .filter(([k]) => k.startsWith("BENCH_") && k !== "BENCH_OUTPUT")
+      .map(([k, v]) => ` ${k}=${v}`)
+      .join("") || " (default settings)"
+  }; ${minutes.toFixed(1)} minutes in all`,
+  `${settings.rounds} round(s); each load run ${settings.seconds} s after ${settings.warmupSeconds} s of warm-up, one wrk thread, ` +
+    `${settings.connections} connections (auth-me, member list) or ${settings.scanConnections} (check-in, verify); ` +
+    `${settings.exportRuns} timed exports per round after one untimed`,
   `load generator: ${genVersion}; ${pinning.describe}`,
-  `machine: ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), Bun ${Bun.version}, ${process.platform}; ` +
-    `load average before the run ${loadavg()[0].toFixed(2)} (other work on the machine skews the numbers)`,
-  `the server under test runs with RATE_LIMIT_PER_MINUTE=${BENCH_RATE_LIMIT} (its default, 300 a minute per key, would answer 429)`,
+  `machine: ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), ${(totalmem() / 2 ** 30).toFixed(0)} GB, Bun ${Bun.version}, ${process.platform}; ` +
+    `load average ${loadBefore.toFixed(2)} before the run, ${loadavg()[0].toFixed(2)} after (other work on the machine skews the numbers)`,
+  `both sides: SQLite in WAL mode with synchronous = FULL (a disk sync per commit); the server under test runs with ` +
+    `RATE_LIMIT_PER_MINUTE=${BENCH_RATE_LIMIT} (its default, 300 a minute per key, would answer 429)`,
 ];
-log(`GET /api/auth/me: ${conditions.join("; ")}`);
 
-const result = await benchAuthMe(gen, settings, log);
-
-const fmt = (n: number, digits = 2) => n.toFixed(digits);
-const [ours, base] = result.summary;
-const met = result.ratio >= TARGET_RATIO;
-const table = [
-  "| server | requests/s | p50 latency | p99 latency |",
-  "|---|---:|---:|---:|",
-  `| ours (\`bun server/index.ts\`) | ${fmt(ours.rps, 0)} | ${fmt(ours.p50Ms)} ms | ${fmt(ours.p99Ms)} ms |`,
-  `| baseline (Bun.serve + bun:sqlite) | ${fmt(base.rps, 0)} | ${fmt(base.p50Ms)} ms | ${fmt(base.p99Ms)} ms |`,
-  `| **ratio ours/baseline** | **${fmt(result.ratio)}** | | |`,
-].join("\n");
-const rounds = [
-  "| round | server | requests/s | p50 | p99 | requests | audit rows | non-2xx | socket errors |",
-  "|---:|---|---:|---:|---:|---:|---:|---:|---:|",
-  ...result.runs.map(
-    (r) =>
-      `| ${r.round} | ${r.config} | ${fmt(r.rps, 0)} | ${fmt(r.p50Ms)} ms | ${fmt(r.p99Ms)} ms | ${r.requests} | ${r.auditRows} | ${r.non2xx} | ${r.errors} |`,
-  ),
-].join("\n");
-const verdict =
-  `Ratio ours/baseline per round: ${result.ratios.map((r) => fmt(r)).join(", ")}; median ${fmt(result.ratio)} ` +
-  `(target >= ${TARGET_RATIO}: ${met ? "met" : "NOT met"}).`;
-
-const markdown = [
-  "# Benchmarks",
-  "",
-  "Written by `bun run bench` (scripts/bench/). Medians over the rounds; the ratio is taken within each round, then its median.",
-  "",
-  "## GET /api/auth/me",
-  "",
-  "An authenticated, audited read. **Ours**: the real server (`bun server/index.ts`: Elysia, Drizzle, key",
-  "lookup, rate limit, one audit row per request committed in groups before the answer leaves).",
-  "**Baseline** (`scripts/bench/baseline-auth-me.ts`): the least such a read must do, by hand: Bun.serve +",
-  "bun:sqlite, key looked up by SHA-256, club read, one audit row inserted in its own transaction, JSON",
-  "answer. Both use WAL with `synchronous = FULL` on a fresh copy of the same schema and data.",
-  "",
-  table,
-  "",
-  verdict,
-  "",
-  ...conditions.map((c) => `- ${c}`),
-  "",
-  "Every run:",
-  "",
-  rounds,
-  "",
-].join("\n");
-
-console.log(`${table}\n\n${verdict}\n`);
+const table = summaryTables(cases);
+console.log(`\n${table}\n`);
 for (const c of conditions) console.log(`- ${c}`);
-if (result.runs.some((r) => r.non2xx || r.errors)) console.log("\nWARNING: some runs had non-2xx answers or socket errors (see the runs above).");
+for (const c of cases)
+  if (c.mismatches.length) console.log(`\nWARNING: ${c.bench.name}/${c.spec.id}: ours and the baseline answered differently: ${c.mismatches.join("; ")}`);
+if (runs.some((r) => r.non2xx || r.errors)) console.log("\nWARNING: some runs had non-2xx answers or socket errors (see every run in the report).");
 if (output !== "-") {
-  writeFileSync(resolve(output), markdown);
-  console.log(`\nWritten to ${resolve(output)}`);
+  writeFileSync(resolve(output), markdown({ cases, benches: selected, runs, conditions, command }));
+  console.log(`\nWritten to ${relative(process.cwd(), resolve(output)) || resolve(output)}`);
 }
 process.exit(0);

@@ -14,6 +14,8 @@ export type CliEnv = {
   /** Opens the database (DATABASE_URL) on first use; commands that fail on their flags never touch it. */
   db(): Db;
   config: Config;
+  /** --json was given: stdout carries the one JSON object, and nothing meant for a person is drawn. */
+  json: boolean;
 };
 
 export type Command<F extends Flags = Flags, R extends Record<string, unknown> = Record<string, unknown>> = {

@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Papa from "papaparse";
-import { eq } from "drizzle-orm";
-import { clubs } from "../../db/schema";
+import { asc, eq } from "drizzle-orm";
+import { clubs, members } from "../../db/schema";
+import { newMemberRow } from "../../lib/members";
+import { CSV_PAGE, toCsv } from "../../lib/members/export";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, seedMember, todayUtc } from "../members-fixtures";
@@ -142,6 +144,41 @@ describe("GET /api/clubs/:club_id/members/export", () => {
     expect(line("Dupont")).toContain("actif");
     const proc2 = Bun.spawnSync(["pdfinfo", file]);
     expect(proc2.stdout.toString()).toMatch(/Page size:\s+595\.\d+ x 841\.\d+ pts \(A4\)/);
+  });
+
+  it("CSV of more members than a streamed page: every member once, in order, one header, the bytes of toCsv", async () => {
+    const big = await setup();
+    const n = CSV_PAGE * 2 + 37;
+    const start = Date.parse("2024-01-01T00:00:00.000Z");
+    const rows = Array.from({ length: n }, (_, i) =>
+      newMemberRow(big.clubId, {
+        first_name: i === 5 ? "=cmd" : "Anna",
+        last_name: `Nom${i}`,
+        email: `m${i}@test.org`,
+        membership_start: today,
+        membership_end: addDays(today, 30),
+        payment_status: "paid",
+        // Groups of three members share a creation time: the page boundary falls inside ties.
+        created_at: new Date(start + Math.floor(i / 3) * 1000).toISOString(),
+      }),
+    );
+    await big.db.tx(async (t) => {
+      for (let i = 0; i < rows.length; i += 500) await t.insert(members).values(rows.slice(i, i + 500));
+    });
+    const res = await big.app.handle(
+      new Request(`http://localhost/api/clubs/${big.clubId}/members/export`, { headers: { authorization: `Bearer ${big.key}` } }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-total-count")).toBe(String(n));
+    const text = await res.text();
+    const all = await big.db.read.select().from(members).where(eq(members.club_id, big.clubId)).orderBy(asc(members.created_at), asc(members.id));
+    expect(text).toBe(toCsv(all, []).replace(/^\uFEFF/, ""));
+    const parsed = Papa.parse<Record<string, string>>(text, { header: true }).data;
+    expect(parsed).toHaveLength(n);
+    expect(new Set(parsed.map((r) => r.id)).size).toBe(n);
+    expect(parsed.filter((r) => r.id === "id")).toHaveLength(0);
+    expect(parsed.find((r) => r.email === "m5@test.org")?.first_name).toBe("'=cmd");
+    await big.close();
   });
 
   it("PDF: more members than a page holds get numbered pages", async () => {

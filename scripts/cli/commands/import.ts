@@ -5,6 +5,7 @@ import { operatorCtx } from "../../../lib/auth/operator";
 import { importMembers } from "../../../lib/members/import";
 import { command, requireFlag, UsageError } from "../command";
 import { findClub } from "../lookup";
+import { progressBar } from "../progress";
 
 export const commands = [
   command({
@@ -21,7 +22,19 @@ export const commands = [
       const db = env.db();
       const club = await findClub(db, requireFlag(flags.club, "club"));
       const ctx = await operatorCtx(db, club.id, env.config.baseUrl);
-      const result = await importMembers(ctx, { csv: readFileSync(args[0], "utf8"), dry_run: !!flags["dry-run"], partial: !!flags.partial });
+      // A bar on stderr for large files, when it is a terminal; never with --json.
+      const progress = progressBar("import", "lines", { isTTY: !env.json && process.stderr.isTTY === true });
+      let result: Awaited<ReturnType<typeof importMembers>>;
+      try {
+        result = await importMembers(ctx, {
+          csv: readFileSync(args[0], "utf8"),
+          dry_run: !!flags["dry-run"],
+          partial: !!flags.partial,
+          onProgress: progress.update,
+        });
+      } finally {
+        progress.finish();
+      }
       return {
         created: result.created,
         updated: result.updated,

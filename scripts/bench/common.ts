@@ -1,0 +1,211 @@
+// What a benchmark is for scripts/bench/index.ts, and the pieces most of them share: starting the
+// real server or a hand-written baseline on a fresh copy of a dataset, one measured load run
+// (warm-up, wrk, the server's memory high-water mark, rows written), and wrk Lua scripts that
+// cycle through codes.
+import { Database } from "bun:sqlite";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Dataset, freshCopy } from "./datasets";
+import { freePort, type LoadGenerator, makeTempDir, peakRssKb, removeTempDir, type Server, type Settings, startServer } from "./harness";
+
+export const ROOT = join(import.meta.dir, "..", "..");
+/** The server's per-key limit (300 a minute) would turn a run into 429s: lifted for the server under test. */
+export const BENCH_RATE_LIMIT = "1000000000";
+
+export type ConfigName = "ours" | "baseline";
+
+export type Target =
+  /** ours/baseline requests per second, at least `value`. */
+  | { kind: "ratio-min"; value: number }
+  /** ours time / baseline time, under `value`. */
+  | { kind: "ratio-max"; value: number }
+  /** ours median time, under `value` ms (no baseline). */
+  | { kind: "ms-max"; value: number };
+
+export type CaseSpec = { id: string; title: string; kind: "load" | "time"; target: Target; baseline: boolean };
+
+export type Measurement = {
+  bench: string;
+  caseId: string;
+  round: number;
+  config: ConfigName;
+  /** load: requests per second; time: null. */
+  rps: number | null;
+  /** load: wrk's latency percentiles; time: median and slowest of the round's timed runs. */
+  p50Ms: number;
+  p99Ms: number;
+  /** time: every timed run, ms. */
+  times: number[];
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** The server's VmHWM at the end of the run, KiB. */
+  peakKb: number | null;
+  /** time: VmHWM after the timed runs minus VmHWM before the first one, KiB. */
+  growthKb: number | null;
+  /** What the answer was (a count, ids, a size): ours and the baseline must give the same in a round. */
+  signature: string | null;
+  note: string;
+};
+
+export type BenchEnv = { gen: LoadGenerator; settings: Settings; log: (line: string) => void };
+
+export type Benchmark = {
+  /** What `bun run bench <name>` selects. */
+  name: string;
+  title: string;
+  /** Markdown lines: what ours and the baseline each do, exactly. */
+  about: string[];
+  cases: CaseSpec[];
+  /** Seeds the datasets (shared between benchmarks), before the first round. */
+  prepare(env: BenchEnv): Promise<void>;
+  run(config: ConfigName, round: number, env: BenchEnv): Promise<Measurement[]>;
+};
+
+// ---- servers ---------------------------------------------------------------------------------
+
+/** The real server (`bun server/index.ts`) on `dbPath`, its rate limit lifted. */
+export async function startOurs(dbPath: string, dir: string): Promise<Server> {
+  const port = await freePort();
+  return startServer(
+    ["bun", join(ROOT, "server/index.ts")],
+    {
+      DATABASE_URL: dbPath,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BASE_URL: `http://127.0.0.1:${port}`,
+      OUTBOX_DIR: join(dir, "outbox"),
+      RATE_LIMIT_PER_MINUTE: BENCH_RATE_LIMIT,
+      LOG_LEVEL: "error",
+    },
+    port,
+  );
+}
+
+/** A hand-written baseline server (scripts/bench/<script>) on `dbPath`. */
+export async function startBaseline(script: string, dbPath: string): Promise<Server> {
+  const port = await freePort();
+  return startServer(["bun", join(ROOT, "scripts/bench", script)], { DATABASE_URL: dbPath, PORT: String(port), HOST: "127.0.0.1" }, port);
+}
+
+/** Row counts of a database file (read-only; WAL lets it read beside the running server). */
+export function countRows(dbPath: string, queries: Record<string, string>): Record<string, number> {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const out: Record<string, number> = {};
+    for (const [name, sql] of Object.entries(queries)) out[name] = (db.query(sql).get() as { n: number }).n;
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** Fails the benchmark on an unexpected answer: a benchmark of errors measures nothing. */
+export async function expectJson(res: Response, what: string, status = 200): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`${what}: answered ${res.status}, expected ${status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+export type LoadCase = {
+  bench: string;
+  caseId: string;
+  config: ConfigName;
+  round: number;
+  env: BenchEnv;
+  ds: Dataset;
+  /** The baseline's script file in scripts/bench/. */
+  baseline: string;
+  /** What wrk asks for when there is no script. */
+  path: string;
+  method?: "GET" | "POST";
+  connections: number;
+  /** Writes a wrk Lua script into `dir` (for requests that change), answers its path. */
+  script?: (dir: string) => string;
+  /** One request by hand before the load; throws on a wrong answer; answers the signature. */
+  check(server: Server, config: ConfigName): Promise<string>;
+  /** Rows counted before and after the measured run (their difference is reported). */
+  rows: Record<string, string>;
+  describe(delta: Record<string, number>, requests: number): string;
+};
+
+/** One measured load run on a fresh copy of the dataset: start, check, warm up, measure, stop. */
+export async function loadCase(c: LoadCase): Promise<Measurement> {
+  const { env } = c;
+  const dir = makeTempDir(`club-bench-${c.bench}-${c.config}-`);
+  let server: Server | undefined;
+  try {
+    const dbPath = freshCopy(c.ds, dir);
+    server = c.config === "ours" ? await startOurs(dbPath, dir) : await startBaseline(c.baseline, dbPath);
+    const signature = await c.check(server, c.config);
+    const headers: Record<string, string> = { authorization: `Bearer ${c.ds.key}` };
+    if (c.method === "POST") headers["content-type"] = "application/json";
+    const script = c.script?.(dir);
+    const load = { url: server.url + c.path, headers, connections: c.connections, script };
+    // A cycling script goes on after the items the warm-up used: those answered, and up to one
+    // more per connection that was in flight when it stopped.
+    const warm = env.settings.warmupSeconds > 0 ? await env.gen.run({ ...load, seconds: env.settings.warmupSeconds }) : null;
+    const before = countRows(dbPath, c.rows);
+    const skip = warm ? warm.requests + c.connections : 0;
+    const result = await env.gen.run({ ...load, seconds: env.settings.seconds, scriptArgs: [String(skip)] });
+    const peakKb = peakRssKb(server.pid);
+    await server.stop();
+    const after = countRows(dbPath, c.rows);
+    const delta = Object.fromEntries(Object.keys(c.rows).map((k) => [k, after[k] - before[k]]));
+    const m: Measurement = {
+      bench: c.bench,
+      caseId: c.caseId,
+      round: c.round,
+      config: c.config,
+      ...result,
+      times: [],
+      peakKb,
+      growthKb: null,
+      signature,
+      note: c.describe(delta, result.requests),
+    };
+    env.log(
+      `round ${c.round} ${`${c.bench}/${c.caseId}`.padEnd(24)} ${c.config.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  ` +
+        `p50 ${result.p50Ms.toFixed(2)} ms  p99 ${result.p99Ms.toFixed(2)} ms  peak ${mb(peakKb)}  ${m.note}` +
+        (result.non2xx || result.errors ? `  (non-2xx ${result.non2xx}, socket errors ${result.errors})` : ""),
+    );
+    return m;
+  } finally {
+    await server?.stop();
+    removeTempDir(dir);
+  }
+}
+
+export const mb = (kb: number | null) => (kb === null ? "n/a" : `${(kb / 1024).toFixed(1)} MB`);
+
+/**
+ * A wrk Lua script that cycles through `items`, one per request, starting after the number of
+ * items given as its first argument: `path(x)` and `body(x)` are called with a marker to find
+ * where the item goes. Items are base62 codes (nothing to escape).
+ */
+export function cycleScript(
+  file: string,
+  o: { method: "GET" | "POST"; items: string[]; path: (item: string) => string; body?: (item: string) => string },
+): string {
+  const MARK = "@@ITEM@@";
+  const split = (s: string) => {
+    if (!s.includes(MARK)) return JSON.stringify(s);
+    const [pre, post] = s.split(MARK);
+    return `${JSON.stringify(pre)} .. items[i] .. ${JSON.stringify(post)}`;
+  };
+  const lua = [
+    `local items = {${o.items.map((x) => JSON.stringify(x)).join(",")}}`,
+    "local n = #items",
+    "local i = 0",
+    "init = function(args)",
+    "  if args[1] then i = tonumber(args[1]) % n end",
+    "end",
+    "request = function()",
+    "  i = i % n + 1",
+    `  return wrk.format(${JSON.stringify(o.method)}, ${split(o.path(MARK))}, nil, ${o.body ? split(o.body(MARK)) : "nil"})`,
+    "end",
+    "",
+  ].join("\n");
+  writeFileSync(file, lua);
+  return file;
+}
