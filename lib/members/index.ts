@@ -206,7 +206,9 @@ async function transition(
   reason: string | null | undefined,
   decide: (m: MemberRow, t: Queryable) => Promise<{ set: Change; details?: Record<string, unknown>; also?: (m: MemberRow) => Promise<void> }>,
 ): Promise<MemberAdminItem> {
-  await ctx.db.tx(async (t) => {
+  // The answer is read in the same transaction: it shows this transition's result, never that of
+  // a concurrent one committed in the same group.
+  return ctx.db.tx(async (t) => {
     const before = await getMemberRow(t, ctx.clubId, memberId);
     const { set, details, also } = await decide(before, t);
     // Extending a membership that already ends near the year 9999 would leave the date format.
@@ -221,8 +223,8 @@ async function transition(
     await writeHistory(t, ctx, { memberId, action, from: before, to: after, reason, details });
     if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], action);
     if (also) await also(after);
+    return getMemberItem(t, ctx.clubId, memberId);
   });
-  return getMemberItem(ctx.db.read, ctx.clubId, memberId);
 }
 
 async function periodMonths(t: Queryable, ctx: Ctx, m: MemberRow): Promise<number> {

@@ -61,6 +61,13 @@ describe("errors", () => {
     expect(res.body).toMatchObject({ id: m.id, status: "suspended" });
   });
 
+  it("an id that is not valid UTF-8 is refused, not a 500", async () => {
+    const res = await env.call("GET", "/api/clubs/%ED%A0%80/members");
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.body.detail).toBeDefined();
+  });
+
   it("404 for an unknown route, as JSON", async () => {
     const res = await env.call("GET", "/api/clubs/nothing/here");
     expect(res.status).toBe(404);
