@@ -96,21 +96,28 @@ export async function runDueJobs(db: Db, options: { now?: Date; config?: Config 
   return due.length;
 }
 
-/** Polls for due jobs until stopped. */
+/**
+ * Runs due jobs until stopped: at once on start (jobs a crash or a restart left pending go out
+ * without waiting), then every `intervalMs`; each run goes on while jobs are due, so a backlog
+ * (or the deliveries a fan-out has just queued) drains without waiting a tick per batch.
+ */
 export function startJobWorker(db: Db, config: Config, intervalMs = 1000): { stop(): void } {
   let stopped = false;
   let running = false;
-  const timer = setInterval(async () => {
+  const tick = async () => {
     if (running || stopped) return;
     running = true;
     try {
-      await runDueJobs(db, { config });
+      // Jobs that fail are pushed into the future (back-off), so this ends once nothing is due.
+      while (!stopped && (await runDueJobs(db, { config })) > 0);
     } catch (err) {
       console.error("job worker:", err);
     } finally {
       running = false;
     }
-  }, intervalMs);
+  };
+  const timer = setInterval(tick, intervalMs);
+  void tick();
   return {
     stop() {
       stopped = true;
