@@ -1,6 +1,7 @@
 // The job worker of the server (startJobWorker): jobs left pending (by a crash or a restart) run as
 // soon as it starts, a backlog larger than one batch drains without waiting a tick per batch, and a
-// failing job is pushed back (back-off) instead of keeping the worker busy.
+// failing job is pushed back (back-off) instead of keeping the worker busy, and stopping waits for
+// the job in hand to be recorded (a graceful shutdown does not cut a delivery before its `done`).
 import { afterAll, beforeAll, beforeEach, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs } from "../../db/schema";
@@ -18,6 +19,12 @@ const runs = new Map<string, number>();
 registerJobHandler("test_worker_ok", async (_db, job) => {
   runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
   return "ok";
+});
+const slowRuns: string[] = [];
+registerJobHandler("test_worker_slow", async (_db, job) => {
+  slowRuns.push(job.id);
+  await Bun.sleep(40);
+  return "sent";
 });
 registerJobHandler("test_worker_down", async () => {
   throw new TemporaryFailure("HTTP 503");
@@ -61,4 +68,26 @@ it("a failing job is retried later, not at once: the worker's run ends", async (
   const [job] = await jobsOf("test_worker_down");
   expect(job).toMatchObject({ status: "pending", attempts: 1, outcome: "HTTP 503" });
   expect(Date.parse(job.run_after)).toBeGreaterThan(Date.now());
+});
+
+it("stop() waits for the job in hand to be recorded and leaves the rest of the batch pending", async () => {
+  await env.db.tx(async (t) => {
+    for (let i = 0; i < 20; i++) await enqueueJob(t, { clubId: env.clubId, kind: "test_worker_slow", payload: { i } });
+  });
+  const worker = startJobWorker(env.db, env.config, 60_000);
+  await waitFor(async () => slowRuns.length >= 2, 2_000);
+  await worker.stop();
+  const ranAtStop = slowRuns.length;
+  const rows = await jobsOf("test_worker_slow");
+  // Every job the worker started is done (none cut between its work and its `done`), the others wait.
+  expect(
+    rows
+      .filter((j) => j.status === "done")
+      .map((j) => j.id)
+      .sort(),
+  ).toEqual([...slowRuns].sort());
+  expect(rows.filter((j) => j.status === "pending")).toHaveLength(20 - ranAtStop);
+  expect(ranAtStop).toBeLessThan(20);
+  await Bun.sleep(100);
+  expect(slowRuns).toHaveLength(ranAtStop);
 });
