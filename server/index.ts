@@ -41,7 +41,7 @@ const worker = startJobWorker(db, config);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
 
 async function shutdown() {
-  worker.stop();
+  await worker.stop();
   await server.stop();
   await app.audit.drain();
   db.close();

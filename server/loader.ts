@@ -33,7 +33,8 @@ function defaultParams(path: string): ZodObject | undefined {
 /** Who may call, which club, which scope: checked before the body is validated. */
 function authorize(spec: AnyRoute, request: Request, params: Record<string, string>): void {
   // A UUID is the same in either case (RFC 9562); ours are stored lower-case.
-  for (const [name, value] of Object.entries(params ?? {})) if (name.endsWith("_id") && typeof value === "string") params[name] = value.toLowerCase();
+  // A segment that does not decode (a lone surrogate: `%ED%A0%80`) comes as null: left for the checks to refuse.
+  for (const name of Object.keys(params ?? {})) if (name.endsWith("_id") && typeof params[name] === "string") params[name] = params[name].toLowerCase();
   const auth = spec.auth ?? "key";
   if (auth === "public") return;
   const caller = getState(request)?.caller;

@@ -16,7 +16,8 @@ const SCOPE = "https://www.googleapis.com/auth/wallet_object.issuer";
 // biome-ignore lint/suspicious/noExplicitAny: the tests read Google's JSON shapes field by field
 export type Json = any;
 
-export type Recorded = { method: string; path: string; status: number; body: Json };
+/** One Wallet API request: `deliveryId` is its `X-Delivery-Id` header, `at` when it arrived (ms). */
+export type Recorded = { method: string; path: string; status: number; body: Json; deliveryId: string | null; at: number };
 
 export async function fakeGoogle() {
   const { publicKey, privateKey } = await generateKeyPair("RS256", { extractable: true });
@@ -54,7 +55,7 @@ export async function fakeGoogle() {
   async function wallet(req: Request, path: string): Promise<Response> {
     const body = req.method === "GET" ? null : await req.json().catch(() => null);
     const record = (status: number, answer: unknown) => {
-      requests.push({ method: req.method, path, status, body });
+      requests.push({ method: req.method, path, status, body, deliveryId: req.headers.get("x-delivery-id"), at: Date.now() });
       return Response.json(answer, { status });
     };
     const failure = failures.shift();

@@ -52,7 +52,7 @@ export async function completeJobIn(t: Queryable, job: JobRow, outcome: string):
 }
 
 /** Runs every due job once; returns how many ran. Exposed for tests and the worker loop. */
-export async function runDueJobs(db: Db, options: { now?: Date; config?: Config } = {}): Promise<number> {
+export async function runDueJobs(db: Db, options: { now?: Date; config?: Config; stopped?: () => boolean } = {}): Promise<number> {
   const now = options.now ?? new Date();
   const env: JobEnv = { now, config: options.config ?? loadConfig() };
   const due = await db.read
@@ -61,7 +61,11 @@ export async function runDueJobs(db: Db, options: { now?: Date; config?: Config 
     .where(and(eq(jobs.status, "pending"), lte(jobs.run_after, now.toISOString())))
     .orderBy(asc(jobs.run_after))
     .limit(50);
+  let ran = 0;
   for (const job of due) {
+    // A stopping worker finishes the job in hand, not the rest of the batch.
+    if (options.stopped?.()) break;
+    ran++;
     const handler = handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
@@ -93,28 +97,40 @@ export async function runDueJobs(db: Db, options: { now?: Date; config?: Config 
       );
     }
   }
-  return due.length;
+  return ran;
 }
 
-/** Polls for due jobs until stopped. */
-export function startJobWorker(db: Db, config: Config, intervalMs = 1000): { stop(): void } {
+/**
+ * Runs due jobs until stopped: at once on start (jobs a crash or a restart left pending go out
+ * without waiting), then every `intervalMs`; each run goes on while jobs are due, so a backlog
+ * (or the deliveries a fan-out has just queued) drains without waiting a tick per batch.
+ * `stop()` resolves once the job in hand (if any) has been recorded, so a graceful shutdown
+ * can close the database without cutting a delivery between its answer and its `done`.
+ */
+export function startJobWorker(db: Db, config: Config, intervalMs = 1000): { stop(): Promise<void> } {
   let stopped = false;
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running || stopped) return;
-    running = true;
+  let running: Promise<void> | null = null;
+  const run = async () => {
     try {
-      await runDueJobs(db, { config });
+      // Jobs that fail are pushed into the future (back-off), so this ends once nothing is due.
+      while (!stopped && (await runDueJobs(db, { config, stopped: () => stopped })) > 0);
     } catch (err) {
       console.error("job worker:", err);
     } finally {
-      running = false;
+      running = null;
     }
-  }, intervalMs);
+  };
+  const tick = () => {
+    if (running || stopped) return;
+    running = run();
+  };
+  const timer = setInterval(tick, intervalMs);
+  tick();
   return {
-    stop() {
+    async stop() {
       stopped = true;
       clearInterval(timer);
+      await running;
     },
   };
 }

@@ -122,6 +122,8 @@ describe("updates sent to the Wallet API", () => {
       `PUT loyaltyObject/${objectId(m.pass_serial_number)} 404`,
       `POST loyaltyObject 200`,
     ]);
+    // Both requests of the delivery carry its job id, which a resent delivery would repeat.
+    expect(google.requests.map((r) => r.deliveryId)).toEqual([delivery.id, delivery.id]);
     expect(google.object(objectId(m.pass_serial_number))).toMatchObject({ state: "INACTIVE", accountId: m.referral_code, classId: classId() });
     expect(google.object(objectId(other.pass_serial_number))).toBeUndefined();
     // The update job says what it queued.

@@ -61,11 +61,14 @@ describe("errors", () => {
     expect(res.body).toMatchObject({ id: m.id, status: "suspended" });
   });
 
-  it("an id that is not valid UTF-8 is refused, not a 500", async () => {
-    const res = await env.call("GET", "/api/clubs/%ED%A0%80/members");
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
-    expect(res.body.detail).toBeDefined();
+  it("an id segment that is no valid UTF-8 once decoded is refused, never a 500", async () => {
+    const m = await seedMember(env);
+    const club = await env.call("POST", `/api/clubs/%ED%A0%80/members/${m.id}/actions/suspend`, { body: {} });
+    expect(club.status).toBe(403);
+    expect(club.body.code).toBe("CLUB_FORBIDDEN");
+    const member = await env.call("POST", `/api/clubs/${env.clubId}/members/%ED%A0%80/actions/suspend`, { body: {} });
+    expect(member.status).toBe(422);
+    expect(member.body.detail[0].loc).toEqual(["path", "member_id"]);
   });
 
   it("404 for an unknown route, as JSON", async () => {

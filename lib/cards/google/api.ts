@@ -2,6 +2,8 @@
 // kept in memory until shortly before it expires, and the Wallet REST calls that write a class or
 // an object (update, else insert). Each answer becomes a job outcome: 2xx done, 400/401/403 a
 // permanent failure (the request itself is wrong), 409, 429, 5xx and network errors temporary ones.
+// Each request carries the delivery's job id in `X-Delivery-Id`: a delivery resent after a crash
+// (docs/decisions.md, "wallet pass updates") carries the same id, so it can be told from a new one.
 import { SignJWT } from "jose";
 import type { GoogleWalletConfig } from "../../config";
 import { PermanentFailure, TemporaryFailure } from "../../jobs";
@@ -71,32 +73,37 @@ export async function accessToken(cfg: GoogleWalletConfig, now = Date.now()): Pr
   return body.access_token;
 }
 
-async function call(cfg: GoogleWalletConfig, method: string, path: string, body: unknown): Promise<Response> {
+async function call(cfg: GoogleWalletConfig, method: string, path: string, body: unknown, deliveryId?: string): Promise<Response> {
   return send(`${cfg.apiUrl}/${path}`, {
     method,
-    headers: { authorization: `Bearer ${await accessToken(cfg)}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${await accessToken(cfg)}`,
+      "content-type": "application/json",
+      ...(deliveryId ? { "x-delivery-id": deliveryId } : {}),
+    },
     body: JSON.stringify(body),
   });
 }
 
 /** Updates the class or object (PUT), inserting it (POST) when Google does not have it yet. */
-async function upsertOnce(cfg: GoogleWalletConfig, resource: WalletResource, body: { id: string }): Promise<Response> {
-  const res = await call(cfg, "PUT", `${resource}/${encodeURIComponent(body.id)}`, body);
+async function upsertOnce(cfg: GoogleWalletConfig, resource: WalletResource, body: { id: string }, deliveryId?: string): Promise<Response> {
+  const res = await call(cfg, "PUT", `${resource}/${encodeURIComponent(body.id)}`, body, deliveryId);
   if (res.status !== 404) return res;
   await res.body?.cancel();
-  return call(cfg, "POST", resource, body);
+  return call(cfg, "POST", resource, body, deliveryId);
 }
 
 /**
  * Writes `body` (a loyalty class or object) to Google; returns the outcome ("HTTP 200") or
  * throws PermanentFailure / TemporaryFailure. A 401 gets one retry with a fresh token.
+ * `deliveryId` (the job's id) is sent as `X-Delivery-Id`.
  */
-export async function upsertWalletResource(cfg: GoogleWalletConfig, resource: WalletResource, body: { id: string }): Promise<string> {
-  let res = await upsertOnce(cfg, resource, body);
+export async function upsertWalletResource(cfg: GoogleWalletConfig, resource: WalletResource, body: { id: string }, deliveryId?: string): Promise<string> {
+  let res = await upsertOnce(cfg, resource, body, deliveryId);
   if (res.status === 401) {
     await res.body?.cancel();
     dropAccessToken(cfg);
-    res = await upsertOnce(cfg, resource, body);
+    res = await upsertOnce(cfg, resource, body, deliveryId);
   }
   if (res.ok) {
     await res.body?.cancel();

@@ -64,7 +64,7 @@ registerJobHandler(GOOGLE_OBJECT_UPDATE, async (db: Db, job: JobRow, env: JobEnv
   if (!cfg) return "Google Wallet not configured: skipped";
   const data = await loadPassData(db.read, { memberId: String(job.payload.member_id) });
   if (!data || data.member.club_id !== job.club_id) return "member gone: skipped";
-  return upsertWalletResource(cfg, "loyaltyObject", loyaltyObject(cfg, data, env.now) as { id: string });
+  return upsertWalletResource(cfg, "loyaltyObject", loyaltyObject(cfg, data, env.now) as { id: string }, job.id);
 });
 
 registerJobHandler(GOOGLE_CLASS_UPDATE, async (db: Db, job: JobRow, env: JobEnv) => {
@@ -72,7 +72,7 @@ registerJobHandler(GOOGLE_CLASS_UPDATE, async (db: Db, job: JobRow, env: JobEnv)
   if (!cfg) return "Google Wallet not configured: skipped";
   const [club] = (await db.read.select().from(clubs).where(eq(clubs.id, job.club_id)).limit(1)) as ClubRow[];
   if (!club) return "club gone: skipped";
-  return upsertWalletResource(cfg, "loyaltyClass", loyaltyClass(cfg, club, env.config.baseUrl) as { id: string });
+  return upsertWalletResource(cfg, "loyaltyClass", loyaltyClass(cfg, club, env.config.baseUrl) as { id: string }, job.id);
 });
 
 export const googleChannel: WalletChannel = {
