@@ -9,21 +9,12 @@
 // registration}` as ours. Anything else is a 404.
 //
 // Run by scripts/bench/checkin.ts: `DATABASE_URL=... PORT=... bun scripts/bench/baseline-checkin.ts`.
-import { Database } from "bun:sqlite";
+import { json, type Key, openBaseline } from "./baseline-server";
 
-const path = process.env.DATABASE_URL ?? "data/club.db";
-const port = Number(process.env.PORT ?? 3001);
-const host = process.env.HOST ?? "127.0.0.1";
+const base = openBaseline();
+const { db } = base;
 
-const db = new Database(path, { strict: true });
-db.exec("PRAGMA busy_timeout = 5000");
-db.exec("PRAGMA foreign_keys = ON");
-db.exec("PRAGMA journal_mode = WAL");
-db.exec("PRAGMA synchronous = FULL");
-
-type Key = { id: string; club_id: string; admin_id: string; prefix: string; revoked_at: string | null; expires_at: string | null };
 type Registration = { id: string; ticket_id: string; first_name: string; last_name: string; status: string; checked_in_at: string | null };
-const findKey = db.query<Key, [string]>("SELECT id, club_id, admin_id, prefix, revoked_at, expires_at FROM api_keys WHERE key_hash = ?");
 const findEvent = db.query<{ id: string }, [string, string]>("SELECT id FROM events WHERE id = ? AND club_id = ?");
 const findRegistration = db.query<Registration, [string, string, string]>(
   "SELECT id, ticket_id, first_name, last_name, status, checked_in_at FROM event_registrations WHERE qr_token = ? AND event_id = ? AND club_id = ? LIMIT 1",
@@ -35,11 +26,7 @@ const insertCheckIn = db.query(
   "INSERT INTO check_ins (id, club_id, event_id, registration_id, code, verdict, nonce, admin_id, key_prefix, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)",
 );
 const ticketName = db.query<{ name: string }, [string]>("SELECT name FROM event_tickets WHERE id = ?");
-const insertAudit = db.query(
-  "INSERT INTO audit_log (id, club_id, admin_id, key_prefix, method, path, status, duration_ms, ip, via, tool, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'http', NULL, ?)",
-);
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
 const ROUTE = /^\/api\/clubs\/([0-9a-f-]{36})\/events\/([0-9a-f-]{36})\/checkin$/;
 
 type Outcome = { status: number; body: unknown };
@@ -70,47 +57,21 @@ const scan = db.transaction((key: Key, eventId: string, code: string, audit: Aud
           };
     outcome = { status: 200, body };
   }
-  insertAudit.run(
-    Bun.randomUUIDv7(),
-    key.club_id,
-    key.admin_id,
-    key.prefix,
-    audit.method,
-    audit.path,
-    outcome.status,
-    Math.round((performance.now() - audit.started) * 100) / 100,
-    audit.ip,
-    now,
-  );
+  base.audit({ key, method: audit.method, path: audit.path, status: outcome.status, started: audit.started, ip: audit.ip, at: now });
   return outcome;
 });
 
-const server = Bun.serve({
-  port,
-  hostname: host,
-  async fetch(request, srv) {
-    const started = performance.now();
-    const url = new URL(request.url);
-    const match = ROUTE.exec(url.pathname);
-    if (!match || request.method !== "POST") return json(404, { detail: "not found" });
-    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-    const key = token ? findKey.get(new Bun.CryptoHasher("sha256").update(token).digest("hex")) : null;
-    if (!key || key.revoked_at || (key.expires_at && Date.parse(key.expires_at) <= Date.now())) return json(401, { detail: "unauthorized" });
-    if (match[1] !== key.club_id) return json(403, { detail: "forbidden" });
-    const body = (await request.json().catch(() => null)) as { code?: unknown } | null;
-    const code = typeof body?.code === "string" ? body.code.trim() : "";
-    if (!code || code.length > 200) return json(422, { detail: [{ loc: ["body", "code"], msg: "invalid", type: "invalid" }] });
-    const outcome = scan.immediate(key, match[2], code, { method: request.method, path: url.pathname, started, ip: srv.requestIP(request)?.address ?? null });
-    return json(outcome.status, outcome.body);
-  },
+base.serve(async (request, srv) => {
+  const started = performance.now();
+  const url = new URL(request.url);
+  const match = ROUTE.exec(url.pathname);
+  if (!match || request.method !== "POST") return json(404, { detail: "not found" });
+  const key = base.keyOf(request);
+  if (!key) return json(401, { detail: "unauthorized" });
+  if (match[1] !== key.club_id) return json(403, { detail: "forbidden" });
+  const body = (await request.json().catch(() => null)) as { code?: unknown } | null;
+  const code = typeof body?.code === "string" ? body.code.trim() : "";
+  if (!code || code.length > 200) return json(422, { detail: [{ loc: ["body", "code"], msg: "invalid", type: "invalid" }] });
+  const outcome = scan.immediate(key, match[2], code, { method: request.method, path: url.pathname, started, ip: srv.requestIP(request)?.address ?? null });
+  return json(outcome.status, outcome.body);
 });
-
-console.log(`Listening on http://${host}:${server.port} (baseline)`);
-
-function shutdown() {
-  server.stop(true);
-  db.close();
-  process.exit(0);
-}
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);

@@ -7,23 +7,10 @@
 // its own transaction (one disk sync per request), JSON answer. Anything else is a 404.
 //
 // Run by scripts/bench/members.ts: `DATABASE_URL=... PORT=... bun scripts/bench/baseline-members.ts`.
-import { Database } from "bun:sqlite";
+import { json, openBaseline } from "./baseline-server";
 
-const path = process.env.DATABASE_URL ?? "data/club.db";
-const port = Number(process.env.PORT ?? 3001);
-const host = process.env.HOST ?? "127.0.0.1";
-
-const db = new Database(path, { strict: true });
-db.exec("PRAGMA busy_timeout = 5000");
-db.exec("PRAGMA foreign_keys = ON");
-db.exec("PRAGMA journal_mode = WAL");
-db.exec("PRAGMA synchronous = FULL");
-
-type Key = { id: string; club_id: string; admin_id: string; prefix: string; revoked_at: string | null; expires_at: string | null };
-const findKey = db.query<Key, [string]>("SELECT id, club_id, admin_id, prefix, revoked_at, expires_at FROM api_keys WHERE key_hash = ?");
-const insertAudit = db.query(
-  "INSERT INTO audit_log (id, club_id, admin_id, key_prefix, method, path, status, duration_ms, ip, via, tool, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'http', NULL, ?)",
-);
+const base = openBaseline();
+const { db } = base;
 
 const PAGE_SQL = `SELECT m.*, t.name AS tier_name, pt.name AS pending_tier_name, r.first_name AS ref_first, r.last_name AS ref_last
   FROM members m
@@ -65,54 +52,35 @@ function item(row: Record<string, unknown>, today: string): Record<string, unkno
   return out;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
 const ROUTE = /^\/api\/clubs\/([0-9a-f-]{36})\/members$/;
 
-const server = Bun.serve({
-  port,
-  hostname: host,
-  fetch(request, srv) {
-    const started = performance.now();
-    const url = new URL(request.url);
-    const match = ROUTE.exec(url.pathname);
-    if (!match) return json(404, { detail: "not found" });
-    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-    const key = token ? findKey.get(new Bun.CryptoHasher("sha256").update(token).digest("hex")) : null;
-    if (!key || key.revoked_at || (key.expires_at && Date.parse(key.expires_at) <= Date.now())) return json(401, { detail: "unauthorized" });
-    let answer: Response;
-    if (match[1] !== key.club_id) answer = json(403, { detail: "forbidden" });
-    else {
-      const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);
-      const limit = Math.min(1000, Math.max(1, Number(url.searchParams.get("limit") ?? 50) || 50));
-      const search = fold((url.searchParams.get("search") ?? "").trim());
-      const today = new Date().toISOString().slice(0, 10);
-      const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      const total = (search ? countSearch.get(key.club_id, like) : countAll.get(key.club_id))?.n ?? 0;
-      const rows = search ? pageSearch.all(key.club_id, like, limit, (page - 1) * limit) : pageAll.all(key.club_id, limit, (page - 1) * limit);
-      answer = json(200, { total, page, limit, items: rows.map((r) => item(r, today)) });
-    }
-    insertAudit.run(
-      Bun.randomUUIDv7(),
-      key.club_id,
-      key.admin_id,
-      key.prefix,
-      request.method,
-      url.pathname,
-      answer.status,
-      Math.round((performance.now() - started) * 100) / 100,
-      srv.requestIP(request)?.address ?? null,
-      new Date().toISOString(),
-    );
-    return answer;
-  },
+base.serve((request, srv) => {
+  const started = performance.now();
+  const url = new URL(request.url);
+  const match = ROUTE.exec(url.pathname);
+  if (!match) return json(404, { detail: "not found" });
+  const key = base.keyOf(request);
+  if (!key) return json(401, { detail: "unauthorized" });
+  let answer: Response;
+  if (match[1] !== key.club_id) answer = json(403, { detail: "forbidden" });
+  else {
+    const page = Math.max(1, Number(url.searchParams.get("page") ?? 1) || 1);
+    const limit = Math.min(1000, Math.max(1, Number(url.searchParams.get("limit") ?? 50) || 50));
+    const search = fold((url.searchParams.get("search") ?? "").trim());
+    const today = new Date().toISOString().slice(0, 10);
+    const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const total = (search ? countSearch.get(key.club_id, like) : countAll.get(key.club_id))?.n ?? 0;
+    const rows = search ? pageSearch.all(key.club_id, like, limit, (page - 1) * limit) : pageAll.all(key.club_id, limit, (page - 1) * limit);
+    answer = json(200, { total, page, limit, items: rows.map((r) => item(r, today)) });
+  }
+  base.audit({
+    key,
+    method: request.method,
+    path: url.pathname,
+    status: answer.status,
+    started,
+    ip: srv.requestIP(request)?.address ?? null,
+    at: new Date().toISOString(),
+  });
+  return answer;
 });
-
-console.log(`Listening on http://${host}:${server.port} (baseline)`);
-
-function shutdown() {
-  server.stop(true);
-  db.close();
-  process.exit(0);
-}
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);

@@ -7,19 +7,11 @@
 // else is a 404.
 //
 // Run by scripts/bench/verify.ts: `DATABASE_URL=... PORT=... bun scripts/bench/baseline-verify.ts`.
-import { Database } from "bun:sqlite";
+import { type AuditEntry, json, openBaseline } from "./baseline-server";
 
-const path = process.env.DATABASE_URL ?? "data/club.db";
-const port = Number(process.env.PORT ?? 3001);
-const host = process.env.HOST ?? "127.0.0.1";
+const base = openBaseline();
+const { db } = base;
 
-const db = new Database(path, { strict: true });
-db.exec("PRAGMA busy_timeout = 5000");
-db.exec("PRAGMA foreign_keys = ON");
-db.exec("PRAGMA journal_mode = WAL");
-db.exec("PRAGMA synchronous = FULL");
-
-type Key = { id: string; club_id: string; admin_id: string; prefix: string; revoked_at: string | null; expires_at: string | null };
 type Member = {
   id: string;
   first_name: string;
@@ -29,16 +21,12 @@ type Member = {
   pass_serial_number: string;
   tier_name: string | null;
 };
-const findKey = db.query<Key, [string]>("SELECT id, club_id, admin_id, prefix, revoked_at, expires_at FROM api_keys WHERE key_hash = ?");
 const findMember = db.query<Member, [string, string, string]>(
   `SELECT m.id, m.first_name, m.last_name, m.membership_end, m.payment_status, m.pass_serial_number, t.name AS tier_name
    FROM members m LEFT JOIN tiers t ON t.id = m.tier_id AND t.club_id = m.club_id
    WHERE m.club_id = ? AND (m.pass_serial_number = ? OR m.referral_code = ?) LIMIT 2`,
 );
 const insertScan = db.query("INSERT INTO scans (id, club_id, member_id, code, status, key_prefix, admin_id, scanned_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-const insertAudit = db.query(
-  "INSERT INTO audit_log (id, club_id, admin_id, key_prefix, method, path, status, duration_ms, ip, via, tool, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'http', NULL, ?)",
-);
 
 function status(m: Member | null, today: string): string {
   if (!m) return "unknown";
@@ -47,65 +35,43 @@ function status(m: Member | null, today: string): string {
   return m.payment_status === "pending" ? "pending" : "active";
 }
 
-const record = db.transaction((scan: unknown[], audit: unknown[]) => {
+const record = db.transaction((scan: unknown[], audit: AuditEntry) => {
   insertScan.run(...(scan as never[]));
-  insertAudit.run(...(audit as never[]));
+  base.audit(audit);
 });
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8" } });
 const PREFIX = "/api/verify/";
 
-const server = Bun.serve({
-  port,
-  hostname: host,
-  fetch(request, srv) {
-    const started = performance.now();
-    const url = new URL(request.url);
-    if (!url.pathname.startsWith(PREFIX)) return json(404, { detail: "not found" });
-    const serial = decodeURIComponent(url.pathname.slice(PREFIX.length));
-    if (!serial || serial.length > 100 || serial.includes("/")) return json(422, { detail: [{ loc: ["path", "serial"], msg: "invalid", type: "invalid" }] });
-    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-    const key = token ? findKey.get(new Bun.CryptoHasher("sha256").update(token).digest("hex")) : null;
-    if (!key || key.revoked_at || (key.expires_at && Date.parse(key.expires_at) <= Date.now())) return json(401, { detail: "unauthorized" });
-    const code = serial.trim();
-    const rows = findMember.all(key.club_id, code, code.toUpperCase());
-    const member = rows.find((r) => r.pass_serial_number === code) ?? rows[0] ?? null;
-    const now = new Date();
-    const scannedAt = now.toISOString();
-    const verdict = status(member, scannedAt.slice(0, 10));
-    const body = {
-      valid: verdict === "active",
-      status: verdict,
-      member: member
-        ? { id: member.id, first_name: member.first_name, last_name: member.last_name, tier_name: member.tier_name, membership_end: member.membership_end }
-        : null,
-      scanned_at: scannedAt,
-    };
-    record.immediate(
-      [Bun.randomUUIDv7(), key.club_id, member?.id ?? null, serial.slice(0, 100), verdict, key.prefix, key.admin_id, scannedAt],
-      [
-        Bun.randomUUIDv7(),
-        key.club_id,
-        key.admin_id,
-        key.prefix,
-        request.method,
-        url.pathname,
-        200,
-        Math.round((performance.now() - started) * 100) / 100,
-        srv.requestIP(request)?.address ?? null,
-        scannedAt,
-      ],
-    );
-    return json(200, body);
-  },
+base.serve((request, srv) => {
+  const started = performance.now();
+  const url = new URL(request.url);
+  if (!url.pathname.startsWith(PREFIX)) return json(404, { detail: "not found" });
+  const serial = decodeURIComponent(url.pathname.slice(PREFIX.length));
+  if (!serial || serial.length > 100 || serial.includes("/")) return json(422, { detail: [{ loc: ["path", "serial"], msg: "invalid", type: "invalid" }] });
+  const key = base.keyOf(request);
+  if (!key) return json(401, { detail: "unauthorized" });
+  const code = serial.trim();
+  const rows = findMember.all(key.club_id, code, code.toUpperCase());
+  const member = rows.find((r) => r.pass_serial_number === code) ?? rows[0] ?? null;
+  const now = new Date();
+  const scannedAt = now.toISOString();
+  const verdict = status(member, scannedAt.slice(0, 10));
+  const body = {
+    valid: verdict === "active",
+    status: verdict,
+    member: member
+      ? { id: member.id, first_name: member.first_name, last_name: member.last_name, tier_name: member.tier_name, membership_end: member.membership_end }
+      : null,
+    scanned_at: scannedAt,
+  };
+  record.immediate([Bun.randomUUIDv7(), key.club_id, member?.id ?? null, serial.slice(0, 100), verdict, key.prefix, key.admin_id, scannedAt], {
+    key,
+    method: request.method,
+    path: url.pathname,
+    status: 200,
+    started,
+    ip: srv.requestIP(request)?.address ?? null,
+    at: scannedAt,
+  });
+  return json(200, body);
 });
-
-console.log(`Listening on http://${host}:${server.port} (baseline)`);
-
-function shutdown() {
-  server.stop(true);
-  db.close();
-  process.exit(0);
-}
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
