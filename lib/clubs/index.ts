@@ -1,7 +1,7 @@
 // The club: creation (CLI, first start), the admin's view of it (ClubAdmin) and its update
 // (ClubUpdate: only writable fields change; card and finance fields need their own scopes; a
 // change that shows on the wallet card, such as a new `card_custom_link_url`, queues a pass update).
-import { eq, like, sql } from "drizzle-orm";
+import { eq, like, or, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { requireScope, verb } from "../auth/guard";
@@ -127,6 +127,17 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
     return toClubAdmin(updated as ClubRow);
   });
 });
+
+/** The club whose id or slug is `ref` (what a person types at the CLI); CLUB_NOT_FOUND otherwise. */
+export async function findClubByRef(db: Db, ref: string): Promise<{ id: string; slug: string; name: string }> {
+  const [row] = (await db.read
+    .select()
+    .from(clubs)
+    .where(or(eq(clubs.id, ref), eq(clubs.slug, ref)))
+    .limit(1)) as ClubRow[];
+  if (!row) throw new NotFound("CLUB_NOT_FOUND");
+  return { id: row.id, slug: row.slug, name: row.name as string };
+}
 
 /** Every club on this installation, for a superadmin's session (GET /api/superadmin/clubs). */
 export async function listAllClubs(db: Db) {

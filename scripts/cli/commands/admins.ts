@@ -1,7 +1,7 @@
 // `admins create`: another admin of a club (full, read-only, or with an end date).
-import { ROLES, createAdmin } from "../../../lib/auth/admins";
+import { createAdmin, ROLES } from "../../../lib/auth/admins";
+import { findClubByRef } from "../../../lib/clubs";
 import { command, isoFlag, requireFlag, UsageError } from "../command";
-import { findClub } from "../lookup";
 import { emailFlag } from "./init";
 
 export const commands = [
@@ -23,7 +23,7 @@ export const commands = [
       if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role expects one of ${ROLES.join(", ")}`);
       const accessExpiresAt = isoFlag(flags["access-expires-at"], "access-expires-at");
       const db = env.db();
-      const club = await findClub(db, clubRef);
+      const club = await findClubByRef(db, clubRef);
       const admin = await db.tx((t) =>
         createAdmin(t, { clubId: club.id, email, role, readOnly: flags["read-only"] ?? false, accessExpiresAt, password: flags.password }),
       );

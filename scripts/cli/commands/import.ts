@@ -2,9 +2,9 @@
 // through the same verb as POST /api/clubs/<club_id>/members/import.
 import { existsSync, readFileSync } from "node:fs";
 import { operatorCtx } from "../../../lib/auth/operator";
+import { findClubByRef } from "../../../lib/clubs";
 import { importMembers } from "../../../lib/members/import";
 import { command, requireFlag, UsageError } from "../command";
-import { findClub } from "../lookup";
 import { progressBar } from "../progress";
 
 export const commands = [
@@ -20,7 +20,7 @@ export const commands = [
     async run(env, { flags, args }) {
       if (!existsSync(args[0])) throw new UsageError(`no such file: ${args[0]}`);
       const db = env.db();
-      const club = await findClub(db, requireFlag(flags.club, "club"));
+      const club = await findClubByRef(db, requireFlag(flags.club, "club"));
       const ctx = await operatorCtx(db, club.id, env.config.baseUrl);
       // A bar on stderr for large files, when it is a terminal; never with --json.
       const progress = progressBar("import", "lines", { isTTY: !env.json && process.stderr.isTTY === true });

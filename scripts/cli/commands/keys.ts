@@ -2,9 +2,9 @@
 import { findAdminByEmail } from "../../../lib/auth/admins";
 import { type ApiKeyItem, createApiKey, listApiKeys, revokeApiKey } from "../../../lib/auth/keys";
 import { allScopes, parseScopeList } from "../../../lib/auth/scopes";
+import { findClubByRef } from "../../../lib/clubs";
 import { NotFound } from "../../../lib/errors";
 import { command, isoFlag, requireFlag, UsageError } from "../command";
-import { findClub } from "../lookup";
 import { emailFlag } from "./init";
 
 function status(key: ApiKeyItem, now = Date.now()): string {
@@ -38,7 +38,7 @@ export const commands = [
       const db = env.db();
       const admin = await findAdminByEmail(db, email);
       if (!admin || admin.removed_at) throw new NotFound("ADMIN_NOT_FOUND");
-      if (flags.club !== undefined && (await findClub(db, flags.club)).id !== admin.club_id) throw new NotFound("ADMIN_NOT_FOUND");
+      if (flags.club !== undefined && (await findClubByRef(db, flags.club)).id !== admin.club_id) throw new NotFound("ADMIN_NOT_FOUND");
       // Without --scopes: everything the admin may do (a read-only admin's keys are view-only).
       scopes ??= allScopes(admin.read_only ? "view" : "edit");
       const key = await createApiKey(db, { adminId: admin.id, scopes, name: flags.name, expiresAt });
@@ -52,7 +52,7 @@ export const commands = [
     flags: { club: { type: "string", required: true, placeholder: "C", description: "the club's id or slug" } },
     async run(env, { flags }) {
       const db = env.db();
-      const club = await findClub(db, requireFlag(flags.club, "club"));
+      const club = await findClubByRef(db, requireFlag(flags.club, "club"));
       return { keys: await listApiKeys(db, club.id) };
     },
     human: (r) =>
