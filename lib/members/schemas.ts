@@ -56,8 +56,8 @@ export type MemberAdminItem = z.infer<typeof MemberAdminItem>;
 
 export const WalletUrls = z
   .object({
-    apple: z.string().nullable().meta({ description: "Apple Wallet pass; null until wallets are configured." }),
-    google: z.string().nullable().meta({ description: "Google Wallet pass; null until wallets are configured." }),
+    apple: z.string().nullable().meta({ description: "Apple Wallet pass (.pkpass); null when this service has no Apple Wallet settings." }),
+    google: z.string().nullable().meta({ description: "Save to Google Wallet link; null when this service has no Google Wallet settings." }),
     web: z.string().meta({ description: "The member's web card." }),
   })
   .meta({ id: "WalletUrls" });
