@@ -8,7 +8,7 @@
 // silent). No answer may carry the data of a club other than the caller's.
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { z, type ZodType } from "zod";
+import { type ZodType, z } from "zod";
 import { admins } from "../../db/schema";
 import type { Caller } from "../../lib/auth/caller";
 import { createApiKey, revokeApiKey } from "../../lib/auth/keys";

@@ -2,10 +2,11 @@
 // request of a minute is refused with 429 and Retry-After, HTTP and MCP calls of one key counted
 // together; a revoked key is refused on its very next request; random check-in codes never give
 // `valid` and a key guessing them is throttled.
+
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { apiKeys } from "../../db/schema";
-import type { Caller } from "../../lib/auth/caller";
+import { operatorCtx } from "../../lib/auth/operator";
 import { allScopes } from "../../lib/auth/scopes";
 import { checkinEvent } from "../../lib/events";
 import { randomBase62, readableCode } from "../../lib/ids";
@@ -80,18 +81,7 @@ it("10,000 random check-in codes never give valid, and a key guessing them over 
   }
   // Codes shaped like the real ones: ticket tokens (24 base62) and card codes (8 readable characters).
   const guess = (i: number) => (i % 2 ? randomBase62(24) : readableCode(8));
-  const actor: Caller = {
-    kind: "key",
-    adminId: env.adminId,
-    clubId: env.clubId,
-    locale: "en",
-    scopes: allScopes("edit"),
-    readOnly: false,
-    isSuperadmin: false,
-    keyId: null,
-    keyPrefix: null,
-  };
-  const ctx = { db: env.db, actor, clubId: env.clubId, locale: "en" as const, baseUrl: "http://localhost" };
+  const ctx = await operatorCtx(env.db, env.clubId, "http://localhost");
   const verdicts: Record<string, number> = {};
   for (let i = 0; i < 10_000; i++) {
     const { verdict } = await checkinEvent(ctx, { event_id: event.id, code: guess(i) });

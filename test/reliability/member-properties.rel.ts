@@ -4,12 +4,12 @@
 // stored after each step is one DESIGN.md section 6 allows and the one it predicts; and the
 // member's history tells the same story: one row per successful transition, each row starting
 // where the previous one ended.
+
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { asc, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { memberHistory, members, payments } from "../../db/schema";
-import type { Caller } from "../../lib/auth/caller";
-import { allScopes } from "../../lib/auth/scopes";
+import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { cancelSubscription, extendMembership, markMemberPaid, reactivateMember, suspendMember } from "../../lib/members";
@@ -25,18 +25,7 @@ let env: TestEnv;
 let ctx: Ctx;
 beforeAll(async () => {
   env = await setup();
-  const actor: Caller = {
-    kind: "key",
-    adminId: env.adminId,
-    clubId: env.clubId,
-    locale: "en",
-    scopes: allScopes("edit"),
-    readOnly: false,
-    isSuperadmin: false,
-    keyId: null,
-    keyPrefix: "mk_live_prop",
-  };
-  ctx = { db: env.db, actor, clubId: env.clubId, locale: "en", baseUrl: "http://localhost" };
+  ctx = await operatorCtx(env.db, env.clubId, "http://localhost");
 });
 afterAll(() => env.close());
 

@@ -11,7 +11,7 @@ import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { createApiKey } from "../../lib/auth/keys";
 import { changeCounts, changedTables, installChangeCounter } from "./change-counter";
-import { HUGE, ODD_STRINGS, type Pools, Rng, type Schema, SchemaValues, deleteAt, paths, schemaAt, setAt } from "./schema-values";
+import { deleteAt, HUGE, ODD_STRINGS, type Pools, paths, Rng, type Schema, SchemaValues, schemaAt, setAt } from "./schema-values";
 import { makeWorld, type World } from "./world";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
