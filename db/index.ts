@@ -180,6 +180,10 @@ export function openDb(path: string): Db {
     tx: (fn) => group.run(fn),
     close() {
       if (readerConn !== writerConn) readerConn.close();
+      // Cached statements make close() lazy (sqlite3_close_v2), which skips the checkpoint a
+      // last close does: without this the database file alone, copied after a clean stop, would
+      // miss everything still in the -wal file.
+      if (path !== ":memory:") writerConn.run("PRAGMA wal_checkpoint(TRUNCATE)");
       writerConn.close();
     },
   };
