@@ -182,9 +182,13 @@ export function openDb(path: string): Db {
       if (readerConn !== writerConn) readerConn.close();
       // Cached statements make close() lazy (sqlite3_close_v2), which skips the checkpoint a
       // last close does: without this the database file alone, copied after a clean stop, would
-      // miss everything still in the -wal file.
-      if (path !== ":memory:") writerConn.run("PRAGMA wal_checkpoint(TRUNCATE)");
-      writerConn.close();
+      // miss what is still in the -wal file. PASSIVE never waits: a CLI command closing while
+      // the server writes is not held up (the server checkpoints when it stops).
+      try {
+        if (path !== ":memory:") writerConn.run("PRAGMA wal_checkpoint(PASSIVE)");
+      } finally {
+        writerConn.close();
+      }
     },
   };
 }

@@ -1,20 +1,18 @@
 // The member export (SPEC rules 1-3): CSV (UTF-8 with a BOM, SPEC columns then the club's
-// custom fields, spreadsheet formulas neutralised) or an A4 PDF roster sorted by last then first
-// name, in an embedded DejaVu Sans font so that names outside Latin-1 (Polish, Czech) print.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+// custom fields, spreadsheet formulas neutralised) or the A4 PDF roster (./roster.ts). Both are
+// streams for the whole club, so that a large club never sits whole in memory as a file.
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { jsPDF } from "jspdf";
 import Papa from "papaparse";
 import { members } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { ValidationFailed } from "../errors";
-import { asLocale, type Locale } from "../i18n";
+import { asLocale } from "../i18n";
 import { clubSettings } from "./index";
 import type { MemberRow } from "./internal";
-import type { MemberExportQuery, MemberStatus } from "./schemas";
-import { derivedStatus, todayUtc } from "./status";
+import { type RosterRow, rosterPdf } from "./roster";
+import type { MemberExportQuery } from "./schemas";
+import { todayUtc } from "./status";
 
 export const CSV_COLUMNS = [
   "id",
@@ -85,101 +83,6 @@ export function toCsv(rows: CsvRow[], custom: CustomField[], options: { header?:
   return header ? `\uFEFF${text}` : text;
 }
 
-const PDF_TEXT: Record<Locale, { headers: string[]; status: Record<MemberStatus, string>; title: string; page: string }> = {
-  fr: {
-    headers: ["nom", "prénom", "email", "fin abonnement", "statut"],
-    status: { active: "actif", expired: "expiré", pending: "en attente", suspended: "suspendu" },
-    title: "Liste des membres",
-    page: "page {n} / {total}",
-  },
-  en: {
-    headers: ["last name", "first name", "email", "membership end", "status"],
-    status: { active: "active", expired: "expired", pending: "pending", suspended: "suspended" },
-    title: "Member list",
-    page: "page {n} / {total}",
-  },
-  de: {
-    headers: ["Nachname", "Vorname", "E-Mail", "Mitgliedschaftsende", "Status"],
-    status: { active: "aktiv", expired: "abgelaufen", pending: "ausstehend", suspended: "gesperrt" },
-    title: "Mitgliederliste",
-    page: "Seite {n} / {total}",
-  },
-  it: {
-    headers: ["cognome", "nome", "email", "fine abbonamento", "stato"],
-    status: { active: "attivo", expired: "scaduto", pending: "in attesa", suspended: "sospeso" },
-    title: "Elenco dei membri",
-    page: "pagina {n} / {total}",
-  },
-};
-
-let fontBase64: string | null = null;
-/** DejaVu Sans from the `dejavu-fonts-ttf` npm package: installed with the project, no system font needed. */
-function dejavu(): string {
-  if (!fontBase64) {
-    const path = createRequire(import.meta.url).resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf");
-    fontBase64 = readFileSync(path).toString("base64");
-  }
-  return fontBase64;
-}
-
-/** Last name, then first name, in the club's language's alphabetical order. */
-export function rosterOrder<R extends Pick<MemberRow, "id" | "first_name" | "last_name">>(rows: R[], locale: Locale): R[] {
-  const collator = new Intl.Collator(locale, { sensitivity: "base" });
-  return [...rows].sort((a, b) => collator.compare(a.last_name, b.last_name) || collator.compare(a.first_name, b.first_name) || a.id.localeCompare(b.id));
-}
-
-type PdfRow = Pick<MemberRow, "id" | "first_name" | "last_name" | "email" | "membership_end" | "payment_status">;
-
-export function toPdf(rows: PdfRow[], club: { name: string }, locale: Locale, today: string): Uint8Array {
-  const text = PDF_TEXT[locale];
-  const doc = new jsPDF({ unit: "mm", format: "a4", orientation: "portrait" });
-  doc.addFileToVFS("DejaVuSans.ttf", dejavu());
-  doc.addFont("DejaVuSans.ttf", "DejaVu", "normal");
-  doc.setFont("DejaVu", "normal");
-  doc.setProperties({ title: `${club.name} — ${text.title}` });
-  const left = 15;
-  const widths = [34, 30, 60, 28, 28];
-  const xs = widths.map((_, i) => left + widths.slice(0, i).reduce((a, b) => a + b, 0));
-  const fit = (s: string, w: number) => {
-    if (doc.getTextWidth(s) <= w - 2) return s;
-    let out = s;
-    while (out.length > 1 && doc.getTextWidth(`${out}…`) > w - 2) out = out.slice(0, -1);
-    return `${out}…`;
-  };
-  const header = () => {
-    doc.setFontSize(14);
-    doc.text(club.name, left, 15);
-    doc.setFontSize(9);
-    doc.text(`${text.title} — ${today}`, left, 21);
-    doc.setFontSize(9);
-    text.headers.forEach((h, i) => {
-      doc.text(h, xs[i], 30);
-    });
-    doc.line(left, 32, 195, 32);
-    return 37;
-  };
-  let y = header();
-  const sorted = rosterOrder(rows, locale);
-  for (const m of sorted) {
-    if (y > 280) {
-      doc.addPage();
-      y = header();
-    }
-    const cells = [m.last_name, m.first_name, m.email, m.membership_end, text.status[derivedStatus(m, today)]];
-    cells.forEach((c, i) => {
-      doc.text(fit(c, widths[i]), xs[i], y);
-    });
-    y += 6;
-  }
-  const total = doc.getNumberOfPages();
-  for (let n = 1; n <= total; n++) {
-    doc.setPage(n);
-    doc.setFontSize(8);
-    doc.text(text.page.replace("{n}", String(n)).replace("{total}", String(total)), 195, 290, { align: "right" });
-  }
-  return new Uint8Array(doc.output("arraybuffer"));
-}
-
 export type ExportFile = { filename: string; contentType: string; body: string | Uint8Array | ReadableStream<Uint8Array>; count: number };
 
 /** Only the columns a file shows: reading all forty of 10,000 members cost more than writing the CSV. */
@@ -194,11 +97,12 @@ const PDF_SELECTION = {
   email: members.email,
   membership_end: members.membership_end,
   payment_status: members.payment_status,
+  created_at: members.created_at,
 };
 const OLDEST_FIRST = [asc(members.created_at), asc(members.id)];
 
-/** Members of a streamed CSV read at a time. */
-export const CSV_PAGE = 1000;
+/** Members read at a time when a whole club is exported. */
+export const EXPORT_PAGE = 1000;
 
 function csvRows(ctx: Ctx, ids: string[]) {
   return ctx.db.read
@@ -208,19 +112,27 @@ function csvRows(ctx: Ctx, ids: string[]) {
     .orderBy(...OLDEST_FIRST);
 }
 
-/** The page of members after (created_at, id) in the export's order; a prepared query (Db.prepareRead). */
-function csvPage(ctx: Ctx, after: { created_at: string; id: string }) {
+const SELECTIONS = { csv: CSV_SELECTION, pdf: PDF_SELECTION };
+type ExportRow<K extends keyof typeof SELECTIONS> = {
+  [C in keyof (typeof SELECTIONS)[K]]: (typeof SELECTIONS)[K][C] extends { _: { data: infer D; notNull: infer N } } ? (N extends true ? D : D | null) : never;
+};
+
+/**
+ * The page of members after (created_at, id) in the export's order (keyset: neither changes),
+ * with the columns of the `kind` of file; a prepared query (Db.prepareRead).
+ */
+function pageAfter<K extends keyof typeof SELECTIONS>(ctx: Ctx, kind: K, after: { created_at: string; id: string }): Promise<ExportRow<K>[]> {
   const p = (name: string) => sql.placeholder(name);
   return ctx.db
-    .prepareRead("members.export.csvPage", (q) =>
+    .prepareRead(`members.export.${kind}Page`, (q) =>
       q
-        .select(CSV_SELECTION)
+        .select(SELECTIONS[kind] as typeof CSV_SELECTION)
         .from(members)
         .where(and(eq(members.club_id, p("club")), sql`(${members.created_at}, ${members.id}) > (${p("created_at")}, ${p("id")})`))
         .orderBy(...OLDEST_FIRST)
-        .limit(CSV_PAGE),
+        .limit(EXPORT_PAGE),
     )
-    .execute({ club: ctx.clubId, created_at: after.created_at, id: after.id });
+    .execute({ club: ctx.clubId, created_at: after.created_at, id: after.id }) as Promise<ExportRow<K>[]>;
 }
 
 /**
@@ -235,35 +147,31 @@ function csvStream(ctx: Ctx, custom: CustomField[]): ReadableStream<Uint8Array> 
   let first = true;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const rows = await csvPage(ctx, after);
+      const rows = await pageAfter(ctx, "csv", after);
       if (first) {
         first = false;
         controller.enqueue(encoder.encode(toCsv(rows, custom)));
       } else if (rows.length) {
         controller.enqueue(encoder.encode(`\r\n${toCsv(rows, custom, { header: false })}`));
       }
-      if (rows.length < CSV_PAGE) controller.close();
+      if (rows.length < EXPORT_PAGE) controller.close();
       else after = rows[rows.length - 1];
     },
   });
 }
 
-function pdfRows(ctx: Ctx, ids: string[] | undefined) {
-  if (ids)
-    return ctx.db.read
-      .select(PDF_SELECTION)
-      .from(members)
-      .where(memberCondition(ctx, ids))
-      .orderBy(...OLDEST_FIRST);
-  return ctx.db
-    .prepareRead("members.export.pdf", (q) =>
-      q
-        .select(PDF_SELECTION)
-        .from(members)
-        .where(eq(members.club_id, sql.placeholder("club")))
-        .orderBy(...OLDEST_FIRST),
-    )
-    .execute({ club: ctx.clubId });
+/**
+ * The roster's rows: those of `member_ids` (bounded by the URL) in one read, a whole club a page
+ * at a time, so that only the rows themselves are held and never a second copy of them all.
+ */
+async function rosterRows(ctx: Ctx, ids: string[] | undefined): Promise<RosterRow[]> {
+  if (ids) return ctx.db.read.select(PDF_SELECTION).from(members).where(memberCondition(ctx, ids));
+  const rows: ExportRow<"pdf">[] = [];
+  for (;;) {
+    const page = await pageAfter(ctx, "pdf", rows[rows.length - 1] ?? { created_at: "", id: "" });
+    for (const r of page) rows.push(r);
+    if (page.length < EXPORT_PAGE) return rows;
+  }
 }
 
 /**
@@ -276,8 +184,8 @@ export const exportMembers = verb("members:view", async (ctx: Ctx, input: Member
   const today = todayUtc();
   const base = `members-${club.slug}-${today}`;
   if (input.format === "pdf") {
-    const rows = await pdfRows(ctx, ids);
-    return { filename: `${base}.pdf`, contentType: "application/pdf", body: toPdf(rows, club, asLocale(club.locale), today), count: rows.length };
+    const rows = await rosterRows(ctx, ids);
+    return { filename: `${base}.pdf`, contentType: "application/pdf", body: rosterPdf(rows, club, asLocale(club.locale), today), count: rows.length };
   }
   const file = { filename: `${base}.csv`, contentType: "text/csv; charset=utf-8" };
   const custom = customFieldsOf(club.custom_fields_schema);

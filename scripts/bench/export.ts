@@ -101,7 +101,7 @@ export const exportBench: Benchmark = {
     'server\'s core: the same rows read once from the same file, then only `"\\uFEFF" + Papa.unparse(rows, { escapeFormulae: true })` timed.',
     "Both must give the same number of bytes. Memory growth: VmHWM after the exports minus VmHWM before the first one.",
     "**PDF**: ours only (no hand-written rival worth the name): the A4 roster of 10,000 members sorted by last then",
-    "first name with jsPDF and the embedded DejaVu Sans font, timed the same way; target under 1.5 s.",
+    "first name, written page by page as the body is read (`lib/pdf`, DejaVu Sans embedded as a subset), timed the same way; target under 1.5 s.",
   ],
   cases: [
     { id: "csv", title: "CSV export, 10,000 members", kind: "time", target: { kind: "ratio-max", value: 3 }, baseline: true },

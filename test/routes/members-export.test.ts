@@ -6,7 +6,8 @@ import Papa from "papaparse";
 import { asc, eq } from "drizzle-orm";
 import { clubs, members } from "../../db/schema";
 import { newMemberRow } from "../../lib/members";
-import { CSV_PAGE, toCsv } from "../../lib/members/export";
+import { EXPORT_PAGE, toCsv } from "../../lib/members/export";
+import { ROWS_PER_PAGE } from "../../lib/members/roster";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, seedMember, todayUtc } from "../members-fixtures";
@@ -148,7 +149,7 @@ describe("GET /api/clubs/:club_id/members/export", () => {
 
   it("CSV of more members than a streamed page: every member once, in order, one header, the bytes of toCsv", async () => {
     const big = await setup();
-    const n = CSV_PAGE * 2 + 37;
+    const n = EXPORT_PAGE * 2 + 37;
     const start = Date.parse("2024-01-01T00:00:00.000Z");
     const rows = Array.from({ length: n }, (_, i) =>
       newMemberRow(big.clubId, {
@@ -178,6 +179,61 @@ describe("GET /api/clubs/:club_id/members/export", () => {
     expect(new Set(parsed.map((r) => r.id)).size).toBe(n);
     expect(parsed.filter((r) => r.id === "id")).toHaveLength(0);
     expect(parsed.find((r) => r.email === "m5@test.org")?.first_name).toBe("'=cmd");
+    await big.close();
+  });
+
+  it("PDF of member_ids: only those members, still in roster order", async () => {
+    const { res, bytes } = await raw(`?format=pdf&member_ids=${ids.quote},${ids.formula}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-total-count")).toBe("2");
+    const file = join(env.dir, "some.pdf");
+    writeFileSync(file, bytes);
+    const text = Bun.spawnSync(["pdftotext", "-layout", file, "-"]).stdout.toString();
+    expect(text).not.toContain("Dupont");
+    expect(text.indexOf("Aebischer")).toBeGreaterThan(0);
+    expect(text.indexOf("Aebischer")).toBeLessThan(text.indexOf("Zbinden"));
+  });
+
+  it("PDF of a club larger than a read page: streamed in chunks, every member once, sorted, pages numbered", async () => {
+    const big = await setup();
+    const n = EXPORT_PAGE + 50;
+    const start = Date.parse("2024-01-01T00:00:00.000Z");
+    const rows = Array.from({ length: n }, (_, i) =>
+      newMemberRow(big.clubId, {
+        first_name: "Anna",
+        // Reverse of the creation order, so that the roster's order is not the order read.
+        last_name: `Nom${String(n - i).padStart(5, "0")}`,
+        email: `m${i}@test.org`,
+        membership_start: today,
+        membership_end: addDays(today, 30),
+        payment_status: "paid",
+        created_at: new Date(start + Math.floor(i / 3) * 1000).toISOString(),
+      }),
+    );
+    await big.db.tx(async (t) => {
+      for (let i = 0; i < rows.length; i += 500) await t.insert(members).values(rows.slice(i, i + 500));
+    });
+    const res = await big.app.handle(
+      new Request(`http://localhost/api/clubs/${big.clubId}/members/export?format=pdf`, { headers: { authorization: `Bearer ${big.key}` } }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-total-count")).toBe(String(n));
+    const chunks: Uint8Array[] = [];
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    expect(chunks.length).toBeGreaterThan(10);
+    const file = join(big.dir, "large.pdf");
+    writeFileSync(file, Buffer.concat(chunks));
+    const info = Bun.spawnSync(["pdfinfo", file]);
+    expect(info.stderr.toString()).toBe("");
+    const pages = Math.ceil(n / ROWS_PER_PAGE);
+    expect(info.stdout.toString()).toMatch(new RegExp(`Pages:\\s+${pages}\\n`));
+    const text = Bun.spawnSync(["pdftotext", "-layout", file, "-"]).stdout.toString();
+    const names = Array.from(text.matchAll(/Nom\d{5}/g), (m) => m[0]);
+    expect(names).toHaveLength(n);
+    expect(names).toEqual([...names].sort());
+    expect(new Set(names).size).toBe(n);
+    expect(text).toContain(`page ${pages} / ${pages}`);
     await big.close();
   });
 

@@ -1,0 +1,111 @@
+// The printed roster (SPEC rule 2): an A4 PDF of the members sorted by last then first name,
+// columns nom, prénom, email, fin abonnement, statut, with the club's name and the date on top
+// and "page n / total" at the foot, in the club's language. It is written a few pages at a time
+// as the download is read (lib/pdf), in DejaVu Sans so that names outside Latin-1 print.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Locale } from "../i18n";
+import { PdfDocument } from "../pdf/document";
+import { TrueTypeFont } from "../pdf/truetype";
+import type { MemberRow } from "./internal";
+import type { MemberStatus } from "./schemas";
+import { derivedStatus } from "./status";
+
+const ROSTER_TEXT: Record<Locale, { headers: string[]; status: Record<MemberStatus, string>; title: string; page: string }> = {
+  fr: {
+    headers: ["nom", "prénom", "email", "fin abonnement", "statut"],
+    status: { active: "actif", expired: "expiré", pending: "en attente", suspended: "suspendu" },
+    title: "Liste des membres",
+    page: "page {n} / {total}",
+  },
+  en: {
+    headers: ["last name", "first name", "email", "membership end", "status"],
+    status: { active: "active", expired: "expired", pending: "pending", suspended: "suspended" },
+    title: "Member list",
+    page: "page {n} / {total}",
+  },
+  de: {
+    headers: ["Nachname", "Vorname", "E-Mail", "Mitgliedschaftsende", "Status"],
+    status: { active: "aktiv", expired: "abgelaufen", pending: "ausstehend", suspended: "gesperrt" },
+    title: "Mitgliederliste",
+    page: "Seite {n} / {total}",
+  },
+  it: {
+    headers: ["cognome", "nome", "email", "fine abbonamento", "stato"],
+    status: { active: "attivo", expired: "scaduto", pending: "in attesa", suspended: "sospeso" },
+    title: "Elenco dei membri",
+    page: "pagina {n} / {total}",
+  },
+};
+
+let font: TrueTypeFont | null = null;
+/** DejaVu Sans from the `dejavu-fonts-ttf` npm package (installed with the project, no system font needed), read once. */
+function rosterFont(): TrueTypeFont {
+  if (!font) font = new TrueTypeFont(readFileSync(createRequire(import.meta.url).resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf")));
+  return font;
+}
+
+/** Last name, then first name, in the club's language's alphabetical order. */
+export function rosterOrder<R extends Pick<MemberRow, "id" | "first_name" | "last_name">>(rows: R[], locale: Locale): R[] {
+  const collator = new Intl.Collator(locale, { sensitivity: "base" });
+  return [...rows].sort((a, b) => collator.compare(a.last_name, b.last_name) || collator.compare(a.first_name, b.first_name) || a.id.localeCompare(b.id));
+}
+
+export type RosterRow = Pick<MemberRow, "id" | "first_name" | "last_name" | "email" | "membership_end" | "payment_status">;
+
+// The layout, in millimetres from the top left of the page.
+const LEFT = 15;
+const RIGHT = 195;
+const WIDTHS = [34, 30, 60, 28, 28];
+const XS = WIDTHS.map((_, i) => LEFT + WIDTHS.slice(0, i).reduce((a, b) => a + b, 0));
+const FIRST_ROW = 37;
+const ROW_HEIGHT = 6;
+const LAST_ROW = 280;
+export const ROWS_PER_PAGE = Math.floor((LAST_ROW - FIRST_ROW) / ROW_HEIGHT) + 1;
+/** Pages sent per read of the stream: large enough to keep chunks worth sending, small enough to hold. */
+const PAGES_PER_CHUNK = 8;
+
+/**
+ * The roster as a PDF stream. The rows are sorted first (the only thing held whole: a few
+ * hundred bytes per member); each page is drawn, compressed and sent when the reader asks for
+ * it, and forgotten.
+ */
+export function rosterPdf(rows: RosterRow[], club: { name: string }, locale: Locale, today: string, now = new Date()): ReadableStream<Uint8Array> {
+  const text = ROSTER_TEXT[locale];
+  const doc = new PdfDocument(rosterFont(), { title: `${club.name} — ${text.title}`, lang: locale, created: now });
+  const sorted = rosterOrder(rows, locale);
+  const total = Math.max(1, Math.ceil(sorted.length / ROWS_PER_PAGE));
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(doc.start());
+    },
+    pull(controller) {
+      const end = Math.min(total, next + PAGES_PER_CHUNK);
+      for (; next < end; next++) {
+        const n = next;
+        controller.enqueue(
+          doc.page((page) => {
+            page.text(club.name, LEFT, 15, 14);
+            page.text(`${text.title} — ${today}`, LEFT, 21, 9);
+            text.headers.forEach((h, i) => {
+              page.text(h, XS[i], 30, 9);
+            });
+            page.line(LEFT, 32, RIGHT, 32);
+            sorted.slice(n * ROWS_PER_PAGE, (n + 1) * ROWS_PER_PAGE).forEach((m, row) => {
+              const cells = [m.last_name, m.first_name, m.email, m.membership_end, text.status[derivedStatus(m, today)]];
+              cells.forEach((c, i) => {
+                page.text(doc.fit(c, WIDTHS[i] - 2, 9), XS[i], FIRST_ROW + row * ROW_HEIGHT, 9);
+              });
+            });
+            page.text(text.page.replace("{n}", String(n + 1)).replace("{total}", String(total)), RIGHT, 290, 8, { align: "right" });
+          }),
+        );
+      }
+      if (next >= total) {
+        controller.enqueue(doc.finish());
+        controller.close();
+      }
+    },
+  });
+}
