@@ -7,6 +7,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { sortNameOf } from "../lib/text";
 import * as schema from "./schema";
 
 export { schema };
@@ -144,6 +145,21 @@ class GroupCommit {
   }
 }
 
+/**
+ * Members written before `sort_name` existed (migration 0007) get theirs here, once: the key is
+ * made by JS (lib/text), which SQL cannot do. Every write since sets it, so this finds nothing.
+ */
+function backfillSortNames(conn: Database): void {
+  const rows = conn
+    .query<{ id: string; first_name: string; last_name: string }, []>("SELECT id, first_name, last_name FROM members WHERE sort_name = ''")
+    .all();
+  if (!rows.length) return;
+  const update = conn.prepare<void, [string, string]>("UPDATE members SET sort_name = ? WHERE id = ?");
+  conn.transaction(() => {
+    for (const r of rows) update.run(sortNameOf(r), r.id);
+  })();
+}
+
 export function openDb(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const writerConn = new Database(path, { create: true, strict: true });
@@ -154,6 +170,7 @@ export function openDb(path: string): Db {
   const writer = drizzle({ client: writerConn, schema });
   const reader = drizzle({ client: readerConn, schema });
   migrate(writer, { migrationsFolder: MIGRATIONS });
+  backfillSortNames(writerConn);
   const group = new GroupCommit(writerConn, writer);
   const preparedReads = new Map<string, unknown>();
   const preparedWrites = new Map<string, unknown>();

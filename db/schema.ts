@@ -214,6 +214,8 @@ export const members = sqliteTable(
     pass_auth_token: text("pass_auth_token"),
     /** Lower-cased, accent-free "first last email code": what `search` matches. */
     search_text: text("search_text").notNull(),
+    /** Last then first name, folded (lib/text sortNameOf): the name sort and the PDF roster's order. */
+    sort_name: text("sort_name").notNull().default(""),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
   },
@@ -223,7 +225,7 @@ export const members = sqliteTable(
     uniqueIndex("members_pass_serial_unique").on(t.pass_serial_number),
     // With the id: the default list order (registered, then id) is read from the index, no sort.
     index("members_club_created_idx").on(t.club_id, t.created_at, t.id),
-    index("members_club_name_idx").on(t.club_id, t.last_name, t.first_name),
+    index("members_club_sort_name_idx").on(t.club_id, t.sort_name, t.id),
     index("members_club_end_idx").on(t.club_id, t.membership_end),
     index("members_club_status_end_idx").on(t.club_id, t.payment_status, t.membership_end),
   ],

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { memberHistory, members, payments } from "../db/schema";
 import { newMemberRow } from "../lib/members";
-import { searchTextOf } from "../lib/members/internal";
+import { searchTextOf, sortNameOf } from "../lib/members/internal";
 import { addDays, todayUtc } from "./members-dates";
 import type { TestEnv } from "./helpers";
 
@@ -23,7 +23,7 @@ export async function seedMember(env: TestEnv, over: Seed = {}, clubId = env.clu
   const [row] = await env.db.tx((t) =>
     t
       .insert(members)
-      .values({ ...base, ...over, search_text: searchTextOf({ ...base, ...over } as never) })
+      .values({ ...base, ...over, search_text: searchTextOf({ ...base, ...over } as never), sort_name: sortNameOf({ ...base, ...over }) })
       .returning(),
   );
   return row;

@@ -10,7 +10,7 @@ import { ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
 import { clubSettings } from "./index";
 import type { MemberRow } from "./internal";
-import { type RosterRow, rosterPdf } from "./roster";
+import { type RosterRow, type RosterSource, rosterPdf } from "./roster";
 import type { MemberExportQuery } from "./schemas";
 import { todayUtc } from "./status";
 
@@ -90,19 +90,25 @@ const CSV_SELECTION = {
   ...(Object.fromEntries(CSV_COLUMNS.map((c) => [c, members[c]])) as { [K in (typeof CSV_COLUMNS)[number]]: (typeof members)[K] }),
   custom_fields: members.custom_fields,
 };
-const PDF_SELECTION = {
+const ROSTER_SELECTION = {
   id: members.id,
   first_name: members.first_name,
   last_name: members.last_name,
   email: members.email,
   membership_end: members.membership_end,
   payment_status: members.payment_status,
-  created_at: members.created_at,
+  sort_name: members.sort_name,
 };
 const OLDEST_FIRST = [asc(members.created_at), asc(members.id)];
+const BY_NAME = [asc(members.sort_name), asc(members.id)];
 
 /** Members read at a time when a whole club is exported. */
 export const EXPORT_PAGE = 1000;
+
+type CsvExportRow = Awaited<ReturnType<typeof csvRows>>[number];
+type RosterExportRow = RosterRow & { sort_name: string };
+/** Where the previous page ended: the order's column, then the id (which breaks ties). */
+type Keyset = { key: string; id: string };
 
 function csvRows(ctx: Ctx, ids: string[]) {
   return ctx.db.read
@@ -112,27 +118,28 @@ function csvRows(ctx: Ctx, ids: string[]) {
     .orderBy(...OLDEST_FIRST);
 }
 
-const SELECTIONS = { csv: CSV_SELECTION, pdf: PDF_SELECTION };
-type ExportRow<K extends keyof typeof SELECTIONS> = {
-  [C in keyof (typeof SELECTIONS)[K]]: (typeof SELECTIONS)[K][C] extends { _: { data: infer D; notNull: infer N } } ? (N extends true ? D : D | null) : never;
-};
-
 /**
- * The page of members after (created_at, id) in the export's order (keyset: neither changes),
- * with the columns of the `kind` of file; a prepared query (Db.prepareRead).
+ * The page of the club's members after `after` in the order of `key` then id, with `selection`'s
+ * columns; a prepared query (Db.prepareRead) per name.
  */
-function pageAfter<K extends keyof typeof SELECTIONS>(ctx: Ctx, kind: K, after: { created_at: string; id: string }): Promise<ExportRow<K>[]> {
-  const p = (name: string) => sql.placeholder(name);
+function pageAfter<R>(
+  ctx: Ctx,
+  name: string,
+  selection: typeof CSV_SELECTION | typeof ROSTER_SELECTION,
+  key: typeof members.created_at | typeof members.sort_name,
+  after: Keyset,
+): Promise<R[]> {
+  const p = (placeholder: string) => sql.placeholder(placeholder);
   return ctx.db
-    .prepareRead(`members.export.${kind}Page`, (q) =>
+    .prepareRead(name, (q) =>
       q
-        .select(SELECTIONS[kind] as typeof CSV_SELECTION)
+        .select(selection as typeof ROSTER_SELECTION)
         .from(members)
-        .where(and(eq(members.club_id, p("club")), sql`(${members.created_at}, ${members.id}) > (${p("created_at")}, ${p("id")})`))
-        .orderBy(...OLDEST_FIRST)
+        .where(and(eq(members.club_id, p("club")), sql`(${key}, ${members.id}) > (${p("key")}, ${p("id")})`))
+        .orderBy(asc(key), asc(members.id))
         .limit(EXPORT_PAGE),
     )
-    .execute({ club: ctx.clubId, created_at: after.created_at, id: after.id }) as Promise<ExportRow<K>[]>;
+    .execute({ club: ctx.clubId, key: after.key, id: after.id }) as Promise<R[]>;
 }
 
 /**
@@ -143,40 +150,62 @@ function pageAfter<K extends keyof typeof SELECTIONS>(ctx: Ctx, kind: K, after: 
  */
 function csvStream(ctx: Ctx, custom: CustomField[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let after = { created_at: "", id: "" };
+  let after: Keyset = { key: "", id: "" };
   let first = true;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const rows = await pageAfter(ctx, "csv", after);
+      const rows = await pageAfter<CsvExportRow>(ctx, "members.export.csvPage", CSV_SELECTION, members.created_at, after);
       if (first) {
         first = false;
         controller.enqueue(encoder.encode(toCsv(rows, custom)));
       } else if (rows.length) {
         controller.enqueue(encoder.encode(`\r\n${toCsv(rows, custom, { header: false })}`));
       }
+      const last = rows[rows.length - 1];
       if (rows.length < EXPORT_PAGE) controller.close();
-      else after = rows[rows.length - 1];
+      else after = { key: last.created_at, id: last.id };
     },
   });
 }
 
 /**
- * The roster's rows: those of `member_ids` (bounded by the URL) in one read, a whole club a page
- * at a time, so that only the rows themselves are held and never a second copy of them all.
+ * The roster's rows in its order (last then first name: `sort_name`, then id), for `rosterPdf`
+ * to read as it writes. The whole club is read a page at a time by keyset, so that only the
+ * pages being printed are held; a member renamed by an import during the download may be
+ * printed under either name. `member_ids` (bounded by the URL) are read at once.
  */
-async function rosterRows(ctx: Ctx, ids: string[] | undefined): Promise<RosterRow[]> {
-  if (ids) return ctx.db.read.select(PDF_SELECTION).from(members).where(memberCondition(ctx, ids));
-  const rows: ExportRow<"pdf">[] = [];
-  for (;;) {
-    const page = await pageAfter(ctx, "pdf", rows[rows.length - 1] ?? { created_at: "", id: "" });
-    for (const r of page) rows.push(r);
-    if (page.length < EXPORT_PAGE) return rows;
+async function rosterSource(ctx: Ctx, ids: string[] | undefined): Promise<RosterSource> {
+  if (ids) {
+    let rows: RosterRow[] = await ctx.db.read
+      .select(ROSTER_SELECTION)
+      .from(members)
+      .where(memberCondition(ctx, ids))
+      .orderBy(...BY_NAME);
+    return {
+      total: rows.length,
+      async next() {
+        const out = rows;
+        rows = [];
+        return out;
+      },
+    };
   }
+  let after: Keyset = { key: "", id: "" };
+  return {
+    total: await memberCount(ctx, undefined),
+    async next() {
+      const rows = await pageAfter<RosterExportRow>(ctx, "members.export.rosterPage", ROSTER_SELECTION, members.sort_name, after);
+      const last = rows[rows.length - 1];
+      if (last) after = { key: last.sort_name, id: last.id };
+      return rows;
+    },
+  };
 }
 
 /**
- * The club's members (or those of `member_ids`) as a CSV or PDF file. The CSV of the whole club
- * is a stream (see `csvStream`); `count` is the number of members when the export began.
+ * The club's members (or those of `member_ids`) as a CSV or PDF file. Both files of the whole
+ * club are streams (`csvStream`, `rosterPdf`); `count` is the number of members when the export
+ * began.
  */
 export const exportMembers = verb("members:view", async (ctx: Ctx, input: MemberExportQuery): Promise<ExportFile> => {
   const ids = parseMemberIds(input.member_ids);
@@ -184,8 +213,8 @@ export const exportMembers = verb("members:view", async (ctx: Ctx, input: Member
   const today = todayUtc();
   const base = `members-${club.slug}-${today}`;
   if (input.format === "pdf") {
-    const rows = await rosterRows(ctx, ids);
-    return { filename: `${base}.pdf`, contentType: "application/pdf", body: rosterPdf(rows, club, asLocale(club.locale), today), count: rows.length };
+    const source = await rosterSource(ctx, ids);
+    return { filename: `${base}.pdf`, contentType: "application/pdf", body: rosterPdf(source, club, asLocale(club.locale), today), count: source.total };
   }
   const file = { filename: `${base}.csv`, contentType: "text/csv; charset=utf-8" };
   const custom = customFieldsOf(club.custom_fields_schema);

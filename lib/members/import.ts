@@ -15,7 +15,7 @@ import type { MessageCode } from "../i18n/messages";
 import { nowIso } from "../ids";
 import { customFieldsOf } from "./export";
 import { clubSettings, newMemberRow } from "./index";
-import { foldText, type MemberRow, normalizeEmail, periodEnd, searchTextOf, writeHistory } from "./internal";
+import { foldText, type MemberRow, normalizeEmail, periodEnd, searchTextOf, sortNameOf, writeHistory } from "./internal";
 import { type ImportResult, PAYMENT_STATUSES } from "./schemas";
 import { todayUtc } from "./status";
 
@@ -230,7 +230,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
         const merged = { ...before, ...p.values } as MemberRow;
         const [after] = await t
           .update(members)
-          .set({ ...p.values, search_text: searchTextOf(merged), updated_at: nowIso() })
+          .set({ ...p.values, search_text: searchTextOf(merged), sort_name: sortNameOf(merged), updated_at: nowIso() })
           .where(and(eq(members.club_id, ctx.clubId), eq(members.id, before.id)))
           .returning();
         if (memberPassChanged(before, after)) passesChanged.push(before.id);

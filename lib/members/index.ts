@@ -24,6 +24,7 @@ import {
   normalizeEmail,
   periodEnd,
   searchTextOf,
+  sortNameOf,
   selectItems,
   toItem,
   writeHistory,
@@ -91,7 +92,7 @@ function listQueries(db: Db, status: ListShape["status"], searching: boolean, so
     const dir = direction === "asc" ? asc : desc;
     const by = {
       registered: () => [dir(members.created_at)],
-      name: () => [dir(sql`lower(${members.last_name})`), dir(sql`lower(${members.first_name})`)],
+      name: () => [dir(members.sort_name)],
       email: () => [dir(members.email)],
       membership_end: () => [dir(members.membership_end)],
       status: () => [dir(statusSql(p("today")))],
@@ -163,6 +164,7 @@ export function newMemberRow(
     manage_token: newManageToken(),
     is_manual: true,
     search_text: searchTextOf(base),
+    sort_name: sortNameOf(base),
     created_at: input.created_at ?? now,
     updated_at: now,
   };

@@ -8,21 +8,12 @@ import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
 import type { MemberAdminItem } from "./schemas";
+import { foldText } from "../text";
 import { derivedStatus, todayUtc } from "./status";
 
+export { foldText, sortNameOf } from "../text";
+
 export type MemberRow = typeof members.$inferSelect;
-
-/** Letters NFKD does not decompose (Polish ł, Nordic ø, German ß...). */
-const FOLD: Record<string, string> = { ł: "l", Ł: "l", ø: "o", Ø: "o", ß: "ss", æ: "ae", Æ: "ae", œ: "oe", Œ: "oe", đ: "d", Đ: "d", ı: "i" };
-
-/** Lower-case, accent-free text: what `search` compares (both sides folded the same way). */
-export function foldText(text: string): string {
-  return text
-    .replace(/[łŁøØßæÆœŒđĐı]/g, (c) => FOLD[c])
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase();
-}
 
 export function searchTextOf(m: { first_name: string; last_name: string; email: string; referral_code: string }): string {
   return foldText(`${m.first_name} ${m.last_name} ${m.email} ${m.referral_code}`);

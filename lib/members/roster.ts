@@ -1,7 +1,8 @@
 // The printed roster (SPEC rule 2): an A4 PDF of the members sorted by last then first name,
 // columns nom, prénom, email, fin abonnement, statut, with the club's name and the date on top
 // and "page n / total" at the foot, in the club's language. It is written a few pages at a time
-// as the download is read (lib/pdf), in DejaVu Sans so that names outside Latin-1 print.
+// as the download is read (lib/pdf), in DejaVu Sans so that names outside Latin-1 print. The
+// order is the database's (`members.sort_name`, lib/text), so rows arrive sorted.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Locale } from "../i18n";
@@ -45,13 +46,13 @@ function rosterFont(): TrueTypeFont {
   return font;
 }
 
-/** Last name, then first name, in the club's language's alphabetical order. */
-export function rosterOrder<R extends Pick<MemberRow, "id" | "first_name" | "last_name">>(rows: R[], locale: Locale): R[] {
-  const collator = new Intl.Collator(locale, { sensitivity: "base" });
-  return [...rows].sort((a, b) => collator.compare(a.last_name, b.last_name) || collator.compare(a.first_name, b.first_name) || a.id.localeCompare(b.id));
-}
-
 export type RosterRow = Pick<MemberRow, "id" | "first_name" | "last_name" | "email" | "membership_end" | "payment_status">;
+
+/**
+ * Where the roster's rows come from: `total` members (known before the first page, for "page n /
+ * total"), handed over by `next()` in roster order a batch at a time, an empty batch at the end.
+ */
+export type RosterSource = { total: number; next(): Promise<RosterRow[]> };
 
 // The layout, in millimetres from the top left of the page.
 const LEFT = 15;
@@ -66,24 +67,39 @@ export const ROWS_PER_PAGE = Math.floor((LAST_ROW - FIRST_ROW) / ROW_HEIGHT) + 1
 const PAGES_PER_CHUNK = 8;
 
 /**
- * The roster as a PDF stream. The rows are sorted first (the only thing held whole: a few
- * hundred bytes per member); each page is drawn, compressed and sent when the reader asks for
- * it, and forgotten.
+ * The roster as a PDF stream. Each read of the stream draws, compresses and sends the next few
+ * pages, taking their rows from `source` as it goes: what is held is a batch of rows and the
+ * page being drawn, whatever the size of the club. At most `source.total` members are printed.
  */
-export function rosterPdf(rows: RosterRow[], club: { name: string }, locale: Locale, today: string, now = new Date()): ReadableStream<Uint8Array> {
+export function rosterPdf(source: RosterSource, club: { name: string }, locale: Locale, today: string, now = new Date()): ReadableStream<Uint8Array> {
   const text = ROSTER_TEXT[locale];
   const doc = new PdfDocument(rosterFont(), { title: `${club.name} — ${text.title}`, lang: locale, created: now });
-  const sorted = rosterOrder(rows, locale);
-  const total = Math.max(1, Math.ceil(sorted.length / ROWS_PER_PAGE));
+  const pages = Math.max(1, Math.ceil(source.total / ROWS_PER_PAGE));
   let next = 0;
+  let left = source.total;
+  let batch: RosterRow[] = [];
+  let exhausted = false;
+  /** The next page's rows. */
+  const take = async (): Promise<RosterRow[]> => {
+    while (batch.length < ROWS_PER_PAGE && !exhausted) {
+      const more = await source.next();
+      if (more.length) batch = batch.concat(more);
+      else exhausted = true;
+    }
+    const rows = batch.slice(0, Math.min(ROWS_PER_PAGE, left));
+    batch = batch.slice(rows.length);
+    left -= rows.length;
+    return rows;
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(doc.start());
     },
-    pull(controller) {
-      const end = Math.min(total, next + PAGES_PER_CHUNK);
+    async pull(controller) {
+      const end = Math.min(pages, next + PAGES_PER_CHUNK);
       for (; next < end; next++) {
         const n = next;
+        const rows = await take();
         controller.enqueue(
           doc.page((page) => {
             page.text(club.name, LEFT, 15, 14);
@@ -92,17 +108,17 @@ export function rosterPdf(rows: RosterRow[], club: { name: string }, locale: Loc
               page.text(h, XS[i], 30, 9);
             });
             page.line(LEFT, 32, RIGHT, 32);
-            sorted.slice(n * ROWS_PER_PAGE, (n + 1) * ROWS_PER_PAGE).forEach((m, row) => {
+            rows.forEach((m, row) => {
               const cells = [m.last_name, m.first_name, m.email, m.membership_end, text.status[derivedStatus(m, today)]];
               cells.forEach((c, i) => {
                 page.text(doc.fit(c, WIDTHS[i] - 2, 9), XS[i], FIRST_ROW + row * ROW_HEIGHT, 9);
               });
             });
-            page.text(text.page.replace("{n}", String(n + 1)).replace("{total}", String(total)), RIGHT, 290, 8, { align: "right" });
+            page.text(text.page.replace("{n}", String(n + 1)).replace("{total}", String(pages)), RIGHT, 290, 8, { align: "right" });
           }),
         );
       }
-      if (next >= total) {
+      if (next >= pages) {
         controller.enqueue(doc.finish());
         controller.close();
       }

@@ -20,7 +20,9 @@ export type Target =
   /** ours time / baseline time, under `value`. */
   | { kind: "ratio-max"; value: number }
   /** ours median time, under `value` ms (no baseline). */
-  | { kind: "ms-max"; value: number };
+  | { kind: "ms-max"; value: number }
+  /** ours memory growth (VmHWM after minus before), under `value` MB per thousand of `members`. */
+  | { kind: "mb-per-thousand-max"; value: number; members: number };
 
 export type CaseSpec = { id: string; title: string; kind: "load" | "time"; target: Target; baseline: boolean };
 

@@ -49,6 +49,7 @@ function aggregate(ms: Measurement[], kind: CaseSpec["kind"]): Agg {
 
 function isMet(target: Target, ratio: number | null, ours: Agg): boolean {
   if (target.kind === "ms-max") return ours.p50Ms < target.value;
+  if (target.kind === "mb-per-thousand-max") return ours.growthKb !== null && ours.growthKb / 1024 / (target.members / 1000) < target.value;
   if (ratio === null) return false;
   return target.kind === "ratio-min" ? ratio >= target.value : ratio < target.value;
 }
@@ -93,7 +94,15 @@ const ms = (n: number) => (n >= 1000 ? `${f(n / 1000, 2)} s` : `${f(n, n >= 100 
 export function targetText(t: Target): string {
   if (t.kind === "ratio-min") return `>= ${t.value} of baseline req/s`;
   if (t.kind === "ratio-max") return `< ${t.value}x baseline time`;
+  if (t.kind === "mb-per-thousand-max") return `memory growth < ${t.value} MB per 1,000 members`;
   return `< ${ms(t.value)}`;
+}
+
+/** The memory growth, and per thousand members where that is the target. */
+function growthText(c: CaseSummary): string {
+  const t = c.spec.target;
+  if (t.kind !== "mb-per-thousand-max" || c.ours.growthKb === null) return mb(c.ours.growthKb);
+  return `${mb(c.ours.growthKb)} (${f(c.ours.growthKb / 1024 / (t.members / 1000))} MB per 1,000)`;
 }
 
 const verdict = (c: CaseSummary) => (c.met ? "met" : c.mismatches.length ? "**NOT met (answers differ)**" : "**NOT met**");
@@ -125,7 +134,7 @@ export function summaryTables(cases: CaseSummary[]): string {
     );
     for (const c of time) {
       lines.push(
-        `| ${c.spec.title} | ours | ${ms(c.ours.p50Ms)} | ${ms(c.ours.p99Ms)} | ${mb(c.ours.peakKb)} | ${mb(c.ours.growthKb)} | ` +
+        `| ${c.spec.title} | ours | ${ms(c.ours.p50Ms)} | ${ms(c.ours.p99Ms)} | ${mb(c.ours.peakKb)} | ${growthText(c)} | ` +
           `${c.ratio === null ? "" : `**${f(c.ratio)}**`} | ${targetText(c.spec.target)} | ${verdict(c)} |`,
       );
       if (c.baseline) {

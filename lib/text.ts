@@ -1,0 +1,26 @@
+// Text as members are searched and sorted: folded to lower case without accents, so that "zolc"
+// finds Żółć and Čapek sorts among the C's. Pure functions, also used by the database's one-time
+// backfill (db/index.ts), which is why they live apart from lib/members.
+
+/** Letters NFKD does not decompose (Polish ł, Nordic ø, German ß...). */
+const FOLD: Record<string, string> = { ł: "l", Ł: "l", ø: "o", Ø: "o", ß: "ss", æ: "ae", Æ: "ae", œ: "oe", Œ: "oe", đ: "d", Đ: "d", ı: "i" };
+
+/** Lower-case, accent-free text: what `search` compares (both sides folded the same way). */
+export function foldText(text: string): string {
+  return text
+    .replace(/[łŁøØßæÆœŒđĐı]/g, (c) => FOLD[c])
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
+}
+
+/**
+ * The member's place in alphabetical order, last name then first name, as a byte-comparable key
+ * (SQLite's binary order, so that an index serves the name sort and the PDF roster streams in
+ * order). Case and accents are ignored, as `Intl.Collator` does at base strength for fr, en, de
+ * and it, which share the root order for letters. U+0001 sorts below any letter: "Roy, Zoé"
+ * comes before "Royer, Anna".
+ */
+export function sortNameOf(m: { first_name: string; last_name: string }): string {
+  return `${foldText(m.last_name.trim())}\u0001${foldText(m.first_name.trim())}`;
+}
