@@ -9,6 +9,7 @@ import { clubFieldShowsOnPass, queuePassUpdate } from "../cards/pass-updates";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso } from "../ids";
+import { foldText } from "../text";
 import { CLUB_FIELDS, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
 import { type ClubAdmin, type ClubUpdate, readCardBackFields } from "./schemas";
 
@@ -17,10 +18,8 @@ export type ClubRow = typeof clubs.$inferSelect & Record<string, unknown>;
 const FIELD_BY_NAME = new Map([...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS].map((f) => [f.name, f]));
 
 export function slugify(text: string): string {
-  const slug = text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
+  // foldText also spells out the letters NFKD keeps whole: "Łódź" is lodz, not odz.
+  const slug = foldText(text)
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 60);
