@@ -1,7 +1,9 @@
 // What the request pipeline learns about a request before Elysia sees it (the caller, the
 // language of its answers) and what a handler adds for the audit row (the MCP tool's name).
 import type { Caller } from "../lib/auth/caller";
+import type { PasskitCall } from "../lib/cards/apple/web-service";
 import type { Locale } from "../lib/i18n";
+import type { Deps } from "./route";
 
 export type RequestState = {
   caller: Caller | null;
@@ -20,4 +22,9 @@ export function setState(request: Request, state: RequestState): void {
 
 export function getState(request: Request): RequestState | undefined {
   return states.get(request);
+}
+
+/** A call to the PassKit web service (lib/cards/apple/web-service) from the request: its address and `Authorization`. */
+export function passkitCall(deps: Deps, request: Request): PasskitCall {
+  return { db: deps.db, site: deps.config, ip: getState(request)?.ip ?? null, authorization: request.headers.get("authorization") };
 }

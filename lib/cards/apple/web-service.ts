@@ -13,7 +13,11 @@ import { SlidingWindowLimiter } from "../../ratelimit";
 import { refreshHasWallet } from "./registrations";
 import { type AppleSite, buildPass, type MemberRow, memberBySerial, passChangedAt, requireApple, tokenMatches } from "./pass";
 
-export type PasskitDeps = { db: Db; site: AppleSite };
+/**
+ * A call to the web service: the database and settings, the phone's address (rate limit) and
+ * its `Authorization` header (`ApplePass <token>`, where the call needs the pass's token).
+ */
+export type PasskitCall = { db: Db; site: AppleSite; ip: string | null; authorization: string | null };
 
 /** Requests a minute per client address on the PassKit routes (a phone makes a few per update). */
 export const PASSKIT_RATE_PER_MINUTE = 300;
@@ -30,9 +34,9 @@ function limit(db: Db, ip: string | null): void {
 }
 
 /** The settings, after the rate limit, and the pass type check (another pass type is none of ours). */
-function open(deps: PasskitDeps, ip: string | null, passType: string) {
-  const apple = requireApple(deps.site.wallets);
-  limit(deps.db, ip);
+function open(call: PasskitCall, passType: string) {
+  const apple = requireApple(call.site.wallets);
+  limit(call.db, call.ip);
   if (passType !== apple.passTypeId) throw new NotFound("PASS_NOT_FOUND");
   return apple;
 }
@@ -54,13 +58,12 @@ async function authenticate(db: Db, serial: string, authorization: string | null
  * The member now has an Apple Wallet pass: `has_wallet_a`, and `card_installed_at` the first time.
  */
 export async function registerDevice(
-  deps: PasskitDeps,
-  ip: string | null,
-  input: { device: string; passType: string; serial: string; authorization: string | null; pushToken: string },
+  call: PasskitCall,
+  input: { device: string; passType: string; serial: string; pushToken: string },
 ): Promise<{ created: boolean }> {
-  open(deps, ip, input.passType);
-  const member = await authenticate(deps.db, input.serial, input.authorization);
-  return deps.db.tx(async (t) => {
+  open(call, input.passType);
+  const member = await authenticate(call.db, input.serial, call.authorization);
+  return call.db.tx(async (t) => {
     const now = nowIso();
     const inserted = await t
       .insert(appleRegistrations)
@@ -91,14 +94,10 @@ export async function registerDevice(
 }
 
 /** Forgets device `device` for pass `serial`; the member's last device gone, `has_wallet_a` is false again. */
-export async function unregisterDevice(
-  deps: PasskitDeps,
-  ip: string | null,
-  input: { device: string; passType: string; serial: string; authorization: string | null },
-): Promise<void> {
-  open(deps, ip, input.passType);
-  const member = await authenticate(deps.db, input.serial, input.authorization);
-  await deps.db.tx(async (t) => {
+export async function unregisterDevice(call: PasskitCall, input: { device: string; passType: string; serial: string }): Promise<void> {
+  open(call, input.passType);
+  const member = await authenticate(call.db, input.serial, call.authorization);
+  await call.db.tx(async (t) => {
     await t
       .delete(appleRegistrations)
       .where(
@@ -118,12 +117,11 @@ export async function unregisterDevice(
  * the device's passes, compared to the millisecond: a later change always has a later time.
  */
 export async function updatedSerials(
-  deps: PasskitDeps,
-  ip: string | null,
+  call: PasskitCall,
   input: { device: string; passType: string; since: string | undefined },
 ): Promise<{ serialNumbers: string[]; lastUpdated: string } | null> {
-  open(deps, ip, input.passType);
-  const rows = await deps.db.read
+  open(call, input.passType);
+  const rows = await call.db.read
     .select({ serial: members.pass_serial_number, pass_updated_at: members.pass_updated_at, created_at: members.created_at })
     .from(appleRegistrations)
     .innerJoin(members, eq(members.id, appleRegistrations.member_id))
@@ -154,25 +152,24 @@ export function lastModifiedFor(changedAt: string, servedAt: number): Date {
  * current. 401 without the pass's token.
  */
 export async function latestPass(
-  deps: PasskitDeps,
-  ip: string | null,
-  input: { passType: string; serial: string; authorization: string | null; ifModifiedSince: string | null },
+  call: PasskitCall,
+  input: { passType: string; serial: string; ifModifiedSince: string | null },
   now = Date.now(),
 ): Promise<{ notModified: boolean; body: Uint8Array<ArrayBuffer> | null; lastModified: Date }> {
-  open(deps, ip, input.passType);
-  const member = await authenticate(deps.db, input.serial, input.authorization);
+  open(call, input.passType);
+  const member = await authenticate(call.db, input.serial, call.authorization);
   const changedAt = passChangedAt(member);
   const lastModified = lastModifiedFor(changedAt, now);
   const since = input.ifModifiedSince ? Date.parse(input.ifModifiedSince) : Number.NaN;
   // A date in the future is no answer of ours: ignored (RFC 9110 section 13.1.3).
   if (!Number.isNaN(since) && since <= now && Date.parse(changedAt) <= since) return { notModified: true, body: null, lastModified };
-  return { notModified: false, body: await buildPass(deps.db, deps.site, member), lastModified };
+  return { notModified: false, body: await buildPass(call.db, call.site, member), lastModified };
 }
 
 /** Messages a device reports about our web service (bad answers, signature errors): logged, at most 20, each cut. */
-export function logMessages(deps: PasskitDeps, ip: string | null, logs: string[]): number {
-  requireApple(deps.site.wallets);
-  limit(deps.db, ip);
+export function logMessages(call: PasskitCall, logs: string[]): number {
+  requireApple(call.site.wallets);
+  limit(call.db, call.ip);
   const kept = logs.slice(0, 20).map((l) => l.replace(/[\r\n\t]+/g, " ").slice(0, 1000));
   for (const line of kept) console.warn(`apple wallet device log: ${line}`);
   return kept.length;

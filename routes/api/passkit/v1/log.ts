@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { logMessages } from "../../../../lib/cards/apple/web-service";
 import { route } from "../../../../server/route";
-import { getState } from "../../../../server/state";
+import { passkitCall } from "../../../../server/state";
 
 export const POST = route({
   summary: "Log messages from a device (Apple Wallet web service)",
@@ -12,7 +12,7 @@ export const POST = route({
   raw: true,
   body: z.object({ logs: z.array(z.string().max(10_000)).max(1000) }),
   handler: ({ deps, body, request }) => {
-    logMessages({ db: deps.db, site: deps.config }, getState(request)?.ip ?? null, body.logs);
+    logMessages(passkitCall(deps, request), body.logs);
     return new Response(null, { status: 200 });
   },
 });

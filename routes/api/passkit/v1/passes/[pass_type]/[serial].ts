@@ -3,7 +3,7 @@ import { z } from "zod";
 import { PKPASS_TYPE } from "../../../../../../lib/cards/apple/pass";
 import { latestPass } from "../../../../../../lib/cards/apple/web-service";
 import { route } from "../../../../../../server/route";
-import { getState } from "../../../../../../server/state";
+import { passkitCall } from "../../../../../../server/state";
 
 export const GET = route({
   summary: "The latest version of a pass (Apple Wallet web service)",
@@ -13,10 +13,9 @@ export const GET = route({
   raw: true,
   params: z.object({ pass_type: z.string().min(1).max(200), serial: z.string().min(1).max(200) }),
   handler: async ({ deps, params, request }) => {
-    const pass = await latestPass({ db: deps.db, site: deps.config }, getState(request)?.ip ?? null, {
+    const pass = await latestPass(passkitCall(deps, request), {
       passType: params.pass_type,
       serial: params.serial,
-      authorization: request.headers.get("authorization"),
       ifModifiedSince: request.headers.get("if-modified-since"),
     });
     const headers = { "last-modified": pass.lastModified.toUTCString(), "cache-control": "no-store" };

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { registerDevice, unregisterDevice } from "../../../../../../../../lib/cards/apple/web-service";
 import { route } from "../../../../../../../../server/route";
-import { getState } from "../../../../../../../../server/state";
+import { passkitCall } from "../../../../../../../../server/state";
 
 const params = z.object({ device: z.string().min(1).max(200), pass_type: z.string().min(1).max(200), serial: z.string().min(1).max(200) });
 
@@ -15,11 +15,10 @@ export const POST = route({
   params,
   body: z.object({ pushToken: z.string().min(1).max(500) }),
   handler: async ({ deps, params, body, request }) => {
-    const { created } = await registerDevice({ db: deps.db, site: deps.config }, getState(request)?.ip ?? null, {
+    const { created } = await registerDevice(passkitCall(deps, request), {
       device: params.device,
       passType: params.pass_type,
       serial: params.serial,
-      authorization: request.headers.get("authorization"),
       pushToken: body.pushToken,
     });
     return new Response(null, { status: created ? 201 : 200 });
@@ -34,11 +33,10 @@ export const DELETE = route({
   raw: true,
   params,
   handler: async ({ deps, params, request }) => {
-    await unregisterDevice({ db: deps.db, site: deps.config }, getState(request)?.ip ?? null, {
+    await unregisterDevice(passkitCall(deps, request), {
       device: params.device,
       passType: params.pass_type,
       serial: params.serial,
-      authorization: request.headers.get("authorization"),
     });
     return new Response(null, { status: 200 });
   },

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { updatedSerials } from "../../../../../../../../lib/cards/apple/web-service";
 import { route } from "../../../../../../../../server/route";
-import { getState } from "../../../../../../../../server/state";
+import { passkitCall } from "../../../../../../../../server/state";
 
 export const GET = route({
   summary: "Passes of a device updated since a tag (Apple Wallet web service)",
@@ -13,7 +13,7 @@ export const GET = route({
   params: z.object({ device: z.string().min(1).max(200), pass_type: z.string().min(1).max(200) }),
   query: z.object({ passesUpdatedSince: z.string().max(100).optional() }),
   handler: async ({ deps, params, query, request }) => {
-    const found = await updatedSerials({ db: deps.db, site: deps.config }, getState(request)?.ip ?? null, {
+    const found = await updatedSerials(passkitCall(deps, request), {
       device: params.device,
       passType: params.pass_type,
       since: query.passesUpdatedSince,
