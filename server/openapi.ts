@@ -24,17 +24,32 @@ function rewriteRefs(node: unknown): unknown {
   return out;
 }
 
+/** What `z.stringbool()` accepts (any case): documented, so that a client knows "1" or "yes" will do. */
+const STRINGBOOL_VALUES = ["true", "false", "1", "0", "yes", "no", "on", "off", "y", "n", "enabled", "disabled"];
+
+/**
+ * Options of every conversion. A `z.stringbool()` (a string piped into a boolean) would come out
+ * as any string; it is documented with the values it takes.
+ */
+const JSON_SCHEMA_OPTIONS = {
+  unrepresentable: "any",
+  override(c: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) {
+    const def = (c.zodSchema as { _zod?: { def?: { type?: string; out?: { _zod?: { def?: { type?: string } } } } } })._zod?.def;
+    if (def?.type === "pipe" && def.out?._zod?.def?.type === "boolean" && c.jsonSchema.type === "string") c.jsonSchema.enum = STRINGBOOL_VALUES;
+  },
+} as const;
+
 export function toOpenApiSchema(schema: ZodType, io?: "input" | "output"): Record<string, unknown> {
   const id = z.globalRegistry.get(schema)?.id;
   if (id) return { $ref: `#/components/schemas/${id}` };
-  const json = z.toJSONSchema(schema, { unrepresentable: "any", io: io ?? "input" });
+  const json = z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io: io ?? "input" });
   return rewriteRefs(json) as Record<string, unknown>;
 }
 
 export function componentSchemas(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [schema, meta] of z.globalRegistry._idmap) {
-    const json = z.toJSONSchema(meta, { unrepresentable: "any", io: isInputShape(schema) ? "input" : "output" }) as Record<string, unknown>;
+    const json = z.toJSONSchema(meta, { ...JSON_SCHEMA_OPTIONS, io: isInputShape(schema) ? "input" : "output" }) as Record<string, unknown>;
     // The root of a named shape comes back as a $ref to its own $defs entry: unwrap it.
     const root = (json.$defs as Record<string, unknown> | undefined)?.[schema] ?? json;
     out[schema] = rewriteRefs(root);

@@ -39,6 +39,17 @@ describe("OpenAPI description", () => {
     expect(spec.paths["/api/auth/me"].get.security).toEqual([{ bearer: [] }]);
   });
 
+  it("documents yes/no query values with the values they take, and each documented value is taken", async () => {
+    const param = spec.paths["/api/clubs/{club_id}/tiers"].get.parameters.find((p: { name: string }) => p.name === "include_inactive");
+    expect(param.schema.type).toBe("string");
+    expect(param.schema.enum).toEqual(expect.arrayContaining(["true", "false", "1", "0", "yes", "no"]));
+    for (const value of param.schema.enum) {
+      const res = await env.call("GET", `/api/clubs/${env.clubId}/tiers?include_inactive=${value}`);
+      expect(res.status).toBe(200);
+    }
+    expect((await env.call("GET", `/api/clubs/${env.clubId}/tiers?include_inactive=maybe`)).status).toBe(422);
+  });
+
   it("serves the docs page with its assets from this server, not a CDN", async () => {
     const page = await env.call("GET", "/api/public/docs", { key: null });
     expect(page.status).toBe(200);
