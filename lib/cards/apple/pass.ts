@@ -18,7 +18,7 @@ import { randomBase62, sha256Hex } from "../../ids";
 import { derivedStatus, todayUtc } from "../../members/status";
 import { color, formatDate, labelOn, readLocations, TEXTS, textOn } from "../web";
 import { appleCertificates } from "./certs";
-import { solidPng } from "./png";
+import { solidPng } from "../png";
 
 export type MemberRow = typeof members.$inferSelect;
 /** What building a pass needs besides the database: the Apple settings and the public address. */

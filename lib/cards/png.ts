@@ -1,6 +1,7 @@
-// A solid-colour PNG made in code: Apple Wallet refuses a pass without icon.png, and the pass
-// must be valid for a club that has no logo (a remote logo would also mean network I/O while
-// building a pass). Small enough to write by hand: signature, IHDR, one IDAT, IEND.
+// A solid-colour PNG made in code, for the wallets' images of a club that has none: Apple Wallet
+// refuses a pass without icon.png (and a remote logo would mean network I/O while building a
+// pass); Google requires a logo on a loyalty class. Small enough to write by hand: signature,
+// IHDR, one IDAT, IEND.
 import { deflateSync } from "node:zlib";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
