@@ -150,25 +150,8 @@ describe("GET /api/clubs/:club_id/members/export", () => {
   it("CSV of more members than a streamed page: every member once, in order, one header, the bytes of toCsv", async () => {
     const big = await setup();
     const n = EXPORT_PAGE * 2 + 37;
-    const start = Date.parse("2024-01-01T00:00:00.000Z");
-    const rows = Array.from({ length: n }, (_, i) =>
-      newMemberRow(big.clubId, {
-        first_name: i === 5 ? "=cmd" : "Anna",
-        last_name: `Nom${i}`,
-        email: `m${i}@test.org`,
-        membership_start: today,
-        membership_end: addDays(today, 30),
-        payment_status: "paid",
-        // Groups of three members share a creation time: the page boundary falls inside ties.
-        created_at: new Date(start + Math.floor(i / 3) * 1000).toISOString(),
-      }),
-    );
-    await big.db.tx(async (t) => {
-      for (let i = 0; i < rows.length; i += 500) await t.insert(members).values(rows.slice(i, i + 500));
-    });
-    const res = await big.app.handle(
-      new Request(`http://localhost/api/clubs/${big.clubId}/members/export`, { headers: { authorization: `Bearer ${big.key}` } }),
-    );
+    await seedMany(big, n, (i) => ({ first_name: i === 5 ? "=cmd" : "Anna", last_name: `Nom${i}` }));
+    const res = await exportOf(big, "");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-total-count")).toBe(String(n));
     const text = await res.text();
@@ -197,25 +180,9 @@ describe("GET /api/clubs/:club_id/members/export", () => {
   it("PDF of a club larger than a read page: streamed in chunks, every member once, sorted, pages numbered", async () => {
     const big = await setup();
     const n = EXPORT_PAGE + 50;
-    const start = Date.parse("2024-01-01T00:00:00.000Z");
-    const rows = Array.from({ length: n }, (_, i) =>
-      newMemberRow(big.clubId, {
-        first_name: "Anna",
-        // Reverse of the creation order, so that the roster's order is not the order read.
-        last_name: `Nom${String(n - i).padStart(5, "0")}`,
-        email: `m${i}@test.org`,
-        membership_start: today,
-        membership_end: addDays(today, 30),
-        payment_status: "paid",
-        created_at: new Date(start + Math.floor(i / 3) * 1000).toISOString(),
-      }),
-    );
-    await big.db.tx(async (t) => {
-      for (let i = 0; i < rows.length; i += 500) await t.insert(members).values(rows.slice(i, i + 500));
-    });
-    const res = await big.app.handle(
-      new Request(`http://localhost/api/clubs/${big.clubId}/members/export?format=pdf`, { headers: { authorization: `Bearer ${big.key}` } }),
-    );
+    // Reverse of the creation order, so that the roster's order is not the order read.
+    await seedMany(big, n, (i) => ({ first_name: "Anna", last_name: `Nom${String(n - i).padStart(5, "0")}` }));
+    const res = await exportOf(big, "?format=pdf");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-total-count")).toBe(String(n));
     const chunks: Uint8Array[] = [];
@@ -240,9 +207,7 @@ describe("GET /api/clubs/:club_id/members/export", () => {
   it("PDF: more members than a page holds get numbered pages", async () => {
     const big = await setup();
     for (let i = 0; i < 60; i++) await seedMember(big, { last_name: `Nom${String(i).padStart(2, "0")}` });
-    const res = await big.app.handle(
-      new Request(`http://localhost/api/clubs/${big.clubId}/members/export?format=pdf`, { headers: { authorization: `Bearer ${big.key}` } }),
-    );
+    const res = await exportOf(big, "?format=pdf");
     const file = join(big.dir, "big.pdf");
     writeFileSync(file, new Uint8Array(await res.arrayBuffer()));
     const text = Bun.spawnSync(["pdftotext", file, "-"]).stdout.toString();
@@ -252,3 +217,28 @@ describe("GET /api/clubs/:club_id/members/export", () => {
     await big.close();
   });
 });
+
+/**
+ * `n` members of `club`'s own with the names `names(i)` gives. Groups of three share a creation
+ * time, so that a page boundary of the export's reads falls inside ties.
+ */
+async function seedMany(club: TestEnv, n: number, names: (i: number) => { first_name: string; last_name: string }) {
+  const start = Date.parse("2024-01-01T00:00:00.000Z");
+  const rows = Array.from({ length: n }, (_, i) =>
+    newMemberRow(club.clubId, {
+      ...names(i),
+      email: `m${i}@test.org`,
+      membership_start: today,
+      membership_end: addDays(today, 30),
+      payment_status: "paid",
+      created_at: new Date(start + Math.floor(i / 3) * 1000).toISOString(),
+    }),
+  );
+  await club.db.tx(async (t) => {
+    for (let i = 0; i < rows.length; i += 500) await t.insert(members).values(rows.slice(i, i + 500));
+  });
+}
+
+function exportOf(club: TestEnv, query: string) {
+  return club.app.handle(new Request(`http://localhost/api/clubs/${club.clubId}/members/export${query}`, { headers: { authorization: `Bearer ${club.key}` } }));
+}
