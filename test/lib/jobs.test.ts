@@ -10,8 +10,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { jobs } from "../../db/schema";
+import { APPLE_PUSH } from "../../lib/cards/apple/apns";
+import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/google";
+import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
 import { loadConfig } from "../../lib/config";
-import { enqueueJob, PermanentFailure, registerConcurrencyKey, registerJobHandler, runDueJobs, startJobWorker, TemporaryFailure } from "../../lib/jobs";
+import {
+  concurrencyKey,
+  enqueueJob,
+  type JobRow,
+  PermanentFailure,
+  registerConcurrencyKey,
+  registerJobHandler,
+  runDueJobs,
+  startJobWorker,
+  TemporaryFailure,
+} from "../../lib/jobs";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -304,4 +317,33 @@ describe("JOB_CONCURRENCY", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+it("wallet jobs are keyed by their target: the device, the wallet object, the club's class and fan-outs; other kinds by kind and club", () => {
+  const row = (kind: string, payload: Record<string, unknown>, club_id = "c1") =>
+    ({
+      id: crypto.randomUUID(),
+      club_id,
+      kind,
+      payload,
+      status: "pending",
+      attempts: 0,
+      run_after: "",
+      last_error: null,
+      outcome: null,
+      created_at: "",
+      finished_at: null,
+    }) as JobRow;
+  const push = (token: string, club = "c1") => concurrencyKey(row(APPLE_PUSH, { push_token: token, pass_type_id: "pass.org.club" }, club));
+  expect(push("t1")).toBe(push("t1", "c2"));
+  expect(push("t1")).not.toBe(push("t2"));
+  const object = (member: string) => concurrencyKey(row(GOOGLE_OBJECT_UPDATE, { member_id: member }));
+  expect(object("m1")).toBe(object("m1"));
+  expect(object("m1")).not.toBe(object("m2"));
+  expect(concurrencyKey(row(GOOGLE_CLASS_UPDATE, {}))).not.toBe(concurrencyKey(row(GOOGLE_CLASS_UPDATE, {}, "c2")));
+  const fanOut = (club: string) => concurrencyKey(row(WALLET_PASS_UPDATE, { member_ids: [crypto.randomUUID()], reason: "x" }, club));
+  expect(fanOut("c1")).toBe(fanOut("c1"));
+  expect(fanOut("c1")).not.toBe(fanOut("c2"));
+  expect(concurrencyKey(row("test_worker_ok", { i: 1 }))).toBe(concurrencyKey(row("test_worker_ok", { i: 2 })));
+  expect(concurrencyKey(row("test_worker_ok", { i: 1 }))).not.toBe(concurrencyKey(row("test_worker_ok", { i: 1 }, "c2")));
 });
