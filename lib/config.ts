@@ -14,6 +14,8 @@ export type Config = {
   maxBodyBytes: number;
   /** Requests a minute per API key (SPEC "Limits"). */
   rateLimitPerMinute: number;
+  /** Background jobs the worker runs at once (JOB_CONCURRENCY, 1..64): deliveries wait on the network. */
+  jobConcurrency: number;
   /** Wallet passes: each platform is off (null) until its settings are all present. */
   wallets: WalletConfig;
 };
@@ -69,6 +71,20 @@ function walletConfig(env: Record<string, string | undefined>): WalletConfig {
   return { apple, google };
 }
 
+/** The JOB_CONCURRENCY bounds: one runs jobs one after the other; more than 64 only adds load on the far ends. */
+export const JOB_CONCURRENCY_MAX = 64;
+
+/** A setting that must be a whole number within [min, max]; anything else stops the start with a message naming it. */
+function intSetting(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined) return fallback;
+  const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   // An empty variable (`BASE_URL=`) means "not set": fall back to the default, not to "".
   const env = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v.trim() !== ""));
@@ -85,6 +101,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     logLevel: env.LOG_LEVEL ?? "info",
     maxBodyBytes: Number(env.MAX_BODY_BYTES ?? 1024 * 1024),
     rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 300),
+    jobConcurrency: intSetting(env, "JOB_CONCURRENCY", 8, 1, JOB_CONCURRENCY_MAX),
     wallets: walletConfig(env),
   };
 }

@@ -9,7 +9,14 @@ import { startJobWorker } from "../lib/jobs";
 import { createApp } from "./app";
 import { DOCS_PATH } from "./openapi";
 
-const config = loadConfig();
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  // A setting out of range (JOB_CONCURRENCY=0...): refuse to start, saying which one.
+  console.error(`Cannot start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+}
 const db = openDb(config.databaseUrl);
 
 if (await isEmpty(db)) {

@@ -11,7 +11,7 @@ import { clubs, members } from "../../db/schema";
 import { loadConfig, type WalletConfig } from "../config";
 import type { Ctx } from "../context";
 import { nowIso } from "../ids";
-import { completeJobIn, enqueueJob, type JobEnv, registerJobHandler } from "../jobs";
+import { completeJobIn, enqueueJob, type JobEnv, registerConcurrencyKey, registerJobHandler } from "../jobs";
 import { WALLET_CHANNELS } from "./channels";
 
 export const WALLET_PASS_UPDATE = "wallet_pass_update";
@@ -66,6 +66,9 @@ registerJobHandler(WALLET_PASS_UPDATE, async (db, job, env: JobEnv) => {
     return outcome;
   });
 });
+
+// A club's fan-outs one after the other, in the order of its changes; other clubs' at once.
+registerConcurrencyKey(WALLET_PASS_UPDATE, (job) => `${WALLET_PASS_UPDATE}:${job.club_id}`);
 
 /** The member's web card (routes/c): the serial is its only secret. */
 export const webCardUrl = (ctx: Pick<Ctx, "baseUrl">, serial: string) => `${ctx.baseUrl}/c/${serial}`;

@@ -1,7 +1,9 @@
 // Background jobs: written in the same transaction as the change that causes them, run after
 // commit by one worker per process, retried with back-off, and resumed after a restart (a job
-// is only marked done once its handler has returned). Handlers register by kind.
-import { and, asc, eq, lte } from "drizzle-orm";
+// is only marked done once its handler has returned). Handlers register by kind. The worker runs
+// up to JOB_CONCURRENCY jobs at once, but the jobs of one concurrency key (a delivery's device or
+// wallet object, a club's fan-outs) one after the other, in order.
+import { and, asc, eq, lte, notInArray } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { jobs } from "../../db/schema";
 import { type Config, loadConfig } from "../config";
@@ -28,10 +30,31 @@ export class TemporaryFailure extends Error {
 }
 
 const handlers = new Map<string, JobHandler>();
+const keys = new Map<string, (job: JobRow) => string>();
 const MAX_ATTEMPTS = 8;
+/** Due jobs read per query. */
+const BATCH = 50;
+/** Jobs the worker holds (running or queued behind their key) before it stops reading more. */
+const MAX_IN_HAND = 500;
 
 export function registerJobHandler(kind: string, handler: JobHandler): void {
   handlers.set(kind, handler);
+}
+
+/**
+ * Says which jobs of `kind` must not run at once: jobs with the same key run one after the
+ * other, in `run_after` order; jobs with different keys may run at the same time. A delivery
+ * names its target (the device, the wallet object). A kind that says nothing gets
+ * `<kind>:<club_id>`: its jobs of one club keep their order, as when jobs ran one at a time.
+ */
+export function registerConcurrencyKey(kind: string, key: (job: JobRow) => string): void {
+  keys.set(kind, key);
+}
+
+/** The key that orders `job` among the others (registerConcurrencyKey). */
+export function concurrencyKey(job: JobRow): string {
+  const key = keys.get(job.kind);
+  return key ? key(job) : `${job.kind}:${job.club_id}`;
 }
 
 /** Queues a job inside the caller's transaction `t`: it exists if and only if the change does. */
@@ -51,72 +74,245 @@ export async function completeJobIn(t: Queryable, job: JobRow, outcome: string):
     .where(eq(jobs.id, job.id));
 }
 
-/** Runs every due job once; returns how many ran. Exposed for tests and the worker loop. */
+/** The pending jobs due at `now`, oldest first, leaving out those already in hand. */
+function dueJobs(db: Db, now: Date, inHand: Iterable<string>): Promise<JobRow[]> {
+  const ids = [...inHand];
+  const due = and(eq(jobs.status, "pending"), lte(jobs.run_after, now.toISOString()));
+  return db.read
+    .select()
+    .from(jobs)
+    .where(ids.length ? and(due, notInArray(jobs.id, ids)) : due)
+    .orderBy(asc(jobs.run_after))
+    .limit(BATCH);
+}
+
+/**
+ * Runs `job`'s handler and records how it went, in its own transaction: done with the far end's
+ * answer, or pushed back (2 s, 4 s, 8 s ...) with the attempt counted, or failed for good after
+ * MAX_ATTEMPTS or at once on a PermanentFailure. Throws only when the record itself fails.
+ */
+async function runJob(db: Db, job: JobRow, env: JobEnv): Promise<void> {
+  const handler = handlers.get(job.kind);
+  try {
+    if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+    const outcome = await handler(db, job, env);
+    await db.tx((t) =>
+      t
+        .update(jobs)
+        .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome: outcome ?? null })
+        .where(eq(jobs.id, job.id)),
+    );
+  } catch (err) {
+    const attempts = job.attempts + 1;
+    // Exponential back-off: 2 s, 4 s, 8 s ... then the job is left as failed for a person to see.
+    const retryAt = new Date(env.now.getTime() + 1000 * 2 ** attempts).toISOString();
+    const giveUp = attempts >= MAX_ATTEMPTS || err instanceof PermanentFailure;
+    const outcome = err instanceof PermanentFailure || err instanceof TemporaryFailure ? err.outcome : null;
+    await db.tx((t) =>
+      t
+        .update(jobs)
+        .set({
+          attempts,
+          last_error: String(err).slice(0, 1000),
+          outcome,
+          status: giveUp ? "failed" : "pending",
+          run_after: retryAt,
+          finished_at: giveUp ? nowIso() : null,
+        })
+        .where(eq(jobs.id, job.id)),
+    );
+  }
+}
+
+/**
+ * The jobs in hand of one run: at most `limit` handlers at once, and the jobs of one key
+ * (concurrencyKey) one after the other in the order they were admitted (`run_after` order, as
+ * read). A job stays "in hand" from its admission until its outcome is recorded, so a query made
+ * meanwhile leaves it out and no job runs twice at once. After `stop()` (or a failed record)
+ * no job starts; the ones running finish and are recorded, the ones queued stay pending.
+ */
+class JobPool {
+  /** Job ids admitted and not yet recorded (queued or running). */
+  readonly inHand = new Set<string>();
+  /** Per key with a chain at work: the jobs queued behind the one running. */
+  private readonly chains = new Map<string, JobRow[]>();
+  private readonly chainsAtWork = new Set<Promise<void>>();
+  /** Chains waiting for a free slot, first come first served. */
+  private readonly waiting: (() => void)[] = [];
+  private running = 0;
+  private halted = false;
+  private progressed!: Promise<void>;
+  private signal!: () => void;
+  /** Jobs whose handler was started. */
+  ran = 0;
+  /** Failures to record an outcome (the database refused): they stop the run. */
+  readonly errors: unknown[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly limit: number,
+    private readonly envFor: () => JobEnv,
+    private readonly stopped: () => boolean = () => false,
+  ) {
+    this.rearm();
+  }
+
+  private rearm() {
+    this.progressed = new Promise((resolve) => {
+      this.signal = resolve;
+    });
+  }
+
+  /** Resolves at the next job recorded (or stop): capture it before looking, await it after. */
+  progress(): Promise<void> {
+    return this.progressed;
+  }
+
+  private notify() {
+    const signal = this.signal;
+    this.rearm();
+    signal();
+  }
+
+  get closed(): boolean {
+    return this.halted || this.stopped();
+  }
+
+  /** Nothing in hand. */
+  get idle(): boolean {
+    return this.inHand.size === 0;
+  }
+
+  /** Whether reading more due jobs could give a free slot work: few chains wait for a slot, and the hand is not full. */
+  get wantsMore(): boolean {
+    return !this.closed && this.waiting.length < this.limit && this.inHand.size < MAX_IN_HAND;
+  }
+
+  stop() {
+    this.halted = true;
+    this.notify();
+  }
+
+  admit(job: JobRow): void {
+    if (this.closed || this.inHand.has(job.id)) return;
+    this.inHand.add(job.id);
+    const key = concurrencyKey(job);
+    const queued = this.chains.get(key);
+    if (queued) {
+      queued.push(job);
+      return;
+    }
+    const queue = [job];
+    this.chains.set(key, queue);
+    const chain = this.chain(key, queue).finally(() => this.chainsAtWork.delete(chain));
+    this.chainsAtWork.add(chain);
+  }
+
+  /** Runs the jobs of one key in turn, each once a slot is free. */
+  private async chain(key: string, queue: JobRow[]): Promise<void> {
+    try {
+      while (queue.length && !this.closed) {
+        await this.acquire();
+        const job = queue.shift() as JobRow;
+        if (this.closed) {
+          this.inHand.delete(job.id);
+          this.release();
+          break;
+        }
+        this.ran++;
+        try {
+          await runJob(this.db, job, this.envFor());
+        } catch (err) {
+          this.errors.push(err);
+          this.halted = true;
+        } finally {
+          this.inHand.delete(job.id);
+          this.release();
+        }
+      }
+    } finally {
+      // No await between the loop's last look at `queue` and here: admit() cannot add to a dropped queue.
+      for (const job of queue) this.inHand.delete(job.id);
+      this.chains.delete(key);
+      this.notify();
+    }
+  }
+
+  private acquire(): Promise<void> {
+    if (this.running < this.limit) {
+      this.running++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the slot to the next waiting chain, else frees it. */
+  private release() {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+    this.notify();
+  }
+
+  /** Resolves once every chain has ended: each job started has been recorded. */
+  async settled(): Promise<void> {
+    while (this.chainsAtWork.size) await Promise.all([...this.chainsAtWork]);
+  }
+}
+
+/**
+ * Runs the jobs due at `now` (one read, up to 50) and returns how many ran: up to
+ * `config.jobConcurrency` at once, the jobs of one key (concurrencyKey) one after the other.
+ * Jobs that these queue (a fan-out's deliveries) wait for the next call. For tests; the server
+ * runs startJobWorker.
+ */
 export async function runDueJobs(db: Db, options: { now?: Date; config?: Config; stopped?: () => boolean } = {}): Promise<number> {
   const now = options.now ?? new Date();
   const env: JobEnv = { now, config: options.config ?? loadConfig() };
-  const due = await db.read
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.status, "pending"), lte(jobs.run_after, now.toISOString())))
-    .orderBy(asc(jobs.run_after))
-    .limit(50);
-  let ran = 0;
-  for (const job of due) {
-    // A stopping worker finishes the job in hand, not the rest of the batch.
-    if (options.stopped?.()) break;
-    ran++;
-    const handler = handlers.get(job.kind);
-    try {
-      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      const outcome = await handler(db, job, env);
-      await db.tx((t) =>
-        t
-          .update(jobs)
-          .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome: outcome ?? null })
-          .where(eq(jobs.id, job.id)),
-      );
-    } catch (err) {
-      const attempts = job.attempts + 1;
-      // Exponential back-off: 2 s, 4 s, 8 s ... then the job is left as failed for a person to see.
-      const retryAt = new Date(now.getTime() + 1000 * 2 ** attempts).toISOString();
-      const giveUp = attempts >= MAX_ATTEMPTS || err instanceof PermanentFailure;
-      const outcome = err instanceof PermanentFailure || err instanceof TemporaryFailure ? err.outcome : null;
-      await db.tx((t) =>
-        t
-          .update(jobs)
-          .set({
-            attempts,
-            last_error: String(err).slice(0, 1000),
-            outcome,
-            status: giveUp ? "failed" : "pending",
-            run_after: retryAt,
-            finished_at: giveUp ? nowIso() : null,
-          })
-          .where(eq(jobs.id, job.id)),
-      );
-    }
-  }
-  return ran;
+  const pool = new JobPool(db, env.config.jobConcurrency, () => env, options.stopped);
+  for (const job of await dueJobs(db, now, [])) pool.admit(job);
+  await pool.settled();
+  if (pool.errors.length) throw pool.errors[0];
+  return pool.ran;
 }
 
 /**
  * Runs due jobs until stopped: at once on start (jobs a crash or a restart left pending go out
- * without waiting), then every `intervalMs`; each run goes on while jobs are due, so a backlog
- * (or the deliveries a fan-out has just queued) drains without waiting a tick per batch.
- * `stop()` resolves once the job in hand (if any) has been recorded, so a graceful shutdown
- * can close the database without cutting a delivery between its answer and its `done`.
+ * without waiting), then every `intervalMs`. A run keeps up to `config.jobConcurrency` jobs
+ * running (the jobs of one key one after the other) and reads more due jobs as slots free up,
+ * so a backlog (or the deliveries a fan-out has just queued) drains without waiting a tick per
+ * batch; it ends once nothing is due and nothing is in hand.
+ * `stop()` takes no new job and resolves once every job in hand has been recorded, so a graceful
+ * shutdown can close the database without cutting a delivery between its answer and its `done`.
  */
 export function startJobWorker(db: Db, config: Config, intervalMs = 1000): { stop(): Promise<void> } {
   let stopped = false;
+  let pool: JobPool | null = null;
   let running: Promise<void> | null = null;
   const run = async () => {
+    const current = new JobPool(db, config.jobConcurrency, () => ({ config, now: new Date() }));
+    pool = current;
     try {
-      // Jobs that fail are pushed into the future (back-off), so this ends once nothing is due.
-      while (!stopped && (await runDueJobs(db, { config, stopped: () => stopped })) > 0);
+      while (!stopped && !current.closed) {
+        // Captured before reading: a job recorded during the read wakes the loop at once.
+        const progressed = current.progress();
+        let admitted = 0;
+        if (current.wantsMore) {
+          const due = await dueJobs(db, new Date(), current.inHand);
+          for (const job of due) current.admit(job);
+          admitted = due.length;
+        }
+        // Jobs that fail are pushed into the future (back-off), so this ends once nothing is due.
+        if (current.idle && !admitted) break;
+        await progressed;
+      }
     } catch (err) {
       console.error("job worker:", err);
+      current.stop();
     } finally {
+      await current.settled();
+      if (current.errors.length) console.error("job worker:", current.errors[0]);
+      pool = null;
       running = null;
     }
   };
@@ -130,6 +326,7 @@ export function startJobWorker(db: Db, config: Config, intervalMs = 1000): { sto
     async stop() {
       stopped = true;
       clearInterval(timer);
+      (pool as JobPool | null)?.stop();
       await running;
     },
   };

@@ -2,10 +2,29 @@
 // soon as it starts, a backlog larger than one batch drains without waiting a tick per batch, and a
 // failing job is pushed back (back-off) instead of keeping the worker busy, and stopping waits for
 // the job in hand to be recorded (a graceful shutdown does not cut a delivery before its `done`).
-import { afterAll, beforeAll, beforeEach, expect, it } from "bun:test";
+// Up to JOB_CONCURRENCY jobs run at once, but never two of one concurrency key (one device, one
+// wallet object), and those in run_after order.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { jobs } from "../../db/schema";
-import { enqueueJob, registerJobHandler, startJobWorker, TemporaryFailure } from "../../lib/jobs";
+import { APPLE_PUSH } from "../../lib/cards/apple/apns";
+import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/google";
+import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
+import { loadConfig } from "../../lib/config";
+import {
+  concurrencyKey,
+  enqueueJob,
+  type JobRow,
+  PermanentFailure,
+  registerConcurrencyKey,
+  registerJobHandler,
+  runDueJobs,
+  startJobWorker,
+  TemporaryFailure,
+} from "../../lib/jobs";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -90,4 +109,241 @@ it("stop() waits for the job in hand to be recorded and leaves the rest of the b
   expect(ranAtStop).toBeLessThan(20);
   await Bun.sleep(100);
   expect(slowRuns).toHaveLength(ranAtStop);
+});
+
+// ---- Bounded concurrency (JOB_CONCURRENCY) and ordering by concurrency key ----------------------
+
+/** A gate the handlers wait on until the test opens it. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/** Counts the handlers in flight at once, and the most seen. */
+const flight = { now: 0, max: 0, started: [] as string[] };
+const resetFlight = () => Object.assign(flight, { now: 0, max: 0, started: [] });
+async function inFlight<T>(id: string, work: () => Promise<T>): Promise<T> {
+  flight.started.push(id);
+  flight.now++;
+  flight.max = Math.max(flight.max, flight.now);
+  try {
+    return await work();
+  } finally {
+    flight.now--;
+  }
+}
+
+let held = gate();
+registerJobHandler("test_gated", (_db, job) => inFlight(job.id, () => held.opened.then(() => "sent")));
+// Every gated job is its own target: nothing orders them.
+registerConcurrencyKey("test_gated", (job) => `test_gated:${job.id}`);
+
+const at4 = () => ({ ...env.config, jobConcurrency: 4 });
+const queue = (kind: string, payloads: Record<string, unknown>[]) =>
+  env.db.tx(async (t) => {
+    for (const payload of payloads) await enqueueJob(t, { clubId: env.clubId, kind, payload });
+  });
+
+it("with JOB_CONCURRENCY=4, 8 due jobs run 4 at a time (never more) and all 8 end done", async () => {
+  resetFlight();
+  held = gate();
+  await queue(
+    "test_gated",
+    Array.from({ length: 8 }, (_, i) => ({ i })),
+  );
+  const ran = runDueJobs(env.db, { config: at4() });
+  await waitFor(async () => flight.now === 4, 2_000);
+  await Bun.sleep(50);
+  // Four wait on the gate at once; the other four wait for a slot.
+  expect(flight.now).toBe(4);
+  expect(flight.started).toHaveLength(4);
+  expect((await jobsOf("test_gated")).filter((j) => j.status === "done")).toHaveLength(0);
+  held.open();
+  expect(await ran).toBe(8);
+  expect(flight.max).toBe(4);
+  const rows = await jobsOf("test_gated");
+  expect(rows.map((j) => [j.status, j.attempts, j.outcome])).toEqual(Array.from({ length: 8 }, () => ["done", 1, "sent"]));
+});
+
+it("the worker keeps JOB_CONCURRENCY jobs in flight over a backlog, reads more as slots free up, and runs each job once", async () => {
+  resetFlight();
+  held = gate();
+  held.open();
+  await queue(
+    "test_paced",
+    Array.from({ length: 120 }, (_, i) => ({ i })),
+  );
+  const worker = startJobWorker(env.db, at4(), 60_000);
+  try {
+    await waitFor(async () => (await jobsOf("test_paced")).every((j) => j.status === "done"), 10_000);
+  } finally {
+    await worker.stop();
+  }
+  const rows = await jobsOf("test_paced");
+  expect(rows.filter((j) => j.status !== "done" || j.attempts !== 1)).toEqual([]);
+  // Each job started once (a query made while others ran left the ones in hand out), 4 at a time.
+  expect(flight.started).toHaveLength(120);
+  expect(new Set(flight.started).size).toBe(120);
+  expect(flight.max).toBe(4);
+});
+registerJobHandler("test_paced", (_db, job) => inFlight(job.id, () => Bun.sleep(5).then(() => "sent")));
+registerConcurrencyKey("test_paced", (job) => `test_paced:${job.id}`);
+
+/** What a keyed job did, in time order: `start a1`, `end a1`, ... */
+const keyedLog: string[] = [];
+registerJobHandler("test_keyed", async (_db, job) => {
+  const name = String(job.payload.name);
+  keyedLog.push(`start ${name}`);
+  await Bun.sleep(30);
+  keyedLog.push(`end ${name}`);
+  return "sent";
+});
+registerConcurrencyKey("test_keyed", (job) => `test_keyed:${String(job.payload.target)}`);
+
+it("two jobs with the same target key never overlap and run in run_after order; jobs of different keys overlap", async () => {
+  keyedLog.length = 0;
+  // Interleaved in time: a1 b1 a2 b2 a3.
+  const names = ["a1", "b1", "a2", "b2", "a3"];
+  await queue(
+    "test_keyed",
+    names.map((name) => ({ name, target: name[0] })),
+  );
+  const base = Date.now() - 10_000;
+  for (const row of await jobsOf("test_keyed")) {
+    const runAfter = new Date(base + names.indexOf(String(row.payload.name)) * 1000).toISOString();
+    await env.db.tx((t) => t.update(jobs).set({ run_after: runAfter }).where(eq(jobs.id, row.id)));
+  }
+  expect(await runDueJobs(env.db, { config: at4() })).toBe(5);
+  const of = (target: string) => keyedLog.filter((e) => e.endsWith(`${target}1`) || e.endsWith(`${target}2`) || e.endsWith(`${target}3`));
+  // One key: each job ends before the next one starts, in order.
+  expect(of("a")).toEqual(["start a1", "end a1", "start a2", "end a2", "start a3", "end a3"]);
+  expect(of("b")).toEqual(["start b1", "end b1", "start b2", "end b2"]);
+  // Different keys: b1 started while a1 was still running.
+  expect(keyedLog.slice(0, 2)).toEqual(["start a1", "start b1"]);
+  expect((await jobsOf("test_keyed")).every((j) => j.status === "done")).toBe(true);
+});
+
+it("stop() while jobs are in flight takes no new job and resolves only once every job in hand is recorded", async () => {
+  resetFlight();
+  held = gate();
+  await queue(
+    "test_gated",
+    Array.from({ length: 8 }, (_, i) => ({ i })),
+  );
+  const worker = startJobWorker(env.db, at4(), 60_000);
+  await waitFor(async () => flight.now === 4, 2_000);
+  expect(flight.now).toBe(4);
+  let stopped = false;
+  const stopping = worker.stop().then(() => {
+    stopped = true;
+  });
+  await Bun.sleep(100);
+  // Four answers are still awaited: stop() has not resolved, nothing is recorded yet.
+  expect(stopped).toBe(false);
+  expect((await jobsOf("test_gated")).filter((j) => j.status !== "pending")).toEqual([]);
+  held.open();
+  await stopping;
+  // Re-read at once: the four in hand are done, the four never started are untouched.
+  const rows = await jobsOf("test_gated");
+  const inHand = new Set(flight.started);
+  expect(inHand.size).toBe(4);
+  expect(rows.filter((j) => inHand.has(j.id)).map((j) => [j.status, j.attempts, j.outcome])).toEqual(Array.from({ length: 4 }, () => ["done", 1, "sent"]));
+  expect(rows.filter((j) => !inHand.has(j.id)).map((j) => [j.status, j.attempts])).toEqual(Array.from({ length: 4 }, () => ["pending", 0]));
+  await Bun.sleep(100);
+  expect(flight.started).toHaveLength(4);
+});
+
+registerJobHandler("test_mixed", (_db, job) =>
+  inFlight(job.id, async () => {
+    await Bun.sleep(30);
+    if (job.payload.fail === "temporary") throw new TemporaryFailure("HTTP 503");
+    if (job.payload.fail === "permanent") throw new PermanentFailure("HTTP 400");
+    return "HTTP 200";
+  }),
+);
+registerConcurrencyKey("test_mixed", (job) => `test_mixed:${job.id}`);
+
+it("a handler that throws still records its back-off (or its failure) while the jobs running beside it succeed", async () => {
+  resetFlight();
+  await queue("test_mixed", [{ n: 1 }, { n: 2, fail: "temporary" }, { n: 3 }, { n: 4, fail: "permanent" }, { n: 5 }, { n: 6 }]);
+  const now = new Date(Date.now() + 1);
+  expect(await runDueJobs(env.db, { config: at4(), now })).toBe(6);
+  expect(flight.max).toBe(4);
+  const rows = (await jobsOf("test_mixed")).sort((a, b) => Number(a.payload.n) - Number(b.payload.n));
+  expect(rows.map((j) => [j.payload.n, j.status, j.attempts, j.outcome])).toEqual([
+    [1, "done", 1, "HTTP 200"],
+    [2, "pending", 1, "HTTP 503"],
+    [3, "done", 1, "HTTP 200"],
+    [4, "failed", 1, "HTTP 400"],
+    [5, "done", 1, "HTTP 200"],
+    [6, "done", 1, "HTTP 200"],
+  ]);
+  expect(rows[1].run_after).toBe(new Date(now.getTime() + 2000).toISOString());
+  expect(rows[1].last_error).toContain("HTTP 503");
+  expect(rows[3].finished_at).not.toBeNull();
+  // The retry is due in 2 s, not before.
+  expect(await runDueJobs(env.db, { config: at4(), now: new Date(now.getTime() + 1000) })).toBe(0);
+});
+
+describe("JOB_CONCURRENCY", () => {
+  it("is 8 unless set, and takes a whole number from 1 to 64", () => {
+    expect(loadConfig({}).jobConcurrency).toBe(8);
+    expect(loadConfig({ JOB_CONCURRENCY: "" }).jobConcurrency).toBe(8);
+    expect(loadConfig({ JOB_CONCURRENCY: "1" }).jobConcurrency).toBe(1);
+    expect(loadConfig({ JOB_CONCURRENCY: "64" }).jobConcurrency).toBe(64);
+    expect(loadConfig({ JOB_CONCURRENCY: "16" }).jobConcurrency).toBe(16);
+  });
+
+  it.each(["0", "65", "abc", "-1", "1.5", "8x", "1e1"])("refuses %p", (value) => {
+    expect(() => loadConfig({ JOB_CONCURRENCY: value })).toThrow(`JOB_CONCURRENCY must be a whole number from 1 to 64 (got "${value}")`);
+  });
+
+  it("a server started with JOB_CONCURRENCY=0 refuses to start, saying why, and creates no database", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "club-jobs-"));
+    try {
+      const proc = Bun.spawn(["bun", "server/index.ts"], {
+        cwd: join(import.meta.dir, "../.."),
+        env: { ...process.env, JOB_CONCURRENCY: "0", PORT: "1", DATABASE_URL: join(dir, "club.db") },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      expect(await proc.exited).toBe(1);
+      expect(await new Response(proc.stderr).text()).toContain('Cannot start: JOB_CONCURRENCY must be a whole number from 1 to 64 (got "0")');
+      expect(existsSync(join(dir, "club.db"))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+it("wallet jobs are keyed by their target: the device, the wallet object, the club's class and fan-outs; other kinds by kind and club", () => {
+  const row = (kind: string, payload: Record<string, unknown>, club_id = "c1") =>
+    ({
+      id: crypto.randomUUID(),
+      club_id,
+      kind,
+      payload,
+      status: "pending",
+      attempts: 0,
+      run_after: "",
+      last_error: null,
+      outcome: null,
+      created_at: "",
+      finished_at: null,
+    }) as JobRow;
+  const push = (token: string, club = "c1") => concurrencyKey(row(APPLE_PUSH, { push_token: token, pass_type_id: "pass.org.club" }, club));
+  expect(push("t1")).toBe(push("t1", "c2"));
+  expect(push("t1")).not.toBe(push("t2"));
+  const object = (member: string) => concurrencyKey(row(GOOGLE_OBJECT_UPDATE, { member_id: member }));
+  expect(object("m1")).toBe(object("m1"));
+  expect(object("m1")).not.toBe(object("m2"));
+  expect(concurrencyKey(row(GOOGLE_CLASS_UPDATE, {}))).not.toBe(concurrencyKey(row(GOOGLE_CLASS_UPDATE, {}, "c2")));
+  const fanOut = (club: string) => concurrencyKey(row(WALLET_PASS_UPDATE, { member_ids: [crypto.randomUUID()], reason: "x" }, club));
+  expect(fanOut("c1")).toBe(fanOut("c1"));
+  expect(fanOut("c1")).not.toBe(fanOut("c2"));
+  expect(concurrencyKey(row("test_worker_ok", { i: 1 }))).toBe(concurrencyKey(row("test_worker_ok", { i: 2 })));
+  expect(concurrencyKey(row("test_worker_ok", { i: 1 }))).not.toBe(concurrencyKey(row("test_worker_ok", { i: 1 }, "c2")));
 });

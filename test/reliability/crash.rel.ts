@@ -10,8 +10,9 @@
 // members have saved their card, and the write load also suspends, reactivates and extends them
 // and changes the card's custom link, each of which queues deliveries. Once the queue has drained
 // after the last restart: every wallet job is done, the fake holds, for every saved card, the
-// member's final state and link (no delivery lost), and a delivery was repeated (same job id in
-// `X-Delivery-Id`, answered 2xx twice) at most once per kill (docs/decisions.md, "wallet pass updates").
+// member's final state and link (no delivery lost), and deliveries were repeated (same job id in
+// `X-Delivery-Id`, answered 2xx twice) at most JOB_CONCURRENCY times per kill, the most the worker
+// has in flight (docs/decisions.md, "wallet pass updates").
 import { Database } from "bun:sqlite";
 import { afterAll, expect, it } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -32,7 +33,9 @@ const EXPIRED_SAVED = 2;
 const dir = mkdtempSync(join(tmpdir(), "club-crash-"));
 const dbPath = join(dir, "club.db");
 const google = await fakeGoogle();
-const SERVER_ENV = { RATE_LIMIT_PER_MINUTE: "100000000", ...google.env };
+/** Deliveries the server runs at once (its default): a kill can catch that many answered and not yet recorded. */
+const JOB_CONCURRENCY = 8;
+const SERVER_ENV = { RATE_LIMIT_PER_MINUTE: "100000000", JOB_CONCURRENCY: String(JOB_CONCURRENCY), ...google.env };
 afterAll(() => {
   google.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -298,12 +301,13 @@ it(`${ROUNDS} rounds of kill -9 under write load: no acknowledged write lost, in
     expect(states.has("EXPIRED")).toBe(true);
     expect(google.klass(`${ISSUER_ID}.club-${clubId.replace(/-/g, "")}`)).toBeDefined();
 
-    // At least once: a delivery answered twice is one the far end answered just before a kill.
+    // At least once: a delivery answered twice is one the far end answered just before a kill
+    // (up to JOB_CONCURRENCY of them in flight at that moment).
     const repeated = [...byDelivery.values()].reduce((sum, n) => sum + n - 1, 0);
     console.log(
-      `crash: ${ROUNDS} rounds, ${allMembers.length + links + memberChanges} writes acknowledged (${memberChanges} saved-card member changes, ${links} link changes), 0 lost; ${end.jobs.length} wallet jobs each done once; ${end.deliveries.length} Google deliveries (${SAVED} saved cards, states ${[...states].join("/")}) all done, ${stale.length} lost, ${repeated} repeated (at most ${ROUNDS} allowed)`,
+      `crash: ${ROUNDS} rounds, ${allMembers.length + links + memberChanges} writes acknowledged (${memberChanges} saved-card member changes, ${links} link changes), 0 lost; ${end.jobs.length} wallet jobs each done once; ${end.deliveries.length} Google deliveries (${SAVED} saved cards, states ${[...states].join("/")}) all done, ${stale.length} lost, ${repeated} repeated (at most ${ROUNDS * JOB_CONCURRENCY} allowed)`,
     );
-    expect(repeated).toBeLessThanOrEqual(ROUNDS);
+    expect(repeated).toBeLessThanOrEqual(ROUNDS * JOB_CONCURRENCY);
   } finally {
     await server.stop();
   }

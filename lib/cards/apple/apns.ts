@@ -8,7 +8,7 @@ import { rootCertificates } from "node:tls";
 import { and, eq } from "drizzle-orm";
 import { appleRegistrations } from "../../../db/schema";
 import type { AppleWalletConfig } from "../../config";
-import { completeJobIn, PermanentFailure, registerJobHandler, TemporaryFailure } from "../../jobs";
+import { completeJobIn, PermanentFailure, registerConcurrencyKey, registerJobHandler, TemporaryFailure } from "../../jobs";
 import { appleCertificates } from "./certs";
 import { refreshHasWallet } from "./registrations";
 
@@ -156,3 +156,7 @@ registerJobHandler(APPLE_PUSH, async (db, job, env) => {
   // 400 (bad request or token), 403 (certificate), 404, 405, 413: sending again changes nothing.
   throw new PermanentFailure(outcome);
 });
+
+// One device (push token of the pass type) gets its pushes one after the other, in order: two
+// pushes to one phone never race; pushes to different phones go out at once.
+registerConcurrencyKey(APPLE_PUSH, (job) => `${APPLE_PUSH}:${String(job.payload.pass_type_id ?? "")}:${String(job.payload.push_token ?? "")}`);

@@ -10,7 +10,7 @@ import type { ClubRow } from "../../clubs";
 import type { GoogleWalletConfig, WalletConfig } from "../../config";
 import type { Ctx } from "../../context";
 import { NotFound, ServiceUnavailable } from "../../errors";
-import { enqueueJob, type JobEnv, type JobRow, registerJobHandler } from "../../jobs";
+import { enqueueJob, type JobEnv, type JobRow, registerConcurrencyKey, registerJobHandler } from "../../jobs";
 import type { WalletChannel } from "../channels";
 import { upsertWalletResource } from "./api";
 import { SAVE_URL, saveJwt } from "./jwt";
@@ -74,6 +74,13 @@ registerJobHandler(GOOGLE_CLASS_UPDATE, async (db: Db, job: JobRow, env: JobEnv)
   if (!club) return "club gone: skipped";
   return upsertWalletResource(cfg, "loyaltyClass", loyaltyClass(cfg, club, env.config.baseUrl) as { id: string }, job.id);
 });
+
+// One wallet object (one member's card) is written by one job at a time, in order, so an older
+// version never lands after a newer one; the objects of different members are written at once.
+// The class is the club's: its updates in order too. An object may be written while its class is
+// (each write carries the whole state; Google shows the latest of each together).
+registerConcurrencyKey(GOOGLE_OBJECT_UPDATE, (job) => `${GOOGLE_OBJECT_UPDATE}:${String(job.payload.member_id ?? "")}`);
+registerConcurrencyKey(GOOGLE_CLASS_UPDATE, (job) => `${GOOGLE_CLASS_UPDATE}:${job.club_id}`);
 
 export const googleChannel: WalletChannel = {
   name: "google",
