@@ -4,14 +4,15 @@
 // Last-Modified) and one `wallet_pass_update` job is queued. That job fans out, in one transaction
 // that also completes it, into one delivery job per device or wallet object (each wallet channel
 // says which); the job worker sends the deliveries with retries and back-off and keeps each one's
-// outcome. So a restart neither loses a delivery (it is a job row) nor fans out twice.
-import { and, eq, inArray } from "drizzle-orm";
+// outcome. So a restart neither loses a delivery (it is a job row) nor fans out twice. A fan-out
+// also takes over the club's other pending updates (`mergePending`).
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { clubs, members } from "../../db/schema";
+import { clubs, jobs, members } from "../../db/schema";
 import { loadConfig, type WalletConfig } from "../config";
 import type { Ctx } from "../context";
 import { nowIso } from "../ids";
-import { completeJobIn, enqueueJob, type JobEnv, registerConcurrencyKey, registerJobHandler } from "../jobs";
+import { completeJobIn, enqueueJob, type JobEnv, type JobRow, registerConcurrencyKey, registerJobHandler } from "../jobs";
 import { WALLET_CHANNELS } from "./channels";
 
 export const WALLET_PASS_UPDATE = "wallet_pass_update";
@@ -49,9 +50,33 @@ export async function queuePassUpdate(t: Queryable, clubId: string, memberIds: s
   await enqueueJob(t, { clubId, kind: WALLET_PASS_UPDATE, payload: { member_ids: memberIds, reason, at: now } });
 }
 
+/**
+ * The club's other pending pass updates, taken over by the fan-out of `job`: a fan-out sends the
+ * passes as they are now, so one fan-out for the union of their members does the work of all of
+ * them. Under a stream of changes (an import, many check-ins...) this keeps the queue from
+ * growing one fan-out per change. Answers the members to fan out to (null: all).
+ */
+async function mergePending(t: Queryable, job: JobRow): Promise<{ memberIds: string[] | null; merged: number }> {
+  const others = await t
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.status, "pending"), eq(jobs.club_id, job.club_id), eq(jobs.kind, WALLET_PASS_UPDATE), ne(jobs.id, job.id)))
+    .limit(MERGE_AT_MOST);
+  let memberIds = (job.payload.member_ids as string[] | null) ?? null;
+  for (const other of others) {
+    const theirs = (other.payload.member_ids as string[] | null) ?? null;
+    memberIds = memberIds === null || theirs === null ? null : [...new Set([...memberIds, ...theirs])];
+    await completeJobIn(t, other, `merged into ${job.id}`);
+  }
+  return { memberIds, merged: others.length };
+}
+
+/** Pending updates one fan-out takes over at most (the rest wait for the next one). */
+const MERGE_AT_MOST = 500;
+
 registerJobHandler(WALLET_PASS_UPDATE, async (db, job, env: JobEnv) => {
-  const memberIds = (job.payload.member_ids as string[] | null) ?? null;
   return db.tx(async (t) => {
+    const { memberIds, merged } = await mergePending(t, job);
     const counts: string[] = [];
     for (const channel of WALLET_CHANNELS) {
       const n = await channel.fanOut(t, job.club_id, memberIds, env);
@@ -61,7 +86,7 @@ registerJobHandler(WALLET_PASS_UPDATE, async (db, job, env: JobEnv) => {
       .update(clubs)
       .set({ last_wallet_push_at: env.now.toISOString() } as never)
       .where(eq(clubs.id, job.club_id));
-    const outcome = counts.length ? `deliveries queued (${counts.join(", ")})` : "no wallet configured";
+    const outcome = `${counts.length ? `deliveries queued (${counts.join(", ")})` : "no wallet configured"}${merged ? `; ${merged} later updates merged` : ""}`;
     await completeJobIn(t, job, outcome);
     return outcome;
   });

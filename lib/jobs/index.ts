@@ -93,6 +93,10 @@ function dueJobs(db: Db, now: Date, inHand: Iterable<string>): Promise<JobRow[]>
  */
 async function runJob(db: Db, job: JobRow, env: JobEnv): Promise<void> {
   const handler = handlers.get(job.kind);
+  // A job read as due may have been completed since by another one's handler (a club's pass
+  // updates merged into one fan-out, lib/cards/pass-updates): then there is nothing left to do.
+  const [current] = await db.read.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
+  if (current?.status !== "pending") return;
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     const outcome = await handler(db, job, env);

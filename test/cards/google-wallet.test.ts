@@ -134,7 +134,9 @@ describe("updates sent to the Wallet API", () => {
   it("the token is signed by the service account for the Wallet scope, and reused until it expires", async () => {
     const before = google.tokenRequests.length;
     const m = await savedMember();
+    // Drained after each change: two deliveries (queued together, the two updates would merge into one).
     await env.call("POST", `/api/clubs/${env.clubId}/members/${m.id}/actions/suspend`, { body: {} });
+    await drain();
     await env.call("POST", `/api/clubs/${env.clubId}/members/${m.id}/actions/reactivate`, { body: {} });
     await drain();
     expect((await jobsOf("google_object_update")).map((j) => j.outcome)).toEqual(["HTTP 200", "HTTP 200"]);

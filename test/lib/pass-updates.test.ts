@@ -100,6 +100,42 @@ describe("the update job", () => {
     expect(calls).toHaveLength(1);
   });
 
+  it("one fan-out takes over the club's other pending updates: one delivery per member, the others done as merged", async () => {
+    const { channel, calls } = recordingChannel();
+    useChannels(channel);
+    const [a, b, c] = [await seedMember(env), await seedMember(env), await seedMember(env)];
+    for (const m of [a, b, a, c]) await env.call("POST", `/api/clubs/${env.clubId}/members/${m.id}/actions/extend`, { body: { extend_months: 1 } });
+    const other = await env.otherClub();
+    await env.db.tx((t) => enqueueJob(t, { clubId: other.club_id, kind: WALLET_PASS_UPDATE, payload: { member_ids: ["x"], reason: "test" } }));
+    const updates = await jobsOf(WALLET_PASS_UPDATE);
+    expect(updates).toHaveLength(4);
+    await runDueJobs(env.db, { config: env.config });
+    // The first fan-out sent the three members once; the three later updates ran no fan-out of their own.
+    expect(calls.filter((ids) => ids?.includes(a.id))).toHaveLength(1);
+    expect(new Set(calls.find((ids) => ids?.includes(a.id)))).toEqual(new Set([a.id, b.id, c.id]));
+    expect((await jobsOf("test_delivery")).map((j) => j.payload.member_id).sort()).toEqual([a.id, b.id, c.id].sort());
+    const after = await jobsOf(WALLET_PASS_UPDATE);
+    expect(after.every((j) => j.status === "done")).toBe(true);
+    const first = after.find((j) => !j.outcome?.startsWith("merged"));
+    expect(first?.outcome).toContain("3 later updates merged");
+    expect(after.filter((j) => j.outcome === `merged into ${first?.id}`)).toHaveLength(3);
+    // Another club's update is its own.
+    const theirs = (await env.db.read.select().from(jobs).where(eq(jobs.club_id, other.club_id))).filter((j) => j.kind === WALLET_PASS_UPDATE);
+    expect(theirs.map((j) => j.outcome)).toEqual(["deliveries queued (apple: 1)"]);
+    expect(calls).toContainEqual(["x"]);
+  });
+
+  it("an update for the whole club absorbs the updates of single members into one fan-out to all", async () => {
+    const { channel, calls } = recordingChannel();
+    useChannels(channel);
+    const a = await seedMember(env);
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 1 } });
+    expect((await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_label_color: "#123456" } })).status).toBe(200);
+    expect(await jobsOf(WALLET_PASS_UPDATE)).toHaveLength(2);
+    await runDueJobs(env.db, { config: env.config });
+    expect(calls).toEqual([null]);
+  });
+
   it("a failing fan-out queues no delivery and is retried later", async () => {
     const { channel, calls } = recordingChannel(true);
     useChannels(channel);
