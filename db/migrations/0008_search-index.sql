@@ -1,0 +1,1 @@
+CREATE INDEX `members_club_search_idx` ON `members` (`club_id`,`search_text`);
