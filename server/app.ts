@@ -40,7 +40,6 @@ export async function createApp(db: Db, config: Config): Promise<App> {
   elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name), { detail: { hide: true } });
   const routes = await mountRoutes(elysia as unknown as Elysia, deps);
   elysia.use(docsPlugin());
-  setInterval(() => limiter.sweep(), 60_000).unref();
 
   async function handle(request: Request, ip: string | null = null): Promise<Response> {
     const started = performance.now();

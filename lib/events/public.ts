@@ -4,10 +4,10 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { clubs, eventRegistrations, events, eventTickets } from "../../db/schema";
-import { Conflict, Forbidden, NotFound, RateLimited, ValidationFailed } from "../errors";
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
 import { newId, randomBase62 } from "../ids";
 import { redeemEventPromo } from "../promo";
-import { SlidingWindowLimiter } from "../ratelimit";
+import { limitAddress } from "../ratelimit";
 import { derivedStatus, todayUtc } from "../members/status";
 import { clubInfo, HOLDING, memberByCode, publicUrl, ticketCounts, ticketPrices } from "./internal";
 import type { PublicEvent, PublicRegistration, PublicRegistrationCreate } from "./schemas";
@@ -17,18 +17,9 @@ export type PublicDeps = { db: Db; baseUrl: string };
 /** Requests a minute per client address on the public event routes. */
 export const PUBLIC_RATE_PER_MINUTE = 60;
 
-// One limiter per database (one per app), so that separate apps (tests) do not share counts.
-const limiters = new WeakMap<Db, SlidingWindowLimiter>();
-
 /** Counts a public request of `ip`; 429 with Retry-After beyond the limit. */
 export function limitPublic(db: Db, ip: string | null, now = Date.now()): void {
-  let limiter = limiters.get(db);
-  if (!limiter) {
-    limiter = new SlidingWindowLimiter(PUBLIC_RATE_PER_MINUTE);
-    limiters.set(db, limiter);
-  }
-  const decision = limiter.hit(`ip:${ip ?? "unknown"}`, now);
-  if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
+  limitAddress(db, "public-events", PUBLIC_RATE_PER_MINUTE, ip, now);
 }
 
 /** The club's published and listed events, earliest first, with their tickets and places left. */

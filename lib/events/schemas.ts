@@ -2,14 +2,13 @@
 // "Registration", "CheckinPayload"; DESIGN.md section 8). These zod schemas validate requests,
 // document the OpenAPI components and declare the MCP tools' parameters.
 import { z } from "zod";
+import { dateTimeInput, dateTimeOutput } from "../schema-types";
 
 export const EVENT_STATUSES = ["draft", "published", "cancelled"] as const;
 export const EVENT_ACCESS = ["public", "members"] as const;
 export const REGISTRATION_STATUSES = ["confirmed", "pending", "cancelled"] as const;
 export const CHECKIN_VERDICTS = ["valid", "already", "not_registered"] as const;
 
-const dateTime = () => z.iso.datetime({ offset: true }).meta({ format: "date-time" });
-const dateTimeOut = () => z.string().meta({ format: "date-time" });
 const cents = () => z.int().min(0).max(100_000_000);
 const text = (max = 2000) => z.string().max(max);
 const freeObjects = () => z.array(z.record(z.string(), z.unknown())).max(100);
@@ -47,7 +46,7 @@ const listFields = {
   id: z.uuid(),
   title: z.string(),
   slug: z.string(),
-  starts_at: dateTimeOut(),
+  starts_at: dateTimeOutput(),
   status: z.enum(EVENT_STATUSES),
   listed: z.boolean(),
   access: z.enum(EVENT_ACCESS),
@@ -70,9 +69,9 @@ export const EventAdminDetail = z
     image_url: z.string().nullable(),
     location_name: z.string().nullable(),
     location_address: z.string().nullable(),
-    ends_at: dateTimeOut().nullable(),
-    registration_opens_at: dateTimeOut().nullable(),
-    registration_closes_at: dateTimeOut().nullable(),
+    ends_at: dateTimeOutput().nullable(),
+    registration_opens_at: dateTimeOutput().nullable(),
+    registration_closes_at: dateTimeOutput().nullable(),
     show_attendees: z.boolean().default(true),
     attendees_min: z.int().default(3),
     attendees_nominative: z.boolean().default(false),
@@ -86,13 +85,13 @@ export const EventAdminDetail = z
 export const EventCreate = z
   .object({
     title: z.string().min(1).max(200),
-    starts_at: dateTime(),
+    starts_at: dateTimeInput(),
     description: text(20_000).nullish(),
     location_name: text(300).nullish(),
     location_address: text(500).nullish(),
-    ends_at: dateTime().nullish(),
-    registration_opens_at: dateTime().nullish(),
-    registration_closes_at: dateTime().nullish(),
+    ends_at: dateTimeInput().nullish(),
+    registration_opens_at: dateTimeInput().nullish(),
+    registration_closes_at: dateTimeInput().nullish(),
     capacity: z.int().min(0).max(1_000_000).nullish(),
     listed: z.boolean().default(true),
     access: z.enum(EVENT_ACCESS).default("public"),
@@ -116,10 +115,10 @@ export const EventUpdate = z
     description: text(20_000).nullish(),
     location_name: text(300).nullish(),
     location_address: text(500).nullish(),
-    starts_at: dateTime().nullish(),
-    ends_at: dateTime().nullish(),
-    registration_opens_at: dateTime().nullish(),
-    registration_closes_at: dateTime().nullish(),
+    starts_at: dateTimeInput().nullish(),
+    ends_at: dateTimeInput().nullish(),
+    registration_opens_at: dateTimeInput().nullish(),
+    registration_closes_at: dateTimeInput().nullish(),
     capacity: z.int().min(0).max(1_000_000).nullish(),
     listed: z.boolean().nullish(),
     access: z.enum(EVENT_ACCESS).nullish(),
@@ -147,13 +146,13 @@ export const EventRegistrationItem = z
     qr_token: z.string(),
     status: z.enum(REGISTRATION_STATUSES),
     amount_cents: z.int(),
-    created_at: dateTimeOut(),
+    created_at: dateTimeOutput(),
     email: z.string().nullable(),
     has_payment: z.boolean().default(false),
-    checked_in_at: dateTimeOut().nullable(),
-    wallet_a_at: dateTimeOut().nullable(),
-    wallet_b_at: dateTimeOut().nullable(),
-    ics_at: dateTimeOut().nullable(),
+    checked_in_at: dateTimeOutput().nullable(),
+    wallet_a_at: dateTimeOutput().nullable(),
+    wallet_b_at: dateTimeOutput().nullable(),
+    ics_at: dateTimeOutput().nullable(),
     custom_fields: z.record(z.string(), z.unknown()).nullable(),
     source: z.string().nullable(),
   })
@@ -174,7 +173,7 @@ export const CheckinPayload = z
 export const CheckinResult = z
   .object({
     verdict: z.enum(CHECKIN_VERDICTS),
-    checked_in_at: dateTimeOut().nullable().meta({ description: "When the registration was first checked in (valid: now; already: the first scan)." }),
+    checked_in_at: dateTimeOutput().nullable().meta({ description: "When the registration was first checked in (valid: now; already: the first scan)." }),
     registration: z.object({ id: z.uuid(), first_name: z.string(), last_name: z.string(), ticket_name: z.string() }).nullable(),
   })
   .meta({ id: "CheckinResult" });
@@ -208,7 +207,7 @@ export const PublicRegistration = z
     currency: z.string(),
     qr_token: z.string(),
     ics_url: z.string(),
-    created_at: dateTimeOut(),
+    created_at: dateTimeOutput(),
   })
   .meta({ id: "PublicRegistration" });
 
@@ -230,10 +229,10 @@ export const PublicEvent = z
     image_url: z.string().nullable(),
     location_name: z.string().nullable(),
     location_address: z.string().nullable(),
-    starts_at: dateTimeOut(),
-    ends_at: dateTimeOut().nullable(),
-    registration_opens_at: dateTimeOut().nullable(),
-    registration_closes_at: dateTimeOut().nullable(),
+    starts_at: dateTimeOutput(),
+    ends_at: dateTimeOutput().nullable(),
+    registration_opens_at: dateTimeOutput().nullable(),
+    registration_closes_at: dateTimeOutput().nullable(),
     access: z.enum(EVENT_ACCESS),
     currency: z.string(),
     capacity: z.int().nullable(),

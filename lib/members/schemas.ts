@@ -2,9 +2,9 @@
 // payloads"; DESIGN.md section 6). These zod schemas validate requests, document the OpenAPI
 // components and declare the MCP tools' parameters.
 import { z } from "zod";
+import { dateTimeOutput } from "../schema-types";
 
 const date = () => z.iso.date().meta({ format: "date" });
-const dateTime = () => z.string().meta({ format: "date-time" });
 
 export const STATUSES = ["active", "expired", "pending", "suspended"] as const;
 export type MemberStatus = (typeof STATUSES)[number];
@@ -44,12 +44,12 @@ export const MemberAdminItem = z
     referred_by_name: z.string().nullable(),
     custom_fields: z.record(z.string(), z.unknown()).nullable(),
     profile_complete: z.boolean().default(true),
-    card_email_sent_at: dateTime().nullable(),
-    card_email_reminder_sent_at: dateTime().nullable(),
-    card_installed_at: dateTime().nullable(),
-    renewal_opt_out_at: dateTime().nullable(),
+    card_email_sent_at: dateTimeOutput().nullable(),
+    card_email_reminder_sent_at: dateTimeOutput().nullable(),
+    card_installed_at: dateTimeOutput().nullable(),
+    renewal_opt_out_at: dateTimeOutput().nullable(),
     manage_token: z.string().nullable(),
-    created_at: dateTime(),
+    created_at: dateTimeOutput(),
   })
   .meta({ id: "MemberAdminItem", description: "A member as the club's admins see it, with its derived `status`." });
 export type MemberAdminItem = z.infer<typeof MemberAdminItem>;
@@ -151,5 +151,5 @@ export const ImportResult = z
 export type ImportResult = z.infer<typeof ImportResult>;
 
 export const CardEmailResult = z
-  .object({ sent: z.literal(true), to: z.string(), card_email_sent_at: dateTime(), web_card_url: z.string() })
+  .object({ sent: z.literal(true), to: z.string(), card_email_sent_at: dateTimeOutput(), web_card_url: z.string() })
   .meta({ id: "CardEmailResult" });

@@ -10,11 +10,10 @@ import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { getEventOrThrow } from "../events/internal";
 import { newId, nowIso } from "../ids";
+import { dateTimeInput } from "../schema-types";
 
 export const DISCOUNT_TYPES = ["percent", "amount"] as const;
 export const PROMO_SCOPES = ["membership", "event"] as const;
-
-const dateTime = () => z.iso.datetime({ offset: true }).meta({ format: "date-time" });
 
 export const PromoCodeCreate = z
   .object({
@@ -26,8 +25,8 @@ export const PromoCodeCreate = z
     event_id: z.uuid().nullish().meta({ description: "Ties the code to one event (scope `event`)." }),
     scope: z.enum(PROMO_SCOPES).nullish().meta({ description: "Default: `event` when event_id is given, else `membership`." }),
     max_uses: z.int().min(1).max(1_000_000).nullish(),
-    valid_from: dateTime().nullish(),
-    valid_until: dateTime().nullish(),
+    valid_from: dateTimeInput().nullish(),
+    valid_until: dateTimeInput().nullish(),
     is_active: z.boolean().default(true),
   })
   .meta({ id: "PromoCodeCreate", description: "A new promo code; `code` is unique in the club whatever its case." });

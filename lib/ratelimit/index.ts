@@ -1,11 +1,14 @@
-// Request rate per API key (SPEC "Limits": 300 a minute), as a sliding window of the times of
-// the requests it let through. A refused request is not counted, so `Retry-After` is true: a
-// client that waits that long gets through. Held in memory: one process serves the API.
+// Request rates as sliding windows of the times of the requests let through: per API key (SPEC
+// "Limits": 300 a minute) and per client address on the public routes (DESIGN section 11). A
+// refused request is not counted, so `Retry-After` is true: a client that waits that long gets
+// through. Held in memory: one process serves the API.
+import { RateLimited } from "../errors";
 
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number; retryAfterSeconds: number };
 
 export class SlidingWindowLimiter {
   private readonly hits = new Map<string, number[]>();
+  private swept = 0;
 
   constructor(
     readonly limit: number,
@@ -13,6 +16,12 @@ export class SlidingWindowLimiter {
   ) {}
 
   hit(key: string, now = Date.now()): RateDecision {
+    // Once a window, the keys whose window has passed are forgotten: memory stays bounded by
+    // the callers of the last minute, however many addresses come and go.
+    if (now - this.swept >= this.windowMs) {
+      this.sweep(now);
+      this.swept = now;
+    }
     let times = this.hits.get(key);
     if (!times) {
       times = [];
@@ -29,8 +38,36 @@ export class SlidingWindowLimiter {
     return { allowed, limit: this.limit, remaining: Math.max(0, this.limit - times.length), resetSeconds, retryAfterSeconds: allowed ? 0 : resetSeconds };
   }
 
+  /** Keys with a window held (memory in use). */
+  get size(): number {
+    return this.hits.size;
+  }
+
   /** Forgets windows that have fully passed (called now and then to bound memory). */
   sweep(now = Date.now()): void {
     for (const [key, times] of this.hits) if (!times.length || times[times.length - 1] <= now - this.windowMs) this.hits.delete(key);
   }
+}
+
+// Per owner (the app's database: separate apps, as in tests, do not share counts), one limiter
+// per scope of public routes.
+const byAddress = new WeakMap<object, Map<string, SlidingWindowLimiter>>();
+
+/**
+ * Counts a request of client address `ip` (null: unknown, all such share one count) against
+ * `perMinute` requests a minute in `scope`; 429 RATE_LIMITED with Retry-After beyond it.
+ */
+export function limitAddress(owner: object, scope: string, perMinute: number, ip: string | null, now = Date.now()): void {
+  let scopes = byAddress.get(owner);
+  if (!scopes) {
+    scopes = new Map();
+    byAddress.set(owner, scopes);
+  }
+  let limiter = scopes.get(scope);
+  if (!limiter) {
+    limiter = new SlidingWindowLimiter(perMinute);
+    scopes.set(scope, limiter);
+  }
+  const decision = limiter.hit(`ip:${ip ?? "unknown"}`, now);
+  if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
 }

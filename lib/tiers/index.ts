@@ -9,8 +9,7 @@ import type { Ctx } from "../context";
 import { newId, nowIso } from "../ids";
 import { clubSettings } from "../members";
 import { getTierRow } from "../members/internal";
-
-const dateTime = () => z.string().meta({ format: "date-time" });
+import { dateTimeOutput } from "../schema-types";
 
 export const Tier = z
   .object({
@@ -23,8 +22,8 @@ export const Tier = z
     is_active: z.boolean(),
     sort_order: z.int(),
     member_count: z.int(),
-    created_at: dateTime(),
-    updated_at: dateTime(),
+    created_at: dateTimeOutput(),
+    updated_at: dateTimeOutput(),
   })
   .meta({ id: "Tier", description: "A membership tier; inactive tiers are soft-deleted." });
 export type Tier = z.infer<typeof Tier>;

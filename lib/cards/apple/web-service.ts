@@ -7,9 +7,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { appleRegistrations, members } from "../../../db/schema";
-import { NotFound, RateLimited, Unauthorized } from "../../errors";
+import { NotFound, Unauthorized } from "../../errors";
 import { newId, nowIso } from "../../ids";
-import { SlidingWindowLimiter } from "../../ratelimit";
+import { limitAddress } from "../../ratelimit";
 import { refreshHasWallet } from "./registrations";
 import { type AppleSite, buildPass, type MemberRow, memberBySerial, passChangedAt, requireApple, tokenMatches } from "./pass";
 
@@ -21,16 +21,9 @@ export type PasskitCall = { db: Db; site: AppleSite; ip: string | null; authoriz
 
 /** Requests a minute per client address on the PassKit routes (a phone makes a few per update). */
 export const PASSKIT_RATE_PER_MINUTE = 300;
-const limiters = new WeakMap<Db, SlidingWindowLimiter>();
 
 function limit(db: Db, ip: string | null): void {
-  let limiter = limiters.get(db);
-  if (!limiter) {
-    limiter = new SlidingWindowLimiter(PASSKIT_RATE_PER_MINUTE);
-    limiters.set(db, limiter);
-  }
-  const decision = limiter.hit(`ip:${ip ?? "unknown"}`);
-  if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
+  limitAddress(db, "passkit", PASSKIT_RATE_PER_MINUTE, ip);
 }
 
 /** The settings, after the rate limit, and the pass type check (another pass type is none of ours). */
