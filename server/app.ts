@@ -7,7 +7,7 @@ import type { Db } from "../db";
 import { AuditWriter } from "../lib/audit";
 import { type Caller, CallerRefused, resolveCaller } from "../lib/auth/caller";
 import type { Config } from "../lib/config";
-import { AppError, Forbidden, PayloadTooLarge, RateLimited } from "../lib/errors";
+import { AppError, Forbidden, PayloadTooLarge, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { SlidingWindowLimiter } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
@@ -108,12 +108,17 @@ export async function createApp(db: Db, config: Config): Promise<App> {
 }
 
 /** Refuses a body over `max` bytes (413), whether or not it announces its length. */
+/** Nesting a JSON body may have: ours go a few levels deep; thousands only exhaust the stack. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The body as bytes, refused past `max` bytes (413), and a JSON body nested deeper than
+ * MAX_JSON_DEPTH refused (422) before anything parses it: deep nesting passed the size cap and
+ * then overflowed the stack of the validators and the JSON encoder (a 500 after seconds of CPU).
+ */
 async function capBody(request: Request, max: number): Promise<Request> {
   const declared = request.headers.get("content-length");
-  if (declared !== null) {
-    if (Number(declared) > max) throw new PayloadTooLarge({ max });
-    return request;
-  }
+  if (declared !== null && Number(declared) > max) throw new PayloadTooLarge({ max });
   if (!request.body) return request;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -128,5 +133,29 @@ async function capBody(request: Request, max: number): Promise<Request> {
     }
     chunks.push(value);
   }
-  return new Request(request.url, { method: request.method, headers: request.headers, body: Buffer.concat(chunks) });
+  const body = Buffer.concat(chunks);
+  if (/json/i.test(request.headers.get("content-type") ?? "") && jsonDepth(body) > MAX_JSON_DEPTH) {
+    throw new ValidationFailed([{ loc: ["body"], code: "BODY_TOO_DEEP", params: { max: MAX_JSON_DEPTH } }]);
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body });
+}
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count). */
+export function jsonDepth(bytes: Uint8Array): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (inString) {
+      if (b === 0x5c)
+        i++; // backslash: the next byte is escaped
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (b === 0x5d || b === 0x7d) depth--;
+  }
+  return deepest;
 }

@@ -19,6 +19,12 @@ export const MESSAGES = {
     de: "Der Anfragetext ist kein gültiges JSON.",
     it: "Il corpo della richiesta non è un JSON valido.",
   },
+  BODY_TOO_DEEP: {
+    fr: "Le JSON est imbriqué sur plus de {max} niveaux.",
+    en: "The JSON is nested more than {max} levels deep.",
+    de: "Das JSON ist tiefer als {max} Ebenen verschachtelt.",
+    it: "Il JSON è annidato per più di {max} livelli.",
+  },
   UNAUTHORIZED: {
     fr: "Clé d'API manquante ou invalide.",
     en: "Missing or invalid API key.",

@@ -103,6 +103,33 @@ describe("errors", () => {
     expect(huge.status).toBe(422);
   });
 
+  it("422 for JSON nested deeper than 64 levels, at once and with nothing stored, on every kind of route", async () => {
+    const [before] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
+    const deep = (n: number) => `{"description":"deep","x":${"[".repeat(n)}${"]".repeat(n)}}`;
+    const json = { "content-type": "application/json" };
+    const started = performance.now();
+    for (const [method, path, key] of [
+      ["PUT", `/api/clubs/${env.clubId}`, env.key],
+      ["POST", "/api/auth/login", null],
+      ["POST", "/mcp", env.key],
+    ] as const) {
+      const res = await env.call(method, path, { key, rawBody: deep(100_000), headers: { ...json, accept: "application/json, text/event-stream" } });
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe("VALIDATION_FAILED");
+      expect(res.body.detail[0]).toMatchObject({ loc: ["body"], type: "body_too_deep" });
+      expect(res.body.detail[0].msg).toContain("64");
+    }
+    expect(performance.now() - started).toBeLessThan(2000);
+    const [after] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
+    expect(after.updated_at).toBe(before.updated_at);
+    // 64 levels pass the check (and meet the route's own validation); brackets inside strings do not count.
+    const ok = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody: deep(63), headers: json });
+    expect(ok.status).not.toBe(500);
+    expect(ok.body.detail?.[0]?.type).not.toBe("body_too_deep");
+    const quoted = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody: JSON.stringify({ description: "[".repeat(500) }), headers: json });
+    expect(quoted.status).toBe(200);
+  });
+
   it("413 beyond 1 MB, announced or streamed", async () => {
     const big = JSON.stringify({ description: "x".repeat(1024 * 1024 + 10) });
     const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody: big, headers: { "content-type": "application/json" } });
