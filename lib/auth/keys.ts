@@ -6,7 +6,7 @@ import type { Db } from "../../db";
 import { admins, apiKeys } from "../../db/schema";
 import { Conflict, Forbidden, NotFound } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
-import { KEY_PREFIX } from "./caller";
+import { type Caller, KEY_PREFIX } from "./caller";
 import { type Scopes, ScopesSchema } from "./scopes";
 
 export const ApiKeyCreate = z
@@ -84,19 +84,22 @@ export async function listApiKeys(db: Db, clubId: string): Promise<ApiKeyItem[]>
 }
 
 /**
- * Revokes a key by id or display prefix, within `clubId` when given (the CLI may act on any
- * club). The next request made with it answers 401. Revoking twice is a 409.
+ * Revokes a key by id or display prefix. From a dashboard session, `by` is the caller: the key
+ * must be of their club, and another admin's key needs `access_control: edit` (a read-only admin
+ * may still revoke their own keys, which only takes rights away). The CLI may act on any club.
+ * The next request made with the key answers 401. Revoking twice is a 409.
  */
-export async function revokeApiKey(db: Db, idOrPrefix: string, clubId?: string): Promise<ApiKeyItem> {
+export async function revokeApiKey(db: Db, idOrPrefix: string, by?: { clubId: string; actor: Caller }): Promise<ApiKeyItem> {
   return db.tx(async (t) => {
     const match = or(eq(apiKeys.id, idOrPrefix), eq(apiKeys.prefix, idOrPrefix));
     const rows = await t
       .select()
       .from(apiKeys)
-      .where(clubId ? and(match, eq(apiKeys.club_id, clubId)) : match)
+      .where(by ? and(match, eq(apiKeys.club_id, by.clubId)) : match)
       .limit(2);
     // A 4-character prefix could in principle be shared; refuse to guess which key is meant.
     if (rows.length !== 1) throw new NotFound("KEY_NOT_FOUND");
+    if (by && rows[0].admin_id !== by.actor.adminId && by.actor.scopes.access_control !== "edit") throw new Forbidden("KEY_OF_ANOTHER_ADMIN");
     if (rows[0].revoked_at) throw new Conflict("KEY_ALREADY_REVOKED");
     const [row] = await t.update(apiKeys).set({ revoked_at: nowIso() }).where(eq(apiKeys.id, rows[0].id)).returning();
     return toItem(row);

@@ -85,6 +85,12 @@ export const MESSAGES = {
     de: "Dieser Schlüssel hat keinen Zugriff auf diesen Club.",
     it: "Questa chiave non ha accesso a questo club.",
   },
+  KEY_OF_ANOTHER_ADMIN: {
+    fr: "Révoquer la clé d'un autre administrateur demande le droit de modifier les accès.",
+    en: "Revoking another admin's key needs the right to edit access control.",
+    de: "Den Schlüssel eines anderen Administrators zu widerrufen erfordert das Recht, Zugriffe zu bearbeiten.",
+    it: "Revocare la chiave di un altro amministratore richiede il diritto di modificare gli accessi.",
+  },
   SCOPES_EXCEED_ADMIN: {
     fr: "Un administrateur en lecture seule ne peut créer que des clés en lecture.",
     en: "A read-only admin can only create view keys.",

@@ -145,6 +145,26 @@ describe("dashboard sessions", () => {
     expect((await env.call("POST", "/api/account/api-keys", { key: session, body: { scopes: { members: "view" } } })).status).toBe(201);
   });
 
+  it("let a read-only admin revoke their own keys but not another admin's (403, the key still works)", async () => {
+    const ro = await env.makeAdmin({ readOnly: true, email: "ro-revoke@test.org" });
+    const session = await sessionToken(ro.email, "admin-password");
+    const own = await env.call("POST", "/api/account/api-keys", { key: session, body: { scopes: { members: "view" } } });
+    const ownerKey = await env.makeKey({ members: "view" });
+    const [ownerRow] = await env.db.read
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.prefix, ownerKey.slice(0, 12)));
+    const refused = await env.call("DELETE", `/api/account/api-keys/${ownerRow.id}`, { key: session });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("KEY_OF_ANOTHER_ADMIN");
+    expect((await env.db.read.select().from(apiKeys).where(eq(apiKeys.id, ownerRow.id)))[0].revoked_at).toBeNull();
+    expect((await me(ownerKey)).status).toBe(200);
+    expect((await env.call("DELETE", `/api/account/api-keys/${own.body.id}`, { key: session })).status).toBe(200);
+    // The owner (access control: edit) may revoke the read-only admin's keys.
+    const another = await env.call("POST", "/api/account/api-keys", { key: session, body: { scopes: { members: "view" } } });
+    expect((await env.call("DELETE", `/api/account/api-keys/${another.body.id}`, { key: await sessionToken() })).status).toBe(200);
+  });
+
   it("reach the team route; the superadmin route needs a superadmin", async () => {
     const session = await sessionToken();
     const team = await env.call("GET", "/api/team/admins", { key: session });

@@ -6,7 +6,7 @@ export const DELETE = route({
   summary: "Revoke an API key",
   tags: ["account"],
   auth: "session",
-  errors: [404, 409],
+  errors: [403, 404, 409],
   response: ApiKeyItem,
-  handler: ({ ctx, params }) => revokeApiKey(ctx.db, params.key_id, ctx.clubId),
+  handler: ({ ctx, params }) => revokeApiKey(ctx.db, params.key_id, { clubId: ctx.clubId, actor: ctx.actor }),
 });
