@@ -43,7 +43,7 @@ function bearerToken(authorization: string | null | undefined): string | null {
   return match ? match[1] : null;
 }
 
-function adminAccessEnded(admin: { removed_at: string | null; access_expires_at: string | null }, now: Date) {
+export function adminAccessEnded(admin: { removed_at: string | null; access_expires_at: string | null }, now: Date) {
   return admin.removed_at !== null || (admin.access_expires_at !== null && Date.parse(admin.access_expires_at) <= now.getTime());
 }
 

@@ -5,20 +5,34 @@ import type { Db } from "../../db";
 import { adminSessions } from "../../db/schema";
 import { Unauthorized } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
+import { limitAddress } from "../ratelimit";
 import { findAdminByEmail } from "./admins";
-import { SESSION_PREFIX } from "./caller";
+import { adminAccessEnded, SESSION_PREFIX } from "./caller";
 
 const SESSION_HOURS = 12;
 
 export const LoginRequest = z.object({ email: z.email(), password: z.string().min(1).max(200) }).meta({ id: "LoginRequest" });
 export const LoginResponse = z.object({ token: z.string(), expires_at: z.string(), admin_id: z.uuid(), club_id: z.uuid() }).meta({ id: "LoginResponse" });
 
-export async function login(db: Db, input: z.infer<typeof LoginRequest>): Promise<z.infer<typeof LoginResponse>> {
+/**
+ * Sign-in attempts a minute per client address: each costs a deliberately slow password check
+ * (argon2id, about 0.1 s and 64 MiB), so without a limit a guesser would also tie up the server.
+ */
+export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
+
+/**
+ * A session for the admin whose email and password these are. 401 INVALID_CREDENTIALS for a wrong
+ * pair (the same answer and time for an unknown email), 401 ADMIN_ACCESS_ENDED for an admin whose
+ * access has ended (told only once the password is right), 429 past the attempts of `ip`.
+ */
+export async function login(db: Db, input: z.infer<typeof LoginRequest>, ip: string | null): Promise<z.infer<typeof LoginResponse>> {
+  limitAddress(db, "login", LOGIN_ATTEMPTS_PER_MINUTE, ip);
   const admin = await findAdminByEmail(db, input.email);
   // Verify against a dummy hash when the admin is unknown so both paths take the same time.
   const hash = admin?.password_hash ?? "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$K3sJ0Tq3lJQ1tm6Cd1R7n4nQ2mQ3pLNpQ8Y0x3m2b1c";
   const ok = await Bun.password.verify(input.password, hash).catch(() => false);
   if (!admin?.password_hash || !ok || admin.removed_at) throw new Unauthorized("INVALID_CREDENTIALS");
+  if (adminAccessEnded(admin, new Date())) throw new Unauthorized("ADMIN_ACCESS_ENDED");
   const token = SESSION_PREFIX + randomBase62(40);
   const expiresAt = new Date(Date.now() + SESSION_HOURS * 3600_000).toISOString();
   await db.tx((t) =>

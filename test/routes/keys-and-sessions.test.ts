@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { admins, apiKeys } from "../../db/schema";
 import { revokeApiKey } from "../../lib/auth/keys";
+import { LOGIN_ATTEMPTS_PER_MINUTE } from "../../lib/auth/sessions";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -104,6 +105,33 @@ describe("dashboard sessions", () => {
     const res = await env.call("POST", "/api/auth/login", { key: null, body: { email: "owner@test.org", password: "nope" } });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe("INVALID_CREDENTIALS");
+  });
+
+  it("are limited to 10 sign-in attempts a minute per address (429 with Retry-After), other addresses unaffected", async () => {
+    const attempt = (ip: string, password = "nope") =>
+      env.app.handle(
+        new Request("http://localhost/api/auth/login", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "owner@test.org", password }),
+        }),
+        ip,
+      );
+    for (let i = 0; i < LOGIN_ATTEMPTS_PER_MINUTE; i++) expect((await attempt("203.0.113.7")).status).toBe(401);
+    const refused = await attempt("203.0.113.7", "owner-password");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await attempt("203.0.113.8", "owner-password")).status).toBe(200);
+  });
+
+  it("refuse an admin whose access has ended once the password is right (ADMIN_ACCESS_ENDED), and a wrong password as usual", async () => {
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const ended = await env.makeAdmin({ email: "ended@test.org", accessExpiresAt: past });
+    const right = await env.call("POST", "/api/auth/login", { key: null, body: { email: ended.email, password: "admin-password" } });
+    expect(right.status).toBe(401);
+    expect(right.body.code).toBe("ADMIN_ACCESS_ENDED");
+    const wrong = await env.call("POST", "/api/auth/login", { key: null, body: { email: ended.email, password: "nope" } });
+    expect(wrong.body.code).toBe("INVALID_CREDENTIALS");
   });
 
   it("create a key shown once, list it without the secret, and revoke it", async () => {

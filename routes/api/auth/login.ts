@@ -1,6 +1,7 @@
 // POST /api/auth/login — a dashboard session from email and password (for the account routes)
 import { LoginRequest, LoginResponse, login } from "../../../lib/auth/sessions";
 import { route } from "../../../server/route";
+import { getState } from "../../../server/state";
 
 export const POST = route({
   summary: "Sign in to the dashboard (email and password)",
@@ -9,5 +10,6 @@ export const POST = route({
   auth: "public",
   body: LoginRequest,
   response: LoginResponse,
-  handler: ({ deps, body }) => login(deps.db, body),
+  errors: [429],
+  handler: ({ deps, body, request }) => login(deps.db, body, getState(request)?.ip ?? null),
 });
