@@ -9,7 +9,6 @@ export type Config = {
   baseUrl: string;
   smtpUrl: string | undefined;
   outboxDir: string;
-  logLevel: string;
   /** Largest accepted request body, in bytes (413 beyond). */
   maxBodyBytes: number;
   /** Requests a minute per API key (SPEC "Limits"). */
@@ -88,7 +87,7 @@ function intSetting(env: Record<string, string | undefined>, name: string, fallb
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   // An empty variable (`BASE_URL=`) means "not set": fall back to the default, not to "".
   const env = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v.trim() !== ""));
-  const port = Number(env.PORT ?? 3000);
+  const port = intSetting(env, "PORT", 3000, 1, 65_535);
   const host = env.HOST ?? "127.0.0.1";
   const databaseUrl = env.DATABASE_URL ?? "data/club.db";
   return {
@@ -98,9 +97,8 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     baseUrl: (env.BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ""),
     smtpUrl: env.SMTP_URL,
     outboxDir: env.OUTBOX_DIR ?? resolve(databaseUrl === ":memory:" ? "data" : resolve(databaseUrl, ".."), "outbox"),
-    logLevel: env.LOG_LEVEL ?? "info",
-    maxBodyBytes: Number(env.MAX_BODY_BYTES ?? 1024 * 1024),
-    rateLimitPerMinute: Number(env.RATE_LIMIT_PER_MINUTE ?? 300),
+    maxBodyBytes: intSetting(env, "MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    rateLimitPerMinute: intSetting(env, "RATE_LIMIT_PER_MINUTE", 300, 1, 1_000_000_000),
     jobConcurrency: intSetting(env, "JOB_CONCURRENCY", 8, 1, JOB_CONCURRENCY_MAX),
     wallets: walletConfig(env),
   };

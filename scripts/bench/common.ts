@@ -78,7 +78,6 @@ export async function startOurs(dbPath: string, dir: string): Promise<Server> {
       BASE_URL: `http://127.0.0.1:${port}`,
       OUTBOX_DIR: join(dir, "outbox"),
       RATE_LIMIT_PER_MINUTE: BENCH_RATE_LIMIT,
-      LOG_LEVEL: "error",
     },
     port,
   );

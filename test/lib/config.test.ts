@@ -1,0 +1,30 @@
+// Settings: numbers are whole numbers within their range or the start is refused with a message
+// naming the setting; before, `MAX_BODY_BYTES=1MB` became NaN and turned the body cap off.
+import { describe, expect, it } from "bun:test";
+import { loadConfig } from "../../lib/config";
+
+describe("number settings", () => {
+  it("have their defaults when unset or empty", () => {
+    const config = loadConfig({ PORT: "", MAX_BODY_BYTES: "" });
+    expect(config.port).toBe(3000);
+    expect(config.maxBodyBytes).toBe(1024 * 1024);
+    expect(config.rateLimitPerMinute).toBe(300);
+  });
+
+  it("take whole numbers within range", () => {
+    const config = loadConfig({ PORT: "8080", MAX_BODY_BYTES: "2048", RATE_LIMIT_PER_MINUTE: "1000000000" });
+    expect([config.port, config.maxBodyBytes, config.rateLimitPerMinute]).toEqual([8080, 2048, 1_000_000_000]);
+  });
+
+  it.each([
+    ["PORT", "0"],
+    ["PORT", "70000"],
+    ["PORT", "http"],
+    ["MAX_BODY_BYTES", "1MB"],
+    ["MAX_BODY_BYTES", "10"],
+    ["RATE_LIMIT_PER_MINUTE", "300/min"],
+    ["RATE_LIMIT_PER_MINUTE", "0"],
+  ])("refuse %s=%p, naming the setting", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be a whole number from`));
+  });
+});
