@@ -12,13 +12,37 @@ import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { SlidingWindowLimiter } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
 import { type MountedRoute, mountRoutes } from "./loader";
-import { DOCS_PATH, docsAsset, docsPlugin } from "./openapi";
+import type { Auth } from "./route";
+import { DOCS_PATH, docsAsset, docsPlugin, SPEC_PATH } from "./openapi";
 import { getState, setState } from "./state";
 
-/** Paths reached without credentials (the PassKit web service checks its own `ApplePass` token). */
-const PUBLIC = [/^\/api\/public\//, /^\/api\/auth\/login$/, /^\/c\//, /^\/health$/, /^\/api\/passkit\//];
-/** Paths for a dashboard session only: a key there answers 403 (SPEC "Authentication" 4). */
-const SESSION_ONLY = /^\/api\/(account|team|superadmin)(\/|$)/;
+/**
+ * Who may reach a path, from the routes' own `auth` (the route file is the one place that says
+ * it), known before Elysia parses the body: a public route is reached without credentials, a
+ * session route answers 403 to a key (SPEC "Authentication" 4) whatever its body. A path no
+ * route matches takes the auth its area's routes agree on (`/api/account/...` is for sessions,
+ * `/c/...` is public), else needs credentials. The docs page and its document are public.
+ */
+function routeAuth(routes: MountedRoute[]): (method: string, path: string) => Auth {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const table = routes.map((r) => ({
+    method: r.method,
+    pattern: new RegExp(`^${r.path.split(/:\w+/).map(escape).join("[^/]+")}$`),
+    segments: r.path.split("/"),
+    auth: r.spec.auth ?? "key",
+  }));
+  return (method, path) => {
+    if (path === SPEC_PATH || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`)) return "public";
+    const matches = table.filter((r) => r.pattern.test(path));
+    if (matches.length) return (matches.find((r) => r.method === method) ?? matches[0]).auth;
+    const segments = path.split("/");
+    for (let n = segments.length - 1; n >= 2; n--) {
+      const area = table.filter((r) => r.segments.length > n && r.segments.slice(0, n).every((s, i) => s === segments[i]));
+      if (area.length) return area.every((r) => r.auth === area[0].auth) ? area[0].auth : "key";
+    }
+    return "key";
+  };
+}
 
 export type App = {
   handle(request: Request, ip?: string | null): Promise<Response>;
@@ -39,6 +63,7 @@ export async function createApp(db: Db, config: Config): Promise<App> {
   });
   elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name), { detail: { hide: true } });
   const routes = await mountRoutes(elysia as unknown as Elysia, deps);
+  const authOf = routeAuth(routes);
   elysia.use(docsPlugin());
 
   async function handle(request: Request, ip: string | null = null): Promise<Response> {
@@ -52,7 +77,8 @@ export async function createApp(db: Db, config: Config): Promise<App> {
     const via = path === "/mcp" ? "mcp" : "http";
     let response: Response;
     try {
-      if (!PUBLIC.some((re) => re.test(path))) {
+      const auth = authOf(request.method, path);
+      if (auth !== "public") {
         try {
           caller = await resolveCaller(db, request.headers.get("authorization"));
         } catch (err) {
@@ -67,7 +93,7 @@ export async function createApp(db: Db, config: Config): Promise<App> {
           auditAs = { clubId: caller.clubId, adminId: caller.adminId, keyPrefix: caller.keyPrefix };
           rate = limiter.hit(caller.keyId as string);
           if (!rate.allowed) throw new RateLimited(rate.retryAfterSeconds);
-          if (SESSION_ONLY.test(path)) throw new Forbidden("SESSION_REQUIRED");
+          if (auth === "session" || auth === "superadmin") throw new Forbidden("SESSION_REQUIRED");
         }
       }
       request = await capBody(request, config.maxBodyBytes);
