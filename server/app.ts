@@ -24,10 +24,10 @@ import { getState, setState } from "./state";
  * `/c/...` is public), else needs credentials. The docs page and its document are public.
  */
 function routeAuth(routes: MountedRoute[]): (method: string, path: string) => Auth {
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   const table = routes.map((r) => ({
     method: r.method,
-    pattern: new RegExp(`^${r.path.split(/:\w+/).map(escape).join("[^/]+")}$`),
+    pattern: new RegExp(`^${r.path.split(/:\w+/).map(literal).join("[^/]+")}$`),
     segments: r.path.split("/"),
     auth: r.spec.auth ?? "key",
   }));
