@@ -408,3 +408,26 @@ describe("cli import members", () => {
     expectError(await cli(["import", "members", join(dir, "nope.csv"), "--club", club.club_id, "--json"]), 2, "USAGE");
   });
 });
+
+describe("cli seed demo", () => {
+  it("fills an empty club with tiers, members in every state, an event with registrations and a promo code; refuses a club with members", async () => {
+    const database = join(dir, "demo.db");
+    const init = await cli(["init", "--club-name", "Démo", "--email", "owner@demo.test", "--json"], database);
+    const run = await cli(["seed", "demo", "--club", init.json.club_id, "--json"], database);
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({ tiers: 3, members: 20, events: 1, registrations: 5, promo_codes: 1 });
+    const db = openDb(database);
+    try {
+      const rows = await db.read.select().from(members).where(eq(members.club_id, init.json.club_id));
+      expect(rows).toHaveLength(20);
+      expect(new Set(rows.map((m) => m.payment_status))).toEqual(new Set(["paid", "pending", "suspended"]));
+      expect(rows.some((m) => m.membership_end < new Date().toISOString().slice(0, 10))).toBe(true);
+      expect(rows.map((m) => m.last_name)).toContain("Żółć");
+      const registrations = db.raw.query("SELECT status FROM event_registrations WHERE club_id = ?").all(init.json.club_id) as { status: string }[];
+      expect(registrations.map((r) => r.status)).toEqual(Array(5).fill("confirmed"));
+    } finally {
+      db.close();
+    }
+    expectError(await cli(["seed", "demo", "--club", init.json.club_id, "--json"], database), 1, "CLUB_NOT_EMPTY");
+  });
+});

@@ -19,6 +19,12 @@ export const MESSAGES = {
     de: "Der Anfragetext ist kein gültiges JSON.",
     it: "Il corpo della richiesta non è un JSON valido.",
   },
+  CLUB_NOT_EMPTY: {
+    fr: "Le club a déjà des membres : la démo ne remplit qu'un club vide.",
+    en: "The club already has members: the demo only fills an empty club.",
+    de: "Der Verein hat bereits Mitglieder: die Demo füllt nur einen leeren Verein.",
+    it: "Il club ha già dei membri: la demo riempie solo un club vuoto.",
+  },
   BODY_TOO_DEEP: {
     fr: "Le JSON est imbriqué sur plus de {max} niveaux.",
     en: "The JSON is nested more than {max} levels deep.",
