@@ -1,6 +1,6 @@
 // The caller the admin CLI acts as: the installation's operator, on one club, as that club's
 // owner with every scope (whoever can run the CLI can read the database file anyway).
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { admins } from "../../db/schema";
 import { getClubRow } from "../clubs";
@@ -16,7 +16,8 @@ export async function operatorCtx(db: Db, clubId: string, baseUrl: string): Prom
     .select()
     .from(admins)
     .where(and(eq(admins.club_id, clubId), isNull(admins.removed_at)))
-    .orderBy(asc(admins.created_at))
+    // The owner; when the club has none left (removed), its oldest admin still present.
+    .orderBy(sql`${admins.role} = 'owner' desc`, asc(admins.created_at))
     .limit(1);
   if (!owner) throw new NotFound("ADMIN_NOT_FOUND");
   const actor: Caller = {
