@@ -505,9 +505,3 @@ export const MESSAGES = {
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;
-
-/** Adds an area's messages to the table (each lib area registers its own codes). */
-export function defineMessages<T extends Record<string, Texts>>(messages: T): T {
-  Object.assign(MESSAGES, messages);
-  return messages;
-}
