@@ -29,22 +29,49 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 }
 
+/** An error's answer: status, headers and the `{detail, code}` body (`detail` a list of items for 422). */
+export type ErrorBody = { detail: string | ValidationItem[]; code: string };
+export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<string, string> };
+
+export function validationBody(items: ValidationItem[]): ErrorBody {
+  return { detail: items, code: "VALIDATION_FAILED" };
+}
+
 export function validationResponse(items: ValidationItem[]): Response {
-  return json(422, { detail: items, code: "VALIDATION_FAILED" });
+  return json(422, validationBody(items));
+}
+
+function internalAnswer(locale: Locale, err: unknown): ErrorAnswer {
+  console.error("internal error:", err);
+  return { status: 500, body: { detail: t(locale, "INTERNAL"), code: "INTERNAL" }, headers: {} };
+}
+
+/**
+ * The one mapping of an error to its answer, for HTTP responses and MCP tool errors alike: a typed
+ * lib/ error gives its status and code with the message in `locale`; anything else is our fault
+ * (500 `INTERNAL`, logged, never a stack trace in the body).
+ */
+export function errorAnswer(err: unknown, locale: Locale): ErrorAnswer {
+  if (err instanceof ValidationFailed) {
+    const items = err.items.map((i) => ({ loc: i.loc, msg: t(locale, i.code, i.params), type: i.code.toLowerCase() }));
+    return { status: 422, body: validationBody(items), headers: {} };
+  }
+  if (!(err instanceof AppError)) return internalAnswer(locale, err);
+  const headers: Record<string, string> = {};
+  if (err instanceof RateLimited) headers["retry-after"] = String(err.retryAfterSeconds);
+  return { status: err.status, body: { detail: t(locale, err.code, err.params), code: err.code }, headers };
+}
+
+function answer({ status, body, headers }: ErrorAnswer): Response {
+  return json(status, body, headers);
 }
 
 export function appErrorResponse(err: AppError, locale: Locale): Response {
-  if (err instanceof ValidationFailed) {
-    return validationResponse(err.items.map((i) => ({ loc: i.loc, msg: t(locale, i.code, i.params), type: i.code.toLowerCase() })));
-  }
-  const headers: Record<string, string> = {};
-  if (err instanceof RateLimited) headers["retry-after"] = String(err.retryAfterSeconds);
-  return json(err.status, { detail: t(locale, err.code, err.params), code: err.code }, headers);
+  return answer(errorAnswer(err, locale));
 }
 
 export function internalError(locale: Locale, err: unknown): Response {
-  console.error("internal error:", err);
-  return json(500, { detail: t(locale, "INTERNAL"), code: "INTERNAL" });
+  return answer(internalAnswer(locale, err));
 }
 
 type ElysiaErrorInput = { code: string | number; error: unknown; locale: Locale; path: string; method: string };

@@ -4,21 +4,13 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Ctx } from "../lib/context";
-import { AppError, ValidationFailed } from "../lib/errors";
-import { t } from "../lib/i18n";
 import { TOOLS } from "../lib/mcp";
+import { errorAnswer } from "./errors";
 import { getState } from "./state";
 
+/** A refusal as a tool result: the body an HTTP answer would carry for the same error. */
 function toolError(ctx: Ctx, err: unknown) {
-  let body: unknown;
-  if (err instanceof ValidationFailed) {
-    body = { detail: err.items.map((i) => ({ loc: i.loc, msg: t(ctx.locale, i.code, i.params), type: i.code.toLowerCase() })), code: err.code };
-  } else if (err instanceof AppError) {
-    body = { detail: t(ctx.locale, err.code, err.params), code: err.code };
-  } else {
-    console.error("mcp tool error:", err);
-    body = { detail: t(ctx.locale, "INTERNAL"), code: "INTERNAL" };
-  }
+  const { body } = errorAnswer(err, ctx.locale);
   return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(body) }] };
 }
 

@@ -1,0 +1,45 @@
+// How the MCP endpoint refuses, through the official SDK client: a tool's refusal carries the same
+// `{detail, code}` body as the HTTP answer to the same request, in the club's language.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { setup, type TestEnv } from "../helpers";
+import { memberRow, seedMember } from "../members-fixtures";
+import { callTool, mcpClient } from "./client";
+
+let env: TestEnv;
+let client: Awaited<ReturnType<typeof mcpClient>>;
+beforeAll(async () => {
+  env = await setup();
+  // German, so that a message left in English (the SDK's) or French (the default) shows.
+  expect((await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { locale: "de" } })).status).toBe(200);
+  client = await mcpClient(env);
+});
+afterAll(async () => {
+  await client.close();
+  await env.close();
+});
+
+const extendPath = (memberId: string) => `/api/clubs/${env.clubId}/members/${memberId}/actions/extend`;
+
+describe("MCP tool refusals are the HTTP API's", () => {
+  it("a business-rule refusal (404) has the HTTP body", async () => {
+    const missing = crypto.randomUUID();
+    const http = await env.call("POST", extendPath(missing), { body: { extend_months: 1 } });
+    expect(http.status).toBe(404);
+    const mcp = await callTool(client, "extend_membership", { member_id: missing, extend_months: 1 });
+    expect(mcp.isError).toBe(true);
+    expect(mcp.body).toEqual(http.body);
+    expect(mcp.body.code).toBe("MEMBER_NOT_FOUND");
+  });
+
+  it("a rule the verb checks (422 ValidationFailed) has the HTTP body, and changes nothing", async () => {
+    const member = await seedMember(env);
+    const args = { extend_until: "2099-01-01", extend_months: 2 };
+    const http = await env.call("POST", extendPath(member.id), { body: args });
+    expect(http.status).toBe(422);
+    const mcp = await callTool(client, "extend_membership", { member_id: member.id, ...args });
+    expect(mcp.isError).toBe(true);
+    expect(mcp.body).toEqual(http.body);
+    expect(mcp.body.detail[0].loc).toEqual(["body", "extend_months"]);
+    expect((await memberRow(env, member.id)).membership_end).toBe(member.membership_end);
+  });
+});
