@@ -1,7 +1,7 @@
 // The one place errors become HTTP answers: typed lib/ errors, schema failures (422 with
 // `detail` items `{loc, msg, type}`), malformed JSON (400), unknown routes (404), and anything
 // unexpected (500, logged, never a stack trace in the body). Messages follow the caller's locale.
-import type { ZodType } from "zod";
+import type { ZodType, z } from "zod";
 import { AppError, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, t, zodErrorMap } from "../lib/i18n";
 import { MESSAGES, type MessageCode } from "../lib/i18n/messages";
@@ -16,13 +16,28 @@ function message(locale: Locale, text: string): string {
 
 /** Re-runs a failed schema to list every issue in the caller's language. */
 export function zodIssues(schema: ZodType, value: unknown, where: string, locale: Locale): ValidationItem[] {
+  const result = parseInput(schema, value, where, locale);
+  return result.success ? [] : result.items;
+}
+
+/**
+ * Parses an input (`where`: path, query, body) with zod's messages in the caller's language; a
+ * failure lists each issue as a 422 `detail` item (`loc` = `where` then the field's path).
+ */
+export function parseInput<S extends ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+  locale: Locale,
+): { success: true; data: z.output<S> } | { success: false; items: ValidationItem[] } {
   const result = schema.safeParse(value, { error: zodErrorMap(locale) });
-  if (result.success) return [];
-  return result.error.issues.map((issue) => ({
+  if (result.success) return { success: true, data: result.data };
+  const items = result.error.issues.map((issue) => ({
     loc: [where, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
     msg: message(locale, issue.message),
     type: issue.message in MESSAGES ? issue.message.toLowerCase() : issue.code,
   }));
+  return { success: false, items };
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -2,6 +2,7 @@
 // `{detail, code}` body as the HTTP answer to the same request, in the club's language.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { setup, type TestEnv } from "../helpers";
+import { members } from "../../db/schema";
 import { memberRow, seedMember } from "../members-fixtures";
 import { callTool, mcpClient } from "./client";
 
@@ -41,5 +42,48 @@ describe("MCP tool refusals are the HTTP API's", () => {
     expect(mcp.body).toEqual(http.body);
     expect(mcp.body.detail[0].loc).toEqual(["body", "extend_months"]);
     expect((await memberRow(env, member.id)).membership_end).toBe(member.membership_end);
+  });
+});
+
+describe("MCP tool arguments are checked like an HTTP request (422 VALIDATION_FAILED)", () => {
+  it("a body field of the wrong type: the HTTP 422 body exactly, in the club's language; nothing changes", async () => {
+    const member = await seedMember(env);
+    const args = { extend_months: "drei", extend_until: "bald" };
+    const http = await env.call("POST", extendPath(member.id), { body: args });
+    expect(http.status).toBe(422);
+    const mcp = await callTool(client, "extend_membership", { member_id: member.id, ...args });
+    expect(mcp.isError).toBe(true);
+    expect(mcp.body).toEqual(http.body);
+    expect(mcp.body.code).toBe("VALIDATION_FAILED");
+    expect(mcp.body.detail.map((i: { loc: unknown }) => i.loc)).toEqual([
+      ["body", "extend_until"],
+      ["body", "extend_months"],
+    ]);
+    expect(JSON.stringify(mcp.body)).not.toContain("MCP error");
+    expect((await memberRow(env, member.id)).membership_end).toBe(member.membership_end);
+  });
+
+  it("an id argument that is no UUID: the HTTP path's item, under the argument's name", async () => {
+    const mcp = await callTool(client, "extend_membership", { member_id: "x" });
+    const http = await env.call("POST", extendPath("x"), { body: {} });
+    expect(http.status).toBe(422);
+    expect(http.body.detail[0].loc).toEqual(["path", "member_id"]);
+    expect(mcp.isError).toBe(true);
+    expect(mcp.body).toEqual({ code: "VALIDATION_FAILED", detail: [{ ...http.body.detail[0], loc: ["body", "member_id"] }] });
+  });
+
+  it("an unknown tool is a JSON-RPC invalid-params error (MCP spec), not a result", async () => {
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("missing required arguments: every item, as HTTP lists them; no member is written", async () => {
+    const before = await env.db.read.select().from(members);
+    const http = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, { body: {} });
+    expect(http.status).toBe(422);
+    const mcp = await callTool(client, "add_member", {});
+    expect(mcp.isError).toBe(true);
+    expect(mcp.body).toEqual(http.body);
+    expect(mcp.body.detail.length).toBeGreaterThan(1);
+    expect(await env.db.read.select().from(members)).toHaveLength(before.length);
   });
 });
