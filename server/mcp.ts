@@ -4,7 +4,15 @@
 // the HTTP API gives for the same error, in the caller's language (server/errors.ts).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type ServerResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Ctx } from "../lib/context";
 import { TOOLS } from "../lib/mcp";
@@ -57,11 +65,27 @@ async function callTool(ctx: Ctx, request: Request, name: string, args: unknown)
   }
 }
 
+type Method = typeof ListToolsRequestSchema | typeof CallToolRequestSchema;
+
+/**
+ * Answers one method. The SDK parses a request with the handler's schema before the handler runs
+ * and reports a failure as -32603 (internal error); registered under a schema that names only the
+ * method, the request is parsed here, and malformed params are -32602 (invalid params).
+ */
+function answer<S extends Method>(server: McpServer, schema: S, handler: (request: z.output<S>) => ServerResult | Promise<ServerResult>) {
+  const method = schema.shape.method.value;
+  server.server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (request) => {
+    const parsed = schema.safeParse(request);
+    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${z.prettifyError(parsed.error)}`);
+    return handler(parsed.data as z.output<S>);
+  });
+}
+
 function buildServer(ctx: Ctx, request: Request): McpServer {
   const server = new McpServer({ name: "club-api", version: "1.0" }, { capabilities: { tools: {} } });
   // The low-level handlers: McpServer's own would check the arguments itself (see callTool).
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
-  server.server.setRequestHandler(CallToolRequestSchema, ({ params }) => callTool(ctx, request, params.name, params.arguments));
+  answer(server, ListToolsRequestSchema, () => ({ tools: listedTools() }));
+  answer(server, CallToolRequestSchema, ({ params }) => callTool(ctx, request, params.name, params.arguments));
   return server;
 }
 

@@ -1,6 +1,7 @@
 // How the MCP endpoint refuses, through the official SDK client: a tool's refusal carries the same
 // `{detail, code}` body as the HTTP answer to the same request, in the club's language.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { CallToolResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { setup, type TestEnv } from "../helpers";
 import { members } from "../../db/schema";
 import { memberRow, seedMember } from "../members-fixtures";
@@ -85,5 +86,20 @@ describe("MCP tool arguments are checked like an HTTP request (422 VALIDATION_FA
     expect(mcp.body).toEqual(http.body);
     expect(mcp.body.detail.length).toBeGreaterThan(1);
     expect(await env.db.read.select().from(members)).toHaveLength(before.length);
+  });
+});
+
+describe("malformed MCP requests are invalid params (-32602), not internal errors", () => {
+  it("tools/call without params, or without a tool name", async () => {
+    for (const request of [{ method: "tools/call" }, { method: "tools/call", params: { arguments: {} } }]) {
+      const refused = client.request(request as never, CallToolResultSchema);
+      await expect(refused).rejects.toMatchObject({ code: -32602 });
+    }
+  });
+
+  it("tools/list with a cursor that is not a string", async () => {
+    const refused = client.request({ method: "tools/list", params: { cursor: 5 } } as never, ListToolsResultSchema);
+    await expect(refused).rejects.toMatchObject({ code: -32602 });
+    expect((await client.request({ method: "tools/list", params: {} }, ListToolsResultSchema)).tools.length).toBeGreaterThan(10);
   });
 });
