@@ -1,7 +1,7 @@
-// The MCP endpoint (Streamable HTTP, stateless): a new server and transport per request, the
-// caller handed over as `authInfo`, the tools of lib/mcp listed and called here. Every refusal of
-// a tool, arguments included, comes back as an `isError` result carrying the `{detail, code}` body
-// the HTTP API gives for the same error, in the caller's language (server/errors.ts).
+// The MCP endpoint (Streamable HTTP, stateless, POST only): a new server and transport per
+// request, the caller handed over as `authInfo`, the tools of lib/mcp listed and called here.
+// Every refusal of a tool, arguments included, comes back as an `isError` result carrying the
+// `{detail, code}` body the HTTP API gives for the same error, in the caller's language.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -15,9 +15,10 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Ctx } from "../lib/context";
+import { AppError } from "../lib/errors";
 import { TOOLS } from "../lib/mcp";
 import type { ToolDef } from "../lib/mcp/tool";
-import { type ErrorBody, errorAnswer, parseInput, validationBody } from "./errors";
+import { type ErrorBody, errorAnswer, json, parseInput, validationBody } from "./errors";
 import { getState } from "./state";
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((def) => [def.name, def]));
@@ -89,7 +90,18 @@ function buildServer(ctx: Ctx, request: Request): McpServer {
   return server;
 }
 
+/**
+ * Stateless, the endpoint takes POST only: it offers no event stream to GET (the Streamable HTTP
+ * spec's 405 for that) and has no session to end with DELETE. Answered before any server is made.
+ */
+const ALLOW = "POST";
+
 export async function handleMcp(ctx: Ctx, request: Request, parsedBody: unknown): Promise<Response> {
+  if (request.method !== ALLOW) {
+    const refused = new AppError(405, "METHOD_NOT_ALLOWED", { path: new URL(request.url).pathname, method: request.method, allow: ALLOW });
+    const { status, body } = errorAnswer(refused, ctx.locale);
+    return json(status, body, { allow: ALLOW });
+  }
   const server = buildServer(ctx, request);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

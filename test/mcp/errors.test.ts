@@ -1,6 +1,8 @@
 // How the MCP endpoint refuses, through the official SDK client: a tool's refusal carries the same
 // `{detail, code}` body as the HTTP answer to the same request, in the club's language.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { setup, type TestEnv } from "../helpers";
 import { members } from "../../db/schema";
@@ -101,5 +103,63 @@ describe("malformed MCP requests are invalid params (-32602), not internal error
     const refused = client.request({ method: "tools/list", params: { cursor: 5 } } as never, ListToolsResultSchema);
     await expect(refused).rejects.toMatchObject({ code: -32602 });
     expect((await client.request({ method: "tools/list", params: {} }, ListToolsResultSchema)).tools.length).toBeGreaterThan(10);
+  });
+});
+
+describe("methods other than POST", () => {
+  /** The answer and its whole body, or null when the body is still open after a second. */
+  async function within(res: Response, ms = 1000): Promise<string | null> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), ms);
+    });
+    const text = await Promise.race([res.text(), late]);
+    clearTimeout(timer);
+    if (text === null) await res.body?.cancel();
+    return text;
+  }
+
+  it("GET asking for an event stream is 405 with Allow: POST, answered and closed at once (stateless: no stream)", async () => {
+    const headers = { authorization: `Bearer ${env.key}`, accept: "text/event-stream" };
+    const res = await env.app.handle(new Request("http://localhost/mcp", { method: "GET", headers }));
+    const text = await within(res);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+    expect(text).not.toBeNull();
+    const body = JSON.parse(text as string);
+    expect(body.code).toBe("METHOD_NOT_ALLOWED");
+    expect(body.detail).toBe("/mcp akzeptiert nur POST, nicht GET.");
+  });
+
+  it("DELETE (no session to end) and PUT are 405 with Allow: POST too", async () => {
+    for (const method of ["DELETE", "PUT"]) {
+      const res = await env.app.handle(new Request("http://localhost/mcp", { method, headers: { authorization: `Bearer ${env.key}` } }));
+      expect(await within(res)).toContain("METHOD_NOT_ALLOWED");
+      expect([res.status, res.headers.get("allow")]).toEqual([405, "POST"]);
+    }
+  });
+
+  it("the SDK client takes the 405 as 'no stream' and works on", async () => {
+    const seen: string[] = [];
+    const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+      requestInit: { headers: { authorization: `Bearer ${env.key}` } },
+      fetch: async (url, init) => {
+        const res = await env.app.handle(new Request(url, init));
+        seen.push(`${init?.method ?? "GET"} ${res.status}`);
+        return res;
+      },
+    });
+    const sdk = new Client({ name: "test", version: "1.0" });
+    await sdk.connect(transport);
+    expect((await callTool(sdk, "whoami")).body.club_id).toBe(env.clubId);
+    await sdk.close();
+    expect(seen).toContain("GET 405");
+    expect(seen.filter((s) => s.startsWith("POST")).every((s) => s.endsWith(" 200") || s.endsWith(" 202"))).toBe(true);
+  });
+
+  it("without a key, any method is still 401", async () => {
+    const res = await env.app.handle(new Request("http://localhost/mcp", { method: "GET", headers: { accept: "text/event-stream" } }));
+    expect(res.status).toBe(401);
+    expect(JSON.parse((await within(res)) as string).code).toBe("UNAUTHORIZED");
   });
 });
