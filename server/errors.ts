@@ -1,6 +1,7 @@
-// The one place errors become HTTP answers: typed lib/ errors, schema failures (422 with
-// `detail` items `{loc, msg, type}`), malformed JSON (400), unknown routes (404), and anything
-// unexpected (500, logged, never a stack trace in the body). Messages follow the caller's locale.
+// The one place errors become answers, HTTP responses and MCP tool errors alike (`errorAnswer`):
+// typed lib/ errors, schema failures (422 with `detail` items `{loc, msg, type}`), malformed JSON
+// (400), unknown routes (404), and anything unexpected (500, logged, never a stack trace in the
+// body). Messages follow the caller's locale.
 import type { ZodType, z } from "zod";
 import { AppError, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, t, zodErrorMap } from "../lib/i18n";
