@@ -1,7 +1,8 @@
-// The one place errors become HTTP answers: typed lib/ errors, schema failures (422 with
-// `detail` items `{loc, msg, type}`), malformed JSON (400), unknown routes (404), and anything
-// unexpected (500, logged, never a stack trace in the body). Messages follow the caller's locale.
-import type { ZodType } from "zod";
+// The one place errors become answers, HTTP responses and MCP tool errors alike (`errorAnswer`):
+// typed lib/ errors, schema failures (422 with `detail` items `{loc, msg, type}`), malformed JSON
+// (400), unknown routes (404), and anything unexpected (500, logged, never a stack trace in the
+// body). Messages follow the caller's locale.
+import type { ZodType, z } from "zod";
 import { AppError, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, t, zodErrorMap } from "../lib/i18n";
 import { MESSAGES, type MessageCode } from "../lib/i18n/messages";
@@ -16,35 +17,77 @@ function message(locale: Locale, text: string): string {
 
 /** Re-runs a failed schema to list every issue in the caller's language. */
 export function zodIssues(schema: ZodType, value: unknown, where: string, locale: Locale): ValidationItem[] {
+  const result = parseInput(schema, value, where, locale);
+  return result.success ? [] : result.items;
+}
+
+/**
+ * Parses an input (`where`: path, query, body) with zod's messages in the caller's language; a
+ * failure lists each issue as a 422 `detail` item (`loc` = `where` then the field's path).
+ */
+export function parseInput<S extends ZodType>(
+  schema: S,
+  value: unknown,
+  where: string,
+  locale: Locale,
+): { success: true; data: z.output<S> } | { success: false; items: ValidationItem[] } {
   const result = schema.safeParse(value, { error: zodErrorMap(locale) });
-  if (result.success) return [];
-  return result.error.issues.map((issue) => ({
+  if (result.success) return { success: true, data: result.data };
+  const items = result.error.issues.map((issue) => ({
     loc: [where, ...issue.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
     msg: message(locale, issue.message),
     type: issue.message in MESSAGES ? issue.message.toLowerCase() : issue.code,
   }));
+  return { success: false, items };
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 }
 
+/** An error's answer: status, headers and the `{detail, code}` body (`detail` a list of items for 422). */
+export type ErrorBody = { detail: string | ValidationItem[]; code: string };
+export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<string, string> };
+
+export function validationBody(items: ValidationItem[]): ErrorBody {
+  return { detail: items, code: "VALIDATION_FAILED" };
+}
+
 export function validationResponse(items: ValidationItem[]): Response {
-  return json(422, { detail: items, code: "VALIDATION_FAILED" });
+  return json(422, validationBody(items));
+}
+
+function internalAnswer(locale: Locale, err: unknown): ErrorAnswer {
+  console.error("internal error:", err);
+  return { status: 500, body: { detail: t(locale, "INTERNAL"), code: "INTERNAL" }, headers: {} };
+}
+
+/**
+ * The one mapping of an error to its answer, for HTTP responses and MCP tool errors alike: a typed
+ * lib/ error gives its status and code with the message in `locale`; anything else is our fault
+ * (500 `INTERNAL`, logged, never a stack trace in the body).
+ */
+export function errorAnswer(err: unknown, locale: Locale): ErrorAnswer {
+  if (err instanceof ValidationFailed) {
+    const items = err.items.map((i) => ({ loc: i.loc, msg: t(locale, i.code, i.params), type: i.code.toLowerCase() }));
+    return { status: 422, body: validationBody(items), headers: {} };
+  }
+  if (!(err instanceof AppError)) return internalAnswer(locale, err);
+  const headers: Record<string, string> = {};
+  if (err instanceof RateLimited) headers["retry-after"] = String(err.retryAfterSeconds);
+  return { status: err.status, body: { detail: t(locale, err.code, err.params), code: err.code }, headers };
+}
+
+function answer({ status, body, headers }: ErrorAnswer): Response {
+  return json(status, body, headers);
 }
 
 export function appErrorResponse(err: AppError, locale: Locale): Response {
-  if (err instanceof ValidationFailed) {
-    return validationResponse(err.items.map((i) => ({ loc: i.loc, msg: t(locale, i.code, i.params), type: i.code.toLowerCase() })));
-  }
-  const headers: Record<string, string> = {};
-  if (err instanceof RateLimited) headers["retry-after"] = String(err.retryAfterSeconds);
-  return json(err.status, { detail: t(locale, err.code, err.params), code: err.code }, headers);
+  return answer(errorAnswer(err, locale));
 }
 
 export function internalError(locale: Locale, err: unknown): Response {
-  console.error("internal error:", err);
-  return json(500, { detail: t(locale, "INTERNAL"), code: "INTERNAL" });
+  return answer(internalAnswer(locale, err));
 }
 
 type ElysiaErrorInput = { code: string | number; error: unknown; locale: Locale; path: string; method: string };

@@ -115,6 +115,13 @@ export const MESSAGES = {
     de: "Keine Route entspricht {method} {path}.",
     it: "Nessuna route corrisponde a {method} {path}.",
   },
+  // MCP endpoint (server/mcp.ts): stateless, it takes POST only
+  METHOD_NOT_ALLOWED: {
+    fr: "{path} n'accepte que {allow}, pas {method}.",
+    en: "{path} only accepts {allow}, not {method}.",
+    de: "{path} akzeptiert nur {allow}, nicht {method}.",
+    it: "{path} accetta solo {allow}, non {method}.",
+  },
   CLUB_NOT_FOUND: {
     fr: "Club introuvable.",
     en: "Club not found.",

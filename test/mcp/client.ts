@@ -14,8 +14,13 @@ export async function mcpClient(env: TestEnv, key: string | null = env.key) {
   return client;
 }
 
-/** Calls a tool and parses its JSON text answer; `isError` tells a refusal. */
+/** Calls a tool and parses its JSON text answer (a refusal's too: `{detail, code}`); `isError` tells a refusal. */
 export async function callTool(client: Awaited<ReturnType<typeof mcpClient>>, name: string, args: Record<string, unknown> = {}) {
   const res = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[] };
-  return { isError: !!res.isError, body: JSON.parse(res.content[0].text) };
+  const text = res.content[0]?.text ?? "";
+  try {
+    return { isError: !!res.isError, body: JSON.parse(text) };
+  } catch {
+    throw new Error(`${name}: the answer is not JSON: ${text.slice(0, 300)}`);
+  }
 }
