@@ -82,16 +82,49 @@ export function selectItems(q: Queryable) {
 
 type ItemRow = { m: MemberRow; tier_name: string | null; pending_tier_name: string | null; ref_first: string | null; ref_last: string | null };
 
+/**
+ * The item of a member: built field by field from MemberAdminItem's own fields (an allow list), so
+ * that no internal column (club_id, search_text, sort_name, pass_auth_token, pass_updated_at...)
+ * ever leaves lib/, whatever the caller (HTTP strips by its response schema; MCP does not).
+ */
 export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
-  const { club_id: _c, search_text: _s, status_before_suspension: _b, referred_by_member_id: _r, updated_at: _u, ...m } = r.m;
+  const m = r.m;
   return {
-    ...m,
+    id: m.id,
+    first_name: m.first_name,
+    last_name: m.last_name,
+    email: m.email,
+    membership_start: m.membership_start,
+    membership_end: m.membership_end,
     payment_status: m.payment_status as MemberAdminItem["payment_status"],
     status: derivedStatus(m, today),
+    referral_code: m.referral_code,
+    pass_serial_number: m.pass_serial_number,
+    has_wallet_a: m.has_wallet_a,
+    has_wallet_b: m.has_wallet_b,
+    has_web: m.has_web,
+    payment_method: m.payment_method,
+    tier_id: m.tier_id,
     tier_name: r.tier_name,
+    pending_tier_id: m.pending_tier_id,
     pending_tier_name: r.pending_tier_name,
+    pending_tier_change_at: m.pending_tier_change_at,
+    is_manual: m.is_manual,
+    payment_mode: m.payment_mode,
+    invoice_company_name: m.invoice_company_name,
+    referral_count: m.referral_count,
+    referral_credit_cents: m.referral_credit_cents,
+    acquisition_source: m.acquisition_source,
     referred_by_name: r.ref_first !== null ? `${r.ref_first} ${r.ref_last ?? ""}`.trim() : null,
-  };
+    custom_fields: m.custom_fields,
+    profile_complete: m.profile_complete,
+    card_email_sent_at: m.card_email_sent_at,
+    card_email_reminder_sent_at: m.card_email_reminder_sent_at,
+    card_installed_at: m.card_installed_at,
+    renewal_opt_out_at: m.renewal_opt_out_at,
+    manage_token: m.manage_token,
+    created_at: m.created_at,
+  } satisfies Record<keyof MemberAdminItem, unknown>;
 }
 
 /** The member of the club, or 404 (another club's id is unknown here: nothing leaks). */

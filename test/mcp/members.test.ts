@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, tiers } from "../../db/schema";
+import { MemberAdminItem } from "../../lib/members/schemas";
 import { setup, type TestEnv } from "../helpers";
 import { historyOf, memberRow, paymentsOf, seedMember, todayUtc } from "../members-fixtures";
 import { callTool, mcpClient } from "./client";
@@ -81,6 +82,19 @@ describe("MCP members and tiers tools", () => {
     expect(row.membership_end).toBe("2033-06-30");
     const audited = await env.db.read.select().from(auditLog).where(eq(auditLog.tool, "mark_member_paid"));
     expect(audited.length).toBeGreaterThan(0);
+  });
+
+  it("member items carry exactly MemberAdminItem's fields, never internal columns", async () => {
+    const m = await seedMember(env, { email: "keys@test.org", pass_auth_token: "secret-token", pass_updated_at: "2025-01-01T00:00:00.000Z" });
+    const fields = Object.keys(MemberAdminItem.shape).sort();
+    const listed = await callTool(client, "list_members", { search: "keys@test.org" });
+    expect(listed.body.items).toHaveLength(1);
+    expect(Object.keys(listed.body.items[0]).sort()).toEqual(fields);
+    const extended = await callTool(client, "extend_membership", { member_id: m.id, extend_months: 1 });
+    expect(Object.keys(extended.body).sort()).toEqual(fields);
+    const added = await callTool(client, "add_member", { first_name: "Key", last_name: "Set", email: "keyset@test.org", membership_end: "2031-01-01" });
+    expect(Object.keys(added.body).sort()).toEqual([...fields, "wallet_urls"].sort());
+    expect(JSON.stringify([listed.body, extended.body, added.body])).not.toContain("secret-token");
   });
 
   it("another club's member id is unknown to the tools", async () => {
