@@ -22,6 +22,7 @@ import {
   newPassSerial,
   newReferralCode,
   normalizeEmail,
+  paymentStatusChange,
   periodEnd,
   searchTextOf,
   sortNameOf,
@@ -272,7 +273,7 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
     const active = derivedStatus(m, today) === "active";
     const set: Change = active
       ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
-      : { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
+      : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
     const currency = m.tier_id ? ((await getTierRow(t, ctx.clubId, m.tier_id).catch(() => null))?.currency ?? club.currency) : club.currency;
     const paymentId = newId();
     return {
@@ -305,7 +306,7 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
 export const suspendMember = verb("members:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
   transition(ctx, input.member_id, "suspend", input.reason, async (m) => {
     if (m.payment_status === "suspended") throw new Conflict("MEMBER_ALREADY_SUSPENDED");
-    return { set: { payment_status: "suspended", status_before_suspension: m.payment_status } };
+    return { set: paymentStatusChange(m, "suspended") };
   }),
 );
 
@@ -313,7 +314,7 @@ export const suspendMember = verb("members:edit", async (ctx: Ctx, input: Reason
 export const reactivateMember = verb("members:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
   transition(ctx, input.member_id, "reactivate", input.reason, async (m) => {
     if (m.payment_status !== "suspended") throw new Conflict("MEMBER_NOT_SUSPENDED");
-    return { set: { payment_status: m.status_before_suspension ?? "paid", status_before_suspension: null } };
+    return { set: paymentStatusChange(m) };
   }),
 );
 

@@ -7,7 +7,7 @@ import { memberHistory, members, tiers } from "../../db/schema";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
-import type { MemberAdminItem } from "./schemas";
+import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../text";
 import { derivedStatus, todayUtc } from "./status";
 
@@ -45,6 +45,23 @@ export const isStorableDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) &&
 
 /** Last day of a period of `months` starting on `start` (the end is inclusive). */
 export const periodEnd = (start: string, months: number) => addDays(addMonths(start, months), -1);
+
+// ---- stored status ----
+
+/**
+ * The change that gives the member the stored status `to` (suspend, reactivate, mark-paid and
+ * import all go through it): entering `suspended` records the status it leaves (what reactivate
+ * returns to); leaving `suspended` clears that record. Without `to`: the status it had before
+ * its suspension (reactivate). Same status: no change.
+ */
+export function paymentStatusChange(
+  m: Pick<MemberRow, "payment_status" | "status_before_suspension">,
+  to: PaymentStatus = (m.status_before_suspension as PaymentStatus | null) ?? "paid",
+): Pick<MemberRow, "payment_status" | "status_before_suspension"> | Record<string, never> {
+  if (to === m.payment_status) return {};
+  if (to === "suspended") return { payment_status: to, status_before_suspension: m.payment_status };
+  return { payment_status: to, status_before_suspension: null };
+}
 
 // ---- codes ----
 

@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { clubs, members } from "../../db/schema";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
-import { historyOf, seedMember } from "../members-fixtures";
+import { historyOf, memberRow, seedMember } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -98,6 +98,32 @@ describe("POST /api/clubs/:club_id/members/import", () => {
     expect(partial.body.errors).toHaveLength(5);
     expect(await byEmail("ok1@test.org")).toBeDefined();
     expect((await byEmail("anais@test.org"))?.membership_end).toBe("2032-01-01");
+  });
+
+  it("changes a status by the rule of suspend and reactivate: a pending member suspended by import reactivates as pending", async () => {
+    const pending = await seedMember(env, { email: "unpaid@test.org", payment_status: "pending" });
+    const res = await importCsv("email,payment_status\nunpaid@test.org,suspended\n");
+    expect(res.body).toMatchObject({ updated: 1, errors: [] });
+    expect(await memberRow(env, pending.id)).toMatchObject({ payment_status: "suspended", status_before_suspension: "pending" });
+    const back = await env.call("POST", `/api/clubs/${env.clubId}/members/${pending.id}/actions/reactivate`, { body: {} });
+    expect(back.body).toMatchObject({ payment_status: "pending", status: "pending" });
+    expect(await memberRow(env, pending.id)).toMatchObject({ payment_status: "pending", status_before_suspension: null });
+
+    // Leaving `suspended` by import clears the record as reactivate does; the file's status is taken.
+    const suspended = await seedMember(env, { email: "lifted@test.org", payment_status: "suspended", status_before_suspension: "pending" });
+    expect((await importCsv("email,payment_status\nlifted@test.org,paid\n")).body).toMatchObject({ updated: 1 });
+    expect(await memberRow(env, suspended.id)).toMatchObject({ payment_status: "paid", status_before_suspension: null });
+
+    // A new member imported as suspended returns to the import's default, paid.
+    expect((await importCsv("email,first_name,last_name,membership_end,payment_status\nnewsusp@test.org,New,Susp,2030-01-01,suspended\n")).body).toMatchObject({
+      created: 1,
+    });
+    expect(await byEmail("newsusp@test.org")).toMatchObject({ payment_status: "suspended", status_before_suspension: "paid" });
+    const h = await historyOf(env, pending.id);
+    expect(h.map((x) => [x.action, x.from_status, x.to_status])).toEqual([
+      ["import_update", "pending", "suspended"],
+      ["reactivate", "suspended", "pending"],
+    ]);
   });
 
   it("refuses a file without an email column or without lines", async () => {
