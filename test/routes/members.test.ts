@@ -1,7 +1,7 @@
 // GET /api/clubs/:club_id/members, POST .../members/manual, POST .../members/:member_id/actions/*
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { memberHistory, members, payments } from "../../db/schema";
+import { clubs, memberHistory, members, payments } from "../../db/schema";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, historyOf, memberRow, paymentsOf, seedMember, todayUtc } from "../members-fixtures";
@@ -128,6 +128,31 @@ describe("GET /api/clubs/:club_id/members", () => {
     }
   });
 
+  it("names the member's tier, pending tier and referrer in the item", async () => {
+    const gold = await list.call("POST", `/api/clubs/${list.clubId}/tiers`, { body: { name: "Gold", price_cents: 100 } });
+    const silver = await list.call("POST", `/api/clubs/${list.clubId}/tiers`, { body: { name: "Silver", price_cents: 50 } });
+    const m = await seedMember(list, {
+      first_name: "Tiered",
+      email: "tiered@test.org",
+      tier_id: gold.body.id,
+      pending_tier_id: silver.body.id,
+      referred_by_member_id: ids.active,
+    });
+    try {
+      const [item] = (await get("?search=tiered%40test.org")).body.items;
+      expect(item).toMatchObject({ id: m.id, tier_id: gold.body.id, tier_name: "Gold", pending_tier_name: "Silver", referred_by_name: "Élodie Zürcher" });
+    } finally {
+      await list.db.tx((t) => t.delete(members).where(eq(members.id, m.id)));
+    }
+  });
+
+  it("takes limit over page_size when both are sent", async () => {
+    const res = await get("?sort=registered&dir=asc&limit=2&page_size=3");
+    expect(res.body).toMatchObject({ total: 5, page: 1, limit: 2 });
+    expect(names(res)).toEqual(["Élodie", "Bruno"]);
+    expect((await get("?sort=registered&dir=asc&page_size=3&limit=2")).body.items).toHaveLength(2);
+  });
+
   it("shows only the caller's club", async () => {
     const other = await list.otherClub();
     await seedMember(list, { first_name: "Other" }, other.club_id);
@@ -185,6 +210,14 @@ describe("POST /api/clubs/:club_id/members/manual", () => {
     expect(bad.status).toBe(422);
     const locs = bad.body.detail.map((d: { loc: string[] }) => d.loc.join("."));
     expect(locs).toEqual(expect.arrayContaining(["body.first_name", "body.last_name", "body.email", "body.membership_end"]));
+  });
+
+  it("stores the tier given, and names it in the answer", async () => {
+    const tier = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Bronze", price_cents: 100 } });
+    const res = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "bronze@test.org", tier_id: tier.body.id } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ tier_id: tier.body.id, tier_name: "Bronze" });
+    expect((await memberRow(env, res.body.id)).tier_id).toBe(tier.body.id);
   });
 
   it("refuses another club's tier with 404", async () => {
@@ -290,6 +323,38 @@ describe("member actions", () => {
       const [h] = await historyOf(env, m.id);
       expect(h).toMatchObject({ action: "mark_paid", from_status: "pending", to_status: "paid", to_end: periodEnd(today, 12) });
       expect(h.details).toMatchObject({ amount_cents: 5000, payment_id: p.id });
+    });
+
+    it("records the payment in the tier's currency when the member has a tier, else the club's", async () => {
+      const tier = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Euro", price_cents: 3000, currency: "EUR", duration_months: 6 } });
+      const m = await seedMember(env, { payment_status: "pending", tier_id: tier.body.id });
+      const res = await act(m.id, "mark-paid", { amount_cents: 3000 });
+      expect(res.body.membership_end).toBe(periodEnd(today, 6));
+      expect((await paymentsOf(env, m.id))[0]).toMatchObject({ amount_cents: 3000, currency: "EUR" });
+      const plain = await seedMember(env, { payment_status: "pending" });
+      await act(plain.id, "mark-paid", { amount_cents: 3000 });
+      expect((await paymentsOf(env, plain.id))[0].currency).toBe("CHF");
+    });
+
+    it("takes the platform commission at the club's commission_rate_percent (null: 0)", async () => {
+      const setRate = (rate: number | null) =>
+        env.db.tx((t) =>
+          t
+            .update(clubs)
+            .set({ commission_rate_percent: rate } as never)
+            .where(eq(clubs.id, env.clubId)),
+        );
+      await setRate(5);
+      try {
+        const m = await seedMember(env, { payment_status: "pending" });
+        await act(m.id, "mark-paid", { amount_cents: 4010 });
+        expect((await paymentsOf(env, m.id))[0]).toMatchObject({ amount_cents: 4010, platform_commission_cents: 201, provider_fee_cents: 0 });
+      } finally {
+        await setRate(null);
+      }
+      const free = await seedMember(env, { payment_status: "pending" });
+      await act(free.id, "mark-paid", { amount_cents: 4010 });
+      expect((await paymentsOf(env, free.id))[0].platform_commission_cents).toBe(0);
     });
 
     it("expired -> a new period from today; active -> renewed from its end", async () => {

@@ -72,6 +72,20 @@ describe("tiers", () => {
     expect((await env.call("GET", `${path()}?include_inactive=maybe`)).status).toBe(422);
   });
 
+  it("lists by sort_order, whatever the order of creation", async () => {
+    const other = await env.otherClub();
+    const url = `/api/clubs/${other.club_id}/tiers`;
+    for (const [name, sort_order] of [
+      ["Third", 30],
+      ["First", 10],
+      ["Second", 20],
+    ] as const) {
+      expect((await env.call("POST", url, { key: other.api_key, body: { name, price_cents: 1, sort_order } })).status).toBe(201);
+    }
+    const list = await env.call("GET", url, { key: other.api_key });
+    expect(list.body.map((t: { name: string }) => t.name)).toEqual(["First", "Second", "Third"]);
+  });
+
   it("updates only the fields sent", async () => {
     const t = await env.call("POST", path(), { body: { name: "Famille", price_cents: 8000, description: "2 adultes" } });
     const before = await tierRow(t.body.id);
