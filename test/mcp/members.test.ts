@@ -1,10 +1,10 @@
 // MCP tools of the members and tiers areas, through the SDK client.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { auditLog, tiers } from "../../db/schema";
+import { auditLog, memberHistory, members, tiers } from "../../db/schema";
 import { MemberAdminItem } from "../../lib/members/schemas";
 import { setup, type TestEnv } from "../helpers";
-import { historyOf, memberRow, paymentsOf, seedMember, todayUtc } from "../members-fixtures";
+import { historyOf, memberRow, paymentsOf, seedMember } from "../members-fixtures";
 import { callTool, mcpClient } from "./client";
 
 let env: TestEnv;
@@ -107,11 +107,25 @@ describe("MCP members and tiers tools", () => {
 
   it("a view key can list but not write", async () => {
     const view = await mcpClient(env, await env.makeKey({ members: "view", finances: "view" }));
+    const target = await seedMember(env, { email: "viewed@test.org" });
+    const tier = (await env.db.read.select().from(tiers).where(eq(tiers.club_id, env.clubId)))[0] ?? null;
+    const snapshot = async () => ({
+      members: await env.db.read.select().from(members).where(eq(members.club_id, env.clubId)),
+      tiers: await env.db.read.select().from(tiers).where(eq(tiers.club_id, env.clubId)),
+      history: await env.db.read.select().from(memberHistory).where(eq(memberHistory.club_id, env.clubId)),
+    });
+    const before = await snapshot();
     expect((await callTool(view, "list_members")).isError).toBe(false);
     expect((await callTool(view, "list_tiers")).isError).toBe(false);
     const res = await callTool(view, "add_member", { first_name: "A", last_name: "B", email: "view@test.org", membership_end: "2030-01-01" });
     expect(res).toMatchObject({ isError: true, body: { code: "SCOPE_MISSING" } });
     expect((await callTool(view, "create_tier", { name: "X", price_cents: 1 })).body.code).toBe("SCOPE_MISSING");
+    expect((await callTool(view, "suspend_member", { member_id: target.id })).body.code).toBe("SCOPE_MISSING");
+    expect((await callTool(view, "extend_membership", { member_id: target.id, extend_months: 1 })).body.code).toBe("SCOPE_MISSING");
+    if (tier) expect((await callTool(view, "update_tier", { tier_id: tier.id, name: "Renamed" })).body.code).toBe("SCOPE_MISSING");
+    // Nothing was written: the club's members, tiers and history are as they were.
+    expect(await snapshot()).toEqual(before);
+    expect(before.members.some((m) => m.email === "view@test.org")).toBe(false);
     await view.close();
   });
 
@@ -123,8 +137,9 @@ describe("MCP members and tiers tools", () => {
     expect(upd.body.is_active).toBe(false);
     expect((await env.db.read.select().from(tiers).where(eq(tiers.id, created.body.id)))[0].is_active).toBe(false);
     expect((await callTool(client, "list_tiers")).body).toHaveLength(0);
-    expect((await callTool(client, "list_tiers", { include_inactive: true })).body).toHaveLength(1);
-    expect(todayUtc()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect((await callTool(client, "list_tiers", { include_inactive: true })).body).toEqual([
+      expect.objectContaining({ id: created.body.id, is_active: false }),
+    ]);
   });
 
   it("import_members (dry run, then for real), export_members as CSV text", async () => {

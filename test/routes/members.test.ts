@@ -448,9 +448,24 @@ describe("member actions", () => {
   });
 
   it("history and payments rows stay in the club", async () => {
-    const rows = await env.db.read.select().from(memberHistory).where(eq(memberHistory.club_id, env.clubId));
-    expect(rows.length).toBeGreaterThan(0);
-    const pays = await env.db.read.select().from(payments).where(eq(payments.club_id, env.clubId));
-    expect(pays.every((p) => p.source === "manual")).toBe(true);
+    // A second club acts on its own member, so that a row filed under the wrong club would show.
+    const other = await env.otherClub();
+    const theirs = await seedMember(env, { payment_status: "pending" }, other.club_id);
+    const url = `/api/clubs/${other.club_id}/members/${theirs.id}/actions`;
+    expect((await env.call("POST", `${url}/mark-paid`, { key: other.api_key, body: { amount_cents: 700 } })).status).toBe(200);
+    expect((await env.call("POST", `${url}/suspend`, { key: other.api_key, body: {} })).status).toBe(200);
+    const ours = await seedMember(env, { payment_status: "pending" });
+    expect((await act(ours.id, "mark-paid", { amount_cents: 800 })).status).toBe(200);
+
+    const clubOf = new Map((await env.db.read.select({ id: members.id, club_id: members.club_id }).from(members)).map((m) => [m.id, m.club_id]));
+    const rows = await env.db.read.select().from(memberHistory);
+    const pays = await env.db.read.select().from(payments);
+    for (const row of [...rows, ...pays]) expect([row.member_id, row.club_id]).toEqual([row.member_id, clubOf.get(row.member_id as string) as string]);
+    expect((await historyOf(env, theirs.id)).map((h) => [h.action, h.club_id])).toEqual([
+      ["mark_paid", other.club_id],
+      ["suspend", other.club_id],
+    ]);
+    expect((await paymentsOf(env, theirs.id)).map((p) => [p.club_id, p.amount_cents, p.source])).toEqual([[other.club_id, 700, "manual"]]);
+    expect((await paymentsOf(env, ours.id)).map((p) => [p.club_id, p.amount_cents, p.source])).toEqual([[env.clubId, 800, "manual"]]);
   });
 });
