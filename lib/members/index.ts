@@ -51,6 +51,8 @@ export type ClubSettings = {
   membership_duration_months: number;
   commission_rate_percent: number | null;
   custom_fields_schema: unknown;
+  /** Where members' replies go (the card email's Reply-To). */
+  contact_email: string | null;
 };
 
 export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSettings> {
@@ -64,6 +66,7 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
       membership_duration_months: clubColumns.membership_duration_months,
       commission_rate_percent: clubColumns.commission_rate_percent,
       custom_fields_schema: clubColumns.custom_fields_schema,
+      contact_email: clubColumns.contact_email,
     })
     .from(clubs)
     .where(eq(clubs.id, clubId))
@@ -230,12 +233,12 @@ async function transition(
   });
 }
 
-async function periodMonths(t: Queryable, ctx: Ctx, m: MemberRow): Promise<number> {
-  if (m.tier_id) {
-    const tier = await getTierRow(t, ctx.clubId, m.tier_id).catch(() => null);
-    if (tier) return tier.duration_months;
-  }
-  return (await clubSettings(t, ctx.clubId)).membership_duration_months;
+/** The member's period (months) and currency: its tier's, else the club's (`club` when already read). */
+async function memberTerms(t: Queryable, ctx: Ctx, m: MemberRow, club?: ClubSettings): Promise<{ months: number; currency: string }> {
+  const tier = m.tier_id ? await getTierRow(t, ctx.clubId, m.tier_id).catch(() => null) : null;
+  if (tier) return { months: tier.duration_months, currency: tier.currency };
+  const c = club ?? (await clubSettings(t, ctx.clubId));
+  return { months: c.membership_duration_months, currency: c.currency };
 }
 
 /**
@@ -252,7 +255,7 @@ export const extendMembership = verb("members:edit", async (ctx: Ctx, input: Ext
       }
       return { set: { membership_end: input.extend_until } };
     }
-    const months = input.extend_months ?? (await periodMonths(t, ctx, m));
+    const months = input.extend_months ?? (await memberTerms(t, ctx, m)).months;
     const today = todayUtc();
     const end = m.membership_end < today ? periodEnd(today, months) : addMonths(m.membership_end, months);
     return { set: { membership_end: end }, details: { months } };
@@ -267,14 +270,13 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
   transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
     if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
     const club = await clubSettings(t, ctx.clubId);
-    const months = await periodMonths(t, ctx, m);
+    const { months, currency } = await memberTerms(t, ctx, m, club);
     const today = todayUtc();
     const method = input.payment_method ?? "bank_transfer";
     const active = derivedStatus(m, today) === "active";
     const set: Change = active
       ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
       : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
-    const currency = m.tier_id ? ((await getTierRow(t, ctx.clubId, m.tier_id).catch(() => null))?.currency ?? club.currency) : club.currency;
     const paymentId = newId();
     return {
       set,

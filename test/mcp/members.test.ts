@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, memberHistory, members, tiers } from "../../db/schema";
-import { MemberAdminItem } from "../../lib/members/schemas";
+import { ExtendRequest, MarkPaidRequest, MemberAdminItem, ReactivateRequest, SuspendRequest } from "../../lib/members/schemas";
 import { setup, type TestEnv } from "../helpers";
 import { historyOf, memberRow, paymentsOf, seedMember } from "../members-fixtures";
 import { callTool, mcpClient } from "./client";
@@ -46,6 +46,21 @@ describe("MCP members and tiers tools", () => {
     const props = byName.extend_membership.inputSchema.properties as Record<string, { description?: string }>;
     expect(props.member_id.description).toContain("list_members");
     expect(props.extend_until.description).toBeString();
+  });
+
+  it("member action tools take the HTTP request shapes, with one documented reason", async () => {
+    const { tools } = await client.listTools();
+    const props = (name: string) => (tools.find((t) => t.name === name)?.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+    for (const [name, shape] of [
+      ["extend_membership", ExtendRequest],
+      ["mark_member_paid", MarkPaidRequest],
+      ["suspend_member", SuspendRequest],
+      ["reactivate_member", ReactivateRequest],
+      ["cancel_subscription", SuspendRequest],
+    ] as const) {
+      expect(Object.keys(props(name)).sort()).toEqual(["member_id", ...Object.keys(shape.shape)].sort());
+      expect(props(name).reason.description).toBe("Why (kept in the member's history).");
+    }
   });
 
   it("add_member, list_members, extend, mark paid, suspend, reactivate, cancel subscription", async () => {
