@@ -289,6 +289,17 @@ describe("member actions", () => {
       expect(res.body.status).toBe("active");
     });
 
+    it("is documented without a 409: extend refuses no state (DESIGN 6), only bad input (422)", async () => {
+      const spec = (await env.call("GET", "/api/public/openapi.json", { key: null })).body;
+      const actions = "/api/clubs/{club_id}/members/{member_id}/actions";
+      expect(Object.keys(spec.paths[`${actions}/extend`].post.responses)).not.toContain("409");
+      expect(spec.paths[`${actions}/extend`].post.responses["422"]).toBeDefined();
+      expect(spec.paths[`${actions}/suspend`].post.responses["409"]).toBeDefined();
+      // Any state is extended, a suspended member too (it stays suspended).
+      const s = await seedMember(env, { payment_status: "suspended", status_before_suspension: "paid", membership_end: "2030-01-01" });
+      expect((await act(s.id, "extend", { extend_until: "2030-02-01" })).body).toMatchObject({ payment_status: "suspended", membership_end: "2030-02-01" });
+    });
+
     it("by one period of the tier, else of the club", async () => {
       const tier = await env.call("POST", `${base().replace("/members", "")}/tiers`, { body: { name: "Trimestre", price_cents: 1000, duration_months: 3 } });
       const withTier = await seedMember(env, { membership_end: "2030-01-15", tier_id: tier.body.id });
