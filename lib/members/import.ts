@@ -164,6 +164,10 @@ async function planImport(ctx: Ctx, q: Queryable, input: ImportInput): Promise<P
         if (!values[f] && !errors.some((e) => e.includes(f))) errors.push(msg("IMPORT_MISSING_FIELD", { field: f }));
       }
     }
+    // The period the line leaves (the stored dates complete an update): never an end before its start.
+    const start = (values.membership_start as string | undefined) ?? current?.membership_start;
+    const end = (values.membership_end as string | undefined) ?? current?.membership_end;
+    if (start && end && start > end) errors.push(msg("MEMBERSHIP_END_BEFORE_START", { start, end }));
     if (errors.length) {
       result.errors.push({ line, detail: errors.join(" ") });
       continue;
@@ -212,7 +216,8 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     for (const p of planned) {
       if (p.kind === "create") {
         const v = p.values as Record<string, string>;
-        const start = v.membership_start ?? today;
+        // Without a start in the file: today, or the end itself when it has passed (an expired member).
+        const start = v.membership_start ?? (v.membership_end && v.membership_end < today ? v.membership_end : today);
         const row = newMemberRow(ctx.clubId, {
           first_name: v.first_name,
           last_name: v.last_name,

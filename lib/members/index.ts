@@ -176,10 +176,14 @@ export function newMemberRow(
 
 /**
  * Adds a member by hand: `paid`, `is_manual`, starting today, ending as given; no payment row.
- * 409 MEMBER_EMAIL_TAKEN on a duplicate email in the club; 404 TIER_NOT_FOUND for another club's tier.
+ * 422 MEMBERSHIP_END_BEFORE_START for an end before today; 409 MEMBER_EMAIL_TAKEN on a duplicate email in the club; 404 TIER_NOT_FOUND for another club's tier.
  */
 export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemberCreate) => {
   const today = todayUtc();
+  // The membership starts today: an end before it would store a period that ends before it starts.
+  if (input.membership_end < today) {
+    throw new ValidationFailed([{ loc: ["body", "membership_end"], code: "MEMBERSHIP_END_BEFORE_START", params: { start: today, end: input.membership_end } }]);
+  }
   const id = await ctx.db.tx(async (t) => {
     if (input.tier_id) await getTierRow(t, ctx.clubId, input.tier_id);
     const email = normalizeEmail(input.email);

@@ -126,6 +126,29 @@ describe("POST /api/clubs/:club_id/members/import", () => {
     ]);
   });
 
+  it("refuses a line whose membership_start is after its membership_end (the stored dates complete an update)", async () => {
+    const stored = await seedMember(env, { email: "period@test.org", membership_start: "2025-03-01", membership_end: "2026-02-28" });
+    const before = await all();
+    const csv = [
+      "email,first_name,last_name,membership_start,membership_end",
+      "backwards@test.org,Back,Wards,2030-06-01,2030-05-31",
+      "period@test.org,,,,2025-02-01",
+      "period@test.org,,,2026-03-01,",
+    ].join("\n");
+    const res = await importCsv(csv, "?partial=true");
+    expect(res.body).toMatchObject({ created: 0, updated: 0 });
+    expect(res.body.errors.map((e: { line: number }) => e.line)).toEqual([2, 3, 4]);
+    expect(res.body.errors[0].detail).toBe("La fin d'adhésion (2030-05-31) ne peut pas précéder son début (2030-06-01).");
+    expect(res.body.errors[1].detail).toContain("(2025-02-01) ne peut pas précéder son début (2025-03-01)");
+    expect(await all()).toEqual(before);
+    expect(await memberRow(env, stored.id)).toEqual(stored);
+
+    // Without a start in the file, a passed end is also the start (an expired member), never start > end.
+    const old = await importCsv("email,first_name,last_name,membership_end\nexpired@test.org,Ex,Pired,2021-05-31\n");
+    expect(old.body).toMatchObject({ created: 1, errors: [] });
+    expect(await byEmail("expired@test.org")).toMatchObject({ membership_start: "2021-05-31", membership_end: "2021-05-31" });
+  });
+
   it("refuses a file without an email column or without lines", async () => {
     expect((await importCsv("prénom,nom\nA,B\n")).body.errors[0]).toEqual({ line: 1, detail: expect.stringContaining("courriel") });
     expect((await importCsv("")).body.errors[0].line).toBe(1);

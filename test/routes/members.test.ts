@@ -212,6 +212,24 @@ describe("POST /api/clubs/:club_id/members/manual", () => {
     expect(locs).toEqual(expect.arrayContaining(["body.first_name", "body.last_name", "body.email", "body.membership_end"]));
   });
 
+  it("refuses an end before today, the membership's start (422 on body.membership_end), and writes nothing; today itself is a one-day membership", async () => {
+    const before = await env.db.read.select().from(members);
+    const res = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "past@test.org", membership_end: addDays(today, -1) } });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe("VALIDATION_FAILED");
+    expect(res.body.detail).toEqual([
+      {
+        loc: ["body", "membership_end"],
+        type: "membership_end_before_start",
+        msg: `La fin d'adhésion (${addDays(today, -1)}) ne peut pas précéder son début (${today}).`,
+      },
+    ]);
+    expect(await env.db.read.select().from(members)).toEqual(before);
+    const same = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "oneday@test.org", membership_end: today } });
+    expect(same.status).toBe(201);
+    expect(same.body).toMatchObject({ membership_start: today, membership_end: today, status: "active" });
+  });
+
   it("stores the tier given, and names it in the answer", async () => {
     const tier = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Bronze", price_cents: 100 } });
     const res = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "bronze@test.org", tier_id: tier.body.id } });

@@ -22,7 +22,7 @@ export const add_member = tool({
   name: "add_member",
   title: "Add a member by hand",
   description:
-    "Adds a member who paid outside the platform: first_name, last_name, email and membership_end (YYYY-MM-DD, last valid day) are required; the membership starts today and is marked paid. Fails with MEMBER_EMAIL_TAKEN if the email is already a member's. Returns the member with wallet_urls.web, the card link to give them.",
+    "Adds a member who paid outside the platform: first_name, last_name, email and membership_end (YYYY-MM-DD, last valid day) are required; the membership starts today (so membership_end cannot be before today) and is marked paid. Fails with MEMBER_EMAIL_TAKEN if the email is already a member's. Returns the member with wallet_urls.web, the card link to give them.",
   input: ManualMemberCreate,
   annotations: WRITE,
   run: (ctx, input) => addMember(ctx, input),
