@@ -12,6 +12,7 @@ import { newId, nowIso } from "../ids";
 import {
   addMonths,
   foldText,
+  freeReferralCode,
   getMemberItem,
   getMemberRow,
   getTierRow,
@@ -138,7 +139,7 @@ async function assertEmailFree(t: Queryable, clubId: string, email: string, exce
   if (taken && taken.id !== exceptId) throw new Conflict("MEMBER_EMAIL_TAKEN", { email });
 }
 
-/** Fields of a new member row (referral code, serial and token drawn fresh). */
+/** Fields of a new member row (serial and token drawn fresh; the referral code too unless given). */
 export function newMemberRow(
   clubId: string,
   input: {
@@ -152,10 +153,12 @@ export function newMemberRow(
     tier_id?: string | null;
     custom_fields?: Record<string, unknown> | null;
     created_at?: string;
+    /** Drawn here when not given; inside a transaction give `freeReferralCode(t, clubId)`. */
+    referral_code?: string;
   },
 ): typeof members.$inferInsert {
   const now = nowIso();
-  const referral_code = newReferralCode();
+  const referral_code = input.referral_code ?? newReferralCode();
   const base = { ...input, first_name: input.first_name.trim(), last_name: input.last_name.trim(), email: normalizeEmail(input.email), referral_code };
   return {
     id: newId(),
@@ -190,6 +193,7 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
     await assertEmailFree(t, ctx.clubId, email);
     const row = newMemberRow(ctx.clubId, {
       ...input,
+      referral_code: await freeReferralCode(t, ctx.clubId),
       email,
       membership_start: today,
       payment_status: "paid",

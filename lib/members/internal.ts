@@ -65,7 +65,30 @@ export function paymentStatusChange(
 
 // ---- codes ----
 
-export const newReferralCode = () => readableCode(8);
+/** Where referral codes are drawn: a test replaces `referral` to force a collision. */
+export const codeSource = { referral: () => readableCode(8) };
+export const newReferralCode = () => codeSource.referral();
+
+/** Draws before a club's referral codes run out: 25^8 codes make even one collision rare. */
+const REFERRAL_DRAWS = 10;
+
+/**
+ * A referral code no member of the club has (unique index (club_id, referral_code)), drawn again
+ * on a collision. Read in the writing transaction `t`: it sees the codes written before in it
+ * (an import's earlier lines) and no other writer can take the code before the insert.
+ */
+export async function freeReferralCode(t: Queryable, clubId: string): Promise<string> {
+  for (let i = 0; i < REFERRAL_DRAWS; i++) {
+    const code = newReferralCode();
+    const [taken] = await t
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.club_id, clubId), eq(members.referral_code, code)))
+      .limit(1);
+    if (!taken) return code;
+  }
+  throw new Error(`no free referral code in ${REFERRAL_DRAWS} draws`);
+}
 export const newPassSerial = () => randomBase62(24);
 export const newManageToken = () => randomBase62(32);
 

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, members } from "../../db/schema";
+import { codeSource } from "../../lib/members/internal";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { historyOf, memberRow, seedMember } from "../members-fixtures";
@@ -147,6 +148,22 @@ describe("POST /api/clubs/:club_id/members/import", () => {
     const old = await importCsv("email,first_name,last_name,membership_end\nexpired@test.org,Ex,Pired,2021-05-31\n");
     expect(old.body).toMatchObject({ created: 1, errors: [] });
     expect(await byEmail("expired@test.org")).toMatchObject({ membership_start: "2021-05-31", membership_end: "2021-05-31" });
+  });
+
+  it("draws a referral code again on a collision, with the club's members and the file's earlier lines", async () => {
+    await seedMember(env, { referral_code: "TAKEN777" });
+    const draws = ["TAKEN777", "FRESH333", "FRESH333", "FRESH444"];
+    const draw = codeSource.referral;
+    codeSource.referral = () => draws.shift() ?? draw();
+    try {
+      const res = await importCsv("email,first_name,last_name,membership_end\ncode1@test.org,Code,One,2030-01-01\ncode2@test.org,Code,Two,2030-01-01\n");
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ created: 2, errors: [], written: true });
+    } finally {
+      codeSource.referral = draw;
+    }
+    expect(draws).toEqual([]);
+    expect([(await byEmail("code1@test.org"))?.referral_code, (await byEmail("code2@test.org"))?.referral_code]).toEqual(["FRESH333", "FRESH444"]);
   });
 
   it("refuses a file without an email column or without lines", async () => {

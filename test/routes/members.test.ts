@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, memberHistory, members, payments } from "../../db/schema";
+import { codeSource } from "../../lib/members/internal";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, historyOf, memberRow, paymentsOf, seedMember, todayUtc } from "../members-fixtures";
@@ -228,6 +229,25 @@ describe("POST /api/clubs/:club_id/members/manual", () => {
     const same = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "oneday@test.org", membership_end: today } });
     expect(same.status).toBe(201);
     expect(same.body).toMatchObject({ membership_start: today, membership_end: today, status: "active" });
+  });
+
+  it("draws the referral code again when the one drawn is already a member's of the club", async () => {
+    const holder = await seedMember(env, { referral_code: "KX7RT4QP" });
+    const draws = ["KX7RT4QP", "KX7RT4QP", "M3NP9CDE"];
+    const draw = codeSource.referral;
+    codeSource.referral = () => draws.shift() ?? draw();
+    try {
+      const res = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "collision@test.org" } });
+      expect(res.status).toBe(201);
+      expect(res.body.referral_code).toBe("M3NP9CDE");
+      const row = await memberRow(env, res.body.id);
+      expect(row.referral_code).toBe("M3NP9CDE");
+      expect(row.search_text).toContain("m3np9cde");
+    } finally {
+      codeSource.referral = draw;
+    }
+    expect(draws).toEqual([]);
+    expect((await memberRow(env, holder.id)).referral_code).toBe("KX7RT4QP");
   });
 
   it("stores the tier given, and names it in the answer", async () => {
