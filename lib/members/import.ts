@@ -15,7 +15,17 @@ import type { MessageCode } from "../i18n/messages";
 import { nowIso } from "../ids";
 import { customFieldsOf } from "./export";
 import { clubSettings, newMemberRow } from "./index";
-import { foldText, freeReferralCode, type MemberRow, normalizeEmail, paymentStatusChange, periodEnd, searchTextOf, sortNameOf, writeHistory } from "./internal";
+import {
+  foldText,
+  freeReferralCodes,
+  type MemberRow,
+  normalizeEmail,
+  paymentStatusChange,
+  periodEnd,
+  searchTextOf,
+  sortNameOf,
+  writeHistory,
+} from "./internal";
 import { type ImportResult, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
 import { todayUtc } from "./status";
 
@@ -213,13 +223,14 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     report(done, total);
     const today = todayUtc();
     const passesChanged: string[] = [];
+    const codes = await freeReferralCodes(t, ctx.clubId, planned.filter((p) => p.kind === "create").length);
     for (const p of planned) {
       if (p.kind === "create") {
         const v = p.values as Record<string, string>;
         // Without a start in the file: today, or the end itself when it has passed (an expired member).
         const start = v.membership_start ?? (v.membership_end && v.membership_end < today ? v.membership_end : today);
         const row = newMemberRow(ctx.clubId, {
-          referral_code: await freeReferralCode(t, ctx.clubId),
+          referral_code: codes.shift(),
           first_name: v.first_name,
           last_name: v.last_name,
           email: p.email,

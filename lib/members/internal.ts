@@ -69,26 +69,40 @@ export function paymentStatusChange(
 export const codeSource = { referral: () => readableCode(8) };
 export const newReferralCode = () => codeSource.referral();
 
-/** Draws before a club's referral codes run out: 25^8 codes make even one collision rare. */
+/** Rounds of draws before giving up: 25^8 codes make even one collision rare. */
 const REFERRAL_DRAWS = 10;
 
 /**
- * A referral code no member of the club has (unique index (club_id, referral_code)), drawn again
- * on a collision. Read in the writing transaction `t`: it sees the codes written before in it
- * (an import's earlier lines) and no other writer can take the code before the insert.
+ * `n` distinct referral codes no member of the club has (unique index (club_id, referral_code)):
+ * drawn, checked in batches, and drawn again where taken. Read in the writing transaction `t`, so
+ * no other writer takes a code before the insert. An import draws all its codes at once.
  */
-export async function freeReferralCode(t: Queryable, clubId: string): Promise<string> {
-  for (let i = 0; i < REFERRAL_DRAWS; i++) {
-    const code = newReferralCode();
-    const [taken] = await t
-      .select({ id: members.id })
-      .from(members)
-      .where(and(eq(members.club_id, clubId), eq(members.referral_code, code)))
-      .limit(1);
-    if (!taken) return code;
+export async function freeReferralCodes(t: Queryable, clubId: string, n: number): Promise<string[]> {
+  const free: string[] = [];
+  const seen = new Set<string>();
+  for (let round = 0; free.length < n; round++) {
+    if (round === REFERRAL_DRAWS) throw new Error(`no free referral code in ${REFERRAL_DRAWS} rounds of draws`);
+    const drawn: string[] = [];
+    for (let i = free.length; i < n; i++) {
+      const code = newReferralCode();
+      if (!seen.has(code)) drawn.push(code);
+      seen.add(code);
+    }
+    const taken = new Set<string>();
+    for (let i = 0; i < drawn.length; i += 500) {
+      const rows = await t
+        .select({ code: members.referral_code })
+        .from(members)
+        .where(and(eq(members.club_id, clubId), inArray(members.referral_code, drawn.slice(i, i + 500))));
+      for (const r of rows) taken.add(r.code);
+    }
+    free.push(...drawn.filter((c) => !taken.has(c)));
   }
-  throw new Error(`no free referral code in ${REFERRAL_DRAWS} draws`);
+  return free;
 }
+
+export const freeReferralCode = async (t: Queryable, clubId: string): Promise<string> => (await freeReferralCodes(t, clubId, 1))[0];
+
 export const newPassSerial = () => randomBase62(24);
 export const newManageToken = () => randomBase62(32);
 
