@@ -337,6 +337,12 @@ export const MESSAGES = {
     de: "Wert zu lang in „{field}“.",
     it: "Valore troppo lungo in «{field}».",
   },
+  MEMBERSHIP_END_BEFORE_START: {
+    fr: "La fin d'adhésion ({end}) ne peut pas précéder son début ({start}).",
+    en: "The membership end ({end}) cannot be before its start ({start}).",
+    de: "Das Ende der Mitgliedschaft ({end}) kann nicht vor ihrem Beginn ({start}) liegen.",
+    it: "La fine dell'adesione ({end}) non può precedere il suo inizio ({start}).",
+  },
   // ---- Events, tickets, registrations, check-in, promo codes, stats (events issue) ----
   EVENT_NOT_FOUND: {
     fr: "Événement introuvable.",

@@ -3,14 +3,15 @@
 // card_email_sent_at (with a history row). A failed send is a 502 and changes nothing.
 import { and, eq } from "drizzle-orm";
 import QRCode from "qrcode";
-import { clubColumns, clubs, members } from "../../db/schema";
+import { members } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
-import { BadGateway, NotFound } from "../errors";
+import { BadGateway } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { nowIso } from "../ids";
 import { mailConfig, sendMail } from "../mail";
 import { webCardUrl } from "../cards/pass-updates";
+import { clubSettings } from "./index";
 import { getMemberRow, writeHistory } from "./internal";
 
 const QR_CID = "member-card-qr@club";
@@ -56,13 +57,8 @@ const fill = (s: string, p: Record<string, string>) => s.replace(/\{(\w+)\}/g, (
 /** Sends the member's card email (web card link and QR code) in the club's language. */
 export const sendCardEmail = verb("communication:edit", async (ctx: Ctx, input: { member_id: string }) => {
   const member = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
-  const [club] = await ctx.db.read
-    .select({ name: clubColumns.name, locale: clubColumns.locale, contact_email: clubColumns.contact_email })
-    .from(clubs)
-    .where(eq(clubs.id, ctx.clubId))
-    .limit(1);
-  if (!club) throw new NotFound("CLUB_NOT_FOUND");
-  const name = String(club.name);
+  const club = await clubSettings(ctx.db.read, ctx.clubId);
+  const name = club.name;
   const text = TEXTS[asLocale(club.locale)];
   const url = webCardUrl(ctx, member.pass_serial_number);
   const p = { club: name, first: member.first_name, code: member.referral_code };
@@ -72,7 +68,7 @@ export const sendCardEmail = verb("communication:edit", async (ctx: Ctx, input: 
   try {
     await sendMail(mailConfig(ctx), {
       from: { name, address: `no-reply@${host}` } as never,
-      replyTo: (club.contact_email as string | null) ?? undefined,
+      replyTo: club.contact_email ?? undefined,
       to: member.email,
       subject: fill(text.subject, p),
       text: [fill(text.hello, p), "", fill(text.intro, p), `${text.open}: ${url}`, "", fill(text.qr, p), "", text.bye, name].join("\n"),

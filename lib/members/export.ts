@@ -110,7 +110,8 @@ type RosterExportRow = RosterRow & { sort_name: string };
 /** Where the previous page ended: the order's column, then the id (which breaks ties). */
 type Keyset = { key: string; id: string };
 
-function csvRows(ctx: Ctx, ids: string[]) {
+/** The CSV rows of `ids` (undefined: the whole club), oldest first. */
+function csvRows(ctx: Ctx, ids: string[] | undefined) {
   return ctx.db.read
     .select(CSV_SELECTION)
     .from(members)
@@ -251,10 +252,6 @@ export const exportMembersForAssistant = verb("members:view", async (ctx: Ctx, i
     return { count: n, csv: null, url: `${ctx.baseUrl}/api/clubs/${ctx.clubId}/members/export${qs}` };
   }
   const club = await clubSettings(ctx.db.read, ctx.clubId);
-  const rows = await ctx.db.read
-    .select(CSV_SELECTION)
-    .from(members)
-    .where(memberCondition(ctx, ids))
-    .orderBy(...OLDEST_FIRST);
+  const rows = await csvRows(ctx, ids);
   return { count: n, csv: toCsv(rows, customFieldsOf(club.custom_fields_schema)).replace(/^\uFEFF/, ""), url: null };
 });

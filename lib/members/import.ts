@@ -15,8 +15,18 @@ import type { MessageCode } from "../i18n/messages";
 import { nowIso } from "../ids";
 import { customFieldsOf } from "./export";
 import { clubSettings, newMemberRow } from "./index";
-import { foldText, type MemberRow, normalizeEmail, periodEnd, searchTextOf, sortNameOf, writeHistory } from "./internal";
-import { type ImportResult, PAYMENT_STATUSES } from "./schemas";
+import {
+  foldText,
+  freeReferralCodes,
+  type MemberRow,
+  normalizeEmail,
+  paymentStatusChange,
+  periodEnd,
+  searchTextOf,
+  sortNameOf,
+  writeHistory,
+} from "./internal";
+import { type ImportResult, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
 import { todayUtc } from "./status";
 
 type Field = "first_name" | "last_name" | "email" | "membership_start" | "membership_end" | "payment_status" | "payment_method";
@@ -164,6 +174,10 @@ async function planImport(ctx: Ctx, q: Queryable, input: ImportInput): Promise<P
         if (!values[f] && !errors.some((e) => e.includes(f))) errors.push(msg("IMPORT_MISSING_FIELD", { field: f }));
       }
     }
+    // The period the line leaves (the stored dates complete an update): never an end before its start.
+    const start = (values.membership_start as string | undefined) ?? current?.membership_start;
+    const end = (values.membership_end as string | undefined) ?? current?.membership_end;
+    if (start && end && start > end) errors.push(msg("MEMBERSHIP_END_BEFORE_START", { start, end }));
     if (errors.length) {
       result.errors.push({ line, detail: errors.join(" ") });
       continue;
@@ -209,28 +223,41 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     report(done, total);
     const today = todayUtc();
     const passesChanged: string[] = [];
+    const codes = await freeReferralCodes(t, ctx.clubId, planned.filter((p) => p.kind === "create").length);
     for (const p of planned) {
       if (p.kind === "create") {
         const v = p.values as Record<string, string>;
-        const start = v.membership_start ?? today;
+        // Without a start in the file: today, or the end itself when it has passed (an expired member).
+        const start = v.membership_start ?? (v.membership_end && v.membership_end < today ? v.membership_end : today);
         const row = newMemberRow(ctx.clubId, {
+          referral_code: codes.shift(),
           first_name: v.first_name,
           last_name: v.last_name,
           email: p.email,
           membership_start: start,
           membership_end: v.membership_end ?? periodEnd(start, club.membership_duration_months),
-          payment_status: v.payment_status ?? "paid",
+          payment_status: "paid",
           payment_method: v.payment_method ?? null,
           custom_fields: (p.values.custom_fields as Record<string, unknown>) ?? null,
         });
-        const [created] = await t.insert(members).values(row).returning();
+        // A new member is `paid` unless the file says otherwise, by the rule of every status change.
+        const status = v.payment_status
+          ? paymentStatusChange({ payment_status: "paid", status_before_suspension: null }, v.payment_status as PaymentStatus)
+          : {};
+        const [created] = await t
+          .insert(members)
+          .values({ ...row, ...status })
+          .returning();
         await writeHistory(t, ctx, { memberId: created.id, action: "import_create", to: created, details: { line: p.line } });
       } else {
         const before = p.existing as MemberRow;
-        const merged = { ...before, ...p.values } as MemberRow;
+        const { payment_status, ...values } = p.values;
+        // A status change follows the rule of suspend and reactivate (the status before a suspension is kept).
+        const status = payment_status ? paymentStatusChange(before, payment_status as PaymentStatus) : {};
+        const merged = { ...before, ...values } as MemberRow;
         const [after] = await t
           .update(members)
-          .set({ ...p.values, search_text: searchTextOf(merged), sort_name: sortNameOf(merged), updated_at: nowIso() })
+          .set({ ...values, ...status, search_text: searchTextOf(merged), sort_name: sortNameOf(merged), updated_at: nowIso() })
           .where(and(eq(members.club_id, ctx.clubId), eq(members.id, before.id)))
           .returning();
         if (memberPassChanged(before, after)) passesChanged.push(before.id);

@@ -12,6 +12,7 @@ import { newId, nowIso } from "../ids";
 import {
   addMonths,
   foldText,
+  freeReferralCode,
   getMemberItem,
   getMemberRow,
   getTierRow,
@@ -22,6 +23,7 @@ import {
   newPassSerial,
   newReferralCode,
   normalizeEmail,
+  paymentStatusChange,
   periodEnd,
   searchTextOf,
   sortNameOf,
@@ -50,6 +52,8 @@ export type ClubSettings = {
   membership_duration_months: number;
   commission_rate_percent: number | null;
   custom_fields_schema: unknown;
+  /** Where members' replies go (the card email's Reply-To). */
+  contact_email: string | null;
 };
 
 export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSettings> {
@@ -63,6 +67,7 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
       membership_duration_months: clubColumns.membership_duration_months,
       commission_rate_percent: clubColumns.commission_rate_percent,
       custom_fields_schema: clubColumns.custom_fields_schema,
+      contact_email: clubColumns.contact_email,
     })
     .from(clubs)
     .where(eq(clubs.id, clubId))
@@ -134,7 +139,7 @@ async function assertEmailFree(t: Queryable, clubId: string, email: string, exce
   if (taken && taken.id !== exceptId) throw new Conflict("MEMBER_EMAIL_TAKEN", { email });
 }
 
-/** Fields of a new member row (referral code, serial and token drawn fresh). */
+/** Fields of a new member row (serial and token drawn fresh; the referral code too unless given). */
 export function newMemberRow(
   clubId: string,
   input: {
@@ -148,10 +153,12 @@ export function newMemberRow(
     tier_id?: string | null;
     custom_fields?: Record<string, unknown> | null;
     created_at?: string;
+    /** Drawn here when not given; inside a transaction give `freeReferralCode(t, clubId)`. */
+    referral_code?: string;
   },
 ): typeof members.$inferInsert {
   const now = nowIso();
-  const referral_code = newReferralCode();
+  const referral_code = input.referral_code ?? newReferralCode();
   const base = { ...input, first_name: input.first_name.trim(), last_name: input.last_name.trim(), email: normalizeEmail(input.email), referral_code };
   return {
     id: newId(),
@@ -172,16 +179,21 @@ export function newMemberRow(
 
 /**
  * Adds a member by hand: `paid`, `is_manual`, starting today, ending as given; no payment row.
- * 409 MEMBER_EMAIL_TAKEN on a duplicate email in the club; 404 TIER_NOT_FOUND for another club's tier.
+ * 422 MEMBERSHIP_END_BEFORE_START for an end before today; 409 MEMBER_EMAIL_TAKEN on a duplicate email in the club; 404 TIER_NOT_FOUND for another club's tier.
  */
 export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemberCreate) => {
   const today = todayUtc();
+  // The membership starts today: an end before it would store a period that ends before it starts.
+  if (input.membership_end < today) {
+    throw new ValidationFailed([{ loc: ["body", "membership_end"], code: "MEMBERSHIP_END_BEFORE_START", params: { start: today, end: input.membership_end } }]);
+  }
   const id = await ctx.db.tx(async (t) => {
     if (input.tier_id) await getTierRow(t, ctx.clubId, input.tier_id);
     const email = normalizeEmail(input.email);
     await assertEmailFree(t, ctx.clubId, email);
     const row = newMemberRow(ctx.clubId, {
       ...input,
+      referral_code: await freeReferralCode(t, ctx.clubId),
       email,
       membership_start: today,
       payment_status: "paid",
@@ -229,12 +241,12 @@ async function transition(
   });
 }
 
-async function periodMonths(t: Queryable, ctx: Ctx, m: MemberRow): Promise<number> {
-  if (m.tier_id) {
-    const tier = await getTierRow(t, ctx.clubId, m.tier_id).catch(() => null);
-    if (tier) return tier.duration_months;
-  }
-  return (await clubSettings(t, ctx.clubId)).membership_duration_months;
+/** The member's period (months) and currency: its tier's, else the club's (`club` when already read). */
+async function memberTerms(t: Queryable, ctx: Ctx, m: MemberRow, club?: ClubSettings): Promise<{ months: number; currency: string }> {
+  const tier = m.tier_id ? await getTierRow(t, ctx.clubId, m.tier_id).catch(() => null) : null;
+  if (tier) return { months: tier.duration_months, currency: tier.currency };
+  const c = club ?? (await clubSettings(t, ctx.clubId));
+  return { months: c.membership_duration_months, currency: c.currency };
 }
 
 /**
@@ -251,7 +263,7 @@ export const extendMembership = verb("members:edit", async (ctx: Ctx, input: Ext
       }
       return { set: { membership_end: input.extend_until } };
     }
-    const months = input.extend_months ?? (await periodMonths(t, ctx, m));
+    const months = input.extend_months ?? (await memberTerms(t, ctx, m)).months;
     const today = todayUtc();
     const end = m.membership_end < today ? periodEnd(today, months) : addMonths(m.membership_end, months);
     return { set: { membership_end: end }, details: { months } };
@@ -266,14 +278,13 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
   transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
     if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
     const club = await clubSettings(t, ctx.clubId);
-    const months = await periodMonths(t, ctx, m);
+    const { months, currency } = await memberTerms(t, ctx, m, club);
     const today = todayUtc();
     const method = input.payment_method ?? "bank_transfer";
     const active = derivedStatus(m, today) === "active";
     const set: Change = active
       ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
-      : { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
-    const currency = m.tier_id ? ((await getTierRow(t, ctx.clubId, m.tier_id).catch(() => null))?.currency ?? club.currency) : club.currency;
+      : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
     const paymentId = newId();
     return {
       set,
@@ -305,7 +316,7 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
 export const suspendMember = verb("members:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
   transition(ctx, input.member_id, "suspend", input.reason, async (m) => {
     if (m.payment_status === "suspended") throw new Conflict("MEMBER_ALREADY_SUSPENDED");
-    return { set: { payment_status: "suspended", status_before_suspension: m.payment_status } };
+    return { set: paymentStatusChange(m, "suspended") };
   }),
 );
 
@@ -313,7 +324,7 @@ export const suspendMember = verb("members:edit", async (ctx: Ctx, input: Reason
 export const reactivateMember = verb("members:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
   transition(ctx, input.member_id, "reactivate", input.reason, async (m) => {
     if (m.payment_status !== "suspended") throw new Conflict("MEMBER_NOT_SUSPENDED");
-    return { set: { payment_status: m.status_before_suspension ?? "paid", status_before_suspension: null } };
+    return { set: paymentStatusChange(m) };
   }),
 );
 

@@ -7,7 +7,7 @@ import { memberHistory, members, tiers } from "../../db/schema";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
-import type { MemberAdminItem } from "./schemas";
+import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../text";
 import { derivedStatus, todayUtc } from "./status";
 
@@ -46,9 +46,63 @@ export const isStorableDay = (day: string) => /^\d{4}-\d{2}-\d{2}$/.test(day) &&
 /** Last day of a period of `months` starting on `start` (the end is inclusive). */
 export const periodEnd = (start: string, months: number) => addDays(addMonths(start, months), -1);
 
+// ---- stored status ----
+
+/**
+ * The change that gives the member the stored status `to` (suspend, reactivate, mark-paid and
+ * import all go through it): entering `suspended` records the status it leaves (what reactivate
+ * returns to); leaving `suspended` clears that record. Without `to`: the status it had before
+ * its suspension (reactivate). Same status: no change.
+ */
+export function paymentStatusChange(
+  m: Pick<MemberRow, "payment_status" | "status_before_suspension">,
+  to: PaymentStatus = (m.status_before_suspension as PaymentStatus | null) ?? "paid",
+): Pick<MemberRow, "payment_status" | "status_before_suspension"> | Record<string, never> {
+  if (to === m.payment_status) return {};
+  if (to === "suspended") return { payment_status: to, status_before_suspension: m.payment_status };
+  return { payment_status: to, status_before_suspension: null };
+}
+
 // ---- codes ----
 
-export const newReferralCode = () => readableCode(8);
+/** Where referral codes are drawn: a test replaces `referral` to force a collision. */
+export const codeSource = { referral: () => readableCode(8) };
+export const newReferralCode = () => codeSource.referral();
+
+/** Rounds of draws before giving up: 25^8 codes make even one collision rare. */
+const REFERRAL_DRAWS = 10;
+
+/**
+ * `n` distinct referral codes no member of the club has (unique index (club_id, referral_code)):
+ * drawn, checked in batches, and drawn again where taken. Read in the writing transaction `t`, so
+ * no other writer takes a code before the insert. An import draws all its codes at once.
+ */
+export async function freeReferralCodes(t: Queryable, clubId: string, n: number): Promise<string[]> {
+  const free: string[] = [];
+  const seen = new Set<string>();
+  for (let round = 0; free.length < n; round++) {
+    if (round === REFERRAL_DRAWS) throw new Error(`no free referral code in ${REFERRAL_DRAWS} rounds of draws`);
+    const drawn: string[] = [];
+    for (let i = free.length; i < n; i++) {
+      const code = newReferralCode();
+      if (!seen.has(code)) drawn.push(code);
+      seen.add(code);
+    }
+    const taken = new Set<string>();
+    for (let i = 0; i < drawn.length; i += 500) {
+      const rows = await t
+        .select({ code: members.referral_code })
+        .from(members)
+        .where(and(eq(members.club_id, clubId), inArray(members.referral_code, drawn.slice(i, i + 500))));
+      for (const r of rows) taken.add(r.code);
+    }
+    free.push(...drawn.filter((c) => !taken.has(c)));
+  }
+  return free;
+}
+
+export const freeReferralCode = async (t: Queryable, clubId: string): Promise<string> => (await freeReferralCodes(t, clubId, 1))[0];
+
 export const newPassSerial = () => randomBase62(24);
 export const newManageToken = () => randomBase62(32);
 
@@ -82,16 +136,49 @@ export function selectItems(q: Queryable) {
 
 type ItemRow = { m: MemberRow; tier_name: string | null; pending_tier_name: string | null; ref_first: string | null; ref_last: string | null };
 
+/**
+ * The item of a member: built field by field from MemberAdminItem's own fields (an allow list), so
+ * that no internal column (club_id, search_text, sort_name, pass_auth_token, pass_updated_at...)
+ * ever leaves lib/, whatever the caller (HTTP strips by its response schema; MCP does not).
+ */
 export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
-  const { club_id: _c, search_text: _s, status_before_suspension: _b, referred_by_member_id: _r, updated_at: _u, ...m } = r.m;
+  const m = r.m;
   return {
-    ...m,
+    id: m.id,
+    first_name: m.first_name,
+    last_name: m.last_name,
+    email: m.email,
+    membership_start: m.membership_start,
+    membership_end: m.membership_end,
     payment_status: m.payment_status as MemberAdminItem["payment_status"],
     status: derivedStatus(m, today),
+    referral_code: m.referral_code,
+    pass_serial_number: m.pass_serial_number,
+    has_wallet_a: m.has_wallet_a,
+    has_wallet_b: m.has_wallet_b,
+    has_web: m.has_web,
+    payment_method: m.payment_method,
+    tier_id: m.tier_id,
     tier_name: r.tier_name,
+    pending_tier_id: m.pending_tier_id,
     pending_tier_name: r.pending_tier_name,
+    pending_tier_change_at: m.pending_tier_change_at,
+    is_manual: m.is_manual,
+    payment_mode: m.payment_mode,
+    invoice_company_name: m.invoice_company_name,
+    referral_count: m.referral_count,
+    referral_credit_cents: m.referral_credit_cents,
+    acquisition_source: m.acquisition_source,
     referred_by_name: r.ref_first !== null ? `${r.ref_first} ${r.ref_last ?? ""}`.trim() : null,
-  };
+    custom_fields: m.custom_fields,
+    profile_complete: m.profile_complete,
+    card_email_sent_at: m.card_email_sent_at,
+    card_email_reminder_sent_at: m.card_email_reminder_sent_at,
+    card_installed_at: m.card_installed_at,
+    renewal_opt_out_at: m.renewal_opt_out_at,
+    manage_token: m.manage_token,
+    created_at: m.created_at,
+  } satisfies Record<keyof MemberAdminItem, unknown>;
 }
 
 /** The member of the club, or 404 (another club's id is unknown here: nothing leaks). */

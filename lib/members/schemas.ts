@@ -5,6 +5,8 @@ import { z } from "zod";
 import { dateTimeOutput } from "../schema-types";
 
 const date = () => z.iso.date().meta({ format: "date" });
+/** The `reason` of every member action, kept in the member's history. */
+const reason = () => z.string().max(1000).nullish().meta({ description: "Why (kept in the member's history)." });
 
 export const STATUSES = ["active", "expired", "pending", "suspended"] as const;
 export type MemberStatus = (typeof STATUSES)[number];
@@ -103,7 +105,7 @@ export const ExtendRequest = z
   .object({
     extend_until: date().nullish().meta({ description: "New last day; must be later than the current end." }),
     extend_months: z.int().min(1).max(120).nullish().meta({ description: "Months added to the end (to today if expired)." }),
-    reason: z.string().max(1000).nullish(),
+    reason: reason(),
   })
   .meta({ id: "ExtendRequest", description: "Give extend_until, or extend_months, or neither (one period of the member's tier, else of the club)." });
 export type ExtendRequest = z.infer<typeof ExtendRequest>;
@@ -112,13 +114,13 @@ export const MarkPaidRequest = z
   .object({
     amount_cents: z.int().min(0).max(100_000_000),
     payment_method: z.string().min(1).max(50).default("bank_transfer"),
-    reason: z.string().max(1000).nullish(),
+    reason: reason(),
   })
   .meta({ id: "MarkPaidRequest", description: "Records a payment received outside the payment provider." });
 export type MarkPaidRequest = z.input<typeof MarkPaidRequest>;
 
-export const SuspendRequest = z.object({ reason: z.string().max(1000).nullish() }).meta({ id: "SuspendRequest" });
-export const ReactivateRequest = z.object({ reason: z.string().max(1000).nullish() }).meta({ id: "ReactivateRequest" });
+export const SuspendRequest = z.object({ reason: reason() }).meta({ id: "SuspendRequest" });
+export const ReactivateRequest = z.object({ reason: reason() }).meta({ id: "ReactivateRequest" });
 export type ReasonRequest = { reason?: string | null };
 
 export const MemberIdInput = z.object({ member_id: z.uuid().meta({ description: "The member's id (from list_members)." }) });

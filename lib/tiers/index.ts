@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
 import { verb } from "../auth/guard";
+import { queuePassUpdate } from "../cards/pass-updates";
 import type { Ctx } from "../context";
 import { newId, nowIso } from "../ids";
 import { clubSettings } from "../members";
@@ -119,7 +120,7 @@ export const createTier = verb("members:edit", async (ctx: Ctx, input: TierCreat
   return (await withCounts(ctx.db.read, [row]))[0];
 });
 
-/** Partial update; 404 TIER_NOT_FOUND for an id outside the club. */
+/** Partial update; 404 TIER_NOT_FOUND for an id outside the club. A rename queues its members' wallet pass update. */
 export const updateTier = verb("members:edit", async (ctx: Ctx, input: TierUpdate & { tier_id: string }): Promise<Tier> => {
   const row = await ctx.db.tx(async (t) => {
     const current = await getTierRow(t, ctx.clubId, input.tier_id);
@@ -134,6 +135,20 @@ export const updateTier = verb("members:edit", async (ctx: Ctx, input: TierUpdat
       .set({ ...set, updated_at: nowIso() })
       .where(and(eq(tiers.club_id, ctx.clubId), eq(tiers.id, input.tier_id)))
       .returning();
+    // The tier's name shows on its members' cards (web card, Apple pass, Google object): a
+    // rename updates their wallet passes. Nothing else of a tier shows on a card.
+    if (updated.name !== current.name) {
+      const holders = await t
+        .select({ id: members.id })
+        .from(members)
+        .where(and(eq(members.club_id, ctx.clubId), eq(members.tier_id, updated.id)));
+      await queuePassUpdate(
+        t,
+        ctx.clubId,
+        holders.map((m) => m.id),
+        "tier",
+      );
+    }
     return updated;
   });
   return (await withCounts(ctx.db.read, [row]))[0];

@@ -1,9 +1,10 @@
 // MCP tools of the members and tiers areas, through the SDK client.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { auditLog, tiers } from "../../db/schema";
+import { auditLog, memberHistory, members, tiers } from "../../db/schema";
+import { ExtendRequest, MarkPaidRequest, MemberAdminItem, ReactivateRequest, SuspendRequest } from "../../lib/members/schemas";
 import { setup, type TestEnv } from "../helpers";
-import { historyOf, memberRow, paymentsOf, seedMember, todayUtc } from "../members-fixtures";
+import { historyOf, memberRow, paymentsOf, seedMember } from "../members-fixtures";
 import { callTool, mcpClient } from "./client";
 
 let env: TestEnv;
@@ -47,6 +48,21 @@ describe("MCP members and tiers tools", () => {
     expect(props.extend_until.description).toBeString();
   });
 
+  it("member action tools take the HTTP request shapes, with one documented reason", async () => {
+    const { tools } = await client.listTools();
+    const props = (name: string) => (tools.find((t) => t.name === name)?.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+    for (const [name, shape] of [
+      ["extend_membership", ExtendRequest],
+      ["mark_member_paid", MarkPaidRequest],
+      ["suspend_member", SuspendRequest],
+      ["reactivate_member", ReactivateRequest],
+      ["cancel_subscription", SuspendRequest],
+    ] as const) {
+      expect(Object.keys(props(name)).sort()).toEqual(["member_id", ...Object.keys(shape.shape)].sort());
+      expect(props(name).reason.description).toBe("Why (kept in the member's history).");
+    }
+  });
+
   it("add_member, list_members, extend, mark paid, suspend, reactivate, cancel subscription", async () => {
     const added = await callTool(client, "add_member", { first_name: "Zoé", last_name: "Rochat", email: "zoe@test.org", membership_end: "2031-12-31" });
     expect(added.isError).toBe(false);
@@ -83,6 +99,19 @@ describe("MCP members and tiers tools", () => {
     expect(audited.length).toBeGreaterThan(0);
   });
 
+  it("member items carry exactly MemberAdminItem's fields, never internal columns", async () => {
+    const m = await seedMember(env, { email: "keys@test.org", pass_auth_token: "secret-token", pass_updated_at: "2025-01-01T00:00:00.000Z" });
+    const fields = Object.keys(MemberAdminItem.shape).sort();
+    const listed = await callTool(client, "list_members", { search: "keys@test.org" });
+    expect(listed.body.items).toHaveLength(1);
+    expect(Object.keys(listed.body.items[0]).sort()).toEqual(fields);
+    const extended = await callTool(client, "extend_membership", { member_id: m.id, extend_months: 1 });
+    expect(Object.keys(extended.body).sort()).toEqual(fields);
+    const added = await callTool(client, "add_member", { first_name: "Key", last_name: "Set", email: "keyset@test.org", membership_end: "2031-01-01" });
+    expect(Object.keys(added.body).sort()).toEqual([...fields, "wallet_urls"].sort());
+    expect(JSON.stringify([listed.body, extended.body, added.body])).not.toContain("secret-token");
+  });
+
   it("another club's member id is unknown to the tools", async () => {
     const other = await env.otherClub();
     const theirs = await seedMember(env, {}, other.club_id);
@@ -93,11 +122,25 @@ describe("MCP members and tiers tools", () => {
 
   it("a view key can list but not write", async () => {
     const view = await mcpClient(env, await env.makeKey({ members: "view", finances: "view" }));
+    const target = await seedMember(env, { email: "viewed@test.org" });
+    const tier = (await env.db.read.select().from(tiers).where(eq(tiers.club_id, env.clubId)))[0] ?? null;
+    const snapshot = async () => ({
+      members: await env.db.read.select().from(members).where(eq(members.club_id, env.clubId)),
+      tiers: await env.db.read.select().from(tiers).where(eq(tiers.club_id, env.clubId)),
+      history: await env.db.read.select().from(memberHistory).where(eq(memberHistory.club_id, env.clubId)),
+    });
+    const before = await snapshot();
     expect((await callTool(view, "list_members")).isError).toBe(false);
     expect((await callTool(view, "list_tiers")).isError).toBe(false);
     const res = await callTool(view, "add_member", { first_name: "A", last_name: "B", email: "view@test.org", membership_end: "2030-01-01" });
     expect(res).toMatchObject({ isError: true, body: { code: "SCOPE_MISSING" } });
     expect((await callTool(view, "create_tier", { name: "X", price_cents: 1 })).body.code).toBe("SCOPE_MISSING");
+    expect((await callTool(view, "suspend_member", { member_id: target.id })).body.code).toBe("SCOPE_MISSING");
+    expect((await callTool(view, "extend_membership", { member_id: target.id, extend_months: 1 })).body.code).toBe("SCOPE_MISSING");
+    if (tier) expect((await callTool(view, "update_tier", { tier_id: tier.id, name: "Renamed" })).body.code).toBe("SCOPE_MISSING");
+    // Nothing was written: the club's members, tiers and history are as they were.
+    expect(await snapshot()).toEqual(before);
+    expect(before.members.some((m) => m.email === "view@test.org")).toBe(false);
     await view.close();
   });
 
@@ -109,8 +152,9 @@ describe("MCP members and tiers tools", () => {
     expect(upd.body.is_active).toBe(false);
     expect((await env.db.read.select().from(tiers).where(eq(tiers.id, created.body.id)))[0].is_active).toBe(false);
     expect((await callTool(client, "list_tiers")).body).toHaveLength(0);
-    expect((await callTool(client, "list_tiers", { include_inactive: true })).body).toHaveLength(1);
-    expect(todayUtc()).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect((await callTool(client, "list_tiers", { include_inactive: true })).body).toEqual([
+      expect.objectContaining({ id: created.body.id, is_active: false }),
+    ]);
   });
 
   it("import_members (dry run, then for real), export_members as CSV text", async () => {

@@ -151,6 +151,27 @@ describe("POST /api/clubs/:club_id/members/:member_id/send-card-email", () => {
     );
   });
 
+  it("answers to the club's contact_email (Reply-To), none when the club has none", async () => {
+    const m = await seedMember(env, { email: "reply@test.org" });
+    const setContact = (contact_email: string | null) =>
+      env.db.tx((t) =>
+        t
+          .update(clubs)
+          .set({ contact_email } as never)
+          .where(eq(clubs.id, env.clubId)),
+      );
+    await setContact("bureau@club.test");
+    inbox.length = 0;
+    try {
+      expect((await send(m.id)).status).toBe(200);
+    } finally {
+      await setContact(null);
+    }
+    expect(header(inbox[0].raw, "Reply-To")).toBe("bureau@club.test");
+    expect((await send(m.id)).status).toBe(200);
+    expect(header(inbox[1].raw, "Reply-To")).toBe("");
+  });
+
   it("a refused send answers 502 with detail and leaves card_email_sent_at unset", async () => {
     const m = await seedMember(env, { email: "refused@test.org" });
     refuse = true;

@@ -2,9 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, members } from "../../db/schema";
+import { codeSource } from "../../lib/members/internal";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
-import { historyOf, seedMember } from "../members-fixtures";
+import { historyOf, memberRow, seedMember } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -98,6 +99,71 @@ describe("POST /api/clubs/:club_id/members/import", () => {
     expect(partial.body.errors).toHaveLength(5);
     expect(await byEmail("ok1@test.org")).toBeDefined();
     expect((await byEmail("anais@test.org"))?.membership_end).toBe("2032-01-01");
+  });
+
+  it("changes a status by the rule of suspend and reactivate: a pending member suspended by import reactivates as pending", async () => {
+    const pending = await seedMember(env, { email: "unpaid@test.org", payment_status: "pending" });
+    const res = await importCsv("email,payment_status\nunpaid@test.org,suspended\n");
+    expect(res.body).toMatchObject({ updated: 1, errors: [] });
+    expect(await memberRow(env, pending.id)).toMatchObject({ payment_status: "suspended", status_before_suspension: "pending" });
+    const back = await env.call("POST", `/api/clubs/${env.clubId}/members/${pending.id}/actions/reactivate`, { body: {} });
+    expect(back.body).toMatchObject({ payment_status: "pending", status: "pending" });
+    expect(await memberRow(env, pending.id)).toMatchObject({ payment_status: "pending", status_before_suspension: null });
+
+    // Leaving `suspended` by import clears the record as reactivate does; the file's status is taken.
+    const suspended = await seedMember(env, { email: "lifted@test.org", payment_status: "suspended", status_before_suspension: "pending" });
+    expect((await importCsv("email,payment_status\nlifted@test.org,paid\n")).body).toMatchObject({ updated: 1 });
+    expect(await memberRow(env, suspended.id)).toMatchObject({ payment_status: "paid", status_before_suspension: null });
+
+    // A new member imported as suspended returns to the import's default, paid.
+    expect((await importCsv("email,first_name,last_name,membership_end,payment_status\nnewsusp@test.org,New,Susp,2030-01-01,suspended\n")).body).toMatchObject({
+      created: 1,
+    });
+    expect(await byEmail("newsusp@test.org")).toMatchObject({ payment_status: "suspended", status_before_suspension: "paid" });
+    const h = await historyOf(env, pending.id);
+    expect(h.map((x) => [x.action, x.from_status, x.to_status])).toEqual([
+      ["import_update", "pending", "suspended"],
+      ["reactivate", "suspended", "pending"],
+    ]);
+  });
+
+  it("refuses a line whose membership_start is after its membership_end (the stored dates complete an update)", async () => {
+    const stored = await seedMember(env, { email: "period@test.org", membership_start: "2025-03-01", membership_end: "2026-02-28" });
+    const before = await all();
+    const csv = [
+      "email,first_name,last_name,membership_start,membership_end",
+      "backwards@test.org,Back,Wards,2030-06-01,2030-05-31",
+      "period@test.org,,,,2025-02-01",
+      "period@test.org,,,2026-03-01,",
+    ].join("\n");
+    const res = await importCsv(csv, "?partial=true");
+    expect(res.body).toMatchObject({ created: 0, updated: 0 });
+    expect(res.body.errors.map((e: { line: number }) => e.line)).toEqual([2, 3, 4]);
+    expect(res.body.errors[0].detail).toBe("La fin d'adhésion (2030-05-31) ne peut pas précéder son début (2030-06-01).");
+    expect(res.body.errors[1].detail).toContain("(2025-02-01) ne peut pas précéder son début (2025-03-01)");
+    expect(await all()).toEqual(before);
+    expect(await memberRow(env, stored.id)).toEqual(stored);
+
+    // Without a start in the file, a passed end is also the start (an expired member), never start > end.
+    const old = await importCsv("email,first_name,last_name,membership_end\nexpired@test.org,Ex,Pired,2021-05-31\n");
+    expect(old.body).toMatchObject({ created: 1, errors: [] });
+    expect(await byEmail("expired@test.org")).toMatchObject({ membership_start: "2021-05-31", membership_end: "2021-05-31" });
+  });
+
+  it("draws a referral code again on a collision, with the club's members and the file's earlier lines", async () => {
+    await seedMember(env, { referral_code: "TAKEN777" });
+    const draws = ["TAKEN777", "FRESH333", "FRESH333", "FRESH444"];
+    const draw = codeSource.referral;
+    codeSource.referral = () => draws.shift() ?? draw();
+    try {
+      const res = await importCsv("email,first_name,last_name,membership_end\ncode1@test.org,Code,One,2030-01-01\ncode2@test.org,Code,Two,2030-01-01\n");
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ created: 2, errors: [], written: true });
+    } finally {
+      codeSource.referral = draw;
+    }
+    expect(draws).toEqual([]);
+    expect([(await byEmail("code1@test.org"))?.referral_code, (await byEmail("code2@test.org"))?.referral_code]).toEqual(["FRESH333", "FRESH444"]);
   });
 
   it("refuses a file without an email column or without lines", async () => {

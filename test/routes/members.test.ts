@@ -1,7 +1,8 @@
 // GET /api/clubs/:club_id/members, POST .../members/manual, POST .../members/:member_id/actions/*
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { memberHistory, members, payments } from "../../db/schema";
+import { clubs, memberHistory, members, payments } from "../../db/schema";
+import { codeSource } from "../../lib/members/internal";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, historyOf, memberRow, paymentsOf, seedMember, todayUtc } from "../members-fixtures";
@@ -128,6 +129,31 @@ describe("GET /api/clubs/:club_id/members", () => {
     }
   });
 
+  it("names the member's tier, pending tier and referrer in the item", async () => {
+    const gold = await list.call("POST", `/api/clubs/${list.clubId}/tiers`, { body: { name: "Gold", price_cents: 100 } });
+    const silver = await list.call("POST", `/api/clubs/${list.clubId}/tiers`, { body: { name: "Silver", price_cents: 50 } });
+    const m = await seedMember(list, {
+      first_name: "Tiered",
+      email: "tiered@test.org",
+      tier_id: gold.body.id,
+      pending_tier_id: silver.body.id,
+      referred_by_member_id: ids.active,
+    });
+    try {
+      const [item] = (await get("?search=tiered%40test.org")).body.items;
+      expect(item).toMatchObject({ id: m.id, tier_id: gold.body.id, tier_name: "Gold", pending_tier_name: "Silver", referred_by_name: "Élodie Zürcher" });
+    } finally {
+      await list.db.tx((t) => t.delete(members).where(eq(members.id, m.id)));
+    }
+  });
+
+  it("takes limit over page_size when both are sent", async () => {
+    const res = await get("?sort=registered&dir=asc&limit=2&page_size=3");
+    expect(res.body).toMatchObject({ total: 5, page: 1, limit: 2 });
+    expect(names(res)).toEqual(["Élodie", "Bruno"]);
+    expect((await get("?sort=registered&dir=asc&page_size=3&limit=2")).body.items).toHaveLength(2);
+  });
+
   it("shows only the caller's club", async () => {
     const other = await list.otherClub();
     await seedMember(list, { first_name: "Other" }, other.club_id);
@@ -185,6 +211,51 @@ describe("POST /api/clubs/:club_id/members/manual", () => {
     expect(bad.status).toBe(422);
     const locs = bad.body.detail.map((d: { loc: string[] }) => d.loc.join("."));
     expect(locs).toEqual(expect.arrayContaining(["body.first_name", "body.last_name", "body.email", "body.membership_end"]));
+  });
+
+  it("refuses an end before today, the membership's start (422 on body.membership_end), and writes nothing; today itself is a one-day membership", async () => {
+    const before = await env.db.read.select().from(members);
+    const res = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "past@test.org", membership_end: addDays(today, -1) } });
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe("VALIDATION_FAILED");
+    expect(res.body.detail).toEqual([
+      {
+        loc: ["body", "membership_end"],
+        type: "membership_end_before_start",
+        msg: `La fin d'adhésion (${addDays(today, -1)}) ne peut pas précéder son début (${today}).`,
+      },
+    ]);
+    expect(await env.db.read.select().from(members)).toEqual(before);
+    const same = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "oneday@test.org", membership_end: today } });
+    expect(same.status).toBe(201);
+    expect(same.body).toMatchObject({ membership_start: today, membership_end: today, status: "active" });
+  });
+
+  it("draws the referral code again when the one drawn is already a member's of the club", async () => {
+    const holder = await seedMember(env, { referral_code: "KX7RT4QP" });
+    const draws = ["KX7RT4QP", "KX7RT4QP", "M3NP9CDE"];
+    const draw = codeSource.referral;
+    codeSource.referral = () => draws.shift() ?? draw();
+    try {
+      const res = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "collision@test.org" } });
+      expect(res.status).toBe(201);
+      expect(res.body.referral_code).toBe("M3NP9CDE");
+      const row = await memberRow(env, res.body.id);
+      expect(row.referral_code).toBe("M3NP9CDE");
+      expect(row.search_text).toContain("m3np9cde");
+    } finally {
+      codeSource.referral = draw;
+    }
+    expect(draws).toEqual([]);
+    expect((await memberRow(env, holder.id)).referral_code).toBe("KX7RT4QP");
+  });
+
+  it("stores the tier given, and names it in the answer", async () => {
+    const tier = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Bronze", price_cents: 100 } });
+    const res = await env.call("POST", `${base()}/manual`, { body: { ...body, email: "bronze@test.org", tier_id: tier.body.id } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ tier_id: tier.body.id, tier_name: "Bronze" });
+    expect((await memberRow(env, res.body.id)).tier_id).toBe(tier.body.id);
   });
 
   it("refuses another club's tier with 404", async () => {
@@ -256,6 +327,17 @@ describe("member actions", () => {
       expect(res.body.status).toBe("active");
     });
 
+    it("is documented without a 409: extend refuses no state (DESIGN 6), only bad input (422)", async () => {
+      const spec = (await env.call("GET", "/api/public/openapi.json", { key: null })).body;
+      const actions = "/api/clubs/{club_id}/members/{member_id}/actions";
+      expect(Object.keys(spec.paths[`${actions}/extend`].post.responses)).not.toContain("409");
+      expect(spec.paths[`${actions}/extend`].post.responses["422"]).toBeDefined();
+      expect(spec.paths[`${actions}/suspend`].post.responses["409"]).toBeDefined();
+      // Any state is extended, a suspended member too (it stays suspended).
+      const s = await seedMember(env, { payment_status: "suspended", status_before_suspension: "paid", membership_end: "2030-01-01" });
+      expect((await act(s.id, "extend", { extend_until: "2030-02-01" })).body).toMatchObject({ payment_status: "suspended", membership_end: "2030-02-01" });
+    });
+
     it("by one period of the tier, else of the club", async () => {
       const tier = await env.call("POST", `${base().replace("/members", "")}/tiers`, { body: { name: "Trimestre", price_cents: 1000, duration_months: 3 } });
       const withTier = await seedMember(env, { membership_end: "2030-01-15", tier_id: tier.body.id });
@@ -290,6 +372,38 @@ describe("member actions", () => {
       const [h] = await historyOf(env, m.id);
       expect(h).toMatchObject({ action: "mark_paid", from_status: "pending", to_status: "paid", to_end: periodEnd(today, 12) });
       expect(h.details).toMatchObject({ amount_cents: 5000, payment_id: p.id });
+    });
+
+    it("records the payment in the tier's currency when the member has a tier, else the club's", async () => {
+      const tier = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Euro", price_cents: 3000, currency: "EUR", duration_months: 6 } });
+      const m = await seedMember(env, { payment_status: "pending", tier_id: tier.body.id });
+      const res = await act(m.id, "mark-paid", { amount_cents: 3000 });
+      expect(res.body.membership_end).toBe(periodEnd(today, 6));
+      expect((await paymentsOf(env, m.id))[0]).toMatchObject({ amount_cents: 3000, currency: "EUR" });
+      const plain = await seedMember(env, { payment_status: "pending" });
+      await act(plain.id, "mark-paid", { amount_cents: 3000 });
+      expect((await paymentsOf(env, plain.id))[0].currency).toBe("CHF");
+    });
+
+    it("takes the platform commission at the club's commission_rate_percent (null: 0)", async () => {
+      const setRate = (rate: number | null) =>
+        env.db.tx((t) =>
+          t
+            .update(clubs)
+            .set({ commission_rate_percent: rate } as never)
+            .where(eq(clubs.id, env.clubId)),
+        );
+      await setRate(5);
+      try {
+        const m = await seedMember(env, { payment_status: "pending" });
+        await act(m.id, "mark-paid", { amount_cents: 4010 });
+        expect((await paymentsOf(env, m.id))[0]).toMatchObject({ amount_cents: 4010, platform_commission_cents: 201, provider_fee_cents: 0 });
+      } finally {
+        await setRate(null);
+      }
+      const free = await seedMember(env, { payment_status: "pending" });
+      await act(free.id, "mark-paid", { amount_cents: 4010 });
+      expect((await paymentsOf(env, free.id))[0].platform_commission_cents).toBe(0);
     });
 
     it("expired -> a new period from today; active -> renewed from its end", async () => {
@@ -383,9 +497,24 @@ describe("member actions", () => {
   });
 
   it("history and payments rows stay in the club", async () => {
-    const rows = await env.db.read.select().from(memberHistory).where(eq(memberHistory.club_id, env.clubId));
-    expect(rows.length).toBeGreaterThan(0);
-    const pays = await env.db.read.select().from(payments).where(eq(payments.club_id, env.clubId));
-    expect(pays.every((p) => p.source === "manual")).toBe(true);
+    // A second club acts on its own member, so that a row filed under the wrong club would show.
+    const other = await env.otherClub();
+    const theirs = await seedMember(env, { payment_status: "pending" }, other.club_id);
+    const url = `/api/clubs/${other.club_id}/members/${theirs.id}/actions`;
+    expect((await env.call("POST", `${url}/mark-paid`, { key: other.api_key, body: { amount_cents: 700 } })).status).toBe(200);
+    expect((await env.call("POST", `${url}/suspend`, { key: other.api_key, body: {} })).status).toBe(200);
+    const ours = await seedMember(env, { payment_status: "pending" });
+    expect((await act(ours.id, "mark-paid", { amount_cents: 800 })).status).toBe(200);
+
+    const clubOf = new Map((await env.db.read.select({ id: members.id, club_id: members.club_id }).from(members)).map((m) => [m.id, m.club_id]));
+    const rows = await env.db.read.select().from(memberHistory);
+    const pays = await env.db.read.select().from(payments);
+    for (const row of [...rows, ...pays]) expect([row.member_id, row.club_id]).toEqual([row.member_id, clubOf.get(row.member_id as string) as string]);
+    expect((await historyOf(env, theirs.id)).map((h) => [h.action, h.club_id])).toEqual([
+      ["mark_paid", other.club_id],
+      ["suspend", other.club_id],
+    ]);
+    expect((await paymentsOf(env, theirs.id)).map((p) => [p.club_id, p.amount_cents, p.source])).toEqual([[other.club_id, 700, "manual"]]);
+    expect((await paymentsOf(env, ours.id)).map((p) => [p.club_id, p.amount_cents, p.source])).toEqual([[env.clubId, 800, "manual"]]);
   });
 });

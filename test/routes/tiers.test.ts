@@ -1,10 +1,11 @@
 // GET, POST /api/clubs/:club_id/tiers, PUT /api/clubs/:club_id/tiers/:tier_id
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { tiers } from "../../db/schema";
+import { jobs, members, tiers } from "../../db/schema";
+import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
-import { seedMember } from "../members-fixtures";
+import { memberRow, seedMember } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -72,6 +73,20 @@ describe("tiers", () => {
     expect((await env.call("GET", `${path()}?include_inactive=maybe`)).status).toBe(422);
   });
 
+  it("lists by sort_order, whatever the order of creation", async () => {
+    const other = await env.otherClub();
+    const url = `/api/clubs/${other.club_id}/tiers`;
+    for (const [name, sort_order] of [
+      ["Third", 30],
+      ["First", 10],
+      ["Second", 20],
+    ] as const) {
+      expect((await env.call("POST", url, { key: other.api_key, body: { name, price_cents: 1, sort_order } })).status).toBe(201);
+    }
+    const list = await env.call("GET", url, { key: other.api_key });
+    expect(list.body.map((t: { name: string }) => t.name)).toEqual(["First", "Second", "Third"]);
+  });
+
   it("updates only the fields sent", async () => {
     const t = await env.call("POST", path(), { body: { name: "Famille", price_cents: 8000, description: "2 adultes" } });
     const before = await tierRow(t.body.id);
@@ -83,6 +98,31 @@ describe("tiers", () => {
     expect((await env.call("PUT", `${path()}/${t.body.id}`, { body: { description: null } })).body.description).toBeNull();
     expect((await env.call("PUT", `${path()}/${t.body.id}`, { body: { price_cents: -1 } })).status).toBe(422);
     expect((await tierRow(t.body.id)).price_cents).toBe(8500);
+  });
+
+  it("a rename queues one wallet pass update for the tier's members; a change not shown on cards queues none", async () => {
+    const passJobs = async () => (await env.db.read.select().from(jobs).where(eq(jobs.club_id, env.clubId))).filter((j) => j.kind === WALLET_PASS_UPDATE);
+    const t = await env.call("POST", path(), { body: { name: "Argent", price_cents: 4000, description: "Soutien" } });
+    const other = await env.call("POST", path(), { body: { name: "Bronze", price_cents: 1000 } });
+    const a = await seedMember(env, { tier_id: t.body.id });
+    const b = await seedMember(env, { tier_id: t.body.id, payment_status: "suspended", status_before_suspension: "paid" });
+    const bystanders = [await seedMember(env, { tier_id: other.body.id }), await seedMember(env)];
+    const before = await passJobs();
+
+    for (const body of [{ description: "Pour nous soutenir" }, { price_cents: 4500, sort_order: 3 }, { name: "Argent" }]) {
+      expect((await env.call("PUT", `${path()}/${t.body.id}`, { body })).status).toBe(200);
+    }
+    expect(await passJobs()).toEqual(before);
+
+    const res = await env.call("PUT", `${path()}/${t.body.id}`, { body: { name: "Argent+" } });
+    expect(res.status).toBe(200);
+    const added = (await passJobs()).filter((j) => !before.some((o) => o.id === j.id));
+    expect(added).toHaveLength(1);
+    expect(added[0].payload.reason).toBe("tier");
+    expect((added[0].payload.member_ids as string[]).sort()).toEqual([a.id, b.id].sort());
+    for (const m of [a, b]) expect((await memberRow(env, m.id)).pass_updated_at).toBe(added[0].payload.at as string);
+    for (const m of bystanders) expect((await memberRow(env, m.id)).pass_updated_at).toBe(m.pass_updated_at);
+    expect((await env.db.read.select().from(members).where(eq(members.tier_id, t.body.id))).length).toBe(2);
   });
 
   it("another club's tier -> 404, unchanged; other clubs' tiers are not listed", async () => {

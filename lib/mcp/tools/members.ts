@@ -2,13 +2,11 @@
 // member's id as a field.
 import { z } from "zod";
 import { addMember, cancelSubscription, extendMembership, listMembers, markMemberPaid, reactivateMember, suspendMember } from "../../members";
-import { ExtendRequest, ManualMemberCreate, MarkPaidRequest, MemberIdInput, MemberListQuery } from "../../members/schemas";
+import { ExtendRequest, ManualMemberCreate, MarkPaidRequest, MemberIdInput, MemberListQuery, ReactivateRequest, SuspendRequest } from "../../members/schemas";
 import { sendCardEmail } from "../../members/card-email";
 import { exportMembersForAssistant } from "../../members/export";
 import { importMembers } from "../../members/import";
 import { READ_ONLY, tool, WRITE } from "../tool";
-
-const reason = z.string().max(1000).nullish().describe("Why (kept in the member's history).");
 
 export const list_members = tool({
   name: "list_members",
@@ -24,7 +22,7 @@ export const add_member = tool({
   name: "add_member",
   title: "Add a member by hand",
   description:
-    "Adds a member who paid outside the platform: first_name, last_name, email and membership_end (YYYY-MM-DD, last valid day) are required; the membership starts today and is marked paid. Fails with MEMBER_EMAIL_TAKEN if the email is already a member's. Returns the member with wallet_urls.web, the card link to give them.",
+    "Adds a member who paid outside the platform: first_name, last_name, email and membership_end (YYYY-MM-DD, last valid day) are required; the membership starts today (so membership_end cannot be before today) and is marked paid. Fails with MEMBER_EMAIL_TAKEN if the email is already a member's. Returns the member with wallet_urls.web, the card link to give them.",
   input: ManualMemberCreate,
   annotations: WRITE,
   run: (ctx, input) => addMember(ctx, input),
@@ -55,7 +53,7 @@ export const suspend_member = tool({
   title: "Suspend a member",
   description:
     "Suspends a paid or pending member: their card stops verifying until reactivate_member. Fails with MEMBER_ALREADY_SUSPENDED if already suspended. Returns the updated member.",
-  input: MemberIdInput.extend({ reason }),
+  input: MemberIdInput.extend(SuspendRequest.shape),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   run: (ctx, input) => suspendMember(ctx, input),
 });
@@ -64,7 +62,7 @@ export const reactivate_member = tool({
   name: "reactivate_member",
   title: "Reactivate a suspended member",
   description: "Lifts a suspension: the member returns to the status they had before. Fails with MEMBER_NOT_SUSPENDED otherwise. Returns the updated member.",
-  input: MemberIdInput.extend({ reason }),
+  input: MemberIdInput.extend(ReactivateRequest.shape),
   annotations: WRITE,
   run: (ctx, input) => reactivateMember(ctx, input),
 });
@@ -74,7 +72,7 @@ export const cancel_subscription = tool({
   title: "Cancel a member's automatic renewal",
   description:
     "Stops the automatic renewal of a member's subscription; the member stays active until the end of the paid period. Fails with NO_ACTIVE_SUBSCRIPTION for a one-time member or one already cancelled. Needs finances:edit.",
-  input: MemberIdInput.extend({ reason }),
+  input: MemberIdInput.extend(SuspendRequest.shape),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   run: (ctx, input) => cancelSubscription(ctx, input),
 });

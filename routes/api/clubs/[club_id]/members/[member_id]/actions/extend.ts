@@ -12,6 +12,5 @@ export const POST = route({
   scope: extendMembership.scope,
   body: ExtendRequest,
   response: MemberAdminItem,
-  errors: [409],
   handler: ({ ctx, params, body }) => extendMembership(ctx, { ...body, member_id: params.member_id }),
 });
