@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, like, ne, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { clubColumns, clubs, eventRegistrations, events, eventTickets, members, payments } from "../../db/schema";
 import { slugify } from "../clubs";
-import { NotFound } from "../errors";
+import { type Invalid, NotFound, ValidationFailed } from "../errors";
 import type { EventAdminDetail, EventAdminItem } from "./schemas";
 
 export type EventRow = typeof events.$inferSelect;
@@ -175,9 +175,27 @@ export function ticketPrices(t: { member_price_cents: number; tier_prices: Recor
   return { member_price_cents: t.member_price_cents, tier_prices: t.tier_prices ?? null, non_member_price_cents: t.non_member_price_cents };
 }
 
-/** Normalises an accepted ISO date-time (any offset) to UTC `...Z`. */
-export function utc(value: string): string;
-export function utc(value: string | null | undefined): string | null | undefined;
-export function utc(value: string | null | undefined): string | null | undefined {
-  return value ? new Date(value).toISOString() : value;
+/** The years an ISO date-time string can name and still sort as text: 0001 to 9999 (UTC). */
+const FIRST_YEAR = 1;
+const LAST_YEAR = 9999;
+
+/**
+ * The date-times `names` of `input`, normalised to UTC `...Z` (null and absent kept). A date
+ * that its offset pushes outside the years 0001..9999 ("9999-12-31T23:00:00-14:00") would be
+ * stored as "+010000-01-01T..." and compare wrongly as text: 422 DATE_OUT_OF_RANGE at `loc`
+ * + the field, every such field at once. Events and promo codes both store through here.
+ */
+export function utcDates<T extends Record<string, unknown>>(input: T, names: readonly (keyof T & string)[], loc: (string | number)[] = ["body"]): T {
+  const out: Record<string, unknown> = { ...input };
+  const items: Invalid[] = [];
+  for (const name of names) {
+    const value = input[name];
+    if (typeof value !== "string" || !value) continue;
+    const date = new Date(value);
+    const year = date.getUTCFullYear();
+    if (Number.isNaN(year) || year < FIRST_YEAR || year > LAST_YEAR) items.push({ loc: [...loc, name], code: "DATE_OUT_OF_RANGE", params: { field: name } });
+    else out[name] = date.toISOString();
+  }
+  if (items.length) throw new ValidationFailed(items);
+  return out as T;
 }

@@ -451,6 +451,12 @@ export const MESSAGES = {
     de: "Dieser Aktionscode gilt nicht für diese Anmeldung.",
     it: "Questo codice promozionale non si applica a questa iscrizione.",
   },
+  DATE_OUT_OF_RANGE: {
+    fr: "« {field} » doit tomber entre l'an 0001 et l'an 9999 (heure UTC).",
+    en: "“{field}” must fall between the years 0001 and 9999 (UTC).",
+    de: "„{field}“ muss zwischen den Jahren 0001 und 9999 liegen (UTC).",
+    it: "«{field}» deve cadere tra l'anno 0001 e l'anno 9999 (UTC).",
+  },
   // Apple Wallet (lib/cards/apple)
   APPLE_WALLET_NOT_CONFIGURED: {
     fr: "Apple Wallet n'est pas configuré sur ce serveur.",

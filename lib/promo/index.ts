@@ -8,7 +8,7 @@ import { promoCodes, promoRedemptions } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
-import { getEventOrThrow } from "../events/internal";
+import { getEventOrThrow, utcDates } from "../events/internal";
 import { newId, nowIso } from "../ids";
 import { dateTimeInput } from "../schema-types";
 
@@ -95,11 +95,13 @@ export const listPromoCodes = verb("finances:view", async (ctx: Ctx, q: ListInpu
 });
 
 /**
- * Creates a promo code. 422: a percent over 100, `valid_until` not after `valid_from`, scope
+ * Creates a promo code. 422: a percent over 100, `valid_until` not after `valid_from`, a date
+ * outside the years 0001..9999 (UTC), scope
  * `membership` with an event. 404: an event of another club. 409: the code exists in the club
  * in any case.
  */
-export const createPromoCode = verb("finances:edit", async (ctx: Ctx, input: PromoCodeCreate): Promise<PromoCodePublic> => {
+export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: PromoCodeCreate): Promise<PromoCodePublic> => {
+  const input = utcDates(sent, ["valid_from", "valid_until"]);
   const items: Invalid[] = [];
   if (input.discount_type === "percent" && input.discount_value > 100) items.push({ loc: ["body", "discount_value"], code: "PROMO_PERCENT_MAX" });
   if (input.valid_from && input.valid_until && Date.parse(input.valid_until) <= Date.parse(input.valid_from)) {
@@ -132,8 +134,8 @@ export const createPromoCode = verb("finances:edit", async (ctx: Ctx, input: Pro
         scope: input.scope ?? (input.event_id ? "event" : "membership"),
         max_uses: input.max_uses ?? null,
         used_count: 0,
-        valid_from: input.valid_from ? new Date(input.valid_from).toISOString() : null,
-        valid_until: input.valid_until ? new Date(input.valid_until).toISOString() : null,
+        valid_from: input.valid_from ?? null,
+        valid_until: input.valid_until ?? null,
         is_active: input.is_active ?? true,
         created_at: now,
         updated_at: now,
