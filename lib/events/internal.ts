@@ -1,6 +1,6 @@
 // Club-scoped lookups and the figures every event shape carries (registered, checked in,
 // revenue, net), always computed from registrations and payments, never stored.
-import { and, asc, eq, inArray, like, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, like, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { clubColumns, clubs, eventRegistrations, events, eventTickets, members, payments } from "../../db/schema";
 import { slugify } from "../clubs";
@@ -13,7 +13,7 @@ export type RegistrationRow = typeof eventRegistrations.$inferSelect;
 export type MemberRow = typeof members.$inferSelect;
 
 /** Registrations that hold a place (capacity, quantity_max, registered_count): DESIGN.md section 8. */
-export const HOLDING = ["confirmed", "pending"];
+const HOLDING = ["confirmed", "pending"];
 
 export async function getEventOrThrow(q: Queryable, clubId: string, eventId: string): Promise<EventRow> {
   const [row] = await q
@@ -61,22 +61,69 @@ export function publicUrl(baseUrl: string, clubSlug: string, eventSlug: string):
 
 type Figures = { registered: number; checkedIn: number; revenue: number; net: number };
 
+/** Places held by an event's registrations: in all and per ticket. */
+export type Held = { total: number; byTicket: Map<string, number> };
+
+/**
+ * The places held per event (DESIGN.md section 8: confirmed and pending registrations hold one,
+ * cancelled ones none). The one count behind capacity, quantity_max, registered_count and the
+ * public list's places_left and sold_out.
+ */
+export async function placesHeld(q: Queryable, eventIds: string[]): Promise<Map<string, Held>> {
+  const out = new Map<string, Held>(eventIds.map((id) => [id, { total: 0, byTicket: new Map() }]));
+  if (!eventIds.length) return out;
+  const rows = await q
+    .select({ event_id: eventRegistrations.event_id, ticket_id: eventRegistrations.ticket_id, n: sql<number>`count(*)` })
+    .from(eventRegistrations)
+    .where(and(inArray(eventRegistrations.event_id, eventIds), inArray(eventRegistrations.status, HOLDING)))
+    .groupBy(eventRegistrations.event_id, eventRegistrations.ticket_id);
+  for (const r of rows) {
+    const held = out.get(r.event_id);
+    if (!held) continue;
+    held.total += Number(r.n);
+    held.byTicket.set(r.ticket_id, Number(r.n));
+  }
+  return out;
+}
+
+/** One event's places held. */
+export async function eventPlacesHeld(q: Queryable, eventId: string): Promise<Held> {
+  return (await placesHeld(q, [eventId])).get(eventId)!;
+}
+
+/**
+ * What is left of an event and of one of its tickets, from the places held: `full` when the
+ * capacity is reached (EVENT_FULL), `ticket_sold_out` when the ticket's quantity_max is
+ * (TICKET_SOLD_OUT), `sold_out` when either is (the public list). `places_left` null: no capacity.
+ */
+export function availability(
+  event: { capacity: number | null },
+  held: Held,
+  ticket?: { id: string; quantity_max: number | null },
+): { places_left: number | null; full: boolean; ticket_sold_out: boolean; sold_out: boolean } {
+  const full = event.capacity !== null && held.total >= event.capacity;
+  const ticket_sold_out = !!ticket && ticket.quantity_max !== null && (held.byTicket.get(ticket.id) ?? 0) >= ticket.quantity_max;
+  return {
+    places_left: event.capacity === null ? null : Math.max(0, event.capacity - held.total),
+    full,
+    ticket_sold_out,
+    sold_out: full || ticket_sold_out,
+  };
+}
+
 /** Per event: places held, check-ins, gross event payments and their net (section 10's terms). */
 export async function eventFigures(q: Queryable, clubId: string, eventIds: string[]): Promise<Map<string, Figures>> {
-  const out = new Map<string, Figures>(eventIds.map((id) => [id, { registered: 0, checkedIn: 0, revenue: 0, net: 0 }]));
+  const held = await placesHeld(q, eventIds);
+  const out = new Map<string, Figures>(eventIds.map((id) => [id, { registered: held.get(id)?.total ?? 0, checkedIn: 0, revenue: 0, net: 0 }]));
   if (!eventIds.length) return out;
   const regs = await q
-    .select({
-      event_id: eventRegistrations.event_id,
-      registered: sql<number>`sum(case when ${eventRegistrations.status} in ('confirmed', 'pending') then 1 else 0 end)`,
-      checked_in: sql<number>`sum(case when ${eventRegistrations.checked_in_at} is not null then 1 else 0 end)`,
-    })
+    .select({ event_id: eventRegistrations.event_id, checked_in: sql<number>`count(*)` })
     .from(eventRegistrations)
-    .where(and(eq(eventRegistrations.club_id, clubId), inArray(eventRegistrations.event_id, eventIds)))
+    .where(and(eq(eventRegistrations.club_id, clubId), inArray(eventRegistrations.event_id, eventIds), isNotNull(eventRegistrations.checked_in_at)))
     .groupBy(eventRegistrations.event_id);
   for (const r of regs) {
     const f = out.get(r.event_id);
-    if (f) Object.assign(f, { registered: Number(r.registered ?? 0), checkedIn: Number(r.checked_in ?? 0) });
+    if (f) f.checkedIn = Number(r.checked_in ?? 0);
   }
   const money = await q
     .select({
@@ -118,21 +165,11 @@ export async function ticketsOf(q: Queryable, eventId: string): Promise<TicketRo
   return q.select().from(eventTickets).where(eq(eventTickets.event_id, eventId)).orderBy(asc(eventTickets.sort_order), asc(eventTickets.created_at));
 }
 
-/** Places held per ticket (confirmed and pending). */
-export async function ticketCounts(q: Queryable, eventId: string, extra?: SQL): Promise<Map<string, number>> {
-  const rows = await q
-    .select({ ticket_id: eventRegistrations.ticket_id, n: sql<number>`count(*)` })
-    .from(eventRegistrations)
-    .where(and(eq(eventRegistrations.event_id, eventId), inArray(eventRegistrations.status, HOLDING), extra))
-    .groupBy(eventRegistrations.ticket_id);
-  return new Map(rows.map((r) => [r.ticket_id, Number(r.n)]));
-}
-
 export async function loadDetail(q: Queryable, clubId: string, baseUrl: string, row: EventRow): Promise<EventAdminDetail> {
   const club = await clubInfo(q, clubId);
   const figures = (await eventFigures(q, clubId, [row.id])).get(row.id)!;
   const tickets = await ticketsOf(q, row.id);
-  const counts = await ticketCounts(q, row.id);
+  const counts = (await eventPlacesHeld(q, row.id)).byTicket;
   return {
     ...toItem(row, figures, baseUrl, club.slug),
     reminder_enabled: row.reminder_enabled,
