@@ -1,9 +1,9 @@
 // Club-scoped lookups and the figures every event shape carries (registered, checked in,
 // revenue, net), always computed from registrations and payments, never stored.
-import { and, asc, eq, inArray, isNotNull, like, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { clubColumns, clubs, eventRegistrations, events, eventTickets, members, payments } from "../../db/schema";
-import { slugify } from "../clubs";
+import { freeSlug } from "../clubs";
 import { type Invalid, NotFound, ValidationFailed } from "../errors";
 import type { EventAdminDetail, EventAdminItem } from "./schemas";
 
@@ -31,19 +31,9 @@ export async function clubInfo(q: Queryable, clubId: string): Promise<{ slug: st
   return row as { slug: string; currency: string; name: string };
 }
 
-/** A slug free in the club, from `base` (`base`, `base-2`, ...), `exceptId` being the event itself. */
-export async function freeEventSlug(q: Queryable, clubId: string, title: string): Promise<string> {
-  const base = slugify(title) === "club" && !/club/i.test(title) ? "event" : slugify(title);
-  const taken = new Set(
-    (
-      await q
-        .select({ slug: events.slug })
-        .from(events)
-        .where(and(eq(events.club_id, clubId), like(events.slug, `${base}%`)))
-    ).map((r) => r.slug),
-  );
-  if (!taken.has(base)) return base;
-  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+/** A slug for a new event of the club, from its title (`event` when the title has no letter or digit). */
+export function freeEventSlug(q: Queryable, clubId: string, title: string): Promise<string> {
+  return freeSlug(q, { table: events, column: events.slug, scope: eq(events.club_id, clubId) }, title, "event");
 }
 
 export async function slugTaken(q: Queryable, clubId: string, slug: string, exceptId: string): Promise<boolean> {
