@@ -50,16 +50,20 @@ export const PromoCodePublic = z
   })
   .meta({ id: "PromoCodePublic" });
 
+/** The list's filters (SPEC rule 5), as query strings; the MCP tool takes the same with a JSON boolean. */
 export const PromoCodeListQuery = z.object({
-  include_inactive: z.stringbool().default(true),
-  event_id: z.uuid().optional(),
-  scope: z.enum(["membership", "event", "all"]).default("all"),
+  include_inactive: z.stringbool().default(true).meta({ description: "Also list inactive codes (default true)." }),
+  event_id: z.uuid().optional().meta({ description: "Only the codes of this event." }),
+  scope: z
+    .enum([...PROMO_SCOPES, "all"])
+    .default("all")
+    .meta({ description: "`membership` codes, `event` codes, or `all` (default)." }),
 });
 
 export type PromoCodeCreate = z.output<typeof PromoCodeCreate>;
 export type PromoCodePublic = z.output<typeof PromoCodePublic>;
 export type PromoRow = typeof promoCodes.$inferSelect;
-type ListInput = { include_inactive?: boolean; event_id?: string; scope?: "membership" | "event" | "all" };
+type ListInput = Partial<z.output<typeof PromoCodeListQuery>>;
 
 function toPublic(r: PromoRow): PromoCodePublic {
   return {
