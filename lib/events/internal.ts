@@ -5,6 +5,7 @@ import type { Queryable } from "../../db";
 import { clubColumns, clubs, eventRegistrations, events, eventTickets, members, payments } from "../../db/schema";
 import { freeSlug } from "../clubs";
 import { type Invalid, NotFound, ValidationFailed } from "../errors";
+import { netCents } from "../stats/net";
 import type { EventAdminDetail, EventAdminItem } from "./schemas";
 
 export type EventRow = typeof events.$inferSelect;
@@ -119,7 +120,8 @@ export async function eventFigures(q: Queryable, clubId: string, eventIds: strin
     .select({
       event_id: eventRegistrations.event_id,
       gross: sql<number>`sum(${payments.amount_cents})`,
-      costs: sql<number>`sum(${payments.provider_fee_cents} + ${payments.platform_commission_cents})`,
+      fees: sql<number>`sum(${payments.provider_fee_cents})`,
+      commission: sql<number>`sum(${payments.platform_commission_cents})`,
     })
     .from(payments)
     .innerJoin(eventRegistrations, eq(eventRegistrations.id, payments.registration_id))
@@ -127,7 +129,9 @@ export async function eventFigures(q: Queryable, clubId: string, eventIds: strin
     .groupBy(eventRegistrations.event_id);
   for (const m of money) {
     const f = out.get(m.event_id);
-    if (f) Object.assign(f, { revenue: Number(m.gross ?? 0), net: Number(m.gross ?? 0) - Number(m.costs ?? 0) });
+    if (!f) continue;
+    f.revenue = Number(m.gross ?? 0);
+    f.net = netCents({ gross: f.revenue, fees: Number(m.fees ?? 0), commission: Number(m.commission ?? 0) });
   }
   return out;
 }
