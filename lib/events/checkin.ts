@@ -7,7 +7,8 @@ import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId } from "../ids";
-import { memberByCode, type RegistrationRow } from "./internal";
+import { findMemberByCode } from "../members/by-code";
+import type { RegistrationRow } from "./internal";
 import type { CheckinPayload, CheckinResult } from "./schemas";
 
 type Verdict = CheckinResult["verdict"];
@@ -78,7 +79,7 @@ async function answer(q: ReturnType<typeof statements>, verdict: Verdict, reg: R
 async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, ctx: Ctx, eventId: string, code: string): Promise<RegistrationRow | null> {
   const [byToken] = await q.byToken.execute({ code, event: eventId, club: ctx.clubId });
   if (byToken) return byToken;
-  const member = await memberByCode(t, ctx.clubId, code);
+  const member = await findMemberByCode(t, ctx.clubId, code);
   if (!member) return null;
   // A member with several registrations: the first not yet checked in, else the first one.
   const regs = await t

@@ -2,7 +2,7 @@
 // revenue, net), always computed from registrations and payments, never stored.
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { clubColumns, clubs, eventRegistrations, events, eventTickets, members, payments } from "../../db/schema";
+import { clubColumns, clubs, eventRegistrations, events, eventTickets, payments } from "../../db/schema";
 import { freeSlug } from "../clubs";
 import { type Invalid, NotFound, ValidationFailed } from "../errors";
 import { netCents } from "../stats/net";
@@ -11,7 +11,6 @@ import type { EventAdminDetail, EventAdminItem } from "./schemas";
 export type EventRow = typeof events.$inferSelect;
 export type TicketRow = typeof eventTickets.$inferSelect;
 export type RegistrationRow = typeof eventRegistrations.$inferSelect;
-export type MemberRow = typeof members.$inferSelect;
 
 /** Registrations that hold a place (capacity, quantity_max, registered_count): DESIGN.md section 8. */
 const HOLDING = ["confirmed", "pending"];
@@ -189,16 +188,6 @@ export async function loadDetail(q: Queryable, clubId: string, baseUrl: string, 
       registered_count: counts.get(t.id) ?? 0,
     })),
   };
-}
-
-/** A member of the club by the code their card carries (`referral_code`, upper-case). */
-export async function memberByCode(q: Queryable, clubId: string, code: string): Promise<MemberRow | null> {
-  const [row] = await q
-    .select()
-    .from(members)
-    .where(and(eq(members.club_id, clubId), eq(members.referral_code, code.trim().toUpperCase())))
-    .limit(1);
-  return row ?? null;
 }
 
 /** A ticket's prices, as both the admin and the public shapes show them. */

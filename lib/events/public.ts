@@ -8,8 +8,9 @@ import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
 import { newId, randomBase62 } from "../ids";
 import { redeemEventPromo } from "../promo";
 import { limitAddress } from "../ratelimit";
+import { findMemberByCode } from "../members/by-code";
 import { derivedStatus, todayUtc } from "../members/status";
-import { availability, clubInfo, eventPlacesHeld, memberByCode, publicUrl, ticketPrices } from "./internal";
+import { availability, clubInfo, eventPlacesHeld, publicUrl, ticketPrices } from "./internal";
 import type { PublicEvent, PublicRegistration, PublicRegistrationCreate } from "./schemas";
 
 export type PublicDeps = { db: Db; baseUrl: string };
@@ -104,7 +105,7 @@ export async function registerForEvent(
     if (!ticket) throw new NotFound("TICKET_NOT_FOUND");
     if (!ticket.is_active) throw new Conflict("TICKET_INACTIVE");
 
-    const member = input.member_code ? await memberByCode(t, event.club_id, input.member_code) : null;
+    const member = input.member_code ? await findMemberByCode(t, event.club_id, input.member_code) : null;
     if (input.member_code && !member) throw new ValidationFailed([{ loc: ["body", "member_code"], code: "MEMBER_CODE_UNKNOWN" }]);
     if (member && derivedStatus(member, todayUtc(nowDate)) !== "active") throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
     if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");

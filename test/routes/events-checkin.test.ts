@@ -85,6 +85,23 @@ describe("POST /api/clubs/:club_id/events/:event_id/checkin", () => {
     expect((await checkin(event.id, { code: "KXQ7MEMB" })).body.verdict).toBe("already");
   });
 
+  it("a member's card is found the one way verify finds it: pass serial number too, surrounding spaces ignored", async () => {
+    const { event, ticketId } = await eventWithTicket();
+    const member = await insertMember(env, { code: "SRL7CARD" });
+    const reg = await insertRegistration(env, { eventId: event.id, ticketId, memberId: member.id });
+    const verified = await env.call("GET", `/api/verify/${member.pass_serial_number}`);
+    expect(verified.body.member.id).toBe(member.id);
+    const res = await checkin(event.id, { code: member.pass_serial_number });
+    expect(res.body.verdict).toBe("valid");
+    expect(res.body.registration.id).toBe(reg.id);
+    expect((await checkin(event.id, { code: "  srl7card " })).body.verdict).toBe("already");
+    expect((await storedReg(reg.id)).checked_in_at).toBe(res.body.checked_in_at);
+    expect((await scans(event.id)).map((s) => [s.verdict, s.registration_id])).toEqual([
+      ["valid", reg.id],
+      ["already", reg.id],
+    ]);
+  });
+
   it("a member code of another club is not_registered", async () => {
     const { event } = await eventWithTicket();
     const other = await env.otherClub();
