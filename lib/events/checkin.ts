@@ -86,7 +86,7 @@ async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, 
     .select()
     .from(eventRegistrations)
     .where(and(eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.member_id, member.id), inArray(eventRegistrations.status, ["confirmed"])))
-    .orderBy(asc(eventRegistrations.created_at));
+    .orderBy(asc(eventRegistrations.created_at), asc(eventRegistrations.id));
   return regs.find((r) => r.checked_in_at === null) ?? regs[0] ?? null;
 }
 

@@ -102,6 +102,30 @@ describe("POST /api/clubs/:club_id/events/:event_id/checkin", () => {
     ]);
   });
 
+  it("a member registered several times: each scan checks in the first registration not yet checked in, then already on the first", async () => {
+    const e = await createEventVia(env, { tickets: [{ name: "Adulte" }, { name: "Enfant" }] });
+    const member = await insertMember(env, { code: "FAM3467X" });
+    const first = await insertRegistration(env, { eventId: e.id, ticketId: e.tickets[0].id, memberId: member.id, first: "Ana" });
+    await Bun.sleep(2);
+    const unpaid = await insertRegistration(env, { eventId: e.id, ticketId: e.tickets[1].id, memberId: member.id, first: "Rui", status: "pending" });
+    await Bun.sleep(2);
+    const second = await insertRegistration(env, { eventId: e.id, ticketId: e.tickets[1].id, memberId: member.id, first: "Leo" });
+    const a = await checkin(e.id, { code: member.referral_code });
+    expect(a.body).toMatchObject({ verdict: "valid", registration: { id: first.id, first_name: "Ana", ticket_name: "Adulte" } });
+    const b = await checkin(e.id, { code: member.referral_code });
+    expect(b.body).toMatchObject({ verdict: "valid", registration: { id: second.id, first_name: "Leo", ticket_name: "Enfant" } });
+    const c = await checkin(e.id, { code: member.referral_code });
+    expect(c.body).toMatchObject({ verdict: "already", checked_in_at: a.body.checked_in_at, registration: { id: first.id } });
+    expect((await storedReg(first.id)).checked_in_at).toBe(a.body.checked_in_at);
+    expect((await storedReg(second.id)).checked_in_at).toBe(b.body.checked_in_at);
+    expect((await storedReg(unpaid.id)).checked_in_at).toBeNull();
+    expect((await scans(e.id)).map((s) => [s.verdict, s.registration_id])).toEqual([
+      ["valid", first.id],
+      ["valid", second.id],
+      ["already", first.id],
+    ]);
+  });
+
   it("a member code of another club is not_registered", async () => {
     const { event } = await eventWithTicket();
     const other = await env.otherClub();

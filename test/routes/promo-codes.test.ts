@@ -106,6 +106,30 @@ describe("POST /api/clubs/:club_id/promo-codes", () => {
 });
 
 describe("GET /api/clubs/:club_id/promo-codes", () => {
+  it("lists only the caller's club's codes, even filtered by another club's event", async () => {
+    const other = await env.otherClub();
+    const theirEvent = await env.call("POST", `/api/clubs/${other.club_id}/events`, {
+      key: other.api_key,
+      body: { title: "Theirs", starts_at: "2030-01-01T00:00:00Z" },
+    });
+    for (const body of [{ code: "THEIRS1" }, { code: "THEIRS2", event_id: theirEvent.body.id }]) {
+      const made = await env.call("POST", `/api/clubs/${other.club_id}/promo-codes`, {
+        key: other.api_key,
+        body: { discount_type: "percent", discount_value: 5, ...body },
+      });
+      expect(made.status).toBe(201);
+    }
+    await create({ code: "OURS0001" });
+    const ours = await env.call("GET", path());
+    const codes = ours.body.map((p: { code: string }) => p.code);
+    expect(codes).toContain("OURS0001");
+    expect(codes.filter((c: string) => c.startsWith("THEIRS"))).toEqual([]);
+    expect(ours.body).toHaveLength(await count());
+    expect((await env.call("GET", `${path()}?event_id=${theirEvent.body.id}`)).body).toEqual([]);
+    const theirs = await env.call("GET", `/api/clubs/${other.club_id}/promo-codes`, { key: other.api_key });
+    expect(theirs.body.map((p: { code: string }) => p.code).sort()).toEqual(["THEIRS1", "THEIRS2"]);
+  });
+
   it("filters by event_id, scope and include_inactive (default true)", async () => {
     const fresh = await setup();
     try {

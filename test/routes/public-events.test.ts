@@ -57,6 +57,39 @@ describe("GET /api/public/clubs/:slug/events", () => {
   });
 });
 
+describe("places held: one rule for the public list, the refusals and the admin counts", () => {
+  it("confirmed and pending hold a place, cancelled none; when full the list shows sold_out and places_left 0", async () => {
+    const e = await createEventVia(env, {
+      capacity: 3,
+      tickets: [
+        { name: "A", non_member_price_cents: 0, quantity_max: 1 },
+        { name: "B", non_member_price_cents: 0 },
+      ],
+    });
+    const [a, b] = e.tickets.map((t: { id: string }) => t.id);
+    await insertRegistration(env, { eventId: e.id, ticketId: a });
+    await insertRegistration(env, { eventId: e.id, ticketId: b, status: "pending" });
+    await insertRegistration(env, { eventId: e.id, ticketId: b, status: "cancelled" });
+    const listed = async () => (await env.call("GET", `/api/public/clubs/${clubSlug}/events`, { key: null })).body.find((x: { id: string }) => x.id === e.id);
+    let shown = await listed();
+    expect(shown.places_left).toBe(1);
+    expect(shown.tickets.map((t: { sold_out: boolean }) => t.sold_out)).toEqual([true, false]);
+    const detail = (await env.call("GET", `/api/clubs/${env.clubId}/events/${e.id}`)).body;
+    expect(detail.registered_count).toBe(2);
+    expect(detail.tickets.map((t: { registered_count: number }) => t.registered_count)).toEqual([1, 1]);
+    expect((await register(e.id, { ticket_id: a })).body.code).toBe("TICKET_SOLD_OUT");
+    expect((await register(e.id, { ticket_id: b })).status).toBe(201);
+    shown = await listed();
+    expect(shown.places_left).toBe(0);
+    expect(shown.tickets.map((t: { sold_out: boolean }) => t.sold_out)).toEqual([true, true]);
+    const full = await register(e.id, { ticket_id: b });
+    expect(full.status).toBe(409);
+    expect(full.body.code).toBe("EVENT_FULL");
+    expect(await holding(e.id)).toBe(3);
+    expect((await env.call("GET", `/api/clubs/${env.clubId}/events`)).body.find((x: { id: string }) => x.id === e.id).registered_count).toBe(3);
+  });
+});
+
 describe("POST /api/public/events/:event_id/registrations", () => {
   it("a free registration is confirmed, stored, and answers its qr_token and calendar address", async () => {
     const e = await createEventVia(env, { tickets: [{ name: "Libre", non_member_price_cents: 0 }] });
@@ -221,6 +254,18 @@ describe("promo codes at registration", () => {
     expect(code.used_count).toBe(1);
     const [redemption] = await env.db.read.select().from(promoRedemptions).where(eq(promoRedemptions.promo_code_id, code.id));
     expect(redemption).toMatchObject({ registration_id: pct.body.id, discount_cents: 500 });
+  });
+
+  it("an amount larger than the price takes the price off, no more: 0 to pay, confirmed", async () => {
+    const e = await createEventVia(env, { tickets: [{ name: "T", non_member_price_cents: 2000 }] });
+    await promo({ code: "BIG5000", discount_type: "amount", discount_value: 5000, event_id: e.id });
+    const res = await register(e.id, { ticket_id: e.tickets[0].id, promo_code: "BIG5000" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ amount_cents: 0, discount_cents: 2000, status: "confirmed" });
+    const [row] = await regsOf(e.id);
+    expect(row).toMatchObject({ amount_cents: 0, discount_cents: 2000, status: "confirmed" });
+    const [redemption] = await env.db.read.select().from(promoRedemptions).where(eq(promoRedemptions.registration_id, row.id));
+    expect(redemption.discount_cents).toBe(2000);
   });
 
   it("max_uses under concurrency, validity dates, scope and event are honoured (409), and nothing is written", async () => {
