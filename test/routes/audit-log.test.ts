@@ -61,7 +61,10 @@ describe("audit log", () => {
     // The read itself was logged before it was answered, so it shows up too.
     expect(page2.body.items.length).toBeGreaterThanOrEqual(1);
     const byPath = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&path=/api/auth`, { key });
-    expect(byPath.body.items.every((r: { path: string }) => r.path.startsWith("/api/auth"))).toBe(true);
+    expect(byPath.body.items.map((r: { path: string }) => r.path)).toEqual(["/api/auth/me", "/api/auth/me", "/api/auth/me"]);
+    const elsewhere = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&path=/api/clubs`, { key });
+    expect(elsewhere.body.total).toBeGreaterThanOrEqual(2);
+    expect(elsewhere.body.items.every((r: { path: string }) => r.path.startsWith("/api/clubs/"))).toBe(true);
     const today = new Date().toISOString().slice(0, 10);
     const day = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&from=${today}&to=${today}`, { key });
     expect(day.body.total).toBeGreaterThanOrEqual(3);

@@ -143,9 +143,20 @@ describe("POST /api/clubs/:club_id/events/:event_id/checkin", () => {
     expect(await scans(event.id)).toHaveLength(1);
     const next = await checkin(event.id, { code: reg.qr_token, nonce: "scan-2" });
     expect(next.body.verdict).toBe("already");
-    const [a, b] = await Promise.all([checkin(event.id, { code: "NOPE", nonce: "scan-3" }), checkin(event.id, { code: "NOPE", nonce: "scan-3" })]);
-    expect(a.body).toEqual(b.body);
-    expect((await scans(event.id)).map((s) => s.nonce).sort()).toEqual(["scan-1", "scan-2", "scan-3"]);
+    // Two phones sending one scan at once: both get the first one's answer (valid, not already).
+    const other = await insertRegistration(env, { eventId: event.id, ticketId, first: "Ada" });
+    const [a, b] = await Promise.all([
+      checkin(event.id, { code: other.qr_token, nonce: "scan-3" }),
+      checkin(event.id, { code: other.qr_token, nonce: "scan-3" }),
+    ]);
+    expect(a.body).toMatchObject({ verdict: "valid", registration: { id: other.id } });
+    expect(b.body).toEqual(a.body);
+    expect((await storedReg(other.id)).checked_in_at).toBe(a.body.checked_in_at);
+    expect((await scans(event.id)).map((s) => [s.nonce, s.verdict]).sort()).toEqual([
+      ["scan-1", "valid"],
+      ["scan-2", "already"],
+      ["scan-3", "valid"],
+    ]);
   });
 
   it("50 simultaneous scans of one code give exactly one valid", async () => {
