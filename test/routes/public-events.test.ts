@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { clubs, eventRegistrations, promoCodes, promoRedemptions } from "../../db/schema";
-import { createEventVia, insertMember, insertRegistration, insertTier } from "../events-fixtures";
+import { createEventVia, inDaysAt, insertMember, insertRegistration, insertTier } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -157,7 +157,7 @@ describe("POST /api/public/events/:event_id/registrations", () => {
   });
 
   it("registration window: before opening and after closing -> 409; a past event -> 409", async () => {
-    const soon = await createEventVia(env, { registration_opens_at: "2029-01-01T00:00:00Z", tickets: [{ name: "T", non_member_price_cents: 0 }] });
+    const soon = await createEventVia(env, { registration_opens_at: inDaysAt(30), tickets: [{ name: "T", non_member_price_cents: 0 }] });
     const early = await register(soon.id, { ticket_id: soon.tickets[0].id });
     expect(early.status).toBe(409);
     expect(early.body.code).toBe("REGISTRATION_NOT_OPEN");
@@ -167,7 +167,7 @@ describe("POST /api/public/events/:event_id/registrations", () => {
     expect((await register(past.id, { ticket_id: past.tickets[0].id })).status).toBe(409);
     const open = await createEventVia(env, {
       registration_opens_at: "2020-01-01T00:00:00Z",
-      registration_closes_at: "2029-12-31T00:00:00Z",
+      registration_closes_at: inDaysAt(90),
       tickets: [{ name: "T", non_member_price_cents: 0 }],
     });
     expect((await register(open.id, { ticket_id: open.tickets[0].id })).status).toBe(201);
@@ -272,7 +272,7 @@ describe("promo codes at registration", () => {
     const e = await createEventVia(env, { tickets: [{ name: "T", non_member_price_cents: 1000 }] });
     const other = await createEventVia(env);
     await promo({ code: "TWICE", scope: "event", max_uses: 2 });
-    await promo({ code: "LATER", scope: "event", valid_from: "2029-01-01T00:00:00Z" });
+    await promo({ code: "LATER", scope: "event", valid_from: inDaysAt(30) });
     await promo({ code: "OVER1", scope: "event", valid_until: "2020-01-01T00:00:00Z" });
     await promo({ code: "MEMBONLY" });
     await promo({ code: "ELSEWHERE", event_id: other.id });
@@ -307,10 +307,13 @@ describe("promo codes at registration", () => {
 
 describe("GET /api/public/registrations/:qr_token/ics", () => {
   it("answers a text/calendar file and notes ics_at; unknown token -> 404", async () => {
+    const starts = inDaysAt(60, "18:00:00");
+    const day = starts.slice(0, 10).replaceAll("-", "");
     const e = await createEventVia(env, {
       title: "Fête, été; 2030",
       location_name: "Salle communale",
-      ends_at: "2030-06-01T22:00:00Z",
+      starts_at: starts,
+      ends_at: inDaysAt(60, "22:00:00"),
       tickets: [{ name: "T", non_member_price_cents: 0 }],
     });
     const reg = await register(e.id, { ticket_id: e.tickets[0].id });
@@ -318,8 +321,8 @@ describe("GET /api/public/registrations/:qr_token/ics", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/calendar");
     expect(res.text).toContain("BEGIN:VCALENDAR\r\n");
-    expect(res.text).toContain("DTSTART:20300601T180000Z");
-    expect(res.text).toContain("DTEND:20300601T220000Z");
+    expect(res.text).toContain(`DTSTART:${day}T180000Z`);
+    expect(res.text).toContain(`DTEND:${day}T220000Z`);
     expect(res.text).toContain("SUMMARY:Fête\\, été\\; 2030");
     expect(res.text).toContain(`URL:http://localhost/e/${clubSlug}/`);
     const [row] = await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.body.id));
