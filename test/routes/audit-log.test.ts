@@ -99,6 +99,22 @@ describe("audit log", () => {
     expect((await env.call("GET", `/api/clubs/${env.clubId}/audit-log?via=smtp`, { key })).status).toBe(422);
   });
 
+  it("path filter: % and _ in the filter are taken literally, not as wildcards, nor dropped", async () => {
+    const key = await env.makeKey({ access_control: "view" });
+    const prefix = key.slice(0, 12);
+    for (const p of ["/api/no_where", "/api/noXwhere", "/api/pct%25x", "/api/pctZ"]) await env.call("GET", p, { key });
+    const paths = async (filter: string) =>
+      (await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&path=${encodeURIComponent(filter)}`, { key })).body.items.map(
+        (r: { path: string }) => r.path,
+      );
+    expect(await paths("/api/no_w")).toEqual(["/api/no_where"]);
+    expect(await paths("/api/pct%")).toEqual(["/api/pct%25x"]);
+    expect(await paths("/api/pct%25")).toEqual(["/api/pct%25x"]);
+    const stored = (await env.db.read.select().from(auditLog).where(eq(auditLog.key_prefix, prefix))).map((r) => r.path);
+    expect(stored).toContain("/api/no_where");
+    expect(stored).toContain("/api/noXwhere");
+  });
+
   it("shows no other club's rows", async () => {
     const other = await env.otherClub();
     await env.call("GET", "/api/auth/me", { key: other.api_key });
