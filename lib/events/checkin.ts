@@ -5,7 +5,7 @@ import type { Db, Queryable } from "../../db";
 import { checkIns, eventRegistrations, eventTickets, events } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
-import { NotFound } from "../errors";
+import { Conflict, NotFound } from "../errors";
 import { newId } from "../ids";
 import { findMemberByCode } from "../members/by-code";
 import type { RegistrationRow } from "./internal";
@@ -22,7 +22,7 @@ function statements(db: Db) {
   return {
     event: db.prepareTx("events.checkin.event", (q) =>
       q
-        .select({ id: events.id })
+        .select({ id: events.id, status: events.status })
         .from(events)
         .where(and(eq(events.id, sql.placeholder("event")), eq(events.club_id, sql.placeholder("club"))))
         .limit(1),
@@ -96,7 +96,7 @@ async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, 
  * event or a registration that is cancelled or awaiting payment. The read and the write share one
  * transaction, and transactions run one at a time: N simultaneous scans give one `valid`. A scan
  * repeated with the same `nonce` gets the stored answer and writes nothing. 404 for another
- * club's event.
+ * club's event; 409 EVENT_CANCELLED for a cancelled event (nothing stored).
  */
 export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: CheckinPayload & { event_id: string }): Promise<CheckinResult> => {
   const now = new Date().toISOString();
@@ -115,6 +115,9 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
         return answer(q, seen.verdict as Verdict, reg ?? null);
       }
     }
+    // After the nonce: a retry gets the answer already given. A cancelled event refuses changes
+    // (DESIGN.md section 8) and a check-in is one; no verdict fits, so nothing is stored.
+    if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
     let reg = await findRegistration(t, q, ctx, event.id, input.code);
     let verdict: Verdict;
     if (reg?.status !== "confirmed") verdict = "not_registered";

@@ -174,6 +174,23 @@ describe("POST /api/clubs/:club_id/events/:event_id/checkin", () => {
     expect(stored.filter((s) => s.verdict === "valid")).toHaveLength(1);
   });
 
+  it("a cancelled event: 409 EVENT_CANCELLED for any code, nothing checked in, no scan stored; a retried nonce keeps its answer", async () => {
+    const { event, ticketId } = await eventWithTicket();
+    const reg = await insertRegistration(env, { eventId: event.id, ticketId });
+    const before = await insertRegistration(env, { eventId: event.id, ticketId });
+    const earlier = await checkin(event.id, { code: before.qr_token, nonce: "door-1" });
+    expect(earlier.body.verdict).toBe("valid");
+    expect((await env.call("PATCH", `/api/clubs/${env.clubId}/events/${event.id}`, { body: { status: "cancelled" } })).status).toBe(200);
+    for (const code of [reg.qr_token, before.qr_token, "NOPE"]) {
+      const res = await checkin(event.id, { code });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe("EVENT_CANCELLED");
+    }
+    expect((await storedReg(reg.id)).checked_in_at).toBeNull();
+    expect((await scans(event.id)).map((s) => s.nonce)).toEqual(["door-1"]);
+    expect((await checkin(event.id, { code: before.qr_token, nonce: "door-1" })).body).toEqual(earlier.body);
+  });
+
   it("refuses an empty code (422) and records nothing", async () => {
     const { event } = await eventWithTicket();
     expect((await checkin(event.id, { code: "" })).status).toBe(422);

@@ -100,6 +100,25 @@ describe("POST /api/clubs/:club_id/promo-codes", () => {
     expect(bad.body.code).toBe("EVENT_NOT_FOUND");
   });
 
+  it("applies_to_tier_ids belongs to membership codes: kept on one, a 422 on an event code (which would never honour it)", async () => {
+    const tier = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Junior", price_cents: 3000 } });
+    const membership = await create({ code: "JUNIOR10", applies_to_tier_ids: [tier.body.id] });
+    expect(membership.status).toBe(201);
+    expect(membership.body).toMatchObject({ scope: "membership", applies_to_tier_ids: [tier.body.id] });
+    const e = await createEventVia(env);
+    const before = await count();
+    for (const body of [
+      { code: "JUNEVT1", event_id: e.id, applies_to_tier_ids: [tier.body.id] },
+      { code: "JUNEVT2", scope: "event", applies_to_tier_ids: [tier.body.id] },
+    ]) {
+      const res = await create(body);
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ["body", "applies_to_tier_ids"], type: "promo_tiers_membership_only" });
+    }
+    expect(await count()).toBe(before);
+    expect((await create({ code: "JUNEVT3", event_id: e.id, applies_to_tier_ids: [] })).status).toBe(201);
+  });
+
   it("valid_until must be after valid_from (422)", async () => {
     expect((await create({ code: "DATES1", valid_from: "2030-01-02T00:00:00Z", valid_until: "2030-01-01T00:00:00Z" })).status).toBe(422);
   });
