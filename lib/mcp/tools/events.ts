@@ -61,7 +61,7 @@ export const checkin_event = tool({
   name: "checkin_event",
   title: "Check in at an event",
   description:
-    "Checks a scanned code in at an event. code: a ticket's qr_token or the card code of a member registered to the event. Answers verdict valid (first scan), already (with the first checked_in_at) or not_registered. Give a nonce to make a retry safe.",
+    "Checks a scanned code in at an event. code: a ticket's qr_token or the card code of a member registered to the event. Answers verdict valid (first scan), already (with the first checked_in_at) or not_registered. A cancelled event refuses check-in (EVENT_CANCELLED). Give a nonce to make a retry safe.",
   input: CheckinPayload.extend({ event_id: eventId }),
   annotations: WRITE,
   run: (ctx, input) => checkinEvent(ctx, input),
