@@ -7,6 +7,9 @@ import type { TestEnv } from "./helpers";
 const today = () => new Date().toISOString().slice(0, 10);
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
+/** A date-time `days` from today at `time` UTC ("2027-05-20T18:00:00Z"): tests stay true whatever year they run in. */
+export const inDaysAt = (days: number, time = "18:00:00") => `${inDays(days)}T${time}Z`;
+
 export async function insertTier(env: TestEnv, opts: { clubId?: string; name?: string } = {}) {
   const now = new Date().toISOString();
   const [row] = await env.db.tx((t) =>
@@ -133,9 +136,9 @@ export async function insertPayment(
   return row;
 }
 
-/** An event made through the API (the all-edit key), answering its EventAdminDetail. */
+/** An event made through the API (the all-edit key), answering its EventAdminDetail; it starts in 180 days unless told. */
 export async function createEventVia(env: TestEnv, body: Record<string, unknown> = {}) {
-  const res = await env.call("POST", `/api/clubs/${env.clubId}/events`, { body: { title: "Soirée", starts_at: "2030-06-01T18:00:00Z", ...body } });
+  const res = await env.call("POST", `/api/clubs/${env.clubId}/events`, { body: { title: "Soirée", starts_at: inDaysAt(180), ...body } });
   if (res.status !== 201) throw new Error(`create event: ${res.status} ${res.text}`);
   return res.body;
 }

@@ -1,7 +1,7 @@
 // The audit log: one row per request made with a key (HTTP or MCP), with the key's display
 // prefix, never the key. Rows are committed in groups: every request waiting at the same moment
 // shares one transaction (one disk sync), and no answer leaves before its row is durable.
-import { and, count, desc, eq, gte, like, lte, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db";
 import { auditLog } from "../../db/schema";
@@ -80,7 +80,11 @@ export const AuditLogList = z.object({ total: z.int(), page: z.int(), limit: z.i
 export const listAuditLog = verb("access_control:view", async (ctx: Ctx, q: z.infer<typeof AuditLogQuery>): Promise<z.infer<typeof AuditLogList>> => {
   const where: SQL[] = [eq(auditLog.club_id, ctx.clubId)];
   if (q.key_prefix) where.push(eq(auditLog.key_prefix, q.key_prefix));
-  if (q.path) where.push(like(auditLog.path, `${q.path.replace(/[%_]/g, "")}%`));
+  // A path prefix, its own % and _ taken literally (escaped, as the member search does).
+  if (q.path) {
+    const pattern = `${q.path.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(sql`${auditLog.path} like ${pattern} escape '\\'`);
+  }
   if (q.via) where.push(eq(auditLog.via, q.via));
   if (q.from) where.push(gte(auditLog.created_at, `${q.from}T00:00:00.000Z`));
   // The last instant of the day, not the next day's start: the day after 9999-12-31 has no ISO form that sorts.

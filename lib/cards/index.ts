@@ -2,13 +2,12 @@
 // `pass_serial_number` or `referral_code` (what the QR code carries), looked up in the caller's
 // club only. Every verification is stored as a scan, an unknown code included: attendance reads
 // them back, and a refused scan is as useful to the club as an accepted one.
-import { and, eq, or } from "drizzle-orm";
 import { z } from "zod";
-import type { Queryable } from "../../db";
-import { members, scans, tiers } from "../../db/schema";
+import { scans } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { newId } from "../ids";
+import { findMemberByCode } from "../members/by-code";
 import { STATUSES as MEMBER_STATUSES } from "../members/schemas";
 import { derivedStatus, todayUtc } from "../members/status";
 
@@ -44,33 +43,6 @@ export const CardVerification = z
   .meta({ id: "CardVerification", description: "The verdict on a scanned card; the scan is stored for attendance." });
 
 export type CardVerification = z.infer<typeof CardVerification>;
-
-type FoundMember = { id: string; first_name: string; last_name: string; membership_end: string; payment_status: string; tier_name: string | null };
-
-/**
- * The member of `clubId` whose pass serial is `code`, else whose referral code is `code` in
- * upper case (referral codes are upper-case; people and scanners type them in any case).
- */
-export async function findMemberByCode(q: Queryable, clubId: string, code: string): Promise<FoundMember | null> {
-  const rows = await q
-    .select({
-      id: members.id,
-      first_name: members.first_name,
-      last_name: members.last_name,
-      membership_end: members.membership_end,
-      payment_status: members.payment_status,
-      pass_serial_number: members.pass_serial_number,
-      tier_name: tiers.name,
-    })
-    .from(members)
-    .leftJoin(tiers, and(eq(tiers.id, members.tier_id), eq(tiers.club_id, members.club_id)))
-    .where(and(eq(members.club_id, clubId), or(eq(members.pass_serial_number, code), eq(members.referral_code, code.toUpperCase()))))
-    .limit(2);
-  const row = rows.find((r) => r.pass_serial_number === code) ?? rows[0];
-  if (!row) return null;
-  const { pass_serial_number: _, ...member } = row;
-  return member;
-}
 
 /**
  * Verifies a scanned code against the caller's club and stores the scan. Never throws for an

@@ -1,7 +1,8 @@
 // The club: creation (CLI, first start), the admin's view of it (ClubAdmin) and its update
 // (ClubUpdate: only writable fields change; card and finance fields need their own scopes; a
 // change that shows on the wallet card, such as a new `card_custom_link_url`, queues a pass update).
-import { eq, like, or, sql } from "drizzle-orm";
+import { and, eq, like, or, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { requireScope, verb } from "../auth/guard";
@@ -17,24 +18,34 @@ export type ClubRow = typeof clubs.$inferSelect & Record<string, unknown>;
 
 const FIELD_BY_NAME = new Map([...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS].map((f) => [f.name, f]));
 
-export function slugify(text: string): string {
+/** `text` as a URL slug (a-z, 0-9, hyphens; at most 60 characters); `fallback` when nothing of it is left ("!!!"). */
+export function slugify(text: string, fallback = "club"): string {
   // foldText also spells out the letters NFKD keeps whole: "Łódź" is lodz, not odz.
   const slug = foldText(text)
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 60);
-  return slug || "club";
+  return slug || fallback;
 }
 
-async function freeSlug(q: Queryable, base: string): Promise<string> {
-  const taken = new Set(
-    (
-      await q
-        .select({ slug: clubs.slug })
-        .from(clubs)
-        .where(like(clubs.slug, `${base}%`))
-    ).map((r) => r.slug),
-  );
+/**
+ * The slug of `text` (or `fallback` when it has none) that is free in `column` of `table` among
+ * the rows `scope` keeps (all rows without it): the slug itself, else `-2`, `-3`, ... Club slugs
+ * are free across the installation, event slugs within their club.
+ */
+export async function freeSlug(
+  q: Queryable,
+  where: { table: SQLiteTable; column: SQLiteColumn; scope?: SQL },
+  text: string,
+  fallback: string,
+): Promise<string> {
+  const base = slugify(text, fallback);
+  // Slugs hold only a-z, 0-9 and hyphens: `base` carries no LIKE wildcard.
+  const rows = await q
+    .select({ slug: where.column })
+    .from(where.table)
+    .where(and(where.scope, like(where.column, `${base}%`)));
+  const taken = new Set(rows.map((r) => String(r.slug)));
   if (!taken.has(base)) return base;
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }
@@ -42,7 +53,12 @@ async function freeSlug(q: Queryable, base: string): Promise<string> {
 /** Creates a club with every SPEC default; `t` is the caller's transaction. */
 export async function createClub(t: Queryable, input: { name: string; locale?: string; currency?: string }): Promise<ClubRow> {
   const now = nowIso();
-  const row: Record<string, unknown> = { id: newId(), slug: await freeSlug(t, slugify(input.name)), created_at: now, updated_at: now };
+  const row: Record<string, unknown> = {
+    id: newId(),
+    slug: await freeSlug(t, { table: clubs, column: clubs.slug }, input.name, "club"),
+    created_at: now,
+    updated_at: now,
+  };
   for (const field of CLUB_FIELDS) if (field.name !== "slug") row[field.name] = defaultOf(field);
   row.name = input.name;
   if (input.locale) row.locale = input.locale;

@@ -5,9 +5,10 @@ import type { Db, Queryable } from "../../db";
 import { checkIns, eventRegistrations, eventTickets, events } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
-import { NotFound } from "../errors";
+import { Conflict, NotFound } from "../errors";
 import { newId } from "../ids";
-import { memberByCode, type RegistrationRow } from "./internal";
+import { findMemberByCode } from "../members/by-code";
+import type { RegistrationRow } from "./internal";
 import type { CheckinPayload, CheckinResult } from "./schemas";
 
 type Verdict = CheckinResult["verdict"];
@@ -21,7 +22,7 @@ function statements(db: Db) {
   return {
     event: db.prepareTx("events.checkin.event", (q) =>
       q
-        .select({ id: events.id })
+        .select({ id: events.id, status: events.status })
         .from(events)
         .where(and(eq(events.id, sql.placeholder("event")), eq(events.club_id, sql.placeholder("club"))))
         .limit(1),
@@ -78,14 +79,14 @@ async function answer(q: ReturnType<typeof statements>, verdict: Verdict, reg: R
 async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, ctx: Ctx, eventId: string, code: string): Promise<RegistrationRow | null> {
   const [byToken] = await q.byToken.execute({ code, event: eventId, club: ctx.clubId });
   if (byToken) return byToken;
-  const member = await memberByCode(t, ctx.clubId, code);
+  const member = await findMemberByCode(t, ctx.clubId, code);
   if (!member) return null;
   // A member with several registrations: the first not yet checked in, else the first one.
   const regs = await t
     .select()
     .from(eventRegistrations)
     .where(and(eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.member_id, member.id), inArray(eventRegistrations.status, ["confirmed"])))
-    .orderBy(asc(eventRegistrations.created_at));
+    .orderBy(asc(eventRegistrations.created_at), asc(eventRegistrations.id));
   return regs.find((r) => r.checked_in_at === null) ?? regs[0] ?? null;
 }
 
@@ -95,7 +96,7 @@ async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, 
  * event or a registration that is cancelled or awaiting payment. The read and the write share one
  * transaction, and transactions run one at a time: N simultaneous scans give one `valid`. A scan
  * repeated with the same `nonce` gets the stored answer and writes nothing. 404 for another
- * club's event.
+ * club's event; 409 EVENT_CANCELLED for a cancelled event (nothing stored).
  */
 export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: CheckinPayload & { event_id: string }): Promise<CheckinResult> => {
   const now = new Date().toISOString();
@@ -114,6 +115,9 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
         return answer(q, seen.verdict as Verdict, reg ?? null);
       }
     }
+    // After the nonce: a retry gets the answer already given. A cancelled event refuses changes
+    // (DESIGN.md section 8) and a check-in is one; no verdict fits, so nothing is stored.
+    if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
     let reg = await findRegistration(t, q, ctx, event.id, input.code);
     let verdict: Verdict;
     if (reg?.status !== "confirmed") verdict = "not_registered";

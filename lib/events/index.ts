@@ -18,7 +18,7 @@ import {
   type TicketRow,
   ticketsOf,
   toItem,
-  utc,
+  utcDates,
 } from "./internal";
 import type { EventAdminDetail, EventAdminItem, EventCreate, EventRegistrationItem, EventUpdate, TicketPayload } from "./schemas";
 
@@ -73,15 +73,9 @@ export const getEvent = verb("events:view", async (ctx: Ctx, input: { event_id: 
   return loadDetail(ctx.db.read, ctx.clubId, ctx.baseUrl, row);
 });
 
-/** Creates a `published` event and its tickets; slug from the title, currency the club's. 422 on date order. */
+/** Creates a `published` event and its tickets; slug from the title, currency the club's. 422 on date order or a date outside the years 0001..9999 (UTC). */
 export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCreate): Promise<EventAdminDetail> => {
-  const v = {
-    ...input,
-    starts_at: utc(input.starts_at),
-    ends_at: utc(input.ends_at),
-    registration_opens_at: utc(input.registration_opens_at),
-    registration_closes_at: utc(input.registration_closes_at),
-  };
+  const v = utcDates(input, DATES);
   checkDates(v);
   return ctx.db.tx(async (t) => {
     const club = await clubInfo(t, ctx.clubId);
@@ -128,22 +122,24 @@ const NULLABLE = new Set([
   "capacity",
   "story_text",
 ]);
-const DATES = new Set(["starts_at", "ends_at", "registration_opens_at", "registration_closes_at"]);
+const DATES = ["starts_at", "ends_at", "registration_opens_at", "registration_closes_at"] as const;
 
 /**
  * Applies an EventUpdate: only fields sent change; null clears an optional field and leaves a
  * required one. `tickets` is the full list, reconciled by id. 409 on a cancelled event, a status
- * move DESIGN.md section 8 forbids, or a slug taken in the club; 422 on date order.
+ * move DESIGN.md section 8 forbids, or a slug taken in the club; 422 on date order or a date
+ * outside the years 0001..9999 (UTC).
  */
 export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpdate & { event_id: string }): Promise<EventAdminDetail> => {
-  const { event_id, tickets, ...fields } = input;
+  const { event_id, tickets, ...sent } = input;
+  const fields = utcDates(sent, DATES);
   return ctx.db.tx(async (t) => {
     const current = await getEventOrThrow(t, ctx.clubId, event_id);
     if (current.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
     const set: Record<string, unknown> = {};
     for (const [name, raw] of Object.entries(fields)) {
       if (raw === undefined || (raw === null && !NULLABLE.has(name))) continue;
-      set[name] = DATES.has(name) ? utc(raw as string | null) : raw;
+      set[name] = raw;
     }
     if (set.status !== undefined && set.status !== current.status && !TRANSITIONS[current.status]?.includes(set.status as string)) {
       throw new Conflict("EVENT_STATUS_TRANSITION", { from: current.status, to: String(set.status) });

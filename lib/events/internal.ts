@@ -1,19 +1,19 @@
 // Club-scoped lookups and the figures every event shape carries (registered, checked in,
 // revenue, net), always computed from registrations and payments, never stored.
-import { and, asc, eq, inArray, like, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { clubColumns, clubs, eventRegistrations, events, eventTickets, members, payments } from "../../db/schema";
-import { slugify } from "../clubs";
-import { NotFound } from "../errors";
+import { clubColumns, clubs, eventRegistrations, events, eventTickets, payments } from "../../db/schema";
+import { freeSlug } from "../clubs";
+import { type Invalid, NotFound, ValidationFailed } from "../errors";
+import { netCents } from "../stats/net";
 import type { EventAdminDetail, EventAdminItem } from "./schemas";
 
 export type EventRow = typeof events.$inferSelect;
 export type TicketRow = typeof eventTickets.$inferSelect;
 export type RegistrationRow = typeof eventRegistrations.$inferSelect;
-export type MemberRow = typeof members.$inferSelect;
 
 /** Registrations that hold a place (capacity, quantity_max, registered_count): DESIGN.md section 8. */
-export const HOLDING = ["confirmed", "pending"];
+const HOLDING = ["confirmed", "pending"];
 
 export async function getEventOrThrow(q: Queryable, clubId: string, eventId: string): Promise<EventRow> {
   const [row] = await q
@@ -31,19 +31,9 @@ export async function clubInfo(q: Queryable, clubId: string): Promise<{ slug: st
   return row as { slug: string; currency: string; name: string };
 }
 
-/** A slug free in the club, from `base` (`base`, `base-2`, ...), `exceptId` being the event itself. */
-export async function freeEventSlug(q: Queryable, clubId: string, title: string): Promise<string> {
-  const base = slugify(title) === "club" && !/club/i.test(title) ? "event" : slugify(title);
-  const taken = new Set(
-    (
-      await q
-        .select({ slug: events.slug })
-        .from(events)
-        .where(and(eq(events.club_id, clubId), like(events.slug, `${base}%`)))
-    ).map((r) => r.slug),
-  );
-  if (!taken.has(base)) return base;
-  for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
+/** A slug for a new event of the club, from its title (`event` when the title has no letter or digit). */
+export function freeEventSlug(q: Queryable, clubId: string, title: string): Promise<string> {
+  return freeSlug(q, { table: events, column: events.slug, scope: eq(events.club_id, clubId) }, title, "event");
 }
 
 export async function slugTaken(q: Queryable, clubId: string, slug: string, exceptId: string): Promise<boolean> {
@@ -61,28 +51,76 @@ export function publicUrl(baseUrl: string, clubSlug: string, eventSlug: string):
 
 type Figures = { registered: number; checkedIn: number; revenue: number; net: number };
 
+/** Places held by an event's registrations: in all and per ticket. */
+export type Held = { total: number; byTicket: Map<string, number> };
+
+/**
+ * The places held per event (DESIGN.md section 8: confirmed and pending registrations hold one,
+ * cancelled ones none). The one count behind capacity, quantity_max, registered_count and the
+ * public list's places_left and sold_out.
+ */
+export async function placesHeld(q: Queryable, eventIds: string[]): Promise<Map<string, Held>> {
+  const out = new Map<string, Held>(eventIds.map((id) => [id, { total: 0, byTicket: new Map() }]));
+  if (!eventIds.length) return out;
+  const rows = await q
+    .select({ event_id: eventRegistrations.event_id, ticket_id: eventRegistrations.ticket_id, n: sql<number>`count(*)` })
+    .from(eventRegistrations)
+    .where(and(inArray(eventRegistrations.event_id, eventIds), inArray(eventRegistrations.status, HOLDING)))
+    .groupBy(eventRegistrations.event_id, eventRegistrations.ticket_id);
+  for (const r of rows) {
+    const held = out.get(r.event_id);
+    if (!held) continue;
+    held.total += Number(r.n);
+    held.byTicket.set(r.ticket_id, Number(r.n));
+  }
+  return out;
+}
+
+/** One event's places held. */
+export async function eventPlacesHeld(q: Queryable, eventId: string): Promise<Held> {
+  return (await placesHeld(q, [eventId])).get(eventId)!;
+}
+
+/**
+ * What is left of an event and of one of its tickets, from the places held: `full` when the
+ * capacity is reached (EVENT_FULL), `ticket_sold_out` when the ticket's quantity_max is
+ * (TICKET_SOLD_OUT), `sold_out` when either is (the public list). `places_left` null: no capacity.
+ */
+export function availability(
+  event: { capacity: number | null },
+  held: Held,
+  ticket?: { id: string; quantity_max: number | null },
+): { places_left: number | null; full: boolean; ticket_sold_out: boolean; sold_out: boolean } {
+  const full = event.capacity !== null && held.total >= event.capacity;
+  const ticket_sold_out = !!ticket && ticket.quantity_max !== null && (held.byTicket.get(ticket.id) ?? 0) >= ticket.quantity_max;
+  return {
+    places_left: event.capacity === null ? null : Math.max(0, event.capacity - held.total),
+    full,
+    ticket_sold_out,
+    sold_out: full || ticket_sold_out,
+  };
+}
+
 /** Per event: places held, check-ins, gross event payments and their net (section 10's terms). */
 export async function eventFigures(q: Queryable, clubId: string, eventIds: string[]): Promise<Map<string, Figures>> {
-  const out = new Map<string, Figures>(eventIds.map((id) => [id, { registered: 0, checkedIn: 0, revenue: 0, net: 0 }]));
+  const held = await placesHeld(q, eventIds);
+  const out = new Map<string, Figures>(eventIds.map((id) => [id, { registered: held.get(id)?.total ?? 0, checkedIn: 0, revenue: 0, net: 0 }]));
   if (!eventIds.length) return out;
   const regs = await q
-    .select({
-      event_id: eventRegistrations.event_id,
-      registered: sql<number>`sum(case when ${eventRegistrations.status} in ('confirmed', 'pending') then 1 else 0 end)`,
-      checked_in: sql<number>`sum(case when ${eventRegistrations.checked_in_at} is not null then 1 else 0 end)`,
-    })
+    .select({ event_id: eventRegistrations.event_id, checked_in: sql<number>`count(*)` })
     .from(eventRegistrations)
-    .where(and(eq(eventRegistrations.club_id, clubId), inArray(eventRegistrations.event_id, eventIds)))
+    .where(and(eq(eventRegistrations.club_id, clubId), inArray(eventRegistrations.event_id, eventIds), isNotNull(eventRegistrations.checked_in_at)))
     .groupBy(eventRegistrations.event_id);
   for (const r of regs) {
     const f = out.get(r.event_id);
-    if (f) Object.assign(f, { registered: Number(r.registered ?? 0), checkedIn: Number(r.checked_in ?? 0) });
+    if (f) f.checkedIn = Number(r.checked_in ?? 0);
   }
   const money = await q
     .select({
       event_id: eventRegistrations.event_id,
       gross: sql<number>`sum(${payments.amount_cents})`,
-      costs: sql<number>`sum(${payments.provider_fee_cents} + ${payments.platform_commission_cents})`,
+      fees: sql<number>`sum(${payments.provider_fee_cents})`,
+      commission: sql<number>`sum(${payments.platform_commission_cents})`,
     })
     .from(payments)
     .innerJoin(eventRegistrations, eq(eventRegistrations.id, payments.registration_id))
@@ -90,7 +128,9 @@ export async function eventFigures(q: Queryable, clubId: string, eventIds: strin
     .groupBy(eventRegistrations.event_id);
   for (const m of money) {
     const f = out.get(m.event_id);
-    if (f) Object.assign(f, { revenue: Number(m.gross ?? 0), net: Number(m.gross ?? 0) - Number(m.costs ?? 0) });
+    if (!f) continue;
+    f.revenue = Number(m.gross ?? 0);
+    f.net = netCents({ gross: f.revenue, fees: Number(m.fees ?? 0), commission: Number(m.commission ?? 0) });
   }
   return out;
 }
@@ -118,21 +158,11 @@ export async function ticketsOf(q: Queryable, eventId: string): Promise<TicketRo
   return q.select().from(eventTickets).where(eq(eventTickets.event_id, eventId)).orderBy(asc(eventTickets.sort_order), asc(eventTickets.created_at));
 }
 
-/** Places held per ticket (confirmed and pending). */
-export async function ticketCounts(q: Queryable, eventId: string, extra?: SQL): Promise<Map<string, number>> {
-  const rows = await q
-    .select({ ticket_id: eventRegistrations.ticket_id, n: sql<number>`count(*)` })
-    .from(eventRegistrations)
-    .where(and(eq(eventRegistrations.event_id, eventId), inArray(eventRegistrations.status, HOLDING), extra))
-    .groupBy(eventRegistrations.ticket_id);
-  return new Map(rows.map((r) => [r.ticket_id, Number(r.n)]));
-}
-
 export async function loadDetail(q: Queryable, clubId: string, baseUrl: string, row: EventRow): Promise<EventAdminDetail> {
   const club = await clubInfo(q, clubId);
   const figures = (await eventFigures(q, clubId, [row.id])).get(row.id)!;
   const tickets = await ticketsOf(q, row.id);
-  const counts = await ticketCounts(q, row.id);
+  const counts = (await eventPlacesHeld(q, row.id)).byTicket;
   return {
     ...toItem(row, figures, baseUrl, club.slug),
     reminder_enabled: row.reminder_enabled,
@@ -160,24 +190,32 @@ export async function loadDetail(q: Queryable, clubId: string, baseUrl: string, 
   };
 }
 
-/** A member of the club by the code their card carries (`referral_code`, upper-case). */
-export async function memberByCode(q: Queryable, clubId: string, code: string): Promise<MemberRow | null> {
-  const [row] = await q
-    .select()
-    .from(members)
-    .where(and(eq(members.club_id, clubId), eq(members.referral_code, code.trim().toUpperCase())))
-    .limit(1);
-  return row ?? null;
-}
-
 /** A ticket's prices, as both the admin and the public shapes show them. */
 export function ticketPrices(t: { member_price_cents: number; tier_prices: Record<string, number> | null; non_member_price_cents: number | null }) {
   return { member_price_cents: t.member_price_cents, tier_prices: t.tier_prices ?? null, non_member_price_cents: t.non_member_price_cents };
 }
 
-/** Normalises an accepted ISO date-time (any offset) to UTC `...Z`. */
-export function utc(value: string): string;
-export function utc(value: string | null | undefined): string | null | undefined;
-export function utc(value: string | null | undefined): string | null | undefined {
-  return value ? new Date(value).toISOString() : value;
+/** The years an ISO date-time string can name and still sort as text: 0001 to 9999 (UTC). */
+const FIRST_YEAR = 1;
+const LAST_YEAR = 9999;
+
+/**
+ * The date-times `names` of `input`, normalised to UTC `...Z` (null and absent kept). A date
+ * that its offset pushes outside the years 0001..9999 ("9999-12-31T23:00:00-14:00") would be
+ * stored as "+010000-01-01T..." and compare wrongly as text: 422 DATE_OUT_OF_RANGE at `loc`
+ * + the field, every such field at once. Events and promo codes both store through here.
+ */
+export function utcDates<T extends Record<string, unknown>>(input: T, names: readonly (keyof T & string)[], loc: (string | number)[] = ["body"]): T {
+  const out: Record<string, unknown> = { ...input };
+  const items: Invalid[] = [];
+  for (const name of names) {
+    const value = input[name];
+    if (typeof value !== "string" || !value) continue;
+    const date = new Date(value);
+    const year = date.getUTCFullYear();
+    if (Number.isNaN(year) || year < FIRST_YEAR || year > LAST_YEAR) items.push({ loc: [...loc, name], code: "DATE_OUT_OF_RANGE", params: { field: name } });
+    else out[name] = date.toISOString();
+  }
+  if (items.length) throw new ValidationFailed(items);
+  return out as T;
 }

@@ -1,15 +1,16 @@
 // The public side of events (outside the stable subset, DESIGN.md section 8): a club's listed
 // events, registration with its price, capacity and promo rules, and the registration's .ics
 // file. No credentials: each client address is rate-limited instead (DESIGN.md section 11).
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { clubs, eventRegistrations, events, eventTickets } from "../../db/schema";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
 import { newId, randomBase62 } from "../ids";
 import { redeemEventPromo } from "../promo";
 import { limitAddress } from "../ratelimit";
+import { findMemberByCode } from "../members/by-code";
 import { derivedStatus, todayUtc } from "../members/status";
-import { clubInfo, HOLDING, memberByCode, publicUrl, ticketCounts, ticketPrices } from "./internal";
+import { availability, clubInfo, eventPlacesHeld, publicUrl, ticketPrices } from "./internal";
 import type { PublicEvent, PublicRegistration, PublicRegistrationCreate } from "./schemas";
 
 export type PublicDeps = { db: Db; baseUrl: string };
@@ -40,8 +41,7 @@ export async function listPublicEvents(deps: PublicDeps, ip: string | null, slug
       .from(eventTickets)
       .where(and(eq(eventTickets.event_id, e.id), eq(eventTickets.is_active, true)))
       .orderBy(asc(eventTickets.sort_order));
-    const counts = await ticketCounts(q, e.id);
-    const held = [...counts.values()].reduce((a, b) => a + b, 0);
+    const held = await eventPlacesHeld(q, e.id);
     out.push({
       id: e.id,
       title: e.title,
@@ -57,13 +57,13 @@ export async function listPublicEvents(deps: PublicDeps, ip: string | null, slug
       access: e.access as PublicEvent["access"],
       currency: e.currency,
       capacity: e.capacity,
-      places_left: e.capacity === null ? null : Math.max(0, e.capacity - held),
+      places_left: availability(e, held).places_left,
       public_url: publicUrl(deps.baseUrl, slug, e.slug),
       tickets: tickets.map((t) => ({
         id: t.id,
         name: t.name,
         ...ticketPrices(t),
-        sold_out: (t.quantity_max !== null && (counts.get(t.id) ?? 0) >= t.quantity_max) || (e.capacity !== null && held >= e.capacity),
+        sold_out: availability(e, held, t).sold_out,
       })),
     });
   }
@@ -105,7 +105,7 @@ export async function registerForEvent(
     if (!ticket) throw new NotFound("TICKET_NOT_FOUND");
     if (!ticket.is_active) throw new Conflict("TICKET_INACTIVE");
 
-    const member = input.member_code ? await memberByCode(t, event.club_id, input.member_code) : null;
+    const member = input.member_code ? await findMemberByCode(t, event.club_id, input.member_code) : null;
     if (input.member_code && !member) throw new ValidationFailed([{ loc: ["body", "member_code"], code: "MEMBER_CODE_UNKNOWN" }]);
     if (member && derivedStatus(member, todayUtc(nowDate)) !== "active") throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
     if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");
@@ -114,14 +114,9 @@ export async function registerForEvent(
     else if (ticket.non_member_price_cents === null) throw new Forbidden("TICKET_MEMBERS_ONLY");
     else price = ticket.non_member_price_cents;
 
-    if (event.capacity !== null) {
-      const [{ n }] = await t
-        .select({ n: sql<number>`count(*)` })
-        .from(eventRegistrations)
-        .where(and(eq(eventRegistrations.event_id, event.id), inArray(eventRegistrations.status, HOLDING)));
-      if (Number(n) >= event.capacity) throw new Conflict("EVENT_FULL");
-    }
-    if (ticket.quantity_max !== null && ((await ticketCounts(t, event.id)).get(ticket.id) ?? 0) >= ticket.quantity_max) throw new Conflict("TICKET_SOLD_OUT");
+    const left = availability(event, await eventPlacesHeld(t, event.id), ticket);
+    if (left.full) throw new Conflict("EVENT_FULL");
+    if (left.ticket_sold_out) throw new Conflict("TICKET_SOLD_OUT");
 
     const promo = input.promo_code
       ? await redeemEventPromo(t, { clubId: event.club_id, eventId: event.id, currency: event.currency, code: input.promo_code, price, now: nowDate })

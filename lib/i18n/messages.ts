@@ -351,10 +351,10 @@ export const MESSAGES = {
     it: "Evento non trovato.",
   },
   EVENT_CANCELLED: {
-    fr: "Cet événement est annulé : il ne peut plus être modifié.",
-    en: "This event is cancelled: it can no longer be changed.",
-    de: "Diese Veranstaltung ist abgesagt: sie kann nicht mehr geändert werden.",
-    it: "Questo evento è annullato: non può più essere modificato.",
+    fr: "Cet événement est annulé : il ne peut plus être modifié, ni recevoir d'inscription ou d'entrée.",
+    en: "This event is cancelled: it takes no more changes, registrations or check-ins.",
+    de: "Diese Veranstaltung ist abgesagt: keine Änderungen, Anmeldungen oder Einlässe mehr.",
+    it: "Questo evento è annullato: non accetta più modifiche, iscrizioni o ingressi.",
   },
   EVENT_STATUS_TRANSITION: {
     fr: "Un événement ne peut pas passer de « {from} » à « {to} ».",
@@ -481,6 +481,18 @@ export const MESSAGES = {
     en: "This promo code does not apply to this registration.",
     de: "Dieser Aktionscode gilt nicht für diese Anmeldung.",
     it: "Questo codice promozionale non si applica a questa iscrizione.",
+  },
+  PROMO_TIERS_MEMBERSHIP_ONLY: {
+    fr: "« applies_to_tier_ids » vaut pour un code d'adhésion (scope membership), pas pour un code d'événement.",
+    en: "“applies_to_tier_ids” is for a membership code (scope membership), not an event code.",
+    de: "„applies_to_tier_ids“ gilt für einen Mitgliedschaftscode (scope membership), nicht für einen Veranstaltungscode.",
+    it: "«applies_to_tier_ids» vale per un codice di adesione (scope membership), non per un codice evento.",
+  },
+  DATE_OUT_OF_RANGE: {
+    fr: "« {field} » doit tomber entre l'an 0001 et l'an 9999 (heure UTC).",
+    en: "“{field}” must fall between the years 0001 and 9999 (UTC).",
+    de: "„{field}“ muss zwischen den Jahren 0001 und 9999 liegen (UTC).",
+    it: "«{field}» deve cadere tra l'anno 0001 e l'anno 9999 (UTC).",
   },
   // Apple Wallet (lib/cards/apple)
   APPLE_WALLET_NOT_CONFIGURED: {

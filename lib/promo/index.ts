@@ -8,7 +8,7 @@ import { promoCodes, promoRedemptions } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
-import { getEventOrThrow } from "../events/internal";
+import { getEventOrThrow, utcDates } from "../events/internal";
 import { newId, nowIso } from "../ids";
 import { dateTimeInput } from "../schema-types";
 
@@ -21,7 +21,11 @@ export const PromoCodeCreate = z
     discount_type: z.enum(DISCOUNT_TYPES),
     discount_value: z.int().gt(0).max(100_000_000).meta({ description: "Percent (1..100) or cents." }),
     currency: z.string().max(3).nullish(),
-    applies_to_tier_ids: z.array(z.uuid()).max(100).nullish(),
+    applies_to_tier_ids: z
+      .array(z.uuid())
+      .max(100)
+      .nullish()
+      .meta({ description: "The membership tiers a `membership` code discounts; not allowed on an event code." }),
     event_id: z.uuid().nullish().meta({ description: "Ties the code to one event (scope `event`)." }),
     scope: z.enum(PROMO_SCOPES).nullish().meta({ description: "Default: `event` when event_id is given, else `membership`." }),
     max_uses: z.int().min(1).max(1_000_000).nullish(),
@@ -50,16 +54,20 @@ export const PromoCodePublic = z
   })
   .meta({ id: "PromoCodePublic" });
 
+/** The list's filters (SPEC rule 5), as query strings; the MCP tool takes the same with a JSON boolean. */
 export const PromoCodeListQuery = z.object({
-  include_inactive: z.stringbool().default(true),
-  event_id: z.uuid().optional(),
-  scope: z.enum(["membership", "event", "all"]).default("all"),
+  include_inactive: z.stringbool().default(true).meta({ description: "Also list inactive codes (default true)." }),
+  event_id: z.uuid().optional().meta({ description: "Only the codes of this event." }),
+  scope: z
+    .enum([...PROMO_SCOPES, "all"])
+    .default("all")
+    .meta({ description: "`membership` codes, `event` codes, or `all` (default)." }),
 });
 
 export type PromoCodeCreate = z.output<typeof PromoCodeCreate>;
 export type PromoCodePublic = z.output<typeof PromoCodePublic>;
 export type PromoRow = typeof promoCodes.$inferSelect;
-type ListInput = { include_inactive?: boolean; event_id?: string; scope?: "membership" | "event" | "all" };
+type ListInput = Partial<z.output<typeof PromoCodeListQuery>>;
 
 function toPublic(r: PromoRow): PromoCodePublic {
   return {
@@ -95,17 +103,22 @@ export const listPromoCodes = verb("finances:view", async (ctx: Ctx, q: ListInpu
 });
 
 /**
- * Creates a promo code. 422: a percent over 100, `valid_until` not after `valid_from`, scope
- * `membership` with an event. 404: an event of another club. 409: the code exists in the club
- * in any case.
+ * Creates a promo code. 422: a percent over 100, `valid_until` not after `valid_from`, a date
+ * outside the years 0001..9999 (UTC), scope `membership` with an event, `applies_to_tier_ids`
+ * on an event code (tiers concern membership purchases). 404: an event of another club. 409:
+ * the code exists in the club in any case.
  */
-export const createPromoCode = verb("finances:edit", async (ctx: Ctx, input: PromoCodeCreate): Promise<PromoCodePublic> => {
+export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: PromoCodeCreate): Promise<PromoCodePublic> => {
+  const input = utcDates(sent, ["valid_from", "valid_until"]);
   const items: Invalid[] = [];
   if (input.discount_type === "percent" && input.discount_value > 100) items.push({ loc: ["body", "discount_value"], code: "PROMO_PERCENT_MAX" });
   if (input.valid_from && input.valid_until && Date.parse(input.valid_until) <= Date.parse(input.valid_from)) {
     items.push({ loc: ["body", "valid_until"], code: "DATE_ORDER", params: { field: "valid_until", other: "valid_from" } });
   }
   if (input.event_id && input.scope === "membership") items.push({ loc: ["body", "scope"], code: "PROMO_EVENT_SCOPE" });
+  // Tiers are what a membership purchase buys: an event code limited to tiers would be stored and never honoured.
+  const scope = input.scope ?? (input.event_id ? "event" : "membership");
+  if (scope === "event" && input.applies_to_tier_ids?.length) items.push({ loc: ["body", "applies_to_tier_ids"], code: "PROMO_TIERS_MEMBERSHIP_ONLY" });
   if (items.length) throw new ValidationFailed(items);
   return ctx.db.tx(async (t) => {
     if (input.event_id) await getEventOrThrow(t, ctx.clubId, input.event_id);
@@ -129,11 +142,11 @@ export const createPromoCode = verb("finances:edit", async (ctx: Ctx, input: Pro
         currency: input.currency ?? null,
         applies_to_tier_ids: input.applies_to_tier_ids ?? null,
         event_id: input.event_id ?? null,
-        scope: input.scope ?? (input.event_id ? "event" : "membership"),
+        scope,
         max_uses: input.max_uses ?? null,
         used_count: 0,
-        valid_from: input.valid_from ? new Date(input.valid_from).toISOString() : null,
-        valid_until: input.valid_until ? new Date(input.valid_until).toISOString() : null,
+        valid_from: input.valid_from ?? null,
+        valid_until: input.valid_until ?? null,
         is_active: input.is_active ?? true,
         created_at: now,
         updated_at: now,

@@ -8,6 +8,7 @@ import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { clubInfo } from "../events/internal";
 import { statusWhere } from "../members/status";
+import { netCents } from "./net";
 
 /** How many rows match `cond` (status rules come from lib/members/status.ts, written once). */
 const countWhere = (cond: SQL) => sql<number>`coalesce(sum(case when ${cond} then 1 else 0 end), 0)`;
@@ -62,7 +63,7 @@ async function revenue(ctx: Ctx, range?: { start: string; end: string }): Promis
     if (r.kind === "membership") out.memberships_cents += gross;
     if (r.kind === "event") out.events_cents += gross;
   }
-  out.net_cents = out.gross_cents - out.provider_fees_cents - out.platform_commission_cents;
+  out.net_cents = netCents({ gross: out.gross_cents, fees: out.provider_fees_cents, commission: out.platform_commission_cents });
   return out;
 }
 

@@ -7,3 +7,8 @@ it("spells out accented letters and those NFKD keeps whole (Ł, ø, ß)", () => 
   expect(slugify("Søndre Straße Æventyr")).toBe("sondre-strasse-aeventyr");
   expect(slugify("  !!  ")).toBe("club");
 });
+
+it("takes the word to use when nothing of the text is left", () => {
+  expect(slugify("  !!  ", "event")).toBe("event");
+  expect(slugify("Club", "event")).toBe("club");
+});

@@ -96,6 +96,22 @@ describe("MCP events tools", () => {
     await client.close();
   });
 
+  it("list_promo_codes declares the route's filters (PromoCodeListQuery) with a JSON boolean", async () => {
+    const client = await connect();
+    const tool = (await client.listTools()).tools.find((t) => t.name === "list_promo_codes")!;
+    const props = tool.inputSchema.properties as Record<string, { type?: string; enum?: string[]; default?: unknown; description?: string }>;
+    expect(Object.keys(props).sort()).toEqual(["event_id", "include_inactive", "scope"]);
+    expect(props.include_inactive).toMatchObject({ type: "boolean", default: true, description: "Also list inactive codes (default true)." });
+    expect(props.scope).toMatchObject({ enum: ["membership", "event", "all"], default: "all" });
+    expect(props.scope.description).toContain("membership");
+    expect(props.event_id.description).toBe("Only the codes of this event.");
+    await call(client, "create_promo_code", { code: "GONE1", discount_type: "percent", discount_value: 5, is_active: false });
+    const active = await call(client, "list_promo_codes", { include_inactive: false });
+    expect(active.body.map((p: { code: string }) => p.code)).not.toContain("GONE1");
+    expect((await call(client, "list_promo_codes", {})).body.map((p: { code: string }) => p.code)).toContain("GONE1");
+    await client.close();
+  });
+
   it("club_stats, and each call audited with its tool name", async () => {
     await insertPayment(env, { kind: "membership", amount: 1234, paidAt: new Date().toISOString() });
     const client = await connect();

@@ -4,6 +4,7 @@ import { count, eq } from "drizzle-orm";
 import { auditLog } from "../../db/schema";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
+import { callTool, mcpClient } from "../mcp/client";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -60,7 +61,10 @@ describe("audit log", () => {
     // The read itself was logged before it was answered, so it shows up too.
     expect(page2.body.items.length).toBeGreaterThanOrEqual(1);
     const byPath = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&path=/api/auth`, { key });
-    expect(byPath.body.items.every((r: { path: string }) => r.path.startsWith("/api/auth"))).toBe(true);
+    expect(byPath.body.items.map((r: { path: string }) => r.path)).toEqual(["/api/auth/me", "/api/auth/me", "/api/auth/me"]);
+    const elsewhere = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&path=/api/clubs`, { key });
+    expect(elsewhere.body.total).toBeGreaterThanOrEqual(2);
+    expect(elsewhere.body.items.every((r: { path: string }) => r.path.startsWith("/api/clubs/"))).toBe(true);
     const today = new Date().toISOString().slice(0, 10);
     const day = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&from=${today}&to=${today}`, { key });
     expect(day.body.total).toBeGreaterThanOrEqual(3);
@@ -69,6 +73,46 @@ describe("audit log", () => {
     expect((await env.call("GET", `/api/clubs/${env.clubId}/audit-log?page=0`, { key })).status).toBe(422);
     expect((await env.call("GET", `/api/clubs/${env.clubId}/audit-log?limit=1001`, { key })).status).toBe(422);
     expect((await env.call("GET", `/api/clubs/${env.clubId}/audit-log?from=yesterday`, { key })).status).toBe(422);
+  });
+
+  it("filters by transport: via=mcp keeps the MCP calls (with their tool), via=http the rest", async () => {
+    const key = await env.makeKey({ access_control: "view", events: "view" });
+    const prefix = key.slice(0, 12);
+    await env.call("GET", "/api/auth/me", { key });
+    const client = await mcpClient(env, key);
+    expect((await callTool(client, "list_events")).isError).toBe(false);
+    await client.close();
+    await env.app.audit.drain();
+    const read = async (via: string) => (await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&via=${via}&limit=1000`, { key })).body;
+    const mcp = await read("mcp");
+    expect(mcp.total).toBeGreaterThanOrEqual(1);
+    expect(mcp.items.every((r: { via: string }) => r.via === "mcp")).toBe(true);
+    expect(mcp.items.map((r: { tool: string | null }) => r.tool)).toContain("list_events");
+    const http = await read("http");
+    expect(http.items.map((r: { path: string }) => r.path)).toContain("/api/auth/me");
+    expect(http.items.every((r: { via: string }) => r.via === "http")).toBe(true);
+    const stored = await env.db.read.select().from(auditLog).where(eq(auditLog.key_prefix, prefix));
+    expect(mcp.total).toBe(stored.filter((r) => r.via === "mcp").length);
+    // The http read counted the /me call and the mcp read; its own row was written after it counted.
+    expect(http.total).toBe(2);
+    expect(stored.filter((r) => r.via === "http")).toHaveLength(3);
+    expect((await env.call("GET", `/api/clubs/${env.clubId}/audit-log?via=smtp`, { key })).status).toBe(422);
+  });
+
+  it("path filter: % and _ in the filter are taken literally, not as wildcards, nor dropped", async () => {
+    const key = await env.makeKey({ access_control: "view" });
+    const prefix = key.slice(0, 12);
+    for (const p of ["/api/no_where", "/api/noXwhere", "/api/pct%25x", "/api/pctZ"]) await env.call("GET", p, { key });
+    const paths = async (filter: string) =>
+      (await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&path=${encodeURIComponent(filter)}`, { key })).body.items.map(
+        (r: { path: string }) => r.path,
+      );
+    expect(await paths("/api/no_w")).toEqual(["/api/no_where"]);
+    expect(await paths("/api/pct%")).toEqual(["/api/pct%25x"]);
+    expect(await paths("/api/pct%25")).toEqual(["/api/pct%25x"]);
+    const stored = (await env.db.read.select().from(auditLog).where(eq(auditLog.key_prefix, prefix))).map((r) => r.path);
+    expect(stored).toContain("/api/no_where");
+    expect(stored).toContain("/api/noXwhere");
   });
 
   it("shows no other club's rows", async () => {

@@ -85,6 +85,47 @@ describe("POST /api/clubs/:club_id/events/:event_id/checkin", () => {
     expect((await checkin(event.id, { code: "KXQ7MEMB" })).body.verdict).toBe("already");
   });
 
+  it("a member's card is found the one way verify finds it: pass serial number too, surrounding spaces ignored", async () => {
+    const { event, ticketId } = await eventWithTicket();
+    const member = await insertMember(env, { code: "SRL7CARD" });
+    const reg = await insertRegistration(env, { eventId: event.id, ticketId, memberId: member.id });
+    const verified = await env.call("GET", `/api/verify/${member.pass_serial_number}`);
+    expect(verified.body.member.id).toBe(member.id);
+    const res = await checkin(event.id, { code: member.pass_serial_number });
+    expect(res.body.verdict).toBe("valid");
+    expect(res.body.registration.id).toBe(reg.id);
+    expect((await checkin(event.id, { code: "  srl7card " })).body.verdict).toBe("already");
+    expect((await storedReg(reg.id)).checked_in_at).toBe(res.body.checked_in_at);
+    expect((await scans(event.id)).map((s) => [s.verdict, s.registration_id])).toEqual([
+      ["valid", reg.id],
+      ["already", reg.id],
+    ]);
+  });
+
+  it("a member registered several times: each scan checks in the first registration not yet checked in, then already on the first", async () => {
+    const e = await createEventVia(env, { tickets: [{ name: "Adulte" }, { name: "Enfant" }] });
+    const member = await insertMember(env, { code: "FAM3467X" });
+    const first = await insertRegistration(env, { eventId: e.id, ticketId: e.tickets[0].id, memberId: member.id, first: "Ana" });
+    await Bun.sleep(2);
+    const unpaid = await insertRegistration(env, { eventId: e.id, ticketId: e.tickets[1].id, memberId: member.id, first: "Rui", status: "pending" });
+    await Bun.sleep(2);
+    const second = await insertRegistration(env, { eventId: e.id, ticketId: e.tickets[1].id, memberId: member.id, first: "Leo" });
+    const a = await checkin(e.id, { code: member.referral_code });
+    expect(a.body).toMatchObject({ verdict: "valid", registration: { id: first.id, first_name: "Ana", ticket_name: "Adulte" } });
+    const b = await checkin(e.id, { code: member.referral_code });
+    expect(b.body).toMatchObject({ verdict: "valid", registration: { id: second.id, first_name: "Leo", ticket_name: "Enfant" } });
+    const c = await checkin(e.id, { code: member.referral_code });
+    expect(c.body).toMatchObject({ verdict: "already", checked_in_at: a.body.checked_in_at, registration: { id: first.id } });
+    expect((await storedReg(first.id)).checked_in_at).toBe(a.body.checked_in_at);
+    expect((await storedReg(second.id)).checked_in_at).toBe(b.body.checked_in_at);
+    expect((await storedReg(unpaid.id)).checked_in_at).toBeNull();
+    expect((await scans(e.id)).map((s) => [s.verdict, s.registration_id])).toEqual([
+      ["valid", first.id],
+      ["valid", second.id],
+      ["already", first.id],
+    ]);
+  });
+
   it("a member code of another club is not_registered", async () => {
     const { event } = await eventWithTicket();
     const other = await env.otherClub();
@@ -102,9 +143,20 @@ describe("POST /api/clubs/:club_id/events/:event_id/checkin", () => {
     expect(await scans(event.id)).toHaveLength(1);
     const next = await checkin(event.id, { code: reg.qr_token, nonce: "scan-2" });
     expect(next.body.verdict).toBe("already");
-    const [a, b] = await Promise.all([checkin(event.id, { code: "NOPE", nonce: "scan-3" }), checkin(event.id, { code: "NOPE", nonce: "scan-3" })]);
-    expect(a.body).toEqual(b.body);
-    expect((await scans(event.id)).map((s) => s.nonce).sort()).toEqual(["scan-1", "scan-2", "scan-3"]);
+    // Two phones sending one scan at once: both get the first one's answer (valid, not already).
+    const other = await insertRegistration(env, { eventId: event.id, ticketId, first: "Ada" });
+    const [a, b] = await Promise.all([
+      checkin(event.id, { code: other.qr_token, nonce: "scan-3" }),
+      checkin(event.id, { code: other.qr_token, nonce: "scan-3" }),
+    ]);
+    expect(a.body).toMatchObject({ verdict: "valid", registration: { id: other.id } });
+    expect(b.body).toEqual(a.body);
+    expect((await storedReg(other.id)).checked_in_at).toBe(a.body.checked_in_at);
+    expect((await scans(event.id)).map((s) => [s.nonce, s.verdict]).sort()).toEqual([
+      ["scan-1", "valid"],
+      ["scan-2", "already"],
+      ["scan-3", "valid"],
+    ]);
   });
 
   it("50 simultaneous scans of one code give exactly one valid", async () => {
@@ -120,6 +172,23 @@ describe("POST /api/clubs/:club_id/events/:event_id/checkin", () => {
     const stored = await scans(event.id);
     expect(stored).toHaveLength(50);
     expect(stored.filter((s) => s.verdict === "valid")).toHaveLength(1);
+  });
+
+  it("a cancelled event: 409 EVENT_CANCELLED for any code, nothing checked in, no scan stored; a retried nonce keeps its answer", async () => {
+    const { event, ticketId } = await eventWithTicket();
+    const reg = await insertRegistration(env, { eventId: event.id, ticketId });
+    const before = await insertRegistration(env, { eventId: event.id, ticketId });
+    const earlier = await checkin(event.id, { code: before.qr_token, nonce: "door-1" });
+    expect(earlier.body.verdict).toBe("valid");
+    expect((await env.call("PATCH", `/api/clubs/${env.clubId}/events/${event.id}`, { body: { status: "cancelled" } })).status).toBe(200);
+    for (const code of [reg.qr_token, before.qr_token, "NOPE"]) {
+      const res = await checkin(event.id, { code });
+      expect(res.status).toBe(409);
+      expect(res.body.code).toBe("EVENT_CANCELLED");
+    }
+    expect((await storedReg(reg.id)).checked_in_at).toBeNull();
+    expect((await scans(event.id)).map((s) => s.nonce)).toEqual(["door-1"]);
+    expect((await checkin(event.id, { code: before.qr_token, nonce: "door-1" })).body).toEqual(earlier.body);
   });
 
   it("refuses an empty code (422) and records nothing", async () => {

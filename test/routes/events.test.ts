@@ -80,6 +80,23 @@ describe("POST /api/clubs/:club_id/events", () => {
     expect(b.slug).toBe("pique-nique-2");
   });
 
+  it("a title with no letter or digit gets the slug `event`; a title spelling `club` keeps it, whatever its letters", async () => {
+    expect((await createEventVia(env, { title: "!!!" })).slug).toBe("event");
+    expect((await createEventVia(env, { title: "???" })).slug).toBe("event-2");
+    expect((await createEventVia(env, { title: "Çlub" })).slug).toBe("club");
+    expect((await createEventVia(env, { title: "Club" })).slug).toBe("club-2");
+  });
+
+  it("event slugs are free within the club: another club's event does not take one", async () => {
+    const other = await env.otherClub();
+    const theirs = await env.call("POST", `/api/clubs/${other.club_id}/events`, {
+      key: other.api_key,
+      body: { title: "Rallye", starts_at: "2030-01-01T00:00:00Z" },
+    });
+    expect(theirs.body.slug).toBe("rallye");
+    expect((await createEventVia(env, { title: "Rallye" })).slug).toBe("rallye");
+  });
+
   it("requires title and starts_at (422), and creates nothing", async () => {
     const before = await countEvents();
     const res = await env.call("POST", base(), { body: { description: "x" } });

@@ -100,12 +100,55 @@ describe("POST /api/clubs/:club_id/promo-codes", () => {
     expect(bad.body.code).toBe("EVENT_NOT_FOUND");
   });
 
+  it("applies_to_tier_ids belongs to membership codes: kept on one, a 422 on an event code (which would never honour it)", async () => {
+    const tier = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Junior", price_cents: 3000 } });
+    const membership = await create({ code: "JUNIOR10", applies_to_tier_ids: [tier.body.id] });
+    expect(membership.status).toBe(201);
+    expect(membership.body).toMatchObject({ scope: "membership", applies_to_tier_ids: [tier.body.id] });
+    const e = await createEventVia(env);
+    const before = await count();
+    for (const body of [
+      { code: "JUNEVT1", event_id: e.id, applies_to_tier_ids: [tier.body.id] },
+      { code: "JUNEVT2", scope: "event", applies_to_tier_ids: [tier.body.id] },
+    ]) {
+      const res = await create(body);
+      expect(res.status).toBe(422);
+      expect(res.body.detail[0]).toMatchObject({ loc: ["body", "applies_to_tier_ids"], type: "promo_tiers_membership_only" });
+    }
+    expect(await count()).toBe(before);
+    expect((await create({ code: "JUNEVT3", event_id: e.id, applies_to_tier_ids: [] })).status).toBe(201);
+  });
+
   it("valid_until must be after valid_from (422)", async () => {
     expect((await create({ code: "DATES1", valid_from: "2030-01-02T00:00:00Z", valid_until: "2030-01-01T00:00:00Z" })).status).toBe(422);
   });
 });
 
 describe("GET /api/clubs/:club_id/promo-codes", () => {
+  it("lists only the caller's club's codes, even filtered by another club's event", async () => {
+    const other = await env.otherClub();
+    const theirEvent = await env.call("POST", `/api/clubs/${other.club_id}/events`, {
+      key: other.api_key,
+      body: { title: "Theirs", starts_at: "2030-01-01T00:00:00Z" },
+    });
+    for (const body of [{ code: "THEIRS1" }, { code: "THEIRS2", event_id: theirEvent.body.id }]) {
+      const made = await env.call("POST", `/api/clubs/${other.club_id}/promo-codes`, {
+        key: other.api_key,
+        body: { discount_type: "percent", discount_value: 5, ...body },
+      });
+      expect(made.status).toBe(201);
+    }
+    await create({ code: "OURS0001" });
+    const ours = await env.call("GET", path());
+    const codes = ours.body.map((p: { code: string }) => p.code);
+    expect(codes).toContain("OURS0001");
+    expect(codes.filter((c: string) => c.startsWith("THEIRS"))).toEqual([]);
+    expect(ours.body).toHaveLength(await count());
+    expect((await env.call("GET", `${path()}?event_id=${theirEvent.body.id}`)).body).toEqual([]);
+    const theirs = await env.call("GET", `/api/clubs/${other.club_id}/promo-codes`, { key: other.api_key });
+    expect(theirs.body.map((p: { code: string }) => p.code).sort()).toEqual(["THEIRS1", "THEIRS2"]);
+  });
+
   it("filters by event_id, scope and include_inactive (default true)", async () => {
     const fresh = await setup();
     try {

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { clubs, eventRegistrations, promoCodes, promoRedemptions } from "../../db/schema";
-import { createEventVia, insertMember, insertRegistration, insertTier } from "../events-fixtures";
+import { createEventVia, inDaysAt, insertMember, insertRegistration, insertTier } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -54,6 +54,39 @@ describe("GET /api/public/clubs/:slug/events", () => {
     } finally {
       await fresh.close();
     }
+  });
+});
+
+describe("places held: one rule for the public list, the refusals and the admin counts", () => {
+  it("confirmed and pending hold a place, cancelled none; when full the list shows sold_out and places_left 0", async () => {
+    const e = await createEventVia(env, {
+      capacity: 3,
+      tickets: [
+        { name: "A", non_member_price_cents: 0, quantity_max: 1 },
+        { name: "B", non_member_price_cents: 0 },
+      ],
+    });
+    const [a, b] = e.tickets.map((t: { id: string }) => t.id);
+    await insertRegistration(env, { eventId: e.id, ticketId: a });
+    await insertRegistration(env, { eventId: e.id, ticketId: b, status: "pending" });
+    await insertRegistration(env, { eventId: e.id, ticketId: b, status: "cancelled" });
+    const listed = async () => (await env.call("GET", `/api/public/clubs/${clubSlug}/events`, { key: null })).body.find((x: { id: string }) => x.id === e.id);
+    let shown = await listed();
+    expect(shown.places_left).toBe(1);
+    expect(shown.tickets.map((t: { sold_out: boolean }) => t.sold_out)).toEqual([true, false]);
+    const detail = (await env.call("GET", `/api/clubs/${env.clubId}/events/${e.id}`)).body;
+    expect(detail.registered_count).toBe(2);
+    expect(detail.tickets.map((t: { registered_count: number }) => t.registered_count)).toEqual([1, 1]);
+    expect((await register(e.id, { ticket_id: a })).body.code).toBe("TICKET_SOLD_OUT");
+    expect((await register(e.id, { ticket_id: b })).status).toBe(201);
+    shown = await listed();
+    expect(shown.places_left).toBe(0);
+    expect(shown.tickets.map((t: { sold_out: boolean }) => t.sold_out)).toEqual([true, true]);
+    const full = await register(e.id, { ticket_id: b });
+    expect(full.status).toBe(409);
+    expect(full.body.code).toBe("EVENT_FULL");
+    expect(await holding(e.id)).toBe(3);
+    expect((await env.call("GET", `/api/clubs/${env.clubId}/events`)).body.find((x: { id: string }) => x.id === e.id).registered_count).toBe(3);
   });
 });
 
@@ -124,7 +157,7 @@ describe("POST /api/public/events/:event_id/registrations", () => {
   });
 
   it("registration window: before opening and after closing -> 409; a past event -> 409", async () => {
-    const soon = await createEventVia(env, { registration_opens_at: "2029-01-01T00:00:00Z", tickets: [{ name: "T", non_member_price_cents: 0 }] });
+    const soon = await createEventVia(env, { registration_opens_at: inDaysAt(30), tickets: [{ name: "T", non_member_price_cents: 0 }] });
     const early = await register(soon.id, { ticket_id: soon.tickets[0].id });
     expect(early.status).toBe(409);
     expect(early.body.code).toBe("REGISTRATION_NOT_OPEN");
@@ -134,7 +167,7 @@ describe("POST /api/public/events/:event_id/registrations", () => {
     expect((await register(past.id, { ticket_id: past.tickets[0].id })).status).toBe(409);
     const open = await createEventVia(env, {
       registration_opens_at: "2020-01-01T00:00:00Z",
-      registration_closes_at: "2029-12-31T00:00:00Z",
+      registration_closes_at: inDaysAt(90),
       tickets: [{ name: "T", non_member_price_cents: 0 }],
     });
     expect((await register(open.id, { ticket_id: open.tickets[0].id })).status).toBe(201);
@@ -223,11 +256,23 @@ describe("promo codes at registration", () => {
     expect(redemption).toMatchObject({ registration_id: pct.body.id, discount_cents: 500 });
   });
 
+  it("an amount larger than the price takes the price off, no more: 0 to pay, confirmed", async () => {
+    const e = await createEventVia(env, { tickets: [{ name: "T", non_member_price_cents: 2000 }] });
+    await promo({ code: "BIG5000", discount_type: "amount", discount_value: 5000, event_id: e.id });
+    const res = await register(e.id, { ticket_id: e.tickets[0].id, promo_code: "BIG5000" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ amount_cents: 0, discount_cents: 2000, status: "confirmed" });
+    const [row] = await regsOf(e.id);
+    expect(row).toMatchObject({ amount_cents: 0, discount_cents: 2000, status: "confirmed" });
+    const [redemption] = await env.db.read.select().from(promoRedemptions).where(eq(promoRedemptions.registration_id, row.id));
+    expect(redemption.discount_cents).toBe(2000);
+  });
+
   it("max_uses under concurrency, validity dates, scope and event are honoured (409), and nothing is written", async () => {
     const e = await createEventVia(env, { tickets: [{ name: "T", non_member_price_cents: 1000 }] });
     const other = await createEventVia(env);
     await promo({ code: "TWICE", scope: "event", max_uses: 2 });
-    await promo({ code: "LATER", scope: "event", valid_from: "2029-01-01T00:00:00Z" });
+    await promo({ code: "LATER", scope: "event", valid_from: inDaysAt(30) });
     await promo({ code: "OVER1", scope: "event", valid_until: "2020-01-01T00:00:00Z" });
     await promo({ code: "MEMBONLY" });
     await promo({ code: "ELSEWHERE", event_id: other.id });
@@ -262,10 +307,13 @@ describe("promo codes at registration", () => {
 
 describe("GET /api/public/registrations/:qr_token/ics", () => {
   it("answers a text/calendar file and notes ics_at; unknown token -> 404", async () => {
+    const starts = inDaysAt(60, "18:00:00");
+    const day = starts.slice(0, 10).replaceAll("-", "");
     const e = await createEventVia(env, {
       title: "Fête, été; 2030",
       location_name: "Salle communale",
-      ends_at: "2030-06-01T22:00:00Z",
+      starts_at: starts,
+      ends_at: inDaysAt(60, "22:00:00"),
       tickets: [{ name: "T", non_member_price_cents: 0 }],
     });
     const reg = await register(e.id, { ticket_id: e.tickets[0].id });
@@ -273,8 +321,8 @@ describe("GET /api/public/registrations/:qr_token/ics", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/calendar");
     expect(res.text).toContain("BEGIN:VCALENDAR\r\n");
-    expect(res.text).toContain("DTSTART:20300601T180000Z");
-    expect(res.text).toContain("DTEND:20300601T220000Z");
+    expect(res.text).toContain(`DTSTART:${day}T180000Z`);
+    expect(res.text).toContain(`DTEND:${day}T220000Z`);
     expect(res.text).toContain("SUMMARY:Fête\\, été\\; 2030");
     expect(res.text).toContain(`URL:http://localhost/e/${clubSlug}/`);
     const [row] = await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.body.id));

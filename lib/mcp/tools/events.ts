@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { checkinEvent, createEvent, getEvent, listEventRegistrations, listEvents, updateEvent } from "../../events";
 import { CheckinPayload, EventCreate, EventUpdate } from "../../events/schemas";
-import { createPromoCode, listPromoCodes, PromoCodeCreate } from "../../promo";
+import { createPromoCode, listPromoCodes, PromoCodeCreate, PromoCodeListQuery } from "../../promo";
 import { clubStats } from "../../stats";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
@@ -61,7 +61,7 @@ export const checkin_event = tool({
   name: "checkin_event",
   title: "Check in at an event",
   description:
-    "Checks a scanned code in at an event. code: a ticket's qr_token or the card code of a member registered to the event. Answers verdict valid (first scan), already (with the first checked_in_at) or not_registered. Give a nonce to make a retry safe.",
+    "Checks a scanned code in at an event. code: a ticket's qr_token or the card code of a member registered to the event. Answers verdict valid (first scan), already (with the first checked_in_at) or not_registered. A cancelled event refuses check-in (EVENT_CANCELLED). Give a nonce to make a retry safe.",
   input: CheckinPayload.extend({ event_id: eventId }),
   annotations: WRITE,
   run: (ctx, input) => checkinEvent(ctx, input),
@@ -72,10 +72,9 @@ export const list_promo_codes = tool({
   title: "List promo codes",
   description:
     "Lists the club's promo codes with their discount, scope (membership or event), uses and validity. Optional filters: event_id, scope, include_inactive (default true).",
-  input: z.object({
-    include_inactive: z.boolean().default(true),
-    event_id: z.uuid().optional(),
-    scope: z.enum(["membership", "event", "all"]).default("all"),
+  // The route's query filters, with a JSON boolean where the query string needs z.stringbool().
+  input: PromoCodeListQuery.extend({
+    include_inactive: z.boolean().default(true).meta({ description: PromoCodeListQuery.shape.include_inactive.description }),
   }),
   annotations: READ_ONLY,
   run: (ctx, input) => listPromoCodes(ctx, input),
