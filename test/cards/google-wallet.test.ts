@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { clubs, jobs, members } from "../../db/schema";
 import { SAVE_URL } from "../../lib/cards/google/jwt";
+import { placeholderLogo } from "../../lib/cards/google/logo";
 import { runDueJobs } from "../../lib/jobs";
 import { CLIENT_EMAIL, type FakeGoogle, fakeGoogle, ISSUER_ID, type Json, KEY_ID } from "../google-fake";
 import { setup, type TestEnv } from "../helpers";
@@ -272,6 +273,8 @@ describe("the placeholder logo", () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect((await env.call("GET", `/c/logo/${crypto.randomUUID()}`, { key: null })).status).toBe(404);
+    // The lib function itself refuses an unknown club (the route adds nothing).
+    await expect(placeholderLogo(env.db, crypto.randomUUID())).rejects.toMatchObject({ status: 404, code: "CLUB_NOT_FOUND" });
 
     const m = await seedMember(env);
     const location = (await env.call("GET", `/c/${m.pass_serial_number}/google`, { key: null })).headers.get("location") ?? "";

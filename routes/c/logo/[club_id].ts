@@ -1,6 +1,5 @@
 // GET /c/logo/[club_id] — the plain logo Google Wallet shows for a club without one (PNG, no credentials)
 import { placeholderLogo } from "../../../lib/cards/google/logo";
-import { NotFound } from "../../../lib/errors";
 import { route } from "../../../server/route";
 
 export const GET = route({
@@ -11,7 +10,6 @@ export const GET = route({
   raw: true,
   handler: async ({ deps, params }) => {
     const png = await placeholderLogo(deps.db, params.club_id);
-    if (!png) throw new NotFound("CLUB_NOT_FOUND");
     return new Response(png, { headers: { "content-type": "image/png", "cache-control": "public, max-age=86400" } });
   },
 });
