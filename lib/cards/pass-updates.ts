@@ -77,8 +77,9 @@ const MERGE_AT_MOST = 500;
 registerJobHandler(WALLET_PASS_UPDATE, async (db, job, env: JobEnv) => {
   return db.tx(async (t) => {
     const { memberIds, merged } = await mergePending(t, job);
+    // Only the configured wallets fan out, and only they are named in the outcome.
     const counts: string[] = [];
-    for (const channel of WALLET_CHANNELS) {
+    for (const channel of WALLET_CHANNELS.filter((c) => c.configured(env.config.wallets))) {
       const n = await channel.fanOut(t, job.club_id, memberIds, env);
       counts.push(`${channel.name}: ${n}`);
     }

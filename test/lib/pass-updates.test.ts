@@ -32,6 +32,7 @@ function recordingChannel(fail = false) {
   const calls: (string[] | null)[] = [];
   const channel: WalletChannel = {
     name: "apple",
+    configured: () => true,
     async fanOut(t, clubId, memberIds) {
       calls.push(memberIds);
       if (fail) throw new Error("channel down");
@@ -134,6 +135,24 @@ describe("the update job", () => {
     expect(await jobsOf(WALLET_PASS_UPDATE)).toHaveLength(2);
     await runDueJobs(env.db, { config: env.config });
     expect(calls).toEqual([null]);
+  });
+
+  it("the outcome names the configured wallets only, and says so when none is", async () => {
+    useChannels(...realChannels);
+    const a = await seedMember(env);
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 1 } });
+    expect(env.config.wallets).toEqual({ apple: null, google: null });
+    await runDueJobs(env.db, { config: env.config });
+    expect((await jobsOf(WALLET_PASS_UPDATE))[0].outcome).toBe("no wallet configured");
+
+    // A configured wallet (the recording one) is named; an unconfigured one is not.
+    const { channel } = recordingChannel();
+    const off: WalletChannel = { ...recordingChannel().channel, name: "google", configured: () => false };
+    useChannels(channel, off);
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 1 } });
+    await runDueJobs(env.db, { config: env.config });
+    const latest = (await jobsOf(WALLET_PASS_UPDATE)).find((j) => j.outcome !== "no wallet configured");
+    expect(latest?.outcome).toBe("deliveries queued (apple: 1)");
   });
 
   it("a failing fan-out queues no delivery and is retried later", async () => {

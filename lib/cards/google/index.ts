@@ -84,6 +84,7 @@ registerConcurrencyKey(GOOGLE_CLASS_UPDATE, (job) => `${GOOGLE_CLASS_UPDATE}:${j
 
 export const googleChannel: WalletChannel = {
   name: "google",
+  configured: (wallets: WalletConfig) => wallets.google !== null,
 
   async fanOut(t: Queryable, clubId: string, memberIds: string[] | null, env: JobEnv): Promise<number> {
     if (!configOf(env)) return 0;
