@@ -10,6 +10,7 @@ import { appleRegistrations, members } from "../../../db/schema";
 import { NotFound, Unauthorized } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import { limitAddress } from "../../ratelimit";
+import { markCardInstalled } from "../installs";
 import { refreshHasWallet } from "./registrations";
 import { type AppleSite, buildPass, type MemberRow, memberBySerial, passChangedAt, requireApple, tokenMatches } from "./pass";
 
@@ -77,11 +78,7 @@ export async function registerDevice(
       .update(appleRegistrations)
       .set({ push_token: input.pushToken, updated_at: now })
       .where(and(eq(appleRegistrations.device_library_id, input.device), eq(appleRegistrations.pass_type_id, input.passType)));
-    const [current] = await t.select({ installed: members.card_installed_at }).from(members).where(eq(members.id, member.id));
-    await t
-      .update(members)
-      .set({ has_wallet_a: true, card_installed_at: current?.installed ?? now })
-      .where(eq(members.id, member.id));
+    await markCardInstalled(t, member.id, "apple", now);
     return { created: inserted.length > 0 };
   });
 }

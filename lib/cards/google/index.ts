@@ -12,6 +12,7 @@ import type { Ctx } from "../../context";
 import { NotFound, ServiceUnavailable } from "../../errors";
 import { enqueueJob, type JobEnv, type JobRow, registerConcurrencyKey, registerJobHandler } from "../../jobs";
 import type { WalletChannel } from "../channels";
+import { markCardInstalled } from "../installs";
 import { upsertWalletResource } from "./api";
 import { SAVE_URL, saveJwt } from "./jwt";
 import { loadPassData, loyaltyClass, loyaltyObject } from "./objects";
@@ -46,12 +47,7 @@ export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "bas
   // Google's own "saved" callback would need a public endpoint and Google-signed messages
   // (docs/decisions.md, "Google Wallet"): the click on our link is what we count as the install.
   if (!data.member.has_wallet_b || !data.member.card_installed_at) {
-    await db.tx(async (t) => {
-      await t
-        .update(members)
-        .set({ has_wallet_b: true, card_installed_at: data.member.card_installed_at ?? now.toISOString() })
-        .where(eq(members.id, data.member.id));
-    });
+    await db.tx((t) => markCardInstalled(t, data.member.id, "google", now.toISOString()));
   }
   return `${SAVE_URL}${jwt}`;
 }
