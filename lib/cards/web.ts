@@ -16,6 +16,7 @@ import { asLocale, type Locale, localeFromAcceptLanguage } from "../i18n";
 import type { MemberStatus } from "../members/schemas";
 import { derivedStatus, todayUtc } from "../members/status";
 import { walletUrls } from "./pass-updates";
+import { limitCardRequest } from "./public-limit";
 
 export type Texts = {
   status: Record<MemberStatus, string>;
@@ -315,13 +316,16 @@ function notFoundPage(locale: Locale): string {
  * The web card of the member whose pass serial is `serial` (any club: the serial is unique and
  * unguessable), or a 404 page in the visitor's language. The first view sets the member's
  * `has_web` (the member now has the web card; `card_installed_at` is left to wallet passes).
+ * Rate-limited per client address `ip` (lib/cards/public-limit).
  */
 export async function renderWebCard(
   db: Db,
   serial: string,
   acceptLanguage: string | null,
   site: Pick<Ctx, "baseUrl" | "wallets">,
+  ip: string | null,
 ): Promise<{ status: 200 | 404; html: string }> {
+  limitCardRequest(db, ip);
   const [row] =
     serial.length <= 100
       ? await db.read

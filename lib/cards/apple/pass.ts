@@ -19,6 +19,7 @@ import { derivedStatus, todayUtc } from "../../members/status";
 import { color, formatDate, labelOn, readLocations, TEXTS, textOn } from "../web";
 import { appleCertificates } from "./certs";
 import { solidPng } from "../png";
+import { limitCardRequest } from "../public-limit";
 
 export type MemberRow = typeof members.$inferSelect;
 /** What building a pass needs besides the database: the Apple settings and the public address. */
@@ -181,8 +182,17 @@ function backFieldsFor(club: ClubRow, member: MemberRow): CardBackField[] {
   return fields.filter((f) => (!f.tier_ids?.length || (member.tier_id !== null && f.tier_ids.includes(member.tier_id))) && (f.label || f.value));
 }
 
-/** The pass of the member holding `serial`, for the public download: 404 when unknown or not configured. */
-export async function downloadPass(db: Db, site: AppleSite, serial: string): Promise<{ body: Uint8Array<ArrayBuffer>; lastModified: string }> {
+/**
+ * The pass of the member holding `serial`, for the public download: 404 when unknown or not
+ * configured. Rate-limited per client address `ip` (lib/cards/public-limit).
+ */
+export async function downloadPass(
+  db: Db,
+  site: AppleSite,
+  serial: string,
+  ip: string | null,
+): Promise<{ body: Uint8Array<ArrayBuffer>; lastModified: string }> {
+  limitCardRequest(db, ip);
   requireApple(site.wallets);
   const member = await memberBySerial(db, serial);
   if (!member) throw new NotFound("PASS_NOT_FOUND");

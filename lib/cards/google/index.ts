@@ -13,6 +13,7 @@ import { NotFound, ServiceUnavailable } from "../../errors";
 import { enqueueJob, type JobEnv, type JobRow, registerConcurrencyKey, registerJobHandler } from "../../jobs";
 import type { WalletChannel } from "../channels";
 import { markCardInstalled } from "../installs";
+import { limitCardRequest } from "../public-limit";
 import { upsertWalletResource } from "./api";
 import { SAVE_URL, saveJwt } from "./jwt";
 import { loadPassData, loyaltyClass, loyaltyObject } from "./objects";
@@ -27,9 +28,10 @@ const MAX_SERIAL = 100;
  * The Google address that saves the card of pass `serial` to the visitor's Google Wallet, and
  * records that the member has the Google card (`has_wallet_b`, `card_installed_at` the first time).
  * Throws NotFound `CARD_NOT_FOUND` for an unknown serial, `GOOGLE_WALLET_NOT_CONFIGURED` when the
- * service has no Google settings.
+ * service has no Google settings. Rate-limited per client address `ip` (lib/cards/public-limit).
  */
-export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "baseUrl" | "wallets">, now = new Date()): Promise<string> {
+export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "baseUrl" | "wallets">, ip: string | null, now = new Date()): Promise<string> {
+  limitCardRequest(db, ip);
   const cfg = site.wallets?.google;
   if (!cfg) throw new NotFound("GOOGLE_WALLET_NOT_CONFIGURED");
   const data = serial.length <= MAX_SERIAL ? await loadPassData(db.read, { serial }) : null;

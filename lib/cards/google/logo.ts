@@ -6,14 +6,19 @@ import type { Db } from "../../../db";
 import { clubs } from "../../../db/schema";
 import { NotFound } from "../../errors";
 import { solidPng } from "../png";
+import { limitCardRequest } from "../public-limit";
 
 /** Google's recommended logo size. */
 const SIZE = 660;
 
 const byColour = new Map<string, Uint8Array<ArrayBuffer>>();
 
-/** The plain logo of club `clubId`; 404 `CLUB_NOT_FOUND` when there is no such club. */
-export async function placeholderLogo(db: Db, clubId: string): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * The plain logo of club `clubId`; 404 `CLUB_NOT_FOUND` when there is no such club. Rate-limited
+ * per client address `ip` (lib/cards/public-limit).
+ */
+export async function placeholderLogo(db: Db, clubId: string, ip: string | null): Promise<Uint8Array<ArrayBuffer>> {
+  limitCardRequest(db, ip);
   const [row] = (await db.read.select().from(clubs).where(eq(clubs.id, clubId)).limit(1)) as Record<string, unknown>[];
   if (!row) throw new NotFound("CLUB_NOT_FOUND");
   const colour = typeof row.secondary_color === "string" && /^#[0-9A-Fa-f]{6}$/.test(row.secondary_color) ? row.secondary_color.toUpperCase() : "#F59E0B";
