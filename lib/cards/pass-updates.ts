@@ -14,12 +14,13 @@ import type { Ctx } from "../context";
 import { nowIso } from "../ids";
 import { completeJobIn, enqueueJob, type JobEnv, type JobRow, registerConcurrencyKey, registerJobHandler } from "../jobs";
 import { WALLET_CHANNELS } from "./channels";
+import { CARD_CLUB_FIELDS } from "./view";
 
 export const WALLET_PASS_UPDATE = "wallet_pass_update";
 
-/** Club fields that show on a pass: the card's appearance, plus the club's name, colours and language. */
-const CLUB_FIELDS_ON_PASS = new Set(["name", "primary_color", "secondary_color", "locale", "date_format"]);
-export const clubFieldShowsOnPass = (name: string) => name.startsWith("card_") || CLUB_FIELDS_ON_PASS.has(name);
+/** Club fields that show on a pass: exactly those the cards read (lib/cards/view). */
+const CLUB_FIELDS_ON_PASS: ReadonlySet<string> = new Set(CARD_CLUB_FIELDS);
+export const clubFieldShowsOnPass = (name: string) => CLUB_FIELDS_ON_PASS.has(name);
 
 /** Member fields that show on a pass (or decide whether it is valid). */
 const MEMBER_FIELDS_ON_PASS = [

@@ -60,14 +60,30 @@ describe("what queues a pass update", () => {
     const a = await seedMember(env);
     await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { description: "Not on the card" } });
     expect(await jobsOf(WALLET_PASS_UPDATE)).toHaveLength(0);
-    const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "dark" } });
+    const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_welcome_message: "Welcome" } });
     expect(res.status).toBe(200);
     const [job] = await jobsOf(WALLET_PASS_UPDATE);
-    expect(job.payload).toMatchObject({ member_ids: null, reason: "card_theme" });
+    expect(job.payload).toMatchObject({ member_ids: null, reason: "card_welcome_message" });
     expect((await memberRow(env, a.id)).pass_updated_at).toBe(job.payload.at as string);
     // The same value again changes nothing, so nothing is pushed.
-    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "dark" } });
+    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_welcome_message: "Welcome" } });
     expect(await jobsOf(WALLET_PASS_UPDATE)).toHaveLength(1);
+  });
+
+  it("exactly the club fields a card reads queue an update: name_order and country do, date_format and unread card_* fields do not", async () => {
+    const put = async (body: Record<string, unknown>) => {
+      await clearJobs();
+      expect((await env.call("PUT", `/api/clubs/${env.clubId}`, { body })).status).toBe(200);
+      return (await jobsOf(WALLET_PASS_UPDATE)).map((j) => j.payload.reason);
+    };
+    // The holder's name turns around on every card; the country changes the date's text and Google's countryCode.
+    expect(await put({ name_order: "last_first" })).toEqual(["name_order"]);
+    expect(await put({ country: "CH" })).toEqual(["country"]);
+    // Read by no card: nothing to push.
+    expect(await put({ date_format: "dmy" })).toEqual([]);
+    expect(await put({ card_theme: "dark", card_hide_branding: true })).toEqual([]);
+    // Several at once: one update naming those on the card.
+    expect(await put({ name_order: "first_last", card_theme: "light", card_barcode_format: "aztec" })).toEqual(["card_barcode_format,name_order"]);
   });
 
   it("an import that changes a member's name queues an update for that member only", async () => {
@@ -158,7 +174,7 @@ describe("the update job", () => {
   it("a failing fan-out queues no delivery and is retried later", async () => {
     const { channel, calls } = recordingChannel(true);
     useChannels(channel);
-    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "light" } });
+    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_welcome_message: "Hello" } });
     await runDueJobs(env.db);
     const [update] = await jobsOf(WALLET_PASS_UPDATE);
     expect(update.status).toBe("pending");
