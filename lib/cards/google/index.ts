@@ -5,8 +5,7 @@
 // class on a club-wide change), each writing the new version through the Wallet REST API.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, Queryable } from "../../../db";
-import { clubs, members } from "../../../db/schema";
-import type { ClubRow } from "../../clubs";
+import { members } from "../../../db/schema";
 import type { GoogleWalletConfig, WalletConfig } from "../../config";
 import type { Ctx } from "../../context";
 import { NotFound, ServiceUnavailable } from "../../errors";
@@ -16,13 +15,11 @@ import { markCardInstalled } from "../installs";
 import { limitCardRequest } from "../public-limit";
 import { upsertWalletResource } from "./api";
 import { SAVE_URL, saveJwt } from "./jwt";
-import { loadPassData, loyaltyClass, loyaltyObject } from "./objects";
+import { loadCard, loadCardClub } from "../view";
+import { loyaltyClass, loyaltyObject } from "./objects";
 
 export const GOOGLE_OBJECT_UPDATE = "google_object_update";
 export const GOOGLE_CLASS_UPDATE = "google_class_update";
-
-/** The serial is the secret of the member's card pages; longer strings are no serial. */
-const MAX_SERIAL = 100;
 
 /**
  * The Google address that saves the card of pass `serial` to the visitor's Google Wallet, and
@@ -34,7 +31,7 @@ export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "bas
   limitCardRequest(db, ip);
   const cfg = site.wallets?.google;
   if (!cfg) throw new NotFound("GOOGLE_WALLET_NOT_CONFIGURED");
-  const data = serial.length <= MAX_SERIAL ? await loadPassData(db.read, { serial }) : null;
+  const data = await loadCard(db.read, { serial });
   if (!data) throw new NotFound("CARD_NOT_FOUND");
   const jwt = await saveJwt(cfg, {
     origin: site.baseUrl,
@@ -60,7 +57,7 @@ const configOf = (env: JobEnv): GoogleWalletConfig | null => env.config.wallets.
 registerJobHandler(GOOGLE_OBJECT_UPDATE, async (db: Db, job: JobRow, env: JobEnv) => {
   const cfg = configOf(env);
   if (!cfg) return "Google Wallet not configured: skipped";
-  const data = await loadPassData(db.read, { memberId: String(job.payload.member_id) });
+  const data = await loadCard(db.read, { memberId: String(job.payload.member_id) });
   if (!data || data.member.club_id !== job.club_id) return "member gone: skipped";
   return upsertWalletResource(cfg, "loyaltyObject", loyaltyObject(cfg, data, env.now) as { id: string }, job.id);
 });
@@ -68,7 +65,7 @@ registerJobHandler(GOOGLE_OBJECT_UPDATE, async (db: Db, job: JobRow, env: JobEnv
 registerJobHandler(GOOGLE_CLASS_UPDATE, async (db: Db, job: JobRow, env: JobEnv) => {
   const cfg = configOf(env);
   if (!cfg) return "Google Wallet not configured: skipped";
-  const [club] = (await db.read.select().from(clubs).where(eq(clubs.id, job.club_id)).limit(1)) as ClubRow[];
+  const club = await loadCardClub(db.read, job.club_id);
   if (!club) return "club gone: skipped";
   return upsertWalletResource(cfg, "loyaltyClass", loyaltyClass(cfg, club, env.config.baseUrl) as { id: string }, job.id);
 });
