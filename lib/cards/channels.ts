@@ -8,6 +8,8 @@ import { googleChannel } from "./google";
 
 export type WalletChannel = {
   name: "apple" | "google";
+  /** Whether the platform is set up in `wallets` (a channel that is not fans out to nothing). */
+  configured(wallets: WalletConfig): boolean;
   /**
    * Queues, inside `t`, one delivery job per device or wallet object holding a pass of
    * `memberIds` (null: every member of the club); nothing when the platform is not configured.

@@ -14,12 +14,13 @@ import type { Ctx } from "../context";
 import { nowIso } from "../ids";
 import { completeJobIn, enqueueJob, type JobEnv, type JobRow, registerConcurrencyKey, registerJobHandler } from "../jobs";
 import { WALLET_CHANNELS } from "./channels";
+import { CARD_CLUB_FIELDS } from "./view";
 
 export const WALLET_PASS_UPDATE = "wallet_pass_update";
 
-/** Club fields that show on a pass: the card's appearance, plus the club's name, colours and language. */
-const CLUB_FIELDS_ON_PASS = new Set(["name", "primary_color", "secondary_color", "locale", "date_format"]);
-export const clubFieldShowsOnPass = (name: string) => name.startsWith("card_") || CLUB_FIELDS_ON_PASS.has(name);
+/** Club fields that show on a pass: exactly those the cards read (lib/cards/view). */
+const CLUB_FIELDS_ON_PASS: ReadonlySet<string> = new Set(CARD_CLUB_FIELDS);
+export const clubFieldShowsOnPass = (name: string) => CLUB_FIELDS_ON_PASS.has(name);
 
 /** Member fields that show on a pass (or decide whether it is valid). */
 const MEMBER_FIELDS_ON_PASS = [
@@ -77,8 +78,9 @@ const MERGE_AT_MOST = 500;
 registerJobHandler(WALLET_PASS_UPDATE, async (db, job, env: JobEnv) => {
   return db.tx(async (t) => {
     const { memberIds, merged } = await mergePending(t, job);
+    // Only the configured wallets fan out, and only they are named in the outcome.
     const counts: string[] = [];
-    for (const channel of WALLET_CHANNELS) {
+    for (const channel of WALLET_CHANNELS.filter((c) => c.configured(env.config.wallets))) {
       const n = await channel.fanOut(t, job.club_id, memberIds, env);
       counts.push(`${channel.name}: ${n}`);
     }

@@ -6,110 +6,15 @@
 // is HTML-escaped, and only http(s)/mailto/tel links are ever rendered as links.
 import { and, eq } from "drizzle-orm";
 import QRCode from "qrcode";
-import type { z } from "zod";
 import type { Db } from "../../db";
-import { clubs, members, tiers } from "../../db/schema";
-import type { ClubRow } from "../clubs";
-import { type CardBackField, CardLocation, readCardBackFields } from "../clubs/schemas";
+import { members } from "../../db/schema";
+import type { CardBackField } from "../clubs/schemas";
 import type { Ctx } from "../context";
-import { asLocale, type Locale, localeFromAcceptLanguage } from "../i18n";
+import { type Locale, localeFromAcceptLanguage } from "../i18n";
 import type { MemberStatus } from "../members/schemas";
-import { derivedStatus, todayUtc } from "../members/status";
 import { walletUrls } from "./pass-updates";
-
-export type Texts = {
-  status: Record<MemberStatus, string>;
-  member: string;
-  tier: string;
-  validUntil: string;
-  code: string;
-  scanHint: string;
-  perks: string;
-  info: string;
-  locations: string;
-  map: string;
-  addApple: string;
-  addGoogle: string;
-  redeem: string;
-  hours: string;
-  notFoundTitle: string;
-  notFoundText: string;
-};
-
-export const TEXTS: Record<Locale, Texts> = {
-  fr: {
-    status: { active: "Membre actif", expired: "Adhésion expirée", suspended: "Adhésion suspendue", pending: "Paiement en attente" },
-    member: "Membre",
-    tier: "Catégorie",
-    validUntil: "Valable jusqu'au",
-    code: "Code",
-    scanHint: "Présentez ce code à l'entrée.",
-    perks: "Vos avantages",
-    info: "Informations",
-    locations: "Nos adresses",
-    map: "Voir sur la carte",
-    addApple: "Ajouter à Apple Wallet",
-    addGoogle: "Ajouter à Google Wallet",
-    redeem: "Comment en profiter",
-    hours: "Horaires",
-    notFoundTitle: "Carte introuvable",
-    notFoundText: "Ce lien ne correspond à aucune carte de membre. Vérifiez l'adresse reçue par e-mail.",
-  },
-  en: {
-    status: { active: "Active member", expired: "Membership expired", suspended: "Membership suspended", pending: "Payment pending" },
-    member: "Member",
-    tier: "Tier",
-    validUntil: "Valid until",
-    code: "Code",
-    scanHint: "Show this code at the entrance.",
-    perks: "Your perks",
-    info: "Information",
-    locations: "Our locations",
-    map: "Show on map",
-    addApple: "Add to Apple Wallet",
-    addGoogle: "Add to Google Wallet",
-    redeem: "How to redeem",
-    hours: "Opening hours",
-    notFoundTitle: "Card not found",
-    notFoundText: "This link matches no membership card. Check the address you received by email.",
-  },
-  de: {
-    status: { active: "Aktives Mitglied", expired: "Mitgliedschaft abgelaufen", suspended: "Mitgliedschaft gesperrt", pending: "Zahlung ausstehend" },
-    member: "Mitglied",
-    tier: "Kategorie",
-    validUntil: "Gültig bis",
-    code: "Code",
-    scanHint: "Zeigen Sie diesen Code am Eingang.",
-    perks: "Ihre Vorteile",
-    info: "Informationen",
-    locations: "Unsere Standorte",
-    map: "Auf der Karte zeigen",
-    addApple: "Zu Apple Wallet hinzufügen",
-    addGoogle: "Zu Google Wallet hinzufügen",
-    redeem: "So lösen Sie ein",
-    hours: "Öffnungszeiten",
-    notFoundTitle: "Karte nicht gefunden",
-    notFoundText: "Dieser Link gehört zu keiner Mitgliedskarte. Prüfen Sie die Adresse aus Ihrer E-Mail.",
-  },
-  it: {
-    status: { active: "Socio attivo", expired: "Iscrizione scaduta", suspended: "Iscrizione sospesa", pending: "Pagamento in attesa" },
-    member: "Socio",
-    tier: "Categoria",
-    validUntil: "Valida fino al",
-    code: "Codice",
-    scanHint: "Mostra questo codice all'ingresso.",
-    perks: "I tuoi vantaggi",
-    info: "Informazioni",
-    locations: "Le nostre sedi",
-    map: "Vedi sulla mappa",
-    addApple: "Aggiungi a Apple Wallet",
-    addGoogle: "Aggiungi a Google Wallet",
-    redeem: "Come usufruirne",
-    hours: "Orari",
-    notFoundTitle: "Tessera non trovata",
-    notFoundText: "Questo link non corrisponde a nessuna tessera. Controlla l'indirizzo ricevuto per e-mail.",
-  },
-};
+import { limitCardRequest } from "./public-limit";
+import { cardView, httpUrl, loadCard, TEXTS, type Texts } from "./view";
 
 const STATUS_COLORS: Record<MemberStatus, string> = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" };
 
@@ -122,49 +27,16 @@ export function escapeHtml(value: unknown): string {
     .replace(/'/g, "&#39;");
 }
 
-/** An http(s) address, escaped for an attribute; anything else (javascript:, data:...) is no link. */
+/** An http(s) address (lib/cards/view `httpUrl`), escaped for an attribute; anything else (javascript:, data:...) is no link. */
 function safeHttpUrl(value: string | null | undefined): string | null {
-  const v = value?.trim();
-  return v && /^https?:\/\/[^\s"'<>]+$/i.test(v) ? escapeHtml(v) : null;
+  const url = httpUrl(value);
+  return url ? escapeHtml(url) : null;
 }
 const safeEmail = (value: string | null | undefined) => {
   const v = value?.trim();
   return v && /^[^\s@"'<>]+@[^\s@"'<>]+$/.test(v) ? v : null;
 };
 const telHref = (value: string) => value.replace(/[^+0-9]/g, "");
-
-const HEX = /^#[0-9A-Fa-f]{6}$/;
-export const color = (value: unknown, fallback: string) => (typeof value === "string" && HEX.test(value) ? value : fallback);
-
-/** WCAG relative luminance of #RRGGBB. */
-function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-const contrast = (a: string, b: string) => {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-};
-
-/** Black or white, whichever reads better on `hex`. */
-export const textOn = (hex: string): string => (luminance(hex) > 0.4 ? "#111827" : "#FFFFFF");
-
-/** The club's label colour, unless it is unreadable on the card (the default grey on a light card). */
-export const labelOn = (label: string, background: string): string =>
-  contrast(label, background) >= 2.5 ? label : textOn(background) === "#FFFFFF" ? "#D1D5DB" : "#4B5563";
-
-export function formatDate(day: string, locale: Locale, country: unknown): string {
-  const date = new Date(`${day}T00:00:00.000Z`);
-  for (const tag of [typeof country === "string" && country ? `${locale}-${country}` : locale, locale]) {
-    try {
-      return new Intl.DateTimeFormat(tag, { dateStyle: "long", timeZone: "UTC" }).format(date);
-    } catch {}
-  }
-  return day;
-}
 
 /** A back field's value: a link for `link`, `email` and `phone` fields, escaped text otherwise. */
 function fieldValue(f: CardBackField): string {
@@ -215,14 +87,6 @@ function perkHtml(f: CardBackField, tx: Texts): string {
   ${details.length ? `<ul class="partner">${details.join("")}</ul>` : ""}
   ${f.redeem_instructions ? `<div class="redeem"><strong>${escapeHtml(tx.redeem)}</strong><p>${escapeHtml(f.redeem_instructions)}</p></div>` : ""}
 </article>`;
-}
-
-export function readLocations(stored: unknown): z.infer<typeof CardLocation>[] {
-  if (!Array.isArray(stored)) return [];
-  return stored.flatMap((raw) => {
-    const parsed = CardLocation.safeParse(raw);
-    return parsed.success ? [parsed.data] : [];
-  });
 }
 
 const CSS = `
@@ -315,26 +179,19 @@ function notFoundPage(locale: Locale): string {
  * The web card of the member whose pass serial is `serial` (any club: the serial is unique and
  * unguessable), or a 404 page in the visitor's language. The first view sets the member's
  * `has_web` (the member now has the web card; `card_installed_at` is left to wallet passes).
+ * Rate-limited per client address `ip` (lib/cards/public-limit).
  */
 export async function renderWebCard(
   db: Db,
   serial: string,
   acceptLanguage: string | null,
   site: Pick<Ctx, "baseUrl" | "wallets">,
+  ip: string | null,
 ): Promise<{ status: 200 | 404; html: string }> {
-  const [row] =
-    serial.length <= 100
-      ? await db.read
-          .select({ member: members, tier_name: tiers.name })
-          .from(members)
-          .leftJoin(tiers, and(eq(tiers.id, members.tier_id), eq(tiers.club_id, members.club_id)))
-          .where(eq(members.pass_serial_number, serial))
-          .limit(1)
-      : [];
-  if (!row) return { status: 404, html: notFoundPage(localeFromAcceptLanguage(acceptLanguage)) };
-  const { member } = row;
-  const [club] = (await db.read.select().from(clubs).where(eq(clubs.id, member.club_id)).limit(1)) as ClubRow[];
-  if (!club) return { status: 404, html: notFoundPage(localeFromAcceptLanguage(acceptLanguage)) };
+  limitCardRequest(db, ip);
+  const data = await loadCard(db.read, { serial });
+  if (!data) return { status: 404, html: notFoundPage(localeFromAcceptLanguage(acceptLanguage)) };
+  const { member } = data;
 
   if (!member.has_web) {
     await db.tx((t) =>
@@ -345,33 +202,20 @@ export async function renderWebCard(
     );
   }
 
-  const locale = asLocale(club.locale);
-  const tx = TEXTS[locale];
-  const status = derivedStatus(member, todayUtc());
-  const primary = color(club.primary_color, "#1F2937");
-  const secondary = color(club.secondary_color, "#F59E0B");
-  const label = labelOn(color(club.card_label_color, "#C8C8C8"), primary);
-  const vars = `--primary:${primary};--on-primary:${textOn(primary)};--secondary:${secondary};--on-secondary:${textOn(secondary)};--label:${label};--status:${STATUS_COLORS[status]}`;
+  const card = cardView(data);
+  const { locale, texts: tx, status, clubName, holderName: name } = card;
+  const { primary, onPrimary, secondary, onSecondary, label } = card.colors;
+  const vars = `--primary:${primary};--on-primary:${onPrimary};--secondary:${secondary};--on-secondary:${onSecondary};--label:${label};--status:${STATUS_COLORS[status]}`;
 
-  const clubName = String(club.name ?? "");
-  const name = club.name_order === "last_first" ? `${member.last_name} ${member.first_name}` : `${member.first_name} ${member.last_name}`;
-  const logo = safeHttpUrl(club.logo_url as string | null);
+  const logo = card.logoUrl ? escapeHtml(card.logoUrl) : null;
   // The QR code always carries the referral code; other barcode formats are for wallet passes.
-  const qr = await QRCode.toString(member.referral_code, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  const qr = await QRCode.toString(card.code, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
 
-  // A back field limited to some tiers shows only to members of those tiers.
-  const forMember = (f: CardBackField) => !f.tier_ids?.length || (member.tier_id !== null && f.tier_ids.includes(member.tier_id));
-  let backFields: CardBackField[] = [];
-  try {
-    backFields = (readCardBackFields(club.card_back_fields) ?? []).filter(forMember);
-  } catch {
-    // A stored field that no longer parses must not take the member's card down.
-  }
-  const perks = backFields.filter((f) => f.is_perk);
-  const others = backFields.filter((f) => !f.is_perk);
-  const locations = readLocations(club.card_locations);
-  const linkUrl = safeHttpUrl(club.card_custom_link_url as string | null);
-  const linkLabel = (club.card_custom_link_label as string | null) || (club.card_custom_link_url as string | null) || "";
+  const perks = card.backFields.filter((f) => f.is_perk);
+  const others = card.backFields.filter((f) => !f.is_perk);
+  const locations = card.locations;
+  const linkUrl = card.link ? escapeHtml(card.link.url) : null;
+  const linkLabel = card.link ? card.link.label || card.link.url : "";
   const wallets = walletUrls(site, member.pass_serial_number);
   const walletButtons = [
     wallets.apple ? `<a class="button wallet wallet-apple" href="${escapeHtml(wallets.apple)}">${escapeHtml(tx.addApple)}</a>` : "",
@@ -386,13 +230,13 @@ export async function renderWebCard(
     <span class="label">${escapeHtml(tx.member)}</span>
     <h1 class="name">${escapeHtml(name)}</h1>
     <div class="row">
-      ${row.tier_name ? `<div><span class="label">${escapeHtml(tx.tier)}</span><span class="value">${escapeHtml(row.tier_name)}</span></div>` : ""}
-      <div><span class="label">${escapeHtml(tx.validUntil)}</span><span class="value">${escapeHtml(formatDate(member.membership_end, locale, club.country))}</span></div>
+      ${card.tierName ? `<div><span class="label">${escapeHtml(tx.tier)}</span><span class="value">${escapeHtml(card.tierName)}</span></div>` : ""}
+      <div><span class="label">${escapeHtml(tx.validUntil)}</span><span class="value">${escapeHtml(card.validUntil)}</span></div>
     </div>
-    <div class="qr">${qr}<div class="code">${escapeHtml(member.referral_code)}</div><p class="hint">${escapeHtml(tx.scanHint)}</p></div>
+    <div class="qr">${qr}<div class="code">${escapeHtml(card.code)}</div><p class="hint">${escapeHtml(tx.scanHint)}</p></div>
   </div>
 </section>
-${club.card_welcome_message ? `<p class="welcome">${escapeHtml(club.card_welcome_message)}</p>` : ""}
+${card.welcome ? `<p class="welcome">${escapeHtml(card.welcome)}</p>` : ""}
 ${perks.length ? `<section class="block perks"><h2>${escapeHtml(tx.perks)}</h2>${perks.map((f) => perkHtml(f, tx)).join("\n")}</section>` : ""}
 ${
   others.length

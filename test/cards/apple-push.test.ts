@@ -71,7 +71,7 @@ describe("pushes after a change", () => {
     await deliver();
 
     const [update] = await jobsOf(WALLET_PASS_UPDATE);
-    expect(update).toMatchObject({ status: "done", outcome: "deliveries queued (apple: 2, google: 0)", payload: { reason: "card_custom_link_url" } });
+    expect(update).toMatchObject({ status: "done", outcome: "deliveries queued (apple: 2)", payload: { reason: "card_custom_link_url" } });
     const pushes = await jobsOf(APPLE_PUSH);
     expect(pushes.map((j) => j.payload.push_token).sort()).toEqual(["aaaa1111", "bbbb2222"]);
     for (const j of pushes) expect(j).toMatchObject({ status: "done", attempts: 1, outcome: "APNs 200" });
@@ -97,6 +97,33 @@ describe("pushes after a change", () => {
     expect(res.status).toBe(200);
     await deliver();
     expect(apns.received.map((r) => r.path)).toEqual(["/3/device/aaaa1111"]);
+  });
+
+  it("a club-wide change pushes to the club's devices only, never to another club's", async () => {
+    const other = await env.otherClub();
+    await onPhone("device-9", "zzzz9999", await seedMember(env, {}, other.club_id));
+    await onPhone("device-1", "aaaa1111");
+    const put = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_custom_link_url: "https://club.example.org/ours" } });
+    expect(put.status).toBe(200);
+    await deliver();
+    expect(apns.received.map((r) => r.path)).toEqual(["/3/device/aaaa1111"]);
+    expect((await jobsOf(APPLE_PUSH)).map((j) => j.payload.push_token)).toEqual(["aaaa1111"]);
+  });
+
+  it("an APNs 410 removes the device's registrations in the pushing club only", async () => {
+    const other = await env.otherClub();
+    // One phone (one push token) holds a pass of each club.
+    const theirs = await onPhone("device-1", "aaaa1111", await seedMember(env, {}, other.club_id));
+    const ours = await onPhone("device-1", "aaaa1111");
+    apns.reply(() => ({ status: 410, reason: "Unregistered" }));
+    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_custom_link_url: "https://club.example.org/gone-here" } });
+    await deliver();
+    const [push] = await jobsOf(APPLE_PUSH);
+    expect(push).toMatchObject({ status: "done", outcome: "APNs 410 Unregistered: device registrations removed" });
+    const regs = await env.db.read.select().from(appleRegistrations);
+    expect(regs.map((r) => [r.club_id, r.member_id])).toEqual([[other.club_id, theirs.id]]);
+    expect((await memberRow(env, ours.id)).has_wallet_a).toBe(false);
+    expect((await memberRow(env, theirs.id)).has_wallet_a).toBe(true);
   });
 
   it("an APNs 500 is retried later with its outcome kept, then delivered", async () => {

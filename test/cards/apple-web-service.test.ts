@@ -160,6 +160,16 @@ describe("a phone's walk through the web service", () => {
     expect(res.headers.get("content-type")).toContain("application/json");
   });
 
+  it("ignores an If-Modified-Since in the future: the pass is sent in full", async () => {
+    const m = await installedMember();
+    const passPath = `${WS}/passes/${PASS_TYPE_ID}/${m.serial}`;
+    const future = new Date(Date.now() + 3600_000).toUTCString();
+    const res = await req("GET", passPath, { token: m.token, headers: { "if-modified-since": future } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/vnd.apple.pkpass");
+    expect(readJson(unzipPass(new Uint8Array(await res.arrayBuffer()))["pass.json"]).serialNumber).toBe(m.serial);
+  });
+
   it("is rate-limited per client address", async () => {
     const path = `${WS}/devices/device-x/registrations/${PASS_TYPE_ID}`;
     for (let i = 0; i < PASSKIT_RATE_PER_MINUTE; i++) expect((await req("GET", path, { ip: "203.0.113.9" })).status).toBe(204);

@@ -5,7 +5,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test"
 import { eq } from "drizzle-orm";
 import { decodeJwt, decodeProtectedHeader, jwtVerify } from "jose";
 import { clubs, jobs, members } from "../../db/schema";
+import type { Db } from "../../db";
+import { googleSaveUrl } from "../../lib/cards/google";
 import { SAVE_URL } from "../../lib/cards/google/jwt";
+import { placeholderLogo } from "../../lib/cards/google/logo";
 import { runDueJobs } from "../../lib/jobs";
 import { CLIENT_EMAIL, type FakeGoogle, fakeGoogle, ISSUER_ID, type Json, KEY_ID } from "../google-fake";
 import { setup, type TestEnv } from "../helpers";
@@ -82,6 +85,20 @@ describe("GET /c/:serial/google", () => {
     await Bun.sleep(5);
     expect((await env.call("GET", `/c/${m.pass_serial_number}/google`, { key: null })).status).toBe(302);
     expect((await memberRow(env, m.id)).card_installed_at).toBe(first);
+  });
+
+  it("keeps an earlier Apple install time, even when Apple's install lands between the click's read and its write", async () => {
+    const m = await seedMember(env);
+    const appleTime = "2024-01-02T03:04:05.000Z";
+    // Apple's device registration commits while the click is signing its link (after its read).
+    const racing: Db = Object.create(env.db);
+    racing.tx = async (fn) => {
+      await env.db.tx((t) => t.update(members).set({ has_wallet_a: true, card_installed_at: appleTime }).where(eq(members.id, m.id)));
+      return env.db.tx(fn);
+    };
+    await googleSaveUrl(racing, m.pass_serial_number, env.config, null);
+    const row = await memberRow(env, m.id);
+    expect(row).toMatchObject({ has_wallet_a: true, has_wallet_b: true, card_installed_at: appleTime });
   });
 
   it("answers 404 for a serial that matches no card, and records nothing", async () => {
@@ -272,6 +289,8 @@ describe("the placeholder logo", () => {
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect((await env.call("GET", `/c/logo/${crypto.randomUUID()}`, { key: null })).status).toBe(404);
+    // The lib function itself refuses an unknown club (the route adds nothing).
+    await expect(placeholderLogo(env.db, crypto.randomUUID(), null)).rejects.toMatchObject({ status: 404, code: "CLUB_NOT_FOUND" });
 
     const m = await seedMember(env);
     const location = (await env.call("GET", `/c/${m.pass_serial_number}/google`, { key: null })).headers.get("location") ?? "";

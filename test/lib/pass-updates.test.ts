@@ -32,6 +32,7 @@ function recordingChannel(fail = false) {
   const calls: (string[] | null)[] = [];
   const channel: WalletChannel = {
     name: "apple",
+    configured: () => true,
     async fanOut(t, clubId, memberIds) {
       calls.push(memberIds);
       if (fail) throw new Error("channel down");
@@ -59,14 +60,30 @@ describe("what queues a pass update", () => {
     const a = await seedMember(env);
     await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { description: "Not on the card" } });
     expect(await jobsOf(WALLET_PASS_UPDATE)).toHaveLength(0);
-    const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "dark" } });
+    const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_welcome_message: "Welcome" } });
     expect(res.status).toBe(200);
     const [job] = await jobsOf(WALLET_PASS_UPDATE);
-    expect(job.payload).toMatchObject({ member_ids: null, reason: "card_theme" });
+    expect(job.payload).toMatchObject({ member_ids: null, reason: "card_welcome_message" });
     expect((await memberRow(env, a.id)).pass_updated_at).toBe(job.payload.at as string);
     // The same value again changes nothing, so nothing is pushed.
-    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "dark" } });
+    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_welcome_message: "Welcome" } });
     expect(await jobsOf(WALLET_PASS_UPDATE)).toHaveLength(1);
+  });
+
+  it("exactly the club fields a card reads queue an update: name_order and country do, date_format and unread card_* fields do not", async () => {
+    const put = async (body: Record<string, unknown>) => {
+      await clearJobs();
+      expect((await env.call("PUT", `/api/clubs/${env.clubId}`, { body })).status).toBe(200);
+      return (await jobsOf(WALLET_PASS_UPDATE)).map((j) => j.payload.reason);
+    };
+    // The holder's name turns around on every card; the country changes the date's text and Google's countryCode.
+    expect(await put({ name_order: "last_first" })).toEqual(["name_order"]);
+    expect(await put({ country: "CH" })).toEqual(["country"]);
+    // Read by no card: nothing to push.
+    expect(await put({ date_format: "dmy" })).toEqual([]);
+    expect(await put({ card_theme: "dark", card_hide_branding: true })).toEqual([]);
+    // Several at once: one update naming those on the card.
+    expect(await put({ name_order: "first_last", card_theme: "light", card_barcode_format: "aztec" })).toEqual(["card_barcode_format,name_order"]);
   });
 
   it("an import that changes a member's name queues an update for that member only", async () => {
@@ -136,10 +153,28 @@ describe("the update job", () => {
     expect(calls).toEqual([null]);
   });
 
+  it("the outcome names the configured wallets only, and says so when none is", async () => {
+    useChannels(...realChannels);
+    const a = await seedMember(env);
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 1 } });
+    expect(env.config.wallets).toEqual({ apple: null, google: null });
+    await runDueJobs(env.db, { config: env.config });
+    expect((await jobsOf(WALLET_PASS_UPDATE))[0].outcome).toBe("no wallet configured");
+
+    // A configured wallet (the recording one) is named; an unconfigured one is not.
+    const { channel } = recordingChannel();
+    const off: WalletChannel = { ...recordingChannel().channel, name: "google", configured: () => false };
+    useChannels(channel, off);
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 1 } });
+    await runDueJobs(env.db, { config: env.config });
+    const latest = (await jobsOf(WALLET_PASS_UPDATE)).find((j) => j.outcome !== "no wallet configured");
+    expect(latest?.outcome).toBe("deliveries queued (apple: 1)");
+  });
+
   it("a failing fan-out queues no delivery and is retried later", async () => {
     const { channel, calls } = recordingChannel(true);
     useChannels(channel);
-    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_theme: "light" } });
+    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_welcome_message: "Hello" } });
     await runDueJobs(env.db);
     const [update] = await jobsOf(WALLET_PASS_UPDATE);
     expect(update.status).toBe("pending");

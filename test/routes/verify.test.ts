@@ -1,6 +1,6 @@
 // GET /api/verify/:serial
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { count, desc } from "drizzle-orm";
+import { count, desc, sql } from "drizzle-orm";
 import { scans } from "../../db/schema";
 import { authCases } from "../auth-cases";
 import { addMember, addTier, dayOffset } from "../card-fixtures";
@@ -44,6 +44,32 @@ describe("GET /api/verify/:serial", () => {
       expect(res.body.member.id).toBe(m.id);
       expect(res.body.member.tier_name).toBeNull();
       expect((await lastScan()).code).toBe(code);
+    }
+  });
+
+  it("ignores spaces around the scanned code; the scan keeps the code as sent", async () => {
+    const m = await addMember(env, { referral_code: "SP4CE5QR" });
+    const res = await verify("  sp4ce5qr \t");
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ valid: true, status: "active", member: { id: m.id } });
+    expect(await lastScan()).toMatchObject({ member_id: m.id, code: "  sp4ce5qr \t", status: "active" });
+  });
+
+  it("a pass-serial match wins over another member's referral-code match, whatever order the rows come in", async () => {
+    // The referral-code member comes first in every order SQLite could read them in (inserted,
+    // created and coded first), and without the serial's index the lookup reads them in such an
+    // order: a lookup that took the first row found would answer the wrong member.
+    const byReferral = await addMember(env, { first_name: "Referral", referral_code: "W1NSER1A", created_at: "2000-01-01T00:00:00.000Z" });
+    const bySerial = await addMember(env, { first_name: "Serial", pass_serial_number: "W1NSER1A", referral_code: "ZZZZZZZZ" });
+    await env.db.tx(async (t) => t.run(sql`DROP INDEX members_pass_serial_unique`));
+    try {
+      const res = await verify("W1NSER1A");
+      expect(res.status).toBe(200);
+      expect(res.body.member).toMatchObject({ id: bySerial.id, first_name: "Serial" });
+      expect((await lastScan()).member_id).toBe(bySerial.id);
+      expect(byReferral.id).not.toBe(bySerial.id);
+    } finally {
+      await env.db.tx(async (t) => t.run(sql`CREATE UNIQUE INDEX members_pass_serial_unique ON members (pass_serial_number)`));
     }
   });
 

@@ -13,6 +13,7 @@ export const applePassUrl = (baseUrl: string, serial: string) => `${baseUrl}/c/$
 
 export const appleChannel: WalletChannel = {
   name: "apple",
+  configured: (wallets) => wallets.apple !== null,
   async fanOut(t, clubId, memberIds, env) {
     const apple = env.config.wallets.apple;
     if (!apple || (memberIds && memberIds.length === 0)) return 0;

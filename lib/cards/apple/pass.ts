@@ -8,19 +8,17 @@ import { timingSafeEqual } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { PKPass } from "passkit-generator";
 import type { Db } from "../../../db";
-import { clubs, members, tiers } from "../../../db/schema";
-import type { ClubRow } from "../../clubs";
-import { type CardBackField, readCardBackFields } from "../../clubs/schemas";
+import { members } from "../../../db/schema";
 import type { AppleWalletConfig, WalletConfig } from "../../config";
 import { NotFound } from "../../errors";
-import { asLocale, type Locale } from "../../i18n";
+import type { Locale } from "../../i18n";
 import { randomBase62, sha256Hex } from "../../ids";
-import { derivedStatus, todayUtc } from "../../members/status";
-import { color, formatDate, labelOn, readLocations, TEXTS, textOn } from "../web";
-import { appleCertificates } from "./certs";
 import { solidPng } from "../png";
+import { limitCardRequest } from "../public-limit";
+import { type BarcodeFormat, type CardData, cardView, loadCard, type MemberRow } from "../view";
+import { appleCertificates } from "./certs";
 
-export type MemberRow = typeof members.$inferSelect;
+export type { MemberRow };
 /** What building a pass needs besides the database: the Apple settings and the public address. */
 export type AppleSite = { baseUrl: string; wallets: WalletConfig };
 
@@ -47,7 +45,7 @@ const BARCODE_FORMATS = {
   pdf417: "PKBarcodeFormatPDF417",
   aztec: "PKBarcodeFormatAztec",
   code128: "PKBarcodeFormatCode128",
-} as const;
+} as const satisfies Record<BarcodeFormat, string>;
 
 /** Apple shows at most 10 locations per pass. */
 const MAX_LOCATIONS = 10;
@@ -56,13 +54,6 @@ const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.sli
 
 /** When what the pass shows last changed: its Last-Modified and the web service's update tag. */
 export const passChangedAt = (m: Pick<MemberRow, "pass_updated_at" | "created_at">): string => m.pass_updated_at ?? m.created_at;
-
-/** The member whose pass serial is `serial` (any club: the serial is unique and unguessable), or null. */
-export async function memberBySerial(db: Db, serial: string): Promise<MemberRow | null> {
-  if (serial.length > 100) return null;
-  const [row] = await db.read.select().from(members).where(eq(members.pass_serial_number, serial)).limit(1);
-  return row ?? null;
-}
 
 /**
  * The pass's authentication token, made and stored the first time it is needed. Random and
@@ -88,28 +79,19 @@ export function tokenMatches(member: Pick<MemberRow, "pass_auth_token">, given: 
   return timingSafeEqual(Buffer.from(sha256Hex(member.pass_auth_token), "hex"), Buffer.from(sha256Hex(given), "hex"));
 }
 
-/** The signed `.pkpass` of `member`, as it should look now. */
-export async function buildPass(db: Db, site: AppleSite, member: MemberRow): Promise<Uint8Array<ArrayBuffer>> {
+/** The signed `.pkpass` of the card `data` (lib/cards/view `loadCard`), as it should look now. */
+export async function buildPass(db: Db, site: AppleSite, data: CardData): Promise<Uint8Array<ArrayBuffer>> {
   const apple = requireApple(site.wallets);
-  const [club] = (await db.read.select().from(clubs).where(eq(clubs.id, member.club_id)).limit(1)) as ClubRow[];
-  if (!club) throw new NotFound("PASS_NOT_FOUND");
-  const tierName = member.tier_id
-    ? ((await db.read.select({ name: tiers.name }).from(tiers).where(eq(tiers.id, member.tier_id)).limit(1))[0]?.name ?? null)
-    : null;
+  const { member } = data;
   const token = await passAuthToken(db, member);
-
-  const locale = asLocale(club.locale);
-  const tx = TEXTS[locale];
-  const status = derivedStatus(member, todayUtc());
-  const primary = color(club.primary_color, "#1F2937");
-  const clubName = String(club.name ?? "");
-  const name = club.name_order === "last_first" ? `${member.last_name} ${member.first_name}` : `${member.first_name} ${member.last_name}`;
+  const card = cardView(data);
+  const { locale, texts: tx, clubName, colors } = card;
 
   const pass = new PKPass(
     {
-      "icon.png": solidPng(29, primary),
-      "icon@2x.png": solidPng(58, primary),
-      "icon@3x.png": solidPng(87, primary),
+      "icon.png": solidPng(29, colors.primary),
+      "icon@2x.png": solidPng(58, colors.primary),
+      "icon@3x.png": solidPng(87, colors.primary),
     },
     appleCertificates(apple),
     {
@@ -120,10 +102,10 @@ export async function buildPass(db: Db, site: AppleSite, member: MemberRow): Pro
       organizationName: clubName || DESCRIPTION[locale],
       description: clubName ? `${DESCRIPTION[locale]} ${clubName}` : DESCRIPTION[locale],
       logoText: clubName,
-      backgroundColor: rgb(primary),
-      foregroundColor: rgb(textOn(primary)),
-      labelColor: rgb(labelOn(color(club.card_label_color, "#C8C8C8"), primary)),
-      sharingProhibited: club.card_sharing_prohibited !== false,
+      backgroundColor: rgb(colors.primary),
+      foregroundColor: rgb(colors.onPrimary),
+      labelColor: rgb(colors.label),
+      sharingProhibited: card.sharingProhibited,
       webServiceURL: webServiceUrl(site.baseUrl),
       authenticationToken: token,
       ...(member.payment_status === "suspended" ? { voided: true } : {}),
@@ -131,60 +113,52 @@ export async function buildPass(db: Db, site: AppleSite, member: MemberRow): Pro
   );
   pass.type = "storeCard";
 
-  pass.headerFields.push({ key: "status", label: "", value: tx.status[status] });
-  pass.primaryFields.push({ key: "member", label: tx.member, value: name });
-  if (tierName) pass.secondaryFields.push({ key: "tier", label: tx.tier, value: tierName });
-  pass.secondaryFields.push({ key: "valid_until", label: tx.validUntil, value: formatDate(member.membership_end, locale, club.country) });
+  pass.headerFields.push({ key: "status", label: "", value: tx.status[card.status] });
+  pass.primaryFields.push({ key: "member", label: tx.member, value: card.holderName });
+  if (card.tierName) pass.secondaryFields.push({ key: "tier", label: tx.tier, value: card.tierName });
+  pass.secondaryFields.push({ key: "valid_until", label: tx.validUntil, value: card.validUntil });
 
-  const format = BARCODE_FORMATS[String(club.card_barcode_format ?? "qr") as keyof typeof BARCODE_FORMATS] ?? BARCODE_FORMATS.qr;
-  pass.setBarcodes({ format, message: member.referral_code, messageEncoding: "iso-8859-1", altText: member.referral_code });
+  pass.setBarcodes({ format: BARCODE_FORMATS[card.barcode], message: card.code, messageEncoding: "iso-8859-1", altText: card.code });
   // Valid through the whole last day (UTC, like every member date: DESIGN.md section 6).
   pass.setExpirationDate(new Date(`${member.membership_end}T23:59:59.000Z`));
 
-  for (const [i, f] of backFieldsFor(club, member).entries()) {
-    pass.backFields.push({ key: `back_${i}`, label: f.label, value: f.value });
-  }
-  if (club.card_welcome_message) pass.backFields.push({ key: "welcome", label: "", value: String(club.card_welcome_message) });
-  const link = club.card_custom_link_url as string | null;
-  if (link && /^https?:\/\/\S+$/i.test(link)) {
+  // Apple's card stays minimal (SPEC "CardBackField"): label and value only.
+  for (const [i, f] of card.walletFields.entries()) pass.backFields.push({ key: `back_${i}`, label: f.label, value: f.value });
+  if (card.welcome) pass.backFields.push({ key: "welcome", label: "", value: card.welcome });
+  if (card.link) {
     pass.backFields.push({
       key: "custom_link",
-      label: (club.card_custom_link_label as string | null) || clubName,
-      value: link,
+      label: card.link.label || clubName,
+      value: card.link.url,
       dataDetectorTypes: ["PKDataDetectorTypeLink"],
     });
   }
 
-  if (club.card_geolocation_enabled !== false) {
-    const locations = readLocations(club.card_locations).slice(0, MAX_LOCATIONS);
-    if (locations.length)
-      pass.setLocations(
-        ...locations.map((l) => ({
-          latitude: l.latitude,
-          longitude: l.longitude,
-          ...(l.label || l.address ? { relevantText: String(l.label || l.address) } : {}),
-        })),
-      );
-  }
+  const locations = card.walletLocations.slice(0, MAX_LOCATIONS);
+  if (locations.length)
+    pass.setLocations(
+      ...locations.map((l) => ({
+        latitude: l.latitude,
+        longitude: l.longitude,
+        ...(l.label || l.address ? { relevantText: String(l.label || l.address) } : {}),
+      })),
+    );
   return new Uint8Array(pass.getAsBuffer());
 }
 
-/** The back fields shown to this member: those of every tier, plus those of the member's tier. */
-function backFieldsFor(club: ClubRow, member: MemberRow): CardBackField[] {
-  let fields: CardBackField[] = [];
-  try {
-    fields = readCardBackFields(club.card_back_fields) ?? [];
-  } catch {
-    // A stored field that no longer parses must not take the member's pass down.
-  }
-  // Apple's card stays minimal (SPEC "CardBackField"): label and value only.
-  return fields.filter((f) => (!f.tier_ids?.length || (member.tier_id !== null && f.tier_ids.includes(member.tier_id))) && (f.label || f.value));
-}
-
-/** The pass of the member holding `serial`, for the public download: 404 when unknown or not configured. */
-export async function downloadPass(db: Db, site: AppleSite, serial: string): Promise<{ body: Uint8Array<ArrayBuffer>; lastModified: string }> {
+/**
+ * The pass of the member holding `serial`, for the public download: 404 when unknown or not
+ * configured. Rate-limited per client address `ip` (lib/cards/public-limit).
+ */
+export async function downloadPass(
+  db: Db,
+  site: AppleSite,
+  serial: string,
+  ip: string | null,
+): Promise<{ body: Uint8Array<ArrayBuffer>; lastModified: string }> {
+  limitCardRequest(db, ip);
   requireApple(site.wallets);
-  const member = await memberBySerial(db, serial);
-  if (!member) throw new NotFound("PASS_NOT_FOUND");
-  return { body: await buildPass(db, site, member), lastModified: passChangedAt(member) };
+  const data = await loadCard(db.read, { serial });
+  if (!data) throw new NotFound("PASS_NOT_FOUND");
+  return { body: await buildPass(db, site, data), lastModified: passChangedAt(data.member) };
 }

@@ -10,8 +10,10 @@ import { appleRegistrations, members } from "../../../db/schema";
 import { NotFound, Unauthorized } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import { limitAddress } from "../../ratelimit";
+import { markCardInstalled } from "../installs";
 import { refreshHasWallet } from "./registrations";
-import { type AppleSite, buildPass, type MemberRow, memberBySerial, passChangedAt, requireApple, tokenMatches } from "./pass";
+import { type CardData, loadCard } from "../view";
+import { type AppleSite, buildPass, passChangedAt, requireApple, tokenMatches } from "./pass";
 
 /**
  * A call to the web service: the database and settings, the phone's address (rate limit) and
@@ -38,11 +40,11 @@ function open(call: PasskitCall, passType: string) {
  * The member whose pass is `serial`, when `authorization` carries that pass's token; otherwise
  * 401, for an unknown serial too (the answer says nothing about which serials exist).
  */
-async function authenticate(db: Db, serial: string, authorization: string | null): Promise<MemberRow> {
+async function authenticate(db: Db, serial: string, authorization: string | null): Promise<CardData> {
   const match = /^ApplePass\s+(\S+)\s*$/i.exec(authorization ?? "");
-  const member = await memberBySerial(db, serial);
-  if (!member || !tokenMatches(member, match?.[1] ?? null)) throw new Unauthorized("PASS_UNAUTHORIZED");
-  return member;
+  const data = await loadCard(db.read, { serial });
+  if (!data || !tokenMatches(data.member, match?.[1] ?? null)) throw new Unauthorized("PASS_UNAUTHORIZED");
+  return data;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function registerDevice(
   input: { device: string; passType: string; serial: string; pushToken: string },
 ): Promise<{ created: boolean }> {
   open(call, input.passType);
-  const member = await authenticate(call.db, input.serial, call.authorization);
+  const { member } = await authenticate(call.db, input.serial, call.authorization);
   return call.db.tx(async (t) => {
     const now = nowIso();
     const inserted = await t
@@ -77,11 +79,7 @@ export async function registerDevice(
       .update(appleRegistrations)
       .set({ push_token: input.pushToken, updated_at: now })
       .where(and(eq(appleRegistrations.device_library_id, input.device), eq(appleRegistrations.pass_type_id, input.passType)));
-    const [current] = await t.select({ installed: members.card_installed_at }).from(members).where(eq(members.id, member.id));
-    await t
-      .update(members)
-      .set({ has_wallet_a: true, card_installed_at: current?.installed ?? now })
-      .where(eq(members.id, member.id));
+    await markCardInstalled(t, member.id, "apple", now);
     return { created: inserted.length > 0 };
   });
 }
@@ -89,7 +87,7 @@ export async function registerDevice(
 /** Forgets device `device` for pass `serial`; the member's last device gone, `has_wallet_a` is false again. */
 export async function unregisterDevice(call: PasskitCall, input: { device: string; passType: string; serial: string }): Promise<void> {
   open(call, input.passType);
-  const member = await authenticate(call.db, input.serial, call.authorization);
+  const { member } = await authenticate(call.db, input.serial, call.authorization);
   await call.db.tx(async (t) => {
     await t
       .delete(appleRegistrations)
@@ -150,13 +148,13 @@ export async function latestPass(
   now = Date.now(),
 ): Promise<{ notModified: boolean; body: Uint8Array<ArrayBuffer> | null; lastModified: Date }> {
   open(call, input.passType);
-  const member = await authenticate(call.db, input.serial, call.authorization);
-  const changedAt = passChangedAt(member);
+  const data = await authenticate(call.db, input.serial, call.authorization);
+  const changedAt = passChangedAt(data.member);
   const lastModified = lastModifiedFor(changedAt, now);
   const since = input.ifModifiedSince ? Date.parse(input.ifModifiedSince) : Number.NaN;
   // A date in the future is no answer of ours: ignored (RFC 9110 section 13.1.3).
   if (!Number.isNaN(since) && since <= now && Date.parse(changedAt) <= since) return { notModified: true, body: null, lastModified };
-  return { notModified: false, body: await buildPass(call.db, call.site, member), lastModified };
+  return { notModified: false, body: await buildPass(call.db, call.site, data), lastModified };
 }
 
 /** Messages a device reports about our web service (bad answers, signature errors): logged, at most 20, each cut. */

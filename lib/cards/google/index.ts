@@ -5,33 +5,33 @@
 // class on a club-wide change), each writing the new version through the Wallet REST API.
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db, Queryable } from "../../../db";
-import { clubs, members } from "../../../db/schema";
-import type { ClubRow } from "../../clubs";
+import { members } from "../../../db/schema";
 import type { GoogleWalletConfig, WalletConfig } from "../../config";
 import type { Ctx } from "../../context";
 import { NotFound, ServiceUnavailable } from "../../errors";
 import { enqueueJob, type JobEnv, type JobRow, registerConcurrencyKey, registerJobHandler } from "../../jobs";
 import type { WalletChannel } from "../channels";
+import { markCardInstalled } from "../installs";
+import { limitCardRequest } from "../public-limit";
 import { upsertWalletResource } from "./api";
 import { SAVE_URL, saveJwt } from "./jwt";
-import { loadPassData, loyaltyClass, loyaltyObject } from "./objects";
+import { loadCard, loadCardClub } from "../view";
+import { loyaltyClass, loyaltyObject } from "./objects";
 
 export const GOOGLE_OBJECT_UPDATE = "google_object_update";
 export const GOOGLE_CLASS_UPDATE = "google_class_update";
-
-/** The serial is the secret of the member's card pages; longer strings are no serial. */
-const MAX_SERIAL = 100;
 
 /**
  * The Google address that saves the card of pass `serial` to the visitor's Google Wallet, and
  * records that the member has the Google card (`has_wallet_b`, `card_installed_at` the first time).
  * Throws NotFound `CARD_NOT_FOUND` for an unknown serial, `GOOGLE_WALLET_NOT_CONFIGURED` when the
- * service has no Google settings.
+ * service has no Google settings. Rate-limited per client address `ip` (lib/cards/public-limit).
  */
-export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "baseUrl" | "wallets">, now = new Date()): Promise<string> {
+export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "baseUrl" | "wallets">, ip: string | null, now = new Date()): Promise<string> {
+  limitCardRequest(db, ip);
   const cfg = site.wallets?.google;
   if (!cfg) throw new NotFound("GOOGLE_WALLET_NOT_CONFIGURED");
-  const data = serial.length <= MAX_SERIAL ? await loadPassData(db.read, { serial }) : null;
+  const data = await loadCard(db.read, { serial });
   if (!data) throw new NotFound("CARD_NOT_FOUND");
   const jwt = await saveJwt(cfg, {
     origin: site.baseUrl,
@@ -46,12 +46,7 @@ export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "bas
   // Google's own "saved" callback would need a public endpoint and Google-signed messages
   // (docs/decisions.md, "Google Wallet"): the click on our link is what we count as the install.
   if (!data.member.has_wallet_b || !data.member.card_installed_at) {
-    await db.tx(async (t) => {
-      await t
-        .update(members)
-        .set({ has_wallet_b: true, card_installed_at: data.member.card_installed_at ?? now.toISOString() })
-        .where(eq(members.id, data.member.id));
-    });
+    await db.tx((t) => markCardInstalled(t, data.member.id, "google", now.toISOString()));
   }
   return `${SAVE_URL}${jwt}`;
 }
@@ -62,7 +57,7 @@ const configOf = (env: JobEnv): GoogleWalletConfig | null => env.config.wallets.
 registerJobHandler(GOOGLE_OBJECT_UPDATE, async (db: Db, job: JobRow, env: JobEnv) => {
   const cfg = configOf(env);
   if (!cfg) return "Google Wallet not configured: skipped";
-  const data = await loadPassData(db.read, { memberId: String(job.payload.member_id) });
+  const data = await loadCard(db.read, { memberId: String(job.payload.member_id) });
   if (!data || data.member.club_id !== job.club_id) return "member gone: skipped";
   return upsertWalletResource(cfg, "loyaltyObject", loyaltyObject(cfg, data, env.now) as { id: string }, job.id);
 });
@@ -70,7 +65,7 @@ registerJobHandler(GOOGLE_OBJECT_UPDATE, async (db: Db, job: JobRow, env: JobEnv
 registerJobHandler(GOOGLE_CLASS_UPDATE, async (db: Db, job: JobRow, env: JobEnv) => {
   const cfg = configOf(env);
   if (!cfg) return "Google Wallet not configured: skipped";
-  const [club] = (await db.read.select().from(clubs).where(eq(clubs.id, job.club_id)).limit(1)) as ClubRow[];
+  const club = await loadCardClub(db.read, job.club_id);
   if (!club) return "club gone: skipped";
   return upsertWalletResource(cfg, "loyaltyClass", loyaltyClass(cfg, club, env.config.baseUrl) as { id: string }, job.id);
 });
@@ -84,6 +79,7 @@ registerConcurrencyKey(GOOGLE_CLASS_UPDATE, (job) => `${GOOGLE_CLASS_UPDATE}:${j
 
 export const googleChannel: WalletChannel = {
   name: "google",
+  configured: (wallets: WalletConfig) => wallets.google !== null,
 
   async fanOut(t: Queryable, clubId: string, memberIds: string[] | null, env: JobEnv): Promise<number> {
     if (!configOf(env)) return 0;

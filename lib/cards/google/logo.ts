@@ -1,21 +1,26 @@
 // The plain logo of a club that has none: Google requires a logo on a loyalty class (an image at
 // a public address), so we serve a square in the club's secondary colour, which Google shows as
 // a disc beside the club's name. GET /c/logo/<club_id> (public: a colour is no secret).
-import { eq } from "drizzle-orm";
 import type { Db } from "../../../db";
-import { clubs } from "../../../db/schema";
+import { NotFound } from "../../errors";
 import { solidPng } from "../png";
+import { limitCardRequest } from "../public-limit";
+import { clubCardView, loadCardClub } from "../view";
 
 /** Google's recommended logo size. */
 const SIZE = 660;
 
 const byColour = new Map<string, Uint8Array<ArrayBuffer>>();
 
-/** The plain logo of club `clubId`, or null when there is no such club. */
-export async function placeholderLogo(db: Db, clubId: string): Promise<Uint8Array<ArrayBuffer> | null> {
-  const [row] = (await db.read.select().from(clubs).where(eq(clubs.id, clubId)).limit(1)) as Record<string, unknown>[];
-  if (!row) return null;
-  const colour = typeof row.secondary_color === "string" && /^#[0-9A-Fa-f]{6}$/.test(row.secondary_color) ? row.secondary_color.toUpperCase() : "#F59E0B";
+/**
+ * The plain logo of club `clubId`; 404 `CLUB_NOT_FOUND` when there is no such club. Rate-limited
+ * per client address `ip` (lib/cards/public-limit).
+ */
+export async function placeholderLogo(db: Db, clubId: string, ip: string | null): Promise<Uint8Array<ArrayBuffer>> {
+  limitCardRequest(db, ip);
+  const club = await loadCardClub(db.read, clubId);
+  if (!club) throw new NotFound("CLUB_NOT_FOUND");
+  const colour = clubCardView(club).colors.secondary.toUpperCase();
   let png = byColour.get(colour);
   if (!png) {
     png = new Uint8Array(solidPng(SIZE, colour));

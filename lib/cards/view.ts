@@ -1,0 +1,342 @@
+// What a member's card shows, in one place for the web card (lib/cards/web), the Apple pass
+// (lib/cards/apple/pass) and the Google card (lib/cards/google/objects): the card's data is
+// loaded once (`loadCard`) and shaped once (`cardView`: holder name, status, validity, tier, the
+// back fields the member's tier may see, locations, link, colours, labels in the club's
+// language); each card only renders it in its own format.
+//
+// CARD_CLUB_FIELDS is every club field a card reads: the loader selects exactly these columns,
+// so a renderer cannot read another one (it is not in the row, nor in the type), and a change of
+// any of them updates the club's passes (lib/cards/pass-updates). A field added to a card is
+// added here.
+import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
+import type { Queryable } from "../../db";
+import { clubColumns, clubs, members, tiers } from "../../db/schema";
+import { type CardBackField, CardLocation, readCardBackFields } from "../clubs/schemas";
+import { asLocale, type Locale } from "../i18n";
+import type { MemberStatus } from "../members/schemas";
+import { derivedStatus, todayUtc } from "../members/status";
+
+export const CARD_CLUB_FIELDS = [
+  "name",
+  "locale",
+  // The validity date's format: `fr-CH` style (web card, Apple), Google's countryCode.
+  "country",
+  // The holder's name: first-last or last-first.
+  "name_order",
+  "primary_color",
+  // The web card's accents; Google's placeholder logo.
+  "secondary_color",
+  "card_label_color",
+  "logo_url",
+  "logo_square_url",
+  "logo_circular_url",
+  "card_back_fields",
+  "card_locations",
+  "card_geolocation_enabled",
+  "card_custom_link_url",
+  "card_custom_link_label",
+  "card_welcome_message",
+  "card_barcode_format",
+  "card_sharing_prohibited",
+] as const;
+
+export type CardClubField = (typeof CARD_CLUB_FIELDS)[number];
+
+/** The club as a card sees it: its id and the fields of CARD_CLUB_FIELDS, nothing else. */
+export type CardClub = { id: string } & { [K in CardClubField]: unknown };
+export type MemberRow = typeof members.$inferSelect;
+/** What every card of a member is made from. */
+export type CardData = { member: MemberRow; club: CardClub; tierName: string | null };
+
+/** The serial is the secret of a member's card pages; a longer string is no serial. */
+export const MAX_SERIAL = 100;
+
+const CLUB_SELECTION = Object.fromEntries([["id", clubs.id], ...CARD_CLUB_FIELDS.map((name) => [name, clubColumns[name]])]);
+
+/** The card fields of club `clubId`, or null when there is no such club. */
+export async function loadCardClub(q: Queryable, clubId: string): Promise<CardClub | null> {
+  const [club] = await q.select(CLUB_SELECTION).from(clubs).where(eq(clubs.id, clubId)).limit(1);
+  return (club as CardClub | undefined) ?? null;
+}
+
+/**
+ * The member (by id, or by pass serial in any club: the serial is unique and unguessable), their
+ * club's card fields and their tier's name; null when there is no such member (or the serial is
+ * longer than any serial).
+ */
+export async function loadCard(q: Queryable, by: { memberId: string } | { serial: string }): Promise<CardData | null> {
+  if ("serial" in by && by.serial.length > MAX_SERIAL) return null;
+  const [row] = await q
+    .select({ member: members, tier_name: tiers.name })
+    .from(members)
+    .leftJoin(tiers, and(eq(tiers.id, members.tier_id), eq(tiers.club_id, members.club_id)))
+    .where("memberId" in by ? eq(members.id, by.memberId) : eq(members.pass_serial_number, by.serial))
+    .limit(1);
+  if (!row) return null;
+  const club = await loadCardClub(q, row.member.club_id);
+  return club ? { member: row.member, club, tierName: row.tier_name } : null;
+}
+
+export type Texts = {
+  status: Record<MemberStatus, string>;
+  member: string;
+  tier: string;
+  validUntil: string;
+  code: string;
+  scanHint: string;
+  perks: string;
+  info: string;
+  locations: string;
+  map: string;
+  addApple: string;
+  addGoogle: string;
+  redeem: string;
+  hours: string;
+  notFoundTitle: string;
+  notFoundText: string;
+  /** Google's name for the custom link when the club gives it no label. */
+  link: string;
+};
+
+export const TEXTS: Record<Locale, Texts> = {
+  fr: {
+    status: { active: "Membre actif", expired: "Adhésion expirée", suspended: "Adhésion suspendue", pending: "Paiement en attente" },
+    member: "Membre",
+    tier: "Catégorie",
+    validUntil: "Valable jusqu'au",
+    code: "Code",
+    scanHint: "Présentez ce code à l'entrée.",
+    perks: "Vos avantages",
+    info: "Informations",
+    locations: "Nos adresses",
+    map: "Voir sur la carte",
+    addApple: "Ajouter à Apple Wallet",
+    addGoogle: "Ajouter à Google Wallet",
+    redeem: "Comment en profiter",
+    hours: "Horaires",
+    notFoundTitle: "Carte introuvable",
+    notFoundText: "Ce lien ne correspond à aucune carte de membre. Vérifiez l'adresse reçue par e-mail.",
+    link: "Lien",
+  },
+  en: {
+    status: { active: "Active member", expired: "Membership expired", suspended: "Membership suspended", pending: "Payment pending" },
+    member: "Member",
+    tier: "Tier",
+    validUntil: "Valid until",
+    code: "Code",
+    scanHint: "Show this code at the entrance.",
+    perks: "Your perks",
+    info: "Information",
+    locations: "Our locations",
+    map: "Show on map",
+    addApple: "Add to Apple Wallet",
+    addGoogle: "Add to Google Wallet",
+    redeem: "How to redeem",
+    hours: "Opening hours",
+    notFoundTitle: "Card not found",
+    notFoundText: "This link matches no membership card. Check the address you received by email.",
+    link: "Link",
+  },
+  de: {
+    status: { active: "Aktives Mitglied", expired: "Mitgliedschaft abgelaufen", suspended: "Mitgliedschaft gesperrt", pending: "Zahlung ausstehend" },
+    member: "Mitglied",
+    tier: "Kategorie",
+    validUntil: "Gültig bis",
+    code: "Code",
+    scanHint: "Zeigen Sie diesen Code am Eingang.",
+    perks: "Ihre Vorteile",
+    info: "Informationen",
+    locations: "Unsere Standorte",
+    map: "Auf der Karte zeigen",
+    addApple: "Zu Apple Wallet hinzufügen",
+    addGoogle: "Zu Google Wallet hinzufügen",
+    redeem: "So lösen Sie ein",
+    hours: "Öffnungszeiten",
+    notFoundTitle: "Karte nicht gefunden",
+    notFoundText: "Dieser Link gehört zu keiner Mitgliedskarte. Prüfen Sie die Adresse aus Ihrer E-Mail.",
+    link: "Link",
+  },
+  it: {
+    status: { active: "Socio attivo", expired: "Iscrizione scaduta", suspended: "Iscrizione sospesa", pending: "Pagamento in attesa" },
+    member: "Socio",
+    tier: "Categoria",
+    validUntil: "Valida fino al",
+    code: "Codice",
+    scanHint: "Mostra questo codice all'ingresso.",
+    perks: "I tuoi vantaggi",
+    info: "Informazioni",
+    locations: "Le nostre sedi",
+    map: "Vedi sulla mappa",
+    addApple: "Aggiungi a Apple Wallet",
+    addGoogle: "Aggiungi a Google Wallet",
+    redeem: "Come usufruirne",
+    hours: "Orari",
+    notFoundTitle: "Tessera non trovata",
+    notFoundText: "Questo link non corrisponde a nessuna tessera. Controlla l'indirizzo ricevuto per e-mail.",
+    link: "Link",
+  },
+};
+
+/** An http(s) address (trimmed), or null: anything else (javascript:, data:, quotes...) is no link on any card. */
+export function httpUrl(value: unknown): string | null {
+  const v = typeof value === "string" ? value.trim() : "";
+  return v && /^https?:\/\/[^\s"'<>]+$/i.test(v) ? v : null;
+}
+
+const HEX = /^#[0-9A-Fa-f]{6}$/;
+/** `value` when it is a #RRGGBB colour, else `fallback`. */
+export const color = (value: unknown, fallback: string) => (typeof value === "string" && HEX.test(value) ? value : fallback);
+
+/** WCAG relative luminance of #RRGGBB. */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+const contrast = (a: string, b: string) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+};
+
+/** Black or white, whichever reads better on `hex`. */
+export const textOn = (hex: string): string => (luminance(hex) > 0.4 ? "#111827" : "#FFFFFF");
+
+/** The club's label colour, unless it is unreadable on the card (the default grey on a light card). */
+export const labelOn = (label: string, background: string): string =>
+  contrast(label, background) >= 2.5 ? label : textOn(background) === "#FFFFFF" ? "#D1D5DB" : "#4B5563";
+
+/** `day` written long in the club's language, in the style of its country when it has one (`fr-CH`). */
+export function formatDate(day: string, locale: Locale, country: unknown): string {
+  const date = new Date(`${day}T00:00:00.000Z`);
+  for (const tag of [typeof country === "string" && country ? `${locale}-${country}` : locale, locale]) {
+    try {
+      return new Intl.DateTimeFormat(tag, { dateStyle: "long", timeZone: "UTC" }).format(date);
+    } catch {}
+  }
+  return day;
+}
+
+/** The stored locations that parse (a broken one is left out, never fatal). */
+export function readLocations(stored: unknown): z.infer<typeof CardLocation>[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((raw) => {
+    const parsed = CardLocation.safeParse(raw);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+export const BARCODE_FORMATS = ["qr", "pdf417", "aztec", "code128"] as const;
+export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
+
+/** What every card of the club shares. */
+export type ClubCardView = {
+  clubId: string;
+  locale: Locale;
+  texts: Texts;
+  /** The club's name as stored (may be empty). */
+  clubName: string;
+  country: string | null;
+  colors: {
+    /** The card's background. */
+    primary: string;
+    onPrimary: string;
+    /** Accents (web card), the placeholder logo (Google). */
+    secondary: string;
+    onSecondary: string;
+    /** `card_label_color`, or a readable grey when it is unreadable on the card. */
+    label: string;
+  };
+  /** The club's `logo_url` when it is an http(s) address (web card). */
+  logoUrl: string | null;
+  /** The square logo for Google, else the circular one, else `logo_url` (http(s) only). */
+  squareLogoUrl: string | null;
+  barcode: BarcodeFormat;
+  sharingProhibited: boolean;
+  welcome: string | null;
+  /** The custom link when it is an http(s) address, with the club's label (null: each card says it its way). */
+  link: { url: string; label: string | null } | null;
+  /** Every location that parses (the web card lists them). */
+  locations: z.infer<typeof CardLocation>[];
+  /** The locations the wallets may use: none when `card_geolocation_enabled` is false. */
+  walletLocations: z.infer<typeof CardLocation>[];
+};
+
+/** What one member's card shows. */
+export type CardView = ClubCardView & {
+  /** The member's name in the club's `name_order`. */
+  holderName: string;
+  status: MemberStatus;
+  tierName: string | null;
+  /** `membership_end` written long in the club's language. */
+  validUntil: string;
+  /** What the barcode carries (SPEC: the referral code). */
+  code: string;
+  /** The back fields the member's tier may see (the web card shows their partner details). */
+  backFields: CardBackField[];
+  /** The same, as the wallets show them: label and value only, empty ones left out. */
+  walletFields: { label: string; value: string }[];
+};
+
+const str = (value: unknown): string | null => (typeof value === "string" && value ? value : null);
+
+export function clubCardView(club: CardClub): ClubCardView {
+  const locale = asLocale(club.locale);
+  const primary = color(club.primary_color, "#1F2937");
+  const secondary = color(club.secondary_color, "#F59E0B");
+  const format = String(club.card_barcode_format ?? "qr");
+  const linkUrl = httpUrl(club.card_custom_link_url);
+  const locations = readLocations(club.card_locations);
+  return {
+    clubId: club.id,
+    locale,
+    texts: TEXTS[locale],
+    clubName: String(club.name ?? ""),
+    country: str(club.country),
+    colors: {
+      primary,
+      onPrimary: textOn(primary),
+      secondary,
+      onSecondary: textOn(secondary),
+      label: labelOn(color(club.card_label_color, "#C8C8C8"), primary),
+    },
+    logoUrl: httpUrl(club.logo_url),
+    squareLogoUrl: httpUrl(club.logo_square_url) ?? httpUrl(club.logo_circular_url) ?? httpUrl(club.logo_url),
+    barcode: (BARCODE_FORMATS as readonly string[]).includes(format) ? (format as BarcodeFormat) : "qr",
+    sharingProhibited: club.card_sharing_prohibited !== false,
+    welcome: str(club.card_welcome_message),
+    link: linkUrl ? { url: linkUrl, label: str(club.card_custom_link_label) } : null,
+    locations,
+    walletLocations: club.card_geolocation_enabled === false ? [] : locations,
+  };
+}
+
+/** The back fields `member` may see: those of every tier, plus those of the member's tier. */
+function backFieldsFor(club: CardClub, member: Pick<MemberRow, "tier_id">): CardBackField[] {
+  const forMember = (f: CardBackField) => !f.tier_ids?.length || (member.tier_id !== null && f.tier_ids.includes(member.tier_id));
+  try {
+    return (readCardBackFields(club.card_back_fields) ?? []).filter(forMember);
+  } catch {
+    // A stored field that no longer parses must not take the member's card down.
+    return [];
+  }
+}
+
+/** What the member's card shows on `today` (UTC day: the status depends on it). */
+export function cardView(data: CardData, today = todayUtc()): CardView {
+  const { member, club, tierName } = data;
+  const base = clubCardView(club);
+  const backFields = backFieldsFor(club, member);
+  return {
+    ...base,
+    holderName: club.name_order === "last_first" ? `${member.last_name} ${member.first_name}` : `${member.first_name} ${member.last_name}`,
+    status: derivedStatus(member, today),
+    tierName,
+    validUntil: formatDate(member.membership_end, base.locale, club.country),
+    code: member.referral_code,
+    backFields,
+    walletFields: backFields.filter((f) => f.label || f.value).map((f) => ({ label: f.label, value: f.value })),
+  };
+}
