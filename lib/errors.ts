@@ -1,11 +1,17 @@
 // Typed errors thrown by lib/ verbs. Each carries a stable UPPER_SNAKE `code` (its message in
 // each language lives in lib/i18n/messages.ts) and the HTTP status it maps to. server/errors.ts
 // turns them into HTTP answers and server/mcp.ts into MCP tool errors; lib/ knows neither.
-import type { MessageCode } from "./i18n/messages";
+import type { Locale, MessageCode } from "./i18n/messages";
 
 export type Params = Record<string, string | number>;
 
 export class AppError extends Error {
+  /**
+   * The language of the club the refusal is about, set on public routes (whose caller has no
+   * club) once the club is known: SPEC "errors ... in the club's language". Else the caller's.
+   */
+  clubLocale?: Locale;
+
   constructor(
     readonly status: number,
     readonly code: MessageCode,
@@ -71,5 +77,19 @@ export type Invalid = { loc: (string | number)[]; code: MessageCode; params?: Pa
 export class ValidationFailed extends AppError {
   constructor(readonly items: Invalid[]) {
     super(422, "VALIDATION_FAILED");
+  }
+}
+
+/**
+ * Runs `fn`; a refusal it throws once `locale()` knows the club's language is told in it. For
+ * public routes, which learn the club from what they look up (an event, a card).
+ */
+export async function inClubLanguage<T>(locale: () => Locale | undefined, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const known = locale();
+    if (err instanceof AppError && known && !err.clubLocale) err.clubLocale = known;
+    throw err;
   }
 }

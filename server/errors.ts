@@ -67,7 +67,8 @@ function internalAnswer(locale: Locale, err: unknown): ErrorAnswer {
  * lib/ error gives its status and code with the message in `locale`; anything else is our fault
  * (500 `INTERNAL`, logged, never a stack trace in the body).
  */
-export function errorAnswer(err: unknown, locale: Locale): ErrorAnswer {
+export function errorAnswer(err: unknown, callerLocale: Locale): ErrorAnswer {
+  const locale = err instanceof AppError && err.clubLocale ? err.clubLocale : callerLocale;
   if (err instanceof ValidationFailed) {
     const items = err.items.map((i) => ({ loc: i.loc, msg: t(locale, i.code, i.params), type: i.code.toLowerCase() }));
     return { status: 422, body: validationBody(items), headers: {} };

@@ -5,6 +5,7 @@ import type { Queryable } from "../../db";
 import { clubColumns, clubs, eventRegistrations, events, eventTickets, payments } from "../../db/schema";
 import { freeSlug } from "../clubs";
 import { type Invalid, NotFound, ValidationFailed } from "../errors";
+import { asLocale, type Locale } from "../i18n";
 import { netCents } from "../stats/net";
 import type { EventAdminDetail, EventAdminItem } from "./schemas";
 
@@ -25,10 +26,14 @@ export async function getEventOrThrow(q: Queryable, clubId: string, eventId: str
   return row;
 }
 
-export async function clubInfo(q: Queryable, clubId: string): Promise<{ slug: string; currency: string; name: string }> {
-  const [row] = await q.select({ slug: clubs.slug, currency: clubColumns.currency, name: clubColumns.name }).from(clubs).where(eq(clubs.id, clubId)).limit(1);
+export async function clubInfo(q: Queryable, clubId: string): Promise<{ slug: string; currency: string; name: string; locale: Locale }> {
+  const [row] = await q
+    .select({ slug: clubs.slug, currency: clubColumns.currency, name: clubColumns.name, locale: clubColumns.locale })
+    .from(clubs)
+    .where(eq(clubs.id, clubId))
+    .limit(1);
   if (!row) throw new NotFound("CLUB_NOT_FOUND");
-  return row as { slug: string; currency: string; name: string };
+  return { ...(row as { slug: string; currency: string; name: string }), locale: asLocale(row.locale as string) };
 }
 
 /** A slug for a new event of the club, from its title (`event` when the title has no letter or digit). */

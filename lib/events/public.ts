@@ -4,7 +4,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { clubs, eventRegistrations, events, eventTickets } from "../../db/schema";
-import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
+import { Conflict, Forbidden, inClubLanguage, NotFound, ValidationFailed } from "../errors";
+import type { Locale } from "../i18n";
 import { newId, randomBase62 } from "../ids";
 import { redeemEventPromo } from "../promo";
 import { limitAddress } from "../ratelimit";
@@ -90,78 +91,84 @@ export async function registerForEvent(
 ): Promise<PublicRegistration> {
   limitPublic(deps.db, ip);
   const now = nowDate.toISOString();
-  return deps.db.tx(async (t) => {
-    const [event] = await t.select().from(events).where(eq(events.id, eventId)).limit(1);
-    if (!event || event.status === "draft") throw new NotFound("EVENT_NOT_FOUND");
-    if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
-    if (event.registration_opens_at && now < event.registration_opens_at) throw new Conflict("REGISTRATION_NOT_OPEN", { at: event.registration_opens_at });
-    if ((event.registration_closes_at && now >= event.registration_closes_at) || now >= (event.ends_at ?? event.starts_at))
-      throw new Conflict("REGISTRATION_CLOSED");
-    const [ticket] = await t
-      .select()
-      .from(eventTickets)
-      .where(and(eq(eventTickets.id, input.ticket_id), eq(eventTickets.event_id, event.id)))
-      .limit(1);
-    if (!ticket) throw new NotFound("TICKET_NOT_FOUND");
-    if (!ticket.is_active) throw new Conflict("TICKET_INACTIVE");
+  let locale: Locale | undefined;
+  return inClubLanguage(
+    () => locale,
+    () =>
+      deps.db.tx(async (t) => {
+        const [event] = await t.select().from(events).where(eq(events.id, eventId)).limit(1);
+        if (!event || event.status === "draft") throw new NotFound("EVENT_NOT_FOUND");
+        locale = (await clubInfo(t, event.club_id)).locale;
+        if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
+        if (event.registration_opens_at && now < event.registration_opens_at) throw new Conflict("REGISTRATION_NOT_OPEN", { at: event.registration_opens_at });
+        if ((event.registration_closes_at && now >= event.registration_closes_at) || now >= (event.ends_at ?? event.starts_at))
+          throw new Conflict("REGISTRATION_CLOSED");
+        const [ticket] = await t
+          .select()
+          .from(eventTickets)
+          .where(and(eq(eventTickets.id, input.ticket_id), eq(eventTickets.event_id, event.id)))
+          .limit(1);
+        if (!ticket) throw new NotFound("TICKET_NOT_FOUND");
+        if (!ticket.is_active) throw new Conflict("TICKET_INACTIVE");
 
-    const member = input.member_code ? await findMemberByCode(t, event.club_id, input.member_code) : null;
-    if (input.member_code && !member) throw new ValidationFailed([{ loc: ["body", "member_code"], code: "MEMBER_CODE_UNKNOWN" }]);
-    if (member && derivedStatus(member, todayUtc(nowDate)) !== "active") throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
-    if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");
-    let price: number;
-    if (member) price = (member.tier_id ? ticket.tier_prices?.[member.tier_id] : undefined) ?? ticket.member_price_cents;
-    else if (ticket.non_member_price_cents === null) throw new Forbidden("TICKET_MEMBERS_ONLY");
-    else price = ticket.non_member_price_cents;
+        const member = input.member_code ? await findMemberByCode(t, event.club_id, input.member_code) : null;
+        if (input.member_code && !member) throw new ValidationFailed([{ loc: ["body", "member_code"], code: "MEMBER_CODE_UNKNOWN" }]);
+        if (member && derivedStatus(member, todayUtc(nowDate)) !== "active") throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
+        if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");
+        let price: number;
+        if (member) price = (member.tier_id ? ticket.tier_prices?.[member.tier_id] : undefined) ?? ticket.member_price_cents;
+        else if (ticket.non_member_price_cents === null) throw new Forbidden("TICKET_MEMBERS_ONLY");
+        else price = ticket.non_member_price_cents;
 
-    const left = availability(event, await eventPlacesHeld(t, event.id), ticket);
-    if (left.full) throw new Conflict("EVENT_FULL");
-    if (left.ticket_sold_out) throw new Conflict("TICKET_SOLD_OUT");
+        const left = availability(event, await eventPlacesHeld(t, event.id), ticket);
+        if (left.full) throw new Conflict("EVENT_FULL");
+        if (left.ticket_sold_out) throw new Conflict("TICKET_SOLD_OUT");
 
-    const promo = input.promo_code
-      ? await redeemEventPromo(t, { clubId: event.club_id, eventId: event.id, currency: event.currency, code: input.promo_code, price, now: nowDate })
-      : null;
-    const amount = price - (promo?.discount ?? 0);
-    const [reg] = await t
-      .insert(eventRegistrations)
-      .values({
-        id: newId(),
-        club_id: event.club_id,
-        event_id: event.id,
-        ticket_id: ticket.id,
-        member_id: member?.id ?? null,
-        first_name: input.first_name,
-        last_name: input.last_name,
-        email: input.email.toLowerCase(),
-        is_member: !!member,
-        qr_token: randomBase62(24),
-        status: amount === 0 ? "confirmed" : "pending",
-        amount_cents: amount,
-        currency: event.currency,
-        promo_code_id: promo?.promo.id ?? null,
-        discount_cents: promo?.discount ?? 0,
-        source: "public",
-        created_at: now,
-        updated_at: now,
-      })
-      .returning();
-    await promo?.record(reg.id, member?.id ?? null);
-    return {
-      id: reg.id,
-      event_id: event.id,
-      ticket_name: ticket.name,
-      first_name: reg.first_name,
-      last_name: reg.last_name,
-      is_member: reg.is_member,
-      status: reg.status as PublicRegistration["status"],
-      amount_cents: reg.amount_cents,
-      discount_cents: reg.discount_cents,
-      currency: reg.currency,
-      qr_token: reg.qr_token,
-      ics_url: `${deps.baseUrl}/api/public/registrations/${reg.qr_token}/ics`,
-      created_at: reg.created_at,
-    };
-  });
+        const promo = input.promo_code
+          ? await redeemEventPromo(t, { clubId: event.club_id, eventId: event.id, currency: event.currency, code: input.promo_code, price, now: nowDate })
+          : null;
+        const amount = price - (promo?.discount ?? 0);
+        const [reg] = await t
+          .insert(eventRegistrations)
+          .values({
+            id: newId(),
+            club_id: event.club_id,
+            event_id: event.id,
+            ticket_id: ticket.id,
+            member_id: member?.id ?? null,
+            first_name: input.first_name,
+            last_name: input.last_name,
+            email: input.email.toLowerCase(),
+            is_member: !!member,
+            qr_token: randomBase62(24),
+            status: amount === 0 ? "confirmed" : "pending",
+            amount_cents: amount,
+            currency: event.currency,
+            promo_code_id: promo?.promo.id ?? null,
+            discount_cents: promo?.discount ?? 0,
+            source: "public",
+            created_at: now,
+            updated_at: now,
+          })
+          .returning();
+        await promo?.record(reg.id, member?.id ?? null);
+        return {
+          id: reg.id,
+          event_id: event.id,
+          ticket_name: ticket.name,
+          first_name: reg.first_name,
+          last_name: reg.last_name,
+          is_member: reg.is_member,
+          status: reg.status as PublicRegistration["status"],
+          amount_cents: reg.amount_cents,
+          discount_cents: reg.discount_cents,
+          currency: reg.currency,
+          qr_token: reg.qr_token,
+          ics_url: `${deps.baseUrl}/api/public/registrations/${reg.qr_token}/ics`,
+          created_at: reg.created_at,
+        };
+      }),
+  );
 }
 
 const icsText = (s: string) => s.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");

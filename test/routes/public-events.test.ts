@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { clubs, eventRegistrations, promoCodes, promoRedemptions } from "../../db/schema";
 import { createEventVia, inDaysAt, insertMember, insertRegistration, insertTier } from "../events-fixtures";
+import { t } from "../../lib/i18n";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -154,6 +155,28 @@ describe("POST /api/public/events/:event_id/registrations", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("EVENT_MEMBERS_ONLY");
     expect(await regsOf(closed.id)).toHaveLength(0);
+  });
+
+  it("a refusal is told in the club's language, whatever language the visitor's browser asks for", async () => {
+    const english = await setup();
+    try {
+      expect((await english.call("PUT", `/api/clubs/${english.clubId}`, { body: { locale: "en" } })).status).toBe(200);
+      const e = await createEventVia(english, { tickets: [{ name: "Members", member_price_cents: 0 }] });
+      const res = await english.app.handle(
+        new Request(`http://localhost/api/public/events/${e.id}/registrations`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "accept-language": "de" },
+          body: JSON.stringify({ ...person, ticket_id: e.tickets[0].id }),
+        }),
+        "10.9.9.9",
+      );
+      expect(res.status).toBe(403);
+      const body = await res.json();
+      expect(body.code).toBe("TICKET_MEMBERS_ONLY");
+      expect(body.detail).toBe(t("en", "TICKET_MEMBERS_ONLY"));
+    } finally {
+      await english.close();
+    }
   });
 
   it("registration window: before opening and after closing -> 409; a past event -> 409", async () => {
