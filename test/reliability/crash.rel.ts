@@ -177,19 +177,29 @@ async function saveCards(server: ServerProcess, key: string, clubId: string): Pr
   const saved: Saved[] = [];
   for (let i = 0; i < SAVED; i++) {
     const expired = i < EXPIRED_SAVED;
-    const res = await fetch(`${server.base}/api/clubs/${clubId}/members/manual`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({
-        first_name: "Wallet",
-        last_name: `W${i}`,
-        email: `wallet-${i}@example.org`,
-        membership_end: expired ? "2020-01-01" : "2030-01-01",
-      }),
-    });
-    expect(res.status).toBe(201);
-    const member = (await res.json()) as { id: string; pass_serial_number: string; wallet_urls: { google: string | null } };
-    expect(member.wallet_urls.google).toEndWith(`/c/${member.pass_serial_number}/google`);
+    let member: { id: string; pass_serial_number: string };
+    if (expired) {
+      // A membership that ended in the past comes from a spreadsheet (manual create starts today).
+      const csv = `first_name,last_name,email,membership_start,membership_end\nWallet,W${i},wallet-${i}@example.org,2019-01-02,2020-01-01\n`;
+      const imported = await fetch(`${server.base}/api/clubs/${clubId}/members/import`, {
+        method: "POST",
+        headers: { ...headers, "content-type": "text/csv" },
+        body: csv,
+      });
+      expect(((await imported.json()) as { created: number }).created).toBe(1);
+      const found = await fetch(`${server.base}/api/clubs/${clubId}/members?status=all&search=wallet-${i}@`, { headers });
+      [member] = ((await found.json()) as { items: (typeof member)[] }).items;
+    } else {
+      const res = await fetch(`${server.base}/api/clubs/${clubId}/members/manual`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ first_name: "Wallet", last_name: `W${i}`, email: `wallet-${i}@example.org`, membership_end: "2030-01-01" }),
+      });
+      expect(res.status).toBe(201);
+      const created = (await res.json()) as typeof member & { wallet_urls: { google: string | null } };
+      expect(created.wallet_urls.google).toEndWith(`/c/${created.pass_serial_number}/google`);
+      member = created;
+    }
     const save = await fetch(`${server.base}/c/${member.pass_serial_number}/google`, { redirect: "manual" });
     expect(save.status).toBe(302);
     saved.push({ id: member.id, serial: member.pass_serial_number, expired, suspended: false, busy: false, acked: null });
