@@ -17,7 +17,16 @@ export type Config = {
   jobConcurrency: number;
   /** Wallet passes: each platform is off (null) until its settings are all present. */
   wallets: WalletConfig;
+  /** Origins whose pages may call the routes that take a key (CORS_ORIGINS; `*`: any). Public routes answer any origin. */
+  corsOrigins: string[];
+  /** Addresses of the reverse proxies whose X-Forwarded-For is believed (TRUST_PROXY, comma-separated). */
+  trustProxy: string[];
+  /** The least important log line written (LOG_LEVEL): one JSON line per request at `info`. */
+  logLevel: LogLevel;
 };
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export type AppleWalletConfig = {
   passTypeId: string;
@@ -84,6 +93,32 @@ function intSetting(env: Record<string, string | undefined>, name: string, fallb
   return value;
 }
 
+/** CORS_ORIGINS: comma-separated origins (`https://club.example`, scheme and host, no path), or `*`. */
+function corsOrigins(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw
+    .split(",")
+    .map((o) => o.trim())
+    .filter(Boolean)
+    .map((o) => {
+      if (o === "*") return o;
+      let url: URL | null = null;
+      try {
+        url = new URL(o);
+      } catch {}
+      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== o.replace(/\/$/, "")) {
+        throw new Error(`CORS_ORIGINS must list origins such as https://club.example, separated by commas (got "${o}")`);
+      }
+      return url.origin;
+    });
+}
+
+function logLevel(raw: string | undefined): LogLevel {
+  const level = (raw ?? "info").trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${raw}")`);
+  return level as LogLevel;
+}
+
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   // An empty variable (`BASE_URL=`) means "not set": fall back to the default, not to "".
   const env = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v.trim() !== ""));
@@ -101,5 +136,11 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     rateLimitPerMinute: intSetting(env, "RATE_LIMIT_PER_MINUTE", 300, 1, 1_000_000_000),
     jobConcurrency: intSetting(env, "JOB_CONCURRENCY", 8, 1, JOB_CONCURRENCY_MAX),
     wallets: walletConfig(env),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    trustProxy: (env.TRUST_PROXY ?? "")
+      .split(",")
+      .map((a) => a.trim())
+      .filter(Boolean),
+    logLevel: logLevel(env.LOG_LEVEL),
   };
 }

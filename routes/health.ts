@@ -1,12 +1,15 @@
-// GET /health — liveness for a process supervisor (no credentials, no data)
+// GET /health — liveness for a process supervisor or load balancer (no credentials, no club data)
 import { z } from "zod";
+import { checkHealth } from "../lib/health";
 import { route } from "../server/route";
 
 export const GET = route({
-  summary: "Liveness",
-  tags: ["auth"],
+  summary: "Health check",
+  description:
+    "Answers 200 when the server runs and its database reads, 503 otherwise. Needs no key and says nothing about any club: point a supervisor, a load balancer or an uptime monitor at it.",
+  tags: ["health"],
   auth: "public",
-  hidden: true,
-  response: z.object({ ok: z.boolean() }),
-  handler: () => ({ ok: true }),
+  response: z.object({ ok: z.literal(true), database: z.literal("ok") }).meta({ id: "Health" }),
+  errors: [503],
+  handler: ({ deps }) => checkHealth(deps.db),
 });

@@ -1,48 +1,23 @@
-// The HTTP pipeline around the Elysia app. Before Elysia parses anything it resolves the bearer
-// key (a bad key with a malformed body is still a 401), counts the rate limit and caps the body
-// size; after, it adds the RateLimit headers and waits until the request's audit row is durable
-// before the answer leaves.
+// The HTTP pipeline around the Elysia app. Before Elysia parses anything it answers an unknown
+// path (404), a wrong method (405) and a CORS preflight, resolves the bearer key (a bad key with a
+// malformed body is still a 401), counts the rate limit and caps the body size; after, it adds
+// the RateLimit, CORS and X-Request-Id headers, waits until the request's audit row is durable
+// before the answer leaves, and writes the request's log line.
 import { Elysia } from "elysia";
 import type { Db } from "../db";
 import { AuditWriter } from "../lib/audit";
 import { type Caller, CallerRefused, resolveCaller } from "../lib/auth/caller";
 import type { Config } from "../lib/config";
-import { AppError, Forbidden, PayloadTooLarge, RateLimited, ValidationFailed } from "../lib/errors";
+import { AppError, Forbidden, NotFound, PayloadTooLarge, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { SlidingWindowLimiter } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
 import { type MountedRoute, mountRoutes } from "./loader";
-import type { Auth } from "./route";
-import { DOCS_PATH, docsAsset, docsPlugin, SPEC_PATH } from "./openapi";
+import { DOCS_PATH, docsAsset, docsPlugin } from "./openapi";
+import { corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
+import { createLogger, requestId } from "./log";
+import { type PathMatch, routeTable, takesMethod } from "./route-table";
 import { getState, setState } from "./state";
-
-/**
- * Who may reach a path, from the routes' own `auth` (the route file is the one place that says
- * it), known before Elysia parses the body: a public route is reached without credentials, a
- * session route answers 403 to a key (SPEC "Authentication" 4) whatever its body. A path no
- * route matches takes the auth its area's routes agree on (`/api/account/...` is for sessions,
- * `/c/...` is public), else needs credentials. The docs page and its document are public.
- */
-function routeAuth(routes: MountedRoute[]): (method: string, path: string) => Auth {
-  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const table = routes.map((r) => ({
-    method: r.method,
-    pattern: new RegExp(`^${r.path.split(/:\w+/).map(literal).join("[^/]+")}$`),
-    segments: r.path.split("/"),
-    auth: r.spec.auth ?? "key",
-  }));
-  return (method, path) => {
-    if (path === SPEC_PATH || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`)) return "public";
-    const matches = table.filter((r) => r.pattern.test(path));
-    if (matches.length) return (matches.find((r) => r.method === method) ?? matches[0]).auth;
-    const segments = path.split("/");
-    for (let n = segments.length - 1; n >= 2; n--) {
-      const area = table.filter((r) => r.segments.length > n && r.segments.slice(0, n).every((s, i) => s === segments[i]));
-      if (area.length) return area.every((r) => r.auth === area[0].auth) ? area[0].auth : "key";
-    }
-    return "key";
-  };
-}
 
 export type App = {
   handle(request: Request, ip?: string | null): Promise<Response>;
@@ -52,7 +27,13 @@ export type App = {
   elysia: Elysia;
 };
 
-export async function createApp(db: Db, config: Config): Promise<App> {
+export type AppOptions = {
+  /** Where the log lines go (default: stdout), at the config's LOG_LEVEL. */
+  logSink?: (line: string) => void;
+};
+
+export async function createApp(db: Db, config: Config, options: AppOptions = {}): Promise<App> {
+  const logger = createLogger(config.logLevel, options.logSink);
   const audit = new AuditWriter(db);
   const limiter = new SlidingWindowLimiter(config.rateLimitPerMinute);
   const deps = { db, config, audit };
@@ -63,71 +44,132 @@ export async function createApp(db: Db, config: Config): Promise<App> {
   });
   elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name), { detail: { hide: true } });
   const routes = await mountRoutes(elysia as unknown as Elysia, deps);
-  const authOf = routeAuth(routes);
+  const table = routeTable(routes);
   elysia.use(docsPlugin());
 
   async function handle(request: Request, ip: string | null = null): Promise<Response> {
     const started = performance.now();
-    const url = new URL(request.url);
-    const path = url.pathname;
+    const path = new URL(request.url).pathname;
+    const id = requestId(request.headers.get("x-request-id"));
+    const origin = request.headers.get("origin");
     let locale: Locale = localeFromAcceptLanguage(request.headers.get("accept-language"));
     let caller: Caller | null = null;
     let rate: ReturnType<SlidingWindowLimiter["hit"]> | null = null;
     let auditAs: { clubId: string; adminId: string; keyPrefix: string | null } | null = null;
     const via = path === "/mcp" ? "mcp" : "http";
+    const match = table.match(path);
+    const auth = match?.authOf(request.method) ?? "public";
+    const cors = corsKind(path, auth);
     let response: Response;
     try {
-      const auth = authOf(request.method, path);
-      if (auth !== "public") {
-        try {
-          caller = await resolveCaller(db, request.headers.get("authorization"));
-        } catch (err) {
-          if (err instanceof CallerRefused) {
-            locale = err.known.locale;
-            auditAs = err.known;
-          }
-          throw err;
-        }
-        locale = caller.locale;
-        if (caller.kind === "key") {
-          auditAs = { clubId: caller.clubId, adminId: caller.adminId, keyPrefix: caller.keyPrefix };
-          rate = limiter.hit(caller.keyId as string);
+      if (!match) {
+        // 404 whoever asks (a 401 would suggest the path exists); a valid key's request is still counted and audited.
+        const known = request.headers.has("authorization") ? await resolveCaller(db, request.headers.get("authorization")).catch(() => null) : null;
+        if (known?.kind === "key") {
+          auditAs = { clubId: known.clubId, adminId: known.adminId, keyPrefix: known.keyPrefix };
+          caller = known;
+          locale = known.locale;
+          rate = limiter.hit(known.keyId as string);
           if (!rate.allowed) throw new RateLimited(rate.retryAfterSeconds);
-          if (auth === "session" || auth === "superadmin") throw new Forbidden("SESSION_REQUIRED");
         }
+        throw new NotFound("ROUTE_NOT_FOUND", { method: request.method, path });
       }
-      request = await capBody(request, config.maxBodyBytes);
-      setState(request, { caller, locale, via, tool: null, ip });
-      response = await elysia.handle(request);
+      if (request.method === "OPTIONS") {
+        response = preflight(request, path, match);
+      } else {
+        if (!takesMethod(match, request.method)) {
+          throw new AppError(405, "METHOD_NOT_ALLOWED", { path, method: request.method, allow: match.methods.join(", ") });
+        }
+        if (auth !== "public") {
+          try {
+            caller = await resolveCaller(db, request.headers.get("authorization"));
+          } catch (err) {
+            if (err instanceof CallerRefused) {
+              locale = err.known.locale;
+              auditAs = err.known;
+            }
+            throw err;
+          }
+          locale = caller.locale;
+          if (caller.kind === "key") {
+            auditAs = { clubId: caller.clubId, adminId: caller.adminId, keyPrefix: caller.keyPrefix };
+            rate = limiter.hit(caller.keyId as string);
+            if (!rate.allowed) throw new RateLimited(rate.retryAfterSeconds);
+            if (auth === "session" || auth === "superadmin") throw new Forbidden("SESSION_REQUIRED");
+          }
+        }
+        request = await capBody(request, config.maxBodyBytes);
+        setState(request, { caller, locale, via, tool: null, ip });
+        response = await elysia.handle(request);
+      }
     } catch (err) {
       response = err instanceof AppError ? appErrorResponse(err, locale) : internalError(locale, err);
     }
+    const headers = response.headers;
     if (rate) {
-      response.headers.set("ratelimit-limit", String(rate.limit));
-      response.headers.set("ratelimit-remaining", String(rate.remaining));
-      response.headers.set("ratelimit-reset", String(rate.resetSeconds));
+      headers.set("ratelimit-limit", String(rate.limit));
+      headers.set("ratelimit-remaining", String(rate.remaining));
+      headers.set("ratelimit-reset", String(rate.resetSeconds));
     }
+    if (response.status === 405 && match && !headers.has("allow")) headers.set("allow", match.methods.join(", "));
+    // RFC 6750 section 3: a refused bearer credential says so; MCP clients read it to know a key is wanted.
+    if (response.status === 401 && auth !== "public" && !headers.has("www-authenticate")) {
+      headers.set("www-authenticate", request.headers.has("authorization") ? 'Bearer realm="club-api", error="invalid_token"' : 'Bearer realm="club-api"');
+    }
+    if (request.method !== "OPTIONS") for (const [name, value] of Object.entries(corsHeaders(cors, origin, config.corsOrigins))) headers.set(name, value);
+    headers.set("x-request-id", id);
     if (auditAs) {
       try {
-        await audit.record({
-          club_id: auditAs.clubId,
-          admin_id: auditAs.adminId,
-          key_prefix: auditAs.keyPrefix,
-          method: request.method,
-          path,
-          status: response.status,
-          duration_ms: Math.round((performance.now() - started) * 100) / 100,
-          ip,
-          via,
-          tool: getState(request)?.tool ?? null,
-          created_at: new Date().toISOString(),
-        });
+        await audit.record(
+          {
+            club_id: auditAs.clubId,
+            admin_id: auditAs.adminId,
+            key_prefix: auditAs.keyPrefix,
+            method: request.method,
+            path,
+            status: response.status,
+            duration_ms: Math.round((performance.now() - started) * 100) / 100,
+            ip,
+            via,
+            tool: getState(request)?.tool ?? null,
+            created_at: new Date().toISOString(),
+          },
+          caller?.keyId ?? null,
+        );
       } catch (err) {
         // Nothing done with a key goes unrecorded: without its audit row, the answer is an error.
-        return internalError(locale, err);
+        response = internalError(locale, err);
+        response.headers.set("x-request-id", id);
       }
     }
+    logger.log(response.status >= 500 ? "error" : "info", "request", {
+      request_id: id,
+      method: request.method,
+      path,
+      status: response.status,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      key_prefix: auditAs?.keyPrefix ?? null,
+      via,
+      tool: getState(request)?.tool ?? null,
+      ip,
+    });
     return response;
+  }
+
+  /**
+   * An OPTIONS request: a browser's preflight answers 204 with what the path allows, unless the
+   * path takes a key and the page's origin is not in CORS_ORIGINS (403, so the developer sees why
+   * in the browser's network tab). A plain OPTIONS lists the methods.
+   */
+  function preflight(request: Request, path: string, match: PathMatch): Response {
+    const { methods } = match;
+    if (!isPreflight(request)) return new Response(null, { status: 204, headers: { allow: [...methods, "OPTIONS"].join(", ") } });
+    const origin = request.headers.get("origin") as string;
+    const kind = corsKind(path, match.authOf(request.headers.get("access-control-request-method") as string));
+    if (kind === "listed" && !(config.corsOrigins.includes("*") || config.corsOrigins.includes(origin))) {
+      throw new Forbidden("CORS_ORIGIN_NOT_ALLOWED", { origin });
+    }
+    return new Response(null, { status: 204, headers: preflightHeaders(kind, origin, methods) });
   }
 
   return { handle, routes, audit, limiter, elysia: elysia as unknown as Elysia };

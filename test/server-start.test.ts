@@ -2,7 +2,7 @@
 // club, its owner and a key, prints the key once with the club id and the docs address; a later
 // start on the same file prints nothing secret and the key still works.
 import { afterAll, describe, expect, it } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -66,3 +66,27 @@ describe("bun run start", () => {
     }
   });
 });
+
+describe("bun run start on a port already taken", () => {
+  it("says so in one line and stops before anything is written: no database, no club, no key printed", async () => {
+    const taken = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("someone else") });
+    const empty = mkdtempSync(join(tmpdir(), "club-taken-"));
+    try {
+      const proc = Bun.spawn(["bun", "server/index.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: String(taken.port), HOST: "127.0.0.1", DATABASE_URL: join(empty, "club.db"), BASE_URL: "" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      expect(await proc.exited).toBe(1);
+      const err = (await new Response(proc.stderr).text()).trim();
+      expect(err).toBe(`Cannot start: 127.0.0.1:${taken.port} is already in use (another server is running there?). Stop it, or set PORT to a free port.`);
+      expect(await new Response(proc.stdout).text()).not.toContain("mk_live_");
+      expect(existsSync(join(empty, "club.db"))).toBe(false);
+    } finally {
+      taken.stop(true);
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+

@@ -1,17 +1,19 @@
 // The audit log: one row per request made with a key (HTTP or MCP), with the key's display
 // prefix, never the key. Rows are committed in groups: every request waiting at the same moment
-// shares one transaction (one disk sync), and no answer leaves before its row is durable.
+// shares one transaction (one disk sync), and no answer leaves before its row is durable. The
+// same transaction stamps each key's `last_used_at`, so knowing which keys are in use costs no
+// extra write.
 import { and, count, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db";
-import { auditLog } from "../../db/schema";
+import { apiKeys, auditLog } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { newId } from "../ids";
 
 export type AuditEntry = Omit<typeof auditLog.$inferInsert, "id">;
 
-type Waiting = { row: typeof auditLog.$inferInsert; done: (err?: unknown) => void };
+type Waiting = { row: typeof auditLog.$inferInsert; keyId: string | null; done: (err?: unknown) => void };
 
 export class AuditWriter {
   private queue: Waiting[] = [];
@@ -19,10 +21,10 @@ export class AuditWriter {
 
   constructor(private readonly db: Db) {}
 
-  /** Resolves once the row is committed; rejects if it could not be. */
-  record(entry: AuditEntry): Promise<void> {
+  /** Resolves once the row (and the key's `last_used_at`, for a key's request) is committed; rejects if it could not be. */
+  record(entry: AuditEntry, keyId: string | null = null): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ row: { id: newId(), ...entry }, done: (err) => (err ? reject(err) : resolve()) });
+      this.queue.push({ row: { id: newId(), ...entry }, keyId, done: (err) => (err ? reject(err) : resolve()) });
       if (!this.flushing) this.flushing = this.flush();
     });
   }
@@ -33,7 +35,12 @@ export class AuditWriter {
     while (this.queue.length) {
       const batch = this.queue.splice(0, 1000);
       try {
-        await this.db.tx((t) => t.insert(auditLog).values(batch.map((w) => w.row)));
+        const lastUse = new Map<string, string>();
+        for (const w of batch) if (w.keyId && w.row.created_at > (lastUse.get(w.keyId) ?? "")) lastUse.set(w.keyId, w.row.created_at);
+        await this.db.tx(async (t) => {
+          await t.insert(auditLog).values(batch.map((w) => w.row));
+          for (const [keyId, at] of lastUse) await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
+        });
         for (const w of batch) w.done();
       } catch (err) {
         for (const w of batch) w.done(err);

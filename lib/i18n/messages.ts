@@ -115,7 +115,25 @@ export const MESSAGES = {
     de: "Keine Route entspricht {method} {path}.",
     it: "Nessuna route corrisponde a {method} {path}.",
   },
-  // MCP endpoint (server/mcp.ts): stateless, it takes POST only
+  DATABASE_UNAVAILABLE: {
+    fr: "La base de données ne répond pas.",
+    en: "The database does not answer.",
+    de: "Die Datenbank antwortet nicht.",
+    it: "Il database non risponde.",
+  },
+  STARTING: {
+    fr: "Le serveur démarre : réessayez dans un instant.",
+    en: "The server is starting: try again in a moment.",
+    de: "Der Server startet: bitte gleich noch einmal versuchen.",
+    it: "Il server si sta avviando: riprovare tra un istante.",
+  },
+  CORS_ORIGIN_NOT_ALLOWED: {
+    fr: "Les pages de {origin} ne peuvent pas appeler cette route : ajoutez l'origine à CORS_ORIGINS.",
+    en: "Pages of {origin} may not call this route: add the origin to CORS_ORIGINS.",
+    de: "Seiten von {origin} dürfen diese Route nicht aufrufen: Ursprung in CORS_ORIGINS eintragen.",
+    it: "Le pagine di {origin} non possono chiamare questa route: aggiungere l'origine a CORS_ORIGINS.",
+  },
+  // A path called with a method it does not take (the MCP endpoint takes POST only)
   METHOD_NOT_ALLOWED: {
     fr: "{path} n'accepte que {allow}, pas {method}.",
     en: "{path} only accepts {allow}, not {method}.",

@@ -132,6 +132,8 @@ export async function startServer(cmd: string[], env: Record<string, string>, po
     ready = r;
   });
   drain(proc.stdout, (t) => {
+    // Only the start-up lines matter; the request log that follows is read and dropped.
+    if (stdout.includes("Listening on")) return;
     stdout += t;
     if (stdout.includes("Listening on")) ready();
   }).catch(() => {});

@@ -77,19 +77,20 @@ describe("API keys", () => {
     expect((await me(key)).body.scopes).toEqual({ page: "view" });
   });
 
-  it("cannot reach the account, team or superadmin routes (403), even unknown ones there", async () => {
+  it("cannot reach the account, team or superadmin routes (403); an unknown path there is a 404 like any other", async () => {
     for (const [method, path] of [
       ["GET", "/api/account/api-keys"],
       ["POST", "/api/account/api-keys"],
       ["DELETE", `/api/account/api-keys/${crypto.randomUUID()}`],
       ["GET", "/api/team/admins"],
       ["GET", "/api/superadmin/clubs"],
-      ["GET", "/api/account/whatever"],
     ]) {
       const res = await env.call(method, path, { body: method === "POST" ? { scopes: {} } : undefined });
       expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} 403`);
       expect(res.body.code).toBe("SESSION_REQUIRED");
     }
+    const unknown = await env.call("GET", "/api/account/whatever");
+    expect([unknown.status, unknown.body.code]).toEqual([404, "ROUTE_NOT_FOUND"]);
   });
 
   it("of another club gets 403 on this club's path", async () => {
