@@ -1,10 +1,13 @@
 // A fingerprint of the data tables that costs nothing to read: triggers count every committed
 // insert, update and delete per table (a rolled-back change rolls its count back too). Two equal
 // fingerprints around a refused request prove it stored nothing. The audit log is left out: every
-// request writes one row there by design.
+// request writes one row there by design, and so are the columns a key's request stamps by
+// design (`api_keys.last_used_at`, written with the audit row).
 import type { Database } from "bun:sqlite";
 
 const COUNTS = "_rel_changes";
+/** Columns every request may write (bookkeeping, not data): an update of only these is not counted. */
+const BOOKKEEPING: Record<string, string[]> = { api_keys: ["last_used_at"] };
 
 export function dataTables(raw: Database, exclude: string[] = ["audit_log"]): string[] {
   const rows = raw.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
@@ -17,10 +20,11 @@ export function installChangeCounter(raw: Database, exclude?: string[]): string[
   raw.exec(`CREATE TABLE IF NOT EXISTS ${COUNTS} (tbl TEXT PRIMARY KEY, n INTEGER NOT NULL)`);
   for (const t of tables) {
     raw.query(`INSERT OR IGNORE INTO ${COUNTS} (tbl, n) VALUES (?, 0)`).run(t);
+    const skip = BOOKKEEPING[t] ?? [];
+    const columns = (raw.query(`PRAGMA table_info("${t}")`).all() as { name: string }[]).map((c) => `"${c.name}"`).filter((c) => !skip.includes(c.slice(1, -1)));
     for (const op of ["INSERT", "UPDATE", "DELETE"]) {
-      raw.exec(
-        `CREATE TRIGGER IF NOT EXISTS "_rel_${t}_${op.toLowerCase()}" AFTER ${op} ON "${t}" BEGIN UPDATE ${COUNTS} SET n = n + 1 WHERE tbl = '${t}'; END`,
-      );
+      const on = op === "UPDATE" && skip.length ? `UPDATE OF ${columns.join(", ")}` : op;
+      raw.exec(`CREATE TRIGGER IF NOT EXISTS "_rel_${t}_${op.toLowerCase()}" AFTER ${on} ON "${t}" BEGIN UPDATE ${COUNTS} SET n = n + 1 WHERE tbl = '${t}'; END`);
     }
   }
   return tables;
