@@ -6,7 +6,8 @@
 import type { Auth } from "./route";
 
 /** Request headers a browser may send: the bearer key, JSON, retries, tracing, and MCP's own. */
-const ALLOWED_HEADERS = "authorization, content-type, accept, accept-language, idempotency-key, x-request-id, mcp-protocol-version, mcp-session-id, last-event-id";
+const ALLOWED_HEADERS =
+  "authorization, content-type, accept, accept-language, idempotency-key, x-request-id, mcp-protocol-version, mcp-session-id, last-event-id";
 /** Answer headers a page may read: rate limits, tracing, file names, MCP's session. */
 const EXPOSED_HEADERS =
   "ratelimit-limit, ratelimit-remaining, ratelimit-reset, retry-after, x-request-id, content-disposition, idempotent-replayed, www-authenticate, mcp-session-id";

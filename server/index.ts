@@ -54,7 +54,9 @@ try {
     // Our own cap answers 413 with a JSON body; Bun's larger one only guards against abuse.
     maxRequestBodySize: config.maxBodyBytes * 4,
     fetch: (request, srv) =>
-      app ? app.handle(request, clientAddress(srv.requestIP(request)?.address ?? null, request.headers.get("x-forwarded-for"), config.trustProxy)) : starting(request),
+      app
+        ? app.handle(request, clientAddress(srv.requestIP(request)?.address ?? null, request.headers.get("x-forwarded-for"), config.trustProxy))
+        : starting(request),
   });
 } catch (err) {
   refuse(listenFailure(err, config));

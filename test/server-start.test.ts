@@ -89,4 +89,3 @@ describe("bun run start on a port already taken", () => {
     }
   });
 });
-

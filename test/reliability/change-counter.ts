@@ -21,10 +21,14 @@ export function installChangeCounter(raw: Database, exclude?: string[]): string[
   for (const t of tables) {
     raw.query(`INSERT OR IGNORE INTO ${COUNTS} (tbl, n) VALUES (?, 0)`).run(t);
     const skip = BOOKKEEPING[t] ?? [];
-    const columns = (raw.query(`PRAGMA table_info("${t}")`).all() as { name: string }[]).map((c) => `"${c.name}"`).filter((c) => !skip.includes(c.slice(1, -1)));
+    const columns = (raw.query(`PRAGMA table_info("${t}")`).all() as { name: string }[])
+      .map((c) => `"${c.name}"`)
+      .filter((c) => !skip.includes(c.slice(1, -1)));
     for (const op of ["INSERT", "UPDATE", "DELETE"]) {
       const on = op === "UPDATE" && skip.length ? `UPDATE OF ${columns.join(", ")}` : op;
-      raw.exec(`CREATE TRIGGER IF NOT EXISTS "_rel_${t}_${op.toLowerCase()}" AFTER ${on} ON "${t}" BEGIN UPDATE ${COUNTS} SET n = n + 1 WHERE tbl = '${t}'; END`);
+      raw.exec(
+        `CREATE TRIGGER IF NOT EXISTS "_rel_${t}_${op.toLowerCase()}" AFTER ${on} ON "${t}" BEGIN UPDATE ${COUNTS} SET n = n + 1 WHERE tbl = '${t}'; END`,
+      );
     }
   }
   return tables;

@@ -72,7 +72,11 @@ describe("the request log", () => {
     const lines: string[] = [];
     const app = await createApp(env.db, loadConfig({ DATABASE_URL: env.config.databaseUrl, LOG_LEVEL: "info" }), { logSink: (l) => lines.push(l) });
     try {
-      await app.handle(new Request(`http://localhost/api/clubs/${env.clubId}/members?search=secret`, { headers: { authorization: `Bearer ${env.key}`, "x-request-id": "req-1" } }));
+      await app.handle(
+        new Request(`http://localhost/api/clubs/${env.clubId}/members?search=secret`, {
+          headers: { authorization: `Bearer ${env.key}`, "x-request-id": "req-1" },
+        }),
+      );
       await app.handle(new Request("http://localhost/nowhere"));
       expect(lines).toHaveLength(2);
       const first = JSON.parse(lines[0]);
