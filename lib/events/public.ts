@@ -1,7 +1,7 @@
 // The public side of events (outside the stable subset, DESIGN.md section 8): a club's listed
 // events, registration with its price, capacity and promo rules, and the registration's .ics
 // file. No credentials: each client address is rate-limited instead (DESIGN.md section 11).
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db";
 import { clubs, eventRegistrations, events, eventTickets } from "../../db/schema";
 import { Conflict, Forbidden, inClubLanguage, NotFound, ValidationFailed } from "../errors";
@@ -11,7 +11,7 @@ import { redeemEventPromo } from "../promo";
 import { limitAddress } from "../ratelimit";
 import { findMemberByCode } from "../members/by-code";
 import { derivedStatus, todayUtc } from "../members/status";
-import { availability, clubInfo, eventPlacesHeld, publicUrl, ticketPrices } from "./internal";
+import { availability, clubInfo, eventPlacesHeld, placesHeld, publicUrl, ticketPrices } from "./internal";
 import type { PublicEvent, PublicRegistration, PublicRegistrationCreate } from "./schemas";
 
 export type PublicDeps = { db: Db; baseUrl: string };
@@ -35,14 +35,19 @@ export async function listPublicEvents(deps: PublicDeps, ip: string | null, slug
     .from(events)
     .where(and(eq(events.club_id, club.id), eq(events.status, "published"), eq(events.listed, true)))
     .orderBy(asc(events.starts_at));
+  // Two queries for the whole list, whatever its length: every ticket, every place held.
+  const ids = rows.map((e) => e.id);
+  const tickets = ids.length
+    ? await q
+        .select()
+        .from(eventTickets)
+        .where(and(inArray(eventTickets.event_id, ids), eq(eventTickets.is_active, true)))
+        .orderBy(asc(eventTickets.sort_order))
+    : [];
+  const heldBy = await placesHeld(q, ids);
   const out: PublicEvent[] = [];
   for (const e of rows) {
-    const tickets = await q
-      .select()
-      .from(eventTickets)
-      .where(and(eq(eventTickets.event_id, e.id), eq(eventTickets.is_active, true)))
-      .orderBy(asc(eventTickets.sort_order));
-    const held = await eventPlacesHeld(q, e.id);
+    const held = heldBy.get(e.id)!;
     out.push({
       id: e.id,
       title: e.title,
@@ -60,12 +65,14 @@ export async function listPublicEvents(deps: PublicDeps, ip: string | null, slug
       capacity: e.capacity,
       places_left: availability(e, held).places_left,
       public_url: publicUrl(deps.baseUrl, slug, e.slug),
-      tickets: tickets.map((t) => ({
-        id: t.id,
-        name: t.name,
-        ...ticketPrices(t),
-        sold_out: availability(e, held, t).sold_out,
-      })),
+      tickets: tickets
+        .filter((t) => t.event_id === e.id)
+        .map((t) => ({
+          id: t.id,
+          name: t.name,
+          ...ticketPrices(t),
+          sold_out: availability(e, held, t).sold_out,
+        })),
     });
   }
   return out;
