@@ -189,6 +189,9 @@ const FIELDS = {
   payout_country: { shown: false, check: "country", ...finances },
 } satisfies { [K in ClubColumn]: FieldMeta<NonNullable<ClubRow[K]>> };
 
+/** The fields that exist only in ClubUpdate (`shown: false`). */
+export type UpdateOnlyColumn = { [K in ClubColumn]: (typeof FIELDS)[K] extends { shown: false } ? K : never }[ClubColumn];
+
 const COLUMNS = getTableColumns(clubs);
 
 function kindOf(name: ClubColumn, format: FieldMeta<unknown>["format"]): FieldKind {
