@@ -5,12 +5,12 @@ import { and, eq, like, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
+import { foldText } from "../../db/text";
 import { requireScope, verb } from "../auth/guard";
 import { clubFieldShowsOnPass, queuePassUpdate } from "../cards/pass-updates";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso } from "../ids";
-import { foldText } from "../../db/text";
 import { CLUB_FIELDS, type ClubField, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
 import { type ClubAdmin, type ClubUpdate, readCardBackFields } from "./schemas";
 

@@ -2,8 +2,8 @@
 // from lib/clubs/fields.ts. These zod schemas validate requests, document the OpenAPI
 // components and declare the MCP tools' parameters.
 import { z } from "zod";
-import { LOCALES } from "../i18n";
 import type { clubs } from "../../db/schema";
+import { LOCALES } from "../i18n";
 import { CLUB_FIELDS, type ClubField, UPDATE_ONLY_FIELDS, type UpdateOnlyColumn } from "./fields";
 
 export const CARD_BACK_FIELD_TYPES = ["text", "number", "link", "email", "phone"] as const;
