@@ -7,8 +7,8 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { sortNameOf } from "../lib/text";
 import * as schema from "./schema";
+import { sortNameOf } from "./text";
 
 export { schema };
 export type Schema = typeof schema;
@@ -147,7 +147,7 @@ class GroupCommit {
 
 /**
  * Members written before `sort_name` existed (migration 0007) get theirs here, once: the key is
- * made by JS (lib/text), which SQL cannot do. Every write since sets it, so this finds nothing.
+ * made by JS (db/text), which SQL cannot do. Every write since sets it, so this finds nothing.
  */
 function backfillSortNames(conn: Database): void {
   const rows = conn

@@ -1,43 +1,144 @@
 // Drizzle schema (sqlite-core). Column names are snake_case; times are ISO 8601 UTC strings,
 // money integer cents, ids UUID strings. Each later area adds its tables below with a migration.
 import { sql } from "drizzle-orm";
-import { type AnySQLiteColumn, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { CLUB_FIELDS, type ClubField, UPDATE_ONLY_FIELDS } from "../lib/clubs/fields";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-function clubColumn(field: ClubField) {
-  const base = (() => {
-    switch (field.kind) {
-      case "integer":
-        return integer(field.name);
-      case "number":
-        return real(field.name);
-      case "boolean":
-        return integer(field.name, { mode: "boolean" });
-      case "json":
-        return text(field.name, { mode: "json" });
-      default:
-        return text(field.name);
-    }
-  })();
-  return field.nullable ? base : base.notNull();
-}
-
-const clubFieldColumns = Object.fromEntries([...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS].filter((f) => f.name !== "slug").map((f) => [f.name, clubColumn(f)]));
-
+/**
+ * The club: its settings are columns, one per field of SPEC "Club" and "Club update payload".
+ * What the API does with each (shown, writable, which scope, default at creation, extra checks)
+ * is lib/clubs/fields.ts, keyed by these names. No SQL defaults: creation writes every value.
+ */
 export const clubs = sqliteTable(
   "clubs",
   {
     id: text("id").primaryKey(),
     slug: text("slug").notNull(),
-    ...clubFieldColumns,
+    // Required
+    name: text("name").notNull(),
+    logo_url: text("logo_url"),
+    primary_color: text("primary_color").notNull(),
+    secondary_color: text("secondary_color").notNull(),
+    membership_fee_cents: integer("membership_fee_cents").notNull(),
+    currency: text("currency").notNull(),
+    membership_duration_months: integer("membership_duration_months").notNull(),
+    pricing_plan: text("pricing_plan").notNull(),
+    // Branding
+    logo_horizontal_url: text("logo_horizontal_url"),
+    logo_square_url: text("logo_square_url"),
+    logo_circular_url: text("logo_circular_url"),
+    checkout_color: text("checkout_color"),
+    checkout_color_dark: text("checkout_color_dark"),
+    cover_photo_url: text("cover_photo_url"),
+    description: text("description"),
+    price_display_mode: text("price_display_mode").notNull(),
+    show_member_count: integer("show_member_count", { mode: "boolean" }).notNull(),
+    // Fees and payment state
+    commission_rate_percent: real("commission_rate_percent"),
+    fee_fixed_cents: integer("fee_fixed_cents").notNull(),
+    payment_provider: text("payment_provider"),
+    payment_provider_next: text("payment_provider_next"),
+    payments_available: integer("payments_available", { mode: "boolean" }).notNull(),
+    payments_connected: integer("payments_connected", { mode: "boolean" }).notNull(),
+    payments_ready: integer("payments_ready", { mode: "boolean" }).notNull(),
+    fee_model: text("fee_model").notNull(),
+    psp_rate_percent: real("psp_rate_percent"),
+    psp_rate_fixed_cents: integer("psp_rate_fixed_cents"),
+    psp_label: text("psp_label"),
+    psp_pricing_url: text("psp_pricing_url"),
+    fee_policy: text("fee_policy").notNull(),
+    payment_methods_enabled: text("payment_methods_enabled", { mode: "json" }).notNull().$type<string[]>(),
+    provider_organization_id: text("provider_organization_id"),
+    provider_profile_id: text("provider_profile_id"),
+    // Payout
+    payout_iban: text("payout_iban"),
+    payout_bic: text("payout_bic"),
+    payout_beneficiary_name: text("payout_beneficiary_name"),
+    payout_bank_name: text("payout_bank_name"),
+    // Card appearance
+    card_custom_link_label: text("card_custom_link_label"),
+    card_custom_link_url: text("card_custom_link_url"),
+    card_custom_link_updated_at: text("card_custom_link_updated_at"),
+    card_theme: text("card_theme").notNull(),
+    card_label_color: text("card_label_color").notNull(),
+    card_strip_image_url: text("card_strip_image_url"),
+    card_thumbnail_url: text("card_thumbnail_url"),
+    card_welcome_message: text("card_welcome_message"),
+    card_barcode_format: text("card_barcode_format").notNull(),
+    card_sharing_prohibited: integer("card_sharing_prohibited", { mode: "boolean" }).notNull(),
+    card_hide_branding: integer("card_hide_branding", { mode: "boolean" }).notNull(),
+    card_update_notifications: integer("card_update_notifications", { mode: "boolean" }).notNull(),
+    card_geolocation_enabled: integer("card_geolocation_enabled", { mode: "boolean" }).notNull(),
+    last_wallet_push_at: text("last_wallet_push_at"),
+    card_back_fields: text("card_back_fields", { mode: "json" }).$type<Record<string, unknown>[]>(),
+    card_locations: text("card_locations", { mode: "json" }).$type<Record<string, unknown>[]>(),
+    card_slot_secondary: text("card_slot_secondary").notNull(),
+    card_slot_auxiliary: text("card_slot_auxiliary").notNull(),
+    card_custom_source: text("card_custom_source"),
+    card_custom_field_key: text("card_custom_field_key"),
+    card_custom_constant_value: text("card_custom_constant_value"),
+    card_custom_label: text("card_custom_label"),
+    // Social links
+    social_facebook_url: text("social_facebook_url"),
+    social_instagram_url: text("social_instagram_url"),
+    social_linkedin_url: text("social_linkedin_url"),
+    social_x_url: text("social_x_url"),
+    social_tiktok_url: text("social_tiktok_url"),
+    social_youtube_url: text("social_youtube_url"),
+    social_strava_url: text("social_strava_url"),
+    social_whatsapp_url: text("social_whatsapp_url"),
+    social_website_url: text("social_website_url"),
+    // Partners
+    partners: text("partners", { mode: "json" }).$type<Record<string, unknown>[]>(),
+    // Subscription
+    allow_subscription: integer("allow_subscription", { mode: "boolean" }).notNull(),
+    subscription_default: integer("subscription_default", { mode: "boolean" }).notNull(),
+    subscription_only: integer("subscription_only", { mode: "boolean" }).notNull(),
+    referral_free_until: text("referral_free_until"),
+    // Legal and location
+    legal_name: text("legal_name"),
+    address: text("address"),
+    postal_code: text("postal_code"),
+    city: text("city"),
+    country: text("country"),
+    vat_number: text("vat_number"),
+    contact_email: text("contact_email"),
+    latitude: real("latitude"),
+    longitude: real("longitude"),
+    // Membership and locale
+    membership_mode: text("membership_mode").notNull(),
+    application_instructions: text("application_instructions"),
+    locale: text("locale").notNull(),
+    date_format: text("date_format").notNull(),
+    date_format_effective: text("date_format_effective").notNull(),
+    number_format: text("number_format").notNull(),
+    number_format_effective: text("number_format_effective").notNull(),
+    // Member referral
+    member_referral_enabled: integer("member_referral_enabled", { mode: "boolean" }).notNull(),
+    member_referral_reward_percent: integer("member_referral_reward_percent").notNull(),
+    member_referral_max_credits_cents: integer("member_referral_max_credits_cents"),
+    // Custom fields
+    custom_fields_schema: text("custom_fields_schema", { mode: "json" }).notNull().$type<Record<string, unknown>[]>(),
+    // Accounting
+    accounting_account_revenue: text("accounting_account_revenue").notNull(),
+    accounting_account_fees: text("accounting_account_fees").notNull(),
+    accounting_account_bank: text("accounting_account_bank").notNull(),
+    accounting_account_events: text("accounting_account_events").notNull(),
+    accounting_account_passage: text("accounting_account_passage").notNull(),
+    accounting_journal: text("accounting_journal").notNull(),
+    accounting_account_revenue_name: text("accounting_account_revenue_name").notNull(),
+    accounting_account_fees_name: text("accounting_account_fees_name").notNull(),
+    accounting_account_bank_name: text("accounting_account_bank_name").notNull(),
+    accounting_account_events_name: text("accounting_account_events_name").notNull(),
+    accounting_account_passage_name: text("accounting_account_passage_name").notNull(),
+    accounting_templates: text("accounting_templates", { mode: "json" }).$type<Record<string, unknown>[]>(),
+    // Only in ClubUpdate (stored, never shown in the Club)
+    name_order: text("name_order"),
+    payout_country: text("payout_country"),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
   },
   (t) => [uniqueIndex("clubs_slug_unique").on(t.slug)],
 );
-
-/** The club's columns by field name (they are generated, so the table type does not list them). */
-export const clubColumns = clubs as unknown as Record<string, AnySQLiteColumn>;
 
 export const admins = sqliteTable(
   "admins",
@@ -214,7 +315,7 @@ export const members = sqliteTable(
     pass_auth_token: text("pass_auth_token"),
     /** Lower-cased, accent-free "first last email code": what `search` matches. */
     search_text: text("search_text").notNull(),
-    /** Last then first name, folded (lib/text sortNameOf): the name sort and the PDF roster's order. */
+    /** Last then first name, folded (db/text sortNameOf): the name sort and the PDF roster's order. */
     sort_name: text("sort_name").notNull().default(""),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),

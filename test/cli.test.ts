@@ -81,9 +81,9 @@ describe("cli init", () => {
     await withDb(async (db) => {
       const [row] = await db.read.select().from(clubs).where(eq(clubs.id, club.club_id));
       expect(row.slug).toBe("club-alpin");
-      expect((row as Record<string, unknown>).name).toBe("Club Alpin");
-      expect((row as Record<string, unknown>).locale).toBe("en");
-      expect((row as Record<string, unknown>).currency).toBe("EUR");
+      expect(row.name).toBe("Club Alpin");
+      expect(row.locale).toBe("en");
+      expect(row.currency).toBe("EUR");
       const [admin] = await db.read.select().from(admins).where(eq(admins.id, club.admin_id));
       expect(admin).toMatchObject({ club_id: club.club_id, email: "owner@alpin.test", role: "owner", read_only: false });
       // Only the hash is stored.

@@ -4,7 +4,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db";
-import { adminSessions, admins, apiKeys, clubColumns, clubs } from "../../db/schema";
+import { adminSessions, admins, apiKeys, clubs } from "../../db/schema";
 import { Unauthorized } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { sha256Hex } from "../ids";
@@ -66,7 +66,7 @@ async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {
   const [row] = await db
     .prepareRead("auth.keyByHash", (q) =>
       q
-        .select({ key: apiKeys, admin: admins, locale: clubColumns.locale })
+        .select({ key: apiKeys, admin: admins, locale: clubs.locale })
         .from(apiKeys)
         .innerJoin(admins, eq(admins.id, apiKeys.admin_id))
         .innerJoin(clubs, eq(clubs.id, apiKeys.club_id))
@@ -97,7 +97,7 @@ async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {
 
 async function resolveSession(db: Db, token: string, now: Date): Promise<Caller> {
   const [row] = await db.read
-    .select({ session: adminSessions, admin: admins, locale: clubColumns.locale })
+    .select({ session: adminSessions, admin: admins, locale: clubs.locale })
     .from(adminSessions)
     .innerJoin(admins, eq(admins.id, adminSessions.admin_id))
     .innerJoin(clubs, eq(clubs.id, admins.club_id))

@@ -84,10 +84,7 @@ registerJobHandler(WALLET_PASS_UPDATE, async (db, job, env: JobEnv) => {
       const n = await channel.fanOut(t, job.club_id, memberIds, env);
       counts.push(`${channel.name}: ${n}`);
     }
-    await t
-      .update(clubs)
-      .set({ last_wallet_push_at: env.now.toISOString() } as never)
-      .where(eq(clubs.id, job.club_id));
+    await t.update(clubs).set({ last_wallet_push_at: env.now.toISOString() }).where(eq(clubs.id, job.club_id));
     const outcome = `${counts.length ? `deliveries queued (${counts.join(", ")})` : "no wallet configured"}${merged ? `; ${merged} later updates merged` : ""}`;
     await completeJobIn(t, job, outcome);
     return outcome;

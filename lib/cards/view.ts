@@ -11,7 +11,7 @@
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Queryable } from "../../db";
-import { clubColumns, clubs, members, tiers } from "../../db/schema";
+import { clubs, members, tiers } from "../../db/schema";
 import { type CardBackField, CardLocation, readCardBackFields } from "../clubs/schemas";
 import { asLocale, type Locale } from "../i18n";
 import type { MemberStatus } from "../members/schemas";
@@ -44,7 +44,7 @@ export const CARD_CLUB_FIELDS = [
 export type CardClubField = (typeof CARD_CLUB_FIELDS)[number];
 
 /** The club as a card sees it: its id and the fields of CARD_CLUB_FIELDS, nothing else. */
-export type CardClub = { id: string } & { [K in CardClubField]: unknown };
+export type CardClub = Pick<typeof clubs.$inferSelect, "id" | CardClubField>;
 export type MemberRow = typeof members.$inferSelect;
 /** What every card of a member is made from. */
 export type CardData = { member: MemberRow; club: CardClub; tierName: string | null };
@@ -52,12 +52,14 @@ export type CardData = { member: MemberRow; club: CardClub; tierName: string | n
 /** The serial is the secret of a member's card pages; a longer string is no serial. */
 export const MAX_SERIAL = 100;
 
-const CLUB_SELECTION = Object.fromEntries([["id", clubs.id], ...CARD_CLUB_FIELDS.map((name) => [name, clubColumns[name]])]);
+const CLUB_SELECTION = Object.fromEntries([["id", clubs.id], ...CARD_CLUB_FIELDS.map((name) => [name, clubs[name]])]) as {
+  [K in "id" | CardClubField]: (typeof clubs)[K];
+};
 
 /** The card fields of club `clubId`, or null when there is no such club. */
 export async function loadCardClub(q: Queryable, clubId: string): Promise<CardClub | null> {
   const [club] = await q.select(CLUB_SELECTION).from(clubs).where(eq(clubs.id, clubId)).limit(1);
-  return (club as CardClub | undefined) ?? null;
+  return club ?? null;
 }
 
 /**

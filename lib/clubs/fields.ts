@@ -1,171 +1,236 @@
-// The club's fields, declared once. The Drizzle columns, the ClubAdmin and ClubUpdate shapes,
-// the writable set and the scope each field needs are all derived from this table, so a field
-// added here appears everywhere at once (SPEC "Club", "Club update payload").
+// What the API does with each column of the club (SPEC "Club", "Club update payload"): whether the
+// Club shows it, whether ClubUpdate writes it, which scope guards the write, its value at creation
+// and any extra check of writes. The column itself (SQL type, null or not) is db/schema.ts; the
+// table below is keyed by its names and typed by its columns, so a misspelt or missing field, or a
+// default of the wrong type, does not compile. The ClubAdmin and ClubUpdate shapes, creation and
+// update are derived from the two; test/db/club-columns.test.ts checks they agree.
+import { getTableColumns } from "drizzle-orm";
+import { clubs } from "../../db/schema";
+
+type ClubRow = typeof clubs.$inferSelect;
+/** Every column of the club but its id and timestamps: the club's fields. */
+export type ClubColumn = Exclude<keyof ClubRow, "id" | "created_at" | "updated_at">;
 
 export type FieldKind = "string" | "integer" | "number" | "boolean" | "json" | "datetime" | "date";
 /** Which scope area guards a write of the field (DESIGN.md section 4, PUT /api/clubs/<id>). */
 export type FieldArea = "page" | "card" | "finances";
+/** Extra validation for writes: a named check of lib/clubs/schemas.ts. */
+export type FieldCheck =
+  | "color"
+  | "url"
+  | "email"
+  | "currency"
+  | "locale"
+  | "latitude"
+  | "longitude"
+  | "percent"
+  | "nonnegative"
+  | "months"
+  | "card_back_fields"
+  | "card_locations"
+  | "barcode"
+  | "country";
 
-export type ClubField = {
-  name: string;
-  kind: FieldKind;
-  /** May hold null in the Club. */
-  nullable: boolean;
-  /** Value stored when none is given. Functions are evaluated at creation. */
-  default?: unknown;
-  /** Part of ClubUpdate. */
-  writable: boolean;
-  area: FieldArea;
-  /** Extra validation for writes: a named check of lib/clubs/schemas.ts. */
-  check?:
-    | "color"
-    | "url"
-    | "email"
-    | "currency"
-    | "locale"
-    | "latitude"
-    | "longitude"
-    | "percent"
-    | "nonnegative"
-    | "months"
-    | "card_back_fields"
-    | "card_locations"
-    | "barcode"
-    | "country";
+/** What the API does with a column whose values are `T`. */
+type FieldMeta<T> = {
+  /** Value stored at creation (a function is evaluated then); none: null. */
+  default?: T | (() => T);
+  /** Part of ClubUpdate (default true). */
+  writable?: boolean;
+  /** Part of the Club (default true); false: stored, written through ClubUpdate, never shown. */
+  shown?: boolean;
+  /** Default: `card` for a `card_*` field, else `page`. */
+  area?: FieldArea;
+  check?: FieldCheck;
+  /** A text column holding a date-time or a date (its OpenAPI format). */
+  format?: "datetime" | "date";
 };
 
-type Opts = Partial<Omit<ClubField, "name" | "kind">>;
-const f = (name: string, kind: FieldKind, opts: Opts = {}): ClubField => ({
-  name,
-  kind,
-  nullable: opts.nullable ?? false,
-  writable: opts.writable ?? true,
-  area: opts.area ?? (name.startsWith("card_") ? "card" : "page"),
-  ...opts,
-});
-const str = (name: string, opts: Opts = {}) => f(name, "string", { nullable: true, ...opts });
-const money = (name: string, opts: Opts = {}) => f(name, "integer", { area: "finances", ...opts });
+/** A field of the club: its column's name, kind and nullability, and what the API does with it. */
+export type ClubField = {
+  name: ClubColumn;
+  kind: FieldKind;
+  /** May hold null in the Club (the column is nullable). */
+  nullable: boolean;
+  default?: unknown;
+  writable: boolean;
+  shown: boolean;
+  area: FieldArea;
+  check?: FieldCheck;
+};
 
-/** Social networks of the eight `social_<network>_url` fields (SPEC leaves the list open). */
-export const SOCIAL_NETWORKS = ["facebook", "instagram", "linkedin", "x", "tiktok", "youtube", "strava", "whatsapp"] as const;
+const finances = { area: "finances" } as const;
+const readOnly = { writable: false } as const;
+const readOnlyFinances = { writable: false, area: "finances" } as const;
 
-export const CLUB_FIELDS: ClubField[] = [
+// In the Club's order (SPEC); the order of ClubAdmin's and ClubUpdate's properties.
+const FIELDS = {
   // Required
-  f("name", "string"),
-  f("slug", "string", { writable: false }),
-  str("logo_url", { writable: false }),
-  f("primary_color", "string", { default: "#1F2937", check: "color" }),
-  f("secondary_color", "string", { default: "#F59E0B", check: "color" }),
-  money("membership_fee_cents", { default: 0, check: "nonnegative" }),
-  f("currency", "string", { default: "CHF", check: "currency", area: "finances" }),
-  f("membership_duration_months", "integer", { default: 12, check: "months" }),
-  f("pricing_plan", "string", { default: "free", writable: false }),
+  name: {},
+  slug: readOnly,
+  logo_url: readOnly,
+  primary_color: { default: "#1F2937", check: "color" },
+  secondary_color: { default: "#F59E0B", check: "color" },
+  membership_fee_cents: { default: 0, check: "nonnegative", area: "finances" },
+  currency: { default: "CHF", check: "currency", area: "finances" },
+  membership_duration_months: { default: 12, check: "months" },
+  pricing_plan: { default: "free", writable: false },
   // Branding
-  str("logo_horizontal_url", { writable: false }),
-  str("logo_square_url", { writable: false }),
-  str("logo_circular_url", { writable: false }),
-  str("checkout_color", { check: "color" }),
-  str("checkout_color_dark", { check: "color" }),
-  str("cover_photo_url", { check: "url" }),
-  str("description"),
-  f("price_display_mode", "string", { default: "period" }),
-  f("show_member_count", "boolean", { default: true }),
+  logo_horizontal_url: readOnly,
+  logo_square_url: readOnly,
+  logo_circular_url: readOnly,
+  checkout_color: { check: "color" },
+  checkout_color_dark: { check: "color" },
+  cover_photo_url: { check: "url" },
+  description: {},
+  price_display_mode: { default: "period" },
+  show_member_count: { default: true },
   // Fees and payment state
-  f("commission_rate_percent", "number", { nullable: true, writable: false, area: "finances" }),
-  money("fee_fixed_cents", { default: 0, writable: false }),
-  str("payment_provider", { writable: false, area: "finances" }),
-  str("payment_provider_next", { writable: false, area: "finances" }),
-  f("payments_available", "boolean", { default: true, writable: false, area: "finances" }),
-  f("payments_connected", "boolean", { default: false, writable: false, area: "finances" }),
-  f("payments_ready", "boolean", { default: false, writable: false, area: "finances" }),
-  f("fee_model", "string", { default: "all_in", writable: false, area: "finances" }),
-  f("psp_rate_percent", "number", { nullable: true, writable: false, area: "finances" }),
-  f("psp_rate_fixed_cents", "integer", { nullable: true, writable: false, area: "finances" }),
-  str("psp_label", { writable: false, area: "finances" }),
-  str("psp_pricing_url", { writable: false, area: "finances" }),
-  f("fee_policy", "string", { default: "club", area: "finances" }),
-  f("payment_methods_enabled", "json", { default: () => ["bank_transfer"], area: "finances" }),
-  str("provider_organization_id", { writable: false, area: "finances" }),
-  str("provider_profile_id", { writable: false, area: "finances" }),
+  commission_rate_percent: readOnlyFinances,
+  fee_fixed_cents: { default: 0, ...readOnlyFinances },
+  payment_provider: readOnlyFinances,
+  payment_provider_next: readOnlyFinances,
+  payments_available: { default: true, ...readOnlyFinances },
+  payments_connected: { default: false, ...readOnlyFinances },
+  payments_ready: { default: false, ...readOnlyFinances },
+  fee_model: { default: "all_in", ...readOnlyFinances },
+  psp_rate_percent: readOnlyFinances,
+  psp_rate_fixed_cents: readOnlyFinances,
+  psp_label: readOnlyFinances,
+  psp_pricing_url: readOnlyFinances,
+  fee_policy: { default: "club", ...finances },
+  payment_methods_enabled: { default: () => ["bank_transfer"], ...finances },
+  provider_organization_id: readOnlyFinances,
+  provider_profile_id: readOnlyFinances,
   // Payout
-  str("payout_iban", { area: "finances" }),
-  str("payout_bic", { area: "finances" }),
-  str("payout_beneficiary_name", { area: "finances" }),
-  str("payout_bank_name", { area: "finances" }),
+  payout_iban: finances,
+  payout_bic: finances,
+  payout_beneficiary_name: finances,
+  payout_bank_name: finances,
   // Card appearance
-  str("card_custom_link_label"),
-  str("card_custom_link_url", { check: "url" }),
-  f("card_custom_link_updated_at", "datetime", { nullable: true, writable: false }),
-  f("card_theme", "string", { default: "default" }),
-  f("card_label_color", "string", { default: "#C8C8C8", check: "color" }),
-  str("card_strip_image_url", { writable: false }),
-  str("card_thumbnail_url", { writable: false }),
-  str("card_welcome_message"),
-  f("card_barcode_format", "string", { default: "qr", check: "barcode" }),
-  f("card_sharing_prohibited", "boolean", { default: true }),
-  f("card_hide_branding", "boolean", { default: false }),
-  f("card_update_notifications", "boolean", { default: false }),
-  f("card_geolocation_enabled", "boolean", { default: true }),
-  f("last_wallet_push_at", "datetime", { nullable: true, writable: false }),
-  f("card_back_fields", "json", { nullable: true, check: "card_back_fields" }),
-  f("card_locations", "json", { nullable: true, check: "card_locations" }),
-  f("card_slot_secondary", "string", { default: "tier" }),
-  f("card_slot_auxiliary", "string", { default: "none" }),
-  str("card_custom_source"),
-  str("card_custom_field_key"),
-  str("card_custom_constant_value"),
-  str("card_custom_label"),
-  // Social links
-  ...SOCIAL_NETWORKS.map((n) => str(`social_${n}_url`, { check: "url" })),
-  str("social_website_url", { check: "url" }),
+  card_custom_link_label: {},
+  card_custom_link_url: { check: "url" },
+  card_custom_link_updated_at: { format: "datetime", writable: false },
+  card_theme: { default: "default" },
+  card_label_color: { default: "#C8C8C8", check: "color" },
+  card_strip_image_url: readOnly,
+  card_thumbnail_url: readOnly,
+  card_welcome_message: {},
+  card_barcode_format: { default: "qr", check: "barcode" },
+  card_sharing_prohibited: { default: true },
+  card_hide_branding: { default: false },
+  card_update_notifications: { default: false },
+  card_geolocation_enabled: { default: true },
+  last_wallet_push_at: { format: "datetime", writable: false },
+  card_back_fields: { check: "card_back_fields" },
+  card_locations: { check: "card_locations" },
+  card_slot_secondary: { default: "tier" },
+  card_slot_auxiliary: { default: "none" },
+  card_custom_source: {},
+  card_custom_field_key: {},
+  card_custom_constant_value: {},
+  card_custom_label: {},
+  // Social links (SPEC leaves the networks open)
+  social_facebook_url: { check: "url" },
+  social_instagram_url: { check: "url" },
+  social_linkedin_url: { check: "url" },
+  social_x_url: { check: "url" },
+  social_tiktok_url: { check: "url" },
+  social_youtube_url: { check: "url" },
+  social_strava_url: { check: "url" },
+  social_whatsapp_url: { check: "url" },
+  social_website_url: { check: "url" },
   // Partners
-  f("partners", "json", { nullable: true }),
+  partners: {},
   // Subscription
-  f("allow_subscription", "boolean", { default: false }),
-  f("subscription_default", "boolean", { default: true }),
-  f("subscription_only", "boolean", { default: false }),
-  f("referral_free_until", "date", { nullable: true, writable: false }),
+  allow_subscription: { default: false },
+  subscription_default: { default: true },
+  subscription_only: { default: false },
+  referral_free_until: { format: "date", writable: false },
   // Legal and location
-  str("legal_name"),
-  str("address"),
-  str("postal_code"),
-  str("city"),
-  str("country", { check: "country" }),
-  str("vat_number"),
-  str("contact_email", { check: "email" }),
-  f("latitude", "number", { nullable: true, check: "latitude" }),
-  f("longitude", "number", { nullable: true, check: "longitude" }),
+  legal_name: {},
+  address: {},
+  postal_code: {},
+  city: {},
+  country: { check: "country" },
+  vat_number: {},
+  contact_email: { check: "email" },
+  latitude: { check: "latitude" },
+  longitude: { check: "longitude" },
   // Membership and locale
-  f("membership_mode", "string", { default: "open" }),
-  str("application_instructions"),
-  f("locale", "string", { default: "fr", check: "locale" }),
-  f("date_format", "string", { default: "auto" }),
-  f("date_format_effective", "string", { default: "iso", writable: false }),
-  f("number_format", "string", { default: "auto" }),
-  f("number_format_effective", "string", { default: "space_dot", writable: false }),
+  membership_mode: { default: "open" },
+  application_instructions: {},
+  locale: { default: "fr", check: "locale" },
+  date_format: { default: "auto" },
+  date_format_effective: { default: "iso", writable: false },
+  number_format: { default: "auto" },
+  number_format_effective: { default: "space_dot", writable: false },
   // Member referral
-  f("member_referral_enabled", "boolean", { default: true }),
-  f("member_referral_reward_percent", "integer", { default: 10, check: "percent" }),
-  f("member_referral_max_credits_cents", "integer", { nullable: true, check: "nonnegative" }),
+  member_referral_enabled: { default: true },
+  member_referral_reward_percent: { default: 10, check: "percent" },
+  member_referral_max_credits_cents: { check: "nonnegative" },
   // Custom fields
-  f("custom_fields_schema", "json", { default: () => [] }),
+  custom_fields_schema: { default: () => [] },
   // Accounting
-  f("accounting_account_revenue", "string", { default: "3100", area: "finances" }),
-  f("accounting_account_fees", "string", { default: "3090", area: "finances" }),
-  f("accounting_account_bank", "string", { default: "1020", area: "finances" }),
-  f("accounting_account_events", "string", { default: "3200", area: "finances" }),
-  f("accounting_account_passage", "string", { default: "1021", area: "finances" }),
-  f("accounting_journal", "string", { default: "", area: "finances" }),
-  f("accounting_account_revenue_name", "string", { default: "Cotisations", area: "finances" }),
-  f("accounting_account_fees_name", "string", { default: "Frais de paiement", area: "finances" }),
-  f("accounting_account_bank_name", "string", { default: "Banque", area: "finances" }),
-  f("accounting_account_events_name", "string", { default: "", area: "finances" }),
-  f("accounting_account_passage_name", "string", { default: "Compte de passage", area: "finances" }),
-  f("accounting_templates", "json", { nullable: true, writable: false, area: "finances" }),
-];
+  accounting_account_revenue: { default: "3100", ...finances },
+  accounting_account_fees: { default: "3090", ...finances },
+  accounting_account_bank: { default: "1020", ...finances },
+  accounting_account_events: { default: "3200", ...finances },
+  accounting_account_passage: { default: "1021", ...finances },
+  accounting_journal: { default: "", ...finances },
+  accounting_account_revenue_name: { default: "Cotisations", ...finances },
+  accounting_account_fees_name: { default: "Frais de paiement", ...finances },
+  accounting_account_bank_name: { default: "Banque", ...finances },
+  accounting_account_events_name: { default: "", ...finances },
+  accounting_account_passage_name: { default: "Compte de passage", ...finances },
+  accounting_templates: readOnlyFinances,
+  // Only in ClubUpdate (SPEC)
+  name_order: { shown: false },
+  payout_country: { shown: false, check: "country", ...finances },
+} satisfies { [K in ClubColumn]: FieldMeta<NonNullable<ClubRow[K]>> };
+
+/** The fields that exist only in ClubUpdate (`shown: false`). */
+export type UpdateOnlyColumn = { [K in ClubColumn]: (typeof FIELDS)[K] extends { shown: false } ? K : never }[ClubColumn];
+
+const COLUMNS = getTableColumns(clubs);
+
+function kindOf(name: ClubColumn, format: FieldMeta<unknown>["format"]): FieldKind {
+  const type = COLUMNS[name].columnType;
+  switch (type) {
+    case "SQLiteInteger":
+      return "integer";
+    case "SQLiteReal":
+      return "number";
+    case "SQLiteBoolean":
+      return "boolean";
+    case "SQLiteTextJson":
+      return "json";
+    case "SQLiteText":
+      return format ?? "string";
+    default:
+      throw new Error(`clubs.${name}: no field kind for a ${type} column`);
+  }
+}
+
+const ALL_FIELDS: ClubField[] = (Object.keys(FIELDS) as ClubColumn[]).map((name) => {
+  const meta: FieldMeta<unknown> = FIELDS[name];
+  return {
+    name,
+    kind: kindOf(name, meta.format),
+    nullable: !COLUMNS[name].notNull,
+    ...(meta.default === undefined ? {} : { default: meta.default }),
+    writable: meta.writable ?? true,
+    shown: meta.shown ?? true,
+    area: meta.area ?? (name.startsWith("card_") ? "card" : "page"),
+    ...(meta.check ? { check: meta.check } : {}),
+  };
+});
+
+/** The fields of the Club (ClubAdmin), in its order. */
+export const CLUB_FIELDS: ClubField[] = ALL_FIELDS.filter((f) => f.shown);
 
 /** Fields that exist only in ClubUpdate (SPEC): stored, never shown in the Club. */
-export const UPDATE_ONLY_FIELDS: ClubField[] = [str("name_order"), str("payout_country", { area: "finances", check: "country" })];
+export const UPDATE_ONLY_FIELDS: ClubField[] = ALL_FIELDS.filter((f) => !f.shown);
 
 export function defaultOf(field: ClubField): unknown {
   return typeof field.default === "function" ? (field.default as () => unknown)() : (field.default ?? null);

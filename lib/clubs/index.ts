@@ -5,18 +5,18 @@ import { and, eq, like, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
+import { foldText } from "../../db/text";
 import { requireScope, verb } from "../auth/guard";
 import { clubFieldShowsOnPass, queuePassUpdate } from "../cards/pass-updates";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso } from "../ids";
-import { foldText } from "../text";
-import { CLUB_FIELDS, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
+import { CLUB_FIELDS, type ClubField, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
 import { type ClubAdmin, type ClubUpdate, readCardBackFields } from "./schemas";
 
-export type ClubRow = typeof clubs.$inferSelect & Record<string, unknown>;
+export type ClubRow = typeof clubs.$inferSelect;
 
-const FIELD_BY_NAME = new Map([...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS].map((f) => [f.name, f]));
+const FIELD_BY_NAME = new Map<string, ClubField>([...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS].map((f) => [f.name, f]));
 
 /** `text` as a URL slug (a-z, 0-9, hyphens; at most 60 characters); `fallback` when nothing of it is left ("!!!"). */
 export function slugify(text: string, fallback = "club"): string {
@@ -53,21 +53,21 @@ export async function freeSlug(
 /** Creates a club with every SPEC default; `t` is the caller's transaction. */
 export async function createClub(t: Queryable, input: { name: string; locale?: string; currency?: string }): Promise<ClubRow> {
   const now = nowIso();
-  const row: Record<string, unknown> = {
-    id: newId(),
-    slug: await freeSlug(t, { table: clubs, column: clubs.slug }, input.name, "club"),
-    created_at: now,
-    updated_at: now,
-  };
-  for (const field of CLUB_FIELDS) if (field.name !== "slug") row[field.name] = defaultOf(field);
-  row.name = input.name;
-  if (input.locale) row.locale = input.locale;
-  if (input.currency) row.currency = input.currency;
+  const defaults = Object.fromEntries(CLUB_FIELDS.map((field) => [field.name, defaultOf(field)])) as Omit<typeof clubs.$inferInsert, "id">;
   const [created] = await t
     .insert(clubs)
-    .values(row as typeof clubs.$inferInsert)
+    .values({
+      ...defaults,
+      id: newId(),
+      slug: await freeSlug(t, { table: clubs, column: clubs.slug }, input.name, "club"),
+      name: input.name,
+      locale: input.locale || defaults.locale,
+      currency: input.currency || defaults.currency,
+      created_at: now,
+      updated_at: now,
+    })
     .returning();
-  return created as ClubRow;
+  return created;
 }
 
 export function toClubAdmin(row: ClubRow): ClubAdmin {
@@ -91,7 +91,7 @@ export async function getClubRow(db: Db, clubId: string): Promise<ClubRow> {
     )
     .execute({ id: clubId });
   if (!row) throw new NotFound("CLUB_NOT_FOUND");
-  return row as ClubRow;
+  return row;
 }
 
 /** The caller's club (any valid key may read it: it comes with GET /api/auth/me). */
@@ -110,15 +110,15 @@ const EFFECTIVE = { date_format: ["date_format_effective", "iso"], number_format
 export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate): Promise<ClubAdmin> => {
   const fields = Object.keys(input)
     .map((name) => FIELD_BY_NAME.get(name))
-    .filter((f) => f?.writable) as NonNullable<ReturnType<typeof FIELD_BY_NAME.get>>[];
+    .filter((f): f is ClubField => f?.writable === true);
   if (fields.some((f) => f.area === "card")) requireScope(ctx.actor, "card:edit");
   if (fields.some((f) => f.area === "finances")) requireScope(ctx.actor, "finances:edit");
 
   return ctx.db.tx(async (t) => {
-    const [current] = (await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1)) as ClubRow[];
+    const [current] = await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1);
     if (!current) throw new NotFound("CLUB_NOT_FOUND");
     const now = nowIso();
-    const set: Record<string, unknown> = {};
+    const set: Partial<Record<keyof ClubRow, unknown>> = {};
     for (const field of fields) {
       const value = input[field.name];
       if (value === undefined || (value === null && !field.nullable)) continue;
@@ -128,7 +128,7 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
         set[target] = value === "auto" ? fallback : value;
       }
     }
-    for (const name of Object.keys(set)) if (JSON.stringify(set[name]) === JSON.stringify(current[name] ?? null)) delete set[name];
+    for (const name of Object.keys(set) as (keyof ClubRow)[]) if (JSON.stringify(set[name]) === JSON.stringify(current[name] ?? null)) delete set[name];
     const onPass = Object.keys(set).filter(clubFieldShowsOnPass);
     if ("card_custom_link_url" in set) set.card_custom_link_updated_at = now;
     if (onPass.length) await queuePassUpdate(t, ctx.clubId, null, onPass.join(","));
@@ -136,26 +136,25 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
     set.updated_at = now;
     const [updated] = await t
       .update(clubs)
-      .set(set as never)
+      .set(set as Partial<typeof clubs.$inferInsert>)
       .where(eq(clubs.id, ctx.clubId))
       .returning();
-    return toClubAdmin(updated as ClubRow);
+    return toClubAdmin(updated);
   });
 });
 
 /** The club whose id or slug is `ref` (what a person types at the CLI); CLUB_NOT_FOUND otherwise. */
 export async function findClubByRef(db: Db, ref: string): Promise<{ id: string; slug: string; name: string }> {
-  const [row] = (await db.read
-    .select()
+  const [row] = await db.read
+    .select({ id: clubs.id, slug: clubs.slug, name: clubs.name })
     .from(clubs)
     .where(or(eq(clubs.id, ref), eq(clubs.slug, ref)))
-    .limit(1)) as ClubRow[];
+    .limit(1);
   if (!row) throw new NotFound("CLUB_NOT_FOUND");
-  return { id: row.id, slug: row.slug, name: row.name as string };
+  return row;
 }
 
 /** Every club on this installation, for a superadmin's session (GET /api/superadmin/clubs). */
 export async function listAllClubs(db: Db) {
-  const rows = (await db.read.select().from(clubs)) as ClubRow[];
-  return rows.map((r) => ({ id: r.id, name: r.name as string, slug: r.slug, created_at: r.created_at }));
+  return db.read.select({ id: clubs.id, name: clubs.name, slug: clubs.slug, created_at: clubs.created_at }).from(clubs);
 }

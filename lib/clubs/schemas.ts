@@ -2,8 +2,9 @@
 // from lib/clubs/fields.ts. These zod schemas validate requests, document the OpenAPI
 // components and declare the MCP tools' parameters.
 import { z } from "zod";
+import type { clubs } from "../../db/schema";
 import { LOCALES } from "../i18n";
-import { CLUB_FIELDS, type ClubField, UPDATE_ONLY_FIELDS } from "./fields";
+import { CLUB_FIELDS, type ClubField, UPDATE_ONLY_FIELDS, type UpdateOnlyColumn } from "./fields";
 
 export const CARD_BACK_FIELD_TYPES = ["text", "number", "link", "email", "phone"] as const;
 export const BARCODE_FORMATS = ["qr", "pdf417", "aztec", "code128"] as const;
@@ -137,5 +138,6 @@ export const ClubUpdate = z
       "Every field optional. null clears a field that may be empty and leaves the others unchanged. Fields not listed here (id, slug, logos, payment state, ...) cannot be written.",
   });
 
-export type ClubAdmin = Record<string, unknown> & { id: string; name: string; slug: string; locale: string; created_at: string; updated_at: string };
+/** The Club: every column but those only ClubUpdate has, the back fields read as CardBackFields. */
+export type ClubAdmin = Omit<typeof clubs.$inferSelect, UpdateOnlyColumn | "card_back_fields"> & { card_back_fields: CardBackField[] | null };
 export type ClubUpdate = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // revenue, net), always computed from registrations and payments, never stored.
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { clubColumns, clubs, eventRegistrations, events, eventTickets, payments } from "../../db/schema";
+import { clubs, eventRegistrations, events, eventTickets, payments } from "../../db/schema";
 import { freeSlug } from "../clubs";
 import { type Invalid, NotFound, ValidationFailed } from "../errors";
 import { asLocale, type Locale } from "../i18n";
@@ -28,12 +28,12 @@ export async function getEventOrThrow(q: Queryable, clubId: string, eventId: str
 
 export async function clubInfo(q: Queryable, clubId: string): Promise<{ slug: string; currency: string; name: string; locale: Locale }> {
   const [row] = await q
-    .select({ slug: clubs.slug, currency: clubColumns.currency, name: clubColumns.name, locale: clubColumns.locale })
+    .select({ slug: clubs.slug, currency: clubs.currency, name: clubs.name, locale: clubs.locale })
     .from(clubs)
     .where(eq(clubs.id, clubId))
     .limit(1);
   if (!row) throw new NotFound("CLUB_NOT_FOUND");
-  return { ...(row as { slug: string; currency: string; name: string }), locale: asLocale(row.locale as string) };
+  return { ...row, locale: asLocale(row.locale) };
 }
 
 /** A slug for a new event of the club, from its title (`event` when the title has no letter or digit). */

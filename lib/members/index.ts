@@ -3,7 +3,7 @@
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
-import { clubColumns, clubs, members, payments } from "../../db/schema";
+import { clubs, members, payments } from "../../db/schema";
 import { verb } from "../auth/guard";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../cards/pass-updates";
 import type { Ctx } from "../context";
@@ -60,20 +60,20 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
   const [row] = await q
     .select({
       id: clubs.id,
-      name: clubColumns.name,
+      name: clubs.name,
       slug: clubs.slug,
-      locale: clubColumns.locale,
-      currency: clubColumns.currency,
-      membership_duration_months: clubColumns.membership_duration_months,
-      commission_rate_percent: clubColumns.commission_rate_percent,
-      custom_fields_schema: clubColumns.custom_fields_schema,
-      contact_email: clubColumns.contact_email,
+      locale: clubs.locale,
+      currency: clubs.currency,
+      membership_duration_months: clubs.membership_duration_months,
+      commission_rate_percent: clubs.commission_rate_percent,
+      custom_fields_schema: clubs.custom_fields_schema,
+      contact_email: clubs.contact_email,
     })
     .from(clubs)
     .where(eq(clubs.id, clubId))
     .limit(1);
   if (!row) throw new NotFound("CLUB_NOT_FOUND");
-  return row as ClubSettings;
+  return row;
 }
 
 /**

@@ -8,10 +8,10 @@ import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
-import { foldText } from "../text";
+import { foldText } from "../../db/text";
 import { derivedStatus, todayUtc } from "./status";
 
-export { foldText, sortNameOf } from "../text";
+export { foldText, sortNameOf } from "../../db/text";
 
 export type MemberRow = typeof members.$inferSelect;
 

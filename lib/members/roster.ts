@@ -2,7 +2,7 @@
 // columns nom, prénom, email, fin abonnement, statut, with the club's name and the date on top
 // and "page n / total" at the foot, in the club's language. It is written a few pages at a time
 // as the download is read (lib/pdf), in DejaVu Sans so that names outside Latin-1 print. The
-// order is the database's (`members.sort_name`, lib/text), so rows arrive sorted.
+// order is the database's (`members.sort_name`, db/text), so rows arrive sorted.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Locale } from "../i18n";

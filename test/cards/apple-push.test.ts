@@ -76,7 +76,7 @@ describe("pushes after a change", () => {
     expect(pushes.map((j) => j.payload.push_token).sort()).toEqual(["aaaa1111", "bbbb2222"]);
     for (const j of pushes) expect(j).toMatchObject({ status: "done", attempts: 1, outcome: "APNs 200" });
     const [club] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
-    expect((club as Record<string, unknown>).last_wallet_push_at).toBeString();
+    expect(club.last_wallet_push_at).toBeString();
 
     expect(apns.received.map((r) => r.path).sort()).toEqual(["/3/device/aaaa1111", "/3/device/bbbb2222"]);
     for (const r of apns.received) {

@@ -200,7 +200,7 @@ describe("updates sent to the Wallet API", () => {
       });
     }
     const [club] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
-    expect((club as Record<string, unknown>).last_wallet_push_at).toBeString();
+    expect(club.last_wallet_push_at).toBeString();
   });
 
   it("a 503 leaves the delivery pending with its outcome, and the next run delivers it", async () => {
@@ -297,12 +297,7 @@ describe("the placeholder logo", () => {
     const cls = (decodeJwt(location.slice(SAVE_URL.length)).payload as Json).loyaltyClasses[0];
     expect(cls.programLogo.sourceUri.uri).toBe(`http://localhost/c/logo/${env.clubId}`);
     expect(decodeProtectedHeader(location.slice(SAVE_URL.length)).alg).toBe("RS256");
-    await env.db.tx((t) =>
-      t
-        .update(clubs)
-        .set({ logo_url: "https://club.example/logo.png" } as never)
-        .where(eq(clubs.id, env.clubId)),
-    );
+    await env.db.tx((t) => t.update(clubs).set({ logo_url: "https://club.example/logo.png" }).where(eq(clubs.id, env.clubId)));
     const again = (await env.call("GET", `/c/${m.pass_serial_number}/google`, { key: null })).headers.get("location") ?? "";
     expect((decodeJwt(again.slice(SAVE_URL.length)).payload as Json).loyaltyClasses[0].programLogo.sourceUri.uri).toBe("https://club.example/logo.png");
   });

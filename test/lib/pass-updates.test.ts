@@ -111,7 +111,7 @@ describe("the update job", () => {
     expect(update.outcome).toBe("deliveries queued (apple: 1)");
     expect(await jobsOf("test_delivery")).toHaveLength(1);
     const [club] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
-    expect((club as Record<string, unknown>).last_wallet_push_at).toBeString();
+    expect(club.last_wallet_push_at).toBeString();
     // Run again: the fan-out does not repeat.
     await runDueJobs(env.db, { now: new Date(Date.now() + 3600_000) });
     expect(calls).toHaveLength(1);

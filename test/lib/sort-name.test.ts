@@ -3,7 +3,7 @@
 // strength in each of the club languages, for names in the letters clubs meet.
 import { describe, expect, it } from "bun:test";
 import fc from "fast-check";
-import { sortNameOf } from "../../lib/text";
+import { sortNameOf } from "../../db/text";
 
 const LETTERS = [..."abcdeghilmnorstuzABCDELMOSZ", ..."éèêëàâäçîïôöùûüÿÉÈÀÖÜ", ..."łŁżŻźśćńąęóČčřŘšŠžŽďťňůý", " "];
 const name = fc.array(fc.constantFrom(...LETTERS), { minLength: 1, maxLength: 7 }).map((cs) => cs.join("").trim() || "a");

@@ -46,7 +46,7 @@ describe("MCP endpoint", () => {
     expect(isError).toBe(false);
     expect(body.description).toBe("Via MCP");
     const [row] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
-    expect((row as Record<string, unknown>).description).toBe("Via MCP");
+    expect(row.description).toBe("Via MCP");
     expect(row.slug).not.toBe("ignored");
     const audited = await env.db.read
       .select()
@@ -64,7 +64,7 @@ describe("MCP endpoint", () => {
     expect(body.code).toBe("SCOPE_MISSING");
     expect(body.detail).toContain("page:edit");
     const [row] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
-    expect((row as Record<string, unknown>).description).not.toBe("Should not land");
+    expect(row.description).not.toBe("Should not land");
     await client.close();
   });
 

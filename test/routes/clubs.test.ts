@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const stored = async () => (await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId)))[0] as Record<string, unknown>;
+const stored = async () => (await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId)))[0];
 const put = (body: unknown, key?: string) => env.call("PUT", `/api/clubs/${env.clubId}`, { body, key });
 
 describe("PUT /api/clubs/:club_id", () => {
@@ -76,7 +76,7 @@ describe("PUT /api/clubs/:club_id", () => {
     await env.db.tx((t) =>
       t
         .update(clubs)
-        .set({ card_back_fields: [{ type: "perk", label: "10% chez Vélo Shop", value: "Montrez la carte" }] } as never)
+        .set({ card_back_fields: [{ type: "perk", label: "10% chez Vélo Shop", value: "Montrez la carte" }] })
         .where(eq(clubs.id, env.clubId)),
     );
     const res = await env.call("GET", "/api/auth/me");

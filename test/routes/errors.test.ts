@@ -38,20 +38,10 @@ describe("errors", () => {
   });
 
   it("follows the club's locale for a known key, whatever Accept-Language says", async () => {
-    await env.db.tx((t) =>
-      t
-        .update(clubs)
-        .set({ locale: "it" } as never)
-        .where(eq(clubs.id, env.clubId)),
-    );
+    await env.db.tx((t) => t.update(clubs).set({ locale: "it" }).where(eq(clubs.id, env.clubId)));
     const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody: "{", headers: { "content-type": "application/json", "accept-language": "en" } });
     expect(res.body.detail).toBe("Il corpo della richiesta non è un JSON valido.");
-    await env.db.tx((t) =>
-      t
-        .update(clubs)
-        .set({ locale: "fr" } as never)
-        .where(eq(clubs.id, env.clubId)),
-    );
+    await env.db.tx((t) => t.update(clubs).set({ locale: "fr" }).where(eq(clubs.id, env.clubId)));
   });
 
   it("takes ids in upper case as the same ids (a UUID has no case)", async () => {

@@ -128,12 +128,7 @@ describe("POST /api/clubs/:club_id/members/:member_id/send-card-email", () => {
 
   it("sends again when asked again, and writes in German for a German club", async () => {
     const m = await seedMember(env, { first_name: "Jörg", email: "joerg@test.org" });
-    await env.db.tx((t) =>
-      t
-        .update(clubs)
-        .set({ locale: "de" } as never)
-        .where(eq(clubs.id, env.clubId)),
-    );
+    await env.db.tx((t) => t.update(clubs).set({ locale: "de" }).where(eq(clubs.id, env.clubId)));
     inbox.length = 0;
     const first = await send(m.id);
     await Bun.sleep(5);
@@ -143,23 +138,12 @@ describe("POST /api/clubs/:club_id/members/:member_id/send-card-email", () => {
     expect(header(inbox[1].raw, "Subject")).toBe("Ihr Mitgliedsausweis — Club de test");
     expect(second.body.card_email_sent_at > first.body.card_email_sent_at).toBe(true);
     expect((await memberRow(env, m.id)).card_email_sent_at).toBe(second.body.card_email_sent_at);
-    await env.db.tx((t) =>
-      t
-        .update(clubs)
-        .set({ locale: "fr" } as never)
-        .where(eq(clubs.id, env.clubId)),
-    );
+    await env.db.tx((t) => t.update(clubs).set({ locale: "fr" }).where(eq(clubs.id, env.clubId)));
   });
 
   it("answers to the club's contact_email (Reply-To), none when the club has none", async () => {
     const m = await seedMember(env, { email: "reply@test.org" });
-    const setContact = (contact_email: string | null) =>
-      env.db.tx((t) =>
-        t
-          .update(clubs)
-          .set({ contact_email } as never)
-          .where(eq(clubs.id, env.clubId)),
-      );
+    const setContact = (contact_email: string | null) => env.db.tx((t) => t.update(clubs).set({ contact_email }).where(eq(clubs.id, env.clubId)));
     await setContact("bureau@club.test");
     inbox.length = 0;
     try {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   await env.db.tx((t) =>
     t
       .update(clubs)
-      .set({ custom_fields_schema: [{ key: "licence", label: "N° de licence" }, { key: "size", label: "Taille" }, { label: "no key" }] } as never)
+      .set({ custom_fields_schema: [{ key: "licence", label: "N° de licence" }, { key: "size", label: "Taille" }, { label: "no key" }] })
       .where(eq(clubs.id, env.clubId)),
   );
   const mk = async (name: string, over: Parameters<typeof seedMember>[1]) => {

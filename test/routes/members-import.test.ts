@@ -13,7 +13,7 @@ beforeAll(async () => {
   await env.db.tx((t) =>
     t
       .update(clubs)
-      .set({ custom_fields_schema: [{ key: "licence", label: "N° de licence" }] } as never)
+      .set({ custom_fields_schema: [{ key: "licence", label: "N° de licence" }] })
       .where(eq(clubs.id, env.clubId)),
   );
 });

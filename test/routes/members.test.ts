@@ -386,13 +386,7 @@ describe("member actions", () => {
     });
 
     it("takes the platform commission at the club's commission_rate_percent (null: 0)", async () => {
-      const setRate = (rate: number | null) =>
-        env.db.tx((t) =>
-          t
-            .update(clubs)
-            .set({ commission_rate_percent: rate } as never)
-            .where(eq(clubs.id, env.clubId)),
-        );
+      const setRate = (rate: number | null) => env.db.tx((t) => t.update(clubs).set({ commission_rate_percent: rate }).where(eq(clubs.id, env.clubId)));
       await setRate(5);
       try {
         const m = await seedMember(env, { payment_status: "pending" });

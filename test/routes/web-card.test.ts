@@ -47,19 +47,14 @@ beforeAll(async () => {
   });
   // tier_ids can only name a real tier once it exists.
   const [row] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
-  const fields = (row as Record<string, unknown>).card_back_fields as Record<string, unknown>[];
+  const fields = row.card_back_fields ?? [];
   fields[2].tier_ids = [gold.id];
   await setClub({ card_back_fields: fields });
 });
 afterAll(() => env.close());
 
-async function setClub(values: Record<string, unknown>) {
-  await env.db.tx((t) =>
-    t
-      .update(clubs)
-      .set(values as never)
-      .where(eq(clubs.id, env.clubId)),
-  );
+async function setClub(values: Partial<typeof clubs.$inferInsert>) {
+  await env.db.tx((t) => t.update(clubs).set(values).where(eq(clubs.id, env.clubId)));
 }
 const view = (serial: string, headers: Record<string, string> = {}) => env.call("GET", `/c/${serial}`, { key: null, headers });
 const memberRow = async (id: string) => (await env.db.read.select().from(members).where(eq(members.id, id)))[0];
@@ -167,7 +162,7 @@ describe("GET /c/:serial", () => {
 
   it("escapes every value: a name with <script>, a perk label with markup, a javascript: link", async () => {
     const [row] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
-    const before = (row as Record<string, unknown>).card_back_fields;
+    const before = row.card_back_fields;
     await setClub({
       name: 'Club "<b>bold</b>"',
       card_back_fields: [

@@ -1,6 +1,7 @@
-// Text as members are searched and sorted: folded to lower case without accents, so that "zolc"
-// finds Żółć and Čapek sorts among the C's. Pure functions, also used by the database's one-time
-// backfill (db/index.ts), which is why they live apart from lib/members.
+// Text as the database keys it for search and sort (members.search_text, members.sort_name):
+// folded to lower case without accents, so that "zolc" finds Żółć and Čapek sorts among the C's.
+// Pure functions, used by lib/ wherever those columns are written, and here in db/ because
+// openDb's one-time backfill of sort_name (db/index.ts) needs them and db/ imports nothing from lib/.
 
 /** Letters NFKD does not decompose (Polish ł, Nordic ø, German ß...). */
 const FOLD: Record<string, string> = { ł: "l", Ł: "l", ø: "o", Ø: "o", ß: "ss", æ: "ae", Æ: "ae", œ: "oe", Œ: "oe", đ: "d", Đ: "d", ı: "i" };

@@ -1,0 +1,146 @@
+// The club is described twice: its columns in db/schema.ts (what SQLite stores) and what the API
+// does with each in lib/clubs/fields.ts (shown, writable, scope, default, checks). The two must
+// name the same fields with the same types, as the migrated database has them, and a new club
+// must hold every stated default. db/ is the bottom layer: it imports nothing from the rest.
+import { afterAll, describe, expect, it } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { eq, getTableColumns } from "drizzle-orm";
+import { openDb } from "../../db";
+import { clubs } from "../../db/schema";
+import { createClub } from "../../lib/clubs";
+import { CLUB_FIELDS, type ClubField, defaultOf, type FieldKind, UPDATE_ONLY_FIELDS } from "../../lib/clubs/fields";
+
+const FIELDS = [...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS];
+const NOT_FIELDS = ["id", "created_at", "updated_at"];
+const db = openDb(":memory:");
+afterAll(() => db.close());
+
+/** The clubs table as the migrations made it. */
+const table = db.raw.query<{ name: string; type: string; notnull: number; dflt_value: string | null }, []>("PRAGMA table_info(clubs)").all();
+
+const SQL_TYPE: Record<FieldKind, string> = {
+  string: "text",
+  datetime: "text",
+  date: "text",
+  json: "text",
+  integer: "integer",
+  boolean: "integer",
+  number: "real",
+};
+const DRIZZLE_TYPE: Record<FieldKind, "string" | "number" | "boolean" | "json"> = {
+  string: "string",
+  datetime: "string",
+  date: "string",
+  json: "json",
+  integer: "number",
+  boolean: "boolean",
+  number: "number",
+};
+
+describe("the club's fields and columns", () => {
+  it("name the columns of db/schema.ts, which are those of the migrated table", () => {
+    const schemaColumns = Object.keys(getTableColumns(clubs));
+    expect(table.map((c) => c.name)).toEqual(schemaColumns);
+    // The fields keep the Club's order (SPEC), not the table's.
+    const fieldNames: string[] = FIELDS.map((f) => f.name);
+    expect(fieldNames.toSorted()).toEqual(schemaColumns.filter((n) => !NOT_FIELDS.includes(n)).toSorted());
+    expect(new Set(fieldNames).size).toBe(fieldNames.length);
+  });
+
+  it("give each field the kind and nullability of its column", () => {
+    const columns = getTableColumns(clubs);
+    const byName = new Map(table.map((c) => [c.name, c]));
+    for (const field of FIELDS) {
+      const column = byName.get(field.name);
+      expect({ field: field.name, sql: column?.type.toLowerCase(), notnull: column?.notnull === 1 }).toEqual({
+        field: field.name,
+        sql: SQL_TYPE[field.kind],
+        notnull: !field.nullable,
+      });
+      expect({ field: field.name, drizzle: columns[field.name].dataType }).toEqual({ field: field.name, drizzle: DRIZZLE_TYPE[field.kind] });
+      // Defaults are written by createClub, never by SQL.
+      expect({ field: field.name, sqlDefault: column?.dflt_value ?? null }).toEqual({ field: field.name, sqlDefault: null });
+    }
+  });
+
+  it("state a default of the column's type, and one for every non-null field but those creation sets", () => {
+    const fits: Record<FieldKind, (v: unknown) => boolean> = {
+      string: (v) => typeof v === "string",
+      datetime: (v) => typeof v === "string",
+      date: (v) => typeof v === "string",
+      integer: Number.isInteger,
+      number: (v) => typeof v === "number",
+      boolean: (v) => typeof v === "boolean",
+      json: Array.isArray,
+    };
+    for (const field of FIELDS.filter((f) => f.default !== undefined))
+      expect({ field: field.name, fits: fits[field.kind](defaultOf(field)) }).toEqual({ field: field.name, fits: true });
+    const withoutDefault = FIELDS.filter((f) => !f.nullable && f.default === undefined).map((f) => f.name);
+    expect(withoutDefault).toEqual(["name", "slug"]);
+  });
+
+  it("check writes only of the kind the check is made for", () => {
+    const kindOfCheck: Record<NonNullable<ClubField["check"]>, FieldKind> = {
+      color: "string",
+      url: "string",
+      email: "string",
+      currency: "string",
+      country: "string",
+      locale: "string",
+      barcode: "string",
+      latitude: "number",
+      longitude: "number",
+      percent: "integer",
+      nonnegative: "integer",
+      months: "integer",
+      card_back_fields: "json",
+      card_locations: "json",
+    };
+    for (const field of FIELDS.filter((f) => f.check)) {
+      expect({ field: field.name, kind: field.kind }).toEqual({ field: field.name, kind: kindOfCheck[field.check as keyof typeof kindOfCheck] });
+    }
+  });
+
+  it("store every default in a new club, as the Club shows it", async () => {
+    const created = await db.tx((t) => createClub(t, { name: "Defaults" }));
+    const [row] = await db.read.select().from(clubs).where(eq(clubs.id, created.id));
+    for (const field of FIELDS.filter((f) => f.name !== "name" && f.name !== "slug")) {
+      const stored: unknown = row[field.name];
+      expect({ field: field.name, stored }).toEqual({ field: field.name, stored: defaultOf(field) });
+    }
+  });
+});
+
+/** Every module a TypeScript file names in an import, export ... from, dynamic import or require. */
+function specifiers(source: string): string[] {
+  const found = source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']/g);
+  return [...found].map((m) => m[1]);
+}
+
+describe("db/", () => {
+  const root = resolve(import.meta.dir, "../..");
+  const dbDir = join(root, "db");
+  const files = readdirSync(dbDir, { recursive: true, encoding: "utf8" }).filter((f) => /\.[cm]?[jt]s$/.test(f));
+
+  it("finds the specifiers of every import form", () => {
+    const names = specifiers(
+      `import a from "./a";\nimport type { B } from '../b';\nexport { c } from "./c";\nimport "./d";\nawait import("./e");\nrequire("./f");`,
+    );
+    expect(names).toEqual(["./a", "../b", "./c", "./d", "./e", "./f"]);
+  });
+
+  it("imports nothing of the project outside db/ (lib/, routes/, server/...)", () => {
+    expect(files).toContain("schema.ts");
+    const outside: string[] = [];
+    for (const file of files) {
+      const path = join(dbDir, file);
+      for (const spec of specifiers(readFileSync(path, "utf8"))) {
+        if (!spec.startsWith(".")) continue;
+        const target = relative(dbDir, resolve(dirname(path), spec));
+        if (target.startsWith("..")) outside.push(`db/${file} imports ${spec}`);
+      }
+    }
+    expect(outside).toEqual([]);
+  });
+});
