@@ -18,23 +18,20 @@ import type { Ctx } from "../lib/context";
 import { AppError } from "../lib/errors";
 import { TOOLS } from "../lib/mcp";
 import type { ToolDef } from "../lib/mcp/tool";
+import { inputSchema } from "./mcp-schema";
 import { type ErrorBody, errorAnswer, json, parseInput, validationBody } from "./errors";
 import { getState } from "./state";
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((def) => [def.name, def]));
 
 let listed: Tool[] | undefined;
-/**
- * What `tools/list` shows, made once, as McpServer.registerTool would show it. The input schema is
- * an unnamed copy of the tool's zod object: a named root would become a `$ref`, and MCP wants
- * `"type": "object"`.
- */
+/** What `tools/list` shows, made once, as McpServer.registerTool would show it. */
 function listedTools(): Tool[] {
   listed ??= TOOLS.map((def) => ({
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: z.toJSONSchema(z.object(def.input.shape), { target: "draft-7", io: "input" }) as Tool["inputSchema"],
+    inputSchema: inputSchema(def.input),
     annotations: def.annotations,
     execution: { taskSupport: "forbidden" },
   }));
