@@ -120,6 +120,7 @@ export async function createApp(db: Db, config: Config): Promise<App> {
           ip,
           via,
           tool: getState(request)?.tool ?? null,
+          mcp_method: getState(request)?.mcpMethod ?? null,
           created_at: new Date().toISOString(),
         });
       } catch (err) {

@@ -93,7 +93,23 @@ function buildServer(ctx: Ctx, request: Request): McpServer {
  */
 const ALLOW = "POST";
 
+/**
+ * The JSON-RPC method(s) a POST body asks for, for the audit row: a batch's joined by commas (so
+ * the audit log never takes a batch with a tool call in it for a handshake). Null when none.
+ */
+function rpcMethods(body: unknown): string | null {
+  const messages = Array.isArray(body) ? body : [body];
+  const methods = messages.flatMap((m) => (m && typeof m === "object" && typeof m.method === "string" ? [m.method.slice(0, 100)] : []));
+  return methods.length ? methods.join(",").slice(0, 500) : null;
+}
+
 export async function handleMcp(ctx: Ctx, request: Request, parsedBody: unknown): Promise<Response> {
+  const state = getState(request);
+  if (state) {
+    // A GET asking for an event stream is a client opening the server's stream (Streamable HTTP).
+    const opensStream = request.method === "GET" && /text\/event-stream/i.test(request.headers.get("accept") ?? "");
+    state.mcpMethod = opensStream ? "stream" : request.method === ALLOW ? rpcMethods(parsedBody) : null;
+  }
   if (request.method !== ALLOW) {
     const refused = new AppError(405, "METHOD_NOT_ALLOWED", { path: new URL(request.url).pathname, method: request.method, allow: ALLOW });
     const { status, body } = errorAnswer(refused, ctx.locale);
