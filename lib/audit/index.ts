@@ -98,7 +98,9 @@ export const AuditLogEntry = z
     mcp_method: z
       .string()
       .nullable()
-      .meta({ description: "An MCP request's JSON-RPC method (`tools/call`, `resources/read`, `initialize`...), several comma-separated for a batch; null for HTTP." }),
+      .meta({
+        description: "An MCP request's JSON-RPC method (`tools/call`, `resources/read`, `initialize`...), several comma-separated for a batch; null for HTTP.",
+      }),
     created_at: z.string(),
   })
   .meta({ id: "AuditLogEntry" });

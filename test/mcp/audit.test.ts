@@ -39,7 +39,10 @@ describe("MCP requests in the audit log", () => {
     expect(methods).toEqual(["initialize", "notifications/initialized", "stream", "tools/list", "tools/call"]);
     expect(all.items.find((r) => r.mcp_method === "stream")).toMatchObject({ method: "GET", status: 405, tool: null });
     // Nothing is lost: the database holds one row per request, the hidden ones too.
-    const stored = await env.db.read.select().from(auditLog).where(eq(auditLog.key_prefix, key.slice(0, 12)));
+    const stored = await env.db.read
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.key_prefix, key.slice(0, 12)));
     expect(stored).toHaveLength(5);
     expect(stored.every((r) => r.mcp_method !== null)).toBe(true);
   });

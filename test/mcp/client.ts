@@ -24,3 +24,16 @@ export async function callTool(client: Awaited<ReturnType<typeof mcpClient>>, na
     throw new Error(`${name}: the answer is not JSON: ${text.slice(0, 300)}`);
   }
 }
+
+/**
+ * The JSON-RPC error a request ends with (fails the test if it succeeds). Awaited here rather than
+ * with `expect(...).rejects`, which took Bun ~0.7 s per SDK request.
+ */
+export async function rpcError(request: Promise<unknown>): Promise<{ code: number; message: string; data?: any }> {
+  const outcome = await request.then(
+    (result) => ({ result }),
+    (error) => ({ error }),
+  );
+  if (!("error" in outcome)) throw new Error(`expected a JSON-RPC error, got ${JSON.stringify(outcome.result).slice(0, 300)}`);
+  return outcome.error;
+}
