@@ -95,12 +95,9 @@ export const AuditLogEntry = z
     ip: z.string().nullable(),
     via: z.string(),
     tool: z.string().nullable().meta({ description: "The MCP tool called, resource URI read or prompt got; null otherwise." }),
-    mcp_method: z
-      .string()
-      .nullable()
-      .meta({
-        description: "An MCP request's JSON-RPC method (`tools/call`, `resources/read`, `initialize`...), several comma-separated for a batch; null for HTTP.",
-      }),
+    mcp_method: z.string().nullable().meta({
+      description: "An MCP request's JSON-RPC method (`tools/call`, `resources/read`, `initialize`...), several comma-separated for a batch; null for HTTP.",
+    }),
     created_at: z.string(),
   })
   .meta({ id: "AuditLogEntry" });

@@ -25,11 +25,14 @@ export async function callTool(client: Awaited<ReturnType<typeof mcpClient>>, na
   }
 }
 
+/** A JSON-RPC error; a refusal's `data` is the HTTP answer's status and body. */
+export type RpcError = { code: number; message: string; data?: { status?: number; code?: string; uri?: string; detail?: unknown } };
+
 /**
  * The JSON-RPC error a request ends with (fails the test if it succeeds). Awaited here rather than
  * with `expect(...).rejects`, which took Bun ~0.7 s per SDK request.
  */
-export async function rpcError(request: Promise<unknown>): Promise<{ code: number; message: string; data?: any }> {
+export async function rpcError(request: Promise<unknown>): Promise<RpcError> {
   const outcome = await request.then(
     (result) => ({ result }),
     (error) => ({ error }),

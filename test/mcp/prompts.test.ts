@@ -94,7 +94,7 @@ describe("prompts", () => {
     ] as const) {
       const err = await rpcError(client.getPrompt({ name, arguments: args }));
       expect(err).toMatchObject({ code: -32602, data: { status: 422, code: "VALIDATION_FAILED" } });
-      expect(err.data.detail[0].loc).toEqual(["body", field]);
+      expect((err.data as { detail: { loc: string[] }[] }).detail[0].loc).toEqual(["body", field]);
     }
     expect(await rpcError(client.getPrompt({ name: "no_such_prompt" }))).toMatchObject({
       code: -32602,

@@ -96,7 +96,7 @@ describe("resources", () => {
   it("a bad query variable is invalid params (-32602) with the API's 422 items, under query", async () => {
     const err = await rpcError(client.readResource({ uri: uri("/members?status=asleep&page=0") }));
     expect(err).toMatchObject({ code: -32602, data: { status: 422, code: "VALIDATION_FAILED" } });
-    expect(err.data.detail.map((i: { loc: string[] }) => i.loc)).toEqual([
+    expect((err.data as { detail: { loc: string[] }[] }).detail.map((i) => i.loc)).toEqual([
       ["query", "status"],
       ["query", "page"],
     ]);
