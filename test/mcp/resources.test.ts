@@ -1,26 +1,17 @@
 // The MCP server's instructions and resources through the official SDK client: the club, its
 // tiers and the member list (a template), read through the same verbs and scopes as the API.
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { and, eq } from "drizzle-orm";
 import { auditLog } from "../../db/schema";
-import { setup, type TestEnv } from "../helpers";
 import { seedMember } from "../members-fixtures";
-import { mcpClient, rpcError } from "./client";
+import { mcpClient, mcpSuite, rpcError } from "./client";
 
-let env: TestEnv;
-let client: Awaited<ReturnType<typeof mcpClient>>;
-beforeAll(async () => {
-  env = await setup();
-  client = await mcpClient(env);
-});
-afterAll(async () => {
-  await client.close();
-  await env.close();
-});
+const s = mcpSuite();
 
-const uri = (path = "") => `club://${env.clubId}${path}`;
+const uri = (path = "") => `club://${s.env.clubId}${path}`;
 
-async function readJson(c: typeof client, address: string) {
+async function readJson(c: Client, address: string) {
   const { contents } = await c.readResource({ uri: address });
   expect(contents).toHaveLength(1);
   expect(contents[0]).toMatchObject({ uri: address, mimeType: "application/json" });
@@ -29,7 +20,7 @@ async function readJson(c: typeof client, address: string) {
 
 describe("server instructions", () => {
   it("tell an assistant what the server is for, to call whoami first, and the conventions", () => {
-    const text = client.getInstructions() ?? "";
+    const text = s.client.getInstructions() ?? "";
     expect(text).toContain("membership club");
     expect(text).toContain("Call whoami first");
     expect(text).toContain("integer cents");
@@ -39,7 +30,7 @@ describe("server instructions", () => {
   });
 
   it("come with the tools, resources and prompts capabilities", () => {
-    const caps = client.getServerCapabilities();
+    const caps = s.client.getServerCapabilities();
     expect(caps).toHaveProperty("tools");
     expect(caps).toHaveProperty("resources");
     expect(caps).toHaveProperty("prompts");
@@ -48,7 +39,7 @@ describe("server instructions", () => {
 
 describe("resources", () => {
   it("resources/list shows the club and its tiers at the caller's club URIs", async () => {
-    const { resources } = await client.listResources();
+    const { resources } = await s.client.listResources();
     expect(resources.map((r) => [r.name, r.uri, r.mimeType])).toEqual([
       ["club", uri(), "application/json"],
       ["tiers", uri("/tiers"), "application/json"],
@@ -57,22 +48,22 @@ describe("resources", () => {
   });
 
   it("resources/templates/list shows the member list, its query variables in the template", async () => {
-    const { resourceTemplates } = await client.listResourceTemplates();
+    const { resourceTemplates } = await s.client.listResourceTemplates();
     expect(resourceTemplates.map((r) => [r.name, r.uriTemplate])).toEqual([["members", uri("/members{?search,status,sort,dir,page,limit}")]]);
   });
 
   it("the club reads as the API shows it (ClubAdmin)", async () => {
-    const club = await readJson(client, uri());
-    const me = await env.call("GET", "/api/auth/me");
+    const club = await readJson(s.client, uri());
+    const me = await s.env.call("GET", "/api/auth/me");
     expect(club).toEqual(me.body.club);
-    expect(club.id).toBe(env.clubId);
+    expect(club.id).toBe(s.env.clubId);
   });
 
   it("the tiers read as the API lists them", async () => {
-    const created = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Junior", price_cents: 2500 } });
+    const created = await s.env.call("POST", `/api/clubs/${s.env.clubId}/tiers`, { body: { name: "Junior", price_cents: 2500 } });
     expect(created.status).toBe(201);
-    const tiers = await readJson(client, uri("/tiers"));
-    const http = await env.call("GET", `/api/clubs/${env.clubId}/tiers`);
+    const tiers = await readJson(s.client, uri("/tiers"));
+    const http = await s.env.call("GET", `/api/clubs/${s.env.clubId}/tiers`);
     expect(tiers).toEqual(http.body);
     expect(tiers.map((t: { name: string }) => t.name)).toContain("Junior");
   });
@@ -83,18 +74,18 @@ describe("resources", () => {
       ["Zeno", "2099-02-01"],
       ["Zora", "2000-01-01"],
     ])
-      await seedMember(env, { first_name: first, last_name: "Quux", membership_end: end });
-    const page = await readJson(client, uri("/members?search=quux&status=active&sort=name&dir=asc&limit=1&page=2"));
-    const http = await env.call("GET", `/api/clubs/${env.clubId}/members?search=quux&status=active&sort=name&dir=asc&limit=1&page=2`);
+      await seedMember(s.env, { first_name: first, last_name: "Quux", membership_end: end });
+    const page = await readJson(s.client, uri("/members?search=quux&status=active&sort=name&dir=asc&limit=1&page=2"));
+    const http = await s.env.call("GET", `/api/clubs/${s.env.clubId}/members?search=quux&status=active&sort=name&dir=asc&limit=1&page=2`);
     expect(page).toEqual(http.body);
     expect([page.total, page.page, page.limit, page.items.map((m: { first_name: string }) => m.first_name)]).toEqual([2, 2, 1, ["Zeno"]]);
-    const all = await readJson(client, uri("/members"));
+    const all = await readJson(s.client, uri("/members"));
     expect(all.total).toBeGreaterThanOrEqual(3);
     expect(all.limit).toBe(50);
   });
 
   it("a bad query variable is invalid params (-32602) with the API's 422 items, under query", async () => {
-    const err = await rpcError(client.readResource({ uri: uri("/members?status=asleep&page=0") }));
+    const err = await rpcError(s.client.readResource({ uri: uri("/members?status=asleep&page=0") }));
     expect(err).toMatchObject({ code: -32602, data: { status: 422, code: "VALIDATION_FAILED" } });
     expect((err.data as { detail: { loc: string[] }[] }).detail.map((i) => i.loc)).toEqual([
       ["query", "status"],
@@ -103,9 +94,9 @@ describe("resources", () => {
   });
 
   it("a key without members:view cannot read the members or tiers: refused in the club's language, and audited", async () => {
-    const key = await env.makeKey({ page: "view" });
-    const viewOnly = await mcpClient(env, key);
-    expect((await readJson(viewOnly, uri())).id).toBe(env.clubId);
+    const key = await s.env.makeKey({ page: "view" });
+    const viewOnly = await mcpClient(s.env, key);
+    expect((await readJson(viewOnly, uri())).id).toBe(s.env.clubId);
     for (const path of ["/members?search=quux", "/tiers"]) {
       expect(await rpcError(viewOnly.readResource({ uri: uri(path) }))).toMatchObject({
         code: -32600,
@@ -114,23 +105,23 @@ describe("resources", () => {
       });
     }
     await viewOnly.close();
-    const rows = await env.db.read
+    const rows = await s.env.db.read
       .select()
       .from(auditLog)
       .where(and(eq(auditLog.key_prefix, key.slice(0, 12)), eq(auditLog.mcp_method, "resources/read")));
     expect(rows.map((r) => r.tool).sort()).toEqual([uri(), uri("/members?search=quux"), uri("/tiers")]);
-    const log = await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${key.slice(0, 12)}`);
+    const log = await s.env.call("GET", `/api/clubs/${s.env.clubId}/audit-log?key_prefix=${key.slice(0, 12)}`);
     expect(log.body.items.map((r: { tool: string }) => r.tool)).toContain(uri("/members?search=quux"));
   });
 
   it("another club's URI is refused as the API refuses it (CLUB_FORBIDDEN); an unknown one is -32002", async () => {
-    const other = await env.otherClub();
-    expect(await rpcError(client.readResource({ uri: `club://${other.club_id}/members` }))).toMatchObject({
+    const other = await s.env.otherClub();
+    expect(await rpcError(s.client.readResource({ uri: `club://${other.club_id}/members` }))).toMatchObject({
       code: -32600,
       data: { status: 403, code: "CLUB_FORBIDDEN" },
     });
     for (const unknown of [uri("/nothing"), "https://example.org/", "not a uri"]) {
-      expect(await rpcError(client.readResource({ uri: unknown }))).toMatchObject({ code: -32002, data: { uri: unknown } });
+      expect(await rpcError(s.client.readResource({ uri: unknown }))).toMatchObject({ code: -32002, data: { uri: unknown } });
     }
   });
 });
