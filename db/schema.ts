@@ -214,7 +214,10 @@ export const auditLog = sqliteTable(
     duration_ms: real("duration_ms").notNull(),
     ip: text("ip"),
     via: text("via").notNull(),
+    /** The MCP tool called, resource URI read or prompt got. */
     tool: text("tool"),
+    /** An MCP request's JSON-RPC method(s), comma-separated for a batch; `stream` for a GET opening the event stream. */
+    mcp_method: text("mcp_method"),
     created_at: text("created_at").notNull(),
   },
   (t) => [index("audit_log_club_time_idx").on(t.club_id, t.created_at)],

@@ -132,6 +132,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
             ip,
             via,
             tool: getState(request)?.tool ?? null,
+            mcp_method: getState(request)?.mcpMethod ?? null,
             created_at: new Date().toISOString(),
           },
           caller?.keyId ?? null,
@@ -151,6 +152,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       key_prefix: auditAs?.keyPrefix ?? null,
       via,
       tool: getState(request)?.tool ?? null,
+      mcp_method: getState(request)?.mcpMethod ?? null,
       ip,
     });
     return response;

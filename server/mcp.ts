@@ -1,40 +1,62 @@
 // The MCP endpoint (Streamable HTTP, stateless, POST only): a new server and transport per
-// request, the caller handed over as `authInfo`, the tools of lib/mcp listed and called here.
-// Every refusal of a tool, arguments included, comes back as an `isError` result carrying the
-// `{detail, code}` body the HTTP API gives for the same error, in the caller's language.
+// request, the caller handed over as `authInfo`, the tools, resources and prompts of lib/mcp
+// listed and served here. Every refusal of a tool, arguments included, comes back as an `isError`
+// result carrying the `{detail, code}` body the HTTP API gives for the same error, in the
+// caller's language; a refused resource read or prompt is a JSON-RPC error carrying that body.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
+  GetPromptRequestSchema,
+  type GetPromptResult,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
+  type ReadResourceResult,
+  ReadResourceRequestSchema,
   type ServerResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import { type ZodObject, z } from "zod";
 import type { Ctx } from "../lib/context";
-import { AppError } from "../lib/errors";
-import { TOOLS } from "../lib/mcp";
+import { AppError, Forbidden } from "../lib/errors";
+import { t } from "../lib/i18n";
+import { CLUB_SCHEME, INSTRUCTIONS, PROMPTS, type PromptDef, RESOURCES, type ResourceDef, resourceUri, TOOLS } from "../lib/mcp";
 import type { ToolDef } from "../lib/mcp/tool";
+import { inputSchema } from "./mcp-schema";
 import { type ErrorBody, errorAnswer, json, parseInput, validationBody } from "./errors";
 import { getState } from "./state";
+
+/**
+ * A JSON-RPC error. The SDK's McpError writes "MCP error <code>: " into the message, which its
+ * client then writes again. A refusal outside a tool call (a resource read, a prompt) has the
+ * answer's `detail` in the caller's language as message, the HTTP answer's status and body as data.
+ * Codes: -32602 (invalid params) for a 422, -32002 (MCP's "resource not found") for a 404,
+ * -32603 for our own failure, -32600 (invalid request) for any other refusal (403, 409...).
+ */
+class Refused extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((def) => [def.name, def]));
 
 let listed: Tool[] | undefined;
-/**
- * What `tools/list` shows, made once, as McpServer.registerTool would show it. The input schema is
- * an unnamed copy of the tool's zod object: a named root would become a `$ref`, and MCP wants
- * `"type": "object"`.
- */
+/** What `tools/list` shows, made once, as McpServer.registerTool would show it. */
 function listedTools(): Tool[] {
   listed ??= TOOLS.map((def) => ({
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: z.toJSONSchema(z.object(def.input.shape), { target: "draft-7", io: "input" }) as Tool["inputSchema"],
+    inputSchema: inputSchema(def.input),
     annotations: def.annotations,
     execution: { taskSupport: "forbidden" },
   }));
@@ -52,7 +74,7 @@ function refusal(body: ErrorBody): CallToolResult {
  */
 async function callTool(ctx: Ctx, request: Request, name: string, args: unknown): Promise<CallToolResult> {
   const def = BY_NAME.get(name);
-  if (!def) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (!def) throw new Refused(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const state = getState(request);
   if (state) state.tool = def.name;
   const input = parseInput(def.input, args ?? {}, "body", ctx.locale);
@@ -66,7 +88,91 @@ async function callTool(ctx: Ctx, request: Request, name: string, args: unknown)
   }
 }
 
-type Method = typeof ListToolsRequestSchema | typeof CallToolRequestSchema;
+const RESOURCE_NOT_FOUND = -32002;
+
+function refused(status: number, body: ErrorBody, locale: Ctx["locale"]): Refused {
+  const code =
+    status === 422 ? ErrorCode.InvalidParams : status === 404 ? RESOURCE_NOT_FOUND : status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidRequest;
+  const message = typeof body.detail === "string" ? body.detail : t(locale, "VALIDATION_FAILED");
+  return new Refused(code, message, { status, ...body });
+}
+
+/** Serves a resource or a prompt, a refusal (a lib/ error included) turned into a JSON-RPC error. */
+async function orRefused<T>(ctx: Ctx, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof Refused) throw err;
+    const { status, body } = errorAnswer(err, ctx.locale);
+    throw refused(status, body, ctx.locale);
+  }
+}
+
+/** Parses a resource's query or a prompt's arguments; a failure is the HTTP 422 body. */
+function parsed<S extends ZodObject>(ctx: Ctx, schema: S, value: unknown, where: string): z.output<S> {
+  const input = parseInput(schema, value, where, ctx.locale);
+  if (!input.success) throw refused(422, validationBody(input.items), ctx.locale);
+  return input.data;
+}
+
+/** `club://<club_id><path>`: the resource it names, and its query; another club's is refused as HTTP refuses it. */
+function findResource(ctx: Ctx, uri: string): { def: ResourceDef; query: Record<string, string> } {
+  let url: URL | null = null;
+  try {
+    url = new URL(uri);
+  } catch {}
+  const path = url?.pathname.replace(/\/$/, "") ?? "";
+  const def = url?.protocol === CLUB_SCHEME ? RESOURCES.find((r) => r.path === path) : undefined;
+  if (!url || !def) throw new Refused(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  if (url.hostname.toLowerCase() !== ctx.clubId.toLowerCase()) throw new Forbidden("CLUB_FORBIDDEN");
+  return { def, query: Object.fromEntries(url.searchParams) };
+}
+
+/** Reads a resource as JSON text, through its verb and scope; the audit row names its URI. */
+async function readResource(ctx: Ctx, request: Request, uri: string): Promise<ReadResourceResult> {
+  const state = getState(request);
+  if (state) state.tool = uri.slice(0, 500);
+  return orRefused(ctx, async () => {
+    const { def, query } = findResource(ctx, uri);
+    const result = await def.read(ctx, def.query ? parsed(ctx, def.query, query, "query") : {});
+    return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(result) }] };
+  });
+}
+
+const resourceInfo = (def: ResourceDef) => ({ name: def.name, title: def.title, description: def.description, mimeType: "application/json" });
+
+const PROMPT_BY_NAME = new Map<string, PromptDef>(PROMPTS.map((def) => [def.name, def]));
+
+/** What `prompts/list` shows of a prompt: its arguments, from its zod object. */
+const promptInfo = (def: PromptDef) => ({
+  name: def.name,
+  title: def.title,
+  description: def.description,
+  arguments: Object.entries(def.args.shape).map(([name, schema]) => ({
+    name,
+    description: schema.description,
+    required: !schema.safeParse(undefined).success,
+  })),
+});
+
+/** Fills a prompt in, its arguments parsed like a tool's (422 items under `body`); the audit row names it. */
+async function getPrompt(ctx: Ctx, request: Request, name: string, args: unknown): Promise<GetPromptResult> {
+  const def = PROMPT_BY_NAME.get(name);
+  if (!def) throw new Refused(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+  const state = getState(request);
+  if (state) state.tool = def.name;
+  const text = await orRefused(ctx, () => def.run(ctx, parsed(ctx, def.args, args ?? {}, "body")));
+  return { description: def.description, messages: [{ role: "user", content: { type: "text", text } }] };
+}
+
+type Method =
+  | typeof ListToolsRequestSchema
+  | typeof CallToolRequestSchema
+  | typeof ListResourcesRequestSchema
+  | typeof ListResourceTemplatesRequestSchema
+  | typeof ReadResourceRequestSchema
+  | typeof ListPromptsRequestSchema
+  | typeof GetPromptRequestSchema;
 
 /**
  * Answers one method. The SDK parses a request with the handler's schema before the handler runs
@@ -77,16 +183,27 @@ function answer<S extends Method>(server: McpServer, schema: S, handler: (reques
   const method = schema.shape.method.value;
   server.server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (request) => {
     const parsed = schema.safeParse(request);
-    if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid ${method} request: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success) throw new Refused(ErrorCode.InvalidParams, `Invalid ${method} request: ${z.prettifyError(parsed.error)}`);
     return handler(parsed.data as z.output<S>);
   });
 }
 
 function buildServer(ctx: Ctx, request: Request): McpServer {
-  const server = new McpServer({ name: "club-api", version: "1.0" }, { capabilities: { tools: {} } });
-  // The low-level handlers: McpServer's own would check the arguments itself (see callTool).
+  const capabilities = { tools: {}, resources: {}, prompts: {} };
+  const server = new McpServer({ name: "club-api", version: "1.0" }, { capabilities, instructions: INSTRUCTIONS });
+  // The low-level handlers: McpServer's own would check the arguments itself, in English (see
+  // callTool), and answer an unreadable resource URI with -32603.
   answer(server, ListToolsRequestSchema, () => ({ tools: listedTools() }));
   answer(server, CallToolRequestSchema, ({ params }) => callTool(ctx, request, params.name, params.arguments));
+  const fixed = RESOURCES.filter((def) => !def.query);
+  const templates = RESOURCES.filter((def) => def.query);
+  answer(server, ListResourcesRequestSchema, () => ({ resources: fixed.map((def) => ({ uri: resourceUri(ctx.clubId, def), ...resourceInfo(def) })) }));
+  answer(server, ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: templates.map((def) => ({ uriTemplate: resourceUri(ctx.clubId, def), ...resourceInfo(def) })),
+  }));
+  answer(server, ReadResourceRequestSchema, ({ params }) => readResource(ctx, request, params.uri));
+  answer(server, ListPromptsRequestSchema, () => ({ prompts: PROMPTS.map(promptInfo) }));
+  answer(server, GetPromptRequestSchema, ({ params }) => getPrompt(ctx, request, params.name, params.arguments));
   return server;
 }
 
@@ -96,7 +213,23 @@ function buildServer(ctx: Ctx, request: Request): McpServer {
  */
 const ALLOW = "POST";
 
+/**
+ * The JSON-RPC method(s) a POST body asks for, for the audit row: a batch's joined by commas (so
+ * the audit log never takes a batch with a tool call in it for a handshake). Null when none.
+ */
+function rpcMethods(body: unknown): string | null {
+  const messages = Array.isArray(body) ? body : [body];
+  const methods = messages.flatMap((m) => (m && typeof m === "object" && typeof m.method === "string" ? [m.method.slice(0, 100)] : []));
+  return methods.length ? methods.join(",").slice(0, 500) : null;
+}
+
 export async function handleMcp(ctx: Ctx, request: Request, parsedBody: unknown): Promise<Response> {
+  const state = getState(request);
+  if (state) {
+    // A GET asking for an event stream is a client opening the server's stream (Streamable HTTP).
+    const opensStream = request.method === "GET" && /text\/event-stream/i.test(request.headers.get("accept") ?? "");
+    state.mcpMethod = opensStream ? "stream" : request.method === ALLOW ? rpcMethods(parsedBody) : null;
+  }
   if (request.method !== ALLOW) {
     const refused = new AppError(405, "METHOD_NOT_ALLOWED", { path: new URL(request.url).pathname, method: request.method, allow: ALLOW });
     const { status, body } = errorAnswer(refused, ctx.locale);

@@ -1,5 +1,6 @@
 // What the request pipeline learns about a request before Elysia sees it (the caller, the
-// language of its answers) and what a handler adds for the audit row (the MCP tool's name).
+// language of its answers) and what a handler adds for the audit row (the MCP method, and the
+// tool, resource or prompt it named).
 import type { Caller } from "../lib/auth/caller";
 import type { PasskitCall } from "../lib/cards/apple/web-service";
 import type { Locale } from "../lib/i18n";
@@ -10,6 +11,7 @@ export type RequestState = {
   locale: Locale;
   via: "http" | "mcp";
   tool: string | null;
+  mcpMethod?: string | null;
   /** The client's address (public routes rate-limit by it); null when unknown (tests). */
   ip: string | null;
 };

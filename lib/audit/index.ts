@@ -2,8 +2,9 @@
 // prefix, never the key. Rows are committed in groups: every request waiting at the same moment
 // shares one transaction (one disk sync), and no answer leaves before its row is durable. The
 // same transaction stamps each key's `last_used_at`, so knowing which keys are in use costs no
-// extra write.
-import { and, count, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+// extra write. An MCP row names its JSON-RPC method; the handshakes and listings a client sends
+// on its own are recorded too, but the log leaves them out unless asked.
+import { and, count, desc, eq, gte, inArray, isNull, lte, not, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db";
 import { apiKeys, auditLog } from "../../db/schema";
@@ -55,12 +56,35 @@ export class AuditWriter {
   }
 }
 
+/**
+ * MCP requests that only set up the connection or list what the server offers: a client sends
+ * them on its own, several per session, and they read or change nothing of the club's. A batch
+ * is stored as its methods joined by commas, so one that hides a call among them is never in
+ * this list. `stream` is the GET a client sends to open the server's event stream (405 here).
+ */
+export const MCP_PROTOCOL_METHODS = [
+  "initialize",
+  "notifications/initialized",
+  "notifications/cancelled",
+  "notifications/progress",
+  "notifications/roots/list_changed",
+  "ping",
+  "tools/list",
+  "resources/list",
+  "resources/templates/list",
+  "prompts/list",
+  "stream",
+];
+
 export const AuditLogQuery = z.object({
   key_prefix: z.string().max(40).optional(),
   path: z.string().max(500).optional().meta({ description: "Keeps rows whose path starts with this." }),
   via: z.enum(["http", "mcp"]).optional(),
   from: z.iso.date().optional().meta({ description: "First day (UTC), inclusive." }),
   to: z.iso.date().optional().meta({ description: "Last day (UTC), inclusive." }),
+  include_protocol: z.stringbool().default(false).meta({
+    description: "Also list MCP protocol requests (initialize, notifications, ping, tools/list, resources/list, prompts/list...), left out by default.",
+  }),
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(1000).default(50),
 });
@@ -76,14 +100,17 @@ export const AuditLogEntry = z
     duration_ms: z.number(),
     ip: z.string().nullable(),
     via: z.string(),
-    tool: z.string().nullable(),
+    tool: z.string().nullable().meta({ description: "The MCP tool called, resource URI read or prompt got; null otherwise." }),
+    mcp_method: z.string().nullable().meta({
+      description: "An MCP request's JSON-RPC method (`tools/call`, `resources/read`, `initialize`...), several comma-separated for a batch; null for HTTP.",
+    }),
     created_at: z.string(),
   })
   .meta({ id: "AuditLogEntry" });
 
 export const AuditLogList = z.object({ total: z.int(), page: z.int(), limit: z.int(), items: z.array(AuditLogEntry) }).meta({ id: "AuditLogList" });
 
-/** The club's audit log, newest first, filtered by key prefix, path prefix, transport and days. */
+/** The club's audit log, newest first, filtered by key prefix, path prefix, transport and days; MCP protocol rows only when asked. */
 export const listAuditLog = verb("access_control:view", async (ctx: Ctx, q: z.infer<typeof AuditLogQuery>): Promise<z.infer<typeof AuditLogList>> => {
   const where: SQL[] = [eq(auditLog.club_id, ctx.clubId)];
   if (q.key_prefix) where.push(eq(auditLog.key_prefix, q.key_prefix));
@@ -93,6 +120,7 @@ export const listAuditLog = verb("access_control:view", async (ctx: Ctx, q: z.in
     where.push(sql`${auditLog.path} like ${pattern} escape '\\'`);
   }
   if (q.via) where.push(eq(auditLog.via, q.via));
+  if (!q.include_protocol) where.push(or(isNull(auditLog.mcp_method), not(inArray(auditLog.mcp_method, MCP_PROTOCOL_METHODS))) as SQL);
   if (q.from) where.push(gte(auditLog.created_at, `${q.from}T00:00:00.000Z`));
   // The last instant of the day, not the next day's start: the day after 9999-12-31 has no ISO form that sorts.
   if (q.to) where.push(lte(auditLog.created_at, `${q.to}T23:59:59.999Z`));

@@ -1,10 +1,15 @@
-// Every MCP tool the server offers. Each area adds its module's tools here.
+// Everything the MCP server offers: its tools (each area adds its module's here), resources,
+// prompts and the instructions it gives an assistant.
 import * as cards from "./tools/cards";
 import * as clubs from "./tools/clubs";
 import * as events from "./tools/events";
 import * as members from "./tools/members";
 import * as tiers from "./tools/tiers";
 import type { ToolDef } from "./tool";
+
+export { INSTRUCTIONS } from "./instructions";
+export { PROMPTS, type PromptDef } from "./prompts";
+export { CLUB_SCHEME, RESOURCES, type ResourceDef, resourceUri } from "./resources";
 
 export const TOOLS: ToolDef[] = [
   ...Object.values(clubs),

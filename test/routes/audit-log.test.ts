@@ -92,7 +92,9 @@ describe("audit log", () => {
     expect(http.items.map((r: { path: string }) => r.path)).toContain("/api/auth/me");
     expect(http.items.every((r: { via: string }) => r.via === "http")).toBe(true);
     const stored = await env.db.read.select().from(auditLog).where(eq(auditLog.key_prefix, prefix));
-    expect(mcp.total).toBe(stored.filter((r) => r.via === "mcp").length);
+    // The client's handshake and listings are stored, and shown only when asked (test/mcp/audit.test.ts).
+    expect(mcp.items.map((r: { tool: string | null }) => r.tool)).toEqual(["list_events"]);
+    expect((await read("mcp&include_protocol=true")).total).toBe(stored.filter((r) => r.via === "mcp").length);
     // The http read counted the /me call and the mcp read; its own row was written after it counted.
     expect(http.total).toBe(2);
     expect(stored.filter((r) => r.via === "http")).toHaveLength(3);

@@ -1,0 +1,66 @@
+// The JSON Schema an MCP client is shown for a tool's input, made from the tool's zod object in
+// the one form every client reads. zod writes a nullable primitive as `type: ["boolean", "null"]`
+// and a free-form record's values as `{}`; the MCP Inspector warns on both and some clients drop
+// the parameter or the whole tool. Here a type list becomes `anyOf` branches and an empty
+// `additionalProperties` (which means "anything") is left out.
+import { type ZodObject, z } from "zod";
+
+type Schema = Record<string, unknown>;
+
+/** Keywords that describe the value as a whole; the rest constrain one type and go in its branch. */
+const ANNOTATIONS = new Set(["$schema", "$id", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"]);
+
+/** Keywords whose value is one schema, or a map or list of schemas. */
+const ONE = ["additionalProperties", "items", "not", "if", "then", "else", "contains", "propertyNames"];
+const MAP = ["properties", "patternProperties", "$defs", "definitions"];
+const LIST = ["anyOf", "oneOf", "allOf", "prefixItems"];
+
+const isSchema = (v: unknown): v is Schema => !!v && typeof v === "object" && !Array.isArray(v);
+
+/** `{type: [a, b], ...}` as `{anyOf: [{type: a, ...}, {type: b}]}`, annotations kept outside. */
+function splitTypes(schema: Schema): Schema {
+  const types = schema.type as string[];
+  if (types.length === 1) return { ...schema, type: types[0] };
+  const outer: Schema = {};
+  const inner: Schema = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "type") continue;
+    if (ANNOTATIONS.has(k)) outer[k] = v;
+    else inner[k] = v;
+  }
+  const branch = (type: string): Schema => {
+    if (type === "null") return { type };
+    const own: Schema = { type, ...inner };
+    if (Array.isArray(own.enum)) own.enum = own.enum.filter((e) => e !== null);
+    return own;
+  };
+  return { ...outer, anyOf: types.map(branch) };
+}
+
+/** A copy of `schema` with every nested schema made portable. */
+export function portableSchema(schema: Schema): Schema {
+  const out: Schema = Array.isArray(schema.type) ? splitTypes(schema) : { ...schema };
+  for (const key of ONE) {
+    const v = out[key];
+    if (!isSchema(v)) continue;
+    if (key === "additionalProperties" && Object.keys(v).length === 0) delete out[key];
+    else out[key] = portableSchema(v);
+  }
+  for (const key of MAP) {
+    const v = out[key];
+    if (isSchema(v)) out[key] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, isSchema(s) ? portableSchema(s) : s]));
+  }
+  for (const key of LIST) {
+    const v = out[key];
+    if (Array.isArray(v)) out[key] = v.map((s) => (isSchema(s) ? portableSchema(s) : s));
+  }
+  return out;
+}
+
+/**
+ * A tool's input schema: an unnamed copy of its zod object (a named root would become a `$ref`,
+ * and MCP wants `"type": "object"`), as the caller sends it (`io: "input"`), made portable.
+ */
+export function inputSchema(input: ZodObject): Schema & { type: "object" } {
+  return portableSchema(z.toJSONSchema(z.object(input.shape), { target: "draft-7", io: "input" }) as Schema) as Schema & { type: "object" };
+}
