@@ -13,7 +13,7 @@ import { SlidingWindowLimiter } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
 import { type MountedRoute, mountRoutes } from "./loader";
 import type { Auth } from "./route";
-import { DOCS_PATH, docsAsset, docsPlugin, SPEC_PATH } from "./openapi";
+import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
 import { getState, setState } from "./state";
 
 /**
@@ -61,10 +61,13 @@ export async function createApp(db: Db, config: Config): Promise<App> {
     const locale = getState(request)?.locale ?? localeFromAcceptLanguage(request.headers.get("accept-language"));
     return elysiaErrorResponse({ code, error, locale, path, method: request.method });
   });
-  elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name), { detail: { hide: true } });
+  elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name));
   const routes = await mountRoutes(elysia as unknown as Elysia, deps);
   const authOf = routeAuth(routes);
-  elysia.use(docsPlugin());
+  // Built once, on first demand: the routes do not change while the process runs.
+  let document: Record<string, unknown> | undefined;
+  elysia.get(SPEC_PATH, () => (document ??= buildOpenApiDocument(routes, config.baseUrl)));
+  elysia.get(DOCS_PATH, () => docsPage());
 
   async function handle(request: Request, ip: string | null = null): Promise<Response> {
     const started = performance.now();

@@ -135,6 +135,7 @@ export const ClubUpdate = z
     id: "ClubUpdate",
     description:
       "Every field optional. null clears a field that may be empty and leaves the others unchanged. Fields not listed here (id, slug, logos, payment state, ...) cannot be written.",
+    examples: [{ description: "Our club's members, events and cards.", contact_email: "contact@example.org", city: "Lausanne", primary_color: "#1F2937" }],
   });
 
 export type ClubAdmin = Record<string, unknown> & { id: string; name: string; slug: string; locale: string; created_at: string; updated_at: string };
