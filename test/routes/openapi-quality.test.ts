@@ -19,7 +19,7 @@ type Operation = {
   requestBody?: { content: Record<string, { schema: { $ref?: string }; example?: unknown }> };
 };
 type Doc = {
-  servers: { url: string }[];
+  servers: { url: string; description?: string }[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, { properties?: Record<string, { default?: unknown }> }> };
