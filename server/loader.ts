@@ -53,16 +53,18 @@ const noCaller = new Proxy({} as Ctx, {
 });
 
 /** The errors a route may answer, by status, each with the shared error body (DESIGN.md section 5). */
-export function errorSchemas(spec: AnyRoute, path: string, params?: ZodType): Record<number, ZodType> {
+export function errorSchemas(spec: AnyRoute, path: string, params?: ZodObject): Record<number, ZodType> {
   const map: Record<number, ZodType> = {};
   if ((spec.auth ?? "key") !== "public") Object.assign(map, { 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse });
-  if (params || spec.query || spec.body) map[422] = ValidationErrorResponse;
+  // A `club_id` that is not the caller's club, well-formed or not, is a 403 before any validation.
+  const checked = Object.keys(params?.shape ?? {}).filter((name) => name !== "club_id");
+  if (checked.length || spec.query || spec.body) map[422] = ValidationErrorResponse;
   if (path.includes(":") && path.split(":").length > 2) map[404] = ErrorResponse;
   for (const status of spec.errors ?? []) map[status] = ErrorResponse;
   return map;
 }
 
-function responses(spec: AnyRoute, path: string, params?: ZodType) {
+function responses(spec: AnyRoute, path: string, params?: ZodObject) {
   const map: Record<number, ZodType> = {};
   if (spec.response) map[spec.status ?? 200] = spec.response;
   if (spec.hidden || spec.raw) return map;

@@ -172,6 +172,23 @@ function defaultsInDescription(schema: Json): Json {
   }) as Json;
 }
 
+const FORMATS = new Set(["date", "date-time", "email", "uuid"]);
+
+/**
+ * The output side of an answer: a string with a well-known format loses zod's validation
+ * pattern, which says the same thing; sample answers (Swagger UI draws them from the pattern
+ * when there is one) then show a plausible date or id, not the year 5732.
+ */
+function plainFormats(schema: Json): Json {
+  return mapSchemas(schema, (obj) => {
+    if (typeof obj.format !== "string" || !FORMATS.has(obj.format) || !("pattern" in obj)) return obj;
+    const { pattern, ...rest } = obj;
+    return rest;
+  }) as Json;
+}
+
+const side = (io: Io, json: Json): Json => (io === "input" ? defaultsInDescription(json) : plainFormats(json));
+
 /**
  * References point at the components; `additionalProperties: false` (zod's output side) is
  * dropped: answers gain fields over time, and a client that validates them against this
@@ -186,71 +203,83 @@ function cleanup(schema: unknown, refName: (id: string) => string): Json {
   }) as Json;
 }
 
+/** The component names a schema refers to. */
+function refsOf(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const n of node) refsOf(n, out);
+  else if (node && typeof node === "object")
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "$ref" && typeof v === "string") out.add(v.slice(REF.length));
+      else if (!LITERAL_KEYS.has(k)) refsOf(v, out);
+    }
+  return out;
+}
+
 /**
  * Named shapes as components. A shape is drawn on the side it is used on: request shapes on
  * their input side (defaults optional), answers on their output side (defaults always there).
  * A shape used on both sides whose two drawings differ (CardBackField: a request may leave out
- * `label`, an answer always has it) gets a second component, `<Name>Input`, for requests.
+ * `label`, an answer always has it), or that contains such a shape, gets a second component,
+ * `<Name>Input`, for requests.
  */
 function buildSchemas(inputRoots: ZodType[], outputRoots: ZodType[]) {
-  let split = new Set<string>();
-  const refName = (io: Io) => (id: string) => (io === "input" && split.has(id) ? `${id}Input` : id);
-  const convert = (schema: ZodType, io: Io): Json => {
-    const id = z.globalRegistry.get(schema)?.id;
-    if (id) return { $ref: REF + refName(io)(id) };
-    const json = cleanup(z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io }), refName(io));
-    return io === "input" ? defaultsInDescription(json) : json;
-  };
   const registry = (io: Io): Record<string, Json> => {
     const { schemas } = z.toJSONSchema(z.globalRegistry, { ...JSON_SCHEMA_OPTIONS, io, uri: (id) => REF + id });
     return Object.fromEntries(
-      Object.entries(schemas).map(([id, s]) => {
-        const json = cleanup(s, refName(io));
-        return [id, io === "input" ? defaultsInDescription(json) : json];
-      }),
+      Object.entries(schemas).map(([id, s]) => [
+        id,
+        side(
+          io,
+          cleanup(s, (name) => name),
+        ),
+      ]),
     );
   };
-  const reach = (roots: Json[], defs: Record<string, Json>): Set<string> => {
+  const root = (schema: ZodType, io: Io): Json => {
+    const id = z.globalRegistry.get(schema)?.id;
+    return id
+      ? { $ref: REF + id }
+      : side(
+          io,
+          cleanup(z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io }), (name) => name),
+        );
+  };
+  const inputs = registry("input");
+  const outputs = registry("output");
+  const reach = (roots: Json[], defs: Record<string, Json>) => {
     const seen = new Set<string>();
-    const visit = (node: unknown) => {
-      if (Array.isArray(node)) return node.forEach(visit);
-      if (!node || typeof node !== "object") return;
-      for (const [k, v] of Object.entries(node)) {
-        if (k === "$ref" && typeof v === "string") {
-          const name = v.slice(REF.length);
-          const id = defs[name] ? name : name.replace(/Input$/, "");
-          if (!seen.has(id) && defs[id]) {
-            seen.add(id);
-            visit(defs[id]);
-          }
-        } else visit(v);
-      }
-    };
-    roots.forEach(visit);
+    const queue = roots.flatMap((r) => [...refsOf(r)]);
+    while (queue.length) {
+      const id = queue.pop() as string;
+      if (seen.has(id) || !defs[id]) continue;
+      seen.add(id);
+      queue.push(...refsOf(defs[id]));
+    }
     return seen;
   };
-  for (;;) {
-    const inputs = registry("input");
-    const outputs = registry("output");
-    const usedIn = reach(
-      inputRoots.map((s) => convert(s, "input")),
-      inputs,
-    );
-    const usedOut = reach(
-      outputRoots.map((s) => convert(s, "output")),
-      outputs,
-    );
-    const next = new Set([...usedIn].filter((id) => usedOut.has(id) && JSON.stringify(inputs[id]) !== JSON.stringify(outputs[id])));
-    if (next.size === split.size) {
-      const components: Record<string, Json> = {};
-      for (const id of [...new Set([...usedIn, ...usedOut])].sort()) {
-        components[id] = usedIn.has(id) && !split.has(id) ? inputs[id] : outputs[id];
-        if (split.has(id)) components[`${id}Input`] = inputs[id];
-      }
-      return { components, convert };
+  const inputRootJson = inputRoots.map((s) => root(s, "input"));
+  const usedIn = reach(inputRootJson, inputs);
+  const usedOut = reach(
+    outputRoots.map((s) => root(s, "output")),
+    outputs,
+  );
+  const split = new Set([...usedIn].filter((id) => usedOut.has(id) && JSON.stringify(inputs[id]) !== JSON.stringify(outputs[id])));
+  // A request shape holding a split one is drawn differently on each side too.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const id of usedIn) {
+      if (split.has(id) || !usedOut.has(id) || ![...refsOf(inputs[id])].some((r) => split.has(r))) continue;
+      split.add(id);
+      grew = true;
     }
-    split = next;
   }
+  const toInput = (json: Json) => cleanup(json, (name) => (split.has(name) ? `${name}Input` : name));
+  const components: Record<string, Json> = {};
+  for (const id of [...new Set([...usedIn, ...usedOut])].sort()) {
+    components[id] = usedIn.has(id) && !split.has(id) ? toInput(inputs[id]) : outputs[id];
+    if (split.has(id)) components[`${id}Input`] = toInput(inputs[id]);
+  }
+  const convert = (schema: ZodType, io: Io): Json => (io === "input" ? toInput(root(schema, "input")) : root(schema, "output"));
+  return { components, convert };
 }
 
 // ---- the document ----
@@ -391,7 +420,7 @@ export function buildOpenApiDocument(routes: MountedRoute[], baseUrl: string): J
 
 /** The docs page: Swagger UI, from this server's own copy, reading the document above. */
 export function docsPage(): Response {
-  const options = JSON.stringify({ dom_id: "#swagger-ui", url: SPEC_PATH, persistAuthorization: true, tryItOutEnabled: false });
+  const options = JSON.stringify({ dom_id: "#swagger-ui", url: SPEC_PATH, persistAuthorization: true });
   const html = `<!DOCTYPE html>
 <html lang="en">
 <head>

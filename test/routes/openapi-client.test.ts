@@ -92,7 +92,16 @@ it("a client generated with openapi-typescript type-checks and calls the API wit
   await Bun.write(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "bundler", lib: ["ES2023", "DOM"], types: ["bun"], strict: true, noEmit: true, skipLibCheck: true },
+      compilerOptions: {
+        target: "ES2022",
+        module: "ESNext",
+        moduleResolution: "bundler",
+        lib: ["ES2023", "DOM"],
+        types: ["bun"],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+      },
       files: ["client.ts"],
     }),
   );
