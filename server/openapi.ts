@@ -288,7 +288,7 @@ const jsonContent = (schema: Json, example?: unknown) => ({ "application/json": 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 const METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
-function describe(route: MountedRoute): string {
+function operationDescription(route: MountedRoute): string {
   const { spec } = route;
   const auth = spec.auth ?? "key";
   const who =
@@ -388,7 +388,7 @@ export function buildOpenApiDocument(routes: MountedRoute[], baseUrl: string): J
     const operation: Json = {
       operationId: operationId(route),
       summary: spec.summary,
-      description: describe(route),
+      description: operationDescription(route),
       tags: spec.tags,
       security: (spec.auth ?? "key") === "public" ? [] : [{ bearer: [] }],
     };
