@@ -21,20 +21,21 @@ const DESCRIPTION =
   "The API a club's spreadsheet, website, automation or AI assistant uses to run one club. Call `GET /api/auth/me` first: its `club_id` goes in every club route. Amounts are integer cents, dates ISO 8601 UTC, ids UUIDs. Errors are JSON `{detail, code}`; validation errors (422) list `{loc, msg, type}` items. The same operations are MCP tools at `/mcp`.";
 
 /** The tags, in the order a newcomer needs them: who am I, then the club's daily work, the dashboard's own routes last. */
-export const TAGS = [
-  { name: "auth", description: "Who is calling: the first call, which gives the `club_id` every club route needs." },
-  { name: "members", description: "Members: list, add, extend, record payments, suspend, export and import." },
-  { name: "tiers", description: "Membership tiers (formulas and prices)." },
-  { name: "events", description: "Events, their tickets, registrations and check-in at the door." },
-  { name: "promo-codes", description: "Promo codes for memberships and events." },
-  { name: "stats", description: "Member counts and revenue." },
-  { name: "attendance", description: "Card scans over days and periods." },
-  { name: "cards", description: "Membership cards: verifying a scanned card." },
-  { name: "clubs", description: "The club's settings." },
-  { name: "audit", description: "The audit log of every request made with a key." },
-  { name: "public", description: "Public event pages and registration (no credentials; outside the stable subset)." },
-  { name: "account", description: "Dashboard only (sign-in, API keys, team, superadmin): a dashboard session token, API keys get 403." },
-];
+const TAG_TEXT = {
+  auth: "Who is calling: the first call, which gives the `club_id` every club route needs.",
+  members: "Members: list, add, extend, record payments, suspend, export and import.",
+  tiers: "Membership tiers (formulas and prices).",
+  events: "Events, their tickets, registrations and check-in at the door.",
+  "promo-codes": "Promo codes for memberships and events.",
+  stats: "Member counts and revenue.",
+  attendance: "Card scans over days and periods.",
+  cards: "Membership cards: verifying a scanned card.",
+  clubs: "The club's settings.",
+  audit: "The audit log of every request made with a key.",
+  public: "Public event pages and registration (no credentials; outside the stable subset).",
+  account: "Dashboard only (sign-in, API keys, team, superadmin): a dashboard session token, API keys get 403.",
+};
+export const TAGS = Object.entries(TAG_TEXT).map(([name, description]) => ({ name, description }));
 
 /** What each status means here (DESIGN.md section 5), for the response descriptions. */
 const STATUS_TEXT: Record<number, string> = {
