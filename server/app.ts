@@ -13,7 +13,7 @@ import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { SlidingWindowLimiter } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
 import { type MountedRoute, mountRoutes } from "./loader";
-import { DOCS_PATH, docsAsset, docsPlugin } from "./openapi";
+import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
 import { corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
 import { createLogger, requestId } from "./log";
 import { type PathMatch, routeTable, takesMethod } from "./route-table";
@@ -42,10 +42,13 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     const locale = getState(request)?.locale ?? localeFromAcceptLanguage(request.headers.get("accept-language"));
     return elysiaErrorResponse({ code, error, locale, path, method: request.method });
   });
-  elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name), { detail: { hide: true } });
+  elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name));
   const routes = await mountRoutes(elysia as unknown as Elysia, deps);
   const table = routeTable(routes);
-  elysia.use(docsPlugin());
+  // Built once, on first demand: the routes do not change while the process runs.
+  let document: Record<string, unknown> | undefined;
+  elysia.get(SPEC_PATH, () => (document ??= buildOpenApiDocument(routes, config.baseUrl)));
+  elysia.get(DOCS_PATH, () => docsPage());
 
   async function handle(request: Request, ip: string | null = null): Promise<Response> {
     const started = performance.now();

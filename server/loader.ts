@@ -13,7 +13,8 @@ import { getState } from "./state";
 export const ROUTES_DIR = join(import.meta.dir, "..", "routes");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "ALL"] as const;
 
-export type MountedRoute = { method: string; path: string; spec: AnyRoute; file: string };
+/** A mounted route: `params` is the schema its path parameters are checked with (declared or derived). */
+export type MountedRoute = { method: string; path: string; spec: AnyRoute; file: string; params?: ZodObject };
 
 export function fileToPath(file: string): string {
   const parts = file
@@ -51,15 +52,23 @@ const noCaller = new Proxy({} as Ctx, {
   },
 });
 
-function responses(spec: AnyRoute, path: string, params?: ZodType) {
+/** The errors a route may answer, by status, each with the shared error body (DESIGN.md section 5). */
+export function errorSchemas(spec: AnyRoute, path: string, params?: ZodObject): Record<number, ZodType> {
   const map: Record<number, ZodType> = {};
-  if (spec.response) map[spec.status ?? 200] = spec.response;
-  if (spec.hidden || spec.raw) return map;
   if ((spec.auth ?? "key") !== "public") Object.assign(map, { 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse });
-  if (params || spec.query || spec.body) map[422] = ValidationErrorResponse;
+  // A `club_id` that is not the caller's club, well-formed or not, is a 403 before any validation.
+  const checked = Object.keys(params?.shape ?? {}).filter((name) => name !== "club_id");
+  if (checked.length || spec.query || spec.body) map[422] = ValidationErrorResponse;
   if (path.includes(":") && path.split(":").length > 2) map[404] = ErrorResponse;
   for (const status of spec.errors ?? []) map[status] = ErrorResponse;
   return map;
+}
+
+function responses(spec: AnyRoute, path: string, params?: ZodObject) {
+  const map: Record<number, ZodType> = {};
+  if (spec.response) map[spec.status ?? 200] = spec.response;
+  if (spec.hidden || spec.raw) return map;
+  return Object.assign(map, errorSchemas(spec, path, params));
 }
 
 export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute[]> {
@@ -72,7 +81,6 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
       const spec = mod[method];
       if (!spec) continue;
       const params = spec.params ?? defaultParams(path);
-      const auth = spec.auth ?? "key";
       app.route(
         method,
         path,
@@ -105,19 +113,9 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           body: spec.body,
           response: spec.raw ? undefined : responses(spec, path, params),
           transform: ({ request, params: raw }: { request: Request; params: Record<string, string> }) => authorize(spec, request, raw),
-          detail: {
-            summary: spec.summary,
-            description:
-              [spec.description, spec.scope ? `Scope: \`${spec.scope}\`.` : auth === "key" ? "Any valid key." : undefined].filter(Boolean).join("\n\n") ||
-              undefined,
-            tags: spec.tags,
-            hide: spec.hidden,
-            security: auth === "public" ? [] : [{ bearer: [] }],
-            ...(spec.stable ? { "x-stable": true } : {}),
-          },
         } as never,
       );
-      mounted.push({ method, path, spec, file });
+      mounted.push({ method, path, spec, file, params });
     }
   }
   return mounted;

@@ -1,28 +1,123 @@
-// The OpenAPI 3.1 description and the interactive docs, both generated from the same zod
-// schemas that validate requests. Named shapes (`.meta({ id })`) become components and are
-// referenced, never copied. The docs page loads Swagger UI from the installed package, so it
-// works with no internet.
+// The OpenAPI 3.1 description and the interactive docs, both generated from the mounted routes
+// and the same zod schemas that validate requests. Named shapes (`.meta({ id })`) become
+// components and are referenced, never copied. The docs page loads Swagger UI from the
+// installed package, so it works with no internet.
 import { join } from "node:path";
-import { openapi } from "@elysiajs/openapi";
-import { z, type ZodType } from "zod";
+import { type ZodType, z } from "zod";
+import { daysFromNow } from "../lib/schema-types";
+import { errorSchemas, type MountedRoute } from "./loader";
+import { ErrorResponse } from "./route";
 
 export const DOCS_PATH = "/api/public/docs";
 export const SPEC_PATH = "/api/public/openapi.json";
 const ASSETS = join(import.meta.dir, "..", "node_modules", "swagger-ui-dist");
+const REF = "#/components/schemas/";
 
-/** Shapes read from clients are drawn with their defaults optional ("input" side). */
-const isInputShape = (id: string) => /(Create|Update|Request|Payload)$/.test(id);
+type Json = Record<string, unknown>;
+type Io = "input" | "output";
 
-function rewriteRefs(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(rewriteRefs);
-  if (!node || typeof node !== "object") return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (k === "$schema" || k === "$defs" || k === "$id") continue;
-    out[k] = k === "$ref" && typeof v === "string" ? v.replace("#/$defs/", "#/components/schemas/") : rewriteRefs(v);
+const TITLE = "Membership club API";
+const DESCRIPTION =
+  "The API a club's spreadsheet, website, automation or AI assistant uses to run one club. Call `GET /api/auth/me` first: its `club_id` goes in every club route. Amounts are integer cents, dates ISO 8601 UTC, ids UUIDs. Errors are JSON `{detail, code}`; validation errors (422) list `{loc, msg, type}` items. The same operations are MCP tools at `/mcp`.";
+
+/** The tags, in the order a newcomer needs them: who am I, then the club's daily work, the dashboard's own routes last. */
+const TAG_TEXT = {
+  auth: "Who is calling: the first call, which gives the `club_id` every club route needs.",
+  members: "Members: list, add, extend, record payments, suspend, export and import.",
+  tiers: "Membership tiers (formulas and prices).",
+  events: "Events, their tickets, registrations and check-in at the door.",
+  "promo-codes": "Promo codes for memberships and events.",
+  stats: "Member counts and revenue.",
+  attendance: "Card scans over days and periods.",
+  cards: "Membership cards: verifying a scanned card.",
+  clubs: "The club's settings.",
+  audit: "The audit log of every request made with a key.",
+  public: "Public event pages and registration (no credentials; outside the stable subset).",
+  account: "Dashboard only (sign-in, API keys, team, superadmin): a dashboard session token, API keys get 403.",
+};
+export const TAGS = Object.entries(TAG_TEXT).map(([name, description]) => ({ name, description }));
+
+/** What each status means here (DESIGN.md section 5), for the response descriptions. */
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK.",
+  201: "Created.",
+  400: "The body is not well-formed JSON.",
+  401: "Not signed in: no key, or an unknown, revoked or expired key or session (sign-in: a wrong email or password).",
+  403: "Forbidden; `code` says why (another club, a missing scope, a dashboard-only route called with a key...).",
+  404: "No such object in this club.",
+  409: "Refused by a business rule; `code` says which.",
+  413: "The body is larger than the server accepts (1 MB by default).",
+  422: "Validation failed: `detail` lists `{loc, msg, type}` items.",
+  429: "Too many requests; wait `Retry-After` seconds.",
+  502: "A service this route relies on (the mail server) refused.",
+};
+
+const PARAM_TEXT: Record<string, string> = {
+  club_id: "Your club's id: `club_id` in the answer of `GET /api/auth/me`.",
+  member_id: "A member's `id` (from the member list).",
+  event_id: "An event's `id` (from the event list).",
+  tier_id: "A tier's `id` (from the tier list).",
+  key_id: "An API key's `id` (from the key list).",
+};
+
+/**
+ * Request bodies that no zod schema describes: the route reads them raw. The import route takes
+ * a CSV file, sent as such or as a multipart upload.
+ */
+const RAW_BODIES: Partial<Record<string, () => Json>> = {
+  "POST /api/clubs/:club_id/members/import": () => ({
+    required: true,
+    content: {
+      "text/csv": {
+        schema: { type: "string", description: "The CSV file, UTF-8 (a byte-order mark is allowed); `,` or `;` separated." },
+        example: `first_name,last_name,email,membership_end\nNoah,Keller,noah.keller@example.org,${daysFromNow(365)}\nChiara,Rossi,chiara.rossi@example.org,${daysFromNow(365)}\n`,
+      },
+      "multipart/form-data": {
+        schema: { type: "object", properties: { file: { type: "string", contentMediaType: "text/csv", description: "The CSV file." } }, required: ["file"] },
+      },
+    },
+  }),
+};
+
+// ---- operationId ----
+
+const ITEM_VERBS: Record<string, string> = { GET: "get", PUT: "update", PATCH: "update", DELETE: "delete" };
+const COLLECTION_VERBS: Record<string, string> = { GET: "list", POST: "create" };
+const pascal = (word: string) => word.replace(/(^|[-_])(\w)/g, (_, __, c: string) => c.toUpperCase());
+const singular = (word: string) => word.replace(/s$/, "");
+const isParam = (segment?: string) => !!segment?.startsWith(":");
+const isPlural = (segment?: string) => !!segment && !isParam(segment) && segment.endsWith("s");
+
+/**
+ * A readable camelCase verb from the method and path: `GET .../members` -> `listMembers`, `POST
+ * .../events` -> `createEvent`, `PATCH .../events/:event_id` -> `updateEvent`, `GET
+ * .../events/:event_id/registrations` -> `listEventRegistrations`, `POST .../members/:member_id/
+ * actions/suspend` -> `suspendMember`, `GET .../members/export` -> `exportMembers`. The `/api`
+ * prefix and the club (every club route has one) say nothing and are left out. A route whose
+ * derived name reads badly declares its own `operationId`.
+ */
+export function deriveOperationId(method: string, path: string): string {
+  const segments = path
+    .replace(/^\/api(\/clubs\/:club_id)?/, "")
+    .split("/")
+    .filter((s) => s && s !== "actions");
+  const last = segments.at(-1);
+  const before = segments.at(-2);
+  if (!last) return `${ITEM_VERBS[method] ?? method.toLowerCase()}Club`;
+  if (isParam(last)) return `${ITEM_VERBS[method] ?? method.toLowerCase()}${pascal(singular(before ?? ""))}`;
+  const owner = isParam(before) ? pascal(singular(segments.at(-3) ?? "")) : "";
+  if (isPlural(last) && COLLECTION_VERBS[method]) {
+    return `${COLLECTION_VERBS[method]}${owner}${pascal(method === "POST" ? singular(last) : last)}`;
   }
-  return out;
+  const verb = pascal(last).replace(/^\w/, (c) => c.toLowerCase());
+  if (owner) return `${verb}${owner}`;
+  if (before) return `${verb}${pascal(before)}`;
+  return `${method === "GET" ? "get" : method.toLowerCase()}${pascal(last)}`;
 }
+
+export const operationId = (route: MountedRoute) => route.spec.operationId ?? deriveOperationId(route.method, route.path);
+
+// ---- zod -> JSON Schema ----
 
 /** What `z.stringbool()` accepts (any case): documented, so that a client knows "1" or "yes" will do. */
 const STRINGBOOL_VALUES = ["true", "false", "1", "0", "yes", "no", "on", "off", "y", "n", "enabled", "disabled"];
@@ -39,67 +134,316 @@ const JSON_SCHEMA_OPTIONS = {
   },
 } as const;
 
-export function toOpenApiSchema(schema: ZodType, io?: "input" | "output"): Record<string, unknown> {
-  const id = z.globalRegistry.get(schema)?.id;
-  if (id) return { $ref: `#/components/schemas/${id}` };
-  const json = z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io: io ?? "input" });
-  return rewriteRefs(json) as Record<string, unknown>;
+const LITERAL_KEYS = new Set(["examples", "example", "default", "const", "enum"]);
+const MAP_KEYS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
+
+/** Applies `fn` to every schema of a JSON Schema, innermost first (values such as `examples` are left alone). */
+function mapSchemas(node: unknown, fn: (schema: Json) => Json): unknown {
+  if (Array.isArray(node)) return node.map((n) => mapSchemas(n, fn));
+  if (!node || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (LITERAL_KEYS.has(k)) out[k] = v;
+    else if (MAP_KEYS.has(k) && v && typeof v === "object") out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, mapSchemas(s, fn)]));
+    else out[k] = mapSchemas(v, fn);
+  }
+  return fn(out);
 }
 
-export function componentSchemas(): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [schema, meta] of z.globalRegistry._idmap) {
-    const json = z.toJSONSchema(meta, { ...JSON_SCHEMA_OPTIONS, io: isInputShape(schema) ? "input" : "output" }) as Record<string, unknown>;
-    // The root of a named shape comes back as a $ref to its own $defs entry: unwrap it.
-    const root = (json.$defs as Record<string, unknown> | undefined)?.[schema] ?? json;
-    out[schema] = rewriteRefs(root);
+/**
+ * The input side of a request shape, as a client must read it: a field with a default is
+ * optional. openapi-typescript (and other generators) make a property that carries `default`
+ * required in a named schema, so the default is said in the description instead.
+ */
+function defaultsInDescription(schema: Json): Json {
+  return mapSchemas(schema, (obj) => {
+    const props = obj.properties as Record<string, Json> | undefined;
+    if (!props || typeof props !== "object") return obj;
+    const properties: Record<string, Json> = {};
+    for (const [name, prop] of Object.entries(props)) {
+      if (!prop || typeof prop !== "object" || !("default" in prop)) {
+        properties[name] = prop;
+        continue;
+      }
+      const { default: value, ...rest } = prop;
+      const said = `Default: \`${JSON.stringify(value)}\`.`;
+      properties[name] = { ...rest, description: rest.description ? `${rest.description} ${said}` : said };
+    }
+    return { ...obj, properties };
+  }) as Json;
+}
+
+const FORMATS = new Set(["date", "date-time", "email", "uuid"]);
+
+/**
+ * The output side of an answer: a string with a well-known format loses zod's validation
+ * pattern, which says the same thing; sample answers (Swagger UI draws them from the pattern
+ * when there is one) then show a plausible date or id, not the year 5732.
+ */
+function plainFormats(schema: Json): Json {
+  return mapSchemas(schema, (obj) => {
+    if (typeof obj.format !== "string" || !FORMATS.has(obj.format) || !("pattern" in obj)) return obj;
+    const { pattern, ...rest } = obj;
+    return rest;
+  }) as Json;
+}
+
+const side = (io: Io, json: Json): Json => (io === "input" ? defaultsInDescription(json) : plainFormats(json));
+
+/**
+ * References point at the components; `additionalProperties: false` (zod's output side) is
+ * dropped: answers gain fields over time, and a client that validates them against this
+ * description must not break when one appears.
+ */
+function cleanup(schema: unknown, refName: (id: string) => string): Json {
+  return mapSchemas(schema, (obj) => {
+    const { $schema, $id, $defs, ...rest } = obj;
+    if (rest.additionalProperties === false) delete rest.additionalProperties;
+    if (typeof rest.$ref === "string") rest.$ref = REF + refName(rest.$ref.replace(/^.*\//, ""));
+    return rest;
+  }) as Json;
+}
+
+/** The component names a schema refers to. */
+function refsOf(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const n of node) refsOf(n, out);
+  else if (node && typeof node === "object")
+    for (const [k, v] of Object.entries(node)) {
+      if (k === "$ref" && typeof v === "string") out.add(v.slice(REF.length));
+      else if (!LITERAL_KEYS.has(k)) refsOf(v, out);
+    }
+  return out;
+}
+
+/**
+ * Named shapes as components. A shape is drawn on the side it is used on: request shapes on
+ * their input side (defaults optional), answers on their output side (defaults always there).
+ * A shape used on both sides whose two drawings differ (CardBackField: a request may leave out
+ * `label`, an answer always has it), or that contains such a shape, gets a second component,
+ * `<Name>Input`, for requests.
+ */
+function buildSchemas(inputRoots: ZodType[], outputRoots: ZodType[]) {
+  const registry = (io: Io): Record<string, Json> => {
+    const { schemas } = z.toJSONSchema(z.globalRegistry, { ...JSON_SCHEMA_OPTIONS, io, uri: (id) => REF + id });
+    return Object.fromEntries(
+      Object.entries(schemas).map(([id, s]) => [
+        id,
+        side(
+          io,
+          cleanup(s, (name) => name),
+        ),
+      ]),
+    );
+  };
+  const root = (schema: ZodType, io: Io): Json => {
+    const id = z.globalRegistry.get(schema)?.id;
+    return id
+      ? { $ref: REF + id }
+      : side(
+          io,
+          cleanup(z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io }), (name) => name),
+        );
+  };
+  const inputs = registry("input");
+  const outputs = registry("output");
+  const reach = (roots: Json[], defs: Record<string, Json>) => {
+    const seen = new Set<string>();
+    const queue = roots.flatMap((r) => [...refsOf(r)]);
+    while (queue.length) {
+      const id = queue.pop() as string;
+      if (seen.has(id) || !defs[id]) continue;
+      seen.add(id);
+      queue.push(...refsOf(defs[id]));
+    }
+    return seen;
+  };
+  const inputRootJson = inputRoots.map((s) => root(s, "input"));
+  const usedIn = reach(inputRootJson, inputs);
+  const usedOut = reach(
+    outputRoots.map((s) => root(s, "output")),
+    outputs,
+  );
+  const split = new Set([...usedIn].filter((id) => usedOut.has(id) && JSON.stringify(inputs[id]) !== JSON.stringify(outputs[id])));
+  // A request shape holding a split one is drawn differently on each side too.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const id of usedIn) {
+      if (split.has(id) || !usedOut.has(id) || ![...refsOf(inputs[id])].some((r) => split.has(r))) continue;
+      split.add(id);
+      grew = true;
+    }
+  }
+  const toInput = (json: Json) => cleanup(json, (name) => (split.has(name) ? `${name}Input` : name));
+  const components: Record<string, Json> = {};
+  for (const id of [...new Set([...usedIn, ...usedOut])].sort()) {
+    components[id] = usedIn.has(id) && !split.has(id) ? toInput(inputs[id]) : outputs[id];
+    if (split.has(id)) components[`${id}Input`] = toInput(inputs[id]);
+  }
+  const convert = (schema: ZodType, io: Io): Json => (io === "input" ? toInput(root(schema, "input")) : root(schema, "output"));
+  return { components, convert };
+}
+
+// ---- the document ----
+
+const jsonContent = (schema: Json, example?: unknown) => ({ "application/json": example === undefined ? { schema } : { schema, example } });
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
+const METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+function operationDescription(route: MountedRoute): string {
+  const { spec } = route;
+  const auth = spec.auth ?? "key";
+  const who =
+    auth === "public"
+      ? "No credentials."
+      : auth === "session"
+        ? "Dashboard session only: an API key gets 403."
+        : auth === "superadmin"
+          ? "A superadmin's dashboard session only: an API key gets 403."
+          : spec.scope
+            ? `Scope: \`${spec.scope}\`.`
+            : "Any valid key.";
+  return [spec.description, who].filter(Boolean).join("\n\n");
+}
+
+/**
+ * The first example declared on a request shape (`.meta({ examples: [...] })`), which "Try it
+ * out" sends as is. Read from the shape itself: zod leaves examples out of the input side of a
+ * shape that transforms (ClubUpdate).
+ */
+const exampleOf = (body: ZodType): unknown => (z.globalRegistry.get(body)?.examples as unknown[] | undefined)?.[0];
+
+function parametersOf(route: MountedRoute): Json[] {
+  const out: Json[] = [];
+  const add = (schema: ZodType | undefined, where: "path" | "query") => {
+    if (!schema) return;
+    // Parameters keep their defaults: a generated client leaves them optional, Swagger UI pre-fills them.
+    const json = cleanup(z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io: "input" }), (id) => id);
+    const required = new Set((json.required as string[] | undefined) ?? []);
+    for (const [name, prop] of Object.entries((json.properties as Record<string, Json> | undefined) ?? {})) {
+      const { description, ...schema } = prop;
+      const text = description ?? PARAM_TEXT[name];
+      out.push({ name, in: where, required: where === "path" || required.has(name), ...(text ? { description: text } : {}), schema });
+    }
+  };
+  add(route.params, "path");
+  add(route.spec.query, "query");
+  return out;
+}
+
+/** Error answers beyond the route's own: a JSON body may be malformed (400), any body too large (413). */
+function allErrors(route: MountedRoute): Record<number, ZodType> {
+  const errors = errorSchemas(route.spec, route.path, route.params);
+  const rawBody = RAW_BODIES[`${route.method} ${route.path}`];
+  if (route.spec.body && !rawBody) errors[400] = ErrorResponse;
+  if (route.spec.body || rawBody) errors[413] = ErrorResponse;
+  return errors;
+}
+
+function responsesOf(route: MountedRoute, convert: (s: ZodType, io: Io) => Json): Json {
+  const { spec } = route;
+  const status = spec.status ?? 200;
+  const out: Json = {};
+  if (spec.files) {
+    out[status] = {
+      description: Object.values(spec.files).join(" "),
+      content: Object.fromEntries(Object.keys(spec.files).map((type) => [type, { schema: { type: "string", contentMediaType: type } }])),
+    };
+  } else {
+    out[status] = { description: STATUS_TEXT[status] ?? "OK.", ...(spec.response ? { content: jsonContent(convert(spec.response, "output")) } : {}) };
+  }
+  for (const [code, schema] of Object.entries(allErrors(route))) {
+    out[code] = {
+      description: STATUS_TEXT[Number(code)] ?? "Refused.",
+      ...(code === "429" ? { headers: { "Retry-After": { description: "Seconds to wait before the next request.", schema: { type: "integer" } } } } : {}),
+      content: jsonContent(convert(schema, "output")),
+    };
   }
   return out;
 }
 
-export function docsPlugin() {
-  return openapi({
-    path: DOCS_PATH,
-    specPath: SPEC_PATH,
-    provider: "swagger-ui",
-    exclude: { paths: [DOCS_PATH, SPEC_PATH, `${DOCS_PATH}/assets/*`] },
-    mapJsonSchema: { zod: (schema: ZodType) => toOpenApiSchema(schema) },
-    swagger: {
-      // Absolute: the plugin's default is relative to the page and resolves to a wrong address.
-      url: SPEC_PATH,
-      theme: `${DOCS_PATH}/assets/swagger-ui.css`,
-      cdn: `${DOCS_PATH}/assets/swagger-ui-bundle.js`,
-      autoDarkMode: true,
-      persistAuthorization: true,
-    } as never,
-    documentation: {
-      openapi: "3.1.0",
-      info: {
-        title: "Membership club API",
-        version: "1.0",
-        description:
-          "The API a club's spreadsheet, website, automation or AI assistant uses to run one club. Call `GET /api/auth/me` first: its `club_id` goes in every club route. Amounts are integer cents, dates ISO 8601 UTC, ids UUIDs. Errors are JSON `{detail, code}`; validation errors (422) list `{loc, msg, type}` items. The same operations are MCP tools at `/mcp`.",
+/**
+ * The OpenAPI document of the visible routes. Operations come tag by tag in the order of TAGS,
+ * then from the shortest path, so that the page reads like a tour: list, create, one, act.
+ */
+export function buildOpenApiDocument(routes: MountedRoute[], baseUrl: string): Json {
+  const tagRank = (r: MountedRoute) => {
+    const i = TAGS.findIndex((t) => t.name === r.spec.tags[0]);
+    return i < 0 ? TAGS.length : i;
+  };
+  const visible = routes
+    .filter((r) => !r.spec.hidden)
+    .sort(
+      (a, b) =>
+        tagRank(a) - tagRank(b) ||
+        a.path.split("/").length - b.path.split("/").length ||
+        a.path.localeCompare(b.path) ||
+        METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method),
+    );
+  const inputs = visible.flatMap((r) => (r.spec.body ? [r.spec.body] : []));
+  const outputs = visible.flatMap((r) => [...(r.spec.response ? [r.spec.response] : []), ...Object.values(allErrors(r))]);
+  const { components, convert } = buildSchemas(inputs, outputs);
+
+  const paths: Record<string, Json> = {};
+  for (const route of visible) {
+    const { spec } = route;
+    const operation: Json = {
+      operationId: operationId(route),
+      summary: spec.summary,
+      description: operationDescription(route),
+      tags: spec.tags,
+      security: (spec.auth ?? "key") === "public" ? [] : [{ bearer: [] }],
+    };
+    const parameters = parametersOf(route);
+    if (parameters.length) operation.parameters = parameters;
+    const rawBody = RAW_BODIES[`${route.method} ${route.path}`];
+    if (rawBody) operation.requestBody = rawBody();
+    else if (spec.body) operation.requestBody = { required: true, content: jsonContent(convert(spec.body, "input"), exampleOf(spec.body)) };
+    operation.responses = responsesOf(route, convert);
+    if (spec.stable) operation["x-stable"] = true;
+    const path = openApiPath(route.path);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
+  }
+
+  return {
+    openapi: "3.1.1",
+    info: { title: TITLE, version: "1.0", description: DESCRIPTION },
+    servers: [{ url: baseUrl, description: "This server" }],
+    tags: TAGS,
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "An API key (`mk_live_...`), or a dashboard session token for the account routes." },
       },
-      components: {
-        securitySchemes: {
-          bearer: { type: "http", scheme: "bearer", description: "An API key (`mk_live_...`), or a dashboard session token for the account routes." },
-        },
-        schemas: componentSchemas() as never,
-      },
-      tags: [
-        { name: "auth", description: "Who is calling" },
-        { name: "clubs", description: "The club's settings" },
-        { name: "audit", description: "The audit log" },
-        { name: "cards", description: "Membership cards: verifying a scanned card" },
-        { name: "attendance", description: "Card scans over days and periods" },
-        { name: "account", description: "Dashboard-session routes (keys get 403)" },
-        { name: "events", description: "Events, tickets, registrations and check-in" },
-        { name: "promo-codes", description: "Promo codes" },
-        { name: "stats", description: "Member counts and revenue" },
-        { name: "public", description: "Public event pages and registration (no credentials; outside the stable subset)" },
-      ],
+      schemas: components,
     },
-  });
+  };
+}
+
+/** The docs page: Swagger UI, from this server's own copy, reading the document above. */
+export function docsPage(): Response {
+  const options = JSON.stringify({ dom_id: "#swagger-ui", url: SPEC_PATH, persistAuthorization: true });
+  const html = `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1" />
+  <title>${TITLE}</title>
+  <link rel="stylesheet" href="${DOCS_PATH}/assets/swagger-ui.css" />
+  <style>
+    @media (prefers-color-scheme: dark) {
+      body { background-color: #222; }
+      .swagger-ui { filter: invert(92%) hue-rotate(180deg); }
+      .swagger-ui .microlight { filter: invert(100%) hue-rotate(180deg); }
+    }
+  </style>
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="${DOCS_PATH}/assets/swagger-ui-bundle.js"></script>
+  <script>window.onload = () => { window.ui = SwaggerUIBundle(${options}); };</script>
+</body>
+</html>`;
+  return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
 }
 
 /** Serves Swagger UI's files from node_modules (no CDN). */

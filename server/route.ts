@@ -33,6 +33,8 @@ export type HandlerInput<P, Q, B> = {
 
 export type RouteSpec<P extends ZodObject | undefined = undefined, Q extends ZodType | undefined = undefined, B extends ZodType | undefined = undefined> = {
   summary: string;
+  /** The OpenAPI operationId, where the one derived from the method and path reads badly (server/openapi.ts). */
+  operationId?: string;
   description?: string;
   tags: string[];
   auth?: Auth;
@@ -52,6 +54,8 @@ export type RouteSpec<P extends ZodObject | undefined = undefined, Q extends Zod
   hidden?: boolean;
   /** Answers something other than JSON (a file): the response is not schema-checked. */
   raw?: boolean;
+  /** What a `raw` route answers, for the description: media type -> what the file holds. */
+  files?: Record<string, string>;
   handler(input: HandlerInput<P, Q, B>): unknown;
 };
 

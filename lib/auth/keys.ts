@@ -15,7 +15,7 @@ export const ApiKeyCreate = z
     scopes: ScopesSchema,
     expires_at: z.iso.datetime({ offset: true }).nullish().meta({ description: "When the key stops working; null: never." }),
   })
-  .meta({ id: "ApiKeyCreate" });
+  .meta({ id: "ApiKeyCreate", examples: [{ name: "Spreadsheet sync", scopes: { members: "view", events: "view" } }] });
 
 export const ApiKeyItem = z
   .object({

@@ -11,7 +11,9 @@ import { adminAccessEnded, SESSION_PREFIX } from "./caller";
 
 const SESSION_HOURS = 12;
 
-export const LoginRequest = z.object({ email: z.email(), password: z.string().min(1).max(200) }).meta({ id: "LoginRequest" });
+export const LoginRequest = z
+  .object({ email: z.email(), password: z.string().min(1).max(200) })
+  .meta({ id: "LoginRequest", examples: [{ email: "owner@example.org", password: "your password" }] });
 export const LoginResponse = z.object({ token: z.string(), expires_at: z.string(), admin_id: z.uuid(), club_id: z.uuid() }).meta({ id: "LoginResponse" });
 
 /**

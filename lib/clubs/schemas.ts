@@ -136,6 +136,7 @@ export const ClubUpdate = z
     id: "ClubUpdate",
     description:
       "Every field optional. null clears a field that may be empty and leaves the others unchanged. Fields not listed here (id, slug, logos, payment state, ...) cannot be written.",
+    examples: [{ description: "Our club's members, events and cards.", contact_email: "contact@example.org", city: "Lausanne", primary_color: "#1F2937" }],
   });
 
 /** The Club: every column but those only ClubUpdate has, the back fields read as CardBackFields. */

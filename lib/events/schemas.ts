@@ -2,7 +2,7 @@
 // "Registration", "CheckinPayload"; DESIGN.md section 8). These zod schemas validate requests,
 // document the OpenAPI components and declare the MCP tools' parameters.
 import { z } from "zod";
-import { dateTimeInput, dateTimeOutput } from "../schema-types";
+import { dateTimeInput, dateTimeOutput, daysFromNow } from "../schema-types";
 
 export const EVENT_STATUSES = ["draft", "published", "cancelled"] as const;
 export const EVENT_ACCESS = ["public", "members"] as const;
@@ -101,7 +101,20 @@ export const EventCreate = z
     custom_fields_schema: freeObjects().nullish(),
     tickets: z.array(TicketPayload).max(50).default([]),
   })
-  .meta({ id: "EventCreate", description: "A new event; it is created `published`. `ends_at` must be later than `starts_at`." });
+  .meta({
+    id: "EventCreate",
+    description: "A new event; it is created `published`. `ends_at` must be later than `starts_at`.",
+    examples: [
+      {
+        title: "Season opening",
+        starts_at: `${daysFromNow(30)}T18:30:00Z`,
+        ends_at: `${daysFromNow(30)}T22:00:00Z`,
+        location_name: "Club house",
+        capacity: 80,
+        tickets: [{ name: "Standard", member_price_cents: 0, non_member_price_cents: 1500 }],
+      },
+    ],
+  });
 
 export const EventUpdate = z
   .object({
@@ -134,7 +147,11 @@ export const EventUpdate = z
       description: "The full list: tickets with an `id` are kept and changed, new ones added, missing ones removed (deactivated if they have registrations).",
     }),
   })
-  .meta({ id: "EventUpdate", description: "Partial: only the fields sent change; null clears an optional field." });
+  .meta({
+    id: "EventUpdate",
+    description: "Partial: only the fields sent change; null clears an optional field.",
+    examples: [{ location_name: "Main hall", capacity: 120 }],
+  });
 
 export const EventRegistrationItem = z
   .object({
@@ -168,7 +185,7 @@ export const CheckinPayload = z
       .optional()
       .meta({ description: "Chosen by the scanner per scan: a retried request with the same nonce gets the same answer and checks in once." }),
   })
-  .meta({ id: "CheckinPayload" });
+  .meta({ id: "CheckinPayload", examples: [{ code: "7KQ3MXPD", nonce: "door-1-scan-0001" }] });
 
 export const CheckinResult = z
   .object({
@@ -191,7 +208,10 @@ export const PublicRegistrationCreate = z
     member_code: z.string().trim().min(1).max(40).optional().meta({ description: "The member's code (the one on their card) for member prices." }),
     promo_code: z.string().trim().min(1).max(30).optional(),
   })
-  .meta({ id: "PublicRegistrationCreate" });
+  .meta({
+    id: "PublicRegistrationCreate",
+    examples: [{ ticket_id: "0199a4c2-5b7e-7c41-9d2e-3f6a8b1c0d4e", first_name: "Luca", last_name: "Bernasconi", email: "luca.bernasconi@example.org" }],
+  });
 
 export const PublicRegistration = z
   .object({

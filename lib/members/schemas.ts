@@ -2,7 +2,7 @@
 // payloads"; DESIGN.md section 6). These zod schemas validate requests, document the OpenAPI
 // components and declare the MCP tools' parameters.
 import { z } from "zod";
-import { dateTimeOutput } from "../schema-types";
+import { dateTimeOutput, daysFromNow } from "../schema-types";
 
 const date = () => z.iso.date().meta({ format: "date" });
 /** The `reason` of every member action, kept in the member's history. */
@@ -98,7 +98,11 @@ export const ManualMemberCreate = z
     joined_at: date().nullish().meta({ description: "When the member joined the club (kept as its registration date); default today." }),
     custom_fields: z.record(z.string(), z.unknown()).nullish(),
   })
-  .meta({ id: "ManualMemberCreate", description: "A member added by hand: paid, starting today." });
+  .meta({
+    id: "ManualMemberCreate",
+    description: "A member added by hand: paid, starting today.",
+    examples: [{ first_name: "Émilie", last_name: "Rochat", email: "emilie.rochat@example.org", membership_end: daysFromNow(365) }],
+  });
 export type ManualMemberCreate = z.infer<typeof ManualMemberCreate>;
 
 export const ExtendRequest = z
@@ -107,7 +111,11 @@ export const ExtendRequest = z
     extend_months: z.int().min(1).max(120).nullish().meta({ description: "Months added to the end (to today if expired)." }),
     reason: reason(),
   })
-  .meta({ id: "ExtendRequest", description: "Give extend_until, or extend_months, or neither (one period of the member's tier, else of the club)." });
+  .meta({
+    id: "ExtendRequest",
+    description: "Give extend_until, or extend_months, or neither (one period of the member's tier, else of the club).",
+    examples: [{ extend_months: 12, reason: "Renewed at the general assembly" }],
+  });
 export type ExtendRequest = z.infer<typeof ExtendRequest>;
 
 export const MarkPaidRequest = z
@@ -116,11 +124,15 @@ export const MarkPaidRequest = z
     payment_method: z.string().min(1).max(50).default("bank_transfer"),
     reason: reason(),
   })
-  .meta({ id: "MarkPaidRequest", description: "Records a payment received outside the payment provider." });
+  .meta({
+    id: "MarkPaidRequest",
+    description: "Records a payment received outside the payment provider.",
+    examples: [{ amount_cents: 5000, payment_method: "bank_transfer", reason: "Annual fee" }],
+  });
 export type MarkPaidRequest = z.input<typeof MarkPaidRequest>;
 
-export const SuspendRequest = z.object({ reason: reason() }).meta({ id: "SuspendRequest" });
-export const ReactivateRequest = z.object({ reason: reason() }).meta({ id: "ReactivateRequest" });
+export const SuspendRequest = z.object({ reason: reason() }).meta({ id: "SuspendRequest", examples: [{ reason: "Asked by the member" }] });
+export const ReactivateRequest = z.object({ reason: reason() }).meta({ id: "ReactivateRequest", examples: [{ reason: "Fee settled" }] });
 export type ReasonRequest = { reason?: string | null };
 
 export const MemberIdInput = z.object({ member_id: z.uuid().meta({ description: "The member's id (from list_members)." }) });

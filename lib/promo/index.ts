@@ -33,7 +33,11 @@ export const PromoCodeCreate = z
     valid_until: dateTimeInput().nullish(),
     is_active: z.boolean().default(true),
   })
-  .meta({ id: "PromoCodeCreate", description: "A new promo code; `code` is unique in the club whatever its case." });
+  .meta({
+    id: "PromoCodeCreate",
+    description: "A new promo code; `code` is unique in the club whatever its case.",
+    examples: [{ code: "WELCOME10", discount_type: "percent", discount_value: 10 }],
+  });
 
 export const PromoCodePublic = z
   .object({

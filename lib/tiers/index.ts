@@ -43,7 +43,7 @@ export const TierCreate = z
     is_active: z.boolean().nullish(),
     sort_order: z.int().min(0).max(100_000).nullish(),
   })
-  .meta({ id: "TierCreate" });
+  .meta({ id: "TierCreate", examples: [{ name: "Student", description: "Under 26, with a student card", price_cents: 3000, duration_months: 12 }] });
 export type TierCreate = z.infer<typeof TierCreate>;
 
 export const TierUpdate = z
@@ -59,7 +59,11 @@ export const TierUpdate = z
     is_active: z.boolean().nullish().meta({ description: "false: soft delete (the tier leaves the default list; its members keep it)." }),
     sort_order: z.int().min(0).max(100_000).nullish(),
   })
-  .meta({ id: "TierUpdate", description: "Partial: only the fields sent change; null clears `description` and leaves the others unchanged." });
+  .meta({
+    id: "TierUpdate",
+    description: "Partial: only the fields sent change; null clears `description` and leaves the others unchanged.",
+    examples: [{ price_cents: 3500 }],
+  });
 export type TierUpdate = z.infer<typeof TierUpdate>;
 
 export const TierListQuery = z.object({

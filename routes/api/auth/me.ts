@@ -4,6 +4,7 @@ import { route } from "../../../server/route";
 
 export const GET = route({
   summary: "Who am I: the admin, the key's scopes and the club",
+  operationId: "getMe",
   tags: ["auth"],
   stable: true,
   response: AdminMe,

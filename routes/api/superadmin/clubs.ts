@@ -5,6 +5,7 @@ import { route } from "../../../server/route";
 
 export const GET = route({
   summary: "All clubs (superadmin)",
+  operationId: "listAllClubs",
   tags: ["account"],
   auth: "superadmin",
   response: z.array(z.object({ id: z.uuid(), name: z.string(), slug: z.string(), created_at: z.string() })),

@@ -4,6 +4,7 @@ import { route } from "../../../server/route";
 
 export const GET = route({
   summary: "Verify a scanned card",
+  operationId: "verifyCard",
   description:
     "`serial` is what the card's QR code carries (the member's referral code, in any letter case) or the pass serial number. `valid` is true only for an `active` member; a code matching no member of the caller's club answers `status: unknown` with `member: null`. Every call records a scan, read back by the attendance route.",
   tags: ["cards"],

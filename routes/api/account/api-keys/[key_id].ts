@@ -4,6 +4,7 @@ import { route } from "../../../../server/route";
 
 export const DELETE = route({
   summary: "Revoke an API key",
+  operationId: "revokeApiKey",
   tags: ["account"],
   auth: "session",
   errors: [403, 404, 409],

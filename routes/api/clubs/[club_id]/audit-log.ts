@@ -4,6 +4,7 @@ import { route } from "../../../../server/route";
 
 export const GET = route({
   summary: "The audit log",
+  operationId: "listAuditLog",
   description: "One row per request made with a key (HTTP or MCP), filterable by key prefix, path prefix, transport and days.",
   tags: ["audit"],
   scope: listAuditLog.scope,

@@ -4,6 +4,7 @@ import { route } from "../../../../server/route";
 
 export const GET = route({
   summary: "Club stats",
+  operationId: "getClubStats",
   description:
     "Members by status (active, expired, pending, suspended, new this month) and revenue this month (UTC calendar month) and all time: gross, payment-provider fees, platform commission, net to the club, and the membership and event shares of gross.",
   tags: ["stats"],

@@ -12,5 +12,6 @@ export const GET = route({
   scope: exportMembers.scope,
   query: MemberExportQuery,
   raw: true,
+  files: { "text/csv": "The members as CSV (default),", "application/pdf": "or as a PDF roster (`format=pdf`)." },
   handler: async ({ ctx, query }) => fileResponse(await exportMembers(ctx, query)),
 });

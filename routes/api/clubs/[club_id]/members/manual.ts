@@ -5,6 +5,7 @@ import { route } from "../../../../../server/route";
 
 export const POST = route({
   summary: "Add a member by hand",
+  operationId: "addMember",
   description:
     "The member is `paid` and `is_manual`, starts today and ends on `membership_end`. No payment is recorded. 422 if `membership_end` is before today; 409 if the email is already a member's.",
   tags: ["members"],

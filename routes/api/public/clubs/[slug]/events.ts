@@ -7,6 +7,7 @@ import { getState } from "../../../../../server/state";
 
 export const GET = route({
   summary: "A club's public events",
+  operationId: "listPublicEvents",
   description: "Published, listed events, earliest first, with their active tickets and places left. No credentials; rate-limited per client address.",
   tags: ["public"],
   auth: "public",

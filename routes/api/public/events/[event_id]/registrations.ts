@@ -7,6 +7,7 @@ import { getState } from "../../../../../server/state";
 
 export const POST = route({
   summary: "Register to an event",
+  operationId: "registerForEvent",
   description:
     "Members give their card code (`member_code`) for member prices. A free registration is `confirmed`; a paid one is `pending` (awaiting payment). The answer carries the ticket's `qr_token` and its calendar file's address. Rate-limited per client address.",
   tags: ["public"],

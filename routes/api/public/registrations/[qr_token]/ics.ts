@@ -6,10 +6,12 @@ import { getState } from "../../../../../server/state";
 
 export const GET = route({
   summary: "Calendar file of a registration",
+  operationId: "getRegistrationCalendar",
   description: "An iCalendar (text/calendar) file for the event of the registration whose ticket carries this `qr_token`.",
   tags: ["public"],
   auth: "public",
   raw: true,
+  files: { "text/calendar": "The event as an iCalendar file." },
   params: z.object({ qr_token: z.string().min(10).max(100) }),
   errors: [404, 429],
   handler: ({ deps, request, params }) => registrationIcs({ db: deps.db, baseUrl: deps.config.baseUrl }, getState(request)?.ip ?? null, params.qr_token),

@@ -5,6 +5,7 @@ import { route } from "../../../../../../server/route";
 
 export const POST = route({
   summary: "Send the card email",
+  operationId: "sendCardEmail",
   description:
     "Emails the member, in the club's language, the link to their web card and its QR code. Always sent, even if sent before; sets card_email_sent_at. 502 if the mail server refuses.",
   tags: ["members"],

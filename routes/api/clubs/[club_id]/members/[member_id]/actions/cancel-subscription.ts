@@ -5,6 +5,7 @@ import { route } from "../../../../../../../server/route";
 
 export const POST = route({
   summary: "Cancel the automatic renewal",
+  operationId: "cancelSubscription",
   description: "Only for a member with an automatically renewing subscription (else 409). The member stays active until the end of the paid period.",
   tags: ["members"],
   stable: true,

@@ -5,6 +5,7 @@ import { route } from "../../../../../../../server/route";
 
 export const POST = route({
   summary: "Extend a membership",
+  operationId: "extendMembership",
   description:
     "To `extend_until` (later than the current end, else 422), by `extend_months` (added to the end, or to today if expired), or by one period of the member's tier, else of the club. Answers the updated member.",
   tags: ["members"],

@@ -5,6 +5,7 @@ import { route } from "../../../../../../../server/route";
 
 export const POST = route({
   summary: "Record a payment",
+  operationId: "markMemberPaid",
   description:
     "Records a manual payment (no provider fee). Pending or expired: paid with a new period from today. Active: the period is renewed from its end. 409 if suspended.",
   tags: ["members"],
