@@ -2,14 +2,15 @@
 import { z } from "zod";
 import { checkHealth } from "../lib/health";
 import { route } from "../server/route";
+import { getState } from "../server/state";
 
 export const GET = route({
   summary: "Health check",
   description:
-    "Answers 200 when the server runs and its database reads, 503 otherwise. Needs no key and says nothing about any club: point a supervisor, a load balancer or an uptime monitor at it.",
+    "Answers 200 when the server runs and its database reads, 503 otherwise (600 checks a minute per address). Needs no key and says nothing about any club: point a supervisor, a load balancer or an uptime monitor at it.",
   tags: ["health"],
   auth: "public",
   response: z.object({ ok: z.literal(true), database: z.literal("ok") }).meta({ id: "Health" }),
-  errors: [503],
-  handler: ({ deps }) => checkHealth(deps.db),
+  errors: [429, 503],
+  handler: ({ deps, request }) => checkHealth(deps.db, getState(request)?.ip ?? null),
 });

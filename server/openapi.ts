@@ -33,6 +33,7 @@ const TAG_TEXT = {
   clubs: "The club's settings.",
   audit: "The audit log of every request made with a key.",
   public: "Public event pages and registration (no credentials; outside the stable subset).",
+  health: "For a supervisor, load balancer or uptime monitor: is the server up and its database readable.",
   account: "Dashboard only (sign-in, API keys, team, superadmin): a dashboard session token, API keys get 403.",
 };
 export const TAGS = Object.entries(TAG_TEXT).map(([name, description]) => ({ name, description }));

@@ -66,6 +66,22 @@ describe("the request pipeline", () => {
   });
 });
 
+describe("GET /health under a flood", () => {
+  it("answers 429 with Retry-After past 600 checks a minute from one address; another address is still answered", async () => {
+    const env = await setup();
+    try {
+      const check = (ip: string) => env.app.handle(new Request("http://localhost/health"), ip);
+      for (let i = 0; i < 600; i++) expect((await check("203.0.113.5")).status).toBe(200);
+      const refused = await check("203.0.113.5");
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await check("203.0.113.6")).status).toBe(200);
+    } finally {
+      await env.close();
+    }
+  });
+});
+
 describe("the request log", () => {
   it("writes one JSON line per request: time, request id, method, path (no query), status, duration, key prefix", async () => {
     const env = await setup();
