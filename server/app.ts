@@ -12,11 +12,10 @@ import { AppError, Forbidden, NotFound, PayloadTooLarge, RateLimited, Validation
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { SlidingWindowLimiter } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
-import { type MountedRoute, mountRoutes } from "./loader";
+import { authorize, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
 import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
 import { corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
 import { createLogger, requestId } from "./log";
-import { type PathMatch, routeTable, takesMethod } from "./route-table";
 import { getState, setState } from "./state";
 
 export type App = {
@@ -60,8 +59,8 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     let rate: ReturnType<SlidingWindowLimiter["hit"]> | null = null;
     let auditAs: { clubId: string; adminId: string; keyPrefix: string | null } | null = null;
     const via = path === "/mcp" ? "mcp" : "http";
-    const match = table.match(path);
-    const auth = match?.authOf(request.method) ?? "public";
+    const match = table.match(request.method, path);
+    const auth = match?.guard?.auth ?? "public";
     const cors = corsKind(path, auth);
     let response: Response;
     try {
@@ -80,9 +79,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       if (request.method === "OPTIONS") {
         response = preflight(request, path, match);
       } else {
-        if (!takesMethod(match, request.method)) {
-          throw new AppError(405, "METHOD_NOT_ALLOWED", { path, method: request.method, allow: match.methods.join(", ") });
-        }
+        if (!match.guard) throw new AppError(405, "METHOD_NOT_ALLOWED", { path, method: request.method, allow: match.methods.join(", ") });
         if (auth !== "public") {
           try {
             caller = await resolveCaller(db, request.headers.get("authorization"));
@@ -98,9 +95,10 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
             auditAs = { clubId: caller.clubId, adminId: caller.adminId, keyPrefix: caller.keyPrefix };
             rate = limiter.hit(caller.keyId as string);
             if (!rate.allowed) throw new RateLimited(rate.retryAfterSeconds);
-            if (auth === "session" || auth === "superadmin") throw new Forbidden("SESSION_REQUIRED");
           }
         }
+        // Once, before the body is read: a key without the scope gets 403 whatever it sends.
+        authorize(match.guard, caller, match.params);
         request = await capBody(request, config.maxBodyBytes);
         setState(request, { caller, locale, via, tool: null, ip });
         response = await elysia.handle(request);
@@ -170,7 +168,8 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     const { methods } = match;
     if (!isPreflight(request)) return new Response(null, { status: 204, headers: { allow: [...methods, "OPTIONS"].join(", ") } });
     const origin = request.headers.get("origin") as string;
-    const kind = corsKind(path, match.authOf(request.headers.get("access-control-request-method") as string));
+    const asked = table.match(request.headers.get("access-control-request-method") as string, path);
+    const kind = corsKind(path, asked?.guard?.auth ?? "key");
     if (kind === "listed" && !(config.corsOrigins.includes("*") || config.corsOrigins.includes(origin))) {
       throw new Forbidden("CORS_ORIGIN_NOT_ALLOWED", { origin });
     }

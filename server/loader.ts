@@ -1,13 +1,17 @@
 // Mounts every file under routes/ at the URL its path mirrors: `[club_id]` -> `:club_id`,
 // `index.ts` -> its folder. A file exports one route spec per method (GET, POST, ...). The
-// folder is found from this module's own place, never from the working directory.
+// folder is found from this module's own place, never from the working directory. It also owns
+// the one route table (`routeTable`), which the pipeline reads before Elysia parses anything,
+// and the one authorization of a call (`authorize`).
 import { join, relative } from "node:path";
 import type { Elysia } from "elysia";
 import { z, type ZodObject, type ZodType } from "zod";
 import { requireScope } from "../lib/auth/guard";
+import type { Caller } from "../lib/auth/caller";
 import type { Ctx } from "../lib/context";
 import { Forbidden, Unauthorized } from "../lib/errors";
-import { type AnyRoute, type Deps, ErrorResponse, ValidationErrorResponse } from "./route";
+import { DOCS_PATH, SPEC_PATH } from "./openapi";
+import { type AnyRoute, type Auth, type Deps, ErrorResponse, ValidationErrorResponse } from "./route";
 import { getState } from "./state";
 
 export const ROUTES_DIR = join(import.meta.dir, "..", "routes");
@@ -31,19 +35,81 @@ function defaultParams(path: string): ZodObject | undefined {
   return z.object(Object.fromEntries(names.map((n) => [n, n.endsWith("_id") ? z.uuid() : z.string().min(1).max(200)])));
 }
 
-/** Who may call, which club, which scope: checked before the body is validated. */
-function authorize(spec: AnyRoute, request: Request, params: Record<string, string>): void {
-  // A UUID is the same in either case (RFC 9562); ours are stored lower-case.
-  // A segment that does not decode (a lone surrogate: `%ED%A0%80`) comes as null: left for the checks to refuse.
-  for (const name of Object.keys(params ?? {})) if (name.endsWith("_id") && typeof params[name] === "string") params[name] = params[name].toLowerCase();
-  const auth = spec.auth ?? "key";
-  if (auth === "public") return;
-  const caller = getState(request)?.caller;
+/** What a call is checked against: who may call the route, and the scope it needs. */
+export type Guard = { auth: Auth; scope?: AnyRoute["scope"] };
+
+/**
+ * The one authorization of a call, before its body is read: a caller for any route that is not
+ * public (401), a dashboard session for session and superadmin routes (403 `SESSION_REQUIRED`, so
+ * a key never reaches them, SPEC "Authentication" 4), a superadmin for theirs, the caller's own
+ * club in the path (403 `CLUB_FORBIDDEN`), then the route's scope (403 `SCOPE_MISSING`).
+ */
+export function authorize(guard: Guard, caller: Caller | null, params: Record<string, string | null>): void {
+  if (guard.auth === "public") return;
   if (!caller) throw new Unauthorized();
-  if ((auth === "session" || auth === "superadmin") && caller.kind === "key") throw new Forbidden("SESSION_REQUIRED");
-  if (auth === "superadmin" && !caller.isSuperadmin) throw new Forbidden("SUPERADMIN_REQUIRED");
-  if (params?.club_id !== undefined && params.club_id !== caller.clubId) throw new Forbidden("CLUB_FORBIDDEN");
-  if (spec.scope) requireScope(caller, spec.scope);
+  if ((guard.auth === "session" || guard.auth === "superadmin") && caller.kind === "key") throw new Forbidden("SESSION_REQUIRED");
+  if (guard.auth === "superadmin" && !caller.isSuperadmin) throw new Forbidden("SUPERADMIN_REQUIRED");
+  if ("club_id" in params && params.club_id !== caller.clubId) throw new Forbidden("CLUB_FORBIDDEN");
+  if (guard.scope) requireScope(caller, guard.scope);
+}
+
+/** A path's routes: the methods it takes, the guard of the one `method` asked for (null: not taken), and its parameters. */
+export type PathMatch = {
+  methods: string[];
+  guard: Guard | null;
+  /** Path parameters, decoded, ids lower-cased (a UUID is the same in either case, RFC 9562); null when a segment does not decode. */
+  params: Record<string, string | null>;
+};
+
+export type RouteTable = { match(method: string, path: string): PathMatch | null };
+
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const PUBLIC_GET: PathMatch = { methods: ["GET"], guard: { auth: "public" }, params: {} };
+
+function decodeParam(name: string, raw: string): string | null {
+  try {
+    const value = decodeURIComponent(raw);
+    return name.endsWith("_id") ? value.toLowerCase() : value;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The table of every mounted route, for the pipeline: which routes a path matches, the one that
+ * takes `method` (HEAD goes where GET goes; where several match, the one with more fixed
+ * segments, as Elysia's router chooses), and the docs pages, which are public.
+ */
+export function routeTable(routes: MountedRoute[]): RouteTable {
+  const table = routes.map((r) => {
+    const segments = r.path.split("/");
+    return {
+      route: r,
+      pattern: new RegExp(`^${segments.map((seg) => (seg.startsWith(":") ? `(?<${seg.slice(1)}>[^/]+)` : literal(seg))).join("/")}$`),
+      fixed: segments.filter((seg) => !seg.startsWith(":")).length,
+    };
+  });
+  return {
+    match(method, path) {
+      if (path === SPEC_PATH || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`))
+        return { ...PUBLIC_GET, guard: method === "GET" || method === "HEAD" ? PUBLIC_GET.guard : null };
+      const found = table.map((r) => ({ ...r, m: r.pattern.exec(path) })).filter((r) => r.m);
+      if (!found.length) return null;
+      const wanted = method === "HEAD" ? "GET" : method;
+      const [best] = found.filter((r) => r.route.method === wanted || r.route.method === "ALL").sort((a, b) => b.fixed - a.fixed);
+      const params = Object.fromEntries(Object.entries(best?.m?.groups ?? {}).map(([name, raw]) => [name, decodeParam(name, raw)]));
+      return {
+        methods: [...new Set(found.map((r) => r.route.method))],
+        guard: best ? { auth: best.route.spec.auth ?? "key", scope: best.route.spec.scope } : null,
+        params,
+      };
+    },
+  };
+}
+
+/** Ids in the path are lower-cased for the handler too: ours are stored lower-case. */
+function normaliseParams({ params }: { params: Record<string, string> }): void {
+  for (const name of Object.keys(params ?? {})) if (name.endsWith("_id") && typeof params[name] === "string") params[name] = params[name].toLowerCase();
 }
 
 const noCaller = new Proxy({} as Ctx, {
@@ -112,7 +178,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           query: spec.query,
           body: spec.body,
           response: spec.raw ? undefined : responses(spec, path, params),
-          transform: ({ request, params: raw }: { request: Request; params: Record<string, string> }) => authorize(spec, request, raw),
+          transform: normaliseParams,
         } as never,
       );
       mounted.push({ method, path, spec, file, params });

@@ -28,6 +28,23 @@ describe("the request pipeline", () => {
     expect(res.headers.get("allow")).toBe("GET");
   });
 
+  it("authorization runs once, before the body is read: a key without the scope gets 403 whatever it sends", async () => {
+    const view = await env.makeKey({ members: "view" });
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, {
+      key: view,
+      rawBody: "{not json",
+      headers: { "content-type": "application/json" },
+    });
+    expect([res.status, res.body.code]).toEqual([403, "SCOPE_MISSING"]);
+    const other = await env.call("POST", `/api/clubs/${crypto.randomUUID()}/members/manual`, {
+      rawBody: "{not json",
+      headers: { "content-type": "application/json" },
+    });
+    expect([other.status, other.body.code]).toEqual([403, "CLUB_FORBIDDEN"]);
+    const upper = await env.call("GET", `/api/clubs/${env.clubId.toUpperCase()}/members`);
+    expect(upper.status).toBe(200);
+  });
+
   it("a 401 carries WWW-Authenticate: Bearer, on the API and on /mcp (so MCP clients ask for a key)", async () => {
     const none = await env.call("POST", "/mcp", { key: null, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
     expect(none.status).toBe(401);
