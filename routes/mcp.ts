@@ -1,11 +1,14 @@
 // ALL /mcp — the Model Context Protocol endpoint (Streamable HTTP) for AI assistants
-import { handleMcp } from "../server/mcp";
+import { lazy } from "../lib/lazy";
 import { route } from "../server/route";
+
+/** The MCP SDK and the tool table load with the first MCP request, not at start. */
+const mcp = lazy(() => import("../server/mcp"));
 
 export const ALL = route({
   summary: "MCP endpoint (Streamable HTTP)",
   tags: ["mcp"],
   hidden: true,
   raw: true,
-  handler: ({ ctx, request, body }) => handleMcp(ctx, request, body),
+  handler: async ({ ctx, request, body }) => (await mcp()).handleMcp(ctx, request, body),
 });

@@ -5,7 +5,6 @@
 // details, the other back fields, the club's locations and its custom link. Every stored value
 // is HTML-escaped, and only http(s)/mailto/tel links are ever rendered as links.
 import { and, eq } from "drizzle-orm";
-import QRCode from "qrcode";
 import type { Db } from "../../db";
 import { members } from "../../db/schema";
 import type { CardBackField } from "../clubs/schemas";
@@ -14,6 +13,7 @@ import { type Locale, localeFromAcceptLanguage } from "../i18n";
 import type { MemberStatus } from "../members/schemas";
 import { walletUrls } from "./pass-updates";
 import { limitCardRequest } from "./public-limit";
+import { qrSvg } from "./qr";
 import { cardView, httpUrl, loadCard, TEXTS, type Texts } from "./view";
 
 const STATUS_COLORS: Record<MemberStatus, string> = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" };
@@ -209,7 +209,7 @@ export async function renderWebCard(
 
   const logo = card.logoUrl ? escapeHtml(card.logoUrl) : null;
   // The QR code always carries the referral code; other barcode formats are for wallet passes.
-  const qr = await QRCode.toString(card.code, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
+  const qr = await qrSvg(card.code);
 
   const perks = card.backFields.filter((f) => f.is_perk);
   const others = card.backFields.filter((f) => !f.is_perk);

@@ -4,10 +4,10 @@
 // inside a database transaction (DESIGN.md section 1).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import nodemailer from "nodemailer";
 import { loadConfig } from "../config";
 import type { Ctx } from "../context";
 import { randomBase62 } from "../ids";
+import { lazy } from "../lazy";
 
 export type MailConfig = { smtpUrl?: string; outboxDir: string };
 
@@ -23,6 +23,9 @@ export type MailMessage = {
 
 export type Sent = { messageId: string; via: "smtp" | "outbox"; path?: string };
 
+/** nodemailer loads with the first message. */
+const mailer = lazy(async () => (await import("nodemailer")).default);
+
 export function mailConfig(ctx: Ctx): MailConfig {
   if (ctx.mail) return ctx.mail;
   const config = loadConfig();
@@ -31,6 +34,7 @@ export function mailConfig(ctx: Ctx): MailConfig {
 
 /** Sends one message; throws on any failure (the caller maps it to a 502). */
 export async function sendMail(config: MailConfig, message: MailMessage): Promise<Sent> {
+  const nodemailer = await mailer();
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport(config.smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
     try {

@@ -2,7 +2,6 @@
 // updated). The message goes out first, outside any transaction; only a successful send sets
 // card_email_sent_at (with a history row). A failed send is a 502 and changes nothing.
 import { and, eq } from "drizzle-orm";
-import QRCode from "qrcode";
 import { members } from "../../db/schema";
 import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
@@ -11,6 +10,7 @@ import { asLocale, type Locale } from "../i18n";
 import { nowIso } from "../ids";
 import { mailConfig, sendMail } from "../mail";
 import { webCardUrl } from "../cards/pass-updates";
+import { qrPng } from "../cards/qr";
 import { clubSettings } from "./index";
 import { getMemberRow, writeHistory } from "./internal";
 
@@ -63,7 +63,7 @@ export const sendCardEmail = verb("communication:edit", async (ctx: Ctx, input: 
   const url = webCardUrl(ctx, member.pass_serial_number);
   const p = { club: name, first: member.first_name, code: member.referral_code };
   // The QR code carries the referral code, like the wallet pass (SPEC "Member").
-  const qr = await QRCode.toBuffer(member.referral_code, { type: "png", width: 320, margin: 2, errorCorrectionLevel: "M" });
+  const qr = await qrPng(member.referral_code, 320);
   const host = new URL(ctx.baseUrl).hostname || "localhost";
   try {
     await sendMail(mailConfig(ctx), {

@@ -8,11 +8,15 @@ import { verb } from "../auth/guard";
 import type { Ctx } from "../context";
 import { ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
+import { lazy } from "../lazy";
 import { clubSettings } from "./index";
 import type { MemberRow } from "./internal";
-import { type RosterRow, type RosterSource, rosterPdf } from "./roster";
+import type { RosterRow, RosterSource } from "./roster";
 import type { MemberExportQuery } from "./schemas";
 import { todayUtc } from "./status";
+
+/** The PDF writer and its font load with the first PDF export. */
+const roster = lazy(() => import("./roster"));
 
 export const CSV_COLUMNS = [
   "id",
@@ -215,6 +219,7 @@ export const exportMembers = verb("members:view", async (ctx: Ctx, input: Member
   const base = `members-${club.slug}-${today}`;
   if (input.format === "pdf") {
     const source = await rosterSource(ctx, ids);
+    const { rosterPdf } = await roster();
     return { filename: `${base}.pdf`, contentType: "application/pdf", body: rosterPdf(source, club, asLocale(club.locale), today), count: source.total };
   }
   const file = { filename: `${base}.csv`, contentType: "text/csv; charset=utf-8" };

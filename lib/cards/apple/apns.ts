@@ -2,13 +2,13 @@
 // the Pass Type ID certificate (TLS client certificate), topic = the pass type identifier, and
 // an empty JSON payload; the phone then asks the web service for what changed. One job per
 // push token (lib/cards/apple/index fans them out), retried with back-off by lib/jobs.
-import http2 from "node:http2";
 import { readFileSync } from "node:fs";
-import { rootCertificates } from "node:tls";
+import type { ClientHttp2Session } from "node:http2";
 import { and, eq } from "drizzle-orm";
 import { appleRegistrations } from "../../../db/schema";
 import type { AppleWalletConfig } from "../../config";
 import { completeJobIn, PermanentFailure, registerConcurrencyKey, registerJobHandler, TemporaryFailure } from "../../jobs";
+import { lazy } from "../../lazy";
 import { appleCertificates } from "./certs";
 import { refreshHasWallet } from "./registrations";
 
@@ -21,11 +21,15 @@ const IDLE_MS = 60_000;
 
 export type ApnsAnswer = { status: number; reason: string | null };
 
-type Held = { session: http2.ClientHttp2Session; inFlight: number };
+type Held = { session: ClientHttp2Session; inFlight: number };
 const sessions = new Map<string, Held>();
 
+/** Node's HTTP/2 client (and TLS's root certificates) load with the first push. */
+const net = lazy(async () => ({ http2: await import("node:http2"), tls: await import("node:tls") }));
+type Net = Awaited<ReturnType<typeof net>>;
+
 /** One HTTP/2 connection per APNs address and certificate, reused across pushes. */
-function connection(apple: AppleWalletConfig): Held {
+function connection(apple: AppleWalletConfig, { http2, tls }: Net): Held {
   const key = [apple.apnsUrl, apple.certFile, apple.keyFile, apple.apnsCaFile ?? ""].join("\n");
   const held = sessions.get(key);
   if (held && !held.session.closed && !held.session.destroyed) return held;
@@ -35,7 +39,7 @@ function connection(apple: AppleWalletConfig): Held {
     key: certs.signerKey,
     passphrase: apple.keyPassphrase,
     // An extra CA is trusted besides the usual ones, never instead of them.
-    ...(apple.apnsCaFile ? { ca: [...rootCertificates, readFileSync(apple.apnsCaFile, "utf8")] } : {}),
+    ...(apple.apnsCaFile ? { ca: [...tls.rootCertificates, readFileSync(apple.apnsCaFile, "utf8")] } : {}),
   });
   const fresh: Held = { session, inFlight: 0 };
   const drop = () => {
@@ -64,11 +68,12 @@ export function closeApnsConnections(): void {
 }
 
 /** Sends the "pass changed" push to `pushToken`; resolves with APNs' status and reason, rejects on network failure. */
-export function sendApnsPush(apple: AppleWalletConfig, pushToken: string): Promise<ApnsAnswer> {
+export async function sendApnsPush(apple: AppleWalletConfig, pushToken: string): Promise<ApnsAnswer> {
+  const modules = await net();
   return new Promise((resolve, reject) => {
     let held: Held;
     try {
-      held = connection(apple);
+      held = connection(apple, modules);
     } catch (err) {
       reject(err);
       return;
@@ -99,7 +104,7 @@ export function sendApnsPush(apple: AppleWalletConfig, pushToken: string): Promi
     let body = "";
     req.setEncoding("utf8");
     req.setTimeout(PUSH_TIMEOUT_MS, () => {
-      req.close(http2.constants.NGHTTP2_CANCEL);
+      req.close(modules.http2.constants.NGHTTP2_CANCEL);
       finish(() => reject(new Error(`no answer within ${PUSH_TIMEOUT_MS / 1000} s`)));
     });
     req.on("response", (headers) => {

@@ -6,19 +6,22 @@
 // Last-Modified comes from `members.pass_updated_at` (lib/cards/pass-updates).
 import { timingSafeEqual } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { PKPass } from "passkit-generator";
 import type { Db } from "../../../db";
 import { members } from "../../../db/schema";
 import type { AppleWalletConfig, WalletConfig } from "../../config";
 import { NotFound } from "../../errors";
 import type { Locale } from "../../i18n";
 import { randomBase62, sha256Hex } from "../../ids";
+import { lazy } from "../../lazy";
 import { solidPng } from "../png";
 import { limitCardRequest } from "../public-limit";
 import { type BarcodeFormat, type CardData, cardView, loadCard, type MemberRow } from "../view";
 import { appleCertificates } from "./certs";
 
 export type { MemberRow };
+
+/** passkit-generator (with node-forge and joi) loads with the first pass download. */
+const passkit = lazy(() => import("passkit-generator"));
 /** What building a pass needs besides the database: the Apple settings and the public address. */
 export type AppleSite = { baseUrl: string; wallets: WalletConfig };
 
@@ -87,6 +90,7 @@ export async function buildPass(db: Db, site: AppleSite, data: CardData): Promis
   const card = cardView(data);
   const { locale, texts: tx, clubName, colors } = card;
 
+  const { PKPass } = await passkit();
   const pass = new PKPass(
     {
       "icon.png": solidPng(29, colors.primary),

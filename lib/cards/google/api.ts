@@ -4,10 +4,9 @@
 // permanent failure (the request itself is wrong), 409, 429, 5xx and network errors temporary ones.
 // Each request carries the delivery's job id in `X-Delivery-Id`: a delivery resent after a crash
 // (docs/decisions.md, "wallet pass updates") carries the same id, so it can be told from a new one.
-import { SignJWT } from "jose";
 import type { GoogleWalletConfig } from "../../config";
 import { PermanentFailure, TemporaryFailure } from "../../jobs";
-import { serviceAccount } from "./jwt";
+import { jose, serviceAccount } from "./jwt";
 
 export const WALLET_SCOPE = "https://www.googleapis.com/auth/wallet_object.issuer";
 const TIMEOUT_MS = 10_000;
@@ -50,6 +49,7 @@ export async function accessToken(cfg: GoogleWalletConfig, now = Date.now()): Pr
     throw new TemporaryFailure(`service account key: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
   }
   const iat = Math.floor(now / 1000);
+  const { SignJWT } = await jose();
   const assertion = await new SignJWT({ scope: WALLET_SCOPE })
     .setProtectedHeader({ alg: "RS256", typ: "JWT", ...(account.keyId ? { kid: account.keyId } : {}) })
     .setIssuer(account.clientEmail)

@@ -1,12 +1,15 @@
 // The service account's key (the JSON file Google Cloud hands out, named by
 // GOOGLE_WALLET_KEY_FILE) and the "save to Google Wallet" JWT signed with it (RS256).
 import { statSync } from "node:fs";
-import { importPKCS8, SignJWT } from "jose";
 import type { GoogleWalletConfig } from "../../config";
+import { lazy } from "../../lazy";
 
 export type ServiceAccount = { clientEmail: string; keyId: string | undefined; privateKey: CryptoKey };
 
 export const SAVE_URL = "https://pay.google.com/gp/v/save/";
+
+/** jose loads with the first Google Wallet link or delivery (also for lib/cards/google/api). */
+export const jose = lazy(() => import("jose"));
 
 const cache = new Map<string, { mtimeMs: number; account: Promise<ServiceAccount> }>();
 
@@ -18,7 +21,7 @@ async function readServiceAccount(file: string): Promise<ServiceAccount> {
   return {
     clientEmail: json.client_email,
     keyId: typeof json.private_key_id === "string" ? json.private_key_id : undefined,
-    privateKey: await importPKCS8(json.private_key, "RS256"),
+    privateKey: await (await jose()).importPKCS8(json.private_key, "RS256"),
   };
 }
 
@@ -42,6 +45,7 @@ export async function saveJwt(
   input: { origin: string; loyaltyClass: Record<string, unknown>; loyaltyObject: Record<string, unknown>; now?: Date },
 ): Promise<string> {
   const account = await serviceAccount(cfg);
+  const { SignJWT } = await jose();
   return new SignJWT({
     origins: [input.origin],
     typ: "savetowallet",
