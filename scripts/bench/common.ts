@@ -22,9 +22,13 @@ export type Target =
   /** ours median time, under `value` ms (no baseline). */
   | { kind: "ms-max"; value: number }
   /** ours memory growth (VmHWM after minus before), under `value` MB per thousand of `members`. */
-  | { kind: "mb-per-thousand-max"; value: number; members: number };
+  | { kind: "mb-per-thousand-max"; value: number; members: number }
+  /** ours resident memory (VmRSS), under `value` MB. */
+  | { kind: "mb-max"; value: number }
+  /** Reported for information, held to nothing. */
+  | { kind: "info" };
 
-export type CaseSpec = { id: string; title: string; kind: "load" | "time"; target: Target; baseline: boolean };
+export type CaseSpec = { id: string; title: string; kind: "load" | "time" | "memory"; target: Target; baseline: boolean };
 
 export type Measurement = {
   bench: string;
@@ -45,6 +49,8 @@ export type Measurement = {
   peakKb: number | null;
   /** time: VmHWM after the timed runs minus VmHWM before the first one, KiB. */
   growthKb: number | null;
+  /** memory: the server's VmRSS when measured, KiB. */
+  rssKb?: number | null;
   /** What the answer was (a count, ids, a size): ours and the baseline must give the same in a round. */
   signature: string | null;
   note: string;

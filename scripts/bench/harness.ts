@@ -101,18 +101,24 @@ export async function freePort(): Promise<number> {
 
 export type Server = { url: string; pid: number; stdout: string; stop(): Promise<void> };
 
-/**
- * The high-water mark of a process's resident memory (VmHWM of /proc/<pid>/status), in KiB; null
- * where /proc is missing. `taskset` execs its command, so the pid is the server's own.
- */
-export function peakRssKb(pid: number): number | null {
+/** A memory figure of /proc/<pid>/status, in KiB; null where /proc is missing. */
+function statusKb(pid: number, field: "VmHWM" | "VmRSS"): number | null {
   try {
-    const m = /^VmHWM:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) : null;
   } catch {
     return null;
   }
 }
+
+/**
+ * The high-water mark of a process's resident memory (VmHWM), in KiB. `taskset` execs its
+ * command, so the pid is the server's own.
+ */
+export const peakRssKb = (pid: number): number | null => statusKb(pid, "VmHWM");
+
+/** A process's resident memory now (VmRSS), in KiB. */
+export const rssKb = (pid: number): number | null => statusKb(pid, "VmRSS");
 
 /**
  * Starts `cmd` (pinned to the server core) and waits until its stdout says "Listening on".

@@ -4,7 +4,7 @@ import type { Benchmark, CaseSpec, ConfigName, Measurement, Target } from "./com
 import { mb } from "./common";
 import { median } from "./harness";
 
-type Agg = { rps: number | null; p50Ms: number; p99Ms: number; peakKb: number | null; growthKb: number | null; runs: number };
+type Agg = { rps: number | null; p50Ms: number; p99Ms: number; peakKb: number | null; growthKb: number | null; rssKb: number | null; runs: number };
 
 export type CaseSummary = {
   bench: Benchmark;
@@ -26,6 +26,9 @@ const medianOrNull = (xs: (number | null)[]) => {
 };
 
 function aggregate(ms: Measurement[], kind: CaseSpec["kind"]): Agg {
+  if (kind === "memory") {
+    return { rps: null, p50Ms: 0, p99Ms: 0, peakKb: medianOrNull(ms.map((m) => m.peakKb)), growthKb: null, rssKb: medianOrNull(ms.map((m) => m.rssKb ?? null)), runs: ms.length };
+  }
   if (kind === "time") {
     const times = ms.flatMap((m) => m.times);
     return {
@@ -34,6 +37,7 @@ function aggregate(ms: Measurement[], kind: CaseSpec["kind"]): Agg {
       p99Ms: Math.max(...times),
       peakKb: medianOrNull(ms.map((m) => m.peakKb)),
       growthKb: medianOrNull(ms.map((m) => m.growthKb)),
+      rssKb: null,
       runs: times.length,
     };
   }
@@ -43,11 +47,14 @@ function aggregate(ms: Measurement[], kind: CaseSpec["kind"]): Agg {
     p99Ms: median(ms.map((m) => m.p99Ms)),
     peakKb: medianOrNull(ms.map((m) => m.peakKb)),
     growthKb: null,
+    rssKb: null,
     runs: ms.length,
   };
 }
 
 function isMet(target: Target, ratio: number | null, ours: Agg): boolean {
+  if (target.kind === "info") return true;
+  if (target.kind === "mb-max") return ours.rssKb !== null && ours.rssKb / 1024 < target.value;
   if (target.kind === "ms-max") return ours.p50Ms < target.value;
   if (target.kind === "mb-per-thousand-max") return ours.growthKb !== null && ours.growthKb / 1024 / (target.members / 1000) < target.value;
   if (ratio === null) return false;
@@ -67,7 +74,7 @@ export function summarize(benches: Benchmark[], all: Measurement[]): CaseSummary
       const mismatches: string[] = [];
       for (const o of of("ours")) {
         const b = of("baseline").find((m) => m.round === o.round);
-        if (!b) continue;
+        if (!b || spec.kind === "memory") continue;
         ratios.push(spec.kind === "load" ? (o.rps ?? 0) / (b.rps ?? 1) : o.p50Ms / b.p50Ms);
         if (o.signature !== b.signature) mismatches.push(`round ${o.round}: ours "${o.signature}", baseline "${b.signature}"`);
       }
@@ -92,6 +99,8 @@ const f = (n: number, digits = 2) => n.toFixed(digits);
 const ms = (n: number) => (n >= 1000 ? `${f(n / 1000, 2)} s` : `${f(n, n >= 100 ? 0 : 2)} ms`);
 
 export function targetText(t: Target): string {
+  if (t.kind === "info") return "for information";
+  if (t.kind === "mb-max") return `< ${t.value} MB`;
   if (t.kind === "ratio-min") return `>= ${t.value} of baseline req/s`;
   if (t.kind === "ratio-max") return `< ${t.value}x baseline time`;
   if (t.kind === "mb-per-thousand-max") return `memory growth < ${t.value} MB per 1,000 members`;
@@ -105,7 +114,8 @@ function growthText(c: CaseSummary): string {
   return `${mb(c.ours.growthKb)} (${f(c.ours.growthKb / 1024 / (t.members / 1000))} MB per 1,000)`;
 }
 
-const verdict = (c: CaseSummary) => (c.met ? "met" : c.mismatches.length ? "**NOT met (answers differ)**" : "**NOT met**");
+const verdict = (c: CaseSummary) =>
+  c.spec.target.kind === "info" ? "" : c.met ? "met" : c.mismatches.length ? "**NOT met (answers differ)**" : "**NOT met**";
 
 export function summaryTables(cases: CaseSummary[]): string {
   const lines: string[] = [];
@@ -142,6 +152,15 @@ export function summaryTables(cases: CaseSummary[]): string {
       }
     }
   }
+  const memory = cases.filter((c) => c.spec.kind === "memory");
+  if (memory.length) {
+    if (lines.length) lines.push("");
+    lines.push("| memory | server | resident (VmRSS) | peak (VmHWM) | target | result |", "|---|---|---:|---:|---|---|");
+    for (const c of memory) {
+      lines.push(`| ${c.spec.title} | ours | **${mb(c.ours.rssKb)}** | ${mb(c.ours.peakKb)} | ${targetText(c.spec.target)} | ${verdict(c)} |`);
+      if (c.baseline) lines.push(`| | baseline | ${mb(c.baseline.rssKb)} | ${mb(c.baseline.peakKb)} | | |`);
+    }
+  }
   return lines.join("\n");
 }
 
@@ -168,7 +187,7 @@ export function markdown(o: { cases: CaseSummary[]; benches: Benchmark[]; runs: 
     "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
     ...o.runs.map(
       (r) =>
-        `| ${r.round} | ${r.bench} | ${r.caseId} | ${r.config} | ${r.rps === null ? "" : f(r.rps, 0)} | ${ms(r.p50Ms)} | ${ms(r.p99Ms)} | ${mb(r.peakKb)} | ` +
+        `| ${r.round} | ${r.bench} | ${r.caseId} | ${r.config} | ${r.rps === null ? "" : f(r.rps, 0)} | ${r.rssKb === undefined ? `${ms(r.p50Ms)} | ${ms(r.p99Ms)}` : " | "} | ${mb(r.peakKb)} | ` +
         `${r.requests} | ${r.non2xx} | ${r.errors} | ${r.signature ?? ""} | ${r.note} |`,
     ),
   ];
