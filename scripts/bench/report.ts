@@ -27,7 +27,15 @@ const medianOrNull = (xs: (number | null)[]) => {
 
 function aggregate(ms: Measurement[], kind: CaseSpec["kind"]): Agg {
   if (kind === "memory") {
-    return { rps: null, p50Ms: 0, p99Ms: 0, peakKb: medianOrNull(ms.map((m) => m.peakKb)), growthKb: null, rssKb: medianOrNull(ms.map((m) => m.rssKb ?? null)), runs: ms.length };
+    return {
+      rps: null,
+      p50Ms: 0,
+      p99Ms: 0,
+      peakKb: medianOrNull(ms.map((m) => m.peakKb)),
+      growthKb: null,
+      rssKb: medianOrNull(ms.map((m) => m.rssKb ?? null)),
+      runs: ms.length,
+    };
   }
   if (kind === "time") {
     const times = ms.flatMap((m) => m.times);
@@ -114,8 +122,7 @@ function growthText(c: CaseSummary): string {
   return `${mb(c.ours.growthKb)} (${f(c.ours.growthKb / 1024 / (t.members / 1000))} MB per 1,000)`;
 }
 
-const verdict = (c: CaseSummary) =>
-  c.spec.target.kind === "info" ? "" : c.met ? "met" : c.mismatches.length ? "**NOT met (answers differ)**" : "**NOT met**";
+const verdict = (c: CaseSummary) => (c.spec.target.kind === "info" ? "" : c.met ? "met" : c.mismatches.length ? "**NOT met (answers differ)**" : "**NOT met**");
 
 export function summaryTables(cases: CaseSummary[]): string {
   const lines: string[] = [];

@@ -17,10 +17,11 @@ export type ServerProcess = {
   stop(): Promise<void>;
 };
 
-export async function startServer(dbPath: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+/** `preload`: a script Bun runs in the server's process before it (`bun --preload`), for what a test observes from inside. */
+export async function startServer(dbPath: string, env: Record<string, string> = {}, options: { preload?: string } = {}): Promise<ServerProcess> {
   for (let attempt = 0; ; attempt++) {
     const port = 20_000 + Math.floor(Math.random() * 30_000);
-    const proc = Bun.spawn(["bun", "server/index.ts"], {
+    const proc = Bun.spawn(["bun", ...(options.preload ? [`--preload=${options.preload}`] : []), "server/index.ts"], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: dbPath, BASE_URL: "", ...env },
       stdin: "ignore",
