@@ -86,7 +86,11 @@ export type Texts = {
   tier: string;
   validUntil: string;
   code: string;
-  scanHint: string;
+  /**
+   * Under the QR code, per status: only an active card is to be shown at the entrance; the others
+   * say why they are not valid (`{date}`: the last day of the membership).
+   */
+  scanHint: Record<MemberStatus, string>;
   perks: string;
   info: string;
   locations: string;
@@ -108,7 +112,12 @@ export const TEXTS: Record<Locale, Texts> = {
     tier: "Catégorie",
     validUntil: "Valable jusqu'au",
     code: "Code",
-    scanHint: "Présentez ce code à l'entrée.",
+    scanHint: {
+      active: "Présentez ce code à l'entrée.",
+      expired: "Cette carte n'est plus valable : l'adhésion a pris fin le {date}.",
+      suspended: "Cette carte n'est pas valable : l'adhésion est suspendue. Contactez le club.",
+      pending: "Cette carte n'est pas encore valable : la cotisation n'est pas encore payée.",
+    },
     perks: "Vos avantages",
     info: "Informations",
     locations: "Nos adresses",
@@ -127,7 +136,12 @@ export const TEXTS: Record<Locale, Texts> = {
     tier: "Tier",
     validUntil: "Valid until",
     code: "Code",
-    scanHint: "Show this code at the entrance.",
+    scanHint: {
+      active: "Show this code at the entrance.",
+      expired: "This card is no longer valid: the membership ended on {date}.",
+      suspended: "This card is not valid: the membership is suspended. Please contact the club.",
+      pending: "This card is not valid yet: the membership fee has not been paid.",
+    },
     perks: "Your perks",
     info: "Information",
     locations: "Our locations",
@@ -146,7 +160,12 @@ export const TEXTS: Record<Locale, Texts> = {
     tier: "Kategorie",
     validUntil: "Gültig bis",
     code: "Code",
-    scanHint: "Zeigen Sie diesen Code am Eingang.",
+    scanHint: {
+      active: "Zeigen Sie diesen Code am Eingang.",
+      expired: "Diese Karte ist nicht mehr gültig: Die Mitgliedschaft endete am {date}.",
+      suspended: "Diese Karte ist nicht gültig: Die Mitgliedschaft ist gesperrt. Bitte wenden Sie sich an den Verein.",
+      pending: "Diese Karte ist noch nicht gültig: Der Mitgliederbeitrag ist noch nicht bezahlt.",
+    },
     perks: "Ihre Vorteile",
     info: "Informationen",
     locations: "Unsere Standorte",
@@ -165,7 +184,12 @@ export const TEXTS: Record<Locale, Texts> = {
     tier: "Categoria",
     validUntil: "Valida fino al",
     code: "Codice",
-    scanHint: "Mostra questo codice all'ingresso.",
+    scanHint: {
+      active: "Mostra questo codice all'ingresso.",
+      expired: "Questa tessera non è più valida: l'iscrizione è terminata il {date}.",
+      suspended: "Questa tessera non è valida: l'iscrizione è sospesa. Contatta il club.",
+      pending: "Questa tessera non è ancora valida: la quota associativa non è ancora stata pagata.",
+    },
     perks: "I tuoi vantaggi",
     info: "Informazioni",
     locations: "Le nostre sedi",

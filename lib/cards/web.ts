@@ -110,6 +110,7 @@ body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica N
 .qr svg{display:block;width:100%;height:auto}
 .code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:1.05rem;letter-spacing:.12em;font-weight:700;margin-top:6px}
 .hint{font-size:.8rem;color:#4B5563;margin:4px 0 0}
+.hint.invalid{font-size:.9rem;font-weight:700;color:var(--status)}
 .welcome{margin:18px 4px 0;font-size:.95rem}
 section.block{margin-top:22px}
 h2{font-size:1.05rem;margin:0 0 10px 4px;padding-bottom:4px;border-bottom:3px solid var(--secondary);display:inline-block}
@@ -233,7 +234,7 @@ export async function renderWebCard(
       ${card.tierName ? `<div><span class="label">${escapeHtml(tx.tier)}</span><span class="value">${escapeHtml(card.tierName)}</span></div>` : ""}
       <div><span class="label">${escapeHtml(tx.validUntil)}</span><span class="value">${escapeHtml(card.validUntil)}</span></div>
     </div>
-    <div class="qr">${qr}<div class="code">${escapeHtml(card.code)}</div><p class="hint">${escapeHtml(tx.scanHint)}</p></div>
+    <div class="qr">${qr}<div class="code">${escapeHtml(card.code)}</div><p class="hint${status === "active" ? "" : " invalid"}">${escapeHtml(tx.scanHint[status].replace("{date}", card.validUntil))}</p></div>
   </div>
 </section>
 ${card.welcome ? `<p class="welcome">${escapeHtml(card.welcome)}</p>` : ""}

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { count, eq } from "drizzle-orm";
 import QRCode from "qrcode";
 import { auditLog, clubs, members } from "../../db/schema";
+import { escapeHtml } from "../../lib/cards/web";
 import { addMember, addTier } from "../card-fixtures";
 import { setup, type TestEnv } from "../helpers";
 
@@ -155,6 +156,56 @@ describe("GET /c/:serial", () => {
       expect(html).toContain("January 31, 2020"); // `en` without a country: Intl's en-US long form
       await setClub({ locale: "it" });
       expect((await view(pending.pass_serial_number)).text).toContain("Pagamento in attesa");
+    } finally {
+      await setClub({ locale: "fr" });
+    }
+  });
+
+  it("under the QR code, only an active card is to be shown at the entrance; the others say why they are not valid, in each language", async () => {
+    const cards = {
+      active: await addMember(env, { membership_end: "2099-03-05" }),
+      expired: await addMember(env, { membership_end: "2020-01-31" }),
+      suspended: await addMember(env, { payment_status: "suspended", membership_end: "2099-03-05" }),
+      pending: await addMember(env, { payment_status: "pending", membership_end: "2099-03-05" }),
+    };
+    const expected = {
+      fr: {
+        active: "Présentez ce code à l'entrée.",
+        expired: "Cette carte n'est plus valable : l'adhésion a pris fin le 31 janvier 2020.",
+        suspended: "Cette carte n'est pas valable : l'adhésion est suspendue. Contactez le club.",
+        pending: "Cette carte n'est pas encore valable : la cotisation n'est pas encore payée.",
+      },
+      en: {
+        active: "Show this code at the entrance.",
+        expired: "This card is no longer valid: the membership ended on January 31, 2020.",
+        suspended: "This card is not valid: the membership is suspended. Please contact the club.",
+        pending: "This card is not valid yet: the membership fee has not been paid.",
+      },
+      de: {
+        active: "Zeigen Sie diesen Code am Eingang.",
+        expired: "Diese Karte ist nicht mehr gültig: Die Mitgliedschaft endete am 31. Januar 2020.",
+        suspended: "Diese Karte ist nicht gültig: Die Mitgliedschaft ist gesperrt. Bitte wenden Sie sich an den Verein.",
+        pending: "Diese Karte ist noch nicht gültig: Der Mitgliederbeitrag ist noch nicht bezahlt.",
+      },
+      it: {
+        active: "Mostra questo codice all'ingresso.",
+        expired: "Questa tessera non è più valida: l'iscrizione è terminata il 31 gennaio 2020.",
+        suspended: "Questa tessera non è valida: l'iscrizione è sospesa. Contatta il club.",
+        pending: "Questa tessera non è ancora valida: la quota associativa non è ancora stata pagata.",
+      },
+    };
+    const hint = (html: string) => /<p class="hint[^"]*">([^<]*)<\/p>/.exec(html)?.[1];
+    try {
+      for (const [locale, texts] of Object.entries(expected)) {
+        await setClub({ locale });
+        for (const [status, member] of Object.entries(cards)) {
+          const html = (await view(member.pass_serial_number)).text;
+          expect(html).toContain(`status-${status}`);
+          expect(hint(html)).toBe(escapeHtml(texts[status as keyof typeof texts]));
+          // The invitation to scan is on an active card only.
+          if (status !== "active") for (const other of Object.values(expected)) expect(html).not.toContain(escapeHtml(other.active));
+        }
+      }
     } finally {
       await setClub({ locale: "fr" });
     }
