@@ -12,7 +12,9 @@ import type { MemberRow } from "./internal";
 import type { MemberStatus } from "./schemas";
 import { derivedStatus } from "./status";
 
-const ROSTER_TEXT: Record<Locale, { headers: string[]; status: Record<MemberStatus, string>; title: string; page: string }> = {
+type RosterText = { headers: string[]; status: Record<MemberStatus, string>; title: string; page: string };
+
+const ROSTER_TEXT: Record<Locale, RosterText> = {
   fr: {
     headers: ["nom", "prénom", "email", "fin abonnement", "statut"],
     status: { active: "actif", expired: "expiré", pending: "en attente", suspended: "suspendu" },
@@ -57,14 +59,33 @@ export type RosterSource = { total: number; next(): Promise<RosterRow[]> };
 // The layout, in millimetres from the top left of the page.
 const LEFT = 15;
 const RIGHT = 195;
-const WIDTHS = [34, 30, 60, 28, 28];
-const XS = WIDTHS.map((_, i) => LEFT + WIDTHS.slice(0, i).reduce((a, b) => a + b, 0));
+/** Font size of the headings and the rows, points. */
+const SIZE = 9;
+/** The least room between the text of two columns. */
+const GAP = 4;
+/** How the last name, first name and email columns share what the end date and the status leave. */
+const SHARES = [34, 30, 60];
 const FIRST_ROW = 37;
 const ROW_HEIGHT = 6;
 const LAST_ROW = 280;
 export const ROWS_PER_PAGE = Math.floor((LAST_ROW - FIRST_ROW) / ROW_HEIGHT) + 1;
 /** Pages sent per read of the stream: large enough to keep chunks worth sending, small enough to hold. */
 const PAGES_PER_CHUNK = 8;
+
+/**
+ * Where each column starts and how wide its text may be, for `text`'s language: the end date and
+ * the status take what their heading and their longest value measure in the font, plus the gap
+ * ("Mitgliedschaftsende" is wider than a date); the names and the email share the rest.
+ */
+function columns(doc: PdfDocument, text: RosterText): { x: number; room: number }[] {
+  const need = (...values: string[]) => Math.max(...values.map((v) => doc.textWidth(v, SIZE))) + GAP;
+  const end = need(text.headers[3], "0000-00-00");
+  const status = need(text.headers[4], ...Object.values(text.status));
+  const rest = RIGHT - LEFT - end - status;
+  const total = SHARES.reduce((a, b) => a + b, 0);
+  const widths = [...SHARES.map((share) => (rest * share) / total), end, status];
+  return widths.map((width, i) => ({ x: LEFT + widths.slice(0, i).reduce((a, b) => a + b, 0), room: width - GAP }));
+}
 
 /**
  * The roster as a PDF stream. Each read of the stream draws, compresses and sends the next few
@@ -74,6 +95,7 @@ const PAGES_PER_CHUNK = 8;
 export function rosterPdf(source: RosterSource, club: { name: string }, locale: Locale, today: string, now = new Date()): ReadableStream<Uint8Array> {
   const text = ROSTER_TEXT[locale];
   const doc = new PdfDocument(rosterFont(), { title: `${club.name} — ${text.title}`, lang: locale, created: now });
+  const cols = columns(doc, text);
   const pages = Math.max(1, Math.ceil(source.total / ROWS_PER_PAGE));
   let next = 0;
   let left = source.total;
@@ -105,13 +127,13 @@ export function rosterPdf(source: RosterSource, club: { name: string }, locale: 
             page.text(club.name, LEFT, 15, 14);
             page.text(`${text.title} — ${today}`, LEFT, 21, 9);
             text.headers.forEach((h, i) => {
-              page.text(h, XS[i], 30, 9);
+              page.text(doc.fit(h, cols[i].room, SIZE), cols[i].x, 30, SIZE);
             });
             page.line(LEFT, 32, RIGHT, 32);
             rows.forEach((m, row) => {
               const cells = [m.last_name, m.first_name, m.email, m.membership_end, text.status[derivedStatus(m, today)]];
               cells.forEach((c, i) => {
-                page.text(doc.fit(c, WIDTHS[i] - 2, 9), XS[i], FIRST_ROW + row * ROW_HEIGHT, 9);
+                page.text(doc.fit(c, cols[i].room, SIZE), cols[i].x, FIRST_ROW + row * ROW_HEIGHT, SIZE);
               });
             });
             page.text(text.page.replace("{n}", String(n + 1)).replace("{total}", String(pages)), RIGHT, 290, 8, { align: "right" });

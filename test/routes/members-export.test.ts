@@ -147,6 +147,42 @@ describe("GET /api/clubs/:club_id/members/export", () => {
     expect(proc2.stdout.toString()).toMatch(/Page size:\s+595\.\d+ x 841\.\d+ pts \(A4\)/);
   });
 
+  it("PDF: in every language each heading stands clear of the next, at least 3 mm apart (word boxes from pdftotext -bbox)", async () => {
+    const headings = {
+      fr: ["nom", "prénom", "email", "fin abonnement", "statut"],
+      en: ["last name", "first name", "email", "membership end", "status"],
+      de: ["Nachname", "Vorname", "E-Mail", "Mitgliedschaftsende", "Status"],
+      it: ["cognome", "nome", "email", "fine abbonamento", "stato"],
+    };
+    const MM = 72 / 25.4;
+    try {
+      for (const [locale, expected] of Object.entries(headings)) {
+        await env.db.tx((t) => t.update(clubs).set({ locale }).where(eq(clubs.id, env.clubId)));
+        const file = join(env.dir, `roster-${locale}.pdf`);
+        writeFileSync(file, (await raw("?format=pdf")).bytes);
+        const html = Bun.spawnSync(["pdftotext", "-bbox", "-f", "1", "-l", "1", file, "-"]).stdout.toString();
+        const words = Array.from(html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g), (m) => ({
+          x0: Number(m[1]),
+          y: Number(m[2]),
+          x1: Number(m[3]),
+          text: m[4],
+        }));
+        // The heading line is the one that starts with the first heading.
+        const y = words.find((w) => w.text === expected[0].split(" ")[0])?.y;
+        const line = words.filter((w) => w.y === y).sort((a, b) => a.x0 - b.x0);
+        expect(line.map((w) => w.text).join(" ")).toBe(expected.join(" "));
+        let i = 0;
+        const cells = expected.map((h) => {
+          const own = line.slice(i, (i += h.split(" ").length));
+          return { x0: own[0].x0, x1: own[own.length - 1].x1 };
+        });
+        for (let c = 1; c < cells.length; c++) expect((cells[c].x0 - cells[c - 1].x1) / MM).toBeGreaterThanOrEqual(3);
+      }
+    } finally {
+      await env.db.tx((t) => t.update(clubs).set({ locale: "fr" }).where(eq(clubs.id, env.clubId)));
+    }
+  });
+
   it("CSV of more members than a streamed page: every member once, in order, one header, the bytes of toCsv", async () => {
     const big = await setup();
     const n = EXPORT_PAGE * 2 + 37;
