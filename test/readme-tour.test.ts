@@ -1,0 +1,77 @@
+// The README's curl tour, run as written (bash and curl) against the real server, for what a
+// newcomer copies without knowing the API yet: the member actions (extend, mark-paid that also
+// renews, suspend and reactivate with their JSON body) and the public event list, whose club
+// slug the tour reads from GET /api/auth/me.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT, type ServerProcess, startServer } from "./reliability/server-process";
+
+const dir = mkdtempSync(join(tmpdir(), "club-readme-"));
+let server: ServerProcess;
+let memberId: string;
+
+/** The README's shell commands, a command continued over several lines (`\`) as one. */
+function readmeCommands(): string[] {
+  const blocks = [...readFileSync(join(ROOT, "README.md"), "utf8").matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+  return blocks.flatMap((b) =>
+    b
+      .replace(/\\\n\s*/g, " ")
+      .split("\n")
+      .filter((line) => line.trim() && !line.trim().startsWith("#")),
+  );
+}
+
+/** The one README command matching `pattern`. */
+function command(pattern: RegExp): string {
+  const found = readmeCommands().filter((c) => pattern.test(c));
+  expect(found).toHaveLength(1);
+  return found[0];
+}
+
+/** Runs a README command with bash, the tour's variables set and `<member_id>` filled in. */
+function run(cmd: string, vars: Record<string, string> = {}): string {
+  const proc = Bun.spawnSync(["bash", "-c", cmd.replaceAll("<member_id>", memberId)], {
+    env: { ...process.env, KEY: server.key as string, BASE: server.base, CLUB: server.clubId as string, ...vars },
+  });
+  expect(proc.exitCode).toBe(0);
+  return proc.stdout.toString();
+}
+
+beforeAll(async () => {
+  server = await startServer(join(dir, "club.db"));
+  const res = await fetch(`${server.base}/api/clubs/${server.clubId}/members/manual`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ first_name: "Émilie", last_name: "Durand", email: "emilie@example.org", membership_end: "2030-06-30" }),
+  });
+  memberId = (await res.json()).id;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("README: the curl tour", () => {
+  it("extend, then mark-paid renews an active member from the end of its period (12 months, the club's default)", () => {
+    const extended = JSON.parse(run(command(/\/actions\/extend\b/)));
+    expect(extended.membership_end).toBe("2030-12-30");
+    const paid = JSON.parse(run(command(/\/actions\/mark-paid\b/)));
+    expect(paid.payment_status).toBe("paid");
+    expect(paid.membership_end).toBe("2031-12-30");
+  });
+
+  it("suspend and reactivate, with the JSON bodies the README sends", () => {
+    expect(JSON.parse(run(command(/\/actions\/suspend\b/))).status).toBe("suspended");
+    expect(JSON.parse(run(command(/\/actions\/reactivate\b/))).status).toBe("active");
+  });
+
+  it("the club slug comes from GET /api/auth/me, and the public event list answers for it", async () => {
+    const slug = run(`${command(/^SLUG=/)}; printf %s "$SLUG"`);
+    const me = await (await fetch(`${server.base}/api/auth/me`, { headers: { authorization: `Bearer ${server.key}` } })).json();
+    expect(slug).toBe(me.club.slug);
+    expect(JSON.parse(run(command(/\/api\/public\/clubs\/\$SLUG\/events/), { SLUG: slug }))).toEqual([]);
+  });
+});
