@@ -173,7 +173,8 @@ describe("GET /api/clubs/:club_id/members/export", () => {
         expect(line.map((w) => w.text).join(" ")).toBe(expected.join(" "));
         let i = 0;
         const cells = expected.map((h) => {
-          const own = line.slice(i, (i += h.split(" ").length));
+          const own = line.slice(i, i + h.split(" ").length);
+          i += own.length;
           return { x0: own[0].x0, x1: own[own.length - 1].x1 };
         });
         for (let c = 1; c < cells.length; c++) expect((cells[c].x0 - cells[c - 1].x1) / MM).toBeGreaterThanOrEqual(3);
