@@ -62,6 +62,12 @@ function responses(spec: AnyRoute, path: string, params?: ZodType) {
   return map;
 }
 
+/** A text or binary body as bytes (RouteSpec.bytes). */
+async function bodyBytes({ request }: { request: Request }, contentType: string): Promise<Uint8Array | undefined> {
+  if (contentType.startsWith("text/") || contentType === "application/octet-stream") return new Uint8Array(await request.arrayBuffer());
+  return undefined;
+}
+
 export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute[]> {
   const files = [...new Bun.Glob("**/*.ts").scanSync(ROUTES_DIR)].filter((f) => !f.split("/").some((p) => p.startsWith("_"))).sort();
   const mounted: MountedRoute[] = [];
@@ -105,6 +111,8 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           body: spec.body,
           response: spec.raw ? undefined : responses(spec, path, params),
           transform: ({ request, params: raw }: { request: Request; params: Record<string, string> }) => authorize(spec, request, raw),
+          // Undefined for other types: Elysia's own parsers (JSON, forms) take over.
+          ...(spec.bytes ? { parse: bodyBytes } : {}),
           detail: {
             summary: spec.summary,
             description:

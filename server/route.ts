@@ -52,6 +52,11 @@ export type RouteSpec<P extends ZodObject | undefined = undefined, Q extends Zod
   hidden?: boolean;
   /** Answers something other than JSON (a file): the response is not schema-checked. */
   raw?: boolean;
+  /**
+   * The handler gets a `text/*` or `application/octet-stream` body as its bytes (a Uint8Array),
+   * not as text decoded as UTF-8: a spreadsheet saved in another encoding is decoded by lib/.
+   */
+  bytes?: boolean;
   handler(input: HandlerInput<P, Q, B>): unknown;
 };
 
