@@ -373,15 +373,17 @@ describe("cli import members", () => {
     writeFileSync(csv, `first name,last name,email,membership end\n${lines.join("\n")}\n`);
     const run = await cli(["import", "members", csv, "--club", club.club_id, "--json"]);
     expect(run.code).toBe(0);
-    expect(run.json).toEqual({ created: 5000, updated: 0, skipped: 0, errors: [], dry_run: false, written: true });
+    expect(run.json).toMatchObject({ created: 5000, updated: 0, skipped: 0, errors: [], warnings: [], mode: "create", dry_run: false, written: true });
     expect(run.stderr).toBe("");
     const imported = await withDb(async (db) =>
       (await db.read.select().from(members).where(eq(members.club_id, club.club_id))).filter((m) => m.email.startsWith("big")),
     );
     expect(imported).toHaveLength(5000);
-    // Again: every line is already there, unchanged.
+    // Again: every member is already there, left untouched and reported (create mode).
     const again = await cli(["import", "members", csv, "--club", club.club_id, "--json"]);
     expect(again.json).toMatchObject({ created: 0, updated: 0, skipped: 5000, errors: [] });
+    expect(again.json.warnings).toHaveLength(5000);
+    expect(again.json.warnings[0]).toMatchObject({ line: 2, email: "big0@alpin.test", code: "MEMBER_EXISTS" });
   });
 
   it("draws a progress bar on stderr when it is a terminal (run under script(1)), and none with --json", async () => {
@@ -400,7 +402,7 @@ describe("cli import members", () => {
     expect(JSON.parse(json.out.trim()).created).toBe(2000);
     const human = await underTerminal(["import", "members", csv, "--club", club.club_id]);
     expect(human.code).toBe(0);
-    expect(human.out).toMatch(/import {2}\[#+\] 100% {2}2,001\/2,001 lines/);
+    expect(human.out).toMatch(/import {2}\[#+\] 100% {2}2,000\/2,000 lines/);
     expect(human.out).toContain("Created 2000, updated 0, skipped 0");
   });
 

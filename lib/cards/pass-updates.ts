@@ -58,8 +58,8 @@ export async function queuePassUpdate(t: Queryable, clubId: string, memberIds: s
 }
 
 /**
- * Member ids per statement: SQLite takes at most 32,766 parameters in one, and an import can
- * change 100,000 members at once.
+ * Member ids per statement: an import can change 100,000 members or more at once, and one
+ * statement takes at most 65,535 parameters on PostgreSQL (250,000 in Bun's SQLite).
  */
 export const IDS_PER_STATEMENT = 10_000;
 const chunks = (ids: string[]) => Array.from({ length: Math.ceil(ids.length / IDS_PER_STATEMENT) }, (_, i) => ids.slice(i * IDS_PER_STATEMENT, (i + 1) * IDS_PER_STATEMENT));
