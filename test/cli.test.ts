@@ -406,6 +406,24 @@ describe("cli import members", () => {
     expect(human.out).toContain("Created 2000, updated 0, skipped 0");
   });
 
+  it("reads a Windows-1252 file; --mode update --dry-run shows field: old -> new and writes nothing; --mode update writes", async () => {
+    const csv = join(dir, "excel.csv");
+    // What Excel saves as "CSV (separator: semicolon)" on a Western Windows: one byte per accented letter.
+    const text = "E-Mail;Vorname;Nachname;Mitglied bis\r\nanne@example.org;Anne-Zoé;Martin;31.12.2031\r\n";
+    writeFileSync(csv, Uint8Array.from([...text].map((c) => c.charCodeAt(0))));
+    const dry = await cli(["import", "members", csv, "--club", club.club_id, "--mode", "update", "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("Dry run: would create 0, update 1, skipped 0");
+    expect(dry.stdout).toContain("line 2: update anne@example.org: first_name: Anne -> Anne-Zoé; membership_end: 2027-06-30 -> 2031-12-31");
+    const anne = () =>
+      withDb(async (db) => (await db.read.select().from(members).where(eq(members.club_id, club.club_id))).find((m) => m.email === "anne@example.org"));
+    expect(await anne()).toMatchObject({ first_name: "Anne", membership_end: "2027-06-30" });
+    const run = await cli(["import", "members", csv, "--club", club.club_id, "--mode", "update", "--json"]);
+    expect(run.json).toMatchObject({ mode: "update", updated: 1, written: true, file: { encoding: "windows-1252", delimiter: ";" } });
+    expect(await anne()).toMatchObject({ first_name: "Anne-Zoé", membership_end: "2031-12-31" });
+    expectError(await cli(["import", "members", csv, "--club", club.club_id, "--mode", "upsert", "--json"]), 2, "USAGE");
+  });
+
   it("answers a missing file with exit 2", async () => {
     expectError(await cli(["import", "members", join(dir, "nope.csv"), "--club", club.club_id, "--json"]), 2, "USAGE");
   });

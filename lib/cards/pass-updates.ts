@@ -62,7 +62,8 @@ export async function queuePassUpdate(t: Queryable, clubId: string, memberIds: s
  * statement takes at most 65,535 parameters on PostgreSQL (250,000 in Bun's SQLite).
  */
 export const IDS_PER_STATEMENT = 10_000;
-const chunks = (ids: string[]) => Array.from({ length: Math.ceil(ids.length / IDS_PER_STATEMENT) }, (_, i) => ids.slice(i * IDS_PER_STATEMENT, (i + 1) * IDS_PER_STATEMENT));
+const chunks = (ids: string[]) =>
+  Array.from({ length: Math.ceil(ids.length / IDS_PER_STATEMENT) }, (_, i) => ids.slice(i * IDS_PER_STATEMENT, (i + 1) * IDS_PER_STATEMENT));
 
 /**
  * The club's other pending pass updates, taken over by the fan-out of `job`: a fan-out sends the

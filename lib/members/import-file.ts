@@ -51,7 +51,19 @@ const HEADINGS: Record<Field, Record<Locale, string[]>> = {
     ],
     de: ["Mitgliedschaftsende", "Mitglied bis", "Ende", "Enddatum", "gültig bis", "Ablaufdatum", "Ablauf", "bezahlt bis"],
     it: ["fine abbonamento", "fine adesione", "fine", "data di fine", "scadenza", "data di scadenza", "valido fino al", "socio fino al"],
-    en: ["membership_end", "membership end", "end", "end date", "expires", "expiry", "expiry date", "expiration date", "valid until", "paid until", "member until"],
+    en: [
+      "membership_end",
+      "membership end",
+      "end",
+      "end date",
+      "expires",
+      "expiry",
+      "expiry date",
+      "expiration date",
+      "valid until",
+      "paid until",
+      "member until",
+    ],
   },
   payment_status: {
     fr: ["statut de paiement"],
@@ -82,9 +94,10 @@ export function foldHeading(heading: string): string {
     .trim();
 }
 
-const FOLDED: Record<Field, Set<string>> = Object.fromEntries(
-  FIELDS.map((f) => [f, new Set(Object.values(HEADINGS[f]).flat().map(foldHeading))]),
-) as Record<Field, Set<string>>;
+const FOLDED: Record<Field, Set<string>> = Object.fromEntries(FIELDS.map((f) => [f, new Set(Object.values(HEADINGS[f]).flat().map(foldHeading))])) as Record<
+  Field,
+  Set<string>
+>;
 
 /** The recognised headings of `field`, those of the club's language first, each once. */
 export function recognisedHeadings(field: Field, locale: Locale): string[] {

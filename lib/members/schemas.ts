@@ -194,7 +194,9 @@ export const ImportResult = z
       .object({
         encoding: z.enum(["utf-8", "utf-16le", "utf-16be", "windows-1252"]),
         delimiter: z.enum([",", ";", "\t"]),
-        columns: z.array(z.object({ heading: z.string(), field: z.string().nullable().meta({ description: "The member field it was read as; null: ignored." }) })),
+        columns: z.array(
+          z.object({ heading: z.string(), field: z.string().nullable().meta({ description: "The member field it was read as; null: ignored." }) }),
+        ),
       })
       .meta({ description: "How the file was read: its encoding, separator, and what each heading was recognised as." }),
     dry_run: z.boolean(),
