@@ -484,7 +484,8 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
       for (const batch of batches()) {
         const planned = await planBatch(t, ctx, batch, options, msg, errors, totals);
         if (!stopped()) await writeBatch(t, ctx, planned, passesChanged);
-        report((done += batch.length), total);
+        done += batch.length;
+        report(done, total);
       }
       if (stopped()) throw new Abandoned();
       await queuePassUpdate(t, ctx.clubId, passesChanged, "import_update");
