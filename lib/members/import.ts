@@ -79,7 +79,8 @@ type Planned =
   | { kind: "create"; line: number; email: string; values: Values & { membership_start: string; membership_end: string } }
   | { kind: "update"; line: number; before: Stored; set: Partial<Stored>; fields: FieldChange[] };
 
-const EMAIL = z.email();
+/** zod's own email rule (that of the API's email fields), as a bare test: no result object per line. */
+const EMAIL = z.regexes.email;
 /** Lines looked up, and written, per batch. */
 const BATCH = 500;
 const TEXT_FIELDS = ["first_name", "last_name", "payment_method"] as const;
@@ -130,7 +131,7 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], row: Row, msg: Msg)
   const problems: string[] = [];
   const email = normalizeEmail(get("email"));
   if (!email) problems.push(msg("IMPORT_MISSING_FIELD", { field: "email" }));
-  else if (email.length > 320 || !EMAIL.safeParse(email).success) problems.push(msg("IMPORT_INVALID_EMAIL", { value: get("email") }));
+  else if (email.length > 320 || !EMAIL.test(email)) problems.push(msg("IMPORT_INVALID_EMAIL", { value: get("email") }));
   const values: Values = {};
   for (const f of TEXT_FIELDS) {
     const v = get(f);
@@ -343,13 +344,14 @@ function statements(db: Db) {
 /**
  * Step 3, one planned batch written in the caller's transaction `t`: each member with its history
  * row, its search and sort keys and, for a new one, a referral code drawn with the batch's; the
- * members whose pass shows a change are added to `passesChanged`.
+ * passes of the members whose pass shows a change are marked and their update queued.
  */
-async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[], passesChanged: string[]): Promise<void> {
+async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<void> {
   const run = statements(ctx.db);
   const codes = await freeReferralCodes(t, ctx.clubId, planned.filter((x) => x.kind === "create").length);
   let drawn = 0;
   const now = nowIso();
+  const passesChanged: string[] = [];
   for (const x of planned) {
     if (x.kind === "create") {
       const v = x.values;
@@ -381,7 +383,22 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[], passesChan
       await run.history.execute(historyRow(ctx, { memberId: before.id, action: "import_update", from: before, to: after, details }, now) as never);
     }
   }
+  // One pass update per batch: the fan-out merges those still pending into one.
+  await queuePassUpdate(t, ctx.clubId, passesChanged, "import_update");
 }
+
+/** Lines between two garbage collections of a large import. */
+const SWEEP_EVERY = 5_000;
+
+/**
+ * A full garbage collection every SWEEP_EVERY lines of each pass. A large import makes
+ * short-lived garbage (cells, rows, statement parameters) faster than JavaScriptCore collects it
+ * on its own: updating 100,000 members grew the process by 125 MB; with a collection every 5,000
+ * lines by about 75 MB, for some 16 ms a collection (0.6 s in all). Smaller files never pay for it.
+ */
+const sweep = (lines: number) => {
+  if (lines % SWEEP_EVERY === 0) Bun.gc(true);
+};
 
 /** Thrown inside the transaction to undo what an all-or-nothing import wrote before an error. */
 class Abandoned extends Error {}
@@ -428,6 +445,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   let good = 0;
   for (const row of sheet.rows()) {
     total++;
+    sweep(total);
     if (isBlank(row.cells)) continue;
     const c = checkLine(sheet, custom, row, msg);
     const email = "email" in c ? c.email : "";
@@ -480,15 +498,14 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
       // Lines with nothing to look up (blank, faulty) are done once checked; the others as their batch is written.
       let done = total - good;
       report(done, total);
-      const passesChanged: string[] = [];
       for (const batch of batches()) {
         const planned = await planBatch(t, ctx, batch, options, msg, errors, totals);
-        if (!stopped()) await writeBatch(t, ctx, planned, passesChanged);
+        if (!stopped()) await writeBatch(t, ctx, planned);
         done += batch.length;
         report(done, total);
+        sweep(done);
       }
       if (stopped()) throw new Abandoned();
-      await queuePassUpdate(t, ctx.clubId, passesChanged, "import_update");
       return answer(totals.created + totals.updated > 0);
     });
   } catch (err) {
