@@ -58,6 +58,17 @@ export async function queuePassUpdate(t: Queryable, clubId: string, memberIds: s
 }
 
 /**
+ * Queues the update of passes the caller has already marked as changed at `at` (their
+ * `pass_updated_at`), in its own statements: an import marks each member in the row it writes,
+ * as marking 500 of them by `id IN (...)` read the whole club (the planner, without statistics,
+ * took the club's index over the ids').
+ */
+export async function queueMarkedPassUpdate(t: Queryable, clubId: string, memberIds: string[], reason: string, at: string): Promise<void> {
+  if (memberIds.length === 0) return;
+  await enqueueJob(t, { clubId, kind: WALLET_PASS_UPDATE, payload: { member_ids: memberIds, reason, at } });
+}
+
+/**
  * Member ids per statement: an import can change 100,000 members or more at once, and one
  * statement takes at most 65,535 parameters on PostgreSQL (250,000 in Bun's SQLite).
  */

@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { memberHistory, members } from "../../db/schema";
 import { verb } from "../auth/guard";
-import { memberPassChanged, queuePassUpdate } from "../cards/pass-updates";
+import { memberPassChanged, queueMarkedPassUpdate } from "../cards/pass-updates";
 import type { Ctx } from "../context";
 import { type Locale, t as translate } from "../i18n";
 import type { MessageCode } from "../i18n/messages";
@@ -72,6 +72,7 @@ const STORED = {
   payment_method: members.payment_method,
   custom_fields: members.custom_fields,
   referral_code: members.referral_code,
+  pass_updated_at: members.pass_updated_at,
 };
 type Stored = Pick<MemberRow, keyof typeof STORED>;
 
@@ -318,6 +319,7 @@ const UPDATE_COLUMNS = [
   "custom_fields",
   "search_text",
   "sort_name",
+  "pass_updated_at",
   "updated_at",
 ];
 const HISTORY_COLUMNS = Object.keys(getTableColumns(memberHistory));
@@ -344,7 +346,8 @@ function statements(db: Db) {
 /**
  * Step 3, one planned batch written in the caller's transaction `t`: each member with its history
  * row, its search and sort keys and, for a new one, a referral code drawn with the batch's; the
- * passes of the members whose pass shows a change are marked and their update queued.
+ * passes of the members whose pass shows a change are marked (`pass_updated_at`) and their update
+ * queued.
  */
 async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<void> {
   const run = statements(ctx.db);
@@ -377,14 +380,23 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<v
       // A status change follows the rule of suspend and reactivate (the status before a suspension is kept).
       const status = set.payment_status ? paymentStatusChange(before, set.payment_status as PaymentStatus) : {};
       const after = { ...before, ...set, ...status };
-      await run.update.execute({ ...after, club_id: ctx.clubId, search_text: searchTextOf(after), sort_name: sortNameOf(after), updated_at: now });
-      if (memberPassChanged(before, after)) passesChanged.push(before.id);
+      // The pass is marked in the member's own row (its Last-Modified for the wallets).
+      const passChanged = memberPassChanged(before, after);
+      if (passChanged) passesChanged.push(before.id);
+      await run.update.execute({
+        ...after,
+        club_id: ctx.clubId,
+        search_text: searchTextOf(after),
+        sort_name: sortNameOf(after),
+        pass_updated_at: passChanged ? now : before.pass_updated_at,
+        updated_at: now,
+      });
       const details = { line: x.line, fields: x.fields.map((f) => f.field), changes: x.fields };
       await run.history.execute(historyRow(ctx, { memberId: before.id, action: "import_update", from: before, to: after, details }, now) as never);
     }
   }
   // One pass update per batch: the fan-out merges those still pending into one.
-  await queuePassUpdate(t, ctx.clubId, passesChanged, "import_update");
+  await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
 }
 
 /** Lines between two garbage collections of a large import. */

@@ -19,8 +19,8 @@ export type Target =
   | { kind: "ratio-min"; value: number }
   /** ours time / baseline time, under `value`. */
   | { kind: "ratio-max"; value: number }
-  /** ours median time, under `value` ms (no baseline). */
-  | { kind: "ms-max"; value: number }
+  /** ours median time, under `value` ms (no baseline); and its memory growth under `growthMb`, when given. */
+  | { kind: "ms-max"; value: number; growthMb?: number }
   /** ours memory growth (VmHWM after minus before), under `value` MB per thousand of `members`. */
   | { kind: "mb-per-thousand-max"; value: number; members: number };
 

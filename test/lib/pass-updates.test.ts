@@ -88,12 +88,15 @@ describe("what queues a pass update", () => {
 
   it("an import that changes a member's name queues an update for that member only", async () => {
     const a = await seedMember(env, { email: "import-me@test.org" });
-    await seedMember(env, { email: "untouched@test.org" });
-    const csv = "email,first_name,last_name\nimport-me@test.org,Renamed,Muster\n";
+    const b = await seedMember(env, { email: "untouched@test.org" });
+    const csv = "email,first_name,last_name\nimport-me@test.org,Renamed,Muster\nuntouched@test.org,Anna,Muster\n";
     const res = await env.call("POST", `/api/clubs/${env.clubId}/members/import?mode=update`, { rawBody: csv, headers: { "content-type": "text/csv" } });
     expect(res.status).toBe(200);
     const [job] = await jobsOf(WALLET_PASS_UPDATE);
     expect(job.payload.member_ids).toEqual([a.id]);
+    // The pass's Last-Modified is the update's time; the unchanged member's pass is not marked.
+    expect((await memberRow(env, a.id)).pass_updated_at).toBe(job.payload.at as string);
+    expect((await memberRow(env, b.id)).pass_updated_at).toBeNull();
   });
 });
 
