@@ -286,53 +286,20 @@ async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOption
 }
 
 const p = (name: string) => sql.placeholder(name);
-const INSERT_COLUMNS = [
-  "id",
-  "club_id",
-  "first_name",
-  "last_name",
-  "email",
-  "membership_start",
-  "membership_end",
-  "payment_status",
-  "status_before_suspension",
-  "payment_method",
-  "pass_serial_number",
-  "referral_code",
-  "manage_token",
-  "tier_id",
-  "is_manual",
-  "custom_fields",
-  "search_text",
-  "sort_name",
-  "created_at",
-  "updated_at",
-];
-const UPDATE_COLUMNS = [
-  "first_name",
-  "last_name",
-  "membership_start",
-  "membership_end",
-  "payment_status",
-  "status_before_suspension",
-  "payment_method",
-  "custom_fields",
-  "search_text",
-  "sort_name",
-  "pass_updated_at",
-  "updated_at",
-];
+/** What an update writes: every stored column the import may change, and the keys made from them. */
+const UPDATE_COLUMNS = [...Object.keys(STORED).filter((c) => !["id", "email", "referral_code"].includes(c)), "search_text", "sort_name", "updated_at"];
 const HISTORY_COLUMNS = Object.keys(getTableColumns(memberHistory));
 
 /**
  * The import's three statements, built once per database (Db.prepareTx): building a query of the
- * 40-column members table costs more than running it, 100,000 times over. An update writes every
- * column an import may change, from the member as read in the same transaction.
+ * 40-column members table costs more than running it, 100,000 times over. The insert has the
+ * columns of the first new member's row (every row comes from newMemberRow: the same columns); an
+ * update writes every column an import may change, from the member as read in the same transaction.
  */
 function statements(db: Db) {
   const placeholders = (columns: string[]) => Object.fromEntries(columns.map((c) => [c, p(c)])) as never;
   return {
-    insert: db.prepareTx("members.import.insert", (q) => q.insert(members).values(placeholders(INSERT_COLUMNS))),
+    insert: (row: MemberRow) => db.prepareTx("members.import.insert", (q) => q.insert(members).values(placeholders(Object.keys(row)))).execute(row),
     update: db.prepareTx("members.import.update", (q) =>
       q
         .update(members)
@@ -373,7 +340,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<v
       // A new member is `paid` unless the file says otherwise, by the rule of every status change.
       const status = v.payment_status ? paymentStatusChange({ payment_status: "paid", status_before_suspension: null }, v.payment_status) : {};
       const created = { status_before_suspension: null, ...row, ...status } as MemberRow;
-      await run.insert.execute(created);
+      await run.insert(created);
       await run.history.execute(historyRow(ctx, { memberId: created.id, action: "import_create", to: created, details: { line: x.line } }, now) as never);
     } else {
       const { before, set } = x;

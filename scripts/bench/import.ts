@@ -8,9 +8,9 @@
 // memory growth. No baseline: the targets are absolute.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Benchmark, type BenchEnv, type ConfigName, expectJson, type Measurement, mb, ROOT, startOurs } from "./common";
+import { type Benchmark, type BenchEnv, type ConfigName, expectJson, type Measurement, mb, ROOT, startOurs, timedMeasurement } from "./common";
 import { type Dataset, dataset, freshCopy } from "./datasets";
-import { makeTempDir, median, peakRssKb, removeTempDir, runCapture, type Server } from "./harness";
+import { makeTempDir, peakRssKb, removeTempDir, runCapture, type Server } from "./harness";
 
 const SMALL = 5_000;
 const LARGE = 100_000;
@@ -36,23 +36,7 @@ function expectOutcome(what: string, kind: "create" | "update", n: number, r: Ou
 }
 
 function measurement(caseId: string, round: number, times: number[], peakKb: number | null, growthKb: number | null, note: string): Measurement {
-  return {
-    bench: "import",
-    caseId,
-    round,
-    config: "ours",
-    rps: null,
-    p50Ms: median(times),
-    p99Ms: Math.max(...times),
-    times,
-    requests: times.length,
-    non2xx: 0,
-    errors: 0,
-    peakKb,
-    growthKb,
-    signature: null,
-    note,
-  };
+  return timedMeasurement({ bench: "import", caseId, round, config: "ours", times, peakKb, growthKb, signature: null, note });
 }
 
 /** 5,000 lines through the server: one untimed import, then `exportRuns` timed ones, each a new file. */

@@ -3,24 +3,18 @@
 // column told with the headings recognised for it, and the export's formula guard taken off.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { clubs, members } from "../../db/schema";
+import { members } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
-import { memberRow, seedMember } from "../members-fixtures";
+import { importFile, memberRow, seedMember, setCustomFields } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
   env = await setup();
-  await env.db.tx((t) =>
-    t
-      .update(clubs)
-      .set({ custom_fields_schema: [{ key: "note", label: "Note" }] } as never)
-      .where(eq(clubs.id, env.clubId)),
-  );
+  await setCustomFields(env, [{ key: "note", label: "Note" }]);
 });
 afterAll(() => env.close());
 
-const importBody = (body: BodyInit, qs = "") =>
-  env.call("POST", `/api/clubs/${env.clubId}/members/import${qs}`, { rawBody: body, headers: { "content-type": "text/csv" } });
+const importBody = (body: BodyInit, qs = "") => importFile(env, body, qs);
 const byEmail = async (email: string) => (await env.db.read.select().from(members).where(eq(members.club_id, env.clubId))).find((m) => m.email === email);
 
 /** Windows-1252 bytes of `text` (Latin-1 letters are one byte each, as Excel writes them). */

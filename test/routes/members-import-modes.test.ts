@@ -3,24 +3,18 @@
 // the dry run's per-line changes.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { clubs, memberHistory, members } from "../../db/schema";
+import { memberHistory, members } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
-import { historyOf, memberRow, seedMember } from "../members-fixtures";
+import { historyOf, importFile, memberRow, seedMember, setCustomFields } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
   env = await setup();
-  await env.db.tx((t) =>
-    t
-      .update(clubs)
-      .set({ custom_fields_schema: [{ key: "licence", label: "Licence" }] } as never)
-      .where(eq(clubs.id, env.clubId)),
-  );
+  await setCustomFields(env, [{ key: "licence", label: "Licence" }]);
 });
 afterAll(() => env.close());
 
-const importCsv = (csv: string, qs = "") =>
-  env.call("POST", `/api/clubs/${env.clubId}/members/import${qs}`, { rawBody: csv, headers: { "content-type": "text/csv" } });
+const importCsv = (body: BodyInit, qs = "") => importFile(env, body, qs);
 const everything = async () => ({
   members: await env.db.read.select().from(members).where(eq(members.club_id, env.clubId)),
   history: await env.db.read.select().from(memberHistory).where(eq(memberHistory.club_id, env.clubId)),

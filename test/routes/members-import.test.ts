@@ -1,26 +1,21 @@
 // POST /api/clubs/:club_id/members/import
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { clubs, members } from "../../db/schema";
+import { members } from "../../db/schema";
 import { codeSource } from "../../lib/members/internal";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
-import { historyOf, memberRow, seedMember } from "../members-fixtures";
+import { historyOf, importFile, memberRow, seedMember, setCustomFields } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
   env = await setup();
-  await env.db.tx((t) =>
-    t
-      .update(clubs)
-      .set({ custom_fields_schema: [{ key: "licence", label: "N° de licence" }] } as never)
-      .where(eq(clubs.id, env.clubId)),
-  );
+  await setCustomFields(env, [{ key: "licence", label: "N° de licence" }]);
 });
 afterAll(() => env.close());
 
 const path = (qs = "") => `/api/clubs/${env.clubId}/members/import${qs}`;
-const importCsv = (csv: string, qs = "", key?: string) => env.call("POST", path(qs), { rawBody: csv, headers: { "content-type": "text/csv" }, key });
+const importCsv = (csv: string, qs = "") => importFile(env, csv, qs);
 const all = async () => env.db.read.select().from(members).where(eq(members.club_id, env.clubId));
 const byEmail = async (email: string) => (await all()).find((m) => m.email === email);
 
