@@ -130,6 +130,12 @@ export function errorSchemas(spec: AnyRoute, path: string, params?: ZodObject): 
   return map;
 }
 
+/** A text or binary body as bytes (RouteSpec.bytes). */
+async function bodyBytes({ request }: { request: Request }, contentType: string): Promise<Uint8Array | undefined> {
+  if (contentType.startsWith("text/") || contentType === "application/octet-stream") return new Uint8Array(await request.arrayBuffer());
+  return undefined;
+}
+
 function responses(spec: AnyRoute, path: string, params?: ZodObject) {
   const map: Record<number, ZodType> = {};
   if (spec.response) map[spec.status ?? 200] = spec.response;
@@ -179,6 +185,8 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           body: spec.body,
           response: spec.raw ? undefined : responses(spec, path, params),
           transform: normaliseParams,
+          // Undefined for other types: Elysia's own parsers (JSON, forms) take over.
+          ...(spec.bytes ? { parse: bodyBytes } : {}),
         } as never,
       );
       mounted.push({ method, path, spec, file, params });

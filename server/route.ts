@@ -56,6 +56,11 @@ export type RouteSpec<P extends ZodObject | undefined = undefined, Q extends Zod
   raw?: boolean;
   /** What a `raw` route answers, for the description: media type -> what the file holds. */
   files?: Record<string, string>;
+  /**
+   * The handler gets a `text/*` or `application/octet-stream` body as its bytes (a Uint8Array),
+   * not as text decoded as UTF-8: a spreadsheet saved in another encoding is decoded by lib/.
+   */
+  bytes?: boolean;
   handler(input: HandlerInput<P, Q, B>): unknown;
 };
 

@@ -373,15 +373,17 @@ describe("cli import members", () => {
     writeFileSync(csv, `first name,last name,email,membership end\n${lines.join("\n")}\n`);
     const run = await cli(["import", "members", csv, "--club", club.club_id, "--json"]);
     expect(run.code).toBe(0);
-    expect(run.json).toEqual({ created: 5000, updated: 0, skipped: 0, errors: [], dry_run: false, written: true });
+    expect(run.json).toMatchObject({ created: 5000, updated: 0, skipped: 0, errors: [], warnings: [], mode: "create", dry_run: false, written: true });
     expect(run.stderr).toBe("");
     const imported = await withDb(async (db) =>
       (await db.read.select().from(members).where(eq(members.club_id, club.club_id))).filter((m) => m.email.startsWith("big")),
     );
     expect(imported).toHaveLength(5000);
-    // Again: every line is already there, unchanged.
+    // Again: every member is already there, left untouched and reported (create mode).
     const again = await cli(["import", "members", csv, "--club", club.club_id, "--json"]);
     expect(again.json).toMatchObject({ created: 0, updated: 0, skipped: 5000, errors: [] });
+    expect(again.json.warnings).toHaveLength(5000);
+    expect(again.json.warnings[0]).toMatchObject({ line: 2, email: "big0@alpin.test", code: "MEMBER_EXISTS" });
   });
 
   it("draws a progress bar on stderr when it is a terminal (run under script(1)), and none with --json", async () => {
@@ -400,8 +402,26 @@ describe("cli import members", () => {
     expect(JSON.parse(json.out.trim()).created).toBe(2000);
     const human = await underTerminal(["import", "members", csv, "--club", club.club_id]);
     expect(human.code).toBe(0);
-    expect(human.out).toMatch(/import {2}\[#+\] 100% {2}2,001\/2,001 lines/);
+    expect(human.out).toMatch(/import {2}\[#+\] 100% {2}2,000\/2,000 lines/);
     expect(human.out).toContain("Created 2000, updated 0, skipped 0");
+  });
+
+  it("reads a Windows-1252 file; --mode update --dry-run shows field: old -> new and writes nothing; --mode update writes", async () => {
+    const csv = join(dir, "excel.csv");
+    // What Excel saves as "CSV (separator: semicolon)" on a Western Windows: one byte per accented letter.
+    const text = "E-Mail;Vorname;Nachname;Mitglied bis\r\nanne@example.org;Anne-Zoé;Martin;31.12.2031\r\n";
+    writeFileSync(csv, Uint8Array.from([...text].map((c) => c.charCodeAt(0))));
+    const dry = await cli(["import", "members", csv, "--club", club.club_id, "--mode", "update", "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("Dry run: would create 0, update 1, skipped 0");
+    expect(dry.stdout).toContain("line 2: update anne@example.org: first_name: Anne -> Anne-Zoé; membership_end: 2027-06-30 -> 2031-12-31");
+    const anne = () =>
+      withDb(async (db) => (await db.read.select().from(members).where(eq(members.club_id, club.club_id))).find((m) => m.email === "anne@example.org"));
+    expect(await anne()).toMatchObject({ first_name: "Anne", membership_end: "2027-06-30" });
+    const run = await cli(["import", "members", csv, "--club", club.club_id, "--mode", "update", "--json"]);
+    expect(run.json).toMatchObject({ mode: "update", updated: 1, written: true, file: { encoding: "windows-1252", delimiter: ";" } });
+    expect(await anne()).toMatchObject({ first_name: "Anne-Zoé", membership_end: "2031-12-31" });
+    expectError(await cli(["import", "members", csv, "--club", club.club_id, "--mode", "upsert", "--json"]), 2, "USAGE");
   });
 
   it("answers a missing file with exit 2", async () => {

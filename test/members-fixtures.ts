@@ -1,6 +1,6 @@
 // Members written straight into the database, in any state, for the members tests.
 import { eq } from "drizzle-orm";
-import { memberHistory, members, payments } from "../db/schema";
+import { clubs, memberHistory, members, payments } from "../db/schema";
 import { newMemberRow } from "../lib/members";
 import { searchTextOf, sortNameOf } from "../lib/members/internal";
 import { addDays, todayUtc } from "./members-dates";
@@ -39,4 +39,19 @@ export async function historyOf(env: TestEnv, id: string) {
 
 export async function paymentsOf(env: TestEnv, id: string) {
   return env.db.read.select().from(payments).where(eq(payments.member_id, id));
+}
+
+/** The club's custom field definitions, written straight into the database. */
+export async function setCustomFields(env: TestEnv, fields: Record<string, unknown>[]) {
+  await env.db.tx((t) =>
+    t
+      .update(clubs)
+      .set({ custom_fields_schema: fields } as never)
+      .where(eq(clubs.id, env.clubId)),
+  );
+}
+
+/** POST .../members/import with `body` as a text/csv file (`qs`: the query, with its `?`). */
+export function importFile(env: TestEnv, body: BodyInit, qs = "") {
+  return env.call("POST", `/api/clubs/${env.clubId}/members/import${qs}`, { rawBody: body, headers: { "content-type": "text/csv" } });
 }

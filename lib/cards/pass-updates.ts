@@ -35,7 +35,8 @@ const MEMBER_FIELDS_ON_PASS = [
 ] as const;
 type MemberRow = typeof members.$inferSelect;
 
-export function memberPassChanged(before: MemberRow, after: MemberRow): boolean {
+/** Whether a change of the member shows on its pass (fields absent from both sides: unchanged). */
+export function memberPassChanged(before: Partial<MemberRow>, after: Partial<MemberRow>): boolean {
   return MEMBER_FIELDS_ON_PASS.some((k) => JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null));
 }
 
@@ -46,10 +47,34 @@ export function memberPassChanged(before: MemberRow, after: MemberRow): boolean 
 export async function queuePassUpdate(t: Queryable, clubId: string, memberIds: string[] | null, reason: string): Promise<void> {
   if (memberIds && memberIds.length === 0) return;
   const now = nowIso();
-  const where = memberIds ? and(eq(members.club_id, clubId), inArray(members.id, memberIds)) : eq(members.club_id, clubId);
-  await t.update(members).set({ pass_updated_at: now }).where(where);
+  if (!memberIds) await t.update(members).set({ pass_updated_at: now }).where(eq(members.club_id, clubId));
+  for (const ids of chunks(memberIds ?? [])) {
+    await t
+      .update(members)
+      .set({ pass_updated_at: now })
+      .where(and(eq(members.club_id, clubId), inArray(members.id, ids)));
+  }
   await enqueueJob(t, { clubId, kind: WALLET_PASS_UPDATE, payload: { member_ids: memberIds, reason, at: now } });
 }
+
+/**
+ * Queues the update of passes the caller has already marked as changed at `at` (their
+ * `pass_updated_at`), in its own statements: an import marks each member in the row it writes,
+ * as marking 500 of them by `id IN (...)` read the whole club (the planner, without statistics,
+ * took the club's index over the ids').
+ */
+export async function queueMarkedPassUpdate(t: Queryable, clubId: string, memberIds: string[], reason: string, at: string): Promise<void> {
+  if (memberIds.length === 0) return;
+  await enqueueJob(t, { clubId, kind: WALLET_PASS_UPDATE, payload: { member_ids: memberIds, reason, at } });
+}
+
+/**
+ * Member ids per statement: an import can change 100,000 members or more at once, and one
+ * statement takes at most 65,535 parameters on PostgreSQL (250,000 in Bun's SQLite).
+ */
+export const IDS_PER_STATEMENT = 10_000;
+const chunks = (ids: string[]) =>
+  Array.from({ length: Math.ceil(ids.length / IDS_PER_STATEMENT) }, (_, i) => ids.slice(i * IDS_PER_STATEMENT, (i + 1) * IDS_PER_STATEMENT));
 
 /**
  * The club's other pending pass updates, taken over by the fan-out of `job`: a fan-out sends the
@@ -81,7 +106,10 @@ registerJobHandler(WALLET_PASS_UPDATE, async (db, job, env: JobEnv) => {
     // Only the configured wallets fan out, and only they are named in the outcome.
     const counts: string[] = [];
     for (const channel of WALLET_CHANNELS.filter((c) => c.configured(env.config.wallets))) {
-      const n = await channel.fanOut(t, job.club_id, memberIds, env);
+      // In slices that fit in one statement (a device holding passes of two slices gets two pushes).
+      let n = 0;
+      if (memberIds === null) n = await channel.fanOut(t, job.club_id, null, env);
+      for (const ids of chunks(memberIds ?? [])) n += await channel.fanOut(t, job.club_id, ids, env);
       counts.push(`${channel.name}: ${n}`);
     }
     await t.update(clubs).set({ last_wallet_push_at: env.now.toISOString() }).where(eq(clubs.id, job.club_id));

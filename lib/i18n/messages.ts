@@ -313,11 +313,35 @@ export const MESSAGES = {
     de: "Die Datei ist leer oder hat keine Kopfzeile.",
     it: "Il file è vuoto o non ha una riga di intestazione.",
   },
-  IMPORT_NO_EMAIL_COLUMN: {
-    fr: "Aucune colonne e-mail trouvée (en-têtes reconnus : email, e-mail, courriel).",
-    en: "No email column found (recognised headings: email, e-mail, courriel).",
-    de: "Keine E-Mail-Spalte gefunden (erkannte Überschriften: email, e-mail, courriel).",
-    it: "Nessuna colonna email trovata (intestazioni riconosciute: email, e-mail, courriel).",
+  IMPORT_MISSING_COLUMN: {
+    fr: "Colonne introuvable : {field} (en-têtes reconnus : {recognised}).",
+    en: "Column not found: {field} (recognised headings: {recognised}).",
+    de: "Spalte nicht gefunden: {field} (erkannte Überschriften: {recognised}).",
+    it: "Colonna non trovata: {field} (intestazioni riconosciute: {recognised}).",
+  },
+  IMPORT_FOUND_HEADINGS: {
+    fr: "En-têtes du fichier : {found}.",
+    en: "The file's headings: {found}.",
+    de: "Überschriften der Datei: {found}.",
+    it: "Intestazioni del file: {found}.",
+  },
+  MEMBER_EXISTS: {
+    fr: "Un membre a déjà l'adresse {email} : ligne laissée de côté, rien n'est changé (mode=update pour mettre à jour).",
+    en: "A member already has the address {email}: line left out, nothing changed (mode=update to update).",
+    de: "Ein Mitglied hat bereits die Adresse {email}: Zeile übergangen, nichts geändert (mode=update zum Aktualisieren).",
+    it: "Un membro ha già l'indirizzo {email}: riga tralasciata, nulla è cambiato (mode=update per aggiornare).",
+  },
+  END_NOT_SHORTENED: {
+    fr: "La fin d'adhésion reste le {current} : le fichier donne {file}, plus tôt (allow_shorten=true pour raccourcir).",
+    en: "The membership end stays {current}: the file gives {file}, earlier (allow_shorten=true to shorten).",
+    de: "Das Mitgliedschaftsende bleibt {current}: die Datei nennt {file}, früher (allow_shorten=true zum Verkürzen).",
+    it: "La fine dell'adesione resta {current}: il file indica {file}, prima (allow_shorten=true per accorciare).",
+  },
+  IMPORT_NEW_MEMBER_INCOMPLETE: {
+    fr: "Aucun membre n'a l'adresse {email} : pour le créer, la ligne doit donner {fields}.",
+    en: "No member has the address {email}: to create one, the line needs {fields}.",
+    de: "Kein Mitglied hat die Adresse {email}: um es anzulegen, braucht die Zeile {fields}.",
+    it: "Nessun membro ha l'indirizzo {email}: per crearlo, la riga deve indicare {fields}.",
   },
   IMPORT_INVALID_EMAIL: {
     fr: "Adresse e-mail invalide : « {value} ».",

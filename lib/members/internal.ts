@@ -208,20 +208,18 @@ export async function getTierRow(q: Queryable, clubId: string, tierId: string) {
   return row;
 }
 
-/** The history row of a transition, written in the transition's own transaction. */
-export async function writeHistory(
-  t: Queryable,
-  ctx: Ctx,
-  entry: {
-    memberId: string;
-    action: string;
-    from?: Pick<MemberRow, "payment_status" | "membership_end"> | null;
-    to: Pick<MemberRow, "payment_status" | "membership_end">;
-    reason?: string | null;
-    details?: Record<string, unknown>;
-  },
-) {
-  await t.insert(memberHistory).values({
+export type HistoryEntry = {
+  memberId: string;
+  action: string;
+  from?: Pick<MemberRow, "payment_status" | "membership_end"> | null;
+  to: Pick<MemberRow, "payment_status" | "membership_end">;
+  reason?: string | null;
+  details?: Record<string, unknown>;
+};
+
+/** The member_history row of a transition (an import writes them in batches). */
+export function historyRow(ctx: Ctx, entry: HistoryEntry, now = nowIso()): typeof memberHistory.$inferInsert {
+  return {
     id: newId(),
     club_id: ctx.clubId,
     member_id: entry.memberId,
@@ -234,6 +232,11 @@ export async function writeHistory(
     admin_id: ctx.actor.adminId,
     key_prefix: ctx.actor.keyPrefix,
     details: entry.details ?? null,
-    created_at: nowIso(),
-  });
+    created_at: now,
+  };
+}
+
+/** The history row of a transition, written in the transition's own transaction. */
+export async function writeHistory(t: Queryable, ctx: Ctx, entry: HistoryEntry) {
+  await t.insert(memberHistory).values(historyRow(ctx, entry));
 }

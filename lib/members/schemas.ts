@@ -147,17 +147,70 @@ export const MemberExportQuery = z.object({
 });
 export type MemberExportQuery = z.input<typeof MemberExportQuery>;
 
+export const IMPORT_MODES = ["create", "update"] as const;
+export type ImportMode = (typeof IMPORT_MODES)[number];
+
 export const ImportQuery = z.object({
-  dry_run: z.stringbool().default(false).meta({ description: "Check and count without writing." }),
+  mode: z.enum(IMPORT_MODES).default("create").meta({
+    description:
+      "`create` (default): only new emails become members; a line whose email the club already has is reported in `warnings` (MEMBER_EXISTS) and left untouched. `update`: members found by email are updated too, only in the columns the file has (an empty cell changes nothing); new emails are created.",
+  }),
+  allow_shorten: z.stringbool().default(false).meta({
+    description: "With `mode=update`: let the file move a membership end earlier. Without it such an end is kept and the line reported (END_NOT_SHORTENED).",
+  }),
+  dry_run: z.stringbool().default(false).meta({ description: "Check and count without writing; the answer lists, per line, what would change (`changes`)." }),
   partial: z.stringbool().default(false).meta({ description: "Write the valid lines even when others have errors (default: all or nothing)." }),
 });
+
+const ImportFieldChange = z
+  .object({
+    field: z.string().meta({ description: "A member field (`first_name`, `membership_end`...) or `custom_fields.<key>`." }),
+    from: z.string().nullable().meta({ description: "The stored value (null for a new member)." }),
+    to: z.string().nullable(),
+  })
+  .meta({ id: "ImportFieldChange" });
+
+export const ImportChange = z
+  .object({
+    line: z.int(),
+    member_id: z.uuid().nullable().meta({ description: "The member the line matched (null for a new one)." }),
+    email: z.string(),
+    action: z.enum(["create", "update", "unchanged", "skip"]).meta({
+      description: "`skip`: the member exists and the mode is `create` (see `warnings`); `unchanged`: nothing of the line differs from what is stored.",
+    }),
+    fields: z.array(ImportFieldChange).meta({ description: "What the line would write: field, stored value, new value." }),
+  })
+  .meta({ id: "ImportChange" });
+export type ImportChange = z.infer<typeof ImportChange>;
 
 export const ImportResult = z
   .object({
     created: z.int(),
     updated: z.int(),
-    skipped: z.int(),
+    skipped: z.int().meta({ description: "Lines that write nothing: unchanged, or an existing member in `create` mode." }),
     errors: z.array(z.object({ line: z.int(), detail: z.string() })),
+    warnings: z
+      .array(
+        z.object({
+          line: z.int(),
+          email: z.string(),
+          member_id: z.uuid().nullable(),
+          code: z.enum(["MEMBER_EXISTS", "END_NOT_SHORTENED"]),
+          detail: z.string(),
+        }),
+      )
+      .meta({ description: "Lines not written as the file says, and why: the member exists (create mode), or its membership end was kept (update mode)." }),
+    changes: z.array(ImportChange).optional().meta({ description: "Dry run only: each valid line, what it would do." }),
+    mode: z.enum(IMPORT_MODES),
+    file: z
+      .object({
+        encoding: z.enum(["utf-8", "utf-16le", "utf-16be", "windows-1252"]),
+        delimiter: z.enum([",", ";", "\t"]),
+        columns: z.array(
+          z.object({ heading: z.string(), field: z.string().nullable().meta({ description: "The member field it was read as; null: ignored." }) }),
+        ),
+      })
+      .meta({ description: "How the file was read: its encoding, separator, and what each heading was recognised as." }),
     dry_run: z.boolean(),
     written: z.boolean().meta({ description: "Whether anything was written (false on a dry run or when errors stopped an all-or-nothing import)." }),
   })

@@ -6,7 +6,7 @@ import { Database } from "bun:sqlite";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Dataset, freshCopy } from "./datasets";
-import { freePort, type LoadGenerator, makeTempDir, peakRssKb, removeTempDir, type Server, type Settings, startServer } from "./harness";
+import { freePort, type LoadGenerator, makeTempDir, median, peakRssKb, removeTempDir, type Server, type Settings, startServer } from "./harness";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 /** The server's per-key limit (300 a minute) would turn a run into 429s: lifted for the server under test. */
@@ -19,8 +19,8 @@ export type Target =
   | { kind: "ratio-min"; value: number }
   /** ours time / baseline time, under `value`. */
   | { kind: "ratio-max"; value: number }
-  /** ours median time, under `value` ms (no baseline). */
-  | { kind: "ms-max"; value: number }
+  /** ours median time, under `value` ms (no baseline); and its memory growth under `growthMb`, when given. */
+  | { kind: "ms-max"; value: number; growthMb?: number }
   /** ours memory growth (VmHWM after minus before), under `value` MB per thousand of `members`. */
   | { kind: "mb-per-thousand-max"; value: number; members: number }
   /** ours resident memory (VmRSS), under `value` MB. */
@@ -184,6 +184,13 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
 }
 
 export const mb = (kb: number | null) => (kb === null ? "n/a" : `${(kb / 1024).toFixed(1)} MB`);
+
+/** The measurement of a timed case (no load generator): the median and the slowest of `times`. */
+export function timedMeasurement(
+  m: Pick<Measurement, "bench" | "caseId" | "round" | "config" | "times" | "peakKb" | "growthKb" | "signature" | "note">,
+): Measurement {
+  return { ...m, rps: null, p50Ms: median(m.times), p99Ms: Math.max(...m.times), requests: m.times.length, non2xx: 0, errors: 0 };
+}
 
 /**
  * A wrk Lua script that cycles through `items`, one per request, starting after the number of

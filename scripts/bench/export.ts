@@ -5,10 +5,9 @@
 // fresh server, whose memory high-water mark is read before the first export and after the
 // last: the growth is what exporting cost in memory.
 import { join } from "node:path";
-import { type Benchmark, type ConfigName, expectJson, type Measurement, mb, ROOT, startOurs } from "./common";
+import { type Benchmark, type ConfigName, expectJson, type Measurement, mb, ROOT, startOurs, timedMeasurement } from "./common";
 import { type Dataset, dataset, freshCopy } from "./datasets";
 import { makeTempDir, peakRssKb, pinning, removeTempDir, runCapture, type Server } from "./harness";
-import { median } from "./harness";
 
 /** Members of the club whose exports are held to the memory target. */
 const LARGE = 100_000;
@@ -45,23 +44,17 @@ async function timedExports(
     }
     const after = peakRssKb(server.pid);
     const growthKb = before !== null && after !== null ? after - before : null;
-    const m: Measurement = {
+    const m = timedMeasurement({
       bench: "export",
       caseId,
       round,
       config: "ours",
-      rps: null,
-      p50Ms: median(times),
-      p99Ms: Math.max(...times),
       times,
-      requests: times.length,
-      non2xx: 0,
-      errors: 0,
       peakKb: after,
       growthKb,
       signature: format === "csv" ? `${bytes} bytes` : null,
       note: `${ds.members} members, ${bytes} bytes; times ${times.map((t) => t.toFixed(0)).join(", ")} ms; VmHWM ${mb(before)} before, ${mb(after)} after`,
-    };
+    });
     env.log(`round ${round} ${`export/${caseId}`.padEnd(24)} ours     median ${m.p50Ms.toFixed(0)} ms  growth ${mb(growthKb)}  ${m.note}`);
     return m;
   } finally {
@@ -77,23 +70,17 @@ async function papaparseAlone(env: Parameters<Benchmark["run"]>[2], round: numbe
     const out = await runCapture(pinning.server(["bun", join(ROOT, "scripts/bench/baseline-export.ts"), dbPath, ds.clubId, String(env.settings.exportRuns)]));
     if (out.code !== 0) throw new Error(`baseline-export failed (${out.code}): ${out.stderr}`);
     const r = JSON.parse(out.stdout) as { times: number[]; bytes: number; peakBeforeKb: number; peakAfterKb: number };
-    const m: Measurement = {
+    const m = timedMeasurement({
       bench: "export",
       caseId: "csv",
       round,
       config: "baseline",
-      rps: null,
-      p50Ms: median(r.times),
-      p99Ms: Math.max(...r.times),
       times: r.times,
-      requests: r.times.length,
-      non2xx: 0,
-      errors: 0,
       peakKb: r.peakAfterKb,
       growthKb: r.peakAfterKb - r.peakBeforeKb,
       signature: `${r.bytes} bytes`,
       note: `papaparse.unparse alone; times ${r.times.map((t) => t.toFixed(0)).join(", ")} ms; VmHWM ${mb(r.peakBeforeKb)} before reading the rows, ${mb(r.peakAfterKb)} after`,
-    };
+    });
     env.log(`round ${round} ${"export/csv".padEnd(24)} baseline median ${m.p50Ms.toFixed(0)} ms  growth ${mb(m.growthKb)}  ${m.note}`);
     return m;
   } finally {

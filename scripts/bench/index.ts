@@ -2,12 +2,12 @@
 // then its baseline, the order alternating per round), prints the Markdown summary and writes the
 // whole report to docs/benchmarks.md. Not part of `bun test`.
 //
-// Names: auth-me, members-10k, members-100k, export, checkin, verify, memory ("members" selects both
+// Names: auth-me, members-10k, members-100k, export, import, checkin, verify, memory ("members" selects both
 // member lists). With names, nothing is written unless BENCH_OUTPUT is set.
 //
 // Environment: BENCH_SECONDS (5) per measured run, BENCH_WARMUP_SECONDS (1), BENCH_ROUNDS (3),
 // BENCH_CONNECTIONS (32: auth-me, member list), BENCH_SCAN_CONNECTIONS (64: check-in, verify),
-// BENCH_EXPORT_RUNS (3 timed exports per round), BENCH_OUTPUT (docs/benchmarks.md; "-" writes nothing).
+// BENCH_EXPORT_RUNS (3 timed exports, and 5,000-line imports, per round), BENCH_OUTPUT (docs/benchmarks.md; "-" writes nothing).
 // Quick run: BENCH_SECONDS=2 BENCH_ROUNDS=1 BENCH_OUTPUT=- bun run bench
 import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
@@ -16,13 +16,14 @@ import { authMe } from "./auth-me";
 import { checkin } from "./checkin";
 import { BENCH_RATE_LIMIT, type Benchmark, type ConfigName, type Measurement, ROOT } from "./common";
 import { exportBench } from "./export";
+import { importBench } from "./import";
 import { loadGenerator, pinning, settingsFromEnv, wrkVersion } from "./harness";
 import { members10k, members100k } from "./members";
 import { memory } from "./memory";
 import { markdown, summarize, summaryTables } from "./report";
 import { verify } from "./verify";
 
-const ALL: Benchmark[] = [authMe, members10k, members100k, exportBench, checkin, verify, memory];
+const ALL: Benchmark[] = [authMe, members10k, members100k, exportBench, importBench, checkin, verify, memory];
 
 const log = (line: string) => console.error(line);
 const names = Bun.argv.slice(2);
@@ -63,7 +64,7 @@ const conditions = [
   }; ${minutes.toFixed(1)} minutes in all`,
   `${settings.rounds} round(s); each load run ${settings.seconds} s after ${settings.warmupSeconds} s of warm-up, one wrk thread, ` +
     `${settings.connections} connections (auth-me, member list) or ${settings.scanConnections} (check-in, verify); ` +
-    `${settings.exportRuns} timed exports per round after one untimed`,
+    `${settings.exportRuns} timed exports and 5,000-line imports per round after one untimed; one 100,000-line import of each kind per round`,
   `load generator: ${genVersion}; ${pinning.describe}`,
   `machine: ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), ${(totalmem() / 2 ** 30).toFixed(0)} GB, Bun ${Bun.version}, ${process.platform}; ` +
     `load average ${loadBefore.toFixed(2)} before the run, ${loadavg()[0].toFixed(2)} after (other work on the machine skews the numbers)`,

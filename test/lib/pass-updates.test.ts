@@ -2,10 +2,10 @@
 // fans out into deliveries through the wallet channels (a recording channel stands in for Apple
 // and Google here; their own suites test the real ones).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "bun:test";
-import { eq } from "drizzle-orm";
-import { clubs, jobs } from "../../db/schema";
+import { and, eq, inArray } from "drizzle-orm";
+import { clubs, jobs, members } from "../../db/schema";
 import { WALLET_CHANNELS, type WalletChannel } from "../../lib/cards/channels";
-import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
+import { queuePassUpdate, WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
 import { enqueueJob, PermanentFailure, registerJobHandler, runDueJobs, TemporaryFailure } from "../../lib/jobs";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, seedMember } from "../members-fixtures";
@@ -88,12 +88,15 @@ describe("what queues a pass update", () => {
 
   it("an import that changes a member's name queues an update for that member only", async () => {
     const a = await seedMember(env, { email: "import-me@test.org" });
-    await seedMember(env, { email: "untouched@test.org" });
-    const csv = "email,first_name,last_name\nimport-me@test.org,Renamed,Muster\n";
-    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/import`, { rawBody: csv, headers: { "content-type": "text/csv" } });
+    const b = await seedMember(env, { email: "untouched@test.org" });
+    const csv = "email,first_name,last_name\nimport-me@test.org,Renamed,Muster\nuntouched@test.org,Anna,Muster\n";
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/import?mode=update`, { rawBody: csv, headers: { "content-type": "text/csv" } });
     expect(res.status).toBe(200);
     const [job] = await jobsOf(WALLET_PASS_UPDATE);
     expect(job.payload.member_ids).toEqual([a.id]);
+    // The pass's Last-Modified is the update's time; the unchanged member's pass is not marked.
+    expect((await memberRow(env, a.id)).pass_updated_at).toBe(job.payload.at as string);
+    expect((await memberRow(env, b.id)).pass_updated_at).toBeNull();
   });
 });
 
@@ -140,6 +143,31 @@ describe("the update job", () => {
     const theirs = (await env.db.read.select().from(jobs).where(eq(jobs.club_id, other.club_id))).filter((j) => j.kind === WALLET_PASS_UPDATE);
     expect(theirs.map((j) => j.outcome)).toEqual(["deliveries queued (apple: 1)"]);
     expect(calls).toContainEqual(["x"]);
+  });
+
+  it("an update of 40,000 members (an import) is marked and fanned out in slices of 10,000 ids (PostgreSQL takes 65,535 parameters a statement)", async () => {
+    const seen: number[] = [];
+    const channel: WalletChannel = {
+      ...recordingChannel().channel,
+      // Like the real channels: the member ids go into one query.
+      async fanOut(t, clubId, memberIds) {
+        const rows = await t
+          .select({ id: members.id })
+          .from(members)
+          .where(and(eq(members.club_id, clubId), inArray(members.id, memberIds ?? [])));
+        seen.push(memberIds?.length ?? -1);
+        return rows.length;
+      },
+    };
+    useChannels(channel);
+    const a = await seedMember(env);
+    const ids = [a.id, ...Array.from({ length: 39_999 }, () => crypto.randomUUID())];
+    await env.db.tx((t) => queuePassUpdate(t, env.clubId, ids, "import_update"));
+    expect((await memberRow(env, a.id)).pass_updated_at).toBeString();
+    await runDueJobs(env.db, { config: env.config });
+    const [job] = await jobsOf(WALLET_PASS_UPDATE);
+    expect(job).toMatchObject({ status: "done", outcome: "deliveries queued (apple: 1)" });
+    expect(seen).toEqual([10_000, 10_000, 10_000, 10_000]);
   });
 
   it("an update for the whole club absorbs the updates of single members into one fan-out to all", async () => {

@@ -164,6 +164,14 @@ describe("MCP members and tiers tools", () => {
     expect(dry.body.errors).toEqual([{ line: 3, detail: expect.stringContaining("nope") }]);
     const partial = await callTool(client, "import_members", { csv, partial: true });
     expect(partial.body).toMatchObject({ created: 1, written: true });
+    // The same modes as HTTP: an existing email is left alone unless mode is update.
+    const renamed = "courriel,prénom\nada@test.org,Augusta Ada\n";
+    expect((await callTool(client, "import_members", { csv: renamed, mode: "update", dry_run: true })).body.changes).toEqual([
+      { line: 2, member_id: expect.any(String), email: "ada@test.org", action: "update", fields: [{ field: "first_name", from: "Ada", to: "Augusta Ada" }] },
+    ]);
+    const kept = await callTool(client, "import_members", { csv: "prénom,nom,courriel,fin abonnement\nAugusta,Lovelace,ada@test.org,2031-12-31\n" });
+    expect(kept.body).toMatchObject({ created: 0, skipped: 1, warnings: [{ line: 2, code: "MEMBER_EXISTS" }] });
+    expect((await callTool(client, "import_members", { csv: renamed, mode: "update" })).body).toMatchObject({ updated: 1, written: true });
     const exported = await callTool(client, "export_members", {});
     expect(exported.body.url).toBeNull();
     expect(exported.body.csv).toStartWith("id,referral_code,pass_serial_number,first_name");

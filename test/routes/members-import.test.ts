@@ -1,26 +1,21 @@
 // POST /api/clubs/:club_id/members/import
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { clubs, members } from "../../db/schema";
+import { members } from "../../db/schema";
 import { codeSource } from "../../lib/members/internal";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
-import { historyOf, memberRow, seedMember } from "../members-fixtures";
+import { historyOf, importFile, memberRow, seedMember, setCustomFields } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
   env = await setup();
-  await env.db.tx((t) =>
-    t
-      .update(clubs)
-      .set({ custom_fields_schema: [{ key: "licence", label: "N° de licence" }] })
-      .where(eq(clubs.id, env.clubId)),
-  );
+  await setCustomFields(env, [{ key: "licence", label: "N° de licence" }]);
 });
 afterAll(() => env.close());
 
 const path = (qs = "") => `/api/clubs/${env.clubId}/members/import${qs}`;
-const importCsv = (csv: string, qs = "", key?: string) => env.call("POST", path(qs), { rawBody: csv, headers: { "content-type": "text/csv" }, key });
+const importCsv = (csv: string, qs = "") => importFile(env, csv, qs);
 const all = async () => env.db.read.select().from(members).where(eq(members.club_id, env.clubId));
 const byEmail = async (email: string) => (await all()).find((m) => m.email === email);
 
@@ -31,7 +26,15 @@ describe("POST /api/clubs/:club_id/members/import", () => {
     const csv = "\uFEFFPrénom;Nom;Courriel;Fin abonnement;N° de licence\nAnaïs;Favre;Anais@Test.org;31.12.2030;L-7\nŁukasz;Żółć;lukasz@test.org;2030-06-30;\n";
     const res = await importCsv(csv);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ created: 2, updated: 0, skipped: 0, errors: [], dry_run: false, written: true });
+    expect(res.body).toMatchObject({ created: 2, updated: 0, skipped: 0, errors: [], warnings: [], mode: "create", dry_run: false, written: true });
+    expect(res.body.file).toMatchObject({ encoding: "utf-8", delimiter: ";" });
+    expect(res.body.file.columns.map((c: { field: string | null }) => c.field)).toEqual([
+      "first_name",
+      "last_name",
+      "email",
+      "membership_end",
+      "custom_fields.licence",
+    ]);
     const anais = await byEmail("anais@test.org");
     expect(anais).toMatchObject({
       first_name: "Anaïs",
@@ -46,11 +49,14 @@ describe("POST /api/clubs/:club_id/members/import", () => {
     expect((await historyOf(env, anais!.id))[0].action).toBe("import_create");
   });
 
-  it("updates by email, skips unchanged lines, from German and English headings", async () => {
-    const de = await importCsv("Vorname,Nachname,E-Mail,Mitgliedschaftsende\nAnaïs,Favre,anais@test.org,2031-01-31\nŁukasz,Żółć,lukasz@test.org,2030-06-30\n");
+  it("updates by email with mode=update, skips unchanged lines, from German and English headings", async () => {
+    const de = await importCsv(
+      "Vorname,Nachname,E-Mail,Mitgliedschaftsende\nAnaïs,Favre,anais@test.org,2031-01-31\nŁukasz,Żółć,lukasz@test.org,2030-06-30\n",
+      "?mode=update",
+    );
     expect(de.body).toMatchObject({ created: 0, updated: 1, skipped: 1, errors: [] });
     expect((await byEmail("anais@test.org"))?.membership_end).toBe("2031-01-31");
-    const en = await importCsv("First name,Last name,Email\nAnna,Favre,anais@test.org\n");
+    const en = await importCsv("First name,Last name,Email\nAnna,Favre,anais@test.org\n", "?mode=update");
     expect(en.body).toMatchObject({ updated: 1 });
     const anna = await byEmail("anais@test.org");
     expect(anna?.first_name).toBe("Anna");
@@ -60,8 +66,8 @@ describe("POST /api/clubs/:club_id/members/import", () => {
 
   it("re-imports its own export (Italian headings work too)", async () => {
     const exported = await env.call("GET", `/api/clubs/${env.clubId}/members/export`);
-    const res = await importCsv(exported.text);
-    expect(res.body).toMatchObject({ created: 0, updated: 0, skipped: 2, errors: [] });
+    const res = await importCsv(exported.text, "?mode=update");
+    expect(res.body).toMatchObject({ created: 0, updated: 0, skipped: 2, errors: [], warnings: [] });
     const it_ = await importCsv("nome,cognome,email,scadenza\nGiulia,Rossi,giulia@test.org,01/02/2031\n");
     expect(it_.body.created).toBe(1);
     expect((await byEmail("giulia@test.org"))?.membership_end).toBe("2031-02-01");
@@ -79,7 +85,7 @@ describe("POST /api/clubs/:club_id/members/import", () => {
       "Bad,Status,status@test.org,2030-01-01,gold",
       "Anna,Favre,anais@test.org,2032-01-01,",
     ].join("\n");
-    const res = await importCsv(csv);
+    const res = await importCsv(csv, "?mode=update");
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ created: 0, updated: 0, written: false });
     expect(res.body.errors.map((e: { line: number }) => e.line)).toEqual([3, 4, 5, 6, 7]);
@@ -90,11 +96,11 @@ describe("POST /api/clubs/:club_id/members/import", () => {
     expect(res.body.errors[4].detail).toContain("gold");
     expect(await all()).toEqual(before);
 
-    const dry = await importCsv(csv, "?dry_run=true&partial=true");
+    const dry = await importCsv(csv, "?mode=update&dry_run=true&partial=true");
     expect(dry.body).toMatchObject({ created: 1, updated: 1, dry_run: true, written: false });
     expect(await all()).toEqual(before);
 
-    const partial = await importCsv(csv, "?partial=true");
+    const partial = await importCsv(csv, "?mode=update&partial=true");
     expect(partial.body).toMatchObject({ created: 1, updated: 1, written: true });
     expect(partial.body.errors).toHaveLength(5);
     expect(await byEmail("ok1@test.org")).toBeDefined();
@@ -103,7 +109,7 @@ describe("POST /api/clubs/:club_id/members/import", () => {
 
   it("changes a status by the rule of suspend and reactivate: a pending member suspended by import reactivates as pending", async () => {
     const pending = await seedMember(env, { email: "unpaid@test.org", payment_status: "pending" });
-    const res = await importCsv("email,payment_status\nunpaid@test.org,suspended\n");
+    const res = await importCsv("email,payment_status\nunpaid@test.org,suspended\n", "?mode=update");
     expect(res.body).toMatchObject({ updated: 1, errors: [] });
     expect(await memberRow(env, pending.id)).toMatchObject({ payment_status: "suspended", status_before_suspension: "pending" });
     const back = await env.call("POST", `/api/clubs/${env.clubId}/members/${pending.id}/actions/reactivate`, { body: {} });
@@ -112,7 +118,7 @@ describe("POST /api/clubs/:club_id/members/import", () => {
 
     // Leaving `suspended` by import clears the record as reactivate does; the file's status is taken.
     const suspended = await seedMember(env, { email: "lifted@test.org", payment_status: "suspended", status_before_suspension: "pending" });
-    expect((await importCsv("email,payment_status\nlifted@test.org,paid\n")).body).toMatchObject({ updated: 1 });
+    expect((await importCsv("email,payment_status\nlifted@test.org,paid\n", "?mode=update")).body).toMatchObject({ updated: 1 });
     expect(await memberRow(env, suspended.id)).toMatchObject({ payment_status: "paid", status_before_suspension: null });
 
     // A new member imported as suspended returns to the import's default, paid.
@@ -136,7 +142,7 @@ describe("POST /api/clubs/:club_id/members/import", () => {
       "period@test.org,,,,2025-02-01",
       "period@test.org,,,2026-03-01,",
     ].join("\n");
-    const res = await importCsv(csv, "?partial=true");
+    const res = await importCsv(csv, "?mode=update&allow_shorten=true&partial=true");
     expect(res.body).toMatchObject({ created: 0, updated: 0 });
     expect(res.body.errors.map((e: { line: number }) => e.line)).toEqual([2, 3, 4]);
     expect(res.body.errors[0].detail).toBe("La fin d'adhésion (2030-05-31) ne peut pas précéder son début (2030-06-01).");
