@@ -28,6 +28,9 @@ export type Config = {
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Where mail goes: SMTP_URL, or .eml files in the outbox folder. */
+export type MailConfig = { smtpUrl?: string; outboxDir: string };
+
 export type AppleWalletConfig = {
   passTypeId: string;
   teamId: string;

@@ -1,9 +1,10 @@
 // Typed errors thrown by lib/ verbs. Each carries a stable UPPER_SNAKE `code` (its message in
 // each language lives in lib/i18n/messages.ts) and the HTTP status it maps to. server/errors.ts
 // turns them into HTTP answers and server/mcp.ts into MCP tool errors; lib/ knows neither.
+import type { Params } from "./i18n";
 import type { Locale, MessageCode } from "./i18n/messages";
 
-export type Params = Record<string, string | number>;
+export type { Params };
 
 export class AppError extends Error {
   /**

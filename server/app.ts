@@ -6,7 +6,8 @@
 import { Elysia } from "elysia";
 import type { Db } from "../db";
 import { AuditWriter } from "../lib/audit";
-import { type Caller, CallerRefused, resolveCaller } from "../lib/auth/caller";
+import type { Caller } from "../lib/access";
+import { CallerRefused, resolveCaller } from "../lib/auth/caller";
 import type { Config } from "../lib/config";
 import { AppError, Forbidden, NotFound, PayloadTooLarge, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";

@@ -5,7 +5,7 @@
 import type { Server } from "bun";
 import { openDb } from "../db";
 import "../lib/cards/pass-updates";
-import { initClub, isEmpty } from "../lib/clubs/init";
+import { initClub, isEmpty } from "../lib/auth/init";
 import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";

@@ -6,8 +6,8 @@
 import { join, relative } from "node:path";
 import type { Elysia } from "elysia";
 import { z, type ZodObject, type ZodType } from "zod";
-import { requireScope } from "../lib/auth/guard";
-import type { Caller } from "../lib/auth/caller";
+import { requireScope } from "../lib/access";
+import type { Caller } from "../lib/access";
 import type { Ctx } from "../lib/context";
 import { Forbidden, Unauthorized } from "../lib/errors";
 import { DOCS_PATH, SPEC_PATH } from "./openapi";

@@ -4,7 +4,7 @@
 import { z, type ZodObject, type ZodType } from "zod";
 import type { Config } from "../lib/config";
 import type { Ctx } from "../lib/context";
-import type { Scope } from "../lib/auth/scopes";
+import type { Scope } from "../lib/access";
 import type { Db } from "../db";
 import type { AuditWriter } from "../lib/audit";
 

@@ -1,7 +1,7 @@
 // What the request pipeline learns about a request before Elysia sees it (the caller, the
 // language of its answers) and what a handler adds for the audit row (the MCP method, and the
 // tool, resource or prompt it named).
-import type { Caller } from "../lib/auth/caller";
+import type { Caller } from "../lib/access";
 import type { PasskitCall } from "../lib/cards/apple/web-service";
 import type { Locale } from "../lib/i18n";
 import type { Deps } from "./route";

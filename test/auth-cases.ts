@@ -2,7 +2,7 @@
 // no key, an unknown key, a key of another club (403 when the path names our club), and a key
 // without the route's scope, or with only `view` on a write route.
 import { expect, it } from "bun:test";
-import type { Scope } from "../lib/auth/scopes";
+import type { Scope } from "../lib/access";
 import type { TestEnv } from "./helpers";
 
 export function authCases(

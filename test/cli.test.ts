@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { type Db, openDb } from "../db";
 import { admins, apiKeys, clubs, members } from "../db/schema";
 import { CallerRefused, resolveCaller } from "../lib/auth/caller";
-import { allScopes } from "../lib/auth/scopes";
+import { allScopes } from "../lib/access";
 import { sha256Hex } from "../lib/ids";
 
 const ROOT = join(import.meta.dir, "..");

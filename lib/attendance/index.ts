@@ -3,7 +3,7 @@
 import { and, count, countDistinct, desc, eq, gte, lte } from "drizzle-orm";
 import { z } from "zod";
 import { members, scans, tiers } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import { SCAN_STATUSES } from "../cards";
 import type { Ctx } from "../context";
 import { ValidationFailed } from "../errors";

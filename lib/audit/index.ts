@@ -8,7 +8,7 @@ import { and, count, desc, eq, gte, inArray, isNull, lte, not, or, type SQL, sql
 import { z } from "zod";
 import type { Db } from "../../db";
 import { apiKeys, auditLog } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import type { Ctx } from "../context";
 import { newId } from "../ids";
 

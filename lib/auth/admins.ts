@@ -4,12 +4,13 @@ import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { admins } from "../../db/schema";
-import { getClubRow, toClubAdmin } from "../clubs";
+import { toClubAdmin } from "../clubs";
+import { getClubRow } from "../clubs/internal";
 import { ClubAdmin } from "../clubs/schemas";
 import type { Ctx } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { newId, nowIso, readableCode } from "../ids";
-import { ScopesSchema } from "./scopes";
+import { ScopesSchema } from "../access";
 
 export const ROLES = ["owner", "admin", "staff"] as const;
 

@@ -8,24 +8,10 @@ import { adminSessions, admins, apiKeys, clubs } from "../../db/schema";
 import { Unauthorized } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { sha256Hex } from "../ids";
-import { allScopes, capToAdmin, type Scopes } from "./scopes";
+import { allScopes, type Caller, capToAdmin, type Scopes } from "../access";
 
 export const KEY_PREFIX = "mk_live_";
 export const SESSION_PREFIX = "ms_";
-
-export type Caller = {
-  kind: "key" | "session";
-  adminId: string;
-  clubId: string;
-  locale: Locale;
-  /** Effective scopes: the key's, capped by its admin's rights. */
-  scopes: Scopes;
-  readOnly: boolean;
-  isSuperadmin: boolean;
-  keyId: string | null;
-  /** Display prefix of the key (`mk_live_` + 4), never the key. */
-  keyPrefix: string | null;
-};
 
 /** A refusal from a recognised key still belongs in its club's audit log. */
 export class CallerRefused extends Unauthorized {

@@ -6,8 +6,9 @@ import type { Db } from "../../db";
 import { admins, apiKeys } from "../../db/schema";
 import { Conflict, Forbidden, NotFound } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
-import { type Caller, KEY_PREFIX } from "./caller";
-import { type Scopes, ScopesSchema } from "./scopes";
+import type { Caller } from "../access";
+import { KEY_PREFIX } from "./caller";
+import { type Scopes, ScopesSchema } from "../access";
 
 export const ApiKeyCreate = z
   .object({

@@ -3,12 +3,12 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { admins } from "../../db/schema";
-import { getClubRow } from "../clubs";
+import { getClubRow } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { asLocale } from "../i18n";
-import type { Caller } from "./caller";
-import { allScopes } from "./scopes";
+import type { Caller } from "../access";
+import { allScopes } from "../access";
 
 export async function operatorCtx(db: Db, clubId: string, baseUrl: string): Promise<Ctx> {
   const club = await getClubRow(db, clubId);

@@ -4,7 +4,7 @@
 // them back, and a refused scan is as useful to the club as an accepted one.
 import { z } from "zod";
 import { scans } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import type { Ctx } from "../context";
 import { newId } from "../ids";
 import { findMemberByCode } from "../members/by-code";

@@ -4,63 +4,27 @@
 // back fields the member's tier may see, locations, link, colours, labels in the club's
 // language); each card only renders it in its own format.
 //
-// CARD_CLUB_FIELDS is every club field a card reads: the loader selects exactly these columns,
-// so a renderer cannot read another one (it is not in the row, nor in the type), and a change of
-// any of them updates the club's passes (lib/cards/pass-updates). A field added to a card is
-// added here.
+// The club fields a card reads are CARD_CLUB_FIELDS (lib/clubs/internal, the owner of club reads):
+// the loader selects exactly these columns, so a renderer cannot read another one.
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Queryable } from "../../db";
-import { clubs, members, tiers } from "../../db/schema";
+import { members, tiers } from "../../db/schema";
+import { CARD_CLUB_FIELDS, type CardClub, loadCardClub } from "../clubs/internal";
 import { type CardBackField, CardLocation, readCardBackFields } from "../clubs/schemas";
+
+// Re-exported for the pass updates, which push a change of any of them.
+export { CARD_CLUB_FIELDS, type CardClub, loadCardClub };
 import { asLocale, type Locale } from "../i18n";
 import type { MemberStatus } from "../members/schemas";
 import { derivedStatus, todayUtc } from "../members/status";
 
-export const CARD_CLUB_FIELDS = [
-  "name",
-  "locale",
-  // The validity date's format: `fr-CH` style (web card, Apple), Google's countryCode.
-  "country",
-  // The holder's name: first-last or last-first.
-  "name_order",
-  "primary_color",
-  // The web card's accents; Google's placeholder logo.
-  "secondary_color",
-  "card_label_color",
-  "logo_url",
-  "logo_square_url",
-  "logo_circular_url",
-  "card_back_fields",
-  "card_locations",
-  "card_geolocation_enabled",
-  "card_custom_link_url",
-  "card_custom_link_label",
-  "card_welcome_message",
-  "card_barcode_format",
-  "card_sharing_prohibited",
-] as const;
-
-export type CardClubField = (typeof CARD_CLUB_FIELDS)[number];
-
-/** The club as a card sees it: its id and the fields of CARD_CLUB_FIELDS, nothing else. */
-export type CardClub = Pick<typeof clubs.$inferSelect, "id" | CardClubField>;
 export type MemberRow = typeof members.$inferSelect;
 /** What every card of a member is made from. */
 export type CardData = { member: MemberRow; club: CardClub; tierName: string | null };
 
 /** The serial is the secret of a member's card pages; a longer string is no serial. */
 export const MAX_SERIAL = 100;
-
-const CLUB_SELECTION = Object.fromEntries([["id", clubs.id], ...CARD_CLUB_FIELDS.map((name) => [name, clubs[name]])]) as {
-  [K in "id" | CardClubField]: (typeof clubs)[K];
-};
-
-/** The card fields of club `clubId`, or null when there is no such club. */
-export async function loadCardClub(q: Queryable, clubId: string): Promise<CardClub | null> {
-  const [club] = await q.select(CLUB_SELECTION).from(clubs).where(eq(clubs.id, clubId)).limit(1);
-  return club ?? null;
-}
 
 /**
  * The member (by id, or by pass serial in any club: the serial is unique and unguessable), their

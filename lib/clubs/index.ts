@@ -1,20 +1,21 @@
 // The club: creation (CLI, first start), the admin's view of it (ClubAdmin) and its update
 // (ClubUpdate: only writable fields change; card and finance fields need their own scopes; a
 // change that shows on the wallet card, such as a new `card_custom_link_url`, queues a pass update).
-import { and, eq, like, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, like, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { foldText } from "../../db/text";
-import { requireScope, verb } from "../auth/guard";
+import { requireScope } from "../access";
 import { clubFieldShowsOnPass, queuePassUpdate } from "../cards/pass-updates";
-import type { Ctx } from "../context";
+import { type Ctx, verb } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso } from "../ids";
 import { CLUB_FIELDS, type ClubField, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
+import { type ClubRow, getClubRow } from "./internal";
 import { type ClubAdmin, type ClubUpdate, readCardBackFields } from "./schemas";
 
-export type ClubRow = typeof clubs.$inferSelect;
+export type { ClubRow };
 
 const FIELD_BY_NAME = new Map<string, ClubField>([...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS].map((f) => [f.name, f]));
 
@@ -79,21 +80,6 @@ export function toClubAdmin(row: ClubRow): ClubAdmin {
   return out as ClubAdmin;
 }
 
-export async function getClubRow(db: Db, clubId: string): Promise<ClubRow> {
-  // Read by most requests, and the widest table: prepared once (see Db.prepareRead).
-  const [row] = await db
-    .prepareRead("clubs.byId", (q) =>
-      q
-        .select()
-        .from(clubs)
-        .where(eq(clubs.id, sql.placeholder("id")))
-        .limit(1),
-    )
-    .execute({ id: clubId });
-  if (!row) throw new NotFound("CLUB_NOT_FOUND");
-  return row;
-}
-
 /** The caller's club (any valid key may read it: it comes with GET /api/auth/me). */
 export async function getClub(ctx: Ctx): Promise<ClubAdmin> {
   return toClubAdmin(await getClubRow(ctx.db, ctx.clubId));
@@ -142,17 +128,6 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
     return toClubAdmin(updated);
   });
 });
-
-/** The club whose id or slug is `ref` (what a person types at the CLI); CLUB_NOT_FOUND otherwise. */
-export async function findClubByRef(db: Db, ref: string): Promise<{ id: string; slug: string; name: string }> {
-  const [row] = await db.read
-    .select({ id: clubs.id, slug: clubs.slug, name: clubs.name })
-    .from(clubs)
-    .where(or(eq(clubs.id, ref), eq(clubs.slug, ref)))
-    .limit(1);
-  if (!row) throw new NotFound("CLUB_NOT_FOUND");
-  return row;
-}
 
 /** Every club on this installation, for a superadmin's session (GET /api/superadmin/clubs). */
 export async function listAllClubs(db: Db) {

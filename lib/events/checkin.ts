@@ -3,7 +3,7 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { checkIns, eventRegistrations, eventTickets, events } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import type { Ctx } from "../context";
 import { Conflict, NotFound } from "../errors";
 import { newId } from "../ids";

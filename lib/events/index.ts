@@ -3,23 +3,12 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { eventRegistrations, events, eventTickets, payments } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
+import { clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
-import {
-  clubInfo,
-  type EventRow,
-  eventFigures,
-  freeEventSlug,
-  getEventOrThrow,
-  loadDetail,
-  slugTaken,
-  type TicketRow,
-  ticketsOf,
-  toItem,
-  utcDates,
-} from "./internal";
+import { type EventRow, eventFigures, freeEventSlug, getEventOrThrow, loadDetail, slugTaken, type TicketRow, ticketsOf, toItem, utcDates } from "./internal";
 import type { EventAdminDetail, EventAdminItem, EventCreate, EventRegistrationItem, EventUpdate, TicketPayload } from "./schemas";
 
 export { checkinEvent } from "./checkin";
@@ -58,7 +47,7 @@ async function insertTicket(t: Queryable, ctx: Ctx, eventId: string, p: TicketPa
 /** The club's events, latest start first, with their computed figures (EventAdminItem). */
 export const listEvents = verb("events:view", async (ctx: Ctx, _input: Record<string, never> = {}): Promise<EventAdminItem[]> => {
   const rows = await ctx.db.read.select().from(events).where(eq(events.club_id, ctx.clubId)).orderBy(desc(events.starts_at), desc(events.id));
-  const club = await clubInfo(ctx.db.read, ctx.clubId);
+  const club = await clubSettings(ctx.db.read, ctx.clubId);
   const figures = await eventFigures(
     ctx.db.read,
     ctx.clubId,
@@ -78,7 +67,7 @@ export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCrea
   const v = utcDates(input, DATES);
   checkDates(v);
   return ctx.db.tx(async (t) => {
-    const club = await clubInfo(t, ctx.clubId);
+    const club = await clubSettings(t, ctx.clubId);
     const now = nowIso();
     const [row] = await t
       .insert(events)

@@ -2,10 +2,10 @@
 // revenue, net), always computed from registrations and payments, never stored.
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { clubs, eventRegistrations, events, eventTickets, payments } from "../../db/schema";
+import { eventRegistrations, events, eventTickets, payments } from "../../db/schema";
 import { freeSlug } from "../clubs";
+import { clubSettings } from "../clubs/internal";
 import { type Invalid, NotFound, ValidationFailed } from "../errors";
-import { asLocale, type Locale } from "../i18n";
 import { netCents } from "../stats/net";
 import type { EventAdminDetail, EventAdminItem } from "./schemas";
 
@@ -24,16 +24,6 @@ export async function getEventOrThrow(q: Queryable, clubId: string, eventId: str
     .limit(1);
   if (!row) throw new NotFound("EVENT_NOT_FOUND");
   return row;
-}
-
-export async function clubInfo(q: Queryable, clubId: string): Promise<{ slug: string; currency: string; name: string; locale: Locale }> {
-  const [row] = await q
-    .select({ slug: clubs.slug, currency: clubs.currency, name: clubs.name, locale: clubs.locale })
-    .from(clubs)
-    .where(eq(clubs.id, clubId))
-    .limit(1);
-  if (!row) throw new NotFound("CLUB_NOT_FOUND");
-  return { ...row, locale: asLocale(row.locale) };
 }
 
 /** A slug for a new event of the club, from its title (`event` when the title has no letter or digit). */
@@ -164,7 +154,7 @@ export async function ticketsOf(q: Queryable, eventId: string): Promise<TicketRo
 }
 
 export async function loadDetail(q: Queryable, clubId: string, baseUrl: string, row: EventRow): Promise<EventAdminDetail> {
-  const club = await clubInfo(q, clubId);
+  const club = await clubSettings(q, clubId);
   const figures = (await eventFigures(q, clubId, [row.id])).get(row.id)!;
   const tickets = await ticketsOf(q, row.id);
   const counts = (await eventPlacesHeld(q, row.id)).byTicket;

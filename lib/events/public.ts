@@ -11,7 +11,8 @@ import { redeemEventPromo } from "../promo";
 import { limitAddress } from "../ratelimit";
 import { findMemberByCode } from "../members/by-code";
 import { derivedStatus, todayUtc } from "../members/status";
-import { availability, clubInfo, eventPlacesHeld, placesHeld, publicUrl, ticketPrices } from "./internal";
+import { clubSettings } from "../clubs/internal";
+import { availability, eventPlacesHeld, placesHeld, publicUrl, ticketPrices } from "./internal";
 import type { PublicEvent, PublicRegistration, PublicRegistrationCreate } from "./schemas";
 
 export type PublicDeps = { db: Db; baseUrl: string };
@@ -105,7 +106,7 @@ export async function registerForEvent(
       deps.db.tx(async (t) => {
         const [event] = await t.select().from(events).where(eq(events.id, eventId)).limit(1);
         if (!event || event.status === "draft") throw new NotFound("EVENT_NOT_FOUND");
-        locale = (await clubInfo(t, event.club_id)).locale;
+        locale = (await clubSettings(t, event.club_id)).locale;
         if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
         if (event.registration_opens_at && now < event.registration_opens_at) throw new Conflict("REGISTRATION_NOT_OPEN", { at: event.registration_opens_at });
         if ((event.registration_closes_at && now >= event.registration_closes_at) || now >= (event.ends_at ?? event.starts_at))
@@ -211,7 +212,7 @@ export async function registrationIcs(deps: PublicDeps, ip: string | null, qrTok
     if (!row.reg.ics_at) await t.update(eventRegistrations).set({ ics_at: new Date().toISOString() }).where(eq(eventRegistrations.id, row.reg.id));
     return row;
   });
-  const club = await clubInfo(deps.db.read, event.club_id);
+  const club = await clubSettings(deps.db.read, event.club_id);
   const ends = event.ends_at ?? new Date(Date.parse(event.starts_at) + 2 * 3_600_000).toISOString();
   const location = [event.location_name, event.location_address].filter(Boolean).join(", ");
   const lines = [

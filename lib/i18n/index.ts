@@ -1,8 +1,10 @@
 // Message lookup in the club's language (`locale`, default `fr`), and the language of a caller
 // not yet known (401) from Accept-Language (DESIGN.md section 5).
 import { z } from "zod";
-import type { Params } from "../errors";
 import { LOCALES, type Locale, MESSAGES, type MessageCode } from "./messages";
+
+/** The values a message's `{name}` placeholders take. */
+export type Params = Record<string, string | number>;
 
 export { LOCALES, type Locale, type MessageCode };
 

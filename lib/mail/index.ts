@@ -4,12 +4,11 @@
 // inside a database transaction (DESIGN.md section 1).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../config";
+import { loadConfig, type MailConfig } from "../config";
+export type { MailConfig };
 import type { Ctx } from "../context";
 import { randomBase62 } from "../ids";
 import { lazy } from "../lazy";
-
-export type MailConfig = { smtpUrl?: string; outboxDir: string };
 
 export type MailMessage = {
   from: string;

@@ -3,7 +3,7 @@
 // card_email_sent_at (with a history row). A failed send is a 502 and changes nothing.
 import { and, eq } from "drizzle-orm";
 import { members } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import type { Ctx } from "../context";
 import { BadGateway } from "../errors";
 import { asLocale, type Locale } from "../i18n";
@@ -11,8 +11,8 @@ import { nowIso } from "../ids";
 import { mailConfig, sendMail } from "../mail";
 import { webCardUrl } from "../cards/pass-updates";
 import { qrPng } from "../cards/qr";
-import { clubSettings } from "./index";
 import { getMemberRow, writeHistory } from "./internal";
+import { clubSettings } from "../clubs/internal";
 
 const QR_CID = "member-card-qr@club";
 

@@ -4,12 +4,12 @@
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
 import Papa from "papaparse";
 import { members } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import type { Ctx } from "../context";
 import { ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
 import { lazy } from "../lazy";
-import { clubSettings } from "./index";
+import { clubSettings } from "../clubs/internal";
 import type { MemberRow } from "./internal";
 import type { RosterRow, RosterSource } from "./roster";
 import type { MemberExportQuery } from "./schemas";

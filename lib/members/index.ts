@@ -3,19 +3,20 @@
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
-import { clubs, members, payments } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { members, payments } from "../../db/schema";
+import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../cards/pass-updates";
+import { type ClubSettings, clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
-import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { Conflict, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
+import { getTierRow } from "../tiers/internal";
 import {
   addMonths,
   foldText,
   freeReferralCode,
   getMemberItem,
   getMemberRow,
-  getTierRow,
   isStorableDay,
   LAST_DAY,
   type MemberRow,
@@ -42,39 +43,6 @@ import {
   type ReasonRequest,
 } from "./schemas";
 import { derivedStatus, statusSql, statusWhere, todayUtc } from "./status";
-
-export type ClubSettings = {
-  id: string;
-  name: string;
-  slug: string;
-  locale: string;
-  currency: string;
-  membership_duration_months: number;
-  commission_rate_percent: number | null;
-  custom_fields_schema: unknown;
-  /** Where members' replies go (the card email's Reply-To). */
-  contact_email: string | null;
-};
-
-export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSettings> {
-  const [row] = await q
-    .select({
-      id: clubs.id,
-      name: clubs.name,
-      slug: clubs.slug,
-      locale: clubs.locale,
-      currency: clubs.currency,
-      membership_duration_months: clubs.membership_duration_months,
-      commission_rate_percent: clubs.commission_rate_percent,
-      custom_fields_schema: clubs.custom_fields_schema,
-      contact_email: clubs.contact_email,
-    })
-    .from(clubs)
-    .where(eq(clubs.id, clubId))
-    .limit(1);
-  if (!row) throw new NotFound("CLUB_NOT_FOUND");
-  return row;
-}
 
 /**
  * The count and page queries of one shape of the list (status filter, search or not, sort, dir),

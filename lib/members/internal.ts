@@ -198,16 +198,6 @@ export async function getMemberItem(q: Queryable, clubId: string, memberId: stri
   return item;
 }
 
-export async function getTierRow(q: Queryable, clubId: string, tierId: string) {
-  const [row] = await q
-    .select()
-    .from(tiers)
-    .where(and(eq(tiers.club_id, clubId), eq(tiers.id, tierId)))
-    .limit(1);
-  if (!row) throw new NotFound("TIER_NOT_FOUND");
-  return row;
-}
-
 export type HistoryEntry = {
   memberId: string;
   action: string;

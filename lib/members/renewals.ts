@@ -4,7 +4,7 @@
 import { and, asc, count, desc, eq, gte, isNotNull, lte, ne, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { members } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import type { Ctx } from "../context";
 import { addDays, selectItems, toItem } from "./internal";
 import type { MemberAdminItem } from "./schemas";

@@ -5,7 +5,7 @@ import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Queryable } from "../../db";
 import { promoCodes, promoRedemptions } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { getEventOrThrow, utcDates } from "../events/internal";

@@ -4,9 +4,9 @@
 import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { members, payments } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import type { Ctx } from "../context";
-import { clubInfo } from "../events/internal";
+import { clubSettings } from "../clubs/internal";
 import { statusWhere } from "../members/status";
 import { netCents } from "./net";
 
@@ -75,7 +75,7 @@ export const clubStats = verb("finances:view", async (ctx: Ctx, input: { now?: D
   const now = input.now ?? new Date();
   const today = now.toISOString().slice(0, 10);
   const month = monthBounds(now);
-  const club = await clubInfo(ctx.db.read, ctx.clubId);
+  const club = await clubSettings(ctx.db.read, ctx.clubId);
   const [m] = await ctx.db.read
     .select({
       total: sql<number>`count(*)`,

@@ -4,12 +4,12 @@ import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
-import { verb } from "../auth/guard";
+import { verb } from "../context";
 import { queuePassUpdate } from "../cards/pass-updates";
 import type { Ctx } from "../context";
 import { newId, nowIso } from "../ids";
-import { clubSettings } from "../members";
-import { getTierRow } from "../members/internal";
+import { clubSettings } from "../clubs/internal";
+import { getTierRow } from "./internal";
 import { dateTimeOutput } from "../schema-types";
 
 export const Tier = z

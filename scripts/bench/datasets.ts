@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openDb } from "../../db";
 import { eventRegistrations, members } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
-import { initClub } from "../../lib/clubs/init";
+import { initClub } from "../../lib/auth/init";
 import { createEvent } from "../../lib/events";
 import { newId, randomBase62 } from "../../lib/ids";
 import { newMemberRow } from "../../lib/members";

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../db";
 import { operatorCtx } from "../../lib/auth/operator";
-import { initClub } from "../../lib/clubs/init";
+import { initClub } from "../../lib/auth/init";
 import { listMembers, newMemberRow } from "../../lib/members";
 import { members } from "../../db/schema";
 

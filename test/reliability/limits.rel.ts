@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { apiKeys } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
-import { allScopes } from "../../lib/auth/scopes";
+import { allScopes } from "../../lib/access";
 import { checkinEvent } from "../../lib/events";
 import { randomBase62, readableCode } from "../../lib/ids";
 import { insertMember, insertRegistration } from "../events-fixtures";

@@ -1,6 +1,6 @@
 // GET /api/clubs/:club_id/stats, and lib/stats at month boundaries (UTC) with a fixed clock
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import type { Caller } from "../../lib/auth/caller";
+import type { Caller } from "../../lib/access";
 import type { Ctx } from "../../lib/context";
 import { clubStats } from "../../lib/stats";
 import { authCases } from "../auth-cases";

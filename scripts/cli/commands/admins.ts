@@ -1,6 +1,6 @@
 // `admins create`: another admin of a club (full, read-only, or with an end date).
 import { createAdmin, ROLES } from "../../../lib/auth/admins";
-import { findClubByRef } from "../../../lib/clubs";
+import { findClubByRef } from "../../../lib/clubs/internal";
 import { command, isoFlag, requireFlag, UsageError } from "../command";
 import { emailFlag } from "./init";
 

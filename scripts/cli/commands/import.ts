@@ -2,7 +2,7 @@
 // last season's spreadsheet into a club, through the same verb as POST /api/clubs/<club_id>/members/import.
 import { existsSync, readFileSync } from "node:fs";
 import { operatorCtx } from "../../../lib/auth/operator";
-import { findClubByRef } from "../../../lib/clubs";
+import { findClubByRef } from "../../../lib/clubs/internal";
 import { importMembers } from "../../../lib/members/import";
 import { IMPORT_MODES, type ImportChange, type ImportMode } from "../../../lib/members/schemas";
 import { command, requireFlag, UsageError } from "../command";

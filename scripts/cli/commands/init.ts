@@ -1,7 +1,7 @@
 // `init`: a new club with its owner admin and an all-edit API key (what the first start does on an
 // empty database).
 import { z } from "zod";
-import { initClub } from "../../../lib/clubs/init";
+import { initClub } from "../../../lib/auth/init";
 import { LOCALES, type Locale } from "../../../lib/i18n";
 import { command, requireFlag, UsageError } from "../command";
 

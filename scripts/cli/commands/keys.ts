@@ -1,8 +1,8 @@
 // `keys create | list | revoke`: API keys of an admin, shown once at creation, stored as a hash.
 import { findAdminByEmail } from "../../../lib/auth/admins";
 import { type ApiKeyItem, createApiKey, listApiKeys, revokeApiKey } from "../../../lib/auth/keys";
-import { allScopes, parseScopeList } from "../../../lib/auth/scopes";
-import { findClubByRef } from "../../../lib/clubs";
+import { allScopes, parseScopeList } from "../../../lib/access";
+import { findClubByRef } from "../../../lib/clubs/internal";
 import { NotFound } from "../../../lib/errors";
 import { command, isoFlag, requireFlag, UsageError } from "../command";
 import { emailFlag } from "./init";

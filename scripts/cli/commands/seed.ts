@@ -1,7 +1,7 @@
 // `seed demo --club C`: demo tiers, members, an event with registrations and a promo code in an
 // empty club (lib/demo.ts), to try the API, the docs page or an assistant on data that looks real.
 import { operatorCtx } from "../../../lib/auth/operator";
-import { findClubByRef } from "../../../lib/clubs";
+import { findClubByRef } from "../../../lib/clubs/internal";
 import { seedDemo } from "../../../lib/demo";
 import { command, requireFlag } from "../command";
 

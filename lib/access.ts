@@ -1,6 +1,10 @@
-// Scopes of an API key (SPEC "Authentication" 3, DESIGN.md section 4): for each area a level,
-// `view` or `edit`, edit including view; an absent area means no access.
+// Who may do what: the scopes of an API key (SPEC "Authentication" 3, DESIGN.md section 4: for
+// each area a level, `view` or `edit`, edit including view; an absent area means no access), the
+// caller that holds them, and the one check of a scope. Below every area of lib/: each verb's
+// guard (`verb` in lib/context.ts) and the pipeline's authorization read it.
 import { z } from "zod";
+import { Forbidden } from "./errors";
+import type { Locale } from "./i18n";
 
 export const AREAS = ["members", "finances", "events", "communication", "access_control", "page", "card"] as const;
 export const LEVELS = ["view", "edit"] as const;
@@ -42,4 +46,24 @@ export function parseScopeList(text: string): Scopes | null {
     scopes[area as Area] = prev === "edit" ? "edit" : (level as Level);
   }
   return scopes;
+}
+
+/** Who is calling: an API key (acting as the admin who created it, within its scopes) or a dashboard session. */
+export type Caller = {
+  kind: "key" | "session";
+  adminId: string;
+  clubId: string;
+  locale: Locale;
+  /** Effective scopes: the key's, capped by its admin's rights. */
+  scopes: Scopes;
+  readOnly: boolean;
+  isSuperadmin: boolean;
+  keyId: string | null;
+  /** Display prefix of the key (`mk_live_` + 4), never the key. */
+  keyPrefix: string | null;
+};
+
+/** The one place a scope is checked: 403 `SCOPE_MISSING` naming the first scope the caller lacks. */
+export function requireScope(actor: Caller, ...scopes: Scope[]): void {
+  for (const scope of scopes) if (!hasScope(actor.scopes, scope)) throw new Forbidden("SCOPE_MISSING", { scope });
 }

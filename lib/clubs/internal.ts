@@ -1,0 +1,115 @@
+// The one owner of every read of "the club" (STYLE.md's "get in club or throw" helpers): the whole
+// row (prepared: most requests read it), the narrow settings most verbs need, the card's fields,
+// and a club found by what a person types. Other areas read the club through these, never by
+// their own query, so a column's meaning is read in one place.
+import { eq, or, sql } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
+import { clubs } from "../../db/schema";
+import { NotFound } from "../errors";
+import { asLocale, type Locale } from "../i18n";
+
+export type ClubRow = typeof clubs.$inferSelect;
+
+/**
+ * Every club field a card reads: `loadCardClub` selects exactly these columns, so a renderer
+ * cannot read another one (it is not in the row, nor in the type), and a change of any of them
+ * updates the club's passes (lib/cards/pass-updates). A field added to a card is added here.
+ */
+export const CARD_CLUB_FIELDS = [
+  "name",
+  "locale",
+  // The validity date's format: `fr-CH` style (web card, Apple), Google's countryCode.
+  "country",
+  // The holder's name: first-last or last-first.
+  "name_order",
+  "primary_color",
+  // The web card's accents; Google's placeholder logo.
+  "secondary_color",
+  "card_label_color",
+  "logo_url",
+  "logo_square_url",
+  "logo_circular_url",
+  "card_back_fields",
+  "card_locations",
+  "card_geolocation_enabled",
+  "card_custom_link_url",
+  "card_custom_link_label",
+  "card_welcome_message",
+  "card_barcode_format",
+  "card_sharing_prohibited",
+] as const;
+
+export type CardClubField = (typeof CARD_CLUB_FIELDS)[number];
+
+/** The club as a card sees it: its id and the fields of CARD_CLUB_FIELDS, nothing else. */
+export type CardClub = Pick<typeof clubs.$inferSelect, "id" | CardClubField>;
+
+const CLUB_SELECTION = Object.fromEntries([["id", clubs.id], ...CARD_CLUB_FIELDS.map((name) => [name, clubs[name]])]) as {
+  [K in "id" | CardClubField]: (typeof clubs)[K];
+};
+
+/** The card fields of club `clubId`, or null when there is no such club. */
+export async function loadCardClub(q: Queryable, clubId: string): Promise<CardClub | null> {
+  const [club] = await q.select(CLUB_SELECTION).from(clubs).where(eq(clubs.id, clubId)).limit(1);
+  return club ?? null;
+}
+
+export async function getClubRow(db: Db, clubId: string): Promise<ClubRow> {
+  // Read by most requests, and the widest table: prepared once (see Db.prepareRead).
+  const [row] = await db
+    .prepareRead("clubs.byId", (q) =>
+      q
+        .select()
+        .from(clubs)
+        .where(eq(clubs.id, sql.placeholder("id")))
+        .limit(1),
+    )
+    .execute({ id: clubId });
+  if (!row) throw new NotFound("CLUB_NOT_FOUND");
+  return row;
+}
+
+export type ClubSettings = {
+  id: string;
+  name: string;
+  slug: string;
+  locale: Locale;
+  currency: string;
+  membership_duration_months: number;
+  commission_rate_percent: number | null;
+  custom_fields_schema: unknown;
+  /** Where members' replies go (the card email's Reply-To). */
+  contact_email: string | null;
+};
+
+/** The settings most verbs need (name, slug, language, currency, period, commission, custom fields, contact): a narrow read. */
+export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSettings> {
+  const [row] = await q
+    .select({
+      id: clubs.id,
+      name: clubs.name,
+      slug: clubs.slug,
+      locale: clubs.locale,
+      currency: clubs.currency,
+      membership_duration_months: clubs.membership_duration_months,
+      commission_rate_percent: clubs.commission_rate_percent,
+      custom_fields_schema: clubs.custom_fields_schema,
+      contact_email: clubs.contact_email,
+    })
+    .from(clubs)
+    .where(eq(clubs.id, clubId))
+    .limit(1);
+  if (!row) throw new NotFound("CLUB_NOT_FOUND");
+  return { ...row, locale: asLocale(row.locale) };
+}
+
+/** The club whose id or slug is `ref` (what a person types at the CLI); CLUB_NOT_FOUND otherwise. */
+export async function findClubByRef(db: Db, ref: string): Promise<{ id: string; slug: string; name: string }> {
+  const [row] = await db.read
+    .select({ id: clubs.id, slug: clubs.slug, name: clubs.name })
+    .from(clubs)
+    .where(or(eq(clubs.id, ref), eq(clubs.slug, ref)))
+    .limit(1);
+  if (!row) throw new NotFound("CLUB_NOT_FOUND");
+  return row;
+}
