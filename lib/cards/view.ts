@@ -11,7 +11,9 @@ import type { z } from "zod";
 import type { Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
 import { CARD_CLUB_FIELDS, type CardClub, loadCardClub } from "../clubs/internal";
-import { type CardBackField, CardLocation, readCardBackFields } from "../clubs/schemas";
+import { BARCODE_FORMATS, type BarcodeFormat, type CardBackField, CardLocation, HTTP_URL, readCardBackFields } from "../clubs/schemas";
+
+export type { BarcodeFormat };
 
 // Re-exported for the pass updates, which push a change of any of them.
 export { CARD_CLUB_FIELDS, type CardClub, loadCardClub };
@@ -171,7 +173,7 @@ export const TEXTS: Record<Locale, Texts> = {
 /** An http(s) address (trimmed), or null: anything else (javascript:, data:, quotes...) is no link on any card. */
 export function httpUrl(value: unknown): string | null {
   const v = typeof value === "string" ? value.trim() : "";
-  return v && /^https?:\/\/[^\s"'<>]+$/i.test(v) ? v : null;
+  return v && HTTP_URL.test(v) ? v : null;
 }
 
 const HEX = /^#[0-9A-Fa-f]{6}$/;
@@ -217,9 +219,6 @@ export function readLocations(stored: unknown): z.infer<typeof CardLocation>[] {
     return parsed.success ? [parsed.data] : [];
   });
 }
-
-export const BARCODE_FORMATS = ["qr", "pdf417", "aztec", "code128"] as const;
-export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
 
 /** What every card of the club shares. */
 export type ClubCardView = {

@@ -8,6 +8,7 @@ import { CLUB_FIELDS, type ClubField, UPDATE_ONLY_FIELDS, type UpdateOnlyColumn 
 
 export const CARD_BACK_FIELD_TYPES = ["text", "number", "link", "email", "phone"] as const;
 export const BARCODE_FORMATS = ["qr", "pdf417", "aztec", "code128"] as const;
+export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
 
 const optStr = (max = 2000) => z.string().max(max).nullish();
 
@@ -72,7 +73,12 @@ function outputType(field: ClubField): z.ZodType {
   }
 }
 
-const HTTP_URL = /^https?:\/\/[^\s]+$/i;
+/**
+ * The one rule of a link the club gives (card link, logos, partner sites): http(s), and none of
+ * the characters RFC 3986 says must be percent-encoded that would break out of an HTML attribute
+ * (quotes, angle brackets) or a line (spaces). Checked when stored and again when a card shows it.
+ */
+export const HTTP_URL = /^https?:\/\/[^\s"'<>]+$/i;
 
 function inputType(field: ClubField): z.ZodType {
   switch (field.check) {

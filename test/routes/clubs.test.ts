@@ -97,6 +97,15 @@ describe("PUT /api/clubs/:club_id", () => {
     expect((await stored()).name).toBe(before.name);
   });
 
+  it("refuses a link with a quote, an angle bracket or a space (the one URL rule the cards apply too), and stores nothing", async () => {
+    for (const url of ['https://club.example/"onmouseover=alert(1)', "https://club.example/<b>", "https://club.example/a b", "javascript:alert(1)"]) {
+      const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_custom_link_url: url } });
+      expect([res.status, res.body.detail?.[0]?.type]).toEqual([422, "invalid_url"]);
+    }
+    const [row] = await env.db.read.select({ url: clubs.card_custom_link_url }).from(clubs).where(eq(clubs.id, env.clubId));
+    expect(row.url ?? "").not.toContain("club.example/");
+  });
+
   it("answers in the club's locale once it changes", async () => {
     expect((await put({ locale: "de" })).status).toBe(200);
     const res = await put({ primary_color: "red" });

@@ -43,7 +43,7 @@ const DESCRIPTION: Record<Locale, string> = {
   it: "Tessera socio",
 };
 
-const BARCODE_FORMATS = {
+const APPLE_BARCODES = {
   qr: "PKBarcodeFormatQR",
   pdf417: "PKBarcodeFormatPDF417",
   aztec: "PKBarcodeFormatAztec",
@@ -122,7 +122,7 @@ export async function buildPass(db: Db, site: AppleSite, data: CardData): Promis
   if (card.tierName) pass.secondaryFields.push({ key: "tier", label: tx.tier, value: card.tierName });
   pass.secondaryFields.push({ key: "valid_until", label: tx.validUntil, value: card.validUntil });
 
-  pass.setBarcodes({ format: BARCODE_FORMATS[card.barcode], message: card.code, messageEncoding: "iso-8859-1", altText: card.code });
+  pass.setBarcodes({ format: APPLE_BARCODES[card.barcode], message: card.code, messageEncoding: "iso-8859-1", altText: card.code });
   // Valid through the whole last day (UTC, like every member date: DESIGN.md section 6).
   pass.setExpirationDate(new Date(`${member.membership_end}T23:59:59.000Z`));
 
