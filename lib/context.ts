@@ -1,10 +1,12 @@
 // What every lib/ verb receives: the database, the caller (who acts, with which rights), the
-// club they act on and the language of their answers. Built once per request by server/ (HTTP
-// and MCP alike), or by the CLI. And the guard every verb runs behind (`verb`), so that an MCP
-// tool, the CLI or a future caller can never skip a scope.
+// club they act on and the language of their answers, and the installation's settings a verb may
+// need (its address, mail, wallets), taken from the Config by whoever builds the Ctx: lib/ never
+// reads the environment. Built once per request by server/ (HTTP and MCP alike), or by the CLI.
+// And the guard every verb runs behind (`verb`), so that an MCP tool, the CLI or a future caller
+// can never skip a scope.
 import type { Db } from "../db";
 import { type Caller, requireScope, type Scope } from "./access";
-import type { MailConfig, WalletConfig } from "./config";
+import type { Config, MailConfig, WalletConfig } from "./config";
 import type { Locale } from "./i18n";
 
 export type Ctx = {
@@ -13,11 +15,18 @@ export type Ctx = {
   clubId: string;
   locale: Locale;
   baseUrl: string;
-  /** Where mail goes (SMTP_URL or the outbox folder); read from the environment when absent. */
-  mail?: MailConfig;
-  /** Which wallet platforms are configured; read from the environment when absent. */
-  wallets?: WalletConfig;
+  /** Where mail goes (SMTP_URL or the outbox folder). */
+  mail: MailConfig;
+  /** Which wallet platforms are configured. */
+  wallets: WalletConfig;
 };
+
+/** The part of a Ctx that comes from the installation's settings rather than the call. */
+export type Site = Pick<Ctx, "baseUrl" | "mail" | "wallets">;
+
+export function siteOf(config: Config): Site {
+  return { baseUrl: config.baseUrl, mail: { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir }, wallets: config.wallets };
+}
 
 export type Verb<I, O> = ((ctx: Ctx, input: I) => Promise<O>) & { scope: Scope };
 

@@ -4,7 +4,6 @@
 // docs and MCP, and runs the background jobs.
 import type { Server } from "bun";
 import { openDb } from "../db";
-import "../lib/cards/pass-updates";
 import { initClub, isEmpty } from "../lib/auth/init";
 import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
@@ -13,6 +12,7 @@ import { startJobWorker } from "../lib/jobs";
 import { type App, createApp } from "./app";
 import { clientAddress } from "./client-address";
 import { appErrorResponse } from "./errors";
+import { JOB_KINDS } from "./jobs";
 import { DOCS_PATH } from "./openapi";
 
 function refuse(reason: string): never {
@@ -82,7 +82,7 @@ if (await isEmpty(db)) {
 }
 
 app = await createApp(db, config);
-const worker = startJobWorker(db, config);
+const worker = startJobWorker(db, config, JOB_KINDS);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
 // What start-up ran (migrations, building the schemas and the routes) never runs again: once the
 // server has settled, JavaScriptCore drops its compiled code and start-up's garbage (code a

@@ -6,9 +6,8 @@
 import { join, relative } from "node:path";
 import type { Elysia } from "elysia";
 import { z, type ZodObject, type ZodType } from "zod";
-import { requireScope } from "../lib/access";
-import type { Caller } from "../lib/access";
-import type { Ctx } from "../lib/context";
+import { type Caller, requireScope } from "../lib/access";
+import { type Ctx, siteOf } from "../lib/context";
 import { Forbidden, Unauthorized } from "../lib/errors";
 import { DOCS_PATH, SPEC_PATH } from "./openapi";
 import { type AnyRoute, type Auth, type Deps, ErrorResponse, ValidationErrorResponse } from "./route";
@@ -146,6 +145,7 @@ function responses(spec: AnyRoute, path: string, params?: ZodObject) {
 export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute[]> {
   const files = [...new Bun.Glob("**/*.ts").scanSync(ROUTES_DIR)].filter((f) => !f.split("/").some((p) => p.startsWith("_"))).sort();
   const mounted: MountedRoute[] = [];
+  const site = siteOf(deps.config);
   for (const file of files) {
     const mod = (await import(join(ROUTES_DIR, file))) as Record<string, AnyRoute>;
     const path = fileToPath(relative(".", file));
@@ -171,9 +171,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
                 actor: caller,
                 clubId: c.params?.club_id ?? caller.clubId,
                 locale: state.locale,
-                baseUrl: deps.config.baseUrl,
-                mail: { smtpUrl: deps.config.smtpUrl, outboxDir: deps.config.outboxDir },
-                wallets: deps.config.wallets,
+                ...site,
               }
             : noCaller;
           if (spec.status) c.set.status = spec.status;

@@ -8,7 +8,6 @@ import { openDb } from "../db";
 import { createAdmin } from "../lib/auth/admins";
 import { createApiKey } from "../lib/auth/keys";
 import { allScopes, type Scopes } from "../lib/access";
-import "../lib/cards/pass-updates";
 import { initClub } from "../lib/auth/init";
 import { loadConfig } from "../lib/config";
 import { createApp } from "../server/app";

@@ -4,13 +4,14 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { admins } from "../../db/schema";
 import { getClubRow } from "../clubs/internal";
-import type { Ctx } from "../context";
+import type { Config } from "../config";
+import { type Ctx, siteOf } from "../context";
 import { NotFound } from "../errors";
 import { asLocale } from "../i18n";
 import type { Caller } from "../access";
 import { allScopes } from "../access";
 
-export async function operatorCtx(db: Db, clubId: string, baseUrl: string): Promise<Ctx> {
+export async function operatorCtx(db: Db, clubId: string, config: Config): Promise<Ctx> {
   const club = await getClubRow(db, clubId);
   const [owner] = await db.read
     .select()
@@ -31,5 +32,5 @@ export async function operatorCtx(db: Db, clubId: string, baseUrl: string): Prom
     keyId: null,
     keyPrefix: null,
   };
-  return { db, actor, clubId, locale: actor.locale, baseUrl };
+  return { db, actor, clubId, locale: actor.locale, ...siteOf(config) };
 }

@@ -9,10 +9,9 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { clubs, jobs, members } from "../../db/schema";
-import { loadConfig, type WalletConfig } from "../config";
 import type { Ctx } from "../context";
 import { nowIso } from "../ids";
-import { completeJobIn, enqueueJob, type JobEnv, type JobRow, registerConcurrencyKey, registerJobHandler } from "../jobs";
+import { completeJobIn, enqueueJob, type JobKind, type JobRow } from "../jobs";
 import { WALLET_CHANNELS } from "./channels";
 import { CARD_CLUB_FIELDS } from "./view";
 
@@ -100,35 +99,35 @@ async function mergePending(t: Queryable, job: JobRow): Promise<{ memberIds: str
 /** Pending updates one fan-out takes over at most (the rest wait for the next one). */
 const MERGE_AT_MOST = 500;
 
-registerJobHandler(WALLET_PASS_UPDATE, async (db, job, env: JobEnv) => {
-  return db.tx(async (t) => {
-    const { memberIds, merged } = await mergePending(t, job);
-    // Only the configured wallets fan out, and only they are named in the outcome.
-    const counts: string[] = [];
-    for (const channel of WALLET_CHANNELS.filter((c) => c.configured(env.config.wallets))) {
-      // In slices that fit in one statement (a device holding passes of two slices gets two pushes).
-      let n = 0;
-      if (memberIds === null) n = await channel.fanOut(t, job.club_id, null, env);
-      for (const ids of chunks(memberIds ?? [])) n += await channel.fanOut(t, job.club_id, ids, env);
-      counts.push(`${channel.name}: ${n}`);
-    }
-    await t.update(clubs).set({ last_wallet_push_at: env.now.toISOString() }).where(eq(clubs.id, job.club_id));
-    const outcome = `${counts.length ? `deliveries queued (${counts.join(", ")})` : "no wallet configured"}${merged ? `; ${merged} later updates merged` : ""}`;
-    await completeJobIn(t, job, outcome);
-    return outcome;
-  });
-});
-
-// A club's fan-outs one after the other, in the order of its changes; other clubs' at once.
-registerConcurrencyKey(WALLET_PASS_UPDATE, (job) => `${WALLET_PASS_UPDATE}:${job.club_id}`);
+/** The fan-out of a pass update (lib/cards/jobs lists it): one delivery job per device or wallet object. */
+export const passUpdateJob: JobKind = {
+  run: (db, job, env) =>
+    db.tx(async (t) => {
+      const { memberIds, merged } = await mergePending(t, job);
+      // Only the configured wallets fan out, and only they are named in the outcome.
+      const counts: string[] = [];
+      for (const channel of WALLET_CHANNELS.filter((c) => c.configured(env.config.wallets))) {
+        // In slices that fit in one statement (a device holding passes of two slices gets two pushes).
+        let n = 0;
+        if (memberIds === null) n = await channel.fanOut(t, job.club_id, null, env);
+        for (const ids of chunks(memberIds ?? [])) n += await channel.fanOut(t, job.club_id, ids, env);
+        counts.push(`${channel.name}: ${n}`);
+      }
+      await t.update(clubs).set({ last_wallet_push_at: env.now.toISOString() }).where(eq(clubs.id, job.club_id));
+      const outcome = `${counts.length ? `deliveries queued (${counts.join(", ")})` : "no wallet configured"}${merged ? `; ${merged} later updates merged` : ""}`;
+      await completeJobIn(t, job, outcome);
+      return outcome;
+    }),
+  // A club's fan-outs one after the other, in the order of its changes; other clubs' at once.
+  orderKey: (job) => `${WALLET_PASS_UPDATE}:${job.club_id}`,
+};
 
 /** The member's web card (routes/c): the serial is its only secret. */
 export const webCardUrl = (ctx: Pick<Ctx, "baseUrl">, serial: string) => `${ctx.baseUrl}/c/${serial}`;
 
 /** The member's "add to wallet" addresses: null for a platform that is not configured. */
 export function walletUrls(ctx: Pick<Ctx, "baseUrl" | "wallets">, serial: string): { apple: string | null; google: string | null; web: string } {
-  const wallets: WalletConfig = ctx.wallets ?? loadConfig().wallets;
   const urls: { apple: string | null; google: string | null; web: string } = { apple: null, google: null, web: webCardUrl(ctx, serial) };
-  for (const channel of WALLET_CHANNELS) urls[channel.name] = channel.addUrl(wallets, ctx.baseUrl, serial);
+  for (const channel of WALLET_CHANNELS) urls[channel.name] = channel.addUrl(ctx.wallets, ctx.baseUrl, serial);
   return urls;
 }

@@ -1,12 +1,14 @@
 // Background jobs: written in the same transaction as the change that causes them, run after
 // commit by one worker per process, retried with back-off, and resumed after a restart (a job
-// is only marked done once its handler has returned). Handlers register by kind. The worker runs
+// is only marked done once its handler has returned). What each kind of job does comes in a table
+// (JobKinds) that the caller hands to the run: no module registers anything by being imported, so
+// the server's table (server/jobs) is the whole list of what its worker can run. The worker runs
 // up to JOB_CONCURRENCY jobs at once, but the jobs of one concurrency key (a delivery's device or
 // wallet object, a club's fan-outs) one after the other, in order.
 import { and, asc, eq, lte, notInArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { jobs } from "../../db/schema";
-import { type Config, loadConfig } from "../config";
+import type { Config } from "../config";
 import { newId, nowIso } from "../ids";
 
 export type JobRow = typeof jobs.$inferSelect;
@@ -14,6 +16,17 @@ export type JobRow = typeof jobs.$inferSelect;
 export type JobEnv = { config: Config; now: Date };
 /** Returns the far end's answer to store as the job's outcome; throws to be retried. */
 export type JobHandler = (db: Db, job: JobRow, env: JobEnv) => Promise<string | undefined | void>;
+
+/**
+ * One kind of job: what runs it, and which of its jobs must not run at once (`orderKey`): jobs
+ * with the same key run one after the other, in `run_after` order; jobs with different keys may
+ * run at the same time. A delivery names its target (the device, the wallet object). A kind that
+ * says nothing gets `<kind>:<club_id>`: its jobs of one club keep their order, as when jobs ran
+ * one at a time.
+ */
+export type JobKind = { run: JobHandler; orderKey?: (job: JobRow) => string };
+/** The kinds a run knows, by the `kind` of their rows. A row of another kind fails (and is retried). */
+export type JobKinds = Readonly<Record<string, JobKind>>;
 
 /** A failure that retrying cannot fix (the far end refused the request itself): no retry. */
 export class PermanentFailure extends Error {
@@ -29,31 +42,18 @@ export class TemporaryFailure extends Error {
   }
 }
 
-const handlers = new Map<string, JobHandler>();
-const keys = new Map<string, (job: JobRow) => string>();
 const MAX_ATTEMPTS = 8;
 /** Due jobs read per query. */
 const BATCH = 50;
 /** Jobs the worker holds (running or queued behind their key) before it stops reading more. */
 const MAX_IN_HAND = 500;
 
-export function registerJobHandler(kind: string, handler: JobHandler): void {
-  handlers.set(kind, handler);
-}
+/** The kind of `job` in `kinds`; own entries only, so a row's kind never reaches Object's prototype. */
+const kindOf = (kinds: JobKinds, job: JobRow): JobKind | undefined => (Object.hasOwn(kinds, job.kind) ? kinds[job.kind] : undefined);
 
-/**
- * Says which jobs of `kind` must not run at once: jobs with the same key run one after the
- * other, in `run_after` order; jobs with different keys may run at the same time. A delivery
- * names its target (the device, the wallet object). A kind that says nothing gets
- * `<kind>:<club_id>`: its jobs of one club keep their order, as when jobs ran one at a time.
- */
-export function registerConcurrencyKey(kind: string, key: (job: JobRow) => string): void {
-  keys.set(kind, key);
-}
-
-/** The key that orders `job` among the others (registerConcurrencyKey). */
-export function concurrencyKey(job: JobRow): string {
-  const key = keys.get(job.kind);
+/** The key that orders `job` among the others (JobKind's `orderKey`). */
+export function concurrencyKey(kinds: JobKinds, job: JobRow): string {
+  const key = kindOf(kinds, job)?.orderKey;
   return key ? key(job) : `${job.kind}:${job.club_id}`;
 }
 
@@ -96,8 +96,8 @@ function dueJobs(db: Db, now: Date, inHand: Iterable<string>): Promise<JobRow[]>
  * answer, or pushed back (2 s, 4 s, 8 s ...) with the attempt counted, or failed for good after
  * MAX_ATTEMPTS or at once on a PermanentFailure. Throws only when the record itself fails.
  */
-async function runJob(db: Db, job: JobRow, env: JobEnv): Promise<void> {
-  const handler = handlers.get(job.kind);
+async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promise<void> {
+  const handler = kindOf(kinds, job)?.run;
   // A job read as due may have been completed since by another one's handler (a club's pass
   // updates merged into one fan-out, lib/cards/pass-updates): then there is nothing left to do.
   const [current] = await db.read.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
@@ -159,6 +159,7 @@ class JobPool {
 
   constructor(
     private readonly db: Db,
+    private readonly kinds: JobKinds,
     private readonly limit: number,
     private readonly envFor: () => JobEnv,
     private readonly stopped: () => boolean = () => false,
@@ -205,7 +206,7 @@ class JobPool {
   admit(job: JobRow): void {
     if (this.closed || this.inHand.has(job.id)) return;
     this.inHand.add(job.id);
-    const key = concurrencyKey(job);
+    const key = concurrencyKey(this.kinds, job);
     const queued = this.chains.get(key);
     if (queued) {
       queued.push(job);
@@ -230,7 +231,7 @@ class JobPool {
         }
         this.ran++;
         try {
-          await runJob(this.db, job, this.envFor());
+          await runJob(this.db, this.kinds, job, this.envFor());
         } catch (err) {
           this.errors.push(err);
           this.halted = true;
@@ -270,15 +271,15 @@ class JobPool {
 }
 
 /**
- * Runs the jobs due at `now` (one read, up to 50) and returns how many ran: up to
- * `config.jobConcurrency` at once, the jobs of one key (concurrencyKey) one after the other.
- * Jobs that these queue (a fan-out's deliveries) wait for the next call. For tests; the server
- * runs startJobWorker.
+ * Runs the jobs due at `now` (one read, up to 50) with the handlers of `kinds` and returns how
+ * many ran: up to `config.jobConcurrency` at once, the jobs of one key (concurrencyKey) one after
+ * the other. Jobs that these queue (a fan-out's deliveries) wait for the next call. For tests; the
+ * server runs startJobWorker.
  */
-export async function runDueJobs(db: Db, options: { now?: Date; config?: Config; stopped?: () => boolean } = {}): Promise<number> {
+export async function runDueJobs(db: Db, options: { kinds: JobKinds; config: Config; now?: Date; stopped?: () => boolean }): Promise<number> {
   const now = options.now ?? new Date();
-  const env: JobEnv = { now, config: options.config ?? loadConfig() };
-  const pool = new JobPool(db, env.config.jobConcurrency, () => env, options.stopped);
+  const env: JobEnv = { now, config: options.config };
+  const pool = new JobPool(db, options.kinds, env.config.jobConcurrency, () => env, options.stopped);
   for (const job of await dueJobs(db, now, [])) pool.admit(job);
   await pool.settled();
   if (pool.errors.length) throw pool.errors[0];
@@ -286,7 +287,7 @@ export async function runDueJobs(db: Db, options: { now?: Date; config?: Config;
 }
 
 /**
- * Runs due jobs until stopped: at once on start (jobs a crash or a restart left pending go out
+ * Runs due jobs, with the handlers of `kinds`, until stopped: at once on start (jobs a crash or a restart left pending go out
  * without waiting), then every `intervalMs`. A run keeps up to `config.jobConcurrency` jobs
  * running (the jobs of one key one after the other) and reads more due jobs as slots free up,
  * so a backlog (or the deliveries a fan-out has just queued) drains without waiting a tick per
@@ -294,12 +295,12 @@ export async function runDueJobs(db: Db, options: { now?: Date; config?: Config;
  * `stop()` takes no new job and resolves once every job in hand has been recorded, so a graceful
  * shutdown can close the database without cutting a delivery between its answer and its `done`.
  */
-export function startJobWorker(db: Db, config: Config, intervalMs = 1000): { stop(): Promise<void> } {
+export function startJobWorker(db: Db, config: Config, kinds: JobKinds, intervalMs = 1000): { stop(): Promise<void> } {
   let stopped = false;
   let pool: JobPool | null = null;
   let running: Promise<void> | null = null;
   const run = async () => {
-    const current = new JobPool(db, config.jobConcurrency, () => ({ config, now: new Date() }));
+    const current = new JobPool(db, kinds, config.jobConcurrency, () => ({ config, now: new Date() }));
     pool = current;
     try {
       while (!stopped && !current.closed) {

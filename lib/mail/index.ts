@@ -4,9 +4,9 @@
 // inside a database transaction (DESIGN.md section 1).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig, type MailConfig } from "../config";
+import type { MailConfig } from "../config";
+
 export type { MailConfig };
-import type { Ctx } from "../context";
 import { randomBase62 } from "../ids";
 import { lazy } from "../lazy";
 
@@ -24,12 +24,6 @@ export type Sent = { messageId: string; via: "smtp" | "outbox"; path?: string };
 
 /** nodemailer loads with the first message. */
 const mailer = lazy(async () => (await import("nodemailer")).default);
-
-export function mailConfig(ctx: Ctx): MailConfig {
-  if (ctx.mail) return ctx.mail;
-  const config = loadConfig();
-  return { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir };
-}
 
 /** Sends one message; throws on any failure (the caller maps it to a 502). */
 export async function sendMail(config: MailConfig, message: MailMessage): Promise<Sent> {

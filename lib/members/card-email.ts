@@ -8,7 +8,7 @@ import type { Ctx } from "../context";
 import { BadGateway } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { nowIso } from "../ids";
-import { mailConfig, sendMail } from "../mail";
+import { sendMail } from "../mail";
 import { webCardUrl } from "../cards/pass-updates";
 import { qrPng } from "../cards/qr";
 import { getMemberRow, writeHistory } from "./internal";
@@ -66,7 +66,7 @@ export const sendCardEmail = verb("communication:edit", async (ctx: Ctx, input: 
   const qr = await qrPng(member.referral_code, 320);
   const host = new URL(ctx.baseUrl).hostname || "localhost";
   try {
-    await sendMail(mailConfig(ctx), {
+    await sendMail(ctx.mail, {
       from: { name, address: `no-reply@${host}` } as never,
       replyTo: club.contact_email ?? undefined,
       to: member.email,

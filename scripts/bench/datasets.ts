@@ -7,6 +7,7 @@ import { openDb } from "../../db";
 import { eventRegistrations, members } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import { initClub } from "../../lib/auth/init";
+import { loadConfig } from "../../lib/config";
 import { createEvent } from "../../lib/events";
 import { newId, randomBase62 } from "../../lib/ids";
 import { newMemberRow } from "../../lib/members";
@@ -57,7 +58,7 @@ async function seed(name: string, spec: DatasetSpec, log: (line: string) => void
   const db = openDb(path);
   try {
     const club = await initClub(db, { clubName: "Bench club", email: "bench@example.org", locale: "fr", currency: "CHF" });
-    const ctx = await operatorCtx(db, club.club_id, "http://127.0.0.1");
+    const ctx = await operatorCtx(db, club.club_id, loadConfig({ DATABASE_URL: path, OUTBOX_DIR: join(dir, "outbox"), BASE_URL: "http://127.0.0.1" }));
     const tierIds = [
       (await createTier(ctx, { name: "Adulte", price_cents: 5000 })).id,
       (await createTier(ctx, { name: "Junior", price_cents: 2500, duration_months: 6 })).id,

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { openDb } from "../../db";
 import { operatorCtx } from "../../lib/auth/operator";
+import { loadConfig } from "../../lib/config";
 import { importMembers } from "../../lib/members/import";
 import type { ImportMode } from "../../lib/members/schemas";
 
@@ -14,7 +15,7 @@ const [dbPath, clubId, file, mode] = Bun.argv.slice(2);
 const hwm = () => Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? Number.NaN);
 
 const db = openDb(dbPath);
-const ctx = await operatorCtx(db, clubId, "http://127.0.0.1");
+const ctx = await operatorCtx(db, clubId, loadConfig({ DATABASE_URL: dbPath, BASE_URL: "http://127.0.0.1" }));
 const csv = new Uint8Array(readFileSync(file));
 const peakBeforeKb = hwm();
 const started = performance.now();

@@ -12,6 +12,7 @@ import { runDueJobs } from "../../lib/jobs";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, seedMember } from "../members-fixtures";
 import { type ApplePki, makeApplePki, PASS_TYPE_ID, readJson, startFakeApns, unzipPass } from "./apple-fixtures";
+import { JOB_KINDS } from "../../server/jobs";
 
 let pki: ApplePki;
 let apns: Awaited<ReturnType<typeof startFakeApns>>;
@@ -55,9 +56,9 @@ async function onPhone(device: string, pushToken: string, member?: { id: string;
 const jobsOf = async (kind: string) => (await env.db.read.select().from(jobs)).filter((j) => j.kind === kind);
 /** Runs the due jobs twice: the update fans out, then its pushes go. Returns the clock of the pushes. */
 async function deliver(): Promise<Date> {
-  await runDueJobs(env.db, { config: env.config, now: new Date() });
+  await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now: new Date() });
   const now = new Date();
-  await runDueJobs(env.db, { config: env.config, now });
+  await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now });
   return now;
 }
 
@@ -135,7 +136,7 @@ describe("pushes after a change", () => {
     expect(push).toMatchObject({ status: "pending", attempts: 1, outcome: "APNs 500 InternalServerError" });
     expect(Date.parse(push.run_after) - start.getTime()).toBe(2000);
     apns.reply(() => ({ status: 200 }));
-    await runDueJobs(env.db, { config: env.config, now: new Date(start.getTime() + 2000) });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now: new Date(start.getTime() + 2000) });
     [push] = await jobsOf(APPLE_PUSH);
     expect(push).toMatchObject({ status: "done", attempts: 2, outcome: "APNs 200", last_error: null });
     expect(apns.received).toHaveLength(2);
@@ -171,8 +172,8 @@ describe("pushes after a change", () => {
     // Nothing listens on port 9 of this machine.
     const down = loadConfig({ ...pki.env("https://localhost:9"), DATABASE_URL: env.config.databaseUrl, BASE_URL: "http://localhost" });
     await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_custom_link_url: "https://club.example.org/down" } });
-    await runDueJobs(env.db, { config: down, now: new Date() });
-    await runDueJobs(env.db, { config: down, now: new Date() });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: down, now: new Date() });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: down, now: new Date() });
     [push] = await jobsOf(APPLE_PUSH);
     expect(push.status).toBe("pending");
     expect(push.attempts).toBe(1);
@@ -182,8 +183,8 @@ describe("pushes after a change", () => {
     await env.db.tx((t) => t.delete(jobs));
     const untrusted = loadConfig({ ...pki.env(), APNS_URL: apns.url, DATABASE_URL: env.config.databaseUrl, BASE_URL: "http://localhost" });
     await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_custom_link_url: "https://club.example.org/untrusted" } });
-    await runDueJobs(env.db, { config: untrusted, now: new Date() });
-    await runDueJobs(env.db, { config: untrusted, now: new Date() });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: untrusted, now: new Date() });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: untrusted, now: new Date() });
     [push] = await jobsOf(APPLE_PUSH);
     expect(push).toMatchObject({ status: "pending", attempts: 1 });
     expect(push.outcome).toStartWith("APNs unreachable");

@@ -13,6 +13,7 @@ import { runDueJobs } from "../../lib/jobs";
 import { CLIENT_EMAIL, type FakeGoogle, fakeGoogle, ISSUER_ID, type Json, KEY_ID } from "../google-fake";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, memberRow, seedMember, todayUtc } from "../members-fixtures";
+import { JOB_KINDS } from "../../server/jobs";
 
 let env: TestEnv;
 let google: FakeGoogle;
@@ -37,7 +38,7 @@ const jobsOf = async (kind: string) => (await env.db.read.select().from(jobs).wh
 
 /** Runs the job worker, `aheadMs` in the future, until nothing more is due (the update job queues the deliveries). */
 async function drain(aheadMs = 0) {
-  for (let i = 0; i < 5; i++) if ((await runDueJobs(env.db, { now: new Date(Date.now() + aheadMs), config: env.config })) === 0) return;
+  for (let i = 0; i < 5; i++) if ((await runDueJobs(env.db, { kinds: JOB_KINDS, now: new Date(Date.now() + aheadMs), config: env.config })) === 0) return;
 }
 
 /** A member who has clicked "save to Google Wallet". */
@@ -215,7 +216,7 @@ describe("updates sent to the Wallet API", () => {
     expect(delivery.outcome).toStartWith("HTTP 503");
     // Retried after the worker's back-off (2 s for a first failure), not before.
     expect(Date.parse(delivery.run_after)).toBeGreaterThan(start + 1500);
-    expect(await runDueJobs(env.db, { config: env.config })).toBe(0);
+    expect(await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config })).toBe(0);
     await drain(2500);
     [delivery] = await jobsOf("google_object_update");
     expect(delivery).toMatchObject({ status: "done", attempts: 2, outcome: "HTTP 200", last_error: null });
@@ -264,8 +265,8 @@ describe("updates sent to the Wallet API", () => {
     const m = await savedMember();
     await env.call("POST", `/api/clubs/${env.clubId}/members/${m.id}/actions/suspend`, { body: {} });
     const config = { ...env.config, wallets: { ...env.config.wallets, google: { ...env.config.wallets.google!, apiUrl: "http://127.0.0.1:9/wallet/v1" } } };
-    await runDueJobs(env.db, { config });
-    await runDueJobs(env.db, { config });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config });
     const [delivery] = await jobsOf("google_object_update");
     expect(delivery.status).toBe("pending");
     expect(delivery.outcome).toStartWith("network:");
@@ -327,7 +328,7 @@ describe("without Google settings", () => {
     await plain.db.tx((t) => t.update(members).set({ has_wallet_b: true }).where(eq(members.id, res.body.id)));
     const suspend = await plain.call("POST", `/api/clubs/${plain.clubId}/members/${res.body.id}/actions/suspend`, { body: {} });
     expect(suspend.status).toBe(200);
-    for (let i = 0; i < 3; i++) await runDueJobs(plain.db, { config: plain.config });
+    for (let i = 0; i < 3; i++) await runDueJobs(plain.db, { kinds: JOB_KINDS, config: plain.config });
     const rows = (await plain.db.read.select().from(jobs)).filter((j) => j.club_id === plain.clubId);
     expect(rows.filter((j) => j.kind.startsWith("google_"))).toHaveLength(0);
     expect(rows.find((j) => j.kind === "wallet_pass_update")).toMatchObject({ status: "done" });

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { openDb } from "../../db";
 import { operatorCtx } from "../../lib/auth/operator";
 import { initClub } from "../../lib/auth/init";
+import { loadConfig } from "../../lib/config";
 import { listMembers, newMemberRow } from "../../lib/members";
 import { members } from "../../db/schema";
 
@@ -34,7 +35,7 @@ it("openDb fills sort_name for rows that have none, and the name sort then uses 
   db = openDb(path);
   const keys = (await db.read.select({ last: members.last_name, key: members.sort_name }).from(members)).map((r) => [r.last, r.key]);
   expect(Object.fromEntries(keys)).toEqual({ Zürcher: "zurcher\u0001zoe", Żółć: "zolc\u0001lukasz", Čapek: "capek\u0001anna", Dupont: "dupont\u0001bruno" });
-  const ctx = await operatorCtx(db, club.club_id, "http://localhost");
+  const ctx = await operatorCtx(db, club.club_id, loadConfig({ DATABASE_URL: path, OUTBOX_DIR: join(dir, "outbox"), BASE_URL: "http://localhost" }));
   const list = await listMembers(ctx, { sort: "name", dir: "asc" } as never);
   expect(list.items.map((m: { last_name: string }) => m.last_name)).toEqual(["Čapek", "Dupont", "Żółć", "Zürcher"]);
   db.close();

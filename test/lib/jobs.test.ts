@@ -17,14 +17,15 @@ import { loadConfig } from "../../lib/config";
 import {
   concurrencyKey,
   enqueueJob,
+  type JobKind,
+  type JobKinds,
   type JobRow,
   PermanentFailure,
-  registerConcurrencyKey,
-  registerJobHandler,
   runDueJobs,
   startJobWorker,
   TemporaryFailure,
 } from "../../lib/jobs";
+import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -35,19 +36,25 @@ afterAll(() => env.close());
 beforeEach(() => env.db.tx((t) => t.delete(jobs)));
 
 const runs = new Map<string, number>();
-registerJobHandler("test_worker_ok", async (_db, job) => {
-  runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
-  return "ok";
-});
+const workerOk: JobKind = {
+  async run(_db, job) {
+    runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+    return "ok";
+  },
+};
 const slowRuns: string[] = [];
-registerJobHandler("test_worker_slow", async (_db, job) => {
-  slowRuns.push(job.id);
-  await Bun.sleep(40);
-  return "sent";
-});
-registerJobHandler("test_worker_down", async () => {
-  throw new TemporaryFailure("HTTP 503");
-});
+const workerSlow: JobKind = {
+  async run(_db, job) {
+    slowRuns.push(job.id);
+    await Bun.sleep(40);
+    return "sent";
+  },
+};
+const workerDown: JobKind = {
+  async run() {
+    throw new TemporaryFailure("HTTP 503");
+  },
+};
 
 const jobsOf = (kind: string) => env.db.read.select().from(jobs).where(eq(jobs.kind, kind));
 
@@ -62,7 +69,7 @@ it("runs the pending jobs at start and drains a backlog of several batches witho
   });
   const started = Date.now();
   // A tick a minute away: only the run at start can do the work within the test.
-  const worker = startJobWorker(env.db, env.config, 60_000);
+  const worker = startJobWorker(env.db, env.config, KINDS, 60_000);
   try {
     await waitFor(async () => (await jobsOf("test_worker_ok")).every((j) => j.status === "done"), 5_000);
   } finally {
@@ -77,7 +84,7 @@ it("runs the pending jobs at start and drains a backlog of several batches witho
 
 it("a failing job is retried later, not at once: the worker's run ends", async () => {
   await env.db.tx((t) => enqueueJob(t, { clubId: env.clubId, kind: "test_worker_down", payload: {} }));
-  const worker = startJobWorker(env.db, env.config, 60_000);
+  const worker = startJobWorker(env.db, env.config, KINDS, 60_000);
   try {
     await waitFor(async () => (await jobsOf("test_worker_down"))[0].attempts > 0, 2_000);
     await Bun.sleep(200);
@@ -93,7 +100,7 @@ it("stop() waits for the job in hand to be recorded and leaves the rest of the b
   await env.db.tx(async (t) => {
     for (let i = 0; i < 20; i++) await enqueueJob(t, { clubId: env.clubId, kind: "test_worker_slow", payload: { i } });
   });
-  const worker = startJobWorker(env.db, env.config, 60_000);
+  const worker = startJobWorker(env.db, env.config, KINDS, 60_000);
   await waitFor(async () => slowRuns.length >= 2, 2_000);
   await worker.stop();
   const ranAtStop = slowRuns.length;
@@ -137,9 +144,11 @@ async function inFlight<T>(id: string, work: () => Promise<T>): Promise<T> {
 }
 
 let held = gate();
-registerJobHandler("test_gated", (_db, job) => inFlight(job.id, () => held.opened.then(() => "sent")));
-// Every gated job is its own target: nothing orders them.
-registerConcurrencyKey("test_gated", (job) => `test_gated:${job.id}`);
+const gated: JobKind = {
+  run: (_db, job) => inFlight(job.id, () => held.opened.then(() => "sent")),
+  // Every gated job is its own target: nothing orders them.
+  orderKey: (job) => `test_gated:${job.id}`,
+};
 
 const at4 = () => ({ ...env.config, jobConcurrency: 4 });
 const queue = (kind: string, payloads: Record<string, unknown>[]) =>
@@ -154,7 +163,7 @@ it("with JOB_CONCURRENCY=4, 8 due jobs run 4 at a time (never more) and all 8 en
     "test_gated",
     Array.from({ length: 8 }, (_, i) => ({ i })),
   );
-  const ran = runDueJobs(env.db, { config: at4() });
+  const ran = runDueJobs(env.db, { kinds: KINDS, config: at4() });
   await waitFor(async () => flight.now === 4, 2_000);
   await Bun.sleep(50);
   // Four wait on the gate at once; the other four wait for a slot.
@@ -176,7 +185,7 @@ it("the worker keeps JOB_CONCURRENCY jobs in flight over a backlog, reads more a
     "test_paced",
     Array.from({ length: 120 }, (_, i) => ({ i })),
   );
-  const worker = startJobWorker(env.db, at4(), 60_000);
+  const worker = startJobWorker(env.db, at4(), KINDS, 60_000);
   try {
     await waitFor(async () => (await jobsOf("test_paced")).every((j) => j.status === "done"), 10_000);
   } finally {
@@ -189,19 +198,20 @@ it("the worker keeps JOB_CONCURRENCY jobs in flight over a backlog, reads more a
   expect(new Set(flight.started).size).toBe(120);
   expect(flight.max).toBe(4);
 });
-registerJobHandler("test_paced", (_db, job) => inFlight(job.id, () => Bun.sleep(5).then(() => "sent")));
-registerConcurrencyKey("test_paced", (job) => `test_paced:${job.id}`);
+const paced: JobKind = { run: (_db, job) => inFlight(job.id, () => Bun.sleep(5).then(() => "sent")), orderKey: (job) => `test_paced:${job.id}` };
 
 /** What a keyed job did, in time order: `start a1`, `end a1`, ... */
 const keyedLog: string[] = [];
-registerJobHandler("test_keyed", async (_db, job) => {
-  const name = String(job.payload.name);
-  keyedLog.push(`start ${name}`);
-  await Bun.sleep(30);
-  keyedLog.push(`end ${name}`);
-  return "sent";
-});
-registerConcurrencyKey("test_keyed", (job) => `test_keyed:${String(job.payload.target)}`);
+const keyed: JobKind = {
+  async run(_db, job) {
+    const name = String(job.payload.name);
+    keyedLog.push(`start ${name}`);
+    await Bun.sleep(30);
+    keyedLog.push(`end ${name}`);
+    return "sent";
+  },
+  orderKey: (job) => `test_keyed:${String(job.payload.target)}`,
+};
 
 it("two jobs with the same target key never overlap and run in run_after order; jobs of different keys overlap", async () => {
   keyedLog.length = 0;
@@ -216,7 +226,7 @@ it("two jobs with the same target key never overlap and run in run_after order; 
     const runAfter = new Date(base + names.indexOf(String(row.payload.name)) * 1000).toISOString();
     await env.db.tx((t) => t.update(jobs).set({ run_after: runAfter }).where(eq(jobs.id, row.id)));
   }
-  expect(await runDueJobs(env.db, { config: at4() })).toBe(5);
+  expect(await runDueJobs(env.db, { kinds: KINDS, config: at4() })).toBe(5);
   const of = (target: string) => keyedLog.filter((e) => e.endsWith(`${target}1`) || e.endsWith(`${target}2`) || e.endsWith(`${target}3`));
   // One key: each job ends before the next one starts, in order.
   expect(of("a")).toEqual(["start a1", "end a1", "start a2", "end a2", "start a3", "end a3"]);
@@ -233,7 +243,7 @@ it("stop() while jobs are in flight takes no new job and resolves only once ever
     "test_gated",
     Array.from({ length: 8 }, (_, i) => ({ i })),
   );
-  const worker = startJobWorker(env.db, at4(), 60_000);
+  const worker = startJobWorker(env.db, at4(), KINDS, 60_000);
   await waitFor(async () => flight.now === 4, 2_000);
   expect(flight.now).toBe(4);
   let stopped = false;
@@ -256,21 +266,22 @@ it("stop() while jobs are in flight takes no new job and resolves only once ever
   expect(flight.started).toHaveLength(4);
 });
 
-registerJobHandler("test_mixed", (_db, job) =>
-  inFlight(job.id, async () => {
-    await Bun.sleep(30);
-    if (job.payload.fail === "temporary") throw new TemporaryFailure("HTTP 503");
-    if (job.payload.fail === "permanent") throw new PermanentFailure("HTTP 400");
-    return "HTTP 200";
-  }),
-);
-registerConcurrencyKey("test_mixed", (job) => `test_mixed:${job.id}`);
+const mixed: JobKind = {
+  run: (_db, job) =>
+    inFlight(job.id, async () => {
+      await Bun.sleep(30);
+      if (job.payload.fail === "temporary") throw new TemporaryFailure("HTTP 503");
+      if (job.payload.fail === "permanent") throw new PermanentFailure("HTTP 400");
+      return "HTTP 200";
+    }),
+  orderKey: (job) => `test_mixed:${job.id}`,
+};
 
 it("a handler that throws still records its back-off (or its failure) while the jobs running beside it succeed", async () => {
   resetFlight();
   await queue("test_mixed", [{ n: 1 }, { n: 2, fail: "temporary" }, { n: 3 }, { n: 4, fail: "permanent" }, { n: 5 }, { n: 6 }]);
   const now = new Date(Date.now() + 1);
-  expect(await runDueJobs(env.db, { config: at4(), now })).toBe(6);
+  expect(await runDueJobs(env.db, { kinds: KINDS, config: at4(), now })).toBe(6);
   expect(flight.max).toBe(4);
   const rows = (await jobsOf("test_mixed")).sort((a, b) => Number(a.payload.n) - Number(b.payload.n));
   expect(rows.map((j) => [j.payload.n, j.status, j.attempts, j.outcome])).toEqual([
@@ -285,7 +296,31 @@ it("a handler that throws still records its back-off (or its failure) while the 
   expect(rows[1].last_error).toContain("HTTP 503");
   expect(rows[3].finished_at).not.toBeNull();
   // The retry is due in 2 s, not before.
-  expect(await runDueJobs(env.db, { config: at4(), now: new Date(now.getTime() + 1000) })).toBe(0);
+  expect(await runDueJobs(env.db, { kinds: KINDS, config: at4(), now: new Date(now.getTime() + 1000) })).toBe(0);
+});
+
+/** The product's kinds and this file's probes: the table every run of this file is given. */
+const KINDS: JobKinds = {
+  ...JOB_KINDS,
+  test_worker_ok: workerOk,
+  test_worker_slow: workerSlow,
+  test_worker_down: workerDown,
+  test_gated: gated,
+  test_paced: paced,
+  test_keyed: keyed,
+  test_mixed: mixed,
+};
+
+it("a job of a kind the table does not name fails and is retried, as any failure", async () => {
+  await queue("test_unknown", [{}]);
+  await queue("constructor", [{}]);
+  const now = new Date(Date.now() + 1);
+  expect(await runDueJobs(env.db, { kinds: KINDS, config: env.config, now })).toBe(2);
+  for (const kind of ["test_unknown", "constructor"]) {
+    const [job] = await jobsOf(kind);
+    expect(job).toMatchObject({ status: "pending", attempts: 1, outcome: null, run_after: new Date(now.getTime() + 2000).toISOString() });
+    expect(job.last_error).toBe(`Error: no handler for job kind ${kind}`);
+  }
 });
 
 describe("JOB_CONCURRENCY", () => {
@@ -334,16 +369,16 @@ it("wallet jobs are keyed by their target: the device, the wallet object, the cl
       created_at: "",
       finished_at: null,
     }) as JobRow;
-  const push = (token: string, club = "c1") => concurrencyKey(row(APPLE_PUSH, { push_token: token, pass_type_id: "pass.org.club" }, club));
+  const push = (token: string, club = "c1") => concurrencyKey(KINDS, row(APPLE_PUSH, { push_token: token, pass_type_id: "pass.org.club" }, club));
   expect(push("t1")).toBe(push("t1", "c2"));
   expect(push("t1")).not.toBe(push("t2"));
-  const object = (member: string) => concurrencyKey(row(GOOGLE_OBJECT_UPDATE, { member_id: member }));
+  const object = (member: string) => concurrencyKey(KINDS, row(GOOGLE_OBJECT_UPDATE, { member_id: member }));
   expect(object("m1")).toBe(object("m1"));
   expect(object("m1")).not.toBe(object("m2"));
-  expect(concurrencyKey(row(GOOGLE_CLASS_UPDATE, {}))).not.toBe(concurrencyKey(row(GOOGLE_CLASS_UPDATE, {}, "c2")));
-  const fanOut = (club: string) => concurrencyKey(row(WALLET_PASS_UPDATE, { member_ids: [crypto.randomUUID()], reason: "x" }, club));
+  expect(concurrencyKey(KINDS, row(GOOGLE_CLASS_UPDATE, {}))).not.toBe(concurrencyKey(KINDS, row(GOOGLE_CLASS_UPDATE, {}, "c2")));
+  const fanOut = (club: string) => concurrencyKey(KINDS, row(WALLET_PASS_UPDATE, { member_ids: [crypto.randomUUID()], reason: "x" }, club));
   expect(fanOut("c1")).toBe(fanOut("c1"));
   expect(fanOut("c1")).not.toBe(fanOut("c2"));
-  expect(concurrencyKey(row("test_worker_ok", { i: 1 }))).toBe(concurrencyKey(row("test_worker_ok", { i: 2 })));
-  expect(concurrencyKey(row("test_worker_ok", { i: 1 }))).not.toBe(concurrencyKey(row("test_worker_ok", { i: 1 }, "c2")));
+  expect(concurrencyKey(KINDS, row("test_worker_ok", { i: 1 }))).toBe(concurrencyKey(KINDS, row("test_worker_ok", { i: 2 })));
+  expect(concurrencyKey(KINDS, row("test_worker_ok", { i: 1 }))).not.toBe(concurrencyKey(KINDS, row("test_worker_ok", { i: 1 }, "c2")));
 });

@@ -6,7 +6,8 @@ import { and, eq, inArray } from "drizzle-orm";
 import { clubs, jobs, members } from "../../db/schema";
 import { WALLET_CHANNELS, type WalletChannel } from "../../lib/cards/channels";
 import { queuePassUpdate, WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
-import { enqueueJob, PermanentFailure, registerJobHandler, runDueJobs, TemporaryFailure } from "../../lib/jobs";
+import { enqueueJob, type JobKinds, PermanentFailure, runDueJobs, TemporaryFailure } from "../../lib/jobs";
+import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, seedMember } from "../members-fixtures";
 
@@ -106,7 +107,7 @@ describe("the update job", () => {
     useChannels(channel);
     const a = await seedMember(env);
     await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 2 } });
-    await runDueJobs(env.db);
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
     expect(calls).toEqual([[a.id]]);
     const [update] = await jobsOf(WALLET_PASS_UPDATE);
     expect(update.status).toBe("done");
@@ -116,7 +117,7 @@ describe("the update job", () => {
     const [club] = await env.db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
     expect(club.last_wallet_push_at).toBeString();
     // Run again: the fan-out does not repeat.
-    await runDueJobs(env.db, { now: new Date(Date.now() + 3600_000) });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now: new Date(Date.now() + 3600_000) });
     expect(calls).toHaveLength(1);
   });
 
@@ -129,7 +130,7 @@ describe("the update job", () => {
     await env.db.tx((t) => enqueueJob(t, { clubId: other.club_id, kind: WALLET_PASS_UPDATE, payload: { member_ids: ["x"], reason: "test" } }));
     const updates = await jobsOf(WALLET_PASS_UPDATE);
     expect(updates).toHaveLength(4);
-    await runDueJobs(env.db, { config: env.config });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
     // The first fan-out sent the three members once; the three later updates ran no fan-out of their own.
     expect(calls.filter((ids) => ids?.includes(a.id))).toHaveLength(1);
     expect(new Set(calls.find((ids) => ids?.includes(a.id)))).toEqual(new Set([a.id, b.id, c.id]));
@@ -164,7 +165,7 @@ describe("the update job", () => {
     const ids = [a.id, ...Array.from({ length: 39_999 }, () => crypto.randomUUID())];
     await env.db.tx((t) => queuePassUpdate(t, env.clubId, ids, "import_update"));
     expect((await memberRow(env, a.id)).pass_updated_at).toBeString();
-    await runDueJobs(env.db, { config: env.config });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
     const [job] = await jobsOf(WALLET_PASS_UPDATE);
     expect(job).toMatchObject({ status: "done", outcome: "deliveries queued (apple: 1)" });
     expect(seen).toEqual([10_000, 10_000, 10_000, 10_000]);
@@ -177,7 +178,7 @@ describe("the update job", () => {
     await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 1 } });
     expect((await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_label_color: "#123456" } })).status).toBe(200);
     expect(await jobsOf(WALLET_PASS_UPDATE)).toHaveLength(2);
-    await runDueJobs(env.db, { config: env.config });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
     expect(calls).toEqual([null]);
   });
 
@@ -186,7 +187,7 @@ describe("the update job", () => {
     const a = await seedMember(env);
     await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 1 } });
     expect(env.config.wallets).toEqual({ apple: null, google: null });
-    await runDueJobs(env.db, { config: env.config });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
     expect((await jobsOf(WALLET_PASS_UPDATE))[0].outcome).toBe("no wallet configured");
 
     // A configured wallet (the recording one) is named; an unconfigured one is not.
@@ -194,7 +195,7 @@ describe("the update job", () => {
     const off: WalletChannel = { ...recordingChannel().channel, name: "google", configured: () => false };
     useChannels(channel, off);
     await env.call("POST", `/api/clubs/${env.clubId}/members/${a.id}/actions/extend`, { body: { extend_months: 1 } });
-    await runDueJobs(env.db, { config: env.config });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
     const latest = (await jobsOf(WALLET_PASS_UPDATE)).find((j) => j.outcome !== "no wallet configured");
     expect(latest?.outcome).toBe("deliveries queued (apple: 1)");
   });
@@ -203,7 +204,7 @@ describe("the update job", () => {
     const { channel, calls } = recordingChannel(true);
     useChannels(channel);
     await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_welcome_message: "Hello" } });
-    await runDueJobs(env.db);
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
     const [update] = await jobsOf(WALLET_PASS_UPDATE);
     expect(update.status).toBe("pending");
     expect(update.attempts).toBe(1);
@@ -231,11 +232,16 @@ describe("the update job", () => {
 
 describe("job outcomes", () => {
   let mode: "temporary" | "permanent" | "ok" = "ok";
-  registerJobHandler("outcome_probe", async () => {
-    if (mode === "temporary") throw new TemporaryFailure("HTTP 503 busy");
-    if (mode === "permanent") throw new PermanentFailure("HTTP 400 bad object");
-    return "HTTP 200";
-  });
+  const kinds: JobKinds = {
+    ...JOB_KINDS,
+    outcome_probe: {
+      async run() {
+        if (mode === "temporary") throw new TemporaryFailure("HTTP 503 busy");
+        if (mode === "permanent") throw new PermanentFailure("HTTP 400 bad object");
+        return "HTTP 200";
+      },
+    },
+  };
   const probe = async () => {
     await env.db.tx((t) => enqueueJob(t, { clubId: env.clubId, kind: "outcome_probe", payload: {} }));
   };
@@ -244,21 +250,21 @@ describe("job outcomes", () => {
     mode = "temporary";
     await probe();
     const start = new Date();
-    await runDueJobs(env.db, { now: start });
+    await runDueJobs(env.db, { kinds, config: env.config, now: start });
     let [job] = await jobsOf("outcome_probe");
     expect(job).toMatchObject({ status: "pending", attempts: 1, outcome: "HTTP 503 busy" });
     expect(Date.parse(job.run_after) - start.getTime()).toBe(2000);
     // Not due yet: nothing runs.
-    expect(await runDueJobs(env.db, { now: new Date(start.getTime() + 1000) })).toBe(0);
+    expect(await runDueJobs(env.db, { kinds, config: env.config, now: new Date(start.getTime() + 1000) })).toBe(0);
     mode = "ok";
-    await runDueJobs(env.db, { now: new Date(start.getTime() + 2000) });
+    await runDueJobs(env.db, { kinds, config: env.config, now: new Date(start.getTime() + 2000) });
     [job] = await jobsOf("outcome_probe");
     expect(job).toMatchObject({ status: "done", attempts: 2, outcome: "HTTP 200", last_error: null });
 
     await clearJobs();
     mode = "permanent";
     await probe();
-    await runDueJobs(env.db);
+    await runDueJobs(env.db, { kinds, config: env.config });
     [job] = await jobsOf("outcome_probe");
     expect(job).toMatchObject({ status: "failed", attempts: 1, outcome: "HTTP 400 bad object" });
     expect(job.finished_at).toBeString();

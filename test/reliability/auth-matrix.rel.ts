@@ -13,6 +13,7 @@ import { admins } from "../../db/schema";
 import type { Caller } from "../../lib/access";
 import { createApiKey, revokeApiKey } from "../../lib/auth/keys";
 import { AREAS, hasScope, LEVELS, type Scope, type Scopes } from "../../lib/access";
+import { siteOf } from "../../lib/context";
 import { AppError } from "../../lib/errors";
 import { TOOLS } from "../../lib/mcp";
 import type { MountedRoute } from "../../server/loader";
@@ -311,7 +312,7 @@ async function toolScope(def: (typeof TOOLS)[number]): Promise<Scope | null> {
     keyPrefix: null,
   };
   try {
-    await def.run({ db: env.db, actor, clubId: env.clubId, locale: "en", baseUrl: "http://localhost" }, {} as never);
+    await def.run({ db: env.db, actor, clubId: env.clubId, locale: "en", ...siteOf(env.config) }, {} as never);
     return null;
   } catch (err) {
     if (err instanceof AppError && err.code === "SCOPE_MISSING") return String(err.params.scope) as Scope;

@@ -81,7 +81,7 @@ it("10,000 random check-in codes never give valid, and a key guessing them over 
   }
   // Codes shaped like the real ones: ticket tokens (24 base62) and card codes (8 readable characters).
   const guess = (i: number) => (i % 2 ? randomBase62(24) : readableCode(8));
-  const ctx = await operatorCtx(env.db, env.clubId, "http://localhost");
+  const ctx = await operatorCtx(env.db, env.clubId, env.config);
   const verdicts: Record<string, number> = {};
   for (let i = 0; i < 10_000; i++) {
     const { verdict } = await checkinEvent(ctx, { event_id: event.id, code: guess(i) });

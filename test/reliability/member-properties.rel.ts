@@ -25,7 +25,7 @@ let env: TestEnv;
 let ctx: Ctx;
 beforeAll(async () => {
   env = await setup();
-  ctx = await operatorCtx(env.db, env.clubId, "http://localhost");
+  ctx = await operatorCtx(env.db, env.clubId, env.config);
 });
 afterAll(() => env.close());
 

@@ -5,6 +5,7 @@ import { clubs, jobs } from "../../db/schema";
 import { runDueJobs } from "../../lib/jobs";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
+import { JOB_KINDS } from "../../server/jobs";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -142,7 +143,7 @@ describe("PUT /api/clubs/:club_id", () => {
     // Same URL again: nothing to push.
     await put({ card_custom_link_url: "https://club.example/agenda" });
     expect(await count()).toBe(before + 1);
-    await runDueJobs(env.db);
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
     const [job] = await env.db.read.select().from(jobs).where(eq(jobs.club_id, env.clubId));
     expect(job.status).toBe("done");
     expect((await stored()).last_wallet_push_at).toBeString();

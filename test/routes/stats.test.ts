@@ -1,7 +1,7 @@
 // GET /api/clubs/:club_id/stats, and lib/stats at month boundaries (UTC) with a fixed clock
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import type { Caller } from "../../lib/access";
-import type { Ctx } from "../../lib/context";
+import { type Ctx, siteOf } from "../../lib/context";
 import { clubStats } from "../../lib/stats";
 import { authCases } from "../auth-cases";
 import { createEventVia, insertMember, insertPayment, insertRegistration } from "../events-fixtures";
@@ -25,7 +25,7 @@ function ctxOf(e: TestEnv, scopes: Caller["scopes"] = e.allEdit): Ctx {
     keyId: null,
     keyPrefix: null,
   };
-  return { db: e.db, actor, clubId: e.clubId, locale: "fr", baseUrl: "http://localhost" };
+  return { db: e.db, actor, clubId: e.clubId, locale: "fr", ...siteOf(e.config) };
 }
 
 describe("GET /api/clubs/:club_id/stats", () => {

@@ -7,7 +7,7 @@ import type { ClientHttp2Session } from "node:http2";
 import { and, eq } from "drizzle-orm";
 import { appleRegistrations } from "../../../db/schema";
 import type { AppleWalletConfig } from "../../config";
-import { completeJobIn, PermanentFailure, registerConcurrencyKey, registerJobHandler, TemporaryFailure } from "../../jobs";
+import { completeJobIn, type JobKind, PermanentFailure, TemporaryFailure } from "../../jobs";
 import { lazy } from "../../lazy";
 import { appleCertificates } from "./certs";
 import { refreshHasWallet } from "./registrations";
@@ -129,39 +129,41 @@ export async function sendApnsPush(apple: AppleWalletConfig, pushToken: string):
   });
 }
 
-registerJobHandler(APPLE_PUSH, async (db, job, env) => {
-  const apple = env.config.wallets.apple;
-  if (!apple) throw new PermanentFailure("Apple Wallet is not configured");
-  const pushToken = String(job.payload.push_token ?? "");
-  let answer: ApnsAnswer;
-  try {
-    answer = await sendApnsPush(apple, pushToken);
-  } catch (err) {
-    throw new TemporaryFailure(`APNs unreachable: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
-  }
-  const outcome = `APNs ${answer.status}${answer.reason ? ` ${answer.reason}` : ""}`;
-  if (answer.status === 200) return outcome;
-  if (answer.status === 410) {
-    // The device no longer has the pass (or the app): forget it, as Apple asks.
-    const done = `${outcome}: device registrations removed`;
-    await db.tx(async (t) => {
-      const removed = await t
-        .delete(appleRegistrations)
-        .where(and(eq(appleRegistrations.club_id, job.club_id), eq(appleRegistrations.push_token, pushToken)))
-        .returning({ member_id: appleRegistrations.member_id });
-      await refreshHasWallet(
-        t,
-        removed.map((r) => r.member_id),
-      );
-      await completeJobIn(t, job, done);
-    });
-    return done;
-  }
-  if (answer.status === 429 || answer.status >= 500) throw new TemporaryFailure(outcome);
-  // 400 (bad request or token), 403 (certificate), 404, 405, 413: sending again changes nothing.
-  throw new PermanentFailure(outcome);
-});
-
-// One device (push token of the pass type) gets its pushes one after the other, in order: two
-// pushes to one phone never race; pushes to different phones go out at once.
-registerConcurrencyKey(APPLE_PUSH, (job) => `${APPLE_PUSH}:${String(job.payload.pass_type_id ?? "")}:${String(job.payload.push_token ?? "")}`);
+/** One push to one device (lib/cards/jobs lists it); a 410 forgets the device's registrations. */
+export const applePushJob: JobKind = {
+  async run(db, job, env) {
+    const apple = env.config.wallets.apple;
+    if (!apple) throw new PermanentFailure("Apple Wallet is not configured");
+    const pushToken = String(job.payload.push_token ?? "");
+    let answer: ApnsAnswer;
+    try {
+      answer = await sendApnsPush(apple, pushToken);
+    } catch (err) {
+      throw new TemporaryFailure(`APNs unreachable: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300));
+    }
+    const outcome = `APNs ${answer.status}${answer.reason ? ` ${answer.reason}` : ""}`;
+    if (answer.status === 200) return outcome;
+    if (answer.status === 410) {
+      // The device no longer has the pass (or the app): forget it, as Apple asks.
+      const done = `${outcome}: device registrations removed`;
+      await db.tx(async (t) => {
+        const removed = await t
+          .delete(appleRegistrations)
+          .where(and(eq(appleRegistrations.club_id, job.club_id), eq(appleRegistrations.push_token, pushToken)))
+          .returning({ member_id: appleRegistrations.member_id });
+        await refreshHasWallet(
+          t,
+          removed.map((r) => r.member_id),
+        );
+        await completeJobIn(t, job, done);
+      });
+      return done;
+    }
+    if (answer.status === 429 || answer.status >= 500) throw new TemporaryFailure(outcome);
+    // 400 (bad request or token), 403 (certificate), 404, 405, 413: sending again changes nothing.
+    throw new PermanentFailure(outcome);
+  },
+  // One device (push token of the pass type) gets its pushes one after the other, in order: two
+  // pushes to one phone never race; pushes to different phones go out at once.
+  orderKey: (job) => `${APPLE_PUSH}:${String(job.payload.pass_type_id ?? "")}:${String(job.payload.push_token ?? "")}`,
+};

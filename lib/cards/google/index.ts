@@ -9,7 +9,7 @@ import { members } from "../../../db/schema";
 import type { GoogleWalletConfig, WalletConfig } from "../../config";
 import type { Ctx } from "../../context";
 import { NotFound, ServiceUnavailable } from "../../errors";
-import { enqueueJob, type JobEnv, type JobRow, registerConcurrencyKey, registerJobHandler } from "../../jobs";
+import { enqueueJob, type JobEnv, type JobKind } from "../../jobs";
 import type { WalletChannel } from "../channels";
 import { markCardInstalled } from "../installs";
 import { limitCardRequest } from "../public-limit";
@@ -29,7 +29,7 @@ export const GOOGLE_CLASS_UPDATE = "google_class_update";
  */
 export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "baseUrl" | "wallets">, ip: string | null, now = new Date()): Promise<string> {
   limitCardRequest(db, ip);
-  const cfg = site.wallets?.google;
+  const cfg = site.wallets.google;
   if (!cfg) throw new NotFound("GOOGLE_WALLET_NOT_CONFIGURED");
   const data = await loadCard(db.read, { serial });
   if (!data) throw new NotFound("CARD_NOT_FOUND");
@@ -54,28 +54,34 @@ export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "bas
 /** The settings of the job's run, or null when Google Wallet has been switched off since. */
 const configOf = (env: JobEnv): GoogleWalletConfig | null => env.config.wallets.google;
 
-registerJobHandler(GOOGLE_OBJECT_UPDATE, async (db: Db, job: JobRow, env: JobEnv) => {
-  const cfg = configOf(env);
-  if (!cfg) return "Google Wallet not configured: skipped";
-  const data = await loadCard(db.read, { memberId: String(job.payload.member_id) });
-  if (!data || data.member.club_id !== job.club_id) return "member gone: skipped";
-  return upsertWalletResource(cfg, "loyaltyObject", loyaltyObject(cfg, data, env.now) as { id: string }, job.id);
-});
+/** Writes one member's loyalty object as the card is now (lib/cards/jobs lists it). */
+export const googleObjectJob: JobKind = {
+  async run(db, job, env) {
+    const cfg = configOf(env);
+    if (!cfg) return "Google Wallet not configured: skipped";
+    const data = await loadCard(db.read, { memberId: String(job.payload.member_id) });
+    if (!data || data.member.club_id !== job.club_id) return "member gone: skipped";
+    return upsertWalletResource(cfg, "loyaltyObject", loyaltyObject(cfg, data, env.now) as { id: string }, job.id);
+  },
+  // One wallet object (one member's card) is written by one job at a time, in order, so an older
+  // version never lands after a newer one; the objects of different members are written at once.
+  // An object may be written while its class is (each write carries the whole state; Google
+  // shows the latest of each together).
+  orderKey: (job) => `${GOOGLE_OBJECT_UPDATE}:${String(job.payload.member_id ?? "")}`,
+};
 
-registerJobHandler(GOOGLE_CLASS_UPDATE, async (db: Db, job: JobRow, env: JobEnv) => {
-  const cfg = configOf(env);
-  if (!cfg) return "Google Wallet not configured: skipped";
-  const club = await loadCardClub(db.read, job.club_id);
-  if (!club) return "club gone: skipped";
-  return upsertWalletResource(cfg, "loyaltyClass", loyaltyClass(cfg, club, env.config.baseUrl) as { id: string }, job.id);
-});
-
-// One wallet object (one member's card) is written by one job at a time, in order, so an older
-// version never lands after a newer one; the objects of different members are written at once.
-// The class is the club's: its updates in order too. An object may be written while its class is
-// (each write carries the whole state; Google shows the latest of each together).
-registerConcurrencyKey(GOOGLE_OBJECT_UPDATE, (job) => `${GOOGLE_OBJECT_UPDATE}:${String(job.payload.member_id ?? "")}`);
-registerConcurrencyKey(GOOGLE_CLASS_UPDATE, (job) => `${GOOGLE_CLASS_UPDATE}:${job.club_id}`);
+/** Writes the club's loyalty class as it is now (lib/cards/jobs lists it). */
+export const googleClassJob: JobKind = {
+  async run(db, job, env) {
+    const cfg = configOf(env);
+    if (!cfg) return "Google Wallet not configured: skipped";
+    const club = await loadCardClub(db.read, job.club_id);
+    if (!club) return "club gone: skipped";
+    return upsertWalletResource(cfg, "loyaltyClass", loyaltyClass(cfg, club, env.config.baseUrl) as { id: string }, job.id);
+  },
+  // The class is the club's: its updates in order too.
+  orderKey: (job) => `${GOOGLE_CLASS_UPDATE}:${job.club_id}`,
+};
 
 export const googleChannel: WalletChannel = {
   name: "google",

@@ -41,7 +41,7 @@ export const commands = [
       if (!existsSync(args[0])) throw new UsageError(`no such file: ${args[0]}`);
       const db = env.db();
       const club = await findClubByRef(db, requireFlag(flags.club, "club"));
-      const ctx = await operatorCtx(db, club.id, env.config.baseUrl);
+      const ctx = await operatorCtx(db, club.id, env.config);
       // A bar on stderr for large files, when it is a terminal; never with --json.
       const progress = progressBar("import", "lines", { isTTY: !env.json && process.stderr.isTTY === true });
       try {

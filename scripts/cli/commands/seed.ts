@@ -14,7 +14,7 @@ export const commands = [
     async run(env, { flags }) {
       const db = env.db();
       const club = await findClubByRef(db, requireFlag(flags.club, "club"));
-      return seedDemo(await operatorCtx(db, club.id, env.config.baseUrl));
+      return seedDemo(await operatorCtx(db, club.id, env.config));
     },
     human: (r) => `Demo seeded: ${r.tiers} tiers, ${r.members} members, ${r.events} event with ${r.registrations} registrations, ${r.promo_codes} promo code.`,
   }),

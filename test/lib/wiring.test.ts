@@ -1,0 +1,29 @@
+// Wiring you can see: lib/ takes its settings from whoever calls it (the Config in the Ctx or the
+// job run), never from the environment, and nothing is wired by importing a module for its side
+// effects: the server names the job kinds its worker runs in one table (server/jobs).
+import { expect, it } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { APPLE_PUSH } from "../../lib/cards/apple/apns";
+import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/google";
+import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
+import { JOB_KINDS } from "../../server/jobs";
+
+const ROOT = join(import.meta.dir, "../..");
+const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
+
+it("no lib/ module but lib/config.ts reads the environment or loads the settings itself", () => {
+  const files = [...new Bun.Glob("lib/**/*.ts").scanSync(ROOT)].filter((f) => f !== "lib/config.ts");
+  expect(files.length).toBeGreaterThan(20);
+  const readers = files.filter((f) => /process\.env|Bun\.env|import\.meta\.env|\bloadConfig\b/.test(read(f)));
+  expect(readers).toEqual([]);
+});
+
+it("the server imports no module for its side effects", () => {
+  const sideEffectImports = [...new Bun.Glob("server/**/*.ts").scanSync(ROOT)].filter((f) => /^import\s+["']/m.test(read(f)));
+  expect(sideEffectImports).toEqual([]);
+});
+
+it("the server's job table names every wallet job kind", () => {
+  expect(Object.keys(JOB_KINDS).sort()).toEqual([APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE].sort());
+});
