@@ -16,8 +16,6 @@ export type WalletChannel = {
    * Returns how many deliveries it queued.
    */
   fanOut(t: Queryable, clubId: string, memberIds: string[] | null, env: JobEnv): Promise<number>;
-  /** Where a member adds the pass to this wallet, or null when the platform is not configured. */
-  addUrl(wallets: WalletConfig, baseUrl: string, serial: string): string | null;
 };
 
 export const WALLET_CHANNELS: WalletChannel[] = [appleChannel, googleChannel];

@@ -4,7 +4,8 @@
 import type { JobKinds } from "../jobs";
 import { APPLE_PUSH, applePushJob } from "./apple/apns";
 import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, googleClassJob, googleObjectJob } from "./google";
-import { passUpdateJob, WALLET_PASS_UPDATE } from "./pass-updates";
+import { WALLET_PASS_UPDATE } from "../passes";
+import { passUpdateJob } from "./pass-updates";
 
 export const CARD_JOBS: JobKinds = {
   [WALLET_PASS_UPDATE]: passUpdateJob,

@@ -11,9 +11,9 @@ import type { CardBackField } from "../clubs/schemas";
 import type { Ctx } from "../context";
 import { type Locale, localeFromAcceptLanguage } from "../i18n";
 import type { MemberStatus } from "../members/schemas";
-import { walletUrls } from "./pass-updates";
+import { walletUrls } from "../passes";
 import { limitCardRequest } from "./public-limit";
-import { qrSvg } from "./qr";
+import { qrSvg } from "../qr";
 import { cardView, httpUrl, loadCard, TEXTS, type Texts } from "./view";
 
 const STATUS_COLORS: Record<MemberStatus, string> = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" };

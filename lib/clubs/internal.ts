@@ -41,6 +41,10 @@ export const CARD_CLUB_FIELDS = [
 
 export type CardClubField = (typeof CARD_CLUB_FIELDS)[number];
 
+/** Club fields that show on a pass: exactly those the cards read. */
+const CLUB_FIELDS_ON_PASS: ReadonlySet<string> = new Set(CARD_CLUB_FIELDS);
+export const clubFieldShowsOnPass = (name: string) => CLUB_FIELDS_ON_PASS.has(name);
+
 /** The club as a card sees it: its id and the fields of CARD_CLUB_FIELDS, nothing else. */
 export type CardClub = Pick<typeof clubs.$inferSelect, "id" | CardClubField>;
 

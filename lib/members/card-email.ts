@@ -9,8 +9,8 @@ import { BadGateway } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { nowIso } from "../ids";
 import { sendMail } from "../mail";
-import { webCardUrl } from "../cards/pass-updates";
-import { qrPng } from "../cards/qr";
+import { webCardUrl } from "../passes";
+import { qrPng } from "../qr";
 import { getMemberRow, writeHistory } from "./internal";
 import { clubSettings } from "../clubs/internal";
 

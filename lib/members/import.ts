@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { memberHistory, members } from "../../db/schema";
 import { verb } from "../context";
-import { memberPassChanged, queueMarkedPassUpdate } from "../cards/pass-updates";
+import { memberPassChanged, queueMarkedPassUpdate } from "../passes";
 import type { Ctx } from "../context";
 import { type Locale, t as translate } from "../i18n";
 import type { MessageCode } from "../i18n/messages";

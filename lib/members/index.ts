@@ -5,7 +5,7 @@ import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { members, payments } from "../../db/schema";
 import { verb } from "../context";
-import { memberPassChanged, queuePassUpdate, walletUrls } from "../cards/pass-updates";
+import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { Conflict, ValidationFailed } from "../errors";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
 import { verb } from "../context";
-import { queuePassUpdate } from "../cards/pass-updates";
+import { queuePassUpdate } from "../passes";
 import type { Ctx } from "../context";
 import { newId, nowIso } from "../ids";
 import { clubSettings } from "../clubs/internal";

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { appleRegistrations, clubs, jobs } from "../../db/schema";
 import { APPLE_PUSH, closeApnsConnections } from "../../lib/cards/apple/apns";
-import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
+import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { loadConfig } from "../../lib/config";
 import { runDueJobs } from "../../lib/jobs";
 import { setup, type TestEnv } from "../helpers";

@@ -12,7 +12,7 @@ import { eq } from "drizzle-orm";
 import { jobs } from "../../db/schema";
 import { APPLE_PUSH } from "../../lib/cards/apple/apns";
 import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/google";
-import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
+import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { loadConfig } from "../../lib/config";
 import {
   concurrencyKey,

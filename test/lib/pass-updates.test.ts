@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { and, eq, inArray } from "drizzle-orm";
 import { clubs, jobs, members } from "../../db/schema";
 import { WALLET_CHANNELS, type WalletChannel } from "../../lib/cards/channels";
-import { queuePassUpdate, WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
+import { queuePassUpdate, WALLET_PASS_UPDATE } from "../../lib/passes";
 import { enqueueJob, type JobKinds, PermanentFailure, runDueJobs, TemporaryFailure } from "../../lib/jobs";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
@@ -40,7 +40,6 @@ function recordingChannel(fail = false) {
       for (const id of memberIds ?? ["all"]) await enqueueJob(t, { clubId, kind: "test_delivery", payload: { member_id: id } });
       return (memberIds ?? ["all"]).length;
     },
-    addUrl: (_wallets, baseUrl, serial) => `${baseUrl}/test-wallet/${serial}`,
   };
   return { channel, calls };
 }
@@ -213,20 +212,34 @@ describe("the update job", () => {
     expect(calls).toEqual([null]);
   });
 
-  it("manual create answers the configured wallets' addresses", async () => {
-    useChannels(recordingChannel().channel);
-    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, {
-      body: { first_name: "Wally", last_name: "Wallet", email: "wally@test.org", membership_end: "2031-01-01" },
+  it("manual create answers the configured wallets' addresses, and the web card offers only those", async () => {
+    // Apple configured (its files are read only to sign a pass), Google not.
+    const apple = {
+      APPLE_PASS_TYPE_ID: "pass.test",
+      APPLE_TEAM_ID: "TEAM",
+      APPLE_PASS_CERT: "/nonexistent",
+      APPLE_PASS_KEY: "/nonexistent",
+      APPLE_WWDR_CERT: "/nonexistent",
+    };
+    const withApple = await setup(apple);
+    try {
+      const res = await withApple.call("POST", `/api/clubs/${withApple.clubId}/members/manual`, {
+        body: { first_name: "Wally", last_name: "Wallet", email: "wally@test.org", membership_end: "2031-01-01" },
+      });
+      expect(res.status).toBe(201);
+      const serial = res.body.pass_serial_number;
+      expect(res.body.wallet_urls).toEqual({ apple: `http://localhost/c/${serial}/pass.pkpass`, google: null, web: `http://localhost/c/${serial}` });
+      const page = await withApple.call("GET", `/c/${serial}`, { key: null });
+      expect(page.text).toContain(`href="http://localhost/c/${serial}/pass.pkpass">Ajouter à Apple Wallet</a>`);
+      expect(page.text).not.toContain("Google Wallet");
+    } finally {
+      await withApple.close();
+    }
+    const plain = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, {
+      body: { first_name: "Paula", last_name: "Plain", email: "paula@test.org", membership_end: "2031-01-01" },
     });
-    expect(res.status).toBe(201);
-    const serial = res.body.pass_serial_number;
-    expect(res.body.wallet_urls).toEqual({ apple: `http://localhost/test-wallet/${serial}`, google: null, web: `http://localhost/c/${serial}` });
-    // The web card offers the configured wallet, and only that one.
-    const page = await env.call("GET", `/c/${serial}`, { key: null });
-    expect(page.text).toContain(`href="http://localhost/test-wallet/${serial}">Ajouter à Apple Wallet</a>`);
-    expect(page.text).not.toContain("Google Wallet");
-    useChannels();
-    expect((await env.call("GET", `/c/${serial}`, { key: null })).text).not.toContain("Apple Wallet");
+    expect(plain.body.wallet_urls).toMatchObject({ apple: null, google: null });
+    expect((await env.call("GET", `/c/${plain.body.pass_serial_number}`, { key: null })).text).not.toContain("Apple Wallet");
   });
 });
 

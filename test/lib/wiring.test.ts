@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { APPLE_PUSH } from "../../lib/cards/apple/apns";
 import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/google";
-import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
+import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { JOB_KINDS } from "../../server/jobs";
 
 const ROOT = join(import.meta.dir, "../..");

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs, members, tiers } from "../../db/schema";
-import { WALLET_PASS_UPDATE } from "../../lib/cards/pass-updates";
+import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, seedMember } from "../members-fixtures";

@@ -9,7 +9,6 @@ import type { WalletChannel } from "../channels";
 import { APPLE_PUSH } from "./apns";
 
 /** The public download address of a member's pass (the serial is its secret). */
-export const applePassUrl = (baseUrl: string, serial: string) => `${baseUrl}/c/${serial}/pass.pkpass`;
 
 export const appleChannel: WalletChannel = {
   name: "apple",
@@ -29,5 +28,4 @@ export const appleChannel: WalletChannel = {
     }
     return tokens.length;
   },
-  addUrl: (wallets, baseUrl, serial) => (wallets.apple ? applePassUrl(baseUrl, serial) : null),
 };

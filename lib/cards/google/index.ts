@@ -101,8 +101,4 @@ export const googleChannel: WalletChannel = {
     for (const row of rows) await enqueueJob(t, { clubId, kind: GOOGLE_OBJECT_UPDATE, payload: { member_id: row.id } });
     return rows.length + (classToo ? 1 : 0);
   },
-
-  addUrl(wallets: WalletConfig, baseUrl: string, serial: string): string | null {
-    return wallets.google ? `${baseUrl}/c/${serial}/google` : null;
-  },
 };

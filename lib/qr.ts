@@ -1,7 +1,7 @@
 // The QR code of a member's card code (the referral code, SPEC "Member"), drawn by the `qrcode`
 // package: inline SVG on the web card page, a PNG in the card email. The package loads with the
 // first of them (lib/lazy).
-import { lazy } from "../lazy";
+import { lazy } from "./lazy";
 
 const qrcode = lazy(async () => (await import("qrcode")).default);
 
