@@ -2,7 +2,9 @@
 // `index.ts` -> its folder. A file exports one route spec per method (GET, POST, ...). The
 // folder is found from this module's own place, never from the working directory. It also owns
 // the one route table (`routeTable`), which the pipeline reads before Elysia parses anything,
-// and the one authorization of a call (`authorize`).
+// and the one authorization of a call (`authorize`). Per call it counts the route's declared
+// rate, builds the context (the caller's `Ctx`, or a public route's `PublicCtx`) and turns a raw
+// route's lib/ reply into the HTTP answer (server/reply.ts).
 import { join, relative } from "node:path";
 import type { Elysia } from "elysia";
 import { z, type ZodObject, type ZodType } from "zod";

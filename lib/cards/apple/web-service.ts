@@ -2,8 +2,9 @@
 // once a pass is in Wallet: register and unregister a device for a pass's updates, list the
 // passes of a device that changed since a tag, fetch the latest pass, and send its error logs.
 // No API key: a pass proves itself with `Authorization: ApplePass <authenticationToken>`, and
-// each client address is rate-limited (the routes declare PASSKIT_RATE). Registrations drive the member's `has_wallet_a` and
-// `card_installed_at`; their push tokens are where lib/cards/apple/apns sends the updates.
+// each client address is rate-limited (the routes declare PASSKIT_RATE). Registrations drive
+// the member's `has_wallet_a` and `card_installed_at`; their push tokens are where
+// lib/cards/apple/apns sends the updates.
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { appleRegistrations, members } from "../../../db/schema";
