@@ -38,3 +38,17 @@ export function verb<I, O>(scope: Scope, fn: (ctx: Ctx, input: I) => Promise<O>)
   };
   return Object.assign(guarded, { scope });
 }
+
+/**
+ * What every lib/ verb of a public route receives (no credentials: the web card, the pass
+ * download, the PassKit web service, public events, login, health): the database, the service's
+ * address and wallet settings, the client's address (null when unknown) and the language its
+ * answers are in (from Accept-Language). Built per request by server/loader.
+ */
+export type PublicCtx = {
+  db: Db;
+  baseUrl: string;
+  wallets: WalletConfig;
+  ip: string | null;
+  locale: Locale;
+};

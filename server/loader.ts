@@ -2,14 +2,20 @@
 // `index.ts` -> its folder. A file exports one route spec per method (GET, POST, ...). The
 // folder is found from this module's own place, never from the working directory. It also owns
 // the one route table (`routeTable`), which the pipeline reads before Elysia parses anything,
-// and the one authorization of a call (`authorize`).
+// and the one authorization of a call (`authorize`). Per call it counts the route's declared
+// rate, builds the context (the caller's `Ctx`, or a public route's `PublicCtx`) and turns a raw
+// route's lib/ reply into the HTTP answer (server/reply.ts).
 import { join, relative } from "node:path";
 import type { Elysia } from "elysia";
 import { z, type ZodObject, type ZodType } from "zod";
 import { type Caller, requireScope } from "../lib/access";
-import { type Ctx, siteOf } from "../lib/context";
+import { type Ctx, type PublicCtx, siteOf } from "../lib/context";
 import { Forbidden, Unauthorized } from "../lib/errors";
+import { DEFAULT_LOCALE, type Locale } from "../lib/i18n";
+import { limitAddress } from "../lib/ratelimit";
+import type { Reply } from "../lib/reply";
 import { DOCS_PATH, SPEC_PATH } from "./openapi";
+import { replyResponse } from "./reply";
 import { type AnyRoute, type Auth, type Deps, ErrorResponse, ValidationErrorResponse } from "./route";
 import { getState } from "./state";
 
@@ -111,16 +117,11 @@ function normaliseParams({ params }: { params: Record<string, string> }): void {
   for (const name of Object.keys(params ?? {})) if (name.endsWith("_id") && typeof params[name] === "string") params[name] = params[name].toLowerCase();
 }
 
-const noCaller = new Proxy({} as Ctx, {
-  get() {
-    throw new Error("a public route has no caller context: use deps");
-  },
-});
-
 /** The errors a route may answer, by status, each with the shared error body (DESIGN.md section 5). */
 export function errorSchemas(spec: AnyRoute, path: string, params?: ZodObject): Record<number, ZodType> {
   const map: Record<number, ZodType> = {};
   if ((spec.auth ?? "key") !== "public") Object.assign(map, { 401: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse });
+  if (spec.rateLimit) map[429] = ErrorResponse;
   // A `club_id` that is not the caller's club, well-formed or not, is a 403 before any validation.
   const checked = Object.keys(params?.shape ?? {}).filter((name) => name !== "club_id");
   if (checked.length || spec.query || spec.body) map[422] = ValidationErrorResponse;
@@ -140,6 +141,22 @@ function responses(spec: AnyRoute, path: string, params?: ZodObject) {
   if (spec.response) map[spec.status ?? 200] = spec.response;
   if (spec.hidden || spec.raw) return map;
   return Object.assign(map, errorSchemas(spec, path, params));
+}
+
+/** A public route's context: no caller, the client's address and the language of Accept-Language. */
+function publicCtx(deps: Deps, ip: string | null, locale: Locale): PublicCtx {
+  return { db: deps.db, baseUrl: deps.config.baseUrl, wallets: deps.config.wallets, ip, locale };
+}
+
+/** Two routes of one rate scope share its count, so they must declare the same rate. */
+function checkRates(mounted: MountedRoute[]): void {
+  const seen = new Map<string, number>();
+  for (const { spec, method, path } of mounted) {
+    if (!spec.rateLimit) continue;
+    const { scope, perMinute } = spec.rateLimit;
+    if ((seen.get(scope) ?? perMinute) !== perMinute) throw new Error(`${method} ${path}: rate scope "${scope}" declared with two rates`);
+    seen.set(scope, perMinute);
+  }
 }
 
 export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute[]> {
@@ -165,7 +182,10 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
         }) => {
           const state = getState(c.request);
           const caller = state?.caller;
-          const ctx: Ctx = caller
+          const ip = state?.ip ?? null;
+          // Counted once the input is valid and before the handler: a refused request does nothing.
+          if (spec.rateLimit) limitAddress(deps.db, spec.rateLimit.scope, spec.rateLimit.perMinute, ip);
+          const ctx: Ctx | PublicCtx = caller
             ? {
                 db: deps.db,
                 actor: caller,
@@ -173,9 +193,10 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
                 locale: state.locale,
                 ...site,
               }
-            : noCaller;
+            : publicCtx(deps, ip, state?.locale ?? DEFAULT_LOCALE);
           if (spec.status) c.set.status = spec.status;
-          return spec.handler({ ctx, deps, params: c.params as never, query: c.query as never, body: c.body as never, request: c.request, set: c.set });
+          const out = await spec.handler({ ctx, params: c.params as never, query: c.query as never, body: c.body as never, request: c.request, set: c.set });
+          return spec.raw && !(out instanceof Response) ? replyResponse(out as Reply) : out;
         }) as never,
         {
           params,
@@ -190,5 +211,6 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
       mounted.push({ method, path, spec, file, params });
     }
   }
+  checkRates(mounted);
   return mounted;
 }

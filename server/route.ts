@@ -3,10 +3,11 @@
 // (server/loader.ts) mounts each file at the URL its path mirrors.
 import { z, type ZodObject, type ZodType } from "zod";
 import type { Config } from "../lib/config";
-import type { Ctx } from "../lib/context";
+import type { Ctx, PublicCtx } from "../lib/context";
 import type { Scope } from "../lib/access";
 import type { Db } from "../db";
 import type { AuditWriter } from "../lib/audit";
+import type { AddressRate } from "../lib/ratelimit";
 
 export type Deps = { db: Db; config: Config; audit: AuditWriter };
 
@@ -20,10 +21,9 @@ type Infer<T> = T extends ZodType ? z.output<T> : undefined;
 /** Path parameters are always there, validated as UUIDs (`*_id`) or strings when not declared. */
 type InferParams<T> = T extends ZodType ? z.output<T> : Record<string, string>;
 
-export type HandlerInput<P, Q, B> = {
-  /** The caller's context. Public routes have none: they use `deps`. */
-  ctx: Ctx;
-  deps: Deps;
+export type HandlerInput<P, Q, B, A extends Auth = "key"> = {
+  /** The caller's context; a public route's has no caller but the client's address. */
+  ctx: A extends "public" ? PublicCtx : Ctx;
   params: InferParams<P>;
   query: Infer<Q>;
   body: Infer<B>;
@@ -31,13 +31,23 @@ export type HandlerInput<P, Q, B> = {
   set: { status?: number | string; headers: Record<string, string | number> };
 };
 
-export type RouteSpec<P extends ZodObject | undefined = undefined, Q extends ZodType | undefined = undefined, B extends ZodType | undefined = undefined> = {
+export type RouteSpec<
+  P extends ZodObject | undefined = undefined,
+  Q extends ZodType | undefined = undefined,
+  B extends ZodType | undefined = undefined,
+  A extends Auth = "key",
+> = {
   summary: string;
   /** The OpenAPI operationId, where the one derived from the method and path reads badly (server/openapi.ts). */
   operationId?: string;
   description?: string;
   tags: string[];
-  auth?: Auth;
+  auth?: A;
+  /**
+   * Requests a minute per client address, counted before the handler (after the input is
+   * validated) over every route of the same `scope`; 429 RATE_LIMITED with Retry-After beyond.
+   */
+  rateLimit?: AddressRate;
   /** Checked before the body is validated, and again by the lib/ verb itself. */
   scope?: Scope;
   params?: P;
@@ -52,7 +62,11 @@ export type RouteSpec<P extends ZodObject | undefined = undefined, Q extends Zod
   stable?: boolean;
   /** Left out of the OpenAPI description. */
   hidden?: boolean;
-  /** Answers something other than JSON (a file): the response is not schema-checked. */
+  /**
+   * Answers something other than JSON (a file, a page, a redirect): the handler returns a lib/
+   * reply (lib/reply.ts, turned into the HTTP answer by server/reply.ts) or a Response, and the
+   * answer is not schema-checked.
+   */
   raw?: boolean;
   /** What a `raw` route answers, for the description: media type -> what the file holds. */
   files?: Record<string, string>;
@@ -61,14 +75,17 @@ export type RouteSpec<P extends ZodObject | undefined = undefined, Q extends Zod
    * not as text decoded as UTF-8: a spreadsheet saved in another encoding is decoded by lib/.
    */
   bytes?: boolean;
-  handler(input: HandlerInput<P, Q, B>): unknown;
+  handler(input: HandlerInput<P, Q, B, A>): unknown;
 };
 
-export type AnyRoute = RouteSpec<ZodObject | undefined, ZodType | undefined, ZodType | undefined>;
+export type AnyRoute = RouteSpec<ZodObject | undefined, ZodType | undefined, ZodType | undefined, Auth>;
 
-export function route<P extends ZodObject | undefined = undefined, Q extends ZodType | undefined = undefined, B extends ZodType | undefined = undefined>(
-  spec: RouteSpec<P, Q, B>,
-): RouteSpec<P, Q, B> {
+export function route<
+  P extends ZodObject | undefined = undefined,
+  Q extends ZodType | undefined = undefined,
+  B extends ZodType | undefined = undefined,
+  A extends Auth = "key",
+>(spec: RouteSpec<P, Q, B, A>): RouteSpec<P, Q, B, A> {
   return spec;
 }
 

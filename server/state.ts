@@ -2,9 +2,7 @@
 // language of its answers) and what a handler adds for the audit row (the MCP method, and the
 // tool, resource or prompt it named).
 import type { Caller } from "../lib/access";
-import type { PasskitCall } from "../lib/cards/apple/web-service";
 import type { Locale } from "../lib/i18n";
-import type { Deps } from "./route";
 
 export type RequestState = {
   caller: Caller | null;
@@ -24,9 +22,4 @@ export function setState(request: Request, state: RequestState): void {
 
 export function getState(request: Request): RequestState | undefined {
   return states.get(request);
-}
-
-/** A call to the PassKit web service (lib/cards/apple/web-service) from the request: its address and `Authorization`. */
-export function passkitCall(deps: Deps, request: Request): PasskitCall {
-  return { db: deps.db, site: deps.config, ip: getState(request)?.ip ?? null, authorization: request.headers.get("authorization") };
 }

@@ -1,11 +1,11 @@
 // Dashboard sessions: an admin signs in with email and password (hashed with Bun.password) and
 // receives a bearer token (`ms_...`) for the account routes that keys may not use.
 import { z } from "zod";
-import type { Db } from "../../db";
 import { adminSessions } from "../../db/schema";
+import type { PublicCtx } from "../context";
 import { Unauthorized } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
-import { limitAddress } from "../ratelimit";
+import type { AddressRate } from "../ratelimit";
 import { findAdminByEmail } from "./admins";
 import { adminAccessEnded, SESSION_PREFIX } from "./caller";
 
@@ -22,13 +22,16 @@ export const LoginResponse = z.object({ token: z.string(), expires_at: z.string(
  */
 export const LOGIN_ATTEMPTS_PER_MINUTE = 10;
 
+/** The rate POST /api/auth/login declares. */
+export const LOGIN_RATE: AddressRate = { scope: "login", perMinute: LOGIN_ATTEMPTS_PER_MINUTE };
+
 /**
  * A session for the admin whose email and password these are. 401 INVALID_CREDENTIALS for a wrong
  * pair (the same answer and time for an unknown email), 401 ADMIN_ACCESS_ENDED for an admin whose
- * access has ended (told only once the password is right), 429 past the attempts of `ip`.
+ * access has ended (told only once the password is right).
  */
-export async function login(db: Db, input: z.infer<typeof LoginRequest>, ip: string | null): Promise<z.infer<typeof LoginResponse>> {
-  limitAddress(db, "login", LOGIN_ATTEMPTS_PER_MINUTE, ip);
+export async function login(ctx: PublicCtx, input: z.infer<typeof LoginRequest>): Promise<z.infer<typeof LoginResponse>> {
+  const { db } = ctx;
   const admin = await findAdminByEmail(db, input.email);
   // Verify against a dummy hash when the admin is unknown so both paths take the same time.
   const hash = admin?.password_hash ?? "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$K3sJ0Tq3lJQ1tm6Cd1R7n4nQ2mQ3pLNpQ8Y0x3m2b1c";

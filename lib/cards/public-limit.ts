@@ -3,12 +3,10 @@
 // address gets CARD_RATE_PER_MINUTE requests a minute over all of them together (DESIGN.md
 // section 11: public routes per address). A club night puts every member behind one Wi-Fi
 // address: 300 a minute lets a few hundred members open their card within a minute or two.
-import { limitAddress } from "../ratelimit";
+import type { AddressRate } from "../ratelimit";
 
 /** Requests a minute per client address over every /c/* route. */
 export const CARD_RATE_PER_MINUTE = 300;
 
-/** Counts a public card request of address `ip` (null: unknown); 429 RATE_LIMITED with Retry-After beyond the rate. */
-export function limitCardRequest(db: object, ip: string | null): void {
-  limitAddress(db, "cards", CARD_RATE_PER_MINUTE, ip);
-}
+/** The one rate every /c/* route declares: one count per address over all of them. */
+export const CARD_RATE: AddressRate = { scope: "cards", perMinute: CARD_RATE_PER_MINUTE };

@@ -5,15 +5,14 @@
 // details, the other back fields, the club's locations and its custom link. Every stored value
 // is HTML-escaped, and only http(s)/mailto/tel links are ever rendered as links.
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../../db";
 import { members } from "../../db/schema";
 import type { CardBackField } from "../clubs/schemas";
-import type { Ctx } from "../context";
-import { type Locale, localeFromAcceptLanguage } from "../i18n";
+import type { PublicCtx } from "../context";
+import type { Locale } from "../i18n";
 import type { MemberStatus } from "../members/schemas";
 import { walletUrls } from "../passes";
-import { limitCardRequest } from "./public-limit";
 import { qrSvg } from "../qr";
+import type { FileReply } from "../reply";
 import { cardView, httpUrl, loadCard, TEXTS, type Texts } from "./view";
 
 const STATUS_COLORS: Record<MemberStatus, string> = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" };
@@ -156,7 +155,6 @@ ${body}
 }
 
 const HEADERS = {
-  "content-type": "text/html; charset=utf-8",
   "cache-control": "no-store",
   // The serial in the URL is the member's secret: never send it to a partner's site.
   "referrer-policy": "no-referrer",
@@ -165,6 +163,9 @@ const HEADERS = {
   "content-security-policy":
     "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 };
+
+/** The page as a reply, with the headers that keep the serial private. */
+const htmlReply = (status: 200 | 404, html: string): FileReply => ({ status, body: html, contentType: "text/html; charset=utf-8", headers: HEADERS });
 
 function notFoundPage(locale: Locale): string {
   const tx = TEXTS[locale];
@@ -180,18 +181,12 @@ function notFoundPage(locale: Locale): string {
  * The web card of the member whose pass serial is `serial` (any club: the serial is unique and
  * unguessable), or a 404 page in the visitor's language. The first view sets the member's
  * `has_web` (the member now has the web card; `card_installed_at` is left to wallet passes).
- * Rate-limited per client address `ip` (lib/cards/public-limit).
+ * The page comes with headers that keep the serial private.
  */
-export async function renderWebCard(
-  db: Db,
-  serial: string,
-  acceptLanguage: string | null,
-  site: Pick<Ctx, "baseUrl" | "wallets">,
-  ip: string | null,
-): Promise<{ status: 200 | 404; html: string }> {
-  limitCardRequest(db, ip);
+export async function renderWebCard(ctx: PublicCtx, serial: string): Promise<FileReply> {
+  const { db } = ctx;
   const data = await loadCard(db.read, { serial });
-  if (!data) return { status: 404, html: notFoundPage(localeFromAcceptLanguage(acceptLanguage)) };
+  if (!data) return htmlReply(404, notFoundPage(ctx.locale));
   const { member } = data;
 
   if (!member.has_web) {
@@ -217,7 +212,7 @@ export async function renderWebCard(
   const locations = card.locations;
   const linkUrl = card.link ? escapeHtml(card.link.url) : null;
   const linkLabel = card.link ? card.link.label || card.link.url : "";
-  const wallets = walletUrls(site, member.pass_serial_number);
+  const wallets = walletUrls(ctx, member.pass_serial_number);
   const walletButtons = [
     wallets.apple ? `<a class="button wallet wallet-apple" href="${escapeHtml(wallets.apple)}">${escapeHtml(tx.addApple)}</a>` : "",
     wallets.google ? `<a class="button wallet wallet-google" href="${escapeHtml(wallets.google)}">${escapeHtml(tx.addGoogle)}</a>` : "",
@@ -257,10 +252,5 @@ ${
 ${walletButtons ? `<nav class="wallets">${walletButtons}</nav>` : ""}
 ${linkUrl ? `<a class="button" href="${linkUrl}" rel="noopener noreferrer">${escapeHtml(linkLabel)}</a>` : ""}
 </main>`;
-  return { status: 200, html: page(locale, `${clubName} — ${name}`, vars, body) };
-}
-
-/** The page as an HTTP answer, with headers that keep the serial private. */
-export function webCardResponse(rendered: { status: number; html: string }): Response {
-  return new Response(rendered.html, { status: rendered.status, headers: HEADERS });
+  return htmlReply(200, page(locale, `${clubName} — ${name}`, vars, body));
 }

@@ -1,34 +1,31 @@
 // The public side of events (outside the stable subset, DESIGN.md section 8): a club's listed
 // events, registration with its price, capacity and promo rules, and the registration's .ics
-// file. No credentials: each client address is rate-limited instead (DESIGN.md section 11).
+// file. No credentials: each client address is rate-limited instead (DESIGN.md section 11), by
+// the routes that declare PUBLIC_EVENTS_RATE.
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { Db } from "../../db";
 import { clubs, eventRegistrations, events, eventTickets } from "../../db/schema";
+import type { PublicCtx } from "../context";
 import { Conflict, Forbidden, inClubLanguage, NotFound, ValidationFailed } from "../errors";
 import type { Locale } from "../i18n";
 import { newId, randomBase62 } from "../ids";
 import { redeemEventPromo } from "../promo";
-import { limitAddress } from "../ratelimit";
+import type { AddressRate } from "../ratelimit";
+import type { FileReply } from "../reply";
 import { findMemberByCode } from "../members/by-code";
 import { derivedStatus, todayUtc } from "../members/status";
 import { clubSettings } from "../clubs/internal";
 import { availability, eventPlacesHeld, placesHeld, publicUrl, ticketPrices } from "./internal";
 import type { PublicEvent, PublicRegistration, PublicRegistrationCreate } from "./schemas";
 
-export type PublicDeps = { db: Db; baseUrl: string };
-
 /** Requests a minute per client address on the public event routes. */
 export const PUBLIC_RATE_PER_MINUTE = 60;
 
-/** Counts a public request of `ip`; 429 with Retry-After beyond the limit. */
-export function limitPublic(db: Db, ip: string | null, now = Date.now()): void {
-  limitAddress(db, "public-events", PUBLIC_RATE_PER_MINUTE, ip, now);
-}
+/** The one rate the public event routes share per client address. */
+export const PUBLIC_EVENTS_RATE: AddressRate = { scope: "public-events", perMinute: PUBLIC_RATE_PER_MINUTE };
 
 /** The club's published and listed events, earliest first, with their tickets and places left. */
-export async function listPublicEvents(deps: PublicDeps, ip: string | null, slug: string): Promise<PublicEvent[]> {
-  limitPublic(deps.db, ip);
-  const q = deps.db.read;
+export async function listPublicEvents(ctx: PublicCtx, slug: string): Promise<PublicEvent[]> {
+  const q = ctx.db.read;
   const [club] = await q.select({ id: clubs.id }).from(clubs).where(eq(clubs.slug, slug)).limit(1);
   if (!club) throw new NotFound("CLUB_NOT_FOUND");
   const rows = await q
@@ -65,7 +62,7 @@ export async function listPublicEvents(deps: PublicDeps, ip: string | null, slug
       currency: e.currency,
       capacity: e.capacity,
       places_left: availability(e, held).places_left,
-      public_url: publicUrl(deps.baseUrl, slug, e.slug),
+      public_url: publicUrl(ctx.baseUrl, slug, e.slug),
       tickets: tickets
         .filter((t) => t.event_id === e.id)
         .map((t) => ({
@@ -90,20 +87,13 @@ export async function listPublicEvents(deps: PublicDeps, ip: string | null, slug
  * window, full, sold out, inactive ticket, inactive membership, promo refused; 403 members only;
  * 422 unknown member code.
  */
-export async function registerForEvent(
-  deps: PublicDeps,
-  ip: string | null,
-  eventId: string,
-  input: PublicRegistrationCreate,
-  nowDate = new Date(),
-): Promise<PublicRegistration> {
-  limitPublic(deps.db, ip);
+export async function registerForEvent(ctx: PublicCtx, eventId: string, input: PublicRegistrationCreate, nowDate = new Date()): Promise<PublicRegistration> {
   const now = nowDate.toISOString();
   let locale: Locale | undefined;
   return inClubLanguage(
     () => locale,
     () =>
-      deps.db.tx(async (t) => {
+      ctx.db.tx(async (t) => {
         const [event] = await t.select().from(events).where(eq(events.id, eventId)).limit(1);
         if (!event || event.status === "draft") throw new NotFound("EVENT_NOT_FOUND");
         locale = (await clubSettings(t, event.club_id)).locale;
@@ -172,7 +162,7 @@ export async function registerForEvent(
           discount_cents: reg.discount_cents,
           currency: reg.currency,
           qr_token: reg.qr_token,
-          ics_url: `${deps.baseUrl}/api/public/registrations/${reg.qr_token}/ics`,
+          ics_url: `${ctx.baseUrl}/api/public/registrations/${reg.qr_token}/ics`,
           created_at: reg.created_at,
         };
       }),
@@ -199,9 +189,8 @@ function fold(line: string): string {
 }
 
 /** The registration's calendar file (text/calendar); the first download is noted in `ics_at`. 404 for an unknown token. */
-export async function registrationIcs(deps: PublicDeps, ip: string | null, qrToken: string): Promise<Response> {
-  limitPublic(deps.db, ip);
-  const { reg, event } = await deps.db.tx(async (t) => {
+export async function registrationIcs(ctx: PublicCtx, qrToken: string): Promise<FileReply> {
+  const { reg, event } = await ctx.db.tx(async (t) => {
     const [row] = await t
       .select({ reg: eventRegistrations, event: events })
       .from(eventRegistrations)
@@ -212,7 +201,7 @@ export async function registrationIcs(deps: PublicDeps, ip: string | null, qrTok
     if (!row.reg.ics_at) await t.update(eventRegistrations).set({ ics_at: new Date().toISOString() }).where(eq(eventRegistrations.id, row.reg.id));
     return row;
   });
-  const club = await clubSettings(deps.db.read, event.club_id);
+  const club = await clubSettings(ctx.db.read, event.club_id);
   const ends = event.ends_at ?? new Date(Date.parse(event.starts_at) + 2 * 3_600_000).toISOString();
   const location = [event.location_name, event.location_address].filter(Boolean).join(", ");
   const lines = [
@@ -229,12 +218,10 @@ export async function registrationIcs(deps: PublicDeps, ip: string | null, qrTok
     `SUMMARY:${icsText(event.title)}`,
     ...(location ? [`LOCATION:${icsText(location)}`] : []),
     `DESCRIPTION:${icsText([event.description, `${club.name} — ${reg.first_name} ${reg.last_name}`].filter(Boolean).join("\n\n"))}`,
-    `URL:${publicUrl(deps.baseUrl, club.slug, event.slug)}`,
+    `URL:${publicUrl(ctx.baseUrl, club.slug, event.slug)}`,
     `STATUS:${event.status === "cancelled" ? "CANCELLED" : "CONFIRMED"}`,
     "END:VEVENT",
     "END:VCALENDAR",
   ];
-  return new Response(`${lines.map(fold).join("\r\n")}\r\n`, {
-    headers: { "content-type": "text/calendar; charset=utf-8", "content-disposition": `attachment; filename="${event.slug}.ics"` },
-  });
+  return { body: `${lines.map(fold).join("\r\n")}\r\n`, contentType: "text/calendar; charset=utf-8", filename: `${event.slug}.ics` };
 }

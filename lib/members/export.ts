@@ -10,6 +10,7 @@ import { ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
 import { lazy } from "../lazy";
 import { clubSettings } from "../clubs/internal";
+import type { FileReply } from "../reply";
 import type { MemberRow } from "./internal";
 import type { RosterRow, RosterSource } from "./roster";
 import type { MemberExportQuery } from "./schemas";
@@ -87,7 +88,8 @@ export function toCsv(rows: CsvRow[], custom: CustomField[], options: { header?:
   return header ? `\uFEFF${text}` : text;
 }
 
-export type ExportFile = { filename: string; contentType: string; body: string | Uint8Array | ReadableStream<Uint8Array>; count: number };
+/** The file (a download: lib/reply) and the number of members it holds. */
+export type ExportFile = FileReply & { filename: string; contentType: string; body: string | Uint8Array | ReadableStream<Uint8Array>; count: number };
 
 /** Only the columns a file shows: reading all forty of 10,000 members cost more than writing the CSV. */
 const CSV_SELECTION = {
@@ -234,13 +236,6 @@ export const exportMembers = verb("members:view", async (ctx: Ctx, input: Member
 async function memberCount(ctx: Ctx, ids: string[] | undefined): Promise<number> {
   const [{ n }] = await ctx.db.read.select({ n: count() }).from(members).where(memberCondition(ctx, ids));
   return n;
-}
-
-/** The file as an HTTP download. */
-export function fileResponse(file: ExportFile): Response {
-  return new Response(file.body as BodyInit, {
-    headers: { "content-type": file.contentType, "content-disposition": `attachment; filename="${file.filename}"`, "x-total-count": String(file.count) },
-  });
 }
 
 export const ASSISTANT_EXPORT_LIMIT = 500;

@@ -1,7 +1,8 @@
 // Request rates as sliding windows of the times of the requests let through: per API key (SPEC
 // "Limits": 300 a minute) and per client address on the public routes (DESIGN section 11). A
 // refused request is not counted, so `Retry-After` is true: a client that waits that long gets
-// through. Held in memory: one process serves the API.
+// through. Held in memory: one process serves the API. A public route declares its rate on
+// itself (`rateLimit` in server/route), and the request pipeline counts it before the handler.
 import { RateLimited } from "../errors";
 
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number; retryAfterSeconds: number };
@@ -48,6 +49,12 @@ export class SlidingWindowLimiter {
     for (const [key, times] of this.hits) if (!times.length || times[times.length - 1] <= now - this.windowMs) this.hits.delete(key);
   }
 }
+
+/**
+ * A rate per client address: `perMinute` requests a minute, counted over every route that
+ * declares the same `scope` (all /c/* card routes share one).
+ */
+export type AddressRate = { scope: string; perMinute: number };
 
 // Per owner (the app's database: separate apps, as in tests, do not share counts), one limiter
 // per scope of public routes.

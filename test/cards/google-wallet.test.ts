@@ -97,7 +97,7 @@ describe("GET /c/:serial/google", () => {
       await env.db.tx((t) => t.update(members).set({ has_wallet_a: true, card_installed_at: appleTime }).where(eq(members.id, m.id)));
       return env.db.tx(fn);
     };
-    await googleSaveUrl(racing, m.pass_serial_number, env.config, null);
+    await googleSaveUrl({ db: racing, baseUrl: env.config.baseUrl, wallets: env.config.wallets, ip: null, locale: "en" }, m.pass_serial_number);
     const row = await memberRow(env, m.id);
     expect(row).toMatchObject({ has_wallet_a: true, has_wallet_b: true, card_installed_at: appleTime });
   });
@@ -291,7 +291,9 @@ describe("the placeholder logo", () => {
     expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect((await env.call("GET", `/c/logo/${crypto.randomUUID()}`, { key: null })).status).toBe(404);
     // The lib function itself refuses an unknown club (the route adds nothing).
-    await expect(placeholderLogo(env.db, crypto.randomUUID(), null)).rejects.toMatchObject({ status: 404, code: "CLUB_NOT_FOUND" });
+    await expect(
+      placeholderLogo({ db: env.db, baseUrl: env.config.baseUrl, wallets: env.config.wallets, ip: null, locale: "en" }, crypto.randomUUID()),
+    ).rejects.toMatchObject({ status: 404, code: "CLUB_NOT_FOUND" });
 
     const m = await seedMember(env);
     const location = (await env.call("GET", `/c/${m.pass_serial_number}/google`, { key: null })).headers.get("location") ?? "";

@@ -9,12 +9,13 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { members } from "../../../db/schema";
 import type { AppleWalletConfig, WalletConfig } from "../../config";
+import type { PublicCtx } from "../../context";
 import { NotFound } from "../../errors";
 import type { Locale } from "../../i18n";
 import { randomBase62, sha256Hex } from "../../ids";
 import { lazy } from "../../lazy";
+import type { FileReply } from "../../reply";
 import { solidPng } from "../png";
-import { limitCardRequest } from "../public-limit";
 import { type BarcodeFormat, type CardData, cardView, loadCard, type MemberRow } from "../view";
 import { appleCertificates } from "./certs";
 
@@ -150,19 +151,11 @@ export async function buildPass(db: Db, site: AppleSite, data: CardData): Promis
   return new Uint8Array(pass.getAsBuffer());
 }
 
-/**
- * The pass of the member holding `serial`, for the public download: 404 when unknown or not
- * configured. Rate-limited per client address `ip` (lib/cards/public-limit).
- */
-export async function downloadPass(
-  db: Db,
-  site: AppleSite,
-  serial: string,
-  ip: string | null,
-): Promise<{ body: Uint8Array<ArrayBuffer>; lastModified: string }> {
-  limitCardRequest(db, ip);
-  requireApple(site.wallets);
-  const data = await loadCard(db.read, { serial });
+/** The pass of the member holding `serial`, for the public download: 404 when unknown or not configured. */
+export async function downloadPass(ctx: PublicCtx, serial: string): Promise<FileReply> {
+  requireApple(ctx.wallets);
+  const data = await loadCard(ctx.db.read, { serial });
   if (!data) throw new NotFound("PASS_NOT_FOUND");
-  return { body: await buildPass(db, site, data), lastModified: passChangedAt(data.member) };
+  const body = await buildPass(ctx.db, ctx, data);
+  return { body, contentType: PKPASS_TYPE, headers: { "cache-control": "no-store", "last-modified": new Date(passChangedAt(data.member)).toUTCString() } };
 }

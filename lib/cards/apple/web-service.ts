@@ -2,36 +2,37 @@
 // once a pass is in Wallet: register and unregister a device for a pass's updates, list the
 // passes of a device that changed since a tag, fetch the latest pass, and send its error logs.
 // No API key: a pass proves itself with `Authorization: ApplePass <authenticationToken>`, and
-// each client address is rate-limited. Registrations drive the member's `has_wallet_a` and
-// `card_installed_at`; their push tokens are where lib/cards/apple/apns sends the updates.
+// each client address is rate-limited (the routes declare PASSKIT_RATE). Registrations drive
+// the member's `has_wallet_a` and `card_installed_at`; their push tokens are where
+// lib/cards/apple/apns sends the updates.
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
 import { appleRegistrations, members } from "../../../db/schema";
+import type { PublicCtx } from "../../context";
 import { NotFound, Unauthorized } from "../../errors";
 import { newId, nowIso } from "../../ids";
-import { limitAddress } from "../../ratelimit";
+import type { AddressRate } from "../../ratelimit";
+import type { FileReply } from "../../reply";
 import { markCardInstalled } from "../installs";
 import { refreshHasWallet } from "./registrations";
 import { type CardData, loadCard } from "../view";
-import { type AppleSite, buildPass, passChangedAt, requireApple, tokenMatches } from "./pass";
-
-/**
- * A call to the web service: the database and settings, the phone's address (rate limit) and
- * its `Authorization` header (`ApplePass <token>`, where the call needs the pass's token).
- */
-export type PasskitCall = { db: Db; site: AppleSite; ip: string | null; authorization: string | null };
+import { buildPass, PKPASS_TYPE, passChangedAt, requireApple, tokenMatches } from "./pass";
 
 /** Requests a minute per client address on the PassKit routes (a phone makes a few per update). */
 export const PASSKIT_RATE_PER_MINUTE = 300;
 
-function limit(db: Db, ip: string | null): void {
-  limitAddress(db, "passkit", PASSKIT_RATE_PER_MINUTE, ip);
-}
+/** The one rate the PassKit routes share per client address. */
+export const PASSKIT_RATE: AddressRate = { scope: "passkit", perMinute: PASSKIT_RATE_PER_MINUTE };
 
-/** The settings, after the rate limit, and the pass type check (another pass type is none of ours). */
-function open(call: PasskitCall, passType: string) {
-  const apple = requireApple(call.site.wallets);
-  limit(call.db, call.ip);
+/**
+ * What identifies a pass in a call: its type and serial, and the call's `Authorization` header
+ * (`ApplePass <token>`: the pass's token).
+ */
+export type PassCall = { passType: string; serial: string; authorization: string | null };
+
+/** The settings, and the pass type check (another pass type is none of ours). */
+function open(ctx: PublicCtx, passType: string) {
+  const apple = requireApple(ctx.wallets);
   if (passType !== apple.passTypeId) throw new NotFound("PASS_NOT_FOUND");
   return apple;
 }
@@ -52,13 +53,10 @@ async function authenticate(db: Db, serial: string, authorization: string | null
  * whether the registration is new (201) or was already there (200, the push token refreshed).
  * The member now has an Apple Wallet pass: `has_wallet_a`, and `card_installed_at` the first time.
  */
-export async function registerDevice(
-  call: PasskitCall,
-  input: { device: string; passType: string; serial: string; pushToken: string },
-): Promise<{ created: boolean }> {
-  open(call, input.passType);
-  const { member } = await authenticate(call.db, input.serial, call.authorization);
-  return call.db.tx(async (t) => {
+export async function registerDevice(ctx: PublicCtx, input: PassCall & { device: string; pushToken: string }): Promise<{ created: boolean }> {
+  open(ctx, input.passType);
+  const { member } = await authenticate(ctx.db, input.serial, input.authorization);
+  return ctx.db.tx(async (t) => {
     const now = nowIso();
     const inserted = await t
       .insert(appleRegistrations)
@@ -85,10 +83,10 @@ export async function registerDevice(
 }
 
 /** Forgets device `device` for pass `serial`; the member's last device gone, `has_wallet_a` is false again. */
-export async function unregisterDevice(call: PasskitCall, input: { device: string; passType: string; serial: string }): Promise<void> {
-  open(call, input.passType);
-  const { member } = await authenticate(call.db, input.serial, call.authorization);
-  await call.db.tx(async (t) => {
+export async function unregisterDevice(ctx: PublicCtx, input: PassCall & { device: string }): Promise<void> {
+  open(ctx, input.passType);
+  const { member } = await authenticate(ctx.db, input.serial, input.authorization);
+  await ctx.db.tx(async (t) => {
     await t
       .delete(appleRegistrations)
       .where(
@@ -108,11 +106,11 @@ export async function unregisterDevice(call: PasskitCall, input: { device: strin
  * the device's passes, compared to the millisecond: a later change always has a later time.
  */
 export async function updatedSerials(
-  call: PasskitCall,
+  ctx: PublicCtx,
   input: { device: string; passType: string; since: string | undefined },
 ): Promise<{ serialNumbers: string[]; lastUpdated: string } | null> {
-  open(call, input.passType);
-  const rows = await call.db.read
+  open(ctx, input.passType);
+  const rows = await ctx.db.read
     .select({ serial: members.pass_serial_number, pass_updated_at: members.pass_updated_at, created_at: members.created_at })
     .from(appleRegistrations)
     .innerJoin(members, eq(members.id, appleRegistrations.member_id))
@@ -139,28 +137,23 @@ export function lastModifiedFor(changedAt: string, servedAt: number): Date {
 }
 
 /**
- * The pass as it is now, or `notModified` when the device's copy (`If-Modified-Since`) is
- * current. 401 without the pass's token.
+ * The pass as it is now, or an empty 304 when the device's copy (`If-Modified-Since`) is
+ * current; either with its Last-Modified. 401 without the pass's token.
  */
-export async function latestPass(
-  call: PasskitCall,
-  input: { passType: string; serial: string; ifModifiedSince: string | null },
-  now = Date.now(),
-): Promise<{ notModified: boolean; body: Uint8Array<ArrayBuffer> | null; lastModified: Date }> {
-  open(call, input.passType);
-  const data = await authenticate(call.db, input.serial, call.authorization);
+export async function latestPass(ctx: PublicCtx, input: PassCall & { ifModifiedSince: string | null }, now = Date.now()): Promise<FileReply> {
+  open(ctx, input.passType);
+  const data = await authenticate(ctx.db, input.serial, input.authorization);
   const changedAt = passChangedAt(data.member);
-  const lastModified = lastModifiedFor(changedAt, now);
+  const headers = { "last-modified": lastModifiedFor(changedAt, now).toUTCString(), "cache-control": "no-store" };
   const since = input.ifModifiedSince ? Date.parse(input.ifModifiedSince) : Number.NaN;
   // A date in the future is no answer of ours: ignored (RFC 9110 section 13.1.3).
-  if (!Number.isNaN(since) && since <= now && Date.parse(changedAt) <= since) return { notModified: true, body: null, lastModified };
-  return { notModified: false, body: await buildPass(call.db, call.site, data), lastModified };
+  if (!Number.isNaN(since) && since <= now && Date.parse(changedAt) <= since) return { status: 304, body: null, headers };
+  return { body: await buildPass(ctx.db, ctx, data), contentType: PKPASS_TYPE, headers };
 }
 
 /** Messages a device reports about our web service (bad answers, signature errors): logged, at most 20, each cut. */
-export function logMessages(call: PasskitCall, logs: string[]): number {
-  requireApple(call.site.wallets);
-  limit(call.db, call.ip);
+export function logMessages(ctx: PublicCtx, logs: string[]): number {
+  requireApple(ctx.wallets);
   const kept = logs.slice(0, 20).map((l) => l.replace(/[\r\n\t]+/g, " ").slice(0, 1000));
   for (const line of kept) console.warn(`apple wallet device log: ${line}`);
   return kept.length;

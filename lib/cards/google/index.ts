@@ -4,15 +4,14 @@
 // lib/cards/pass-updates asks this channel to fan out: one job per saved object (and one for the
 // class on a club-wide change), each writing the new version through the Wallet REST API.
 import { and, eq, inArray } from "drizzle-orm";
-import type { Db, Queryable } from "../../../db";
+import type { Queryable } from "../../../db";
 import { members } from "../../../db/schema";
 import type { GoogleWalletConfig, WalletConfig } from "../../config";
-import type { Ctx } from "../../context";
+import type { PublicCtx } from "../../context";
 import { NotFound, ServiceUnavailable } from "../../errors";
 import { enqueueJob, type JobEnv, type JobKind } from "../../jobs";
 import type { WalletChannel } from "../channels";
 import { markCardInstalled } from "../installs";
-import { limitCardRequest } from "../public-limit";
 import { upsertWalletResource } from "./api";
 import { SAVE_URL, saveJwt } from "./jwt";
 import { loadCard, loadCardClub } from "../view";
@@ -25,17 +24,17 @@ export const GOOGLE_CLASS_UPDATE = "google_class_update";
  * The Google address that saves the card of pass `serial` to the visitor's Google Wallet, and
  * records that the member has the Google card (`has_wallet_b`, `card_installed_at` the first time).
  * Throws NotFound `CARD_NOT_FOUND` for an unknown serial, `GOOGLE_WALLET_NOT_CONFIGURED` when the
- * service has no Google settings. Rate-limited per client address `ip` (lib/cards/public-limit).
+ * service has no Google settings.
  */
-export async function googleSaveUrl(db: Db, serial: string, site: Pick<Ctx, "baseUrl" | "wallets">, ip: string | null, now = new Date()): Promise<string> {
-  limitCardRequest(db, ip);
-  const cfg = site.wallets.google;
+export async function googleSaveUrl(ctx: PublicCtx, serial: string, now = new Date()): Promise<string> {
+  const { db, baseUrl } = ctx;
+  const cfg = ctx.wallets.google;
   if (!cfg) throw new NotFound("GOOGLE_WALLET_NOT_CONFIGURED");
   const data = await loadCard(db.read, { serial });
   if (!data) throw new NotFound("CARD_NOT_FOUND");
   const jwt = await saveJwt(cfg, {
-    origin: site.baseUrl,
-    loyaltyClass: loyaltyClass(cfg, data.club, site.baseUrl),
+    origin: baseUrl,
+    loyaltyClass: loyaltyClass(cfg, data.club, baseUrl),
     loyaltyObject: loyaltyObject(cfg, data, now),
     now,
   }).catch((err) => {

@@ -1,7 +1,6 @@
 // POST /api/auth/login — a dashboard session from email and password (for the account routes)
-import { LoginRequest, LoginResponse, login } from "../../../lib/auth/sessions";
+import { LOGIN_RATE, LoginRequest, LoginResponse, login } from "../../../lib/auth/sessions";
 import { route } from "../../../server/route";
-import { getState } from "../../../server/state";
 
 export const POST = route({
   summary: "Sign in to the dashboard (email and password)",
@@ -9,8 +8,9 @@ export const POST = route({
   description: "Returns a session token for the account, team and key-management routes, which API keys cannot use.",
   tags: ["account"],
   auth: "public",
+  rateLimit: LOGIN_RATE,
   body: LoginRequest,
   response: LoginResponse,
-  errors: [401, 429],
-  handler: ({ deps, body, request }) => login(deps.db, body, getState(request)?.ip ?? null),
+  errors: [401],
+  handler: ({ ctx, body }) => login(ctx, body),
 });

@@ -1,5 +1,5 @@
 // GET /api/clubs/[club_id]/members/export — the members as a CSV (default) or PDF file
-import { exportMembers, fileResponse } from "../../../../../lib/members/export";
+import { exportMembers } from "../../../../../lib/members/export";
 import { MemberExportQuery } from "../../../../../lib/members/schemas";
 import { route } from "../../../../../server/route";
 
@@ -13,5 +13,8 @@ export const GET = route({
   query: MemberExportQuery,
   raw: true,
   files: { "text/csv": "The members as CSV (default),", "application/pdf": "or as a PDF roster (`format=pdf`)." },
-  handler: async ({ ctx, query }) => fileResponse(await exportMembers(ctx, query)),
+  handler: async ({ ctx, query }) => {
+    const file = await exportMembers(ctx, query);
+    return { ...file, headers: { "x-total-count": String(file.count) } };
+  },
 });

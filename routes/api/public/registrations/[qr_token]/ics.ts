@@ -1,8 +1,7 @@
 // GET /api/public/registrations/[qr_token]/ics — the registration's calendar file
 import { z } from "zod";
-import { registrationIcs } from "../../../../../lib/events/public";
+import { PUBLIC_EVENTS_RATE, registrationIcs } from "../../../../../lib/events/public";
 import { route } from "../../../../../server/route";
-import { getState } from "../../../../../server/state";
 
 export const GET = route({
   summary: "Calendar file of a registration",
@@ -10,9 +9,10 @@ export const GET = route({
   description: "An iCalendar (text/calendar) file for the event of the registration whose ticket carries this `qr_token`.",
   tags: ["public"],
   auth: "public",
+  rateLimit: PUBLIC_EVENTS_RATE,
   raw: true,
   files: { "text/calendar": "The event as an iCalendar file." },
   params: z.object({ qr_token: z.string().min(10).max(100) }),
-  errors: [404, 429],
-  handler: ({ deps, request, params }) => registrationIcs({ db: deps.db, baseUrl: deps.config.baseUrl }, getState(request)?.ip ?? null, params.qr_token),
+  errors: [404],
+  handler: ({ ctx, params }) => registrationIcs(ctx, params.qr_token),
 });

@@ -1,8 +1,7 @@
 // POST|DELETE /api/passkit/v1/devices/[device]/registrations/[pass_type]/[serial] — a phone registers (or forgets) a pass for its updates
 import { z } from "zod";
-import { registerDevice, unregisterDevice } from "../../../../../../../../lib/cards/apple/web-service";
+import { PASSKIT_RATE, registerDevice, unregisterDevice } from "../../../../../../../../lib/cards/apple/web-service";
 import { route } from "../../../../../../../../server/route";
-import { passkitCall } from "../../../../../../../../server/state";
 
 const params = z.object({ device: z.string().min(1).max(200), pass_type: z.string().min(1).max(200), serial: z.string().min(1).max(200) });
 
@@ -10,18 +9,20 @@ export const POST = route({
   summary: "Register a device for a pass's updates (Apple Wallet web service)",
   tags: ["passkit"],
   auth: "public",
+  rateLimit: PASSKIT_RATE,
   hidden: true,
   raw: true,
   params,
   body: z.object({ pushToken: z.string().min(1).max(500) }),
-  handler: async ({ deps, params, body, request }) => {
-    const { created } = await registerDevice(passkitCall(deps, request), {
+  handler: async ({ ctx, params, body, request }) => {
+    const { created } = await registerDevice(ctx, {
       device: params.device,
       passType: params.pass_type,
       serial: params.serial,
+      authorization: request.headers.get("authorization"),
       pushToken: body.pushToken,
     });
-    return new Response(null, { status: created ? 201 : 200 });
+    return { status: created ? 201 : 200, body: null };
   },
 });
 
@@ -29,15 +30,17 @@ export const DELETE = route({
   summary: "Unregister a device from a pass's updates (Apple Wallet web service)",
   tags: ["passkit"],
   auth: "public",
+  rateLimit: PASSKIT_RATE,
   hidden: true,
   raw: true,
   params,
-  handler: async ({ deps, params, request }) => {
-    await unregisterDevice(passkitCall(deps, request), {
+  handler: async ({ ctx, params, request }) => {
+    await unregisterDevice(ctx, {
       device: params.device,
       passType: params.pass_type,
       serial: params.serial,
+      authorization: request.headers.get("authorization"),
     });
-    return new Response(null, { status: 200 });
+    return { body: null };
   },
 });

@@ -1,0 +1,19 @@
+// What a lib/ verb answers when its answer is not JSON: a file or a page (bytes, text or a
+// stream, with its media type), an empty answer with a status (204, 304), or a redirect.
+// server/reply.ts turns it into the HTTP answer: lib/ never builds a Response.
+
+/** A body with its media type; `filename` makes it a download (Content-Disposition: attachment). */
+export type FileReply = {
+  /** 200 by default. */
+  status?: number;
+  body: string | Uint8Array | ReadableStream<Uint8Array> | null;
+  contentType?: string;
+  filename?: string;
+  /** Other headers (Cache-Control, Last-Modified...). */
+  headers?: Record<string, string>;
+};
+
+/** A 302 to `redirect`. */
+export type RedirectReply = { redirect: string; headers?: Record<string, string> };
+
+export type Reply = FileReply | RedirectReply;
