@@ -4,6 +4,7 @@
 import { describe, expect, it } from "bun:test";
 import { join } from "node:path";
 import { CARD_RATE_PER_MINUTE } from "../../lib/cards/public-limit";
+import { loadConfig } from "../../lib/config";
 import { mountRoutes } from "../../server/loader";
 import { contentDisposition, replyResponse } from "../../server/reply";
 import { setup } from "../helpers";
@@ -54,7 +55,7 @@ describe("public routes", () => {
     const own = logo.rateLimit;
     logo.rateLimit = { scope: "cards", perMinute: CARD_RATE_PER_MINUTE + 1 };
     try {
-      await expect(mountRoutes(app, {} as never)).rejects.toThrow(/rate scope "cards" declared with two rates/);
+      await expect(mountRoutes(app, { config: loadConfig({}) } as never)).rejects.toThrow(/rate scope "cards" declared with two rates/);
     } finally {
       logo.rateLimit = own;
     }
