@@ -8,7 +8,7 @@ import type { Ctx, PublicCtx } from "./context";
 import { Conflict } from "./errors";
 import { createEvent } from "./events";
 import { EventCreate } from "./events/schemas";
-import { registerForEvent } from "./events/public";
+import { registerForEvent } from "./registrations/public";
 import { importMembers } from "./members/import";
 import { listMembers } from "./members";
 import { addDays } from "./members/internal";

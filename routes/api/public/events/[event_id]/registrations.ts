@@ -1,6 +1,7 @@
 // POST /api/public/events/[event_id]/registrations — register to an event (no credentials)
 import { z } from "zod";
-import { PUBLIC_EVENTS_RATE, registerForEvent } from "../../../../../lib/events/public";
+import { PUBLIC_EVENTS_RATE } from "../../../../../lib/events/public";
+import { registerForEvent } from "../../../../../lib/registrations/public";
 import { PublicRegistration, PublicRegistrationCreate } from "../../../../../lib/events/schemas";
 import { route } from "../../../../../server/route";
 

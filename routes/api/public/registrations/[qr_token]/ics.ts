@@ -1,6 +1,7 @@
 // GET /api/public/registrations/[qr_token]/ics — the registration's calendar file
 import { z } from "zod";
-import { PUBLIC_EVENTS_RATE, registrationIcs } from "../../../../../lib/events/public";
+import { PUBLIC_EVENTS_RATE } from "../../../../../lib/events/public";
+import { registrationIcs } from "../../../../../lib/registrations/public";
 import { route } from "../../../../../server/route";
 
 export const GET = route({
