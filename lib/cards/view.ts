@@ -18,6 +18,7 @@ export type { BarcodeFormat };
 // Re-exported for the pass updates, which push a change of any of them.
 export { CARD_CLUB_FIELDS, type CardClub, loadCardClub };
 import { asLocale, type Locale } from "../i18n";
+import { CARD_TEXTS, type CardTexts } from "../i18n/texts";
 import type { MemberStatus } from "../members/schemas";
 import { derivedStatus, todayUtc } from "../members/status";
 
@@ -45,130 +46,6 @@ export async function loadCard(q: Queryable, by: { memberId: string } | { serial
   const club = await loadCardClub(q, row.member.club_id);
   return club ? { member: row.member, club, tierName: row.tier_name } : null;
 }
-
-export type Texts = {
-  status: Record<MemberStatus, string>;
-  member: string;
-  tier: string;
-  validUntil: string;
-  code: string;
-  /**
-   * Under the QR code, per status: only an active card is to be shown at the entrance; the others
-   * say why they are not valid (`{date}`: the last day of the membership).
-   */
-  scanHint: Record<MemberStatus, string>;
-  perks: string;
-  info: string;
-  locations: string;
-  map: string;
-  addApple: string;
-  addGoogle: string;
-  redeem: string;
-  hours: string;
-  notFoundTitle: string;
-  notFoundText: string;
-  /** Google's name for the custom link when the club gives it no label. */
-  link: string;
-};
-
-export const TEXTS: Record<Locale, Texts> = {
-  fr: {
-    status: { active: "Membre actif", expired: "Adhésion expirée", suspended: "Adhésion suspendue", pending: "Paiement en attente" },
-    member: "Membre",
-    tier: "Catégorie",
-    validUntil: "Valable jusqu'au",
-    code: "Code",
-    scanHint: {
-      active: "Présentez ce code à l'entrée.",
-      expired: "Cette carte n'est plus valable : l'adhésion a pris fin le {date}.",
-      suspended: "Cette carte n'est pas valable : l'adhésion est suspendue. Contactez le club.",
-      pending: "Cette carte n'est pas encore valable : la cotisation n'est pas encore payée.",
-    },
-    perks: "Vos avantages",
-    info: "Informations",
-    locations: "Nos adresses",
-    map: "Voir sur la carte",
-    addApple: "Ajouter à Apple Wallet",
-    addGoogle: "Ajouter à Google Wallet",
-    redeem: "Comment en profiter",
-    hours: "Horaires",
-    notFoundTitle: "Carte introuvable",
-    notFoundText: "Ce lien ne correspond à aucune carte de membre. Vérifiez l'adresse reçue par e-mail.",
-    link: "Lien",
-  },
-  en: {
-    status: { active: "Active member", expired: "Membership expired", suspended: "Membership suspended", pending: "Payment pending" },
-    member: "Member",
-    tier: "Tier",
-    validUntil: "Valid until",
-    code: "Code",
-    scanHint: {
-      active: "Show this code at the entrance.",
-      expired: "This card is no longer valid: the membership ended on {date}.",
-      suspended: "This card is not valid: the membership is suspended. Please contact the club.",
-      pending: "This card is not valid yet: the membership fee has not been paid.",
-    },
-    perks: "Your perks",
-    info: "Information",
-    locations: "Our locations",
-    map: "Show on map",
-    addApple: "Add to Apple Wallet",
-    addGoogle: "Add to Google Wallet",
-    redeem: "How to redeem",
-    hours: "Opening hours",
-    notFoundTitle: "Card not found",
-    notFoundText: "This link matches no membership card. Check the address you received by email.",
-    link: "Link",
-  },
-  de: {
-    status: { active: "Aktives Mitglied", expired: "Mitgliedschaft abgelaufen", suspended: "Mitgliedschaft gesperrt", pending: "Zahlung ausstehend" },
-    member: "Mitglied",
-    tier: "Kategorie",
-    validUntil: "Gültig bis",
-    code: "Code",
-    scanHint: {
-      active: "Zeigen Sie diesen Code am Eingang.",
-      expired: "Diese Karte ist nicht mehr gültig: Die Mitgliedschaft endete am {date}.",
-      suspended: "Diese Karte ist nicht gültig: Die Mitgliedschaft ist gesperrt. Bitte wenden Sie sich an den Verein.",
-      pending: "Diese Karte ist noch nicht gültig: Der Mitgliederbeitrag ist noch nicht bezahlt.",
-    },
-    perks: "Ihre Vorteile",
-    info: "Informationen",
-    locations: "Unsere Standorte",
-    map: "Auf der Karte zeigen",
-    addApple: "Zu Apple Wallet hinzufügen",
-    addGoogle: "Zu Google Wallet hinzufügen",
-    redeem: "So lösen Sie ein",
-    hours: "Öffnungszeiten",
-    notFoundTitle: "Karte nicht gefunden",
-    notFoundText: "Dieser Link gehört zu keiner Mitgliedskarte. Prüfen Sie die Adresse aus Ihrer E-Mail.",
-    link: "Link",
-  },
-  it: {
-    status: { active: "Socio attivo", expired: "Iscrizione scaduta", suspended: "Iscrizione sospesa", pending: "Pagamento in attesa" },
-    member: "Socio",
-    tier: "Categoria",
-    validUntil: "Valida fino al",
-    code: "Codice",
-    scanHint: {
-      active: "Mostra questo codice all'ingresso.",
-      expired: "Questa tessera non è più valida: l'iscrizione è terminata il {date}.",
-      suspended: "Questa tessera non è valida: l'iscrizione è sospesa. Contatta il club.",
-      pending: "Questa tessera non è ancora valida: la quota associativa non è ancora stata pagata.",
-    },
-    perks: "I tuoi vantaggi",
-    info: "Informazioni",
-    locations: "Le nostre sedi",
-    map: "Vedi sulla mappa",
-    addApple: "Aggiungi a Apple Wallet",
-    addGoogle: "Aggiungi a Google Wallet",
-    redeem: "Come usufruirne",
-    hours: "Orari",
-    notFoundTitle: "Tessera non trovata",
-    notFoundText: "Questo link non corrisponde a nessuna tessera. Controlla l'indirizzo ricevuto per e-mail.",
-    link: "Link",
-  },
-};
 
 /** An http(s) address (trimmed), or null: anything else (javascript:, data:, quotes...) is no link on any card. */
 export function httpUrl(value: unknown): string | null {
@@ -224,7 +101,7 @@ export function readLocations(stored: unknown): z.infer<typeof CardLocation>[] {
 export type ClubCardView = {
   clubId: string;
   locale: Locale;
-  texts: Texts;
+  texts: CardTexts;
   /** The club's name as stored (may be empty). */
   clubName: string;
   country: string | null;
@@ -281,7 +158,7 @@ export function clubCardView(club: CardClub): ClubCardView {
   return {
     clubId: club.id,
     locale,
-    texts: TEXTS[locale],
+    texts: CARD_TEXTS[locale],
     clubName: String(club.name ?? ""),
     country: str(club.country),
     colors: {

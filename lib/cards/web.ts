@@ -13,7 +13,8 @@ import type { MemberStatus } from "../members/schemas";
 import { walletUrls } from "../passes";
 import { qrSvg } from "../qr";
 import type { FileReply } from "../reply";
-import { cardView, httpUrl, loadCard, TEXTS, type Texts } from "./view";
+import { CARD_TEXTS, type CardTexts } from "../i18n/texts";
+import { cardView, httpUrl, loadCard } from "./view";
 
 const STATUS_COLORS: Record<MemberStatus, string> = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" };
 
@@ -63,7 +64,7 @@ const ICONS = {
   phone: svg('<path d="M5 3h4l2 5-2.5 1.5a11 11 0 0 0 6 6L16 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 5a2 2 0 0 1 2-2z"/>'),
 };
 
-function perkHtml(f: CardBackField, tx: Texts): string {
+function perkHtml(f: CardBackField, tx: CardTexts): string {
   const logo = safeHttpUrl(f.partner_logo_url);
   const website = safeHttpUrl(f.partner_website);
   const email = safeEmail(f.partner_email);
@@ -168,7 +169,7 @@ const HEADERS = {
 const htmlReply = (status: 200 | 404, html: string): FileReply => ({ status, body: html, contentType: "text/html; charset=utf-8", headers: HEADERS });
 
 function notFoundPage(locale: Locale): string {
-  const tx = TEXTS[locale];
+  const tx = CARD_TEXTS[locale];
   return page(
     locale,
     tx.notFoundTitle,

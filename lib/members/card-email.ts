@@ -6,50 +6,16 @@ import { members } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
 import { BadGateway } from "../errors";
-import { asLocale, type Locale } from "../i18n";
+import { asLocale } from "../i18n";
 import { nowIso } from "../ids";
 import { sendMail } from "../mail";
 import { webCardUrl } from "../passes";
 import { qrPng } from "../qr";
 import { getMemberRow, writeHistory } from "./internal";
 import { clubSettings } from "../clubs/internal";
+import { CARD_EMAIL_TEXTS } from "../i18n/texts";
 
 const QR_CID = "member-card-qr@club";
-
-const TEXTS: Record<Locale, { subject: string; hello: string; intro: string; open: string; qr: string; bye: string }> = {
-  fr: {
-    subject: "Votre carte de membre — {club}",
-    hello: "Bonjour {first},",
-    intro: "Voici votre carte de membre de {club}.",
-    open: "Ouvrez votre carte",
-    qr: "Présentez ce code QR lors des contrôles (code {code}).",
-    bye: "À bientôt,",
-  },
-  en: {
-    subject: "Your membership card — {club}",
-    hello: "Hello {first},",
-    intro: "Here is your {club} membership card.",
-    open: "Open your card",
-    qr: "Show this QR code when asked (code {code}).",
-    bye: "See you soon,",
-  },
-  de: {
-    subject: "Ihr Mitgliedsausweis — {club}",
-    hello: "Hallo {first},",
-    intro: "Hier ist Ihr Mitgliedsausweis von {club}.",
-    open: "Ausweis öffnen",
-    qr: "Zeigen Sie diesen QR-Code bei Kontrollen vor (Code {code}).",
-    bye: "Bis bald,",
-  },
-  it: {
-    subject: "La tua tessera di membro — {club}",
-    hello: "Ciao {first},",
-    intro: "Ecco la tua tessera di membro di {club}.",
-    open: "Apri la tua tessera",
-    qr: "Mostra questo codice QR ai controlli (codice {code}).",
-    bye: "A presto,",
-  },
-};
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const fill = (s: string, p: Record<string, string>) => s.replace(/\{(\w+)\}/g, (m, k: string) => p[k] ?? m);
@@ -59,7 +25,7 @@ export const sendCardEmail = verb("communication:edit", async (ctx: Ctx, input: 
   const member = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
   const club = await clubSettings(ctx.db.read, ctx.clubId);
   const name = club.name;
-  const text = TEXTS[asLocale(club.locale)];
+  const text = CARD_EMAIL_TEXTS[asLocale(club.locale)];
   const url = webCardUrl(ctx, member.pass_serial_number);
   const p = { club: name, first: member.first_name, code: member.referral_code };
   // The QR code carries the referral code, like the wallet pass (SPEC "Member").

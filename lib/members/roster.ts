@@ -9,37 +9,8 @@ import type { Locale } from "../i18n";
 import { PdfDocument } from "../pdf/document";
 import { TrueTypeFont } from "../pdf/truetype";
 import type { MemberRow } from "./internal";
-import type { MemberStatus } from "./schemas";
 import { derivedStatus } from "./status";
-
-type RosterText = { headers: string[]; status: Record<MemberStatus, string>; title: string; page: string };
-
-const ROSTER_TEXT: Record<Locale, RosterText> = {
-  fr: {
-    headers: ["nom", "prénom", "email", "fin abonnement", "statut"],
-    status: { active: "actif", expired: "expiré", pending: "en attente", suspended: "suspendu" },
-    title: "Liste des membres",
-    page: "page {n} / {total}",
-  },
-  en: {
-    headers: ["last name", "first name", "email", "membership end", "status"],
-    status: { active: "active", expired: "expired", pending: "pending", suspended: "suspended" },
-    title: "Member list",
-    page: "page {n} / {total}",
-  },
-  de: {
-    headers: ["Nachname", "Vorname", "E-Mail", "Mitgliedschaftsende", "Status"],
-    status: { active: "aktiv", expired: "abgelaufen", pending: "ausstehend", suspended: "gesperrt" },
-    title: "Mitgliederliste",
-    page: "Seite {n} / {total}",
-  },
-  it: {
-    headers: ["cognome", "nome", "email", "fine abbonamento", "stato"],
-    status: { active: "attivo", expired: "scaduto", pending: "in attesa", suspended: "sospeso" },
-    title: "Elenco dei membri",
-    page: "pagina {n} / {total}",
-  },
-};
+import { ROSTER_TEXTS, type RosterTexts } from "../i18n/texts";
 
 let font: TrueTypeFont | null = null;
 /** DejaVu Sans from the `dejavu-fonts-ttf` npm package (installed with the project, no system font needed), read once. */
@@ -77,7 +48,7 @@ const PAGES_PER_CHUNK = 8;
  * the status take what their heading and their longest value measure in the font, plus the gap
  * ("Mitgliedschaftsende" is wider than a date); the names and the email share the rest.
  */
-function columns(doc: PdfDocument, text: RosterText): { x: number; room: number }[] {
+function columns(doc: PdfDocument, text: RosterTexts): { x: number; room: number }[] {
   const need = (...values: string[]) => Math.max(...values.map((v) => doc.textWidth(v, SIZE))) + GAP;
   const end = need(text.headers[3], "0000-00-00");
   const status = need(text.headers[4], ...Object.values(text.status));
@@ -93,7 +64,7 @@ function columns(doc: PdfDocument, text: RosterText): { x: number; room: number 
  * page being drawn, whatever the size of the club. At most `source.total` members are printed.
  */
 export function rosterPdf(source: RosterSource, club: { name: string }, locale: Locale, today: string, now = new Date()): ReadableStream<Uint8Array> {
-  const text = ROSTER_TEXT[locale];
+  const text = ROSTER_TEXTS[locale];
   const doc = new PdfDocument(rosterFont(), { title: `${club.name} — ${text.title}`, lang: locale, created: now });
   const cols = columns(doc, text);
   const pages = Math.max(1, Math.ceil(source.total / ROWS_PER_PAGE));

@@ -11,13 +11,13 @@ import { members } from "../../../db/schema";
 import type { AppleWalletConfig, WalletConfig } from "../../config";
 import type { PublicCtx } from "../../context";
 import { NotFound } from "../../errors";
-import type { Locale } from "../../i18n";
 import { randomBase62, sha256Hex } from "../../ids";
 import { lazy } from "../../lazy";
 import type { FileReply } from "../../reply";
 import { solidPng } from "../png";
 import { type BarcodeFormat, type CardData, cardView, loadCard, type MemberRow } from "../view";
 import { appleCertificates } from "./certs";
+import { PASS_DESCRIPTION } from "../../i18n/texts";
 
 export type { MemberRow };
 
@@ -36,13 +36,6 @@ export function requireApple(wallets: WalletConfig): AppleWalletConfig {
 
 /** The PassKit web service root written in each pass (Apple appends `/v1/...`). */
 export const webServiceUrl = (baseUrl: string) => `${baseUrl}/api/passkit`;
-
-const DESCRIPTION: Record<Locale, string> = {
-  fr: "Carte de membre",
-  en: "Membership card",
-  de: "Mitgliedskarte",
-  it: "Tessera socio",
-};
 
 const APPLE_BARCODES = {
   qr: "PKBarcodeFormatQR",
@@ -104,8 +97,8 @@ export async function buildPass(db: Db, site: AppleSite, data: CardData): Promis
       passTypeIdentifier: apple.passTypeId,
       teamIdentifier: apple.teamId,
       serialNumber: member.pass_serial_number,
-      organizationName: clubName || DESCRIPTION[locale],
-      description: clubName ? `${DESCRIPTION[locale]} ${clubName}` : DESCRIPTION[locale],
+      organizationName: clubName || PASS_DESCRIPTION[locale],
+      description: clubName ? `${PASS_DESCRIPTION[locale]} ${clubName}` : PASS_DESCRIPTION[locale],
       logoText: clubName,
       backgroundColor: rgb(colors.primary),
       foregroundColor: rgb(colors.onPrimary),

@@ -1,0 +1,204 @@
+// The texts of what the product draws rather than answers (error messages are in messages.ts):
+// the member's card (web page, Apple and Google passes), the roster PDF, the card email, in the
+// four languages a club can choose. Kept here, beside the messages, so that a translator finds
+// every text of a language in lib/i18n.
+import type { Locale } from "./messages";
+
+/** A text per member status (active, expired, pending, suspended). */
+type StatusTexts = Record<"active" | "expired" | "pending" | "suspended", string>;
+
+export type CardTexts = {
+  status: StatusTexts;
+  member: string;
+  tier: string;
+  validUntil: string;
+  code: string;
+  /**
+   * Under the QR code, per status: only an active card is to be shown at the entrance; the others
+   * say why they are not valid (`{date}`: the last day of the membership).
+   */
+  scanHint: StatusTexts;
+  perks: string;
+  info: string;
+  locations: string;
+  map: string;
+  addApple: string;
+  addGoogle: string;
+  redeem: string;
+  hours: string;
+  notFoundTitle: string;
+  notFoundText: string;
+  /** Google's name for the custom link when the club gives it no label. */
+  link: string;
+};
+
+export const CARD_TEXTS: Record<Locale, CardTexts> = {
+  fr: {
+    status: { active: "Membre actif", expired: "Adhésion expirée", suspended: "Adhésion suspendue", pending: "Paiement en attente" },
+    member: "Membre",
+    tier: "Catégorie",
+    validUntil: "Valable jusqu'au",
+    code: "Code",
+    scanHint: {
+      active: "Présentez ce code à l'entrée.",
+      expired: "Cette carte n'est plus valable : l'adhésion a pris fin le {date}.",
+      suspended: "Cette carte n'est pas valable : l'adhésion est suspendue. Contactez le club.",
+      pending: "Cette carte n'est pas encore valable : la cotisation n'est pas encore payée.",
+    },
+    perks: "Vos avantages",
+    info: "Informations",
+    locations: "Nos adresses",
+    map: "Voir sur la carte",
+    addApple: "Ajouter à Apple Wallet",
+    addGoogle: "Ajouter à Google Wallet",
+    redeem: "Comment en profiter",
+    hours: "Horaires",
+    notFoundTitle: "Carte introuvable",
+    notFoundText: "Ce lien ne correspond à aucune carte de membre. Vérifiez l'adresse reçue par e-mail.",
+    link: "Lien",
+  },
+  en: {
+    status: { active: "Active member", expired: "Membership expired", suspended: "Membership suspended", pending: "Payment pending" },
+    member: "Member",
+    tier: "Tier",
+    validUntil: "Valid until",
+    code: "Code",
+    scanHint: {
+      active: "Show this code at the entrance.",
+      expired: "This card is no longer valid: the membership ended on {date}.",
+      suspended: "This card is not valid: the membership is suspended. Please contact the club.",
+      pending: "This card is not valid yet: the membership fee has not been paid.",
+    },
+    perks: "Your perks",
+    info: "Information",
+    locations: "Our locations",
+    map: "Show on map",
+    addApple: "Add to Apple Wallet",
+    addGoogle: "Add to Google Wallet",
+    redeem: "How to redeem",
+    hours: "Opening hours",
+    notFoundTitle: "Card not found",
+    notFoundText: "This link matches no membership card. Check the address you received by email.",
+    link: "Link",
+  },
+  de: {
+    status: { active: "Aktives Mitglied", expired: "Mitgliedschaft abgelaufen", suspended: "Mitgliedschaft gesperrt", pending: "Zahlung ausstehend" },
+    member: "Mitglied",
+    tier: "Kategorie",
+    validUntil: "Gültig bis",
+    code: "Code",
+    scanHint: {
+      active: "Zeigen Sie diesen Code am Eingang.",
+      expired: "Diese Karte ist nicht mehr gültig: Die Mitgliedschaft endete am {date}.",
+      suspended: "Diese Karte ist nicht gültig: Die Mitgliedschaft ist gesperrt. Bitte wenden Sie sich an den Verein.",
+      pending: "Diese Karte ist noch nicht gültig: Der Mitgliederbeitrag ist noch nicht bezahlt.",
+    },
+    perks: "Ihre Vorteile",
+    info: "Informationen",
+    locations: "Unsere Standorte",
+    map: "Auf der Karte zeigen",
+    addApple: "Zu Apple Wallet hinzufügen",
+    addGoogle: "Zu Google Wallet hinzufügen",
+    redeem: "So lösen Sie ein",
+    hours: "Öffnungszeiten",
+    notFoundTitle: "Karte nicht gefunden",
+    notFoundText: "Dieser Link gehört zu keiner Mitgliedskarte. Prüfen Sie die Adresse aus Ihrer E-Mail.",
+    link: "Link",
+  },
+  it: {
+    status: { active: "Socio attivo", expired: "Iscrizione scaduta", suspended: "Iscrizione sospesa", pending: "Pagamento in attesa" },
+    member: "Socio",
+    tier: "Categoria",
+    validUntil: "Valida fino al",
+    code: "Codice",
+    scanHint: {
+      active: "Mostra questo codice all'ingresso.",
+      expired: "Questa tessera non è più valida: l'iscrizione è terminata il {date}.",
+      suspended: "Questa tessera non è valida: l'iscrizione è sospesa. Contatta il club.",
+      pending: "Questa tessera non è ancora valida: la quota associativa non è ancora stata pagata.",
+    },
+    perks: "I tuoi vantaggi",
+    info: "Informazioni",
+    locations: "Le nostre sedi",
+    map: "Vedi sulla mappa",
+    addApple: "Aggiungi a Apple Wallet",
+    addGoogle: "Aggiungi a Google Wallet",
+    redeem: "Come usufruirne",
+    hours: "Orari",
+    notFoundTitle: "Tessera non trovata",
+    notFoundText: "Questo link non corrisponde a nessuna tessera. Controlla l'indirizzo ricevuto per e-mail.",
+    link: "Link",
+  },
+};
+
+/** The Apple pass's description (what VoiceOver and the lock screen say). */
+export const PASS_DESCRIPTION: Record<Locale, string> = {
+  fr: "Carte de membre",
+  en: "Membership card",
+  de: "Mitgliedskarte",
+  it: "Tessera socio",
+};
+
+export type RosterTexts = { headers: string[]; status: StatusTexts; title: string; page: string };
+
+export const ROSTER_TEXTS: Record<Locale, RosterTexts> = {
+  fr: {
+    headers: ["nom", "prénom", "email", "fin abonnement", "statut"],
+    status: { active: "actif", expired: "expiré", pending: "en attente", suspended: "suspendu" },
+    title: "Liste des membres",
+    page: "page {n} / {total}",
+  },
+  en: {
+    headers: ["last name", "first name", "email", "membership end", "status"],
+    status: { active: "active", expired: "expired", pending: "pending", suspended: "suspended" },
+    title: "Member list",
+    page: "page {n} / {total}",
+  },
+  de: {
+    headers: ["Nachname", "Vorname", "E-Mail", "Mitgliedschaftsende", "Status"],
+    status: { active: "aktiv", expired: "abgelaufen", pending: "ausstehend", suspended: "gesperrt" },
+    title: "Mitgliederliste",
+    page: "Seite {n} / {total}",
+  },
+  it: {
+    headers: ["cognome", "nome", "email", "fine abbonamento", "stato"],
+    status: { active: "attivo", expired: "scaduto", pending: "in attesa", suspended: "sospeso" },
+    title: "Elenco dei membri",
+    page: "pagina {n} / {total}",
+  },
+};
+
+export const CARD_EMAIL_TEXTS: Record<Locale, { subject: string; hello: string; intro: string; open: string; qr: string; bye: string }> = {
+  fr: {
+    subject: "Votre carte de membre — {club}",
+    hello: "Bonjour {first},",
+    intro: "Voici votre carte de membre de {club}.",
+    open: "Ouvrez votre carte",
+    qr: "Présentez ce code QR lors des contrôles (code {code}).",
+    bye: "À bientôt,",
+  },
+  en: {
+    subject: "Your membership card — {club}",
+    hello: "Hello {first},",
+    intro: "Here is your {club} membership card.",
+    open: "Open your card",
+    qr: "Show this QR code when asked (code {code}).",
+    bye: "See you soon,",
+  },
+  de: {
+    subject: "Ihr Mitgliedsausweis — {club}",
+    hello: "Hallo {first},",
+    intro: "Hier ist Ihr Mitgliedsausweis von {club}.",
+    open: "Ausweis öffnen",
+    qr: "Zeigen Sie diesen QR-Code bei Kontrollen vor (Code {code}).",
+    bye: "Bis bald,",
+  },
+  it: {
+    subject: "La tua tessera di membro — {club}",
+    hello: "Ciao {first},",
+    intro: "Ecco la tua tessera di membro di {club}.",
+    open: "Apri la tua tessera",
+    qr: "Mostra questo codice QR ai controlli (codice {code}).",
+    bye: "A presto,",
+  },
+};
