@@ -86,28 +86,45 @@ function decodeParam(name: string, raw: string): string | null {
  * segments, as Elysia's router chooses), and the docs pages, which are public.
  */
 export function routeTable(routes: MountedRoute[]): RouteTable {
-  const table = routes.map((r) => {
-    const segments = r.path.split("/");
-    return {
-      route: r,
-      pattern: new RegExp(`^${segments.map((seg) => (seg.startsWith(":") ? `(?<${seg.slice(1)}>[^/]+)` : literal(seg))).join("/")}$`),
-      fixed: segments.filter((seg) => !seg.startsWith(":")).length,
-    };
-  });
+  // One entry per path, its guards made once: every request is matched here before anything else.
+  type Entry = { pattern: RegExp; fixed: number; depth: number; methods: string[]; guards: Map<string, Guard> };
+  const byPath = new Map<string, Entry>();
+  for (const r of routes) {
+    let entry = byPath.get(r.path);
+    if (!entry) {
+      const segments = r.path.split("/");
+      entry = {
+        pattern: new RegExp(`^${segments.map((seg) => (seg.startsWith(":") ? `(?<${seg.slice(1)}>[^/]+)` : literal(seg))).join("/")}$`),
+        fixed: segments.filter((seg) => !seg.startsWith(":")).length,
+        depth: segments.length,
+        methods: [],
+        guards: new Map(),
+      };
+      byPath.set(r.path, entry);
+    }
+    entry.methods.push(r.method);
+    entry.guards.set(r.method, { auth: r.spec.auth ?? "key", scope: r.spec.scope });
+  }
+  const entries = [...byPath.values()];
   return {
     match(method, path) {
       if (path === SPEC_PATH || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`))
         return { ...PUBLIC_GET, guard: method === "GET" || method === "HEAD" ? PUBLIC_GET.guard : null };
-      const found = table.map((r) => ({ ...r, m: r.pattern.exec(path) })).filter((r) => r.m);
-      if (!found.length) return null;
+      const depth = path.split("/").length;
       const wanted = method === "HEAD" ? "GET" : method;
-      const [best] = found.filter((r) => r.route.method === wanted || r.route.method === "ALL").sort((a, b) => b.fixed - a.fixed);
-      const params = Object.fromEntries(Object.entries(best?.m?.groups ?? {}).map(([name, raw]) => [name, decodeParam(name, raw)]));
-      return {
-        methods: [...new Set(found.map((r) => r.route.method))],
-        guard: best ? { auth: best.route.spec.auth ?? "key", scope: best.route.spec.scope } : null,
-        params,
-      };
+      let methods: string[] | null = null;
+      let best: { entry: Entry; groups: Record<string, string> | undefined } | null = null;
+      for (const entry of entries) {
+        if (entry.depth !== depth) continue;
+        const m = entry.pattern.exec(path);
+        if (!m) continue;
+        methods = methods ? [...new Set([...methods, ...entry.methods])] : entry.methods;
+        if ((entry.guards.has(wanted) || entry.guards.has("ALL")) && (!best || entry.fixed > best.entry.fixed)) best = { entry, groups: m.groups };
+      }
+      if (!methods) return null;
+      const params: Record<string, string | null> = {};
+      for (const [name, raw] of Object.entries(best?.groups ?? {})) params[name] = decodeParam(name, raw);
+      return { methods, guard: best ? (best.entry.guards.get(wanted) ?? best.entry.guards.get("ALL") ?? null) : null, params };
     },
   };
 }

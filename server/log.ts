@@ -9,7 +9,26 @@ export type Logger = {
   log(level: Exclude<LogLevel, "silent">, msg: string, fields?: Record<string, unknown>): void;
 };
 
-export function createLogger(level: LogLevel, write: (line: string) => void = (line) => void process.stdout.write(`${line}\n`)): Logger {
+/**
+ * Lines written to stdout together once the current burst of work is done (one write for every
+ * request answered in the same turn of the event loop, not one each): under load a write per
+ * request cost a tenth of the throughput. A kill -9 can lose the lines of that last moment, never
+ * an answer or a write.
+ */
+function bufferedStdout(): (line: string) => void {
+  let pending: string[] = [];
+  const flush = () => {
+    const out = pending.join("");
+    pending = [];
+    process.stdout.write(out);
+  };
+  return (line) => {
+    if (!pending.length) setImmediate(flush);
+    pending.push(`${line}\n`);
+  };
+}
+
+export function createLogger(level: LogLevel, write: (line: string) => void = bufferedStdout()): Logger {
   const least = RANK[level];
   return {
     log(at, msg, fields = {}) {
