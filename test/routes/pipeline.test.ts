@@ -63,7 +63,7 @@ describe("the request pipeline", () => {
     expect(refused.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("a key's last_used_at is written with its request's audit row", async () => {
+  it("a key's last_used_at is written with its request's audit row, at most once a minute", async () => {
     const key = await env.makeKey({ members: "view" });
     const prefix = key.slice(0, 12);
     const before = await env.db.read.select().from(apiKeys);
@@ -73,6 +73,10 @@ describe("the request pipeline", () => {
     const after = (await env.db.read.select().from(apiKeys)).find((k) => k.prefix === prefix);
     expect(after?.last_used_at).not.toBeNull();
     expect(after!.last_used_at! >= t0).toBe(true);
+    // Exact to the minute: a second request within it leaves the row alone (no write per request).
+    await env.call("GET", "/api/auth/me", { key });
+    const again = (await env.db.read.select().from(apiKeys)).find((k) => k.prefix === prefix);
+    expect(again?.last_used_at).toBe(after!.last_used_at);
   });
 
   it("GET /health answers 200 with the database checked, without a key, documented in the OpenAPI description", async () => {
