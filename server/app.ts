@@ -13,9 +13,9 @@ import { AppError, Forbidden, NotFound, PayloadTooLarge, RateLimited, Validation
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { SlidingWindowLimiter } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
-import { authorize, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
+import { authorize, type Guard, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
 import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
-import { corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
+import { ALL_METHODS, corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
 import { createLogger, requestId } from "./log";
 import { getState, setState } from "./state";
 
@@ -56,77 +56,78 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     const id = requestId(request.headers.get("x-request-id"));
     const origin = request.headers.get("origin");
     let locale: Locale = localeFromAcceptLanguage(request.headers.get("accept-language"));
-    let caller: Caller | null = null;
-    let rate: ReturnType<SlidingWindowLimiter["hit"]> | null = null;
-    let auditAs: { clubId: string; adminId: string; keyPrefix: string | null } | null = null;
+    // Filled by `identify` (a closure: kept in one object so the type checker sees its writes).
+    const seen: {
+      caller: Caller | null;
+      rate: ReturnType<SlidingWindowLimiter["hit"]> | null;
+      auditAs: { clubId: string; adminId: string; keyPrefix: string | null } | null;
+    } = { caller: null, rate: null, auditAs: null };
     const via = path === "/mcp" ? "mcp" : "http";
     const match = table.match(request.method, path);
     const auth = match?.guard?.auth ?? "public";
     const cors = corsKind(path, auth);
     let response: Response;
     try {
-      if (!match) {
-        // 404 whoever asks (a 401 would suggest the path exists); a valid key's request is still counted and audited.
-        const known = request.headers.has("authorization") ? await resolveCaller(db, request.headers.get("authorization")).catch(() => null) : null;
-        if (known?.kind === "key") {
-          auditAs = { clubId: known.clubId, adminId: known.adminId, keyPrefix: known.keyPrefix };
-          caller = known;
-          locale = known.locale;
-          rate = limiter.hit(known.keyId as string);
-          if (!rate.allowed) throw new RateLimited(rate.retryAfterSeconds);
+      // The caller behind the bearer token, counted against its key's rate and named for the audit
+      // log; one place for the routes that need a key and for the refusals that do not (404, 405).
+      const identify = async (required: boolean) => {
+        try {
+          seen.caller = await resolveCaller(db, request.headers.get("authorization"));
+        } catch (err) {
+          if (err instanceof CallerRefused) {
+            locale = err.known.locale;
+            seen.auditAs = err.known;
+          }
+          if (required) throw err;
+          return;
         }
-        throw new NotFound("ROUTE_NOT_FOUND", { method: request.method, path });
+        locale = seen.caller.locale;
+        if (seen.caller.kind === "key") {
+          seen.auditAs = { clubId: seen.caller.clubId, adminId: seen.caller.adminId, keyPrefix: seen.caller.keyPrefix };
+          seen.rate = limiter.hit(seen.caller.keyId as string);
+          if (!seen.rate.allowed) throw new RateLimited(seen.rate.retryAfterSeconds);
+        }
+      };
+      // 404 and 405 whoever asks (a 401 would suggest more than the OpenAPI document says); a
+      // key's request is still counted and audited, so a key cannot probe without a trace.
+      if (!match || (request.method !== "OPTIONS" && !match.guard)) {
+        if (request.headers.has("authorization")) await identify(false);
+        if (!match) throw new NotFound("ROUTE_NOT_FOUND", { method: request.method, path });
+        throw new AppError(405, "METHOD_NOT_ALLOWED", { path, method: request.method, allow: allowOf(match.methods) });
       }
       if (request.method === "OPTIONS") {
         response = preflight(request, path, match);
       } else {
-        if (!match.guard) throw new AppError(405, "METHOD_NOT_ALLOWED", { path, method: request.method, allow: match.methods.join(", ") });
-        if (auth !== "public") {
-          try {
-            caller = await resolveCaller(db, request.headers.get("authorization"));
-          } catch (err) {
-            if (err instanceof CallerRefused) {
-              locale = err.known.locale;
-              auditAs = err.known;
-            }
-            throw err;
-          }
-          locale = caller.locale;
-          if (caller.kind === "key") {
-            auditAs = { clubId: caller.clubId, adminId: caller.adminId, keyPrefix: caller.keyPrefix };
-            rate = limiter.hit(caller.keyId as string);
-            if (!rate.allowed) throw new RateLimited(rate.retryAfterSeconds);
-          }
-        }
+        if (auth !== "public") await identify(true);
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
-        authorize(match.guard, caller, match.params);
+        authorize(match.guard as Guard, seen.caller, match.params);
         request = await capBody(request, config.maxBodyBytes);
-        setState(request, { caller, locale, via, tool: null, ip });
+        setState(request, { caller: seen.caller, locale, via, tool: null, ip });
         response = await elysia.handle(request);
       }
     } catch (err) {
       response = err instanceof AppError ? appErrorResponse(err, locale) : internalError(locale, err);
     }
     const headers = response.headers;
-    if (rate) {
-      headers.set("ratelimit-limit", String(rate.limit));
-      headers.set("ratelimit-remaining", String(rate.remaining));
-      headers.set("ratelimit-reset", String(rate.resetSeconds));
+    if (seen.rate) {
+      headers.set("ratelimit-limit", String(seen.rate.limit));
+      headers.set("ratelimit-remaining", String(seen.rate.remaining));
+      headers.set("ratelimit-reset", String(seen.rate.resetSeconds));
     }
-    if (response.status === 405 && match && !headers.has("allow")) headers.set("allow", match.methods.join(", "));
+    if (response.status === 405 && match && !headers.has("allow")) headers.set("allow", allowOf(match.methods));
     // RFC 6750 section 3: a refused bearer credential says so; MCP clients read it to know a key is wanted.
     if (response.status === 401 && auth !== "public" && !headers.has("www-authenticate")) {
       headers.set("www-authenticate", request.headers.has("authorization") ? 'Bearer realm="club-api", error="invalid_token"' : 'Bearer realm="club-api"');
     }
     if (request.method !== "OPTIONS") for (const [name, value] of Object.entries(corsHeaders(cors, origin, config.corsOrigins))) headers.set(name, value);
     headers.set("x-request-id", id);
-    if (auditAs) {
+    if (seen.auditAs) {
       try {
         await audit.record(
           {
-            club_id: auditAs.clubId,
-            admin_id: auditAs.adminId,
-            key_prefix: auditAs.keyPrefix,
+            club_id: seen.auditAs.clubId,
+            admin_id: seen.auditAs.adminId,
+            key_prefix: seen.auditAs.keyPrefix,
             method: request.method,
             path,
             status: response.status,
@@ -137,7 +138,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
             mcp_method: getState(request)?.mcpMethod ?? null,
             created_at: new Date().toISOString(),
           },
-          caller?.keyId ?? null,
+          seen.caller?.keyId ?? null,
         );
       } catch (err) {
         // Nothing done with a key goes unrecorded: without its audit row, the answer is an error.
@@ -151,7 +152,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       path,
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      key_prefix: auditAs?.keyPrefix ?? null,
+      key_prefix: seen.auditAs?.keyPrefix ?? null,
       via,
       tool: getState(request)?.tool ?? null,
       mcp_method: getState(request)?.mcpMethod ?? null,
@@ -167,10 +168,11 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
    */
   function preflight(request: Request, path: string, match: PathMatch): Response {
     const { methods } = match;
-    if (!isPreflight(request)) return new Response(null, { status: 204, headers: { allow: [...methods, "OPTIONS"].join(", ") } });
+    if (!isPreflight(request)) return new Response(null, { status: 204, headers: { allow: `${allowOf(methods)}, OPTIONS` } });
     const origin = request.headers.get("origin") as string;
-    const asked = table.match(request.headers.get("access-control-request-method") as string, path);
-    const kind = corsKind(path, asked?.guard?.auth ?? "key");
+    // Who may call the method the page means to send; for a method the path does not take, its first one's.
+    const asked = table.match(request.headers.get("access-control-request-method") as string, path)?.guard ?? table.match(methods[0], path)?.guard;
+    const kind = corsKind(path, asked?.auth ?? "key");
     if (kind === "listed" && !(config.corsOrigins.includes("*") || config.corsOrigins.includes(origin))) {
       throw new Forbidden("CORS_ORIGIN_NOT_ALLOWED", { origin });
     }
@@ -180,7 +182,11 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
   return { handle, routes, audit, limiter, elysia: elysia as unknown as Elysia };
 }
 
-/** Refuses a body over `max` bytes (413), whether or not it announces its length. */
+/** The `Allow` list of a path's methods (a route of every method, such as /mcp's, lists them). */
+function allowOf(methods: string[]): string {
+  return (methods.includes("ALL") ? ALL_METHODS : methods).join(", ");
+}
+
 /** Nesting a JSON body may have: ours go a few levels deep; thousands only exhaust the stack. */
 export const MAX_JSON_DEPTH = 64;
 

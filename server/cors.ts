@@ -14,6 +14,9 @@ const EXPOSED_HEADERS =
 /** How long a browser may reuse a preflight's answer (seconds). */
 const MAX_AGE = "600";
 
+/** What a route declared for every method (`ALL`, the MCP endpoint) answers to. */
+export const ALL_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
 /** `open`: any origin (public routes for websites); `listed`: only CORS_ORIGINS. */
 export type CorsKind = "open" | "listed";
 
@@ -41,7 +44,7 @@ export function isPreflight(request: Request): boolean {
 
 /** The headers of a successful preflight for a path taking `methods`. */
 export function preflightHeaders(kind: CorsKind, origin: string, methods: string[]): Record<string, string> {
-  const all = methods.includes("ALL") ? ["GET", "POST", "PUT", "PATCH", "DELETE"] : methods;
+  const all = methods.includes("ALL") ? ALL_METHODS : methods;
   return {
     "access-control-allow-origin": kind === "open" ? "*" : origin,
     "access-control-allow-methods": [...new Set([...all, "OPTIONS"])].join(", "),

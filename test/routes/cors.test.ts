@@ -55,6 +55,12 @@ describe("CORS with CORS_ORIGINS unset", () => {
     expect(res.status).toBe(403);
   });
 
+  it("a public route's preflight for a method it does not take still answers as a public route (not 'add the origin')", async () => {
+    const res = await preflight(env, `/api/public/clubs/${slug}/events`, "DELETE");
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
+  });
+
   it("an unknown path's preflight is a 404", async () => {
     expect((await preflight(env, "/api/nowhere", "GET")).status).toBe(404);
   });

@@ -3,7 +3,8 @@
 // carries an X-Request-Id; one JSON log line per request; a key's `last_used_at` is kept;
 // /health checks the database.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { apiKeys } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { apiKeys, auditLog } from "../../db/schema";
 import { loadConfig } from "../../lib/config";
 import { createApp } from "../../server/app";
 import { setup, type TestEnv } from "../helpers";
@@ -28,7 +29,7 @@ describe("the request pipeline", () => {
     expect(res.headers.get("allow")).toBe("GET");
   });
 
-  it("authorization runs once, before the body is read: a key without the scope gets 403 whatever it sends", async () => {
+  it("authorization comes before the body is read: a key without the scope gets 403 whatever it sends", async () => {
     const view = await env.makeKey({ members: "view" });
     const res = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, {
       key: view,
@@ -43,6 +44,24 @@ describe("the request pipeline", () => {
     expect([other.status, other.body.code]).toEqual([403, "CLUB_FORBIDDEN"]);
     const upper = await env.call("GET", `/api/clubs/${env.clubId.toUpperCase()}/members`);
     expect(upper.status).toBe(200);
+  });
+
+  it("a wrong method with a key is still counted against the key and audited (a key cannot probe without a trace)", async () => {
+    const key = await env.makeKey({ members: "view" });
+    const res = await env.call("PROPFIND", "/api/auth/me", { key });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("ratelimit-remaining")).not.toBeNull();
+    await env.app.audit.drain();
+    const rows = await env.db.read
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.key_prefix, key.slice(0, 12)));
+    expect(rows.map((r) => [r.method, r.status])).toEqual([["PROPFIND", 405]]);
+  });
+
+  it("a plain OPTIONS lists the path's methods", async () => {
+    const res = await env.app.handle(new Request(`http://localhost/api/clubs/${env.clubId}/stats`, { method: "OPTIONS" }));
+    expect([res.status, res.headers.get("allow")]).toEqual([204, "GET, OPTIONS"]);
   });
 
   it("a 401 carries WWW-Authenticate: Bearer, on the API and on /mcp (so MCP clients ask for a key)", async () => {
