@@ -27,7 +27,10 @@ const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} 
 /** The first instant of a `YYYY-MM` month (UTC), and of the month `shift` months later. */
 function monthStart(month: string, shift = 0): Date {
   const [y, m] = month.split("-").map(Number);
-  return new Date(Date.UTC(y, m - 1 + shift, 1));
+  // setUTCFullYear, not Date.UTC: the latter reads years 0-99 as 1900-1999.
+  const d = new Date(0);
+  d.setUTCFullYear(y, m - 1 + shift, 1);
+  return d;
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);

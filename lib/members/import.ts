@@ -93,7 +93,8 @@ const NEW_MEMBER_NEEDS = ["first_name", "last_name", "membership_end"] as const;
 const REQUIRED: Record<ImportMode, Field[]> = { create: ["email", ...NEW_MEMBER_NEEDS], update: ["email"] };
 
 function dateOf(value: string): string | null {
-  let m = value.match(/^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/);
+  // A date, or the date of a spreadsheet's date-time (a time, seconds, fraction, zone): nothing else may follow it.
+  let m = value.match(/^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/);
   let ymd = m ? [m[1], m[2], m[3]] : null;
   if (!ymd) {
     m = value.match(/^(\d{1,2})[./](\d{1,2})[./](\d{4})$/);

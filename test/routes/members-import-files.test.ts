@@ -66,6 +66,14 @@ describe("headings", () => {
     }
   });
 
+  it("takes a spreadsheet's date-time as its date, and refuses a date followed by anything else", async () => {
+    const res = await importBody(
+      "first_name,last_name,email,membership_end\nDa,Time,datetime@test.org,2030-06-30 00:00:00\nGa,Rbage,garbage@test.org,2030-06-30Tgarbage\n",
+    );
+    expect(res.body.errors.map((e: { line: number }) => e.line)).toEqual([3]);
+    expect(await byEmail("garbage@test.org")).toBeUndefined();
+  });
+
   it("updates from a two-column file (email and end) in update mode", async () => {
     const m = await seedMember(env, { email: "two@test.org", membership_end: "2030-01-31" });
     const res = await importBody(cp1252("E-Mail;Mitglied bis\r\ntwo@test.org;31.01.2031\r\n"), "?mode=update");
