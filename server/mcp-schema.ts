@@ -3,7 +3,7 @@
 // and a free-form record's values as `{}`; the MCP Inspector warns on both and some clients drop
 // the parameter or the whole tool. Here a type list becomes `anyOf` branches and an empty
 // `additionalProperties` (which means "anything") is left out.
-import { type ZodObject, z } from "zod";
+import { type ZodObject, type ZodType, z } from "zod";
 
 type Schema = Record<string, unknown>;
 
@@ -63,4 +63,25 @@ export function portableSchema(schema: Schema): Schema {
  */
 export function inputSchema(input: ZodObject): Schema & { type: "object" } {
   return portableSchema(z.toJSONSchema(z.object(input.shape), { target: "draft-7", io: "input" }) as Schema) as Schema & { type: "object" };
+}
+
+/** Whether a tool's answer is an object, given as `structuredContent` as is (else wrapped as `{result}`). */
+export function answersObject(output: ZodType): boolean {
+  return output.def.type === "object";
+}
+
+/**
+ * A tool's output schema: its answer's zod schema (the HTTP route's response schema) as the
+ * client receives it (`io: "output"`), made portable. MCP wants `"type": "object"` at the root,
+ * so a named root (zod writes it as a `$ref`) is inlined beside its definitions, and an answer
+ * that is not an object is described as `{result}`, the way callTool wraps it.
+ */
+export function outputSchema(output: ZodType): Schema & { type: "object" } {
+  const { $schema, $ref, definitions, ...rest } = z.toJSONSchema(output, { target: "draft-7", io: "output" }) as Schema & {
+    $ref?: string;
+    definitions?: Record<string, Schema>;
+  };
+  const root = typeof $ref === "string" && definitions ? (definitions[$ref.replace("#/definitions/", "")] ?? rest) : rest;
+  const shaped = answersObject(output) ? root : { type: "object", properties: { result: root }, required: ["result"], additionalProperties: false };
+  return portableSchema({ $schema, ...shaped, ...(definitions ? { definitions } : {}) }) as Schema & { type: "object" };
 }

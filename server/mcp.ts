@@ -26,7 +26,7 @@ import { AppError, Forbidden } from "../lib/errors";
 import { t } from "../lib/i18n";
 import { CLUB_SCHEME, INSTRUCTIONS, PROMPTS, type PromptDef, RESOURCES, type ResourceDef, resourceUri, TOOLS } from "../lib/mcp";
 import type { ToolDef } from "../lib/mcp/tool";
-import { inputSchema } from "./mcp-schema";
+import { answersObject, inputSchema, outputSchema } from "./mcp-schema";
 import { type ErrorBody, errorAnswer, json, parseInput, validationBody } from "./errors";
 import { getState } from "./state";
 
@@ -57,6 +57,7 @@ function listedTools(): Tool[] {
     title: def.title,
     description: def.description,
     inputSchema: inputSchema(def.input),
+    outputSchema: outputSchema(def.output),
     annotations: def.annotations,
     execution: { taskSupport: "forbidden" },
   }));
@@ -81,7 +82,7 @@ async function callTool(ctx: Ctx, request: Request, name: string, args: unknown)
   if (!input.success) return refusal(validationBody(input.items));
   try {
     const result = await def.run(ctx, input.data);
-    const structured = result && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : { result };
+    const structured = answersObject(def.output) ? (result as Record<string, unknown>) : { result };
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: structured };
   } catch (err) {
     return refusal(errorAnswer(err, ctx.locale).body);

@@ -1,7 +1,8 @@
 // How an MCP tool is declared: a name (SPEC "MCP server"), words an assistant can act on, the
 // zod input schema (the same one the HTTP route validates with, where there is one), hints, and
-// a run function that calls one lib/ verb. No MCP SDK here: server/mcp.ts registers these.
-import type { z, ZodObject } from "zod";
+// the schema of its answer (the HTTP route's response schema, so both transports promise one
+// shape), and a run function that calls one lib/ verb. No MCP SDK here: server/mcp.ts registers these.
+import type { z, ZodObject, ZodType } from "zod";
 import type { Ctx } from "../context";
 
 export type ToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
@@ -12,6 +13,8 @@ export type ToolDef<S extends ZodObject = ZodObject> = {
   description: string;
   input: S;
   annotations: ToolAnnotations;
+  /** What `run` answers: an object schema is the tool's `structuredContent` as is; any other is wrapped as `{result}`. */
+  output: ZodType;
   run(ctx: Ctx, input: z.output<S>): Promise<unknown>;
 };
 

@@ -220,3 +220,12 @@ export type ImportResult = z.infer<typeof ImportResult>;
 export const CardEmailResult = z
   .object({ sent: z.literal(true), to: z.string(), card_email_sent_at: dateTimeOutput(), web_card_url: z.string() })
   .meta({ id: "CardEmailResult" });
+
+/** What the assistant's export answers: the CSV itself for a small selection, else the link to the HTTP export. */
+export const AssistantExport = z
+  .object({
+    count: z.int().meta({ description: "Members selected." }),
+    csv: z.string().nullable().meta({ description: "The CSV file's text (no byte order mark), or null when there are too many members for one answer." }),
+    url: z.string().nullable().meta({ description: "The HTTP export to download instead, when `csv` is null." }),
+  })
+  .meta({ id: "AssistantExport" });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
-import { callTool, mcpClient } from "./client";
+import { callTool, listTools, mcpClient } from "./client";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ describe("MCP requests in the audit log", () => {
   it("a session (connect, tools/list, whoami) shows the whoami call and no nameless row; include_protocol=true shows the handshake", async () => {
     const key = await env.makeKey({ members: "view" });
     const client = await mcpClient(env, key);
-    expect((await client.listTools()).tools.length).toBeGreaterThan(10);
+    expect((await listTools(client)).tools.length).toBeGreaterThan(10);
     expect((await callTool(client, "whoami")).isError).toBe(false);
     await client.close();
 

@@ -15,8 +15,22 @@ export async function mcpClient(env: TestEnv, key: string | null = env.key) {
   return client;
 }
 
-/** Calls a tool and parses its JSON text answer (a refusal's too: `{detail, code}`); `isError` tells a refusal. */
-export async function callTool(client: Awaited<ReturnType<typeof mcpClient>>, name: string, args: Record<string, unknown> = {}) {
+const listed = new WeakSet<Client>();
+
+/** `tools/list`, after which the SDK checks each tool answer of this client against its outputSchema. */
+export async function listTools(client: Client) {
+  const answer = await client.listTools();
+  listed.add(client);
+  return answer;
+}
+
+/**
+ * Calls a tool and parses its JSON text answer (a refusal's too: `{detail, code}`); `isError` tells
+ * a refusal. The client has listed the tools first, so the SDK checks the tool's
+ * `structuredContent` against its outputSchema (an answer that breaks its promise fails the test).
+ */
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}) {
+  if (!listed.has(client)) await listTools(client);
   const res = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[] };
   const text = res.content[0]?.text ?? "";
   try {

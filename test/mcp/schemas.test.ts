@@ -1,5 +1,6 @@
 // The tools' input schemas as a client reads them over tools/list: a form every client takes (no
-// `type` list, no empty schema), still accepting what the tool accepts.
+// `type` list, no empty schema), still accepting what the tool accepts; and their output schemas,
+// which every real answer meets.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
@@ -78,6 +79,42 @@ describe("tools/list input schemas", () => {
     const { isError, body } = await callTool(client, "update_club", args);
     expect(isError).toBe(false);
     expect(body.card_hide_branding).toBe(true);
+    await client.close();
+  });
+});
+
+describe("tools/list output schemas", () => {
+  it("every tool promises an object answer, in the same portable form as its input", () => {
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    const typeLists: string[] = [];
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+      expect(() => ajv.compile(tool.outputSchema as Schema), tool.name).not.toThrow();
+      for (const [path, schema] of schemasIn(tool.outputSchema as Schema, tool.name)) if (Array.isArray(schema.type)) typeLists.push(path);
+    }
+    expect(typeLists).toEqual([]);
+  });
+
+  it("are the route's response schema: a member tool promises MemberAdminItem's fields, a list is `{result: [...]}`", () => {
+    const extend = tools.find((t) => t.name === "extend_membership")?.outputSchema as Schema;
+    expect(Object.keys(extend.properties as Schema)).toContain("membership_end");
+    expect(extend.additionalProperties).toBe(false);
+    const listEvents = tools.find((t) => t.name === "list_events")?.outputSchema as Schema;
+    expect(listEvents.required).toEqual(["result"]);
+    expect((listEvents.properties as Record<string, Schema>).result.type).toBe("array");
+  });
+
+  it("hold for real answers: the structuredContent of a call validates against its tool's outputSchema", async () => {
+    const ajv = new Ajv({ strict: false });
+    addFormats(ajv);
+    const client = await mcpClient(env);
+    for (const name of ["whoami", "get_club", "list_events", "list_members", "club_stats", "list_tiers"]) {
+      const answer = (await client.callTool({ name, arguments: {} })) as { structuredContent?: unknown; isError?: boolean };
+      expect(answer.isError ?? false, name).toBe(false);
+      const check = ajv.compile(tools.find((t) => t.name === name)?.outputSchema as Schema);
+      expect(check(answer.structuredContent), `${name}: ${JSON.stringify(check.errors)}`).toBe(true);
+    }
     await client.close();
   });
 });

@@ -1,6 +1,6 @@
 // MCP tools of the cards issue: verify a scanned card, read attendance.
-import { AttendanceQuery, getAttendance } from "../../attendance";
-import { VerifyInput, verifyCard } from "../../cards";
+import { AttendanceQuery, AttendanceResponse, getAttendance } from "../../attendance";
+import { CardVerification, VerifyInput, verifyCard } from "../../cards";
 import { READ_ONLY, tool } from "../tool";
 
 export const verify_card = tool({
@@ -10,6 +10,7 @@ export const verify_card = tool({
     "Checks a scanned membership card. `serial` is the code in the card's QR code (the member's referral code, any letter case) or the pass serial number. Returns valid (true only for an active member), status (active, expired, suspended, pending or unknown), the member (id, names, tier, membership_end) or null, and scanned_at. Records the scan in the club's attendance.",
   input: VerifyInput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  output: CardVerification,
   run: (ctx, input) => verifyCard(ctx, input),
 });
 
@@ -20,5 +21,6 @@ export const attendance = tool({
     "Lists the club's card scans with totals. Give date (YYYY-MM-DD), or from/to (inclusive days), or period (today, week, month, year); nothing means today. Days are UTC. Returns total_scans, unique_members and up to 1000 most recent scans (member name, tier, status, scanned_at).",
   input: AttendanceQuery,
   annotations: READ_ONLY,
+  output: AttendanceResponse,
   run: (ctx, input) => getAttendance(ctx, input),
 });

@@ -1,8 +1,8 @@
 // MCP tools of the foundation: who the key is, and the club's settings.
 import { z } from "zod";
-import { getAdminMe } from "../../auth/admins";
+import { AdminMe, getAdminMe } from "../../auth/admins";
 import { getClub, updateClub } from "../../clubs";
-import { ClubUpdate } from "../../clubs/schemas";
+import { ClubAdmin, ClubUpdate } from "../../clubs/schemas";
 import { READ_ONLY, tool } from "../tool";
 
 export const whoami = tool({
@@ -11,6 +11,7 @@ export const whoami = tool({
   description: "Returns the admin this API key acts for, the key's scopes (per area: view or edit), and the club with its club_id. Call it first.",
   input: z.object({}),
   annotations: READ_ONLY,
+  output: AdminMe,
   run: (ctx) => getAdminMe(ctx),
 });
 
@@ -21,6 +22,7 @@ export const get_club = tool({
     "Returns all of the club's settings: name, colours, membership fee and duration (fees in cents), locale, card appearance, social links, legal details.",
   input: z.object({}),
   annotations: READ_ONLY,
+  output: ClubAdmin,
   run: (ctx) => getClub(ctx),
 });
 
@@ -31,5 +33,6 @@ export const update_club = tool({
     "Changes the club's settings. Send only the fields to change; null clears an optional field. Amounts are integer cents, colours #RRGGBB. card_* fields need the card:edit scope, fee/payout/accounting fields finances:edit. Returns the updated club.",
   input: ClubUpdate,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: ClubAdmin,
   run: (ctx, input) => updateClub(ctx, input),
 });

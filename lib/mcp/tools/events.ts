@@ -2,9 +2,9 @@
 // the HTTP routes, so a rule or a limit exists once.
 import { z } from "zod";
 import { checkinEvent, createEvent, getEvent, listEventRegistrations, listEvents, updateEvent } from "../../events";
-import { CheckinPayload, EventCreate, EventUpdate } from "../../events/schemas";
-import { createPromoCode, listPromoCodes, PromoCodeCreate, PromoCodeListQuery } from "../../promo";
-import { clubStats } from "../../stats";
+import { CheckinPayload, CheckinResult, EventAdminDetail, EventAdminItem, EventCreate, EventRegistrationItem, EventUpdate } from "../../events/schemas";
+import { createPromoCode, listPromoCodes, PromoCodeCreate, PromoCodeListQuery, PromoCodePublic } from "../../promo";
+import { ClubStats, clubStats } from "../../stats";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
 const eventId = z.uuid().meta({ description: "The event's id (from list_events)." });
@@ -16,6 +16,7 @@ export const list_events = tool({
     "Lists the club's events, latest start first, each with status (draft, published, cancelled), registered_count, checked_in_count, revenue_cents and net_cents (integer cents) and its public_url.",
   input: z.object({}),
   annotations: READ_ONLY,
+  output: z.array(EventAdminItem),
   run: (ctx) => listEvents(ctx, {}),
 });
 
@@ -25,6 +26,7 @@ export const get_event = tool({
   description: "Returns one event with all its settings and its tickets (prices in cents, quantity_max, registered_count).",
   input: z.object({ event_id: eventId }),
   annotations: READ_ONLY,
+  output: EventAdminDetail,
   run: (ctx, input) => getEvent(ctx, input),
 });
 
@@ -35,6 +37,7 @@ export const create_event = tool({
     "Creates a published event. Required: title, starts_at (ISO 8601 date-time). tickets: [{name, member_price_cents, non_member_price_cents (null = members only), tier_prices, quantity_max}], prices in cents. ends_at must be after starts_at; attendees_min 1..1000.",
   input: EventCreate,
   annotations: WRITE,
+  output: EventAdminDetail,
   run: (ctx, input) => createEvent(ctx, input),
 });
 
@@ -45,6 +48,7 @@ export const update_event = tool({
     "Changes an event: send event_id and only the fields to change. status: draft <-> published, or cancelled (final: a cancelled event cannot be changed). tickets is the full list: give each kept ticket its id; tickets left out are removed (deactivated if they have registrations).",
   input: EventUpdate.extend({ event_id: eventId }),
   annotations: { ...WRITE, idempotentHint: true },
+  output: EventAdminDetail,
   run: (ctx, input) => updateEvent(ctx, input),
 });
 
@@ -54,6 +58,7 @@ export const event_registrations = tool({
   description: "Lists everyone registered to an event: name, email, ticket, status (confirmed, pending payment, cancelled), amount in cents, checked_in_at.",
   input: z.object({ event_id: eventId }),
   annotations: READ_ONLY,
+  output: z.array(EventRegistrationItem),
   run: (ctx, input) => listEventRegistrations(ctx, input),
 });
 
@@ -64,6 +69,7 @@ export const checkin_event = tool({
     "Checks a scanned code in at an event. code: a ticket's qr_token or the card code of a member registered to the event. Answers verdict valid (first scan), already (with the first checked_in_at) or not_registered. A cancelled event refuses check-in (EVENT_CANCELLED). Give a nonce to make a retry safe.",
   input: CheckinPayload.extend({ event_id: eventId }),
   annotations: WRITE,
+  output: CheckinResult,
   run: (ctx, input) => checkinEvent(ctx, input),
 });
 
@@ -77,6 +83,7 @@ export const list_promo_codes = tool({
     include_inactive: z.boolean().default(true).meta({ description: PromoCodeListQuery.shape.include_inactive.description }),
   }),
   annotations: READ_ONLY,
+  output: z.array(PromoCodePublic),
   run: (ctx, input) => listPromoCodes(ctx, input),
 });
 
@@ -87,6 +94,7 @@ export const create_promo_code = tool({
     "Creates a promo code: code (4 to 30 characters, unique in the club whatever the case), discount_type percent (1..100) or amount (cents), discount_value > 0; optional event_id (an event code), max_uses, valid_from, valid_until.",
   input: PromoCodeCreate,
   annotations: WRITE,
+  output: PromoCodePublic,
   run: (ctx, input) => createPromoCode(ctx, input),
 });
 
@@ -97,5 +105,6 @@ export const club_stats = tool({
     "Returns member counts (total, active, expired, pending, suspended, new this month) and revenue this month and all time in cents: gross, provider fees, platform commission, net, and the membership and event shares.",
   input: z.object({}),
   annotations: READ_ONLY,
+  output: ClubStats,
   run: (ctx) => clubStats(ctx, {}),
 });

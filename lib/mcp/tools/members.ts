@@ -3,12 +3,18 @@
 import { z } from "zod";
 import { addMember, cancelSubscription, extendMembership, listMembers, markMemberPaid, reactivateMember, suspendMember } from "../../members";
 import {
+  AssistantExport,
+  CardEmailResult,
   ExtendRequest,
+  ImportResult,
   IMPORT_MODES,
   ManualMemberCreate,
   MarkPaidRequest,
+  MemberAdminItem,
   MemberIdInput,
   MemberListQuery,
+  MemberListResponse,
+  MemberWithWallet,
   ReactivateRequest,
   SuspendRequest,
 } from "../../members/schemas";
@@ -24,6 +30,7 @@ export const list_members = tool({
     "Lists the club's members, one page at a time (total, page, limit, items). Filter by status (active, expired, pending, suspended, all), search by name, email or referral code (accents and case ignored), sort by registered, name, email, membership_end or status, dir asc or desc. Each item has its id (member_id for the other member tools), status, membership_end and referral_code.",
   input: MemberListQuery,
   annotations: READ_ONLY,
+  output: MemberListResponse,
   run: (ctx, input) => listMembers(ctx, input),
 });
 
@@ -34,6 +41,7 @@ export const add_member = tool({
     "Adds a member who paid outside the platform: first_name, last_name, email and membership_end (YYYY-MM-DD, last valid day) are required; the membership starts today (so membership_end cannot be before today) and is marked paid. Fails with MEMBER_EMAIL_TAKEN if the email is already a member's. Returns the member with wallet_urls.web, the card link to give them.",
   input: ManualMemberCreate,
   annotations: WRITE,
+  output: MemberWithWallet,
   run: (ctx, input) => addMember(ctx, input),
 });
 
@@ -44,6 +52,7 @@ export const extend_membership = tool({
     "Extends a member's membership without recording a payment. Give extend_until (a date later than the current end), or extend_months (added to the end, or to today if expired), or neither for one period of the member's tier (else the club's duration). Returns the updated member.",
   input: MemberIdInput.extend(ExtendRequest.shape),
   annotations: WRITE,
+  output: MemberAdminItem,
   run: (ctx, input) => extendMembership(ctx, input),
 });
 
@@ -54,6 +63,7 @@ export const mark_member_paid = tool({
     "Records a payment received outside the platform (bank transfer by default, or cash...) and renews the membership: a pending or expired member becomes paid with a new period from today; an active one is renewed from its end. amount_cents is integer cents. Refused for a suspended member (reactivate first). Needs finances:edit.",
   input: MemberIdInput.extend(MarkPaidRequest.shape),
   annotations: WRITE,
+  output: MemberAdminItem,
   run: (ctx, input) => markMemberPaid(ctx, input),
 });
 
@@ -64,6 +74,7 @@ export const suspend_member = tool({
     "Suspends a paid or pending member: their card stops verifying until reactivate_member. Fails with MEMBER_ALREADY_SUSPENDED if already suspended. Returns the updated member.",
   input: MemberIdInput.extend(SuspendRequest.shape),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  output: MemberAdminItem,
   run: (ctx, input) => suspendMember(ctx, input),
 });
 
@@ -73,6 +84,7 @@ export const reactivate_member = tool({
   description: "Lifts a suspension: the member returns to the status they had before. Fails with MEMBER_NOT_SUSPENDED otherwise. Returns the updated member.",
   input: MemberIdInput.extend(ReactivateRequest.shape),
   annotations: WRITE,
+  output: MemberAdminItem,
   run: (ctx, input) => reactivateMember(ctx, input),
 });
 
@@ -83,6 +95,7 @@ export const cancel_subscription = tool({
     "Stops the automatic renewal of a member's subscription; the member stays active until the end of the paid period. Fails with NO_ACTIVE_SUBSCRIPTION for a one-time member or one already cancelled. Needs finances:edit.",
   input: MemberIdInput.extend(SuspendRequest.shape),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  output: MemberAdminItem,
   run: (ctx, input) => cancelSubscription(ctx, input),
 });
 
@@ -93,6 +106,7 @@ export const send_card_email = tool({
     "Emails the member, in the club's language, the link to their web membership card and its QR code. Always sends, even if sent before (use it to resend a lost card). Returns the address and card_email_sent_at; fails with CARD_EMAIL_FAILED if the mail server refuses. Needs communication:edit.",
   input: MemberIdInput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  output: CardEmailResult,
   run: (ctx, input) => sendCardEmail(ctx, input),
 });
 
@@ -105,6 +119,7 @@ export const export_members = tool({
     member_ids: z.string().max(40_000).nullish().describe("Comma-separated member ids to export; omit for every member."),
   }),
   annotations: READ_ONLY,
+  output: AssistantExport,
   run: (ctx, input) => exportMembersForAssistant(ctx, input),
 });
 
@@ -121,5 +136,6 @@ export const import_members = tool({
     partial: z.boolean().default(false).describe("Write the valid lines even if other lines have errors."),
   }),
   annotations: WRITE,
+  output: ImportResult,
   run: (ctx, input) => importMembers(ctx, input),
 });
