@@ -205,17 +205,15 @@ describe("GET .../members/:member_id/history", () => {
     // A payment outside any transition (an event ticket) and a row no admin wrote.
     const ticket = await insertPayment(env, { kind: "event", amount: 1500, paidAt: "2020-01-01T00:00:00.000Z", memberId: m.id });
     await env.db.tx((t) =>
-      t
-        .insert(memberHistory)
-        .values({
-          id: newId(),
-          club_id: env.clubId,
-          member_id: m.id,
-          action: "extend",
-          to_status: "paid",
-          to_end: m.membership_end,
-          created_at: "2019-01-01T00:00:00.000Z",
-        }),
+      t.insert(memberHistory).values({
+        id: newId(),
+        club_id: env.clubId,
+        member_id: m.id,
+        action: "extend",
+        to_status: "paid",
+        to_end: m.membership_end,
+        created_at: "2019-01-01T00:00:00.000Z",
+      }),
     );
     const res = await env.call("GET", `${one(m.id)}/history`);
     expect(res.status).toBe(200);
@@ -324,32 +322,28 @@ describe("DELETE /api/clubs/:club_id/members/:member_id (erasure)", () => {
       // A wallet registration and a queued mail job that name the member.
       const now = nowIso();
       await e.db.tx(async (t) => {
-        await t
-          .insert(appleRegistrations)
-          .values({
-            id: newId(),
-            club_id: e.clubId,
-            member_id: id,
-            device_library_id: "dev1",
-            pass_type_id: "pass.x",
-            push_token: "tok",
-            created_at: now,
-            updated_at: now,
-          });
+        await t.insert(appleRegistrations).values({
+          id: newId(),
+          club_id: e.clubId,
+          member_id: id,
+          device_library_id: "dev1",
+          pass_type_id: "pass.x",
+          push_token: "tok",
+          created_at: now,
+          updated_at: now,
+        });
         await t
           .insert(jobs)
           .values({ id: newId(), club_id: e.clubId, kind: "mail", payload: { to: EMAIL, name: `${FIRST} ${LAST}` }, run_after: now, created_at: now });
-        await t
-          .insert(jobs)
-          .values({
-            id: newId(),
-            club_id: e.clubId,
-            kind: "mail",
-            payload: { to: "x@y.org" },
-            last_error: `550 ${EMAIL} unknown`,
-            run_after: now,
-            created_at: now,
-          });
+        await t.insert(jobs).values({
+          id: newId(),
+          club_id: e.clubId,
+          kind: "mail",
+          payload: { to: "x@y.org" },
+          last_error: `550 ${EMAIL} unknown`,
+          run_after: now,
+          created_at: now,
+        });
       });
       // Another member, and money of others: none of it may change.
       const other = await seedMember(e, { first_name: "Otto", email: "otto@test.org" });
