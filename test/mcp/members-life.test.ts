@@ -1,25 +1,17 @@
 // MCP tools of a member's other half (DESIGN.md section 12): get_member, update_member,
 // delete_member, member_history, export_member_data, through the SDK client.
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { members } from "../../db/schema";
-import { setup, type TestEnv } from "../helpers";
 import { historyOf, memberRow, seedMember } from "../members-fixtures";
-import { callTool, mcpClient } from "./client";
+import { callTool, mcpClient, mcpSuite } from "./client";
 
-let env: TestEnv;
-let client: Awaited<ReturnType<typeof mcpClient>>;
-beforeAll(async () => {
-  env = await setup();
-  client = await mcpClient(env);
-});
-afterAll(async () => {
-  await client.close();
-  await env.close();
-});
+const suite = mcpSuite();
 
 describe("MCP tools of a member's other half", () => {
+  const use = () => ({ env: suite.env, client: suite.client });
   it("declares each tool with its hints; delete_member is destructive and says it cannot be undone", async () => {
+    const { client } = use();
     const byName = Object.fromEntries((await client.listTools()).tools.map((t) => [t.name, t]));
     for (const name of ["get_member", "member_history", "export_member_data"]) {
       expect(byName[name].annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -32,6 +24,7 @@ describe("MCP tools of a member's other half", () => {
   });
 
   it("get_member answers the member as structuredContent; another club's member is MEMBER_NOT_FOUND", async () => {
+    const { env, client } = use();
     const m = await seedMember(env, { first_name: "Mira" });
     const res = (await client.callTool({ name: "get_member", arguments: { member_id: m.id } })) as { structuredContent?: { id: string; first_name: string } };
     expect(res.structuredContent).toMatchObject({ id: m.id, first_name: "Mira" });
@@ -42,6 +35,7 @@ describe("MCP tools of a member's other half", () => {
   });
 
   it("update_member changes the fields given and writes history; member_history lists it with the actor", async () => {
+    const { env, client } = use();
     const m = await seedMember(env, { first_name: "Old" });
     const res = await callTool(client, "update_member", { member_id: m.id, first_name: "New", membership_end: "2031-01-31", reason: "Board decision" });
     expect(res.isError).toBe(false);
@@ -55,6 +49,7 @@ describe("MCP tools of a member's other half", () => {
   });
 
   it("export_member_data answers the document; delete_member erases, and a view key may not", async () => {
+    const { env, client } = use();
     const m = await seedMember(env, { first_name: "Gone" });
     const data = await callTool(client, "export_member_data", { member_id: m.id });
     expect(data.body.member.first_name).toBe("Gone");
