@@ -48,6 +48,9 @@ const MIGRATIONS = join(import.meta.dir, "migrations");
 function configure(conn: Database, writer: boolean) {
   conn.exec("PRAGMA busy_timeout = 5000");
   conn.exec("PRAGMA foreign_keys = ON");
+  // Deleted or overwritten content is zeroed in the file, not left in free space: an erased
+  // member's name must not be readable from the database file afterwards (GDPR art. 17).
+  conn.exec("PRAGMA secure_delete = ON");
   if (writer) {
     conn.exec("PRAGMA journal_mode = WAL");
     // An acknowledged write must survive a power cut: FULL syncs the WAL at each commit.

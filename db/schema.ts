@@ -344,9 +344,11 @@ export const memberHistory = sqliteTable(
   {
     id: text("id").primaryKey(),
     club_id: text("club_id").notNull(),
-    member_id: text("member_id")
-      .notNull()
-      .references(() => members.id),
+    /**
+     * No foreign key: an erased member's row is deleted (GDPR art. 17) while its history stays,
+     * attached to the anonymous member its id now names (lib/members/erase.ts).
+     */
+    member_id: text("member_id").notNull(),
     action: text("action").notNull(),
     from_status: text("from_status"),
     to_status: text("to_status"),
@@ -370,7 +372,8 @@ export const payments = sqliteTable(
   {
     id: text("id").primaryKey(),
     club_id: text("club_id").notNull(),
-    member_id: text("member_id").references(() => members.id),
+    /** No foreign key: kept, as the anonymous member's, when the member is erased (lib/members/erase.ts). */
+    member_id: text("member_id"),
     /** `membership` or `event`. */
     kind: text("kind").notNull(),
     /** Set for `event` payments (events issue). */
@@ -403,8 +406,8 @@ export const scans = sqliteTable(
     club_id: text("club_id")
       .notNull()
       .references(() => clubs.id),
-    /** null when the code matched no member of the club. */
-    member_id: text("member_id").references(() => members.id),
+    /** null when the code matched no member of the club. No foreign key: kept when the member is erased. */
+    member_id: text("member_id"),
     /** The serial or referral code as scanned. */
     code: text("code").notNull(),
     /** `active`, `expired`, `suspended`, `pending` or `unknown`, at the time of the scan. */
@@ -492,7 +495,8 @@ export const eventRegistrations = sqliteTable(
     ticket_id: text("ticket_id")
       .notNull()
       .references(() => eventTickets.id),
-    member_id: text("member_id").references(() => members.id),
+    /** No foreign key: kept, as the anonymous member's, when the member is erased (lib/members/erase.ts). */
+    member_id: text("member_id"),
     first_name: text("first_name").notNull(),
     last_name: text("last_name").notNull(),
     email: text("email"),

@@ -68,6 +68,18 @@ describe("README: the curl tour", () => {
     expect(JSON.parse(run(command(/\/actions\/reactivate\b/))).status).toBe("active");
   });
 
+  it("correct and remove: PATCH with a reason, history, data export, then erasure (204) and the member is gone", () => {
+    const patched = JSON.parse(run(command(/-X PATCH .*members\/<member_id>$/)));
+    expect([patched.last_name, patched.membership_end]).toEqual(["Durand-Favre", "2030-12-31"]);
+    const history = JSON.parse(run(command(/members\/<member_id>\/history$/)));
+    expect(history.items[0]).toMatchObject({ kind: "correction", reason: "Paid for two seasons" });
+    expect(JSON.parse(run(command(/members\/<member_id>\/data-export$/))).member.last_name).toBe("Durand-Favre");
+    expect(run(`${command(/-X DELETE .*members\/<member_id>$/)} -o /dev/null -w '%{http_code}'`)).toBe("204");
+    expect(JSON.parse(run(command(/^curl -s -H "Authorization: Bearer \$KEY" \$BASE\/api\/clubs\/\$CLUB\/members\/<member_id>$/))).code).toBe(
+      "MEMBER_NOT_FOUND",
+    );
+  });
+
   it("the club slug comes from GET /api/auth/me, and the public event list answers for it", async () => {
     const slug = run(`${command(/^SLUG=/)}; printf %s "$SLUG"`);
     const me = await (await fetch(`${server.base}/api/auth/me`, { headers: { authorization: `Bearer ${server.key}` } })).json();

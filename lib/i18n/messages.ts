@@ -259,6 +259,12 @@ export const MESSAGES = {
     de: "Ein Mitglied des Clubs verwendet bereits die Adresse {email}.",
     it: "Un membro del club usa già l'indirizzo {email}.",
   },
+  REASON_REQUIRED: {
+    fr: "Indiquez la raison de cette correction (elle est gardée dans l'historique du membre).",
+    en: "Give the reason for this correction (it is kept in the member's history).",
+    de: "Geben Sie den Grund für diese Korrektur an (er wird im Verlauf des Mitglieds gespeichert).",
+    it: "Indicate il motivo di questa correzione (è conservato nella cronologia del membro).",
+  },
   MEMBER_ALREADY_SUSPENDED: {
     fr: "Ce membre est déjà suspendu.",
     en: "This member is already suspended.",

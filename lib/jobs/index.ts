@@ -5,7 +5,7 @@
 // the server's table (server/jobs) is the whole list of what its worker can run. The worker runs
 // up to JOB_CONCURRENCY jobs at once, but the jobs of one concurrency key (a delivery's device or
 // wallet object, a club's fan-outs) one after the other, in order.
-import { and, asc, eq, lte, notInArray, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, lte, notInArray, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { jobs } from "../../db/schema";
 import type { Config } from "../config";
@@ -340,4 +340,19 @@ export function startJobWorker(db: Db, config: Config, kinds: JobKinds, interval
       await running;
     },
   };
+}
+
+/**
+ * Deletes, inside `t`, the club's jobs whose payload, error or outcome contains `text` (an
+ * erased member's email: a queued mail to them is not sent, and no finished job keeps their
+ * address). Matched as text, whatever the job kind, so kinds added later are covered too.
+ */
+export async function forgetJobsMentioning(t: Queryable, clubId: string, text: string): Promise<number> {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const mentions = (column: SQLWrapper) => sql`lower(${column}) like ${pattern} escape '\\'`;
+  const gone = await t
+    .delete(jobs)
+    .where(and(eq(jobs.club_id, clubId), or(mentions(jobs.payload), mentions(jobs.last_error), mentions(jobs.outcome))))
+    .returning({ id: jobs.id });
+  return gone.length;
 }

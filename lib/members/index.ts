@@ -8,7 +8,7 @@ import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
-import { Conflict, ValidationFailed } from "../errors";
+import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
 import { getTierRow } from "../tiers/internal";
 import {
@@ -40,6 +40,7 @@ import {
   type MemberListQuery,
   MemberListQuery as MemberListQuerySchema,
   type MemberListResponse,
+  type MemberUpdate,
   type ReasonRequest,
 } from "./schemas";
 import { derivedStatus, statusSql, statusWhere, todayUtc } from "./status";
@@ -186,13 +187,20 @@ async function transition(
   memberId: string,
   action: string,
   reason: string | null | undefined,
-  decide: (m: MemberRow, t: Queryable) => Promise<{ set: Change; details?: Record<string, unknown>; also?: (m: MemberRow) => Promise<void> }>,
+  decide: (
+    m: MemberRow,
+    t: Queryable,
+  ) => Promise<{ set: Change; details?: Record<string, unknown>; also?: (m: MemberRow) => Promise<void>; action?: string } | null>,
 ): Promise<MemberAdminItem> {
   // The answer is read in the same transaction: it shows this transition's result, never that of
   // a concurrent one committed in the same group.
   return ctx.db.tx(async (t) => {
     const before = await getMemberRow(t, ctx.clubId, memberId);
-    const { set, details, also } = await decide(before, t);
+    const decided = await decide(before, t);
+    // Nothing to change (an update sending the stored values): no write, no history row.
+    if (!decided) return getMemberItem(t, ctx.clubId, memberId);
+    const { set, details, also } = decided;
+    const kind = decided.action ?? action;
     // Extending a membership that already ends near the year 9999 would leave the date format.
     if (set.membership_end !== undefined && !isStorableDay(set.membership_end)) {
       throw new ValidationFailed([{ loc: ["body"], code: "MEMBERSHIP_END_TOO_LATE", params: { max: LAST_DAY } }]);
@@ -202,8 +210,8 @@ async function transition(
       .set({ ...set, updated_at: nowIso() })
       .where(and(eq(members.club_id, ctx.clubId), eq(members.id, memberId)))
       .returning();
-    await writeHistory(t, ctx, { memberId, action, from: before, to: after, reason, details });
-    if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], action);
+    await writeHistory(t, ctx, { memberId, action: kind, from: before, to: after, reason, details });
+    if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], kind);
     if (also) await also(after);
     return getMemberItem(t, ctx.clubId, memberId);
   });
@@ -304,5 +312,75 @@ export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: 
   transition(ctx, input.member_id, "cancel_subscription", input.reason, async (m) => {
     if (m.payment_mode !== "subscription" || m.renewal_opt_out_at) throw new Conflict("NO_ACTIVE_SUBSCRIPTION");
     return { set: { renewal_opt_out_at: nowIso() } };
+  }),
+);
+
+/** The member of the club (404 MEMBER_NOT_FOUND for an unknown id or another club's). */
+export const getMember = verb(
+  "members:view",
+  async (ctx: Ctx, input: { member_id: string }): Promise<MemberAdminItem> => getMemberItem(ctx.db.read, ctx.clubId, input.member_id),
+);
+
+/** The fields of MemberUpdate stored as sent (names and email are normalised, custom fields merged). */
+const PLAIN_FIELDS = ["tier_id", "payment_method", "invoice_company_name", "acquisition_source", "membership_end"] as const;
+
+/** RFC 7396 at the top level: keys sent replace, keys sent as null go, the rest stays; null clears all. */
+function mergeCustomFields(stored: Record<string, unknown> | null, sent: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (sent === null) return null;
+  const merged: Record<string, unknown> = { ...(stored ?? {}) };
+  for (const [k, v] of Object.entries(sent)) {
+    if (v === null) delete merged[k];
+    else merged[k] = v;
+  }
+  return Object.keys(merged).length ? merged : null;
+}
+
+/**
+ * Corrects the member's data: only the fields sent change, and only those that differ are
+ * written (none: no history row). One history row: `correction` when membership_end changes
+ * (which needs a reason, 422 REASON_REQUIRED; not before membership_start, 422), else `update`;
+ * it names the changed fields, not their values (those are personal data, erased with the
+ * member). 409 MEMBER_EMAIL_TAKEN for another member's email; 422 TIER_NOT_FOUND for a tier
+ * that is not the club's. A change the card shows queues a pass update.
+ */
+export const updateMember = verb("members:edit", async (ctx: Ctx, input: MemberUpdate & { member_id: string }) =>
+  transition(ctx, input.member_id, "update", input.reason, async (m, t) => {
+    const want: Change = {};
+    if (input.first_name !== undefined) want.first_name = input.first_name.trim();
+    if (input.last_name !== undefined) want.last_name = input.last_name.trim();
+    if (input.email !== undefined) want.email = normalizeEmail(input.email);
+    for (const f of PLAIN_FIELDS) if (input[f] !== undefined) Object.assign(want, { [f]: input[f] });
+    if (input.custom_fields !== undefined) want.custom_fields = mergeCustomFields(m.custom_fields, input.custom_fields);
+    const set = Object.fromEntries(
+      Object.entries(want).filter(([k, v]) => JSON.stringify(v ?? null) !== JSON.stringify(m[k as keyof MemberRow] ?? null)),
+    ) as Change;
+    const fields = Object.keys(set);
+    if (!fields.length) return null;
+    const invalid: Invalid[] = [];
+    if (set.membership_end !== undefined) {
+      if (set.membership_end < m.membership_start) {
+        invalid.push({ loc: ["body", "membership_end"], code: "MEMBERSHIP_END_BEFORE_START", params: { start: m.membership_start, end: set.membership_end } });
+      }
+      if (!input.reason?.trim()) invalid.push({ loc: ["body", "reason"], code: "REASON_REQUIRED" });
+    }
+    if (set.tier_id) {
+      const tier = await getTierRow(t, ctx.clubId, set.tier_id).catch((err) => {
+        if (err instanceof NotFound) return null;
+        throw err;
+      });
+      if (!tier) invalid.push({ loc: ["body", "tier_id"], code: "TIER_NOT_FOUND" });
+    }
+    if (invalid.length) throw new ValidationFailed(invalid);
+    if (set.email !== undefined) await assertEmailFree(t, ctx.clubId, set.email, m.id);
+    if (set.first_name !== undefined || set.last_name !== undefined || set.email !== undefined) {
+      const names = {
+        first_name: set.first_name ?? m.first_name,
+        last_name: set.last_name ?? m.last_name,
+        email: set.email ?? m.email,
+        referral_code: m.referral_code,
+      };
+      Object.assign(set, { search_text: searchTextOf(names), sort_name: sortNameOf(names) });
+    }
+    return { set, action: set.membership_end !== undefined ? "correction" : "update", details: { fields } };
   }),
 );

@@ -229,3 +229,109 @@ export const AssistantExport = z
     url: z.string().nullable().meta({ description: "The HTTP export to download instead, when `csv` is null." }),
   })
   .meta({ id: "AssistantExport" });
+// ---- The other half of a member's life (DESIGN.md section 12) ----
+
+const nullableText = (max: number, description: string) => z.string().trim().max(max).nullable().optional().meta({ description });
+
+export const MemberUpdate = z
+  .object({
+    first_name: z.string().trim().min(1).max(200).optional(),
+    last_name: z.string().trim().min(1).max(200).optional(),
+    email: z.email().max(320).optional().meta({ description: "Unique in the club (409 MEMBER_EMAIL_TAKEN)." }),
+    tier_id: z.uuid().nullable().optional().meta({ description: "A tier of the club (422 otherwise); null clears it." }),
+    custom_fields: z.record(z.string(), z.unknown()).nullable().optional().meta({
+      description: "Merged into the stored ones: a key sent replaces its value, a key sent as null is removed, keys not sent are kept; null clears them all.",
+    }),
+    payment_method: nullableText(50, "How the member pays (bank_transfer, cash...); null clears it."),
+    invoice_company_name: nullableText(200, "Company named on invoices; null clears it."),
+    acquisition_source: nullableText(200, "How the member found the club; null clears it."),
+    membership_end: date().optional().meta({
+      description: "A correction of the last valid day (not before membership_start): needs a `reason`, and is written to the member's history with it.",
+    }),
+    reason: reason(),
+  })
+  .meta({
+    id: "MemberUpdate",
+    description: "Only the fields sent change. A change the wallet card shows (names, tier, end date, custom fields) updates the member's passes.",
+    examples: [{ last_name: "Rochat-Favre", email: "emilie.favre@example.org" }],
+  });
+export type MemberUpdate = z.infer<typeof MemberUpdate>;
+
+export const HISTORY_KINDS_NOTE =
+  "`manual_create`, `import_create`, `import_update`, `update`, `correction` (membership_end corrected), `extend`, `mark_paid`, `suspend`, `reactivate`, `cancel_subscription`, `card_email_sent`, or `payment` (a payment recorded outside a member transition, e.g. an event ticket).";
+
+export const MemberHistoryItem = z
+  .object({
+    id: z.uuid(),
+    kind: z.string().meta({ description: HISTORY_KINDS_NOTE }),
+    from_status: z.string().nullable().meta({ description: "Stored payment_status before." }),
+    to_status: z.string().nullable().meta({ description: "Stored payment_status after." }),
+    membership_end_before: date().nullable(),
+    membership_end_after: date().nullable(),
+    amount_cents: z.int().nullable().meta({ description: "The payment's amount, for a payment." }),
+    payment_method: z.string().nullable(),
+    reason: z.string().nullable(),
+    actor: z.string().meta({
+      description:
+        "Who did it: the admin's email with the key's prefix (`ana@example.org (mk_live_Ab12)`), the email alone for a dashboard session, `member` (self-service) or `system`.",
+    }),
+    created_at: dateTimeOutput(),
+  })
+  .meta({ id: "MemberHistoryItem", description: "One transition, correction or payment of a member." });
+export type MemberHistoryItem = z.infer<typeof MemberHistoryItem>;
+
+export const MemberHistory = z
+  .object({ items: z.array(MemberHistoryItem).meta({ description: "Newest first." }) })
+  .meta({ id: "MemberHistory", description: "Every transition, correction and payment of the member, newest first." });
+export type MemberHistory = z.infer<typeof MemberHistory>;
+
+const ExportPayment = z
+  .object({
+    id: z.uuid(),
+    kind: z.string().meta({ description: "`membership` or `event`." }),
+    amount_cents: z.int(),
+    currency: z.string(),
+    method: z.string(),
+    source: z.string(),
+    reason: z.string().nullable(),
+    paid_at: dateTimeOutput(),
+  })
+  .meta({ id: "MemberDataExportPayment" });
+
+const ExportRegistration = z
+  .object({
+    id: z.uuid(),
+    event_id: z.uuid(),
+    event_title: z.string().nullable(),
+    event_starts_at: dateTimeOutput().nullable(),
+    ticket_name: z.string().nullable(),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string().nullable(),
+    status: z.string(),
+    amount_cents: z.int(),
+    currency: z.string(),
+    checked_in_at: dateTimeOutput().nullable(),
+    custom_fields: z.record(z.string(), z.unknown()).nullable(),
+    created_at: dateTimeOutput(),
+  })
+  .meta({ id: "MemberDataExportRegistration" });
+
+const ExportScan = z
+  .object({ id: z.uuid(), status: z.string(), scanned_at: dateTimeOutput() })
+  .meta({ id: "MemberDataExportScan", description: "A check of the member's card (verify)." });
+
+export const MemberDataExport = z
+  .object({
+    exported_at: dateTimeOutput(),
+    member: MemberAdminItem,
+    history: z.array(MemberHistoryItem),
+    payments: z.array(ExportPayment),
+    registrations: z.array(ExportRegistration).meta({ description: "The member's event registrations, and those made with their email." }),
+    scans: z.array(ExportScan),
+  })
+  .meta({
+    id: "MemberDataExport",
+    description: "Everything stored about one member (GDPR art. 15 access, art. 20 portability), as one JSON document.",
+  });
+export type MemberDataExport = z.infer<typeof MemberDataExport>;

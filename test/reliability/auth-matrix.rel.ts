@@ -31,6 +31,8 @@ const DESIGN_SCOPES: [RegExp, Scope | null][] = [
   [/^GET \/api\/clubs\/:club_id\/audit-log$/, "access_control:view"],
   [/^POST \/api\/clubs\/:club_id\/events\/:event_id\/checkin$/, "access_control:edit"],
   [/^GET \/api\/clubs\/:club_id\/members(\/export)?$/, "members:view"],
+  [/^GET \/api\/clubs\/:club_id\/members\/:member_id(\/history|\/data-export)?$/, "members:view"],
+  [/^(PATCH|DELETE) \/api\/clubs\/:club_id\/members\/:member_id$/, "members:edit"],
   [/^POST \/api\/clubs\/:club_id\/members\/(manual|:member_id\/actions\/(extend|suspend|reactivate))$/, "members:edit"],
   [/^POST \/api\/clubs\/:club_id\/members\/:member_id\/actions\/(mark-paid|cancel-subscription)$/, "finances:edit"],
   [/^POST \/api\/clubs\/:club_id\/members\/:member_id\/send-card-email$/, "communication:edit"],
@@ -56,6 +58,10 @@ const DESIGN_TOOL_SCOPES: Record<string, Scope | null> = {
   checkin_event: "access_control:edit",
   verify_card: "access_control:view",
   club_stats: "finances:view",
+  get_member: "members:view",
+  update_member: "members:edit",
+  delete_member: "members:edit",
+  member_history: "members:view",
 };
 
 /**
@@ -198,7 +204,8 @@ function jsonSchemaOf(schema: ZodType | undefined) {
 function requestFor(route: MountedRoute, objects: ClubObjects, clubId: string, rng: Rng, override?: unknown) {
   const pools = {
     club_id: () => clubId,
-    member_id: () => objects.memberId,
+    // An erasure takes a member of its own: the shared one must stay for the other routes.
+    member_id: () => (route.method === "DELETE" && route.path.endsWith("/members/:member_id") ? objects.spareMemberId() : objects.memberId),
     event_id: () => objects.eventId,
     tier_id: () => objects.tierId,
     ticket_id: () => objects.ticketId,
@@ -335,7 +342,7 @@ async function mcpMatrix() {
   const argsFor = (def: (typeof TOOLS)[number], objects: ClubObjects) => {
     const json = z.toJSONSchema(def.input, { unrepresentable: "any", io: "input" }) as Schema;
     const pools: Record<string, () => unknown> = {
-      member_id: () => objects.memberId,
+      member_id: () => (def.name === "delete_member" ? objects.spareMemberId() : objects.memberId),
       event_id: () => objects.eventId,
       tier_id: () => objects.tierId,
       serial: () => objects.memberCode,

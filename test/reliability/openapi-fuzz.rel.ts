@@ -233,8 +233,11 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     const target = rng.pick(targets);
     const pathParams = op.params.filter((p) => p.in === "path");
     const brokenParam = target === "path" && pathParams.length ? rng.pick(pathParams) : null;
+    // An erasure takes a member of its own: the shared one must stay for every other request.
+    const erases = op.method === "DELETE" && op.path.endsWith("/members/{member_id}");
     let url = op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const p = pathParams.find((x) => x.name === name) as Param;
+      if (erases && name === "member_id" && p !== brokenParam) return ours.spareMemberId();
       return encodePath(pathValue(p, p === brokenParam));
     });
     url += queryString(op, target === "query");

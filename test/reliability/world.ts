@@ -1,6 +1,8 @@
 // The data the reliability suites act on, made through the public API as a client would: in our
 // club a tier, a member, an event with a free ticket, a registration, a promo code and a dashboard
 // session; in another club the same objects, whose ids must never reach our club's answers.
+import { members } from "../../db/schema";
+import { newMemberRow } from "../../lib/members";
 import { setup, type TestEnv } from "../helpers";
 
 export type ClubObjects = {
@@ -15,6 +17,12 @@ export type ClubObjects = {
   ticketId: string;
   qrToken: string;
   promoCode: string;
+  /**
+   * A member of this club no other request uses, for the calls that erase one (DELETE member,
+   * delete_member): erasing `memberId` would leave every later member request a 404. A fresh
+   * uuid once the spares run out.
+   */
+  spareMemberId: () => string;
 };
 
 export type World = { env: TestEnv; ours: ClubObjects; other: ClubObjects; session: string };
@@ -67,6 +75,7 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
     ticketId,
     qrToken: regBody.qr_token,
     promoCode,
+    spareMemberId: await spareMembers(env, clubId, 400),
   };
 }
 
@@ -79,4 +88,24 @@ export async function makeWorld(envVars: Record<string, string> = {}): Promise<W
   const login = await env.call("POST", "/api/auth/login", { key: null, body: { email: "owner@test.org", password: "owner-password" } });
   await expectOk(login, "login");
   return { env, ours, other, session: login.body.token };
+}
+
+/** `n` members of the club written at once, handed out one per call. */
+async function spareMembers(env: TestEnv, clubId: string, n: number): Promise<() => string> {
+  const end = inDays(200).slice(0, 10);
+  const rows = Array.from({ length: n }, (_, i) =>
+    newMemberRow(clubId, {
+      first_name: "Spare",
+      last_name: `Member ${i}`,
+      email: `spare-${i}-${clubId}@example.org`,
+      membership_start: end,
+      membership_end: end,
+      payment_status: "paid",
+    }),
+  );
+  await env.db.tx(async (t) => {
+    for (let i = 0; i < rows.length; i += 100) await t.insert(members).values(rows.slice(i, i + 100));
+  });
+  const ids = rows.map((r) => r.id as string);
+  return () => ids.pop() ?? crypto.randomUUID();
 }

@@ -146,6 +146,7 @@ describe("OpenAPI for a newcomer", () => {
     "markMemberPaid 200",
     "suspendMember 200",
     "reactivateMember 200",
+    "updateMember 200",
     // A member added by hand has no automatic renewal to cancel.
     "cancelSubscription 409 NO_ACTIVE_SUBSCRIPTION",
     "createTier 201",

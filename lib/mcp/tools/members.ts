@@ -1,7 +1,17 @@
 // MCP tools of the members area: the same lib/ verbs and schemas as the HTTP routes, with the
 // member's id as a field.
 import { z } from "zod";
-import { addMember, cancelSubscription, extendMembership, listMembers, markMemberPaid, reactivateMember, suspendMember } from "../../members";
+import {
+  addMember,
+  cancelSubscription,
+  extendMembership,
+  getMember,
+  listMembers,
+  markMemberPaid,
+  reactivateMember,
+  suspendMember,
+  updateMember,
+} from "../../members";
 import {
   AssistantExport,
   CardEmailResult,
@@ -11,15 +21,20 @@ import {
   ManualMemberCreate,
   MarkPaidRequest,
   MemberAdminItem,
+  MemberDataExport,
+  MemberHistory,
   MemberIdInput,
   MemberListQuery,
   MemberListResponse,
   MemberWithWallet,
+  MemberUpdate,
   ReactivateRequest,
   SuspendRequest,
 } from "../../members/schemas";
 import { sendCardEmail } from "../../members/card-email";
 import { exportMembersForAssistant } from "../../members/export";
+import { eraseMember } from "../../members/erase";
+import { exportMemberData, getMemberHistory } from "../../members/history";
 import { importMembers } from "../../members/import";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
@@ -138,4 +153,64 @@ export const import_members = tool({
   annotations: WRITE,
   output: ImportResult,
   run: (ctx, input) => importMembers(ctx, input),
+});
+
+export const get_member = tool({
+  name: "get_member",
+  title: "Get one member",
+  description:
+    "Returns one member by member_id (from list_members): names, email, status (active, expired, pending, suspended), membership dates, tier, referral_code, custom_fields. Fails with MEMBER_NOT_FOUND for an unknown or erased member.",
+  input: MemberIdInput,
+  annotations: READ_ONLY,
+  output: MemberAdminItem,
+  run: (ctx, input) => getMember(ctx, input),
+});
+
+export const update_member = tool({
+  name: "update_member",
+  title: "Correct a member's data",
+  description:
+    "Changes only the fields given: first_name, last_name, email (MEMBER_EMAIL_TAKEN if another member has it), tier_id (null removes the tier), custom_fields (merged: a key set to null is removed; null clears all), payment_method, invoice_company_name, acquisition_source, membership_end (a correction of the last valid day: give a reason too, it is kept in the history; use extend_membership to extend). Returns the updated member.",
+  input: MemberIdInput.extend(MemberUpdate.shape),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  output: MemberAdminItem,
+  run: (ctx, input) => updateMember(ctx, input),
+});
+
+const MemberErased = z.object({ erased: z.literal(true), member_id: z.uuid() });
+
+export const delete_member = tool({
+  name: "delete_member",
+  title: "Erase a member (GDPR)",
+  description:
+    "Erases a member for good (GDPR right to erasure): this cannot be undone. Names, email, custom fields, codes, wallet cards and queued mail are erased, also from their event registrations and card scans; the member leaves lists, exports and verify. Payments and amounts stay, anonymous, so the stats stay true. Confirm with the user first, and offer export_member_data if they want a copy. Returns {erased: true, member_id}.",
+  input: MemberIdInput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  output: MemberErased,
+  run: async (ctx, input) => {
+    await eraseMember(ctx, input);
+    return { erased: true, member_id: input.member_id };
+  },
+});
+
+export const member_history = tool({
+  name: "member_history",
+  title: "A member's history",
+  description:
+    "Lists every transition (created, extended, paid, suspended, reactivated...), correction and payment of a member, newest first, each with kind, statuses and end dates before/after, amount_cents, reason and actor (who did it: an admin's email and key prefix, member, or system).",
+  input: MemberIdInput,
+  annotations: READ_ONLY,
+  output: MemberHistory,
+  run: (ctx, input) => getMemberHistory(ctx, input),
+});
+
+export const export_member_data = tool({
+  name: "export_member_data",
+  title: "Export everything stored about a member (GDPR)",
+  description:
+    "Returns everything stored about one member as one JSON document, for a GDPR access or portability request: the member, its history, payments, event registrations (also those made with its email) and card scans.",
+  input: MemberIdInput,
+  annotations: READ_ONLY,
+  output: MemberDataExport,
+  run: (ctx, input) => exportMemberData(ctx, input),
 });

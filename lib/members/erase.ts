@@ -1,0 +1,91 @@
+// Erasure of a member (GDPR art. 17, DESIGN.md section 12). The member's row is deleted; what
+// the club must keep for its accounts and statistics stays, attached to the anonymous member
+// the erased id now names (no row, so it is in no list, export, count, card or verify): the
+// payments and their amounts, the registrations with their amounts and statuses, the history
+// rows, the card scans. Everything in them that says who the member was goes: names, email,
+// free-text reasons, custom fields, codes and tokens, wallet registrations, queued mail. The
+// database zeroes what is deleted or overwritten (`secure_delete`, db/index.ts), so none of it
+// stays readable in the file's free space.
+import { and, eq, inArray, or, sql } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { appleRegistrations, checkIns, eventRegistrations, memberHistory, members, payments, scans } from "../../db/schema";
+import { type Ctx, verb } from "../context";
+import { nowIso, randomBase62 } from "../ids";
+import { forgetJobsMentioning } from "../jobs";
+import { memberRegistrations } from "./history";
+import { getMemberRow, historyRow, type MemberRow } from "./internal";
+
+/** Keys of a history row's details that say nothing about who the member was (amounts, periods). */
+const KEPT_DETAILS = ["amount_cents", "payment_method", "payment_id", "months", "fields"] as const;
+
+function keptDetails(details: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!details) return null;
+  const kept = Object.fromEntries(KEPT_DETAILS.filter((k) => k in details).map((k) => [k, details[k]]));
+  return Object.keys(kept).length ? kept : null;
+}
+
+/** The member's registrations lose names, email, answers and ticket code; amounts and statuses stay. */
+async function anonymiseRegistrations(t: Queryable, ctx: Ctx, m: MemberRow): Promise<void> {
+  const regs = await t
+    .select({ id: eventRegistrations.id, qr_token: eventRegistrations.qr_token })
+    .from(eventRegistrations)
+    .where(memberRegistrations(ctx.clubId, m));
+  const now = nowIso();
+  for (const r of regs) {
+    // A fresh random code: the column is unique, and the old code must no longer name anyone.
+    await t
+      .update(eventRegistrations)
+      .set({ first_name: "", last_name: "", email: null, custom_fields: null, qr_token: randomBase62(24), updated_at: now })
+      .where(eq(eventRegistrations.id, r.id));
+  }
+  // Check-in rows keep the code as scanned: the member's ticket codes and card code go too.
+  const codes = [...regs.map((r) => r.qr_token), m.referral_code, m.pass_serial_number];
+  const regIds = regs.map((r) => r.id);
+  await t
+    .update(checkIns)
+    .set({ code: "" })
+    .where(
+      and(
+        eq(checkIns.club_id, ctx.clubId),
+        or(
+          inArray(checkIns.code, codes),
+          sql`upper(${checkIns.code}) = ${m.referral_code}`,
+          regIds.length ? inArray(checkIns.registration_id, regIds) : undefined,
+        ),
+      ),
+    );
+}
+
+/**
+ * Erases the member (404 MEMBER_NOT_FOUND for an unknown id or another club's). Cannot be
+ * undone. Stats stay true: revenue is read from the payments, which stay; the member counts
+ * lose the member, who is no longer one.
+ */
+export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member_id: string }): Promise<void> => {
+  await ctx.db.tx(async (t) => {
+    const m = await getMemberRow(t, ctx.clubId, input.member_id);
+    await anonymiseRegistrations(t, ctx, m);
+    await t
+      .update(scans)
+      .set({ code: "" })
+      .where(and(eq(scans.club_id, ctx.clubId), eq(scans.member_id, m.id)));
+    await t
+      .update(payments)
+      .set({ reason: null })
+      .where(and(eq(payments.club_id, ctx.clubId), eq(payments.member_id, m.id)));
+    const history = await t
+      .select({ id: memberHistory.id, details: memberHistory.details })
+      .from(memberHistory)
+      .where(and(eq(memberHistory.club_id, ctx.clubId), eq(memberHistory.member_id, m.id)));
+    for (const h of history)
+      await t
+        .update(memberHistory)
+        .set({ reason: null, details: keptDetails(h.details) })
+        .where(eq(memberHistory.id, h.id));
+    await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
+    await forgetJobsMentioning(t, ctx.clubId, m.email);
+    // Who erased, and when: the last row of the anonymous member's history.
+    await t.insert(memberHistory).values(historyRow(ctx, { memberId: m.id, action: "erase", from: m, to: m }));
+    await t.delete(members).where(and(eq(members.club_id, ctx.clubId), eq(members.id, m.id)));
+  });
+});

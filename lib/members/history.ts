@@ -1,0 +1,147 @@
+// What the club knows about one member, as the member's history (every transition, correction
+// and payment, with who did it) and as the GDPR art. 15/20 document (DESIGN.md section 12).
+// `actor` is read, not stored: the history row keeps the admin's id and the key's prefix, so
+// rows written before this existed show who did them too (docs/decisions.md, "members' other half").
+import { and, desc, eq, or, sql } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { admins, eventRegistrations, events, eventTickets, memberHistory, payments, scans } from "../../db/schema";
+import { type Ctx, verb } from "../context";
+import { nowIso } from "../ids";
+import { getMemberItem, getMemberRow } from "./internal";
+import type { MemberDataExport, MemberHistory, MemberHistoryItem } from "./schemas";
+
+/** `ana@example.org (mk_live_Ab12)` for a key, the email alone for a session, `system` without an admin. */
+function actorOf(email: string | null, keyPrefix: string | null, adminId: string | null): string {
+  if (!adminId) return "system";
+  const who = email ?? adminId;
+  return keyPrefix ? `${who} (${keyPrefix})` : who;
+}
+
+const num = (v: unknown) => (typeof v === "number" ? v : null);
+const str = (v: unknown) => (typeof v === "string" ? v : null);
+
+/**
+ * The member's history rows and payments, newest first. A payment made by a transition
+ * (mark-paid names it in its row's details) is that row; any other payment of the member (an
+ * event ticket, a refund) is an item of kind `payment`.
+ */
+async function historyItems(q: Queryable, clubId: string, memberId: string): Promise<MemberHistoryItem[]> {
+  const rows = await q
+    .select({ h: memberHistory, email: admins.email })
+    .from(memberHistory)
+    .leftJoin(admins, eq(admins.id, memberHistory.admin_id))
+    .where(and(eq(memberHistory.club_id, clubId), eq(memberHistory.member_id, memberId)));
+  const pays = await q
+    .select({ p: payments, email: admins.email })
+    .from(payments)
+    .leftJoin(admins, eq(admins.id, payments.admin_id))
+    .where(and(eq(payments.club_id, clubId), eq(payments.member_id, memberId)));
+  const inRows = new Set(rows.map((r) => str(r.h.details?.payment_id)).filter(Boolean));
+  const items: MemberHistoryItem[] = rows.map(({ h, email }) => ({
+    id: h.id,
+    kind: h.action,
+    from_status: h.from_status,
+    to_status: h.to_status,
+    membership_end_before: h.from_end,
+    membership_end_after: h.to_end,
+    amount_cents: num(h.details?.amount_cents),
+    payment_method: str(h.details?.payment_method),
+    reason: h.reason,
+    actor: actorOf(email, h.key_prefix, h.admin_id),
+    created_at: h.created_at,
+  }));
+  for (const { p, email } of pays) {
+    if (inRows.has(p.id)) continue;
+    items.push({
+      id: p.id,
+      kind: "payment",
+      from_status: null,
+      to_status: null,
+      membership_end_before: null,
+      membership_end_after: null,
+      amount_cents: p.amount_cents,
+      payment_method: p.method,
+      reason: p.reason,
+      actor: actorOf(email, null, p.admin_id),
+      created_at: p.created_at,
+    });
+  }
+  // Newest first; rows of one instant (an import's) by id, so the order is stable.
+  return items.sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+}
+
+/** The member's history, newest first (404 MEMBER_NOT_FOUND for an unknown id or another club's). */
+export const getMemberHistory = verb("members:view", async (ctx: Ctx, input: { member_id: string }): Promise<MemberHistory> => {
+  await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
+  return { items: await historyItems(ctx.db.read, ctx.clubId, input.member_id) };
+});
+
+/**
+ * Everything stored about the member, as one document (GDPR art. 15 and 20): the member, its
+ * history, payments, event registrations (its own and those made with its email) and card scans.
+ */
+export const exportMemberData = verb("members:view", async (ctx: Ctx, input: { member_id: string }): Promise<MemberDataExport> => {
+  const q = ctx.db.read;
+  const member = await getMemberItem(q, ctx.clubId, input.member_id);
+  const [history, pays, regs, scanRows] = await Promise.all([
+    historyItems(q, ctx.clubId, member.id),
+    q
+      .select()
+      .from(payments)
+      .where(and(eq(payments.club_id, ctx.clubId), eq(payments.member_id, member.id)))
+      .orderBy(desc(payments.paid_at)),
+    q
+      .select({ r: eventRegistrations, event_title: events.title, event_starts_at: events.starts_at, ticket_name: eventTickets.name })
+      .from(eventRegistrations)
+      .leftJoin(events, eq(events.id, eventRegistrations.event_id))
+      .leftJoin(eventTickets, eq(eventTickets.id, eventRegistrations.ticket_id))
+      .where(memberRegistrations(ctx.clubId, member))
+      .orderBy(desc(eventRegistrations.created_at)),
+    q
+      .select({ id: scans.id, status: scans.status, scanned_at: scans.scanned_at })
+      .from(scans)
+      .where(and(eq(scans.club_id, ctx.clubId), eq(scans.member_id, member.id)))
+      .orderBy(desc(scans.scanned_at)),
+  ]);
+  return {
+    exported_at: nowIso(),
+    member,
+    history,
+    payments: pays.map((p) => ({
+      id: p.id,
+      kind: p.kind,
+      amount_cents: p.amount_cents,
+      currency: p.currency,
+      method: p.method,
+      source: p.source,
+      reason: p.reason,
+      paid_at: p.paid_at,
+    })),
+    registrations: regs.map(({ r, event_title, event_starts_at, ticket_name }) => ({
+      id: r.id,
+      event_id: r.event_id,
+      event_title,
+      event_starts_at,
+      ticket_name,
+      first_name: r.first_name,
+      last_name: r.last_name,
+      email: r.email,
+      status: r.status,
+      amount_cents: r.amount_cents,
+      currency: r.currency,
+      checked_in_at: r.checked_in_at,
+      custom_fields: r.custom_fields,
+      created_at: r.created_at,
+    })),
+    scans: scanRows,
+  };
+});
+
+/** The member's event registrations in the club: linked to it, or made with its email. */
+export function memberRegistrations(clubId: string, member: { id: string; email: string }) {
+  // lower(): an address typed in another case by whoever registered is still theirs.
+  return and(
+    eq(eventRegistrations.club_id, clubId),
+    or(eq(eventRegistrations.member_id, member.id), sql`lower(${eventRegistrations.email}) = ${member.email}`),
+  );
+}
