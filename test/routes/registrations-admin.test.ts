@@ -50,7 +50,14 @@ describe("POST /api/clubs/:club_id/events/:event_id/registrations", () => {
     const { event, guest } = await party();
     const res = await add(event.id, { ticket_id: guest, email: "Luca@Example.org" });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ ticket_name: "Guest", status: "pending", amount_cents: 1500, is_member: false, email: "luca@example.org", source: "admin" });
+    expect(res.body).toMatchObject({
+      ticket_name: "Guest",
+      status: "pending",
+      amount_cents: 1500,
+      is_member: false,
+      email: "luca@example.org",
+      source: "admin",
+    });
     const row = await registrationRow(env, res.body.id);
     expect(row).toMatchObject({ status: "pending", amount_cents: 1500, source: "admin", club_id: env.clubId, event_id: event.id });
     expect((await env.call("GET", `/api/clubs/${env.clubId}/events/${event.id}`)).body.registered_count).toBe(1);
@@ -58,7 +65,9 @@ describe("POST /api/clubs/:club_id/events/:event_id/registrations", () => {
 
   it("a member pays their tier's price, with their email by default; free is confirmed", async () => {
     const tier = await insertTier(env);
-    const event = await createEventVia(env, { tickets: [{ name: "Entry", member_price_cents: 800, tier_prices: { [tier.id]: 0 }, non_member_price_cents: 2000 }] });
+    const event = await createEventVia(env, {
+      tickets: [{ name: "Entry", member_price_cents: 800, tier_prices: { [tier.id]: 0 }, non_member_price_cents: 2000 }],
+    });
     const member = await insertMember(env, { tierId: tier.id });
     const res = await add(event.id, { ticket_id: event.tickets[0].id, member_id: member.id });
     expect(res.status).toBe(201);
@@ -134,7 +143,10 @@ describe("POST .../registrations/:registration_id/actions/confirm", () => {
   it("needs finances:edit too: events:edit alone or finances:edit alone -> 403, still pending, no payment", async () => {
     const { event, guest } = await party();
     const reg = (await add(event.id, { ticket_id: guest })).body;
-    for (const scopes of [{ events: "edit", finances: "view" }, { finances: "edit", events: "view" }] as const) {
+    for (const scopes of [
+      { events: "edit", finances: "view" },
+      { finances: "edit", events: "view" },
+    ] as const) {
       const res = await env.call("POST", action(event.id, reg.id, "confirm"), { key: await env.makeKey(scopes), body: {} });
       expect([res.status, res.body.code]).toEqual([403, "SCOPE_MISSING"]);
     }
