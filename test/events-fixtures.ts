@@ -161,6 +161,9 @@ export async function statusesOf(env: TestEnv, eventId: string): Promise<Record<
   return Object.fromEntries(rows.map((r) => [r.first_name, r.status]));
 }
 
+/** A public registration's answer, or its refusal's `code`. */
+export type PublicAnswer = { id: string; status: string; qr_token: string; amount_cents: number; discount_cents: number; code?: string };
+
 /** A public registration (no key), answering status and body. */
 export async function registerPublic(env: TestEnv, eventId: string, body: Record<string, unknown>, ip = "10.0.0.1") {
   const res = await env.app.handle(
@@ -171,5 +174,5 @@ export async function registerPublic(env: TestEnv, eventId: string, body: Record
     }),
     ip,
   );
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as PublicAnswer };
 }

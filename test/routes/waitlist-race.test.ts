@@ -28,7 +28,7 @@ async function call(method: string, path: string, body?: unknown, withKey = true
   const headers: Record<string, string> = { "content-type": "application/json", "x-forwarded-for": `10.20.${(address >> 8) & 255}.${address++ & 255}` };
   if (withKey) headers.authorization = `Bearer ${server.key}`;
   const res = await fetch(`${server.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as { id: string; status: string; tickets: { id: string }[] } };
 }
 const register = (eventId: string, ticketId: string, first: string) =>
   call(
