@@ -5,7 +5,7 @@ import type { Queryable } from "../../db";
 import { eventRegistrations, events, eventTickets, payments } from "../../db/schema";
 import { freeSlug } from "../clubs";
 import { clubSettings } from "../clubs/internal";
-import { type Invalid, NotFound, ValidationFailed } from "../errors";
+import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { netCents } from "../stats/net";
 import type { EventAdminDetail, EventAdminItem, EventRegistrationItem } from "./schemas";
 
@@ -147,6 +147,18 @@ export function toItem(row: EventRow, f: Figures, baseUrl: string, clubSlug: str
     currency: row.currency,
     public_url: publicUrl(baseUrl, clubSlug, row.slug),
   };
+}
+
+/** The ticket `ticketId` of the event, on sale: 404 TICKET_NOT_FOUND when not one of its tickets, 409 TICKET_INACTIVE when withdrawn. */
+export async function activeTicketOrThrow(q: Queryable, eventId: string, ticketId: string): Promise<TicketRow> {
+  const [ticket] = await q
+    .select()
+    .from(eventTickets)
+    .where(and(eq(eventTickets.id, ticketId), eq(eventTickets.event_id, eventId)))
+    .limit(1);
+  if (!ticket) throw new NotFound("TICKET_NOT_FOUND");
+  if (!ticket.is_active) throw new Conflict("TICKET_INACTIVE");
+  return ticket;
 }
 
 export async function ticketsOf(q: Queryable, eventId: string): Promise<TicketRow[]> {

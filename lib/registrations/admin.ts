@@ -9,7 +9,15 @@ import { requireScope } from "../access";
 import { clubSettings } from "../clubs/internal";
 import { type Ctx, verb } from "../context";
 import { Conflict, NotFound } from "../errors";
-import { availability, eventPlacesHeld, getEventOrThrow, type RegistrationRow, registrationItem, ticketPriceFor } from "../events/internal";
+import {
+  activeTicketOrThrow,
+  availability,
+  eventPlacesHeld,
+  getEventOrThrow,
+  type RegistrationRow,
+  registrationItem,
+  ticketPriceFor,
+} from "../events/internal";
 import type { EventRegistrationItem, RegistrationCancel, RegistrationConfirm, RegistrationCreate } from "../events/schemas";
 import { fillFromWaitlist, statusForPrice } from "../events/waitlist";
 import { newId, nowIso, randomBase62 } from "../ids";
@@ -77,13 +85,7 @@ export const addRegistration = verb(
     ctx.db.tx(async (t) => {
       const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
       if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
-      const [ticket] = await t
-        .select()
-        .from(eventTickets)
-        .where(and(eq(eventTickets.id, input.ticket_id), eq(eventTickets.event_id, event.id)))
-        .limit(1);
-      if (!ticket) throw new NotFound("TICKET_NOT_FOUND");
-      if (!ticket.is_active) throw new Conflict("TICKET_INACTIVE");
+      const ticket = await activeTicketOrThrow(t, event.id, input.ticket_id);
       const member = input.member_id ? await getMemberRow(t, ctx.clubId, input.member_id) : null;
       const price = ticketPriceFor(ticket, member);
       if (price === null) throw new Conflict("TICKET_MEMBERS_ONLY");

@@ -3,12 +3,12 @@
 // takes the registration as `waitlisted`, DESIGN.md section 12), and the registration's .ics
 // file. Its own area, above events and promo codes (a registration redeems a code; a code checks
 // its event); the admin's registrations are in admin.ts.
-import { and, eq } from "drizzle-orm";
-import { eventRegistrations, events, eventTickets } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import { eventRegistrations, events } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import type { PublicCtx } from "../context";
 import { Conflict, Forbidden, inClubLanguage, NotFound, ValidationFailed } from "../errors";
-import { availability, eventPlacesHeld, publicUrl, ticketPriceFor } from "../events/internal";
+import { activeTicketOrThrow, availability, eventPlacesHeld, publicUrl, ticketPriceFor } from "../events/internal";
 import type { PublicRegistration, PublicRegistrationCreate } from "../events/schemas";
 import type { Locale } from "../i18n";
 import { newId, randomBase62 } from "../ids";
@@ -44,13 +44,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
         if (event.registration_opens_at && now < event.registration_opens_at) throw new Conflict("REGISTRATION_NOT_OPEN", { at: event.registration_opens_at });
         if ((event.registration_closes_at && now >= event.registration_closes_at) || now >= (event.ends_at ?? event.starts_at))
           throw new Conflict("REGISTRATION_CLOSED");
-        const [ticket] = await t
-          .select()
-          .from(eventTickets)
-          .where(and(eq(eventTickets.id, input.ticket_id), eq(eventTickets.event_id, event.id)))
-          .limit(1);
-        if (!ticket) throw new NotFound("TICKET_NOT_FOUND");
-        if (!ticket.is_active) throw new Conflict("TICKET_INACTIVE");
+        const ticket = await activeTicketOrThrow(t, event.id, input.ticket_id);
 
         const member = input.member_code ? await findMemberByCode(t, event.club_id, input.member_code) : null;
         if (input.member_code && !member) throw new ValidationFailed([{ loc: ["body", "member_code"], code: "MEMBER_CODE_UNKNOWN" }]);

@@ -1,22 +1,19 @@
 // MCP tools of a registration's and an event's whole life (DESIGN.md section 12) through the
 // official SDK client: add_registration, confirm_registration, cancel_registration, update_event
 // (cancelling), update_promo_code; their annotations and structuredContent; refusals change nothing.
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { jobs, promoCodes } from "../../db/schema";
 import { createEventVia, registrationPayments, registrationRow } from "../events-fixtures";
-import { setup, type TestEnv } from "../helpers";
-import { callTool, mcpClient } from "./client";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { TestEnv } from "../helpers";
+import { callTool, mcpClient, mcpSuite } from "./client";
 
+const suite = mcpSuite();
 let env: TestEnv;
-let client: Awaited<ReturnType<typeof mcpClient>>;
-beforeAll(async () => {
-  env = await setup();
-  client = await mcpClient(env);
-});
-afterAll(async () => {
-  await client.close();
-  await env.close();
+let client: Client;
+beforeAll(() => {
+  ({ env, client } = suite);
 });
 
 const TOOLS = ["add_registration", "confirm_registration", "cancel_registration", "update_event", "update_promo_code"];
@@ -56,7 +53,8 @@ describe("MCP registration and event life tools", () => {
 
   it("confirm_registration needs finances:edit besides events:edit; a refund too: refused, nothing changes", async () => {
     const event = await createEventVia(env, { tickets: [{ name: "Guest", non_member_price_cents: 900 }] });
-    const id = (await callTool(client, "add_registration", { event_id: event.id, ticket_id: event.tickets[0].id, first_name: "Noe", last_name: "Roth" })).body.id;
+    const id = (await callTool(client, "add_registration", { event_id: event.id, ticket_id: event.tickets[0].id, first_name: "Noe", last_name: "Roth" })).body
+      .id;
     const eventsOnly = await mcpClient(env, await env.makeKey({ events: "edit", finances: "view" }));
     try {
       const confirm = await callTool(eventsOnly, "confirm_registration", { event_id: event.id, registration_id: id });
@@ -75,7 +73,13 @@ describe("MCP registration and event life tools", () => {
   it("update_event with status cancelled queues a mail per confirmed and pending registrant", async () => {
     const event = await createEventVia(env, { tickets: [{ name: "Free", non_member_price_cents: 0 }] });
     for (const first of ["Ana", "Bea"]) {
-      await callTool(client, "add_registration", { event_id: event.id, ticket_id: event.tickets[0].id, first_name: first, last_name: "X", email: `${first}@example.org` });
+      await callTool(client, "add_registration", {
+        event_id: event.id,
+        ticket_id: event.tickets[0].id,
+        first_name: first,
+        last_name: "X",
+        email: `${first}@example.org`,
+      });
     }
     const res = await callTool(client, "update_event", { event_id: event.id, status: "cancelled" });
     expect(res.body.status).toBe("cancelled");
