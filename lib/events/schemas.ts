@@ -321,6 +321,7 @@ export const PublicEvent = z
     currency: z.string(),
     capacity: z.int().nullable(),
     places_left: z.int().nullable(),
+    waitlist_enabled: z.boolean().meta({ description: "A full event or sold-out ticket still takes registrations, on a waiting list." }),
     public_url: z.string(),
     tickets: z.array(PublicTicket),
   })

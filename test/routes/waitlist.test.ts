@@ -75,6 +75,9 @@ describe("waiting list", () => {
     expect(scan.body.verdict).toBe("not_registered");
     const list = await env.call("GET", `/api/clubs/${env.clubId}/events/${event.id}/registrations`);
     expect(list.body.map((r: { status: string }) => r.status)).toEqual(["confirmed", "waitlisted"]);
+    const slug = (await env.call("GET", "/api/auth/me")).body.club.slug;
+    const listed = (await env.call("GET", `/api/public/clubs/${slug}/events`, { key: null })).body.find((e: { id: string }) => e.id === event.id);
+    expect(listed).toMatchObject({ waitlist_enabled: true, places_left: 0 });
   });
 
   it("a sold-out ticket takes waitlisted registrations too, while the event has room", async () => {
