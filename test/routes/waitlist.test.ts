@@ -186,6 +186,26 @@ describe("PATCH status=cancelled", () => {
     }
   });
 
+  it("a mail the SMTP server refuses stays queued and goes out on a later run", async () => {
+    const { event, free } = await waitlistEvent(1);
+    await register(event.id, free, "Ana");
+    smtp.refuse = true;
+    try {
+      await env.call("PATCH", `/api/clubs/${env.clubId}/events/${event.id}`, { body: { status: "cancelled" } });
+      expect(await deliver()).toEqual([]);
+    } finally {
+      smtp.refuse = false;
+    }
+    const [job] = await env.db.read
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, "mail"), eq(jobs.status, "pending")));
+    expect(job.attempts).toBe(1);
+    expect(job.last_error).toContain("mailbox unavailable");
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now: new Date(Date.now() + 60_000) });
+    expect(smtp.inbox.map((m) => m.to[0])).toEqual(["ana@example.org"]);
+  });
+
   it("a cancellation at a cancelled event promotes nobody", async () => {
     const { event, free } = await waitlistEvent(1);
     const ana = await register(event.id, free, "Ana");
