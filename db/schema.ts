@@ -453,6 +453,8 @@ export const events = sqliteTable(
     story_text: text("story_text"),
     story_text_size: text("story_text_size").notNull().default("m"),
     custom_fields_schema: text("custom_fields_schema", { mode: "json" }).notNull().$type<Record<string, unknown>[]>(),
+    /** A full event or ticket takes `waitlisted` registrations, promoted as places free up. */
+    waitlist_enabled: integer("waitlist_enabled", { mode: "boolean" }).notNull().default(false),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
   },
@@ -514,6 +516,8 @@ export const eventRegistrations = sqliteTable(
     ics_at: text("ics_at"),
     custom_fields: text("custom_fields", { mode: "json" }).$type<Record<string, unknown>>(),
     source: text("source"),
+    cancelled_at: text("cancelled_at"),
+    cancel_reason: text("cancel_reason"),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
   },

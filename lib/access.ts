@@ -63,6 +63,11 @@ export type Caller = {
   keyPrefix: string | null;
 };
 
+/** What a verb or route needs: one scope, or several that must all be held (confirm a registration: events:edit and finances:edit). */
+export type Needs = Scope | readonly Scope[];
+
+export const scopeList = (needs: Needs | undefined): Scope[] => (needs === undefined ? [] : typeof needs === "string" ? [needs] : [...needs]);
+
 /** The one place a scope is checked: 403 `SCOPE_MISSING` naming the first scope the caller lacks. */
 export function requireScope(actor: Caller, ...scopes: Scope[]): void {
   for (const scope of scopes) if (!hasScope(actor.scopes, scope)) throw new Forbidden("SCOPE_MISSING", { scope });

@@ -5,7 +5,7 @@
 // And the guard every verb runs behind (`verb`), so that an MCP tool, the CLI or a future caller
 // can never skip a scope.
 import type { Db } from "../db";
-import { type Caller, requireScope, type Scope } from "./access";
+import { type Caller, type Needs, requireScope, scopeList } from "./access";
 import type { Config, MailConfig, WalletConfig } from "./config";
 import type { Locale } from "./i18n";
 
@@ -28,12 +28,12 @@ export function siteOf(config: Config): Site {
   return { baseUrl: config.baseUrl, mail: { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir }, wallets: config.wallets };
 }
 
-export type Verb<I, O> = ((ctx: Ctx, input: I) => Promise<O>) & { scope: Scope };
+export type Verb<I, O> = ((ctx: Ctx, input: I) => Promise<O>) & { scope: Needs };
 
-/** A lib/ operation guarded by `scope` (DESIGN.md section 4's route table); the route reads `.scope` to refuse before the body is read. */
-export function verb<I, O>(scope: Scope, fn: (ctx: Ctx, input: I) => Promise<O>): Verb<I, O> {
+/** A lib/ operation guarded by `scope` (DESIGN.md section 4's route table; several: all needed); the route reads `.scope` to refuse before the body is read. */
+export function verb<I, O>(scope: Needs, fn: (ctx: Ctx, input: I) => Promise<O>): Verb<I, O> {
   const guarded = async (ctx: Ctx, input: I) => {
-    requireScope(ctx.actor, scope);
+    requireScope(ctx.actor, ...scopeList(scope));
     return fn(ctx, input);
   };
   return Object.assign(guarded, { scope });

@@ -8,7 +8,7 @@
 import { join, relative } from "node:path";
 import type { Elysia } from "elysia";
 import { z, type ZodObject, type ZodType } from "zod";
-import { type Caller, requireScope } from "../lib/access";
+import { type Caller, requireScope, scopeList } from "../lib/access";
 import { type Ctx, type PublicCtx, siteOf } from "../lib/context";
 import { Forbidden, Unauthorized } from "../lib/errors";
 import { DEFAULT_LOCALE, type Locale } from "../lib/i18n";
@@ -55,7 +55,7 @@ export function authorize(guard: Guard, caller: Caller | null, params: Record<st
   if ((guard.auth === "session" || guard.auth === "superadmin") && caller.kind === "key") throw new Forbidden("SESSION_REQUIRED");
   if (guard.auth === "superadmin" && !caller.isSuperadmin) throw new Forbidden("SUPERADMIN_REQUIRED");
   if ("club_id" in params && params.club_id !== caller.clubId) throw new Forbidden("CLUB_FORBIDDEN");
-  if (guard.scope) requireScope(caller, guard.scope);
+  requireScope(caller, ...scopeList(guard.scope));
 }
 
 /** A path's routes: the methods it takes, the guard of the one `method` asked for (null: not taken), and its parameters. */

@@ -4,6 +4,7 @@
 // installed package, so it works with no internet.
 import { join } from "node:path";
 import { type ZodType, z } from "zod";
+import { scopeList } from "../lib/access";
 import { daysFromNow } from "../lib/schema-types";
 import { errorSchemas, type MountedRoute } from "./loader";
 import { ErrorResponse } from "./route";
@@ -42,6 +43,7 @@ export const TAGS = Object.entries(TAG_TEXT).map(([name, description]) => ({ nam
 const STATUS_TEXT: Record<number, string> = {
   200: "OK.",
   201: "Created.",
+  204: "Done; the answer has no body.",
   400: "The body is not well-formed JSON.",
   401: "Not signed in: no key, or an unknown, revoked or expired key or session (sign-in: a wrong email or password).",
   403: "Forbidden; `code` says why (another club, a missing scope, a dashboard-only route called with a key...).",
@@ -59,6 +61,8 @@ const PARAM_TEXT: Record<string, string> = {
   event_id: "An event's `id` (from the event list).",
   tier_id: "A tier's `id` (from the tier list).",
   key_id: "An API key's `id` (from the key list).",
+  registration_id: "A registration's `id` (from the event's registrations).",
+  promo_code_id: "A promo code's `id` (from the promo code list).",
 };
 
 /**
@@ -301,7 +305,9 @@ function operationDescription(route: MountedRoute): string {
         : auth === "superadmin"
           ? "A superadmin's dashboard session only: an API key gets 403."
           : spec.scope
-            ? `Scope: \`${spec.scope}\`.`
+            ? `Scope: ${scopeList(spec.scope)
+                .map((s) => `\`${s}\``)
+                .join(" and ")}.`
             : "Any valid key.";
   return [spec.description, who].filter(Boolean).join("\n\n");
 }

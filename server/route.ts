@@ -4,7 +4,7 @@
 import { z, type ZodObject, type ZodType } from "zod";
 import type { Config } from "../lib/config";
 import type { Ctx, PublicCtx } from "../lib/context";
-import type { Scope } from "../lib/access";
+import type { Needs } from "../lib/access";
 import type { Db } from "../db";
 import type { AuditWriter } from "../lib/audit";
 import type { AddressRate } from "../lib/ratelimit";
@@ -48,8 +48,8 @@ export type RouteSpec<
    * validated) over every route of the same `scope`; 429 RATE_LIMITED with Retry-After beyond.
    */
   rateLimit?: AddressRate;
-  /** Checked before the body is validated, and again by the lib/ verb itself. */
-  scope?: Scope;
+  /** Checked before the body is validated, and again by the lib/ verb itself (several: all needed). */
+  scope?: Needs;
   params?: P;
   query?: Q;
   body?: B;

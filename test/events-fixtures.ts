@@ -1,5 +1,6 @@
 // Rows the events tests need from other areas (members, tiers, payments), inserted directly,
 // plus a registration inserted without the public route.
+import { asc, eq } from "drizzle-orm";
 import { eventRegistrations, members, payments, tiers } from "../db/schema";
 import { newId, randomBase62 } from "../lib/ids";
 import type { TestEnv } from "./helpers";
@@ -141,4 +142,37 @@ export async function createEventVia(env: TestEnv, body: Record<string, unknown>
   const res = await env.call("POST", `/api/clubs/${env.clubId}/events`, { body: { title: "Soirée", starts_at: inDaysAt(180), ...body } });
   if (res.status !== 201) throw new Error(`create event: ${res.status} ${res.text}`);
   return res.body;
+}
+
+/** The registration row as stored now. */
+export async function registrationRow(env: TestEnv, id: string) {
+  const [row] = await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.id, id));
+  return row;
+}
+
+/** The payment rows of a registration, oldest first. */
+export async function registrationPayments(env: TestEnv, registrationId: string) {
+  return env.db.read.select().from(payments).where(eq(payments.registration_id, registrationId)).orderBy(asc(payments.created_at));
+}
+
+/** Statuses of an event's registrations by first name (what the waiting-list tests read). */
+export async function statusesOf(env: TestEnv, eventId: string): Promise<Record<string, string>> {
+  const rows = await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.event_id, eventId));
+  return Object.fromEntries(rows.map((r) => [r.first_name, r.status]));
+}
+
+/** A public registration's answer, or its refusal's `code`. */
+export type PublicAnswer = { id: string; status: string; qr_token: string; amount_cents: number; discount_cents: number; code?: string };
+
+/** A public registration (no key), answering status and body. */
+export async function registerPublic(env: TestEnv, eventId: string, body: Record<string, unknown>, ip = "10.0.0.1") {
+  const res = await env.app.handle(
+    new Request(`http://localhost/api/public/events/${eventId}/registrations`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ first_name: "Ana", last_name: "Silva", email: "ana@example.org", ...body }),
+    }),
+    ip,
+  );
+  return { status: res.status, body: (await res.json()) as PublicAnswer };
 }

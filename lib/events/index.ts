@@ -1,14 +1,30 @@
 // Events as the club's admins see them: list, read, create (with tickets), partial update (with
-// ticket reconciliation and the status rules of DESIGN.md section 8), and the registrations.
+// ticket reconciliation and the status rules of DESIGN.md section 8; cancelling mails the
+// registrants, more places move the waiting list up), delete (only while nobody registered),
+// and the registrations.
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { eventRegistrations, events, eventTickets, payments } from "../../db/schema";
+import { checkIns, eventRegistrations, events, eventTickets, payments, promoCodes } from "../../db/schema";
 import { verb } from "../context";
 import { clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
-import { type EventRow, eventFigures, freeEventSlug, getEventOrThrow, loadDetail, slugTaken, type TicketRow, ticketsOf, toItem, utcDates } from "./internal";
+import {
+  type EventRow,
+  eventFigures,
+  freeEventSlug,
+  getEventOrThrow,
+  loadDetail,
+  registrationItem,
+  slugTaken,
+  type TicketRow,
+  ticketsOf,
+  toItem,
+  utcDates,
+} from "./internal";
+import { queueRegistrantMail } from "./mails";
+import { fillFromWaitlist } from "./waitlist";
 import type { EventAdminDetail, EventAdminItem, EventCreate, EventRegistrationItem, EventUpdate, TicketPayload } from "./schemas";
 
 export { checkinEvent } from "./checkin";
@@ -92,6 +108,7 @@ export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCrea
         attendees_min: v.attendees_min ?? 3,
         attendees_nominative: v.attendees_nominative ?? false,
         custom_fields_schema: v.custom_fields_schema ?? [],
+        waitlist_enabled: v.waitlist_enabled ?? false,
         created_at: now,
         updated_at: now,
       })
@@ -115,9 +132,11 @@ const DATES = ["starts_at", "ends_at", "registration_opens_at", "registration_cl
 
 /**
  * Applies an EventUpdate: only fields sent change; null clears an optional field and leaves a
- * required one. `tickets` is the full list, reconciled by id. 409 on a cancelled event, a status
- * move DESIGN.md section 8 forbids, or a slug taken in the club; 422 on date order or a date
- * outside the years 0001..9999 (UTC).
+ * required one. `tickets` is the full list, reconciled by id. Moving to `cancelled` queues a mail
+ * to every confirmed and pending registrant, in the club's language; a change of capacity or
+ * tickets moves up the waiting list's registrations that now fit. 409 on a cancelled event, a
+ * status move DESIGN.md section 8 forbids, or a slug taken in the club; 422 on date order or a
+ * date outside the years 0001..9999 (UTC).
  */
 export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpdate & { event_id: string }): Promise<EventAdminDetail> => {
   const { event_id, tickets, ...sent } = input;
@@ -148,7 +167,41 @@ export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpda
         .where(and(eq(events.id, current.id), eq(events.club_id, ctx.clubId)))
         .returning();
     }
+    if (row.status === "cancelled") await mailCancellation(t, ctx, row);
+    else if (set.capacity !== undefined || tickets) await fillFromWaitlist(t, { event: row, baseUrl: ctx.baseUrl, now });
     return loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+  });
+});
+
+/** The event was just cancelled: every confirmed and pending registrant with an address is mailed. */
+async function mailCancellation(t: Queryable, ctx: Ctx, event: EventRow) {
+  const club = await clubSettings(t, ctx.clubId);
+  const rows = await t
+    .select({ r: eventRegistrations, ticket_name: eventTickets.name })
+    .from(eventRegistrations)
+    .innerJoin(eventTickets, eq(eventTickets.id, eventRegistrations.ticket_id))
+    .where(and(eq(eventRegistrations.event_id, event.id), inArray(eventRegistrations.status, ["confirmed", "pending"])))
+    .orderBy(asc(eventRegistrations.created_at), asc(eventRegistrations.id));
+  for (const { r, ticket_name } of rows) {
+    await queueRegistrantMail(t, { club, baseUrl: ctx.baseUrl, event, ticketName: ticket_name, reg: r, kind: "cancelled" });
+  }
+}
+
+/**
+ * Deletes an event nobody registered to (in any status), with its tickets, its own promo codes
+ * and the door's scans. 409 EVENT_HAS_REGISTRATIONS otherwise: cancel it instead (the
+ * registrations, their payments and the stats stay true). 404 for an id of another club.
+ */
+export const deleteEvent = verb("events:edit", async (ctx: Ctx, input: { event_id: string }): Promise<void> => {
+  await ctx.db.tx(async (t) => {
+    const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
+    const [registered] = await t.select({ id: eventRegistrations.id }).from(eventRegistrations).where(eq(eventRegistrations.event_id, event.id)).limit(1);
+    if (registered) throw new Conflict("EVENT_HAS_REGISTRATIONS");
+    await t.delete(checkIns).where(eq(checkIns.event_id, event.id));
+    // A code tied to this event was usable only here, so nobody redeemed it: it goes with the event.
+    await t.delete(promoCodes).where(and(eq(promoCodes.club_id, ctx.clubId), eq(promoCodes.event_id, event.id)));
+    await t.delete(eventTickets).where(eq(eventTickets.event_id, event.id));
+    await t.delete(events).where(and(eq(events.id, event.id), eq(events.club_id, ctx.clubId)));
   });
 });
 
@@ -206,23 +259,5 @@ export const listEventRegistrations = verb("events:view", async (ctx: Ctx, input
         .where(and(eq(payments.club_id, ctx.clubId), eq(eventRegistrations.event_id, event.id)))
     ).map((p) => p.id),
   );
-  return rows.map(({ r, ticket_name }) => ({
-    id: r.id,
-    ticket_name,
-    first_name: r.first_name,
-    last_name: r.last_name,
-    is_member: r.is_member,
-    qr_token: r.qr_token,
-    status: r.status as EventRegistrationItem["status"],
-    amount_cents: r.amount_cents,
-    created_at: r.created_at,
-    email: r.email,
-    has_payment: paid.has(r.id),
-    checked_in_at: r.checked_in_at,
-    wallet_a_at: r.wallet_a_at,
-    wallet_b_at: r.wallet_b_at,
-    ics_at: r.ics_at,
-    custom_fields: r.custom_fields ?? null,
-    source: r.source,
-  }));
+  return rows.map(({ r, ticket_name }) => registrationItem(r, ticket_name, paid.has(r.id)));
 });

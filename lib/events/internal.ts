@@ -5,9 +5,9 @@ import type { Queryable } from "../../db";
 import { eventRegistrations, events, eventTickets, payments } from "../../db/schema";
 import { freeSlug } from "../clubs";
 import { clubSettings } from "../clubs/internal";
-import { type Invalid, NotFound, ValidationFailed } from "../errors";
+import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { netCents } from "../stats/net";
-import type { EventAdminDetail, EventAdminItem } from "./schemas";
+import type { EventAdminDetail, EventAdminItem, EventRegistrationItem } from "./schemas";
 
 export type EventRow = typeof events.$inferSelect;
 export type TicketRow = typeof eventTickets.$inferSelect;
@@ -149,6 +149,18 @@ export function toItem(row: EventRow, f: Figures, baseUrl: string, clubSlug: str
   };
 }
 
+/** The ticket `ticketId` of the event, on sale: 404 TICKET_NOT_FOUND when not one of its tickets, 409 TICKET_INACTIVE when withdrawn. */
+export async function activeTicketOrThrow(q: Queryable, eventId: string, ticketId: string): Promise<TicketRow> {
+  const [ticket] = await q
+    .select()
+    .from(eventTickets)
+    .where(and(eq(eventTickets.id, ticketId), eq(eventTickets.event_id, eventId)))
+    .limit(1);
+  if (!ticket) throw new NotFound("TICKET_NOT_FOUND");
+  if (!ticket.is_active) throw new Conflict("TICKET_INACTIVE");
+  return ticket;
+}
+
 export async function ticketsOf(q: Queryable, eventId: string): Promise<TicketRow[]> {
   return q.select().from(eventTickets).where(eq(eventTickets.event_id, eventId)).orderBy(asc(eventTickets.sort_order), asc(eventTickets.created_at));
 }
@@ -182,12 +194,58 @@ export async function loadDetail(q: Queryable, clubId: string, baseUrl: string, 
       is_active: t.is_active,
       registered_count: counts.get(t.id) ?? 0,
     })),
+    waitlist_enabled: row.waitlist_enabled,
+    waitlisted_count: await waitlistedCount(q, row.id),
+  };
+}
+
+/** The event's waitlisted registrations (all tickets): the detail's `waitlisted_count`. */
+export async function waitlistedCount(q: Queryable, eventId: string): Promise<number> {
+  const [row] = await q
+    .select({ n: sql<number>`count(*)` })
+    .from(eventRegistrations)
+    .where(and(eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.status, "waitlisted")));
+  return Number(row?.n ?? 0);
+}
+
+/** A registration as the admin sees it (EventRegistrationItem). */
+export function registrationItem(r: RegistrationRow, ticketName: string, hasPayment: boolean): EventRegistrationItem {
+  return {
+    id: r.id,
+    ticket_name: ticketName,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    is_member: r.is_member,
+    qr_token: r.qr_token,
+    status: r.status as EventRegistrationItem["status"],
+    amount_cents: r.amount_cents,
+    created_at: r.created_at,
+    email: r.email,
+    has_payment: hasPayment,
+    checked_in_at: r.checked_in_at,
+    wallet_a_at: r.wallet_a_at,
+    wallet_b_at: r.wallet_b_at,
+    ics_at: r.ics_at,
+    custom_fields: r.custom_fields ?? null,
+    source: r.source,
+    cancelled_at: r.cancelled_at,
+    cancel_reason: r.cancel_reason,
   };
 }
 
 /** A ticket's prices, as both the admin and the public shapes show them. */
 export function ticketPrices(t: { member_price_cents: number; tier_prices: Record<string, number> | null; non_member_price_cents: number | null }) {
   return { member_price_cents: t.member_price_cents, tier_prices: t.tier_prices ?? null, non_member_price_cents: t.non_member_price_cents };
+}
+
+/**
+ * What `member` (null: a non-member) pays for `ticket` (DESIGN.md section 8): their tier's price
+ * if the ticket sets one, else the member price; a non-member the non-member price. null: the
+ * ticket is for members only.
+ */
+export function ticketPriceFor(ticket: TicketRow, member: { tier_id: string | null } | null): number | null {
+  if (member) return (member.tier_id ? ticket.tier_prices?.[member.tier_id] : undefined) ?? ticket.member_price_cents;
+  return ticket.non_member_price_cents;
 }
 
 /** The years an ISO date-time string can name and still sort as text: 0001 to 9999 (UTC). */

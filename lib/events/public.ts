@@ -55,6 +55,7 @@ export async function listPublicEvents(ctx: PublicCtx, slug: string): Promise<Pu
       currency: e.currency,
       capacity: e.capacity,
       places_left: availability(e, held).places_left,
+      waitlist_enabled: e.waitlist_enabled,
       public_url: publicUrl(ctx.baseUrl, slug, e.slug),
       tickets: tickets
         .filter((t) => t.event_id === e.id)

@@ -6,8 +6,13 @@ import { dateTimeInput, dateTimeOutput, daysFromNow } from "../schema-types";
 
 export const EVENT_STATUSES = ["draft", "published", "cancelled"] as const;
 export const EVENT_ACCESS = ["public", "members"] as const;
-export const REGISTRATION_STATUSES = ["confirmed", "pending", "cancelled"] as const;
+export const REGISTRATION_STATUSES = ["confirmed", "pending", "waitlisted", "cancelled"] as const;
+/** What an admin may add a registration as (a waiting list is for the public: an admin decides). */
+export const ADMIN_REGISTRATION_STATUSES = ["confirmed", "pending"] as const;
 export const CHECKIN_VERDICTS = ["valid", "already", "not_registered"] as const;
+
+const WAITLIST_ENABLED =
+  "When the event or a ticket is full, public registrations join a waiting list (`waitlisted`); a cancellation moves the oldest one up. Default: `false`.";
 
 const cents = () => z.int().min(0).max(100_000_000);
 const text = (max = 2000) => z.string().max(max);
@@ -79,6 +84,8 @@ export const EventAdminDetail = z
     story_text_size: z.string().default("m"),
     custom_fields_schema: z.array(z.record(z.string(), z.unknown())).default([]),
     tickets: z.array(EventTicketAdmin).default([]),
+    waitlist_enabled: z.boolean().default(false).meta({ description: "A full event or ticket takes `waitlisted` registrations." }),
+    waitlisted_count: z.int().default(0).meta({ description: "Registrations on the waiting list (not in `registered_count`)." }),
   })
   .meta({ id: "EventAdminDetail" });
 
@@ -100,6 +107,7 @@ export const EventCreate = z
     attendees_nominative: z.boolean().nullish(),
     custom_fields_schema: freeObjects().nullish(),
     tickets: z.array(TicketPayload).max(50).default([]),
+    waitlist_enabled: z.boolean().default(false).meta({ description: WAITLIST_ENABLED }),
   })
   .meta({
     id: "EventCreate",
@@ -135,7 +143,10 @@ export const EventUpdate = z
     capacity: z.int().min(0).max(1_000_000).nullish(),
     listed: z.boolean().nullish(),
     access: z.enum(EVENT_ACCESS).nullish(),
-    status: z.enum(EVENT_STATUSES).nullish().meta({ description: "draft <-> published; either -> cancelled; a cancelled event refuses changes." }),
+    status: z
+      .enum(EVENT_STATUSES)
+      .nullish()
+      .meta({ description: "draft <-> published; either -> cancelled (every confirmed and pending registrant is mailed); a cancelled event refuses changes." }),
     reminder_enabled: z.boolean().nullish(),
     show_attendees: z.boolean().nullish(),
     attendees_min: z.int().min(1).max(1000).nullish(),
@@ -143,6 +154,7 @@ export const EventUpdate = z
     story_text: z.string().max(300).nullish(),
     story_text_size: z.enum(["s", "m", "l"]).nullish(),
     custom_fields_schema: freeObjects().nullish(),
+    waitlist_enabled: z.boolean().nullish().meta({ description: WAITLIST_ENABLED }),
     tickets: z.array(TicketPayload).max(50).nullish().meta({
       description: "The full list: tickets with an `id` are kept and changed, new ones added, missing ones removed (deactivated if they have registrations).",
     }),
@@ -172,8 +184,57 @@ export const EventRegistrationItem = z
     ics_at: dateTimeOutput().nullable(),
     custom_fields: z.record(z.string(), z.unknown()).nullable(),
     source: z.string().nullable(),
+    cancelled_at: dateTimeOutput().nullable().default(null),
+    cancel_reason: z.string().nullable().default(null),
   })
   .meta({ id: "EventRegistrationItem" });
+
+export const RegistrationIdParams = z.object({ club_id: z.uuid(), event_id: z.uuid(), registration_id: z.uuid() });
+
+export const RegistrationCreate = z
+  .object({
+    ticket_id: z.uuid(),
+    first_name: z.string().trim().min(1).max(100),
+    last_name: z.string().trim().min(1).max(100),
+    email: z.email().max(320).nullish().meta({ description: "Default: the member's email when `member_id` is given." }),
+    member_id: z.uuid().nullish().meta({ description: "A member of the club: member price (their tier's, else the ticket's member price)." }),
+    status: z.enum(ADMIN_REGISTRATION_STATUSES).nullish().meta({
+      description:
+        "Default: `confirmed` when the price is 0, else `pending` (awaiting payment). `confirmed` on a paid ticket records no payment (use confirm for that).",
+    }),
+  })
+  .meta({
+    id: "RegistrationCreate",
+    description: "An attendee added by an admin. Capacity and quantity_max hold (409); the registration window and the members-only access do not.",
+    examples: [{ ticket_id: "0199a4c2-5b7e-7c41-9d2e-3f6a8b1c0d4e", first_name: "Luca", last_name: "Bernasconi", email: "luca.bernasconi@example.org" }],
+  });
+
+export const RegistrationConfirm = z
+  .object({
+    amount_cents: z.int().min(0).max(100_000_000).nullish().meta({ description: "Default: the registration's amount. 0 records no payment." }),
+    payment_method: z.string().trim().min(1).max(50).nullish().meta({ description: "Default: `bank_transfer`." }),
+  })
+  .meta({
+    id: "RegistrationConfirm",
+    description: "Confirms a pending registration and records the payment received.",
+    examples: [{ amount_cents: 1500, payment_method: "bank_transfer" }],
+  });
+
+export const RegistrationCancel = z
+  .object({
+    reason: z.string().trim().max(500).nullish(),
+    refund_cents: z
+      .int()
+      .min(1)
+      .max(100_000_000)
+      .nullish()
+      .meta({ description: "Money given back, recorded as a negative payment; needs `finances:edit`; at most what was paid." }),
+  })
+  .meta({
+    id: "RegistrationCancel",
+    description: "Cancels a registration (confirmed, pending or waitlisted); its place goes to the waiting list.",
+    examples: [{ reason: "Asked by the attendee" }],
+  });
 
 export const CheckinPayload = z
   .object({
@@ -221,7 +282,10 @@ export const PublicRegistration = z
     first_name: z.string(),
     last_name: z.string(),
     is_member: z.boolean(),
-    status: z.enum(REGISTRATION_STATUSES).meta({ description: "`confirmed` when free; `pending` (awaiting payment) otherwise." }),
+    status: z.enum(REGISTRATION_STATUSES).meta({
+      description:
+        "`confirmed` when free; `pending` (awaiting payment) otherwise; `waitlisted` when full and the event has a waiting list (the code is not valid at the door).",
+    }),
     amount_cents: z.int(),
     discount_cents: z.int(),
     currency: z.string(),
@@ -257,6 +321,7 @@ export const PublicEvent = z
     currency: z.string(),
     capacity: z.int().nullable(),
     places_left: z.int().nullable(),
+    waitlist_enabled: z.boolean().meta({ description: "A full event or sold-out ticket still takes registrations, on a waiting list." }),
     public_url: z.string(),
     tickets: z.array(PublicTicket),
   })
@@ -270,6 +335,9 @@ export type EventAdminDetail = z.output<typeof EventAdminDetail>;
 export type EventRegistrationItem = z.output<typeof EventRegistrationItem>;
 export type CheckinPayload = z.output<typeof CheckinPayload>;
 export type CheckinResult = z.output<typeof CheckinResult>;
+export type RegistrationCreate = z.output<typeof RegistrationCreate>;
+export type RegistrationConfirm = z.output<typeof RegistrationConfirm>;
+export type RegistrationCancel = z.output<typeof RegistrationCancel>;
 export type PublicRegistrationCreate = z.output<typeof PublicRegistrationCreate>;
 export type PublicEvent = z.output<typeof PublicEvent>;
 export type PublicRegistration = z.output<typeof PublicRegistration>;

@@ -575,6 +575,55 @@ export const MESSAGES = {
     de: "Das Ende der Mitgliedschaft kann nicht nach dem {max} liegen.",
     it: "La data di fine dell'adesione non può essere successiva al {max}.",
   },
+  // ---- Registrations, events and promo codes over their whole life (issue 12) ----
+  EVENT_HAS_REGISTRATIONS: {
+    fr: "Cet événement a des inscriptions : annulez-le plutôt (status « cancelled »), les inscrits seront prévenus.",
+    en: "This event has registrations: cancel it instead (status “cancelled”); the registrants will be told.",
+    de: "Diese Veranstaltung hat Anmeldungen: sagen Sie sie stattdessen ab (status „cancelled“); die Angemeldeten werden benachrichtigt.",
+    it: "Questo evento ha delle iscrizioni: annullatelo invece (status «cancelled»); gli iscritti saranno avvisati.",
+  },
+  REGISTRATION_NOT_PENDING: {
+    fr: "Seule une inscription en attente de paiement peut être confirmée (celle-ci est « {status} »).",
+    en: "Only a registration awaiting payment can be confirmed (this one is “{status}”).",
+    de: "Nur eine Anmeldung, die auf Zahlung wartet, kann bestätigt werden (diese ist „{status}“).",
+    it: "Solo un'iscrizione in attesa di pagamento può essere confermata (questa è «{status}»).",
+  },
+  REGISTRATION_CHECKED_IN: {
+    fr: "Cette personne est déjà entrée : son inscription ne peut plus être annulée.",
+    en: "This person has already checked in: the registration can no longer be cancelled.",
+    de: "Diese Person ist bereits eingecheckt: die Anmeldung kann nicht mehr storniert werden.",
+    it: "Questa persona è già entrata: l'iscrizione non può più essere annullata.",
+  },
+  REGISTRATION_ALREADY_CANCELLED: {
+    fr: "Cette inscription est déjà annulée.",
+    en: "This registration is already cancelled.",
+    de: "Diese Anmeldung ist bereits storniert.",
+    it: "Questa iscrizione è già annullata.",
+  },
+  REFUND_EXCEEDS_PAID: {
+    fr: "Le remboursement ({refund}) dépasse ce qui a été payé pour cette inscription ({paid}).",
+    en: "The refund ({refund}) is more than was paid for this registration ({paid}).",
+    de: "Die Rückerstattung ({refund}) übersteigt den für diese Anmeldung bezahlten Betrag ({paid}).",
+    it: "Il rimborso ({refund}) supera quanto pagato per questa iscrizione ({paid}).",
+  },
+  PROMO_CODE_NOT_FOUND: {
+    fr: "Code promo introuvable.",
+    en: "Promo code not found.",
+    de: "Aktionscode nicht gefunden.",
+    it: "Codice promozionale non trovato.",
+  },
+  PROMO_CODE_USED: {
+    fr: "Ce code a déjà servi {count} fois : son code, son type et sa valeur de remise ne changent plus (désactivez-le et créez-en un autre).",
+    en: "This code has been used {count} times: its code, discount type and value can no longer change (deactivate it and create another).",
+    de: "Dieser Code wurde bereits {count}-mal verwendet: Code, Rabattart und -wert lassen sich nicht mehr ändern (deaktivieren Sie ihn und legen Sie einen neuen an).",
+    it: "Questo codice è già stato usato {count} volte: codice, tipo e valore dello sconto non possono più cambiare (disattivatelo e createne un altro).",
+  },
+  PROMO_MAX_USES_BELOW_USED: {
+    fr: "« max_uses » ne peut pas descendre sous le nombre d'utilisations déjà faites ({count}).",
+    en: "“max_uses” cannot go below the uses already made ({count}).",
+    de: "„max_uses“ darf nicht unter die bereits erfolgten Verwendungen ({count}) sinken.",
+    it: "«max_uses» non può scendere sotto gli utilizzi già fatti ({count}).",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -202,3 +202,83 @@ export const CARD_EMAIL_TEXTS: Record<Locale, { subject: string; hello: string; 
     bye: "A presto,",
   },
 };
+
+/**
+ * The mails a registrant gets ({first}, {event}, {date}, {ticket}, {club}, {amount}, {code}):
+ * their event was cancelled, or a place freed up and their waiting-list registration moved up,
+ * confirmed (free) or held awaiting payment.
+ */
+export type RegistrationMailTexts = {
+  hello: string;
+  bye: string;
+  cancelled: { subject: string; body: string };
+  promotedConfirmed: { subject: string; body: string };
+  promotedPending: { subject: string; body: string };
+};
+
+export const REGISTRATION_MAIL_TEXTS: Record<Locale, RegistrationMailTexts> = {
+  fr: {
+    hello: "Bonjour {first},",
+    bye: "À bientôt,",
+    cancelled: {
+      subject: "Annulé : {event} — {club}",
+      body: "Nous sommes désolés : « {event} », prévu le {date}, est annulé. Votre inscription ({ticket}) ne sera pas utilisée. Pour toute question, répondez à ce message.",
+    },
+    promotedConfirmed: {
+      subject: "Une place s'est libérée : {event} — {club}",
+      body: "Une place s'est libérée pour « {event} » le {date} : votre inscription ({ticket}) est confirmée. Votre code d'entrée : {code}.",
+    },
+    promotedPending: {
+      subject: "Une place s'est libérée : {event} — {club}",
+      body: "Une place s'est libérée pour « {event} » le {date} : elle vous est réservée ({ticket}) en attendant votre paiement de {amount}.",
+    },
+  },
+  en: {
+    hello: "Hello {first},",
+    bye: "See you soon,",
+    cancelled: {
+      subject: "Cancelled: {event} — {club}",
+      body: "We are sorry: “{event}”, planned for {date}, is cancelled. Your registration ({ticket}) will not be used. If you have any question, reply to this message.",
+    },
+    promotedConfirmed: {
+      subject: "A place opened up: {event} — {club}",
+      body: "A place opened up for “{event}” on {date}: your registration ({ticket}) is confirmed. Your entry code: {code}.",
+    },
+    promotedPending: {
+      subject: "A place opened up: {event} — {club}",
+      body: "A place opened up for “{event}” on {date}: it is held for you ({ticket}) until your payment of {amount}.",
+    },
+  },
+  de: {
+    hello: "Hallo {first},",
+    bye: "Bis bald,",
+    cancelled: {
+      subject: "Abgesagt: {event} — {club}",
+      body: "Es tut uns leid: „{event}“, geplant am {date}, ist abgesagt. Ihre Anmeldung ({ticket}) verfällt. Bei Fragen antworten Sie einfach auf diese Nachricht.",
+    },
+    promotedConfirmed: {
+      subject: "Ein Platz ist frei geworden: {event} — {club}",
+      body: "Für „{event}“ am {date} ist ein Platz frei geworden: Ihre Anmeldung ({ticket}) ist bestätigt. Ihr Eintrittscode: {code}.",
+    },
+    promotedPending: {
+      subject: "Ein Platz ist frei geworden: {event} — {club}",
+      body: "Für „{event}“ am {date} ist ein Platz frei geworden: er ist für Sie reserviert ({ticket}), bis Ihre Zahlung von {amount} eingeht.",
+    },
+  },
+  it: {
+    hello: "Ciao {first},",
+    bye: "A presto,",
+    cancelled: {
+      subject: "Annullato: {event} — {club}",
+      body: "Ci dispiace: «{event}», previsto il {date}, è annullato. La tua iscrizione ({ticket}) non sarà utilizzata. Per qualsiasi domanda, rispondi a questo messaggio.",
+    },
+    promotedConfirmed: {
+      subject: "Si è liberato un posto: {event} — {club}",
+      body: "Si è liberato un posto per «{event}» il {date}: la tua iscrizione ({ticket}) è confermata. Il tuo codice d'ingresso: {code}.",
+    },
+    promotedPending: {
+      subject: "Si è liberato un posto: {event} — {club}",
+      body: "Si è liberato un posto per «{event}» il {date}: è riservato per te ({ticket}) in attesa del tuo pagamento di {amount}.",
+    },
+  },
+};

@@ -8,7 +8,7 @@ import type { Ctx } from "../context";
 import { BadGateway } from "../errors";
 import { asLocale } from "../i18n";
 import { nowIso } from "../ids";
-import { sendMail } from "../mail";
+import { clubSender, sendMail } from "../mail";
 import { webCardUrl } from "../passes";
 import { qrPng } from "../qr";
 import { getMemberRow, writeHistory } from "./internal";
@@ -30,11 +30,9 @@ export const sendCardEmail = verb("communication:edit", async (ctx: Ctx, input: 
   const p = { club: name, first: member.first_name, code: member.referral_code };
   // The QR code carries the referral code, like the wallet pass (SPEC "Member").
   const qr = await qrPng(member.referral_code, 320);
-  const host = new URL(ctx.baseUrl).hostname || "localhost";
   try {
     await sendMail(ctx.mail, {
-      from: { name, address: `no-reply@${host}` } as never,
-      replyTo: club.contact_email ?? undefined,
+      ...clubSender(ctx.baseUrl, club),
       to: member.email,
       subject: fill(text.subject, p),
       text: [fill(text.hello, p), "", fill(text.intro, p), `${text.open}: ${url}`, "", fill(text.qr, p), "", text.bye, name].join("\n"),

@@ -1,13 +1,13 @@
-// Promo codes (SPEC "Promo code create payload", rule 5; DESIGN.md section 7): list, create, and
-// the one rule that decides whether a code applies and how much it takes off, used inside the
-// transaction of a registration.
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+// Promo codes (SPEC "Promo code create payload", rule 5; DESIGN.md sections 7 and 12): list,
+// create, change, and the one rule that decides whether a code applies and how much it takes
+// off, used inside the transaction of a registration.
+import { and, asc, eq, gt, ne, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Queryable } from "../../db";
 import { promoCodes, promoRedemptions } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
-import { Conflict, type Invalid, ValidationFailed } from "../errors";
+import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { getEventOrThrow, utcDates } from "../events/internal";
 import { newId, nowIso } from "../ids";
 import { dateTimeInput } from "../schema-types";
@@ -58,6 +58,25 @@ export const PromoCodePublic = z
   })
   .meta({ id: "PromoCodePublic" });
 
+export const PromoCodeUpdate = z
+  .object({
+    code: PromoCodeCreate.shape.code.optional(),
+    discount_type: z.enum(DISCOUNT_TYPES).optional(),
+    discount_value: PromoCodeCreate.shape.discount_value.optional(),
+    max_uses: z.int().min(1).max(1_000_000).nullish().meta({ description: "null: no limit. Never below `used_count` (409)." }),
+    valid_from: dateTimeInput().nullish().meta({ description: "null: from now on." }),
+    valid_until: dateTimeInput().nullish().meta({ description: "null: no end." }),
+    is_active: z.boolean().optional(),
+  })
+  .meta({
+    id: "PromoCodeUpdate",
+    description:
+      "Partial: only the fields sent change; null clears a date or the use limit. `code`, `discount_type` and `discount_value` change only while the code is unused (`used_count` 0; else 409).",
+    examples: [{ is_active: false }],
+  });
+
+export const PromoCodeIdParams = z.object({ club_id: z.uuid(), promo_code_id: z.uuid() });
+
 /** The list's filters (SPEC rule 5), as query strings; the MCP tool takes the same with a JSON boolean. */
 export const PromoCodeListQuery = z.object({
   include_inactive: z.stringbool().default(true).meta({ description: "Also list inactive codes (default true)." }),
@@ -70,6 +89,7 @@ export const PromoCodeListQuery = z.object({
 
 export type PromoCodeCreate = z.output<typeof PromoCodeCreate>;
 export type PromoCodePublic = z.output<typeof PromoCodePublic>;
+export type PromoCodeUpdate = z.output<typeof PromoCodeUpdate>;
 export type PromoRow = typeof promoCodes.$inferSelect;
 type ListInput = Partial<z.output<typeof PromoCodeListQuery>>;
 
@@ -106,6 +126,28 @@ export const listPromoCodes = verb("finances:view", async (ctx: Ctx, q: ListInpu
   return rows.map(toPublic);
 });
 
+/** A percent over 100, or an end not after the start: the 422 items of a code's values (create and update alike). */
+function checkValues(v: { discount_type: string; discount_value: number; valid_from?: string | null; valid_until?: string | null }): Invalid[] {
+  const items: Invalid[] = [];
+  if (v.discount_type === "percent" && v.discount_value > 100) items.push({ loc: ["body", "discount_value"], code: "PROMO_PERCENT_MAX" });
+  if (v.valid_from && v.valid_until && Date.parse(v.valid_until) <= Date.parse(v.valid_from)) {
+    items.push({ loc: ["body", "valid_until"], code: "DATE_ORDER", params: { field: "valid_until", other: "valid_from" } });
+  }
+  return items;
+}
+
+/** 409 PROMO_CODE_TAKEN when `code` (any case) names another code of the club. */
+async function checkCodeFree(t: Queryable, clubId: string, code: string, exceptId?: string) {
+  const key = code.toUpperCase();
+  const [dup] = await t
+    .select({ id: promoCodes.id })
+    .from(promoCodes)
+    .where(and(eq(promoCodes.club_id, clubId), eq(promoCodes.code_key, key), exceptId ? ne(promoCodes.id, exceptId) : undefined))
+    .limit(1);
+  if (dup) throw new Conflict("PROMO_CODE_TAKEN", { code });
+  return key;
+}
+
 /**
  * Creates a promo code. 422: a percent over 100, `valid_until` not after `valid_from`, a date
  * outside the years 0001..9999 (UTC), scope `membership` with an event, `applies_to_tier_ids`
@@ -114,11 +156,7 @@ export const listPromoCodes = verb("finances:view", async (ctx: Ctx, q: ListInpu
  */
 export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: PromoCodeCreate): Promise<PromoCodePublic> => {
   const input = utcDates(sent, ["valid_from", "valid_until"]);
-  const items: Invalid[] = [];
-  if (input.discount_type === "percent" && input.discount_value > 100) items.push({ loc: ["body", "discount_value"], code: "PROMO_PERCENT_MAX" });
-  if (input.valid_from && input.valid_until && Date.parse(input.valid_until) <= Date.parse(input.valid_from)) {
-    items.push({ loc: ["body", "valid_until"], code: "DATE_ORDER", params: { field: "valid_until", other: "valid_from" } });
-  }
+  const items = checkValues(input);
   if (input.event_id && input.scope === "membership") items.push({ loc: ["body", "scope"], code: "PROMO_EVENT_SCOPE" });
   // Tiers are what a membership purchase buys: an event code limited to tiers would be stored and never honoured.
   const scope = input.scope ?? (input.event_id ? "event" : "membership");
@@ -126,13 +164,7 @@ export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: Prom
   if (items.length) throw new ValidationFailed(items);
   return ctx.db.tx(async (t) => {
     if (input.event_id) await getEventOrThrow(t, ctx.clubId, input.event_id);
-    const key = input.code.toUpperCase();
-    const [dup] = await t
-      .select({ id: promoCodes.id })
-      .from(promoCodes)
-      .where(and(eq(promoCodes.club_id, ctx.clubId), eq(promoCodes.code_key, key)))
-      .limit(1);
-    if (dup) throw new Conflict("PROMO_CODE_TAKEN", { code: input.code });
+    const key = await checkCodeFree(t, ctx.clubId, input.code);
     const now = nowIso();
     const [row] = await t
       .insert(promoCodes)
@@ -155,6 +187,46 @@ export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: Prom
         created_at: now,
         updated_at: now,
       })
+      .returning();
+    return toPublic(row);
+  });
+});
+
+/** The fields whose change would rewrite what earlier redemptions were given. */
+const FIXED_ONCE_USED = ["code", "discount_type", "discount_value"] as const;
+
+/**
+ * Changes a promo code: only the fields sent; null clears a date or the use limit. 404 for an id
+ * of another club. 409: code, discount type or value changed once the code has been used
+ * (earlier registrations would no longer match it), max_uses below used_count, the code taken in
+ * the club. 422: a percent over 100 or an end not after the start, checked on the code as it
+ * would become; a date outside the years 0001..9999 (UTC).
+ */
+export const updatePromoCode = verb("finances:edit", async (ctx: Ctx, sent: PromoCodeUpdate & { promo_code_id: string }): Promise<PromoCodePublic> => {
+  const { promo_code_id, ...fields } = utcDates(sent, ["valid_from", "valid_until"]);
+  return ctx.db.tx(async (t) => {
+    const [current] = await t
+      .select()
+      .from(promoCodes)
+      .where(and(eq(promoCodes.id, promo_code_id), eq(promoCodes.club_id, ctx.clubId)))
+      .limit(1);
+    if (!current) throw new NotFound("PROMO_CODE_NOT_FOUND");
+    const set: Partial<PromoRow> = {};
+    for (const [name, value] of Object.entries(fields)) if (value !== undefined) (set as Record<string, unknown>)[name] = value;
+    if (set.code !== undefined && set.code === current.code) delete set.code;
+    if (current.used_count > 0 && FIXED_ONCE_USED.some((f) => set[f] !== undefined && set[f] !== current[f])) {
+      throw new Conflict("PROMO_CODE_USED", { count: current.used_count });
+    }
+    const merged = { ...current, ...set };
+    const items = checkValues(merged);
+    if (items.length) throw new ValidationFailed(items);
+    if (set.max_uses != null && set.max_uses < current.used_count) throw new Conflict("PROMO_MAX_USES_BELOW_USED", { count: current.used_count });
+    if (set.code !== undefined) set.code_key = await checkCodeFree(t, ctx.clubId, set.code, current.id);
+    if (!Object.keys(set).length) return toPublic(current);
+    const [row] = await t
+      .update(promoCodes)
+      .set({ ...set, updated_at: nowIso() })
+      .where(and(eq(promoCodes.id, current.id), eq(promoCodes.club_id, ctx.clubId)))
       .returning();
     return toPublic(row);
   });
@@ -202,4 +274,22 @@ export async function redeemEventPromo(
       });
     },
   };
+}
+
+/**
+ * Inside the caller's transaction: gives back the use a cancelled registration made of a code
+ * (its redemption row goes, used_count - 1), so that a code limited to N uses serves N people
+ * who actually come. Nothing when the registration used no code.
+ */
+export async function releaseEventPromo(t: Queryable, input: { clubId: string; registrationId: string; now: string }): Promise<void> {
+  const gone = await t
+    .delete(promoRedemptions)
+    .where(and(eq(promoRedemptions.club_id, input.clubId), eq(promoRedemptions.registration_id, input.registrationId)))
+    .returning({ promo_code_id: promoRedemptions.promo_code_id });
+  for (const { promo_code_id } of gone) {
+    await t
+      .update(promoCodes)
+      .set({ used_count: sql`${promoCodes.used_count} - 1`, updated_at: input.now })
+      .where(and(eq(promoCodes.id, promo_code_id), gt(promoCodes.used_count, 0)));
+  }
 }

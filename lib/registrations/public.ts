@@ -1,14 +1,14 @@
 // Registration to an event by the public (outside the stable subset, DESIGN.md section 8): the
-// price, capacity and promo rules checked in one transaction, and the registration's .ics file.
-// Its own area, above events and promo codes (a registration redeems a code; a code checks its
-// event), where part two's registrations by the admin, confirmation, cancellation and waiting
-// list will live too.
-import { and, eq } from "drizzle-orm";
-import { eventRegistrations, events, eventTickets } from "../../db/schema";
+// price, capacity and promo rules checked in one transaction (a full event with a waiting list
+// takes the registration as `waitlisted`, DESIGN.md section 12), and the registration's .ics
+// file. Its own area, above events and promo codes (a registration redeems a code; a code checks
+// its event); the admin's registrations are in admin.ts.
+import { eq } from "drizzle-orm";
+import { eventRegistrations, events } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import type { PublicCtx } from "../context";
 import { Conflict, Forbidden, inClubLanguage, NotFound, ValidationFailed } from "../errors";
-import { availability, eventPlacesHeld, publicUrl } from "../events/internal";
+import { activeTicketOrThrow, availability, eventPlacesHeld, publicUrl, ticketPriceFor } from "../events/internal";
 import type { PublicRegistration, PublicRegistrationCreate } from "../events/schemas";
 import type { Locale } from "../i18n";
 import { newId, randomBase62 } from "../ids";
@@ -16,6 +16,7 @@ import { findMemberByCode } from "../members/by-code";
 import { derivedStatus, todayUtc } from "../members/status";
 import { redeemEventPromo } from "../promo";
 import type { FileReply } from "../reply";
+import { statusForPrice } from "../events/waitlist";
 
 /**
  * Registers someone to a published event. Inside one transaction (transactions run one at a
@@ -23,10 +24,11 @@ import type { FileReply } from "../reply";
  * Price: a member (valid `member_code` of an active member) pays tier_prices[tier] or
  * member_price_cents; anyone else non_member_price_cents (null: members only, 403). A promo code
  * takes its discount and is redeemed in the same transaction. Free: `confirmed`; otherwise
- * `pending` (awaiting payment: no payment provider is connected yet).
+ * `pending` (awaiting payment: no payment provider is connected yet). A full event or ticket
+ * with `waitlist_enabled`: `waitlisted` (holds no place; moved up when one frees).
  * 404 unknown or draft event, unknown ticket; 409 cancelled event, outside the registration
- * window, full, sold out, inactive ticket, inactive membership, promo refused; 403 members only;
- * 422 unknown member code.
+ * window, full or sold out without a waiting list, inactive ticket, inactive membership, promo
+ * refused; 403 members only; 422 unknown member code.
  */
 export async function registerForEvent(ctx: PublicCtx, eventId: string, input: PublicRegistrationCreate, nowDate = new Date()): Promise<PublicRegistration> {
   const now = nowDate.toISOString();
@@ -42,26 +44,18 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
         if (event.registration_opens_at && now < event.registration_opens_at) throw new Conflict("REGISTRATION_NOT_OPEN", { at: event.registration_opens_at });
         if ((event.registration_closes_at && now >= event.registration_closes_at) || now >= (event.ends_at ?? event.starts_at))
           throw new Conflict("REGISTRATION_CLOSED");
-        const [ticket] = await t
-          .select()
-          .from(eventTickets)
-          .where(and(eq(eventTickets.id, input.ticket_id), eq(eventTickets.event_id, event.id)))
-          .limit(1);
-        if (!ticket) throw new NotFound("TICKET_NOT_FOUND");
-        if (!ticket.is_active) throw new Conflict("TICKET_INACTIVE");
+        const ticket = await activeTicketOrThrow(t, event.id, input.ticket_id);
 
         const member = input.member_code ? await findMemberByCode(t, event.club_id, input.member_code) : null;
         if (input.member_code && !member) throw new ValidationFailed([{ loc: ["body", "member_code"], code: "MEMBER_CODE_UNKNOWN" }]);
         if (member && derivedStatus(member, todayUtc(nowDate)) !== "active") throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
         if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");
-        let price: number;
-        if (member) price = (member.tier_id ? ticket.tier_prices?.[member.tier_id] : undefined) ?? ticket.member_price_cents;
-        else if (ticket.non_member_price_cents === null) throw new Forbidden("TICKET_MEMBERS_ONLY");
-        else price = ticket.non_member_price_cents;
+        const price = ticketPriceFor(ticket, member);
+        if (price === null) throw new Forbidden("TICKET_MEMBERS_ONLY");
 
         const left = availability(event, await eventPlacesHeld(t, event.id), ticket);
-        if (left.full) throw new Conflict("EVENT_FULL");
-        if (left.ticket_sold_out) throw new Conflict("TICKET_SOLD_OUT");
+        if (left.full && !event.waitlist_enabled) throw new Conflict("EVENT_FULL");
+        if (left.ticket_sold_out && !event.waitlist_enabled) throw new Conflict("TICKET_SOLD_OUT");
 
         const promo = input.promo_code
           ? await redeemEventPromo(t, { clubId: event.club_id, eventId: event.id, currency: event.currency, code: input.promo_code, price, now: nowDate })
@@ -80,7 +74,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
             email: input.email.toLowerCase(),
             is_member: !!member,
             qr_token: randomBase62(24),
-            status: amount === 0 ? "confirmed" : "pending",
+            status: left.sold_out ? "waitlisted" : statusForPrice(amount),
             amount_cents: amount,
             currency: event.currency,
             promo_code_id: promo?.promo.id ?? null,

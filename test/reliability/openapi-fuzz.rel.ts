@@ -92,6 +92,8 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     slug: () => ours.slug,
     serial: () => pick(ours.memberCode, ours.passSerial, ours.memberCode.toLowerCase()),
     qr_token: () => ours.qrToken,
+    registration_id: () => ours.registrationId,
+    promo_code_id: () => ours.promoCodeId,
     member_code: () => ours.memberCode,
     member_ids: () => pick(ours.memberId, `${ours.memberId},${other.memberId}`),
     code: () => pick(ours.qrToken, ours.memberCode, `FUZZ${rng.int(1000, 9999)}`),
@@ -107,6 +109,8 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     slug: other.slug,
     serial: other.memberCode,
     qr_token: other.qrToken,
+    registration_id: other.registrationId,
+    promo_code_id: other.promoCodeId,
   };
   const values = new SchemaValues(doc.components.schemas, rng, pools);
   const validate = compileResponses();

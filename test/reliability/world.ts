@@ -16,6 +16,7 @@ export type ClubObjects = {
   eventId: string;
   ticketId: string;
   qrToken: string;
+  registrationId: string;
   promoCode: string;
   /**
    * A member of this club no other request uses, for the calls that erase one (DELETE member,
@@ -23,6 +24,8 @@ export type ClubObjects = {
    * uuid once the spares run out.
    */
   spareMemberId: () => string;
+
+  promoCodeId: string;
 };
 
 export type World = { env: TestEnv; ours: ClubObjects; other: ClubObjects; session: string };
@@ -57,7 +60,7 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
     }),
     `10.9.0.${tag === "ours" ? 1 : 2}`,
   );
-  const regBody = (await reg.json()) as { qr_token: string };
+  const regBody = (await reg.json()) as { id: string; qr_token: string };
   if (reg.status !== 201) throw new Error(`world: registration answered ${reg.status}`);
   const promoCode = `PROMO${tag.toUpperCase()}`;
   const promo = await env.call("POST", `${base}/promo-codes`, { key, body: { code: promoCode, discount_type: "percent", discount_value: 10 } });
@@ -74,8 +77,11 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
     eventId: event.body.id,
     ticketId,
     qrToken: regBody.qr_token,
+    registrationId: regBody.id,
     promoCode,
     spareMemberId: await spareMembers(env, clubId, 400),
+
+    promoCodeId: promo.body.id,
   };
 }
 

@@ -4,89 +4,24 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import QRCode from "qrcode";
-import { SMTPServer } from "smtp-server";
 import { clubs } from "../../db/schema";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { historyOf, memberRow, seedMember } from "../members-fixtures";
-
-type Received = { from: string; to: string[]; raw: string };
-const inbox: Received[] = [];
-let refuse = false;
-let server: SMTPServer;
-let port = 0;
+import { bodyOf, header, parts, type Received, startSmtp, type TestSmtp } from "../smtp";
 
 let env: TestEnv;
+let inbox: Received[];
+let smtp: TestSmtp;
 beforeAll(async () => {
-  server = new SMTPServer({
-    secure: false,
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onRcptTo(_address, _session, cb) {
-      if (refuse) return cb(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }));
-      cb();
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        inbox.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  port = (server.server.address() as { port: number }).port;
-  env = await setup({ SMTP_URL: `smtp://127.0.0.1:${port}` });
+  smtp = await startSmtp();
+  inbox = smtp.inbox;
+  env = await setup({ SMTP_URL: smtp.url });
 });
 afterAll(async () => {
   await env.close();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await smtp.close();
 });
-
-/** Decodes RFC 2047 words (subject) and quoted-printable bodies well enough to read them. */
-function decodeWords(s: string): string {
-  return s.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_, enc: string, text: string) =>
-    enc.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : qp(text.replace(/_/g, " ")),
-  );
-}
-function qp(s: string): string {
-  const bytes: number[] = [];
-  const src = s.replace(/=\r?\n/g, "");
-  for (let i = 0; i < src.length; i++) {
-    if (src[i] === "=" && /^[0-9A-F]{2}$/i.test(src.slice(i + 1, i + 3))) {
-      bytes.push(Number.parseInt(src.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(src[i], "utf8"));
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
-function parts(raw: string) {
-  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/g)].map((m) => m[1]);
-  const out: { headers: string; body: string }[] = [];
-  for (const b of boundaries) {
-    for (const chunk of raw.split(`--${b}`).slice(1)) {
-      const [headers, ...rest] = chunk.split(/\r?\n\r?\n/);
-      const body = rest.join("\n\n");
-      if (/content-type:\s*(text|image)\//i.test(headers)) out.push({ headers, body: body.replace(/\r?\n--$/, "").trim() });
-    }
-  }
-  return out;
-}
-function header(raw: string, name: string): string {
-  const m = raw.match(new RegExp(`^${name}:\\s*((?:.*)(?:\\r?\\n[ \\t].*)*)`, "im"));
-  return m ? decodeWords(m[1].replace(/\r?\n[ \t]/g, " ")) : "";
-}
-function bodyOf(p: { headers: string; body: string }): string {
-  if (/transfer-encoding:\s*base64/i.test(p.headers)) return Buffer.from(p.body.replace(/\s+/g, ""), "base64").toString("utf8");
-  if (/transfer-encoding:\s*quoted-printable/i.test(p.headers)) return qp(p.body);
-  return p.body;
-}
 
 const send = (id: string, key?: string) => env.call("POST", `/api/clubs/${env.clubId}/members/${id}/send-card-email`, { key });
 
@@ -158,14 +93,14 @@ describe("POST /api/clubs/:club_id/members/:member_id/send-card-email", () => {
 
   it("a refused send answers 502 with detail and leaves card_email_sent_at unset", async () => {
     const m = await seedMember(env, { email: "refused@test.org" });
-    refuse = true;
+    smtp.refuse = true;
     try {
       const res = await send(m.id);
       expect(res.status).toBe(502);
       expect(res.body.code).toBe("CARD_EMAIL_FAILED");
       expect(res.body.detail).toContain("L'e-mail de la carte n'a pas pu être envoyé");
     } finally {
-      refuse = false;
+      smtp.refuse = false;
     }
     expect((await memberRow(env, m.id)).card_email_sent_at).toBeNull();
     expect(await historyOf(env, m.id)).toHaveLength(0);

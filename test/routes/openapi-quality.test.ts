@@ -153,9 +153,14 @@ describe("OpenAPI for a newcomer", () => {
     "updateTier 200",
     "createEvent 201",
     "updateEvent 200",
+    // The example cannot know a ticket id; confirm and cancel act on a registration made by the test.
+    "addRegistration 404 TICKET_NOT_FOUND",
+    "confirmRegistration 200",
+    "cancelRegistration 200",
     // The example code matches no registration: a valid scan, verdict not_registered.
     "checkinEvent 200",
     "createPromoCode 201",
+    "updatePromoCode 200",
     "updateClub 200",
     "createApiKey 201",
     // The examples cannot know a real password or ticket id.
@@ -181,7 +186,14 @@ describe("OpenAPI for a newcomer", () => {
       outcomes.push(`${operationId} ${res.status}${res.status >= 400 ? ` ${res.body?.code}` : ""}`);
       if (operationId === "addMember") ids.member_id = res.body.id;
       if (operationId === "createTier") ids.tier_id = res.body.id;
-      if (operationId === "createEvent") ids.event_id = res.body.id;
+      if (operationId === "createEvent") {
+        ids.event_id = res.body.id;
+        const reg = await env.call("POST", `/api/clubs/${env.clubId}/events/${res.body.id}/registrations`, {
+          body: { ticket_id: res.body.tickets[0].id, first_name: "Ana", last_name: "Silva" },
+        });
+        ids.registration_id = reg.body.id;
+      }
+      if (operationId === "createPromoCode") ids.promo_code_id = res.body.id;
       if (operationId === "importMembers") expect(res.body).toMatchObject({ created: 2, errors: [] });
     }
     expect(outcomes).toEqual(EXPECTED);

@@ -2,8 +2,20 @@
 // the HTTP routes, so a rule or a limit exists once.
 import { z } from "zod";
 import { checkinEvent, createEvent, getEvent, listEventRegistrations, listEvents, updateEvent } from "../../events";
-import { CheckinPayload, CheckinResult, EventAdminDetail, EventAdminItem, EventCreate, EventRegistrationItem, EventUpdate } from "../../events/schemas";
-import { createPromoCode, listPromoCodes, PromoCodeCreate, PromoCodeListQuery, PromoCodePublic } from "../../promo";
+import {
+  CheckinPayload,
+  CheckinResult,
+  EventAdminDetail,
+  EventAdminItem,
+  EventCreate,
+  EventRegistrationItem,
+  EventUpdate,
+  RegistrationCancel,
+  RegistrationConfirm,
+  RegistrationCreate,
+} from "../../events/schemas";
+import { createPromoCode, listPromoCodes, PromoCodeCreate, PromoCodeListQuery, PromoCodePublic, PromoCodeUpdate, updatePromoCode } from "../../promo";
+import { addRegistration, cancelRegistration, confirmRegistration } from "../../registrations/admin";
 import { ClubStats, clubStats } from "../../stats";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
@@ -45,7 +57,7 @@ export const update_event = tool({
   name: "update_event",
   title: "Update an event",
   description:
-    "Changes an event: send event_id and only the fields to change. status: draft <-> published, or cancelled (final: a cancelled event cannot be changed). tickets is the full list: give each kept ticket its id; tickets left out are removed (deactivated if they have registrations).",
+    "Changes an event: send event_id and only the fields to change. status: draft <-> published, or cancelled (final: a cancelled event cannot be changed; every confirmed and pending registrant is mailed). waitlist_enabled: a full event takes a waiting list. tickets is the full list: give each kept ticket its id; tickets left out are removed (deactivated if they have registrations).",
   input: EventUpdate.extend({ event_id: eventId }),
   annotations: { ...WRITE, idempotentHint: true },
   output: EventAdminDetail,
@@ -55,11 +67,47 @@ export const update_event = tool({
 export const event_registrations = tool({
   name: "event_registrations",
   title: "Event registrations",
-  description: "Lists everyone registered to an event: name, email, ticket, status (confirmed, pending payment, cancelled), amount in cents, checked_in_at.",
+  description:
+    "Lists everyone registered to an event: id, name, email, ticket, status (confirmed, pending payment, waitlisted, cancelled), amount in cents, checked_in_at.",
   input: z.object({ event_id: eventId }),
   annotations: READ_ONLY,
   output: z.array(EventRegistrationItem),
   run: (ctx, input) => listEventRegistrations(ctx, input),
+});
+
+const registrationId = z.uuid().meta({ description: "The registration's id (from event_registrations)." });
+
+export const add_registration = tool({
+  name: "add_registration",
+  title: "Add a registration",
+  description:
+    "Adds an attendee to an event: event_id, ticket_id (from get_event), first_name, last_name, optional email and member_id (a member pays the member price). Status confirmed when free, else pending (awaiting payment), unless status says. Refused when the event or ticket is full (EVENT_FULL, TICKET_SOLD_OUT).",
+  input: RegistrationCreate.extend({ event_id: eventId }),
+  annotations: WRITE,
+  output: EventRegistrationItem,
+  run: (ctx, input) => addRegistration(ctx, input),
+});
+
+export const confirm_registration = tool({
+  name: "confirm_registration",
+  title: "Confirm a registration",
+  description:
+    "Confirms a pending registration and records the payment received: amount_cents (default the registration's amount, in cents), payment_method (default bank_transfer). Needs events:edit and finances:edit. Only a pending registration (else REGISTRATION_NOT_PENDING).",
+  input: RegistrationConfirm.extend({ event_id: eventId, registration_id: registrationId }),
+  annotations: WRITE,
+  output: EventRegistrationItem,
+  run: (ctx, input) => confirmRegistration(ctx, input),
+});
+
+export const cancel_registration = tool({
+  name: "cancel_registration",
+  title: "Cancel a registration",
+  description:
+    "Cancels a registration (confirmed, pending or waitlisted); it cannot be undone. Optional reason; refund_cents (cents, needs finances:edit, at most what was paid) records a refund. Refused once checked in. The freed place goes to the oldest waitlisted registration, who is mailed. Confirm with the user first.",
+  input: RegistrationCancel.extend({ event_id: eventId, registration_id: registrationId }),
+  annotations: { ...WRITE, destructiveHint: true },
+  output: EventRegistrationItem,
+  run: (ctx, input) => cancelRegistration(ctx, input),
 });
 
 export const checkin_event = tool({
@@ -107,4 +155,15 @@ export const club_stats = tool({
   annotations: READ_ONLY,
   output: ClubStats,
   run: (ctx) => clubStats(ctx, {}),
+});
+
+export const update_promo_code = tool({
+  name: "update_promo_code",
+  title: "Update a promo code",
+  description:
+    "Changes a promo code: send promo_code_id (from list_promo_codes) and only the fields to change: is_active, valid_from, valid_until, max_uses (null clears). code, discount_type and discount_value change only while used_count is 0 (else PROMO_CODE_USED).",
+  input: PromoCodeUpdate.extend({ promo_code_id: z.uuid().meta({ description: "The promo code's id (from list_promo_codes)." }) }),
+  annotations: { ...WRITE, idempotentHint: true },
+  output: PromoCodePublic,
+  run: (ctx, input) => updatePromoCode(ctx, input),
 });

@@ -1,0 +1,176 @@
+// Registrations by the club's admins (DESIGN.md section 12): add an attendee, confirm a pending
+// registration with the payment received, cancel one (with a refund: a negative payment row).
+// Each runs in one transaction, so capacity counts and the waiting list's promotions are exact
+// however many requests race; a cancellation's freed place goes to the waiting list there.
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { eventRegistrations, eventTickets, payments } from "../../db/schema";
+import { requireScope } from "../access";
+import { clubSettings } from "../clubs/internal";
+import { type Ctx, verb } from "../context";
+import { Conflict, NotFound } from "../errors";
+import {
+  activeTicketOrThrow,
+  availability,
+  eventPlacesHeld,
+  getEventOrThrow,
+  type RegistrationRow,
+  registrationItem,
+  ticketPriceFor,
+} from "../events/internal";
+import type { EventRegistrationItem, RegistrationCancel, RegistrationConfirm, RegistrationCreate } from "../events/schemas";
+import { fillFromWaitlist, statusForPrice } from "../events/waitlist";
+import { newId, nowIso, randomBase62 } from "../ids";
+import { getMemberRow } from "../members/internal";
+import { releaseEventPromo } from "../promo";
+
+type RegistrationRef = { event_id: string; registration_id: string };
+
+/** The registration `registration_id` of the club's event `event_id` with its ticket's name; 404 otherwise. */
+async function getRegistrationOrThrow(t: Queryable, clubId: string, ref: RegistrationRef) {
+  const [row] = await t
+    .select({ r: eventRegistrations, ticket_name: eventTickets.name })
+    .from(eventRegistrations)
+    .innerJoin(eventTickets, eq(eventTickets.id, eventRegistrations.ticket_id))
+    .where(and(eq(eventRegistrations.id, ref.registration_id), eq(eventRegistrations.event_id, ref.event_id), eq(eventRegistrations.club_id, clubId)))
+    .limit(1);
+  if (!row) throw new NotFound("REGISTRATION_NOT_FOUND");
+  return row;
+}
+
+/** What was paid for a registration, refunds deducted, and the method of its last payment. */
+async function paidFor(t: Queryable, clubId: string, registrationId: string): Promise<{ paid: number; count: number; method: string | null }> {
+  const where = and(eq(payments.club_id, clubId), eq(payments.registration_id, registrationId));
+  const [sum] = await t
+    .select({ paid: sql<number>`coalesce(sum(${payments.amount_cents}), 0)`, n: sql<number>`count(*)` })
+    .from(payments)
+    .where(where);
+  const [last] = await t.select({ method: payments.method }).from(payments).where(where).orderBy(desc(payments.created_at)).limit(1);
+  return { paid: Number(sum?.paid ?? 0), count: Number(sum?.n ?? 0), method: last?.method ?? null };
+}
+
+/** A manual event payment (no provider fee; the club's commission rate), positive or a refund. */
+async function recordPayment(t: Queryable, ctx: Ctx, reg: RegistrationRow, amount: number, method: string, reason: string | null, now: string) {
+  const club = await clubSettings(t, ctx.clubId);
+  await t.insert(payments).values({
+    id: newId(),
+    club_id: ctx.clubId,
+    member_id: reg.member_id,
+    kind: "event",
+    registration_id: reg.id,
+    amount_cents: amount,
+    currency: reg.currency,
+    method,
+    source: "manual",
+    provider_fee_cents: 0,
+    platform_commission_cents: Math.round((amount * (club.commission_rate_percent ?? 0)) / 100),
+    reason,
+    admin_id: ctx.actor.adminId,
+    paid_at: now,
+    created_at: now,
+  });
+}
+
+/**
+ * An admin adds an attendee. Price as at the door: a member of the club (`member_id`) pays their
+ * tier's price or the member price, anyone else the non-member price. Status `confirmed` when the
+ * price is 0, else `pending`, unless `status` says. The capacity and the ticket's quantity_max
+ * hold (409 EVENT_FULL, TICKET_SOLD_OUT); the registration window and members-only access do not
+ * (the admin decides). 404: event, ticket or member not of this club/event; 409: cancelled
+ * event, inactive ticket, a members-only ticket for a non-member.
+ */
+export const addRegistration = verb(
+  "events:edit",
+  async (ctx: Ctx, input: RegistrationCreate & { event_id: string }): Promise<EventRegistrationItem> =>
+    ctx.db.tx(async (t) => {
+      const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
+      if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
+      const ticket = await activeTicketOrThrow(t, event.id, input.ticket_id);
+      const member = input.member_id ? await getMemberRow(t, ctx.clubId, input.member_id) : null;
+      const price = ticketPriceFor(ticket, member);
+      if (price === null) throw new Conflict("TICKET_MEMBERS_ONLY");
+      const left = availability(event, await eventPlacesHeld(t, event.id), ticket);
+      if (left.full) throw new Conflict("EVENT_FULL");
+      if (left.ticket_sold_out) throw new Conflict("TICKET_SOLD_OUT");
+      const now = nowIso();
+      const [reg] = await t
+        .insert(eventRegistrations)
+        .values({
+          id: newId(),
+          club_id: ctx.clubId,
+          event_id: event.id,
+          ticket_id: ticket.id,
+          member_id: member?.id ?? null,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          email: (input.email ?? member?.email ?? null)?.toLowerCase() ?? null,
+          is_member: !!member,
+          qr_token: randomBase62(24),
+          status: input.status ?? statusForPrice(price),
+          amount_cents: price,
+          currency: event.currency,
+          source: "admin",
+          created_at: now,
+          updated_at: now,
+        })
+        .returning();
+      return registrationItem(reg, ticket.name, false);
+    }),
+);
+
+/**
+ * Confirms a pending registration and records the payment received (default: the registration's
+ * amount, by bank transfer; 0 records none). Needs events:edit and finances:edit (it records
+ * money). 409: not pending (REGISTRATION_NOT_PENDING), a cancelled event. 404: not this club's.
+ */
+export const confirmRegistration = verb(
+  ["events:edit", "finances:edit"],
+  async (ctx: Ctx, input: RegistrationConfirm & RegistrationRef): Promise<EventRegistrationItem> =>
+    ctx.db.tx(async (t) => {
+      const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
+      const { r, ticket_name } = await getRegistrationOrThrow(t, ctx.clubId, input);
+      if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
+      if (r.status !== "pending") throw new Conflict("REGISTRATION_NOT_PENDING", { status: r.status });
+      const now = nowIso();
+      const amount = input.amount_cents ?? r.amount_cents;
+      if (amount > 0) await recordPayment(t, ctx, r, amount, input.payment_method ?? "bank_transfer", null, now);
+      const [row] = await t
+        .update(eventRegistrations)
+        .set({ status: "confirmed", updated_at: now })
+        .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
+        .returning();
+      return registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
+    }),
+);
+
+/**
+ * Cancels a confirmed, pending or waitlisted registration, with an optional reason. A refund
+ * (`refund_cents`, needs finances:edit) is recorded as a negative payment by the method of the
+ * last payment, at most what was paid (409 REFUND_EXCEEDS_PAID). A promo code's use is given
+ * back. The place it held goes to the oldest waitlisted registration of its ticket (then of the
+ * event) that fits, who is mailed. 409: checked in, already cancelled. 404: not this club's.
+ * Allowed on a cancelled event (to record refunds); nobody is promoted there.
+ */
+export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: RegistrationCancel & RegistrationRef): Promise<EventRegistrationItem> => {
+  if (input.refund_cents != null) requireScope(ctx.actor, "finances:edit");
+  return ctx.db.tx(async (t) => {
+    const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
+    const { r, ticket_name } = await getRegistrationOrThrow(t, ctx.clubId, input);
+    if (r.status === "cancelled") throw new Conflict("REGISTRATION_ALREADY_CANCELLED");
+    if (r.checked_in_at) throw new Conflict("REGISTRATION_CHECKED_IN");
+    const now = nowIso();
+    if (input.refund_cents != null) {
+      const paid = await paidFor(t, ctx.clubId, r.id);
+      if (input.refund_cents > paid.paid) throw new Conflict("REFUND_EXCEEDS_PAID", { refund: input.refund_cents, paid: paid.paid });
+      await recordPayment(t, ctx, r, -input.refund_cents, paid.method ?? "bank_transfer", input.reason ?? null, now);
+    }
+    const [row] = await t
+      .update(eventRegistrations)
+      .set({ status: "cancelled", cancelled_at: now, cancel_reason: input.reason ?? null, updated_at: now })
+      .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
+      .returning();
+    await releaseEventPromo(t, { clubId: ctx.clubId, registrationId: r.id, now });
+    if (r.status !== "waitlisted") await fillFromWaitlist(t, { event, baseUrl: ctx.baseUrl, preferTicketId: r.ticket_id, now });
+    return registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
+  });
+});

@@ -1,0 +1,90 @@
+// A real SMTP server on a local port (the `smtp-server` package) that keeps what it receives, and
+// readers for the raw messages: headers (RFC 2047 words decoded), MIME parts and their bodies
+// (base64, quoted-printable). For the tests of every mail the product sends.
+import { SMTPServer } from "smtp-server";
+
+export type Received = { from: string; to: string[]; raw: string };
+
+export type TestSmtp = {
+  inbox: Received[];
+  /** While true, every recipient is refused (550). */
+  refuse: boolean;
+  url: string;
+  close(): Promise<void>;
+};
+
+export async function startSmtp(): Promise<TestSmtp> {
+  const state = { inbox: [] as Received[], refuse: false };
+  const server = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onRcptTo(_address, _session, cb) {
+      if (state.refuse) return cb(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }));
+      cb();
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        state.inbox.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const port = (server.server.address() as { port: number }).port;
+  return Object.assign(state, {
+    url: `smtp://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+}
+
+/** Decodes RFC 2047 words (subject) and quoted-printable bodies well enough to read them. */
+export function decodeWords(s: string): string {
+  return s.replace(/=\?UTF-8\?([QB])\?([^?]*)\?=\s*/gi, (_, enc: string, text: string) =>
+    enc.toUpperCase() === "B" ? Buffer.from(text, "base64").toString("utf8") : qp(text.replace(/_/g, " ")),
+  );
+}
+export function qp(s: string): string {
+  const bytes: number[] = [];
+  const src = s.replace(/=\r?\n/g, "");
+  for (let i = 0; i < src.length; i++) {
+    if (src[i] === "=" && /^[0-9A-F]{2}$/i.test(src.slice(i + 1, i + 3))) {
+      bytes.push(Number.parseInt(src.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(src[i], "utf8"));
+  }
+  return Buffer.from(bytes).toString("utf8");
+}
+export function parts(raw: string) {
+  const boundaries = [...raw.matchAll(/boundary="?([^";\r\n]+)"?/g)].map((m) => m[1]);
+  const out: { headers: string; body: string }[] = [];
+  for (const b of boundaries) {
+    for (const chunk of raw.split(`--${b}`).slice(1)) {
+      const [headers, ...rest] = chunk.split(/\r?\n\r?\n/);
+      const body = rest.join("\n\n");
+      if (/content-type:\s*(text|image)\//i.test(headers)) out.push({ headers, body: body.replace(/\r?\n--$/, "").trim() });
+    }
+  }
+  return out;
+}
+export function header(raw: string, name: string): string {
+  const m = raw.match(new RegExp(`^${name}:\\s*((?:.*)(?:\\r?\\n[ \\t].*)*)`, "im"));
+  return m ? decodeWords(m[1].replace(/\r?\n[ \t]/g, " ")) : "";
+}
+export function bodyOf(p: { headers: string; body: string }): string {
+  if (/transfer-encoding:\s*base64/i.test(p.headers)) return Buffer.from(p.body.replace(/\s+/g, ""), "base64").toString("utf8");
+  if (/transfer-encoding:\s*quoted-printable/i.test(p.headers)) return qp(p.body);
+  return p.body;
+}
+/** The text/plain part of a message, decoded. */
+export function textOf(raw: string): string {
+  const part = parts(raw).find((p) => /text\/plain/i.test(p.headers));
+  return part ? bodyOf(part) : "";
+}
