@@ -121,7 +121,12 @@ const shownFields = CLUB_FIELDS;
 export const ClubAdmin = z
   .object({
     id: z.uuid(),
-    ...Object.fromEntries(shownFields.map((f) => [f.name, f.nullable ? outputType(f).nullable() : outputType(f)])),
+    ...Object.fromEntries(
+      shownFields.map((f) => {
+        const type = f.nullable ? outputType(f).nullable() : outputType(f);
+        return [f.name, f.readScope ? type.optional().meta({ description: `Only for callers with \`${f.readScope}\`; absent otherwise.` }) : type];
+      }),
+    ),
     created_at: z.string().meta({ format: "date-time" }),
     updated_at: z.string().meta({ format: "date-time" }),
   })
