@@ -569,6 +569,13 @@ export const MESSAGES = {
     de: "Das Ende der Mitgliedschaft kann nicht nach dem {max} liegen.",
     it: "La data di fine dell'adesione non può essere successiva al {max}.",
   },
+  // ---- Hardening (issue 18) ----
+  TIER_NOT_IN_CLUB: {
+    fr: "« {id} » n'est pas une formule de ce club.",
+    en: "“{id}” is not a tier of this club.",
+    de: "„{id}“ ist keine Stufe dieses Vereins.",
+    it: "«{id}» non è un livello di questo club.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -11,6 +11,7 @@ import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { getEventOrThrow, utcDates } from "../events/internal";
 import { newId, nowIso } from "../ids";
 import { dateTimeInput } from "../schema-types";
+import { foreignTierItems } from "../tiers/internal";
 
 export const DISCOUNT_TYPES = ["percent", "amount"] as const;
 export const PROMO_SCOPES = ["membership", "event"] as const;
@@ -109,7 +110,8 @@ export const listPromoCodes = verb("finances:view", async (ctx: Ctx, q: ListInpu
 /**
  * Creates a promo code. 422: a percent over 100, `valid_until` not after `valid_from`, a date
  * outside the years 0001..9999 (UTC), scope `membership` with an event, `applies_to_tier_ids`
- * on an event code (tiers concern membership purchases). 404: an event of another club. 409:
+ * on an event code (tiers concern membership purchases), an id there that is not a tier of the
+ * club. 404: an event of another club. 409:
  * the code exists in the club in any case.
  */
 export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: PromoCodeCreate): Promise<PromoCodePublic> => {
@@ -126,6 +128,9 @@ export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: Prom
   if (items.length) throw new ValidationFailed(items);
   return ctx.db.tx(async (t) => {
     if (input.event_id) await getEventOrThrow(t, ctx.clubId, input.event_id);
+    const tierRefs = (input.applies_to_tier_ids ?? []).map((id, i) => ({ id, loc: ["body", "applies_to_tier_ids", i] }));
+    const foreign = await foreignTierItems(t, ctx.clubId, tierRefs);
+    if (foreign.length) throw new ValidationFailed(foreign);
     const key = input.code.toUpperCase();
     const [dup] = await t
       .select({ id: promoCodes.id })
