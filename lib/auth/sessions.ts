@@ -1,6 +1,7 @@
 // Dashboard sessions: an admin signs in with email and password (hashed with Bun.password) and
 // receives a bearer token (`ms_...`) for the account routes that keys may not use.
 import { z } from "zod";
+import { emailLine } from "../schema-types";
 import { adminSessions } from "../../db/schema";
 import type { PublicCtx } from "../context";
 import { Unauthorized } from "../errors";
@@ -12,7 +13,7 @@ import { adminAccessEnded, SESSION_PREFIX } from "./caller";
 const SESSION_HOURS = 12;
 
 export const LoginRequest = z
-  .object({ email: z.email(), password: z.string().min(1).max(200) })
+  .object({ email: emailLine(), password: z.string().min(1).max(200) })
   .meta({ id: "LoginRequest", examples: [{ email: "owner@example.org", password: "your password" }] });
 export const LoginResponse = z.object({ token: z.string(), expires_at: z.string(), admin_id: z.uuid(), club_id: z.uuid() }).meta({ id: "LoginResponse" });
 

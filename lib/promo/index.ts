@@ -10,7 +10,7 @@ import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { getEventOrThrow, utcDates } from "../events/internal";
 import { newId, nowIso } from "../ids";
-import { dateTimeInput } from "../schema-types";
+import { dateTimeInput, oneLine } from "../schema-types";
 import { foreignTierItems } from "../tiers/internal";
 
 export const DISCOUNT_TYPES = ["percent", "amount"] as const;
@@ -18,10 +18,10 @@ export const PROMO_SCOPES = ["membership", "event"] as const;
 
 export const PromoCodeCreate = z
   .object({
-    code: z.string().trim().min(4).max(30),
+    code: oneLine().trim().min(4).max(30),
     discount_type: z.enum(DISCOUNT_TYPES),
     discount_value: z.int().gt(0).max(100_000_000).meta({ description: "Percent (1..100) or cents." }),
-    currency: z.string().max(3).nullish(),
+    currency: oneLine().max(3).nullish(),
     applies_to_tier_ids: z
       .array(z.uuid())
       .max(100)

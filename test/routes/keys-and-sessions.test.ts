@@ -156,6 +156,19 @@ describe("dashboard sessions", () => {
     expect((await env.call("DELETE", `/api/account/api-keys/${crypto.randomUUID()}`, { key: session })).status).toBe(404);
   });
 
+  it("refuses a key whose expires_at has passed (422 naming expires_at, nothing stored)", async () => {
+    const session = await sessionToken();
+    const before = (await env.db.read.select().from(apiKeys)).length;
+    for (const expires_at of [new Date(Date.now() - 1000).toISOString(), "2020-01-01T00:00:00+02:00"]) {
+      const res = await env.call("POST", "/api/account/api-keys", { key: session, body: { scopes: { members: "view" }, expires_at } });
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toEqual([{ loc: ["body", "expires_at"], msg: expect.any(String), type: "key_expires_in_past" }]);
+    }
+    expect((await env.db.read.select().from(apiKeys)).length).toBe(before);
+    const later = await env.call("POST", "/api/account/api-keys", { key: session, body: { scopes: { members: "view" }, expires_at: "2099-01-01T00:00:00Z" } });
+    expect(later.status).toBe(201);
+  });
+
   it("cannot revoke another club's key (404)", async () => {
     const other = await env.otherClub();
     const [row] = await env.db.read
