@@ -594,6 +594,12 @@ export const MESSAGES = {
     de: "Das Ablaufdatum {expires_at} ist bereits vorbei: wählen Sie einen Zeitpunkt in der Zukunft.",
     it: "La data di scadenza {expires_at} è già passata: scegliete una data futura.",
   },
+  LOGIN_TOO_MANY_FAILURES: {
+    fr: "Trop de mots de passe erronés pour ce compte : réessayez dans {seconds} s.",
+    en: "Too many wrong passwords for this account: try again in {seconds} s.",
+    de: "Zu viele falsche Passwörter für dieses Konto: erneut versuchen in {seconds} s.",
+    it: "Troppe password errate per questo account: riprova tra {seconds} s.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;
