@@ -54,8 +54,11 @@ export class PayloadTooLarge extends AppError {
   }
 }
 export class RateLimited extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, "RATE_LIMITED", { seconds: retryAfterSeconds });
+  constructor(
+    readonly retryAfterSeconds: number,
+    code: MessageCode = "RATE_LIMITED",
+  ) {
+    super(429, code, { seconds: retryAfterSeconds });
   }
 }
 export class BadGateway extends AppError {

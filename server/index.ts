@@ -51,8 +51,10 @@ try {
   server = Bun.serve({
     port: config.port,
     hostname: config.host,
-    // Our own cap answers 413 with a JSON body; Bun's larger one only guards against abuse.
-    maxRequestBodySize: config.maxBodyBytes * 4,
+    // Off: the app's own cap (MAX_BODY_BYTES, counted as the body streams in) answers every
+    // oversized body with the JSON 413 and its audit row. Bun's cap cut bodies past it with an
+    // empty 413 or a reset before the app saw them; the app stops reading at its cap anyway.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     fetch: (request, srv) =>
       app
         ? app.handle(request, clientAddress(srv.requestIP(request)?.address ?? null, request.headers.get("x-forwarded-for"), config.trustProxy))

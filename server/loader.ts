@@ -221,8 +221,9 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           body: spec.body,
           response: spec.raw ? undefined : responses(spec, path, params),
           transform: normaliseParams,
-          // Undefined for other types: Elysia's own parsers (JSON, forms) take over.
-          ...(spec.bytes ? { parse: bodyBytes } : {}),
+          // Undefined for other types: Elysia's own parsers (JSON, forms) take over. A route that
+          // takes no body never parses one, so a stray malformed body is no 400 there.
+          ...(spec.bytes ? { parse: bodyBytes } : spec.body || spec.raw ? {} : { parse: "none" }),
         } as never,
       );
       mounted.push({ method, path, spec, file, params });

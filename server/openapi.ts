@@ -44,7 +44,7 @@ const STATUS_TEXT: Record<number, string> = {
   200: "OK.",
   201: "Created.",
   204: "Done; the answer has no body.",
-  400: "The body is not well-formed JSON.",
+  400: "The body cannot be read as its `Content-Type` says (JSON that is not well-formed, a broken form).",
   401: "Not signed in: no key, or an unknown, revoked or expired key or session (sign-in: a wrong email or password).",
   403: "Forbidden; `code` says why (another club, a missing scope, a dashboard-only route called with a key...).",
   404: "No such object in this club.",
@@ -337,12 +337,15 @@ function parametersOf(route: MountedRoute): Json[] {
   return out;
 }
 
-/** Error answers beyond the route's own: a JSON body may be malformed (400), any body too large (413). */
+/**
+ * Error answers beyond the route's own: a body it reads may be malformed (400); any request that
+ * may carry a body may send one too large (413: the cap counts every body, read or not).
+ */
 function allErrors(route: MountedRoute): Record<number, ZodType> {
   const errors = errorSchemas(route.spec, route.path, route.params);
   const rawBody = RAW_BODIES[`${route.method} ${route.path}`];
-  if (route.spec.body && !rawBody) errors[400] = ErrorResponse;
-  if (route.spec.body || rawBody) errors[413] = ErrorResponse;
+  if (route.spec.body || rawBody) errors[400] = ErrorResponse;
+  if (route.method !== "GET" && route.method !== "HEAD") errors[413] = ErrorResponse;
   return errors;
 }
 

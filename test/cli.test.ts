@@ -237,6 +237,16 @@ describe("cli keys", () => {
     expect(await withDb(async (db) => (await db.read.select().from(apiKeys)).length)).toBe(before);
   });
 
+  it("refuses an --expires-at that has passed (exit 1, nothing stored), and a --name that is not one line (exit 2)", async () => {
+    const before = await withDb(async (db) => (await db.read.select().from(apiKeys)).length);
+    const past = await cli(["keys", "create", "--email", "owner@alpin.test", "--expires-at", "2020-01-01T00:00:00Z", "--json"]);
+    expectError(past, 1, "VALIDATION_FAILED");
+    expect(past.stderr).toContain("2020-01-01T00:00:00.000Z has already passed");
+    const name = await cli(["keys", "create", "--email", "owner@alpin.test", "--name", "door\nscanner", "--json"]);
+    expect(name.code).toBe(2);
+    expect(await withDb(async (db) => (await db.read.select().from(apiKeys)).length)).toBe(before);
+  });
+
   it("refuses an unknown admin, or an admin of another club (exit 1)", async () => {
     expectError(await cli(["keys", "create", "--email", "nobody@alpin.test", "--json"]), 1, "ADMIN_NOT_FOUND");
     const other = await cli(["init", "--club-name", "Autre", "--email", "owner@autre.test", "--json"]);

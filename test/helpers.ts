@@ -4,7 +4,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import { openDb } from "../db";
+import { apiKeys } from "../db/schema";
 import { createAdmin } from "../lib/auth/admins";
 import { createApiKey } from "../lib/auth/keys";
 import { allScopes, type Scopes } from "../lib/access";
@@ -42,7 +44,9 @@ export async function setup(env: Record<string, string> = {}) {
 
   /** A key of the first club's owner (or of `adminId`) with exactly these scopes. */
   async function makeKey(scopes: Scopes, opts: { adminId?: string; expiresAt?: string } = {}) {
-    const created = await createApiKey(db, { adminId: opts.adminId ?? first.admin_id, scopes, expiresAt: opts.expiresAt });
+    const created = await createApiKey(db, { adminId: opts.adminId ?? first.admin_id, scopes });
+    // Written after: a key cannot be created already expired, and tests need expired keys.
+    if (opts.expiresAt) await db.tx((t) => t.update(apiKeys).set({ expires_at: opts.expiresAt }).where(eq(apiKeys.id, created.id)));
     return created.api_key;
   }
 

@@ -2,9 +2,10 @@
 // display prefix, listed and revoked by the admin's dashboard session or the CLI (never by a key).
 import { and, desc, eq, or } from "drizzle-orm";
 import { z } from "zod";
+import { oneLine } from "../schema-types";
 import type { Db } from "../../db";
 import { admins, apiKeys } from "../../db/schema";
-import { Conflict, Forbidden, NotFound } from "../errors";
+import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
 import type { Caller } from "../access";
 import { KEY_PREFIX } from "./caller";
@@ -12,9 +13,9 @@ import { type Scopes, ScopesSchema } from "../access";
 
 export const ApiKeyCreate = z
   .object({
-    name: z.string().max(100).nullish(),
+    name: oneLine().max(100).nullish(),
     scopes: ScopesSchema,
-    expires_at: z.iso.datetime({ offset: true }).nullish().meta({ description: "When the key stops working; null: never." }),
+    expires_at: z.iso.datetime({ offset: true }).nullish().meta({ description: "When the key stops working (in the future); null: never." }),
   })
   .meta({ id: "ApiKeyCreate", examples: [{ name: "Spreadsheet sync", scopes: { members: "view", events: "view" } }] });
 
@@ -54,12 +55,17 @@ function toItem(row: typeof apiKeys.$inferSelect): ApiKeyItem {
 
 /**
  * Creates a key for `adminId`. A read-only admin can only hold view scopes (a key never does more
- * than its admin): asking for edit is refused with 403 rather than silently capped.
+ * than its admin): asking for edit is refused with 403 rather than silently capped. An
+ * `expiresAt` that is not in the future is a 422 (`KEY_EXPIRES_IN_PAST`).
  */
 export async function createApiKey(db: Db, input: { adminId: string; scopes: Scopes; name?: string | null; expiresAt?: string | null }) {
   const [admin] = await db.read.select().from(admins).where(eq(admins.id, input.adminId)).limit(1);
   if (!admin || admin.removed_at) throw new NotFound("ADMIN_NOT_FOUND");
   if (admin.read_only && Object.values(input.scopes).includes("edit")) throw new Forbidden("SCOPES_EXCEED_ADMIN");
+  // A key born expired is a mistake (a wrong year, a time zone): say so rather than hand out a key that answers 401.
+  if (input.expiresAt && !(Date.parse(input.expiresAt) > Date.now())) {
+    throw new ValidationFailed([{ loc: ["body", "expires_at"], code: "KEY_EXPIRES_IN_PAST", params: { expires_at: input.expiresAt } }]);
+  }
   const apiKey = KEY_PREFIX + randomBase62(40);
   const row = {
     id: newId(),

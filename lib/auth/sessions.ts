@@ -1,18 +1,19 @@
 // Dashboard sessions: an admin signs in with email and password (hashed with Bun.password) and
 // receives a bearer token (`ms_...`) for the account routes that keys may not use.
 import { z } from "zod";
+import { emailLine } from "../schema-types";
 import { adminSessions } from "../../db/schema";
 import type { PublicCtx } from "../context";
-import { Unauthorized } from "../errors";
+import { RateLimited, Unauthorized } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
-import type { AddressRate } from "../ratelimit";
+import { type AddressRate, failureBackoff } from "../ratelimit";
 import { findAdminByEmail } from "./admins";
 import { adminAccessEnded, SESSION_PREFIX } from "./caller";
 
 const SESSION_HOURS = 12;
 
 export const LoginRequest = z
-  .object({ email: z.email(), password: z.string().min(1).max(200) })
+  .object({ email: emailLine(), password: z.string().min(1).max(200) })
   .meta({ id: "LoginRequest", examples: [{ email: "owner@example.org", password: "your password" }] });
 export const LoginResponse = z.object({ token: z.string(), expires_at: z.string(), admin_id: z.uuid(), club_id: z.uuid() }).meta({ id: "LoginResponse" });
 
@@ -28,15 +29,22 @@ export const LOGIN_RATE: AddressRate = { scope: "login", perMinute: LOGIN_ATTEMP
 /**
  * A session for the admin whose email and password these are. 401 INVALID_CREDENTIALS for a wrong
  * pair (the same answer and time for an unknown email), 401 ADMIN_ACCESS_ENDED for an admin whose
- * access has ended (told only once the password is right).
+ * access has ended (told only once the password is right), 429 LOGIN_TOO_MANY_FAILURES (with
+ * Retry-After) while the account waits after repeated failures (lib/ratelimit FailureBackoff).
  */
 export async function login(ctx: PublicCtx, input: z.infer<typeof LoginRequest>): Promise<z.infer<typeof LoginResponse>> {
   const { db } = ctx;
+  // Per account, whether it exists or not (the same answers for an unknown email).
+  const backoff = failureBackoff(db);
+  const account = input.email.trim().toLowerCase();
+  const wait = backoff.attempt(account);
+  if (wait) throw new RateLimited(wait, "LOGIN_TOO_MANY_FAILURES");
   const admin = await findAdminByEmail(db, input.email);
   // Verify against a dummy hash when the admin is unknown so both paths take the same time.
   const hash = admin?.password_hash ?? "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$K3sJ0Tq3lJQ1tm6Cd1R7n4nQ2mQ3pLNpQ8Y0x3m2b1c";
   const ok = await Bun.password.verify(input.password, hash).catch(() => false);
   if (!admin?.password_hash || !ok || admin.removed_at) throw new Unauthorized("INVALID_CREDENTIALS");
+  backoff.succeeded(account);
   if (adminAccessEnded(admin, new Date())) throw new Unauthorized("ADMIN_ACCESS_ENDED");
   const token = SESSION_PREFIX + randomBase62(40);
   const expiresAt = new Date(Date.now() + SESSION_HOURS * 3600_000).toISOString();

@@ -44,6 +44,8 @@ type FieldMeta<T> = {
   check?: FieldCheck;
   /** A text column holding a date-time or a date (its OpenAPI format). */
   format?: "datetime" | "date";
+  /** A `finances` field every reader sees (SPEC requires it in the Club; the join page shows it). */
+  anyReader?: true;
 };
 
 /** A field of the club: its column's name, kind and nullability, and what the API does with it. */
@@ -56,6 +58,8 @@ export type ClubField = {
   writable: boolean;
   shown: boolean;
   area: FieldArea;
+  /** Shown only to callers with this scope (absent from their Club otherwise): payout, fees, accounting. */
+  readScope: "finances:view" | null;
   check?: FieldCheck;
 };
 
@@ -71,8 +75,8 @@ const FIELDS = {
   logo_url: readOnly,
   primary_color: { default: "#1F2937", check: "color" },
   secondary_color: { default: "#F59E0B", check: "color" },
-  membership_fee_cents: { default: 0, check: "nonnegative", area: "finances" },
-  currency: { default: "CHF", check: "currency", area: "finances" },
+  membership_fee_cents: { default: 0, check: "nonnegative", area: "finances", anyReader: true },
+  currency: { default: "CHF", check: "currency", area: "finances", anyReader: true },
   membership_duration_months: { default: 12, check: "months" },
   pricing_plan: { default: "free", writable: false },
   // Branding
@@ -222,6 +226,7 @@ const ALL_FIELDS: ClubField[] = (Object.keys(FIELDS) as ClubColumn[]).map((name)
     writable: meta.writable ?? true,
     shown: meta.shown ?? true,
     area: meta.area ?? (name.startsWith("card_") ? "card" : "page"),
+    readScope: meta.area === "finances" && !meta.anyReader ? "finances:view" : null,
     ...(meta.check ? { check: meta.check } : {}),
   };
 });

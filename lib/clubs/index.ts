@@ -6,7 +6,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { foldText } from "../../db/text";
-import { requireScope } from "../access";
+import { type Caller, hasScope, requireScope } from "../access";
 import { queuePassUpdate } from "../passes";
 import { clubFieldShowsOnPass } from "./internal";
 import { type Ctx, verb } from "../context";
@@ -72,18 +72,26 @@ export async function createClub(t: Queryable, input: { name: string; locale?: s
   return created;
 }
 
-export function toClubAdmin(row: ClubRow): ClubAdmin {
+/**
+ * The Club as `actor` may see it: payout, fee and accounting fields (`readScope`) are left out for
+ * a caller without `finances:view` (absent rather than null: null would read as "not set", and a
+ * Club read and sent back by PUT would then need finances:edit). docs/decisions.md, issue 18.
+ */
+export function toClubAdmin(row: ClubRow, actor: Pick<Caller, "scopes">): ClubAdmin {
   const out: Record<string, unknown> = { id: row.id };
-  for (const field of CLUB_FIELDS) out[field.name] = row[field.name] ?? (field.nullable ? null : defaultOf(field));
+  for (const field of CLUB_FIELDS) {
+    if (field.readScope && !hasScope(actor.scopes, field.readScope)) continue;
+    out[field.name] = row[field.name] ?? (field.nullable ? null : defaultOf(field));
+  }
   out.card_back_fields = readCardBackFields(row.card_back_fields);
   out.created_at = row.created_at;
   out.updated_at = row.updated_at;
   return out as ClubAdmin;
 }
 
-/** The caller's club (any valid key may read it: it comes with GET /api/auth/me). */
+/** The caller's club (any valid key may read it: it comes with GET /api/auth/me), finance fields only with finances:view. */
 export async function getClub(ctx: Ctx): Promise<ClubAdmin> {
-  return toClubAdmin(await getClubRow(ctx.db, ctx.clubId));
+  return toClubAdmin(await getClubRow(ctx.db, ctx.clubId), ctx.actor);
 }
 
 /** "auto" formats follow the SPEC defaults of the effective fields. */
@@ -119,14 +127,14 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
     const onPass = Object.keys(set).filter(clubFieldShowsOnPass);
     if ("card_custom_link_url" in set) set.card_custom_link_updated_at = now;
     if (onPass.length) await queuePassUpdate(t, ctx.clubId, null, onPass.join(","));
-    if (Object.keys(set).length === 0) return toClubAdmin(current);
+    if (Object.keys(set).length === 0) return toClubAdmin(current, ctx.actor);
     set.updated_at = now;
     const [updated] = await t
       .update(clubs)
       .set(set as Partial<typeof clubs.$inferInsert>)
       .where(eq(clubs.id, ctx.clubId))
       .returning();
-    return toClubAdmin(updated);
+    return toClubAdmin(updated, ctx.actor);
   });
 });
 

@@ -4,28 +4,30 @@
 import { z } from "zod";
 import type { clubs } from "../../db/schema";
 import { LOCALES } from "../i18n";
+import { emailLine, multiLine, oneLine } from "../schema-types";
 import { CLUB_FIELDS, type ClubField, UPDATE_ONLY_FIELDS, type UpdateOnlyColumn } from "./fields";
 
 export const CARD_BACK_FIELD_TYPES = ["text", "number", "link", "email", "phone"] as const;
 export const BARCODE_FORMATS = ["qr", "pdf417", "aztec", "code128"] as const;
 export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
 
-const optStr = (max = 2000) => z.string().max(max).nullish();
+const optStr = (max = 2000) => oneLine().max(max).nullish();
+const optText = (max = 2000) => multiLine().max(max).nullish();
 
 export const CardBackField = z
   .object({
     type: z.enum(CARD_BACK_FIELD_TYPES),
-    label: z.string().max(200).default(""),
-    value: z.string().max(2000).default(""),
+    label: oneLine().max(200).default(""),
+    value: multiLine().max(2000).default(""),
     link_text: optStr(200),
     is_perk: z.boolean().default(false).meta({ description: "A partner benefit; allowed on any type." }),
     partner_logo_url: optStr(),
-    partner_address: optStr(),
+    partner_address: optText(),
     partner_website: optStr(),
     partner_email: optStr(),
     partner_phone: optStr(),
-    partner_hours: optStr(),
-    redeem_instructions: optStr(),
+    partner_hours: optText(),
+    redeem_instructions: optText(),
     tier_ids: z.array(z.string()).nullish(),
   })
   .meta({ id: "CardBackField", description: "A field on the back of the wallet card; `is_perk` marks a partner benefit." });
@@ -34,8 +36,8 @@ export const CardLocation = z
   .object({
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
-    address: z.string().max(500).nullish(),
-    label: z.string().max(200).nullish(),
+    address: oneLine().max(500).nullish(),
+    label: oneLine().max(200).nullish(),
   })
   .meta({ id: "CardLocation" });
 
@@ -80,14 +82,17 @@ function outputType(field: ClubField): z.ZodType {
  */
 export const HTTP_URL = /^https?:\/\/[^\s"'<>]+$/i;
 
+/** The club's text fields that may hold line breaks; every other one is one line (lib/schema-types). */
+const MULTI_LINE = new Set<string>(["description", "application_instructions", "card_welcome_message"]);
+
 function inputType(field: ClubField): z.ZodType {
   switch (field.check) {
     case "color":
       return z.string().regex(/^#[0-9A-Fa-f]{6}$/, { error: "INVALID_COLOR" });
     case "url":
-      return z.string().max(2000).regex(HTTP_URL, { error: "INVALID_URL" });
+      return oneLine().max(2000).regex(HTTP_URL, { error: "INVALID_URL" });
     case "email":
-      return z.email().max(320);
+      return emailLine().max(320);
     case "currency":
       return z.string().regex(/^[A-Z]{3}$/);
     case "country":
@@ -111,7 +116,7 @@ function inputType(field: ClubField): z.ZodType {
     case "card_locations":
       return z.array(CardLocation).max(10);
   }
-  if (field.kind === "string") return z.string().max(field.name === "name" ? 200 : 5000);
+  if (field.kind === "string") return (MULTI_LINE.has(field.name) ? multiLine() : oneLine()).max(field.name === "name" ? 200 : 5000);
   if (field.kind === "json") return outputType(field);
   return outputType(field);
 }
@@ -121,7 +126,12 @@ const shownFields = CLUB_FIELDS;
 export const ClubAdmin = z
   .object({
     id: z.uuid(),
-    ...Object.fromEntries(shownFields.map((f) => [f.name, f.nullable ? outputType(f).nullable() : outputType(f)])),
+    ...Object.fromEntries(
+      shownFields.map((f) => {
+        const type = f.nullable ? outputType(f).nullable() : outputType(f);
+        return [f.name, f.readScope ? type.optional().meta({ description: `Only for callers with \`${f.readScope}\`; absent otherwise.` }) : type];
+      }),
+    ),
     created_at: z.string().meta({ format: "date-time" }),
     updated_at: z.string().meta({ format: "date-time" }),
   })

@@ -10,6 +10,7 @@ import { clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
+import { foreignTierItems } from "../tiers/internal";
 import {
   type EventRow,
   eventFigures,
@@ -78,11 +79,12 @@ export const getEvent = verb("events:view", async (ctx: Ctx, input: { event_id: 
   return loadDetail(ctx.db.read, ctx.clubId, ctx.baseUrl, row);
 });
 
-/** Creates a `published` event and its tickets; slug from the title, currency the club's. 422 on date order or a date outside the years 0001..9999 (UTC). */
+/** Creates a `published` event and its tickets; slug from the title, currency the club's. 422 on date order, a date outside the years 0001..9999 (UTC), or a `tier_prices` key that is not a tier of the club. */
 export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCreate): Promise<EventAdminDetail> => {
   const v = utcDates(input, DATES);
   checkDates(v);
   return ctx.db.tx(async (t) => {
+    await checkTicketTiers(t, ctx.clubId, v.tickets ?? []);
     const club = await clubSettings(t, ctx.clubId);
     const now = nowIso();
     const [row] = await t
@@ -205,6 +207,13 @@ export const deleteEvent = verb("events:edit", async (ctx: Ctx, input: { event_i
   });
 });
 
+/** 422 unless every key of every ticket's `tier_prices` is a tier of the club (loc names the ticket and the key). */
+async function checkTicketTiers(t: Queryable, clubId: string, tickets: TicketPayload[]) {
+  const refs = tickets.flatMap((p, i) => Object.keys(p.tier_prices ?? {}).map((id) => ({ id, loc: ["body", "tickets", i, "tier_prices", id] })));
+  const foreign = await foreignTierItems(t, clubId, refs);
+  if (foreign.length) throw new ValidationFailed(foreign);
+}
+
 /**
  * `tickets` of an update: with an id, the ticket is changed (and active again); without, added;
  * an existing ticket left out is deactivated if a registration points at it, else deleted.
@@ -216,6 +225,7 @@ async function reconcileTickets(t: Queryable, ctx: Ctx, eventId: string, wanted:
     p.id && !existing.has(p.id) ? [{ loc: ["body", "tickets", i, "id"], code: "TICKET_NOT_FOUND" as const }] : [],
   );
   if (unknown.length) throw new ValidationFailed(unknown);
+  await checkTicketTiers(t, ctx.clubId, wanted);
   const kept = new Set<string>();
   for (const [i, p] of wanted.entries()) {
     if (p.id) {

@@ -2,7 +2,7 @@
 // "Registration", "CheckinPayload"; DESIGN.md section 8). These zod schemas validate requests,
 // document the OpenAPI components and declare the MCP tools' parameters.
 import { z } from "zod";
-import { dateTimeInput, dateTimeOutput, daysFromNow } from "../schema-types";
+import { dateTimeInput, dateTimeOutput, daysFromNow, emailLine, multiLine, oneLine } from "../schema-types";
 
 export const EVENT_STATUSES = ["draft", "published", "cancelled"] as const;
 export const EVENT_ACCESS = ["public", "members"] as const;
@@ -15,13 +15,14 @@ const WAITLIST_ENABLED =
   "When the event or a ticket is full, public registrations join a waiting list (`waitlisted`); a cancellation moves the oldest one up. Default: `false`.";
 
 const cents = () => z.int().min(0).max(100_000_000);
-const text = (max = 2000) => z.string().max(max);
+const text = (max = 2000) => oneLine().max(max);
+const longText = (max = 20_000) => multiLine().max(max);
 const freeObjects = () => z.array(z.record(z.string(), z.unknown())).max(100);
 
 export const TicketPayload = z
   .object({
     id: z.uuid().optional().meta({ description: "On update: the ticket to keep and change. Absent: a new ticket." }),
-    name: z.string().min(1).max(200),
+    name: oneLine().min(1).max(200),
     member_price_cents: cents().default(0),
     tier_prices: z.record(z.string(), cents()).nullish().meta({ description: "Price per tier id for members of that tier." }),
     non_member_price_cents: cents().nullish().meta({ description: "null: the ticket is for members only." }),
@@ -91,9 +92,9 @@ export const EventAdminDetail = z
 
 export const EventCreate = z
   .object({
-    title: z.string().min(1).max(200),
+    title: oneLine().min(1).max(200),
     starts_at: dateTimeInput(),
-    description: text(20_000).nullish(),
+    description: longText().nullish(),
     location_name: text(300).nullish(),
     location_address: text(500).nullish(),
     ends_at: dateTimeInput().nullish(),
@@ -126,14 +127,14 @@ export const EventCreate = z
 
 export const EventUpdate = z
   .object({
-    title: z.string().min(1).max(200).nullish(),
+    title: oneLine().min(1).max(200).nullish(),
     slug: z
       .string()
       .min(1)
       .max(80)
       .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "INVALID_SLUG" })
       .nullish(),
-    description: text(20_000).nullish(),
+    description: longText().nullish(),
     location_name: text(300).nullish(),
     location_address: text(500).nullish(),
     starts_at: dateTimeInput().nullish(),
@@ -151,7 +152,7 @@ export const EventUpdate = z
     show_attendees: z.boolean().nullish(),
     attendees_min: z.int().min(1).max(1000).nullish(),
     attendees_nominative: z.boolean().nullish(),
-    story_text: z.string().max(300).nullish(),
+    story_text: longText(300).nullish(),
     story_text_size: z.enum(["s", "m", "l"]).nullish(),
     custom_fields_schema: freeObjects().nullish(),
     waitlist_enabled: z.boolean().nullish().meta({ description: WAITLIST_ENABLED }),
@@ -238,9 +239,8 @@ export const RegistrationCancel = z
 
 export const CheckinPayload = z
   .object({
-    code: z.string().trim().min(1).max(200).meta({ description: "A ticket `qr_token` or the `referral_code` of a member registered to the event." }),
-    nonce: z
-      .string()
+    code: oneLine().trim().min(1).max(200).meta({ description: "A ticket `qr_token` or the `referral_code` of a member registered to the event." }),
+    nonce: oneLine()
       .min(1)
       .max(100)
       .optional()
@@ -263,11 +263,11 @@ export const EventIdParams = z.object({ club_id: z.uuid(), event_id: z.uuid() })
 export const PublicRegistrationCreate = z
   .object({
     ticket_id: z.uuid(),
-    first_name: z.string().trim().min(1).max(100),
-    last_name: z.string().trim().min(1).max(100),
-    email: z.email().max(320),
-    member_code: z.string().trim().min(1).max(40).optional().meta({ description: "The member's code (the one on their card) for member prices." }),
-    promo_code: z.string().trim().min(1).max(30).optional(),
+    first_name: oneLine().trim().min(1).max(100),
+    last_name: oneLine().trim().min(1).max(100),
+    email: emailLine().max(320),
+    member_code: oneLine().trim().min(1).max(40).optional().meta({ description: "The member's code (the one on their card) for member prices." }),
+    promo_code: oneLine().trim().min(1).max(30).optional(),
   })
   .meta({
     id: "PublicRegistrationCreate",

@@ -624,6 +624,38 @@ export const MESSAGES = {
     de: "„max_uses“ darf nicht unter die bereits erfolgten Verwendungen ({count}) sinken.",
     it: "«max_uses» non può scendere sotto gli utilizzi già fatti ({count}).",
   },
+
+  // ---- Hardening (issue 18) ----
+  TIER_NOT_IN_CLUB: {
+    fr: "« {id} » n'est pas une formule de ce club.",
+    en: "“{id}” is not a tier of this club.",
+    de: "„{id}“ ist keine Stufe dieses Vereins.",
+    it: "«{id}» non è un livello di questo club.",
+  },
+  TEXT_CONTROL_CHARACTER: {
+    fr: "Le texte contient un caractère de contrôle (saut de ligne, NUL...) ou d'inversion de sens (U+202E...) qui n'a pas sa place ici.",
+    en: "The text contains a control character (line break, NUL...) or a direction override (U+202E...) that is not allowed here.",
+    de: "Der Text enthält ein Steuerzeichen (Zeilenumbruch, NUL...) oder eine Richtungsumkehr (U+202E...), die hier nicht erlaubt sind.",
+    it: "Il testo contiene un carattere di controllo (a capo, NUL...) o di inversione di direzione (U+202E...) non ammesso qui.",
+  },
+  IMPORT_CONTROL_CHARACTER: {
+    fr: "« {field} » contient un caractère de contrôle (saut de ligne, NUL...) ou d'inversion de sens (U+202E...).",
+    en: "“{field}” contains a control character (line break, NUL...) or a direction override (U+202E...).",
+    de: "„{field}“ enthält ein Steuerzeichen (Zeilenumbruch, NUL...) oder eine Richtungsumkehr (U+202E...).",
+    it: "«{field}» contiene un carattere di controllo (a capo, NUL...) o di inversione di direzione (U+202E...).",
+  },
+  KEY_EXPIRES_IN_PAST: {
+    fr: "La date d'expiration {expires_at} est déjà passée : choisissez une date future.",
+    en: "The expiry time {expires_at} has already passed: choose a time in the future.",
+    de: "Das Ablaufdatum {expires_at} ist bereits vorbei: wählen Sie einen Zeitpunkt in der Zukunft.",
+    it: "La data di scadenza {expires_at} è già passata: scegliete una data futura.",
+  },
+  LOGIN_TOO_MANY_FAILURES: {
+    fr: "Trop de mots de passe erronés pour ce compte : réessayez dans {seconds} s.",
+    en: "Too many wrong passwords for this account: try again in {seconds} s.",
+    de: "Zu viele falsche Passwörter für dieses Konto: erneut versuchen in {seconds} s.",
+    it: "Troppe password errate per questo account: riprova tra {seconds} s.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -20,6 +20,7 @@ import type { Ctx } from "../context";
 import { type Locale, t as translate } from "../i18n";
 import type { MessageCode } from "../i18n/messages";
 import { nowIso } from "../ids";
+import { isOneLine, isPlainText } from "../schema-types";
 import { customFieldsOf } from "./export";
 import { clubSettings } from "../clubs/internal";
 import { newMemberRow } from "./index";
@@ -139,6 +140,7 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], row: Row, msg: Msg)
   for (const f of TEXT_FIELDS) {
     const v = get(f);
     if (v.length > 200) problems.push(msg("IMPORT_TOO_LONG", { field: f }));
+    else if (!isOneLine(v)) problems.push(msg("IMPORT_CONTROL_CHARACTER", { field: f }));
     else if (v) values[f] = v;
   }
   for (const f of DATE_FIELDS) {
@@ -156,6 +158,10 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], row: Row, msg: Msg)
   for (const c of custom) {
     const v = row.cells[c.index] ?? "";
     if (!v) continue;
+    if (!isPlainText(v)) {
+      problems.push(msg("IMPORT_CONTROL_CHARACTER", { field: c.key }));
+      continue;
+    }
     values.custom ??= {};
     values.custom[c.key] = v;
   }

@@ -96,7 +96,8 @@ export async function freeReferralCodes(t: Queryable, clubId: string, n: number)
         .where(and(eq(members.club_id, clubId), inArray(members.referral_code, drawn.slice(i, i + 500))));
       for (const r of rows) taken.add(r.code);
     }
-    free.push(...drawn.filter((c) => !taken.has(c)));
+    // One by one: spreading hundreds of thousands of codes into push() overflowed the stack.
+    for (const code of drawn) if (!taken.has(code)) free.push(code);
   }
   return free;
 }

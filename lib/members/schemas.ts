@@ -2,11 +2,11 @@
 // payloads"; DESIGN.md section 6). These zod schemas validate requests, document the OpenAPI
 // components and declare the MCP tools' parameters.
 import { z } from "zod";
-import { dateTimeOutput, daysFromNow } from "../schema-types";
+import { dateTimeOutput, daysFromNow, emailLine, multiLine, oneLine } from "../schema-types";
 
 const date = () => z.iso.date().meta({ format: "date" });
 /** The `reason` of every member action, kept in the member's history. */
-const reason = () => z.string().max(1000).nullish().meta({ description: "Why (kept in the member's history)." });
+const reason = () => multiLine().max(1000).nullish().meta({ description: "Why (kept in the member's history)." });
 
 export const STATUSES = ["active", "expired", "pending", "suspended"] as const;
 export type MemberStatus = (typeof STATUSES)[number];
@@ -90,9 +90,9 @@ export type MemberListResponse = z.infer<typeof MemberListResponse>;
 
 export const ManualMemberCreate = z
   .object({
-    first_name: z.string().trim().min(1).max(200),
-    last_name: z.string().trim().min(1).max(200),
-    email: z.email().max(320),
+    first_name: oneLine().trim().min(1).max(200),
+    last_name: oneLine().trim().min(1).max(200),
+    email: emailLine().max(320),
     membership_end: date().meta({ description: "Last day of validity (inclusive)." }),
     tier_id: z.uuid().nullish(),
     joined_at: date().nullish().meta({ description: "When the member joined the club (kept as its registration date); default today." }),
@@ -121,7 +121,7 @@ export type ExtendRequest = z.infer<typeof ExtendRequest>;
 export const MarkPaidRequest = z
   .object({
     amount_cents: z.int().min(0).max(100_000_000),
-    payment_method: z.string().min(1).max(50).default("bank_transfer"),
+    payment_method: oneLine().min(1).max(50).default("bank_transfer"),
     reason: reason(),
   })
   .meta({

@@ -10,17 +10,18 @@ import type { Ctx } from "../context";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { getEventOrThrow, utcDates } from "../events/internal";
 import { newId, nowIso } from "../ids";
-import { dateTimeInput } from "../schema-types";
+import { dateTimeInput, oneLine } from "../schema-types";
+import { foreignTierItems } from "../tiers/internal";
 
 export const DISCOUNT_TYPES = ["percent", "amount"] as const;
 export const PROMO_SCOPES = ["membership", "event"] as const;
 
 export const PromoCodeCreate = z
   .object({
-    code: z.string().trim().min(4).max(30),
+    code: oneLine().trim().min(4).max(30),
     discount_type: z.enum(DISCOUNT_TYPES),
     discount_value: z.int().gt(0).max(100_000_000).meta({ description: "Percent (1..100) or cents." }),
-    currency: z.string().max(3).nullish(),
+    currency: oneLine().max(3).nullish(),
     applies_to_tier_ids: z
       .array(z.uuid())
       .max(100)
@@ -151,7 +152,8 @@ async function checkCodeFree(t: Queryable, clubId: string, code: string, exceptI
 /**
  * Creates a promo code. 422: a percent over 100, `valid_until` not after `valid_from`, a date
  * outside the years 0001..9999 (UTC), scope `membership` with an event, `applies_to_tier_ids`
- * on an event code (tiers concern membership purchases). 404: an event of another club. 409:
+ * on an event code (tiers concern membership purchases), an id there that is not a tier of the
+ * club. 404: an event of another club. 409:
  * the code exists in the club in any case.
  */
 export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: PromoCodeCreate): Promise<PromoCodePublic> => {
@@ -164,6 +166,9 @@ export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: Prom
   if (items.length) throw new ValidationFailed(items);
   return ctx.db.tx(async (t) => {
     if (input.event_id) await getEventOrThrow(t, ctx.clubId, input.event_id);
+    const tierRefs = (input.applies_to_tier_ids ?? []).map((id, i) => ({ id, loc: ["body", "applies_to_tier_ids", i] }));
+    const foreign = await foreignTierItems(t, ctx.clubId, tierRefs);
+    if (foreign.length) throw new ValidationFailed(foreign);
     const key = await checkCodeFree(t, ctx.clubId, input.code);
     const now = nowIso();
     const [row] = await t

@@ -78,3 +78,66 @@ export function limitAddress(owner: object, scope: string, perMinute: number, ip
   const decision = limiter.hit(`ip:${ip ?? "unknown"}`, now);
   if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
 }
+
+/**
+ * Failed attempts per account (sign-in, issue 18): the per-address limit alone let 30 addresses
+ * try 30 passwords of one account in a minute. Each attempt counts as a failure when it starts
+ * (so parallel attempts cannot all slip in before the first one fails) and a success forgets the
+ * account. The first `free` failures cost nothing; from then on the account waits a delay that
+ * doubles with each further failure (15 s, 30 s, 1 min, ... at most 15 min) after its last one.
+ * An attempt made while it waits is refused without being counted, so Retry-After is true.
+ * Failures are forgotten an hour after the last. In memory, like the other limits.
+ */
+export class FailureBackoff {
+  private readonly accounts = new Map<string, { failures: number; last: number }>();
+  private swept = 0;
+
+  constructor(
+    readonly free = 5,
+    readonly baseMs = 15_000,
+    readonly maxMs = 15 * 60_000,
+    readonly forgetMs = 60 * 60_000,
+  ) {}
+
+  /** The wait after `failures` failures (0 while they are free). */
+  delayMs(failures: number): number {
+    return failures < this.free ? 0 : Math.min(this.maxMs, this.baseMs * 2 ** (failures - this.free));
+  }
+
+  /** Starts an attempt on `account`: the seconds it must still wait (the attempt is refused), or 0 (counted as a failure until `succeeded`). */
+  attempt(account: string, now = Date.now()): number {
+    if (now - this.swept >= this.forgetMs) {
+      for (const [key, entry] of this.accounts) if (entry.last <= now - this.forgetMs) this.accounts.delete(key);
+      this.swept = now;
+    }
+    let entry = this.accounts.get(account);
+    if (entry && entry.last <= now - this.forgetMs) entry = undefined;
+    const failures = entry?.failures ?? 0;
+    const waitMs = entry ? entry.last + this.delayMs(failures) - now : 0;
+    if (waitMs > 0) return Math.ceil(waitMs / 1000);
+    this.accounts.set(account, { failures: failures + 1, last: now });
+    return 0;
+  }
+
+  /** The attempt succeeded: the account starts afresh. */
+  succeeded(account: string): void {
+    this.accounts.delete(account);
+  }
+
+  /** Accounts with failures held (memory in use). */
+  get size(): number {
+    return this.accounts.size;
+  }
+}
+
+const backoffs = new WeakMap<object, FailureBackoff>();
+
+/** The sign-in failures of one owner (the app's database, as for `limitAddress`). */
+export function failureBackoff(owner: object): FailureBackoff {
+  let backoff = backoffs.get(owner);
+  if (!backoff) {
+    backoff = new FailureBackoff();
+    backoffs.set(owner, backoff);
+  }
+  return backoff;
+}

@@ -10,7 +10,7 @@ import type { Ctx } from "../context";
 import { newId, nowIso } from "../ids";
 import { clubSettings } from "../clubs/internal";
 import { getTierRow } from "./internal";
-import { dateTimeOutput } from "../schema-types";
+import { dateTimeOutput, multiLine, oneLine } from "../schema-types";
 
 export const Tier = z
   .object({
@@ -31,8 +31,8 @@ export type Tier = z.infer<typeof Tier>;
 
 export const TierCreate = z
   .object({
-    name: z.string().trim().min(1).max(200),
-    description: z.string().max(5000).nullish(),
+    name: oneLine().trim().min(1).max(200),
+    description: multiLine().max(5000).nullish(),
     price_cents: z.int().min(0).max(100_000_000),
     currency: z
       .string()
@@ -48,8 +48,8 @@ export type TierCreate = z.infer<typeof TierCreate>;
 
 export const TierUpdate = z
   .object({
-    name: z.string().trim().min(1).max(200).nullish(),
-    description: z.string().max(5000).nullish(),
+    name: oneLine().trim().min(1).max(200).nullish(),
+    description: multiLine().max(5000).nullish(),
     price_cents: z.int().min(0).max(100_000_000).nullish(),
     currency: z
       .string()

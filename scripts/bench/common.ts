@@ -189,7 +189,15 @@ export const mb = (kb: number | null) => (kb === null ? "n/a" : `${(kb / 1024).t
 export function timedMeasurement(
   m: Pick<Measurement, "bench" | "caseId" | "round" | "config" | "times" | "peakKb" | "growthKb" | "signature" | "note">,
 ): Measurement {
-  return { ...m, rps: null, p50Ms: median(m.times), p99Ms: Math.max(...m.times), requests: m.times.length, non2xx: 0, errors: 0 };
+  return {
+    ...m,
+    rps: null,
+    p50Ms: median(m.times),
+    p99Ms: m.times.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY),
+    requests: m.times.length,
+    non2xx: 0,
+    errors: 0,
+  };
 }
 
 /**

@@ -42,7 +42,7 @@ function aggregate(ms: Measurement[], kind: CaseSpec["kind"]): Agg {
     return {
       rps: null,
       p50Ms: median(times),
-      p99Ms: Math.max(...times),
+      p99Ms: times.reduce((a, b) => Math.max(a, b), Number.NEGATIVE_INFINITY),
       peakKb: medianOrNull(ms.map((m) => m.peakKb)),
       growthKb: medianOrNull(ms.map((m) => m.growthKb)),
       rssKb: null,

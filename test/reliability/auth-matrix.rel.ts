@@ -118,8 +118,7 @@ const past = () => new Date(Date.now() - 60_000).toISOString();
 beforeAll(async () => {
   world = await makeWorld();
   const { env, ours, other, session } = world;
-  const key = async (scopes: Scopes, opts: { adminId?: string; expiresAt?: string } = {}) =>
-    (await createApiKey(env.db, { adminId: opts.adminId ?? env.adminId, scopes, expiresAt: opts.expiresAt })).api_key;
+  const key = (scopes: Scopes, opts: { adminId?: string; expiresAt?: string } = {}) => env.makeKey(scopes, opts);
   const allEdit = env.allEdit;
   const revoked = await createApiKey(env.db, { adminId: env.adminId, scopes: allEdit });
   await revokeApiKey(env.db, revoked.id);

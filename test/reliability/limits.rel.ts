@@ -1,17 +1,20 @@
 // Limits (issue 6, item 5), at the SPEC's real rate (300 requests a minute per key): the 301st
 // request of a minute is refused with 429 and Retry-After, HTTP and MCP calls of one key counted
 // together; a revoked key is refused on its very next request; random check-in codes never give
-// `valid` and a key guessing them is throttled.
+// `valid` and a key guessing them is throttled. No size of input reaches a stack limit: a
+// 900,000-line dry-run import through the CLI completes (issue 18 item 8).
 
 import { afterAll, beforeAll, expect, it } from "bun:test";
+import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { apiKeys } from "../../db/schema";
+import { apiKeys, clubs } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import { allScopes } from "../../lib/access";
 import { checkinEvent } from "../../lib/events";
 import { randomBase62, readableCode } from "../../lib/ids";
 import { insertMember, insertRegistration } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
+import { ROOT } from "./server-process";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -103,3 +106,25 @@ it("10,000 random check-in codes never give valid, and a key guessing them over 
   expect(answers).toEqual({ not_registered: 300 });
   expect(statuses).toEqual({ 200: 300, 429: 9_700 });
 }, 300_000);
+
+it("a 900,000-line dry-run import through the CLI completes without a stack error", async () => {
+  const lines = 900_000;
+  const parts = ["first_name,last_name,email,membership_end\n"];
+  for (let i = 0; i < lines; i++) parts.push(`Prénom${i},Nom${i},m${i}@big.test,2031-01-01\n`);
+  const file = join(env.dir, "big.csv");
+  const out = join(env.dir, "big-out.json");
+  await Bun.write(file, parts.join(""));
+  const [club] = await env.db.read.select({ slug: clubs.slug }).from(clubs).where(eq(clubs.id, env.clubId));
+  // Its own process on the test's database file; the answer (some 370 MB of per-line changes) goes to a file.
+  const proc = Bun.spawn(["bun", "scripts/cli.ts", "import", "members", file, "--club", club.slug, "--dry-run", "--json"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: env.config.databaseUrl },
+    stdout: Bun.file(out),
+    stderr: "pipe",
+  });
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  expect(stderr).not.toContain("Maximum call stack");
+  expect(code).toBe(0);
+  const head = await Bun.file(out).slice(0, 200).text();
+  expect(head).toStartWith(`{"created":${lines},"updated":0,"skipped":0,"errors":[]`);
+}, 600_000);

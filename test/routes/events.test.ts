@@ -264,9 +264,10 @@ describe("PATCH /api/clubs/:club_id/events/:event_id", () => {
     const e = await createEventVia(env, { tickets: [{ name: "A" }, { name: "B" }, { name: "C" }] });
     const [a, b, c] = e.tickets;
     await insertRegistration(env, { eventId: e.id, ticketId: c.id, status: "cancelled" });
+    const tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Tier A2", price_cents: 100 } })).body;
     const res = await patch(e.id, {
       tickets: [
-        { id: a.id, name: "A2", member_price_cents: 500, tier_prices: { x: 1 } },
+        { id: a.id, name: "A2", member_price_cents: 500, tier_prices: { [tier.id]: 1 } },
         { name: "D", non_member_price_cents: 900 },
       ],
     });
@@ -276,7 +277,7 @@ describe("PATCH /api/clubs/:club_id/events/:event_id", () => {
     expect(Object.keys(byName).sort()).toEqual(["A2", "C", "D"]);
     expect(byName.A2.id).toBe(a.id);
     expect(byName.A2.member_price_cents).toBe(500);
-    expect(byName.A2.tier_prices).toEqual({ x: 1 });
+    expect(byName.A2.tier_prices).toEqual({ [tier.id]: 1 });
     expect(byName.C.is_active).toBe(false);
     expect(byName.D.is_active).toBe(true);
     expect(stored.some((t) => t.id === b.id)).toBe(false);

@@ -109,16 +109,17 @@ describe("dashboard sessions", () => {
   });
 
   it("are limited to 10 sign-in attempts a minute per address (429 with Retry-After), other addresses unaffected", async () => {
-    const attempt = (ip: string, password = "nope") =>
+    const attempt = (ip: string, password = "nope", email = "owner@test.org") =>
       env.app.handle(
         new Request("http://localhost/api/auth/login", {
           method: "POST",
           headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email: "owner@test.org", password }),
+          body: JSON.stringify({ email, password }),
         }),
         ip,
       );
-    for (let i = 0; i < LOGIN_ATTEMPTS_PER_MINUTE; i++) expect((await attempt("203.0.113.7")).status).toBe(401);
+    // Each a different account: the per-account limit (sign-in.test.ts) stays out of the way.
+    for (let i = 0; i < LOGIN_ATTEMPTS_PER_MINUTE; i++) expect((await attempt("203.0.113.7", "nope", `nobody${i}@test.org`)).status).toBe(401);
     const refused = await attempt("203.0.113.7", "owner-password");
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -154,6 +155,19 @@ describe("dashboard sessions", () => {
     expect((await me(created.body.api_key)).status).toBe(401);
     expect((await env.call("DELETE", `/api/account/api-keys/${created.body.id}`, { key: session })).status).toBe(409);
     expect((await env.call("DELETE", `/api/account/api-keys/${crypto.randomUUID()}`, { key: session })).status).toBe(404);
+  });
+
+  it("refuses a key whose expires_at has passed (422 naming expires_at, nothing stored)", async () => {
+    const session = await sessionToken();
+    const before = (await env.db.read.select().from(apiKeys)).length;
+    for (const expires_at of [new Date(Date.now() - 1000).toISOString(), "2020-01-01T00:00:00+02:00"]) {
+      const res = await env.call("POST", "/api/account/api-keys", { key: session, body: { scopes: { members: "view" }, expires_at } });
+      expect(res.status).toBe(422);
+      expect(res.body.detail).toEqual([{ loc: ["body", "expires_at"], msg: expect.any(String), type: "key_expires_in_past" }]);
+    }
+    expect((await env.db.read.select().from(apiKeys)).length).toBe(before);
+    const later = await env.call("POST", "/api/account/api-keys", { key: session, body: { scopes: { members: "view" }, expires_at: "2099-01-01T00:00:00Z" } });
+    expect(later.status).toBe(201);
   });
 
   it("cannot revoke another club's key (404)", async () => {

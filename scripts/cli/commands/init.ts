@@ -3,11 +3,12 @@
 import { z } from "zod";
 import { initClub } from "../../../lib/auth/init";
 import { LOCALES, type Locale } from "../../../lib/i18n";
+import { isOneLine } from "../../../lib/schema-types";
 import { command, requireFlag, UsageError } from "../command";
 
 export function emailFlag(value: string | undefined): string {
   const email = requireFlag(value, "email").trim();
-  if (!z.email().safeParse(email).success) throw new UsageError(`--email expects an email address, got "${email}"`);
+  if (!z.email().safeParse(email).success || !isOneLine(email)) throw new UsageError(`--email expects an email address, got "${email}"`);
   return email;
 }
 
@@ -24,6 +25,7 @@ export const commands = [
     },
     async run(env, { flags }) {
       const clubName = requireFlag(flags["club-name"], "club-name").trim();
+      if (!isOneLine(clubName)) throw new UsageError("--club-name must be one line of text (no control characters or direction overrides)");
       const email = emailFlag(flags.email);
       if (flags.locale !== undefined && !LOCALES.includes(flags.locale as Locale)) throw new UsageError(`--locale expects one of ${LOCALES.join(", ")}`);
       if (flags.currency !== undefined && !/^[A-Za-z]{3}$/.test(flags.currency)) throw new UsageError("--currency expects a 3-letter ISO 4217 code");

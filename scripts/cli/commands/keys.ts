@@ -4,6 +4,7 @@ import { type ApiKeyItem, createApiKey, listApiKeys, revokeApiKey } from "../../
 import { allScopes, parseScopeList } from "../../../lib/access";
 import { findClubByRef } from "../../../lib/clubs/internal";
 import { NotFound } from "../../../lib/errors";
+import { isOneLine } from "../../../lib/schema-types";
 import { command, isoFlag, requireFlag, UsageError } from "../command";
 import { emailFlag } from "./init";
 
@@ -35,6 +36,8 @@ export const commands = [
         throw new UsageError("--scopes expects area:level pairs separated by commas, e.g. members:edit,events:view");
       }
       const expiresAt = isoFlag(flags["expires-at"], "expires-at");
+      if (flags.name !== undefined && !isOneLine(flags.name))
+        throw new UsageError("--name must be one line of text (no control characters or direction overrides)");
       const db = env.db();
       const admin = await findAdminByEmail(db, email);
       if (!admin || admin.removed_at) throw new NotFound("ADMIN_NOT_FOUND");

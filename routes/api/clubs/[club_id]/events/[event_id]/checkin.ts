@@ -13,5 +13,6 @@ export const POST = route({
   params: EventIdParams,
   body: CheckinPayload,
   response: CheckinResult,
+  errors: [409],
   handler: ({ ctx, params, body }) => checkinEvent(ctx, { ...body, event_id: params.event_id }),
 });
