@@ -4,7 +4,7 @@
 // docs and MCP, and runs the background jobs. SIGTERM stops it gracefully (`shutdown`): every
 // request taken is answered, the jobs in hand recorded, the database closed (WAL checkpointed).
 import type { Server } from "bun";
-import { openDb } from "../db";
+import { DatabaseRefused, type Db, openDb } from "../db";
 import { initClub, isEmpty } from "../lib/auth/init";
 import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
@@ -76,13 +76,22 @@ try {
     hostname: config.host,
     // Our own cap answers 413 with a JSON body; Bun's larger one only guards against abuse.
     maxRequestBodySize: config.maxBodyBytes * 4,
-    fetch: (request, srv) => (app ? served(app.handle(request, clientAddress(srv.requestIP(request)?.address ?? null, request.headers.get("x-forwarded-for"), config.trustProxy))) : starting(request)),
+    fetch: (request, srv) =>
+      app
+        ? served(app.handle(request, clientAddress(srv.requestIP(request)?.address ?? null, request.headers.get("x-forwarded-for"), config.trustProxy)))
+        : starting(request),
   });
 } catch (err) {
   refuse(listenFailure(err, config));
 }
 
-const db = openDb(config.databaseUrl);
+let db: Db;
+try {
+  db = openDb(config.databaseUrl, { check: true });
+} catch (err) {
+  // A damaged or read-only file, a full disk: one line saying what to do, not a stack trace.
+  refuse(err instanceof DatabaseRefused ? err.message : String(err));
+}
 
 if (await isEmpty(db)) {
   const first = await initClub(db, { clubName: process.env.CLUB_NAME ?? "My club", email: process.env.ADMIN_EMAIL ?? "owner@example.org" });

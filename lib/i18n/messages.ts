@@ -569,6 +569,19 @@ export const MESSAGES = {
     de: "Das Ende der Mitgliedschaft kann nicht nach dem {max} liegen.",
     it: "La data di fine dell'adesione non può essere successiva al {max}.",
   },
+  // ---- Contention and bad states (issue 18) ----
+  DATABASE_BUSY: {
+    fr: "La base de données est occupée : réessayez dans un instant.",
+    en: "The database is busy: try again in a moment.",
+    de: "Die Datenbank ist belegt: bitte gleich noch einmal versuchen.",
+    it: "Il database è occupato: riprovare tra un istante.",
+  },
+  DATABASE_CANNOT_WRITE: {
+    fr: "La base de données ne peut pas enregistrer pour le moment (disque plein ou en lecture seule) : réessayez plus tard.",
+    en: "The database cannot save anything at the moment (disk full or read-only): try again later.",
+    de: "Die Datenbank kann im Moment nichts speichern (Datenträger voll oder schreibgeschützt): bitte später erneut versuchen.",
+    it: "Il database non può salvare nulla al momento (disco pieno o in sola lettura): riprovare più tardi.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;
