@@ -10,6 +10,7 @@ import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
 import { startJobWorker } from "../lib/jobs";
+import { recoverImports } from "../lib/members/import-journal";
 import { type App, createApp } from "./app";
 import { clientAddress } from "./client-address";
 import { appErrorResponse } from "./errors";
@@ -92,6 +93,10 @@ try {
   // A damaged or read-only file, a full disk: one line saying what to do, not a stack trace.
   refuse(err instanceof DatabaseRefused ? err.message : String(err));
 }
+
+// A member import a crash cut short is undone before anyone reads the club (lib/members/import-journal).
+const undone = await recoverImports(db);
+if (undone) console.log(`Undid ${undone} member import(s) cut short by a stop.`);
 
 if (await isEmpty(db)) {
   const first = await initClub(db, { clubName: process.env.CLUB_NAME ?? "My club", email: process.env.ADMIN_EMAIL ?? "owner@example.org" });
