@@ -38,6 +38,26 @@ const runningHere = new Set<string>();
 /** Lets the requests waiting on the event loop (and their transactions) go before the next batch. */
 export const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * The longest an import works before it lets other requests go, in the writer (a transaction)
+ * or on the event loop (checking lines): in time rather than lines, so that a slower or busier
+ * machine makes shorter batches, not longer waits.
+ */
+export const SLICE_MS = 25;
+
+/** Whether the slice begun at `since` (performance.now()) is used up. */
+export const sliceOver = (since: number) => performance.now() - since >= SLICE_MS;
+
+/** A pause once per slice of work: call it between two pieces of work. */
+export function slicer(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (!sliceOver(since)) return;
+    await pause();
+    since = performance.now();
+  };
+}
+
 /** Writes the undo rows of a batch, in the batch's transaction. */
 export async function journal(t: Queryable, importId: string, entries: UndoEntry[]): Promise<void> {
   if (!entries.length) return;

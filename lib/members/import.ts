@@ -29,7 +29,7 @@ import { type Field, foldHeading, isBlank, type Row, readSheet, recognisedHeadin
 import { freeReferralCodes, historyRow, type MemberRow, normalizeEmail, paymentStatusChange, searchTextOf, sortNameOf } from "./internal";
 import { type ImportChange, type ImportMode, type ImportResult, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
 import { todayUtc } from "./status";
-import { journal, pause, type UndoEntry, withImportLock } from "./import-journal";
+import { journal, pause, slicer, sliceOver, type UndoEntry, withImportLock } from "./import-journal";
 
 /**
  * Told how far an import has gone: `done` of the file's `total` data lines are handled (checked,
@@ -86,10 +86,8 @@ type Planned =
 
 /** zod's own email rule (that of the API's email fields), as a bare test: no result object per line. */
 const EMAIL = z.regexes.email;
-/** Lines looked up, and written, per batch: one batch holds the writer some 30-60 ms. */
-const BATCH = 250;
-/** Lines checked between two turns given to other requests. */
-const CHECKS_PER_TURN = 2_000;
+/** Lines looked up, and written, at a time; a transaction takes batches until its time slice is over. */
+const BATCH = 50;
 const TEXT_FIELDS = ["first_name", "last_name", "payment_method"] as const;
 const DATE_FIELDS = ["membership_start", "membership_end"] as const;
 /** What a new member needs besides its email. */
@@ -441,10 +439,11 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   let good = 0;
   /** Good lines whose outcome the club's members decide: they may yet be errors. */
   let open = 0;
+  const turn = slicer();
   for (const row of sheet.rows()) {
     total++;
     sweep(total);
-    if (total % CHECKS_PER_TURN === 0) await pause();
+    await turn();
     if (isBlank(row.cells)) continue;
     const c = checkLine(sheet, custom, row, msg);
     const email = "email" in c ? c.email : "";
@@ -495,7 +494,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     // On the read connection: the writer is not held, other requests go between batches.
     for (const batch of batches()) {
       await planBatch(ctx.db.read, ctx, batch, options, msg, errors, totals);
-      await pause();
+      await turn();
     }
     if (dryRun || stopped()) {
       report(total, total);
@@ -507,23 +506,36 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     // Lines with nothing to look up (blank, faulty) are done once checked; the others as their batch is written.
     let done = total - good;
     report(done, total);
-    for (const batch of batches()) {
-      if (stopped()) await planBatch(ctx.db.read, ctx, batch, options, msg, errors, totals);
-      else {
+    const lines = batches();
+    let swept = done;
+    for (let next = lines.next(); !next.done; ) {
+      if (stopped()) {
+        await planBatch(ctx.db.read, ctx, next.value, options, msg, errors, totals);
+        done += next.value.length;
+        next = lines.next();
+      } else {
+        // One transaction takes batches until its slice of the writer is used up.
         await ctx.db
           .tx(async (t) => {
-            const planned = await planBatch(t, ctx, batch, options, msg, errors, totals);
-            // An error only the database shows now (a change made since the check): nothing of this batch.
-            if (stopped()) throw new Abandoned();
-            await journal(t, importId, await writeBatch(t, ctx, planned));
+            const since = performance.now();
+            do {
+              const planned = await planBatch(t, ctx, next.value as Checked[], options, msg, errors, totals);
+              // An error only the database shows now (a change made since the check): nothing of this transaction.
+              if (stopped()) throw new Abandoned();
+              await journal(t, importId, await writeBatch(t, ctx, planned));
+              done += (next.value as Checked[]).length;
+              next = lines.next();
+            } while (!next.done && !sliceOver(since));
           })
           .catch((err) => {
             if (!(err instanceof Abandoned)) throw err;
           });
       }
-      done += batch.length;
       report(done, total);
-      sweep(done);
+      if (done - swept >= SWEEP_EVERY) {
+        Bun.gc(true);
+        swept = done;
+      }
       await pause();
     }
     if (stopped()) return { keep: false, result: answer(false) };

@@ -59,30 +59,34 @@ describe("during an import", () => {
 
 describe("all or nothing across short transactions", () => {
   it("an error that appears half-way undoes the batches written, and keeps a change made meanwhile", async () => {
-    await importMembers(ctx, { csv: csv("undo", 800) });
-    env.db.raw.run("UPDATE members SET membership_end = '2032-12-31' WHERE email = 'undo-698@test.org'");
+    await importMembers(ctx, { csv: csv("undo", 2000) });
+    env.db.raw.run("UPDATE members SET membership_end = '2032-12-31' WHERE email = 'undo-1999@test.org'");
     const before = await env.db.read.select().from(members).where(like(members.email, "undo-%"));
     const historyBefore = (await env.db.read.select({ id: memberHistory.id }).from(memberHistory)).length;
-    // Update mode: every line renames its member; line 700 (the 699th member) also gives a new start only.
+    // Update mode: every line renames its member; the last one, line 2001, also gives a new start only.
     const lines = before
       .map((m) => ({ i: Number(m.email.slice(5, -9)), email: m.email }))
       .sort((a, b) => a.i - b.i)
-      .map(({ i, email }) => `${email},Renamed${i},${i === 698 ? "2031-06-01" : ""}`);
+      .map(({ i, email }) => `${email},Renamed${i},${i === 1999 ? "2031-06-01" : ""}`);
     const file = `email,first name,membership start\n${lines.join("\n")}\n`;
+    let changed = false;
     const result = await importMembers(ctx, {
       csv: file,
       mode: "update",
       onProgress: (done) => {
-        if (done !== 250) return;
+        // After the first transaction of the writing (each holds the writer ~25 ms: far fewer than 2,000 lines).
+        if (changed || done === 0 || done === 2000) return;
+        changed = true;
         // Between two batches, others write (synchronously, on the writer, outside the import):
-        // the member of line 2 is renamed by someone else; line 700's member gets an end before the start the file gives.
+        // the member of line 2 is renamed by someone else; the last line's member gets an end before the start the file gives.
         env.db.raw.run("UPDATE members SET first_name = 'Later', updated_at = ? WHERE email = 'undo-1@test.org'", [new Date().toISOString()]);
-        env.db.raw.run("UPDATE members SET membership_end = '2031-01-01' WHERE email = 'undo-698@test.org'");
+        env.db.raw.run("UPDATE members SET membership_end = '2031-01-01' WHERE email = 'undo-1999@test.org'");
       },
     });
     expect(result.written).toBe(false);
     expect(result.updated).toBe(0);
-    expect(result.errors.map((e) => e.line)).toEqual([700]);
+    expect(changed).toBe(true);
+    expect(result.errors.map((e) => e.line)).toEqual([2001]);
     const after = new Map((await env.db.read.select().from(members).where(like(members.email, "undo-%"))).map((m) => [m.email, m]));
     for (const m of before) {
       const now = after.get(m.email);
@@ -109,15 +113,15 @@ const db = openDb(config.databaseUrl);
 const ctx = await operatorCtx(db, process.argv[3], config);
 const rows = Array.from({ length: 2000 }, (_, i) => "Kim,K" + i + ",crash-" + i + "@test.org,2030-12-31").join("\\n");
 await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" + rows + "\\n", onProgress: (done) => {
-  if (done >= 750) process.kill(process.pid, "SIGKILL");
+  if (done > 0) process.kill(process.pid, "SIGKILL");
 } });
 `,
     );
     const child = Bun.spawn(["bun", script, env.db.path, env.clubId], { stdout: "ignore", stderr: "pipe" });
     expect(await child.exited).not.toBe(0);
     expect(child.signalCode).toBe("SIGKILL");
-    // Three batches were committed before the kill: visible until the recovery.
-    expect(await emailsLike("crash-%")).toBe(750);
+    // What was committed before the kill is visible until the recovery.
+    expect(await emailsLike("crash-%")).toBeGreaterThan(0);
     expect(await recoverImports(env.db)).toBe(1);
     expect(await emailsLike("crash-%")).toBe(0);
     expect(await env.db.read.select().from(memberImports).where(eq(memberImports.status, "running"))).toEqual([]);
