@@ -26,7 +26,12 @@ const csv = (tag: string, n: number) =>
   `first name,last name,email,membership end\n${Array.from({ length: n }, (_, i) => `Anna,Nom${i},${tag}-${i}@test.org,2030-12-31`).join("\n")}\n`;
 
 const emailsLike = async (pattern: string) =>
-  (await env.db.read.select({ email: members.email }).from(members).where(and(eq(members.club_id, env.clubId), like(members.email, pattern)))).length;
+  (
+    await env.db.read
+      .select({ email: members.email })
+      .from(members)
+      .where(and(eq(members.club_id, env.clubId), like(members.email, pattern)))
+  ).length;
 
 describe("during an import", () => {
   it("another club's requests, reads and writes, are answered before the import finishes", async () => {
