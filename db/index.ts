@@ -3,7 +3,7 @@
 // a `Db`: `read` for queries, `tx(fn)` for every write. Moving to PostgreSQL means a new
 // implementation of this file, not of lib/.
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, statfsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
@@ -167,13 +167,104 @@ function backfillSortNames(conn: Database): void {
   })();
 }
 
-export function openDb(path: string): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const writerConn = new Database(path, { create: true, strict: true });
-  configure(writerConn, true);
-  // An in-memory database cannot be shared between connections: reads use the writer then.
-  const readerConn = path === ":memory:" ? writerConn : new Database(path, { strict: true });
-  if (readerConn !== writerConn) configure(readerConn, false);
+/** The SQLite result codes of `err` and of the errors it wraps (Drizzle wraps the driver's). */
+function sqliteCodes(err: unknown): string[] {
+  const codes: string[] = [];
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("SQLITE_")) codes.push(code);
+  }
+  return codes;
+}
+
+/**
+ * Whether `err` is the database being unable to serve, not a fault of the request or of our code:
+ * `busy` (another process holds the write lock past the busy timeout: try again in a moment), or
+ * `down` (the file turned read-only, the disk is full, an I/O error: until an operator acts).
+ * Null for anything else. The dialect's codes stay here; server/errors.ts answers 503.
+ */
+export function unavailability(err: unknown): "busy" | "down" | null {
+  for (const code of sqliteCodes(err)) {
+    if (code.startsWith("SQLITE_BUSY")) return "busy";
+    if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_IOERR")) return "down";
+  }
+  return null;
+}
+
+/** The database file cannot be used as it is; `message` says why and what to do, in one line. */
+export class DatabaseRefused extends Error {}
+
+/** Free space the database's folder must have at start (the WAL grows before a checkpoint). */
+const MIN_FREE_BYTES = 32 * 1024 * 1024;
+
+/** What an error met while opening the file means for the operator. */
+function refusal(path: string, err: unknown): DatabaseRefused {
+  const codes = sqliteCodes(err).join(" ");
+  const said = err instanceof Error ? err.message : String(err);
+  if (/SQLITE_(NOTADB|CORRUPT)/.test(codes))
+    return new DatabaseRefused(`${path} is not a readable SQLite database (damaged or truncated: ${said}). Restore it from a backup.`);
+  if (/SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(codes))
+    return new DatabaseRefused(`${path} cannot be opened for writing (${said}). Give the server's user write access to the file and its folder.`);
+  if (/SQLITE_FULL/.test(codes)) return new DatabaseRefused(`the disk holding ${path} is full (${said}). Free some space.`);
+  if (/SQLITE_IOERR/.test(codes)) return new DatabaseRefused(`${path} cannot be read or written (I/O error: ${said}). Check the disk.`);
+  return new DatabaseRefused(`${path} cannot be opened: ${said}`);
+}
+
+/**
+ * What a server checks before it serves (an answer of 500 to every write, or a stack trace, was
+ * all an operator saw before): the file is sound (`PRAGMA quick_check`), can be written (a write
+ * transaction is begun and rolled back), and its folder has room. Throws DatabaseRefused.
+ */
+function checkUsable(conn: Database, path: string): void {
+  const problems = conn
+    .query<{ quick_check: string }, []>("PRAGMA quick_check")
+    .all()
+    .map((r) => r.quick_check);
+  if (problems.join() !== "ok") {
+    const found = problems.join("; ").replace(/\s+/g, " ").slice(0, 200);
+    throw new DatabaseRefused(`${path} is damaged (PRAGMA quick_check: ${found}...). Restore it from a backup.`);
+  }
+  const version = conn.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+  conn.exec("BEGIN IMMEDIATE");
+  try {
+    // Rewrites the header page: a read-only file, or one SQLite opened read-only, refuses it.
+    conn.exec(`PRAGMA user_version = ${version}`);
+  } finally {
+    conn.exec("ROLLBACK");
+  }
+  const { bavail, bsize } = statfsSync(dirname(path));
+  const free = bavail * bsize;
+  if (free < MIN_FREE_BYTES) {
+    const mb = (n: number) => `${Math.floor(n / 1024 / 1024)} MB`;
+    throw new DatabaseRefused(`the disk holding ${path} has ${mb(free)} free; the server needs at least ${mb(MIN_FREE_BYTES)}. Free some space.`);
+  }
+}
+
+/**
+ * Opens the database, applies the migrations. `check` (the server's start) also refuses a file
+ * that is damaged, read-only or on a full disk (checkUsable). Any failure to open the file is a
+ * DatabaseRefused, whose message is one line for the operator.
+ */
+export function openDb(path: string, options: { check?: boolean } = {}): Db {
+  let writerConn: Database | undefined;
+  let readerConn: Database | undefined;
+  try {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    writerConn = new Database(path, { create: true, strict: true });
+    configure(writerConn, true);
+    if (options.check && path !== ":memory:") checkUsable(writerConn, path);
+    // An in-memory database cannot be shared between connections: reads use the writer then.
+    readerConn = path === ":memory:" ? writerConn : new Database(path, { strict: true });
+    if (readerConn !== writerConn) configure(readerConn, false);
+    return ready(path, writerConn, readerConn);
+  } catch (err) {
+    if (readerConn !== writerConn) readerConn?.close();
+    writerConn?.close();
+    throw err instanceof DatabaseRefused ? err : refusal(path, err);
+  }
+}
+
+function ready(path: string, writerConn: Database, readerConn: Database): Db {
   const writer = drizzle({ client: writerConn, schema });
   const reader = drizzle({ client: readerConn, schema });
   migrate(writer, { migrationsFolder: MIGRATIONS });

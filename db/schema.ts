@@ -623,3 +623,45 @@ export const appleRegistrations = sqliteTable(
     index("apple_registrations_push_token_idx").on(t.push_token),
   ],
 );
+
+// ---- Member imports in short transactions (issue 18) --------------------------------------
+
+/**
+ * A member import that writes (lib/members/import.ts), from its first batch until it is done or
+ * undone. A `running` row is the club's import lock (one per club at a time) and tells a later
+ * start which imports a crash cut short: their owner (`host`, `pid`) is gone.
+ */
+export const memberImports = sqliteTable(
+  "member_imports",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    /** `running`, `done` or `undone`. */
+    status: text("status").notNull(),
+    host: text("host").notNull(),
+    pid: integer("pid").notNull(),
+    started_at: text("started_at").notNull(),
+    finished_at: text("finished_at"),
+  },
+  (t) => [uniqueIndex("member_imports_running_unique").on(t.club_id).where(sql`status = 'running'`)],
+);
+
+/**
+ * What undoes a running import, one row per member it wrote: the member as it was before
+ * (`before`, null for a member it created), the history row it added, and when it wrote them.
+ * Deleted once the import is done or undone.
+ */
+export const memberImportUndo = sqliteTable(
+  "member_import_undo",
+  {
+    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    import_id: text("import_id").notNull(),
+    member_id: text("member_id").notNull(),
+    history_id: text("history_id").notNull(),
+    before: text("before", { mode: "json" }).$type<Record<string, unknown>>(),
+    written_at: text("written_at").notNull(),
+  },
+  (t) => [index("member_import_undo_import_idx").on(t.import_id, t.seq)],
+);

@@ -1,8 +1,9 @@
 // The one place errors become answers, HTTP responses and MCP tool errors alike (`errorAnswer`):
 // typed lib/ errors, schema failures (422 with `detail` items `{loc, msg, type}`), malformed JSON
-// (400), unknown routes (404), and anything unexpected (500, logged, never a stack trace in the
-// body). Messages follow the caller's locale.
+// (400), unknown routes (404), the database unable to serve (503 with Retry-After), and anything
+// unexpected (500, logged, never a stack trace in the body). Messages follow the caller's locale.
 import type { ZodType, z } from "zod";
+import { unavailability } from "../db";
 import { AppError, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, t, zodErrorMap } from "../lib/i18n";
 import { MESSAGES, type MessageCode } from "../lib/i18n/messages";
@@ -57,7 +58,18 @@ export function validationResponse(items: ValidationItem[]): Response {
   return json(422, validationBody(items));
 }
 
+/** Seconds a client is told to wait: a write lock held elsewhere passes soon; a full disk needs an operator. */
+const RETRY_AFTER = { busy: 1, down: 30 };
+
 function internalAnswer(locale: Locale, err: unknown): ErrorAnswer {
+  // The database unable to serve (busy elsewhere, read-only, full, I/O error) is no bug of ours
+  // nor of the request: 503, to be retried, whatever the request was doing when it met it.
+  const unavailable = unavailability(err);
+  if (unavailable) {
+    console.error(`database unavailable (${unavailable}):`, err instanceof Error ? err.message : err);
+    const code = unavailable === "busy" ? "DATABASE_BUSY" : "DATABASE_CANNOT_WRITE";
+    return { status: 503, body: { detail: t(locale, code), code }, headers: { "retry-after": String(RETRY_AFTER[unavailable]) } };
+  }
   console.error("internal error:", err);
   return { status: 500, body: { detail: t(locale, "INTERNAL"), code: "INTERNAL" }, headers: {} };
 }

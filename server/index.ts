@@ -1,14 +1,16 @@
 // Entry point: `bun run start`. Takes its address first (a port in use or a wrong HOST stops the
 // start in one line, before the database is touched), then applies migrations, creates a first
 // club with its owner and key on an empty database (printing the key once), serves the API, the
-// docs and MCP, and runs the background jobs.
+// docs and MCP, and runs the background jobs. SIGTERM stops it gracefully (`shutdown`): every
+// request taken is answered, the jobs in hand recorded, the database closed (WAL checkpointed).
 import type { Server } from "bun";
-import { openDb } from "../db";
+import { DatabaseRefused, type Db, openDb } from "../db";
 import { initClub, isEmpty } from "../lib/auth/init";
 import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
 import { startJobWorker } from "../lib/jobs";
+import { recoverImports } from "../lib/members/import-journal";
 import { type App, createApp } from "./app";
 import { clientAddress } from "./client-address";
 import { appErrorResponse } from "./errors";
@@ -44,6 +46,28 @@ try {
   refuse(err instanceof Error ? err.message : String(err));
 }
 
+/** How long a stop waits for the requests and jobs in hand (SIGTERM: supervisors wait ~10 s before SIGKILL). */
+const STOP_GRACE_MS = 10_000;
+/** How long a stop keeps answering, each answer closing its connection, before it stops listening. */
+const DRAIN_MS = 250;
+let stopping = false;
+let inFlight = 0;
+
+/**
+ * Counts the requests in hand, for the stop. Once stopping, an answer closes its connection, so
+ * that a client does not send its next request on a connection about to close (a reset).
+ */
+async function served(answer: Promise<Response>): Promise<Response> {
+  inFlight++;
+  try {
+    const response = await answer;
+    if (stopping) response.headers.set("connection", "close");
+    return response;
+  } finally {
+    inFlight--;
+  }
+}
+
 // Until the app is ready the address answers 503: a supervisor's health check waits, nothing is lost.
 let app: App | null = null;
 let server: Server<undefined>;
@@ -57,14 +81,24 @@ try {
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     fetch: (request, srv) =>
       app
-        ? app.handle(request, clientAddress(srv.requestIP(request)?.address ?? null, request.headers.get("x-forwarded-for"), config.trustProxy))
+        ? served(app.handle(request, clientAddress(srv.requestIP(request)?.address ?? null, request.headers.get("x-forwarded-for"), config.trustProxy)))
         : starting(request),
   });
 } catch (err) {
   refuse(listenFailure(err, config));
 }
 
-const db = openDb(config.databaseUrl);
+let db: Db;
+try {
+  db = openDb(config.databaseUrl, { check: true });
+} catch (err) {
+  // A damaged or read-only file, a full disk: one line saying what to do, not a stack trace.
+  refuse(err instanceof DatabaseRefused ? err.message : String(err));
+}
+
+// A member import a crash cut short is undone before anyone reads the club (lib/members/import-journal).
+const undone = await recoverImports(db);
+if (undone) console.log(`Undid ${undone} member import(s) cut short by a stop.`);
 
 if (await isEmpty(db)) {
   const first = await initClub(db, { clubName: process.env.CLUB_NAME ?? "My club", email: process.env.ADMIN_EMAIL ?? "owner@example.org" });
@@ -92,8 +126,21 @@ console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}
 setTimeout(() => Bun.shrink(), 500).unref();
 
 async function shutdown() {
-  await worker.stop();
-  await server.stop();
+  if (stopping) return;
+  stopping = true;
+  const deadline = Date.now() + STOP_GRACE_MS;
+  const bounded = (work: Promise<unknown>) => Promise.race([work, Bun.sleep(Math.max(0, deadline - Date.now()))]);
+  const jobs = worker.stop();
+  // For a moment every answer closes its connection, so that no client is about to send its next
+  // request on a kept-alive connection when the server closes the idle ones: that request would
+  // be reset unanswered. Then listening stops; the requests taken, and the jobs in hand, finish.
+  await Bun.sleep(DRAIN_MS);
+  const listening = server.stop();
+  await bounded(listening);
+  while (Date.now() < deadline && inFlight > 0) await Bun.sleep(10);
+  if (Date.now() >= deadline) await server.stop(true);
+  // A job still running past the bound stays `pending` in the database: the next start runs it.
+  await bounded(jobs);
   await app?.audit.drain();
   db.close();
   process.exit(0);

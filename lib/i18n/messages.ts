@@ -656,6 +656,26 @@ export const MESSAGES = {
     de: "Zu viele falsche Passwörter für dieses Konto: erneut versuchen in {seconds} s.",
     it: "Troppe password errate per questo account: riprova tra {seconds} s.",
   },
+
+  // ---- Contention and bad states (issue 18) ----
+  DATABASE_BUSY: {
+    fr: "La base de données est occupée : réessayez dans un instant.",
+    en: "The database is busy: try again in a moment.",
+    de: "Die Datenbank ist belegt: bitte gleich noch einmal versuchen.",
+    it: "Il database è occupato: riprovare tra un istante.",
+  },
+  IMPORT_RUNNING: {
+    fr: "Un autre import de membres est en cours pour ce club : réessayez quand il sera terminé.",
+    en: "Another member import is running for this club: try again once it has finished.",
+    de: "Für diesen Verein läuft bereits ein anderer Mitgliederimport: bitte erneut versuchen, sobald er beendet ist.",
+    it: "Un'altra importazione di membri è in corso per questo club: riprovare quando sarà terminata.",
+  },
+  DATABASE_CANNOT_WRITE: {
+    fr: "La base de données ne peut pas enregistrer pour le moment (disque plein ou en lecture seule) : réessayez plus tard.",
+    en: "The database cannot save anything at the moment (disk full or read-only): try again later.",
+    de: "Die Datenbank kann im Moment nichts speichern (Datenträger voll oder schreibgeschützt): bitte später erneut versuchen.",
+    it: "Il database non può salvare nulla al momento (disco pieno o in sola lettura): riprovare più tardi.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

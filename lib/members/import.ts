@@ -6,10 +6,12 @@
 // all or nothing unless `partial`. A dry run answers, line by line, what would change.
 // Used by POST .../members/import, the MCP tool and the CLI.
 //
-// Three steps, kept apart so that the writing can later be cut into short transactions:
-// `checkLine` (the file alone, no database; every line is checked before anything is written),
-// `planBatch` (a batch of lines against the club's members), `writeBatch` (prepared statements).
-// Only one batch is held at a time: the file is read twice rather than kept as rows.
+// Three steps: `checkLine` (the file alone, no database; every line is checked before anything is
+// written), `planBatch` (a batch of lines against the club's members), `writeBatch` (prepared
+// statements). Only one batch is held at a time: the file is read again rather than kept as rows.
+// The writing never holds the single writer for long (issue 18): each batch is its own short
+// transaction, behind the club's import lock, journalled so that an import stopped half-way
+// (an error, a crash) is undone (./import-journal.ts).
 import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
@@ -28,6 +30,7 @@ import { type Field, foldHeading, isBlank, type Row, readSheet, recognisedHeadin
 import { freeReferralCodes, historyRow, type MemberRow, normalizeEmail, paymentStatusChange, searchTextOf, sortNameOf } from "./internal";
 import { type ImportChange, type ImportMode, type ImportResult, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
 import { todayUtc } from "./status";
+import { journal, pause, slicer, sliceOver, type UndoEntry, withImportLock } from "./import-journal";
 
 /**
  * Told how far an import has gone: `done` of the file's `total` data lines are handled (checked,
@@ -84,8 +87,8 @@ type Planned =
 
 /** zod's own email rule (that of the API's email fields), as a bare test: no result object per line. */
 const EMAIL = z.regexes.email;
-/** Lines looked up, and written, per batch. */
-const BATCH = 500;
+/** Lines looked up, and written, at a time; a transaction takes batches until its time slice is over. */
+const BATCH = 50;
 const TEXT_FIELDS = ["first_name", "last_name", "payment_method"] as const;
 const DATE_FIELDS = ["membership_start", "membership_end"] as const;
 /** What a new member needs besides its email. */
@@ -324,12 +327,13 @@ function statements(db: Db) {
  * passes of the members whose pass shows a change are marked (`pass_updated_at`) and their update
  * queued.
  */
-async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<void> {
+async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<UndoEntry[]> {
   const run = statements(ctx.db);
   const codes = await freeReferralCodes(t, ctx.clubId, planned.filter((x) => x.kind === "create").length);
   let drawn = 0;
   const now = nowIso();
   const passesChanged: string[] = [];
+  const undo: UndoEntry[] = [];
   for (const x of planned) {
     if (x.kind === "create") {
       const v = x.values;
@@ -347,9 +351,12 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<v
       });
       // A new member is `paid` unless the file says otherwise, by the rule of every status change.
       const status = v.payment_status ? paymentStatusChange({ payment_status: "paid", status_before_suspension: null }, v.payment_status) : {};
-      const created = { status_before_suspension: null, ...row, ...status } as MemberRow;
+      // `updated_at` is the batch's instant: what an undo compares to see the member untouched since.
+      const created = { status_before_suspension: null, ...row, ...status, updated_at: now } as MemberRow;
       await run.insert(created);
-      await run.history.execute(historyRow(ctx, { memberId: created.id, action: "import_create", to: created, details: { line: x.line } }, now) as never);
+      const history = historyRow(ctx, { memberId: created.id, action: "import_create", to: created, details: { line: x.line } }, now);
+      await run.history.execute(history as never);
+      undo.push({ member_id: created.id, history_id: history.id, before: null, written_at: now });
     } else {
       const { before, set } = x;
       // A status change follows the rule of suspend and reactivate (the status before a suspension is kept).
@@ -367,11 +374,14 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<v
         updated_at: now,
       });
       const details = { line: x.line, fields: x.fields.map((f) => f.field), changes: x.fields };
-      await run.history.execute(historyRow(ctx, { memberId: before.id, action: "import_update", from: before, to: after, details }, now) as never);
+      const history = historyRow(ctx, { memberId: before.id, action: "import_update", from: before, to: after, details }, now);
+      await run.history.execute(history as never);
+      undo.push({ member_id: before.id, history_id: history.id, before: { ...before }, written_at: now });
     }
   }
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
+  return undo;
 }
 
 /** Lines between two garbage collections of a large import. */
@@ -387,17 +397,20 @@ const sweep = (lines: number) => {
   if (lines % SWEEP_EVERY === 0) Bun.gc(true);
 };
 
-/** Thrown inside the transaction to undo what an all-or-nothing import wrote before an error. */
+/** Thrown inside a batch's transaction when an all-or-nothing import meets an error there. */
 class Abandoned extends Error {}
 
 /**
- * Imports members from a spreadsheet (see the module comment). Every line is checked first. Then,
- * batch by batch, the good lines are planned inside the write transaction against what it sees
- * (a member created or changed meanwhile, by a concurrent manual create of the same email, is
- * matched, never inserted twice) and written. An error found there, in an all-or-nothing import,
- * stops the writing and undoes the batches before it; the rest is still planned, so that every
- * error is reported. A dry run, or a file already known to be refused, plans on the read
- * connection and writes nothing.
+ * Imports members from a spreadsheet (see the module comment). Every line is checked first, from
+ * the file alone, then, when a line's fate depends on the club's members (a new member without
+ * every field, a date the stored one completes), against them on the read connection: a file
+ * with errors is refused before anything is written. Then, behind the club's import lock, each
+ * batch is planned again in its own short transaction against what it sees (a member created or
+ * changed meanwhile, by a concurrent manual create of the same email, is matched, never inserted
+ * twice) and written with its undo rows. An error that appears only there (a race), in an
+ * all-or-nothing import, stops the writing and the batches before it are undone; the rest is
+ * still planned, so that every error is reported. A dry run plans on the read connection and
+ * writes nothing. Other requests go between any two batches, and between checks of the file.
  */
 export const importMembers = verb("members:edit", async (ctx: Ctx, input: ImportInput): Promise<ImportResult> => {
   const mode = input.mode ?? "create";
@@ -430,9 +443,13 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   const firstLineOf = new Map<string, number>();
   let total = 0;
   let good = 0;
+  /** Good lines whose outcome the club's members decide: they may yet be errors. */
+  let open = 0;
+  const turn = slicer();
   for (const row of sheet.rows()) {
     total++;
     sweep(total);
+    await turn();
     if (isBlank(row.cells)) continue;
     const c = checkLine(sheet, custom, row, msg);
     const email = "email" in c ? c.email : "";
@@ -441,7 +458,10 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     if (first !== undefined) problems.push(msg("IMPORT_DUPLICATE_EMAIL", { email, line: first }));
     else if (email) firstLineOf.set(email, row.line);
     if (problems.length) errors.set(row.line, problems.join(" "));
-    else good++;
+    else {
+      good++;
+      if ("values" in c && mayFail(c.values, mode)) open++;
+    }
   }
   firstLineOf.clear();
   /** The good lines again, in batches (read from the file once more, checked the same way). */
@@ -459,7 +479,8 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   }
 
   const options: PlanOptions = { mode, allowShorten: !!input.allow_shorten, withChanges: dryRun, today: todayUtc() };
-  const totals: Totals = { created: 0, updated: 0, skipped: 0, warnings: [], changes: [] };
+  const noTotals = (): Totals => ({ created: 0, updated: 0, skipped: 0, warnings: [], changes: [] });
+  let totals = noTotals();
   const stopped = () => errors.size > 0 && !input.partial;
   const answer = (written: boolean): ImportResult => {
     const counted = written || dryRun || !stopped();
@@ -475,31 +496,68 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     };
   };
 
-  if (dryRun || stopped()) {
-    for (const batch of batches()) await planBatch(ctx.db.read, ctx, batch, options, msg, errors, totals);
-    report(total, total);
-    return answer(false);
+  if (dryRun || stopped() || open > 0) {
+    // On the read connection: the writer is not held, other requests go between batches.
+    for (const batch of batches()) {
+      await planBatch(ctx.db.read, ctx, batch, options, msg, errors, totals);
+      await turn();
+    }
+    if (dryRun || stopped()) {
+      report(total, total);
+      return answer(false);
+    }
   }
-  try {
-    return await ctx.db.tx(async (t) => {
-      // Lines with nothing to look up (blank, faulty) are done once checked; the others as their batch is written.
-      let done = total - good;
-      report(done, total);
-      for (const batch of batches()) {
-        const planned = await planBatch(t, ctx, batch, options, msg, errors, totals);
-        if (!stopped()) await writeBatch(t, ctx, planned);
-        done += batch.length;
-        report(done, total);
-        sweep(done);
+  return withImportLock(ctx.db, ctx.clubId, async (importId) => {
+    totals = noTotals();
+    // Lines with nothing to look up (blank, faulty) are done once checked; the others as their batch is written.
+    let done = total - good;
+    report(done, total);
+    const lines = batches();
+    let swept = done;
+    for (let next = lines.next(); !next.done; ) {
+      if (stopped()) {
+        await planBatch(ctx.db.read, ctx, next.value, options, msg, errors, totals);
+        done += next.value.length;
+        next = lines.next();
+      } else {
+        // One transaction takes batches until its slice of the writer is used up.
+        await ctx.db
+          .tx(async (t) => {
+            const since = performance.now();
+            do {
+              const planned = await planBatch(t, ctx, next.value as Checked[], options, msg, errors, totals);
+              // An error only the database shows now (a change made since the check): nothing of this transaction.
+              if (stopped()) throw new Abandoned();
+              await journal(t, importId, await writeBatch(t, ctx, planned));
+              done += (next.value as Checked[]).length;
+              next = lines.next();
+            } while (!next.done && !sliceOver(since));
+          })
+          .catch((err) => {
+            if (!(err instanceof Abandoned)) throw err;
+          });
       }
-      if (stopped()) throw new Abandoned();
-      return answer(totals.created + totals.updated > 0);
-    });
-  } catch (err) {
-    if (err instanceof Abandoned) return answer(false);
-    throw err;
-  }
+      report(done, total);
+      if (done - swept >= SWEEP_EVERY) {
+        Bun.gc(true);
+        swept = done;
+      }
+      await pause();
+    }
+    if (stopped()) return { keep: false, result: answer(false) };
+    return { keep: true, result: answer(totals.created + totals.updated > 0) };
+  });
 });
+
+/**
+ * Whether a good line may still be an error once the club's members are known: a line lacking
+ * a new member's field (an error if its email is new), or, in update mode, one date of the two
+ * (the stored other one may put the start after the end).
+ */
+function mayFail(values: Values, mode: ImportMode): boolean {
+  if (NEW_MEMBER_NEEDS.some((f) => !values[f])) return true;
+  return mode === "update" && (values.membership_start === undefined) !== (values.membership_end === undefined);
+}
 
 /** The bytes of an import request: a text/csv body, or the `file` field of a multipart form. */
 export async function csvFromBody(body: unknown): Promise<string | Uint8Array> {

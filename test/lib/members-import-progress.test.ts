@@ -30,24 +30,17 @@ const memberCount = async () => (await env.db.read.select({ id: members.id }).fr
 describe("importMembers onProgress", () => {
   it("counts the lines up to the total as their batches are written, only ever growing", async () => {
     const { calls, onProgress } = recorder();
-    let countedDuring = -1;
-    const result = await importMembers(ctx, {
-      csv: csv(0, 1200),
-      onProgress: (done, total) => {
-        onProgress(done, total);
-        // Inside the transaction: the writes are not visible to readers yet.
-        if (done === 500) void memberCount().then((n) => (countedDuring = n));
-      },
-    });
+    const result = await importMembers(ctx, { csv: csv(0, 1200), onProgress });
     expect(result).toMatchObject({ created: 1200, updated: 0, skipped: 0, errors: [], written: true });
-    // 1,200 members (the newline after the last one starts no line), in batches of 500.
-    expect(calls).toEqual([
-      [0, 1200],
-      [500, 1200],
-      [1000, 1200],
-      [1200, 1200],
-    ]);
-    expect(countedDuring).toBe(0);
+    // 1,200 members (the newline after the last one starts no line), told per transaction: each
+    // takes batches of 50 lines for as long as its slice of the writer lasts.
+    expect(calls[0]).toEqual([0, 1200]);
+    expect(calls.at(-1)).toEqual([1200, 1200]);
+    for (let i = 1; i < calls.length; i++) {
+      expect(calls[i][0]).toBeGreaterThan(calls[i - 1][0]);
+      expect(calls[i][0] % 50 === 0 || calls[i][0] === 1200).toBe(true);
+      expect(calls[i][1]).toBe(1200);
+    }
     expect(await memberCount()).toBe(1200);
   });
 

@@ -1,0 +1,243 @@
+// The journal of a member import that writes in short transactions (issue 18: an import must
+// never hold the single writer for long). It owns the club's import lock (a `running` row of
+// member_imports), the undo rows each batch writes beside its members (member_import_undo), and
+// undoing: an import that stops on an error found while writing, or that throws, or whose
+// process died (kill -9, power cut: `recoverImports` at the next start), is undone batch by batch,
+// so no half import stays. Only lib/members/import.ts writes through it.
+import { hostname } from "node:os";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
+import { memberHistory, memberImports, memberImportUndo, members } from "../../db/schema";
+import { Conflict } from "../errors";
+import { newId, nowIso } from "../ids";
+import { queueMarkedPassUpdate } from "../passes";
+import { searchTextOf, sortNameOf } from "./internal";
+
+/** One member an import wrote: as it was (`before`; null: created), its history row, and when. */
+export type UndoEntry = { member_id: string; history_id: string; before: Record<string, unknown> | null; written_at: string };
+
+const HOST = hostname();
+/** Undo rows read, and members restored, per transaction (each well under ~100 ms of the writer). */
+const UNDO_BATCH = 250;
+/** The columns an import writes, restored from `before` (id, email and referral code it never changes). */
+const RESTORED = [
+  "first_name",
+  "last_name",
+  "membership_start",
+  "membership_end",
+  "payment_status",
+  "status_before_suspension",
+  "payment_method",
+  "custom_fields",
+] as const;
+
+/** The imports of one club in this process run one after the other; ids of those running here. */
+const clubChains = new Map<string, Promise<unknown>>();
+const runningHere = new Set<string>();
+
+/** Lets the requests waiting on the event loop (and their transactions) go before the next batch. */
+export const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The longest an import works before it lets other requests go, in the writer (a transaction)
+ * or on the event loop (checking lines): in time rather than lines, so that a slower or busier
+ * machine makes shorter batches, not longer waits.
+ */
+export const SLICE_MS = 25;
+
+/** Whether the slice begun at `since` (performance.now()) is used up. */
+export const sliceOver = (since: number) => performance.now() - since >= SLICE_MS;
+
+/** A pause once per slice of work: call it between two pieces of work. */
+export function slicer(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (!sliceOver(since)) return;
+    await pause();
+    since = performance.now();
+  };
+}
+
+/** Writes the undo rows of a batch, in the batch's transaction. */
+export async function journal(t: Queryable, importId: string, entries: UndoEntry[]): Promise<void> {
+  if (!entries.length) return;
+  await t.insert(memberImportUndo).values(entries.map((e) => ({ import_id: importId, ...e })));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === "EPERM";
+  }
+}
+
+/**
+ * Whether the process that ran an import is gone: on this machine, its pid no longer runs (or is
+ * ours while this process runs no such import). An import of another machine sharing the file
+ * cannot be told: it is left as it is.
+ */
+function ownerGone(row: { id: string; host: string; pid: number }): boolean {
+  if (row.host !== HOST) return false;
+  if (row.pid === process.pid) return !runningHere.has(row.id);
+  return !alive(row.pid);
+}
+
+/**
+ * Undoes what import `importId` wrote, newest first, in short transactions: a member it created
+ * is deleted, a member it updated gets its columns back, with the import's history rows, unless
+ * someone changed the member since (its `updated_at` moved on): that later, acknowledged change
+ * is kept. A created member something else refers to (a registration) is kept too.
+ */
+async function undoImport(db: Db, importId: string, clubId: string): Promise<void> {
+  for (;;) {
+    const left = await db.tx(async (t) => {
+      const rows = await t
+        .select()
+        .from(memberImportUndo)
+        .where(eq(memberImportUndo.import_id, importId))
+        .orderBy(desc(memberImportUndo.seq))
+        .limit(UNDO_BATCH);
+      if (!rows.length) return 0;
+      const current = await t
+        .select({ id: members.id, updated_at: members.updated_at })
+        .from(members)
+        .where(
+          inArray(
+            members.id,
+            rows.map((r) => r.member_id),
+          ),
+        );
+      const updatedAt = new Map(current.map((m) => [m.id, m.updated_at]));
+      const now = nowIso();
+      const restored: string[] = [];
+      for (const row of rows) {
+        if (updatedAt.get(row.member_id) !== row.written_at) continue;
+        await t.delete(memberHistory).where(eq(memberHistory.id, row.history_id));
+        if (row.before === null) {
+          try {
+            await t.delete(members).where(eq(members.id, row.member_id));
+          } catch {
+            // Referred to since (a registration with the member's code): the member stays.
+          }
+          continue;
+        }
+        const before = row.before as Record<string, string | null>;
+        const back: Record<string, unknown> = Object.fromEntries(RESTORED.map((c) => [c, row.before?.[c] ?? null]));
+        const names = {
+          first_name: before.first_name as string,
+          last_name: before.last_name as string,
+          email: before.email as string,
+          referral_code: before.referral_code as string,
+        };
+        await t
+          .update(members)
+          .set({ ...back, search_text: searchTextOf(names), sort_name: sortNameOf(names), pass_updated_at: now, updated_at: now })
+          .where(eq(members.id, row.member_id));
+        restored.push(row.member_id);
+      }
+      await queueMarkedPassUpdate(t, clubId, restored, "import_undone", now);
+      await t.delete(memberImportUndo).where(
+        inArray(
+          memberImportUndo.seq,
+          rows.map((r) => r.seq),
+        ),
+      );
+      return rows.length;
+    });
+    if (!left) break;
+    await pause();
+  }
+  await db.tx((t) => t.update(memberImports).set({ status: "undone", finished_at: nowIso() }).where(eq(memberImports.id, importId)));
+}
+
+/** Deletes a finished import's undo rows, a batch per transaction. */
+async function purgeUndo(db: Db, importId: string): Promise<void> {
+  for (;;) {
+    const seqs = await db.read
+      .select({ seq: memberImportUndo.seq })
+      .from(memberImportUndo)
+      .where(eq(memberImportUndo.import_id, importId))
+      .limit(UNDO_BATCH * 8);
+    if (!seqs.length) return;
+    await db.tx((t) =>
+      t.delete(memberImportUndo).where(
+        inArray(
+          memberImportUndo.seq,
+          seqs.map((s) => s.seq),
+        ),
+      ),
+    );
+    await pause();
+  }
+}
+
+/**
+ * Undoes every running import whose process is gone (a crash cut it short), of `clubId` or of
+ * every club. The server runs it at start, an import before it takes the club's lock.
+ */
+export async function recoverImports(db: Db, clubId?: string): Promise<number> {
+  const running = await db.read
+    .select({ id: memberImports.id, club_id: memberImports.club_id, host: memberImports.host, pid: memberImports.pid })
+    .from(memberImports)
+    .where(and(eq(memberImports.status, "running"), clubId ? eq(memberImports.club_id, clubId) : undefined));
+  let undone = 0;
+  for (const row of running.filter(ownerGone)) {
+    await undoImport(db, row.id, row.club_id);
+    undone++;
+  }
+  return undone;
+}
+
+/**
+ * Runs `write` holding the club's import lock: imports of one club in this process wait for each
+ * other; one running in another process is a 409 IMPORT_RUNNING. `write` answers whether what it
+ * wrote stays (`keep`): then the import is done, its undo rows purged; else, or when it throws,
+ * it is undone.
+ */
+export function withImportLock<T>(db: Db, clubId: string, write: (importId: string) => Promise<{ keep: boolean; result: T }>): Promise<T> {
+  const previous = clubChains.get(clubId) ?? Promise.resolve();
+  const run = previous.catch(() => {}).then(() => locked(db, clubId, write));
+  const tail = run.catch(() => {});
+  clubChains.set(clubId, tail);
+  void tail.then(() => {
+    if (clubChains.get(clubId) === tail) clubChains.delete(clubId);
+  });
+  return run;
+}
+
+async function locked<T>(db: Db, clubId: string, write: (importId: string) => Promise<{ keep: boolean; result: T }>): Promise<T> {
+  await recoverImports(db, clubId);
+  const id = newId();
+  runningHere.add(id);
+  try {
+    try {
+      await db.tx((t) => t.insert(memberImports).values({ id, club_id: clubId, status: "running", host: HOST, pid: process.pid, started_at: nowIso() }));
+    } catch (err) {
+      const [other] = await db.read
+        .select({ id: memberImports.id })
+        .from(memberImports)
+        .where(and(eq(memberImports.club_id, clubId), eq(memberImports.status, "running")));
+      if (other) throw new Conflict("IMPORT_RUNNING");
+      throw err;
+    }
+    let outcome: { keep: boolean; result: T };
+    try {
+      outcome = await write(id);
+    } catch (err) {
+      await undoImport(db, id, clubId);
+      throw err;
+    }
+    if (!outcome.keep) {
+      await undoImport(db, id, clubId);
+      return outcome.result;
+    }
+    // The one short commit that makes the import final; its undo rows then go, a batch at a time.
+    await db.tx((t) => t.update(memberImports).set({ status: "done", finished_at: nowIso() }).where(eq(memberImports.id, id)));
+    await purgeUndo(db, id);
+    return outcome.result;
+  } finally {
+    runningHere.delete(id);
+  }
+}

@@ -1,0 +1,137 @@
+// An import must not stop the club (issue 18, item 1): it writes in short transactions, so other
+// requests go between its batches (shown by order, not time: the speed is the reliability
+// suite's `contention.rel.ts`), and it stays all or nothing: an error that appears half-way, an
+// exception, or a crash of its process (kill -9) leaves no member of it, while a change someone
+// else made meanwhile to a member it wrote is kept.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { and, eq, like } from "drizzle-orm";
+import { memberHistory, memberImports, memberImportUndo, members } from "../../db/schema";
+import { operatorCtx } from "../../lib/auth/operator";
+import type { Ctx } from "../../lib/context";
+import { importMembers } from "../../lib/members/import";
+import { recoverImports } from "../../lib/members/import-journal";
+import { setup, type TestEnv } from "../helpers";
+
+let env: TestEnv;
+let ctx: Ctx;
+beforeAll(async () => {
+  env = await setup({ RATE_LIMIT_PER_MINUTE: "100000" });
+  ctx = await operatorCtx(env.db, env.clubId, env.config);
+});
+afterAll(() => env.close());
+
+const csv = (tag: string, n: number) =>
+  `first name,last name,email,membership end\n${Array.from({ length: n }, (_, i) => `Anna,Nom${i},${tag}-${i}@test.org,2030-12-31`).join("\n")}\n`;
+
+const emailsLike = async (pattern: string) =>
+  (
+    await env.db.read
+      .select({ email: members.email })
+      .from(members)
+      .where(and(eq(members.club_id, env.clubId), like(members.email, pattern)))
+  ).length;
+
+describe("during an import", () => {
+  it("another club's requests, reads and writes, are answered before the import finishes", async () => {
+    const other = await env.otherClub();
+    let importFinished = false;
+    const importing = importMembers(ctx, { csv: csv("long", 3000) }).then((r) => {
+      importFinished = true;
+      return r;
+    });
+    const me = await env.call("GET", "/api/auth/me", { key: other.api_key });
+    const created = await env.call("POST", `/api/clubs/${other.club_id}/members/manual`, {
+      key: other.api_key,
+      body: { first_name: "Other", last_name: "Club", email: "other@test.org", membership_end: "2030-01-01" },
+    });
+    const answeredFirst = !importFinished;
+    expect(me.status).toBe(200);
+    expect(created.status).toBe(201);
+    expect(answeredFirst).toBe(true);
+    expect((await importing).created).toBe(3000);
+  });
+
+  it("a second import of the same club in this process waits for the first, then runs", async () => {
+    const [a, b] = await Promise.all([importMembers(ctx, { csv: csv("twin-a", 600) }), importMembers(ctx, { csv: csv("twin-b", 600) })]);
+    expect([a.created, b.created]).toEqual([600, 600]);
+    const locks = await env.db.read.select().from(memberImports).where(eq(memberImports.status, "running"));
+    expect(locks).toEqual([]);
+    expect(await env.db.read.select().from(memberImportUndo)).toEqual([]);
+  });
+});
+
+describe("all or nothing across short transactions", () => {
+  it("an error that appears half-way undoes the batches written, and keeps a change made meanwhile", async () => {
+    await importMembers(ctx, { csv: csv("undo", 2000) });
+    env.db.raw.run("UPDATE members SET membership_end = '2032-12-31' WHERE email = 'undo-1999@test.org'");
+    const before = await env.db.read.select().from(members).where(like(members.email, "undo-%"));
+    const historyBefore = (await env.db.read.select({ id: memberHistory.id }).from(memberHistory)).length;
+    // Update mode: every line renames its member; the last one, line 2001, also gives a new start only.
+    const lines = before
+      .map((m) => ({ i: Number(m.email.slice(5, -9)), email: m.email }))
+      .sort((a, b) => a.i - b.i)
+      .map(({ i, email }) => `${email},Renamed${i},${i === 1999 ? "2031-06-01" : ""}`);
+    const file = `email,first name,membership start\n${lines.join("\n")}\n`;
+    let changed = false;
+    const result = await importMembers(ctx, {
+      csv: file,
+      mode: "update",
+      onProgress: (done) => {
+        // After the first transaction of the writing (each holds the writer ~25 ms: far fewer than 2,000 lines).
+        if (changed || done === 0 || done === 2000) return;
+        changed = true;
+        // Between two batches, others write (synchronously, on the writer, outside the import):
+        // the member of line 2 is renamed by someone else; the last line's member gets an end before the start the file gives.
+        env.db.raw.run("UPDATE members SET first_name = 'Later', updated_at = ? WHERE email = 'undo-1@test.org'", [new Date().toISOString()]);
+        env.db.raw.run("UPDATE members SET membership_end = '2031-01-01' WHERE email = 'undo-1999@test.org'");
+      },
+    });
+    expect(result.written).toBe(false);
+    expect(result.updated).toBe(0);
+    expect(changed).toBe(true);
+    expect(result.errors.map((e) => e.line)).toEqual([2001]);
+    const after = new Map((await env.db.read.select().from(members).where(like(members.email, "undo-%"))).map((m) => [m.email, m]));
+    for (const m of before) {
+      const now = after.get(m.email);
+      if (m.email === "undo-1@test.org") expect(now?.first_name).toBe("Later");
+      else expect(now?.first_name).toBe(m.first_name);
+    }
+    // The import's history rows are gone, but that of the member changed since: it keeps what the import wrote with it.
+    expect((await env.db.read.select({ id: memberHistory.id }).from(memberHistory)).length).toBe(historyBefore + 1);
+    expect(await env.db.read.select({ id: memberImports.id }).from(memberImports).where(eq(memberImports.status, "undone"))).toHaveLength(1);
+    expect(await env.db.read.select().from(memberImportUndo)).toEqual([]);
+  });
+
+  it("an import whose process is killed half-way (kill -9) is undone at the next start", async () => {
+    const script = join(env.dir, "crash.ts");
+    const root = join(import.meta.dir, "..", "..");
+    writeFileSync(
+      script,
+      `import { openDb } from "${root}/db";
+import { operatorCtx } from "${root}/lib/auth/operator";
+import { loadConfig } from "${root}/lib/config";
+import { importMembers } from "${root}/lib/members/import";
+const config = loadConfig({ DATABASE_URL: process.argv[2], LOG_LEVEL: "silent" });
+const db = openDb(config.databaseUrl);
+const ctx = await operatorCtx(db, process.argv[3], config);
+const rows = Array.from({ length: 2000 }, (_, i) => "Kim,K" + i + ",crash-" + i + "@test.org,2030-12-31").join("\\n");
+await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" + rows + "\\n", onProgress: (done) => {
+  if (done > 0) process.kill(process.pid, "SIGKILL");
+} });
+`,
+    );
+    const child = Bun.spawn(["bun", script, env.db.path, env.clubId], { stdout: "ignore", stderr: "pipe" });
+    expect(await child.exited).not.toBe(0);
+    expect(child.signalCode).toBe("SIGKILL");
+    // What was committed before the kill is visible until the recovery.
+    expect(await emailsLike("crash-%")).toBeGreaterThan(0);
+    expect(await recoverImports(env.db)).toBe(1);
+    expect(await emailsLike("crash-%")).toBe(0);
+    expect(await env.db.read.select().from(memberImports).where(eq(memberImports.status, "running"))).toEqual([]);
+    expect(await env.db.read.select().from(memberImportUndo)).toEqual([]);
+    // Nothing left to undo: a second recovery finds nothing.
+    expect(await recoverImports(env.db)).toBe(0);
+  });
+});
