@@ -2,6 +2,7 @@
 // kind is not here fails ("no handler for job kind ..."). An area with jobs of its own adds its
 // table here.
 import { CARD_JOBS } from "../lib/cards/jobs";
+import { IDEMPOTENCY_JOBS } from "../lib/idempotency";
 import type { JobKinds } from "../lib/jobs";
 
-export const JOB_KINDS: JobKinds = { ...CARD_JOBS };
+export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...IDEMPOTENCY_JOBS };

@@ -89,6 +89,7 @@ export const AuditLogQuery = z.object({
   key_prefix: z.string().max(40).optional(),
   path: z.string().max(500).optional().meta({ description: "Keeps rows whose path starts with this." }),
   via: z.enum(["http", "mcp"]).optional(),
+  request_id: z.string().max(128).optional().meta({ description: "The row of one request: the `X-Request-Id` of its answer (`request_id` of an error body)." }),
   from: z.iso.date().optional().meta({ description: "First day (UTC), inclusive." }),
   to: z.iso.date().optional().meta({ description: "Last day (UTC), inclusive." }),
   include_protocol: z.stringbool().default(false).meta({
@@ -114,6 +115,7 @@ export const AuditLogEntry = z
       description: "An MCP request's JSON-RPC method (`tools/call`, `resources/read`, `initialize`...), several comma-separated for a batch; null for HTTP.",
     }),
     created_at: z.string(),
+    request_id: z.string().nullable().meta({ description: "The request's `X-Request-Id` (null for rows written before it was recorded)." }),
   })
   .meta({ id: "AuditLogEntry" });
 
@@ -129,6 +131,7 @@ export const listAuditLog = verb("access_control:view", async (ctx: Ctx, q: z.in
     where.push(sql`${auditLog.path} like ${pattern} escape '\\'`);
   }
   if (q.via) where.push(eq(auditLog.via, q.via));
+  if (q.request_id) where.push(eq(auditLog.request_id, q.request_id));
   if (!q.include_protocol) where.push(or(isNull(auditLog.mcp_method), not(inArray(auditLog.mcp_method, MCP_PROTOCOL_METHODS))) as SQL);
   if (q.from) where.push(gte(auditLog.created_at, `${q.from}T00:00:00.000Z`));
   // The last instant of the day, not the next day's start: the day after 9999-12-31 has no ISO form that sorts.
