@@ -332,3 +332,31 @@ describe("X-Request-Id", () => {
     expect(log.body.items.map((i: { path: string; request_id: string }) => [i.path, i.request_id])).toEqual([["/api/auth/me", "find-me-7"]]);
   });
 });
+
+describe("the OpenAPI description", () => {
+  it("documents Idempotency-Key on every write by a caller, X-Request-Id in and out everywhere, Idempotent-Replayed and the new codes", async () => {
+    const doc = (await env.call("GET", "/api/public/openapi.json", { key: null })).body;
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: "Idempotency-Key", in: "header", schema: { minLength: 1, maxLength: 255 } });
+    expect(doc.components.parameters.RequestId).toMatchObject({ name: "X-Request-Id", in: "header" });
+    expect(doc.components.schemas.ErrorResponse.required).toContain("request_id");
+    let writes = 0;
+    type Op = { parameters?: { $ref?: string }[]; security: unknown[]; responses: Record<string, { description: string; headers?: Record<string, unknown> }> };
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Op>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        const refs = (op.parameters ?? []).map((p) => p.$ref);
+        expect([path, method, refs.includes("#/components/parameters/RequestId")]).toEqual([path, method, true]);
+        const isWrite = ["post", "put", "patch", "delete"].includes(method) && op.security.length > 0;
+        expect([path, method, refs.includes("#/components/parameters/IdempotencyKey")]).toEqual([path, method, isWrite]);
+        for (const answer of Object.values(op.responses)) {
+          expect(answer.headers?.["X-Request-Id"]).toEqual({ $ref: "#/components/headers/RequestId" });
+          expect(!!answer.headers?.["Idempotent-Replayed"]).toBe(isWrite);
+        }
+        if (!isWrite) continue;
+        writes++;
+        expect(op.responses["409"].description).toContain("IDEMPOTENCY_KEY_IN_USE");
+        expect(op.responses["422"].description).toContain("IDEMPOTENCY_KEY_REUSED");
+      }
+    }
+    expect(writes).toBeGreaterThan(10);
+  });
+});
