@@ -621,10 +621,10 @@ export const appleRegistrations = sqliteTable(
 // ---- Idempotency keys (issue 12) ---------------------------------------------------------
 
 /**
- * A write made with an `Idempotency-Key` (HTTP header, or an MCP tool's `idempotency_key`), kept
- * 24 h per caller (lib/idempotency): what was asked (method, path, SHA-256 of the body) and, once
- * answered, the answer to replay. `status` is null while the first request runs, `locked_by`
- * naming the process running it, so that a process killed meanwhile leaves no key locked.
+ * The answer of a write made with an `Idempotency-Key` (HTTP header, or an MCP tool's
+ * `idempotency_key`), kept 24 h per caller (lib/idempotency): what was asked (method, path,
+ * SHA-256 of the body) and what was answered, to replay. A key whose request runs is held in
+ * memory, not here.
  */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
@@ -639,12 +639,10 @@ export const idempotencyKeys = sqliteTable(
     path: text("path").notNull(),
     /** SHA-256 of the body (a tool call's arguments), hex. */
     request_hash: text("request_hash").notNull(),
-    status: integer("status"),
+    status: integer("status").notNull(),
     /** The answer's headers that describe its body (content-type, location...). */
     headers: text("headers", { mode: "json" }).$type<Record<string, string>>(),
     body: blob("body", { mode: "buffer" }),
-    /** The process running the first request (host/pid/instance); null once answered. */
-    locked_by: text("locked_by"),
     created_at: text("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.owner, t.key] }), index("idempotency_keys_created_idx").on(t.created_at)],

@@ -18,7 +18,7 @@ import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
 import { authorize, type Guard, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
 import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
 import { ALL_METHODS, corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
-import { idempotent } from "./idempotency";
+import { idempotent, type Keeping } from "./idempotency";
 import { createLogger, requestId } from "./log";
 import { getState, setState } from "./state";
 
@@ -71,6 +71,8 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     const auth = match?.guard?.auth ?? "public";
     const cors = corsKind(path, auth);
     let response: Response;
+    // A keyed write's first answer, committed with the audit row (server/idempotency.ts).
+    let keeping: Keeping | null = null;
     try {
       // The caller behind the bearer token, counted against its key's rate and named for the audit
       // log; one place for the routes that need a key and for the refusals that do not (404, 405).
@@ -108,7 +110,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         request = await capBody(request, config.maxBodyBytes);
         setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id });
         const ready = request;
-        response = await idempotent(idempotency, ready, seen.caller, () => elysia.handle(ready));
+        ({ response, keeping } = await idempotent(idempotency, ready, seen.caller, () => elysia.handle(ready)));
       }
     } catch (err) {
       response = err instanceof AppError ? appErrorResponse(err, locale, id) : internalError(locale, err, id);
@@ -126,6 +128,17 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     }
     if (request.method !== "OPTIONS") for (const [name, value] of Object.entries(corsHeaders(cors, origin, config.corsOrigins))) headers.set(name, value);
     headers.set("x-request-id", id);
+    // A dashboard session's keyed write has no audit row to carry its kept answer: its own transaction.
+    if (keeping && !seen.auditAs) {
+      try {
+        await db.tx(keeping.write);
+      } catch (err) {
+        response = internalError(locale, err, id);
+        response.headers.set("x-request-id", id);
+      } finally {
+        keeping.release();
+      }
+    }
     if (seen.auditAs) {
       try {
         await audit.record(
@@ -145,11 +158,14 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
             request_id: id,
           },
           seen.caller?.keyId ?? null,
+          keeping?.write,
         );
       } catch (err) {
         // Nothing done with a key goes unrecorded: without its audit row, the answer is an error.
         response = internalError(locale, err, id);
         response.headers.set("x-request-id", id);
+      } finally {
+        keeping?.release();
       }
     }
     logger.log(response.status >= 500 ? "error" : "info", "request", {

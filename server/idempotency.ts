@@ -5,7 +5,8 @@
 // and back. A request without the header costs one header lookup.
 import type { Caller } from "../lib/access";
 import { ValidationFailed } from "../lib/errors";
-import { type IdempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, sha256Hex } from "../lib/idempotency";
+import type { Alongside } from "../lib/audit";
+import { type IdempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, keepsAnswer, sha256Hex } from "../lib/idempotency";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** The headers of an answer that describe its body, kept with it; the rest (rate limit, request id, CORS) belong to each request. */
@@ -17,23 +18,18 @@ export function keyOwner(caller: Caller): string {
 }
 
 /**
- * Whether an answer is kept for replays. Not kept: a 400 or a validation 422 (refused before
- * anything ran: the client may fix the body and retry with the same key), a 429 and any 5xx
- * (a retry is the remedy), and an answer marked `Cache-Control: no-store` (a new API key, shown
- * once: its secret is never stored). Everything else is: a 2xx, and a business refusal (404,
- * 409...) that the same request would meet again.
+ * Whether an HTTP answer is kept (lib/idempotency's `keepsAnswer`), and never one marked
+ * `Cache-Control: no-store`: a new API key is shown once, its secret never stored.
  */
-export function isKept(status: number, cacheControl: string | null, body: Uint8Array): boolean {
-  if (status === 400 || status === 429 || status >= 500) return false;
-  if (cacheControl && /\bno-store\b/i.test(cacheControl)) return false;
-  if (status === 422) {
+function isKept(response: Response, body: Uint8Array): boolean {
+  if (/\bno-store\b/i.test(response.headers.get("cache-control") ?? "")) return false;
+  let code: string | undefined;
+  if (response.status === 422) {
     try {
-      return (JSON.parse(new TextDecoder().decode(body)) as { code?: unknown }).code !== "VALIDATION_FAILED";
-    } catch {
-      return true;
-    }
+      code = (JSON.parse(new TextDecoder().decode(body)) as { code?: string }).code;
+    } catch {}
   }
-  return true;
+  return keepsAnswer(response.status, code);
 }
 
 /** The HTTP answer of a kept one, marked as a replay. */
@@ -44,38 +40,50 @@ function replayed(answer: KeptAnswer): Response {
   });
 }
 
+/** What the pipeline commits with the request's audit row, then releases: the kept answer of a keyed write. */
+export type Keeping = { write: Alongside; release(): void };
+
 /**
  * Runs `run` under the request's `Idempotency-Key`, if it is a write by a caller with one: 422
  * for a malformed key, the kept answer for a repeat, 422 IDEMPOTENCY_KEY_REUSED for another
- * request under the same key, 409 IDEMPOTENCY_KEY_IN_USE while the first one runs. `request`'s
- * body must already be in memory (the pipeline's size cap reads it).
+ * request under the same key, 409 IDEMPOTENCY_KEY_IN_USE while the first one runs. A first
+ * answer worth keeping comes with `keeping`, which the pipeline writes in the transaction of the
+ * request's audit row (no disk sync of its own) and then releases; until then, the key is busy.
+ * `request`'s body must already be in memory (the pipeline's size cap reads it).
  */
-export async function idempotent(store: IdempotencyStore, request: Request, caller: Caller | null, run: () => Promise<Response>): Promise<Response> {
+export async function idempotent(
+  store: IdempotencyStore,
+  request: Request,
+  caller: Caller | null,
+  run: () => Promise<Response>,
+): Promise<{ response: Response; keeping: Keeping | null }> {
   const key = request.headers.get("idempotency-key");
-  if (key === null || !caller || !WRITES.has(request.method)) return run();
+  if (key === null || !caller || !WRITES.has(request.method)) return { response: await run(), keeping: null };
   if (!KEY_PATTERN.test(key)) throw new ValidationFailed([{ loc: ["header", "Idempotency-Key"], code: "IDEMPOTENCY_KEY_INVALID", params: { max: KEY_MAX } }]);
   const url = new URL(request.url);
-  const owner = keyOwner(caller);
   const hash = sha256Hex(new Uint8Array(await request.clone().arrayBuffer()));
-  const claim = await store.claim(owner, key, { clubId: caller.clubId, method: request.method, path: url.pathname + url.search, hash });
-  if (claim.kind === "replay") return replayed(claim.answer);
+  const claim = await store.claim(keyOwner(caller), key, { clubId: caller.clubId, method: request.method, path: url.pathname + url.search, hash });
+  if (claim.kind === "replay") return { response: replayed(claim.answer), keeping: null };
+  const { running } = claim;
   let response: Response;
+  let body: Uint8Array;
   try {
     response = await run();
+    body = new Uint8Array(await response.arrayBuffer());
   } catch (err) {
-    await store.forget(owner, key);
+    running.release();
     throw err;
   }
-  const body = new Uint8Array(await response.arrayBuffer());
-  if (!isKept(response.status, response.headers.get("cache-control"), body)) {
-    await store.forget(owner, key);
-  } else {
-    const headers: Record<string, string> = {};
-    for (const name of KEPT_HEADERS) {
-      const value = response.headers.get(name);
-      if (value !== null) headers[name] = value;
-    }
-    await store.keep(owner, key, { status: response.status, headers, body });
+  const answer = new Response(body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null, { status: response.status, headers: response.headers });
+  if (!isKept(response, body)) {
+    running.release();
+    return { response: answer, keeping: null };
   }
-  return new Response(body.byteLength ? body : null, { status: response.status, headers: response.headers });
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  const kept = { status: response.status, headers, body };
+  return { response: answer, keeping: { write: (t) => running.write(t, kept), release: running.release } };
 }

@@ -28,7 +28,7 @@ import { AppError, Forbidden } from "../lib/errors";
 import { t } from "../lib/i18n";
 import { CLUB_SCHEME, INSTRUCTIONS, PROMPTS, type PromptDef, RESOURCES, type ResourceDef, resourceUri, TOOLS } from "../lib/mcp";
 import type { ToolDef } from "../lib/mcp/tool";
-import { idempotencyStore, KEY_MAX, KEY_PATTERN, sha256Hex } from "../lib/idempotency";
+import { idempotencyStore, KEY_MAX, KEY_PATTERN, keepsAnswer, sha256Hex } from "../lib/idempotency";
 import { keyOwner } from "./idempotency";
 import { inputSchema } from "./mcp-schema";
 import { type ErrorBody, errorAnswer, json, parseInput, validationBody, withRequestId } from "./errors";
@@ -112,10 +112,9 @@ async function underKey(ctx: Ctx, request: Request, def: ToolDef, args: Record<s
     return refusal(validationBody(items), request);
   }
   const store = idempotencyStore(ctx.db);
-  const owner = keyOwner(ctx.actor);
   let claim: Awaited<ReturnType<typeof store.claim>>;
   try {
-    claim = await store.claim(owner, key, { clubId: ctx.clubId, method: "MCP", path: def.name, hash: sha256Hex(canonical(rest)) });
+    claim = await store.claim(keyOwner(ctx.actor), key, { clubId: ctx.clubId, method: "MCP", path: def.name, hash: sha256Hex(canonical(rest)) });
   } catch (err) {
     return refusal(errorAnswer(err, ctx.locale).body, request);
   }
@@ -123,20 +122,21 @@ async function underKey(ctx: Ctx, request: Request, def: ToolDef, args: Record<s
     const kept = JSON.parse(new TextDecoder().decode(claim.answer.body)) as CallToolResult;
     return { ...kept, _meta: { ...kept._meta, idempotent_replayed: true } };
   }
+  const { running } = claim;
   let outcome: ToolOutcome;
   try {
     outcome = await run(rest);
   } catch (err) {
-    await store.forget(owner, key);
+    running.release();
     throw err;
   }
-  if (outcome.status === 400 || outcome.status >= 500 || (outcome.status === 422 && outcome.validation)) await store.forget(owner, key);
-  else await store.keep(owner, key, { status: outcome.status, headers: {}, body: new TextEncoder().encode(JSON.stringify(outcome.result)) });
+  if (!keepsAnswer(outcome.status, outcome.code)) running.release();
+  else await store.keep(running, { status: outcome.status, headers: {}, body: new TextEncoder().encode(JSON.stringify(outcome.result)) });
   return outcome.result;
 }
 
 /** A tool's result, with the HTTP status it stands for (200, or its refusal's) for the idempotency store. */
-type ToolOutcome = { result: CallToolResult; status: number; validation?: boolean };
+type ToolOutcome = { result: CallToolResult; status: number; code?: string };
 
 /**
  * Runs one tool. The arguments are parsed here with the tool's own zod schema (not by the SDK,
@@ -150,14 +150,14 @@ async function callTool(ctx: Ctx, request: Request, name: string, args: Record<s
   if (state) state.tool = def.name;
   return underKey(ctx, request, def, args ?? {}, async (rest) => {
     const input = parseInput(def.input, rest, "body", ctx.locale);
-    if (!input.success) return { result: refusal(validationBody(input.items), request), status: 422, validation: true };
+    if (!input.success) return { result: refusal(validationBody(input.items), request), status: 422, code: "VALIDATION_FAILED" };
     try {
       const result = await def.run(ctx, input.data);
       const structured = result && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : { result };
       return { result: { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: structured }, status: 200 };
     } catch (err) {
       const { status, body } = errorAnswer(err, ctx.locale);
-      return { result: refusal(body, request), status, validation: body.code === "VALIDATION_FAILED" };
+      return { result: refusal(body, request), status, code: body.code };
     }
   });
 }

@@ -5,10 +5,9 @@ CREATE TABLE `idempotency_keys` (
 	`method` text NOT NULL,
 	`path` text NOT NULL,
 	`request_hash` text NOT NULL,
-	`status` integer,
+	`status` integer NOT NULL,
 	`headers` text,
 	`body` blob,
-	`locked_by` text,
 	`created_at` text NOT NULL,
 	PRIMARY KEY(`owner`, `key`)
 );

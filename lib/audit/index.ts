@@ -2,11 +2,12 @@
 // prefix, never the key. Rows are committed in groups: every request waiting at the same moment
 // shares one transaction (one disk sync), and no answer leaves before its row is durable. The
 // same transaction stamps each key's `last_used_at` (to the minute), so knowing which keys are
-// in use costs no extra disk sync. An MCP row names its JSON-RPC method; the handshakes and listings a client sends
+// in use costs no extra disk sync, and so does what a request asks to commit with its row (an
+// Idempotency-Key's kept answer, lib/idempotency). An MCP row names its JSON-RPC method; the handshakes and listings a client sends
 // on its own are recorded too, but the log leaves them out unless asked.
 import { and, count, desc, eq, gte, inArray, isNull, lte, not, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { apiKeys, auditLog } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
@@ -17,7 +18,10 @@ const LAST_USED_EVERY_MS = 60_000;
 
 export type AuditEntry = Omit<typeof auditLog.$inferInsert, "id">;
 
-type Waiting = { row: typeof auditLog.$inferInsert; keyId: string | null; done: (err?: unknown) => void };
+/** A write committed in the same transaction as a request's audit row. */
+export type Alongside = (t: Queryable) => Promise<void>;
+
+type Waiting = { row: typeof auditLog.$inferInsert; keyId: string | null; alongside?: Alongside; done: (err?: unknown) => void };
 
 export class AuditWriter {
   private queue: Waiting[] = [];
@@ -27,10 +31,13 @@ export class AuditWriter {
 
   constructor(private readonly db: Db) {}
 
-  /** Resolves once the row (and the key's `last_used_at`, for a key's request) is committed; rejects if it could not be. */
-  record(entry: AuditEntry, keyId: string | null = null): Promise<void> {
+  /**
+   * Resolves once the row (and the key's `last_used_at`, for a key's request, and `alongside`'s
+   * writes) is committed; rejects if it could not be.
+   */
+  record(entry: AuditEntry, keyId: string | null = null, alongside?: Alongside): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ row: { id: newId(), ...entry }, keyId, done: (err) => (err ? reject(err) : resolve()) });
+      this.queue.push({ row: { id: newId(), ...entry }, keyId, alongside, done: (err) => (err ? reject(err) : resolve()) });
       if (!this.flushing) this.flushing = this.flush();
     });
   }
@@ -49,6 +56,7 @@ export class AuditWriter {
         await this.db.tx(async (t) => {
           await t.insert(auditLog).values(batch.map((w) => w.row));
           for (const [keyId, at] of lastUse) await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
+          for (const w of batch) if (w.alongside) await w.alongside(t);
         });
         for (const [keyId, at] of lastUse) this.keyStamped.set(keyId, Date.parse(at));
         for (const w of batch) w.done();

@@ -1,22 +1,16 @@
 // Idempotency keys (DESIGN.md section 12): a write sent again with the same key does nothing and
-// gets the first answer back. Owns the store (table idempotency_keys), the rules of one key's
-// life (claimed, answered, replayed, reused for another request, taken over from a dead process,
-// expired after 24 h) and the job that purges expired keys. Transport-free: server/idempotency.ts
+// gets the first answer back. Owns the rules of one key's life (running, answered and kept,
+// replayed, reused for another request, expired after 24 h), the store of kept answers (table
+// idempotency_keys) and the job that purges expired ones. Transport-free: server/idempotency.ts
 // applies it to HTTP writes, server/mcp.ts to MCP tool calls; both hand it bytes and get bytes.
-import { hostname } from "node:os";
-import { and, eq, isNull, lt, ne } from "drizzle-orm";
-import type { Db } from "../../db";
+import { and, eq, lt, ne, sql } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
 import { idempotencyKeys, jobs } from "../../db/schema";
 import { AppError, Conflict } from "../errors";
 import { enqueueJob, type JobKind } from "../jobs";
 
-/** How long a key is kept (and honoured) after its request started. */
+/** How long a key is kept (and honoured) after its answer. */
 export const KEEP_MS = 24 * 60 * 60 * 1000;
-/**
- * A request still running after this long on another machine is taken for dead (its key is
- * taken over). On this machine a dead process is seen at once (see `holderGone`).
- */
-export const IN_FLIGHT_LEASE_MS = 5 * 60 * 1000;
 /** 1 to 255 visible ASCII characters (RFC 9110 VCHAR: no space, no control character). */
 export const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export const KEY_MAX = 255;
@@ -35,7 +29,16 @@ export type Fingerprint = {
 /** A kept answer: its status, the headers that describe its body, and the body's bytes. */
 export type KeptAnswer = { status: number; headers: Record<string, string>; body: Uint8Array };
 
-export type Claim = { kind: "run" } | { kind: "replay"; answer: KeptAnswer };
+/**
+ * A claimed key, for its request to run: `write` (inside a transaction) keeps the answer, and
+ * `release`, once that has committed (or when the answer is not kept), frees the key.
+ */
+export type Running = {
+  write(t: Queryable, answer: KeptAnswer): Promise<void>;
+  release(): void;
+};
+
+export type Claim = { kind: "run"; running: Running } | { kind: "replay"; answer: KeptAnswer };
 
 export class IdempotencyKeyReused extends AppError {
   constructor() {
@@ -49,36 +52,31 @@ export class IdempotencyKeyInUse extends Conflict {
   }
 }
 
-/** This process, as `locked_by` names it: host, pid, and an id of this run (a restarted process may get the same pid). */
-const HOST = hostname();
-export const THIS_PROCESS = `${HOST}/${process.pid}/${crypto.randomUUID()}`;
-
-/**
- * Whether the process named `lockedBy` is gone. Only a process of this machine can be checked:
- * one with this process's pid but another run id is a previous life of it (a container restarts
- * with the same pid); another pid that signal 0 cannot reach is gone. Another machine's process
- * is waited for until IN_FLIGHT_LEASE_MS.
- */
-export function holderGone(lockedBy: string): boolean {
-  const [host, pid] = lockedBy.split("/");
-  if (host !== HOST) return false;
-  if (Number(pid) === process.pid) return lockedBy !== THIS_PROCESS;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (err) {
-    return (err as { code?: string }).code === "ESRCH";
-  }
-}
-
 export const sha256Hex = (bytes: Uint8Array | string): string => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 /**
- * One store per process. `held` lists the keys this process is running: a row this process
- * locked but no longer holds (its answer could not be written) is free to take over.
+ * Whether an answer is kept for replays. Not kept: a 400 or a validation 422 (refused before
+ * anything ran: the client may fix the request and retry with the same key), a 429 and any 5xx
+ * (a retry is the remedy). Kept: a success, and a business refusal (404, 409...) that the same
+ * request would meet again. `code`: the error body's code, for a 422.
+ */
+export function keepsAnswer(status: number, code?: string): boolean {
+  if (status === 400 || status === 429 || status >= 500) return false;
+  return !(status === 422 && code === "VALIDATION_FAILED");
+}
+
+const fingerprintText = (f: Fingerprint) => `${f.method} ${f.path} ${f.hash}`;
+
+/**
+ * One store per database and process. The keys whose request is running are held here, in
+ * memory: one process serves a database (as for the rate limit), and claiming a key costs no
+ * transaction and no disk sync before the request runs; a process killed meanwhile leaves no key
+ * locked (nothing of a running key is on disk). Kept answers are rows, written in the request's
+ * audit transaction (server/app.ts), so they cost no disk sync of their own either.
  */
 export class IdempotencyStore {
-  private readonly held = new Set<string>();
+  /** Running keys (`owner \n key`) and what their request asked. */
+  private readonly running = new Map<string, string>();
 
   constructor(
     private readonly db: Db,
@@ -86,85 +84,73 @@ export class IdempotencyStore {
   ) {}
 
   /**
-   * Claims `key` for a request: `run` (this caller runs it, then calls `keep` or `forget`), or
-   * the kept answer to replay. Throws IdempotencyKeyReused when the key was used for another
-   * request, IdempotencyKeyInUse while its first request still runs. Decided on the one writer,
-   * so twenty retries at once give one `run`.
+   * Claims `key` for a request: `run` (the caller runs it, then keeps its answer or not and
+   * releases the key), or the kept answer to replay. Throws IdempotencyKeyReused when the key was
+   * used for another request, IdempotencyKeyInUse while its first request still runs.
    */
   async claim(owner: string, key: string, asked: Fingerprint): Promise<Claim> {
     const id = `${owner}\n${key}`;
-    let claimed = false;
+    const text = fingerprintText(asked);
+    const busy = this.running.get(id);
+    if (busy !== undefined) throw busy === text ? new IdempotencyKeyInUse() : new IdempotencyKeyReused();
+    // Held before the first await: a retry arriving meanwhile finds it running.
+    this.running.set(id, text);
     try {
-      return await this.db.tx(async (t) => {
-        const now = this.clock();
-        const [row] = await t
-          .select()
-          .from(idempotencyKeys)
-          .where(and(eq(idempotencyKeys.owner, owner), eq(idempotencyKeys.key, key)));
-        if (row && Date.parse(row.created_at) > now.getTime() - KEEP_MS && !this.abandoned(row, id, now)) {
-          if (row.method !== asked.method || row.path !== asked.path || row.request_hash !== asked.hash) throw new IdempotencyKeyReused();
-          if (row.status === null) throw new IdempotencyKeyInUse();
-          return { kind: "replay", answer: { status: row.status, headers: row.headers ?? {}, body: row.body ?? new Uint8Array() } };
-        }
-        const fields = {
-          club_id: asked.clubId,
-          method: asked.method,
-          path: asked.path,
-          request_hash: asked.hash,
-          status: null,
-          headers: null,
-          body: null,
-          locked_by: THIS_PROCESS,
-          created_at: now.toISOString(),
-        };
-        await t
-          .insert(idempotencyKeys)
-          .values({ owner, key, ...fields })
-          .onConflictDoUpdate({ target: [idempotencyKeys.owner, idempotencyKeys.key], set: fields });
-        // Held from here, inside the transaction: the next claim in the same commit sees it running.
-        this.held.add(id);
-        claimed = true;
-        return { kind: "run" };
-      });
+      const [row] = await this.db
+        .prepareRead("idempotency.find", (q) =>
+          q
+            .select()
+            .from(idempotencyKeys)
+            .where(and(eq(idempotencyKeys.owner, sql.placeholder("owner")), eq(idempotencyKeys.key, sql.placeholder("key")))),
+        )
+        .execute({ owner, key });
+      if (row && Date.parse(row.created_at) > this.clock().getTime() - KEEP_MS) {
+        if (fingerprintText({ clubId: row.club_id, method: row.method, path: row.path, hash: row.request_hash }) !== text) throw new IdempotencyKeyReused();
+        this.running.delete(id);
+        return { kind: "replay", answer: { status: row.status, headers: row.headers ?? {}, body: row.body ?? new Uint8Array() } };
+      }
     } catch (err) {
-      if (claimed) this.held.delete(id);
+      this.running.delete(id);
       throw err;
     }
+    return {
+      kind: "run",
+      running: {
+        write: (t, answer) => this.write(t, owner, key, asked, answer),
+        release: () => this.running.delete(id),
+      },
+    };
   }
 
-  /** A running row nobody runs any more: its process died, or lost it, or it outlived the lease. */
-  private abandoned(row: { status: number | null; locked_by: string | null; created_at: string }, id: string, now: Date): boolean {
-    if (row.status !== null) return false;
-    if (row.locked_by === THIS_PROCESS) return !this.held.has(id);
-    return !row.locked_by || holderGone(row.locked_by) || Date.parse(row.created_at) <= now.getTime() - IN_FLIGHT_LEASE_MS;
+  /** Writes a kept answer inside `t`, over an expired row of the same key if there is one. */
+  private async write(t: Queryable, owner: string, key: string, asked: Fingerprint, answer: KeptAnswer): Promise<void> {
+    const now = this.clock();
+    const fields = {
+      club_id: asked.clubId,
+      method: asked.method,
+      path: asked.path,
+      request_hash: asked.hash,
+      status: answer.status,
+      headers: answer.headers,
+      body: Buffer.from(answer.body),
+      created_at: now.toISOString(),
+    };
+    await t
+      .insert(idempotencyKeys)
+      .values({ owner, key, ...fields })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.owner, idempotencyKeys.key],
+        set: fields,
+        setWhere: lt(idempotencyKeys.created_at, new Date(now.getTime() - KEEP_MS).toISOString()),
+      });
   }
 
-  /** Keeps the answer of a claimed key, for its replays. */
-  async keep(owner: string, key: string, answer: KeptAnswer): Promise<void> {
+  /** Keeps `answer` in a transaction of its own, then releases the key (when no audit row carries it: MCP, sessions). */
+  async keep(running: Running, answer: KeptAnswer): Promise<void> {
     try {
-      await this.db.tx((t) =>
-        t
-          .update(idempotencyKeys)
-          .set({ status: answer.status, headers: answer.headers, body: Buffer.from(answer.body), locked_by: null })
-          .where(and(eq(idempotencyKeys.owner, owner), eq(idempotencyKeys.key, key), eq(idempotencyKeys.locked_by, THIS_PROCESS))),
-      );
+      await this.db.tx((t) => running.write(t, answer));
     } finally {
-      this.held.delete(`${owner}\n${key}`);
-    }
-  }
-
-  /** Frees a claimed key without keeping its answer (the client may retry with it). */
-  async forget(owner: string, key: string): Promise<void> {
-    try {
-      await this.db.tx((t) =>
-        t
-          .delete(idempotencyKeys)
-          .where(
-            and(eq(idempotencyKeys.owner, owner), eq(idempotencyKeys.key, key), eq(idempotencyKeys.locked_by, THIS_PROCESS), isNull(idempotencyKeys.status)),
-          ),
-      );
-    } finally {
-      this.held.delete(`${owner}\n${key}`);
+      running.release();
     }
   }
 }
