@@ -394,7 +394,9 @@ function allErrors(route: MountedRoute): Record<number, ZodType> {
 function statusText(route: MountedRoute, status: number): string {
   const text = STATUS_TEXT[status] ?? "Refused.";
   if (!takesIdempotencyKey(route)) return text;
-  if (status === 409) return `${text} \`IDEMPOTENCY_KEY_IN_USE\`: a request with the same \`Idempotency-Key\` is still running.`;
+  const inUse = "`IDEMPOTENCY_KEY_IN_USE`: a request with the same `Idempotency-Key` is still running.";
+  // A route no business rule refuses with a 409 says only that.
+  if (status === 409) return errorSchemas(route.spec, route.path, route.params)[409] ? `${text} ${inUse}` : inUse;
   if (status === 422) return `${text} \`IDEMPOTENCY_KEY_REUSED\` (\`{detail, code}\`): the \`Idempotency-Key\` was used for another request.`;
   return text;
 }

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { APPLE_PUSH } from "../../lib/cards/apple/apns";
 import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/google";
+import { IDEMPOTENCY_PURGE } from "../../lib/idempotency";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { JOB_KINDS } from "../../server/jobs";
 
@@ -24,6 +25,6 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet job kind", () => {
-  expect(Object.keys(JOB_KINDS).sort()).toEqual([APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE].sort());
+it("the server's job table names every wallet job kind, and the idempotency keys' purge", () => {
+  expect(Object.keys(JOB_KINDS).sort()).toEqual([APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, IDEMPOTENCY_PURGE].sort());
 });
