@@ -1,7 +1,7 @@
 // Drizzle schema (sqlite-core). Column names are snake_case; times are ISO 8601 UTC strings,
 // money integer cents, ids UUID strings. Each later area adds its tables below with a migration.
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * The club: its settings are columns, one per field of SPEC "Club" and "Club update payload".
@@ -219,6 +219,8 @@ export const auditLog = sqliteTable(
     /** An MCP request's JSON-RPC method(s), comma-separated for a batch; `stream` for a GET opening the event stream. */
     mcp_method: text("mcp_method"),
     created_at: text("created_at").notNull(),
+    /** The answer's `X-Request-Id` (the client's when it sent a sane one): finds the row of a request a client reports. */
+    request_id: text("request_id"),
   },
   (t) => [index("audit_log_club_time_idx").on(t.club_id, t.created_at)],
 );
@@ -664,4 +666,34 @@ export const memberImportUndo = sqliteTable(
     written_at: text("written_at").notNull(),
   },
   (t) => [index("member_import_undo_import_idx").on(t.import_id, t.seq)],
+);
+
+// ---- Idempotency keys (issue 12) ---------------------------------------------------------
+
+/**
+ * The answer of a write made with an `Idempotency-Key` (HTTP header, or an MCP tool's
+ * `idempotency_key`), kept 24 h per caller (lib/idempotency): what was asked (method, path,
+ * SHA-256 of the body) and what was answered, to replay. A key whose request runs is held in
+ * memory, not here.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    /** Whose key: `key:<api key id>` or `admin:<admin id>` (a dashboard session); two callers' keys never meet. */
+    owner: text("owner").notNull(),
+    key: text("key").notNull(),
+    club_id: text("club_id").notNull(),
+    /** HTTP method, or `MCP` for a tool call. */
+    method: text("method").notNull(),
+    /** Path and query, or the MCP tool's name. */
+    path: text("path").notNull(),
+    /** SHA-256 of the body (a tool call's arguments), hex. */
+    request_hash: text("request_hash").notNull(),
+    status: integer("status").notNull(),
+    /** The answer's headers that describe its body (content-type, location...). */
+    headers: text("headers", { mode: "json" }).$type<Record<string, string>>(),
+    body: blob("body", { mode: "buffer" }),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.owner, t.key] }), index("idempotency_keys_created_idx").on(t.created_at)],
 );

@@ -2,12 +2,14 @@
 // path (404), a wrong method (405) and a CORS preflight, resolves the bearer key (a bad key with a
 // malformed body is still a 401), counts the rate limit and caps the body size; after, it adds
 // the RateLimit, CORS and X-Request-Id headers, waits until the request's audit row is durable
-// before the answer leaves, and writes the request's log line.
+// before the answer leaves, and writes the request's log line. A write with an Idempotency-Key
+// runs once (server/idempotency.ts, between the body cap and Elysia).
 import { Elysia } from "elysia";
 import type { Db } from "../db";
 import { AuditWriter } from "../lib/audit";
 import type { Caller } from "../lib/access";
 import { CallerRefused, resolveCaller } from "../lib/auth/caller";
+import { idempotencyStore } from "../lib/idempotency";
 import type { Config } from "../lib/config";
 import { AppError, Forbidden, NotFound, PayloadTooLarge, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
@@ -16,6 +18,7 @@ import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
 import { authorize, type Guard, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
 import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
 import { ALL_METHODS, corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
+import { idempotent, type Keeping } from "./idempotency";
 import { createLogger, requestId } from "./log";
 import { getState, setState } from "./state";
 
@@ -37,10 +40,11 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
   const audit = new AuditWriter(db);
   const limiter = new SlidingWindowLimiter(config.rateLimitPerMinute);
   const deps = { db, config, audit };
+  const idempotency = idempotencyStore(db);
 
   const elysia = new Elysia({ normalize: true }).onError(({ code, error, request, path }) => {
     const locale = getState(request)?.locale ?? localeFromAcceptLanguage(request.headers.get("accept-language"));
-    return elysiaErrorResponse({ code, error, locale, path, method: request.method });
+    return elysiaErrorResponse({ code, error, locale, path, method: request.method, requestId: getState(request)?.requestId });
   });
   elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name));
   const routes = await mountRoutes(elysia as unknown as Elysia, deps);
@@ -67,6 +71,8 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     const auth = match?.guard?.auth ?? "public";
     const cors = corsKind(path, auth);
     let response: Response;
+    // A keyed write's first answer, committed with the audit row (server/idempotency.ts).
+    let keeping: Keeping | null = null;
     try {
       // The caller behind the bearer token, counted against its key's rate and named for the audit
       // log; one place for the routes that need a key and for the refusals that do not (404, 405).
@@ -102,11 +108,12 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
         authorize(match.guard as Guard, seen.caller, match.params);
         request = await capBody(request, config.maxBodyBytes);
-        setState(request, { caller: seen.caller, locale, via, tool: null, ip });
-        response = await elysia.handle(request);
+        setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id });
+        const ready = request;
+        ({ response, keeping } = await idempotent(idempotency, ready, seen.caller, () => elysia.handle(ready)));
       }
     } catch (err) {
-      response = err instanceof AppError ? appErrorResponse(err, locale) : internalError(locale, err);
+      response = err instanceof AppError ? appErrorResponse(err, locale, id) : internalError(locale, err, id);
     }
     const headers = response.headers;
     if (seen.rate) {
@@ -121,6 +128,17 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     }
     if (request.method !== "OPTIONS") for (const [name, value] of Object.entries(corsHeaders(cors, origin, config.corsOrigins))) headers.set(name, value);
     headers.set("x-request-id", id);
+    // A dashboard session's keyed write has no audit row to carry its kept answer: its own transaction.
+    if (keeping && !seen.auditAs) {
+      try {
+        await db.tx(keeping.write);
+      } catch (err) {
+        response = internalError(locale, err, id);
+        response.headers.set("x-request-id", id);
+      } finally {
+        keeping.release();
+      }
+    }
     if (seen.auditAs) {
       try {
         await audit.record(
@@ -137,13 +155,17 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
             tool: getState(request)?.tool ?? null,
             mcp_method: getState(request)?.mcpMethod ?? null,
             created_at: new Date().toISOString(),
+            request_id: id,
           },
           seen.caller?.keyId ?? null,
+          keeping?.write,
         );
       } catch (err) {
         // Nothing done with a key goes unrecorded: without its audit row, the answer is an error.
-        response = internalError(locale, err);
+        response = internalError(locale, err, id);
         response.headers.set("x-request-id", id);
+      } finally {
+        keeping?.release();
       }
     }
     logger.log(response.status >= 500 ? "error" : "info", "request", {

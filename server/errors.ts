@@ -1,7 +1,9 @@
 // The one place errors become answers, HTTP responses and MCP tool errors alike (`errorAnswer`):
 // typed lib/ errors, schema failures (422 with `detail` items `{loc, msg, type}`), malformed JSON
 // (400), unknown routes (404), the database unable to serve (503 with Retry-After), and anything
-// unexpected (500, logged, never a stack trace in the body). Messages follow the caller's locale.
+// unexpected (500, logged, never a stack trace in the body). Messages follow the caller's locale;
+// every error body carries the request's id (`request_id`, the answer's X-Request-Id), for a
+// client to quote.
 import type { ZodType, z } from "zod";
 import { unavailability } from "../db";
 import { AppError, RateLimited, ValidationFailed } from "../lib/errors";
@@ -46,16 +48,12 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 }
 
-/** An error's answer: status, headers and the `{detail, code}` body (`detail` a list of items for 422). */
-export type ErrorBody = { detail: string | ValidationItem[]; code: string };
+/** An error's answer: status, headers and the `{detail, code, request_id}` body (`detail` a list of items for 422). */
+export type ErrorBody = { detail: string | ValidationItem[]; code: string; request_id?: string };
 export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<string, string> };
 
 export function validationBody(items: ValidationItem[]): ErrorBody {
   return { detail: items, code: "VALIDATION_FAILED" };
-}
-
-export function validationResponse(items: ValidationItem[]): Response {
-  return json(422, validationBody(items));
 }
 
 /** Seconds a client is told to wait: a write lock held elsewhere passes soon; a full disk needs an operator. */
@@ -91,31 +89,38 @@ export function errorAnswer(err: unknown, callerLocale: Locale): ErrorAnswer {
   return { status: err.status, body: { detail: t(locale, err.code, err.params), code: err.code }, headers };
 }
 
-function answer({ status, body, headers }: ErrorAnswer): Response {
-  return json(status, body, headers);
+/** The body of an error answer with the request's id (DESIGN.md section 12), when there is one. */
+export function withRequestId(body: ErrorBody, requestId: string | undefined): ErrorBody {
+  return requestId ? { ...body, request_id: requestId } : body;
 }
 
-export function appErrorResponse(err: AppError, locale: Locale): Response {
-  return answer(errorAnswer(err, locale));
+function answer({ status, body, headers }: ErrorAnswer, requestId?: string): Response {
+  return json(status, withRequestId(body, requestId), headers);
 }
 
-export function internalError(locale: Locale, err: unknown): Response {
-  return answer(internalAnswer(locale, err));
+export function appErrorResponse(err: AppError, locale: Locale, requestId?: string): Response {
+  return answer(errorAnswer(err, locale), requestId);
 }
 
-type ElysiaErrorInput = { code: string | number; error: unknown; locale: Locale; path: string; method: string };
+export function internalError(locale: Locale, err: unknown, requestId?: string): Response {
+  return answer(internalAnswer(locale, err), requestId);
+}
+
+type ElysiaErrorInput = { code: string | number; error: unknown; locale: Locale; path: string; method: string; requestId?: string };
 
 /** Maps what Elysia's onError receives. */
-export function elysiaErrorResponse({ code, error, locale, path, method }: ElysiaErrorInput): Response {
-  if (error instanceof AppError) return appErrorResponse(error, locale);
+export function elysiaErrorResponse({ code, error, locale, path, method, requestId }: ElysiaErrorInput): Response {
+  if (error instanceof AppError) return appErrorResponse(error, locale, requestId);
   if (code === "VALIDATION") {
     const e = error as { type?: string; value?: unknown; validator?: { schema?: ZodType } };
     // A response that fails its own schema is our bug, not the caller's.
-    if (e.type === "response" || !e.validator?.schema) return internalError(locale, error);
+    if (e.type === "response" || !e.validator?.schema) return internalError(locale, error, requestId);
     const items = zodIssues(e.validator.schema, e.value, LOC[e.type ?? "body"] ?? "body", locale);
-    return validationResponse(items.length ? items : [{ loc: [LOC[e.type ?? "body"] ?? "body"], msg: t(locale, "VALIDATION_FAILED"), type: "invalid" }]);
+    const found = items.length ? items : [{ loc: [LOC[e.type ?? "body"] ?? "body"], msg: t(locale, "VALIDATION_FAILED"), type: "invalid" }];
+    return answer({ status: 422, body: validationBody(found), headers: {} }, requestId);
   }
-  if (code === "PARSE") return appErrorResponse(new AppError(400, "MALFORMED_BODY"), locale);
-  if (code === "NOT_FOUND") return json(404, { detail: t(locale, "ROUTE_NOT_FOUND", { method, path }), code: "ROUTE_NOT_FOUND" });
-  return internalError(locale, error);
+  if (code === "PARSE") return appErrorResponse(new AppError(400, "MALFORMED_BODY"), locale, requestId);
+  if (code === "NOT_FOUND")
+    return answer({ status: 404, body: { detail: t(locale, "ROUTE_NOT_FOUND", { method, path }), code: "ROUTE_NOT_FOUND" }, headers: {} }, requestId);
+  return internalError(locale, error, requestId);
 }

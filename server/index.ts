@@ -6,6 +6,7 @@
 import type { Server } from "bun";
 import { DatabaseRefused, type Db, openDb } from "../db";
 import { initClub, isEmpty } from "../lib/auth/init";
+import { ensurePurgeScheduled } from "../lib/idempotency";
 import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
@@ -15,6 +16,7 @@ import { type App, createApp } from "./app";
 import { clientAddress } from "./client-address";
 import { appErrorResponse } from "./errors";
 import { JOB_KINDS } from "./jobs";
+import { requestId } from "./log";
 import { DOCS_PATH } from "./openapi";
 
 function refuse(reason: string): never {
@@ -33,8 +35,10 @@ function listenFailure(err: unknown, config: Config): string {
 }
 
 function starting(request: Request): Response {
-  const answer = appErrorResponse(new AppError(503, "STARTING"), localeFromAcceptLanguage(request.headers.get("accept-language")));
+  const id = requestId(request.headers.get("x-request-id"));
+  const answer = appErrorResponse(new AppError(503, "STARTING"), localeFromAcceptLanguage(request.headers.get("accept-language")), id);
   answer.headers.set("retry-after", "1");
+  answer.headers.set("x-request-id", id);
   return answer;
 }
 
@@ -118,6 +122,7 @@ if (await isEmpty(db)) {
 }
 
 app = await createApp(db, config);
+await ensurePurgeScheduled(db);
 const worker = startJobWorker(db, config, JOB_KINDS);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
 // What start-up ran (migrations, building the schemas and the routes) never runs again: once the

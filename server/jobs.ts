@@ -2,7 +2,8 @@
 // kind is not here fails ("no handler for job kind ..."). An area with jobs of its own adds its
 // table here.
 import { CARD_JOBS } from "../lib/cards/jobs";
+import { IDEMPOTENCY_JOBS } from "../lib/idempotency";
 import type { JobKinds } from "../lib/jobs";
 import { MAIL_JOBS } from "../lib/mail";
 
-export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...MAIL_JOBS };
+export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...MAIL_JOBS, ...IDEMPOTENCY_JOBS };

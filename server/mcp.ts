@@ -3,6 +3,8 @@
 // listed and served here. Every refusal of a tool, arguments included, comes back as an `isError`
 // result carrying the `{detail, code}` body the HTTP API gives for the same error, in the
 // caller's language; a refused resource read or prompt is a JSON-RPC error carrying that body.
+// A write tool (not `readOnlyHint`) takes an optional `idempotency_key`: the same call again
+// gets the first result back and does nothing (lib/idempotency, as the HTTP header does).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -26,8 +28,10 @@ import { AppError, Forbidden } from "../lib/errors";
 import { t } from "../lib/i18n";
 import { CLUB_SCHEME, INSTRUCTIONS, PROMPTS, type PromptDef, RESOURCES, type ResourceDef, resourceUri, TOOLS } from "../lib/mcp";
 import type { ToolDef } from "../lib/mcp/tool";
+import { idempotencyStore, KEY_MAX, KEY_PATTERN, keepsAnswer, sha256Hex } from "../lib/idempotency";
+import { keyOwner } from "./idempotency";
 import { answersObject, inputSchema, outputSchema } from "./mcp-schema";
-import { type ErrorBody, errorAnswer, json, parseInput, validationBody } from "./errors";
+import { type ErrorBody, errorAnswer, json, parseInput, validationBody, withRequestId } from "./errors";
 import { getState } from "./state";
 
 /**
@@ -49,44 +53,114 @@ class Refused extends Error {
 
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((def) => [def.name, def]));
 
+/** A tool that changes something: it takes an `idempotency_key`. */
+const isWrite = (def: ToolDef) => def.annotations.readOnlyHint !== true;
+
+const IDEMPOTENCY_KEY_SCHEMA = {
+  type: "string",
+  minLength: 1,
+  maxLength: KEY_MAX,
+  description:
+    "Optional. Makes the call safe to retry: the same call (same tool, same arguments) with the same key within 24 h returns the first result and does nothing again; other arguments under the same key are refused (IDEMPOTENCY_KEY_REUSED), as is a call while the first still runs (IDEMPOTENCY_KEY_IN_USE). A fresh UUID per intended change does well.",
+};
+
 let listed: Tool[] | undefined;
 /** What `tools/list` shows, made once, as McpServer.registerTool would show it. */
 function listedTools(): Tool[] {
-  listed ??= TOOLS.map((def) => ({
-    name: def.name,
-    title: def.title,
-    description: def.description,
-    inputSchema: inputSchema(def.input),
-    outputSchema: outputSchema(def.output),
-    annotations: def.annotations,
-    execution: { taskSupport: "forbidden" },
-  }));
+  listed ??= TOOLS.map((def) => {
+    const schema = inputSchema(def.input);
+    if (isWrite(def)) schema.properties = { ...(schema.properties as Record<string, unknown>), idempotency_key: IDEMPOTENCY_KEY_SCHEMA };
+    return {
+      name: def.name,
+      title: def.title,
+      description: def.description,
+      inputSchema: schema,
+      outputSchema: outputSchema(def.output),
+      annotations: def.annotations,
+      execution: { taskSupport: "forbidden" },
+    };
+  });
   return listed;
 }
 
-function refusal(body: ErrorBody): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: JSON.stringify(body) }] };
+function refusal(body: ErrorBody, request: Request): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: JSON.stringify(withRequestId(body, getState(request)?.requestId)) }] };
 }
+
+/** JSON with every object's keys sorted: the same arguments hash the same whatever their order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, v[k]]),
+        )
+      : v,
+  );
+}
+
+/**
+ * Runs a write tool under its `idempotency_key` (none: just runs it). Kept like an HTTP answer:
+ * a result or a business refusal, not a validation refusal or our own failure (a retry may fix
+ * those). A replay is the first result, marked in `_meta`.
+ */
+async function underKey(ctx: Ctx, request: Request, def: ToolDef, args: Record<string, unknown>, run: (args: Record<string, unknown>) => Promise<ToolOutcome>) {
+  const { idempotency_key: key, ...rest } = args;
+  if (key === undefined || !isWrite(def)) return (await run(rest)).result;
+  if (typeof key !== "string" || !KEY_PATTERN.test(key)) {
+    const items = [{ loc: ["body", "idempotency_key"], msg: t(ctx.locale, "IDEMPOTENCY_KEY_INVALID", { max: KEY_MAX }), type: "idempotency_key_invalid" }];
+    return refusal(validationBody(items), request);
+  }
+  const store = idempotencyStore(ctx.db);
+  let claim: Awaited<ReturnType<typeof store.claim>>;
+  try {
+    claim = await store.claim(keyOwner(ctx.actor), key, { clubId: ctx.clubId, method: "MCP", path: def.name, hash: sha256Hex(canonical(rest)) });
+  } catch (err) {
+    return refusal(errorAnswer(err, ctx.locale).body, request);
+  }
+  if (claim.kind === "replay") {
+    const kept = JSON.parse(new TextDecoder().decode(claim.answer.body)) as CallToolResult;
+    return { ...kept, _meta: { ...kept._meta, idempotent_replayed: true } };
+  }
+  const { running } = claim;
+  let outcome: ToolOutcome;
+  try {
+    outcome = await run(rest);
+  } catch (err) {
+    running.release();
+    throw err;
+  }
+  if (!keepsAnswer(outcome.status, outcome.code)) running.release();
+  else await store.keep(running, { status: outcome.status, headers: {}, body: new TextEncoder().encode(JSON.stringify(outcome.result)) });
+  return outcome.result;
+}
+
+/** A tool's result, with the HTTP status it stands for (200, or its refusal's) for the idempotency store. */
+type ToolOutcome = { result: CallToolResult; status: number; code?: string };
 
 /**
  * Runs one tool. The arguments are parsed here with the tool's own zod schema (not by the SDK,
  * whose refusal is English text): a failure is the HTTP 422 body, items under `body`, since a
  * tool's arguments are its request body. A refusal of the verb is the HTTP answer's body.
  */
-async function callTool(ctx: Ctx, request: Request, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(ctx: Ctx, request: Request, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   const def = BY_NAME.get(name);
   if (!def) throw new Refused(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const state = getState(request);
   if (state) state.tool = def.name;
-  const input = parseInput(def.input, args ?? {}, "body", ctx.locale);
-  if (!input.success) return refusal(validationBody(input.items));
-  try {
-    const result = await def.run(ctx, input.data);
-    const structured = answersObject(def.output) ? (result as Record<string, unknown>) : { result };
-    return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: structured };
-  } catch (err) {
-    return refusal(errorAnswer(err, ctx.locale).body);
-  }
+  return underKey(ctx, request, def, args ?? {}, async (rest) => {
+    const input = parseInput(def.input, rest, "body", ctx.locale);
+    if (!input.success) return { result: refusal(validationBody(input.items), request), status: 422, code: "VALIDATION_FAILED" };
+    try {
+      const result = await def.run(ctx, input.data);
+      const structured = answersObject(def.output) ? (result as Record<string, unknown>) : { result };
+      return { result: { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: structured }, status: 200 };
+    } catch (err) {
+      const { status, body } = errorAnswer(err, ctx.locale);
+      return { result: refusal(body, request), status, code: body.code };
+    }
+  });
 }
 
 const RESOURCE_NOT_FOUND = -32002;
@@ -234,7 +308,7 @@ export async function handleMcp(ctx: Ctx, request: Request, parsedBody: unknown)
   if (request.method !== ALLOW) {
     const refused = new AppError(405, "METHOD_NOT_ALLOWED", { path: new URL(request.url).pathname, method: request.method, allow: ALLOW });
     const { status, body } = errorAnswer(refused, ctx.locale);
-    return json(status, body, { allow: ALLOW });
+    return json(status, withRequestId(body, state?.requestId), { allow: ALLOW });
   }
   const server = buildServer(ctx, request);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

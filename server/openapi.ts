@@ -7,7 +7,7 @@ import { type ZodType, z } from "zod";
 import { scopeList } from "../lib/access";
 import { daysFromNow } from "../lib/schema-types";
 import { errorSchemas, type MountedRoute } from "./loader";
-import { ErrorResponse } from "./route";
+import { ErrorResponse, ValidationErrorResponse } from "./route";
 
 export const DOCS_PATH = "/api/public/docs";
 export const SPEC_PATH = "/api/public/openapi.json";
@@ -19,7 +19,7 @@ type Io = "input" | "output";
 
 const TITLE = "Membership club API";
 const DESCRIPTION =
-  "The API a club's spreadsheet, website, automation or AI assistant uses to run one club. Call `GET /api/auth/me` first: its `club_id` goes in every club route. Amounts are integer cents, dates ISO 8601 UTC, ids UUIDs. Errors are JSON `{detail, code}`; validation errors (422) list `{loc, msg, type}` items. The same operations are MCP tools at `/mcp`.";
+  "The API a club's spreadsheet, website, automation or AI assistant uses to run one club. Call `GET /api/auth/me` first: its `club_id` goes in every club route. Amounts are integer cents, dates ISO 8601 UTC, ids UUIDs. Errors are JSON `{detail, code, request_id}`; validation errors (422) list `{loc, msg, type}` items. Every answer carries `X-Request-Id` (yours, if you send a sane one). A write (POST, PUT, PATCH, DELETE) sent with an `Idempotency-Key` runs once: sent again within 24 h, it gets the first answer back with `Idempotent-Replayed: true`. The same operations are MCP tools at `/mcp`.";
 
 /** The tags, in the order a newcomer needs them: who am I, then the club's daily work, the dashboard's own routes last. */
 const TAG_TEXT = {
@@ -337,16 +337,78 @@ function parametersOf(route: MountedRoute): Json[] {
   return out;
 }
 
+// ---- Idempotency-Key and X-Request-Id (DESIGN.md section 12) ----
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** A write by a caller: it takes an Idempotency-Key. */
+const takesIdempotencyKey = (route: MountedRoute) => WRITES.has(route.method) && (route.spec.auth ?? "key") !== "public";
+const PARAMETER_REF = "#/components/parameters/";
+const HEADER_REF = "#/components/headers/";
+/** A keyed write's 422: the body's validation, a malformed Idempotency-Key, or the key reused for another request. */
+const Refused422 = z.union([ValidationErrorResponse, ErrorResponse]);
+
+const REQUEST_ID_TEXT =
+  "The request's id: yours if you sent a sane one (1 to 128 visible ASCII characters, no quote), else a new UUID. Error bodies carry it as `request_id`, and the audit log as `request_id`.";
+const PARAMETERS = {
+  IdempotencyKey: {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Makes the write safe to retry: kept 24 h per key (API key or dashboard session), with the method, path and SHA-256 of the body. The same request again gets the first answer back (`Idempotent-Replayed: true`) and does nothing; another request under the same key is 422 `IDEMPOTENCY_KEY_REUSED`; while the first still runs, 409 `IDEMPOTENCY_KEY_IN_USE`. Not kept, so the key may be retried: 400, 422 `VALIDATION_FAILED`, 429 and 5xx answers. A UUID per operation does well.",
+    schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+  },
+  RequestId: {
+    name: "X-Request-Id",
+    in: "header",
+    required: false,
+    description:
+      "Your id for this request (1 to 128 visible ASCII characters, no quote), echoed in the answer's `X-Request-Id`; otherwise the server makes one.",
+    schema: { type: "string", minLength: 1, maxLength: 128 },
+  },
+};
+const HEADERS = {
+  RequestId: { description: REQUEST_ID_TEXT, schema: { type: "string" } },
+  IdempotentReplayed: {
+    description: "`true` when this is the kept answer of an earlier request with the same `Idempotency-Key` (nothing was done again). Absent otherwise.",
+    schema: { type: "string", enum: ["true"] },
+  },
+};
+
+/** Headers of every answer of `route`. */
+function answerHeaders(route: MountedRoute): Json {
+  return {
+    "X-Request-Id": { $ref: `${HEADER_REF}RequestId` },
+    ...(takesIdempotencyKey(route) ? { "Idempotent-Replayed": { $ref: `${HEADER_REF}IdempotentReplayed` } } : {}),
+  };
+}
+
 /**
  * Error answers beyond the route's own: a body it reads may be malformed (400); any request that
- * may carry a body may send one too large (413: the cap counts every body, read or not).
+ * may carry a body may send one too large (413: the cap counts every body, read or not); a keyed
+ * write's key refused (409, 422).
  */
 function allErrors(route: MountedRoute): Record<number, ZodType> {
   const errors = errorSchemas(route.spec, route.path, route.params);
   const rawBody = RAW_BODIES[`${route.method} ${route.path}`];
   if (route.spec.body || rawBody) errors[400] = ErrorResponse;
   if (route.method !== "GET" && route.method !== "HEAD") errors[413] = ErrorResponse;
+  if (takesIdempotencyKey(route)) {
+    errors[409] ??= ErrorResponse;
+    errors[422] = Refused422;
+  }
   return errors;
+}
+
+/** A status's description; a keyed write's 409 and 422 also name the Idempotency-Key refusals. */
+function statusText(route: MountedRoute, status: number): string {
+  const text = STATUS_TEXT[status] ?? "Refused.";
+  if (!takesIdempotencyKey(route)) return text;
+  const inUse = "`IDEMPOTENCY_KEY_IN_USE`: a request with the same `Idempotency-Key` is still running.";
+  // A route no business rule refuses with a 409 says only that.
+  if (status === 409) return errorSchemas(route.spec, route.path, route.params)[409] ? `${text} ${inUse}` : inUse;
+  if (status === 422) return `${text} \`IDEMPOTENCY_KEY_REUSED\` (\`{detail, code}\`): the \`Idempotency-Key\` was used for another request.`;
+  return text;
 }
 
 function responsesOf(route: MountedRoute, convert: (s: ZodType, io: Io) => Json): Json {
@@ -363,11 +425,12 @@ function responsesOf(route: MountedRoute, convert: (s: ZodType, io: Io) => Json)
   }
   for (const [code, schema] of Object.entries(allErrors(route))) {
     out[code] = {
-      description: STATUS_TEXT[Number(code)] ?? "Refused.",
+      description: statusText(route, Number(code)),
       ...(code === "429" ? { headers: { "Retry-After": { description: "Seconds to wait before the next request.", schema: { type: "integer" } } } } : {}),
       content: jsonContent(convert(schema, "output")),
     };
   }
+  for (const answer of Object.values(out) as Json[]) answer.headers = { ...answerHeaders(route), ...(answer.headers as Json | undefined) };
   return out;
 }
 
@@ -403,8 +466,12 @@ export function buildOpenApiDocument(routes: MountedRoute[], baseUrl: string): J
       tags: spec.tags,
       security: (spec.auth ?? "key") === "public" ? [] : [{ bearer: [] }],
     };
-    const parameters = parametersOf(route);
-    if (parameters.length) operation.parameters = parameters;
+    const parameters = [
+      ...parametersOf(route),
+      ...(takesIdempotencyKey(route) ? [{ $ref: `${PARAMETER_REF}IdempotencyKey` }] : []),
+      { $ref: `${PARAMETER_REF}RequestId` },
+    ];
+    operation.parameters = parameters;
     const rawBody = RAW_BODIES[`${route.method} ${route.path}`];
     if (rawBody) operation.requestBody = rawBody();
     else if (spec.body) operation.requestBody = { required: true, content: jsonContent(convert(spec.body, "input"), exampleOf(spec.body)) };
@@ -425,6 +492,8 @@ export function buildOpenApiDocument(routes: MountedRoute[], baseUrl: string): J
         bearer: { type: "http", scheme: "bearer", description: "An API key (`mk_live_...`), or a dashboard session token for the account routes." },
       },
       schemas: components,
+      parameters: PARAMETERS,
+      headers: HEADERS,
     },
   };
 }

@@ -89,11 +89,14 @@ export function route<
   return spec;
 }
 
+const REQUEST_ID = z.string().meta({ description: "The request's id, as in the answer's `X-Request-Id` header: quote it when reporting a problem." });
+
 /** The shared error body (DESIGN.md section 5). */
 export const ErrorResponse = z
   .object({
     detail: z.string().meta({ description: "What went wrong, in the club's language." }),
     code: z.string().meta({ description: "Stable, English, UPPER_SNAKE." }),
+    request_id: REQUEST_ID,
   })
   .meta({ id: "ErrorResponse" });
 
@@ -102,5 +105,5 @@ export const ValidationErrorItem = z
   .meta({ id: "ValidationErrorItem" });
 
 export const ValidationErrorResponse = z
-  .object({ detail: z.array(ValidationErrorItem), code: z.literal("VALIDATION_FAILED") })
+  .object({ detail: z.array(ValidationErrorItem), code: z.literal("VALIDATION_FAILED"), request_id: REQUEST_ID })
   .meta({ id: "ValidationErrorResponse" });

@@ -12,6 +12,8 @@ export type RequestState = {
   mcpMethod?: string | null;
   /** The client's address (public routes rate-limit by it); null when unknown (tests). */
   ip: string | null;
+  /** The answer's X-Request-Id, which error bodies carry (`request_id`). */
+  requestId?: string;
 };
 
 const states = new WeakMap<Request, RequestState>();

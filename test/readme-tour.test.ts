@@ -80,6 +80,13 @@ describe("README: the curl tour", () => {
     );
   });
 
+  it("the Idempotency-Key example adds Léa once: the same command with the same key answers the same", () => {
+    const cmd = command(/Idempotency-Key:/).replace("$(cat /proc/sys/kernel/random/uuid)", "readme-tour-key");
+    const first = run(cmd);
+    expect(JSON.parse(first).email).toBe("lea@example.org");
+    expect(run(cmd)).toBe(first);
+  });
+
   it("the club slug comes from GET /api/auth/me, and the public event list answers for it", async () => {
     const slug = run(`${command(/^SLUG=/)}; printf %s "$SLUG"`);
     const me = await (await fetch(`${server.base}/api/auth/me`, { headers: { authorization: `Bearer ${server.key}` } })).json();

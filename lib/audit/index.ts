@@ -2,11 +2,12 @@
 // prefix, never the key. Rows are committed in groups: every request waiting at the same moment
 // shares one transaction (one disk sync), and no answer leaves before its row is durable. The
 // same transaction stamps each key's `last_used_at` (to the minute), so knowing which keys are
-// in use costs no extra disk sync. An MCP row names its JSON-RPC method; the handshakes and listings a client sends
+// in use costs no extra disk sync, and so does what a request asks to commit with its row (an
+// Idempotency-Key's kept answer, lib/idempotency). An MCP row names its JSON-RPC method; the handshakes and listings a client sends
 // on its own are recorded too, but the log leaves them out unless asked.
 import { and, count, desc, eq, gte, inArray, isNull, lte, not, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { apiKeys, auditLog } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
@@ -17,7 +18,10 @@ const LAST_USED_EVERY_MS = 60_000;
 
 export type AuditEntry = Omit<typeof auditLog.$inferInsert, "id">;
 
-type Waiting = { row: typeof auditLog.$inferInsert; keyId: string | null; done: (err?: unknown) => void };
+/** A write committed in the same transaction as a request's audit row. */
+export type Alongside = (t: Queryable) => Promise<void>;
+
+type Waiting = { row: typeof auditLog.$inferInsert; keyId: string | null; alongside?: Alongside; done: (err?: unknown) => void };
 
 export class AuditWriter {
   private queue: Waiting[] = [];
@@ -27,10 +31,13 @@ export class AuditWriter {
 
   constructor(private readonly db: Db) {}
 
-  /** Resolves once the row (and the key's `last_used_at`, for a key's request) is committed; rejects if it could not be. */
-  record(entry: AuditEntry, keyId: string | null = null): Promise<void> {
+  /**
+   * Resolves once the row (and the key's `last_used_at`, for a key's request, and `alongside`'s
+   * writes) is committed; rejects if it could not be.
+   */
+  record(entry: AuditEntry, keyId: string | null = null, alongside?: Alongside): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ row: { id: newId(), ...entry }, keyId, done: (err) => (err ? reject(err) : resolve()) });
+      this.queue.push({ row: { id: newId(), ...entry }, keyId, alongside, done: (err) => (err ? reject(err) : resolve()) });
       if (!this.flushing) this.flushing = this.flush();
     });
   }
@@ -49,6 +56,7 @@ export class AuditWriter {
         await this.db.tx(async (t) => {
           await t.insert(auditLog).values(batch.map((w) => w.row));
           for (const [keyId, at] of lastUse) await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
+          for (const w of batch) if (w.alongside) await w.alongside(t);
         });
         for (const [keyId, at] of lastUse) this.keyStamped.set(keyId, Date.parse(at));
         for (const w of batch) w.done();
@@ -89,6 +97,7 @@ export const AuditLogQuery = z.object({
   key_prefix: z.string().max(40).optional(),
   path: z.string().max(500).optional().meta({ description: "Keeps rows whose path starts with this." }),
   via: z.enum(["http", "mcp"]).optional(),
+  request_id: z.string().max(128).optional().meta({ description: "The row of one request: the `X-Request-Id` of its answer (`request_id` of an error body)." }),
   from: z.iso.date().optional().meta({ description: "First day (UTC), inclusive." }),
   to: z.iso.date().optional().meta({ description: "Last day (UTC), inclusive." }),
   include_protocol: z.stringbool().default(false).meta({
@@ -114,6 +123,7 @@ export const AuditLogEntry = z
       description: "An MCP request's JSON-RPC method (`tools/call`, `resources/read`, `initialize`...), several comma-separated for a batch; null for HTTP.",
     }),
     created_at: z.string(),
+    request_id: z.string().nullable().meta({ description: "The request's `X-Request-Id` (null for rows written before it was recorded)." }),
   })
   .meta({ id: "AuditLogEntry" });
 
@@ -129,6 +139,7 @@ export const listAuditLog = verb("access_control:view", async (ctx: Ctx, q: z.in
     where.push(sql`${auditLog.path} like ${pattern} escape '\\'`);
   }
   if (q.via) where.push(eq(auditLog.via, q.via));
+  if (q.request_id) where.push(eq(auditLog.request_id, q.request_id));
   if (!q.include_protocol) where.push(or(isNull(auditLog.mcp_method), not(inArray(auditLog.mcp_method, MCP_PROTOCOL_METHODS))) as SQL);
   if (q.from) where.push(gte(auditLog.created_at, `${q.from}T00:00:00.000Z`));
   // The last instant of the day, not the next day's start: the day after 9999-12-31 has no ISO form that sorts.

@@ -676,6 +676,26 @@ export const MESSAGES = {
     de: "Die Datenbank kann im Moment nichts speichern (Datenträger voll oder schreibgeschützt): bitte später erneut versuchen.",
     it: "Il database non può salvare nulla al momento (disco pieno o in sola lettura): riprovare più tardi.",
   },
+
+  // ---- Idempotency keys (issue 12) ----
+  IDEMPOTENCY_KEY_INVALID: {
+    fr: "L'en-tête Idempotency-Key doit compter de 1 à {max} caractères ASCII visibles (sans espace).",
+    en: "The Idempotency-Key header must be 1 to {max} visible ASCII characters (no space).",
+    de: "Der Header Idempotency-Key muss 1 bis {max} sichtbare ASCII-Zeichen lang sein (ohne Leerzeichen).",
+    it: "L'intestazione Idempotency-Key deve contenere da 1 a {max} caratteri ASCII visibili (senza spazi).",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    fr: "Cette clé d'idempotence a déjà servi pour une autre requête : utilisez une nouvelle clé pour une requête différente.",
+    en: "This idempotency key was already used for another request: use a new key for a different request.",
+    de: "Dieser Idempotenzschlüssel wurde bereits für eine andere Anfrage verwendet: verwenden Sie für eine andere Anfrage einen neuen Schlüssel.",
+    it: "Questa chiave di idempotenza è già stata usata per un'altra richiesta: usate una nuova chiave per una richiesta diversa.",
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    fr: "Une requête avec cette clé d'idempotence est encore en cours : réessayez dans un instant.",
+    en: "A request with this idempotency key is still running: retry in a moment.",
+    de: "Eine Anfrage mit diesem Idempotenzschlüssel läuft noch: versuchen Sie es gleich noch einmal.",
+    it: "Una richiesta con questa chiave di idempotenza è ancora in corso: riprovate tra un momento.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

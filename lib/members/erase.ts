@@ -11,6 +11,7 @@ import type { Queryable } from "../../db";
 import { appleRegistrations, checkIns, eventRegistrations, memberHistory, members, payments, scans } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
+import { forgetAnswersMentioning } from "../idempotency";
 import { forgetJobsMentioning } from "../jobs";
 import { memberRegistrations } from "./history";
 import { getMemberRow, historyRow, type MemberRow } from "./internal";
@@ -84,6 +85,7 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
         .where(eq(memberHistory.id, h.id));
     await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
     await forgetJobsMentioning(t, ctx.clubId, m.email);
+    await forgetAnswersMentioning(t, ctx.clubId, [m.id, m.email]);
     // Who erased, and when: the last row of the anonymous member's history.
     await t.insert(memberHistory).values(historyRow(ctx, { memberId: m.id, action: "erase", from: m, to: m }));
     await t.delete(members).where(and(eq(members.club_id, ctx.clubId), eq(members.id, m.id)));

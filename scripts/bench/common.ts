@@ -121,8 +121,8 @@ export type LoadCase = {
   round: number;
   env: BenchEnv;
   ds: Dataset;
-  /** The baseline's script file in scripts/bench/. */
-  baseline: string;
+  /** The baseline's script file in scripts/bench/; null: the baseline is the real server too, sent other requests (`script`). */
+  baseline: string | null;
   /** What wrk asks for when there is no script. */
   path: string;
   method?: "GET" | "POST";
@@ -143,7 +143,7 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
   let server: Server | undefined;
   try {
     const dbPath = freshCopy(c.ds, dir);
-    server = c.config === "ours" ? await startOurs(dbPath, dir) : await startBaseline(c.baseline, dbPath);
+    server = c.config === "ours" || c.baseline === null ? await startOurs(dbPath, dir) : await startBaseline(c.baseline, dbPath);
     const signature = await c.check(server, c.config);
     const headers: Record<string, string> = { authorization: `Bearer ${c.ds.key}` };
     if (c.method === "POST") headers["content-type"] = "application/json";

@@ -2,7 +2,7 @@
 // then its baseline, the order alternating per round), prints the Markdown summary and writes the
 // whole report to docs/benchmarks.md. Not part of `bun test`.
 //
-// Names: auth-me, members-10k, members-100k, export, import, checkin, verify, memory ("members" selects both
+// Names: auth-me, members-10k, members-100k, export, import, checkin, verify, memory, idempotency ("members" selects both
 // member lists). With names, nothing is written unless BENCH_OUTPUT is set.
 //
 // Environment: BENCH_SECONDS (5) per measured run, BENCH_WARMUP_SECONDS (1), BENCH_ROUNDS (3),
@@ -16,6 +16,7 @@ import { authMe } from "./auth-me";
 import { checkin } from "./checkin";
 import { BENCH_RATE_LIMIT, type Benchmark, type ConfigName, type Measurement, ROOT } from "./common";
 import { exportBench } from "./export";
+import { idempotency } from "./idempotency";
 import { importBench } from "./import";
 import { loadGenerator, pinning, settingsFromEnv, wrkVersion } from "./harness";
 import { members10k, members100k } from "./members";
@@ -23,7 +24,7 @@ import { memory } from "./memory";
 import { markdown, summarize, summaryTables } from "./report";
 import { verify } from "./verify";
 
-const ALL: Benchmark[] = [authMe, members10k, members100k, exportBench, importBench, checkin, verify, memory];
+const ALL: Benchmark[] = [authMe, members10k, members100k, exportBench, importBench, checkin, verify, memory, idempotency];
 
 const log = (line: string) => console.error(line);
 const names = Bun.argv.slice(2);

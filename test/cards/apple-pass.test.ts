@@ -198,7 +198,7 @@ describe("without Apple settings", () => {
     const m = await seedMember(bare);
     const res = await bare.call("GET", `/c/${m.pass_serial_number}/pass.pkpass`, { key: null, headers: { "accept-language": "en" } });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ code: "APPLE_WALLET_NOT_CONFIGURED", detail: "Apple Wallet is not configured on this server." });
+    expect(res.body).toEqual({ code: "APPLE_WALLET_NOT_CONFIGURED", detail: "Apple Wallet is not configured on this server.", request_id: expect.any(String) });
     expect((await memberRow(bare, m.id)).pass_auth_token).toBeNull();
     const created = await bare.call("POST", `/api/clubs/${bare.clubId}/members/manual`, {
       body: { first_name: "No", last_name: "Wallet", email: "nowallet@test.org", membership_end: "2031-01-01" },

@@ -322,7 +322,11 @@ describe("without Google settings", () => {
     const serial = res.body.pass_serial_number;
     const save = await plain.call("GET", `/c/${serial}/google`, { key: null, headers: { "accept-language": "en" } });
     expect(save.status).toBe(404);
-    expect(save.body).toEqual({ code: "GOOGLE_WALLET_NOT_CONFIGURED", detail: "Google Wallet is not configured on this service: use the web card instead." });
+    expect(save.body).toEqual({
+      code: "GOOGLE_WALLET_NOT_CONFIGURED",
+      detail: "Google Wallet is not configured on this service: use the web card instead.",
+      request_id: expect.any(String),
+    });
     const page = await plain.call("GET", `/c/${serial}`, { key: null });
     expect(page.status).toBe(200);
     expect(page.text).not.toContain("Google Wallet");

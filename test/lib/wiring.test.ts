@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { APPLE_PUSH } from "../../lib/cards/apple/apns";
 import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/google";
 import { MAIL_SEND } from "../../lib/mail";
+import { IDEMPOTENCY_PURGE } from "../../lib/idempotency";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { JOB_KINDS } from "../../server/jobs";
 
@@ -25,6 +26,8 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet job kind and the queued mail", () => {
-  expect(Object.keys(JOB_KINDS).sort()).toEqual([APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, MAIL_SEND].sort());
+it("the server's job table names every wallet job kind, the queued mail and the idempotency keys' purge", () => {
+  expect(Object.keys(JOB_KINDS).sort()).toEqual(
+    [APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, MAIL_SEND, IDEMPOTENCY_PURGE].sort(),
+  );
 });

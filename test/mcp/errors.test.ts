@@ -31,7 +31,7 @@ describe("MCP tool refusals are the HTTP API's", () => {
     expect(http.status).toBe(404);
     const mcp = await callTool(client, "extend_membership", { member_id: missing, extend_months: 1 });
     expect(mcp.isError).toBe(true);
-    expect(mcp.body).toEqual(http.body);
+    expect(mcp.body).toEqual({ ...http.body, request_id: expect.any(String) });
     expect(mcp.body.code).toBe("MEMBER_NOT_FOUND");
   });
 
@@ -42,7 +42,7 @@ describe("MCP tool refusals are the HTTP API's", () => {
     expect(http.status).toBe(422);
     const mcp = await callTool(client, "extend_membership", { member_id: member.id, ...args });
     expect(mcp.isError).toBe(true);
-    expect(mcp.body).toEqual(http.body);
+    expect(mcp.body).toEqual({ ...http.body, request_id: expect.any(String) });
     expect(mcp.body.detail[0].loc).toEqual(["body", "extend_months"]);
     expect((await memberRow(env, member.id)).membership_end).toBe(member.membership_end);
   });
@@ -56,7 +56,7 @@ describe("MCP tool arguments are checked like an HTTP request (422 VALIDATION_FA
     expect(http.status).toBe(422);
     const mcp = await callTool(client, "extend_membership", { member_id: member.id, ...args });
     expect(mcp.isError).toBe(true);
-    expect(mcp.body).toEqual(http.body);
+    expect(mcp.body).toEqual({ ...http.body, request_id: expect.any(String) });
     expect(mcp.body.code).toBe("VALIDATION_FAILED");
     expect(mcp.body.detail.map((i: { loc: unknown }) => i.loc)).toEqual([
       ["body", "extend_until"],
@@ -72,7 +72,7 @@ describe("MCP tool arguments are checked like an HTTP request (422 VALIDATION_FA
     expect(http.status).toBe(422);
     expect(http.body.detail[0].loc).toEqual(["path", "member_id"]);
     expect(mcp.isError).toBe(true);
-    expect(mcp.body).toEqual({ code: "VALIDATION_FAILED", detail: [{ ...http.body.detail[0], loc: ["body", "member_id"] }] });
+    expect(mcp.body).toEqual({ code: "VALIDATION_FAILED", detail: [{ ...http.body.detail[0], loc: ["body", "member_id"] }], request_id: expect.any(String) });
   });
 
   it("an unknown tool is a JSON-RPC invalid-params error (MCP spec), not a result", async () => {
@@ -85,7 +85,7 @@ describe("MCP tool arguments are checked like an HTTP request (422 VALIDATION_FA
     expect(http.status).toBe(422);
     const mcp = await callTool(client, "add_member", {});
     expect(mcp.isError).toBe(true);
-    expect(mcp.body).toEqual(http.body);
+    expect(mcp.body).toEqual({ ...http.body, request_id: expect.any(String) });
     expect(mcp.body.detail.length).toBeGreaterThan(1);
     expect(await env.db.read.select().from(members)).toHaveLength(before.length);
   });

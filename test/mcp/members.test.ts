@@ -58,7 +58,7 @@ describe("MCP members and tiers tools", () => {
       ["reactivate_member", ReactivateRequest],
       ["cancel_subscription", SuspendRequest],
     ] as const) {
-      expect(Object.keys(props(name)).sort()).toEqual(["member_id", ...Object.keys(shape.shape)].sort());
+      expect(Object.keys(props(name)).sort()).toEqual(["member_id", "idempotency_key", ...Object.keys(shape.shape)].sort());
       expect(props(name).reason.description).toBe("Why (kept in the member's history).");
     }
   });

@@ -16,7 +16,11 @@ describe("errors", () => {
   it("400 for malformed JSON, in French by default", async () => {
     const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody: "{not json", headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ detail: "Le corps de la requête n'est pas du JSON valide.", code: "MALFORMED_BODY" });
+    expect(res.body).toEqual({
+      detail: "Le corps de la requête n'est pas du JSON valide.",
+      code: "MALFORMED_BODY",
+      request_id: res.headers.get("x-request-id"),
+    });
   });
 
   it("401, not 400, for a malformed body sent with a bad key", async () => {

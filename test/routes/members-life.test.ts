@@ -298,6 +298,8 @@ describe("DELETE /api/clubs/:club_id/members/:member_id (erasure)", () => {
       const call = e2.call;
       const created = await call("POST", `/api/clubs/${e2.clubId}/members/manual`, {
         body: { first_name: FIRST, last_name: LAST, email: EMAIL, membership_end: addDays(today, 200), custom_fields: { note: `${LAST} family` } },
+        // Its kept answer (24 h, for a replay) names the member too.
+        headers: { "idempotency-key": "erase-test-create" },
       });
       const mid = created.body.id as string;
       const path = `/api/clubs/${e2.clubId}/members/${mid}`;

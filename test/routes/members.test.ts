@@ -330,7 +330,8 @@ describe("member actions", () => {
     it("is documented without a 409: extend refuses no state (DESIGN 6), only bad input (422)", async () => {
       const spec = (await env.call("GET", "/api/public/openapi.json", { key: null })).body;
       const actions = "/api/clubs/{club_id}/members/{member_id}/actions";
-      expect(Object.keys(spec.paths[`${actions}/extend`].post.responses)).not.toContain("409");
+      // Its only 409 is an Idempotency-Key's, still running (every keyed write may answer it).
+      expect(spec.paths[`${actions}/extend`].post.responses["409"].description).toStartWith("`IDEMPOTENCY_KEY_IN_USE`");
       expect(spec.paths[`${actions}/extend`].post.responses["422"]).toBeDefined();
       expect(spec.paths[`${actions}/suspend`].post.responses["409"]).toBeDefined();
       // Any state is extended, a suspended member too (it stays suspended).

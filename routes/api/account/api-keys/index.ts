@@ -18,5 +18,9 @@ export const POST = route({
   body: ApiKeyCreate,
   status: 201,
   response: ApiKeyCreated,
-  handler: ({ ctx, body }) => createApiKey(ctx.db, { adminId: ctx.actor.adminId, scopes: body.scopes, name: body.name, expiresAt: body.expires_at }),
+  handler: ({ ctx, body, set }) => {
+    // The key is shown once: no cache keeps it, nor the Idempotency-Key store (server/idempotency.ts).
+    set.headers["cache-control"] = "no-store";
+    return createApiKey(ctx.db, { adminId: ctx.actor.adminId, scopes: body.scopes, name: body.name, expiresAt: body.expires_at });
+  },
 });

@@ -1,0 +1,89 @@
+// The `Idempotency-Key` step of the HTTP pipeline (DESIGN.md section 12): a POST, PUT, PATCH or
+// DELETE made by a caller (a key, a dashboard session) with the header runs once; the same
+// request again gets the kept answer with `Idempotent-Replayed: true`. The rules and the store
+// are lib/idempotency's; this module turns a request into a fingerprint and an answer into bytes
+// and back. A request without the header costs one header lookup.
+import type { Caller } from "../lib/access";
+import { ValidationFailed } from "../lib/errors";
+import type { Alongside } from "../lib/audit";
+import { type IdempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, keepsAnswer, sha256Hex } from "../lib/idempotency";
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** The headers of an answer that describe its body, kept with it; the rest (rate limit, request id, CORS) belong to each request. */
+const KEPT_HEADERS = ["content-type", "content-disposition", "location", "allow"];
+
+/** Whose keys a caller's are: an API key's own, or a dashboard session's admin (a retry may cross a new sign-in). */
+export function keyOwner(caller: Caller): string {
+  return caller.kind === "key" && caller.keyId ? `key:${caller.keyId}` : `admin:${caller.adminId}`;
+}
+
+/**
+ * Whether an HTTP answer is kept (lib/idempotency's `keepsAnswer`), and never one marked
+ * `Cache-Control: no-store`: a new API key is shown once, its secret never stored.
+ */
+function isKept(response: Response, body: Uint8Array): boolean {
+  if (/\bno-store\b/i.test(response.headers.get("cache-control") ?? "")) return false;
+  let code: string | undefined;
+  if (response.status === 422) {
+    try {
+      code = (JSON.parse(new TextDecoder().decode(body)) as { code?: string }).code;
+    } catch {}
+  }
+  return keepsAnswer(response.status, code);
+}
+
+/** The HTTP answer of a kept one, marked as a replay. */
+function replayed(answer: KeptAnswer): Response {
+  return new Response(answer.body.byteLength ? (answer.body as Uint8Array<ArrayBuffer>) : null, {
+    status: answer.status,
+    headers: { ...answer.headers, "idempotent-replayed": "true" },
+  });
+}
+
+/** What the pipeline commits with the request's audit row, then releases: the kept answer of a keyed write. */
+export type Keeping = { write: Alongside; release(): void };
+
+/**
+ * Runs `run` under the request's `Idempotency-Key`, if it is a write by a caller with one: 422
+ * for a malformed key, the kept answer for a repeat, 422 IDEMPOTENCY_KEY_REUSED for another
+ * request under the same key, 409 IDEMPOTENCY_KEY_IN_USE while the first one runs. A first
+ * answer worth keeping comes with `keeping`, which the pipeline writes in the transaction of the
+ * request's audit row (no disk sync of its own) and then releases; until then, the key is busy.
+ * `request`'s body must already be in memory (the pipeline's size cap reads it).
+ */
+export async function idempotent(
+  store: IdempotencyStore,
+  request: Request,
+  caller: Caller | null,
+  run: () => Promise<Response>,
+): Promise<{ response: Response; keeping: Keeping | null }> {
+  const key = request.headers.get("idempotency-key");
+  if (key === null || !caller || !WRITES.has(request.method)) return { response: await run(), keeping: null };
+  if (!KEY_PATTERN.test(key)) throw new ValidationFailed([{ loc: ["header", "Idempotency-Key"], code: "IDEMPOTENCY_KEY_INVALID", params: { max: KEY_MAX } }]);
+  const url = new URL(request.url);
+  const hash = sha256Hex(new Uint8Array(await request.clone().arrayBuffer()));
+  const claim = await store.claim(keyOwner(caller), key, { clubId: caller.clubId, method: request.method, path: url.pathname + url.search, hash });
+  if (claim.kind === "replay") return { response: replayed(claim.answer), keeping: null };
+  const { running } = claim;
+  let response: Response;
+  let body: Uint8Array;
+  try {
+    response = await run();
+    body = new Uint8Array(await response.arrayBuffer());
+  } catch (err) {
+    running.release();
+    throw err;
+  }
+  const answer = new Response(body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null, { status: response.status, headers: response.headers });
+  if (!isKept(response, body)) {
+    running.release();
+    return { response: answer, keeping: null };
+  }
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  const kept = { status: response.status, headers, body };
+  return { response: answer, keeping: { write: (t) => running.write(t, kept), release: running.release } };
+}
