@@ -55,7 +55,7 @@ describe("a 5 MB body", () => {
       const res = await send(path, FIVE_MB, streamed);
       expect(res.status).toBe(413);
       expect(res.headers.get("content-type")).toContain("application/json");
-      expect(await res.json()).toEqual({ detail: expect.stringContaining("1048576"), code: "PAYLOAD_TOO_LARGE" });
+      expect(await res.json()).toEqual({ detail: expect.stringContaining("1048576"), code: "PAYLOAD_TOO_LARGE", request_id: expect.any(String) });
       expect(await refusals(path)).toBe(before + 1);
     });
   }
