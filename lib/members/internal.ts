@@ -3,13 +3,13 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Queryable } from "../../db";
-import { memberHistory, members, tiers } from "../../db/schema";
+import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../../db/text";
-import { derivedStatus, todayUtc } from "./status";
+import { statusOn, todayUtc } from "./status";
 
 export { foldText, sortNameOf } from "../../db/text";
 
@@ -106,6 +106,9 @@ export const freeReferralCode = async (t: Queryable, clubId: string): Promise<st
 export const newPassSerial = () => randomBase62(24);
 export const newManageToken = () => randomBase62(32);
 
+/** The member's own page (DESIGN.md section 14): renew, card, name, email, data, erasure. */
+export const memberPageUrl = (baseUrl: string, manageToken: string) => `${baseUrl}/m/${manageToken}`;
+
 // ---- lookups and shaping ----
 
 const pendingTier = alias(tiers, "pending_tier");
@@ -127,14 +130,17 @@ export function selectItems(q: Queryable) {
       pending_tier_name: pendingTier.name,
       ref_first: referrer.first_name,
       ref_last: referrer.last_name,
+      // The status shown is the club's (its grace period): every item carries it.
+      grace: clubs.grace_period_days,
     })
     .from(members)
+    .innerJoin(clubs, eq(clubs.id, members.club_id))
     .leftJoin(tiers, eq(tiers.id, members.tier_id))
     .leftJoin(pendingTier, eq(pendingTier.id, members.pending_tier_id))
     .leftJoin(referrer, eq(referrer.id, members.referred_by_member_id));
 }
 
-type ItemRow = { m: MemberRow; tier_name: string | null; pending_tier_name: string | null; ref_first: string | null; ref_last: string | null };
+type ItemRow = { m: MemberRow; tier_name: string | null; pending_tier_name: string | null; ref_first: string | null; ref_last: string | null; grace: number };
 
 /**
  * The item of a member: built field by field from MemberAdminItem's own fields (an allow list), so
@@ -151,7 +157,7 @@ export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
     membership_start: m.membership_start,
     membership_end: m.membership_end,
     payment_status: m.payment_status as MemberAdminItem["payment_status"],
-    status: derivedStatus(m, today),
+    status: statusOn(m, today, r.grace),
     referral_code: m.referral_code,
     pass_serial_number: m.pass_serial_number,
     has_wallet_a: m.has_wallet_a,
@@ -177,6 +183,7 @@ export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
     card_installed_at: m.card_installed_at,
     renewal_opt_out_at: m.renewal_opt_out_at,
     manage_token: m.manage_token,
+    erasure_requested_at: m.erasure_requested_at,
     created_at: m.created_at,
   } satisfies Record<keyof MemberAdminItem, unknown>;
 }
