@@ -375,6 +375,8 @@ export const memberHistory = sqliteTable(
     key_prefix: text("key_prefix"),
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),
     created_at: text("created_at").notNull(),
+    /** `member` when the member did it from their page (DESIGN.md section 14); null: the admin or key above, else the system. */
+    actor: text("actor"),
   },
   (t) => [index("member_history_member_idx").on(t.member_id, t.created_at)],
 );

@@ -12,6 +12,7 @@ CREATE INDEX `reminders_sent_club_idx` ON `reminders_sent` (`club_id`,`created_a
 ALTER TABLE `clubs` ADD `renewal_reminder_days` text DEFAULT '[30,7]' NOT NULL;--> statement-breakpoint
 ALTER TABLE `clubs` ADD `grace_period_days` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `clubs` ADD `expiry_notice` integer DEFAULT true NOT NULL;--> statement-breakpoint
+ALTER TABLE `member_history` ADD `actor` text;--> statement-breakpoint
 ALTER TABLE `members` ADD `erasure_requested_at` text;--> statement-breakpoint
 ALTER TABLE `members` ADD `pending_email` text;--> statement-breakpoint
 ALTER TABLE `members` ADD `pending_email_code_hash` text;--> statement-breakpoint

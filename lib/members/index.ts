@@ -110,7 +110,7 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
 });
 
 /** Raised inside a transaction when an email is already a member's (unique per club). */
-async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {
+export async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {
   const [taken] = await t
     .select({ id: members.id })
     .from(members)

@@ -4,7 +4,6 @@ import { and, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
-import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
@@ -214,8 +213,14 @@ export type HistoryEntry = {
   details?: Record<string, unknown>;
 };
 
+/** Who writes a history row: an admin (a Ctx: its admin and key), or the member from their page (`byMember`). */
+export type HistoryAuthor = { clubId: string; actor: { adminId: string | null; keyPrefix: string | null }; byMember?: boolean };
+
+/** The author of what a member does on their own page (DESIGN.md section 14: `actor: member`). */
+export const memberAuthor = (clubId: string): HistoryAuthor => ({ clubId, actor: { adminId: null, keyPrefix: null }, byMember: true });
+
 /** The member_history row of a transition (an import writes them in batches). */
-export function historyRow(ctx: Ctx, entry: HistoryEntry, now = nowIso()): typeof memberHistory.$inferInsert {
+export function historyRow(ctx: HistoryAuthor, entry: HistoryEntry, now = nowIso()): typeof memberHistory.$inferInsert {
   return {
     id: newId(),
     club_id: ctx.clubId,
@@ -230,10 +235,11 @@ export function historyRow(ctx: Ctx, entry: HistoryEntry, now = nowIso()): typeo
     key_prefix: ctx.actor.keyPrefix,
     details: entry.details ?? null,
     created_at: now,
+    actor: ctx.byMember ? "member" : null,
   };
 }
 
 /** The history row of a transition, written in the transition's own transaction. */
-export async function writeHistory(t: Queryable, ctx: Ctx, entry: HistoryEntry) {
+export async function writeHistory(t: Queryable, ctx: HistoryAuthor, entry: HistoryEntry) {
   await t.insert(memberHistory).values(historyRow(ctx, entry));
 }
