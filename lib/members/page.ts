@@ -10,7 +10,7 @@ import { members, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
 import type { PublicCtx } from "../context";
-import { Conflict, NotFound } from "../errors";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
 import { nowIso, randomBase62, sha256Hex } from "../ids";
 import { clubSender, queueMail } from "../mail";
@@ -91,8 +91,9 @@ export async function updateMemberName(ctx: PublicCtx, token: string, input: Mem
   const { m, club, after } = await ctx.db.tx(async (t) => {
     const { m, club } = await memberOf(ctx, t, token);
     const set: Partial<MemberRow> = {};
-    if (input.first_name !== undefined && input.first_name !== m.first_name) set.first_name = input.first_name;
-    if (input.last_name !== undefined && input.last_name !== m.last_name) set.last_name = input.last_name;
+    // An empty name is no correction (the HTML form sends every field).
+    if (input.first_name && input.first_name !== m.first_name) set.first_name = input.first_name;
+    if (input.last_name && input.last_name !== m.last_name) set.last_name = input.last_name;
     if (!Object.keys(set).length) return { m, club, after: m };
     const names = { ...m, ...set };
     const [after] = await t
@@ -115,6 +116,10 @@ export async function updateMemberName(ctx: PublicCtx, token: string, input: Mem
  */
 export async function requestEmailChange(ctx: PublicCtx, token: string, input: { email: string }): Promise<{ pending_email: string; expires_at: string }> {
   const email = normalizeEmail(input.email);
+  // The JSON route's schema checks the address; the HTML form's goes through here only.
+  if (!/^[^\s@"<>]+@[^\s@"<>]+\.[^\s@"<>]+$/.test(email) || email.length > 320) {
+    throw new ValidationFailed([{ loc: ["body", "email"], code: "VALIDATION_FAILED" }]);
+  }
   return ctx.db.tx(async (t) => {
     const { m, club } = await memberOf(ctx, t, token);
     if (email === m.email) throw new Conflict("EMAIL_UNCHANGED");
