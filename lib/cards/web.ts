@@ -138,7 +138,8 @@ a{color:#1D4ED8}
 .missing h1{font-size:1.4rem}
 `;
 
-function page(locale: Locale, title: string, vars: string, body: string): string {
+/** A page of the service's own (the web card, the member's page): no script, its CSS inline. */
+export function htmlPage(locale: Locale, title: string, vars: string, body: string, css = CSS): string {
   return `<!doctype html>
 <html lang="${locale}">
 <head>
@@ -147,7 +148,7 @@ function page(locale: Locale, title: string, vars: string, body: string): string
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style>:root{${vars}}${CSS}</style>
+<style>:root{${vars}}${css}</style>
 </head>
 <body>
 ${body}
@@ -170,7 +171,7 @@ const htmlReply = (status: 200 | 404, html: string): FileReply => ({ status, bod
 
 function notFoundPage(locale: Locale): string {
   const tx = CARD_TEXTS[locale];
-  return page(
+  return htmlPage(
     locale,
     tx.notFoundTitle,
     "--primary:#1F2937;--secondary:#F59E0B",
@@ -253,5 +254,5 @@ ${
 ${walletButtons ? `<nav class="wallets">${walletButtons}</nav>` : ""}
 ${linkUrl ? `<a class="button" href="${linkUrl}" rel="noopener noreferrer">${escapeHtml(linkLabel)}</a>` : ""}
 </main>`;
-  return htmlReply(200, page(locale, `${clubName} — ${name}`, vars, body));
+  return htmlReply(200, htmlPage(locale, `${clubName} — ${name}`, vars, body));
 }

@@ -4,8 +4,8 @@
 // posted to /m/<token>/<action>, which answers a redirect back to the page (post/redirect/get)
 // with a line saying it was done, or a short page saying why not. Renewal by bank transfer is a
 // link (?renew=bank_transfer) that shows the payment details on the page.
-import { escapeHtml } from "../cards/web";
-import { formatDate } from "../cards/view";
+import { escapeHtml, htmlPage } from "../cards/web";
+import { formatDate, textOn } from "../cards/view";
 import type { PublicCtx } from "../context";
 import { AppError } from "../errors";
 import { type Locale, t } from "../i18n";
@@ -52,32 +52,7 @@ const HEADERS = {
     "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 };
 
-/** Black or white, whichever reads on `hex` (WCAG contrast). */
-function textOn(hex: string): string {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  return (l + 0.05) / 0.05 > 1.05 / (l + 0.05) ? "#111827" : "#FFFFFF";
-}
-
-function html(locale: Locale, title: string, vars: string, body: string): string {
-  return `<!doctype html>
-<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<meta name="robots" content="noindex, nofollow">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>:root{${vars}}${CSS}</style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
-}
+const html = (locale: Locale, title: string, vars: string, body: string) => htmlPage(locale, title, vars, body, CSS);
 
 const reply = (status: number, body: string): FileReply => ({ status, body, contentType: "text/html; charset=utf-8", headers: HEADERS });
 
