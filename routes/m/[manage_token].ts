@@ -1,8 +1,8 @@
 // GET /m/[manage_token] — the member's own page (HTML, no credentials: the token is the secret)
 import { z } from "zod";
-import { MEMBER_PAGE_RATE } from "../../lib/members/page";
-import { renderMemberPage } from "../../lib/members/page-html";
-import { ManageParams } from "../../lib/members/page-schemas";
+import { MEMBER_PAGE_RATE } from "../../lib/member-page";
+import { renderMemberPage } from "../../lib/member-page/html";
+import { ManageParams } from "../../lib/member-page/schemas";
 import { route } from "../../server/route";
 
 export const GET = route({

@@ -1,7 +1,7 @@
 // POST /m/[manage_token]/erasure-request — Ask to be erased (form) (an HTML form of the member's page; answers a redirect back to it)
-import { MEMBER_PAGE_RATE } from "../../../lib/members/page";
-import { memberPageAction } from "../../../lib/members/page-html";
-import { ManageParams } from "../../../lib/members/page-schemas";
+import { MEMBER_PAGE_RATE } from "../../../lib/member-page";
+import { memberPageAction } from "../../../lib/member-page/html";
+import { ManageParams } from "../../../lib/member-page/schemas";
 import { route } from "../../../server/route";
 
 export const POST = route({

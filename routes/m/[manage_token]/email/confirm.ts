@@ -1,8 +1,8 @@
 // GET /m/[manage_token]/email/confirm — the link mailed to a new address: confirms it, then the page at its new address
 import { z } from "zod";
-import { MEMBER_PAGE_RATE } from "../../../../lib/members/page";
-import { memberPageAction } from "../../../../lib/members/page-html";
-import { ManageParams } from "../../../../lib/members/page-schemas";
+import { MEMBER_PAGE_RATE } from "../../../../lib/member-page";
+import { memberPageAction } from "../../../../lib/member-page/html";
+import { ManageParams } from "../../../../lib/member-page/schemas";
 import { route } from "../../../../server/route";
 
 export const GET = route({

@@ -1,6 +1,6 @@
 // POST /api/public/manage/[manage_token]/auto-renewal — turn my automatic renewal off or on
-import { MEMBER_PAGE_RATE, setAutoRenewal } from "../../../../../lib/members/page";
-import { AutoRenewalRequest, MemberPage, ManageParams } from "../../../../../lib/members/page-schemas";
+import { MEMBER_PAGE_RATE, setAutoRenewal } from "../../../../../lib/member-page";
+import { AutoRenewalRequest, MemberPage, ManageParams } from "../../../../../lib/member-page/schemas";
 import { route } from "../../../../../server/route";
 
 export const POST = route({

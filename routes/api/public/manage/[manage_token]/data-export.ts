@@ -1,7 +1,7 @@
 // GET /api/public/manage/[manage_token]/data-export — everything the club holds about me (GDPR art. 15)
-import { exportMyData, MEMBER_PAGE_RATE } from "../../../../../lib/members/page";
+import { exportMyData, MEMBER_PAGE_RATE } from "../../../../../lib/member-page";
 import { MemberDataExport } from "../../../../../lib/members/schemas";
-import { ManageParams } from "../../../../../lib/members/page-schemas";
+import { ManageParams } from "../../../../../lib/member-page/schemas";
 import { route } from "../../../../../server/route";
 
 export const GET = route({

@@ -1,6 +1,6 @@
 // POST /api/public/manage/[manage_token]/email — ask to change my email (a link is mailed to the new address)
-import { MEMBER_PAGE_RATE, requestEmailChange } from "../../../../../lib/members/page";
-import { EmailChangePending, EmailChangeRequest, ManageParams } from "../../../../../lib/members/page-schemas";
+import { MEMBER_PAGE_RATE, requestEmailChange } from "../../../../../lib/member-page";
+import { EmailChangePending, EmailChangeRequest, ManageParams } from "../../../../../lib/member-page/schemas";
 import { route } from "../../../../../server/route";
 
 export const POST = route({

@@ -1,6 +1,6 @@
 // POST /api/public/manage/[manage_token]/erasure-request — ask the club to erase me (GDPR art. 17)
-import { MEMBER_PAGE_RATE, requestErasure } from "../../../../../lib/members/page";
-import { ErasureRequested, ManageParams } from "../../../../../lib/members/page-schemas";
+import { MEMBER_PAGE_RATE, requestErasure } from "../../../../../lib/member-page";
+import { ErasureRequested, ManageParams } from "../../../../../lib/member-page/schemas";
 import { route } from "../../../../../server/route";
 
 export const POST = route({

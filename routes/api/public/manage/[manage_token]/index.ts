@@ -1,6 +1,6 @@
 // GET, PATCH /api/public/manage/[manage_token] — the member's own page, as JSON (the HTML one is /m/<token>)
-import { getMemberPage, MEMBER_PAGE_RATE, updateMemberName } from "../../../../../lib/members/page";
-import { MemberNameUpdate, MemberPage, ManageParams } from "../../../../../lib/members/page-schemas";
+import { getMemberPage, MEMBER_PAGE_RATE, updateMemberName } from "../../../../../lib/member-page";
+import { MemberNameUpdate, MemberPage, ManageParams } from "../../../../../lib/member-page/schemas";
 import { route } from "../../../../../server/route";
 
 export const GET = route({

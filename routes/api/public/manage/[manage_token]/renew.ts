@@ -1,6 +1,6 @@
 // POST /api/public/manage/[manage_token]/renew — how to pay my renewal
-import { MEMBER_PAGE_RATE, renewMembership } from "../../../../../lib/members/page";
-import { RenewAnswer, RenewRequest, ManageParams } from "../../../../../lib/members/page-schemas";
+import { MEMBER_PAGE_RATE, renewMembership } from "../../../../../lib/member-page";
+import { RenewAnswer, RenewRequest, ManageParams } from "../../../../../lib/member-page/schemas";
 import { route } from "../../../../../server/route";
 
 export const POST = route({

@@ -1,6 +1,6 @@
 // POST /api/public/manage/[manage_token]/email/confirm — confirm the new email with the mailed code
-import { confirmEmailChange, MEMBER_PAGE_RATE } from "../../../../../../lib/members/page";
-import { EmailChangeConfirm, EmailChanged, ManageParams } from "../../../../../../lib/members/page-schemas";
+import { confirmEmailChange, MEMBER_PAGE_RATE } from "../../../../../../lib/member-page";
+import { EmailChangeConfirm, EmailChanged, ManageParams } from "../../../../../../lib/member-page/schemas";
 import { route } from "../../../../../../server/route";
 
 export const POST = route({

@@ -11,9 +11,9 @@ import { AppError } from "../errors";
 import { type Locale, t } from "../i18n";
 import { MEMBER_PAGE_TEXTS, type MemberPageTexts } from "../i18n/member-page";
 import type { FileReply, RedirectReply } from "../reply";
-import { memberPageUrl } from "./internal";
-import { confirmEmailChange, getMemberPage, renewMembership, requestEmailChange, requestErasure, setAutoRenewal, updateMemberName } from "./page";
-import type { MemberPage, RenewAnswer } from "./page-schemas";
+import { memberPageUrl } from "../members/internal";
+import { confirmEmailChange, getMemberPage, renewMembership, requestEmailChange, requestErasure, setAutoRenewal, updateMemberName } from "./index";
+import type { MemberPage, RenewAnswer } from "./schemas";
 
 const STATUS_COLORS = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" } as const;
 

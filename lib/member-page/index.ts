@@ -16,13 +16,13 @@ import { nowIso, randomBase62, sha256Hex } from "../ids";
 import { clubSender, queueMail } from "../mail";
 import { brandedBody, fillText } from "../mail/layout";
 import { queuePassUpdate, walletUrls } from "../passes";
-import { memberDataDocument } from "./history";
-import { assertEmailFree } from "./index";
-import { type MemberRow, memberAuthor, memberPageUrl, newManageToken, normalizeEmail, searchTextOf, sortNameOf, writeHistory } from "./internal";
-import type { MemberPage, MemberNameUpdate, RenewAnswer } from "./page-schemas";
-import { creditorReference } from "./reference";
-import type { MemberDataExport } from "./schemas";
-import { statusOn, todayUtc } from "./status";
+import { memberDataDocument } from "../members/history";
+import { assertEmailFree } from "../members/index";
+import { type MemberRow, memberAuthor, memberPageUrl, newManageToken, normalizeEmail, searchTextOf, sortNameOf, writeHistory } from "../members/internal";
+import type { MemberPage, MemberNameUpdate, RenewAnswer } from "./schemas";
+import { creditorReference } from "../members/reference";
+import type { MemberDataExport } from "../members/schemas";
+import { statusOn, todayUtc } from "../members/status";
 
 /** How long the link that confirms a new address works. */
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;

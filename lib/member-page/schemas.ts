@@ -2,7 +2,7 @@
 // answers (the HTML page /m/<token> draws the same), and the bodies of its actions.
 import { z } from "zod";
 import { dateTimeOutput } from "../schema-types";
-import { STATUSES } from "./schemas";
+import { STATUSES } from "../members/schemas";
 
 const date = () => z.iso.date().meta({ format: "date" });
 
