@@ -156,15 +156,19 @@ ${body}
 </html>`;
 }
 
-const HEADERS = {
-  "cache-control": "no-store",
-  // The serial in the URL is the member's secret: never send it to a partner's site.
-  "referrer-policy": "no-referrer",
-  "x-robots-tag": "noindex, nofollow",
-  "x-content-type-options": "nosniff",
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-};
+/** Headers of a page whose address holds a member's secret (a serial, a token): never sent elsewhere, cached or indexed; `forms` lets its own forms post back. */
+export function privatePageHeaders(forms: "none" | "self" = "none"): Record<string, string> {
+  return {
+    "cache-control": "no-store",
+    // The secret in the URL must never reach a partner's site.
+    "referrer-policy": "no-referrer",
+    "x-robots-tag": "noindex, nofollow",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action '${forms}'; frame-ancestors 'none'`,
+  };
+}
+
+const HEADERS = privatePageHeaders();
 
 /** The page as a reply, with the headers that keep the serial private. */
 const htmlReply = (status: 200 | 404, html: string): FileReply => ({ status, body: html, contentType: "text/html; charset=utf-8", headers: HEADERS });

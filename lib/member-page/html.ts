@@ -4,7 +4,7 @@
 // posted to /m/<token>/<action>, which answers a redirect back to the page (post/redirect/get)
 // with a line saying it was done, or a short page saying why not. Renewal by bank transfer is a
 // link (?renew=bank_transfer) that shows the payment details on the page.
-import { escapeHtml, htmlPage } from "../cards/web";
+import { escapeHtml, htmlPage, privatePageHeaders } from "../cards/web";
 import { formatDate, textOn } from "../cards/view";
 import type { PublicCtx } from "../context";
 import { AppError } from "../errors";
@@ -42,15 +42,7 @@ dl{margin:0}dt{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;col
 dd{margin:0;font-weight:600;overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 a{color:#1D4ED8}`;
 
-const HEADERS = {
-  "cache-control": "no-store",
-  // The token in the address is the member's secret: never sent elsewhere, never indexed.
-  "referrer-policy": "no-referrer",
-  "x-robots-tag": "noindex, nofollow",
-  "x-content-type-options": "nosniff",
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-};
+const HEADERS = privatePageHeaders("self");
 
 const html = (locale: Locale, title: string, vars: string, body: string) => htmlPage(locale, title, vars, body, CSS);
 

@@ -5,7 +5,7 @@
 // same transaction as the mail job, so a run repeated, run twice at once (the server and the
 // CLI), or killed half-way sends nothing twice. The server runs it hourly as a job that queues its
 // own next run (`REMINDER_JOBS`); the CLI runs it as of any day (`reminders run --date`).
-import { and, asc, eq, gte, inArray, isNotNull, lt, lte, ne, or } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNotNull, lt, lte, ne, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db";
 import { clubs, eventRegistrations, events, members, remindersSent } from "../../db/schema";
 import { clubCardView, formatDate } from "../cards/view";
@@ -46,6 +46,15 @@ function brandOf(club: ClubRow): { brand: MailBrand; locale: ReturnType<typeof c
 const startsText = (day: string, iso: string, locale: Parameters<typeof formatDate>[1], country: unknown) =>
   `${formatDate(day, locale, country)}, ${iso.slice(11, 16)} UTC`;
 
+/** The club's paid members (with a page to link to) that `where` keeps, nearest end first. */
+function paidMembers(db: Db, clubId: string, ...where: (SQL | undefined)[]) {
+  return db.read
+    .select({ id: members.id, first: members.first_name, email: members.email, end: members.membership_end, token: members.manage_token })
+    .from(members)
+    .where(and(eq(members.club_id, clubId), eq(members.payment_status, "paid"), isNotNull(members.manage_token), ...where))
+    .orderBy(asc(members.membership_end), asc(members.id));
+}
+
 async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Promise<Due[]> {
   const { brand, locale, country } = brandOf(club);
   const tx = REMINDER_MAIL_TEXTS[locale];
@@ -56,20 +65,13 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
   // Renewal: paid members whose end is still ahead (or today), not renewed by a running subscription.
   const days = [...new Set(club.renewal_reminder_days ?? [])].filter((n) => Number.isInteger(n) && n >= 1 && n <= 365);
   if (days.length) {
-    const rows = await db.read
-      .select({ id: members.id, first: members.first_name, email: members.email, end: members.membership_end, token: members.manage_token })
-      .from(members)
-      .where(
-        and(
-          eq(members.club_id, club.id),
-          eq(members.payment_status, "paid"),
-          gte(members.membership_end, today),
-          lte(members.membership_end, addDays(today, Math.max(...days))),
-          or(ne(members.payment_mode, "subscription"), isNotNull(members.renewal_opt_out_at)),
-          isNotNull(members.manage_token),
-        ),
-      )
-      .orderBy(asc(members.membership_end), asc(members.id));
+    const rows = await paidMembers(
+      db,
+      club.id,
+      gte(members.membership_end, today),
+      lte(members.membership_end, addDays(today, Math.max(...days))),
+      or(ne(members.payment_mode, "subscription"), isNotNull(members.renewal_opt_out_at)),
+    );
     for (const m of rows) {
       // Every reminder day already reached; the nearest one is this reminder, the others are
       // marked with it (a missed day is caught up once, not once per day missed).
@@ -97,19 +99,12 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
   // Expiry: paid members on their first expired day (grace period past), or a few days later.
   if (club.expiry_notice) {
     const lastActive = statusDay(today, club.grace_period_days);
-    const rows = await db.read
-      .select({ id: members.id, first: members.first_name, email: members.email, end: members.membership_end, token: members.manage_token })
-      .from(members)
-      .where(
-        and(
-          eq(members.club_id, club.id),
-          eq(members.payment_status, "paid"),
-          lt(members.membership_end, lastActive),
-          gte(members.membership_end, addDays(lastActive, -1 - EXPIRY_CATCH_UP_DAYS)),
-          isNotNull(members.manage_token),
-        ),
-      )
-      .orderBy(asc(members.membership_end), asc(members.id));
+    const rows = await paidMembers(
+      db,
+      club.id,
+      lt(members.membership_end, lastActive),
+      gte(members.membership_end, addDays(lastActive, -1 - EXPIRY_CATCH_UP_DAYS)),
+    );
     for (const m of rows) {
       const p = { first: m.first, club: brand.name, date: formatDate(m.end, locale, country) };
       due.push({
