@@ -264,11 +264,26 @@ export function openDb(path: string, options: { check?: boolean } = {}): Db {
   }
 }
 
+/**
+ * Members without a page token (DESIGN.md section 14: /m/<manage_token>) get one here, once: every
+ * member created since has one; this covers rows written by older versions or by hand. Random,
+ * 32 bytes, base64url, like lib/members' own.
+ */
+function backfillManageTokens(conn: Database): void {
+  const rows = conn.query<{ id: string }, []>("SELECT id FROM members WHERE manage_token IS NULL").all();
+  if (!rows.length) return;
+  const update = conn.prepare<void, [string, string]>("UPDATE members SET manage_token = ? WHERE id = ?");
+  conn.transaction(() => {
+    for (const r of rows) update.run(Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"), r.id);
+  })();
+}
+
 function ready(path: string, writerConn: Database, readerConn: Database): Db {
   const writer = drizzle({ client: writerConn, schema });
   const reader = drizzle({ client: readerConn, schema });
   migrate(writer, { migrationsFolder: MIGRATIONS });
   backfillSortNames(writerConn);
+  backfillManageTokens(writerConn);
   const group = new GroupCommit(writerConn, writer);
   const preparedReads = new Map<string, unknown>();
   const preparedWrites = new Map<string, unknown>();

@@ -136,6 +136,13 @@ export const clubs = sqliteTable(
     payout_country: text("payout_country"),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
+    // Renewals and reminders (DESIGN.md section 14), added after the table existed: last, with
+    // SQL defaults for the clubs already there (creation still writes every value).
+    /** Days before membership_end a renewal reminder goes out (at most 5, each 1..365). */
+    renewal_reminder_days: text("renewal_reminder_days", { mode: "json" }).notNull().default(sql`'[30,7]'`).$type<number[]>(),
+    /** Days past membership_end a member stays `active` (lib/members/status). */
+    grace_period_days: integer("grace_period_days").notNull().default(0),
+    expiry_notice: integer("expiry_notice", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [uniqueIndex("clubs_slug_unique").on(t.slug)],
 );
@@ -324,6 +331,13 @@ export const members = sqliteTable(
     sort_name: text("sort_name").notNull().default(""),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
+    /** When the member asked, from their page, to be erased (the admin decides: DELETE members/<id>). */
+    erasure_requested_at: text("erasure_requested_at"),
+    /** An email change asked from the member's page, until confirmed by the code mailed to it. */
+    pending_email: text("pending_email"),
+    /** SHA-256 (hex) of that code: the code itself is only in the mail. */
+    pending_email_code_hash: text("pending_email_code_hash"),
+    pending_email_expires_at: text("pending_email_expires_at"),
   },
   (t) => [
     uniqueIndex("members_club_email_unique").on(t.club_id, t.email),
@@ -337,6 +351,8 @@ export const members = sqliteTable(
     index("members_club_search_idx").on(t.club_id, t.search_text),
     index("members_club_end_idx").on(t.club_id, t.membership_end),
     index("members_club_status_end_idx").on(t.club_id, t.payment_status, t.membership_end),
+    // The member's page is found by its token (/m/<manage_token>).
+    uniqueIndex("members_manage_token_unique").on(t.manage_token),
   ],
 );
 
@@ -361,6 +377,8 @@ export const memberHistory = sqliteTable(
     key_prefix: text("key_prefix"),
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),
     created_at: text("created_at").notNull(),
+    /** `member` when the member did it from their page (DESIGN.md section 14); null: the admin or key above, else the system. */
+    actor: text("actor"),
   },
   (t) => [index("member_history_member_idx").on(t.member_id, t.created_at)],
 );
@@ -696,4 +714,27 @@ export const idempotencyKeys = sqliteTable(
     created_at: text("created_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.owner, t.key] }), index("idempotency_keys_created_idx").on(t.created_at)],
+);
+
+// ---- Reminders (DESIGN.md section 14) -------------------------------------------------------
+
+/**
+ * One row per reminder sent: (subject, kind, period) is unique, and the row is written in the
+ * same transaction as the mail job, so a reminder goes out at most once whatever restarts or
+ * crashes (lib/reminders). `subject_id` is the member (renewal, expiry) or the registration
+ * (event); `period` names what the reminder is about (the membership end and the day, the event).
+ */
+export const remindersSent = sqliteTable(
+  "reminders_sent",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    /** No foreign key: kept (anonymous) when the member is erased. */
+    subject_id: text("subject_id").notNull(),
+    /** `renewal`, `expiry` or `event`. */
+    kind: text("kind").notNull(),
+    period: text("period").notNull(),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("reminders_sent_unique").on(t.subject_id, t.kind, t.period), index("reminders_sent_club_idx").on(t.club_id, t.created_at)],
 );

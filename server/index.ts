@@ -12,6 +12,7 @@ import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
 import { startJobWorker } from "../lib/jobs";
 import { recoverImports } from "../lib/members/import-journal";
+import { ensureReminderSchedule } from "../lib/reminders";
 import { type App, createApp } from "./app";
 import { clientAddress } from "./client-address";
 import { appErrorResponse } from "./errors";
@@ -123,6 +124,8 @@ if (await isEmpty(db)) {
 
 app = await createApp(db, config);
 await ensurePurgeScheduled(db);
+// The reminders run hourly as a job that queues its next run (lib/reminders): one is scheduled now unless pending.
+await ensureReminderSchedule(db);
 const worker = startJobWorker(db, config, JOB_KINDS);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
 // What start-up ran (migrations, building the schemas and the routes) never runs again: once the

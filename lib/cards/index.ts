@@ -9,7 +9,8 @@ import type { Ctx } from "../context";
 import { newId } from "../ids";
 import { findMemberByCode } from "../members/by-code";
 import { STATUSES as MEMBER_STATUSES } from "../members/schemas";
-import { derivedStatus, todayUtc } from "../members/status";
+import { statusOn, todayUtc } from "../members/status";
+import { clubGraceDays } from "../clubs/internal";
 
 /** A member's derived status at the time of the scan, or `unknown` when no member matched. */
 export const SCAN_STATUSES = [...MEMBER_STATUSES, "unknown"] as const;
@@ -53,7 +54,7 @@ export const verifyCard = verb("access_control:view", async (ctx: Ctx, input: { 
   const code = input.serial.trim();
   const now = new Date();
   const member = code ? await findMemberByCode(ctx.db.read, ctx.clubId, code) : null;
-  const status: ScanStatus = member ? derivedStatus(member, todayUtc(now)) : "unknown";
+  const status: ScanStatus = member ? statusOn(member, todayUtc(now), await clubGraceDays(ctx.db, ctx.clubId)) : "unknown";
   const scanned_at = now.toISOString();
   await ctx.db.tx((t) =>
     t.insert(scans).values({

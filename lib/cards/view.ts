@@ -20,7 +20,7 @@ export { CARD_CLUB_FIELDS, type CardClub, loadCardClub };
 import { asLocale, type Locale } from "../i18n";
 import { CARD_TEXTS, type CardTexts } from "../i18n/texts";
 import type { MemberStatus } from "../members/schemas";
-import { derivedStatus, todayUtc } from "../members/status";
+import { lastActiveDay, statusOn, todayUtc } from "../members/status";
 
 export type MemberRow = typeof members.$inferSelect;
 /** What every card of a member is made from. */
@@ -135,6 +135,8 @@ export type CardView = ClubCardView & {
   /** The member's name in the club's `name_order`. */
   holderName: string;
   status: MemberStatus;
+  /** The last day the card is valid (YYYY-MM-DD): membership_end plus the club's grace period. */
+  validThrough: string;
   tierName: string | null;
   /** `membership_end` written long in the club's language. */
   validUntil: string;
@@ -198,7 +200,8 @@ export function cardView(data: CardData, today = todayUtc()): CardView {
   return {
     ...base,
     holderName: club.name_order === "last_first" ? `${member.last_name} ${member.first_name}` : `${member.first_name} ${member.last_name}`,
-    status: derivedStatus(member, today),
+    status: statusOn(member, today, club.grace_period_days),
+    validThrough: lastActiveDay(member.membership_end, club.grace_period_days),
     tierName,
     validUntil: formatDate(member.membership_end, base.locale, club.country),
     code: member.referral_code,

@@ -138,7 +138,8 @@ a{color:#1D4ED8}
 .missing h1{font-size:1.4rem}
 `;
 
-function page(locale: Locale, title: string, vars: string, body: string): string {
+/** A page of the service's own (the web card, the member's page): no script, its CSS inline. */
+export function htmlPage(locale: Locale, title: string, vars: string, body: string, css = CSS): string {
   return `<!doctype html>
 <html lang="${locale}">
 <head>
@@ -147,7 +148,7 @@ function page(locale: Locale, title: string, vars: string, body: string): string
 <meta name="robots" content="noindex, nofollow">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<style>:root{${vars}}${CSS}</style>
+<style>:root{${vars}}${css}</style>
 </head>
 <body>
 ${body}
@@ -155,22 +156,26 @@ ${body}
 </html>`;
 }
 
-const HEADERS = {
-  "cache-control": "no-store",
-  // The serial in the URL is the member's secret: never send it to a partner's site.
-  "referrer-policy": "no-referrer",
-  "x-robots-tag": "noindex, nofollow",
-  "x-content-type-options": "nosniff",
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-};
+/** Headers of a page whose address holds a member's secret (a serial, a token): never sent elsewhere, cached or indexed; `forms` lets its own forms post back. */
+export function privatePageHeaders(forms: "none" | "self" = "none"): Record<string, string> {
+  return {
+    "cache-control": "no-store",
+    // The secret in the URL must never reach a partner's site.
+    "referrer-policy": "no-referrer",
+    "x-robots-tag": "noindex, nofollow",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action '${forms}'; frame-ancestors 'none'`,
+  };
+}
+
+const HEADERS = privatePageHeaders();
 
 /** The page as a reply, with the headers that keep the serial private. */
 const htmlReply = (status: 200 | 404, html: string): FileReply => ({ status, body: html, contentType: "text/html; charset=utf-8", headers: HEADERS });
 
 function notFoundPage(locale: Locale): string {
   const tx = CARD_TEXTS[locale];
-  return page(
+  return htmlPage(
     locale,
     tx.notFoundTitle,
     "--primary:#1F2937;--secondary:#F59E0B",
@@ -253,5 +258,5 @@ ${
 ${walletButtons ? `<nav class="wallets">${walletButtons}</nav>` : ""}
 ${linkUrl ? `<a class="button" href="${linkUrl}" rel="noopener noreferrer">${escapeHtml(linkLabel)}</a>` : ""}
 </main>`;
-  return htmlReply(200, page(locale, `${clubName} — ${name}`, vars, body));
+  return htmlReply(200, htmlPage(locale, `${clubName} — ${name}`, vars, body));
 }

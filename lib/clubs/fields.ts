@@ -29,7 +29,9 @@ export type FieldCheck =
   | "card_back_fields"
   | "card_locations"
   | "barcode"
-  | "country";
+  | "country"
+  | "reminder_days"
+  | "grace_days";
 
 /** What the API does with a column whose values are `T`. */
 type FieldMeta<T> = {
@@ -188,6 +190,10 @@ const FIELDS = {
   accounting_account_events_name: { default: "", ...finances },
   accounting_account_passage_name: { default: "Compte de passage", ...finances },
   accounting_templates: readOnlyFinances,
+  // Renewals and reminders (DESIGN.md section 14)
+  renewal_reminder_days: { default: () => [30, 7], check: "reminder_days" },
+  grace_period_days: { default: 0, check: "grace_days" },
+  expiry_notice: { default: true },
   // Only in ClubUpdate (SPEC)
   name_order: { shown: false },
   payout_country: { shown: false, check: "country", ...finances },

@@ -37,6 +37,8 @@ export const CARD_CLUB_FIELDS = [
   "card_welcome_message",
   "card_barcode_format",
   "card_sharing_prohibited",
+  // The status the card shows keeps a member active through the grace period.
+  "grace_period_days",
 ] as const;
 
 export type CardClubField = (typeof CARD_CLUB_FIELDS)[number];
@@ -84,6 +86,8 @@ export type ClubSettings = {
   custom_fields_schema: unknown;
   /** Where members' replies go (the card email's Reply-To). */
   contact_email: string | null;
+  /** Days a member stays `active` past the end (lib/members/status `statusDay`). */
+  grace_period_days: number;
 };
 
 /** The settings most verbs need (name, slug, language, currency, period, commission, custom fields, contact): a narrow read. */
@@ -99,12 +103,27 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
       commission_rate_percent: clubs.commission_rate_percent,
       custom_fields_schema: clubs.custom_fields_schema,
       contact_email: clubs.contact_email,
+      grace_period_days: clubs.grace_period_days,
     })
     .from(clubs)
     .where(eq(clubs.id, clubId))
     .limit(1);
   if (!row) throw new NotFound("CLUB_NOT_FOUND");
   return { ...row, locale: asLocale(row.locale) };
+}
+
+/** The club's grace period in days (0 for an unknown club): read by every status shown, so prepared. */
+export async function clubGraceDays(db: Db, clubId: string): Promise<number> {
+  const [row] = await db
+    .prepareRead("clubs.grace", (q) =>
+      q
+        .select({ grace: clubs.grace_period_days })
+        .from(clubs)
+        .where(eq(clubs.id, sql.placeholder("id")))
+        .limit(1),
+    )
+    .execute({ id: clubId });
+  return row?.grace ?? 0;
 }
 
 /** The club whose id or slug is `ref` (what a person types at the CLI); CLUB_NOT_FOUND otherwise. */

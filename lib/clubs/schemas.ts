@@ -57,6 +57,7 @@ export function readCardBackFields(stored: unknown): CardBackField[] | null {
 function outputType(field: ClubField): z.ZodType {
   if (field.name === "card_back_fields") return z.array(CardBackField);
   if (field.name === "card_locations") return z.array(CardLocation);
+  if (field.name === "renewal_reminder_days") return z.array(z.int());
   switch (field.kind) {
     case "integer":
       return z.int();
@@ -115,6 +116,15 @@ function inputType(field: ClubField): z.ZodType {
       return z.array(z.preprocess(normalizePerk, CardBackField)).max(50);
     case "card_locations":
       return z.array(CardLocation).max(10);
+    case "reminder_days":
+      // Days before the end (DESIGN.md section 14); stored sorted, each once.
+      return z
+        .array(z.int().min(1).max(365))
+        .max(5)
+        .transform((days) => [...new Set(days)].sort((a, b) => b - a))
+        .meta({ description: "Days before membership_end a renewal reminder is sent: at most 5, each 1..365." });
+    case "grace_days":
+      return z.int().min(0).max(365).meta({ description: "Days a member stays `active` past membership_end." });
   }
   if (field.kind === "string") return (MULTI_LINE.has(field.name) ? multiLine() : oneLine()).max(field.name === "name" ? 200 : 5000);
   if (field.kind === "json") return outputType(field);

@@ -696,6 +696,56 @@ export const MESSAGES = {
     de: "Eine Anfrage mit diesem Idempotenzschlüssel läuft noch: versuchen Sie es gleich noch einmal.",
     it: "Una richiesta con questa chiave di idempotenza è ancora in corso: riprovate tra un momento.",
   },
+
+  // The member's own page (DESIGN.md section 14)
+  MEMBER_PAGE_NOT_FOUND: {
+    fr: "Cette page de membre n'existe pas (le lien a peut-être changé : utilisez le dernier reçu par e-mail).",
+    en: "This member page does not exist (the link may have changed: use the latest one you received by email).",
+    de: "Diese Mitgliederseite gibt es nicht (der Link hat sich vielleicht geändert: verwenden Sie den zuletzt per E-Mail erhaltenen).",
+    it: "Questa pagina di socio non esiste (il link potrebbe essere cambiato: usa l'ultimo ricevuto per e-mail).",
+  },
+  EMAIL_CHANGE_NOT_PENDING: {
+    fr: "Aucun changement d'adresse n'est en attente (il a peut-être déjà été confirmé).",
+    en: "No change of address is waiting (it may have been confirmed already).",
+    de: "Es wartet keine Adressänderung (sie wurde vielleicht schon bestätigt).",
+    it: "Nessun cambio di indirizzo è in attesa (potrebbe essere già stato confermato).",
+  },
+  EMAIL_CHANGE_EXPIRED: {
+    fr: "Ce lien de confirmation a expiré : demandez à nouveau le changement d'adresse.",
+    en: "This confirmation link has expired: ask for the change of address again.",
+    de: "Dieser Bestätigungslink ist abgelaufen: fordern Sie die Adressänderung erneut an.",
+    it: "Questo link di conferma è scaduto: richiedi di nuovo il cambio di indirizzo.",
+  },
+  EMAIL_CODE_INVALID: {
+    fr: "Ce code de confirmation n'est pas le bon.",
+    en: "This confirmation code is not the right one.",
+    de: "Dieser Bestätigungscode ist nicht korrekt.",
+    it: "Questo codice di conferma non è corretto.",
+  },
+  EMAIL_UNCHANGED: {
+    fr: "C'est déjà votre adresse.",
+    en: "This is already your address.",
+    de: "Das ist bereits Ihre Adresse.",
+    it: "È già il tuo indirizzo.",
+  },
+  NO_SUBSCRIPTION: {
+    fr: "Votre adhésion ne se renouvelle pas automatiquement : il n'y a rien à activer ou désactiver.",
+    en: "Your membership does not renew automatically: there is nothing to turn on or off.",
+    de: "Ihre Mitgliedschaft verlängert sich nicht automatisch: es gibt nichts ein- oder auszuschalten.",
+    it: "La tua adesione non si rinnova automaticamente: non c'è nulla da attivare o disattivare.",
+  },
+  PAYMENT_METHOD_UNAVAILABLE: {
+    fr: "Ce moyen de paiement n'est pas proposé par le club.",
+    en: "The club does not offer this payment method.",
+    de: "Der Verein bietet diese Zahlungsart nicht an.",
+    it: "Il club non offre questo metodo di pagamento.",
+  },
+  MEMBER_SUSPENDED_SELF: {
+    fr: "Votre adhésion est suspendue : contactez le club.",
+    en: "Your membership is suspended: please contact the club.",
+    de: "Ihre Mitgliedschaft ist gesperrt: bitte wenden Sie sich an den Verein.",
+    it: "La tua adesione è sospesa: contatta il club.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

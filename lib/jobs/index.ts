@@ -65,6 +65,16 @@ export async function enqueueJob(t: Queryable, job: { clubId: string; kind: stri
     .values({ id: newId(), club_id: job.clubId, kind: job.kind, payload: job.payload, status: "pending", run_after: job.runAfter ?? now, created_at: now });
 }
 
+/** Whether a job of `kind` is pending (due or not). */
+export async function hasPendingJob(q: Queryable, kind: string): Promise<boolean> {
+  const [row] = await q
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.status, "pending"), eq(jobs.kind, kind)))
+    .limit(1);
+  return !!row;
+}
+
 /**
  * Marks `job` done inside `t`, for a handler whose work is itself a write: the work and the
  * job's completion commit together, so a crash between them cannot make the work run twice.

@@ -10,8 +10,9 @@ import { nowIso } from "../ids";
 import { getMemberItem, getMemberRow } from "./internal";
 import type { MemberDataExport, MemberHistory, MemberHistoryItem } from "./schemas";
 
-/** `ana@example.org (mk_live_Ab12)` for a key, the email alone for a session, `system` without an admin. */
-function actorOf(email: string | null, keyPrefix: string | null, adminId: string | null): string {
+/** `ana@example.org (mk_live_Ab12)` for a key, the email alone for a session, `member` from the member's page, `system` without an admin. */
+function actorOf(email: string | null, keyPrefix: string | null, adminId: string | null, actor: string | null = null): string {
+  if (actor === "member") return "member";
   if (!adminId) return "system";
   const who = email ?? adminId;
   return keyPrefix ? `${who} (${keyPrefix})` : who;
@@ -47,7 +48,7 @@ async function historyItems(q: Queryable, clubId: string, memberId: string): Pro
     amount_cents: num(h.details?.amount_cents),
     payment_method: str(h.details?.payment_method),
     reason: h.reason,
-    actor: actorOf(email, h.key_prefix, h.admin_id),
+    actor: actorOf(email, h.key_prefix, h.admin_id, h.actor),
     created_at: h.created_at,
   }));
   for (const { p, email } of pays) {
@@ -80,9 +81,15 @@ export const getMemberHistory = verb("members:view", async (ctx: Ctx, input: { m
  * Everything stored about the member, as one document (GDPR art. 15 and 20): the member, its
  * history, payments, event registrations (its own and those made with its email) and card scans.
  */
-export const exportMemberData = verb("members:view", async (ctx: Ctx, input: { member_id: string }): Promise<MemberDataExport> => {
-  const q = ctx.db.read;
-  const member = await getMemberItem(q, ctx.clubId, input.member_id);
+export const exportMemberData = verb(
+  "members:view",
+  async (ctx: Ctx, input: { member_id: string }): Promise<MemberDataExport> => memberDataDocument(ctx.db.read, ctx.clubId, input.member_id),
+);
+
+/** The art. 15/20 document of a member of `clubId` (404 MEMBER_NOT_FOUND): for the admin's export and the member's own page. */
+export async function memberDataDocument(q: Queryable, clubId: string, memberId: string): Promise<MemberDataExport> {
+  const ctx = { clubId };
+  const member = await getMemberItem(q, ctx.clubId, memberId);
   const [history, pays, regs, scanRows] = await Promise.all([
     historyItems(q, ctx.clubId, member.id),
     q
@@ -135,7 +142,7 @@ export const exportMemberData = verb("members:view", async (ctx: Ctx, input: { m
     })),
     scans: scanRows,
   };
-});
+}
 
 /** The member's event registrations in the club: linked to it, or made with its email. */
 export function memberRegistrations(clubId: string, member: { id: string; email: string }) {

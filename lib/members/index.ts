@@ -1,12 +1,12 @@
 // Members: the list, manual creation and the transitions of DESIGN.md section 6. Each
 // transition runs in ONE transaction with its member_history row (and its payments row for
 // mark-paid); each refusal is a 409 thrown before anything is written.
-import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { members, payments } from "../../db/schema";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
-import { type ClubSettings, clubSettings } from "../clubs/internal";
+import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
@@ -43,7 +43,7 @@ import {
   type MemberUpdate,
   type ReasonRequest,
 } from "./schemas";
-import { derivedStatus, statusSql, statusWhere, todayUtc } from "./status";
+import { statusOn, statusDay, statusSql, statusWhere, todayUtc } from "./status";
 
 /**
  * The count and page queries of one shape of the list (status filter, search or not, sort, dir),
@@ -52,13 +52,23 @@ import { derivedStatus, statusSql, statusWhere, todayUtc } from "./status";
  */
 type ListShape = ReturnType<typeof MemberListQuerySchema.parse>;
 
-function listQueries(db: Db, status: ListShape["status"], searching: boolean, sort: ListShape["sort"], direction: ListShape["dir"]) {
-  const name = `members.list:${status}:${searching}:${sort}:${direction}`;
+function listQueries(
+  db: Db,
+  status: ListShape["status"],
+  searching: boolean,
+  sort: ListShape["sort"],
+  direction: ListShape["dir"],
+  erasure: ListShape["erasure_requested"],
+) {
+  const name = `members.list:${status}:${searching}:${sort}:${direction}:${erasure ?? ""}`;
   // Built only the first time a shape is asked for (the callbacks of prepareRead).
   const p = (placeholder: string) => sql.placeholder(placeholder);
   const cond = () => {
     const where: SQL[] = [eq(members.club_id, p("club"))];
-    if (status !== "all") where.push(statusWhere(status, p("today")));
+    // `day`: today less the club's grace period (lib/members/status `statusDay`).
+    if (status !== "all") where.push(statusWhere(status, p("day")));
+    if (erasure === "true") where.push(isNotNull(members.erasure_requested_at));
+    if (erasure === "false") where.push(isNull(members.erasure_requested_at));
     if (searching) where.push(sql`${members.search_text} like ${p("search")} escape '\\'`);
     return and(...where);
   };
@@ -69,7 +79,7 @@ function listQueries(db: Db, status: ListShape["status"], searching: boolean, so
       name: () => [dir(members.sort_name)],
       email: () => [dir(members.email)],
       membership_end: () => [dir(members.membership_end)],
-      status: () => [dir(statusSql(p("today")))],
+      status: () => [dir(statusSql(p("day")))],
     }[sort]();
     return [...by, dir(members.id)];
   };
@@ -90,16 +100,17 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
   const q = MemberListQuerySchema.parse(input);
   const limit = q.limit ?? q.page_size ?? 50;
   const today = todayUtc();
+  const day = statusDay(today, await clubGraceDays(ctx.db, ctx.clubId));
   const search = q.search ? foldText(q.search.trim()) : "";
-  const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir);
-  const values = { club: ctx.clubId, today, search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset: (q.page - 1) * limit };
+  const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir, q.erasure_requested);
+  const values = { club: ctx.clubId, day, search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset: (q.page - 1) * limit };
   const [{ total }] = await queries.count.execute(values);
   const rows = await queries.page.execute(values);
   return { total, page: q.page, limit, items: rows.map((r) => toItem(r, today)) };
 });
 
 /** Raised inside a transaction when an email is already a member's (unique per club). */
-async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {
+export async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {
   const [taken] = await t
     .select({ id: members.id })
     .from(members)
@@ -257,7 +268,8 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
     const { months, currency } = await memberTerms(t, ctx, m, club);
     const today = todayUtc();
     const method = input.payment_method ?? "bank_transfer";
-    const active = derivedStatus(m, today) === "active";
+    // A member in the grace period is active: the new period follows on from the end, no gap.
+    const active = statusOn(m, today, club.grace_period_days) === "active";
     const set: Change = active
       ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
       : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };

@@ -3,13 +3,12 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Queryable } from "../../db";
-import { memberHistory, members, tiers } from "../../db/schema";
-import type { Ctx } from "../context";
+import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../../db/text";
-import { derivedStatus, todayUtc } from "./status";
+import { statusOn, todayUtc } from "./status";
 
 export { foldText, sortNameOf } from "../../db/text";
 
@@ -107,6 +106,9 @@ export const freeReferralCode = async (t: Queryable, clubId: string): Promise<st
 export const newPassSerial = () => randomBase62(24);
 export const newManageToken = () => randomBase62(32);
 
+/** The member's own page (DESIGN.md section 14): renew, card, name, email, data, erasure. */
+export const memberPageUrl = (baseUrl: string, manageToken: string) => `${baseUrl}/m/${manageToken}`;
+
 // ---- lookups and shaping ----
 
 const pendingTier = alias(tiers, "pending_tier");
@@ -128,14 +130,17 @@ export function selectItems(q: Queryable) {
       pending_tier_name: pendingTier.name,
       ref_first: referrer.first_name,
       ref_last: referrer.last_name,
+      // The status shown is the club's (its grace period): every item carries it.
+      grace: clubs.grace_period_days,
     })
     .from(members)
+    .innerJoin(clubs, eq(clubs.id, members.club_id))
     .leftJoin(tiers, eq(tiers.id, members.tier_id))
     .leftJoin(pendingTier, eq(pendingTier.id, members.pending_tier_id))
     .leftJoin(referrer, eq(referrer.id, members.referred_by_member_id));
 }
 
-type ItemRow = { m: MemberRow; tier_name: string | null; pending_tier_name: string | null; ref_first: string | null; ref_last: string | null };
+type ItemRow = { m: MemberRow; tier_name: string | null; pending_tier_name: string | null; ref_first: string | null; ref_last: string | null; grace: number };
 
 /**
  * The item of a member: built field by field from MemberAdminItem's own fields (an allow list), so
@@ -152,7 +157,7 @@ export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
     membership_start: m.membership_start,
     membership_end: m.membership_end,
     payment_status: m.payment_status as MemberAdminItem["payment_status"],
-    status: derivedStatus(m, today),
+    status: statusOn(m, today, r.grace),
     referral_code: m.referral_code,
     pass_serial_number: m.pass_serial_number,
     has_wallet_a: m.has_wallet_a,
@@ -178,6 +183,7 @@ export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
     card_installed_at: m.card_installed_at,
     renewal_opt_out_at: m.renewal_opt_out_at,
     manage_token: m.manage_token,
+    erasure_requested_at: m.erasure_requested_at,
     created_at: m.created_at,
   } satisfies Record<keyof MemberAdminItem, unknown>;
 }
@@ -208,8 +214,14 @@ export type HistoryEntry = {
   details?: Record<string, unknown>;
 };
 
+/** Who writes a history row: an admin (a Ctx: its admin and key), or the member from their page (`byMember`). */
+export type HistoryAuthor = { clubId: string; actor: { adminId: string | null; keyPrefix: string | null }; byMember?: boolean };
+
+/** The author of what a member does on their own page (DESIGN.md section 14: `actor: member`). */
+export const memberAuthor = (clubId: string): HistoryAuthor => ({ clubId, actor: { adminId: null, keyPrefix: null }, byMember: true });
+
 /** The member_history row of a transition (an import writes them in batches). */
-export function historyRow(ctx: Ctx, entry: HistoryEntry, now = nowIso()): typeof memberHistory.$inferInsert {
+export function historyRow(ctx: HistoryAuthor, entry: HistoryEntry, now = nowIso()): typeof memberHistory.$inferInsert {
   return {
     id: newId(),
     club_id: ctx.clubId,
@@ -224,10 +236,11 @@ export function historyRow(ctx: Ctx, entry: HistoryEntry, now = nowIso()): typeo
     key_prefix: ctx.actor.keyPrefix,
     details: entry.details ?? null,
     created_at: now,
+    actor: ctx.byMember ? "member" : null,
   };
 }
 
 /** The history row of a transition, written in the transition's own transaction. */
-export async function writeHistory(t: Queryable, ctx: Ctx, entry: HistoryEntry) {
+export async function writeHistory(t: Queryable, ctx: HistoryAuthor, entry: HistoryEntry) {
   await t.insert(memberHistory).values(historyRow(ctx, entry));
 }

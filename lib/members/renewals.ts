@@ -8,7 +8,8 @@ import { verb } from "../context";
 import type { Ctx } from "../context";
 import { addDays, selectItems, toItem } from "./internal";
 import type { MemberAdminItem } from "./schemas";
-import { statusWhere, todayUtc } from "./status";
+import { statusDay, statusWhere, todayUtc } from "./status";
+import { clubGraceDays } from "../clubs/internal";
 
 export const NotRenewedQuery = z.object({
   days: z.coerce.number().int().min(1).max(365).default(30).meta({ description: "How far back and ahead to look, in days (1..365, default 30)." }),
@@ -31,10 +32,11 @@ export const listNotRenewed = verb("members:view", async (ctx: Ctx, input: NotRe
   const from = addDays(today, -q.days);
   const to = addDays(today, q.days);
   const club = eq(members.club_id, ctx.clubId);
-  const ended = and(club, statusWhere("expired", today), gte(members.membership_end, from)) as SQL;
+  const day = statusDay(today, await clubGraceDays(ctx.db, ctx.clubId));
+  const ended = and(club, statusWhere("expired", day), gte(members.membership_end, from)) as SQL;
   const ending = and(
     club,
-    statusWhere("active", today),
+    statusWhere("active", day),
     lte(members.membership_end, to),
     // Not on a subscription, or one the member has turned off.
     or(ne(members.payment_mode, "subscription"), isNotNull(members.renewal_opt_out_at)),

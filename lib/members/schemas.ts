@@ -24,7 +24,8 @@ export const MemberAdminItem = z
     membership_end: date().meta({ description: "Last day of validity (inclusive)." }),
     payment_status: z.enum(PAYMENT_STATUSES).meta({ description: "Stored state: `pending` (awaiting payment), `paid`, `suspended`." }),
     status: z.enum(STATUSES).meta({
-      description: "Derived: `active` (paid, end >= today), `expired` (end < today, not suspended), `pending`, `suspended`.",
+      description:
+        "Derived: `active` (paid, end >= today), `expired` (end < today, not suspended), `pending`, `suspended`. The club's `grace_period_days` keeps a member `active` that many days past the end.",
     }),
     referral_code: z.string().meta({ description: "What the wallet QR code carries." }),
     pass_serial_number: z.string(),
@@ -51,6 +52,7 @@ export const MemberAdminItem = z
     card_installed_at: dateTimeOutput().nullable(),
     renewal_opt_out_at: dateTimeOutput().nullable(),
     manage_token: z.string().nullable(),
+    erasure_requested_at: dateTimeOutput().nullable().meta({ description: "When the member asked, from their page, to be erased; null: never." }),
     created_at: dateTimeOutput(),
   })
   .meta({ id: "MemberAdminItem", description: "A member as the club's admins see it, with its derived `status`." });
@@ -80,6 +82,10 @@ export const MemberListQuery = z.object({
   page_size: z.coerce.number().int().min(1).max(1000).optional().meta({ description: "Same as `limit` (used when `limit` is absent)." }),
   sort: z.enum(SORTS).default("registered").meta({ description: "`registered` (created_at), `name` (last then first), `email`, `membership_end`, `status`." }),
   dir: z.enum(["asc", "desc"]).default("desc"),
+  erasure_requested: z
+    .enum(["true", "false"])
+    .optional()
+    .meta({ description: "`true`: only members who asked to be erased (from their page); `false`: only the others." }),
 });
 export type MemberListQuery = z.input<typeof MemberListQuery>;
 

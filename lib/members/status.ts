@@ -1,6 +1,8 @@
 // The derived member status of DESIGN.md section 6, written once: each rule holds both its SQL
 // condition (list filter, status sort) and its JS predicate (item shaping), side by side, in the
-// order they are tried. "Today" is a UTC day computed in JS.
+// order they are tried. "Today" is a UTC day computed in JS. The club's grace period
+// (DESIGN.md section 14) moves the day the rules compare with (`statusDay`): every caller that
+// shows a status (list, item, verify, cards, stats) passes that day, never today alone.
 import { and, eq, gte, lt, ne, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { members } from "../../db/schema";
 import type { MemberStatus } from "./schemas";
@@ -34,6 +36,18 @@ const RULES: Rule[] = [
 
 export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
 
+/**
+ * The day the status rules compare `membership_end` with: `today` less the club's
+ * `grace_period_days`, so a member stays `active` (or `pending`) that many days past the end,
+ * and is `expired` from the day after.
+ */
+export function statusDay(today: string, graceDays = 0): string {
+  if (!graceDays) return today;
+  const d = new Date(`${today}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - graceDays);
+  return d.toISOString().slice(0, 10);
+}
+
 /** The member's derived status (item shaping). */
 export function derivedStatus(m: Row, today = todayUtc()): MemberStatus {
   for (const rule of RULES) if (rule.test(m, today)) return rule.status;
@@ -44,6 +58,12 @@ export function derivedStatus(m: Row, today = todayUtc()): MemberStatus {
 export function statusWhere(status: MemberStatus, today: Day = todayUtc()): SQL {
   return (RULES.find((r) => r.status === status) as Rule).where(today);
 }
+
+/** The last day a membership ending on `end` shows `active`: the end plus the grace period (the wallet passes' expiry). */
+export const lastActiveDay = (end: string, graceDays: number): string => statusDay(end, -graceDays);
+
+/** The member's derived status today at the club with `graceDays`. */
+export const statusOn = (m: Row, today: string, graceDays: number): MemberStatus => derivedStatus(m, statusDay(today, graceDays));
 
 /** The derived status as an SQL expression (sort by status), built from the same rules. */
 export function statusSql(today: Day = todayUtc()): SQL {

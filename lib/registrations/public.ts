@@ -13,7 +13,7 @@ import type { PublicRegistration, PublicRegistrationCreate } from "../events/sch
 import type { Locale } from "../i18n";
 import { newId, randomBase62 } from "../ids";
 import { findMemberByCode } from "../members/by-code";
-import { derivedStatus, todayUtc } from "../members/status";
+import { statusOn, todayUtc } from "../members/status";
 import { redeemEventPromo } from "../promo";
 import type { FileReply } from "../reply";
 import { statusForPrice } from "../events/waitlist";
@@ -39,7 +39,8 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
       ctx.db.tx(async (t) => {
         const [event] = await t.select().from(events).where(eq(events.id, eventId)).limit(1);
         if (!event || event.status === "draft") throw new NotFound("EVENT_NOT_FOUND");
-        locale = (await clubSettings(t, event.club_id)).locale;
+        const club = await clubSettings(t, event.club_id);
+        locale = club.locale;
         if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
         if (event.registration_opens_at && now < event.registration_opens_at) throw new Conflict("REGISTRATION_NOT_OPEN", { at: event.registration_opens_at });
         if ((event.registration_closes_at && now >= event.registration_closes_at) || now >= (event.ends_at ?? event.starts_at))
@@ -48,7 +49,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
 
         const member = input.member_code ? await findMemberByCode(t, event.club_id, input.member_code) : null;
         if (input.member_code && !member) throw new ValidationFailed([{ loc: ["body", "member_code"], code: "MEMBER_CODE_UNKNOWN" }]);
-        if (member && derivedStatus(member, todayUtc(nowDate)) !== "active") throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
+        if (member && statusOn(member, todayUtc(nowDate), club.grace_period_days) !== "active") throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
         if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");
         const price = ticketPriceFor(ticket, member);
         if (price === null) throw new Forbidden("TICKET_MEMBERS_ONLY");

@@ -7,7 +7,7 @@ import { members, payments } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
 import { clubSettings } from "../clubs/internal";
-import { statusWhere } from "../members/status";
+import { statusDay, statusWhere } from "../members/status";
 import { netCents } from "./net";
 
 /** How many rows match `cond` (status rules come from lib/members/status.ts, written once). */
@@ -76,13 +76,14 @@ export const clubStats = verb("finances:view", async (ctx: Ctx, input: { now?: D
   const today = now.toISOString().slice(0, 10);
   const month = monthBounds(now);
   const club = await clubSettings(ctx.db.read, ctx.clubId);
+  const day = statusDay(today, club.grace_period_days);
   const [m] = await ctx.db.read
     .select({
       total: sql<number>`count(*)`,
-      suspended: countWhere(statusWhere("suspended", today)),
-      expired: countWhere(statusWhere("expired", today)),
-      pending: countWhere(statusWhere("pending", today)),
-      active: countWhere(statusWhere("active", today)),
+      suspended: countWhere(statusWhere("suspended", day)),
+      expired: countWhere(statusWhere("expired", day)),
+      pending: countWhere(statusWhere("pending", day)),
+      active: countWhere(statusWhere("active", day)),
       new_this_month: countWhere(and(gte(members.created_at, month.start), lt(members.created_at, month.end)) as SQL),
     })
     .from(members)

@@ -12,6 +12,8 @@ import { createClub } from "../../lib/clubs";
 import { CLUB_FIELDS, type ClubField, defaultOf, type FieldKind, UPDATE_ONLY_FIELDS } from "../../lib/clubs/fields";
 
 const FIELDS = [...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS];
+/** Columns added once clubs existed (issue 14), with the SQL default the migration gave the rows already there. */
+const ADDED_WITH_SQL_DEFAULT: Record<string, string> = { renewal_reminder_days: "'[30,7]'", grace_period_days: "0", expiry_notice: "true" };
 const NOT_FIELDS = ["id", "created_at", "updated_at"];
 const db = openDb(":memory:");
 afterAll(() => db.close());
@@ -59,8 +61,10 @@ describe("the club's fields and columns", () => {
         notnull: !field.nullable,
       });
       expect({ field: field.name, drizzle: columns[field.name].dataType }).toEqual({ field: field.name, drizzle: DRIZZLE_TYPE[field.kind] });
-      // Defaults are written by createClub, never by SQL.
-      expect({ field: field.name, sqlDefault: column?.dflt_value ?? null }).toEqual({ field: field.name, sqlDefault: null });
+      // Defaults are written by createClub, never by SQL; a column added to the existing table
+      // carries one for the clubs already there, the same as the field's.
+      const added = ADDED_WITH_SQL_DEFAULT[field.name] ?? null;
+      expect({ field: field.name, sqlDefault: column?.dflt_value ?? null }).toEqual({ field: field.name, sqlDefault: added });
     }
   });
 
@@ -96,6 +100,8 @@ describe("the club's fields and columns", () => {
       months: "integer",
       card_back_fields: "json",
       card_locations: "json",
+      reminder_days: "json",
+      grace_days: "integer",
     };
     for (const field of FIELDS.filter((f) => f.check)) {
       expect({ field: field.name, kind: field.kind }).toEqual({ field: field.name, kind: kindOfCheck[field.check as keyof typeof kindOfCheck] });

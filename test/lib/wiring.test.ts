@@ -1,6 +1,7 @@
 // Wiring you can see: lib/ takes its settings from whoever calls it (the Config in the Ctx or the
 // job run), never from the environment, and nothing is wired by importing a module for its side
 // effects: the server names the job kinds its worker runs in one table (server/jobs).
+import { REMINDERS_RUN } from "../../lib/reminders";
 import { expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,8 +27,8 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet job kind, the queued mail and the idempotency keys' purge", () => {
+it("the server's job table names every wallet job kind, the queued mail, the idempotency keys' purge and the reminders run", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
-    [APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, MAIL_SEND, IDEMPOTENCY_PURGE].sort(),
+    [APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, MAIL_SEND, IDEMPOTENCY_PURGE, REMINDERS_RUN].sort(),
   );
 });

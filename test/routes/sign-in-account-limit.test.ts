@@ -38,7 +38,11 @@ describe("sign-in, per account", () => {
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(15);
     const body = await right.json();
-    expect(body).toEqual({ code: "LOGIN_TOO_MANY_FAILURES", detail: `Too many wrong passwords for this account: try again in ${retry} s.`, request_id: expect.any(String) });
+    expect(body).toEqual({
+      code: "LOGIN_TOO_MANY_FAILURES",
+      detail: `Too many wrong passwords for this account: try again in ${retry} s.`,
+      request_id: expect.any(String),
+    });
     expect(await sessions()).toBe(before);
   });
 

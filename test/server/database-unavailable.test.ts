@@ -31,7 +31,11 @@ describe("the database held by another process past the busy timeout", () => {
       expect(read.body.code).toBe("DATABASE_BUSY");
       const write = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, { body: member("busy@example.org") });
       expect(write.status).toBe(503);
-      expect(write.body).toEqual({ detail: "La base de données est occupée : réessayez dans un instant.", code: "DATABASE_BUSY", request_id: expect.any(String) });
+      expect(write.body).toEqual({
+        detail: "La base de données est occupée : réessayez dans un instant.",
+        code: "DATABASE_BUSY",
+        request_id: expect.any(String),
+      });
     } finally {
       other.exec("ROLLBACK");
       other.close();

@@ -42,6 +42,7 @@ describe("public routes", () => {
         login: [10],
         passkit: [300],
         "public-events": [60],
+        "member-page": [20],
       });
     } finally {
       env.close();

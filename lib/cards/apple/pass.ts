@@ -117,8 +117,8 @@ export async function buildPass(db: Db, site: AppleSite, data: CardData): Promis
   pass.secondaryFields.push({ key: "valid_until", label: tx.validUntil, value: card.validUntil });
 
   pass.setBarcodes({ format: APPLE_BARCODES[card.barcode], message: card.code, messageEncoding: "iso-8859-1", altText: card.code });
-  // Valid through the whole last day (UTC, like every member date: DESIGN.md section 6).
-  pass.setExpirationDate(new Date(`${member.membership_end}T23:59:59.000Z`));
+  // Valid through the whole last day (UTC, like every member date: DESIGN.md section 6), grace period included.
+  pass.setExpirationDate(new Date(`${card.validThrough}T23:59:59.000Z`));
 
   // Apple's card stays minimal (SPEC "CardBackField"): label and value only.
   for (const [i, f] of card.walletFields.entries()) pass.backFields.push({ key: `back_${i}`, label: f.label, value: f.value });

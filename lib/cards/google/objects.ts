@@ -68,7 +68,7 @@ export function loyaltyObject(cfg: GoogleWalletConfig, data: PassData, now = new
     barcode: { type: BARCODE_TYPES[card.barcode], value: card.code, alternateText: card.code },
     validTimeInterval: {
       start: { date: `${member.membership_start}T00:00:00Z` },
-      end: { date: `${member.membership_end}T23:59:59Z` },
+      end: { date: `${card.validThrough}T23:59:59Z` },
     },
     // Google shows a balance here: the day itself (ISO), which Google's own date display does not reformat.
     secondaryLoyaltyPoints: { label: tx.validUntil, localizedLabel: localized(locale, tx.validUntil), balance: { string: member.membership_end } },

@@ -1,0 +1,44 @@
+// The look of a club's mail: its name on a band of its primary colour, the paragraphs, one button
+// in its secondary colour, the sign-off; and the same as plain text (the link written out). Inline
+// styles and tables only (mail clients drop <style> and most CSS), nothing loaded from elsewhere.
+import type { MailMessage } from "./index";
+
+/** Escapes text for HTML. */
+export const escapeMailHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Replaces each `{name}` of `text` by `params[name]` (unknown names stay as they are). */
+export const fillText = (text: string, params: Record<string, string>) => text.replace(/\{(\w+)\}/g, (m, k: string) => params[k] ?? m);
+
+export type MailBrand = { name: string; primary: string; onPrimary: string; secondary: string; onSecondary: string };
+
+export type MailContent = {
+  /** Paragraphs; a `\n` inside one is a line break. */
+  paragraphs: string[];
+  action?: { label: string; url: string };
+  /** Paragraphs after the button (a code, a note). */
+  after?: string[];
+  /** The sign-off line ("See you soon,"), followed by the club's name. */
+  bye: string;
+};
+
+/** The text and HTML bodies of a club's mail. */
+export function brandedBody(brand: MailBrand, content: MailContent): Pick<MailMessage, "text" | "html"> {
+  const after = content.after ?? [];
+  const text = [
+    ...content.paragraphs,
+    ...(content.action ? [`${content.action.label}: ${content.action.url}`] : []),
+    ...after,
+    `${content.bye}\n${brand.name}`,
+  ].join("\n\n");
+  const p = (s: string) => `<p style="margin:0 0 16px;font-size:16px;line-height:1.5;color:#111827">${escapeMailHtml(s).replace(/\n/g, "<br>")}</p>`;
+  const button = content.action
+    ? `<p style="margin:8px 0 24px"><a href="${escapeMailHtml(content.action.url)}" style="display:inline-block;padding:12px 20px;border-radius:8px;background:${brand.secondary};color:${brand.onSecondary};font-weight:bold;text-decoration:none;font-size:16px">${escapeMailHtml(content.action.label)}</a></p>`
+    : "";
+  const html = `<!doctype html><html><body style="margin:0;padding:0;background:#F3F4F6;font-family:Arial,Helvetica,sans-serif">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#F3F4F6"><tr><td align="center" style="padding:16px 8px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#FFFFFF;border-radius:12px;overflow:hidden">
+<tr><td style="background:${brand.primary};color:${brand.onPrimary};padding:18px 24px;font-size:20px;font-weight:bold">${escapeMailHtml(brand.name)}</td></tr>
+<tr><td style="padding:24px">${content.paragraphs.map(p).join("")}${button}${after.map(p).join("")}${p(`${content.bye}\n${brand.name}`)}</td></tr>
+</table></td></tr></table></body></html>`;
+  return { text, html };
+}

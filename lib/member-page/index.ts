@@ -1,0 +1,259 @@
+// The member's own page (DESIGN.md section 14): /m/<manage_token> and its JSON twin
+// /api/public/manage/<manage_token>. No credentials: the unguessable token is the key, and a wrong
+// one is a plain 404. What a member may do there (correct their name, change their email through
+// a link mailed to the new address, renew, turn the automatic renewal off and on, download their
+// data, ask to be erased) is written to their history with `actor: member`.
+import { timingSafeEqual } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { members, tiers } from "../../db/schema";
+import { clubCardView } from "../cards/view";
+import { type ClubRow, getClubRow } from "../clubs/internal";
+import type { PublicCtx } from "../context";
+import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
+import { nowIso, randomBase62, sha256Hex } from "../ids";
+import { clubSender, queueMail } from "../mail";
+import { brandedBody, fillText } from "../mail/layout";
+import { queuePassUpdate, walletUrls } from "../passes";
+import { memberDataDocument } from "../members/history";
+import { assertEmailFree } from "../members/index";
+import { type MemberRow, memberAuthor, memberPageUrl, newManageToken, normalizeEmail, searchTextOf, sortNameOf, writeHistory } from "../members/internal";
+import type { MemberPage, MemberNameUpdate, RenewAnswer } from "./schemas";
+import { creditorReference } from "../members/reference";
+import type { MemberDataExport } from "../members/schemas";
+import { statusOn, todayUtc } from "../members/status";
+
+/** How long the link that confirms a new address works. */
+export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** The rate of the member's page, HTML and JSON together: 20 a minute per address (DESIGN.md section 13). */
+export const MEMBER_PAGE_RATE = { scope: "member-page", perMinute: 20 } as const;
+
+/** The member whose page token is `token`, with their club; 404 MEMBER_PAGE_NOT_FOUND otherwise. */
+async function memberOf(ctx: PublicCtx, q: Queryable, token: string): Promise<{ m: MemberRow; club: ClubRow }> {
+  const [m] = token.length >= 20 && token.length <= 100 ? await q.select().from(members).where(eq(members.manage_token, token)).limit(1) : [];
+  if (!m) throw new NotFound("MEMBER_PAGE_NOT_FOUND");
+  return { m, club: await getClubRow(ctx.db, m.club_id) };
+}
+
+/** What the club offers to pay a renewal with, now: a bank transfer when it has a payout IBAN (Stripe comes with issue 13). */
+function paymentMethods(club: ClubRow): string[] {
+  return club.payout_iban && (club.payment_methods_enabled ?? []).includes("bank_transfer") ? ["bank_transfer"] : [];
+}
+
+const onSubscription = (m: MemberRow) => m.payment_mode === "subscription";
+
+function pageOf(ctx: PublicCtx, m: MemberRow, club: ClubRow, tierName: string | null): MemberPage {
+  const view = clubCardView(club);
+  const wallets = walletUrls(ctx, m.pass_serial_number);
+  return {
+    member: {
+      first_name: m.first_name,
+      last_name: m.last_name,
+      email: m.email,
+      status: statusOn(m, todayUtc(), club.grace_period_days),
+      membership_start: m.membership_start,
+      membership_end: m.membership_end,
+      tier_name: tierName,
+      referral_code: m.referral_code,
+      auto_renewal: onSubscription(m) ? m.renewal_opt_out_at === null : null,
+      pending_email: m.pending_email && m.pending_email_expires_at && m.pending_email_expires_at > nowIso() ? m.pending_email : null,
+      erasure_requested_at: m.erasure_requested_at,
+    },
+    club: {
+      name: view.clubName,
+      locale: view.locale,
+      primary_color: view.colors.primary,
+      secondary_color: view.colors.secondary,
+      logo_url: view.logoUrl,
+      contact_email: club.contact_email,
+    },
+    card: { web: wallets.web, apple: wallets.apple, google: wallets.google },
+    payment_methods: paymentMethods(club),
+  };
+}
+
+async function tierNameOf(q: Queryable, m: MemberRow): Promise<string | null> {
+  if (!m.tier_id) return null;
+  const [tier] = await q.select({ name: tiers.name }).from(tiers).where(eq(tiers.id, m.tier_id)).limit(1);
+  return tier?.name ?? null;
+}
+
+/** The member's page. */
+export async function getMemberPage(ctx: PublicCtx, token: string): Promise<MemberPage> {
+  const { m, club } = await memberOf(ctx, ctx.db.read, token);
+  return pageOf(ctx, m, club, await tierNameOf(ctx.db.read, m));
+}
+
+/** Corrects the member's first and last name (a history row `update` naming the fields, by the member). */
+export async function updateMemberName(ctx: PublicCtx, token: string, input: MemberNameUpdate): Promise<MemberPage> {
+  const { m, club, after } = await ctx.db.tx(async (t) => {
+    const { m, club } = await memberOf(ctx, t, token);
+    const set: Partial<MemberRow> = {};
+    // An empty name is no correction (the HTML form sends every field).
+    if (input.first_name && input.first_name !== m.first_name) set.first_name = input.first_name;
+    if (input.last_name && input.last_name !== m.last_name) set.last_name = input.last_name;
+    if (!Object.keys(set).length) return { m, club, after: m };
+    const names = { ...m, ...set };
+    const [after] = await t
+      .update(members)
+      .set({ ...set, search_text: searchTextOf(names), sort_name: sortNameOf(names), updated_at: nowIso() })
+      .where(eq(members.id, m.id))
+      .returning();
+    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "update", from: m, to: after, details: { fields: Object.keys(set) } });
+    // The name is on the wallet card.
+    await queuePassUpdate(t, m.club_id, [m.id], "member_page");
+    return { m, club, after };
+  });
+  return pageOf(ctx, after ?? m, club, await tierNameOf(ctx.db.read, m));
+}
+
+/**
+ * Starts a change of address: a confirmation link (with a one-time code) is mailed to the new
+ * address; nothing changes until it is followed. 409 MEMBER_EMAIL_TAKEN for another member's
+ * address, EMAIL_UNCHANGED for the member's own. Asking again replaces the pending change.
+ */
+export async function requestEmailChange(ctx: PublicCtx, token: string, input: { email: string }): Promise<{ pending_email: string; expires_at: string }> {
+  const email = normalizeEmail(input.email);
+  // The JSON route's schema checks the address; the HTML form's goes through here only.
+  if (!/^[^\s@"<>]+@[^\s@"<>]+\.[^\s@"<>]+$/.test(email) || email.length > 320) {
+    throw new ValidationFailed([{ loc: ["body", "email"], code: "VALIDATION_FAILED" }]);
+  }
+  return ctx.db.tx(async (t) => {
+    const { m, club } = await memberOf(ctx, t, token);
+    if (email === m.email) throw new Conflict("EMAIL_UNCHANGED");
+    await assertEmailFree(t, m.club_id, email, m.id);
+    const code = randomBase62(32);
+    const expires_at = new Date(Date.now() + EMAIL_CHANGE_TTL_MS).toISOString();
+    await t
+      .update(members)
+      .set({ pending_email: email, pending_email_code_hash: sha256Hex(code), pending_email_expires_at: expires_at })
+      .where(eq(members.id, m.id));
+    const view = clubCardView(club);
+    const tx = REMINDER_MAIL_TEXTS[view.locale];
+    const p = { first: m.first_name, club: view.clubName, code };
+    const link = `${memberPageUrl(ctx.baseUrl, token)}/email/confirm?code=${code}`;
+    const { primary, onPrimary, secondary, onSecondary } = view.colors;
+    await queueMail(t, m.club_id, {
+      ...clubSender(ctx.baseUrl, club),
+      to: email,
+      subject: fillText(tx.emailChange.subject, p),
+      ...brandedBody(
+        { name: view.clubName, primary, onPrimary, secondary, onSecondary },
+        {
+          paragraphs: [fillText(tx.hello, p), fillText(tx.emailChange.body, p)],
+          action: { label: tx.emailChange.action, url: link },
+          after: [fillText(tx.emailChange.code, p), tx.emailChange.expires],
+          bye: tx.bye,
+        },
+      ),
+    });
+    return { pending_email: email, expires_at };
+  });
+}
+
+const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/**
+ * Confirms the pending change of address with the code mailed to it: the email changes, and so
+ * does the page's token (the old link, and the code, no longer work). 409 EMAIL_CHANGE_NOT_PENDING
+ * (none, or already used), EMAIL_CHANGE_EXPIRED, EMAIL_CODE_INVALID, MEMBER_EMAIL_TAKEN.
+ */
+export async function confirmEmailChange(ctx: PublicCtx, token: string, input: { code: string }): Promise<{ email: string; manage_url: string }> {
+  return ctx.db.tx(async (t) => {
+    const { m } = await memberOf(ctx, t, token);
+    if (!m.pending_email || !m.pending_email_code_hash || !m.pending_email_expires_at) throw new Conflict("EMAIL_CHANGE_NOT_PENDING");
+    if (!sameHash(sha256Hex(input.code), m.pending_email_code_hash)) throw new Conflict("EMAIL_CODE_INVALID");
+    if (m.pending_email_expires_at <= nowIso()) throw new Conflict("EMAIL_CHANGE_EXPIRED");
+    await assertEmailFree(t, m.club_id, m.pending_email, m.id);
+    const next = newManageToken();
+    const [after] = await t
+      .update(members)
+      .set({
+        email: m.pending_email,
+        search_text: searchTextOf({ ...m, email: m.pending_email }),
+        manage_token: next,
+        pending_email: null,
+        pending_email_code_hash: null,
+        pending_email_expires_at: null,
+        updated_at: nowIso(),
+      })
+      .where(eq(members.id, m.id))
+      .returning();
+    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "update", from: m, to: after, details: { fields: ["email"] } });
+    return { email: after.email, manage_url: memberPageUrl(ctx.baseUrl, next) };
+  });
+}
+
+/**
+ * How to pay a renewal: the amount (the tier's price, else the club's fee) and, for a bank
+ * transfer, the club's payout details with the member's creditor reference. 409
+ * PAYMENT_METHOD_UNAVAILABLE for a method the club does not offer (`stripe` until issue 13 plugs
+ * its Checkout Session in here), MEMBER_SUSPENDED_SELF for a suspended member.
+ */
+export async function renewMembership(ctx: PublicCtx, token: string, input: { payment_method: string }): Promise<RenewAnswer> {
+  const { m, club } = await memberOf(ctx, ctx.db.read, token);
+  if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED_SELF");
+  if (!paymentMethods(club).includes(input.payment_method)) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
+  let amount = club.membership_fee_cents;
+  let currency = club.currency;
+  if (m.tier_id) {
+    const [tier] = await ctx.db.read
+      .select()
+      .from(tiers)
+      .where(and(eq(tiers.id, m.tier_id), eq(tiers.club_id, m.club_id)))
+      .limit(1);
+    if (tier) [amount, currency] = [tier.price_cents, tier.currency];
+  }
+  return {
+    payment_method: "bank_transfer",
+    amount_cents: amount,
+    currency,
+    checkout_url: null,
+    bank_transfer: {
+      beneficiary: club.payout_beneficiary_name ?? club.legal_name ?? club.name,
+      iban: club.payout_iban as string,
+      bic: club.payout_bic,
+      reference: creditorReference(m.referral_code),
+      amount_cents: amount,
+      currency,
+    },
+  };
+}
+
+/** Turns the subscription's automatic renewal off (renewal_opt_out_at set) or on again. 409 NO_SUBSCRIPTION without one. */
+export async function setAutoRenewal(ctx: PublicCtx, token: string, input: { enabled: boolean }): Promise<MemberPage> {
+  const { after, club } = await ctx.db.tx(async (t) => {
+    const { m, club } = await memberOf(ctx, t, token);
+    if (!onSubscription(m)) throw new Conflict("NO_SUBSCRIPTION");
+    if (input.enabled === (m.renewal_opt_out_at === null)) return { after: m, club };
+    const now = nowIso();
+    const [after] = await t
+      .update(members)
+      .set({ renewal_opt_out_at: input.enabled ? null : now, updated_at: now })
+      .where(eq(members.id, m.id))
+      .returning();
+    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: input.enabled ? "auto_renewal_on" : "auto_renewal_off", from: m, to: after });
+    return { after, club };
+  });
+  return pageOf(ctx, after, club, await tierNameOf(ctx.db.read, after));
+}
+
+/** Everything the club holds about the member (GDPR art. 15), the document an admin's export gives. */
+export async function exportMyData(ctx: PublicCtx, token: string): Promise<MemberDataExport> {
+  const { m } = await memberOf(ctx, ctx.db.read, token);
+  return memberDataDocument(ctx.db.read, m.club_id, m.id);
+}
+
+/** Records the member's request to be erased (GDPR art. 17): the admin sees it and decides (DELETE members/<id>). Asking again keeps the first date. */
+export async function requestErasure(ctx: PublicCtx, token: string): Promise<{ erasure_requested_at: string }> {
+  return ctx.db.tx(async (t) => {
+    const { m } = await memberOf(ctx, t, token);
+    if (m.erasure_requested_at) return { erasure_requested_at: m.erasure_requested_at };
+    const now = nowIso();
+    const [after] = await t.update(members).set({ erasure_requested_at: now, updated_at: now }).where(eq(members.id, m.id)).returning();
+    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "erasure_requested", from: m, to: after });
+    return { erasure_requested_at: now };
+  });
+}

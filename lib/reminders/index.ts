@@ -1,0 +1,248 @@
+// The reminder scheduler (DESIGN.md section 14): renewal reminders before the end of a
+// membership, the expiry notice once it has ended (after the grace period), and event reminders
+// the day before an event. Each reminder goes out at most once per subject (member or
+// registration), kind and period: a `reminders_sent` row, unique on the three, is written in the
+// same transaction as the mail job, so a run repeated, run twice at once (the server and the
+// CLI), or killed half-way sends nothing twice. The server runs it hourly as a job that queues its
+// own next run (`REMINDER_JOBS`); the CLI runs it as of any day (`reminders run --date`).
+import { and, asc, eq, gte, inArray, isNotNull, lt, lte, ne, or, type SQL } from "drizzle-orm";
+import type { Db } from "../../db";
+import { clubs, eventRegistrations, events, members, remindersSent } from "../../db/schema";
+import { clubCardView, formatDate } from "../cards/view";
+import { type ClubRow, getClubRow } from "../clubs/internal";
+import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
+import { newId, nowIso } from "../ids";
+import { completeJobIn, enqueueJob, hasPendingJob, type JobKind, type JobKinds } from "../jobs";
+import { clubSender, type MailMessage, queueMail } from "../mail";
+import { brandedBody, fillText, type MailBrand } from "../mail/layout";
+import { addDays, memberPageUrl } from "../members/internal";
+import { statusDay, todayUtc } from "../members/status";
+
+export const REMINDER_KINDS = ["renewal", "expiry", "event"] as const;
+export type ReminderKind = (typeof REMINDER_KINDS)[number];
+export type ReminderRun = { sent: number; by_kind: Record<ReminderKind, number> };
+
+/**
+ * Days an expiry notice is still sent after the member's first expired day (a scheduler that was
+ * down catches up); beyond, none: a member who left long ago is not told again.
+ */
+export const EXPIRY_CATCH_UP_DAYS = 7;
+/** Reminders written per transaction: a big club's run does not hold the writer for long. */
+const CHUNK = 200;
+
+/** One reminder due: the rows that mark it sent (the first names this reminder) and its mail. */
+type Due = { kind: ReminderKind; subjectId: string; periods: string[]; message: Omit<MailMessage, "attachments"> };
+
+const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+
+/** The club's name and colours as a mail shows them (the card's, so they read the same). */
+function brandOf(club: ClubRow): { brand: MailBrand; locale: ReturnType<typeof clubCardView>["locale"]; country: string | null } {
+  const view = clubCardView(club);
+  const { primary, onPrimary, secondary, onSecondary } = view.colors;
+  return { brand: { name: view.clubName, primary, onPrimary, secondary, onSecondary }, locale: view.locale, country: view.country };
+}
+
+/** `when`: the event's start, `2030-06-20 18:00 UTC` (dates are stored in UTC; the club has no time zone yet). */
+const startsText = (day: string, iso: string, locale: Parameters<typeof formatDate>[1], country: unknown) =>
+  `${formatDate(day, locale, country)}, ${iso.slice(11, 16)} UTC`;
+
+/** The club's paid members (with a page to link to) that `where` keeps, nearest end first. */
+function paidMembers(db: Db, clubId: string, ...where: (SQL | undefined)[]) {
+  return db.read
+    .select({ id: members.id, first: members.first_name, email: members.email, end: members.membership_end, token: members.manage_token })
+    .from(members)
+    .where(and(eq(members.club_id, clubId), eq(members.payment_status, "paid"), isNotNull(members.manage_token), ...where))
+    .orderBy(asc(members.membership_end), asc(members.id));
+}
+
+async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Promise<Due[]> {
+  const { brand, locale, country } = brandOf(club);
+  const tx = REMINDER_MAIL_TEXTS[locale];
+  const sender = clubSender(baseUrl, club);
+  const due: Due[] = [];
+  const mail = (to: string, subject: string, body: ReturnType<typeof brandedBody>) => ({ ...sender, to, subject, ...body });
+
+  // Renewal: paid members whose end is still ahead (or today), not renewed by a running subscription.
+  const days = [...new Set(club.renewal_reminder_days ?? [])].filter((n) => Number.isInteger(n) && n >= 1 && n <= 365);
+  if (days.length) {
+    const rows = await paidMembers(
+      db,
+      club.id,
+      gte(members.membership_end, today),
+      lte(members.membership_end, addDays(today, Math.max(...days))),
+      or(ne(members.payment_mode, "subscription"), isNotNull(members.renewal_opt_out_at)),
+    );
+    for (const m of rows) {
+      // Every reminder day already reached; the nearest one is this reminder, the others are
+      // marked with it (a missed day is caught up once, not once per day missed).
+      const reached = days.filter((n) => addDays(m.end, -n) <= today).sort((a, b) => a - b);
+      if (!reached.length) continue;
+      const left = daysBetween(today, m.end);
+      const p = { first: m.first, club: brand.name, date: formatDate(m.end, locale, country), days: String(left) };
+      due.push({
+        kind: "renewal",
+        subjectId: m.id,
+        periods: reached.map((n) => `${m.end}:${n}`),
+        message: mail(
+          m.email,
+          fillText(tx.renewal.subject, p),
+          brandedBody(brand, {
+            paragraphs: [fillText(tx.hello, p), fillText(left === 0 ? tx.renewal.lastDay : tx.renewal.body, p)],
+            action: { label: tx.renewal.action, url: memberPageUrl(baseUrl, m.token as string) },
+            bye: tx.bye,
+          }),
+        ),
+      });
+    }
+  }
+
+  // Expiry: paid members on their first expired day (grace period past), or a few days later.
+  if (club.expiry_notice) {
+    const lastActive = statusDay(today, club.grace_period_days);
+    const rows = await paidMembers(
+      db,
+      club.id,
+      lt(members.membership_end, lastActive),
+      gte(members.membership_end, addDays(lastActive, -1 - EXPIRY_CATCH_UP_DAYS)),
+    );
+    for (const m of rows) {
+      const p = { first: m.first, club: brand.name, date: formatDate(m.end, locale, country) };
+      due.push({
+        kind: "expiry",
+        subjectId: m.id,
+        periods: [m.end],
+        message: mail(
+          m.email,
+          fillText(tx.expiry.subject, p),
+          brandedBody(brand, {
+            paragraphs: [fillText(tx.hello, p), fillText(tx.expiry.body, p)],
+            action: { label: tx.expiry.action, url: memberPageUrl(baseUrl, m.token as string) },
+            bye: tx.bye,
+          }),
+        ),
+      });
+    }
+  }
+
+  // Events starting tomorrow (UTC): their confirmed registrants with an address.
+  const tomorrow = addDays(today, 1);
+  const evs = await db.read
+    .select()
+    .from(events)
+    .where(
+      and(
+        eq(events.club_id, club.id),
+        eq(events.status, "published"),
+        eq(events.reminder_enabled, true),
+        gte(events.starts_at, `${tomorrow}T00:00:00`),
+        lt(events.starts_at, `${addDays(tomorrow, 1)}T00:00:00`),
+      ),
+    );
+  if (evs.length) {
+    const regs = await db.read
+      .select()
+      .from(eventRegistrations)
+      .where(
+        and(
+          inArray(
+            eventRegistrations.event_id,
+            evs.map((e) => e.id),
+          ),
+          eq(eventRegistrations.status, "confirmed"),
+          isNotNull(eventRegistrations.email),
+        ),
+      )
+      .orderBy(asc(eventRegistrations.created_at), asc(eventRegistrations.id));
+    const byId = new Map(evs.map((e) => [e.id, e]));
+    for (const r of regs) {
+      const e = byId.get(r.event_id);
+      if (!e || !r.email) continue;
+      const p = {
+        first: r.first_name,
+        club: brand.name,
+        event: e.title,
+        when: startsText(tomorrow, e.starts_at, locale, country),
+        place: [e.location_name, e.location_address].filter(Boolean).join(", "),
+        code: r.qr_token,
+      };
+      due.push({
+        kind: "event",
+        subjectId: r.id,
+        periods: [e.starts_at.slice(0, 10)],
+        message: mail(
+          r.email,
+          fillText(tx.event.subject, p),
+          brandedBody(brand, {
+            paragraphs: [fillText(tx.hello, p), fillText(tx.event.body, p), ...(p.place ? [fillText(tx.event.place, p)] : []), fillText(tx.event.code, p)],
+            action: { label: tx.event.action, url: `${baseUrl}/api/public/registrations/${r.qr_token}/ics` },
+            bye: tx.bye,
+          }),
+        ),
+      });
+    }
+  }
+  return due;
+}
+
+/**
+ * Sends every reminder due on `today` (a `YYYY-MM-DD` UTC day: the frozen clock of tests and of
+ * the CLI's --date) for one club or all, and says how many it queued. Each reminder is queued at
+ * most once, ever: running again (or at the same time elsewhere) queues nothing new.
+ */
+export async function runReminders(db: Db, input: { baseUrl: string; today: string; clubId?: string }): Promise<ReminderRun> {
+  const run: ReminderRun = { sent: 0, by_kind: { renewal: 0, expiry: 0, event: 0 } };
+  const clubIds = input.clubId ? [input.clubId] : (await db.read.select({ id: clubs.id }).from(clubs).orderBy(asc(clubs.id))).map((c) => c.id);
+  for (const clubId of clubIds) {
+    const club = await getClubRow(db, clubId);
+    const due = await dueFor(db, club, input.today, input.baseUrl);
+    for (let i = 0; i < due.length; i += CHUNK) {
+      await db.tx(async (t) => {
+        const now = nowIso();
+        for (const d of due.slice(i, i + CHUNK)) {
+          const marked = await t
+            .insert(remindersSent)
+            .values(d.periods.map((period) => ({ id: newId(), club_id: clubId, subject_id: d.subjectId, kind: d.kind, period, created_at: now })))
+            .onConflictDoNothing()
+            .returning({ period: remindersSent.period });
+          // Sent before (the reminder's own row was there): nothing to do.
+          if (!marked.some((r) => r.period === d.periods[0])) continue;
+          await queueMail(t, clubId, d.message);
+          run.sent++;
+          run.by_kind[d.kind]++;
+        }
+      });
+    }
+  }
+  return run;
+}
+
+// ---- the server's schedule ----
+
+export const REMINDERS_RUN = "reminders_run";
+/** How often the server looks for reminders due. Hourly: a day missed is caught up within the hour. */
+export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * A run of every club's reminders as of the job's clock, which queues the next run in the same
+ * transaction that marks this one done: exactly one run stays scheduled, across restarts.
+ */
+export const remindersJob: JobKind = {
+  run: async (db, job, env) => {
+    const result = await runReminders(db, { baseUrl: env.config.baseUrl, today: todayUtc(env.now) });
+    const outcome = `sent ${result.sent} (renewal ${result.by_kind.renewal}, expiry ${result.by_kind.expiry}, event ${result.by_kind.event})`;
+    await db.tx(async (t) => {
+      await completeJobIn(t, job, outcome);
+      await enqueueJob(t, { clubId: "", kind: REMINDERS_RUN, payload: {}, runAfter: new Date(env.now.getTime() + REMINDER_INTERVAL_MS).toISOString() });
+    });
+    return outcome;
+  },
+};
+
+export const REMINDER_JOBS: JobKinds = { [REMINDERS_RUN]: remindersJob };
+
+/** At start: schedules a reminders run now unless one is already pending (the chain survives restarts). */
+export async function ensureReminderSchedule(db: Db): Promise<void> {
+  await db.tx(async (t) => {
+    if (!(await hasPendingJob(t, REMINDERS_RUN))) await enqueueJob(t, { clubId: "", kind: REMINDERS_RUN, payload: {} });
+  });
+}

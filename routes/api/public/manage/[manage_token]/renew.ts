@@ -1,0 +1,19 @@
+// POST /api/public/manage/[manage_token]/renew — how to pay my renewal
+import { MEMBER_PAGE_RATE, renewMembership } from "../../../../../lib/member-page";
+import { RenewAnswer, RenewRequest, ManageParams } from "../../../../../lib/member-page/schemas";
+import { route } from "../../../../../server/route";
+
+export const POST = route({
+  summary: "Renew my membership",
+  operationId: "renewMemberPage",
+  description:
+    "`bank_transfer`: the club's payout details, the amount and the member's creditor reference (RF...); the treasurer records the payment. `stripe` answers 409 until card payments are configured.",
+  tags: ["public"],
+  auth: "public",
+  rateLimit: MEMBER_PAGE_RATE,
+  params: ManageParams,
+  body: RenewRequest,
+  response: RenewAnswer,
+  errors: [404, 409],
+  handler: ({ ctx, params, body }) => renewMembership(ctx, params.manage_token, body),
+});

@@ -1,0 +1,105 @@
+// /m/<manage_token>: the member's page as HTML (DESIGN.md section 14). In the club's language and
+// colours, nothing loaded from another host and no script; its forms redirect back with a notice;
+// the mailed email link confirms once and moves the page; a refusal is a page in the club's language.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { eq } from "drizzle-orm";
+import { clubs, jobs, members } from "../../db/schema";
+import { setup, type TestEnv } from "../helpers";
+import { memberRow, seedMember } from "../members-fixtures";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await setup();
+  await env.db.tx((t) =>
+    t.update(clubs).set({ primary_color: "#0B5394", payout_iban: "CH9300762011623852957", membership_fee_cents: 5000 }).where(eq(clubs.id, env.clubId)),
+  );
+});
+afterAll(() => env.close());
+
+let n = 0;
+async function get(path: string, lang = "en") {
+  const res = await env.app.handle(new Request(`http://localhost${path}`, { headers: { "accept-language": lang } }), `10.1.0.${++n % 250}`);
+  return { status: res.status, text: await res.text(), headers: res.headers };
+}
+async function post(path: string, form: Record<string, string>) {
+  const res = await env.app.handle(
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(form),
+    }),
+    `10.2.0.${++n % 250}`,
+  );
+  return { status: res.status, location: res.headers.get("location"), text: await res.text() };
+}
+
+describe("/m/<token>", () => {
+  it("is the member's page in the club's language and colours, with no script and nothing from another host", async () => {
+    const m = await seedMember(env, { first_name: "Léa", last_name: "Rochat" });
+    const res = await get(`/m/${m.manage_token}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<html lang="fr">');
+    expect(res.text).toContain("--primary:#0B5394");
+    expect(res.text).toContain("Léa Rochat");
+    expect(res.text).toContain("Adhésion active");
+    expect(res.text).not.toMatch(/<script|<link |@import|src="https?:/i);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("answers a wrong token with a 404 page in the visitor's language", async () => {
+    const res = await get("/m/nope", "en");
+    expect(res.status).toBe(404);
+    expect(res.text).toContain("Page not found");
+  });
+
+  it("shows the bank transfer details with the reference", async () => {
+    const m = await seedMember(env);
+    const res = await get(`/m/${m.manage_token}?renew=bank_transfer`);
+    expect(res.text).toContain("CH9300762011623852957");
+    expect(res.text).toMatch(new RegExp(`RF\\d{2}${m.referral_code}`));
+    expect(res.text).toContain("50.00 CHF");
+  });
+
+  it("runs its forms and redirects back with a notice", async () => {
+    const m = await seedMember(env);
+    const token = m.manage_token as string;
+    const named = await post(`/m/${token}/name`, { first_name: "Zoé", last_name: "Favre" });
+    expect(named.status).toBe(302);
+    expect(named.location).toBe(`http://localhost/m/${token}?done=name`);
+    expect(await memberRow(env, m.id)).toMatchObject({ first_name: "Zoé", last_name: "Favre" });
+    expect((await get(named.location?.replace("http://localhost", "") ?? "")).text).toContain("Votre nom a été corrigé.");
+    const erased = await post(`/m/${token}/erasure-request`, {});
+    expect(erased.location).toBe(`http://localhost/m/${token}?done=erasure`);
+    expect((await memberRow(env, m.id)).erasure_requested_at).not.toBeNull();
+    const refused = await post(`/m/${token}/auto-renewal`, { enabled: "false" });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain("ne se renouvelle pas automatiquement");
+  });
+
+  it("confirms a new email from the mailed link once, then lives at its new address", async () => {
+    const m = await seedMember(env);
+    const token = m.manage_token as string;
+    expect((await post(`/m/${token}/email`, { email: "zoe.new@test.org" })).location).toBe(`http://localhost/m/${token}?done=email`);
+    const [job] = (await env.db.read.select().from(jobs).where(eq(jobs.kind, "mail"))).filter(
+      (j) => (j.payload as { message: { to: string } }).message.to === "zoe.new@test.org",
+    );
+    const link = /http:\/\/localhost(\/m\/\S+\/email\/confirm\?code=\w+)/.exec((job.payload as { message: { text: string } }).message.text)?.[1] as string;
+    const followed = await get(link);
+    expect(followed.status).toBe(302);
+    const row = await memberRow(env, m.id);
+    expect(row.email).toBe("zoe.new@test.org");
+    expect(followed.headers.get("location")).toBe(`http://localhost/m/${row.manage_token}?done=email_confirmed`);
+    // The link again: its page no longer exists.
+    expect((await get(link)).status).toBe(404);
+    await env.db.tx((t) =>
+      t
+        .update(members)
+        .set({ pending_email: "x@test.org", pending_email_code_hash: "0", pending_email_expires_at: "2000-01-01T00:00:00.000Z" })
+        .where(eq(members.id, m.id)),
+    );
+    const wrong = await get(`/m/${row.manage_token}/email/confirm?code=abc`);
+    expect(wrong.status).toBe(409);
+    expect(wrong.text).toContain("code de confirmation");
+  });
+});

@@ -1,0 +1,195 @@
+// /api/public/manage/<manage_token>: the member's own page as JSON (DESIGN.md section 14). Each
+// action and its refusal, the email change by a mailed link (wrong, expired, reused), a wrong
+// token (404), the history written with `actor: member`, the erasure request the admin sees.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { and, desc, eq } from "drizzle-orm";
+import { clubs, jobs, members } from "../../db/schema";
+import { isCreditorReference } from "../../lib/members/reference";
+import { setup, type TestEnv } from "../helpers";
+import { memberRow, seedMember } from "../members-fixtures";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await setup();
+});
+afterAll(() => env.close());
+
+let ip = 0;
+/** Each test from its own address: the page's rate limit (20 a minute) is tested on its own. */
+async function page(method: string, token: string, sub = "", body?: unknown, from = `10.0.${Math.floor(++ip / 250)}.${ip % 250}`) {
+  const init: RequestInit = { method, headers: { "content-type": "application/json" } };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const res = await env.app.handle(new Request(`http://localhost/api/public/manage/${token}${sub}`, init), from);
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  // biome-ignore lint/suspicious/noExplicitAny: the parsed JSON answer
+  return { status: res.status, body: parsed as any };
+}
+
+async function lastMailTo(address: string) {
+  const rows = await env.db.read.select().from(jobs).where(eq(jobs.kind, "mail")).orderBy(desc(jobs.created_at));
+  const row = rows.find((r) => (r.payload as { message: { to: string } }).message.to === address);
+  return (row?.payload as { message: { subject: string; text: string; html: string } } | undefined)?.message;
+}
+
+async function history(memberId: string) {
+  const res = await env.call("GET", `/api/clubs/${env.clubId}/members/${memberId}/history`);
+  return res.body.items as { kind: string; actor: string }[];
+}
+
+describe("the member's page (JSON)", () => {
+  it("answers the member's status, card and club; a wrong token is a plain 404", async () => {
+    const m = await seedMember(env, { first_name: "Léa", membership_end: "2031-03-15" });
+    const res = await page("GET", m.manage_token as string);
+    expect(res.status).toBe(200);
+    expect(res.body.member).toMatchObject({
+      first_name: "Léa",
+      status: "active",
+      membership_end: "2031-03-15",
+      auto_renewal: null,
+      erasure_requested_at: null,
+    });
+    expect(res.body.card.web).toBe(`http://localhost/c/${m.pass_serial_number}`);
+    expect(res.body.club.name).toBe("Club de test");
+    for (const wrong of ["x", `${m.manage_token}x`, "A".repeat(32), "A".repeat(199)]) {
+      const miss = await page("GET", wrong);
+      expect({ wrong, status: miss.status, code: miss.body.code }).toEqual({ wrong, status: 404, code: "MEMBER_PAGE_NOT_FOUND" });
+    }
+  });
+
+  it("corrects the name, in the history with actor member", async () => {
+    const m = await seedMember(env);
+    const res = await page("PATCH", m.manage_token as string, "", { first_name: "Anne-Marie", last_name: "Dupont" });
+    expect(res.status).toBe(200);
+    expect(res.body.member).toMatchObject({ first_name: "Anne-Marie", last_name: "Dupont" });
+    expect(await memberRow(env, m.id)).toMatchObject({ first_name: "Anne-Marie", last_name: "Dupont" });
+    expect((await history(m.id))[0]).toMatchObject({ kind: "update", actor: "member" });
+    expect((await page("PATCH", m.manage_token as string, "", { first_name: "" })).status).toBe(422);
+  });
+
+  it("changes the email through the link mailed to the new address; the token changes, the link works once", async () => {
+    const m = await seedMember(env, { email: "old@test.org" });
+    const token = m.manage_token as string;
+    const asked = await page("POST", token, "/email", { email: "New@Test.org" });
+    expect(asked.status).toBe(202);
+    expect(asked.body.pending_email).toBe("new@test.org");
+    expect((await memberRow(env, m.id)).email).toBe("old@test.org");
+    const mail = await lastMailTo("new@test.org");
+    const code = /code=([A-Za-z0-9]+)/.exec(mail?.text ?? "")?.[1] as string;
+    expect(mail?.text).toContain(`http://localhost/m/${token}/email/confirm?code=${code}`);
+
+    expect((await page("POST", token, "/email/confirm", { code: "wrong" })).body.code).toBe("EMAIL_CODE_INVALID");
+    const done = await page("POST", token, "/email/confirm", { code });
+    expect(done.status).toBe(200);
+    expect(done.body.email).toBe("new@test.org");
+    const row = await memberRow(env, m.id);
+    expect(row.email).toBe("new@test.org");
+    expect(row.manage_token).not.toBe(token);
+    expect(done.body.manage_url).toBe(`http://localhost/m/${row.manage_token}`);
+    // The old address of the page is gone; the code does not work twice.
+    expect((await page("GET", token)).status).toBe(404);
+    const again = await page("POST", row.manage_token as string, "/email/confirm", { code });
+    expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: "EMAIL_CHANGE_NOT_PENDING" });
+    expect((await history(m.id))[0]).toMatchObject({ kind: "update", actor: "member" });
+  });
+
+  it("refuses an expired link, another member's address and the member's own", async () => {
+    const m = await seedMember(env, { email: "exp@test.org" });
+    const other = await seedMember(env, { email: "taken@test.org" });
+    const token = m.manage_token as string;
+    expect((await page("POST", token, "/email", { email: other.email })).body.code).toBe("MEMBER_EMAIL_TAKEN");
+    expect((await page("POST", token, "/email", { email: "exp@test.org" })).body.code).toBe("EMAIL_UNCHANGED");
+    await page("POST", token, "/email", { email: "later@test.org" });
+    const code = /code=([A-Za-z0-9]+)/.exec((await lastMailTo("later@test.org"))?.text ?? "")?.[1];
+    await env.db.tx((t) => t.update(members).set({ pending_email_expires_at: "2000-01-01T00:00:00.000Z" }).where(eq(members.id, m.id)));
+    const res = await page("POST", token, "/email/confirm", { code });
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: "EMAIL_CHANGE_EXPIRED" });
+    expect((await memberRow(env, m.id)).email).toBe("exp@test.org");
+  });
+
+  it("renews by bank transfer with the club's payout details and a creditor reference; refuses what the club does not offer", async () => {
+    const m = await seedMember(env);
+    const token = m.manage_token as string;
+    const none = await page("POST", token, "/renew", { payment_method: "bank_transfer" });
+    expect({ status: none.status, code: none.body.code }).toEqual({ status: 409, code: "PAYMENT_METHOD_UNAVAILABLE" });
+    await env.db.tx((t) =>
+      t
+        .update(clubs)
+        .set({ payout_iban: "CH9300762011623852957", payout_bic: "POFICHBEXXX", payout_beneficiary_name: "Club de test", membership_fee_cents: 5000 })
+        .where(eq(clubs.id, env.clubId)),
+    );
+    const res = await page("POST", token, "/renew", { payment_method: "bank_transfer" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ payment_method: "bank_transfer", amount_cents: 5000, currency: "CHF", checkout_url: null });
+    expect(res.body.bank_transfer).toMatchObject({ iban: "CH9300762011623852957", bic: "POFICHBEXXX", beneficiary: "Club de test", amount_cents: 5000 });
+    expect(isCreditorReference(res.body.bank_transfer.reference)).toBe(true);
+    expect(res.body.bank_transfer.reference).toEndWith(m.referral_code);
+    expect((await page("POST", token, "/renew", { payment_method: "stripe" })).body.code).toBe("PAYMENT_METHOD_UNAVAILABLE");
+    expect((await page("POST", token, "/renew", { payment_method: "cash" })).status).toBe(422);
+    expect((await page("GET", token)).body.payment_methods).toEqual(["bank_transfer"]);
+  });
+
+  it("turns the automatic renewal off and on, only on a subscription", async () => {
+    const plain = await seedMember(env);
+    const refused = await page("POST", plain.manage_token as string, "/auto-renewal", { enabled: false });
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: "NO_SUBSCRIPTION" });
+    const sub = await seedMember(env, { payment_mode: "subscription" });
+    const token = sub.manage_token as string;
+    const off = await page("POST", token, "/auto-renewal", { enabled: false });
+    expect(off.body.member.auto_renewal).toBe(false);
+    expect((await memberRow(env, sub.id)).renewal_opt_out_at).not.toBeNull();
+    const on = await page("POST", token, "/auto-renewal", { enabled: true });
+    expect(on.body.member.auto_renewal).toBe(true);
+    expect((await memberRow(env, sub.id)).renewal_opt_out_at).toBeNull();
+    expect((await history(sub.id)).map((h) => [h.kind, h.actor])).toEqual([
+      ["auto_renewal_on", "member"],
+      ["auto_renewal_off", "member"],
+    ]);
+  });
+
+  it("gives the member their data (the art. 15 document)", async () => {
+    const m = await seedMember(env, { first_name: "Data" });
+    const res = await page("GET", m.manage_token as string, "/data-export");
+    expect(res.status).toBe(200);
+    expect(res.body.member).toMatchObject({ id: m.id, first_name: "Data" });
+    expect(Array.isArray(res.body.history)).toBe(true);
+  });
+
+  it("records an erasure request the admin sees in the item and the list filter", async () => {
+    const m = await seedMember(env);
+    const res = await page("POST", m.manage_token as string, "/erasure-request");
+    expect(res.status).toBe(200);
+    const again = await page("POST", m.manage_token as string, "/erasure-request");
+    expect(again.body.erasure_requested_at).toBe(res.body.erasure_requested_at);
+    const item = await env.call("GET", `/api/clubs/${env.clubId}/members/${m.id}`);
+    expect(item.body.erasure_requested_at).toBe(res.body.erasure_requested_at);
+    const asked = await env.call("GET", `/api/clubs/${env.clubId}/members?erasure_requested=true&limit=1000`);
+    expect(asked.body.items.map((i: { id: string }) => i.id)).toEqual([m.id]);
+    const others = await env.call("GET", `/api/clubs/${env.clubId}/members?erasure_requested=false&limit=1000`);
+    expect(others.body.items.some((i: { id: string }) => i.id === m.id)).toBe(false);
+    expect((await history(m.id))[0]).toMatchObject({ kind: "erasure_requested", actor: "member" });
+  });
+
+  it("is rate-limited per address: 20 a minute", async () => {
+    const m = await seedMember(env);
+    const statuses: number[] = [];
+    for (let i = 0; i < 21; i++) statuses.push((await page("GET", m.manage_token as string, "", undefined, "10.9.9.9")).status);
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    expect((await page("GET", m.manage_token as string, "", undefined, "10.9.9.8")).status).toBe(200);
+  });
+});
+
+it("stores nothing for another club's admin to see", async () => {
+  const other = await env.otherClub();
+  const res = await env.call("GET", `/api/clubs/${env.clubId}/members?erasure_requested=true`, { key: other.api_key });
+  expect(res.status).toBe(403);
+  const [row] = await env.db.read
+    .select()
+    .from(members)
+    .where(and(eq(members.club_id, other.club_id)));
+  expect(row).toBeUndefined();
+});
