@@ -515,6 +515,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     const lines = batches();
     let swept = done;
     for (let next = lines.next(); !next.done; ) {
+      const began = performance.now();
       if (stopped()) {
         await planBatch(ctx.db.read, ctx, next.value, options, msg, errors, totals);
         done += next.value.length;
@@ -542,7 +543,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
         Bun.gc(true);
         swept = done;
       }
-      await pause();
+      await pause(performance.now() - began);
     }
     if (stopped()) return { keep: false, result: answer(false) };
     return { keep: true, result: answer(totals.created + totals.updated > 0) };

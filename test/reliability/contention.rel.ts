@@ -4,6 +4,10 @@
 // server's own process, then `bun run cli import members` in a second process on the same file
 // (it used to make the server answer 500 SQLITE_BUSY). Then the server is killed (kill -9) in
 // the middle of a third import: after the restart no member of it is left.
+// The 250 ms are what the import may add: the budget is 250 ms above the p99 the same load gets
+// with no import, measured first on this machine now (0-20 ms on a quiet machine; 120-220 ms
+// seen with eight other processes sharing its two cores, where an absolute bound measured the
+// machine, not the import).
 import { Database } from "bun:sqlite";
 import { afterAll, expect, it } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -77,7 +81,7 @@ const countLike = (pattern: string) => {
   }
 };
 
-it(`during a ${LINES}-line import (HTTP, then CLI), another club keeps a p99 under ${P99_MS} ms and gets no 5xx; a kill -9 mid-import leaves nothing`, async () => {
+it(`during a ${LINES}-line import (HTTP, then CLI), another club keeps a p99 under ${P99_MS} ms above its quiet p99 and gets no 5xx; a kill -9 mid-import leaves nothing`, async () => {
   const env = { RATE_LIMIT_PER_MINUTE: "100000000", MAX_BODY_BYTES: String(256 * 1024 * 1024), LOG_LEVEL: "warn" };
   let server = await startServer(dbPath, env);
   try {
@@ -87,8 +91,10 @@ it(`during a ${LINES}-line import (HTTP, then CLI), another club keeps a p99 und
     const importHeaders = { authorization: `Bearer ${server.key}`, "content-type": "text/csv" };
     const importUrl = `${server.base}/api/clubs/${server.clubId}/members/import`;
 
-    // What the other club gets with no import, on this machine now (for the log: the p99 is a budget above it).
-    console.log("other club, no import:", await otherClubLoad(server, other, Bun.sleep(5_000)));
+    // What the other club gets with no import, on this machine now: the budget is P99_MS above it.
+    const quiet = await otherClubLoad(server, other, Bun.sleep(5_000));
+    console.log("other club, no import:", quiet);
+    const budget = P99_MS + quiet.p99;
 
     // 1. Over HTTP, in the server's process.
     const started = performance.now();
@@ -103,7 +109,7 @@ it(`during a ${LINES}-line import (HTTP, then CLI), another club keeps a p99 und
     expect(imported.body.created).toBe(LINES);
     expect(Object.keys(duringHttp.statuses).filter((s) => Number(s) >= 500)).toEqual([]);
     expect(duringHttp.count).toBeGreaterThan(100);
-    expect(duringHttp.p99).toBeLessThan(P99_MS);
+    expect(duringHttp.p99).toBeLessThan(budget);
 
     // 2. The CLI in a second process, on the same file.
     const file = join(dir, "cli.csv");
@@ -116,7 +122,7 @@ it(`during a ${LINES}-line import (HTTP, then CLI), another club keeps a p99 und
     expect(await cliDone).toBe(0);
     expect((JSON.parse(await new Response(proc.stdout).text()) as { created: number }).created).toBe(LINES);
     expect(Object.keys(duringCli.statuses).filter((s) => Number(s) >= 500)).toEqual([]);
-    expect(duringCli.p99).toBeLessThan(P99_MS);
+    expect(duringCli.p99).toBeLessThan(budget);
 
     // 3. kill -9 in the middle of an import: after the restart, none of it is left.
     const before = countLike("%");
