@@ -136,6 +136,10 @@ export const clubs = sqliteTable(
     payout_country: text("payout_country"),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
+    // Added after the table existed: last, with an SQL default for the clubs already there
+    // (creation still writes every value).
+    /** Hours an unpaid (`pending`) public registration holds its place before it is cancelled (1..720). */
+    pending_hold_hours: integer("pending_hold_hours").notNull().default(48),
   },
   (t) => [uniqueIndex("clubs_slug_unique").on(t.slug)],
 );
@@ -455,6 +459,8 @@ export const events = sqliteTable(
     custom_fields_schema: text("custom_fields_schema", { mode: "json" }).notNull().$type<Record<string, unknown>[]>(),
     /** A full event or ticket takes `waitlisted` registrations, promoted as places free up. */
     waitlist_enabled: integer("waitlist_enabled", { mode: "boolean" }).notNull().default(false),
+    /** Registrations one email address may hold at once (confirmed, pending, waitlisted), 1..100. */
+    max_per_email: integer("max_per_email").notNull().default(1),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
   },
@@ -518,11 +524,16 @@ export const eventRegistrations = sqliteTable(
     source: text("source"),
     cancelled_at: text("cancelled_at"),
     cancel_reason: text("cancel_reason"),
+    /** The email as compared for `max_per_email` (lib/registrations/email-key.ts): several spellings, one mailbox. */
+    email_key: text("email_key"),
+    /** A `pending` public registration is cancelled at this time unless paid (lib/registrations/expiry.ts). */
+    hold_expires_at: text("hold_expires_at"),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("event_registrations_qr_unique").on(t.qr_token),
+    index("event_registrations_email_key_idx").on(t.event_id, t.email_key),
     index("event_registrations_event_idx").on(t.event_id, t.status),
     index("event_registrations_ticket_idx").on(t.ticket_id, t.status),
     index("event_registrations_member_idx").on(t.event_id, t.member_id),
@@ -623,3 +634,25 @@ export const appleRegistrations = sqliteTable(
     index("apple_registrations_push_token_idx").on(t.push_token),
   ],
 );
+
+// ---- Bots (issue 18) --------------------------------------------------------------------------
+
+/**
+ * Form challenges already answered (lib/forms): each is accepted once. Kept until the challenge
+ * expires (a later answer is refused as expired anyway), then deleted.
+ */
+export const formChallengesUsed = sqliteTable(
+  "form_challenges_used",
+  {
+    id: text("id").primaryKey(),
+    expires_at: text("expires_at").notNull(),
+  },
+  (t) => [index("form_challenges_used_expires_idx").on(t.expires_at)],
+);
+
+/** Secrets the server makes itself on first use and keeps across restarts (the form challenges' HMAC key). */
+export const serverSecrets = sqliteTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  created_at: text("created_at").notNull(),
+});

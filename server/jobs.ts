@@ -4,5 +4,6 @@
 import { CARD_JOBS } from "../lib/cards/jobs";
 import type { JobKinds } from "../lib/jobs";
 import { MAIL_JOBS } from "../lib/mail";
+import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
 
-export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...MAIL_JOBS };
+export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...MAIL_JOBS, ...REGISTRATION_JOBS };

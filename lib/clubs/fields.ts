@@ -29,7 +29,8 @@ export type FieldCheck =
   | "card_back_fields"
   | "card_locations"
   | "barcode"
-  | "country";
+  | "country"
+  | "hold_hours";
 
 /** What the API does with a column whose values are `T`. */
 type FieldMeta<T> = {
@@ -187,6 +188,8 @@ const FIELDS = {
   // Only in ClubUpdate (SPEC)
   name_order: { shown: false },
   payout_country: { shown: false, check: "country", ...finances },
+  // Unpaid registrations (issue 18): how long a place is held waiting for money is the treasurer's call.
+  pending_hold_hours: { default: 48, check: "hold_hours", ...finances },
 } satisfies { [K in ClubColumn]: FieldMeta<NonNullable<ClubRow[K]>> };
 
 /** The fields that exist only in ClubUpdate (`shown: false`). */

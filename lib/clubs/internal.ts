@@ -84,6 +84,8 @@ export type ClubSettings = {
   custom_fields_schema: unknown;
   /** Where members' replies go (the card email's Reply-To). */
   contact_email: string | null;
+  /** Hours an unpaid public registration holds its place (issue 18). */
+  pending_hold_hours: number;
 };
 
 /** The settings most verbs need (name, slug, language, currency, period, commission, custom fields, contact): a narrow read. */
@@ -99,6 +101,7 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
       commission_rate_percent: clubs.commission_rate_percent,
       custom_fields_schema: clubs.custom_fields_schema,
       contact_email: clubs.contact_email,
+      pending_hold_hours: clubs.pending_hold_hours,
     })
     .from(clubs)
     .where(eq(clubs.id, clubId))

@@ -57,10 +57,12 @@ export function concurrencyKey(kinds: JobKinds, job: JobRow): string {
   return key ? key(job) : `${job.kind}:${job.club_id}`;
 }
 
-/** Queues a job inside the caller's transaction `t`: it exists if and only if the change does. */
-export async function enqueueJob(t: Queryable, job: { clubId: string; kind: string; payload: Record<string, unknown> }) {
+/** Queues a job inside the caller's transaction `t`: it exists if and only if the change does. Due at once, or at `runAfter`. */
+export async function enqueueJob(t: Queryable, job: { clubId: string; kind: string; payload: Record<string, unknown>; runAfter?: string }) {
   const now = nowIso();
-  await t.insert(jobs).values({ id: newId(), club_id: job.clubId, kind: job.kind, payload: job.payload, status: "pending", run_after: now, created_at: now });
+  await t
+    .insert(jobs)
+    .values({ id: newId(), club_id: job.clubId, kind: job.kind, payload: job.payload, status: "pending", run_after: job.runAfter ?? now, created_at: now });
 }
 
 /**

@@ -96,6 +96,7 @@ describe("the club's fields and columns", () => {
       months: "integer",
       card_back_fields: "json",
       card_locations: "json",
+      hold_hours: "integer",
     };
     for (const field of FIELDS.filter((f) => f.check)) {
       expect({ field: field.name, kind: field.kind }).toEqual({ field: field.name, kind: kindOfCheck[field.check as keyof typeof kindOfCheck] });
