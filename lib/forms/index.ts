@@ -102,6 +102,12 @@ export async function issueChallenge(db: Db, bits: number, now = new Date()): Pr
   return { challenge: `${payload}.${sign(await formSecret(db), payload)}`, bits, algorithm: "sha256", expires_at: new Date(expires).toISOString() };
 }
 
+/** Challenges a client address may ask for a minute (as many as public registrations it may send). */
+export const FORM_CHALLENGE_RATE: AddressRate = { scope: "form-challenge", perMinute: 60 };
+
+/** A challenge for the next form this client sends, at the server's difficulty (`bits` 0: none needed). */
+export const formChallenge = (ctx: PublicCtx): Promise<FormChallenge> => issueChallenge(ctx.db, ctx.formProofBits);
+
 /**
  * Checks a form's proof without writing anything: the honeypot is empty (403 HONEYPOT_FILLED);
  * then, unless `bits` is 0, a challenge and nonce are there (403 CHALLENGE_REQUIRED), the
