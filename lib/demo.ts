@@ -83,7 +83,14 @@ export async function seedDemo(ctx: Ctx): Promise<DemoSeeded> {
   const memberTicket = event.tickets[0].id;
   // The members register themselves, as on the public page (no address: nothing rate-limits the
   // demo; no challenge to solve: the operator seeds, no bot).
-  const visitor: PublicCtx = { db: ctx.db, baseUrl: ctx.baseUrl, wallets: ctx.wallets ?? { apple: null, google: null }, ip: null, locale: ctx.locale, formProofBits: 0 };
+  const visitor: PublicCtx = {
+    db: ctx.db,
+    baseUrl: ctx.baseUrl,
+    wallets: ctx.wallets ?? { apple: null, google: null },
+    ip: null,
+    locale: ctx.locale,
+    formProofBits: 0,
+  };
   for (const m of listed.items) {
     await registerForEvent(visitor, event.id, {
       ticket_id: memberTicket,

@@ -27,11 +27,7 @@ export const FORM_PROOF_FIELDS = {
     .max(200)
     .optional()
     .meta({ description: "A challenge from `GET /api/public/challenge` (needed unless the server runs with `PUBLIC_FORM_POW_BITS=0`)." }),
-  nonce: z
-    .string()
-    .max(64)
-    .optional()
-    .meta({ description: "What the client found: SHA-256 of `challenge + nonce` (UTF-8) starts with `bits` zero bits." }),
+  nonce: z.string().max(64).optional().meta({ description: "What the client found: SHA-256 of `challenge + nonce` (UTF-8) starts with `bits` zero bits." }),
   website: z
     .string()
     .max(500)
@@ -128,7 +124,9 @@ export async function checkFormProof(db: Db, bits: number, input: FormProofInput
   const expires = Number.parseInt(parts[1], 36);
   if (Number(parts[2]) < bits) throw new Forbidden("CHALLENGE_INVALID");
   if (!(expires > now.getTime())) throw new Forbidden("CHALLENGE_EXPIRED");
-  const digest = createHash("sha256").update(input.challenge + input.nonce).digest();
+  const digest = createHash("sha256")
+    .update(input.challenge + input.nonce)
+    .digest();
   if (leadingZeroBits(digest) < Number(parts[2])) throw new Forbidden("CHALLENGE_INVALID");
   return { id: parts[3], expiresAt: new Date(expires).toISOString() };
 }
@@ -149,6 +147,13 @@ export async function spendFormProof(t: Queryable, proof: CheckedProof, now = ne
 export function solveChallenge(challenge: string, bits: number): string {
   for (let n = 0; ; n++) {
     const nonce = n.toString(36);
-    if (leadingZeroBits(createHash("sha256").update(challenge + nonce).digest()) >= bits) return nonce;
+    if (
+      leadingZeroBits(
+        createHash("sha256")
+          .update(challenge + nonce)
+          .digest(),
+      ) >= bits
+    )
+      return nonce;
   }
 }
