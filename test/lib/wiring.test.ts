@@ -2,6 +2,7 @@
 // job run), never from the environment, and nothing is wired by importing a module for its side
 // effects: the server names the job kinds its worker runs in one table (server/jobs).
 import { expect, it } from "bun:test";
+import { PENDING_EXPIRY_JOB } from "../../lib/events/hold";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { APPLE_PUSH } from "../../lib/cards/apple/apns";
@@ -25,6 +26,8 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet job kind and the queued mail", () => {
-  expect(Object.keys(JOB_KINDS).sort()).toEqual([APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, MAIL_SEND].sort());
+it("the server's job table names every wallet job kind, the queued mail and the end of unpaid holds", () => {
+  expect(Object.keys(JOB_KINDS).sort()).toEqual(
+    [APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, MAIL_SEND, PENDING_EXPIRY_JOB].sort(),
+  );
 });

@@ -1,6 +1,7 @@
 // The data the reliability suites act on, made through the public API as a client would: in our
 // club a tier, a member, an event with a free ticket, a registration, a promo code and a dashboard
 // session; in another club the same objects, whose ids must never reach our club's answers.
+import { issueChallenge, solveChallenge } from "../../lib/forms";
 import { members } from "../../db/schema";
 import { newMemberRow } from "../../lib/members";
 import { setup, type TestEnv } from "../helpers";
@@ -37,6 +38,14 @@ async function expectOk(res: { status: number; text: string }, what: string) {
 }
 
 /** Seeds one club's objects with `key` (all scopes at edit). */
+/** A solved form challenge (lib/forms) for the next public registration, or nothing when the check is off. */
+export async function solvedProof(env: TestEnv): Promise<{ challenge: string; nonce: string } | Record<string, never>> {
+  const bits = env.config.formProofBits;
+  if (!bits) return {};
+  const { challenge } = await issueChallenge(env.db, bits);
+  return { challenge, nonce: solveChallenge(challenge, bits) };
+}
+
 export async function seedClub(env: TestEnv, clubId: string, key: string, tag: string): Promise<ClubObjects> {
   const base = `/api/clubs/${clubId}`;
   const tier = await env.call("POST", `${base}/tiers`, { key, body: { name: `Gold ${tag}`, price_cents: 5000 } });
@@ -56,7 +65,7 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
     new Request(`http://localhost/api/public/events/${event.body.id}/registrations`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ticket_id: ticketId, first_name: "Grace", last_name: "Hopper", email: `grace-${tag}@example.org` }),
+      body: JSON.stringify({ ticket_id: ticketId, first_name: "Grace", last_name: "Hopper", email: `grace-${tag}@example.org`, ...(await solvedProof(env)) }),
     }),
     `10.9.0.${tag === "ours" ? 1 : 2}`,
   );

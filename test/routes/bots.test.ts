@@ -159,7 +159,13 @@ describe("unpaid registrations do not hold places for ever", () => {
   });
 
   it("paid in time: the job finds it confirmed and does nothing; a free registration holds nothing", async () => {
-    const e = await createEventVia(env, { capacity: 5, tickets: [{ name: "Guest", non_member_price_cents: 1500 }, { name: "Free", non_member_price_cents: 0 }] });
+    const e = await createEventVia(env, {
+      capacity: 5,
+      tickets: [
+        { name: "Guest", non_member_price_cents: 1500 },
+        { name: "Free", non_member_price_cents: 0 },
+      ],
+    });
     const reg = await register(env, e.id, { ticket_id: e.tickets[0].id, email: "paid@example.org" });
     const confirm = await env.call("POST", `/api/clubs/${env.clubId}/events/${e.id}/registrations/${reg.body.id}/actions/confirm`, { body: {} });
     expect(confirm.status).toBe(200);
