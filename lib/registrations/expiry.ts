@@ -30,7 +30,7 @@ export const expireHoldJob: JobKind = {
         .innerJoin(eventTickets, eq(eventTickets.id, eventRegistrations.ticket_id))
         .where(and(eq(eventRegistrations.id, String(job.payload.registration_id)), eq(eventRegistrations.club_id, job.club_id)))
         .limit(1);
-      if (!row || row.r.status !== "pending" || !row.r.hold_expires_at) return "not pending";
+      if (row?.r.status !== "pending" || !row.r.hold_expires_at) return "not pending";
       if (row.event.status === "cancelled") return "event cancelled";
       if (row.r.hold_expires_at > now) {
         await scheduleHoldExpiry(t, row.r, row.r.hold_expires_at);
