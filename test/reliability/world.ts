@@ -16,6 +16,9 @@ export type ClubObjects = {
   passSerial: string;
   eventId: string;
   ticketId: string;
+  /** An event only the public registration route is sent to (the fuzzer's admin calls cancel and close `eventId`). */
+  openEventId: string;
+  openTicketId: string;
   qrToken: string;
   registrationId: string;
   promoCode: string;
@@ -61,6 +64,16 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
   });
   await expectOk(event, "event");
   const ticketId = event.body.tickets[0].id;
+  const open = await env.call("POST", `${base}/events`, {
+    key,
+    body: {
+      title: `Portes ouvertes ${tag}`,
+      starts_at: inDays(60),
+      max_per_email: 100,
+      tickets: [{ name: "Libre", member_price_cents: 0, non_member_price_cents: 0 }],
+    },
+  });
+  await expectOk(open, "open event");
   const reg = await env.app.handle(
     new Request(`http://localhost/api/public/events/${event.body.id}/registrations`, {
       method: "POST",
@@ -85,6 +98,8 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
     passSerial: member.body.pass_serial_number,
     eventId: event.body.id,
     ticketId,
+    openEventId: open.body.id,
+    openTicketId: open.body.tickets[0].id,
     qrToken: regBody.qr_token,
     registrationId: regBody.id,
     promoCode,
