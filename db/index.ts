@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import * as schema from "./schema";
-import { sortNameOf } from "./text";
+import { emailKeyOf, sortNameOf } from "./text";
 
 export { schema };
 export type Schema = typeof schema;
@@ -278,12 +278,33 @@ function backfillManageTokens(conn: Database): void {
   })();
 }
 
+/**
+ * Registrations written before `email_key` existed get theirs here (JS makes the key, as for
+ * sort_name), so `max_per_email` counts them too. Asked per event, so that the (event_id,
+ * email_key) index answers and a start does not read the whole table.
+ */
+function backfillEmailKeys(conn: Database): void {
+  const events = conn.query<{ id: string }, []>("SELECT id FROM events").all();
+  const find = conn.query<{ id: string; email: string }, [string]>(
+    "SELECT id, email FROM event_registrations WHERE event_id = ? AND email_key IS NULL AND email IS NOT NULL",
+  );
+  const update = conn.prepare<void, [string, string]>("UPDATE event_registrations SET email_key = ? WHERE id = ?");
+  for (const { id } of events) {
+    const rows = find.all(id);
+    if (!rows.length) continue;
+    conn.transaction(() => {
+      for (const r of rows) update.run(emailKeyOf(r.email), r.id);
+    })();
+  }
+}
+
 function ready(path: string, writerConn: Database, readerConn: Database): Db {
   const writer = drizzle({ client: writerConn, schema });
   const reader = drizzle({ client: readerConn, schema });
   migrate(writer, { migrationsFolder: MIGRATIONS });
   backfillSortNames(writerConn);
   backfillManageTokens(writerConn);
+  backfillEmailKeys(writerConn);
   const group = new GroupCommit(writerConn, writer);
   const preparedReads = new Map<string, unknown>();
   const preparedWrites = new Map<string, unknown>();

@@ -143,6 +143,8 @@ export const clubs = sqliteTable(
     /** Days past membership_end a member stays `active` (lib/members/status). */
     grace_period_days: integer("grace_period_days").notNull().default(0),
     expiry_notice: integer("expiry_notice", { mode: "boolean" }).notNull().default(true),
+    /** Hours an unpaid (`pending`) public registration holds its place before it is cancelled (1..720; issue 18). */
+    pending_hold_hours: integer("pending_hold_hours").notNull().default(48),
   },
   (t) => [uniqueIndex("clubs_slug_unique").on(t.slug)],
 );
@@ -475,6 +477,8 @@ export const events = sqliteTable(
     custom_fields_schema: text("custom_fields_schema", { mode: "json" }).notNull().$type<Record<string, unknown>[]>(),
     /** A full event or ticket takes `waitlisted` registrations, promoted as places free up. */
     waitlist_enabled: integer("waitlist_enabled", { mode: "boolean" }).notNull().default(false),
+    /** Registrations one email address may hold at once (confirmed, pending, waitlisted), 1..100. */
+    max_per_email: integer("max_per_email").notNull().default(1),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
   },
@@ -538,11 +542,16 @@ export const eventRegistrations = sqliteTable(
     source: text("source"),
     cancelled_at: text("cancelled_at"),
     cancel_reason: text("cancel_reason"),
+    /** The email as compared for `max_per_email` (lib/registrations/email-key.ts): several spellings, one mailbox. */
+    email_key: text("email_key"),
+    /** A `pending` public registration is cancelled at this time unless paid (lib/registrations/expiry.ts). */
+    hold_expires_at: text("hold_expires_at"),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("event_registrations_qr_unique").on(t.qr_token),
+    index("event_registrations_email_key_idx").on(t.event_id, t.email_key),
     index("event_registrations_event_idx").on(t.event_id, t.status),
     index("event_registrations_ticket_idx").on(t.ticket_id, t.status),
     index("event_registrations_member_idx").on(t.event_id, t.member_id),
@@ -738,3 +747,25 @@ export const remindersSent = sqliteTable(
   },
   (t) => [uniqueIndex("reminders_sent_unique").on(t.subject_id, t.kind, t.period), index("reminders_sent_club_idx").on(t.club_id, t.created_at)],
 );
+
+// ---- Bots (issue 18) --------------------------------------------------------------------------
+
+/**
+ * Form challenges already answered (lib/forms): each is accepted once. Kept until the challenge
+ * expires (a later answer is refused as expired anyway), then deleted.
+ */
+export const formChallengesUsed = sqliteTable(
+  "form_challenges_used",
+  {
+    id: text("id").primaryKey(),
+    expires_at: text("expires_at").notNull(),
+  },
+  (t) => [index("form_challenges_used_expires_idx").on(t.expires_at)],
+);
+
+/** Secrets the server makes itself on first use and keeps across restarts (the form challenges' HMAC key). */
+export const serverSecrets = sqliteTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  created_at: text("created_at").notNull(),
+});

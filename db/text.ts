@@ -25,3 +25,27 @@ export function foldText(text: string): string {
 export function sortNameOf(m: { first_name: string; last_name: string }): string {
   return `${foldText(m.last_name.trim())}\u0001${foldText(m.first_name.trim())}`;
 }
+
+/** Domains whose mailboxes ignore dots in the local part (Gmail: j.doe and jdoe are one inbox). */
+const DOTLESS_DOMAINS: Record<string, string> = { "gmail.com": "gmail.com", "googlemail.com": "gmail.com" };
+
+/**
+ * The mailbox an address reaches, as registrations compare it for an event's `max_per_email`
+ * (issue 18): trimmed and lower-cased; a `+tag` dropped from the local part (plus addressing
+ * delivers `ana+1@` and `ana+2@` to `ana@` at Gmail, Outlook, Fastmail, Proton, iCloud...); and at
+ * Gmail the dots too. Here in db/ because openDb backfills it for registrations written before.
+ */
+export function emailKeyOf(email: string): string {
+  const address = email.trim().toLowerCase();
+  const at = address.lastIndexOf("@");
+  if (at <= 0) return address;
+  let local = address.slice(0, at);
+  let domain = address.slice(at + 1);
+  const plus = local.indexOf("+");
+  if (plus > 0) local = local.slice(0, plus);
+  if (DOTLESS_DOMAINS[domain]) {
+    domain = DOTLESS_DOMAINS[domain];
+    local = local.replace(/\./g, "") || local;
+  }
+  return `${local}@${domain}`;
+}

@@ -23,6 +23,14 @@ export type Config = {
   trustProxy: string[];
   /** The least important log line written (LOG_LEVEL): one JSON line per request at `info`. */
   logLevel: LogLevel;
+  /** Work asked of a public form (PUBLIC_FORM_POW_BITS, 0..24: leading zero bits of SHA-256; 0 turns the challenge off). */
+  formProofBits: number;
+  /**
+   * Minutes a registration whose online payment has started holds its place (PENDING_PAYMENT_MINUTES,
+   * DESIGN.md section 13). Read now, applied once a payment provider exists; until then a pending
+   * registration holds its place for the club's `pending_hold_hours`.
+   */
+  pendingPaymentMinutes: number;
 };
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -81,6 +89,12 @@ function walletConfig(env: Record<string, string | undefined>): WalletConfig {
       : null;
   return { apple, google };
 }
+
+/**
+ * Default work of a public form's challenge: 2^16 SHA-256 on average, a fraction of a second for a
+ * phone's WebCrypto (measured: docs/decisions.md, "Bots must not fill an event").
+ */
+export const FORM_PROOF_BITS = 16;
 
 /** The JOB_CONCURRENCY bounds: one runs jobs one after the other; more than 64 only adds load on the far ends. */
 export const JOB_CONCURRENCY_MAX = 64;
@@ -145,5 +159,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       .map((a) => a.trim())
       .filter(Boolean),
     logLevel: logLevel(env.LOG_LEVEL),
+    formProofBits: intSetting(env, "PUBLIC_FORM_POW_BITS", FORM_PROOF_BITS, 0, 24),
+    pendingPaymentMinutes: intSetting(env, "PENDING_PAYMENT_MINUTES", 30, 1, 1440),
   };
 }

@@ -51,4 +51,6 @@ export type PublicCtx = {
   wallets: WalletConfig;
   ip: string | null;
   locale: Locale;
+  /** Work a public form's challenge asks (lib/forms; 0: no challenge, the honeypot still holds). */
+  formProofBits: number;
 };

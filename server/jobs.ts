@@ -5,6 +5,7 @@ import { CARD_JOBS } from "../lib/cards/jobs";
 import { IDEMPOTENCY_JOBS } from "../lib/idempotency";
 import type { JobKinds } from "../lib/jobs";
 import { MAIL_JOBS } from "../lib/mail";
+import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
 import { REMINDER_JOBS } from "../lib/reminders";
 
-export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...MAIL_JOBS, ...IDEMPOTENCY_JOBS, ...REMINDER_JOBS };
+export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...MAIL_JOBS, ...IDEMPOTENCY_JOBS, ...REMINDER_JOBS, ...REGISTRATION_JOBS };

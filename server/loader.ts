@@ -162,7 +162,7 @@ function responses(spec: AnyRoute, path: string, params?: ZodObject) {
 
 /** A public route's context: no caller, the client's address and the language of Accept-Language. */
 function publicCtx(deps: Deps, ip: string | null, locale: Locale): PublicCtx {
-  return { db: deps.db, baseUrl: deps.config.baseUrl, wallets: deps.config.wallets, ip, locale };
+  return { db: deps.db, baseUrl: deps.config.baseUrl, wallets: deps.config.wallets, ip, locale, formProofBits: deps.config.formProofBits };
 }
 
 /** Two routes of one rate scope share its count, so they must declare the same rate. */

@@ -164,13 +164,13 @@ export async function statusesOf(env: TestEnv, eventId: string): Promise<Record<
 /** A public registration's answer, or its refusal's `code`. */
 export type PublicAnswer = { id: string; status: string; qr_token: string; amount_cents: number; discount_cents: number; code?: string };
 
-/** A public registration (no key), answering status and body. */
+/** A public registration (no key), answering status and body; by a mailbox of its own unless `body` names one. */
 export async function registerPublic(env: TestEnv, eventId: string, body: Record<string, unknown>, ip = "10.0.0.1") {
   const res = await env.app.handle(
     new Request(`http://localhost/api/public/events/${eventId}/registrations`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ first_name: "Ana", last_name: "Silva", email: "ana@example.org", ...body }),
+      body: JSON.stringify({ first_name: "Ana", last_name: "Silva", email: `ana-${crypto.randomUUID().slice(0, 8)}@example.org`, ...body }),
     }),
     ip,
   );

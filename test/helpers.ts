@@ -19,7 +19,16 @@ export type CallResult = { status: number; body: any; headers: Headers; text: st
 
 export async function setup(env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "club-test-"));
-  const config = loadConfig({ DATABASE_URL: join(dir, "club.db"), OUTBOX_DIR: join(dir, "outbox"), BASE_URL: "http://localhost", LOG_LEVEL: "silent", ...env });
+  // No form challenge unless a test asks for one (test/routes/bots.test.ts does): the suites
+  // register through the public route as an API client would with the check turned off.
+  const config = loadConfig({
+    DATABASE_URL: join(dir, "club.db"),
+    OUTBOX_DIR: join(dir, "outbox"),
+    BASE_URL: "http://localhost",
+    LOG_LEVEL: "silent",
+    PUBLIC_FORM_POW_BITS: "0",
+    ...env,
+  });
   const db = openDb(config.databaseUrl);
   const app = await createApp(db, config);
   const first = await initClub(db, { clubName: "Club de test", email: "owner@test.org", password: "owner-password" });

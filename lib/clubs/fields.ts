@@ -31,7 +31,8 @@ export type FieldCheck =
   | "barcode"
   | "country"
   | "reminder_days"
-  | "grace_days";
+  | "grace_days"
+  | "hold_hours";
 
 /** What the API does with a column whose values are `T`. */
 type FieldMeta<T> = {
@@ -197,6 +198,8 @@ const FIELDS = {
   // Only in ClubUpdate (SPEC)
   name_order: { shown: false },
   payout_country: { shown: false, check: "country", ...finances },
+  // Unpaid registrations (issue 18): how long a place is held waiting for money is the treasurer's call.
+  pending_hold_hours: { default: 48, check: "hold_hours", ...finances },
 } satisfies { [K in ClubColumn]: FieldMeta<NonNullable<ClubRow[K]>> };
 
 /** The fields that exist only in ClubUpdate (`shown: false`). */

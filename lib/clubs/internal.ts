@@ -88,6 +88,8 @@ export type ClubSettings = {
   contact_email: string | null;
   /** Days a member stays `active` past the end (lib/members/status `statusDay`). */
   grace_period_days: number;
+  /** Hours an unpaid public registration holds its place (issue 18). */
+  pending_hold_hours: number;
 };
 
 /** The settings most verbs need (name, slug, language, currency, period, commission, custom fields, contact): a narrow read. */
@@ -104,6 +106,7 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
       custom_fields_schema: clubs.custom_fields_schema,
       contact_email: clubs.contact_email,
       grace_period_days: clubs.grace_period_days,
+      pending_hold_hours: clubs.pending_hold_hours,
     })
     .from(clubs)
     .where(eq(clubs.id, clubId))

@@ -112,6 +112,12 @@ function inputType(field: ClubField): z.ZodType {
       return z.int().min(0);
     case "months":
       return z.int().min(1).max(120);
+    case "hold_hours":
+      return z
+        .int()
+        .min(1)
+        .max(720)
+        .meta({ description: "Hours an unpaid (`pending`) public registration holds its place before it is cancelled and the place freed (1..720)." });
     case "card_back_fields":
       return z.array(z.preprocess(normalizePerk, CardBackField)).max(50);
     case "card_locations":

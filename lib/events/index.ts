@@ -111,6 +111,7 @@ export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCrea
         attendees_nominative: v.attendees_nominative ?? false,
         custom_fields_schema: v.custom_fields_schema ?? [],
         waitlist_enabled: v.waitlist_enabled ?? false,
+        max_per_email: v.max_per_email ?? 1,
         created_at: now,
         updated_at: now,
       })

@@ -196,6 +196,7 @@ export async function loadDetail(q: Queryable, clubId: string, baseUrl: string, 
     })),
     waitlist_enabled: row.waitlist_enabled,
     waitlisted_count: await waitlistedCount(q, row.id),
+    max_per_email: row.max_per_email,
   };
 }
 
@@ -230,6 +231,7 @@ export function registrationItem(r: RegistrationRow, ticketName: string, hasPaym
     source: r.source,
     cancelled_at: r.cancelled_at,
     cancel_reason: r.cancel_reason,
+    hold_expires_at: r.hold_expires_at,
   };
 }
 

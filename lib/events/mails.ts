@@ -8,7 +8,7 @@ import { REGISTRATION_MAIL_TEXTS } from "../i18n/texts";
 import { clubSender, queueMail } from "../mail";
 import type { EventRow, RegistrationRow } from "./internal";
 
-export type RegistrantMailKind = "cancelled" | "promotedConfirmed" | "promotedPending";
+export type RegistrantMailKind = "cancelled" | "promotedConfirmed" | "promotedPending" | "expired";
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const fill = (s: string, p: Record<string, string>) => s.replace(/\{(\w+)\}/g, (m, k: string) => p[k] ?? m);

@@ -2,6 +2,7 @@
 // "Registration", "CheckinPayload"; DESIGN.md section 8). These zod schemas validate requests,
 // document the OpenAPI components and declare the MCP tools' parameters.
 import { z } from "zod";
+import { FORM_PROOF_FIELDS } from "../forms";
 import { dateTimeInput, dateTimeOutput, daysFromNow, emailLine, multiLine, oneLine } from "../schema-types";
 
 export const EVENT_STATUSES = ["draft", "published", "cancelled"] as const;
@@ -13,6 +14,10 @@ export const CHECKIN_VERDICTS = ["valid", "already", "not_registered"] as const;
 
 const WAITLIST_ENABLED =
   "When the event or a ticket is full, public registrations join a waiting list (`waitlisted`); a cancellation moves the oldest one up. Default: `false`.";
+
+const MAX_PER_EMAIL =
+  "Registrations one email address may hold at this event (confirmed, pending or waitlisted; `Ana+x@` and, at Gmail, `a.na@` count as `ana@`). The public registration refuses more with 409 `EMAIL_ALREADY_REGISTERED`; an admin's add is not limited. 1..100, default 1.";
+const maxPerEmail = () => z.int().min(1).max(100);
 
 const cents = () => z.int().min(0).max(100_000_000);
 const text = (max = 2000) => oneLine().max(max);
@@ -87,6 +92,7 @@ export const EventAdminDetail = z
     tickets: z.array(EventTicketAdmin).default([]),
     waitlist_enabled: z.boolean().default(false).meta({ description: "A full event or ticket takes `waitlisted` registrations." }),
     waitlisted_count: z.int().default(0).meta({ description: "Registrations on the waiting list (not in `registered_count`)." }),
+    max_per_email: maxPerEmail().default(1).meta({ description: MAX_PER_EMAIL }),
   })
   .meta({ id: "EventAdminDetail" });
 
@@ -109,6 +115,7 @@ export const EventCreate = z
     custom_fields_schema: freeObjects().nullish(),
     tickets: z.array(TicketPayload).max(50).default([]),
     waitlist_enabled: z.boolean().default(false).meta({ description: WAITLIST_ENABLED }),
+    max_per_email: maxPerEmail().default(1).meta({ description: MAX_PER_EMAIL }),
   })
   .meta({
     id: "EventCreate",
@@ -156,6 +163,7 @@ export const EventUpdate = z
     story_text_size: z.enum(["s", "m", "l"]).nullish(),
     custom_fields_schema: freeObjects().nullish(),
     waitlist_enabled: z.boolean().nullish().meta({ description: WAITLIST_ENABLED }),
+    max_per_email: maxPerEmail().nullish().meta({ description: MAX_PER_EMAIL }),
     tickets: z.array(TicketPayload).max(50).nullish().meta({
       description: "The full list: tickets with an `id` are kept and changed, new ones added, missing ones removed (deactivated if they have registrations).",
     }),
@@ -187,6 +195,10 @@ export const EventRegistrationItem = z
     source: z.string().nullable(),
     cancelled_at: dateTimeOutput().nullable().default(null),
     cancel_reason: z.string().nullable().default(null),
+    hold_expires_at: dateTimeOutput()
+      .nullable()
+      .default(null)
+      .meta({ description: "A `pending` public registration still unpaid at this time is cancelled and its place freed (the club's `pending_hold_hours`)." }),
   })
   .meta({ id: "EventRegistrationItem" });
 
@@ -268,9 +280,12 @@ export const PublicRegistrationCreate = z
     email: emailLine().max(320),
     member_code: oneLine().trim().min(1).max(40).optional().meta({ description: "The member's code (the one on their card) for member prices." }),
     promo_code: oneLine().trim().min(1).max(30).optional(),
+    ...FORM_PROOF_FIELDS,
   })
   .meta({
     id: "PublicRegistrationCreate",
+    description:
+      "A browser's form also sends a solved `challenge` with its `nonce` (403 CHALLENGE_REQUIRED, CHALLENGE_INVALID, CHALLENGE_EXPIRED, CHALLENGE_USED otherwise) and leaves the honeypot `website` empty (403 HONEYPOT_FILLED).",
     examples: [{ ticket_id: "0199a4c2-5b7e-7c41-9d2e-3f6a8b1c0d4e", first_name: "Luca", last_name: "Bernasconi", email: "luca.bernasconi@example.org" }],
   });
 
@@ -291,6 +306,9 @@ export const PublicRegistration = z
     currency: z.string(),
     qr_token: z.string(),
     ics_url: z.string(),
+    hold_expires_at: dateTimeOutput()
+      .nullable()
+      .meta({ description: "`pending` only: unpaid at this time, the registration is cancelled and its place freed." }),
     created_at: dateTimeOutput(),
   })
   .meta({ id: "PublicRegistration" });

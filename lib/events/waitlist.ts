@@ -1,13 +1,15 @@
 // The waiting list (DESIGN.md section 12): an event with `waitlist_enabled` takes `waitlisted`
 // registrations once it or a ticket is full; they hold no place. Whenever places free up (a
 // cancellation, a larger capacity or quantity_max), the oldest waitlisted registrations that now
-// fit move up, each mailed. Always run inside the writing transaction (transactions run one at a
-// time), so the count of places it reads is the count it writes against: no over-filling and no
-// registration promoted twice, however many requests race.
+// fit move up, each mailed; one moved up to pay holds its place for the club's
+// pending_hold_hours (lib/events/hold.ts). Always run inside the writing transaction
+// (transactions run one at a time), so the count of places it reads is the count it writes
+// against: no over-filling and no registration promoted twice, however many requests race.
 import { and, asc, eq } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { eventRegistrations, eventTickets } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
+import { holdUntil, scheduleHoldExpiry } from "./hold";
 import { availability, type EventRow, eventPlacesHeld, type RegistrationRow } from "./internal";
 import { queueRegistrantMail } from "./mails";
 
@@ -42,16 +44,20 @@ export async function fillFromWaitlist(
     const left = availability(event, held, ticket);
     if (left.full) break;
     if (left.ticket_sold_out) continue;
+    club ??= await clubSettings(t, event.club_id);
+    const status = statusForPrice(r.amount_cents);
+    // Moved up to pay: the hold starts now, not when the registration joined the queue.
+    const holdExpiresAt = status === "pending" ? holdUntil(input.now, club.pending_hold_hours) : null;
     const [row] = await t
       .update(eventRegistrations)
-      .set({ status: statusForPrice(r.amount_cents), updated_at: input.now })
+      .set({ status, hold_expires_at: holdExpiresAt, updated_at: input.now })
       .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.status, "waitlisted")))
       .returning();
     if (!row) continue;
+    if (holdExpiresAt) await scheduleHoldExpiry(t, row, holdExpiresAt);
     held.total++;
     held.byTicket.set(ticket.id, (held.byTicket.get(ticket.id) ?? 0) + 1);
     promoted.push(row);
-    club ??= await clubSettings(t, event.club_id);
     await queueRegistrantMail(t, {
       club,
       baseUrl: input.baseUrl,

@@ -746,6 +746,44 @@ export const MESSAGES = {
     de: "Ihre Mitgliedschaft ist gesperrt: bitte wenden Sie sich an den Verein.",
     it: "La tua adesione è sospesa: contatta il club.",
   },
+
+  // Bots (issue 18)
+  EMAIL_ALREADY_REGISTERED: {
+    fr: "Cette adresse e-mail a déjà le nombre maximal d'inscriptions pour cet événement ({max}). Pour modifier une inscription, répondez au message reçu.",
+    en: "This email address already has the most registrations allowed for this event ({max}). To change a registration, reply to the message you received.",
+    de: "Diese E-Mail-Adresse hat für diese Veranstaltung bereits die höchstzulässige Zahl an Anmeldungen ({max}). Um eine Anmeldung zu ändern, antworten Sie auf die erhaltene Nachricht.",
+    it: "Questo indirizzo e-mail ha già il numero massimo di iscrizioni per questo evento ({max}). Per modificare un'iscrizione, rispondete al messaggio ricevuto.",
+  },
+  CHALLENGE_REQUIRED: {
+    fr: "Le formulaire doit joindre un défi résolu (« challenge » et « nonce », voir GET /api/public/challenge).",
+    en: "The form must carry a solved challenge (“challenge” and “nonce”, see GET /api/public/challenge).",
+    de: "Das Formular muss eine gelöste Aufgabe mitsenden („challenge“ und „nonce“, siehe GET /api/public/challenge).",
+    it: "Il modulo deve includere una sfida risolta («challenge» e «nonce», vedi GET /api/public/challenge).",
+  },
+  CHALLENGE_INVALID: {
+    fr: "Le défi du formulaire n'est pas valide ou n'est pas résolu : demandez-en un nouveau.",
+    en: "The form's challenge is not valid or not solved: ask for a new one.",
+    de: "Die Aufgabe des Formulars ist ungültig oder nicht gelöst: fordern Sie eine neue an.",
+    it: "La sfida del modulo non è valida o non è risolta: richiedetene una nuova.",
+  },
+  CHALLENGE_EXPIRED: {
+    fr: "Le défi du formulaire a expiré : demandez-en un nouveau.",
+    en: "The form's challenge has expired: ask for a new one.",
+    de: "Die Aufgabe des Formulars ist abgelaufen: fordern Sie eine neue an.",
+    it: "La sfida del modulo è scaduta: richiedetene una nuova.",
+  },
+  CHALLENGE_USED: {
+    fr: "Ce défi a déjà servi : demandez-en un nouveau pour chaque envoi.",
+    en: "This challenge has already been used: ask for a new one for each submission.",
+    de: "Diese Aufgabe wurde bereits verwendet: fordern Sie für jedes Absenden eine neue an.",
+    it: "Questa sfida è già stata usata: richiedetene una nuova per ogni invio.",
+  },
+  HONEYPOT_FILLED: {
+    fr: "Le formulaire a été refusé : le champ caché « website » doit rester vide.",
+    en: "The form was refused: the hidden field “website” must stay empty.",
+    de: "Das Formular wurde abgelehnt: das versteckte Feld „website“ muss leer bleiben.",
+    it: "Il modulo è stato rifiutato: il campo nascosto «website» deve restare vuoto.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -214,6 +214,8 @@ export type RegistrationMailTexts = {
   cancelled: { subject: string; body: string };
   promotedConfirmed: { subject: string; body: string };
   promotedPending: { subject: string; body: string };
+  /** A pending registration not paid within the club's hold: cancelled, its place freed (issue 18). */
+  expired: { subject: string; body: string };
 };
 
 export const REGISTRATION_MAIL_TEXTS: Record<Locale, RegistrationMailTexts> = {
@@ -232,6 +234,10 @@ export const REGISTRATION_MAIL_TEXTS: Record<Locale, RegistrationMailTexts> = {
       subject: "Une place s'est libérée : {event} — {club}",
       body: "Une place s'est libérée pour « {event} » le {date} : elle vous est réservée ({ticket}) en attendant votre paiement de {amount}.",
     },
+    expired: {
+      subject: "Inscription annulée faute de paiement : {event} — {club}",
+      body: "Votre inscription à « {event} » le {date} ({ticket}, {amount}) n'a pas été payée à temps : elle est annulée et la place est libérée. Vous pouvez vous réinscrire s'il reste de la place.",
+    },
   },
   en: {
     hello: "Hello {first},",
@@ -247,6 +253,10 @@ export const REGISTRATION_MAIL_TEXTS: Record<Locale, RegistrationMailTexts> = {
     promotedPending: {
       subject: "A place opened up: {event} — {club}",
       body: "A place opened up for “{event}” on {date}: it is held for you ({ticket}) until your payment of {amount}.",
+    },
+    expired: {
+      subject: "Registration cancelled, not paid: {event} — {club}",
+      body: "Your registration for “{event}” on {date} ({ticket}, {amount}) was not paid in time: it is cancelled and the place freed. You may register again while places are left.",
     },
   },
   de: {
@@ -264,6 +274,10 @@ export const REGISTRATION_MAIL_TEXTS: Record<Locale, RegistrationMailTexts> = {
       subject: "Ein Platz ist frei geworden: {event} — {club}",
       body: "Für „{event}“ am {date} ist ein Platz frei geworden: er ist für Sie reserviert ({ticket}), bis Ihre Zahlung von {amount} eingeht.",
     },
+    expired: {
+      subject: "Anmeldung storniert, nicht bezahlt: {event} — {club}",
+      body: "Ihre Anmeldung für „{event}“ am {date} ({ticket}, {amount}) wurde nicht rechtzeitig bezahlt: sie ist storniert und der Platz freigegeben. Solange Plätze frei sind, können Sie sich erneut anmelden.",
+    },
   },
   it: {
     hello: "Ciao {first},",
@@ -279,6 +293,10 @@ export const REGISTRATION_MAIL_TEXTS: Record<Locale, RegistrationMailTexts> = {
     promotedPending: {
       subject: "Si è liberato un posto: {event} — {club}",
       body: "Si è liberato un posto per «{event}» il {date}: è riservato per te ({ticket}) in attesa del tuo pagamento di {amount}.",
+    },
+    expired: {
+      subject: "Iscrizione annullata, non pagata: {event} — {club}",
+      body: "La tua iscrizione a «{event}» il {date} ({ticket}, {amount}) non è stata pagata in tempo: è annullata e il posto liberato. Puoi iscriverti di nuovo finché ci sono posti.",
     },
   },
 };

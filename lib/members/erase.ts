@@ -36,7 +36,7 @@ async function anonymiseRegistrations(t: Queryable, ctx: Ctx, m: MemberRow): Pro
     // A fresh random code: the column is unique, and the old code must no longer name anyone.
     await t
       .update(eventRegistrations)
-      .set({ first_name: "", last_name: "", email: null, custom_fields: null, qr_token: randomBase62(24), updated_at: now })
+      .set({ first_name: "", last_name: "", email: null, email_key: null, custom_fields: null, qr_token: randomBase62(24), updated_at: now })
       .where(eq(eventRegistrations.id, r.id));
   }
   // Check-in rows keep the code as scanned: the member's ticket codes and card code go too.

@@ -5,6 +5,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { eventRegistrations, eventTickets, payments } from "../../db/schema";
+import { emailKeyOf } from "../../db/text";
 import { requireScope } from "../access";
 import { clubSettings } from "../clubs/internal";
 import { type Ctx, verb } from "../context";
@@ -93,6 +94,7 @@ export const addRegistration = verb(
       if (left.full) throw new Conflict("EVENT_FULL");
       if (left.ticket_sold_out) throw new Conflict("TICKET_SOLD_OUT");
       const now = nowIso();
+      const email = input.email ?? member?.email ?? null;
       const [reg] = await t
         .insert(eventRegistrations)
         .values({
@@ -103,7 +105,9 @@ export const addRegistration = verb(
           member_id: member?.id ?? null,
           first_name: input.first_name,
           last_name: input.last_name,
-          email: (input.email ?? member?.email ?? null)?.toLowerCase() ?? null,
+          email: email?.toLowerCase() ?? null,
+          // Counted against the public route's max_per_email, never refused here: the admin decides.
+          email_key: email ? emailKeyOf(email) : null,
           is_member: !!member,
           qr_token: randomBase62(24),
           status: input.status ?? statusForPrice(price),

@@ -3,8 +3,10 @@
 // takes the registration as `waitlisted`, DESIGN.md section 12), and the registration's .ics
 // file. Its own area, above events and promo codes (a registration redeems a code; a code checks
 // its event); the admin's registrations are in admin.ts.
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Queryable } from "../../db";
 import { eventRegistrations, events } from "../../db/schema";
+import { emailKeyOf } from "../../db/text";
 import { clubSettings } from "../clubs/internal";
 import type { PublicCtx } from "../context";
 import { Conflict, Forbidden, inClubLanguage, NotFound, ValidationFailed } from "../errors";
@@ -17,6 +19,20 @@ import { statusOn, todayUtc } from "../members/status";
 import { redeemEventPromo } from "../promo";
 import type { FileReply } from "../reply";
 import { statusForPrice } from "../events/waitlist";
+import { holdUntil, scheduleHoldExpiry } from "../events/hold";
+import { checkFormProof, spendFormProof } from "../forms";
+
+/** Statuses in which a registration counts against its email's `max_per_email`. */
+const PER_EMAIL = ["confirmed", "pending", "waitlisted"];
+
+/** The event's registrations (confirmed, pending or waitlisted) for the mailbox `emailKey`. */
+async function registrationsOfEmail(t: Queryable, eventId: string, emailKey: string): Promise<number> {
+  const [row] = await t
+    .select({ n: sql<number>`count(*)` })
+    .from(eventRegistrations)
+    .where(and(eq(eventRegistrations.event_id, eventId), eq(eventRegistrations.email_key, emailKey), inArray(eventRegistrations.status, PER_EMAIL)));
+  return Number(row?.n ?? 0);
+}
 
 /**
  * Registers someone to a published event. Inside one transaction (transactions run one at a
@@ -28,15 +44,19 @@ import { statusForPrice } from "../events/waitlist";
  * with `waitlist_enabled`: `waitlisted` (holds no place; moved up when one frees).
  * 404 unknown or draft event, unknown ticket; 409 cancelled event, outside the registration
  * window, full or sold out without a waiting list, inactive ticket, inactive membership, promo
- * refused; 403 members only; 422 unknown member code.
+ * refused, the email's `max_per_email` reached (EMAIL_ALREADY_REGISTERED); 403 members only, the
+ * form's proof refused (lib/forms: before any transaction, in the visitor's language); 422
+ * unknown member code. A `pending` one holds its place for the club's `pending_hold_hours`.
  */
 export async function registerForEvent(ctx: PublicCtx, eventId: string, input: PublicRegistrationCreate, nowDate = new Date()): Promise<PublicRegistration> {
   const now = nowDate.toISOString();
+  const proof = await checkFormProof(ctx.db, ctx.formProofBits, input, nowDate);
   let locale: Locale | undefined;
   return inClubLanguage(
     () => locale,
     () =>
       ctx.db.tx(async (t) => {
+        await spendFormProof(t, proof, nowDate);
         const [event] = await t.select().from(events).where(eq(events.id, eventId)).limit(1);
         if (!event || event.status === "draft") throw new NotFound("EVENT_NOT_FOUND");
         const club = await clubSettings(t, event.club_id);
@@ -53,6 +73,11 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
         if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");
         const price = ticketPriceFor(ticket, member);
         if (price === null) throw new Forbidden("TICKET_MEMBERS_ONLY");
+        // Counted and written in one transaction (they run one at a time): two requests for one
+        // mailbox at once cannot both pass. The refusal says nothing about membership.
+        const emailKey = emailKeyOf(input.email);
+        if ((await registrationsOfEmail(t, event.id, emailKey)) >= event.max_per_email)
+          throw new Conflict("EMAIL_ALREADY_REGISTERED", { max: event.max_per_email });
 
         const left = availability(event, await eventPlacesHeld(t, event.id), ticket);
         if (left.full && !event.waitlist_enabled) throw new Conflict("EVENT_FULL");
@@ -62,6 +87,8 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           ? await redeemEventPromo(t, { clubId: event.club_id, eventId: event.id, currency: event.currency, code: input.promo_code, price, now: nowDate })
           : null;
         const amount = price - (promo?.discount ?? 0);
+        const status = left.sold_out ? "waitlisted" : statusForPrice(amount);
+        const holdExpiresAt = status === "pending" ? holdUntil(now, club.pending_hold_hours) : null;
         const [reg] = await t
           .insert(eventRegistrations)
           .values({
@@ -73,9 +100,11 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
             first_name: input.first_name,
             last_name: input.last_name,
             email: input.email.toLowerCase(),
+            email_key: emailKey,
             is_member: !!member,
             qr_token: randomBase62(24),
-            status: left.sold_out ? "waitlisted" : statusForPrice(amount),
+            status,
+            hold_expires_at: holdExpiresAt,
             amount_cents: amount,
             currency: event.currency,
             promo_code_id: promo?.promo.id ?? null,
@@ -86,6 +115,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           })
           .returning();
         await promo?.record(reg.id, member?.id ?? null);
+        if (holdExpiresAt) await scheduleHoldExpiry(t, reg, holdExpiresAt);
         return {
           id: reg.id,
           event_id: event.id,
@@ -99,6 +129,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           currency: reg.currency,
           qr_token: reg.qr_token,
           ics_url: `${ctx.baseUrl}/api/public/registrations/${reg.qr_token}/ics`,
+          hold_expires_at: reg.hold_expires_at,
           created_at: reg.created_at,
         };
       }),

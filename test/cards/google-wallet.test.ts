@@ -97,7 +97,10 @@ describe("GET /c/:serial/google", () => {
       await env.db.tx((t) => t.update(members).set({ has_wallet_a: true, card_installed_at: appleTime }).where(eq(members.id, m.id)));
       return env.db.tx(fn);
     };
-    await googleSaveUrl({ db: racing, baseUrl: env.config.baseUrl, wallets: env.config.wallets, ip: null, locale: "en" }, m.pass_serial_number);
+    await googleSaveUrl(
+      { db: racing, baseUrl: env.config.baseUrl, wallets: env.config.wallets, ip: null, locale: "en", formProofBits: 0 },
+      m.pass_serial_number,
+    );
     const row = await memberRow(env, m.id);
     expect(row).toMatchObject({ has_wallet_a: true, has_wallet_b: true, card_installed_at: appleTime });
   });
@@ -292,7 +295,7 @@ describe("the placeholder logo", () => {
     expect((await env.call("GET", `/c/logo/${crypto.randomUUID()}`, { key: null })).status).toBe(404);
     // The lib function itself refuses an unknown club (the route adds nothing).
     await expect(
-      placeholderLogo({ db: env.db, baseUrl: env.config.baseUrl, wallets: env.config.wallets, ip: null, locale: "en" }, crypto.randomUUID()),
+      placeholderLogo({ db: env.db, baseUrl: env.config.baseUrl, wallets: env.config.wallets, ip: null, locale: "en", formProofBits: 0 }, crypto.randomUUID()),
     ).rejects.toMatchObject({ status: 404, code: "CLUB_NOT_FOUND" });
 
     const m = await seedMember(env);

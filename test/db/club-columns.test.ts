@@ -12,8 +12,13 @@ import { createClub } from "../../lib/clubs";
 import { CLUB_FIELDS, type ClubField, defaultOf, type FieldKind, UPDATE_ONLY_FIELDS } from "../../lib/clubs/fields";
 
 const FIELDS = [...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS];
-/** Columns added once clubs existed (issue 14), with the SQL default the migration gave the rows already there. */
-const ADDED_WITH_SQL_DEFAULT: Record<string, string> = { renewal_reminder_days: "'[30,7]'", grace_period_days: "0", expiry_notice: "true" };
+/** Columns added once clubs existed (issues 14 and 18), with the SQL default the migration gave the rows already there. */
+const ADDED_WITH_SQL_DEFAULT: Record<string, string> = {
+  renewal_reminder_days: "'[30,7]'",
+  grace_period_days: "0",
+  expiry_notice: "true",
+  pending_hold_hours: "48",
+};
 const NOT_FIELDS = ["id", "created_at", "updated_at"];
 const db = openDb(":memory:");
 afterAll(() => db.close());
@@ -102,6 +107,7 @@ describe("the club's fields and columns", () => {
       card_locations: "json",
       reminder_days: "json",
       grace_days: "integer",
+      hold_hours: "integer",
     };
     for (const field of FIELDS.filter((f) => f.check)) {
       expect({ field: field.name, kind: field.kind }).toEqual({ field: field.name, kind: kindOfCheck[field.check as keyof typeof kindOfCheck] });

@@ -3,6 +3,7 @@
 // effects: the server names the job kinds its worker runs in one table (server/jobs).
 import { REMINDERS_RUN } from "../../lib/reminders";
 import { expect, it } from "bun:test";
+import { PENDING_EXPIRY_JOB } from "../../lib/events/hold";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { APPLE_PUSH } from "../../lib/cards/apple/apns";
@@ -27,8 +28,8 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet job kind, the queued mail, the idempotency keys' purge and the reminders run", () => {
+it("the server's job table names every wallet job kind, the queued mail, the idempotency keys' purge, the reminders run and the end of unpaid holds", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
-    [APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, MAIL_SEND, IDEMPOTENCY_PURGE, REMINDERS_RUN].sort(),
+    [APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, MAIL_SEND, IDEMPOTENCY_PURGE, REMINDERS_RUN, PENDING_EXPIRY_JOB].sort(),
   );
 });

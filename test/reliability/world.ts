@@ -1,6 +1,7 @@
 // The data the reliability suites act on, made through the public API as a client would: in our
 // club a tier, a member, an event with a free ticket, a registration, a promo code and a dashboard
 // session; in another club the same objects, whose ids must never reach our club's answers.
+import { issueChallenge, solveChallenge } from "../../lib/forms";
 import { members } from "../../db/schema";
 import { newMemberRow } from "../../lib/members";
 import { setup, type TestEnv } from "../helpers";
@@ -15,6 +16,9 @@ export type ClubObjects = {
   passSerial: string;
   eventId: string;
   ticketId: string;
+  /** An event only the public registration route is sent to (the fuzzer's admin calls cancel and close `eventId`). */
+  openEventId: string;
+  openTicketId: string;
   qrToken: string;
   registrationId: string;
   promoCode: string;
@@ -37,6 +41,14 @@ async function expectOk(res: { status: number; text: string }, what: string) {
 }
 
 /** Seeds one club's objects with `key` (all scopes at edit). */
+/** A solved form challenge (lib/forms) for the next public registration, or nothing when the check is off. */
+export async function solvedProof(env: TestEnv): Promise<{ challenge: string; nonce: string } | Record<string, never>> {
+  const bits = env.config.formProofBits;
+  if (!bits) return {};
+  const { challenge } = await issueChallenge(env.db, bits);
+  return { challenge, nonce: solveChallenge(challenge, bits) };
+}
+
 export async function seedClub(env: TestEnv, clubId: string, key: string, tag: string): Promise<ClubObjects> {
   const base = `/api/clubs/${clubId}`;
   const tier = await env.call("POST", `${base}/tiers`, { key, body: { name: `Gold ${tag}`, price_cents: 5000 } });
@@ -52,11 +64,21 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
   });
   await expectOk(event, "event");
   const ticketId = event.body.tickets[0].id;
+  const open = await env.call("POST", `${base}/events`, {
+    key,
+    body: {
+      title: `Portes ouvertes ${tag}`,
+      starts_at: inDays(60),
+      max_per_email: 100,
+      tickets: [{ name: "Libre", member_price_cents: 0, non_member_price_cents: 0 }],
+    },
+  });
+  await expectOk(open, "open event");
   const reg = await env.app.handle(
     new Request(`http://localhost/api/public/events/${event.body.id}/registrations`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ticket_id: ticketId, first_name: "Grace", last_name: "Hopper", email: `grace-${tag}@example.org` }),
+      body: JSON.stringify({ ticket_id: ticketId, first_name: "Grace", last_name: "Hopper", email: `grace-${tag}@example.org`, ...(await solvedProof(env)) }),
     }),
     `10.9.0.${tag === "ours" ? 1 : 2}`,
   );
@@ -76,6 +98,8 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
     passSerial: member.body.pass_serial_number,
     eventId: event.body.id,
     ticketId,
+    openEventId: open.body.id,
+    openTicketId: open.body.tickets[0].id,
     qrToken: regBody.qr_token,
     registrationId: regBody.id,
     promoCode,

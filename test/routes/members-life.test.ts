@@ -307,7 +307,8 @@ describe("DELETE /api/clubs/:club_id/members/:member_id (erasure)", () => {
       await call("POST", `${path}/actions/reactivate`, { body: { reason: `${LAST} paid` } });
       await call("POST", `${path}/actions/mark-paid`, { body: { amount_cents: 5000, reason: `Cash from ${FIRST}` } });
       await call("POST", `${path}/send-card-email`);
-      const ev = await createEventVia(e2, { tickets: [{ name: "Entry", member_price_cents: 0, non_member_price_cents: 1200 }] });
+      // Two registrations with the member's email (its erasure finds both): the event allows two a mailbox.
+      const ev = await createEventVia(e2, { max_per_email: 2, tickets: [{ name: "Entry", member_price_cents: 0, non_member_price_cents: 1200 }] });
       return { env: e2, id: mid, code: created.body.referral_code as string, serial: created.body.pass_serial_number as string, event: ev };
     })();
     try {

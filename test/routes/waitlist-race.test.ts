@@ -16,7 +16,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "waitlist-race-"));
   dbPath = join(dir, "club.db");
   // Each request names its own client address (the public routes are limited per address).
-  server = await startServer(dbPath, { RATE_LIMIT_PER_MINUTE: "1000000", TRUST_PROXY: "127.0.0.1", LOG_LEVEL: "silent" });
+  server = await startServer(dbPath, { RATE_LIMIT_PER_MINUTE: "1000000", TRUST_PROXY: "127.0.0.1", LOG_LEVEL: "silent", PUBLIC_FORM_POW_BITS: "0" });
 });
 afterAll(async () => {
   await server.stop();

@@ -38,6 +38,7 @@ describe("public routes", () => {
       }
       expect(Object.fromEntries([...scopes].map(([scope, rates]) => [scope, [...rates]]))).toEqual({
         cards: [300],
+        "form-challenge": [60],
         health: [600],
         login: [10],
         passkit: [300],

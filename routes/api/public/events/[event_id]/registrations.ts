@@ -9,7 +9,7 @@ export const POST = route({
   summary: "Register to an event",
   operationId: "registerForEvent",
   description:
-    "Members give their card code (`member_code`) for member prices. A free registration is `confirmed`; a paid one is `pending` (awaiting payment). The answer carries the ticket's `qr_token` and its calendar file's address. Rate-limited per client address.",
+    "Members give their card code (`member_code`) for member prices. A free registration is `confirmed`; a paid one is `pending` (awaiting payment) and holds its place until `hold_expires_at` (the club's `pending_hold_hours`), then is cancelled if still unpaid. The answer carries the ticket's `qr_token` and its calendar file's address. Against bots: a solved `challenge` and its `nonce` from `GET /api/public/challenge` (403 `CHALLENGE_REQUIRED`, `CHALLENGE_INVALID`, `CHALLENGE_EXPIRED`, `CHALLENGE_USED`), the honeypot `website` left empty (403 `HONEYPOT_FILLED`), and at most the event's `max_per_email` registrations per email address (409 `EMAIL_ALREADY_REGISTERED`). Rate-limited per client address.",
   tags: ["public"],
   auth: "public",
   rateLimit: PUBLIC_EVENTS_RATE,
