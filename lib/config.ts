@@ -23,6 +23,11 @@ export type Config = {
   trustProxy: string[];
   /** The least important log line written (LOG_LEVEL): one JSON line per request at `info`. */
   logLevel: LogLevel;
+  /**
+   * Check every JSON answer against its route's response schema (CHECK_RESPONSES): on in the
+   * tests, off in production, where the check cost more than a page of members' query.
+   */
+  checkResponses: boolean;
 };
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -116,6 +121,14 @@ function corsOrigins(raw: string | undefined): string[] {
     });
 }
 
+function boolSetting(env: Record<string, string>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new Error(`${name} must be true or false (got "${env[name]}")`);
+}
+
 function logLevel(raw: string | undefined): LogLevel {
   const level = (raw ?? "info").trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${raw}")`);
@@ -145,5 +158,6 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       .map((a) => a.trim())
       .filter(Boolean),
     logLevel: logLevel(env.LOG_LEVEL),
+    checkResponses: boolSetting(env, "CHECK_RESPONSES", false),
   };
 }
