@@ -121,7 +121,7 @@ function corsOrigins(raw: string | undefined): string[] {
     });
 }
 
-function boolSetting(env: Record<string, string>, name: string, fallback: boolean): boolean {
+function boolSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined) return fallback;
   if (raw === "true" || raw === "1") return true;
