@@ -164,6 +164,24 @@ function backfillSortNames(conn: Database): void {
   })();
 }
 
+/** Raises a club's members version (`member_versions`), creating its row at the first write. */
+const bumpVersion = (club: string, when = "true") =>
+  `INSERT INTO member_versions (club_id, version) SELECT ${club}, 1 WHERE ${when} ON CONFLICT (club_id) DO UPDATE SET version = version + 1;`;
+
+/**
+ * Every insert, update and delete of a member raises its club's members version in the same
+ * transaction (rolled back with it), whoever writes: the list's kept counts (lib/members/total.ts)
+ * cannot miss a write, today's or one added later. Triggers are not something drizzle-kit
+ * generates from schema.ts, hence here, at every open (IF NOT EXISTS: once per file).
+ */
+function memberVersionTriggers(conn: Database): void {
+  conn.exec(`CREATE TRIGGER IF NOT EXISTS members_version_insert AFTER INSERT ON members BEGIN ${bumpVersion("NEW.club_id")} END`);
+  conn.exec(`CREATE TRIGGER IF NOT EXISTS members_version_delete AFTER DELETE ON members BEGIN ${bumpVersion("OLD.club_id")} END`);
+  conn.exec(
+    `CREATE TRIGGER IF NOT EXISTS members_version_update AFTER UPDATE ON members BEGIN ${bumpVersion("NEW.club_id")} ${bumpVersion("OLD.club_id", "OLD.club_id IS NOT NEW.club_id")} END`,
+  );
+}
+
 export function openDb(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const writerConn = new Database(path, { create: true, strict: true });
@@ -175,6 +193,7 @@ export function openDb(path: string): Db {
   const reader = drizzle({ client: readerConn, schema });
   migrate(writer, { migrationsFolder: MIGRATIONS });
   backfillSortNames(writerConn);
+  memberVersionTriggers(writerConn);
   const group = new GroupCommit(writerConn, writer);
   const preparedReads = new Map<string, unknown>();
   const preparedWrites = new Map<string, unknown>();

@@ -18,6 +18,7 @@ import {
   getMemberItem,
   getMemberRow,
   isStorableDay,
+  itemOfValues,
   LAST_DAY,
   type MemberRow,
   newManageToken,
@@ -29,7 +30,6 @@ import {
   searchTextOf,
   sortNameOf,
   selectItems,
-  toItem,
   writeHistory,
 } from "./internal";
 import {
@@ -43,6 +43,7 @@ import {
   type ReasonRequest,
 } from "./schemas";
 import { derivedStatus, statusSql, statusWhere, todayUtc } from "./status";
+import { keptTotal } from "./total";
 
 /**
  * The count and page queries of one shape of the list (status filter, search or not, sort, dir),
@@ -73,6 +74,7 @@ function listQueries(db: Db, status: ListShape["status"], searching: boolean, so
     return [...by, dir(members.id)];
   };
   return {
+    cond,
     count: db.prepareRead(`${name}:count`, (q) => q.select({ total: count() }).from(members).where(cond())),
     page: db.prepareRead(`${name}:page`, (q) =>
       selectItems(q)
@@ -92,9 +94,13 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
   const search = q.search ? foldText(q.search.trim()) : "";
   const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir);
   const values = { club: ctx.clubId, today, search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset: (q.page - 1) * limit };
-  const [{ total }] = await queries.count.execute(values);
-  const rows = await queries.page.execute(values);
-  return { total, page: q.page, limit, items: rows.map((r) => toItem(r, today)) };
+  // A search counts (its matches are read from the narrowest index that holds search_text); the
+  // count of a status filter is kept while the club's members and the day stay the same.
+  const total = search
+    ? (await queries.count.execute(values))[0].total
+    : await keptTotal(ctx.db, ctx.clubId, q.status, q.status === "all" ? "" : today, queries.cond);
+  const rows = await queries.page.values(values);
+  return { total, page: q.page, limit, items: rows.map((r) => itemOfValues(r, today)) };
 });
 
 /** Raised inside a transaction when an email is already a member's (unique per club). */
