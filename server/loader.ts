@@ -174,7 +174,11 @@ export function unchanged(schema: ZodType) {
         const result = schema.safeParse(value);
         if (!result.success) return { issues: result.error.issues };
         if (!Bun.deepEquals(result.data, value)) {
-          return { issues: [{ message: "the response schema changes this answer (a field stripped or defaulted): production, which does not check, would answer otherwise" }] };
+          return {
+            issues: [
+              { message: "the response schema changes this answer (a field stripped or defaulted): production, which does not check, would answer otherwise" },
+            ],
+          };
         }
         return { value };
       },

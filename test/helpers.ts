@@ -17,7 +17,14 @@ export type CallResult = { status: number; body: any; headers: Headers; text: st
 
 export async function setup(env: Record<string, string> = {}) {
   const dir = mkdtempSync(join(tmpdir(), "club-test-"));
-  const config = loadConfig({ DATABASE_URL: join(dir, "club.db"), OUTBOX_DIR: join(dir, "outbox"), BASE_URL: "http://localhost", LOG_LEVEL: "silent", CHECK_RESPONSES: "true", ...env });
+  const config = loadConfig({
+    DATABASE_URL: join(dir, "club.db"),
+    OUTBOX_DIR: join(dir, "outbox"),
+    BASE_URL: "http://localhost",
+    LOG_LEVEL: "silent",
+    CHECK_RESPONSES: "true",
+    ...env,
+  });
   const db = openDb(config.databaseUrl);
   const app = await createApp(db, config);
   const first = await initClub(db, { clubName: "Club de test", email: "owner@test.org", password: "owner-password" });

@@ -171,7 +171,13 @@ export function selectItems(q: Queryable) {
     .leftJoin(referrer, eq(referrer.id, members.referred_by_member_id));
 }
 
-type ItemRow = { m: Pick<MemberRow, keyof typeof ITEM_COLUMNS>; tier_name: string | null; pending_tier_name: string | null; ref_first: string | null; ref_last: string | null };
+type ItemRow = {
+  m: Pick<MemberRow, keyof typeof ITEM_COLUMNS>;
+  tier_name: string | null;
+  pending_tier_name: string | null;
+  ref_first: string | null;
+  ref_last: string | null;
+};
 
 const ITEM_KEYS = Object.keys(ITEM_COLUMNS) as (keyof typeof ITEM_COLUMNS)[];
 /** Each column's decoding of its stored value (0/1 to a boolean, JSON text to an object...), as Drizzle's. */
@@ -189,7 +195,13 @@ export function itemOfValues(v: unknown[], today: string): MemberAdminItem {
   for (let i = 0; i < ITEM_KEYS.length; i++) m[ITEM_KEYS[i]] = v[i] === null ? null : DECODERS[i](v[i]);
   const n = ITEM_KEYS.length;
   return toItem(
-    { m: m as ItemRow["m"], tier_name: v[n] as string | null, pending_tier_name: v[n + 1] as string | null, ref_first: v[n + 2] as string | null, ref_last: v[n + 3] as string | null },
+    {
+      m: m as ItemRow["m"],
+      tier_name: v[n] as string | null,
+      pending_tier_name: v[n + 1] as string | null,
+      ref_first: v[n + 2] as string | null,
+      ref_last: v[n + 3] as string | null,
+    },
     today,
   );
 }
