@@ -18,7 +18,7 @@ import {
   getMemberItem,
   getMemberRow,
   isStorableDay,
-  itemOfValues,
+  pageItems,
   LAST_DAY,
   type MemberRow,
   newManageToken,
@@ -29,7 +29,7 @@ import {
   periodEnd,
   searchTextOf,
   sortNameOf,
-  selectItems,
+  selectPage,
   writeHistory,
 } from "./internal";
 import {
@@ -77,7 +77,7 @@ function listQueries(db: Db, status: ListShape["status"], searching: boolean, so
     cond,
     count: db.prepareRead(`${name}:count`, (q) => q.select({ total: count() }).from(members).where(cond())),
     page: db.prepareRead(`${name}:page`, (q) =>
-      selectItems(q)
+      selectPage(q)
         .where(cond())
         .orderBy(...order())
         .limit(p("limit"))
@@ -100,7 +100,7 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
     ? (await queries.count.execute(values))[0].total
     : await keptTotal(ctx.db, ctx.clubId, q.status, q.status === "all" ? "" : today, queries.cond);
   const rows = await queries.page.values(values);
-  return { total, page: q.page, limit, items: rows.map((r) => itemOfValues(r, today)) };
+  return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today) };
 });
 
 /** Raised inside a transaction when an email is already a member's (unique per club). */

@@ -1,8 +1,8 @@
 // Helpers of the members area: club-scoped lookups ("get in club or throw"), item shaping, the
 // search text, dates, codes, and the history row every transition writes.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Queryable } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { memberHistory, members, tiers } from "../../db/schema";
 import type { Ctx } from "../context";
 import { NotFound } from "../errors";
@@ -187,23 +187,52 @@ const DECODERS = ITEM_KEYS.map((k) => {
 });
 
 /**
- * The item of a page's row as `selectItems(...).values()` answers it, columns in selection order:
- * a page maps its 50 rows here, without Drizzle's generic row mapping (a quarter of a page's CPU).
+ * A page's query: the item's columns of the members alone, read as arrays (`.values()`), with
+ * no join: the names of tiers and referrers are looked up once per page (`pageItems`). The three
+ * left joins cost a third of the page's query, and Drizzle's generic row mapping a quarter of its CPU.
  */
-export function itemOfValues(v: unknown[], today: string): MemberAdminItem {
-  const m: Record<string, unknown> = {};
-  for (let i = 0; i < ITEM_KEYS.length; i++) m[ITEM_KEYS[i]] = v[i] === null ? null : DECODERS[i](v[i]);
+export function selectPage(q: Queryable) {
+  return q.select({ ...ITEM_COLUMNS, referred_by_member_id: members.referred_by_member_id }).from(members);
+}
+
+/** The items of a page read by `selectPage(...).values()`, in its order, with their tier and referrer names. */
+export async function pageItems(db: Db, clubId: string, rows: unknown[][], today: string): Promise<MemberAdminItem[]> {
   const n = ITEM_KEYS.length;
-  return toItem(
-    {
-      m: m as ItemRow["m"],
-      tier_name: v[n] as string | null,
-      pending_tier_name: v[n + 1] as string | null,
-      ref_first: v[n + 2] as string | null,
-      ref_last: v[n + 3] as string | null,
-    },
-    today,
-  );
+  const tierName = new Map<string, string>();
+  // The club's tiers: a few rows, where a join looked two of them up again for each member.
+  const clubTiers = await db
+    .prepareRead("members.page.tiers", (q) =>
+      q
+        .select({ id: tiers.id, name: tiers.name })
+        .from(tiers)
+        .where(eq(tiers.club_id, sql.placeholder("club"))),
+    )
+    .execute({ club: clubId });
+  for (const t of clubTiers) tierName.set(t.id, t.name);
+  const referrerIds = [...new Set(rows.map((v) => v[n] as string | null).filter((id): id is string => id !== null))];
+  const referrers = new Map<string, { first_name: string; last_name: string }>();
+  if (referrerIds.length) {
+    const found = await db.read
+      .select({ id: members.id, first_name: members.first_name, last_name: members.last_name })
+      .from(members)
+      .where(and(eq(members.club_id, clubId), inArray(members.id, referrerIds)));
+    for (const r of found) referrers.set(r.id, r);
+  }
+  return rows.map((v) => {
+    const m: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) m[ITEM_KEYS[i]] = v[i] === null ? null : DECODERS[i](v[i]);
+    const referrer = v[n] === null ? undefined : referrers.get(v[n] as string);
+    return toItem(
+      {
+        m: m as ItemRow["m"],
+        tier_name: m.tier_id === null ? null : (tierName.get(m.tier_id as string) ?? null),
+        pending_tier_name: m.pending_tier_id === null ? null : (tierName.get(m.pending_tier_id as string) ?? null),
+        ref_first: referrer?.first_name ?? null,
+        ref_last: referrer?.last_name ?? null,
+      },
+      today,
+    );
+  });
 }
 
 /**
