@@ -238,7 +238,10 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
                 actor: caller,
                 clubId: c.params?.club_id ?? caller.clubId,
                 locale: state.locale,
-                ...site,
+                // Named, not spread: a spread per request copied the site object's properties one by one.
+                baseUrl: site.baseUrl,
+                mail: site.mail,
+                wallets: site.wallets,
               }
             : publicCtx(deps, ip, state?.locale ?? DEFAULT_LOCALE);
           if (spec.status) c.set.status = spec.status;
