@@ -190,8 +190,7 @@ function memberVersionTriggers(conn: Database): void {
  */
 function unplannedLimits(conn: Database): void {
   const prepare = conn.prepare.bind(conn);
-  conn.prepare = ((sql: string, ...rest: unknown[]) =>
-    prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"), ...(rest as []))) as typeof conn.prepare;
+  conn.prepare = ((sql: string, ...rest: unknown[]) => prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"), ...(rest as []))) as typeof conn.prepare;
 }
 
 export function openDb(path: string): Db {

@@ -67,7 +67,9 @@ export class AuditWriter {
     const given = Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined));
     const columns = Object.keys(given);
     return this.db
-      .prepareTx(`audit.insert:${columns.join(",")}`, (q) => q.insert(auditLog).values(Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as never))
+      .prepareTx(`audit.insert:${columns.join(",")}`, (q) =>
+        q.insert(auditLog).values(Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as never),
+      )
       .execute(given);
   }
 

@@ -63,7 +63,13 @@ async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {
             expires_at: apiKeys.expires_at,
             revoked_at: apiKeys.revoked_at,
           },
-          admin: { id: admins.id, read_only: admins.read_only, is_superadmin: admins.is_superadmin, removed_at: admins.removed_at, access_expires_at: admins.access_expires_at },
+          admin: {
+            id: admins.id,
+            read_only: admins.read_only,
+            is_superadmin: admins.is_superadmin,
+            removed_at: admins.removed_at,
+            access_expires_at: admins.access_expires_at,
+          },
           locale: clubs.locale,
         })
         .from(apiKeys)
