@@ -46,9 +46,9 @@ const member = async (over = {}) => (await seedMember(env, over)).id;
 const action = (id: string, name: string, body: unknown = {}) => env.call("POST", `/api/clubs/${env.clubId}/members/${id}/actions/${name}`, { body });
 
 /**
- * Every kind of member write, each followed by a check. A new kind of write goes here. Erasure
- * (DELETE members/:member_id, being built on another branch) joins at merge:
- * `["erase", async () => expect((await env.call("DELETE", `.../members/${await member()}`)).status).toBe(204)]`.
+ * Every kind of member write, each followed by a check. A new kind of write goes here; erasure's
+ * route (DELETE members/:member_id, built on another branch, deletes the row) joins at merge as
+ * `["erase", async () => expect((await env.call("DELETE", `/api/clubs/${env.clubId}/members/${await member()}`)).status).toBe(204)]`.
  */
 const WRITES: [string, () => Promise<void>][] = [
   [
@@ -94,6 +94,14 @@ const WRITES: [string, () => Promise<void>][] = [
   [
     "mark a pending member paid",
     async () => expect((await action(await member({ payment_status: "pending" }), "mark-paid", { amount_cents: 5000 })).status).toBe(200),
+  ],
+  [
+    "a member's row deleted (as erasure does)",
+    async () => {
+      const id = await member();
+      await expectExact();
+      await env.db.tx((t) => t.delete(members).where(eq(members.id, id)));
+    },
   ],
   [
     "a write by another connection (the CLI's process)",
