@@ -358,6 +358,16 @@ export const members = sqliteTable(
   ],
 );
 
+/**
+ * A club's members version: raised in the same transaction as any write to its members' rows (by
+ * the triggers db/index.ts creates at open), so a count kept with the version it was taken at is
+ * exact while the version stands (lib/members/total.ts).
+ */
+export const memberVersions = sqliteTable("member_versions", {
+  club_id: text("club_id").primaryKey(),
+  version: integer("version").notNull().default(0),
+});
+
 /** One row per transition of a member: who, when, what, why (DESIGN.md section 6). */
 export const memberHistory = sqliteTable(
   "member_history",

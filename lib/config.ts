@@ -31,6 +31,11 @@ export type Config = {
    * registration holds its place for the club's `pending_hold_hours`.
    */
   pendingPaymentMinutes: number;
+  /**
+   * Check every JSON answer against its route's response schema (CHECK_RESPONSES): on in the
+   * tests, off in production, where the check cost more than a page of members' query.
+   */
+  checkResponses: boolean;
 };
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
@@ -130,6 +135,14 @@ function corsOrigins(raw: string | undefined): string[] {
     });
 }
 
+function boolSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === "true" || raw === "1") return true;
+  if (raw === "false" || raw === "0") return false;
+  throw new Error(`${name} must be true or false (got "${env[name]}")`);
+}
+
 function logLevel(raw: string | undefined): LogLevel {
   const level = (raw ?? "info").trim().toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got "${raw}")`);
@@ -161,5 +174,6 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     logLevel: logLevel(env.LOG_LEVEL),
     formProofBits: intSetting(env, "PUBLIC_FORM_POW_BITS", FORM_PROOF_BITS, 0, 24),
     pendingPaymentMinutes: intSetting(env, "PENDING_PAYMENT_MINUTES", 30, 1, 1440),
+    checkResponses: boolSetting(env, "CHECK_RESPONSES", false),
   };
 }

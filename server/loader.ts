@@ -160,6 +160,36 @@ function responses(spec: AnyRoute, path: string, params?: ZodObject) {
   return Object.assign(map, errorSchemas(spec, path, params));
 }
 
+/**
+ * A response schema as the check of CHECK_RESPONSES (tests, debugging): the answer must pass it
+ * AND come out unchanged. Production does not check (server/config), so it sends the handler's
+ * value as is; an answer that its schema would strip or fill in would differ there, and fails here.
+ */
+export function unchanged(schema: ZodType) {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "club-api",
+      validate(value: unknown) {
+        const result = schema.safeParse(value);
+        if (!result.success) return { issues: result.error.issues };
+        if (!Bun.deepEquals(result.data, value)) {
+          return {
+            issues: [
+              { message: "the response schema changes this answer (a field stripped or defaulted): production, which does not check, would answer otherwise" },
+            ],
+          };
+        }
+        return { value };
+      },
+    },
+  };
+}
+
+function checkedResponses(spec: AnyRoute, path: string, params?: ZodObject) {
+  return Object.fromEntries(Object.entries(responses(spec, path, params)).map(([status, schema]) => [status, unchanged(schema)]));
+}
+
 /** A public route's context: no caller, the client's address and the language of Accept-Language. */
 function publicCtx(deps: Deps, ip: string | null, locale: Locale): PublicCtx {
   return { db: deps.db, baseUrl: deps.config.baseUrl, wallets: deps.config.wallets, ip, locale, formProofBits: deps.config.formProofBits };
@@ -208,7 +238,10 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
                 actor: caller,
                 clubId: c.params?.club_id ?? caller.clubId,
                 locale: state.locale,
-                ...site,
+                // Named, not spread: a spread per request copied the site object's properties one by one.
+                baseUrl: site.baseUrl,
+                mail: site.mail,
+                wallets: site.wallets,
               }
             : publicCtx(deps, ip, state?.locale ?? DEFAULT_LOCALE);
           if (spec.status) c.set.status = spec.status;
@@ -219,7 +252,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           params,
           query: spec.query,
           body: spec.body,
-          response: spec.raw ? undefined : responses(spec, path, params),
+          response: spec.raw || !deps.config.checkResponses ? undefined : checkedResponses(spec, path, params),
           transform: normaliseParams,
           // Undefined for other types: Elysia's own parsers (JSON, forms) take over. A route that
           // takes no body never parses one, so a stray malformed body is no 400 there.

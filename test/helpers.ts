@@ -27,6 +27,7 @@ export async function setup(env: Record<string, string> = {}) {
     BASE_URL: "http://localhost",
     LOG_LEVEL: "silent",
     PUBLIC_FORM_POW_BITS: "0",
+    CHECK_RESPONSES: "true",
     ...env,
   });
   const db = openDb(config.databaseUrl);

@@ -52,7 +52,26 @@ async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {
   const [row] = await db
     .prepareRead("auth.keyByHash", (q) =>
       q
-        .select({ key: apiKeys, admin: admins, locale: clubs.locale })
+        // Only what a caller is made of: every key's request reads this row.
+        .select({
+          key: {
+            id: apiKeys.id,
+            club_id: apiKeys.club_id,
+            prefix: apiKeys.prefix,
+            key_hash: apiKeys.key_hash,
+            scopes: apiKeys.scopes,
+            expires_at: apiKeys.expires_at,
+            revoked_at: apiKeys.revoked_at,
+          },
+          admin: {
+            id: admins.id,
+            read_only: admins.read_only,
+            is_superadmin: admins.is_superadmin,
+            removed_at: admins.removed_at,
+            access_expires_at: admins.access_expires_at,
+          },
+          locale: clubs.locale,
+        })
         .from(apiKeys)
         .innerJoin(admins, eq(admins.id, apiKeys.admin_id))
         .innerJoin(clubs, eq(clubs.id, apiKeys.club_id))

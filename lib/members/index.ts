@@ -18,6 +18,7 @@ import {
   getMemberItem,
   getMemberRow,
   isStorableDay,
+  pageItems,
   LAST_DAY,
   type MemberRow,
   newManageToken,
@@ -28,8 +29,7 @@ import {
   periodEnd,
   searchTextOf,
   sortNameOf,
-  selectItems,
-  toItem,
+  selectPage,
   writeHistory,
 } from "./internal";
 import {
@@ -43,7 +43,8 @@ import {
   type MemberUpdate,
   type ReasonRequest,
 } from "./schemas";
-import { statusOn, statusDay, statusSql, statusWhere, todayUtc } from "./status";
+import { derivedStatus, statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status";
+import { keptTotal } from "./total";
 
 /**
  * The count and page queries of one shape of the list (status filter, search or not, sort, dir),
@@ -84,9 +85,10 @@ function listQueries(
     return [...by, dir(members.id)];
   };
   return {
+    cond,
     count: db.prepareRead(`${name}:count`, (q) => q.select({ total: count() }).from(members).where(cond())),
     page: db.prepareRead(`${name}:page`, (q) =>
-      selectItems(q)
+      selectPage(q)
         .where(cond())
         .orderBy(...order())
         .limit(p("limit"))
@@ -100,13 +102,19 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
   const q = MemberListQuerySchema.parse(input);
   const limit = q.limit ?? q.page_size ?? 50;
   const today = todayUtc();
-  const day = statusDay(today, await clubGraceDays(ctx.db, ctx.clubId));
+  const grace = await clubGraceDays(ctx.db, ctx.clubId);
+  const day = statusDay(today, grace);
   const search = q.search ? foldText(q.search.trim()) : "";
   const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir, q.erasure_requested);
   const values = { club: ctx.clubId, day, search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset: (q.page - 1) * limit };
-  const [{ total }] = await queries.count.execute(values);
-  const rows = await queries.page.execute(values);
-  return { total, page: q.page, limit, items: rows.map((r) => toItem(r, today)) };
+  // A search counts (its matches are read from the narrowest index that holds search_text); the
+  // count of a filter is kept while the club's members and the status day (today less the grace
+  // period) stay the same.
+  const total = search
+    ? (await queries.count.execute(values))[0].total
+    : await keptTotal(ctx.db, ctx.clubId, `${q.status}:${q.erasure_requested ?? ""}`, q.status === "all" ? "" : day, queries.cond);
+  const rows = await queries.page.values(values);
+  return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
 });
 
 /** Raised inside a transaction when an email is already a member's (unique per club). */

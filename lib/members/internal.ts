@@ -1,9 +1,10 @@
 // Helpers of the members area: club-scoped lookups ("get in club or throw"), item shaping, the
 // search text, dates, codes, and the history row every transition writes.
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { Queryable } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
+import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
@@ -122,10 +123,48 @@ export async function loadItems(q: Queryable, clubId: string, ids: string[]): Pr
   return ids.map((id) => byId.get(id)).filter(Boolean) as MemberAdminItem[];
 }
 
+/**
+ * The columns of a member that its item shows, and no other: a page reads and maps only these
+ * (not the search text, sort key, pass tokens... of each row).
+ */
+const ITEM_COLUMNS = {
+  id: members.id,
+  first_name: members.first_name,
+  last_name: members.last_name,
+  email: members.email,
+  membership_start: members.membership_start,
+  membership_end: members.membership_end,
+  payment_status: members.payment_status,
+  referral_code: members.referral_code,
+  pass_serial_number: members.pass_serial_number,
+  has_wallet_a: members.has_wallet_a,
+  has_wallet_b: members.has_wallet_b,
+  has_web: members.has_web,
+  payment_method: members.payment_method,
+  tier_id: members.tier_id,
+  pending_tier_id: members.pending_tier_id,
+  pending_tier_change_at: members.pending_tier_change_at,
+  is_manual: members.is_manual,
+  payment_mode: members.payment_mode,
+  invoice_company_name: members.invoice_company_name,
+  referral_count: members.referral_count,
+  referral_credit_cents: members.referral_credit_cents,
+  acquisition_source: members.acquisition_source,
+  custom_fields: members.custom_fields,
+  profile_complete: members.profile_complete,
+  card_email_sent_at: members.card_email_sent_at,
+  card_email_reminder_sent_at: members.card_email_reminder_sent_at,
+  card_installed_at: members.card_installed_at,
+  renewal_opt_out_at: members.renewal_opt_out_at,
+  manage_token: members.manage_token,
+  erasure_requested_at: members.erasure_requested_at,
+  created_at: members.created_at,
+};
+
 export function selectItems(q: Queryable) {
   return q
     .select({
-      m: members,
+      m: ITEM_COLUMNS,
       tier_name: tiers.name,
       pending_tier_name: pendingTier.name,
       ref_first: referrer.first_name,
@@ -140,7 +179,75 @@ export function selectItems(q: Queryable) {
     .leftJoin(referrer, eq(referrer.id, members.referred_by_member_id));
 }
 
-type ItemRow = { m: MemberRow; tier_name: string | null; pending_tier_name: string | null; ref_first: string | null; ref_last: string | null; grace: number };
+type ItemRow = {
+  m: Pick<MemberRow, keyof typeof ITEM_COLUMNS>;
+  tier_name: string | null;
+  pending_tier_name: string | null;
+  ref_first: string | null;
+  ref_last: string | null;
+  /** The club's grace period in days (lib/members/status `statusOn`). */
+  grace: number;
+};
+
+const ITEM_KEYS = Object.keys(ITEM_COLUMNS) as (keyof typeof ITEM_COLUMNS)[];
+/** Each column's decoding of its stored value (0/1 to a boolean, JSON text to an object...), as Drizzle's. */
+const DECODERS = ITEM_KEYS.map((k) => {
+  const column = ITEM_COLUMNS[k];
+  return (value: unknown) => column.mapFromDriverValue(value as never);
+});
+
+/**
+ * A page's query: the item's columns of the members alone, read as arrays (`.values()`), with
+ * no join: the names of tiers and referrers are looked up once per page (`pageItems`). The three
+ * left joins cost a third of the page's query, and Drizzle's generic row mapping a quarter of its CPU.
+ */
+export function selectPage(q: Queryable) {
+  return q.select({ ...ITEM_COLUMNS, referred_by_member_id: members.referred_by_member_id }).from(members);
+}
+
+/**
+ * The items of a page read by `selectPage(...).values()`, in its order, with their tier and
+ * referrer names; `grace` is the club's grace period (days), for each item's status.
+ */
+export async function pageItems(db: Db, clubId: string, rows: unknown[][], today: string, grace: number): Promise<MemberAdminItem[]> {
+  const n = ITEM_KEYS.length;
+  const tierName = new Map<string, string>();
+  // The club's tiers: a few rows, where a join looked two of them up again for each member.
+  const clubTiers = await db
+    .prepareRead("members.page.tiers", (q) =>
+      q
+        .select({ id: tiers.id, name: tiers.name })
+        .from(tiers)
+        .where(eq(tiers.club_id, sql.placeholder("club"))),
+    )
+    .execute({ club: clubId });
+  for (const t of clubTiers) tierName.set(t.id, t.name);
+  const referrerIds = [...new Set(rows.map((v) => v[n] as string | null).filter((id): id is string => id !== null))];
+  const referrers = new Map<string, { first_name: string; last_name: string }>();
+  if (referrerIds.length) {
+    const found = await db.read
+      .select({ id: members.id, first_name: members.first_name, last_name: members.last_name })
+      .from(members)
+      .where(and(eq(members.club_id, clubId), inArray(members.id, referrerIds)));
+    for (const r of found) referrers.set(r.id, r);
+  }
+  return rows.map((v) => {
+    const m: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) m[ITEM_KEYS[i]] = v[i] === null ? null : DECODERS[i](v[i]);
+    const referrer = v[n] === null ? undefined : referrers.get(v[n] as string);
+    return toItem(
+      {
+        m: m as ItemRow["m"],
+        tier_name: m.tier_id === null ? null : (tierName.get(m.tier_id as string) ?? null),
+        pending_tier_name: m.pending_tier_id === null ? null : (tierName.get(m.pending_tier_id as string) ?? null),
+        ref_first: referrer?.first_name ?? null,
+        ref_last: referrer?.last_name ?? null,
+        grace,
+      },
+      today,
+    );
+  });
+}
 
 /**
  * The item of a member: built field by field from MemberAdminItem's own fields (an allow list), so

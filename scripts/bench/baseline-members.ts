@@ -6,7 +6,11 @@
 // shaped as MemberAdminItem (derived status, booleans, custom fields), one audit row inserted in
 // its own transaction (one disk sync per request), JSON answer. Anything else is a 404.
 //
-// Run by scripts/bench/members.ts: `DATABASE_URL=... PORT=... bun scripts/bench/baseline-members.ts`.
+// `sort=name` orders by the folded last-then-first name (sort_name), newest-first otherwise.
+// With BARE=1 it is the bare page: no key, no count, no audit row, only the page of 50 and its
+// items (`{items}`), the floor a page of members can cost on this machine.
+//
+// Run by scripts/bench/members.ts: `DATABASE_URL=... PORT=... [BARE=1] bun scripts/bench/baseline-members.ts`.
 import { json, openBaseline } from "./baseline-server";
 
 const base = openBaseline();
@@ -17,10 +21,13 @@ const PAGE_SQL = `SELECT m.*, t.name AS tier_name, pt.name AS pending_tier_name,
   LEFT JOIN tiers t ON t.id = m.tier_id
   LEFT JOIN tiers pt ON pt.id = m.pending_tier_id
   LEFT JOIN members r ON r.id = m.referred_by_member_id`;
+const BARE = process.env.BARE === "1";
 const ORDER = "ORDER BY m.created_at DESC, m.id DESC LIMIT ? OFFSET ?";
+const BY_NAME = "ORDER BY m.sort_name DESC, m.id DESC LIMIT ? OFFSET ?";
 const countAll = db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM members WHERE club_id = ?");
 const countSearch = db.query<{ n: number }, [string, string]>("SELECT count(*) AS n FROM members WHERE club_id = ? AND search_text LIKE ? ESCAPE '\\'");
 const pageAll = db.query<Record<string, unknown>, [string, number, number]>(`${PAGE_SQL} WHERE m.club_id = ? ${ORDER}`);
+const pageByName = db.query<Record<string, unknown>, [string, number, number]>(`${PAGE_SQL} WHERE m.club_id = ? ${BY_NAME}`);
 const pageSearch = db.query<Record<string, unknown>, [string, string, number, number]>(
   `${PAGE_SQL} WHERE m.club_id = ? AND m.search_text LIKE ? ESCAPE '\\' ${ORDER}`,
 );
@@ -59,6 +66,11 @@ base.serve((request, srv) => {
   const url = new URL(request.url);
   const match = ROUTE.exec(url.pathname);
   if (!match) return json(404, { detail: "not found" });
+  if (BARE) {
+    const pageOf = url.searchParams.get("sort") === "name" ? pageByName : pageAll;
+    const today = new Date().toISOString().slice(0, 10);
+    return json(200, { items: pageOf.all(match[1], 50, 0).map((r) => item(r, today)) });
+  }
   const key = base.keyOf(request);
   if (!key) return json(401, { detail: "unauthorized" });
   let answer: Response;
@@ -70,7 +82,8 @@ base.serve((request, srv) => {
     const today = new Date().toISOString().slice(0, 10);
     const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const total = (search ? countSearch.get(key.club_id, like) : countAll.get(key.club_id))?.n ?? 0;
-    const rows = search ? pageSearch.all(key.club_id, like, limit, (page - 1) * limit) : pageAll.all(key.club_id, limit, (page - 1) * limit);
+    const pageOf = url.searchParams.get("sort") === "name" ? pageByName : pageAll;
+    const rows = search ? pageSearch.all(key.club_id, like, limit, (page - 1) * limit) : pageOf.all(key.club_id, limit, (page - 1) * limit);
     answer = json(200, { total, page, limit, items: rows.map((r) => item(r, today)) });
   }
   base.audit({

@@ -90,9 +90,9 @@ export async function startOurs(dbPath: string, dir: string): Promise<Server> {
 }
 
 /** A hand-written baseline server (scripts/bench/<script>) on `dbPath`. */
-export async function startBaseline(script: string, dbPath: string): Promise<Server> {
+export async function startBaseline(script: string, dbPath: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  return startServer(["bun", join(ROOT, "scripts/bench", script)], { DATABASE_URL: dbPath, PORT: String(port), HOST: "127.0.0.1" }, port);
+  return startServer(["bun", join(ROOT, "scripts/bench", script)], { ...env, DATABASE_URL: dbPath, PORT: String(port), HOST: "127.0.0.1" }, port);
 }
 
 /** Row counts of a database file (read-only; WAL lets it read beside the running server). */
@@ -123,6 +123,10 @@ export type LoadCase = {
   ds: Dataset;
   /** The baseline's script file in scripts/bench/; null: the baseline is the real server too, sent other requests (`script`). */
   baseline: string | null;
+  /** Settings of the baseline's process (a variant of its script). */
+  baselineEnv?: Record<string, string>;
+  /** The server that answers, when not the one `config` names: a comparison with another request of ours. */
+  server?: ConfigName;
   /** What wrk asks for when there is no script. */
   path: string;
   method?: "GET" | "POST";
@@ -143,8 +147,9 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
   let server: Server | undefined;
   try {
     const dbPath = freshCopy(c.ds, dir);
-    server = c.config === "ours" || c.baseline === null ? await startOurs(dbPath, dir) : await startBaseline(c.baseline, dbPath);
-    const signature = await c.check(server, c.config);
+    const which = c.server ?? c.config;
+    server = which === "ours" || c.baseline === null ? await startOurs(dbPath, dir) : await startBaseline(c.baseline, dbPath, c.baselineEnv);
+    const signature = await c.check(server, which);
     const headers: Record<string, string> = { authorization: `Bearer ${c.ds.key}` };
     if (c.method === "POST") headers["content-type"] = "application/json";
     const script = c.script?.(dir);
