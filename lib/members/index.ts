@@ -43,7 +43,7 @@ import {
   type MemberUpdate,
   type ReasonRequest,
 } from "./schemas";
-import { derivedStatus, statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status";
+import { statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status";
 import { keptTotal } from "./total";
 
 /**

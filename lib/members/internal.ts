@@ -4,7 +4,6 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db, Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
-import type { Ctx } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
