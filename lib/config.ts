@@ -23,7 +23,12 @@ export type Config = {
   trustProxy: string[];
   /** The least important log line written (LOG_LEVEL): one JSON line per request at `info`. */
   logLevel: LogLevel;
+  /** Webhooks (DESIGN.md section 15): WEBHOOK_ALLOW_PRIVATE=true lets loopback and private addresses through the SSRF guard. */
+  webhooks: WebhookSettings;
 };
+
+/** What the webhook guard allows: link-local and metadata addresses stay refused whatever this says. */
+export type WebhookSettings = { allowPrivate: boolean };
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -145,5 +150,6 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
       .map((a) => a.trim())
       .filter(Boolean),
     logLevel: logLevel(env.LOG_LEVEL),
+    webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE?.trim().toLowerCase() === "true" },
   };
 }

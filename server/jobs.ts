@@ -3,5 +3,6 @@
 // table here.
 import { CARD_JOBS } from "../lib/cards/jobs";
 import type { JobKinds } from "../lib/jobs";
+import { WEBHOOK_JOBS } from "../lib/webhooks/deliver";
 
-export const JOB_KINDS: JobKinds = { ...CARD_JOBS };
+export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...WEBHOOK_JOBS };

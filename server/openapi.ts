@@ -32,6 +32,7 @@ const TAG_TEXT = {
   cards: "Membership cards: verifying a scanned card.",
   clubs: "The club's settings.",
   audit: "The audit log of every request made with a key.",
+  webhooks: "Webhooks: tell other systems what changed (Standard Webhooks: signed, retried, never lost).",
   public: "Public event pages and registration (no credentials; outside the stable subset).",
   health: "For a supervisor, load balancer or uptime monitor: is the server up and its database readable.",
   account: "Dashboard only (sign-in, API keys, team, superadmin): a dashboard session token, API keys get 403.",
@@ -42,6 +43,7 @@ export const TAGS = Object.entries(TAG_TEXT).map(([name, description]) => ({ nam
 const STATUS_TEXT: Record<number, string> = {
   200: "OK.",
   201: "Created.",
+  202: "Accepted: queued, to be sent by the job queue.",
   400: "The body is not well-formed JSON.",
   401: "Not signed in: no key, or an unknown, revoked or expired key or session (sign-in: a wrong email or password).",
   403: "Forbidden; `code` says why (another club, a missing scope, a dashboard-only route called with a key...).",
@@ -59,6 +61,8 @@ const PARAM_TEXT: Record<string, string> = {
   event_id: "An event's `id` (from the event list).",
   tier_id: "A tier's `id` (from the tier list).",
   key_id: "An API key's `id` (from the key list).",
+  webhook_id: "A webhook endpoint's `id` (from the webhook list).",
+  delivery_id: "A delivery's `id` (from the endpoint's delivery log).",
 };
 
 /**

@@ -24,7 +24,16 @@ export type JobHandler = (db: Db, job: JobRow, env: JobEnv) => Promise<string | 
  * says nothing gets `<kind>:<club_id>`: its jobs of one club keep their order, as when jobs ran
  * one at a time.
  */
-export type JobKind = { run: JobHandler; orderKey?: (job: JobRow) => string };
+export type JobKind = {
+  run: JobHandler;
+  orderKey?: (job: JobRow) => string;
+  /**
+   * The wait before each retry (ms), in order: a kind whose far end expects a published schedule
+   * (webhooks: 5 s, 5 min ... 10 h) gives it here; the job fails for good once the list is used
+   * up. Without it: 2 s, 4 s, 8 s ... for MAX_ATTEMPTS attempts.
+   */
+  retryDelaysMs?: readonly number[];
+};
 /** The kinds a run knows, by the `kind` of their rows. A row of another kind fails (and is retried). */
 export type JobKinds = Readonly<Record<string, JobKind>>;
 
@@ -57,10 +66,12 @@ export function concurrencyKey(kinds: JobKinds, job: JobRow): string {
   return key ? key(job) : `${job.kind}:${job.club_id}`;
 }
 
-/** Queues a job inside the caller's transaction `t`: it exists if and only if the change does. */
-export async function enqueueJob(t: Queryable, job: { clubId: string; kind: string; payload: Record<string, unknown> }) {
+/** Queues a job inside the caller's transaction `t`: it exists if and only if the change does. Returns its id. */
+export async function enqueueJob(t: Queryable, job: { clubId: string; kind: string; payload: Record<string, unknown> }): Promise<string> {
   const now = nowIso();
-  await t.insert(jobs).values({ id: newId(), club_id: job.clubId, kind: job.kind, payload: job.payload, status: "pending", run_after: now, created_at: now });
+  const id = newId();
+  await t.insert(jobs).values({ id, club_id: job.clubId, kind: job.kind, payload: job.payload, status: "pending", run_after: now, created_at: now });
+  return id;
 }
 
 /**
@@ -97,7 +108,8 @@ function dueJobs(db: Db, now: Date, inHand: Iterable<string>): Promise<JobRow[]>
  * MAX_ATTEMPTS or at once on a PermanentFailure. Throws only when the record itself fails.
  */
 async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promise<void> {
-  const handler = kindOf(kinds, job)?.run;
+  const kind = kindOf(kinds, job);
+  const handler = kind?.run;
   // A job read as due may have been completed since by another one's handler (a club's pass
   // updates merged into one fan-out, lib/cards/pass-updates): then there is nothing left to do.
   const [current] = await db.read.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
@@ -113,9 +125,11 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
     );
   } catch (err) {
     const attempts = job.attempts + 1;
-    // Exponential back-off: 2 s, 4 s, 8 s ... then the job is left as failed for a person to see.
-    const retryAt = new Date(env.now.getTime() + 1000 * 2 ** attempts).toISOString();
-    const giveUp = attempts >= MAX_ATTEMPTS || err instanceof PermanentFailure;
+    // Exponential back-off: 2 s, 4 s, 8 s ... (or the kind's schedule), then the job is left as failed for a person to see.
+    const schedule = kind?.retryDelaysMs;
+    const delay = schedule ? (schedule[attempts - 1] ?? 0) : 1000 * 2 ** attempts;
+    const retryAt = new Date(env.now.getTime() + delay).toISOString();
+    const giveUp = (schedule ? attempts > schedule.length : attempts >= MAX_ATTEMPTS) || err instanceof PermanentFailure;
     const outcome = err instanceof PermanentFailure || err instanceof TemporaryFailure ? err.outcome : null;
     await db.tx((t) =>
       t

@@ -1,0 +1,70 @@
+// The outbox of webhooks (DESIGN.md section 15): `emit` is called by the lib/ verb that makes a
+// change, inside its transaction, and writes one delivery row (with the job that sends it) per
+// enabled endpoint of the club that asked for the type. So a delivery exists if and only if the
+// change committed, and a crash after the commit loses nothing: the job is still pending when the
+// worker starts again. This module sits low (db, ids, jobs only) so that any area may emit.
+import { and, eq } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { newId, nowIso } from "../ids";
+import { enqueueJob } from "../jobs";
+import type { EventType } from "./schemas";
+
+/** The job kind that sends one delivery (lib/webhooks/deliver.ts). */
+export const WEBHOOK_DELIVERY = "webhook_delivery";
+
+type EndpointRef = { id: string; club_id: string };
+
+/** The body `{type, timestamp, data}` as sent (and signed), and its message id. */
+export function messageOf(type: string, data: unknown, at = nowIso()): { msgId: string; payload: string } {
+  return { msgId: `msg_${newId().replace(/-/g, "")}`, payload: JSON.stringify({ type, timestamp: at, data }) };
+}
+
+const deliveryJob = (t: Queryable, endpoint: EndpointRef, deliveryId: string) =>
+  enqueueJob(t, { clubId: endpoint.club_id, kind: WEBHOOK_DELIVERY, payload: { delivery_id: deliveryId, endpoint_id: endpoint.id } });
+
+/** Queues `payload` for `endpoint` inside `t`: the delivery row and the job that sends it. Returns the delivery's id. */
+export async function queueDelivery(t: Queryable, endpoint: EndpointRef, message: { type: string; msgId: string; payload: string }): Promise<string> {
+  const id = newId();
+  const jobId = await deliveryJob(t, endpoint, id);
+  await t.insert(webhookDeliveries).values({
+    id,
+    club_id: endpoint.club_id,
+    endpoint_id: endpoint.id,
+    msg_id: message.msgId,
+    type: message.type,
+    payload: message.payload,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at: nowIso(),
+    job_id: jobId,
+    created_at: nowIso(),
+  });
+  return id;
+}
+
+/** Makes delivery `deliveryId` pending again with a new job (a manual retry); the job it had stands down. */
+export async function requeueDelivery(t: Queryable, endpoint: EndpointRef, deliveryId: string): Promise<void> {
+  const jobId = await deliveryJob(t, endpoint, deliveryId);
+  await t
+    .update(webhookDeliveries)
+    .set({ status: "pending", job_id: jobId, next_attempt_at: nowIso(), finished_at: null })
+    .where(eq(webhookDeliveries.id, deliveryId));
+}
+
+/**
+ * Emits `type` for club `clubId` inside the caller's transaction `t`: each enabled endpoint
+ * that asked for it (or for `*`) gets a delivery of `{type, timestamp, data}`. `data` is the
+ * object as the API shows it, built only when some endpoint wants it (a club without webhooks
+ * pays one indexed read per change).
+ */
+export async function emit(t: Queryable, clubId: string, type: EventType, data: () => unknown | Promise<unknown>): Promise<void> {
+  const endpoints = await t
+    .select({ id: webhookEndpoints.id, club_id: webhookEndpoints.club_id, events: webhookEndpoints.events })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.club_id, clubId), eq(webhookEndpoints.enabled, true)));
+  const wanted = endpoints.filter((e) => e.events.includes(type) || e.events.includes("*"));
+  if (!wanted.length) return;
+  const message = { type, ...messageOf(type, await data()) };
+  for (const endpoint of wanted) await queueDelivery(t, endpoint, message);
+}
