@@ -8,7 +8,20 @@ import { clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
-import { type EventRow, eventFigures, freeEventSlug, getEventOrThrow, loadDetail, slugTaken, type TicketRow, ticketsOf, toItem, utcDates } from "./internal";
+import { emit } from "../webhooks/emit";
+import {
+  type EventRow,
+  eventFigures,
+  registrationItem,
+  freeEventSlug,
+  getEventOrThrow,
+  loadDetail,
+  slugTaken,
+  type TicketRow,
+  ticketsOf,
+  toItem,
+  utcDates,
+} from "./internal";
 import type { EventAdminDetail, EventAdminItem, EventCreate, EventRegistrationItem, EventUpdate, TicketPayload } from "./schemas";
 
 export { checkinEvent } from "./checkin";
@@ -97,7 +110,9 @@ export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCrea
       })
       .returning();
     for (const [i, p] of (v.tickets ?? []).entries()) await insertTicket(t, ctx, row.id, p, i, now);
-    return loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+    const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+    await emit(t, ctx.clubId, "event.created", () => detail);
+    return detail;
   });
 });
 
@@ -148,7 +163,9 @@ export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpda
         .where(and(eq(events.id, current.id), eq(events.club_id, ctx.clubId)))
         .returning();
     }
-    return loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+    const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+    if (row !== current) await emit(t, ctx.clubId, row.status === "cancelled" ? "event.cancelled" : "event.updated", () => detail);
+    return detail;
   });
 });
 
@@ -206,23 +223,5 @@ export const listEventRegistrations = verb("events:view", async (ctx: Ctx, input
         .where(and(eq(payments.club_id, ctx.clubId), eq(eventRegistrations.event_id, event.id)))
     ).map((p) => p.id),
   );
-  return rows.map(({ r, ticket_name }) => ({
-    id: r.id,
-    ticket_name,
-    first_name: r.first_name,
-    last_name: r.last_name,
-    is_member: r.is_member,
-    qr_token: r.qr_token,
-    status: r.status as EventRegistrationItem["status"],
-    amount_cents: r.amount_cents,
-    created_at: r.created_at,
-    email: r.email,
-    has_payment: paid.has(r.id),
-    checked_in_at: r.checked_in_at,
-    wallet_a_at: r.wallet_a_at,
-    wallet_b_at: r.wallet_b_at,
-    ics_at: r.ics_at,
-    custom_fields: r.custom_fields ?? null,
-    source: r.source,
-  }));
+  return rows.map(({ r, ticket_name }) => registrationItem(r, ticket_name, paid.has(r.id)));
 });

@@ -7,7 +7,7 @@ import { freeSlug } from "../clubs";
 import { clubSettings } from "../clubs/internal";
 import { type Invalid, NotFound, ValidationFailed } from "../errors";
 import { netCents } from "../stats/net";
-import type { EventAdminDetail, EventAdminItem } from "./schemas";
+import type { EventAdminDetail, EventAdminItem, EventRegistrationItem } from "./schemas";
 
 export type EventRow = typeof events.$inferSelect;
 export type TicketRow = typeof eventTickets.$inferSelect;
@@ -213,4 +213,27 @@ export function utcDates<T extends Record<string, unknown>>(input: T, names: rea
   }
   if (items.length) throw new ValidationFailed(items);
   return out as T;
+}
+
+/** A registration as the admin list shows it (EventRegistrationItem); webhooks send it with its `event_id`. */
+export function registrationItem(r: RegistrationRow, ticketName: string, hasPayment: boolean): EventRegistrationItem {
+  return {
+    id: r.id,
+    ticket_name: ticketName,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    is_member: r.is_member,
+    qr_token: r.qr_token,
+    status: r.status as EventRegistrationItem["status"],
+    amount_cents: r.amount_cents,
+    created_at: r.created_at,
+    email: r.email,
+    has_payment: hasPayment,
+    checked_in_at: r.checked_in_at,
+    wallet_a_at: r.wallet_a_at,
+    wallet_b_at: r.wallet_b_at,
+    ics_at: r.ics_at,
+    custom_fields: r.custom_fields ?? null,
+    source: r.source,
+  };
 }

@@ -24,8 +24,19 @@ import { customFieldsOf } from "./export";
 import { clubSettings } from "../clubs/internal";
 import { newMemberRow } from "./index";
 import { type Field, foldHeading, isBlank, type Row, readSheet, recognisedHeadings, type SheetFile } from "./import-file";
-import { freeReferralCodes, historyRow, type MemberRow, normalizeEmail, paymentStatusChange, searchTextOf, sortNameOf } from "./internal";
-import { type ImportChange, type ImportMode, type ImportResult, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
+import {
+  emitMemberChange,
+  freeReferralCodes,
+  historyRow,
+  loadItems,
+  type MemberRow,
+  normalizeEmail,
+  paymentStatusChange,
+  searchTextOf,
+  sortNameOf,
+} from "./internal";
+import { emitter } from "../webhooks/emit";
+import { type ImportChange, type ImportMode, type ImportResult, type MemberAdminItem, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
 import { todayUtc } from "./status";
 
 /**
@@ -324,6 +335,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<v
   let drawn = 0;
   const now = nowIso();
   const passesChanged: string[] = [];
+  const changed: { before: Stored | null; after: Stored }[] = [];
   for (const x of planned) {
     if (x.kind === "create") {
       const v = x.values;
@@ -343,6 +355,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<v
       const status = v.payment_status ? paymentStatusChange({ payment_status: "paid", status_before_suspension: null }, v.payment_status) : {};
       const created = { status_before_suspension: null, ...row, ...status } as MemberRow;
       await run.insert(created);
+      changed.push({ before: null, after: created });
       await run.history.execute(historyRow(ctx, { memberId: created.id, action: "import_create", to: created, details: { line: x.line } }, now) as never);
     } else {
       const { before, set } = x;
@@ -360,12 +373,26 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<v
         pass_updated_at: passChanged ? now : before.pass_updated_at,
         updated_at: now,
       });
+      changed.push({ before, after });
       const details = { line: x.line, fields: x.fields.map((f) => f.field), changes: x.fields };
       await run.history.execute(historyRow(ctx, { memberId: before.id, action: "import_update", from: before, to: after, details }, now) as never);
     }
   }
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
+  // Webhooks: the endpoints read once per batch, the members' items only when one is wanted.
+  const out = await emitter(t, ctx.clubId);
+  if (!(["member.created", "member.updated", "member.status_changed"] as const).some((type) => out.wants(type))) return;
+  const items = new Map(
+    (
+      await loadItems(
+        t,
+        ctx.clubId,
+        changed.map((c) => c.after.id),
+      )
+    ).map((i) => [i.id, i]),
+  );
+  for (const c of changed) await emitMemberChange(out, c.before, c.after, async () => items.get(c.after.id) as MemberAdminItem);
 }
 
 /** Lines between two garbage collections of a large import. */

@@ -8,7 +8,8 @@ import { eventRegistrations, events, eventTickets } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import type { PublicCtx } from "../context";
 import { Conflict, Forbidden, inClubLanguage, NotFound, ValidationFailed } from "../errors";
-import { availability, eventPlacesHeld, publicUrl } from "../events/internal";
+import { availability, eventPlacesHeld, publicUrl, registrationItem } from "../events/internal";
+import { emit } from "../webhooks/emit";
 import type { PublicRegistration, PublicRegistrationCreate } from "../events/schemas";
 import type { Locale } from "../i18n";
 import { newId, randomBase62 } from "../ids";
@@ -91,6 +92,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           })
           .returning();
         await promo?.record(reg.id, member?.id ?? null);
+        await emit(t, event.club_id, "registration.created", () => ({ event_id: event.id, ...registrationItem(reg, ticket.name, false) }));
         return {
           id: reg.id,
           event_id: event.id,

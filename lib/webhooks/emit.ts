@@ -3,7 +3,7 @@
 // enabled endpoint of the club that asked for the type. So a delivery exists if and only if the
 // change committed, and a crash after the commit loses nothing: the job is still pending when the
 // worker starts again. This module sits low (db, ids, jobs only) so that any area may emit.
-import { and, eq } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { newId, nowIso } from "../ids";
@@ -52,6 +52,31 @@ export async function requeueDelivery(t: Queryable, endpoint: EndpointRef, deliv
     .where(eq(webhookDeliveries.id, deliveryId));
 }
 
+/** Emits, inside one transaction, events of club `clubId` to the endpoints read once (an import's batch). */
+export type Emitter = {
+  /** Whether an enabled endpoint asked for `type`: when none does, the caller need not build the data. */
+  wants(type: EventType): boolean;
+  emit(type: EventType, data: () => unknown | Promise<unknown>): Promise<void>;
+};
+
+/** Reads the club's enabled endpoints once, for several events of one transaction `t`. */
+export async function emitter(t: Queryable, clubId: string): Promise<Emitter> {
+  const endpoints = await t
+    .select({ id: webhookEndpoints.id, club_id: webhookEndpoints.club_id, events: webhookEndpoints.events })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.club_id, clubId), eq(webhookEndpoints.enabled, true)));
+  const wanting = (type: EventType) => endpoints.filter((e) => e.events.includes(type) || e.events.includes("*"));
+  return {
+    wants: (type) => wanting(type).length > 0,
+    async emit(type, data) {
+      const wanted = wanting(type);
+      if (!wanted.length) return;
+      const message = { type, ...messageOf(type, await data()) };
+      for (const endpoint of wanted) await queueDelivery(t, endpoint, message);
+    },
+  };
+}
+
 /**
  * Emits `type` for club `clubId` inside the caller's transaction `t`: each enabled endpoint
  * that asked for it (or for `*`) gets a delivery of `{type, timestamp, data}`. `data` is the
@@ -59,12 +84,31 @@ export async function requeueDelivery(t: Queryable, endpoint: EndpointRef, deliv
  * pays one indexed read per change).
  */
 export async function emit(t: Queryable, clubId: string, type: EventType, data: () => unknown | Promise<unknown>): Promise<void> {
-  const endpoints = await t
-    .select({ id: webhookEndpoints.id, club_id: webhookEndpoints.club_id, events: webhookEndpoints.events })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.club_id, clubId), eq(webhookEndpoints.enabled, true)));
-  const wanted = endpoints.filter((e) => e.events.includes(type) || e.events.includes("*"));
-  if (!wanted.length) return;
-  const message = { type, ...messageOf(type, await data()) };
-  for (const endpoint of wanted) await queueDelivery(t, endpoint, message);
+  await (await emitter(t, clubId)).emit(type, data);
+}
+
+/**
+ * GDPR erasure (DESIGN.md section 12): the club's deliveries whose body mentions one of `texts`
+ * (an erased member's email, their id) keep their type and time but lose their data, sent or
+ * not: a delivery still to go goes out as `{"erased": true}`, so the receiver's sequence stays
+ * whole and nothing personal is left in the log.
+ */
+export async function forgetDeliveriesMentioning(t: Queryable, clubId: string, texts: string[]): Promise<number> {
+  const mentions = texts.filter(Boolean).map((text) => {
+    const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql`lower(${webhookDeliveries.payload}) like ${pattern} escape '\\'`;
+  });
+  if (!mentions.length) return 0;
+  const rows = await t
+    .select({ id: webhookDeliveries.id, payload: webhookDeliveries.payload })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.club_id, clubId), or(...mentions)));
+  for (const row of rows) {
+    const { type, timestamp } = JSON.parse(row.payload) as { type: string; timestamp: string };
+    await t
+      .update(webhookDeliveries)
+      .set({ payload: JSON.stringify({ type, timestamp, data: { erased: true } }) })
+      .where(eq(webhookDeliveries.id, row.id));
+  }
+  return rows.length;
 }
