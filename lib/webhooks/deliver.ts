@@ -106,7 +106,7 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string> {
   const deliveryId = String(job.payload.delivery_id);
   const [delivery] = await db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
   // Gone with its endpoint, delivered meanwhile, or taken over by a manual retry's job.
-  if (!delivery || delivery.status !== "pending" || delivery.job_id !== job.id) return "nothing to do";
+  if (delivery?.status !== "pending" || delivery.job_id !== job.id) return "nothing to do";
   const [endpoint] = await db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpoint_id)).limit(1);
   if (!endpoint) return "nothing to do";
   const now = env.now.toISOString();
