@@ -42,6 +42,9 @@ const DESIGN_SCOPES: [RegExp, Scope | null][] = [
   [/^POST \/api\/clubs\/:club_id\/promo-codes$/, "finances:edit"],
   [/^GET \/api\/clubs\/:club_id\/events(\/:event_id(\/registrations)?)?$/, "events:view"],
   [/^(POST|PATCH) \/api\/clubs\/:club_id\/events(\/:event_id)?$/, "events:edit"],
+  // DESIGN.md section 15.
+  [/^GET \/api\/clubs\/:club_id\/webhooks(\/:webhook_id\/deliveries)?$/, "access_control:view"],
+  [/^(POST|PATCH|DELETE) \/api\/clubs\/:club_id\/webhooks(\/:webhook_id(\/test|\/rotate-secret|\/deliveries\/:delivery_id\/retry)?)?$/, "access_control:edit"],
 ];
 
 /** The MCP tools SPEC names, with the scope of the route each mirrors (DESIGN.md section 4). */
@@ -62,6 +65,8 @@ const DESIGN_TOOL_SCOPES: Record<string, Scope | null> = {
   update_member: "members:edit",
   delete_member: "members:edit",
   member_history: "members:view",
+  list_webhooks: "access_control:view",
+  webhook_deliveries: "access_control:view",
 };
 
 /**
@@ -210,6 +215,9 @@ function requestFor(route: MountedRoute, objects: ClubObjects, clubId: string, r
     tier_id: () => objects.tierId,
     ticket_id: () => objects.ticketId,
     member_ids: () => objects.memberId,
+    webhook_id: () => (route.method === "DELETE" && route.path.endsWith("/webhooks/:webhook_id") ? objects.spareWebhookId() : objects.webhookId),
+    delivery_id: () => objects.deliveryId,
+    url: () => "https://hooks.invalid/matrix",
     serial: () => objects.memberCode,
     qr_token: () => objects.qrToken,
     slug: () => objects.slug,
@@ -348,6 +356,7 @@ async function mcpMatrix() {
       serial: () => objects.memberCode,
       code: () => (def.name === "checkin_event" ? objects.qrToken : `CODE${rng.int(1000, 9999)}`),
       member_ids: () => objects.memberId,
+      webhook_id: () => objects.webhookId,
     };
     if (def.name === "update_club") return { name: "Club de test" };
     // Valid input, so that a refusal can only come from the scope check: draw again until the schema accepts it.
