@@ -141,7 +141,7 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
     });
     const result = await answer(q, verdict, reg ?? null);
     // Only a check-in is an event for other systems; a refused or repeated scan changes nothing.
-    if (verdict === "valid") await emit(t, ctx.clubId, "checkin.created", () => ({ event_id: event.id, ...result }));
+    if (verdict === "valid") await emit(ctx.db, ctx.clubId, "checkin.created", () => ({ event_id: event.id, ...result }));
     return result;
   });
 });

@@ -111,7 +111,7 @@ export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCrea
       .returning();
     for (const [i, p] of (v.tickets ?? []).entries()) await insertTicket(t, ctx, row.id, p, i, now);
     const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
-    await emit(t, ctx.clubId, "event.created", () => detail);
+    await emit(ctx.db, ctx.clubId, "event.created", () => detail);
     return detail;
   });
 });
@@ -164,7 +164,7 @@ export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpda
         .returning();
     }
     const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
-    if (row !== current) await emit(t, ctx.clubId, row.status === "cancelled" ? "event.cancelled" : "event.updated", () => detail);
+    if (row !== current) await emit(ctx.db, ctx.clubId, row.status === "cancelled" ? "event.cancelled" : "event.updated", () => detail);
     return detail;
   });
 });

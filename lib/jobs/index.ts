@@ -14,8 +14,14 @@ import { newId, nowIso } from "../ids";
 export type JobRow = typeof jobs.$inferSelect;
 /** What a handler may need besides the database: the settings (wallet, mail) and the clock. */
 export type JobEnv = { config: Config; now: Date };
-/** Returns the far end's answer to store as the job's outcome; throws to be retried. */
-export type JobHandler = (db: Db, job: JobRow, env: JobEnv) => Promise<string | undefined | void>;
+/**
+ * What a handler returns when it has recorded its job's outcome itself, in the transaction of
+ * its own work (completeJobIn, failJobIn): the run then writes nothing more (one commit, one disk
+ * sync, per job instead of two).
+ */
+export const RECORDED: unique symbol = Symbol("job recorded by its handler");
+/** Returns the far end's answer to store as the job's outcome (or RECORDED); throws to be retried. */
+export type JobHandler = (db: Db, job: JobRow, env: JobEnv) => Promise<string | undefined | void | typeof RECORDED>;
 
 /**
  * One kind of job: what runs it, and which of its jobs must not run at once (`orderKey`): jobs
@@ -85,6 +91,32 @@ export async function completeJobIn(t: Queryable, job: JobRow, outcome: string):
     .where(eq(jobs.id, job.id));
 }
 
+/** What a failed attempt of `job` writes: pushed back on its kind's schedule (else 2 s, 4 s, 8 s ...), or failed for good. */
+function failure(schedule: readonly number[] | undefined, job: JobRow, env: JobEnv, err: unknown) {
+  const attempts = job.attempts + 1;
+  const delay = schedule ? (schedule[attempts - 1] ?? 0) : 1000 * 2 ** attempts;
+  const giveUp = (schedule ? attempts > schedule.length : attempts >= MAX_ATTEMPTS) || err instanceof PermanentFailure;
+  return {
+    attempts,
+    last_error: String(err).slice(0, 1000),
+    outcome: err instanceof PermanentFailure || err instanceof TemporaryFailure ? err.outcome : null,
+    status: giveUp ? "failed" : "pending",
+    run_after: new Date(env.now.getTime() + delay).toISOString(),
+    finished_at: giveUp ? nowIso() : null,
+  };
+}
+
+/**
+ * Records inside `t` a failed attempt of `job` (of a kind whose retries follow `schedule`), for a
+ * handler that records its work's outcome in the same transaction (then it returns RECORDED).
+ */
+export async function failJobIn(t: Queryable, job: JobRow, env: JobEnv, err: unknown, schedule?: readonly number[]): Promise<void> {
+  await t
+    .update(jobs)
+    .set(failure(schedule, job, env, err))
+    .where(eq(jobs.id, job.id));
+}
+
 /** The pending jobs due at `now`, oldest first, leaving out those already in hand. */
 function dueJobs(db: Db, now: Date, inHand: Iterable<string>): Promise<JobRow[]> {
   const ids = [...inHand];
@@ -117,6 +149,7 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     const outcome = await handler(db, job, env);
+    if (outcome === RECORDED) return;
     await db.tx((t) =>
       t
         .update(jobs)
@@ -124,26 +157,8 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
         .where(eq(jobs.id, job.id)),
     );
   } catch (err) {
-    const attempts = job.attempts + 1;
     // Exponential back-off: 2 s, 4 s, 8 s ... (or the kind's schedule), then the job is left as failed for a person to see.
-    const schedule = kind?.retryDelaysMs;
-    const delay = schedule ? (schedule[attempts - 1] ?? 0) : 1000 * 2 ** attempts;
-    const retryAt = new Date(env.now.getTime() + delay).toISOString();
-    const giveUp = (schedule ? attempts > schedule.length : attempts >= MAX_ATTEMPTS) || err instanceof PermanentFailure;
-    const outcome = err instanceof PermanentFailure || err instanceof TemporaryFailure ? err.outcome : null;
-    await db.tx((t) =>
-      t
-        .update(jobs)
-        .set({
-          attempts,
-          last_error: String(err).slice(0, 1000),
-          outcome,
-          status: giveUp ? "failed" : "pending",
-          run_after: retryAt,
-          finished_at: giveUp ? nowIso() : null,
-        })
-        .where(eq(jobs.id, job.id)),
-    );
+    await db.tx((t) => failJobIn(t, job, env, err, kind?.retryDelaysMs));
   }
 }
 

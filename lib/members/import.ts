@@ -381,7 +381,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<v
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
   // Webhooks: the endpoints read once per batch, the members' items only when one is wanted.
-  const out = await emitter(t, ctx.clubId);
+  const out = await emitter(ctx.db, ctx.clubId);
   if (!(["member.created", "member.updated", "member.status_changed"] as const).some((type) => out.wants(type))) return;
   const items = new Map(
     (

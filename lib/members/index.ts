@@ -159,7 +159,7 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
   if (input.membership_end < today) {
     throw new ValidationFailed([{ loc: ["body", "membership_end"], code: "MEMBERSHIP_END_BEFORE_START", params: { start: today, end: input.membership_end } }]);
   }
-  const id = await ctx.db.tx(async (t) => {
+  const made = await ctx.db.tx(async (t) => {
     if (input.tier_id) await getTierRow(t, ctx.clubId, input.tier_id);
     const email = normalizeEmail(input.email);
     await assertEmailFree(t, ctx.clubId, email);
@@ -173,10 +173,15 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
     });
     const [created] = await t.insert(members).values(row).returning();
     await writeHistory(t, ctx, { memberId: created.id, action: "manual_create", to: created, details: { joined_at: input.joined_at ?? null } });
-    await emitMemberChange(await emitter(t, ctx.clubId), null, created, () => getMemberItem(t, ctx.clubId, created.id));
-    return created.id;
+    // The item a webhook sends is read once, in the transaction, and is also the answer.
+    let read: MemberAdminItem | undefined;
+    await emitMemberChange(await emitter(ctx.db, ctx.clubId), null, created, async () => {
+      read = await getMemberItem(t, ctx.clubId, created.id);
+      return read;
+    });
+    return { id: created.id, item: read };
   });
-  const item = await getMemberItem(ctx.db.read, ctx.clubId, id);
+  const item = made.item ?? (await getMemberItem(ctx.db.read, ctx.clubId, made.id));
   return { ...item, wallet_urls: walletUrls(ctx, item.pass_serial_number) };
 });
 
@@ -216,7 +221,7 @@ async function transition(
       .returning();
     await writeHistory(t, ctx, { memberId, action: kind, from: before, to: after, reason, details });
     if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], kind);
-    const out = await emitter(t, ctx.clubId);
+    const out = await emitter(ctx.db, ctx.clubId);
     if (also) await also(after, out);
     const item = await getMemberItem(t, ctx.clubId, memberId);
     await emitMemberChange(out, before, after, async () => item);

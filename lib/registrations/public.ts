@@ -92,7 +92,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           })
           .returning();
         await promo?.record(reg.id, member?.id ?? null);
-        await emit(t, event.club_id, "registration.created", () => ({ event_id: event.id, ...registrationItem(reg, ticket.name, false) }));
+        await emit(ctx.db, event.club_id, "registration.created", () => ({ event_id: event.id, ...registrationItem(reg, ticket.name, false) }));
         return {
           id: reg.id,
           event_id: event.id,

@@ -13,7 +13,7 @@ import { admins, webhookAttempts, webhookDeliveries, webhookEndpoints } from "..
 import { clubSettings } from "../clubs/internal";
 import { WEBHOOK_DISABLED_TEXTS } from "../i18n/texts";
 import { newId } from "../ids";
-import { completeJobIn, enqueueJob, type JobKinds, type JobRow, PermanentFailure, TemporaryFailure, type JobEnv } from "../jobs";
+import { completeJobIn, enqueueJob, failJobIn, type JobEnv, type JobKinds, type JobRow, PermanentFailure, RECORDED, TemporaryFailure } from "../jobs";
 import { sendMail } from "../mail";
 import { WEBHOOK_DELIVERY } from "./emit";
 import { checkWebhookUrl } from "./guard";
@@ -102,7 +102,7 @@ async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv
 const outcomeOf = (a: Attempt) => (a.status_code === null ? (a.error ?? "failed") : `HTTP ${a.status_code}`);
 
 /** The job of one delivery (payload `{delivery_id, endpoint_id}`). */
-async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string> {
+async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | typeof RECORDED> {
   const deliveryId = String(job.payload.delivery_id);
   const [delivery] = await db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
   // Gone with its endpoint, delivered meanwhile, or taken over by a manual retry's job.
@@ -115,7 +115,7 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string> {
       await t.update(webhookDeliveries).set({ status: "failed", next_attempt_at: null, finished_at: now }).where(eq(webhookDeliveries.id, delivery.id));
       await completeJobIn(t, job, "endpoint disabled");
     });
-    return "endpoint disabled";
+    return RECORDED;
   }
   const tried = await attempt(endpoint, delivery, env);
   const ok = tried.status_code !== null && tried.status_code >= 200 && tried.status_code < 300;
@@ -123,7 +123,8 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string> {
   const attempts = delivery.attempts + 1;
   // The schedule counts this job's attempts: a manual retry starts a new schedule.
   const round = job.attempts + 1;
-  const verdict = await db.tx(async (t) => {
+  // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
+  await db.tx(async (t) => {
     await t.insert(webhookAttempts).values({ id: newId(), delivery_id: delivery.id, ...tried, created_at: now });
     const [current] = await t.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).limit(1);
     if (ok) {
@@ -133,7 +134,7 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string> {
         .where(eq(webhookDeliveries.id, delivery.id));
       if (current?.failing_since) await t.update(webhookEndpoints).set({ failing_since: null }).where(eq(webhookEndpoints.id, endpoint.id));
       await completeJobIn(t, job, outcome);
-      return "done" as const;
+      return;
     }
     const failingSince = current?.failing_since ?? now;
     const disable = tried.status_code === 410 ? "gone" : Date.parse(now) - Date.parse(failingSince) >= FAILING_LIMIT_MS ? "failing" : null;
@@ -157,11 +158,10 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string> {
     } else if (current && !current.failing_since) {
       await t.update(webhookEndpoints).set({ failing_since: failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
     }
-    return last ? ("final" as const) : ("retry" as const);
+    // Pushed back on the schedule (the job's own count: a manual retry starts a new one), or failed for good.
+    await failJobIn(t, job, env, last ? new PermanentFailure(outcome) : new TemporaryFailure(outcome), RETRY_DELAYS_MS);
   });
-  if (verdict === "done") return outcome;
-  if (verdict === "final") throw new PermanentFailure(outcome);
-  throw new TemporaryFailure(outcome);
+  return RECORDED;
 }
 
 /** Mails the club's contact (else its owner) that an endpoint was disabled, in the club's language. */

@@ -4,8 +4,8 @@
 // change committed, and a crash after the commit loses nothing: the job is still pending when the
 // worker starts again. This module sits low (db, ids, jobs only) so that any area may emit.
 import { and, eq, or, sql } from "drizzle-orm";
-import type { Queryable } from "../../db";
-import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import type { Db, Queryable } from "../../db";
+import { jobs, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { newId, nowIso } from "../ids";
 import { enqueueJob } from "../jobs";
 import type { EventType } from "./schemas";
@@ -23,24 +23,61 @@ export function messageOf(type: string, data: unknown, at = nowIso()): { msgId: 
 const deliveryJob = (t: Queryable, endpoint: EndpointRef, deliveryId: string) =>
   enqueueJob(t, { clubId: endpoint.club_id, kind: WEBHOOK_DELIVERY, payload: { delivery_id: deliveryId, endpoint_id: endpoint.id } });
 
-/** Queues `payload` for `endpoint` inside `t`: the delivery row and the job that sends it. Returns the delivery's id. */
-export async function queueDelivery(t: Queryable, endpoint: EndpointRef, message: { type: string; msgId: string; payload: string }): Promise<string> {
-  const id = newId();
-  const jobId = await deliveryJob(t, endpoint, id);
-  await t.insert(webhookDeliveries).values({
-    id,
-    club_id: endpoint.club_id,
-    endpoint_id: endpoint.id,
-    msg_id: message.msgId,
-    type: message.type,
-    payload: message.payload,
-    status: "pending",
-    attempts: 0,
-    next_attempt_at: nowIso(),
-    job_id: jobId,
-    created_at: nowIso(),
-  });
-  return id;
+/** The statements of the outbox, prepared once on the writer (Db.prepareTx): every write of a club with webhooks runs them. */
+function statements(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    endpoints: db.prepareTx("webhooks.emit.endpoints", (q) =>
+      q
+        .select({ id: webhookEndpoints.id, club_id: webhookEndpoints.club_id, events: webhookEndpoints.events })
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.club_id, p("club")), eq(webhookEndpoints.enabled, true))),
+    ),
+    job: db.prepareTx("webhooks.emit.job", (q) =>
+      q.insert(jobs).values({
+        id: p("id"),
+        club_id: p("club"),
+        kind: WEBHOOK_DELIVERY,
+        payload: p("payload"),
+        status: "pending",
+        run_after: p("now"),
+        created_at: p("now"),
+      }),
+    ),
+    delivery: db.prepareTx("webhooks.emit.delivery", (q) =>
+      q.insert(webhookDeliveries).values({
+        id: p("id"),
+        club_id: p("club"),
+        endpoint_id: p("endpoint"),
+        msg_id: p("msg"),
+        type: p("type"),
+        payload: p("payload"),
+        status: "pending",
+        attempts: 0,
+        next_attempt_at: p("now"),
+        job_id: p("job"),
+        created_at: p("now"),
+      }),
+    ),
+  };
+}
+
+/**
+ * Queues `message` for each of `endpoints`, inside the current transaction of `db`: the delivery
+ * rows and the jobs that send them. Returns the deliveries' ids, in the order of `endpoints`.
+ */
+export async function queueDeliveries(db: Db, endpoints: EndpointRef[], message: { type: string; msgId: string; payload: string }): Promise<string[]> {
+  const q = statements(db);
+  const now = nowIso();
+  const ids: string[] = [];
+  for (const endpoint of endpoints) {
+    const id = newId();
+    const job = newId();
+    await q.job.execute({ id: job, club: endpoint.club_id, payload: { delivery_id: id, endpoint_id: endpoint.id }, now });
+    await q.delivery.execute({ id, club: endpoint.club_id, endpoint: endpoint.id, msg: message.msgId, type: message.type, payload: message.payload, now, job });
+    ids.push(id);
+  }
+  return ids;
 }
 
 /** Makes delivery `deliveryId` pending again with a new job (a manual retry); the job it had stands down. */
@@ -59,32 +96,34 @@ export type Emitter = {
   emit(type: EventType, data: () => unknown | Promise<unknown>): Promise<void>;
 };
 
-/** Reads the club's enabled endpoints once, for several events of one transaction `t`. */
-export async function emitter(t: Queryable, clubId: string): Promise<Emitter> {
-  const endpoints = await t
-    .select({ id: webhookEndpoints.id, club_id: webhookEndpoints.club_id, events: webhookEndpoints.events })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.club_id, clubId), eq(webhookEndpoints.enabled, true)));
+/**
+ * Reads the club's enabled endpoints once, for the events of one transaction: call it inside
+ * `db.tx` (its statements run in the current transaction, as the caller's `t` does).
+ */
+export async function emitter(db: Db, clubId: string): Promise<Emitter> {
+  const endpoints = (await statements(db).endpoints.execute({ club: clubId })).map((e) => ({
+    ...e,
+    events: typeof e.events === "string" ? (JSON.parse(e.events) as string[]) : e.events,
+  }));
   const wanting = (type: EventType) => endpoints.filter((e) => e.events.includes(type) || e.events.includes("*"));
   return {
     wants: (type) => wanting(type).length > 0,
     async emit(type, data) {
       const wanted = wanting(type);
       if (!wanted.length) return;
-      const message = { type, ...messageOf(type, await data()) };
-      for (const endpoint of wanted) await queueDelivery(t, endpoint, message);
+      await queueDeliveries(db, wanted, { type, ...messageOf(type, await data()) });
     },
   };
 }
 
 /**
- * Emits `type` for club `clubId` inside the caller's transaction `t`: each enabled endpoint
- * that asked for it (or for `*`) gets a delivery of `{type, timestamp, data}`. `data` is the
- * object as the API shows it, built only when some endpoint wants it (a club without webhooks
- * pays one indexed read per change).
+ * Emits `type` for club `clubId`, inside the current transaction of `db` (call it in `db.tx`,
+ * beside the change): each enabled endpoint that asked for it (or for `*`) gets a delivery of
+ * `{type, timestamp, data}`. `data` is the object as the API shows it, built only when some
+ * endpoint wants it (a club without webhooks pays one indexed read per change).
  */
-export async function emit(t: Queryable, clubId: string, type: EventType, data: () => unknown | Promise<unknown>): Promise<void> {
-  await (await emitter(t, clubId)).emit(type, data);
+export async function emit(db: Db, clubId: string, type: EventType, data: () => unknown | Promise<unknown>): Promise<void> {
+  await (await emitter(db, clubId)).emit(type, data);
 }
 
 /**

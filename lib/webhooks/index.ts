@@ -9,7 +9,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/s
 import { type Ctx, verb } from "../context";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
-import { messageOf, queueDelivery, requeueDelivery } from "./emit";
+import { messageOf, queueDeliveries, requeueDelivery } from "./emit";
 import { checkWebhookUrl } from "./guard";
 import {
   TEST_EVENT,
@@ -230,7 +230,7 @@ export const testWebhook = verb("access_control:edit", async (ctx: Ctx, input: {
     const endpoint = await getEndpointRow(t, ctx.clubId, input.webhook_id);
     if (!endpoint.enabled) throw new Conflict("WEBHOOK_DISABLED");
     const message = { type: TEST_EVENT, ...messageOf(TEST_EVENT, { webhook_id: endpoint.id, club_id: ctx.clubId, message: "This is a test event." }) };
-    const id = await queueDelivery(t, endpoint, message);
+    const [id] = await queueDeliveries(ctx.db, [endpoint], message);
     return oneDelivery(t, id);
   });
 });
