@@ -12,7 +12,8 @@ import type { WebhookSettings } from "../config";
 /** `public`: always allowed; `private`: loopback, private, shared (CGNAT), unspecified; `forbidden`: link-local, metadata, multicast, reserved. */
 export type AddressClass = "public" | "private" | "forbidden";
 
-export type UrlVerdict = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string };
+/** `unresolved`: the host name did not resolve (no address to judge). */
+export type UrlVerdict = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string; unresolved?: true };
 
 /** Resolves a host name to its addresses; replaced in tests only through the parameter. */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -114,9 +115,9 @@ export async function checkWebhookUrl(raw: string, settings: WebhookSettings, re
     try {
       addresses = await resolve(host);
     } catch (err) {
-      return { ok: false, reason: `${host} does not resolve (${err instanceof Error ? err.message : String(err)})` };
+      return { ok: false, reason: `${host} does not resolve (${err instanceof Error ? err.message : String(err)})`, unresolved: true };
     }
-    if (!addresses.length) return { ok: false, reason: `${host} does not resolve` };
+    if (!addresses.length) return { ok: false, reason: `${host} does not resolve`, unresolved: true };
   }
   const refused = addresses.find((a) => !allowed(classifyAddress(a), settings));
   if (refused) return { ok: false, reason: `${host === refused ? host : `${host} resolves to ${refused}, which`} is a ${classifyAddress(refused)} address` };

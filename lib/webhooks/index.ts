@@ -67,7 +67,7 @@ async function getEndpointRow(q: Queryable, clubId: string, id: string): Promise
  */
 async function assertUrlAllowed(ctx: Ctx, url: string): Promise<void> {
   const verdict = await checkWebhookUrl(url, ctx.webhooks);
-  if (verdict.ok || verdict.reason.includes("does not resolve")) return;
+  if (verdict.ok || verdict.unresolved) return;
   throw new ValidationFailed([{ loc: ["body", "url"], code: "WEBHOOK_URL_NOT_ALLOWED", params: { reason: verdict.reason } }], "WEBHOOK_URL_NOT_ALLOWED");
 }
 
