@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { APPLE_PUSH } from "../../lib/cards/apple/apns";
 import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/google";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
+import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
+import { WEBHOOK_DISABLED_MAIL } from "../../lib/webhooks/deliver";
 import { JOB_KINDS } from "../../server/jobs";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -24,6 +26,8 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet job kind", () => {
-  expect(Object.keys(JOB_KINDS).sort()).toEqual([APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE].sort());
+it("the server's job table names every wallet and webhook job kind", () => {
+  expect(Object.keys(JOB_KINDS).sort()).toEqual(
+    [APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, WEBHOOK_DELIVERY, WEBHOOK_DISABLED_MAIL].sort(),
+  );
 });
