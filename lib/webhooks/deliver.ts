@@ -6,7 +6,7 @@
 // counts. Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; a 410 disables the endpoint,
 // as do 3 days of failures (then the club's contact is mailed). A crash between the send and
 // its record sends again: at least once, never lost.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { Webhook as Signer } from "standardwebhooks";
 import type { Db } from "../../db";
 import { admins, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
@@ -99,15 +99,66 @@ async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv
   }
 }
 
+/** The statements of every delivery, prepared once (Db.prepareRead / prepareTx): the queue runs them for each message. */
+function statements(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    delivery: db.prepareRead("webhooks.deliver.delivery", (q) =>
+      q
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, p("id")))
+        .limit(1),
+    ),
+    endpoint: db.prepareRead("webhooks.deliver.endpoint", (q) =>
+      q
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, p("id")))
+        .limit(1),
+    ),
+    failingSince: db.prepareTx("webhooks.deliver.failing", (q) =>
+      q
+        .select({ enabled: webhookEndpoints.enabled, failing_since: webhookEndpoints.failing_since })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, p("id")))
+        .limit(1),
+    ),
+    attempt: db.prepareTx("webhooks.deliver.attempt", (q) =>
+      q.insert(webhookAttempts).values({
+        id: p("id"),
+        delivery_id: p("delivery"),
+        status_code: p("status_code"),
+        duration_ms: p("duration_ms"),
+        response_body: p("response_body"),
+        error: p("error"),
+        created_at: p("now"),
+      }),
+    ),
+    succeeded: db.prepareTx("webhooks.deliver.succeeded", (q) =>
+      q
+        .update(webhookDeliveries)
+        .set({
+          status: "succeeded",
+          attempts: sql`${p("attempts")}`,
+          last_status_code: sql`${p("status_code")}`,
+          next_attempt_at: null,
+          finished_at: sql`${p("now")}`,
+        })
+        .where(eq(webhookDeliveries.id, p("id"))),
+    ),
+  };
+}
+
 const outcomeOf = (a: Attempt) => (a.status_code === null ? (a.error ?? "failed") : `HTTP ${a.status_code}`);
 
 /** The job of one delivery (payload `{delivery_id, endpoint_id}`). */
 async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | typeof RECORDED> {
-  const deliveryId = String(job.payload.delivery_id);
-  const [delivery] = await db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
+  const q = statements(db);
+  const [delivery] = await q.delivery.execute({ id: String(job.payload.delivery_id) });
   // Gone with its endpoint, delivered meanwhile, or taken over by a manual retry's job.
   if (delivery?.status !== "pending" || delivery.job_id !== job.id) return "nothing to do";
-  const [endpoint] = await db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, delivery.endpoint_id)).limit(1);
+  const [endpoint] = await q.endpoint.execute({ id: delivery.endpoint_id });
   if (!endpoint) return "nothing to do";
   const now = env.now.toISOString();
   if (!endpoint.enabled) {
@@ -125,13 +176,10 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   const round = job.attempts + 1;
   // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
   await db.tx(async (t) => {
-    await t.insert(webhookAttempts).values({ id: newId(), delivery_id: delivery.id, ...tried, created_at: now });
-    const [current] = await t.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id)).limit(1);
+    await q.attempt.execute({ id: newId(), delivery: delivery.id, ...tried, now });
+    const [current] = await q.failingSince.execute({ id: endpoint.id });
     if (ok) {
-      await t
-        .update(webhookDeliveries)
-        .set({ status: "succeeded", attempts, last_status_code: tried.status_code, next_attempt_at: null, finished_at: now })
-        .where(eq(webhookDeliveries.id, delivery.id));
+      await q.succeeded.execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
       if (current?.failing_since) await t.update(webhookEndpoints).set({ failing_since: null }).where(eq(webhookEndpoints.id, endpoint.id));
       await completeJobIn(t, job, outcome);
       return;
