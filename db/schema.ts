@@ -779,3 +779,79 @@ export const serverSecrets = sqliteTable("server_secrets", {
   value: text("value").notNull(),
   created_at: text("created_at").notNull(),
 });
+
+// ---- Webhooks (issue 15, DESIGN.md section 15) ----------------------------------------------
+
+/**
+ * A club's webhook endpoint. `secret` is kept as given (`whsec_...`): signing needs it, so only a
+ * hash would not do; `previous_secret` still signs until `previous_secret_expires_at` after a
+ * rotation. `failing_since`: the first failed attempt of the current run of failures (cleared by
+ * a success), which disables the endpoint once it is 3 days old.
+ */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    url: text("url").notNull(),
+    description: text("description"),
+    events: text("events", { mode: "json" }).notNull().$type<string[]>(),
+    secret: text("secret").notNull(),
+    previous_secret: text("previous_secret"),
+    previous_secret_expires_at: text("previous_secret_expires_at"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    disabled_reason: text("disabled_reason"),
+    disabled_at: text("disabled_at"),
+    failing_since: text("failing_since"),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [index("webhook_endpoints_club_idx").on(t.club_id, t.enabled)],
+);
+
+/**
+ * The outbox: one row per event and endpoint, written in the transaction of the change. `payload`
+ * is the exact body signed and sent; `msg_id` (the `webhook-id` header) is shared by the
+ * endpoints of one event. `job_id`: the job that may deliver it now (a manual retry queues a new
+ * one, and an older job finding another id does nothing).
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    endpoint_id: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    msg_id: text("msg_id").notNull(),
+    type: text("type").notNull(),
+    payload: text("payload").notNull(),
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull(),
+    next_attempt_at: text("next_attempt_at"),
+    last_status_code: integer("last_status_code"),
+    job_id: text("job_id"),
+    created_at: text("created_at").notNull(),
+    finished_at: text("finished_at"),
+  },
+  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpoint_id, t.created_at)],
+);
+
+/** One attempt at a delivery: what the far end answered (status, first 1 KB) and how long it took. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: text("id").primaryKey(),
+    delivery_id: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    status_code: integer("status_code"),
+    duration_ms: integer("duration_ms").notNull(),
+    response_body: text("response_body"),
+    error: text("error"),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [index("webhook_attempts_delivery_idx").on(t.delivery_id, t.created_at)],
+);

@@ -36,7 +36,12 @@ export type Config = {
    * tests, off in production, where the check cost more than a page of members' query.
    */
   checkResponses: boolean;
+  /** Webhooks (DESIGN.md section 15): WEBHOOK_ALLOW_PRIVATE=true lets loopback and private addresses through the SSRF guard. */
+  webhooks: WebhookSettings;
 };
+
+/** What the webhook guard allows: link-local and metadata addresses stay refused whatever this says. */
+export type WebhookSettings = { allowPrivate: boolean };
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -175,5 +180,6 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     formProofBits: intSetting(env, "PUBLIC_FORM_POW_BITS", FORM_PROOF_BITS, 0, 24),
     pendingPaymentMinutes: intSetting(env, "PENDING_PAYMENT_MINUTES", 30, 1, 1440),
     checkResponses: boolSetting(env, "CHECK_RESPONSES", false),
+    webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE?.trim().toLowerCase() === "true" },
   };
 }

@@ -5,8 +5,8 @@
 // And the guard every verb runs behind (`verb`), so that an MCP tool, the CLI or a future caller
 // can never skip a scope.
 import type { Db } from "../db";
-import { type Caller, type Needs, requireScope, scopeList } from "./access";
-import type { Config, MailConfig, WalletConfig } from "./config";
+import { type Caller, type Needs, requireScope, type Scope, scopeList } from "./access";
+import type { Config, MailConfig, WalletConfig, WebhookSettings } from "./config";
 import type { Locale } from "./i18n";
 
 export type Ctx = {
@@ -19,13 +19,15 @@ export type Ctx = {
   mail: MailConfig;
   /** Which wallet platforms are configured. */
   wallets: WalletConfig;
+  /** What the webhook URL guard lets through (WEBHOOK_ALLOW_PRIVATE). */
+  webhooks: WebhookSettings;
 };
 
 /** The part of a Ctx that comes from the installation's settings rather than the call. */
-export type Site = Pick<Ctx, "baseUrl" | "mail" | "wallets">;
+export type Site = Pick<Ctx, "baseUrl" | "mail" | "wallets" | "webhooks">;
 
 export function siteOf(config: Config): Site {
-  return { baseUrl: config.baseUrl, mail: { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir }, wallets: config.wallets };
+  return { baseUrl: config.baseUrl, mail: { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir }, wallets: config.wallets, webhooks: config.webhooks };
 }
 
 export type Verb<I, O> = ((ctx: Ctx, input: I) => Promise<O>) & { scope: Needs };

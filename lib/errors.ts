@@ -79,8 +79,12 @@ export type Invalid = { loc: (string | number)[]; code: MessageCode; params?: Pa
 
 /** A business-level validation failure (a rule no schema can state, such as ends_at > starts_at). */
 export class ValidationFailed extends AppError {
-  constructor(readonly items: Invalid[]) {
-    super(422, "VALIDATION_FAILED");
+  /** `code`: the body's `code`, VALIDATION_FAILED unless one rule names the refusal (WEBHOOK_URL_NOT_ALLOWED). */
+  constructor(
+    readonly items: Invalid[],
+    code: MessageCode = "VALIDATION_FAILED",
+  ) {
+    super(422, code);
   }
 }
 

@@ -52,8 +52,8 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 export type ErrorBody = { detail: string | ValidationItem[]; code: string; request_id?: string };
 export type ErrorAnswer = { status: number; body: ErrorBody; headers: Record<string, string> };
 
-export function validationBody(items: ValidationItem[]): ErrorBody {
-  return { detail: items, code: "VALIDATION_FAILED" };
+export function validationBody(items: ValidationItem[], code = "VALIDATION_FAILED"): ErrorBody {
+  return { detail: items, code };
 }
 
 /** Seconds a client is told to wait: a write lock held elsewhere passes soon; a full disk needs an operator. */
@@ -81,7 +81,7 @@ export function errorAnswer(err: unknown, callerLocale: Locale): ErrorAnswer {
   const locale = err instanceof AppError && err.clubLocale ? err.clubLocale : callerLocale;
   if (err instanceof ValidationFailed) {
     const items = err.items.map((i) => ({ loc: i.loc, msg: t(locale, i.code, i.params), type: i.code.toLowerCase() }));
-    return { status: 422, body: validationBody(items), headers: {} };
+    return { status: 422, body: validationBody(items, err.code), headers: {} };
   }
   if (!(err instanceof AppError)) return internalAnswer(locale, err);
   const headers: Record<string, string> = {};

@@ -7,5 +7,6 @@ import type { JobKinds } from "../lib/jobs";
 import { MAIL_JOBS } from "../lib/mail";
 import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
 import { REMINDER_JOBS } from "../lib/reminders";
+import { WEBHOOK_JOBS } from "../lib/webhooks/deliver";
 
-export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...MAIL_JOBS, ...IDEMPOTENCY_JOBS, ...REMINDER_JOBS, ...REGISTRATION_JOBS };
+export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...MAIL_JOBS, ...IDEMPOTENCY_JOBS, ...REMINDER_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS };

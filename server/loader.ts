@@ -242,6 +242,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
                 baseUrl: site.baseUrl,
                 mail: site.mail,
                 wallets: site.wallets,
+                webhooks: site.webhooks,
               }
             : publicCtx(deps, ip, state?.locale ?? DEFAULT_LOCALE);
           if (spec.status) c.set.status = spec.status;

@@ -33,6 +33,7 @@ const TAG_TEXT = {
   cards: "Membership cards: verifying a scanned card.",
   clubs: "The club's settings.",
   audit: "The audit log of every request made with a key.",
+  webhooks: "Webhooks: tell other systems what changed (Standard Webhooks: signed, retried, never lost).",
   public: "Public event pages and registration (no credentials; outside the stable subset).",
   health: "For a supervisor, load balancer or uptime monitor: is the server up and its database readable.",
   account: "Dashboard only (sign-in, API keys, team, superadmin): a dashboard session token, API keys get 403.",
@@ -43,6 +44,7 @@ export const TAGS = Object.entries(TAG_TEXT).map(([name, description]) => ({ nam
 const STATUS_TEXT: Record<number, string> = {
   200: "OK.",
   201: "Created.",
+  202: "Accepted: queued, to be sent by the job queue.",
   204: "Done; the answer has no body.",
   400: "The body cannot be read as its `Content-Type` says (JSON that is not well-formed, a broken form).",
   401: "Not signed in: no key, or an unknown, revoked or expired key or session (sign-in: a wrong email or password).",
@@ -63,6 +65,8 @@ const PARAM_TEXT: Record<string, string> = {
   key_id: "An API key's `id` (from the key list).",
   registration_id: "A registration's `id` (from the event's registrations).",
   promo_code_id: "A promo code's `id` (from the promo code list).",
+  webhook_id: "A webhook endpoint's `id` (from the webhook list).",
+  delivery_id: "A delivery's `id` (from the endpoint's delivery log).",
 };
 
 /**

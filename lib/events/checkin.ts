@@ -9,6 +9,7 @@ import { Conflict, NotFound } from "../errors";
 import { newId } from "../ids";
 import { findMemberByCode } from "../members/by-code";
 import type { RegistrationRow } from "./internal";
+import { emit } from "../webhooks/emit";
 import type { CheckinPayload, CheckinResult } from "./schemas";
 
 type Verdict = CheckinResult["verdict"];
@@ -138,6 +139,9 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
       prefix: ctx.actor.keyPrefix,
       now,
     });
-    return answer(q, verdict, reg ?? null);
+    const result = await answer(q, verdict, reg ?? null);
+    // Only a check-in is an event for other systems; a refused or repeated scan changes nothing.
+    if (verdict === "valid") await emit(ctx.db, ctx.clubId, "checkin.created", () => ({ event_id: event.id, ...result }));
+    return result;
   });
 });

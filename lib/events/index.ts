@@ -11,6 +11,7 @@ import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
 import { foreignTierItems } from "../tiers/internal";
+import { emit } from "../webhooks/emit";
 import {
   type EventRow,
   eventFigures,
@@ -117,7 +118,9 @@ export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCrea
       })
       .returning();
     for (const [i, p] of (v.tickets ?? []).entries()) await insertTicket(t, ctx, row.id, p, i, now);
-    return loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+    const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+    await emit(ctx.db, ctx.clubId, "event.created", () => detail);
+    return detail;
   });
 });
 
@@ -172,7 +175,9 @@ export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpda
     }
     if (row.status === "cancelled") await mailCancellation(t, ctx, row);
     else if (set.capacity !== undefined || tickets) await fillFromWaitlist(t, { event: row, baseUrl: ctx.baseUrl, now });
-    return loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+    const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
+    if (row !== current) await emit(ctx.db, ctx.clubId, row.status === "cancelled" ? "event.cancelled" : "event.updated", () => detail);
+    return detail;
   });
 });
 

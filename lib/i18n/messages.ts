@@ -784,6 +784,33 @@ export const MESSAGES = {
     de: "Das Formular wurde abgelehnt: das versteckte Feld „website“ muss leer bleiben.",
     it: "Il modulo è stato rifiutato: il campo nascosto «website» deve restare vuoto.",
   },
+
+  // ---- Webhooks (issue 15) ----
+  WEBHOOK_NOT_FOUND: { fr: "Webhook introuvable.", en: "Webhook not found.", de: "Webhook nicht gefunden.", it: "Webhook non trovato." },
+  WEBHOOK_DELIVERY_NOT_FOUND: {
+    fr: "Envoi de webhook introuvable.",
+    en: "Webhook delivery not found.",
+    de: "Webhook-Zustellung nicht gefunden.",
+    it: "Invio del webhook non trovato.",
+  },
+  WEBHOOK_URL_INVALID: {
+    fr: "L'adresse n'est pas une URL valide.",
+    en: "The address is not a valid URL.",
+    de: "Die Adresse ist keine gültige URL.",
+    it: "L'indirizzo non è un URL valido.",
+  },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    fr: "Cette adresse ne peut pas recevoir de webhooks : {reason}. Seules les adresses http(s) publiques sont permises.",
+    en: "This address cannot receive webhooks: {reason}. Only public http(s) addresses are allowed.",
+    de: "Diese Adresse kann keine Webhooks empfangen: {reason}. Nur öffentliche http(s)-Adressen sind erlaubt.",
+    it: "Questo indirizzo non può ricevere webhook: {reason}. Sono ammessi solo indirizzi http(s) pubblici.",
+  },
+  WEBHOOK_DISABLED: {
+    fr: "Ce webhook est désactivé : réactivez-le d'abord (PATCH enabled=true).",
+    en: "This webhook is disabled: enable it first (PATCH enabled=true).",
+    de: "Dieser Webhook ist deaktiviert: aktivieren Sie ihn zuerst (PATCH enabled=true).",
+    it: "Questo webhook è disattivato: riattivatelo prima (PATCH enabled=true).",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

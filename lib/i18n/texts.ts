@@ -300,3 +300,27 @@ export const REGISTRATION_MAIL_TEXTS: Record<Locale, RegistrationMailTexts> = {
     },
   },
 };
+
+/** The mail to the club's contact when a webhook endpoint is disabled (DESIGN.md section 15). `{reason}` is one of `reasons`. */
+export const WEBHOOK_DISABLED_TEXTS: Record<Locale, { subject: string; body: string; reasons: { gone: string; failing: string } }> = {
+  fr: {
+    subject: "Webhook désactivé — {club}",
+    body: "Le webhook {url} de {club} a été désactivé : {reason}. Les événements ne lui sont plus envoyés. Corrigez le destinataire puis réactivez-le (PATCH webhooks/{id} avec enabled=true) ; les envois manqués se relancent depuis leur journal.",
+    reasons: { gone: "il a répondu 410 (Gone)", failing: "tous les envois échouent depuis 3 jours" },
+  },
+  en: {
+    subject: "Webhook disabled — {club}",
+    body: "The webhook {url} of {club} has been disabled: {reason}. Events are no longer sent to it. Fix the receiver, then enable it again (PATCH webhooks/{id} with enabled=true); missed deliveries can be retried from its delivery log.",
+    reasons: { gone: "it answered 410 (Gone)", failing: "every delivery has failed for 3 days" },
+  },
+  de: {
+    subject: "Webhook deaktiviert — {club}",
+    body: "Der Webhook {url} von {club} wurde deaktiviert: {reason}. Ereignisse werden ihm nicht mehr gesendet. Beheben Sie den Empfänger und aktivieren Sie ihn wieder (PATCH webhooks/{id} mit enabled=true); verpasste Zustellungen lassen sich aus dem Protokoll erneut senden.",
+    reasons: { gone: "er hat 410 (Gone) geantwortet", failing: "alle Zustellungen schlagen seit 3 Tagen fehl" },
+  },
+  it: {
+    subject: "Webhook disattivato — {club}",
+    body: "Il webhook {url} di {club} è stato disattivato: {reason}. Gli eventi non gli vengono più inviati. Correggete il destinatario e riattivatelo (PATCH webhooks/{id} con enabled=true); gli invii mancati si possono ripetere dal loro registro.",
+    reasons: { gone: "ha risposto 410 (Gone)", failing: "tutti gli invii falliscono da 3 giorni" },
+  },
+};

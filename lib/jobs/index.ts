@@ -14,8 +14,14 @@ import { newId, nowIso } from "../ids";
 export type JobRow = typeof jobs.$inferSelect;
 /** What a handler may need besides the database: the settings (wallet, mail) and the clock. */
 export type JobEnv = { config: Config; now: Date };
-/** Returns the far end's answer to store as the job's outcome; throws to be retried. */
-export type JobHandler = (db: Db, job: JobRow, env: JobEnv) => Promise<string | undefined | void>;
+/**
+ * What a handler returns when it has recorded its job's outcome itself, in the transaction of
+ * its own work (completeJobIn, failJobIn): the run then writes nothing more (one commit, one disk
+ * sync, per job instead of two).
+ */
+export const RECORDED: unique symbol = Symbol("job recorded by its handler");
+/** Returns the far end's answer to store as the job's outcome (or RECORDED); throws to be retried. */
+export type JobHandler = (db: Db, job: JobRow, env: JobEnv) => Promise<string | undefined | void | typeof RECORDED>;
 
 /**
  * One kind of job: what runs it, and which of its jobs must not run at once (`orderKey`): jobs
@@ -24,7 +30,16 @@ export type JobHandler = (db: Db, job: JobRow, env: JobEnv) => Promise<string | 
  * says nothing gets `<kind>:<club_id>`: its jobs of one club keep their order, as when jobs ran
  * one at a time.
  */
-export type JobKind = { run: JobHandler; orderKey?: (job: JobRow) => string };
+export type JobKind = {
+  run: JobHandler;
+  orderKey?: (job: JobRow) => string;
+  /**
+   * The wait before each retry (ms), in order: a kind whose far end expects a published schedule
+   * (webhooks: 5 s, 5 min ... 10 h) gives it here; the job fails for good once the list is used
+   * up. Without it: 2 s, 4 s, 8 s ... for MAX_ATTEMPTS attempts.
+   */
+  retryDelaysMs?: readonly number[];
+};
 /** The kinds a run knows, by the `kind` of their rows. A row of another kind fails (and is retried). */
 export type JobKinds = Readonly<Record<string, JobKind>>;
 
@@ -57,12 +72,14 @@ export function concurrencyKey(kinds: JobKinds, job: JobRow): string {
   return key ? key(job) : `${job.kind}:${job.club_id}`;
 }
 
-/** Queues a job inside the caller's transaction `t`: it exists if and only if the change does. Due at once, or at `runAfter`. */
-export async function enqueueJob(t: Queryable, job: { clubId: string; kind: string; payload: Record<string, unknown>; runAfter?: string }) {
+/** Queues a job inside the caller's transaction `t`: it exists if and only if the change does. Due at once, or at `runAfter`. Returns its id. */
+export async function enqueueJob(t: Queryable, job: { clubId: string; kind: string; payload: Record<string, unknown>; runAfter?: string }): Promise<string> {
   const now = nowIso();
+  const id = newId();
   await t
     .insert(jobs)
-    .values({ id: newId(), club_id: job.clubId, kind: job.kind, payload: job.payload, status: "pending", run_after: job.runAfter ?? now, created_at: now });
+    .values({ id, club_id: job.clubId, kind: job.kind, payload: job.payload, status: "pending", run_after: job.runAfter ?? now, created_at: now });
+  return id;
 }
 
 /** Whether a job of `kind` is pending (due or not). */
@@ -83,6 +100,32 @@ export async function completeJobIn(t: Queryable, job: JobRow, outcome: string):
   await t
     .update(jobs)
     .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome })
+    .where(eq(jobs.id, job.id));
+}
+
+/** What a failed attempt of `job` writes: pushed back on its kind's schedule (else 2 s, 4 s, 8 s ...), or failed for good. */
+function failure(schedule: readonly number[] | undefined, job: JobRow, env: JobEnv, err: unknown) {
+  const attempts = job.attempts + 1;
+  const delay = schedule ? (schedule[attempts - 1] ?? 0) : 1000 * 2 ** attempts;
+  const giveUp = (schedule ? attempts > schedule.length : attempts >= MAX_ATTEMPTS) || err instanceof PermanentFailure;
+  return {
+    attempts,
+    last_error: String(err).slice(0, 1000),
+    outcome: err instanceof PermanentFailure || err instanceof TemporaryFailure ? err.outcome : null,
+    status: giveUp ? "failed" : "pending",
+    run_after: new Date(env.now.getTime() + delay).toISOString(),
+    finished_at: giveUp ? nowIso() : null,
+  };
+}
+
+/**
+ * Records inside `t` a failed attempt of `job` (of a kind whose retries follow `schedule`), for a
+ * handler that records its work's outcome in the same transaction (then it returns RECORDED).
+ */
+export async function failJobIn(t: Queryable, job: JobRow, env: JobEnv, err: unknown, schedule?: readonly number[]): Promise<void> {
+  await t
+    .update(jobs)
+    .set(failure(schedule, job, env, err))
     .where(eq(jobs.id, job.id));
 }
 
@@ -109,7 +152,8 @@ function dueJobs(db: Db, now: Date, inHand: Iterable<string>): Promise<JobRow[]>
  * MAX_ATTEMPTS or at once on a PermanentFailure. Throws only when the record itself fails.
  */
 async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promise<void> {
-  const handler = kindOf(kinds, job)?.run;
+  const kind = kindOf(kinds, job);
+  const handler = kind?.run;
   // A job read as due may have been completed since by another one's handler (a club's pass
   // updates merged into one fan-out, lib/cards/pass-updates): then there is nothing left to do.
   const [current] = await db.read.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
@@ -117,6 +161,7 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     const outcome = await handler(db, job, env);
+    if (outcome === RECORDED) return;
     await db.tx((t) =>
       t
         .update(jobs)
@@ -124,24 +169,8 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
         .where(eq(jobs.id, job.id)),
     );
   } catch (err) {
-    const attempts = job.attempts + 1;
-    // Exponential back-off: 2 s, 4 s, 8 s ... then the job is left as failed for a person to see.
-    const retryAt = new Date(env.now.getTime() + 1000 * 2 ** attempts).toISOString();
-    const giveUp = attempts >= MAX_ATTEMPTS || err instanceof PermanentFailure;
-    const outcome = err instanceof PermanentFailure || err instanceof TemporaryFailure ? err.outcome : null;
-    await db.tx((t) =>
-      t
-        .update(jobs)
-        .set({
-          attempts,
-          last_error: String(err).slice(0, 1000),
-          outcome,
-          status: giveUp ? "failed" : "pending",
-          run_after: retryAt,
-          finished_at: giveUp ? nowIso() : null,
-        })
-        .where(eq(jobs.id, job.id)),
-    );
+    // Exponential back-off: 2 s, 4 s, 8 s ... (or the kind's schedule), then the job is left as failed for a person to see.
+    await db.tx((t) => failJobIn(t, job, env, err, kind?.retryDelaysMs));
   }
 }
 

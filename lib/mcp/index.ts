@@ -5,6 +5,7 @@ import * as clubs from "./tools/clubs";
 import * as events from "./tools/events";
 import * as members from "./tools/members";
 import * as tiers from "./tools/tiers";
+import * as webhooks from "./tools/webhooks";
 import type { ToolDef } from "./tool";
 
 export { INSTRUCTIONS } from "./instructions";
@@ -17,4 +18,5 @@ export const TOOLS: ToolDef[] = [
   ...Object.values(tiers),
   ...Object.values(events),
   ...Object.values(cards),
+  ...Object.values(webhooks),
 ] as ToolDef[];

@@ -13,6 +13,7 @@ import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
 import { forgetAnswersMentioning } from "../idempotency";
 import { forgetJobsMentioning } from "../jobs";
+import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";
 import { memberRegistrations } from "./history";
 import { getMemberRow, historyRow, type MemberRow } from "./internal";
 
@@ -86,8 +87,11 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
     await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
     await forgetJobsMentioning(t, ctx.clubId, m.email);
     await forgetAnswersMentioning(t, ctx.clubId, [m.id, m.email]);
+    await forgetDeliveriesMentioning(t, ctx.clubId, [m.email, m.id]);
     // Who erased, and when: the last row of the anonymous member's history.
     await t.insert(memberHistory).values(historyRow(ctx, { memberId: m.id, action: "erase", from: m, to: m }));
     await t.delete(members).where(and(eq(members.club_id, ctx.clubId), eq(members.id, m.id)));
+    // Only the id: the member's data is what was just erased.
+    await emit(ctx.db, ctx.clubId, "member.deleted", () => ({ id: m.id, deleted_at: nowIso() }));
   });
 });

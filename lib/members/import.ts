@@ -27,8 +27,19 @@ import { customFieldsOf } from "./export";
 import { clubSettings } from "../clubs/internal";
 import { newMemberRow } from "./index";
 import { type Field, foldHeading, isBlank, type Row, readSheet, recognisedHeadings, type SheetFile } from "./import-file";
-import { freeReferralCodes, historyRow, type MemberRow, normalizeEmail, paymentStatusChange, searchTextOf, sortNameOf } from "./internal";
-import { type ImportChange, type ImportMode, type ImportResult, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
+import {
+  emitMemberChange,
+  freeReferralCodes,
+  historyRow,
+  loadItems,
+  type MemberRow,
+  normalizeEmail,
+  paymentStatusChange,
+  searchTextOf,
+  sortNameOf,
+} from "./internal";
+import { emitter } from "../webhooks/emit";
+import { type ImportChange, type ImportMode, type ImportResult, type MemberAdminItem, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
 import { todayUtc } from "./status";
 import { journal, pause, slicer, sliceOver, type UndoEntry, withImportLock } from "./import-journal";
 
@@ -334,6 +345,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<U
   const now = nowIso();
   const passesChanged: string[] = [];
   const undo: UndoEntry[] = [];
+  const changed: { before: Stored | null; after: Stored }[] = [];
   for (const x of planned) {
     if (x.kind === "create") {
       const v = x.values;
@@ -357,6 +369,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<U
       const history = historyRow(ctx, { memberId: created.id, action: "import_create", to: created, details: { line: x.line } }, now);
       await run.history.execute(history as never);
       undo.push({ member_id: created.id, history_id: history.id, before: null, written_at: now });
+      changed.push({ before: null, after: created });
     } else {
       const { before, set } = x;
       // A status change follows the rule of suspend and reactivate (the status before a suspension is kept).
@@ -373,6 +386,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<U
         pass_updated_at: passChanged ? now : before.pass_updated_at,
         updated_at: now,
       });
+      changed.push({ before, after });
       const details = { line: x.line, fields: x.fields.map((f) => f.field), changes: x.fields };
       const history = historyRow(ctx, { memberId: before.id, action: "import_update", from: before, to: after, details }, now);
       await run.history.execute(history as never);
@@ -381,6 +395,19 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<U
   }
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
+  // Webhooks: the endpoints read once per batch, the members' items only when one is wanted.
+  const out = await emitter(ctx.db, ctx.clubId);
+  if (!(["member.created", "member.updated", "member.status_changed"] as const).some((type) => out.wants(type))) return undo;
+  const items = new Map(
+    (
+      await loadItems(
+        t,
+        ctx.clubId,
+        changed.map((c) => c.after.id),
+      )
+    ).map((i) => [i.id, i]),
+  );
+  for (const c of changed) await emitMemberChange(out, c.before, c.after, async () => items.get(c.after.id) as MemberAdminItem);
   return undo;
 }
 

@@ -11,6 +11,8 @@ import type { Ctx } from "../context";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
 import { getTierRow } from "../tiers/internal";
+import { type Emitter, emitter } from "../webhooks/emit";
+import { paymentData } from "../webhooks/data";
 import {
   addMonths,
   foldText,
@@ -31,6 +33,7 @@ import {
   sortNameOf,
   selectPage,
   writeHistory,
+  emitMemberChange,
 } from "./internal";
 import {
   type ExtendRequest,
@@ -175,7 +178,7 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
   if (input.membership_end < today) {
     throw new ValidationFailed([{ loc: ["body", "membership_end"], code: "MEMBERSHIP_END_BEFORE_START", params: { start: today, end: input.membership_end } }]);
   }
-  const id = await ctx.db.tx(async (t) => {
+  const made = await ctx.db.tx(async (t) => {
     if (input.tier_id) await getTierRow(t, ctx.clubId, input.tier_id);
     const email = normalizeEmail(input.email);
     await assertEmailFree(t, ctx.clubId, email);
@@ -189,9 +192,15 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
     });
     const [created] = await t.insert(members).values(row).returning();
     await writeHistory(t, ctx, { memberId: created.id, action: "manual_create", to: created, details: { joined_at: input.joined_at ?? null } });
-    return created.id;
+    // The item a webhook sends is read once, in the transaction, and is also the answer.
+    let read: MemberAdminItem | undefined;
+    await emitMemberChange(await emitter(ctx.db, ctx.clubId), null, created, async () => {
+      read = await getMemberItem(t, ctx.clubId, created.id);
+      return read;
+    });
+    return { id: created.id, item: read };
   });
-  const item = await getMemberItem(ctx.db.read, ctx.clubId, id);
+  const item = made.item ?? (await getMemberItem(ctx.db.read, ctx.clubId, made.id));
   return { ...item, wallet_urls: walletUrls(ctx, item.pass_serial_number) };
 });
 
@@ -209,7 +218,7 @@ async function transition(
   decide: (
     m: MemberRow,
     t: Queryable,
-  ) => Promise<{ set: Change; details?: Record<string, unknown>; also?: (m: MemberRow) => Promise<void>; action?: string } | null>,
+  ) => Promise<{ set: Change; details?: Record<string, unknown>; also?: (m: MemberRow, out: Emitter) => Promise<void>; action?: string } | null>,
 ): Promise<MemberAdminItem> {
   // The answer is read in the same transaction: it shows this transition's result, never that of
   // a concurrent one committed in the same group.
@@ -231,8 +240,11 @@ async function transition(
       .returning();
     await writeHistory(t, ctx, { memberId, action: kind, from: before, to: after, reason, details });
     if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], kind);
-    if (also) await also(after);
-    return getMemberItem(t, ctx.clubId, memberId);
+    const out = await emitter(ctx.db, ctx.clubId);
+    if (also) await also(after, out);
+    const item = await getMemberItem(t, ctx.clubId, memberId);
+    await emitMemberChange(out, before, after, async () => item);
+    return item;
   });
 }
 
@@ -285,24 +297,28 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
     return {
       set,
       details: { amount_cents: input.amount_cents, payment_method: method, payment_id: paymentId, months },
-      also: async () => {
+      also: async (_after, out) => {
         const now = nowIso();
-        await t.insert(payments).values({
-          id: paymentId,
-          club_id: ctx.clubId,
-          member_id: m.id,
-          kind: "membership",
-          amount_cents: input.amount_cents,
-          currency,
-          method,
-          source: "manual",
-          provider_fee_cents: 0,
-          platform_commission_cents: Math.round((input.amount_cents * (club.commission_rate_percent ?? 0)) / 100),
-          reason: input.reason ?? null,
-          admin_id: ctx.actor.adminId,
-          paid_at: now,
-          created_at: now,
-        });
+        const [payment] = await t
+          .insert(payments)
+          .values({
+            id: paymentId,
+            club_id: ctx.clubId,
+            member_id: m.id,
+            kind: "membership",
+            amount_cents: input.amount_cents,
+            currency,
+            method,
+            source: "manual",
+            provider_fee_cents: 0,
+            platform_commission_cents: Math.round((input.amount_cents * (club.commission_rate_percent ?? 0)) / 100),
+            reason: input.reason ?? null,
+            admin_id: ctx.actor.adminId,
+            paid_at: now,
+            created_at: now,
+          })
+          .returning();
+        await out.emit("payment.recorded", () => paymentData(payment));
       },
     };
   }),

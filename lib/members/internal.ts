@@ -8,7 +8,8 @@ import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../../db/text";
-import { statusOn, todayUtc } from "./status";
+import { derivedStatus, statusOn, todayUtc } from "./status";
+import type { Emitter } from "../webhooks/emit";
 
 export { foldText, sortNameOf } from "../../db/text";
 
@@ -349,4 +350,25 @@ export function historyRow(ctx: HistoryAuthor, entry: HistoryEntry, now = nowIso
 /** The history row of a transition, written in the transition's own transaction. */
 export async function writeHistory(t: Queryable, ctx: HistoryAuthor, entry: HistoryEntry) {
   await t.insert(memberHistory).values(historyRow(ctx, entry));
+}
+
+type StatusOf = Pick<MemberRow, "id" | "payment_status" | "membership_end">;
+
+/**
+ * The webhooks of a member's change (DESIGN.md section 15), inside its transaction:
+ * `member.created` (no `before`), else `member.updated` and, when the derived status moved,
+ * `member.status_changed` with `previous_status`. `item` (the member as the API shows it) is
+ * read only when an endpoint wants it.
+ */
+export async function emitMemberChange(out: Emitter, before: StatusOf | null, after: StatusOf, item: () => Promise<MemberAdminItem>): Promise<void> {
+  let read: Promise<MemberAdminItem> | undefined;
+  const once = () => {
+    read ??= item();
+    return read;
+  };
+  if (!before) return out.emit("member.created", once);
+  await out.emit("member.updated", once);
+  const today = todayUtc();
+  const previous = derivedStatus(before, today);
+  if (previous !== derivedStatus(after, today)) await out.emit("member.status_changed", async () => ({ ...(await once()), previous_status: previous }));
 }

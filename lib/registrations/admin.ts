@@ -24,6 +24,8 @@ import { fillFromWaitlist, statusForPrice } from "../events/waitlist";
 import { newId, nowIso, randomBase62 } from "../ids";
 import { getMemberRow } from "../members/internal";
 import { releaseEventPromo } from "../promo";
+import { paymentData } from "../webhooks/data";
+import { emit } from "../webhooks/emit";
 
 type RegistrationRef = { event_id: string; registration_id: string };
 
@@ -50,26 +52,30 @@ async function paidFor(t: Queryable, clubId: string, registrationId: string): Pr
   return { paid: Number(sum?.paid ?? 0), count: Number(sum?.n ?? 0), method: last?.method ?? null };
 }
 
-/** A manual event payment (no provider fee; the club's commission rate), positive or a refund. */
+/** A manual event payment (no provider fee; the club's commission rate), positive or a refund; `payment.recorded` for the webhooks. */
 async function recordPayment(t: Queryable, ctx: Ctx, reg: RegistrationRow, amount: number, method: string, reason: string | null, now: string) {
   const club = await clubSettings(t, ctx.clubId);
-  await t.insert(payments).values({
-    id: newId(),
-    club_id: ctx.clubId,
-    member_id: reg.member_id,
-    kind: "event",
-    registration_id: reg.id,
-    amount_cents: amount,
-    currency: reg.currency,
-    method,
-    source: "manual",
-    provider_fee_cents: 0,
-    platform_commission_cents: Math.round((amount * (club.commission_rate_percent ?? 0)) / 100),
-    reason,
-    admin_id: ctx.actor.adminId,
-    paid_at: now,
-    created_at: now,
-  });
+  const [payment] = await t
+    .insert(payments)
+    .values({
+      id: newId(),
+      club_id: ctx.clubId,
+      member_id: reg.member_id,
+      kind: "event",
+      registration_id: reg.id,
+      amount_cents: amount,
+      currency: reg.currency,
+      method,
+      source: "manual",
+      provider_fee_cents: 0,
+      platform_commission_cents: Math.round((amount * (club.commission_rate_percent ?? 0)) / 100),
+      reason,
+      admin_id: ctx.actor.adminId,
+      paid_at: now,
+      created_at: now,
+    })
+    .returning();
+  await emit(ctx.db, ctx.clubId, "payment.recorded", () => paymentData(payment));
 }
 
 /**
@@ -118,7 +124,9 @@ export const addRegistration = verb(
           updated_at: now,
         })
         .returning();
-      return registrationItem(reg, ticket.name, false);
+      const item = registrationItem(reg, ticket.name, false);
+      await emit(ctx.db, ctx.clubId, "registration.created", () => ({ event_id: event.id, ...item }));
+      return item;
     }),
 );
 
@@ -143,7 +151,9 @@ export const confirmRegistration = verb(
         .set({ status: "confirmed", updated_at: now })
         .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
         .returning();
-      return registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
+      const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
+      await emit(ctx.db, ctx.clubId, "registration.confirmed", () => ({ event_id: event.id, ...item }));
+      return item;
     }),
 );
 
@@ -175,6 +185,8 @@ export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: Re
       .returning();
     await releaseEventPromo(t, { clubId: ctx.clubId, registrationId: r.id, now });
     if (r.status !== "waitlisted") await fillFromWaitlist(t, { event, baseUrl: ctx.baseUrl, preferTicketId: r.ticket_id, now });
-    return registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
+    const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
+    await emit(ctx.db, ctx.clubId, "registration.cancelled", () => ({ event_id: event.id, ...item }));
+    return item;
   });
 });

@@ -10,7 +10,8 @@ import { emailKeyOf } from "../../db/text";
 import { clubSettings } from "../clubs/internal";
 import type { PublicCtx } from "../context";
 import { Conflict, Forbidden, inClubLanguage, NotFound, ValidationFailed } from "../errors";
-import { activeTicketOrThrow, availability, eventPlacesHeld, publicUrl, ticketPriceFor } from "../events/internal";
+import { activeTicketOrThrow, availability, eventPlacesHeld, publicUrl, registrationItem, ticketPriceFor } from "../events/internal";
+import { emit } from "../webhooks/emit";
 import type { PublicRegistration, PublicRegistrationCreate } from "../events/schemas";
 import type { Locale } from "../i18n";
 import { newId, randomBase62 } from "../ids";
@@ -116,6 +117,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           .returning();
         await promo?.record(reg.id, member?.id ?? null);
         if (holdExpiresAt) await scheduleHoldExpiry(t, reg, holdExpiresAt);
+        await emit(ctx.db, event.club_id, "registration.created", () => ({ event_id: event.id, ...registrationItem(reg, ticket.name, false) }));
         return {
           id: reg.id,
           event_id: event.id,

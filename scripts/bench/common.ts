@@ -72,8 +72,8 @@ export type Benchmark = {
 
 // ---- servers ---------------------------------------------------------------------------------
 
-/** The real server (`bun server/index.ts`) on `dbPath`, its rate limit lifted. */
-export async function startOurs(dbPath: string, dir: string): Promise<Server> {
+/** The real server (`bun server/index.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings. */
+export async function startOurs(dbPath: string, dir: string, extra: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   return startServer(
     ["bun", join(ROOT, "server/index.ts")],
@@ -84,6 +84,7 @@ export async function startOurs(dbPath: string, dir: string): Promise<Server> {
       BASE_URL: `http://127.0.0.1:${port}`,
       OUTBOX_DIR: join(dir, "outbox"),
       RATE_LIMIT_PER_MINUTE: BENCH_RATE_LIMIT,
+      ...extra,
     },
     port,
   );
@@ -138,6 +139,8 @@ export type LoadCase = {
   /** Rows counted before and after the measured run (their difference is reported). */
   rows: Record<string, string>;
   describe(delta: Record<string, number>, requests: number): string;
+  /** Starts the server of `config` on the copy instead (a benchmark whose baseline is our server set up otherwise). */
+  start?: (dbPath: string, dir: string) => Promise<Server>;
 };
 
 /** One measured load run on a fresh copy of the dataset: start, check, warm up, measure, stop. */
@@ -148,7 +151,11 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
   try {
     const dbPath = freshCopy(c.ds, dir);
     const which = c.server ?? c.config;
-    server = which === "ours" || c.baseline === null ? await startOurs(dbPath, dir) : await startBaseline(c.baseline, dbPath, c.baselineEnv);
+    server = c.start
+      ? await c.start(dbPath, dir)
+      : which === "ours" || c.baseline === null
+        ? await startOurs(dbPath, dir)
+        : await startBaseline(c.baseline, dbPath, c.baselineEnv);
     const signature = await c.check(server, which);
     const headers: Record<string, string> = { authorization: `Bearer ${c.ds.key}` };
     if (c.method === "POST") headers["content-type"] = "application/json";

@@ -2,7 +2,7 @@
 // then its baseline, the order alternating per round), prints the Markdown summary and writes the
 // whole report to docs/benchmarks.md. Not part of `bun test`.
 //
-// Names: auth-me, members-10k, members-100k, export, import, checkin, verify, memory, idempotency ("members" selects both
+// Names: auth-me, members-10k, members-100k, export, import, checkin, verify, memory, idempotency, webhooks ("members" selects both
 // member lists). With names, nothing is written unless BENCH_OUTPUT is set.
 //
 // Environment: BENCH_SECONDS (5) per measured run, BENCH_WARMUP_SECONDS (1), BENCH_ROUNDS (3),
@@ -23,8 +23,9 @@ import { members10k, members100k } from "./members";
 import { memory } from "./memory";
 import { markdown, summarize, summaryTables } from "./report";
 import { verify } from "./verify";
+import { webhooks } from "./webhooks";
 
-const ALL: Benchmark[] = [authMe, members10k, members100k, exportBench, importBench, checkin, verify, memory, idempotency];
+const ALL: Benchmark[] = [authMe, members10k, members100k, exportBench, importBench, checkin, verify, memory, idempotency, webhooks];
 
 const log = (line: string) => console.error(line);
 const names = Bun.argv.slice(2);

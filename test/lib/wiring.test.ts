@@ -11,6 +11,8 @@ import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/googl
 import { MAIL_SEND } from "../../lib/mail";
 import { IDEMPOTENCY_PURGE } from "../../lib/idempotency";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
+import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
+import { WEBHOOK_DISABLED_MAIL } from "../../lib/webhooks/deliver";
 import { JOB_KINDS } from "../../server/jobs";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -28,8 +30,19 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet job kind, the queued mail, the idempotency keys' purge, the reminders run and the end of unpaid holds", () => {
+it("the server's job table names every wallet and webhook job kind, the queued mail, the idempotency keys' purge, the reminders run and the end of unpaid holds", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
-    [APPLE_PUSH, GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE, WALLET_PASS_UPDATE, MAIL_SEND, IDEMPOTENCY_PURGE, REMINDERS_RUN, PENDING_EXPIRY_JOB].sort(),
+    [
+      APPLE_PUSH,
+      GOOGLE_CLASS_UPDATE,
+      GOOGLE_OBJECT_UPDATE,
+      WALLET_PASS_UPDATE,
+      MAIL_SEND,
+      IDEMPOTENCY_PURGE,
+      REMINDERS_RUN,
+      PENDING_EXPIRY_JOB,
+      WEBHOOK_DELIVERY,
+      WEBHOOK_DISABLED_MAIL,
+    ].sort(),
   );
 });

@@ -48,6 +48,9 @@ const DESIGN_SCOPES: [RegExp, Scope | Scope[] | null][] = [
   [/^POST \/api\/clubs\/:club_id\/events\/:event_id\/registrations\/:registration_id\/actions\/confirm$/, ["events:edit", "finances:edit"]],
   [/^POST \/api\/clubs\/:club_id\/events\/:event_id\/registrations\/:registration_id\/actions\/cancel$/, "events:edit"],
   [/^PATCH \/api\/clubs\/:club_id\/promo-codes\/:promo_code_id$/, "finances:edit"],
+  // DESIGN.md section 15.
+  [/^GET \/api\/clubs\/:club_id\/webhooks(\/:webhook_id\/deliveries)?$/, "access_control:view"],
+  [/^(POST|PATCH|DELETE) \/api\/clubs\/:club_id\/webhooks(\/:webhook_id(\/test|\/rotate-secret|\/deliveries\/:delivery_id\/retry)?)?$/, "access_control:edit"],
 ];
 
 /** The MCP tools SPEC names, with the scope of the route each mirrors (DESIGN.md section 4). */
@@ -75,6 +78,8 @@ const DESIGN_TOOL_SCOPES: Record<string, Scope | Scope[] | null> = {
   cancel_registration: "events:edit",
   update_event: "events:edit",
   update_promo_code: "finances:edit",
+  list_webhooks: "access_control:view",
+  webhook_deliveries: "access_control:view",
 };
 
 /**
@@ -230,6 +235,9 @@ function requestFor(route: MountedRoute, objects: ClubObjects, clubId: string, r
     tier_id: () => objects.tierId,
     ticket_id: () => objects.ticketId,
     member_ids: () => objects.memberId,
+    webhook_id: () => (route.method === "DELETE" && route.path.endsWith("/webhooks/:webhook_id") ? objects.spareWebhookId() : objects.webhookId),
+    delivery_id: () => objects.deliveryId,
+    url: () => "https://hooks.invalid/matrix",
     serial: () => objects.memberCode,
     qr_token: () => objects.qrToken,
     registration_id: () => objects.registrationId,
@@ -380,6 +388,7 @@ async function mcpMatrix() {
       ticket_id: () => objects.ticketId,
       registration_id: () => objects.registrationId,
       promo_code_id: () => objects.promoCodeId,
+      webhook_id: () => objects.webhookId,
     };
     if (def.name === "update_club") return { name: "Club de test" };
     // A refund needs finances:edit too: the matrix checks the tool's own scopes.

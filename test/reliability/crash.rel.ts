@@ -13,8 +13,14 @@
 // member's final state and link (no delivery lost), and deliveries were repeated (same job id in
 // `X-Delivery-Id`, answered 2xx twice) at most JOB_CONCURRENCY times per kill, the most the worker
 // has in flight (docs/decisions.md, "wallet pass updates").
+//
+// Webhooks (issue 15): an endpoint subscribed to member.created points at a receiver in this
+// process (it outlives each kill) that verifies each signature. At the end every acknowledged
+// member has been announced to it (0 lost, however the kills fell between commit and delivery),
+// and every webhook delivery ended succeeded.
 import { Database } from "bun:sqlite";
 import { afterAll, expect, it } from "bun:test";
+import { Webhook } from "standardwebhooks";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,8 +41,22 @@ const dbPath = join(dir, "club.db");
 const google = await fakeGoogle();
 /** Deliveries the server runs at once (its default): a kill can catch that many answered and not yet recorded. */
 const JOB_CONCURRENCY = 8;
-const SERVER_ENV = { RATE_LIMIT_PER_MINUTE: "100000000", JOB_CONCURRENCY: String(JOB_CONCURRENCY), ...google.env };
+const SERVER_ENV = { RATE_LIMIT_PER_MINUTE: "100000000", JOB_CONCURRENCY: String(JOB_CONCURRENCY), WEBHOOK_ALLOW_PRIVATE: "true", ...google.env };
+/** The webhook receiver: each verified member.created message, by message id, with the member's email. */
+const hooked: { msgId: string; email: string }[] = [];
+let hookSecret = "";
+const hookReceiver = Bun.serve({
+  port: 0,
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    const body = await req.text();
+    const msg = new Webhook(hookSecret).verify(body, Object.fromEntries(req.headers)) as { data: { email: string } };
+    hooked.push({ msgId: req.headers.get("webhook-id") as string, email: msg.data.email });
+    return new Response("ok");
+  },
+});
 afterAll(() => {
+  hookReceiver.stop(true);
   google.stop();
   rmSync(dir, { recursive: true, force: true });
   rmSync(google.dir, { recursive: true, force: true });
@@ -149,6 +169,7 @@ function checkFile(path: string) {
       membership_end: string;
     }[];
     const link = (db.query("SELECT card_custom_link_url AS link FROM clubs").get() as { link: string | null }).link;
+    const hooks = db.query("SELECT status, attempts FROM webhook_deliveries").all() as { status: string; attempts: number }[];
     const counts = Object.fromEntries(
       ["members", "member_history", "audit_log", "jobs", "api_keys", "clubs"].map((t) => [
         t,
@@ -159,7 +180,7 @@ function checkFile(path: string) {
     const orphans = (
       db.query("SELECT count(*) AS n FROM members m WHERE NOT EXISTS (SELECT 1 FROM member_history h WHERE h.member_id = m.id)").get() as { n: number }
     ).n;
-    return { integrity: integrity.map((r) => r.integrity_check).join(","), fk, emails, jobs, deliveries, saved, link, counts, orphans };
+    return { integrity: integrity.map((r) => r.integrity_check).join(","), fk, emails, jobs, deliveries, saved, link, counts, orphans, hooks };
   } finally {
     db.close();
   }
@@ -217,6 +238,13 @@ it(`${ROUNDS} rounds of kill -9 under write load: no acknowledged write lost, in
   let memberChanges = 0;
   let lastLinks: string[] = [];
   try {
+    const hook = await fetch(`${server.base}/api/clubs/${clubId}/webhooks`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: `http://127.0.0.1:${hookReceiver.port}/hook`, events: ["member.created"] }),
+    });
+    expect(hook.status).toBe(201);
+    hookSecret = ((await hook.json()) as { secret: string }).secret;
     const saved = await saveCards(server, key, clubId);
     // A first link, so every saved card has had a delivery even if the first kill comes early.
     const first = await fetch(`${server.base}/api/clubs/${clubId}`, {
@@ -273,7 +301,8 @@ it(`${ROUNDS} rounds of kill -9 under write load: no acknowledged write lost, in
     // After the last restart the worker picks the queued jobs up, and their deliveries: each ends done.
     const deadline = Date.now() + 60_000;
     let end = checkFile(dbPath);
-    const open = (f: typeof end) => [...f.jobs, ...f.deliveries].filter((j) => j.status !== "done");
+    const open = (f: typeof end) =>
+      [...f.jobs, ...f.deliveries].filter((j) => j.status !== "done").concat(f.hooks.filter((h) => h.status !== "succeeded") as never[]);
     while (open(end).length && Date.now() < deadline) {
       await Bun.sleep(250);
       end = checkFile(dbPath);
@@ -307,6 +336,16 @@ it(`${ROUNDS} rounds of kill -9 under write load: no acknowledged write lost, in
       const row = end.saved.find((r) => r.id === m.id);
       if (m.acked && row) expect(expectedObject(row, null, today).end).toBe(`${m.acked.membership_end}T23:59:59Z`);
     }
+    // Webhooks: every acknowledged member was announced (signature verified), none lost.
+    const announced = new Set(hooked.map((h) => h.email));
+    const unannounced = allMembers.filter((e) => !announced.has(e));
+    const hookRepeats = hooked.length - new Set(hooked.map((h) => h.msgId)).size;
+    console.log(
+      `crash: webhooks: ${end.hooks.length} deliveries all succeeded, ${announced.size} members announced, ${unannounced.length} of ${allMembers.length} acknowledged lost, ${hookRepeats} repeated`,
+    );
+    expect(unannounced).toEqual([]);
+    expect(end.hooks.length).toBeGreaterThanOrEqual(allMembers.length);
+    expect(hookRepeats).toBeLessThanOrEqual(ROUNDS * JOB_CONCURRENCY);
     const states = new Set(shown.map((s) => s.want.state));
     expect(states.has("EXPIRED")).toBe(true);
     expect(google.klass(`${ISSUER_ID}.club-${clubId.replace(/-/g, "")}`)).toBeDefined();

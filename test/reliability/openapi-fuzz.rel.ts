@@ -97,6 +97,9 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     tier_id: () => ours.tierId,
     ticket_id: () => ours.ticketId,
     key_id: () => spareKey.id,
+    webhook_id: () => ours.webhookId,
+    delivery_id: () => ours.deliveryId,
+    url: () => pick("https://hooks.invalid/fuzz", "http://127.0.0.1/", "http://169.254.169.254/", "ftp://x.invalid/"),
     slug: () => ours.slug,
     serial: () => pick(ours.memberCode, ours.passSerial, ours.memberCode.toLowerCase()),
     qr_token: () => ours.qrToken,
@@ -114,6 +117,8 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     event_id: other.eventId,
     tier_id: other.tierId,
     ticket_id: other.ticketId,
+    webhook_id: other.webhookId,
+    delivery_id: other.deliveryId,
     slug: other.slug,
     serial: other.memberCode,
     qr_token: other.qrToken,
@@ -253,6 +258,7 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
       const p = pathParams.find((x) => x.name === name) as Param;
       if (erases && name === "member_id" && p !== brokenParam) return ours.spareMemberId();
       if (registers && name === "event_id" && p !== brokenParam) return ours.openEventId;
+      if (op.method === "DELETE" && name === "webhook_id" && p !== brokenParam) return ours.spareWebhookId();
       return encodePath(pathValue(p, p === brokenParam));
     });
     url += queryString(op, target === "query");

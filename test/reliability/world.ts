@@ -2,7 +2,7 @@
 // club a tier, a member, an event with a free ticket, a registration, a promo code and a dashboard
 // session; in another club the same objects, whose ids must never reach our club's answers.
 import { issueChallenge, solveChallenge } from "../../lib/forms";
-import { members } from "../../db/schema";
+import { members, webhookEndpoints } from "../../db/schema";
 import { newMemberRow } from "../../lib/members";
 import { setup, type TestEnv } from "../helpers";
 
@@ -30,6 +30,11 @@ export type ClubObjects = {
   spareMemberId: () => string;
 
   promoCodeId: string;
+  /** A webhook endpoint (its host does not resolve: nothing is ever sent) and a delivery of its test event. */
+  webhookId: string;
+  deliveryId: string;
+  /** An endpoint no other request uses, for the calls that delete one (as spareMemberId). */
+  spareWebhookId: () => string;
 };
 
 export type World = { env: TestEnv; ours: ClubObjects; other: ClubObjects; session: string };
@@ -87,6 +92,10 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
   const promoCode = `PROMO${tag.toUpperCase()}`;
   const promo = await env.call("POST", `${base}/promo-codes`, { key, body: { code: promoCode, discount_type: "percent", discount_value: 10 } });
   await expectOk(promo, "promo code");
+  const hook = await env.call("POST", `${base}/webhooks`, { key, body: { url: `https://hooks.invalid/${tag}`, events: ["*"] } });
+  await expectOk(hook, "webhook");
+  const test = await env.call("POST", `${base}/webhooks/${hook.body.id}/test`, { key });
+  await expectOk(test, "webhook test");
   const me = await env.call("GET", "/api/auth/me", { key });
   return {
     clubId,
@@ -106,6 +115,9 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
     spareMemberId: await spareMembers(env, clubId, 400),
 
     promoCodeId: promo.body.id,
+    webhookId: hook.body.id,
+    deliveryId: test.body.id,
+    spareWebhookId: await spareWebhooks(env, clubId, 100),
   };
 }
 
@@ -137,5 +149,23 @@ async function spareMembers(env: TestEnv, clubId: string, n: number): Promise<()
     for (let i = 0; i < rows.length; i += 100) await t.insert(members).values(rows.slice(i, i + 100));
   });
   const ids = rows.map((r) => r.id as string);
+  return () => ids.pop() ?? crypto.randomUUID();
+}
+
+/** `n` webhook endpoints of the club (written at once), handed out one per call. */
+async function spareWebhooks(env: TestEnv, clubId: string, n: number): Promise<() => string> {
+  const now = new Date().toISOString();
+  const rows = Array.from({ length: n }, (_, i) => ({
+    id: crypto.randomUUID(),
+    club_id: clubId,
+    url: `https://hooks.invalid/spare-${i}`,
+    events: ["*"],
+    secret: "whsec_c3BhcmVzcGFyZXNwYXJlc3BhcmVzcGFyZXNwYXJlc3A=",
+    enabled: true,
+    created_at: now,
+    updated_at: now,
+  }));
+  await env.db.tx((t) => t.insert(webhookEndpoints).values(rows));
+  const ids = rows.map((r) => r.id);
   return () => ids.pop() ?? crypto.randomUUID();
 }

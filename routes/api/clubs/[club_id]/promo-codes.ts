@@ -16,13 +16,14 @@ export const GET = route({
 
 export const POST = route({
   summary: "Create a promo code",
-  description: "`code`: 4 to 30 characters, unique in the club whatever its case (409). A percent discount is at most 100.",
+  description:
+    "`code`: 4 to 30 characters, unique in the club whatever its case (409). A percent discount is at most 100. 404 when `event_id` is not an event of the club (one deleted since, too).",
   tags: ["promo-codes"],
   stable: true,
   scope: createPromoCode.scope,
   body: PromoCodeCreate,
   status: 201,
   response: PromoCodePublic,
-  errors: [409],
+  errors: [404, 409],
   handler: ({ ctx, body }) => createPromoCode(ctx, body),
 });

@@ -1,0 +1,257 @@
+// Sending webhooks (DESIGN.md section 15), on the job queue: one job per delivery, the jobs of one
+// endpoint one after the other (in order, where retries allow). Each attempt checks the URL again
+// (a name may resolve to a private address since), signs with Standard Webhooks
+// (`standardwebhooks`: the current secret, and the previous one during a rotation's 24 h),
+// POSTs with a 15 s timeout and no redirect followed, and records what came back. Only a 2xx
+// counts. Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; a 410 disables the endpoint,
+// as do 3 days of failures (then the club's contact is mailed). A crash between the send and
+// its record sends again: at least once, never lost.
+import { and, asc, eq, sql } from "drizzle-orm";
+import { Webhook as Signer } from "standardwebhooks";
+import type { Db } from "../../db";
+import { admins, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { clubSettings } from "../clubs/internal";
+import { WEBHOOK_DISABLED_TEXTS } from "../i18n/texts";
+import { newId } from "../ids";
+import { completeJobIn, enqueueJob, failJobIn, type JobEnv, type JobKinds, type JobRow, PermanentFailure, RECORDED, TemporaryFailure } from "../jobs";
+import { sendMail } from "../mail";
+import { WEBHOOK_DELIVERY } from "./emit";
+import { checkWebhookUrl } from "./guard";
+
+/** Waits before each retry (Standard Webhooks' usual schedule): 8 attempts over about 27 h. */
+export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** An endpoint failing without a success for this long is disabled. */
+export const FAILING_LIMIT_MS = 3 * 86_400_000;
+/** How much of an answer the delivery log keeps. */
+const BODY_KEPT = 1024;
+export const WEBHOOK_DISABLED_MAIL = "webhook_disabled_mail";
+
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type Attempt = { status_code: number | null; duration_ms: number; response_body: string | null; error: string | null };
+
+/** The `webhook-*` headers of `payload`: one `v1,` signature per secret in use at `now`, space-separated. */
+export function signedHeaders(
+  endpoint: Pick<EndpointRow, "secret" | "previous_secret" | "previous_secret_expires_at">,
+  msgId: string,
+  payload: string,
+  now: Date,
+) {
+  const sentAt = new Date();
+  const secrets = [endpoint.secret];
+  if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now.toISOString())
+    secrets.push(endpoint.previous_secret);
+  return {
+    "webhook-id": msgId,
+    "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+    "webhook-signature": secrets.map((s) => new Signer(s).sign(msgId, sentAt, payload)).join(" "),
+  };
+}
+
+/** The first BODY_KEPT bytes of the answer, as text; the rest is not read. */
+async function firstKb(res: Response): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < BODY_KEPT) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, BODY_KEPT));
+}
+
+/** One attempt: the guard, then the signed POST. Never throws. */
+async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv): Promise<Attempt> {
+  const verdict = await checkWebhookUrl(endpoint.url, env.config.webhooks);
+  if (!verdict.ok) return { status_code: null, duration_ms: 0, response_body: null, error: `WEBHOOK_URL_NOT_ALLOWED: ${verdict.reason}` };
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  try {
+    const res = await fetch(verdict.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "club-api-webhooks/1.0",
+        ...signedHeaders(endpoint, delivery.msg_id, delivery.payload, env.now),
+      },
+      body: delivery.payload,
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    const body = await firstKb(res).catch(() => "");
+    return { status_code: res.status, duration_ms: took(), response_body: body, error: null };
+  } catch (err) {
+    const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+    return {
+      status_code: null,
+      duration_ms: took(),
+      response_body: null,
+      error: timedOut ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : String(err).slice(0, 500),
+    };
+  }
+}
+
+/** The statements of every delivery, prepared once (Db.prepareRead / prepareTx): the queue runs them for each message. */
+function statements(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    delivery: db.prepareRead("webhooks.deliver.delivery", (q) =>
+      q
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, p("id")))
+        .limit(1),
+    ),
+    endpoint: db.prepareRead("webhooks.deliver.endpoint", (q) =>
+      q
+        .select()
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, p("id")))
+        .limit(1),
+    ),
+    failingSince: db.prepareTx("webhooks.deliver.failing", (q) =>
+      q
+        .select({ enabled: webhookEndpoints.enabled, failing_since: webhookEndpoints.failing_since })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.id, p("id")))
+        .limit(1),
+    ),
+    attempt: db.prepareTx("webhooks.deliver.attempt", (q) =>
+      q.insert(webhookAttempts).values({
+        id: p("id"),
+        delivery_id: p("delivery"),
+        status_code: p("status_code"),
+        duration_ms: p("duration_ms"),
+        response_body: p("response_body"),
+        error: p("error"),
+        created_at: p("now"),
+      }),
+    ),
+    succeeded: db.prepareTx("webhooks.deliver.succeeded", (q) =>
+      q
+        .update(webhookDeliveries)
+        .set({
+          status: "succeeded",
+          attempts: sql`${p("attempts")}`,
+          last_status_code: sql`${p("status_code")}`,
+          next_attempt_at: null,
+          finished_at: sql`${p("now")}`,
+        })
+        .where(eq(webhookDeliveries.id, p("id"))),
+    ),
+  };
+}
+
+const outcomeOf = (a: Attempt) => (a.status_code === null ? (a.error ?? "failed") : `HTTP ${a.status_code}`);
+
+/** The job of one delivery (payload `{delivery_id, endpoint_id}`). */
+async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | typeof RECORDED> {
+  const q = statements(db);
+  const [delivery] = await q.delivery.execute({ id: String(job.payload.delivery_id) });
+  // Gone with its endpoint, delivered meanwhile, or taken over by a manual retry's job.
+  if (delivery?.status !== "pending" || delivery.job_id !== job.id) return "nothing to do";
+  const [endpoint] = await q.endpoint.execute({ id: delivery.endpoint_id });
+  if (!endpoint) return "nothing to do";
+  const now = env.now.toISOString();
+  if (!endpoint.enabled) {
+    await db.tx(async (t) => {
+      await t.update(webhookDeliveries).set({ status: "failed", next_attempt_at: null, finished_at: now }).where(eq(webhookDeliveries.id, delivery.id));
+      await completeJobIn(t, job, "endpoint disabled");
+    });
+    return RECORDED;
+  }
+  const tried = await attempt(endpoint, delivery, env);
+  const ok = tried.status_code !== null && tried.status_code >= 200 && tried.status_code < 300;
+  const outcome = outcomeOf(tried);
+  const attempts = delivery.attempts + 1;
+  // The schedule counts this job's attempts: a manual retry starts a new schedule.
+  const round = job.attempts + 1;
+  // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
+  await db.tx(async (t) => {
+    await q.attempt.execute({ id: newId(), delivery: delivery.id, ...tried, now });
+    const [current] = await q.failingSince.execute({ id: endpoint.id });
+    if (ok) {
+      await q.succeeded.execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
+      if (current?.failing_since) await t.update(webhookEndpoints).set({ failing_since: null }).where(eq(webhookEndpoints.id, endpoint.id));
+      await completeJobIn(t, job, outcome);
+      return;
+    }
+    const failingSince = current?.failing_since ?? now;
+    const disable = tried.status_code === 410 ? "gone" : Date.parse(now) - Date.parse(failingSince) >= FAILING_LIMIT_MS ? "failing" : null;
+    const last = disable !== null || round > RETRY_DELAYS_MS.length;
+    await t
+      .update(webhookDeliveries)
+      .set({
+        status: last ? "failed" : "pending",
+        attempts,
+        last_status_code: tried.status_code,
+        next_attempt_at: last ? null : new Date(env.now.getTime() + RETRY_DELAYS_MS[round - 1]).toISOString(),
+        finished_at: last ? now : null,
+      })
+      .where(eq(webhookDeliveries.id, delivery.id));
+    if (current?.enabled && disable) {
+      await t
+        .update(webhookEndpoints)
+        .set({ enabled: false, disabled_reason: disable, disabled_at: now, failing_since: failingSince, updated_at: now })
+        .where(eq(webhookEndpoints.id, endpoint.id));
+      await enqueueJob(t, { clubId: endpoint.club_id, kind: WEBHOOK_DISABLED_MAIL, payload: { endpoint_id: endpoint.id, reason: disable } });
+    } else if (current && !current.failing_since) {
+      await t.update(webhookEndpoints).set({ failing_since: failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
+    }
+    // Pushed back on the schedule (the job's own count: a manual retry starts a new one), or failed for good.
+    await failJobIn(t, job, env, last ? new PermanentFailure(outcome) : new TemporaryFailure(outcome), RETRY_DELAYS_MS);
+  });
+  return RECORDED;
+}
+
+/** Mails the club's contact (else its owner) that an endpoint was disabled, in the club's language. */
+async function runDisabledMail(db: Db, job: JobRow, env: JobEnv): Promise<string> {
+  const [endpoint] = await db.read
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.id, String(job.payload.endpoint_id)))
+    .limit(1);
+  if (!endpoint) return "endpoint deleted";
+  const club = await clubSettings(db.read, endpoint.club_id);
+  const [owner] = await db.read
+    .select({ email: admins.email })
+    .from(admins)
+    .where(and(eq(admins.club_id, club.id), eq(admins.role, "owner")))
+    .orderBy(asc(admins.created_at))
+    .limit(1);
+  const to = club.contact_email ?? owner?.email;
+  if (!to) return "no contact";
+  const text = WEBHOOK_DISABLED_TEXTS[club.locale];
+  const reason = job.payload.reason === "gone" ? text.reasons.gone : text.reasons.failing;
+  const fill = (s: string) => s.replace(/\{(\w+)\}/g, (m, k: string) => ({ club: club.name, url: endpoint.url, reason, id: endpoint.id })[k] ?? m);
+  const host = new URL(env.config.baseUrl).hostname || "localhost";
+  const body = fill(text.body);
+  const sent = await sendMail(
+    { smtpUrl: env.config.smtpUrl, outboxDir: env.config.outboxDir },
+    {
+      from: `${club.name} <no-reply@${host}>`,
+      to,
+      subject: fill(text.subject),
+      text: body,
+      html: `<p>${body.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</p>`,
+    },
+  );
+  return `mailed ${to} (${sent.via})`;
+}
+
+export const WEBHOOK_JOBS: JobKinds = {
+  [WEBHOOK_DELIVERY]: {
+    run: runDelivery,
+    orderKey: (job) => `webhook:${String(job.payload.endpoint_id)}`,
+    retryDelaysMs: RETRY_DELAYS_MS,
+  },
+  [WEBHOOK_DISABLED_MAIL]: { run: runDisabledMail },
+};

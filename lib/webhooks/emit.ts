@@ -1,0 +1,153 @@
+// The outbox of webhooks (DESIGN.md section 15): `emit` is called by the lib/ verb that makes a
+// change, inside its transaction, and writes one delivery row (with the job that sends it) per
+// enabled endpoint of the club that asked for the type. So a delivery exists if and only if the
+// change committed, and a crash after the commit loses nothing: the job is still pending when the
+// worker starts again. This module sits low (db, ids, jobs only) so that any area may emit.
+import { and, eq, or, sql } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
+import { jobs, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { newId, nowIso } from "../ids";
+import { enqueueJob } from "../jobs";
+import type { EventType } from "./schemas";
+
+/** The job kind that sends one delivery (lib/webhooks/deliver.ts). */
+export const WEBHOOK_DELIVERY = "webhook_delivery";
+
+type EndpointRef = { id: string; club_id: string };
+
+/** The body `{type, timestamp, data}` as sent (and signed), and its message id. */
+export function messageOf(type: string, data: unknown, at = nowIso()): { msgId: string; payload: string } {
+  return { msgId: `msg_${newId().replace(/-/g, "")}`, payload: JSON.stringify({ type, timestamp: at, data }) };
+}
+
+const deliveryJob = (t: Queryable, endpoint: EndpointRef, deliveryId: string) =>
+  enqueueJob(t, { clubId: endpoint.club_id, kind: WEBHOOK_DELIVERY, payload: { delivery_id: deliveryId, endpoint_id: endpoint.id } });
+
+/** The statements of the outbox, prepared once on the writer (Db.prepareTx): every write of a club with webhooks runs them. */
+function statements(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    endpoints: db.prepareTx("webhooks.emit.endpoints", (q) =>
+      q
+        .select({ id: webhookEndpoints.id, club_id: webhookEndpoints.club_id, events: webhookEndpoints.events })
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.club_id, p("club")), eq(webhookEndpoints.enabled, true))),
+    ),
+    job: db.prepareTx("webhooks.emit.job", (q) =>
+      q.insert(jobs).values({
+        id: p("id"),
+        club_id: p("club"),
+        kind: WEBHOOK_DELIVERY,
+        payload: p("payload"),
+        status: "pending",
+        run_after: p("now"),
+        created_at: p("now"),
+      }),
+    ),
+    delivery: db.prepareTx("webhooks.emit.delivery", (q) =>
+      q.insert(webhookDeliveries).values({
+        id: p("id"),
+        club_id: p("club"),
+        endpoint_id: p("endpoint"),
+        msg_id: p("msg"),
+        type: p("type"),
+        payload: p("payload"),
+        status: "pending",
+        attempts: 0,
+        next_attempt_at: p("now"),
+        job_id: p("job"),
+        created_at: p("now"),
+      }),
+    ),
+  };
+}
+
+/**
+ * Queues `message` for each of `endpoints`, inside the current transaction of `db`: the delivery
+ * rows and the jobs that send them. Returns the deliveries' ids, in the order of `endpoints`.
+ */
+export async function queueDeliveries(db: Db, endpoints: EndpointRef[], message: { type: string; msgId: string; payload: string }): Promise<string[]> {
+  const q = statements(db);
+  const now = nowIso();
+  const ids: string[] = [];
+  for (const endpoint of endpoints) {
+    const id = newId();
+    const job = newId();
+    await q.job.execute({ id: job, club: endpoint.club_id, payload: { delivery_id: id, endpoint_id: endpoint.id }, now });
+    await q.delivery.execute({ id, club: endpoint.club_id, endpoint: endpoint.id, msg: message.msgId, type: message.type, payload: message.payload, now, job });
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Makes delivery `deliveryId` pending again with a new job (a manual retry); the job it had stands down. */
+export async function requeueDelivery(t: Queryable, endpoint: EndpointRef, deliveryId: string): Promise<void> {
+  const jobId = await deliveryJob(t, endpoint, deliveryId);
+  await t
+    .update(webhookDeliveries)
+    .set({ status: "pending", job_id: jobId, next_attempt_at: nowIso(), finished_at: null })
+    .where(eq(webhookDeliveries.id, deliveryId));
+}
+
+/** Emits, inside one transaction, events of club `clubId` to the endpoints read once (an import's batch). */
+export type Emitter = {
+  /** Whether an enabled endpoint asked for `type`: when none does, the caller need not build the data. */
+  wants(type: EventType): boolean;
+  emit(type: EventType, data: () => unknown | Promise<unknown>): Promise<void>;
+};
+
+/**
+ * Reads the club's enabled endpoints once, for the events of one transaction: call it inside
+ * `db.tx` (its statements run in the current transaction, as the caller's `t` does).
+ */
+export async function emitter(db: Db, clubId: string): Promise<Emitter> {
+  const endpoints = (await statements(db).endpoints.execute({ club: clubId })).map((e) => ({
+    ...e,
+    events: typeof e.events === "string" ? (JSON.parse(e.events) as string[]) : e.events,
+  }));
+  const wanting = (type: EventType) => endpoints.filter((e) => e.events.includes(type) || e.events.includes("*"));
+  return {
+    wants: (type) => wanting(type).length > 0,
+    async emit(type, data) {
+      const wanted = wanting(type);
+      if (!wanted.length) return;
+      await queueDeliveries(db, wanted, { type, ...messageOf(type, await data()) });
+    },
+  };
+}
+
+/**
+ * Emits `type` for club `clubId`, inside the current transaction of `db` (call it in `db.tx`,
+ * beside the change): each enabled endpoint that asked for it (or for `*`) gets a delivery of
+ * `{type, timestamp, data}`. `data` is the object as the API shows it, built only when some
+ * endpoint wants it (a club without webhooks pays one indexed read per change).
+ */
+export async function emit(db: Db, clubId: string, type: EventType, data: () => unknown | Promise<unknown>): Promise<void> {
+  await (await emitter(db, clubId)).emit(type, data);
+}
+
+/**
+ * GDPR erasure (DESIGN.md section 12): the club's deliveries whose body mentions one of `texts`
+ * (an erased member's email, their id) keep their type and time but lose their data, sent or
+ * not: a delivery still to go goes out as `{"erased": true}`, so the receiver's sequence stays
+ * whole and nothing personal is left in the log.
+ */
+export async function forgetDeliveriesMentioning(t: Queryable, clubId: string, texts: string[]): Promise<number> {
+  const mentions = texts.filter(Boolean).map((text) => {
+    const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return sql`lower(${webhookDeliveries.payload}) like ${pattern} escape '\\'`;
+  });
+  if (!mentions.length) return 0;
+  const rows = await t
+    .select({ id: webhookDeliveries.id, payload: webhookDeliveries.payload })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.club_id, clubId), or(...mentions)));
+  for (const row of rows) {
+    const { type, timestamp } = JSON.parse(row.payload) as { type: string; timestamp: string };
+    await t
+      .update(webhookDeliveries)
+      .set({ payload: JSON.stringify({ type, timestamp, data: { erased: true } }) })
+      .where(eq(webhookDeliveries.id, row.id));
+  }
+  return rows.length;
+}

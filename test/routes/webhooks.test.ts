@@ -1,0 +1,529 @@
+// Webhooks (DESIGN.md section 15) end to end: endpoints made through the API, events from the
+// actions that cause them, delivered by the job queue (its clock frozen where time matters) to a
+// local receiver (Bun.serve) that verifies each signature with the `standardwebhooks` package.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { eq } from "drizzle-orm";
+import { SMTPServer } from "smtp-server";
+import { Webhook } from "standardwebhooks";
+import { jobs, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { runDueJobs } from "../../lib/jobs";
+import { checkWebhookUrl } from "../../lib/webhooks/guard";
+import { JOB_KINDS } from "../../server/jobs";
+import { setup, type TestEnv } from "../helpers";
+
+type Received = { path: string; headers: Record<string, string>; body: string };
+const received: Received[] = [];
+/** What the receiver answers per path: a status (200 by default) or a Response. */
+const answers: Record<string, number | (() => Response)> = {};
+const inbox: { to: string[]; raw: string }[] = [];
+
+let receiver: ReturnType<typeof Bun.serve>;
+let smtp: SMTPServer;
+let env: TestEnv;
+let strict: TestEnv;
+let base = "";
+
+beforeAll(async () => {
+  receiver = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const url = new URL(req.url);
+      received.push({ path: url.pathname, headers: Object.fromEntries(req.headers), body: await req.text() });
+      const answer = answers[url.pathname] ?? 200;
+      return typeof answer === "function" ? answer() : new Response(answer === 200 ? "ok" : "x".repeat(3000), { status: answer });
+    },
+  });
+  base = `http://127.0.0.1:${receiver.port}`;
+  smtp = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ["STARTTLS", "AUTH"],
+    logger: false,
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
+  const smtpPort = (smtp.server.address() as { port: number }).port;
+  env = await setup({ WEBHOOK_ALLOW_PRIVATE: "true", SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+  strict = await setup();
+});
+afterAll(async () => {
+  await env.close();
+  await strict.close();
+  receiver.stop(true);
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+const club = (path = "") => `/api/clubs/${env.clubId}${path}`;
+const at = (path: string) => received.filter((r) => r.path === path);
+
+/** Runs every job due at `now` (the job clock), again until none is left due. Returns how many ran. */
+async function drain(now = new Date(), config = env.config): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ran = await runDueJobs(env.db, { kinds: JOB_KINDS, config, now });
+    if (!ran) return total;
+    total += ran;
+  }
+}
+
+/** A new endpoint at `path` of the receiver; the answer carries its secret. */
+async function hook(path: string, events: string[] = ["*"]) {
+  const res = await env.call("POST", club("/webhooks"), { body: { url: `${base}${path}`, events, description: path } });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; secret: string; url: string };
+}
+
+let n = 0;
+async function addMember(end = "2030-12-31") {
+  n++;
+  const res = await env.call("POST", club("/members/manual"), {
+    body: { first_name: "Ana", last_name: `Test${n}`, email: `ana${n}-${Date.now()}@test.org`, membership_end: end },
+  });
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+const deliveries = async (id: string) => (await env.call("GET", club(`/webhooks/${id}/deliveries`))).body.items;
+
+/** Verifies a received message with the secret, as a receiver would (throws when it does not verify). */
+const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.body, r.headers) as { type: string; timestamp: string; data: Record<string, any> };
+
+describe("webhook endpoints", () => {
+  it("creates an endpoint with a secret shown once, lists it without the secret, changes and deletes it", async () => {
+    const created = await hook("/crud", ["member.created", "member.created"]);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(created).toMatchObject({ events: ["member.created"], enabled: true, disabled_reason: null, description: "/crud" });
+    const list = await env.call("GET", club("/webhooks"));
+    expect(list.status).toBe(200);
+    const listed = list.body.items.find((w: { id: string }) => w.id === created.id);
+    expect(listed.secret).toBeUndefined();
+    expect(list.text).not.toContain(created.secret);
+    const patched = await env.call("PATCH", club(`/webhooks/${created.id}`), { body: { events: ["*", "event.created"], enabled: false } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ events: ["*"], enabled: false, disabled_reason: "manual" });
+    const again = await env.call("PATCH", club(`/webhooks/${created.id}`), { body: { enabled: true } });
+    expect(again.body).toMatchObject({ enabled: true, disabled_reason: null, disabled_at: null });
+    expect((await env.call("DELETE", club(`/webhooks/${created.id}`))).status).toBe(204);
+    expect((await env.call("DELETE", club(`/webhooks/${created.id}`))).status).toBe(404);
+  });
+
+  it("refuses an unknown event type and a malformed URL (422)", async () => {
+    const bad = await env.call("POST", club("/webhooks"), { body: { url: `${base}/x`, events: ["member.exploded"] } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0].loc).toEqual(["body", "events", 0]);
+    const url = await env.call("POST", club("/webhooks"), { body: { url: "not a url", events: ["*"] } });
+    expect(url.status).toBe(422);
+  });
+});
+
+describe("events, each from its action", () => {
+  it("sends every type to a `*` endpoint, in order, signed, with data as the API shows it", async () => {
+    const all = await hook("/all");
+    const member = await addMember();
+    const { wallet_urls: _, ...memberItem } = member;
+    const m = (path: string) => club(`/members/${member.id}${path}`);
+    expect((await env.call("PATCH", m(""), { body: { last_name: "Durand" } })).status).toBe(200);
+    expect((await env.call("POST", m("/actions/suspend"), { body: {} })).status).toBe(200);
+    expect((await env.call("POST", m("/actions/reactivate"), { body: {} })).status).toBe(200);
+    const paid = await env.call("POST", m("/actions/mark-paid"), { body: { amount_cents: 5000 } });
+    expect(paid.status).toBe(200);
+    const event = await env.call("POST", club("/events"), {
+      body: { title: "Fête", starts_at: "2030-06-20T18:00:00Z", tickets: [{ name: "Entrée", non_member_price_cents: 0, member_price_cents: 0 }] },
+    });
+    expect(event.status).toBe(201);
+    const e = (path: string) => club(`/events/${event.body.id}${path}`);
+    const updated = await env.call("PATCH", e(""), { body: { title: "Fête d'été" } });
+    expect(updated.status).toBe(200);
+    const reg = await env.call("POST", `/api/public/events/${event.body.id}/registrations`, {
+      key: null,
+      body: { ticket_id: event.body.tickets[0].id, first_name: "Léa", last_name: "Rochat", email: "lea@test.org" },
+    });
+    expect(reg.status).toBe(201);
+    const scan = await env.call("POST", e("/checkin"), { body: { code: reg.body.qr_token } });
+    expect(scan.body.verdict).toBe("valid");
+    // A scan repeated is no new check-in.
+    expect((await env.call("POST", e("/checkin"), { body: { code: reg.body.qr_token } })).body.verdict).toBe("already");
+    const cancelled = await env.call("PATCH", e(""), { body: { status: "cancelled" } });
+    expect(cancelled.status).toBe(200);
+    await drain();
+    expect((await env.call("DELETE", m(""))).status).toBe(204);
+    await drain();
+
+    const messages = at("/all").map((r) => verify(all.secret, r));
+    expect(messages.map((x) => x.type)).toEqual([
+      "member.created",
+      "member.updated",
+      "member.updated",
+      "member.status_changed",
+      "member.updated",
+      "member.status_changed",
+      "payment.recorded",
+      "member.updated",
+      "event.created",
+      "event.updated",
+      "registration.created",
+      "checkin.created",
+      "event.cancelled",
+      "member.deleted",
+    ]);
+    const of = (type: string) => messages.filter((x) => x.type === type);
+    expect(of("member.created")[0].data).toEqual(memberItem);
+    expect(of("member.updated")[0].data.last_name).toBe("Durand");
+    expect(of("member.status_changed").map((x) => [x.data.previous_status, x.data.status])).toEqual([
+      ["active", "suspended"],
+      ["suspended", "active"],
+    ]);
+    expect(of("payment.recorded")[0].data).toMatchObject({ member_id: member.id, amount_cents: 5000, kind: "membership", method: "bank_transfer" });
+    expect(of("member.updated")[3].data).toEqual(paid.body);
+    expect(of("event.created")[0].data).toEqual(event.body);
+    expect(of("event.updated")[0].data).toEqual(updated.body);
+    expect(of("event.cancelled")[0].data).toEqual(cancelled.body);
+    expect(of("registration.created")[0].data).toMatchObject({ id: reg.body.id, event_id: event.body.id, status: "confirmed", email: "lea@test.org" });
+    expect(of("checkin.created")[0].data).toMatchObject({ event_id: event.body.id, verdict: "valid", registration: { id: reg.body.id } });
+    expect(of("member.deleted")[0].data).toMatchObject({ id: member.id });
+    // Standard Webhooks: a message id, the same in the header and the log; the timestamp in seconds.
+    const first = at("/all")[0];
+    expect(first.headers["webhook-id"]).toMatch(/^msg_/);
+    expect(Math.abs(Number(first.headers["webhook-timestamp"]) - Date.now() / 1000)).toBeLessThan(60);
+    // The erasure blanked the member's data in the log of what was sent before it.
+    const log = await deliveries(all.id);
+    const createdLog = log.find((d: { type: string }) => d.type === "member.created");
+    expect(createdLog.payload.data).toEqual({ erased: true });
+    expect(JSON.stringify(log)).not.toContain(member.email);
+  });
+
+  it("an admin's registration: created, confirmed with its payment, cancelled with a refund (a negative payment)", async () => {
+    const regs = await hook("/registrations", ["registration.created", "registration.confirmed", "registration.cancelled", "payment.recorded"]);
+    const event = await env.call("POST", club("/events"), {
+      body: { title: "Concert", starts_at: "2030-07-01T18:00:00Z", tickets: [{ name: "Place", non_member_price_cents: 2000, member_price_cents: 1500 }] },
+    });
+    const e = (path: string) => club(`/events/${event.body.id}/registrations${path}`);
+    const added = await env.call("POST", e(""), {
+      body: { ticket_id: event.body.tickets[0].id, first_name: "Ana", last_name: "Silva", email: "ana@test.org" },
+    });
+    expect(added.body.status).toBe("pending");
+    const confirmed = await env.call("POST", e(`/${added.body.id}/actions/confirm`), { body: {} });
+    expect(confirmed.status).toBe(200);
+    const cancelled = await env.call("POST", e(`/${added.body.id}/actions/cancel`), { body: { refund_cents: 2000, reason: "ill" } });
+    expect(cancelled.status).toBe(200);
+    await drain();
+    const messages = at("/registrations").map((r) => verify(regs.secret, r));
+    expect(messages.map((x) => x.type)).toEqual([
+      "registration.created",
+      "payment.recorded",
+      "registration.confirmed",
+      "payment.recorded",
+      "registration.cancelled",
+    ]);
+    expect(messages[0].data).toEqual({ event_id: event.body.id, ...added.body });
+    expect(messages[2].data).toEqual({ event_id: event.body.id, ...confirmed.body });
+    expect(messages[4].data).toEqual({ event_id: event.body.id, ...cancelled.body });
+    expect([messages[1].data.amount_cents, messages[3].data.amount_cents]).toEqual([2000, -2000]);
+    expect(messages[3].data).toMatchObject({ registration_id: added.body.id, kind: "event" });
+  });
+
+  it("sends an endpoint only the types it asked for", async () => {
+    const only = await hook("/only-created", ["member.created"]);
+    const member = await addMember();
+    await env.call("POST", club(`/members/${member.id}/actions/suspend`), { body: {} });
+    await drain();
+    expect(at("/only-created").map((r) => verify(only.secret, r).type)).toEqual(["member.created"]);
+  });
+
+  it("creates members from an import with one event each", async () => {
+    const imp = await hook("/import", ["member.created"]);
+    const csv = `first_name,last_name,email,membership_end\nNoah,Keller,noah-${Date.now()}@test.org,2030-12-31\nChiara,Rossi,chiara-${Date.now()}@test.org,2030-12-31\n`;
+    const res = await env.call("POST", club("/members/import"), { rawBody: csv, headers: { "content-type": "text/csv" } });
+    expect(res.body.created).toBe(2);
+    await drain();
+    expect(at("/import").map((r) => verify(imp.secret, r).data.last_name)).toEqual(["Keller", "Rossi"]);
+  });
+
+  it("keeps an endpoint's deliveries in the order of their events", async () => {
+    const ordered = await hook("/ordered", ["member.created"]);
+    const made = [];
+    for (let i = 0; i < 6; i++) made.push((await addMember()).id);
+    await drain();
+    expect(at("/ordered").map((r) => verify(ordered.secret, r).data.id)).toEqual(made);
+  });
+
+  it("writes no delivery when the change is refused (same transaction)", async () => {
+    const refused = await hook("/refused", ["member.created"]);
+    const dup = await addMember();
+    const again = await env.call("POST", club("/members/manual"), {
+      body: { first_name: "A", last_name: "B", email: dup.email, membership_end: "2030-12-31" },
+    });
+    expect(again.status).toBe(409);
+    expect(await deliveries(refused.id)).toHaveLength(1);
+  });
+});
+
+describe("delivery", () => {
+  it("retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (job clock frozen), then gives up; the log keeps each attempt", async () => {
+    answers["/down"] = 500;
+    const down = await hook("/down", ["member.created"]);
+    await addMember();
+    let t = Date.now() + 1000;
+    await drain(new Date(t));
+    for (const delay of [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]) {
+      const [pending] = await deliveries(down.id);
+      expect(pending.status).toBe("pending");
+      expect(Date.parse(pending.next_attempt_at)).toBe(t + delay);
+      // Not a second earlier.
+      const before = at("/down").length;
+      await drain(new Date(t + delay - 1000));
+      expect(at("/down")).toHaveLength(before);
+      t += delay;
+      await drain(new Date(t));
+      expect(at("/down")).toHaveLength(before + 1);
+    }
+    const [done] = await deliveries(down.id);
+    expect(done).toMatchObject({ status: "failed", attempt_count: 8, next_attempt_at: null, last_status_code: 500 });
+    expect(done.attempts).toHaveLength(8);
+    expect(done.attempts[0].status_code).toBe(500);
+    expect(done.attempts[0].response_body).toHaveLength(1024);
+    expect(done.attempts[0].duration_ms).toBeGreaterThanOrEqual(0);
+    await drain(new Date(t + 86_400_000));
+    expect(at("/down")).toHaveLength(8);
+    // Every attempt carried the same message id.
+    expect(new Set(at("/down").map((r) => r.headers["webhook-id"])).size).toBe(1);
+    // 27 h of failures is not yet 3 days: the endpoint stays enabled.
+    const [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, down.id));
+    expect(endpoint.enabled).toBe(true);
+    expect(endpoint.failing_since).not.toBeNull();
+  });
+
+  it("a 410 disables the endpoint at once: no retry, no new delivery, the contact is mailed", async () => {
+    answers["/gone"] = 410;
+    const gone = await hook("/gone", ["member.created"]);
+    await addMember();
+    await drain();
+    const [d] = await deliveries(gone.id);
+    expect(d).toMatchObject({ status: "failed", attempt_count: 1, last_status_code: 410 });
+    const list = (await env.call("GET", club("/webhooks"))).body.items;
+    expect(list.find((w: { id: string }) => w.id === gone.id)).toMatchObject({ enabled: false, disabled_reason: "gone" });
+    await addMember();
+    await drain(new Date(Date.now() + 3_600_000));
+    expect(at("/gone")).toHaveLength(1);
+    expect(await deliveries(gone.id)).toHaveLength(1);
+    expect(inbox.some((m) => m.raw.includes(`${base}/gone`))).toBe(true);
+    // Test and retry are refused while disabled.
+    expect((await env.call("POST", club(`/webhooks/${gone.id}/test`))).body.code).toBe("WEBHOOK_DISABLED");
+  });
+
+  it("disables an endpoint failing for 3 days and mails the club's contact in its language", async () => {
+    expect((await env.call("PUT", club(), { body: { contact_email: "board@test.org", locale: "en" } })).status).toBe(200);
+    answers["/dead"] = 503;
+    const dead = await hook("/dead", ["member.created"]);
+    const t0 = Date.now() + 1000;
+    await addMember();
+    await drain(new Date(t0));
+    await addMember();
+    await drain(new Date(t0 + 3 * 86_400_000 - 60_000));
+    let [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, dead.id));
+    expect(endpoint.enabled).toBe(true);
+    await addMember();
+    await drain(new Date(t0 + 3 * 86_400_000));
+    [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, dead.id));
+    expect(endpoint).toMatchObject({ enabled: false, disabled_reason: "failing" });
+    const mail = inbox.find((m) => m.raw.includes(`${base}/dead`));
+    expect(mail?.to).toEqual(["board@test.org"]);
+    expect(mail?.raw).toContain("has been disabled");
+    expect(mail?.raw).toContain("3 days");
+    await env.call("PUT", club(), { body: { locale: "fr" } });
+  });
+
+  it("does not follow a redirect: a 3xx is a failure", async () => {
+    answers["/moved"] = () => new Response(null, { status: 302, headers: { location: "/moved-here" } });
+    const moved = await hook("/moved", ["member.created"]);
+    await addMember();
+    await drain();
+    const [d] = await deliveries(moved.id);
+    expect(d).toMatchObject({ status: "pending", last_status_code: 302 });
+    expect(at("/moved-here")).toHaveLength(0);
+  });
+
+  it("retries a delivery by hand, with a new schedule; the old job stands down", async () => {
+    answers["/flaky"] = 500;
+    const flaky = await hook("/flaky", ["member.created"]);
+    await addMember();
+    await drain();
+    const [failed] = await deliveries(flaky.id);
+    expect(failed.status).toBe("pending");
+    answers["/flaky"] = 200;
+    const retried = await env.call("POST", club(`/webhooks/${flaky.id}/deliveries/${failed.id}/retry`));
+    expect(retried.status).toBe(202);
+    expect(retried.body).toMatchObject({ id: failed.id, status: "pending" });
+    await drain();
+    const [ok] = await deliveries(flaky.id);
+    expect(ok).toMatchObject({ status: "succeeded", attempt_count: 2, last_status_code: 200 });
+    await drain(new Date(Date.now() + 60_000));
+    expect(at("/flaky")).toHaveLength(2);
+    const unknown = await env.call("POST", club(`/webhooks/${flaky.id}/deliveries/${crypto.randomUUID()}/retry`));
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe("WEBHOOK_DELIVERY_NOT_FOUND");
+  });
+
+  it("`test` sends a webhook.test event whatever types the endpoint asked for", async () => {
+    const quiet = await hook("/quiet", ["event.cancelled"]);
+    const res = await env.call("POST", club(`/webhooks/${quiet.id}/test`));
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ type: "webhook.test", status: "pending" });
+    await drain();
+    const [msg] = at("/quiet").map((r) => verify(quiet.secret, r));
+    expect(msg).toMatchObject({ type: "webhook.test", data: { webhook_id: quiet.id } });
+  });
+
+  it("a deleted endpoint's pending deliveries are not sent", async () => {
+    const gone = await hook("/deleted", ["member.created"]);
+    await addMember();
+    await env.call("DELETE", club(`/webhooks/${gone.id}`));
+    await drain();
+    expect(at("/deleted")).toHaveLength(0);
+  });
+});
+
+describe("secret rotation", () => {
+  it("signs with both secrets for 24 h, then with the new one only", async () => {
+    const rot = await hook("/rotate", ["member.created"]);
+    const res = await env.call("POST", club(`/webhooks/${rot.id}/rotate-secret`));
+    expect(res.status).toBe(200);
+    const fresh = res.body.secret as string;
+    expect(fresh).not.toBe(rot.secret);
+    expect(Date.parse(res.body.previous_secret_expires_at) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+    await addMember();
+    await drain();
+    const [during] = at("/rotate");
+    expect(during.headers["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(verify(rot.secret, during).type).toBe("member.created");
+    expect(verify(fresh, during).type).toBe("member.created");
+    await addMember();
+    await drain(new Date(Date.now() + 25 * 3_600_000));
+    const after = at("/rotate")[1];
+    expect(after.headers["webhook-signature"].split(" ")).toHaveLength(1);
+    expect(verify(fresh, after).type).toBe("member.created");
+    expect(() => verify(rot.secret, after)).toThrow();
+  });
+});
+
+describe("SSRF guard", () => {
+  const refusedAlways = [
+    "http://169.254.169.254/latest/meta-data",
+    "http://[fe80::1]/",
+    "http://[::ffff:169.254.169.254]/",
+    "ftp://example.org/",
+    "file:///etc/passwd",
+  ];
+  const refusedWithoutSetting = [
+    "http://127.0.0.1:9/",
+    "http://localhost:9/",
+    "http://10.0.0.5/",
+    "http://192.168.1.10/",
+    "http://172.16.0.1/",
+    "http://[::1]/",
+    "http://[fd00::1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://2130706433/",
+    "http://0x7f.1/",
+    "http://0177.0.0.1/",
+    "http://0.0.0.0/",
+  ];
+
+  it("refuses loopback, private, link-local, metadata and non-http URLs at creation (422 WEBHOOK_URL_NOT_ALLOWED)", async () => {
+    for (const url of [...refusedAlways, ...refusedWithoutSetting]) {
+      const res = await strict.call("POST", `/api/clubs/${strict.clubId}/webhooks`, { body: { url, events: ["*"] } });
+      expect({ url, status: res.status, code: res.body.code }).toEqual({ url, status: 422, code: "WEBHOOK_URL_NOT_ALLOWED" });
+      expect(res.body.detail[0].loc).toEqual(["body", "url"]);
+    }
+    const patch = await env.call("PATCH", club(`/webhooks/${(await hook("/ssrf-patch")).id}`), { body: { url: "http://169.254.169.254/" } });
+    expect(patch.body.code).toBe("WEBHOOK_URL_NOT_ALLOWED");
+    expect(await strict.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.club_id, strict.clubId))).toHaveLength(0);
+  });
+
+  it("WEBHOOK_ALLOW_PRIVATE lets loopback and private through, never link-local or metadata", async () => {
+    for (const url of refusedWithoutSetting.slice(0, 4)) {
+      const res = await env.call("POST", club("/webhooks"), { body: { url, events: ["event.cancelled"] } });
+      expect({ url, status: res.status }).toEqual({ url, status: 201 });
+      await env.call("DELETE", club(`/webhooks/${res.body.id}`));
+    }
+    for (const url of refusedAlways) {
+      const res = await env.call("POST", club("/webhooks"), { body: { url, events: ["*"] } });
+      expect({ url, code: res.body.code }).toEqual({ url, code: "WEBHOOK_URL_NOT_ALLOWED" });
+    }
+    expect((await checkWebhookUrl("http://[fd00:ec2::254]/", { allowPrivate: true })).ok).toBe(false);
+    expect((await checkWebhookUrl("http://[64:ff9b::a9fe:a9fe]/", { allowPrivate: true })).ok).toBe(false);
+    expect((await checkWebhookUrl("https://93.184.215.14/", { allowPrivate: false })).ok).toBe(true);
+  });
+
+  it("checks again at delivery: a name resolving to 127.0.0.1 without the setting fails the attempt, nothing is sent", async () => {
+    const res = await env.call("POST", club("/webhooks"), { body: { url: `http://localhost:${receiver.port}/late`, events: ["member.created"] } });
+    expect(res.status).toBe(201);
+    await addMember();
+    await drain(new Date(), { ...env.config, webhooks: { allowPrivate: false } });
+    const [d] = await deliveries(res.body.id);
+    expect(d.status).toBe("pending");
+    expect(d.attempts[0]).toMatchObject({ status_code: null });
+    expect(d.attempts[0].error).toContain("WEBHOOK_URL_NOT_ALLOWED");
+    expect(d.attempts[0].error).toContain("127.0.0.1");
+    expect(at("/late")).toHaveLength(0);
+  });
+});
+
+describe("access", () => {
+  it("a view key reads but every write is 403 and changes nothing; a key without access_control reads nothing", async () => {
+    const target = await hook("/scoped", ["member.created"]);
+    const view = await env.makeKey({ access_control: "view" });
+    const none = await env.makeKey({ members: "edit" });
+    expect((await env.call("GET", club("/webhooks"), { key: view })).status).toBe(200);
+    expect((await env.call("GET", club(`/webhooks/${target.id}/deliveries`), { key: view })).status).toBe(200);
+    const writes: [string, string, unknown?][] = [
+      ["POST", club("/webhooks"), { url: `${base}/x`, events: ["*"] }],
+      ["PATCH", club(`/webhooks/${target.id}`), { enabled: false, url: `${base}/elsewhere` }],
+      ["DELETE", club(`/webhooks/${target.id}`)],
+      ["POST", club(`/webhooks/${target.id}/rotate-secret`)],
+      ["POST", club(`/webhooks/${target.id}/test`)],
+      ["POST", club(`/webhooks/${target.id}/deliveries/${crypto.randomUUID()}/retry`)],
+    ];
+    const before = await env.db.read.select().from(webhookEndpoints);
+    for (const [method, path, body] of writes)
+      expect({ method, path, status: (await env.call(method, path, { key: view, body })).status }).toEqual({ method, path, status: 403 });
+    expect(await env.db.read.select().from(webhookEndpoints)).toEqual(before);
+    expect(await deliveries(target.id)).toHaveLength(0);
+    expect((await env.call("GET", club("/webhooks"), { key: none })).status).toBe(403);
+  });
+
+  it("another club's endpoint and deliveries are 404 here", async () => {
+    const other = await env.otherClub();
+    const theirs = await env.call("POST", `/api/clubs/${other.club_id}/webhooks`, { key: other.api_key, body: { url: `${base}/theirs`, events: ["*"] } });
+    expect(theirs.status).toBe(201);
+    const id = theirs.body.id;
+    for (const [method, path] of [
+      ["PATCH", `/webhooks/${id}`],
+      ["DELETE", `/webhooks/${id}`],
+      ["GET", `/webhooks/${id}/deliveries`],
+      ["POST", `/webhooks/${id}/test`],
+      ["POST", `/webhooks/${id}/rotate-secret`],
+    ]) {
+      const res = await env.call(method, club(path), { body: method === "PATCH" ? { enabled: false } : undefined });
+      expect({ method, path, status: res.status, code: res.body.code }).toEqual({ method, path, status: 404, code: "WEBHOOK_NOT_FOUND" });
+    }
+    expect((await env.call("GET", club("/webhooks"))).text).not.toContain(id);
+    // Their club's changes go to their endpoints only.
+    const [row] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+    expect(row.enabled).toBe(true);
+    expect(await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, id))).toHaveLength(0);
+  });
+});
+
+it("leaves no webhook job failing for want of a handler", async () => {
+  const rows = await env.db.read.select().from(jobs);
+  expect(rows.filter((j) => (j.last_error ?? "").includes("no handler"))).toEqual([]);
+});
