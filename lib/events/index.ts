@@ -174,7 +174,7 @@ export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpda
         .returning();
     }
     if (row.status === "cancelled") await mailCancellation(t, ctx, row);
-    else if (set.capacity !== undefined || tickets) await fillFromWaitlist(t, { event: row, baseUrl: ctx.baseUrl, now });
+    else if (set.capacity !== undefined || tickets) await fillFromWaitlist(t, { db: ctx.db, event: row, baseUrl: ctx.baseUrl, now });
     const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
     if (row !== current) await emit(ctx.db, ctx.clubId, row.status === "cancelled" ? "event.cancelled" : "event.updated", () => detail);
     return detail;

@@ -6,11 +6,12 @@
 // (transactions run one at a time), so the count of places it reads is the count it writes
 // against: no over-filling and no registration promoted twice, however many requests race.
 import { and, asc, eq } from "drizzle-orm";
-import type { Queryable } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { eventRegistrations, eventTickets } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import { holdUntil, scheduleHoldExpiry } from "./hold";
-import { availability, type EventRow, eventPlacesHeld, type RegistrationRow } from "./internal";
+import { availability, type EventRow, eventPlacesHeld, type RegistrationRow, registrationItem } from "./internal";
+import { emit } from "../webhooks/emit";
 import { queueRegistrantMail } from "./mails";
 
 /** A registration taking a place is `pending` (awaiting payment) when it has something to pay, else `confirmed`. */
@@ -20,11 +21,12 @@ export const statusForPrice = (amountCents: number) => (amountCents > 0 ? "pendi
  * Moves up, oldest first, every waitlisted registration of `event` that now fits (the event's
  * capacity and its ticket's quantity_max, counted as they fill), those of `preferTicketId` (the
  * ticket whose place was just freed) before the others; registrations of an inactive ticket wait.
- * A cancelled event promotes nobody. Each one promoted is mailed. Returns them.
+ * A cancelled event promotes nobody. Each one promoted is mailed; one confirmed (a free place) is
+ * a `registration.confirmed` for the webhooks (`db` writes their outbox). Returns them.
  */
 export async function fillFromWaitlist(
   t: Queryable,
-  input: { event: EventRow; baseUrl: string; preferTicketId?: string; now: string },
+  input: { db: Db; event: EventRow; baseUrl: string; preferTicketId?: string; now: string },
 ): Promise<RegistrationRow[]> {
   const { event } = input;
   if (event.status === "cancelled") return [];
@@ -66,6 +68,8 @@ export async function fillFromWaitlist(
       reg: row,
       kind: row.status === "confirmed" ? "promotedConfirmed" : "promotedPending",
     });
+    if (row.status === "confirmed")
+      await emit(input.db, event.club_id, "registration.confirmed", () => ({ event_id: event.id, ...registrationItem(row, ticket.name, false) }));
   }
   return promoted;
 }

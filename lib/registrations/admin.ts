@@ -184,9 +184,10 @@ export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: Re
       .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
       .returning();
     await releaseEventPromo(t, { clubId: ctx.clubId, registrationId: r.id, now });
-    if (r.status !== "waitlisted") await fillFromWaitlist(t, { event, baseUrl: ctx.baseUrl, preferTicketId: r.ticket_id, now });
     const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
+    // Told before the promotion it causes, in the order the receiver should apply them.
     await emit(ctx.db, ctx.clubId, "registration.cancelled", () => ({ event_id: event.id, ...item }));
+    if (r.status !== "waitlisted") await fillFromWaitlist(t, { db: ctx.db, event, baseUrl: ctx.baseUrl, preferTicketId: r.ticket_id, now });
     return item;
   });
 });

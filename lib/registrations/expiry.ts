@@ -6,10 +6,12 @@ import { and, eq } from "drizzle-orm";
 import { eventRegistrations, events, eventTickets } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import { PENDING_EXPIRY_JOB, scheduleHoldExpiry } from "../events/hold";
+import { registrationItem } from "../events/internal";
 import { queueRegistrantMail } from "../events/mails";
 import { fillFromWaitlist } from "../events/waitlist";
 import type { JobKind, JobKinds } from "../jobs";
 import { releaseEventPromo } from "../promo";
+import { emit } from "../webhooks/emit";
 
 /** What a cancellation for an unpaid hold stores as its reason. */
 export const HOLD_EXPIRED_REASON = "hold_expired";
@@ -46,7 +48,8 @@ export const expireHoldJob: JobKind = {
         const club = await clubSettings(t, row.r.club_id);
         await queueRegistrantMail(t, { club, baseUrl: env.config.baseUrl, event: row.event, ticketName: row.ticketName, reg: cancelled, kind: "expired" });
       }
-      const promoted = await fillFromWaitlist(t, { event: row.event, baseUrl: env.config.baseUrl, preferTicketId: row.r.ticket_id, now });
+      await emit(db, row.r.club_id, "registration.cancelled", () => ({ event_id: row.event.id, ...registrationItem(cancelled, row.ticketName, false) }));
+      const promoted = await fillFromWaitlist(t, { db, event: row.event, baseUrl: env.config.baseUrl, preferTicketId: row.r.ticket_id, now });
       return `expired; ${promoted.length} moved up`;
     }),
 };

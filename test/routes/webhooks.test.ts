@@ -230,6 +230,47 @@ describe("events, each from its action", () => {
     expect(messages[3].data).toMatchObject({ registration_id: added.body.id, kind: "event" });
   });
 
+  it("a place freed moves the waiting list up (registration.confirmed); an unpaid hold that runs out is registration.cancelled", async () => {
+    const regs = await hook("/moves", ["registration.confirmed", "registration.cancelled"]);
+    const register = (eventId: string, ticketId: string, email: string) =>
+      env.call("POST", `/api/public/events/${eventId}/registrations`, {
+        key: null,
+        body: { ticket_id: ticketId, first_name: "Ana", last_name: "Silva", email },
+      });
+    const free = await env.call("POST", club("/events"), {
+      body: {
+        title: "Atelier",
+        starts_at: "2030-08-01T18:00:00Z",
+        status: "published",
+        capacity: 1,
+        waitlist_enabled: true,
+        tickets: [{ name: "Place", non_member_price_cents: 0, member_price_cents: 0 }],
+      },
+    });
+    const first = await register(free.body.id, free.body.tickets[0].id, "first@test.org");
+    const second = await register(free.body.id, free.body.tickets[0].id, "second@test.org");
+    expect([first.body.status, second.body.status]).toEqual(["confirmed", "waitlisted"]);
+    await env.call("POST", club(`/events/${free.body.id}/registrations/${first.body.id}/actions/cancel`), { body: {} });
+    const paid = await env.call("POST", club("/events"), {
+      body: {
+        title: "Dîner",
+        starts_at: "2030-08-02T18:00:00Z",
+        status: "published",
+        tickets: [{ name: "Repas", non_member_price_cents: 3000, member_price_cents: 3000 }],
+      },
+    });
+    const unpaid = await register(paid.body.id, paid.body.tickets[0].id, "late@test.org");
+    expect(unpaid.body.status).toBe("pending");
+    // The club's hold is 48 h: two days and an hour on, the hold's job runs.
+    await drain(new Date(Date.now() + 49 * 3_600_000));
+    const messages = at("/moves").map((r) => verify(regs.secret, r));
+    expect(messages.map((x) => [x.type, x.data.id, x.data.status])).toEqual([
+      ["registration.cancelled", first.body.id, "cancelled"],
+      ["registration.confirmed", second.body.id, "confirmed"],
+      ["registration.cancelled", unpaid.body.id, "cancelled"],
+    ]);
+  });
+
   it("sends an endpoint only the types it asked for", async () => {
     const only = await hook("/only-created", ["member.created"]);
     const member = await addMember();
