@@ -92,6 +92,6 @@ export function voidedLoyaltyObject(cfg: GoogleWalletConfig, club: CardClub, ser
     id: objectIdOf(cfg, serial),
     classId: classIdOf(cfg, club.id),
     state: "INACTIVE",
-    textModulesData: [{ id: "voided", header: texts.voided, body: texts.voided, localizedBody: localized(locale, texts.voided) }],
+    textModulesData: [{ id: "voided", body: texts.voided, localizedBody: localized(locale, texts.voided) }],
   };
 }
