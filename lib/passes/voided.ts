@@ -48,8 +48,7 @@ export async function voidWalletPasses(t: Queryable, clubId: string, wallets: Wa
     // One push per phone (push token), as the update fan-out sends them.
     const tokens = new Map(devices.map((d) => [`${d.pass_type_id} ${d.push_token}`, d]));
     if (wallets.apple)
-      for (const d of tokens.values())
-        await enqueueJob(t, { clubId, kind: APPLE_PUSH, payload: { push_token: d.push_token, pass_type_id: d.pass_type_id } });
+      for (const d of tokens.values()) await enqueueJob(t, { clubId, kind: APPLE_PUSH, payload: { push_token: d.push_token, pass_type_id: d.pass_type_id } });
     await enqueueJob(t, {
       clubId,
       kind: VOIDED_PASS_FORGET,

@@ -81,7 +81,12 @@ describe("erasure voids the wallet copies of the card", () => {
 
     // Queued in the erasure's transaction, sent by the worker.
     const queued = await env.db.read.select().from(jobs);
-    expect(queued.filter((j) => j.kind === APPLE_PUSH).map((j) => j.payload.push_token).sort()).toEqual(["vvvv1111", "vvvv2222"]);
+    expect(
+      queued
+        .filter((j) => j.kind === APPLE_PUSH)
+        .map((j) => j.payload.push_token)
+        .sort(),
+    ).toEqual(["vvvv1111", "vvvv2222"]);
     await drain();
     expect(apns.received.map((r) => r.path).sort()).toEqual(["/3/device/vvvv1111", "/3/device/vvvv2222"]);
     for (const r of apns.received) expect(r.clientFingerprint).toBe(pki.passCertFingerprint);

@@ -102,33 +102,17 @@ export async function registerDevice(ctx: PublicCtx, input: PassCall & { device:
 export async function unregisterDevice(ctx: PublicCtx, input: PassCall & { device: string }): Promise<void> {
   open(ctx, input.passType);
   const found = await authenticateAny(ctx.db, input.serial, input.authorization);
-  if (!("data" in found)) {
-    // A voided pass removed from Wallet: its device has nothing more to be told.
-    await ctx.db.tx((t) =>
-      t
-        .delete(voidedPassDevices)
-        .where(
-          and(
-            eq(voidedPassDevices.serial, input.serial),
-            eq(voidedPassDevices.device_library_id, input.device),
-            eq(voidedPassDevices.pass_type_id, input.passType),
-          ),
-        ),
-    );
-    return;
-  }
-  const { member } = found.data;
+  const ofDevice = (table: typeof appleRegistrations | typeof voidedPassDevices) =>
+    and(eq(table.device_library_id, input.device), eq(table.pass_type_id, input.passType));
   await ctx.db.tx(async (t) => {
-    await t
-      .delete(appleRegistrations)
-      .where(
-        and(
-          eq(appleRegistrations.device_library_id, input.device),
-          eq(appleRegistrations.pass_type_id, input.passType),
-          eq(appleRegistrations.member_id, member.id),
-        ),
-      );
-    await refreshHasWallet(t, [member.id]);
+    if ("data" in found) {
+      const { id } = found.data.member;
+      await t.delete(appleRegistrations).where(and(ofDevice(appleRegistrations), eq(appleRegistrations.member_id, id)));
+      await refreshHasWallet(t, [id]);
+    } else {
+      // A voided pass removed from Wallet: its device has nothing more to be told.
+      await t.delete(voidedPassDevices).where(and(ofDevice(voidedPassDevices), eq(voidedPassDevices.serial, input.serial)));
+    }
   });
 }
 
