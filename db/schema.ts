@@ -663,6 +663,39 @@ export const appleRegistrations = sqliteTable(
   ],
 );
 
+// ---- Voided wallet passes of erased members (issue 12) ------------------------------------
+
+/**
+ * The tombstone of an erased member's Apple Wallet pass (docs/decisions.md, "Voided passes"):
+ * what the phone's copy needs to be told once that it is void, and nothing about whom it was.
+ * Deleted with its devices after VOIDED_KEEP_DAYS (lib/passes/voided).
+ */
+export const voidedPasses = sqliteTable("voided_passes", {
+  serial: text("serial").primaryKey(),
+  club_id: text("club_id").notNull(),
+  /** sha256 of the pass's authentication token: a device still proves itself with the token. */
+  auth_token_hash: text("auth_token_hash").notNull(),
+  voided_at: text("voided_at").notNull(),
+});
+
+/** The devices that held a voided pass (moved from apple_registrations), kept for its push only. */
+export const voidedPassDevices = sqliteTable(
+  "voided_pass_devices",
+  {
+    serial: text("serial")
+      .notNull()
+      .references(() => voidedPasses.serial, { onDelete: "cascade" }),
+    device_library_id: text("device_library_id").notNull(),
+    pass_type_id: text("pass_type_id").notNull(),
+    push_token: text("push_token").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.device_library_id, t.pass_type_id, t.serial] }),
+    index("voided_pass_devices_serial_idx").on(t.serial),
+    index("voided_pass_devices_push_token_idx").on(t.push_token),
+  ],
+);
+
 // ---- Member imports in short transactions (issue 18) --------------------------------------
 
 /**

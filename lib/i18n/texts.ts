@@ -30,6 +30,8 @@ export type CardTexts = {
   notFoundText: string;
   /** Google's name for the custom link when the club gives it no label. */
   link: string;
+  /** What the wallet copy of an erased member's card says instead of anything about the member. */
+  voided: string;
 };
 
 export const CARD_TEXTS: Record<Locale, CardTexts> = {
@@ -56,6 +58,7 @@ export const CARD_TEXTS: Record<Locale, CardTexts> = {
     notFoundTitle: "Carte introuvable",
     notFoundText: "Ce lien ne correspond à aucune carte de membre. Vérifiez l'adresse reçue par e-mail.",
     link: "Lien",
+    voided: "Cette carte n'est plus valable.",
   },
   en: {
     status: { active: "Active member", expired: "Membership expired", suspended: "Membership suspended", pending: "Payment pending" },
@@ -80,6 +83,7 @@ export const CARD_TEXTS: Record<Locale, CardTexts> = {
     notFoundTitle: "Card not found",
     notFoundText: "This link matches no membership card. Check the address you received by email.",
     link: "Link",
+    voided: "This card is no longer valid.",
   },
   de: {
     status: { active: "Aktives Mitglied", expired: "Mitgliedschaft abgelaufen", suspended: "Mitgliedschaft gesperrt", pending: "Zahlung ausstehend" },
@@ -104,6 +108,7 @@ export const CARD_TEXTS: Record<Locale, CardTexts> = {
     notFoundTitle: "Karte nicht gefunden",
     notFoundText: "Dieser Link gehört zu keiner Mitgliedskarte. Prüfen Sie die Adresse aus Ihrer E-Mail.",
     link: "Link",
+    voided: "Diese Karte ist nicht mehr gültig.",
   },
   it: {
     status: { active: "Socio attivo", expired: "Iscrizione scaduta", suspended: "Iscrizione sospesa", pending: "Pagamento in attesa" },
@@ -128,6 +133,7 @@ export const CARD_TEXTS: Record<Locale, CardTexts> = {
     notFoundTitle: "Tessera non trovata",
     notFoundText: "Questo link non corrisponde a nessuna tessera. Controlla l'indirizzo ricevuto per e-mail.",
     link: "Link",
+    voided: "Questa tessera non è più valida.",
   },
 };
 

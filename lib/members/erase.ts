@@ -4,6 +4,7 @@
 // payments and their amounts, the registrations with their amounts and statuses, the history
 // rows, the card scans. Everything in them that says who the member was goes: names, email,
 // free-text reasons, custom fields, codes and tokens, wallet registrations, queued mail. The
+// copies of the card in the member's wallets are voided (lib/passes/voided). The
 // database zeroes what is deleted or overwritten (`secure_delete`, db/index.ts), so none of it
 // stays readable in the file's free space.
 import { and, eq, inArray, or, sql } from "drizzle-orm";
@@ -13,6 +14,7 @@ import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
 import { forgetAnswersMentioning } from "../idempotency";
 import { forgetJobsMentioning } from "../jobs";
+import { voidWalletPasses } from "../passes/voided";
 import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";
 import { memberRegistrations } from "./history";
 import { getMemberRow, historyRow, type MemberRow } from "./internal";
@@ -84,6 +86,8 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
         .update(memberHistory)
         .set({ reason: null, details: keptDetails(h.details) })
         .where(eq(memberHistory.id, h.id));
+    // The copies in the member's wallets are told they are void (the registrations move to the tombstone).
+    await voidWalletPasses(t, ctx.clubId, ctx.wallets, m);
     await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
     await forgetJobsMentioning(t, ctx.clubId, m.email);
     await forgetAnswersMentioning(t, ctx.clubId, [m.id, m.email]);

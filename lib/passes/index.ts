@@ -11,6 +11,10 @@ import { nowIso } from "../ids";
 import { enqueueJob } from "../jobs";
 
 export const WALLET_PASS_UPDATE = "wallet_pass_update";
+/** A push to one phone's Apple Wallet (lib/cards/apple/apns runs it). */
+export const APPLE_PUSH = "apple_push";
+/** A write of one member's Google Wallet object (lib/cards/google runs it). */
+export const GOOGLE_OBJECT_UPDATE = "google_object_update";
 
 /** Member fields that show on a pass (or decide whether it is valid). */
 const MEMBER_FIELDS_ON_PASS = [

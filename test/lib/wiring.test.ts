@@ -14,6 +14,7 @@ import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
 import { WEBHOOK_DISABLED_MAIL } from "../../lib/webhooks/deliver";
 import { JOB_KINDS } from "../../server/jobs";
+import { VOIDED_PASS_FORGET } from "../../lib/passes/voided";
 
 const ROOT = join(import.meta.dir, "../..");
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
@@ -30,13 +31,14 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet and webhook job kind, the queued mail, the idempotency keys' purge, the reminders run and the end of unpaid holds", () => {
+it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run and the end of unpaid holds", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
     [
       APPLE_PUSH,
       GOOGLE_CLASS_UPDATE,
       GOOGLE_OBJECT_UPDATE,
       WALLET_PASS_UPDATE,
+      VOIDED_PASS_FORGET,
       MAIL_SEND,
       IDEMPOTENCY_PURGE,
       REMINDERS_RUN,

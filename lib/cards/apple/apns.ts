@@ -5,14 +5,15 @@
 import { readFileSync } from "node:fs";
 import type { ClientHttp2Session } from "node:http2";
 import { and, eq } from "drizzle-orm";
-import { appleRegistrations } from "../../../db/schema";
+import { appleRegistrations, voidedPassDevices } from "../../../db/schema";
 import type { AppleWalletConfig } from "../../config";
 import { completeJobIn, type JobKind, PermanentFailure, TemporaryFailure } from "../../jobs";
 import { lazy } from "../../lazy";
+import { APPLE_PUSH } from "../../passes";
 import { appleCertificates } from "./certs";
 import { refreshHasWallet } from "./registrations";
 
-export const APPLE_PUSH = "apple_push";
+export { APPLE_PUSH };
 
 /** How long one push may take before it counts as a network failure (retried). */
 const PUSH_TIMEOUT_MS = 15_000;
@@ -155,6 +156,8 @@ export const applePushJob: JobKind = {
           t,
           removed.map((r) => r.member_id),
         );
+        // A voided pass's device too: it has nothing more to be told.
+        await t.delete(voidedPassDevices).where(eq(voidedPassDevices.push_token, pushToken));
         await completeJobIn(t, job, done);
       });
       return done;

@@ -15,7 +15,7 @@ import { randomBase62, sha256Hex } from "../../ids";
 import { lazy } from "../../lazy";
 import type { FileReply } from "../../reply";
 import { solidPng } from "../png";
-import { type BarcodeFormat, type CardData, cardView, loadCard, type MemberRow } from "../view";
+import { type BarcodeFormat, type CardClub, type CardData, type ClubCardView, cardView, clubCardView, loadCard, type MemberRow } from "../view";
 import { appleCertificates } from "./certs";
 import { PASS_DESCRIPTION } from "../../i18n/texts";
 
@@ -73,17 +73,19 @@ export async function passAuthToken(db: Db, member: MemberRow): Promise<string> 
 /** Whether `given` is the member's token, compared in constant time (hashes have one length). */
 export function tokenMatches(member: Pick<MemberRow, "pass_auth_token">, given: string | null): boolean {
   if (!member.pass_auth_token || !given) return false;
-  return timingSafeEqual(Buffer.from(sha256Hex(member.pass_auth_token), "hex"), Buffer.from(sha256Hex(given), "hex"));
+  return hashMatches(sha256Hex(member.pass_auth_token), given);
 }
 
-/** The signed `.pkpass` of the card `data` (lib/cards/view `loadCard`), as it should look now. */
-export async function buildPass(db: Db, site: AppleSite, data: CardData): Promise<Uint8Array<ArrayBuffer>> {
-  const apple = requireApple(site.wallets);
-  const { member } = data;
-  const token = await passAuthToken(db, member);
-  const card = cardView(data);
-  const { locale, texts: tx, clubName, colors } = card;
+/** Whether `given` is the token whose sha256 is `hash` (a voided pass keeps only that), in constant time. */
+export function hashMatches(hash: string, given: string): boolean {
+  const a = Buffer.from(hash, "hex");
+  const b = Buffer.from(sha256Hex(given), "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
+/** A storeCard pass of the club (name, colours, icon, web service) for `serial`, without any member field yet. */
+async function clubPass(apple: AppleWalletConfig, site: AppleSite, club: ClubCardView, serial: string, token: string, voided: boolean) {
+  const { locale, clubName, colors } = club;
   const { PKPass } = await passkit();
   const pass = new PKPass(
     {
@@ -96,20 +98,43 @@ export async function buildPass(db: Db, site: AppleSite, data: CardData): Promis
       formatVersion: 1,
       passTypeIdentifier: apple.passTypeId,
       teamIdentifier: apple.teamId,
-      serialNumber: member.pass_serial_number,
+      serialNumber: serial,
       organizationName: clubName || PASS_DESCRIPTION[locale],
       description: clubName ? `${PASS_DESCRIPTION[locale]} ${clubName}` : PASS_DESCRIPTION[locale],
       logoText: clubName,
       backgroundColor: rgb(colors.primary),
       foregroundColor: rgb(colors.onPrimary),
       labelColor: rgb(colors.label),
-      sharingProhibited: card.sharingProhibited,
+      sharingProhibited: club.sharingProhibited,
       webServiceURL: webServiceUrl(site.baseUrl),
       authenticationToken: token,
-      ...(member.payment_status === "suspended" ? { voided: true } : {}),
+      ...(voided ? { voided: true } : {}),
     },
   );
   pass.type = "storeCard";
+  return pass;
+}
+
+/**
+ * The void pass that replaces an erased member's (lib/passes/voided): the club's name and
+ * colours and "no longer valid" in the club's language; no name, code, barcode or date.
+ * `token` is the one the device proved itself with (only its hash is kept).
+ */
+export async function buildVoidedPass(site: AppleSite, club: CardClub, serial: string, token: string): Promise<Uint8Array<ArrayBuffer>> {
+  const view = clubCardView(club);
+  const pass = await clubPass(requireApple(site.wallets), site, view, serial, token, true);
+  pass.primaryFields.push({ key: "voided", label: "", value: view.texts.voided });
+  return new Uint8Array(pass.getAsBuffer());
+}
+
+/** The signed `.pkpass` of the card `data` (lib/cards/view `loadCard`), as it should look now. */
+export async function buildPass(db: Db, site: AppleSite, data: CardData): Promise<Uint8Array<ArrayBuffer>> {
+  const apple = requireApple(site.wallets);
+  const { member } = data;
+  const token = await passAuthToken(db, member);
+  const card = cardView(data);
+  const { texts: tx, clubName } = card;
+  const pass = await clubPass(apple, site, card, member.pass_serial_number, token, member.payment_status === "suspended");
 
   pass.headerFields.push({ key: "status", label: "", value: tx.status[card.status] });
   pass.primaryFields.push({ key: "member", label: tx.member, value: card.holderName });

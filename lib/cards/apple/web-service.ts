@@ -7,7 +7,7 @@
 // lib/cards/apple/apns sends the updates.
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db";
-import { appleRegistrations, members } from "../../../db/schema";
+import { appleRegistrations, members, voidedPassDevices, voidedPasses } from "../../../db/schema";
 import type { PublicCtx } from "../../context";
 import { NotFound, Unauthorized } from "../../errors";
 import { newId, nowIso } from "../../ids";
@@ -15,8 +15,8 @@ import type { AddressRate } from "../../ratelimit";
 import type { FileReply } from "../../reply";
 import { markCardInstalled } from "../installs";
 import { refreshHasWallet } from "./registrations";
-import { type CardData, loadCard } from "../view";
-import { buildPass, PKPASS_TYPE, passChangedAt, requireApple, tokenMatches } from "./pass";
+import { type CardData, loadCard, loadCardClub, MAX_SERIAL } from "../view";
+import { buildPass, buildVoidedPass, hashMatches, PKPASS_TYPE, passChangedAt, requireApple, tokenMatches } from "./pass";
 
 /** Requests a minute per client address on the PassKit routes (a phone makes a few per update). */
 export const PASSKIT_RATE_PER_MINUTE = 300;
@@ -42,10 +42,26 @@ function open(ctx: PublicCtx, passType: string) {
  * 401, for an unknown serial too (the answer says nothing about which serials exist).
  */
 async function authenticate(db: Db, serial: string, authorization: string | null): Promise<CardData> {
-  const match = /^ApplePass\s+(\S+)\s*$/i.exec(authorization ?? "");
+  const found = await authenticateAny(db, serial, authorization);
+  if (!("data" in found)) throw new Unauthorized("PASS_UNAUTHORIZED");
+  return found.data;
+}
+
+type VoidedPass = typeof voidedPasses.$inferSelect;
+
+/**
+ * The member's pass, or the tombstone of an erased member's (lib/passes/voided) with the token
+ * the device showed; 401 as `authenticate` otherwise.
+ */
+async function authenticateAny(db: Db, serial: string, authorization: string | null): Promise<{ data: CardData } | { voided: VoidedPass; token: string }> {
+  const token = /^ApplePass\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1] ?? null;
   const data = await loadCard(db.read, { serial });
-  if (!data || !tokenMatches(data.member, match?.[1] ?? null)) throw new Unauthorized("PASS_UNAUTHORIZED");
-  return data;
+  if (data && tokenMatches(data.member, token)) return { data };
+  if (!data && token && serial.length <= MAX_SERIAL) {
+    const [voided] = await db.read.select().from(voidedPasses).where(eq(voidedPasses.serial, serial));
+    if (voided && hashMatches(voided.auth_token_hash, token)) return { voided, token };
+  }
+  throw new Unauthorized("PASS_UNAUTHORIZED");
 }
 
 /**
@@ -85,18 +101,18 @@ export async function registerDevice(ctx: PublicCtx, input: PassCall & { device:
 /** Forgets device `device` for pass `serial`; the member's last device gone, `has_wallet_a` is false again. */
 export async function unregisterDevice(ctx: PublicCtx, input: PassCall & { device: string }): Promise<void> {
   open(ctx, input.passType);
-  const { member } = await authenticate(ctx.db, input.serial, input.authorization);
+  const found = await authenticateAny(ctx.db, input.serial, input.authorization);
+  const ofDevice = (table: typeof appleRegistrations | typeof voidedPassDevices) =>
+    and(eq(table.device_library_id, input.device), eq(table.pass_type_id, input.passType));
   await ctx.db.tx(async (t) => {
-    await t
-      .delete(appleRegistrations)
-      .where(
-        and(
-          eq(appleRegistrations.device_library_id, input.device),
-          eq(appleRegistrations.pass_type_id, input.passType),
-          eq(appleRegistrations.member_id, member.id),
-        ),
-      );
-    await refreshHasWallet(t, [member.id]);
+    if ("data" in found) {
+      const { id } = found.data.member;
+      await t.delete(appleRegistrations).where(and(ofDevice(appleRegistrations), eq(appleRegistrations.member_id, id)));
+      await refreshHasWallet(t, [id]);
+    } else {
+      // A voided pass removed from Wallet: its device has nothing more to be told.
+      await t.delete(voidedPassDevices).where(and(ofDevice(voidedPassDevices), eq(voidedPassDevices.serial, input.serial)));
+    }
   });
 }
 
@@ -115,6 +131,13 @@ export async function updatedSerials(
     .from(appleRegistrations)
     .innerJoin(members, eq(members.id, appleRegistrations.member_id))
     .where(and(eq(appleRegistrations.device_library_id, input.device), eq(appleRegistrations.pass_type_id, input.passType)));
+  // A voided pass (lib/passes/voided) changed when it was voided: listed once, until the tag passes it.
+  const voided = await ctx.db.read
+    .select({ serial: voidedPasses.serial, pass_updated_at: voidedPasses.voided_at, created_at: voidedPasses.voided_at })
+    .from(voidedPassDevices)
+    .innerJoin(voidedPasses, eq(voidedPasses.serial, voidedPassDevices.serial))
+    .where(and(eq(voidedPassDevices.device_library_id, input.device), eq(voidedPassDevices.pass_type_id, input.passType)));
+  rows.push(...voided);
   const since = input.since ?? "";
   const changed = rows.filter((r) => passChangedAt(r) > since);
   if (!changed.length) return null;
@@ -142,13 +165,16 @@ export function lastModifiedFor(changedAt: string, servedAt: number): Date {
  */
 export async function latestPass(ctx: PublicCtx, input: PassCall & { ifModifiedSince: string | null }, now = Date.now()): Promise<FileReply> {
   open(ctx, input.passType);
-  const data = await authenticate(ctx.db, input.serial, input.authorization);
-  const changedAt = passChangedAt(data.member);
+  const found = await authenticateAny(ctx.db, input.serial, input.authorization);
+  const changedAt = "data" in found ? passChangedAt(found.data.member) : found.voided.voided_at;
   const headers = { "last-modified": lastModifiedFor(changedAt, now).toUTCString(), "cache-control": "no-store" };
   const since = input.ifModifiedSince ? Date.parse(input.ifModifiedSince) : Number.NaN;
   // A date in the future is no answer of ours: ignored (RFC 9110 section 13.1.3).
   if (!Number.isNaN(since) && since <= now && Date.parse(changedAt) <= since) return { status: 304, body: null, headers };
-  return { body: await buildPass(ctx.db, ctx, data), contentType: PKPASS_TYPE, headers };
+  if ("data" in found) return { body: await buildPass(ctx.db, ctx, found.data), contentType: PKPASS_TYPE, headers };
+  const club = await loadCardClub(ctx.db.read, found.voided.club_id);
+  if (!club) throw new Unauthorized("PASS_UNAUTHORIZED");
+  return { body: await buildVoidedPass(ctx, club, input.serial, found.token), contentType: PKPASS_TYPE, headers };
 }
 
 /** Messages a device reports about our web service (bad answers, signature errors): logged, at most 20, each cut. */

@@ -12,12 +12,13 @@ import { NotFound, ServiceUnavailable } from "../../errors";
 import { enqueueJob, type JobEnv, type JobKind } from "../../jobs";
 import type { WalletChannel } from "../channels";
 import { markCardInstalled } from "../installs";
+import { GOOGLE_OBJECT_UPDATE } from "../../passes";
 import { upsertWalletResource } from "./api";
 import { SAVE_URL, saveJwt } from "./jwt";
 import { loadCard, loadCardClub } from "../view";
-import { loyaltyClass, loyaltyObject } from "./objects";
+import { loyaltyClass, loyaltyObject, voidedLoyaltyObject } from "./objects";
 
-export const GOOGLE_OBJECT_UPDATE = "google_object_update";
+export { GOOGLE_OBJECT_UPDATE };
 export const GOOGLE_CLASS_UPDATE = "google_class_update";
 
 /**
@@ -53,11 +54,16 @@ export async function googleSaveUrl(ctx: PublicCtx, serial: string, now = new Da
 /** The settings of the job's run, or null when Google Wallet has been switched off since. */
 const configOf = (env: JobEnv): GoogleWalletConfig | null => env.config.wallets.google;
 
-/** Writes one member's loyalty object as the card is now (lib/cards/jobs lists it). */
+/** Writes one member's loyalty object as the card is now, or void once erased (lib/cards/jobs lists it). */
 export const googleObjectJob: JobKind = {
   async run(db, job, env) {
     const cfg = configOf(env);
     if (!cfg) return "Google Wallet not configured: skipped";
+    if (typeof job.payload.voided_serial === "string") {
+      const club = await loadCardClub(db.read, job.club_id);
+      if (!club) return "club gone: skipped";
+      return upsertWalletResource(cfg, "loyaltyObject", voidedLoyaltyObject(cfg, club, job.payload.voided_serial) as { id: string }, job.id);
+    }
     const data = await loadCard(db.read, { memberId: String(job.payload.member_id) });
     if (!data || data.member.club_id !== job.club_id) return "member gone: skipped";
     return upsertWalletResource(cfg, "loyaltyObject", loyaltyObject(cfg, data, env.now) as { id: string }, job.id);

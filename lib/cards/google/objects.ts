@@ -80,3 +80,18 @@ export function loyaltyObject(cfg: GoogleWalletConfig, data: PassData, now = new
   if (locations.length) obj.locations = locations;
   return obj;
 }
+
+/**
+ * The object that replaces an erased member's card (lib/passes/voided): INACTIVE (Google moves it
+ * to "Expired passes"), and, as a PUT replaces the whole object, without name, code, barcode,
+ * dates or fields: only "no longer valid" in the club's language.
+ */
+export function voidedLoyaltyObject(cfg: GoogleWalletConfig, club: CardClub, serial: string): Record<string, unknown> {
+  const { locale, texts } = clubCardView(club);
+  return {
+    id: objectIdOf(cfg, serial),
+    classId: classIdOf(cfg, club.id),
+    state: "INACTIVE",
+    textModulesData: [{ id: "voided", body: texts.voided, localizedBody: localized(locale, texts.voided) }],
+  };
+}
