@@ -11,7 +11,7 @@ import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
 import { startJobWorker } from "../lib/jobs";
-import { recoverImports } from "../lib/members/import-journal";
+import { recoverImports, whenOthersWait } from "../lib/members/import-journal";
 import { ensureReminderSchedule } from "../lib/reminders";
 import { type App, createApp } from "./app";
 import { clientAddress } from "./client-address";
@@ -103,6 +103,8 @@ try {
 
 // A member import a crash cut short is undone before anyone reads the club (lib/members/import-journal).
 const undone = await recoverImports(db);
+// An import over HTTP rests between its slices only while another request is in hand (its own is one).
+whenOthersWait(() => inFlight > 1);
 if (undone) console.log(`Undid ${undone} member import(s) cut short by a stop.`);
 
 if (await isEmpty(db)) {

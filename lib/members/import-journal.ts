@@ -36,13 +36,26 @@ const clubChains = new Map<string, Promise<unknown>>();
 const runningHere = new Set<string>();
 
 /**
- * Lets the requests waiting on the event loop (and their transactions) go before the next batch.
- * After `worked` ms of import, it rests as long: a request takes several turns of the event loop
- * (body, key, query, audit row), and one turn between two slices left each of those turns behind
- * a whole slice (another club's p99 was 360-400 ms during a 100,000-line import on a busy
- * machine). The import gives up at most half of the time, so it runs up to twice as long.
+ * Whether other work may be waiting for the import's process or its database: the server says
+ * (`whenOthersWait`: requests in hand besides the import's own); a process that cannot know (the
+ * CLI, beside a server it does not see) assumes so.
  */
-export const pause = (worked = 0) => (worked > 0 ? Bun.sleep(Math.min(worked, SLICE_MS)) : new Promise<void>((resolve) => setImmediate(resolve)));
+let othersWaiting: () => boolean = () => true;
+
+/** The server's answer to "is anyone else waiting?", asked after each slice of an import. */
+export function whenOthersWait(check: () => boolean): void {
+  othersWaiting = check;
+}
+
+/**
+ * Lets the requests waiting on the event loop (and their transactions) go before the next batch.
+ * After `worked` ms of import, while others wait, it rests as long: a request takes several turns
+ * of the event loop (body, key, query, audit row), and one turn between two slices left each of
+ * those turns behind a whole slice (another club's p99 was 360-400 ms during a 100,000-line
+ * import on a busy machine). The import then gives up at most half of the time; alone, none.
+ */
+export const pause = (worked = 0) =>
+  worked > 0 && othersWaiting() ? Bun.sleep(Math.min(worked, SLICE_MS)) : new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The longest an import works before it lets other requests go, in the writer (a transaction)
