@@ -48,6 +48,8 @@ const DESIGN_SCOPES: [RegExp, Scope | Scope[] | null][] = [
   [/^POST \/api\/clubs\/:club_id\/events\/:event_id\/registrations\/:registration_id\/actions\/confirm$/, ["events:edit", "finances:edit"]],
   [/^POST \/api\/clubs\/:club_id\/events\/:event_id\/registrations\/:registration_id\/actions\/cancel$/, "events:edit"],
   [/^PATCH \/api\/clubs\/:club_id\/promo-codes\/:promo_code_id$/, "finances:edit"],
+  // DESIGN.md section 13.
+  [/^POST \/api\/clubs\/:club_id\/members\/:member_id\/actions\/(approve|reject)$/, "members:edit"],
 ];
 
 /** The MCP tools SPEC names, with the scope of the route each mirrors (DESIGN.md section 4). */
@@ -75,6 +77,10 @@ const DESIGN_TOOL_SCOPES: Record<string, Scope | Scope[] | null> = {
   cancel_registration: "events:edit",
   update_event: "events:edit",
   update_promo_code: "finances:edit",
+
+  // DESIGN.md section 13.
+  approve_member: "members:edit",
+  reject_member: "members:edit",
 };
 
 /**
