@@ -133,12 +133,26 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     expect(await byEmail(refused)).toBeUndefined();
   });
 
-  it("a referral takes the club's reward percent off and names the referrer; an unknown code is a 422", async () => {
+  it("a referral takes the club's reward percent off and names the referrer, who is credited once the newcomer pays; an unknown code is a 422", async () => {
     await setClub({ member_referral_enabled: true, member_referral_reward_percent: 10 });
     const referrer = await seedMember(env);
     const res = await join({ email: email(), referral_code: referrer.referral_code.toLowerCase() });
     expect(res.body).toMatchObject({ amount_cents: 4500, discount_cents: 500 });
     expect(await memberRow(env, res.body.member_id)).toMatchObject({ referred_by_member_id: referrer.id, acquisition_source: "referral" });
+    // Once the newcomer pays, the referrer is credited the same amount; a renewal credits nothing more.
+    expect(await memberRow(env, referrer.id)).toMatchObject({ referral_count: 0, referral_credit_cents: 0 });
+    const paid = `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/mark-paid`;
+    expect((await env.call("POST", paid, { body: { amount_cents: 4500 } })).status).toBe(200);
+    expect(await memberRow(env, res.body.member_id)).toMatchObject({ payment_status: "paid", amount_due_cents: null });
+    expect(await memberRow(env, referrer.id)).toMatchObject({ referral_count: 1, referral_credit_cents: 500 });
+    await env.call("POST", paid, { body: { amount_cents: 5000 } });
+    expect(await memberRow(env, referrer.id)).toMatchObject({ referral_count: 1, referral_credit_cents: 500 });
+    // The referrer's credit is capped by member_referral_max_credits_cents.
+    await setClub({ member_referral_max_credits_cents: 800 });
+    const second = await join({ email: email(), referral_code: referrer.referral_code });
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${second.body.member_id}/actions/mark-paid`, { body: { amount_cents: 4500 } });
+    expect(await memberRow(env, referrer.id)).toMatchObject({ referral_count: 2, referral_credit_cents: 800 });
+    await setClub({ member_referral_max_credits_cents: null });
     const bad = await join({ email: email(), referral_code: "ZZZZZZZZ" });
     expect(bad.status).toBe(422);
     expect(bad.text).toContain("referral_code_unknown");
