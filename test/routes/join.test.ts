@@ -250,11 +250,12 @@ describe("application mode", () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: "pending", application_status: "pending_approval", amount_cents: 5000, bank_transfer: null });
     expect((await memberRow(env, res.body.member_id)).application_status).toBe("pending_approval");
+    expect((await env.call("GET", `/api/clubs/${env.clubId}/members/${res.body.member_id}`)).body.application_status).toBe("pending_approval");
     expect(header((await deliver())[0].raw, "subject")).toContain("demande");
     smtp.inbox.length = 0;
     const approved = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/approve`, { body: {} });
     expect(approved.status).toBe(200);
-    expect(approved.body.status).toBe("pending");
+    expect(approved.body).toMatchObject({ status: "pending", application_status: null });
     expect((await memberRow(env, res.body.member_id)).application_status).toBeNull();
     const mails = await deliver();
     expect(mails.map((m) => m.to[0])).toEqual([who]);
