@@ -20,7 +20,17 @@ import { bankTransferOf, paymentMethods } from "../member-page";
 import { newMemberRow } from "../members";
 import { eraseMember } from "../members/erase";
 import { customFieldsOf } from "../members/export";
-import { freeReferralCode, getMemberRow, memberAuthor, memberPageUrl, type MemberRow, newManageToken, normalizeEmail, periodEnd, writeHistory } from "../members/internal";
+import {
+  freeReferralCode,
+  getMemberRow,
+  memberAuthor,
+  memberPageUrl,
+  type MemberRow,
+  newManageToken,
+  normalizeEmail,
+  periodEnd,
+  writeHistory,
+} from "../members/internal";
 import type { MemberAdminItem } from "../members/schemas";
 import { getMemberItem } from "../members/internal";
 import { statusOn, todayUtc } from "../members/status";
@@ -224,7 +234,14 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
 
         const today = todayUtc(nowDate);
         const promo = input.promo_code
-          ? await redeemMembershipPromo(t, { clubId: club.id, tierId: tier.id, currency: tier.currency, code: input.promo_code, price: tier.price_cents, now: nowDate })
+          ? await redeemMembershipPromo(t, {
+              clubId: club.id,
+              tierId: tier.id,
+              currency: tier.currency,
+              code: input.promo_code,
+              price: tier.price_cents,
+              now: nowDate,
+            })
           : null;
         const referrer = input.referral_code && club.member_referral_enabled ? await referrerOf(t, club, input.referral_code, today) : null;
         if (input.referral_code && club.member_referral_enabled && !referrer) {
@@ -303,25 +320,27 @@ async function applicantOf(t: Queryable, ctx: Ctx, memberId: string): Promise<Me
  * Accepts an application: with nothing to pay the membership starts today (active), else the
  * applicant is mailed the payment step (the bank transfer details). 409 NOT_AWAITING_APPROVAL.
  */
-export const approveMember = verb("members:edit", async (ctx: Ctx, input: { member_id: string }): Promise<MemberAdminItem> =>
-  ctx.db.tx(async (t) => {
-    const m = await applicantOf(t, ctx, input.member_id);
-    const [club] = await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1);
-    const [tier] = m.tier_id ? await t.select().from(tiers).where(eq(tiers.id, m.tier_id)).limit(1) : [];
-    const months = tier?.duration_months ?? club.membership_duration_months;
-    const currency = tier?.currency ?? club.currency;
-    const due = m.amount_due_cents ?? 0;
-    const today = todayUtc();
-    const set: Partial<MemberRow> = { application_status: null, updated_at: nowIso() };
-    // The period starts when the applicant is accepted (free) or pays (mark-paid starts it then).
-    if (due === 0) Object.assign(set, { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months) });
-    else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
-    const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
-    await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
-    const transfer = due > 0 && paymentMethods(club).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
-    await queueJoinMail(t, ctx, club, due > 0 ? "payment" : "welcome", after, transfer);
-    return getMemberItem(t, ctx.clubId, m.id);
-  }),
+export const approveMember = verb(
+  "members:edit",
+  async (ctx: Ctx, input: { member_id: string }): Promise<MemberAdminItem> =>
+    ctx.db.tx(async (t) => {
+      const m = await applicantOf(t, ctx, input.member_id);
+      const [club] = await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1);
+      const [tier] = m.tier_id ? await t.select().from(tiers).where(eq(tiers.id, m.tier_id)).limit(1) : [];
+      const months = tier?.duration_months ?? club.membership_duration_months;
+      const currency = tier?.currency ?? club.currency;
+      const due = m.amount_due_cents ?? 0;
+      const today = todayUtc();
+      const set: Partial<MemberRow> = { application_status: null, updated_at: nowIso() };
+      // The period starts when the applicant is accepted (free) or pays (mark-paid starts it then).
+      if (due === 0) Object.assign(set, { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months) });
+      else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
+      const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
+      await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
+      const transfer = due > 0 && paymentMethods(club).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
+      await queueJoinMail(t, ctx, club, due > 0 ? "payment" : "welcome", after, transfer);
+      return getMemberItem(t, ctx.clubId, m.id);
+    }),
 );
 
 /**

@@ -49,7 +49,11 @@ export const JoinRequest = z
     last_name: oneLine().trim().min(1).max(100),
     email: emailLine().max(320),
     promo_code: oneLine().trim().max(30).nullish().meta({ description: "A `membership` promo code of the club." }),
-    referral_code: oneLine().trim().max(30).nullish().meta({ description: "The card code of the member who referred the newcomer (when the club's referral is on)." }),
+    referral_code: oneLine()
+      .trim()
+      .max(30)
+      .nullish()
+      .meta({ description: "The card code of the member who referred the newcomer (when the club's referral is on)." }),
     custom_fields: z
       .record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
       .nullish()
@@ -59,7 +63,9 @@ export const JoinRequest = z
   })
   .meta({
     id: "JoinRequest",
-    examples: [{ tier_id: "0b7c6f1e-3a52-4c7e-9a1d-2f4b8c9d0e1f", first_name: "Ana", last_name: "Silva", email: "ana@example.org", payment_method: "bank_transfer" }],
+    examples: [
+      { tier_id: "0b7c6f1e-3a52-4c7e-9a1d-2f4b8c9d0e1f", first_name: "Ana", last_name: "Silva", email: "ana@example.org", payment_method: "bank_transfer" },
+    ],
   });
 export type JoinRequest = z.output<typeof JoinRequest>;
 

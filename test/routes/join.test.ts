@@ -22,15 +22,23 @@ beforeAll(async () => {
   smtp = await startSmtp();
   env = await setup({ SMTP_URL: smtp.url });
   [{ slug }] = await env.db.read.select({ slug: clubs.slug }).from(clubs).where(eq(clubs.id, env.clubId));
-  paidTier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adulte", price_cents: 5000, currency: "EUR", duration_months: 12 } })).body.id;
-  freeTier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Junior", price_cents: 0, currency: "EUR", duration_months: 12 } })).body.id;
+  paidTier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adulte", price_cents: 5000, currency: "EUR", duration_months: 12 } }))
+    .body.id;
+  freeTier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Junior", price_cents: 0, currency: "EUR", duration_months: 12 } })).body
+    .id;
 });
 afterAll(async () => {
   await env.close();
   await smtp.close();
 });
 beforeEach(async () => {
-  await setClub({ membership_mode: "open", payout_iban: "CH9300762011623852957", payout_bic: "POFICHBEXXX", payout_beneficiary_name: "Club de test", locale: "fr" });
+  await setClub({
+    membership_mode: "open",
+    payout_iban: "CH9300762011623852957",
+    payout_bic: "POFICHBEXXX",
+    payout_beneficiary_name: "Club de test",
+    locale: "fr",
+  });
   await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
   smtp.inbox.length = 0;
 });
@@ -53,7 +61,13 @@ async function join(body: Record<string, unknown>, to = slug, address = `10.9.${
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) as any, text };
 }
-const byEmail = async (email: string) => (await env.db.read.select().from(members).where(and(eq(members.club_id, env.clubId), eq(members.email, email))))[0];
+const byEmail = async (email: string) =>
+  (
+    await env.db.read
+      .select()
+      .from(members)
+      .where(and(eq(members.club_id, env.clubId), eq(members.email, email)))
+  )[0];
 let n = 0;
 const email = () => `joiner${++n}@example.org`;
 
@@ -69,7 +83,8 @@ describe("GET /api/public/clubs/<slug>", () => {
       ["Junior", 0],
     ]);
     expect(res.body.custom_fields).toEqual([{ key: "club_licence", label: "Licence", required: false }]);
-    for (const secret of ["secret-member@example.org", "Secret", m.referral_code, m.id, m.manage_token as string, "CH93"]) expect(res.text).not.toContain(secret);
+    for (const secret of ["secret-member@example.org", "Secret", m.referral_code, m.id, m.manage_token as string, "CH93"])
+      expect(res.text).not.toContain(secret);
     await setCustomFields(env, []);
     expect((await env.call("GET", "/api/public/clubs/no-such-club", { key: null })).status).toBe(404);
   });
@@ -88,7 +103,13 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     expect(res.status).toBe(201);
     const b = res.body;
     expect(b).toMatchObject({ status: "pending", application_status: null, amount_cents: 5000, discount_cents: 0, currency: "EUR" });
-    expect(b.bank_transfer).toMatchObject({ beneficiary: "Club de test", iban: "CH9300762011623852957", bic: "POFICHBEXXX", amount_cents: 5000, currency: "EUR" });
+    expect(b.bank_transfer).toMatchObject({
+      beneficiary: "Club de test",
+      iban: "CH9300762011623852957",
+      bic: "POFICHBEXXX",
+      amount_cents: 5000,
+      currency: "EUR",
+    });
     expect(isCreditorReference(b.bank_transfer.reference)).toBe(true);
     const row = await memberRow(env, b.member_id);
     expect(row).toMatchObject({ email: who, payment_status: "pending", tier_id: paidTier, is_manual: false, amount_due_cents: 5000, application_status: null });
@@ -126,7 +147,9 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     expect(code.used_count).toBe(1);
     const again = await join({ email: email(), promo_code: "WELCOME20" });
     expect([again.status, again.body.code]).toEqual([409, "PROMO_CODE_EXHAUSTED"]);
-    await env.call("POST", `/api/clubs/${env.clubId}/promo-codes`, { body: { code: "JUNIORONLY", discount_type: "amount", discount_value: 100, applies_to_tier_ids: [freeTier] } });
+    await env.call("POST", `/api/clubs/${env.clubId}/promo-codes`, {
+      body: { code: "JUNIORONLY", discount_type: "amount", discount_value: 100, applies_to_tier_ids: [freeTier] },
+    });
     expect((await join({ email: email(), promo_code: "JUNIORONLY" })).body.code).toBe("PROMO_CODE_NOT_APPLICABLE");
     const refused = email();
     expect((await join({ email: refused, promo_code: "NOPE1234" })).body.code).toBe("PROMO_CODE_UNKNOWN");
