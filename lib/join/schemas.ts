@@ -4,20 +4,14 @@ import { z } from "zod";
 import { FORM_PROOF_FIELDS } from "../forms";
 import { BankTransfer } from "../member-page/schemas";
 import { emailLine, oneLine } from "../schema-types";
+import { Tier } from "../tiers";
 
 export const MEMBERSHIP_MODES = ["open", "application", "closed"] as const;
 export const JOIN_PAYMENT_METHODS = ["bank_transfer", "stripe"] as const;
 
-export const PublicTier = z
-  .object({
-    id: z.uuid(),
-    name: z.string(),
-    description: z.string().nullable(),
-    price_cents: z.int(),
-    currency: z.string(),
-    duration_months: z.int(),
-  })
-  .meta({ id: "PublicTier" });
+export const PublicTier = Tier.pick({ id: true, name: true, description: true, price_cents: true, currency: true, duration_months: true }).meta({
+  id: "PublicTier",
+});
 
 export const PublicClub = z
   .object({
