@@ -340,6 +340,10 @@ export const members = sqliteTable(
     /** SHA-256 (hex) of that code: the code itself is only in the mail. */
     pending_email_code_hash: text("pending_email_code_hash"),
     pending_email_expires_at: text("pending_email_expires_at"),
+    /** `pending_approval` while an applicant (a club in `application` mode) waits for the admin's decision; else null. */
+    application_status: text("application_status"),
+    /** What the member owes for the period they joined for (price less discounts), until paid; null when nothing is owed or not joined online. */
+    amount_due_cents: integer("amount_due_cents"),
   },
   (t) => [
     uniqueIndex("members_club_email_unique").on(t.club_id, t.email),

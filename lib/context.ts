@@ -5,7 +5,7 @@
 // And the guard every verb runs behind (`verb`), so that an MCP tool, the CLI or a future caller
 // can never skip a scope.
 import type { Db } from "../db";
-import { type Caller, type Needs, requireScope, type Scope, scopeList } from "./access";
+import { type Caller, type Needs, requireScope, scopeList } from "./access";
 import type { Config, MailConfig, WalletConfig, WebhookSettings } from "./config";
 import type { Locale } from "./i18n";
 

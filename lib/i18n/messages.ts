@@ -811,6 +811,55 @@ export const MESSAGES = {
     de: "Dieser Webhook ist deaktiviert: aktivieren Sie ihn zuerst (PATCH enabled=true).",
     it: "Questo webhook è disattivato: riattivatelo prima (PATCH enabled=true).",
   },
+
+  JOIN_CLOSED: {
+    fr: "Ce club n'accepte pas de nouveaux membres pour le moment.",
+    en: "This club is not taking new members at the moment.",
+    de: "Dieser Verein nimmt zurzeit keine neuen Mitglieder auf.",
+    it: "Questo club non accetta nuovi membri al momento.",
+  },
+  ALREADY_MEMBER: {
+    fr: "Cette adresse est déjà celle d'un membre : consultez votre boîte mail, nous vous y avons envoyé le lien de votre page de membre.",
+    en: "This address is already a member's: check your mailbox, we have sent you the link to your member page.",
+    de: "Diese Adresse gehört bereits einem Mitglied: Sehen Sie in Ihrem Postfach nach, wir haben Ihnen den Link zu Ihrer Mitgliederseite geschickt.",
+    it: "Questo indirizzo è già di un membro: controllate la vostra casella di posta, vi abbiamo inviato il link alla vostra pagina di membro.",
+  },
+  NOT_AWAITING_APPROVAL: {
+    fr: "Ce membre n'attend pas de décision sur sa demande d'adhésion.",
+    en: "This member is not awaiting a decision on an application.",
+    de: "Dieses Mitglied wartet nicht auf eine Entscheidung über einen Aufnahmeantrag.",
+    it: "Questo membro non è in attesa di una decisione sulla domanda di adesione.",
+  },
+  TIER_NOT_OFFERED: {
+    fr: "Cette formule n'est pas proposée.",
+    en: "This tier is not on offer.",
+    de: "Diese Stufe wird nicht angeboten.",
+    it: "Questo livello non è offerto.",
+  },
+  REFERRAL_CODE_UNKNOWN: {
+    fr: "Ce code de parrainage n'est celui d'aucun membre actif.",
+    en: "This referral code is not an active member's.",
+    de: "Dieser Empfehlungscode gehört keinem aktiven Mitglied.",
+    it: "Questo codice di presentazione non è di alcun membro attivo.",
+  },
+  CUSTOM_FIELD_UNKNOWN: {
+    fr: "Ce champ n'est pas demandé par le club.",
+    en: "The club does not ask for this field.",
+    de: "Dieses Feld wird vom Verein nicht abgefragt.",
+    it: "Il club non chiede questo campo.",
+  },
+  CUSTOM_FIELD_REQUIRED: {
+    fr: "Ce champ est obligatoire.",
+    en: "This field is required.",
+    de: "Dieses Feld ist erforderlich.",
+    it: "Questo campo è obbligatorio.",
+  },
+  CUSTOM_FIELD_INVALID: {
+    fr: "Cette valeur ne convient pas à ce champ.",
+    en: "This value does not suit this field.",
+    de: "Dieser Wert passt nicht zu diesem Feld.",
+    it: "Questo valore non è adatto a questo campo.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

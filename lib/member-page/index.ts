@@ -19,7 +19,7 @@ import { queuePassUpdate, walletUrls } from "../passes";
 import { memberDataDocument } from "../members/history";
 import { assertEmailFree } from "../members/index";
 import { type MemberRow, memberAuthor, memberPageUrl, newManageToken, normalizeEmail, searchTextOf, sortNameOf, writeHistory } from "../members/internal";
-import type { MemberPage, MemberNameUpdate, RenewAnswer } from "./schemas";
+import type { BankTransfer, MemberPage, MemberNameUpdate, RenewAnswer } from "./schemas";
 import { creditorReference } from "../members/reference";
 import type { MemberDataExport } from "../members/schemas";
 import { statusOn, todayUtc } from "../members/status";
@@ -37,8 +37,8 @@ async function memberOf(ctx: PublicCtx, q: Queryable, token: string): Promise<{ 
   return { m, club: await getClubRow(ctx.db, m.club_id) };
 }
 
-/** What the club offers to pay a renewal with, now: a bank transfer when it has a payout IBAN (Stripe comes with issue 13). */
-function paymentMethods(club: ClubRow): string[] {
+/** What the club offers to pay with, now: a bank transfer when it has a payout IBAN (Stripe comes with issue 13's next slice). */
+export function paymentMethods(club: ClubRow): string[] {
   return club.payout_iban && (club.payment_methods_enabled ?? []).includes("bank_transfer") ? ["bank_transfer"] : [];
 }
 
@@ -211,14 +211,19 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
     amount_cents: amount,
     currency,
     checkout_url: null,
-    bank_transfer: {
-      beneficiary: club.payout_beneficiary_name ?? club.legal_name ?? club.name,
-      iban: club.payout_iban as string,
-      bic: club.payout_bic,
-      reference: creditorReference(m.referral_code),
-      amount_cents: amount,
-      currency,
-    },
+    bank_transfer: bankTransferOf(club, m.referral_code, amount, currency),
+  };
+}
+
+/** The club's payout details for a transfer of `amount` from the member whose card code is `code` (their creditor reference). */
+export function bankTransferOf(club: ClubRow, code: string, amount: number, currency: string): BankTransfer {
+  return {
+    beneficiary: club.payout_beneficiary_name ?? club.legal_name ?? club.name,
+    iban: club.payout_iban as string,
+    bic: club.payout_bic,
+    reference: creditorReference(code),
+    amount_cents: amount,
+    currency,
   };
 }
 

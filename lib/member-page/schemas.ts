@@ -62,22 +62,25 @@ export const EmailChanged = z
 export const RenewRequest = z
   .object({ payment_method: z.enum(["bank_transfer", "stripe"]) })
   .meta({ id: "RenewRequest", examples: [{ payment_method: "bank_transfer" }] });
+/** How to pay by bank transfer: the club's payout details and the member's creditor reference (renewal and join alike). */
+export const BankTransfer = z
+  .object({
+    beneficiary: z.string().nullable(),
+    iban: z.string(),
+    bic: z.string().nullable(),
+    reference: z.string().meta({ description: "ISO 11649 creditor reference (RF...): give it with the transfer." }),
+    amount_cents: z.int(),
+    currency: z.string(),
+  })
+  .meta({ id: "BankTransfer" });
+export type BankTransfer = z.infer<typeof BankTransfer>;
 export const RenewAnswer = z
   .object({
     payment_method: z.string(),
     amount_cents: z.int(),
     currency: z.string(),
     checkout_url: z.string().nullable().meta({ description: "Card payment page (Stripe, when configured); null for a bank transfer." }),
-    bank_transfer: z
-      .object({
-        beneficiary: z.string().nullable(),
-        iban: z.string(),
-        bic: z.string().nullable(),
-        reference: z.string().meta({ description: "ISO 11649 creditor reference (RF...): give it with the transfer." }),
-        amount_cents: z.int(),
-        currency: z.string(),
-      })
-      .nullable(),
+    bank_transfer: BankTransfer.nullable(),
   })
   .meta({ id: "RenewAnswer" });
 export type RenewAnswer = z.infer<typeof RenewAnswer>;

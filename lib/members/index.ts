@@ -47,6 +47,7 @@ import {
   type ReasonRequest,
 } from "./schemas";
 import { statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status";
+import { creditReferrer } from "./referral";
 import { keptTotal } from "./total";
 
 /**
@@ -293,11 +294,14 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
     const set: Change = active
       ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
       : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
+    // What a member who joined online owed is paid now (lib/members/referral credits who referred them).
+    if (m.amount_due_cents !== null) set.amount_due_cents = null;
     const paymentId = newId();
     return {
       set,
       details: { amount_cents: input.amount_cents, payment_method: method, payment_id: paymentId, months },
       also: async (_after, out) => {
+        await creditReferrer(t, m);
         const now = nowIso();
         const [payment] = await t
           .insert(payments)

@@ -158,6 +158,7 @@ const ITEM_COLUMNS = {
   renewal_opt_out_at: members.renewal_opt_out_at,
   manage_token: members.manage_token,
   erasure_requested_at: members.erasure_requested_at,
+  application_status: members.application_status,
   created_at: members.created_at,
 };
 
@@ -291,6 +292,7 @@ export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
     renewal_opt_out_at: m.renewal_opt_out_at,
     manage_token: m.manage_token,
     erasure_requested_at: m.erasure_requested_at,
+    application_status: m.application_status as MemberAdminItem["application_status"],
     created_at: m.created_at,
   } satisfies Record<keyof MemberAdminItem, unknown>;
 }

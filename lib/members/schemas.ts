@@ -53,6 +53,10 @@ export const MemberAdminItem = z
     renewal_opt_out_at: dateTimeOutput().nullable(),
     manage_token: z.string().nullable(),
     erasure_requested_at: dateTimeOutput().nullable().meta({ description: "When the member asked, from their page, to be erased; null: never." }),
+    application_status: z
+      .enum(["pending_approval"])
+      .nullable()
+      .meta({ description: "`pending_approval` while an application to join awaits the admin's decision (actions approve, reject); else null." }),
     created_at: dateTimeOutput(),
   })
   .meta({ id: "MemberAdminItem", description: "A member as the club's admins see it, with its derived `status`." });

@@ -237,22 +237,27 @@ export const updatePromoCode = verb("finances:edit", async (ctx: Ctx, sent: Prom
   });
 });
 
+/** A redeemable code: its discount on the price, and `record`, which counts the use (used_count + 1) with its redemption row. */
+export type Redeemed = { promo: PromoRow; discount: number; record: (registrationId: string | null, memberId: string | null) => Promise<void> };
+
 /**
- * Inside the caller's transaction: finds `code` for an event registration and checks it (active,
- * scope `event`, this event or none, currency, dates, uses left). Returns the discount on `price`
- * and records the redemption (used_count + 1) once `registrationId` is known. 409 otherwise.
+ * Inside the caller's transaction: finds `code` in the club and checks what every code must be
+ * (active, `applies` to this purchase, currency, dates, uses left): 409 PROMO_CODE_UNKNOWN,
+ * PROMO_CODE_NOT_APPLICABLE, PROMO_CODE_NOT_VALID_NOW, PROMO_CODE_EXHAUSTED. The discount never
+ * exceeds `price`.
  */
-export async function redeemEventPromo(
+async function redeemPromo(
   t: Queryable,
-  input: { clubId: string; eventId: string; currency: string; code: string; price: number; now: Date },
-): Promise<{ promo: PromoRow; discount: number; record: (registrationId: string, memberId: string | null) => Promise<void> }> {
+  input: { clubId: string; currency: string; code: string; price: number; now: Date },
+  applies: (promo: PromoRow) => boolean,
+): Promise<Redeemed> {
   const [promo] = await t
     .select()
     .from(promoCodes)
     .where(and(eq(promoCodes.club_id, input.clubId), eq(promoCodes.code_key, input.code.trim().toUpperCase())))
     .limit(1);
   if (!promo?.is_active) throw new Conflict("PROMO_CODE_UNKNOWN");
-  if (promo.scope !== "event" || (promo.event_id && promo.event_id !== input.eventId)) throw new Conflict("PROMO_CODE_NOT_APPLICABLE");
+  if (!applies(promo)) throw new Conflict("PROMO_CODE_NOT_APPLICABLE");
   if (promo.discount_type === "amount" && promo.currency && promo.currency.toUpperCase() !== input.currency.toUpperCase())
     throw new Conflict("PROMO_CODE_NOT_APPLICABLE");
   const now = input.now.getTime();
@@ -280,6 +285,14 @@ export async function redeemEventPromo(
     },
   };
 }
+
+/** An event registration's code: scope `event`, tied to this event or to none. */
+export const redeemEventPromo = (t: Queryable, input: { clubId: string; eventId: string; currency: string; code: string; price: number; now: Date }) =>
+  redeemPromo(t, input, (p) => p.scope === "event" && (!p.event_id || p.event_id === input.eventId));
+
+/** A membership's code (joining online): scope `membership`, for this tier or for every tier. */
+export const redeemMembershipPromo = (t: Queryable, input: { clubId: string; tierId: string; currency: string; code: string; price: number; now: Date }) =>
+  redeemPromo(t, input, (p) => p.scope === "membership" && (!p.applies_to_tier_ids?.length || p.applies_to_tier_ids.includes(input.tierId)));
 
 /**
  * Inside the caller's transaction: gives back the use a cancelled registration made of a code

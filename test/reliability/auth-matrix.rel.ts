@@ -51,6 +51,9 @@ const DESIGN_SCOPES: [RegExp, Scope | Scope[] | null][] = [
   // DESIGN.md section 15.
   [/^GET \/api\/clubs\/:club_id\/webhooks(\/:webhook_id\/deliveries)?$/, "access_control:view"],
   [/^(POST|PATCH|DELETE) \/api\/clubs\/:club_id\/webhooks(\/:webhook_id(\/test|\/rotate-secret|\/deliveries\/:delivery_id\/retry)?)?$/, "access_control:edit"],
+
+  // DESIGN.md section 13.
+  [/^POST \/api\/clubs\/:club_id\/members\/:member_id\/actions\/(approve|reject)$/, "members:edit"],
 ];
 
 /** The MCP tools SPEC names, with the scope of the route each mirrors (DESIGN.md section 4). */
@@ -80,6 +83,10 @@ const DESIGN_TOOL_SCOPES: Record<string, Scope | Scope[] | null> = {
   update_promo_code: "finances:edit",
   list_webhooks: "access_control:view",
   webhook_deliveries: "access_control:view",
+
+  // DESIGN.md section 13.
+  approve_member: "members:edit",
+  reject_member: "members:edit",
 };
 
 /**

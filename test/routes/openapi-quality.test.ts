@@ -169,6 +169,8 @@ describe("OpenAPI for a newcomer", () => {
     // The examples cannot know a real password or ticket id.
     "login 401 INVALID_CREDENTIALS",
     "registerForEvent 404 TICKET_NOT_FOUND",
+    // The example cannot know a tier id of the club (422 TIER_NOT_OFFERED).
+    "joinClub 422 VALIDATION_FAILED",
     // The member's page, with the token of the member added above.
     "updateMemberPageName 200",
     "requestMemberEmailChange 202",
@@ -185,7 +187,7 @@ describe("OpenAPI for a newcomer", () => {
     const order = EXPECTED.map((line) => line.split(" ")[0]);
     expect(withBody.map((o) => o.operationId).sort()).toEqual([...order].sort());
     const session = (await env.call("POST", "/api/auth/login", { key: null, body: { email: "owner@test.org", password: "owner-password" } })).body.token;
-    const ids: Record<string, string> = { club_id: env.clubId };
+    const ids: Record<string, string> = { club_id: env.clubId, slug: (await env.call("GET", `/api/clubs/${env.clubId}`)).body.slug };
     const outcomes: string[] = [];
     for (const operationId of order) {
       const op = withBody.find((o) => o.operationId === operationId)!;

@@ -44,6 +44,8 @@ describe("public routes", () => {
         passkit: [300],
         "public-events": [60],
         "member-page": [20],
+        join: [20],
+        "public-club": [60],
       });
     } finally {
       env.close();

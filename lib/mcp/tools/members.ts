@@ -36,6 +36,7 @@ import { exportMembersForAssistant } from "../../members/export";
 import { eraseMember } from "../../members/erase";
 import { exportMemberData, getMemberHistory } from "../../members/history";
 import { importMembers } from "../../members/import";
+import { approveMember, rejectMember } from "../../join";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
 export const list_members = tool({
@@ -213,4 +214,29 @@ export const export_member_data = tool({
   annotations: READ_ONLY,
   output: MemberDataExport,
   run: (ctx, input) => exportMemberData(ctx, input),
+});
+
+export const approve_member = tool({
+  name: "approve_member",
+  title: "Approve an application to join",
+  description:
+    "For a club in `application` mode: accepts a member whose application_status is pending_approval. With nothing to pay their membership starts today (active); otherwise they are mailed the payment step (bank transfer details). Fails with NOT_AWAITING_APPROVAL otherwise. Returns the updated member.",
+  input: MemberIdInput,
+  annotations: WRITE,
+  output: MemberAdminItem,
+  run: (ctx, input) => approveMember(ctx, input),
+});
+
+export const reject_member = tool({
+  name: "reject_member",
+  title: "Reject an application to join",
+  description:
+    "For a club in `application` mode: turns down a member whose application_status is pending_approval. The applicant is erased for good (as delete_member) and mailed the decision: confirm with the user first. Fails with NOT_AWAITING_APPROVAL otherwise. Returns {erased: true, member_id}.",
+  input: MemberIdInput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  output: MemberErased,
+  run: async (ctx, input) => {
+    await rejectMember(ctx, input);
+    return { erased: true, member_id: input.member_id };
+  },
 });

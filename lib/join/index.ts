@@ -1,0 +1,360 @@
+// Joining a club online (DESIGN.md section 13), first slice: bank transfer only (Stripe comes
+// later). Owns the public club page a join form is drawn from, the join itself (per
+// `membership_mode`, the price less a membership promo code and the referral reward, the
+// existing member who tries again), the admin's decision on an application (approve, reject),
+// and the mails of each step, in the club's language.
+import { and, asc, eq } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { clubs, members, tiers } from "../../db/schema";
+import { clubCardView } from "../cards/view";
+import type { ClubRow } from "../clubs/internal";
+import { type Ctx, type PublicCtx, verb } from "../context";
+import { Conflict, Forbidden, inClubLanguage, type Invalid, NotFound, ValidationFailed } from "../errors";
+import { checkFormProof, spendFormProof } from "../forms";
+import type { Locale } from "../i18n";
+import { JOIN_MAIL_TEXTS } from "../i18n/join";
+import { nowIso } from "../ids";
+import { clubSender, queueMail } from "../mail";
+import { brandedBody, fillText } from "../mail/layout";
+import { bankTransferOf, paymentMethods } from "../member-page";
+import { newMemberRow } from "../members";
+import { eraseMember } from "../members/erase";
+import { customFieldsOf } from "../members/export";
+import {
+  freeReferralCode,
+  getMemberRow,
+  memberAuthor,
+  memberPageUrl,
+  type MemberRow,
+  newManageToken,
+  normalizeEmail,
+  periodEnd,
+  writeHistory,
+} from "../members/internal";
+import type { MemberAdminItem } from "../members/schemas";
+import { emitMemberChange, getMemberItem } from "../members/internal";
+import { statusOn, todayUtc } from "../members/status";
+import { redeemMembershipPromo } from "../promo";
+import type { AddressRate } from "../ratelimit";
+import { emitter } from "../webhooks/emit";
+import type { JoinAnswer, JoinRequest, PublicClub } from "./schemas";
+
+/** Joining and the club page a join form reads: 20 a minute per client address (DESIGN.md section 13). */
+export const JOIN_RATE: AddressRate = { scope: "join", perMinute: 20 };
+export const PUBLIC_CLUB_RATE: AddressRate = { scope: "public-club", perMinute: 60 };
+
+async function clubBySlug(q: Queryable, slug: string): Promise<ClubRow> {
+  const [club] = await q.select().from(clubs).where(eq(clubs.slug, slug)).limit(1);
+  if (!club) throw new NotFound("CLUB_NOT_FOUND");
+  return club;
+}
+
+const modeOf = (club: ClubRow): PublicClub["membership_mode"] =>
+  club.membership_mode === "application" || club.membership_mode === "closed" ? club.membership_mode : "open";
+
+/** The club's page for a join form: who it is, its active tiers, how to pay, what to ask. Nothing about members. */
+export async function getPublicClub(ctx: PublicCtx, slug: string): Promise<PublicClub> {
+  const club = await clubBySlug(ctx.db.read, slug);
+  const view = clubCardView(club);
+  const offered = await ctx.db.read
+    .select()
+    .from(tiers)
+    .where(and(eq(tiers.club_id, club.id), eq(tiers.is_active, true)))
+    .orderBy(asc(tiers.sort_order), asc(tiers.created_at));
+  return {
+    slug: club.slug,
+    name: view.clubName,
+    description: club.description,
+    logo_url: view.logoUrl,
+    primary_color: view.colors.primary,
+    secondary_color: view.colors.secondary,
+    locale: view.locale,
+    membership_mode: modeOf(club),
+    application_instructions: club.application_instructions,
+    currency: club.currency,
+    tiers: offered.map((t) => ({
+      id: t.id,
+      name: t.name,
+      description: t.description,
+      price_cents: t.price_cents,
+      currency: t.currency,
+      duration_months: t.duration_months,
+    })),
+    payment_methods: paymentMethods(club) as PublicClub["payment_methods"],
+    custom_fields: fieldDefinitions(club.custom_fields_schema),
+  };
+}
+
+type FieldDef = Record<string, unknown> & { key: string };
+
+/** The club's custom field definitions that have a key (the same ones the import and export know). */
+function fieldDefinitions(schema: unknown): FieldDef[] {
+  const keys = new Set(customFieldsOf(schema).map((f) => f.key));
+  return (Array.isArray(schema) ? schema : []).filter((f): f is FieldDef => keys.delete((f as FieldDef)?.key));
+}
+
+/**
+ * The answers checked against the club's definitions: a key it does not ask for, a `required`
+ * field left out or empty, a value not of the field's `type` (`number`, `boolean`, else text)
+ * or not among its `options`. Empty answers are dropped.
+ */
+export function checkCustomFields(schema: unknown, answers: Record<string, unknown> | null | undefined): { values: Record<string, unknown>; items: Invalid[] } {
+  const defs = fieldDefinitions(schema);
+  const given = answers ?? {};
+  const items: Invalid[] = [];
+  const values: Record<string, unknown> = {};
+  const loc = (key: string) => ["body", "custom_fields", key];
+  for (const key of Object.keys(given)) if (!defs.some((d) => d.key === key)) items.push({ loc: loc(key), code: "CUSTOM_FIELD_UNKNOWN" });
+  for (const d of defs) {
+    const v = given[d.key];
+    if (v === undefined || v === null || v === "") {
+      if (d.required === true) items.push({ loc: loc(d.key), code: "CUSTOM_FIELD_REQUIRED" });
+      continue;
+    }
+    const type = d.type === "number" || d.type === "boolean" ? d.type : "text";
+    const options = Array.isArray(d.options) ? d.options.map((o) => (o && typeof o === "object" ? (o as { value?: unknown }).value : o)) : null;
+    const fits = (type === "text" ? typeof v === "string" && !/[\r\n]/.test(v) : typeof v === type) && (!options || options.includes(v));
+    if (!fits) items.push({ loc: loc(d.key), code: "CUSTOM_FIELD_INVALID" });
+    else values[d.key] = v;
+  }
+  return { values, items };
+}
+
+/** How a club's mail looks, who it is from, and its texts. */
+function mailOf(ctx: { baseUrl: string }, club: ClubRow) {
+  const view = clubCardView(club);
+  const { primary, onPrimary, secondary, onSecondary } = view.colors;
+  return {
+    locale: view.locale,
+    tx: JOIN_MAIL_TEXTS[view.locale],
+    sender: clubSender(ctx.baseUrl, club),
+    brand: { name: view.clubName, primary, onPrimary, secondary, onSecondary },
+  };
+}
+
+const money = (cents: number, currency: string, locale: Locale) => new Intl.NumberFormat(locale, { style: "currency", currency }).format(cents / 100);
+
+type JoinMail = "payment" | "welcome" | "applied" | "alreadyMember" | "rejected";
+
+/** Queues one of the join mails to `to` (`m`: whose name and page; `transfer`: the payment details). */
+async function queueJoinMail(
+  t: Queryable,
+  ctx: { baseUrl: string },
+  club: ClubRow,
+  kind: JoinMail,
+  to: { email: string; first_name: string; manage_token?: string | null },
+  transfer?: ReturnType<typeof bankTransferOf> | null,
+): Promise<void> {
+  const { locale, tx, sender, brand } = mailOf(ctx, club);
+  const mail = tx[kind];
+  const p = {
+    first: to.first_name,
+    club: brand.name,
+    amount: transfer ? money(transfer.amount_cents, transfer.currency, locale) : "",
+    beneficiary: transfer?.beneficiary ?? "",
+    iban: transfer?.iban ?? "",
+    bic: transfer?.bic ?? "",
+    reference: transfer?.reference ?? "",
+  };
+  const details = kind === "payment" && transfer ? tx.payment.details.filter((d) => !d.startsWith("BIC") || transfer.bic).map((d) => fillText(d, p)) : [];
+  const label = "action" in mail ? mail.action : null;
+  await queueMail(t, club.id, {
+    ...sender,
+    to: to.email,
+    subject: fillText(mail.subject, p),
+    ...brandedBody(brand, {
+      paragraphs: [fillText(tx.hello, p), fillText(mail.body, p), ...(details.length ? [details.join("\n")] : [])],
+      action: label && to.manage_token ? { label, url: memberPageUrl(ctx.baseUrl, to.manage_token) } : undefined,
+      bye: tx.bye,
+    }),
+  });
+}
+
+/** An active member of the club whose card code is `code`, or null. */
+async function referrerOf(t: Queryable, club: ClubRow, code: string, today: string): Promise<MemberRow | null> {
+  const [m] = await t
+    .select()
+    .from(members)
+    .where(and(eq(members.club_id, club.id), eq(members.referral_code, code.trim().toUpperCase())))
+    .limit(1);
+  return m && statusOn(m, today, club.grace_period_days) === "active" ? m : null;
+}
+
+/**
+ * Joins the club whose slug is `slug`. Per its `membership_mode`: `open` -> a pending member
+ * (active at once when nothing is left to pay), `application` -> a pending member awaiting the
+ * admin's approval, `closed` -> 403 JOIN_CLOSED. The price: the tier's, less a `membership`
+ * promo code, less the referral reward (`member_referral_reward_percent` of the tier's price,
+ * when the club's referral is on and `referral_code` is an active member's), never below 0. An
+ * address that is already a member's: 409 ALREADY_MEMBER, nobody created, and that member is
+ * mailed the link to their page (the answer carries neither). 404 unknown club; 422 a tier not
+ * on offer, an unknown referral code, custom fields not as the club asks; 409 a refused promo
+ * code, a payment method the club does not offer (PAYMENT_METHOD_UNAVAILABLE: `stripe` until
+ * card payments are configured); 403 the form's proof refused (lib/forms). The new member is
+ * mailed what to do next: the bank transfer details, their welcome, or that the application is
+ * received.
+ */
+export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest, nowDate = new Date()): Promise<JoinAnswer> {
+  const proof = await checkFormProof(ctx.db, ctx.formProofBits, input, nowDate);
+  let locale: Locale | undefined;
+  const outcome = await inClubLanguage(
+    () => locale,
+    () =>
+      ctx.db.tx(async (t) => {
+        await spendFormProof(t, proof, nowDate);
+        const club = await clubBySlug(t, slug);
+        locale = clubCardView(club).locale;
+        const mode = modeOf(club);
+        if (mode === "closed") throw new Forbidden("JOIN_CLOSED");
+        const [tier] = await t
+          .select()
+          .from(tiers)
+          .where(and(eq(tiers.id, input.tier_id), eq(tiers.club_id, club.id), eq(tiers.is_active, true)))
+          .limit(1);
+        const items: Invalid[] = tier ? [] : [{ loc: ["body", "tier_id"], code: "TIER_NOT_OFFERED" }];
+        const custom = checkCustomFields(club.custom_fields_schema, input.custom_fields);
+        items.push(...custom.items);
+        if (items.length) throw new ValidationFailed(items);
+
+        const email = normalizeEmail(input.email);
+        const [existing] = await t
+          .select()
+          .from(members)
+          .where(and(eq(members.club_id, club.id), eq(members.email, email)))
+          .limit(1);
+        if (existing) {
+          // Committed with the spent challenge; the refusal is thrown once it is.
+          let token = existing.manage_token;
+          if (!token) {
+            token = newManageToken();
+            await t.update(members).set({ manage_token: token }).where(eq(members.id, existing.id));
+          }
+          await queueJoinMail(t, ctx, club, "alreadyMember", { ...existing, manage_token: token });
+          return { already: true as const };
+        }
+
+        const today = todayUtc(nowDate);
+        const promo = input.promo_code
+          ? await redeemMembershipPromo(t, {
+              clubId: club.id,
+              tierId: tier.id,
+              currency: tier.currency,
+              code: input.promo_code,
+              price: tier.price_cents,
+              now: nowDate,
+            })
+          : null;
+        const referrer = input.referral_code && club.member_referral_enabled ? await referrerOf(t, club, input.referral_code, today) : null;
+        if (input.referral_code && club.member_referral_enabled && !referrer) {
+          throw new ValidationFailed([{ loc: ["body", "referral_code"], code: "REFERRAL_CODE_UNKNOWN" }]);
+        }
+        const reward = referrer ? Math.round((tier.price_cents * club.member_referral_reward_percent) / 100) : 0;
+        const discount = Math.min(tier.price_cents, (promo?.discount ?? 0) + reward);
+        const amount = tier.price_cents - discount;
+        const methods = paymentMethods(club);
+        if (amount > 0 && !methods.includes(input.payment_method)) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
+
+        const activeNow = amount === 0 && mode === "open";
+        const row = newMemberRow(club.id, {
+          first_name: input.first_name,
+          last_name: input.last_name,
+          email,
+          membership_start: today,
+          membership_end: periodEnd(today, tier.duration_months),
+          payment_status: activeNow ? "paid" : "pending",
+          payment_method: amount > 0 ? input.payment_method : null,
+          tier_id: tier.id,
+          custom_fields: Object.keys(custom.values).length ? custom.values : null,
+          referral_code: await freeReferralCode(t, club.id),
+        });
+        const [created] = await t
+          .insert(members)
+          .values({
+            ...row,
+            is_manual: false,
+            acquisition_source: referrer ? "referral" : "join",
+            referred_by_member_id: referrer?.id ?? null,
+            application_status: mode === "application" ? "pending_approval" : null,
+            amount_due_cents: amount > 0 ? amount : null,
+          })
+          .returning();
+        await promo?.record(null, created.id);
+        await emitMemberChange(await emitter(ctx.db, club.id), null, created, () => getMemberItem(t, club.id, created.id));
+        await writeHistory(t, memberAuthor(club.id), {
+          memberId: created.id,
+          action: "join",
+          to: created,
+          details: { amount_cents: amount, discount_cents: discount, promo_code_id: promo?.promo.id ?? null, referred_by: referrer?.id ?? null },
+        });
+        const transfer = amount > 0 && mode === "open" ? bankTransferOf(club, created.referral_code, amount, tier.currency) : null;
+        await queueJoinMail(t, ctx, club, mode === "application" ? "applied" : transfer ? "payment" : "welcome", created, transfer);
+        return {
+          already: false as const,
+          answer: {
+            member_id: created.id,
+            status: activeNow ? ("active" as const) : ("pending" as const),
+            application_status: mode === "application" ? ("pending_approval" as const) : null,
+            amount_cents: amount,
+            discount_cents: discount,
+            currency: tier.currency,
+            manage_url: memberPageUrl(ctx.baseUrl, created.manage_token as string),
+            bank_transfer: transfer,
+          },
+        };
+      }),
+  );
+  if (outcome.already) {
+    const refused = new Conflict("ALREADY_MEMBER");
+    refused.clubLocale = locale;
+    throw refused;
+  }
+  return outcome.answer;
+}
+
+/** The applicant `memberId`, 409 NOT_AWAITING_APPROVAL unless their application awaits a decision. */
+async function applicantOf(t: Queryable, ctx: Ctx, memberId: string): Promise<MemberRow> {
+  const m = await getMemberRow(t, ctx.clubId, memberId);
+  if (m.application_status !== "pending_approval") throw new Conflict("NOT_AWAITING_APPROVAL");
+  return m;
+}
+
+/**
+ * Accepts an application: with nothing to pay the membership starts today (active), else the
+ * applicant is mailed the payment step (the bank transfer details). 409 NOT_AWAITING_APPROVAL.
+ */
+export const approveMember = verb(
+  "members:edit",
+  async (ctx: Ctx, input: { member_id: string }): Promise<MemberAdminItem> =>
+    ctx.db.tx(async (t) => {
+      const m = await applicantOf(t, ctx, input.member_id);
+      const [club] = await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1);
+      const [tier] = m.tier_id ? await t.select().from(tiers).where(eq(tiers.id, m.tier_id)).limit(1) : [];
+      const months = tier?.duration_months ?? club.membership_duration_months;
+      const currency = tier?.currency ?? club.currency;
+      const due = m.amount_due_cents ?? 0;
+      const today = todayUtc();
+      const set: Partial<MemberRow> = { application_status: null, updated_at: nowIso() };
+      // The period starts when the applicant is accepted (free) or pays (mark-paid starts it then).
+      if (due === 0) Object.assign(set, { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months) });
+      else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
+      const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
+      await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
+      const transfer = due > 0 && paymentMethods(club).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
+      await queueJoinMail(t, ctx, club, due > 0 ? "payment" : "welcome", after, transfer);
+      return getMemberItem(t, ctx.clubId, m.id);
+    }),
+);
+
+/**
+ * Turns an application down: the applicant is erased (as DELETE members/<id>, section 12) and
+ * mailed the decision. 409 NOT_AWAITING_APPROVAL.
+ */
+export const rejectMember = verb("members:edit", async (ctx: Ctx, input: { member_id: string }): Promise<void> => {
+  const m = await applicantOf(ctx.db.read, ctx, input.member_id);
+  await eraseMember(ctx, { member_id: m.id });
+  // After the erasure, which forgets every queued mail naming the address.
+  await ctx.db.tx(async (t) => {
+    const [club] = await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1);
+    await queueJoinMail(t, ctx, club, "rejected", { email: m.email, first_name: m.first_name });
+  });
+});

@@ -1,0 +1,31 @@
+// The referral reward once a referred newcomer pays (DESIGN.md section 13): the newcomer got the
+// club's `member_referral_reward_percent` off when joining; on their first payment the referrer's
+// `referral_count` rises and the same amount is added to their `referral_credit_cents`, the
+// balance capped by `member_referral_max_credits_cents`.
+import { eq, sql } from "drizzle-orm";
+import type { Queryable } from "../../db";
+import { clubs, members, tiers } from "../../db/schema";
+import type { MemberRow } from "./internal";
+
+/**
+ * Inside the payment's transaction, for the member `m` as it was before it: when it joined online
+ * and still owed its first payment (`amount_due_cents` set) and was referred, credits the referrer.
+ * Nothing otherwise (a renewal, a member added by hand, a referrer since erased).
+ */
+export async function creditReferrer(t: Queryable, m: MemberRow): Promise<void> {
+  if (m.amount_due_cents === null || !m.referred_by_member_id || !m.tier_id) return;
+  const [club] = await t
+    .select({ percent: clubs.member_referral_reward_percent, max: clubs.member_referral_max_credits_cents })
+    .from(clubs)
+    .where(eq(clubs.id, m.club_id))
+    .limit(1);
+  const [tier] = await t.select({ price: tiers.price_cents }).from(tiers).where(eq(tiers.id, m.tier_id)).limit(1);
+  const [referrer] = await t.select().from(members).where(eq(members.id, m.referred_by_member_id)).limit(1);
+  if (!club || !tier || !referrer || referrer.club_id !== m.club_id) return;
+  const reward = Math.round((tier.price * club.percent) / 100);
+  const credit = club.max === null ? reward : Math.max(0, Math.min(reward, club.max - referrer.referral_credit_cents));
+  await t
+    .update(members)
+    .set({ referral_count: sql`${members.referral_count} + 1`, referral_credit_cents: sql`${members.referral_credit_cents} + ${credit}` })
+    .where(eq(members.id, referrer.id));
+}
