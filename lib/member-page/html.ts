@@ -203,5 +203,6 @@ export async function memberPageAction(ctx: PublicCtx, token: string, action: Pa
 
 /** A form field as trimmed text (absent or not text: undefined); the verbs' own checks apply. */
 function text(v: unknown): string | undefined {
-  return typeof v === "string" ? v.trim().slice(0, 320) : undefined;
+  // Not trimmed here: the verb's schema refuses a control character before it trims, as the JSON route does.
+  return typeof v === "string" && v.trim() !== "" ? v : undefined;
 }

@@ -5,6 +5,7 @@
 // data, ask to be erased) is written to their history with `actor: member`.
 import { timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
 import type { Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
@@ -19,7 +20,7 @@ import { queuePassUpdate, walletUrls } from "../passes";
 import { memberDataDocument } from "../members/history";
 import { assertEmailFree } from "../members/index";
 import { type MemberRow, memberAuthor, memberPageUrl, newManageToken, normalizeEmail, searchTextOf, sortNameOf, writeHistory } from "../members/internal";
-import type { BankTransfer, MemberPage, MemberNameUpdate, RenewAnswer } from "./schemas";
+import { type BankTransfer, EmailChangeRequest, type MemberPage, MemberNameUpdate, type RenewAnswer } from "./schemas";
 import { creditorReference } from "../members/reference";
 import type { MemberDataExport } from "../members/schemas";
 import { statusOn, todayUtc } from "../members/status";
@@ -87,7 +88,23 @@ export async function getMemberPage(ctx: PublicCtx, token: string): Promise<Memb
 }
 
 /** Corrects the member's first and last name (a history row `update` naming the fields, by the member). */
-export async function updateMemberName(ctx: PublicCtx, token: string, input: MemberNameUpdate): Promise<MemberPage> {
+/**
+ * `input` as `schema` reads it, or the 422 the JSON route gives: the HTML form's fields come here
+ * unchecked, and one schema keeps both transports to one rule (no control character in a name...).
+ */
+function checked<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const read = schema.safeParse(input);
+  if (read.success) return read.data;
+  throw new ValidationFailed(
+    read.error.issues.map((i) => ({
+      loc: ["body", ...i.path.map((p) => (typeof p === "symbol" ? String(p) : p))],
+      code: i.message === "TEXT_CONTROL_CHARACTER" ? "TEXT_CONTROL_CHARACTER" : "VALIDATION_FAILED",
+    })),
+  );
+}
+
+export async function updateMemberName(ctx: PublicCtx, token: string, given: MemberNameUpdate): Promise<MemberPage> {
+  const input = checked(MemberNameUpdate, given);
   const { m, club, after } = await ctx.db.tx(async (t) => {
     const { m, club } = await memberOf(ctx, t, token);
     const set: Partial<MemberRow> = {};
@@ -115,11 +132,7 @@ export async function updateMemberName(ctx: PublicCtx, token: string, input: Mem
  * address, EMAIL_UNCHANGED for the member's own. Asking again replaces the pending change.
  */
 export async function requestEmailChange(ctx: PublicCtx, token: string, input: { email: string }): Promise<{ pending_email: string; expires_at: string }> {
-  const email = normalizeEmail(input.email);
-  // The JSON route's schema checks the address; the HTML form's goes through here only.
-  if (!/^[^\s@"<>]+@[^\s@"<>]+\.[^\s@"<>]+$/.test(email) || email.length > 320) {
-    throw new ValidationFailed([{ loc: ["body", "email"], code: "VALIDATION_FAILED" }]);
-  }
+  const email = normalizeEmail(checked(EmailChangeRequest, input).email);
   return ctx.db.tx(async (t) => {
     const { m, club } = await memberOf(ctx, t, token);
     if (email === m.email) throw new Conflict("EMAIL_UNCHANGED");

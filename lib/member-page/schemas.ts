@@ -1,7 +1,7 @@
 // The shapes of the member's own page (DESIGN.md section 14): what GET /api/public/manage/<token>
 // answers (the HTML page /m/<token> draws the same), and the bodies of its actions.
 import { z } from "zod";
-import { dateTimeOutput } from "../schema-types";
+import { dateTimeOutput, emailLine, oneLine } from "../schema-types";
 import { STATUSES } from "../members/schemas";
 
 const date = () => z.iso.date().meta({ format: "date" });
@@ -41,13 +41,13 @@ export type MemberPage = z.infer<typeof MemberPage>;
 
 export const MemberNameUpdate = z
   .object({
-    first_name: z.string().trim().min(1).max(200).optional(),
-    last_name: z.string().trim().min(1).max(200).optional(),
+    first_name: oneLine().trim().min(1).max(200).optional(),
+    last_name: oneLine().trim().min(1).max(200).optional(),
   })
   .meta({ id: "MemberNameUpdate", examples: [{ first_name: "Émilie", last_name: "Rochat-Favre" }] });
 export type MemberNameUpdate = z.infer<typeof MemberNameUpdate>;
 
-export const EmailChangeRequest = z.object({ email: z.email().max(320) }).meta({ id: "EmailChangeRequest", examples: [{ email: "emilie.new@example.org" }] });
+export const EmailChangeRequest = z.object({ email: emailLine().max(320) }).meta({ id: "EmailChangeRequest", examples: [{ email: "emilie.new@example.org" }] });
 export const EmailChangePending = z
   .object({ pending_email: z.string(), expires_at: dateTimeOutput() })
   .meta({ id: "EmailChangePending", description: "A link was mailed to the new address; the change is made when it is followed." });

@@ -77,6 +77,17 @@ describe("/m/<token>", () => {
     expect(refused.text).toContain("ne se renouvelle pas automatiquement");
   });
 
+  it("refuses a name or an address with a control or direction-override character, as the JSON route does, and stores nothing", async () => {
+    const m = await seedMember(env);
+    const token = m.manage_token as string;
+    for (const body of [{ first_name: "Zoé\r\nBcc: x" }, { last_name: "Favre\u202E" }]) {
+      const refused = await post(`/m/${token}/name`, body);
+      expect(refused.status).toBe(422);
+    }
+    expect((await post(`/m/${token}/email`, { email: "new\u202E@example.org" })).status).toBe(422);
+    expect(await memberRow(env, m.id)).toMatchObject({ first_name: m.first_name, last_name: m.last_name, pending_email: null });
+  });
+
   it("confirms a new email from the mailed link once, then lives at its new address", async () => {
     const m = await seedMember(env);
     const token = m.manage_token as string;

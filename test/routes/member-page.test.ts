@@ -68,6 +68,10 @@ describe("the member's page (JSON)", () => {
     expect(await memberRow(env, m.id)).toMatchObject({ first_name: "Anne-Marie", last_name: "Dupont" });
     expect((await history(m.id))[0]).toMatchObject({ kind: "update", actor: "member" });
     expect((await page("PATCH", m.manage_token as string, "", { first_name: "" })).status).toBe(422);
+    const control = await page("PATCH", m.manage_token as string, "", { last_name: "Dupont\nX" });
+    expect(control.status).toBe(422);
+    expect(control.body.detail[0]).toMatchObject({ loc: ["body", "last_name"], type: "text_control_character" });
+    expect((await memberRow(env, m.id)).last_name).toBe("Dupont");
   });
 
   it("changes the email through the link mailed to the new address; the token changes, the link works once", async () => {
