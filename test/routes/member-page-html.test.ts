@@ -80,7 +80,8 @@ describe("/m/<token>", () => {
   it("refuses a name or an address with a control or direction-override character, as the JSON route does, and stores nothing", async () => {
     const m = await seedMember(env);
     const token = m.manage_token as string;
-    for (const body of [{ first_name: "Zoé\r\nBcc: x" }, { last_name: "Favre\u202E" }]) {
+    const bodies: Record<string, string>[] = [{ first_name: "Zoé\r\nBcc: x" }, { last_name: "Favre\u202E" }];
+    for (const body of bodies) {
       const refused = await post(`/m/${token}/name`, body);
       expect(refused.status).toBe(422);
     }
