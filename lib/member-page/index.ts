@@ -19,11 +19,23 @@ import { brandedBody, fillText } from "../mail/layout";
 import { queuePassUpdate, walletUrls } from "../passes";
 import { memberDataDocument } from "../members/history";
 import { assertEmailFree } from "../members/index";
-import { type MemberRow, memberAuthor, memberPageUrl, newManageToken, normalizeEmail, searchTextOf, sortNameOf, writeHistory } from "../members/internal";
+import {
+  emitMemberChange,
+  getMemberItem,
+  type MemberRow,
+  memberAuthor,
+  memberPageUrl,
+  newManageToken,
+  normalizeEmail,
+  searchTextOf,
+  sortNameOf,
+  writeHistory,
+} from "../members/internal";
 import { type BankTransfer, EmailChangeRequest, type MemberPage, MemberNameUpdate, type RenewAnswer } from "./schemas";
 import { creditorReference } from "../members/reference";
 import type { MemberDataExport } from "../members/schemas";
 import { statusOn, todayUtc } from "../members/status";
+import { emitter } from "../webhooks/emit";
 
 /** How long the link that confirms a new address works. */
 export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -103,6 +115,11 @@ function checked<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   );
 }
 
+/** A change the member made is a `member.updated` for the club's webhooks, as an admin's is. */
+async function toldToWebhooks(ctx: PublicCtx, t: Queryable, before: MemberRow, after: MemberRow): Promise<void> {
+  await emitMemberChange(await emitter(ctx.db, before.club_id), before, after, () => getMemberItem(t, before.club_id, before.id));
+}
+
 export async function updateMemberName(ctx: PublicCtx, token: string, given: MemberNameUpdate): Promise<MemberPage> {
   const input = checked(MemberNameUpdate, given);
   const { m, club, after } = await ctx.db.tx(async (t) => {
@@ -119,6 +136,7 @@ export async function updateMemberName(ctx: PublicCtx, token: string, given: Mem
       .where(eq(members.id, m.id))
       .returning();
     await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "update", from: m, to: after, details: { fields: Object.keys(set) } });
+    await toldToWebhooks(ctx, t, m, after);
     // The name is on the wallet card.
     await queuePassUpdate(t, m.club_id, [m.id], "member_page");
     return { m, club, after };
@@ -195,6 +213,7 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
       .where(eq(members.id, m.id))
       .returning();
     await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "update", from: m, to: after, details: { fields: ["email"] } });
+    await toldToWebhooks(ctx, t, m, after);
     return { email: after.email, manage_url: memberPageUrl(ctx.baseUrl, next) };
   });
 }
@@ -272,6 +291,7 @@ export async function requestErasure(ctx: PublicCtx, token: string): Promise<{ e
     const now = nowIso();
     const [after] = await t.update(members).set({ erasure_requested_at: now, updated_at: now }).where(eq(members.id, m.id)).returning();
     await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "erasure_requested", from: m, to: after });
+    await toldToWebhooks(ctx, t, m, after);
     return { erasure_requested_at: now };
   });
 }
