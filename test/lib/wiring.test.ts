@@ -12,8 +12,9 @@ import { MAIL_SEND } from "../../lib/mail";
 import { IDEMPOTENCY_PURGE } from "../../lib/idempotency";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
-import { WEBHOOK_DISABLED_MAIL } from "../../lib/webhooks/deliver";
-import { JOB_KINDS } from "../../server/jobs";
+import { WEBHOOK_DISABLED_MAIL, WEBHOOK_LOG_PURGE } from "../../lib/webhooks/deliver";
+import { JOB_KINDS, RECURRING } from "../../server/jobs";
+import { JOBS_PURGE } from "../../lib/jobs";
 import { VOIDED_PASS_FORGET } from "../../lib/passes/voided";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -31,7 +32,7 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run and the end of unpaid holds", () => {
+it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, and the purges of finished jobs and old webhook deliveries", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
     [
       APPLE_PUSH,
@@ -45,6 +46,13 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       PENDING_EXPIRY_JOB,
       WEBHOOK_DELIVERY,
       WEBHOOK_DISABLED_MAIL,
+      JOBS_PURGE,
+      WEBHOOK_LOG_PURGE,
     ].sort(),
   );
+});
+
+it("every recurring job's kind is in the server's table, and the server starts every chain", () => {
+  for (const recurring of RECURRING) for (const kind of Object.keys(recurring.kinds)) expect(JOB_KINDS[kind]).toBe(recurring.kinds[kind]);
+  expect(read("server/index.ts")).toContain("for (const recurring of RECURRING) await recurring.ensure(db);");
 });
