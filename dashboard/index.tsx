@@ -91,9 +91,15 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
         continue;
       }
       const params: Record<string, string> = {};
-      c.names.forEach((name, i) => {
-        params[name] = decodeURIComponent(m[i + 1]);
-      });
+      try {
+        // Ids lower-cased, as the API's loader does: ours are stored lower-case.
+        c.names.forEach((name, i) => {
+          const value = decodeURIComponent(m[i + 1]);
+          params[name] = name.endsWith("_id") ? value.toLowerCase() : value;
+        });
+      } catch {
+        return null;
+      }
       return { route: c.route, params };
     }
     return wrongMethod ? "method" : null;
