@@ -860,6 +860,12 @@ export const MESSAGES = {
     de: "Dieser Wert passt nicht zu diesem Feld.",
     it: "Questo valore non è adatto a questo campo.",
   },
+  CSRF_INVALID: {
+    fr: "Le formulaire a expiré ou ne vient pas du tableau de bord : rechargez la page et réessayez.",
+    en: "The form has expired or did not come from the dashboard: reload the page and try again.",
+    de: "Das Formular ist abgelaufen oder stammt nicht aus dem Dashboard: Seite neu laden und erneut versuchen.",
+    it: "Il modulo è scaduto o non proviene dalla dashboard: ricarica la pagina e riprova.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;
