@@ -139,7 +139,6 @@ async function list(input: PageInput): Promise<Html | Response> {
         method="get"
         action="/admin/members"
         class="filters card"
-        role="search"
         hx-get="/admin/members"
         hx-target="#results"
         hx-swap="outerHTML"
