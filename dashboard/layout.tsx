@@ -28,8 +28,21 @@ import type { Locale } from "../lib/i18n";
 import { assetUrl } from "./assets";
 import { type Child, Fragment, h, type Html, raw } from "./jsx";
 
-/** htmx's settings: no inline styles or eval (the CSP forbids both), no script from a swapped fragment. */
-const HTMX_CONFIG = JSON.stringify({ includeIndicatorStyles: false, allowEval: false, allowScriptTags: false, selfRequestsOnly: true });
+/**
+ * htmx's settings: no inline styles or eval (the CSP forbids both), no script from a swapped
+ * fragment; and a refusal (4xx, 5xx) is swapped in like a success, since its fragment is the
+ * message to show (htmx's default drops it, leaving the person with no answer).
+ */
+const HTMX_CONFIG = JSON.stringify({
+  includeIndicatorStyles: false,
+  allowEval: false,
+  allowScriptTags: false,
+  selfRequestsOnly: true,
+  responseHandling: [
+    { code: "204", swap: false },
+    { code: "...", swap: true },
+  ],
+});
 
 export type NavEntry = { id: NavId; path: string };
 

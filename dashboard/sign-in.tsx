@@ -70,7 +70,11 @@ export function signInRoutes(deps: { db: Db; config: Config; audit: AuditWriter;
 
   const show: Handler = async (request, _ip, _id, locale) => {
     const url = new URL(request.url);
-    return form(locale, nextPath(url.searchParams.get("next")));
+    const next = nextPath(url.searchParams.get("next"));
+    // Already signed in (a bookmark, the back button): straight on.
+    const token = readCookie(request, SESSION_COOKIE);
+    if (token && (await resolveCaller(db, `Bearer ${token}`).catch(() => null))) return redirectTo(request, next);
+    return form(locale, next);
   };
 
   const submit: Handler = async (request, ip, requestId, locale) => {

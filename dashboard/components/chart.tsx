@@ -11,7 +11,14 @@ const LEFT = 8;
 const BOTTOM = 24;
 const TOP = 16;
 
-export function BarChart(props: { id: string; caption: string; bars: Bar[]; maxText: (max: number) => string; labelHeading: string; valueHeading: string }): Html {
+export function BarChart(props: {
+  id: string;
+  caption: string;
+  bars: Bar[];
+  maxText: (max: number) => string;
+  labelHeading: string;
+  valueHeading: string;
+}): Html {
   const { bars } = props;
   const max = Math.max(1, ...bars.map((b) => b.value));
   const slot = (WIDTH - LEFT) / Math.max(1, bars.length);
@@ -21,6 +28,7 @@ export function BarChart(props: { id: string; caption: string; bars: Bar[]; maxT
     <figure class="chart card" aria-labelledby={`${props.id}-caption`}>
       <figcaption id={`${props.id}-caption`}>{props.caption}</figcaption>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${props.id}-caption`} focusable="false">
+        <title>{props.caption}</title>
         <line class="axis" x1={LEFT} y1={HEIGHT - BOTTOM} x2={WIDTH} y2={HEIGHT - BOTTOM} />
         <text x={LEFT} y={TOP - 4}>
           {props.maxText(max)}

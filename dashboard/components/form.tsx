@@ -88,12 +88,19 @@ export function Field(props: FieldProps): Html {
           {props.hint}
         </p>
       ) : null}
-      {props.error ? (
-        <p id={`${id}-error`} class="error-text">
-          {props.error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={props.error} />
     </div>
+  );
+}
+
+/** A field's error, named by the field's aria-describedby. */
+function FieldError(props: { id: string; error?: string }): Html {
+  return props.error ? (
+    <p id={`${props.id}-error`} class="error-text">
+      {props.error}
+    </p>
+  ) : (
+    raw("")
   );
 }
 
@@ -109,11 +116,7 @@ export function Select(props: { name: string; label: string; options: { value: s
           </option>
         ))}
       </select>
-      {props.error ? (
-        <p id={`${id}-error`} class="error-text">
-          {props.error}
-        </p>
-      ) : null}
+      <FieldError id={id} error={props.error} />
     </div>
   );
 }

@@ -6,25 +6,10 @@ import { z } from "zod";
 import { fill } from "../../lib/i18n/dashboard";
 import { type MemberAction, MEMBERS_TEXTS, type MembersTexts } from "../../lib/i18n/dashboard-members";
 import { approveMember, rejectMember } from "../../lib/join";
-import {
-  cancelSubscription,
-  extendMembership,
-  getMember,
-  markMemberPaid,
-  reactivateMember,
-  suspendMember,
-  updateMember,
-} from "../../lib/members";
+import { cancelSubscription, extendMembership, getMember, markMemberPaid, reactivateMember, suspendMember, updateMember } from "../../lib/members";
 import { eraseMember } from "../../lib/members/erase";
 import { exportMemberData } from "../../lib/members/history";
-import {
-  ExtendRequest,
-  MarkPaidRequest,
-  type MemberAdminItem,
-  MemberUpdate,
-  ReactivateRequest,
-  SuspendRequest,
-} from "../../lib/members/schemas";
+import { ExtendRequest, MarkPaidRequest, type MemberAdminItem, MemberUpdate, ReactivateRequest, SuspendRequest } from "../../lib/members/schemas";
 import type { Verb } from "../../lib/context";
 import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day, instant, money } from "../format";
@@ -77,7 +62,12 @@ const ACTIONS: Record<MemberAction, Action> = {
       </Fragment>
     ),
   },
-  suspend: { verb: suspendMember as never, schema: SuspendRequest, offered: (m) => m.payment_status !== "suspended", fields: (_i, tt, p) => <Reason tt={tt} problems={p} action="suspend" /> },
+  suspend: {
+    verb: suspendMember as never,
+    schema: SuspendRequest,
+    offered: (m) => m.payment_status !== "suspended",
+    fields: (_i, tt, p) => <Reason tt={tt} problems={p} action="suspend" />,
+  },
   reactivate: {
     verb: reactivateMember as never,
     schema: ReactivateRequest,
@@ -151,7 +141,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
           <dt>{tt.end}</dt>
           <dd>{day(m.membership_end, locale)}</dd>
           <dt>{tt.paymentMethod}</dt>
-          <dd>{m.payment_method ?? ""}</dd>
+          <dd>{m.payment_method ? (tt.methods[m.payment_method] ?? m.payment_method) : ""}</dd>
           <dt>{tt.referralCode}</dt>
           <dd>{m.referral_code}</dd>
           <dt>{tt.joined}</dt>
@@ -214,7 +204,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
                   <tr>
                     <td>{instant(e.created_at, locale)}</td>
                     <td>
-                      {e.kind}
+                      {tt.kinds[e.kind] ?? e.kind}
                       {e.amount_cents !== null ? ` · ${money(e.amount_cents, currency, locale)}` : ""}
                       {e.reason ? ` · ${e.reason}` : ""}
                     </td>
@@ -250,7 +240,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
                   <tr>
                     <td>{day(p.paid_at, locale)}</td>
                     <td class="num">{money(p.amount_cents, p.currency, locale)}</td>
-                    <td>{p.method}</td>
+                    <td>{tt.methods[p.method] ?? p.method}</td>
                   </tr>
                 ))}
               </tbody>

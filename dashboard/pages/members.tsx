@@ -13,7 +13,7 @@ import { listTiers } from "../../lib/tiers";
 import { replyResponse } from "../../server/reply";
 import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day } from "../format";
-import { Fragment, h, type Html } from "../jsx";
+import { Fragment, h, type Html, raw } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
 
@@ -139,7 +139,6 @@ async function list(input: PageInput): Promise<Html | Response> {
         method="get"
         action="/admin/members"
         class="filters card"
-        role="search"
         hx-get="/admin/members"
         hx-target="#results"
         hx-swap="outerHTML"
@@ -271,6 +270,32 @@ function ImportForm(props: { input: PageInput; tt: MembersTexts }): Html {
   );
 }
 
+/** The import's lines with a message (errors, warnings), under a caption; nothing when there are none. */
+function LineTable(props: { caption: string; lines: { line: number; detail: string }[]; tt: MembersTexts }): Html {
+  if (!props.lines.length) return raw("");
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{props.tt.line}</th>
+            <th scope="col">{props.tt.problem}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.lines.map((e) => (
+            <tr>
+              <td>{e.line}</td>
+              <td>{e.detail}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 function ImportResultView(props: { result: Awaited<ReturnType<typeof importMembers>> | null; problems: Problems; tt: MembersTexts; locale: Locale }): Html {
   const { result, tt } = props;
   if (!result)
@@ -287,42 +312,8 @@ function ImportResultView(props: { result: Awaited<ReturnType<typeof importMembe
           ? fill(tt.written, { created: result.created, updated: result.updated })
           : `${fill(tt.counts, { created: result.created, updated: result.updated, skipped: result.skipped })}. ${tt.nothingWritten}`}
       </p>
-      {result.errors.length ? (
-        <div class="table-wrap">
-          <table>
-            <caption>{tt.lineErrors}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{tt.line}</th>
-                <th scope="col">{tt.problem}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.errors.map((e) => (
-                <tr>
-                  <td>{e.line}</td>
-                  <td>{e.detail}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      {result.warnings.length ? (
-        <div class="table-wrap">
-          <table>
-            <caption>{tt.warnings}</caption>
-            <tbody>
-              {result.warnings.map((w) => (
-                <tr>
-                  <td>{w.line}</td>
-                  <td>{w.detail}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      <LineTable caption={tt.lineErrors} lines={result.errors} tt={tt} />
+      <LineTable caption={tt.warnings} lines={result.warnings} tt={tt} />
       {result.changes?.length ? (
         <details>
           <summary>{tt.changes}</summary>

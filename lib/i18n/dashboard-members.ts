@@ -79,6 +79,10 @@ export type MembersTexts = {
   eraseConfirm: string;
   eraseButton: string;
   exportData: string;
+  /** History kinds (lib/members HISTORY_KINDS_NOTE); an unknown one is shown as stored. */
+  kinds: Record<string, string>;
+  /** Payment methods; an unknown one is shown as stored. */
+  methods: Record<string, string>;
 };
 
 export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
@@ -176,6 +180,26 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     eraseConfirm: "Je comprends que cela ne peut pas être annulé",
     eraseButton: "Effacer définitivement",
     exportData: "Télécharger ses données (JSON)",
+    kinds: {
+      manual_create: "Ajout manuel",
+      import_create: "Import (création)",
+      import_update: "Import (mise à jour)",
+      update: "Modification",
+      correction: "Correction de la fin",
+      extend: "Prolongation",
+      mark_paid: "Paiement enregistré",
+      suspend: "Suspension",
+      reactivate: "Réactivation",
+      cancel_subscription: "Fin du renouvellement automatique",
+      card_email_sent: "Carte envoyée par e-mail",
+      payment: "Paiement",
+      join: "Adhésion en ligne",
+      renew: "Renouvellement",
+      approve: "Candidature acceptée",
+      reject: "Candidature refusée",
+      erase: "Effacement",
+    },
+    methods: { bank_transfer: "Virement", cash: "Espèces", stripe: "Carte (Stripe)", card: "Carte" },
   },
   en: {
     status: { all: "All", active: "Active", expired: "Expired", pending: "Pending", suspended: "Suspended" },
@@ -266,11 +290,30 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     },
     erase: "Erase",
     eraseTitle: "Erase {name}",
-    eraseText:
-      "Erasure (GDPR art. 17) is final: name, email, custom fields, codes and card are removed. Payments stay, attached to an anonymous member.",
+    eraseText: "Erasure (GDPR art. 17) is final: name, email, custom fields, codes and card are removed. Payments stay, attached to an anonymous member.",
     eraseConfirm: "I understand this cannot be undone",
     eraseButton: "Erase for good",
     exportData: "Download their data (JSON)",
+    kinds: {
+      manual_create: "Added by hand",
+      import_create: "Import (created)",
+      import_update: "Import (updated)",
+      update: "Edited",
+      correction: "End corrected",
+      extend: "Extended",
+      mark_paid: "Payment recorded",
+      suspend: "Suspended",
+      reactivate: "Reactivated",
+      cancel_subscription: "Automatic renewal stopped",
+      card_email_sent: "Card emailed",
+      payment: "Payment",
+      join: "Joined online",
+      renew: "Renewed",
+      approve: "Application approved",
+      reject: "Application rejected",
+      erase: "Erased",
+    },
+    methods: { bank_transfer: "Bank transfer", cash: "Cash", stripe: "Card (Stripe)", card: "Card" },
   },
   de: {
     status: { all: "Alle", active: "Aktiv", expired: "Abgelaufen", pending: "Ausstehend", suspended: "Gesperrt" },
@@ -366,6 +409,26 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     eraseConfirm: "Ich verstehe, dass dies nicht rückgängig gemacht werden kann",
     eraseButton: "Endgültig löschen",
     exportData: "Daten herunterladen (JSON)",
+    kinds: {
+      manual_create: "Von Hand hinzugefügt",
+      import_create: "Import (neu)",
+      import_update: "Import (aktualisiert)",
+      update: "Bearbeitet",
+      correction: "Ende korrigiert",
+      extend: "Verlängert",
+      mark_paid: "Zahlung erfasst",
+      suspend: "Gesperrt",
+      reactivate: "Reaktiviert",
+      cancel_subscription: "Automatische Verlängerung beendet",
+      card_email_sent: "Karte per E-Mail gesendet",
+      payment: "Zahlung",
+      join: "Online beigetreten",
+      renew: "Erneuert",
+      approve: "Antrag angenommen",
+      reject: "Antrag abgelehnt",
+      erase: "Gelöscht",
+    },
+    methods: { bank_transfer: "Überweisung", cash: "Bar", stripe: "Karte (Stripe)", card: "Karte" },
   },
   it: {
     status: { all: "Tutti", active: "Attivo", expired: "Scaduto", pending: "In attesa", suspended: "Sospeso" },
@@ -461,5 +524,25 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     eraseConfirm: "Ho capito che non si può annullare",
     eraseButton: "Cancella definitivamente",
     exportData: "Scarica i suoi dati (JSON)",
+    kinds: {
+      manual_create: "Aggiunto a mano",
+      import_create: "Importazione (nuovo)",
+      import_update: "Importazione (aggiornato)",
+      update: "Modificato",
+      correction: "Fine corretta",
+      extend: "Prolungato",
+      mark_paid: "Pagamento registrato",
+      suspend: "Sospeso",
+      reactivate: "Riattivato",
+      cancel_subscription: "Rinnovo automatico fermato",
+      card_email_sent: "Tessera inviata per e-mail",
+      payment: "Pagamento",
+      join: "Adesione online",
+      renew: "Rinnovo",
+      approve: "Candidatura accettata",
+      reject: "Candidatura rifiutata",
+      erase: "Cancellato",
+    },
+    methods: { bank_transfer: "Bonifico", cash: "Contanti", stripe: "Carta (Stripe)", card: "Carta" },
   },
 };

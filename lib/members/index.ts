@@ -43,8 +43,10 @@ import {
   type MemberListQuery,
   MemberListQuery as MemberListQuerySchema,
   type MemberListResponse,
+  type MemberStatus,
   type MemberUpdate,
   type ReasonRequest,
+  STATUSES,
 } from "./schemas";
 import { statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status";
 import { creditReferrer } from "./referral";
@@ -120,6 +122,21 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
   const rows = await queries.page.values(values);
   return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
 });
+
+/**
+ * The club's members counted by derived status as of `day` (lib/members/status `statusDay`), and
+ * all of them: the list's own kept totals (lib/members/total), so the overview and the stats
+ * count through the status index once per members version and day, and share those counts with
+ * the list's filters. One pass summing a CASE per status read every member's row instead (40 ms
+ * for 10,000 members).
+ */
+export async function countByStatus(db: Db, clubId: string, day: string): Promise<Record<"all" | MemberStatus, number>> {
+  const out = { all: 0, active: 0, expired: 0, pending: 0, suspended: 0 };
+  for (const status of ["all", ...STATUSES] as const) {
+    out[status] = await keptTotal(db, clubId, `${status}:`, status === "all" ? "" : day, listQueries(db, status, false, "registered", "desc", undefined).cond);
+  }
+  return out;
+}
 
 /** Raised inside a transaction when an email is already a member's (unique per club). */
 export async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {

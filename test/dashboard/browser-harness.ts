@@ -17,7 +17,9 @@ export const PHONE = { width: 390, height: 844 };
 type Env = Awaited<ReturnType<typeof setup>>;
 
 export async function launch(env: Env): Promise<{ browser: Browser; base: string; close(): Promise<void> }> {
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => env.app.handle(req, "127.0.0.1") });
+  // Each page says which client it is (newPage): the sign-in's rate per address (10 a minute)
+  // would otherwise count every test's sign-ins against one address.
+  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => env.app.handle(req, req.headers.get("x-test-client") ?? "127.0.0.1") });
   const browser = await chromium.launch({
     executablePath: CHROME,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -32,6 +34,14 @@ export async function launch(env: Env): Promise<{ browser: Browser; base: string
   };
 }
 
+let pages = 0;
+
+/** A new page, as a client of its own address. */
+export async function newPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
+  pages++;
+  return browser.newPage({ viewport, extraHTTPHeaders: { "x-test-client": `10.8.${(pages >> 8) & 255}.${pages & 255}` } });
+}
+
 /** A new page signed in through the sign-in form (found by its labels, as a person would). */
 export async function signedIn(
   browser: Browser,
@@ -39,7 +49,7 @@ export async function signedIn(
   viewport = DESKTOP,
   who = { email: "owner@test.org", password: "owner-password" },
 ): Promise<Page> {
-  const page = await browser.newPage({ viewport });
+  const page = await newPage(browser, viewport);
   await page.goto(`${base}/admin`);
   await signInOn(page, who);
   return page;

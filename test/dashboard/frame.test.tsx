@@ -2,7 +2,7 @@
 // absolute session limits, the CSRF check, the audit row of a write, the assets, escaping.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { adminSessions, auditLog } from "../../db/schema";
+import { adminSessions, auditLog, clubs } from "../../db/schema";
 import { refreshSession, SESSION_MAX_DAYS } from "../../lib/auth/sessions";
 import { h, raw } from "../../dashboard/jsx";
 import { sha256Hex } from "../../lib/ids";
@@ -76,6 +76,27 @@ describe("sign-in", () => {
     } finally {
       await secure.close();
     }
+  });
+
+  it("goes straight on from the sign-in form when already signed in", async () => {
+    const b = browser(env);
+    await b.signIn();
+    const res = await b.request("GET", "/admin/login?next=/admin/members");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/admin/members");
+  });
+
+  it("speaks the club's language once signed in (en, de, it), whatever the browser's", async () => {
+    const texts = { en: "Sign out", de: "Abmelden", it: "Esci" } as const;
+    for (const [locale, signOut] of Object.entries(texts)) {
+      await env.db.tx((t) => t.update(clubs).set({ locale }).where(eq(clubs.id, env.clubId)));
+      const b = browser(env);
+      await b.signIn();
+      const page = await b.request("GET", "/admin", { headers: { "accept-language": "fr" } });
+      expect(page.text).toContain(`lang="${locale}"`);
+      expect(page.text).toContain(signOut);
+    }
+    await env.db.tx((t) => t.update(clubs).set({ locale: "fr" }).where(eq(clubs.id, env.clubId)));
   });
 
   it("refuses an admin whose access has ended", async () => {

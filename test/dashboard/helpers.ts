@@ -5,9 +5,16 @@ import type { setup } from "../helpers";
 export type Env = Awaited<ReturnType<typeof setup>>;
 export type Page = { status: number; text: string; headers: Headers };
 
-/** A browser of the dashboard: keeps the cookies it is given, follows nothing by itself. */
+let browsers = 0;
+
+/**
+ * A browser of the dashboard: keeps the cookies it is given, follows nothing by itself. Each has
+ * its own client address, so the sign-in's rate per address (10 a minute) does not add up across a file's tests.
+ */
 export function browser(env: Env) {
   const jar = new Map<string, string>();
+  browsers++;
+  const ip = `10.${(browsers >> 8) & 255}.${browsers & 255}.1`;
   async function request(
     method: string,
     path: string,
@@ -28,7 +35,7 @@ export function browser(env: Env) {
         body = params;
       }
     }
-    const res = await env.app.handle(new Request(`http://localhost${path}`, { method, headers, body }), "127.0.0.1");
+    const res = await env.app.handle(new Request(`http://localhost${path}`, { method, headers, body }), ip);
     for (const cookie of res.headers.getSetCookie()) {
       const [pair] = cookie.split(";");
       const [name, ...value] = pair.split("=");
