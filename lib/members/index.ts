@@ -3,7 +3,7 @@
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
-import { members, payments } from "../../db/schema";
+import { members } from "../../db/schema";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
@@ -12,7 +12,8 @@ import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
 import { getTierRow } from "../tiers/internal";
 import { type Emitter, emitter } from "../webhooks/emit";
-import { paymentData } from "../webhooks/data";
+import { originOf, type PaymentOrigin, recordPayment } from "../payments/record";
+import { countMembershipPromo } from "../promo";
 import {
   addMonths,
   foldText,
@@ -48,6 +49,7 @@ import {
 } from "./schemas";
 import { statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status";
 import { creditReferrer } from "./referral";
+import { creditSpent, memberDues } from "./dues";
 import { keptTotal } from "./total";
 
 /**
@@ -279,10 +281,14 @@ export const extendMembership = verb("members:edit", async (ctx: Ctx, input: Ext
 );
 
 /**
- * Records a manual payment (no provider fee) and renews: `pending` or expired -> `paid` with a
- * new period from today; active -> the period is renewed from its end. 409 when suspended.
+ * Records a payment (lib/payments/record: the row, its receipt, `payment.recorded`) and renews:
+ * `pending` or expired -> `paid` with a new period from today; active -> the period is renewed
+ * from its end. The first payment after joining online clears what was owed, credits the
+ * referrer and counts the promo code used; a renewal spends the referral credit the amount paid
+ * left uncovered (lib/members/dues). 409 when suspended; 409 STATEMENT_LINE_ALREADY_RECORDED for
+ * a statement line recorded before. `origin`: what the bank import or a provider adds.
  */
-export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: MarkPaidRequest & { member_id: string }) =>
+export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: MarkPaidRequest & { member_id: string } & PaymentOrigin) =>
   transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
     if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
     const club = await clubSettings(t, ctx.clubId);
@@ -296,33 +302,29 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
       : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
     // What a member who joined online owed is paid now (lib/members/referral credits who referred them).
     if (m.amount_due_cents !== null) set.amount_due_cents = null;
+    const spent = creditSpent(await memberDues(t, m), input.amount_cents);
+    if (spent > 0) set.referral_credit_cents = m.referral_credit_cents - spent;
     const paymentId = newId();
     return {
       set,
-      details: { amount_cents: input.amount_cents, payment_method: method, payment_id: paymentId, months },
-      also: async (_after, out) => {
-        await creditReferrer(t, m);
-        const now = nowIso();
-        const [payment] = await t
-          .insert(payments)
-          .values({
-            id: paymentId,
-            club_id: ctx.clubId,
-            member_id: m.id,
-            kind: "membership",
-            amount_cents: input.amount_cents,
-            currency,
-            method,
-            source: "manual",
-            provider_fee_cents: 0,
-            platform_commission_cents: Math.round((input.amount_cents * (club.commission_rate_percent ?? 0)) / 100),
-            reason: input.reason ?? null,
-            admin_id: ctx.actor.adminId,
-            paid_at: now,
-            created_at: now,
-          })
-          .returning();
-        await out.emit("payment.recorded", () => paymentData(payment));
+      details: { amount_cents: input.amount_cents, payment_method: method, payment_id: paymentId, months, ...(spent ? { referral_credit_spent_cents: spent } : {}) },
+      also: async () => {
+        if (m.amount_due_cents !== null) {
+          await creditReferrer(t, m);
+          await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
+        }
+        await recordPayment(t, ctx, {
+          ...originOf(input),
+          id: paymentId,
+          clubId: ctx.clubId,
+          kind: "membership",
+          memberId: m.id,
+          amount: input.amount_cents,
+          currency,
+          method,
+          reason: input.reason,
+          adminId: ctx.actor.adminId,
+        });
       },
     };
   }),

@@ -26,3 +26,26 @@ export function isCreditorReference(reference: string): boolean {
   if (!/^RF\d{2}[0-9A-Z]{1,21}$/.test(r)) return false;
   return mod97(asDigits(`${r.slice(4)}${r.slice(0, 4)}`)) === 1;
 }
+
+/**
+ * An event registration's creditor reference: `T` and the last 20 hex digits of its id (a UUID
+ * v7's random part, the timestamp left out), 21 characters: never the length of a member's card
+ * code, so a reference names one kind of thing.
+ */
+export function registrationReference(registrationId: string): string {
+  return creditorReference(`T${registrationId.slice(14).replace(/-/g, "")}`);
+}
+
+/** What a well-formed reference names: a member's card code, or the tail of a registration's id as stored (`xxxx-xxxx-xxxxxxxxxxxx`). */
+export type ReferenceTarget = { kind: "member"; code: string } | { kind: "registration"; idTail: string };
+
+/** The target of `reference`, or null when it is not a creditor reference with the right check digits. */
+export function referenceTarget(reference: string): ReferenceTarget | null {
+  if (!isCreditorReference(reference)) return null;
+  const body = reference.replace(/\s+/g, "").toUpperCase().slice(4);
+  if (/^T[0-9A-F]{20}$/.test(body)) {
+    const hex = body.slice(1).toLowerCase();
+    return { kind: "registration", idTail: `${hex.slice(0, 4)}-${hex.slice(4, 8)}-${hex.slice(8)}` };
+  }
+  return { kind: "member", code: body };
+}

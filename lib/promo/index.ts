@@ -237,8 +237,16 @@ export const updatePromoCode = verb("finances:edit", async (ctx: Ctx, sent: Prom
   });
 });
 
-/** A redeemable code: its discount on the price, and `record`, which counts the use (used_count + 1) with its redemption row. */
-export type Redeemed = { promo: PromoRow; discount: number; record: (registrationId: string | null, memberId: string | null) => Promise<void> };
+/**
+ * A redeemable code: its discount on the price, and `record`, which writes its redemption row and
+ * counts the use (used_count + 1), or with `awaitingPayment` only reserves it: a membership code
+ * given at join is counted once the member pays (countMembershipPromo).
+ */
+export type Redeemed = {
+  promo: PromoRow;
+  discount: number;
+  record: (registrationId: string | null, memberId: string | null, opts?: { awaitingPayment?: boolean }) => Promise<void>;
+};
 
 /**
  * Inside the caller's transaction: finds `code` in the club and checks what every code must be
@@ -268,11 +276,8 @@ async function redeemPromo(
   return {
     promo,
     discount,
-    record: async (registrationId, memberId) => {
-      await t
-        .update(promoCodes)
-        .set({ used_count: sql`${promoCodes.used_count} + 1`, updated_at: input.now.toISOString() })
-        .where(eq(promoCodes.id, promo.id));
+    record: async (registrationId, memberId, opts) => {
+      if (!opts?.awaitingPayment) await countUse(t, promo.id, input.now.toISOString());
       await t.insert(promoRedemptions).values({
         id: newId(),
         club_id: input.clubId,
@@ -281,9 +286,30 @@ async function redeemPromo(
         member_id: memberId,
         discount_cents: discount,
         created_at: input.now.toISOString(),
+        awaiting_payment: !!opts?.awaitingPayment,
       });
     },
   };
+}
+
+const countUse = (t: Queryable, promoId: string, now: string) =>
+  t
+    .update(promoCodes)
+    .set({ used_count: sql`${promoCodes.used_count} + 1`, updated_at: now })
+    .where(eq(promoCodes.id, promoId));
+
+/**
+ * Inside the payment's transaction: the membership code the member `memberId` was given at join,
+ * reserved until now, counts as used (used_count + 1), "counted once paid" (DESIGN.md section 13).
+ * A code that others' payments used up meanwhile still counts: the joiner was promised the price.
+ */
+export async function countMembershipPromo(t: Queryable, input: { clubId: string; memberId: string; now: string }): Promise<void> {
+  const paid = await t
+    .update(promoRedemptions)
+    .set({ awaiting_payment: false })
+    .where(and(eq(promoRedemptions.club_id, input.clubId), eq(promoRedemptions.member_id, input.memberId), eq(promoRedemptions.awaiting_payment, true)))
+    .returning({ promo_code_id: promoRedemptions.promo_code_id });
+  for (const { promo_code_id } of paid) await countUse(t, promo_code_id, input.now);
 }
 
 /** An event registration's code: scope `event`, tied to this event or to none. */
