@@ -66,8 +66,9 @@ function listQueries(
   sort: ListShape["sort"],
   direction: ListShape["dir"],
   erasure: ListShape["erasure_requested"],
+  application: ListShape["application_status"],
 ) {
-  const name = `members.list:${status}:${searching}:${sort}:${direction}:${erasure ?? ""}`;
+  const name = `members.list:${status}:${searching}:${sort}:${direction}:${erasure ?? ""}:${application ?? ""}`;
   // Built only the first time a shape is asked for (the callbacks of prepareRead).
   const p = (placeholder: string) => sql.placeholder(placeholder);
   const cond = () => {
@@ -76,6 +77,7 @@ function listQueries(
     if (status !== "all") where.push(statusWhere(status, p("day")));
     if (erasure === "true") where.push(isNotNull(members.erasure_requested_at));
     if (erasure === "false") where.push(isNull(members.erasure_requested_at));
+    if (application) where.push(eq(members.application_status, application));
     if (searching) where.push(sql`${members.search_text} like ${p("search")} escape '\\'`);
     return and(...where);
   };
@@ -111,14 +113,14 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
   const grace = await clubGraceDays(ctx.db, ctx.clubId);
   const day = statusDay(today, grace);
   const search = q.search ? foldText(q.search.trim()) : "";
-  const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir, q.erasure_requested);
+  const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir, q.erasure_requested, q.application_status);
   const values = { club: ctx.clubId, day, search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset: (q.page - 1) * limit };
   // A search counts (its matches are read from the narrowest index that holds search_text); the
   // count of a filter is kept while the club's members and the status day (today less the grace
   // period) stay the same.
   const total = search
     ? (await queries.count.execute(values))[0].total
-    : await keptTotal(ctx.db, ctx.clubId, `${q.status}:${q.erasure_requested ?? ""}`, q.status === "all" ? "" : day, queries.cond);
+    : await keptTotal(ctx.db, ctx.clubId, `${q.status}:${q.erasure_requested ?? ""}:${q.application_status ?? ""}`, q.status === "all" ? "" : day, queries.cond);
   const rows = await queries.page.values(values);
   return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
 });
