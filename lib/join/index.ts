@@ -15,7 +15,7 @@ import type { Locale } from "../i18n";
 import { JOIN_MAIL_TEXTS } from "../i18n/join";
 import { nowIso } from "../ids";
 import { queueMail } from "../mail";
-import { clubMailLook, mailMoney } from "../mail/club";
+import { clubMailLook, mailMoney } from "../mail/look";
 import { brandedBody, fillText } from "../mail/layout";
 import { bankTransferOf, paymentMethods } from "../member-page";
 import { newMemberRow } from "../members";

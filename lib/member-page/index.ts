@@ -32,7 +32,7 @@ import {
   writeHistory,
 } from "../members/internal";
 import { type BankTransfer, EmailChangeRequest, type MemberPage, MemberNameUpdate, type RenewAnswer } from "./schemas";
-import { creditorReference } from "../members/reference";
+import { creditorReference } from "../payments/reference";
 import { memberDues } from "../members/dues";
 import type { MemberDataExport } from "../members/schemas";
 import { statusOn, todayUtc } from "../members/status";

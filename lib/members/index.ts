@@ -13,7 +13,6 @@ import { newId, nowIso } from "../ids";
 import { getTierRow } from "../tiers/internal";
 import { type Emitter, emitter } from "../webhooks/emit";
 import { originOf, type PaymentOrigin, recordPayment } from "../payments/record";
-import { countMembershipPromo } from "../promo";
 import {
   addMonths,
   foldText,
@@ -50,6 +49,7 @@ import {
 import { statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status";
 import { creditReferrer } from "./referral";
 import { creditSpent, memberDues } from "./dues";
+import { countMembershipPromo } from "./promo-use";
 import { keptTotal } from "./total";
 
 /**

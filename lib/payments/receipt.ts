@@ -4,14 +4,13 @@
 // lib/payments/record.ts, so it goes out if and only if the payment is stored.
 import { eq } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { eventRegistrations, events, eventTickets, members, type payments, tiers } from "../../db/schema";
-import type { ClubRow } from "../clubs/internal";
+import { type clubs, eventRegistrations, events, eventTickets, members, type payments, tiers } from "../../db/schema";
 import type { Locale } from "../i18n";
 import { RECEIPT_TEXTS, type ReceiptTexts } from "../i18n/receipts";
 import { queueMail } from "../mail";
-import { clubMailLook, mailDay, mailMoney } from "../mail/club";
+import { clubMailLook, mailDay, mailMoney } from "../mail/look";
 import { brandedBody, fillText } from "../mail/layout";
-import { creditorReference, registrationReference } from "../members/reference";
+import { creditorReference, registrationReference } from "./reference";
 
 type PaymentRow = typeof payments.$inferSelect;
 
@@ -53,7 +52,7 @@ async function registrationPayer(t: Queryable, registrationId: string): Promise<
 }
 
 /** Queues the receipt (or, for a negative amount, the refund note) of `payment` to its payer; nothing when the payer has no address (an erased member, an attendee added without one). */
-export async function queueReceipt(t: Queryable, baseUrl: string, club: ClubRow, payment: PaymentRow): Promise<void> {
+export async function queueReceipt(t: Queryable, baseUrl: string, club: typeof clubs.$inferSelect, payment: PaymentRow): Promise<void> {
   const payer = payment.registration_id
     ? await registrationPayer(t, payment.registration_id)
     : payment.member_id

@@ -298,20 +298,6 @@ const countUse = (t: Queryable, promoId: string, now: string) =>
     .set({ used_count: sql`${promoCodes.used_count} + 1`, updated_at: now })
     .where(eq(promoCodes.id, promoId));
 
-/**
- * Inside the payment's transaction: the membership code the member `memberId` was given at join,
- * reserved until now, counts as used (used_count + 1), "counted once paid" (DESIGN.md section 13).
- * A code that others' payments used up meanwhile still counts: the joiner was promised the price.
- */
-export async function countMembershipPromo(t: Queryable, input: { clubId: string; memberId: string; now: string }): Promise<void> {
-  const paid = await t
-    .update(promoRedemptions)
-    .set({ awaiting_payment: false })
-    .where(and(eq(promoRedemptions.club_id, input.clubId), eq(promoRedemptions.member_id, input.memberId), eq(promoRedemptions.awaiting_payment, true)))
-    .returning({ promo_code_id: promoRedemptions.promo_code_id });
-  for (const { promo_code_id } of paid) await countUse(t, promo_code_id, input.now);
-}
-
 /** An event registration's code: scope `event`, tied to this event or to none. */
 export const redeemEventPromo = (t: Queryable, input: { clubId: string; eventId: string; currency: string; code: string; price: number; now: Date }) =>
   redeemPromo(t, input, (p) => p.scope === "event" && (!p.event_id || p.event_id === input.eventId));

@@ -1,8 +1,8 @@
 // MCP tools for payments received: the bank statement import, the verb and shapes of POST
 // payments/import.
 import { z } from "zod";
-import { importPayments } from "../../payments/import";
-import { PaymentImportResult } from "../../payments/schemas";
+import { importPayments } from "../../bank/import";
+import { PaymentImportResult } from "../../bank/schemas";
 import { tool, WRITE } from "../tool";
 
 export const import_bank_statement = tool({

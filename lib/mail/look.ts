@@ -1,19 +1,17 @@
 // How a club's mail looks and reads, whatever it says: its language, its sender, its colours, and
 // money and dates written as its language writes them. The join mails and the payment receipts
 // draw from here.
-import { clubCardView } from "../cards/view";
-import type { ClubRow } from "../clubs/internal";
-import type { Locale } from "../i18n";
+import type { clubs } from "../../db/schema";
+import { brandColors } from "../colors";
+import { asLocale, type Locale } from "../i18n";
 import { clubSender } from "./index";
 import type { MailBrand } from "./layout";
 
 export type ClubMailLook = { locale: Locale; sender: ReturnType<typeof clubSender>; brand: MailBrand };
 
 /** The club's language, sender and colours for a mail. */
-export function clubMailLook(baseUrl: string, club: ClubRow): ClubMailLook {
-  const view = clubCardView(club);
-  const { primary, onPrimary, secondary, onSecondary } = view.colors;
-  return { locale: view.locale, sender: clubSender(baseUrl, club), brand: { name: view.clubName, primary, onPrimary, secondary, onSecondary } };
+export function clubMailLook(baseUrl: string, club: typeof clubs.$inferSelect): ClubMailLook {
+  return { locale: asLocale(club.locale), sender: clubSender(baseUrl, club), brand: { name: String(club.name ?? ""), ...brandColors(club) } };
 }
 
 /** `cents` of `currency` as the language writes money ("CHF 25.00", "25,00 €"). */
