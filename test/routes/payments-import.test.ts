@@ -243,6 +243,19 @@ describe("POST payments/import: CSV", () => {
   });
 });
 
+describe("POST payments/import: two at once", () => {
+  it("the same statement imported twice at the same moment records each line once", async () => {
+    const a = await joiner("RACEAAA3");
+    const b = await joiner("RACEAAA4");
+    const csv = `date,amount,currency,reference\n${todayUtc()},50.00,CHF,${creditorReference("RACEAAA3")}\n${todayUtc()},50.00,CHF,${creditorReference("RACEAAA4")}\n`;
+    const answers = await Promise.all([importStatement(csv), importStatement(csv), importStatement(csv)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(answers.flatMap((r) => r.body.matched).length).toBe(2);
+    const rows = (await paymentsOfClub()).filter((p) => p.member_id === a.id || p.member_id === b.id);
+    expect(rows).toHaveLength(2);
+  });
+});
+
 describe("POST payments/import: who may", () => {
   authCases(() => env, { method: "POST", path: (e) => `/api/clubs/${e.clubId}/payments/import`, body: "date,amount,reference\n", scope: "finances:edit" });
 
