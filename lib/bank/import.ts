@@ -38,54 +38,58 @@ const MOVED: Record<string, Reason> = {
  * can match, unless `dry_run`. 422 STATEMENT_UNREADABLE or STATEMENT_COLUMNS_MISSING for a file
  * that is no statement. The answer lists every credit or debit line, matched or not, in file order.
  */
-export const importPayments = verb(
-  "finances:edit",
-  async (ctx: Ctx, input: { file: string | Uint8Array; dry_run?: boolean }): Promise<PaymentImportResult> => {
-    let statement: ReturnType<typeof readStatement>;
-    try {
-      statement = readStatement(input.file);
-    } catch (err) {
-      if (err instanceof StatementRefused) throw new ValidationFailed([{ loc: ["body"], code: err.code, params: err.params }]);
-      throw err;
+export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { file: string | Uint8Array; dry_run?: boolean }): Promise<PaymentImportResult> => {
+  let statement: ReturnType<typeof readStatement>;
+  try {
+    statement = readStatement(input.file);
+  } catch (err) {
+    if (err instanceof StatementRefused) throw new ValidationFailed([{ loc: ["body"], code: err.code, params: err.params }]);
+    throw err;
+  }
+  const dryRun = !!input.dry_run;
+  const result: PaymentImportResult = { format: statement.format, dry_run: dryRun, matched: [], unmatched: [] };
+  const lookups = await lookUp(ctx, statement.lines);
+  const paidInFile = new Set<string>();
+  for (const line of statement.lines) {
+    const seen = {
+      line: line.line,
+      date: line.date,
+      amount_cents: line.amount_cents,
+      currency: line.currency,
+      reference: line.reference,
+      counterparty: line.counterparty,
+    };
+    const miss = (reason: Reason, params: Record<string, string | number> = {}, extra: { expected_cents?: number } = {}) => {
+      result.unmatched.push({ ...seen, reason, detail: translate(ctx.locale, reason as MessageCode, params), ...extra });
+    };
+    const decided = decide(ctx, line, lookups, paidInFile);
+    if ("reason" in decided) {
+      miss(decided.reason, decided.params, decided.expected === undefined ? {} : { expected_cents: decided.expected });
+      continue;
     }
-    const dryRun = !!input.dry_run;
-    const result: PaymentImportResult = { format: statement.format, dry_run: dryRun, matched: [], unmatched: [] };
-    const lookups = await lookUp(ctx, statement.lines);
-    const paidInFile = new Set<string>();
-    for (const line of statement.lines) {
-      const seen = { line: line.line, date: line.date, amount_cents: line.amount_cents, currency: line.currency, reference: line.reference, counterparty: line.counterparty };
-      const miss = (reason: Reason, params: Record<string, string | number> = {}, extra: { expected_cents?: number } = {}) => {
-        result.unmatched.push({ ...seen, reason, detail: translate(ctx.locale, reason as MessageCode, params), ...extra });
-      };
-      const decided = decide(ctx, line, lookups, paidInFile);
-      if ("reason" in decided) {
-        miss(decided.reason, decided.params, decided.expected === undefined ? {} : { expected_cents: decided.expected });
+    const { target } = decided;
+    const amount = line.amount_cents as number;
+    if (!dryRun) {
+      const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
+      try {
+        if (target.kind === "member") await markMemberPaid(ctx, { ...origin, member_id: target.member.id, amount_cents: amount, reason: null });
+        else await confirmPendingRegistration(ctx, { ...origin, event_id: target.event_id, registration_id: target.id, amount_cents: amount });
+      } catch (err) {
+        const reason = err instanceof AppError ? MOVED[err.code] : undefined;
+        if (!reason) throw err;
+        miss(reason, { state: err instanceof AppError ? err.code : "" });
         continue;
       }
-      const { target } = decided;
-      const amount = line.amount_cents as number;
-      if (!dryRun) {
-        const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
-        try {
-          if (target.kind === "member") await markMemberPaid(ctx, { ...origin, member_id: target.member.id, amount_cents: amount, reason: null });
-          else await confirmPendingRegistration(ctx, { ...origin, event_id: target.event_id, registration_id: target.id, amount_cents: amount });
-        } catch (err) {
-          const reason = err instanceof AppError ? MOVED[err.code] : undefined;
-          if (!reason) throw err;
-          miss(reason, { state: err instanceof AppError ? err.code : "" });
-          continue;
-        }
-      }
-      paidInFile.add(targetKey(target));
-      result.matched.push({
-        ...seen,
-        amount_cents: amount,
-        ...(target.kind === "member" ? { member_id: target.member.id } : { registration_id: target.id }),
-      });
     }
-    return result;
-  },
-);
+    paidInFile.add(targetKey(target));
+    result.matched.push({
+      ...seen,
+      amount_cents: amount,
+      ...(target.kind === "member" ? { member_id: target.member.id } : { registration_id: target.id }),
+    });
+  }
+  return result;
+});
 
 const targetKey = (target: Target) => (target.kind === "member" ? `m:${target.member.id}` : `r:${target.id}`);
 
@@ -182,7 +186,8 @@ function decide(ctx: Ctx, line: StatementLine, found: Lookups, paidInFile: Set<s
   const { r, event_status } = hit;
   const target: Target = { kind: "registration", id: r.id, event_id: r.event_id };
   if (r.status === "confirmed" || paidInFile.has(targetKey(target))) return { reason: "ALREADY_PAID" };
-  if (r.status !== "pending" || event_status === "cancelled") return { reason: "NOT_PAYABLE", params: { state: event_status === "cancelled" ? "event cancelled" : r.status } };
+  if (r.status !== "pending" || event_status === "cancelled")
+    return { reason: "NOT_PAYABLE", params: { state: event_status === "cancelled" ? "event cancelled" : r.status } };
   if (line.currency && line.currency !== r.currency.toUpperCase()) return { reason: "CURRENCY_DIFFERS", params: { expected: r.currency } };
   if (amount !== r.amount_cents) return { reason: "AMOUNT_DIFFERS", params: { expected: money(r.amount_cents, r.currency) }, expected: r.amount_cents };
   return { target };

@@ -268,7 +268,10 @@ function readCamt(xml: string): Statement {
           counterparty,
           problem: problems.length ? problems.join(", ") : null,
           // The bank's own id of the entry (and transaction) when it gives one.
-          key: txRef || entryRef ? `camt:${sha256Hex(`${entryRef ?? ""}|${txRef ?? ""}|${i}`).slice(0, 40)}` : key([date, cents, currency, credit, reference, counterparty]),
+          key:
+            txRef || entryRef
+              ? `camt:${sha256Hex(`${entryRef ?? ""}|${txRef ?? ""}|${i}`).slice(0, 40)}`
+              : key([date, cents, currency, credit, reference, counterparty]),
         });
       });
     }

@@ -15,7 +15,8 @@ export function clubMailLook(baseUrl: string, club: typeof clubs.$inferSelect): 
 }
 
 /** `cents` of `currency` as the language writes money ("CHF 25.00", "25,00 €"). */
-export const mailMoney = (cents: number, currency: string, locale: Locale) => new Intl.NumberFormat(locale, { style: "currency", currency }).format(cents / 100);
+export const mailMoney = (cents: number, currency: string, locale: Locale) =>
+  new Intl.NumberFormat(locale, { style: "currency", currency }).format(cents / 100);
 
 /** A day (YYYY-MM-DD, or the day of an ISO date-time) as the language writes it, in UTC. */
 export const mailDay = (iso: string, locale: Locale) =>

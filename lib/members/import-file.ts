@@ -96,10 +96,9 @@ export function foldHeading(heading: string): string {
 
 /** A table of headings per field and language, folded for comparison (foldHeading). */
 export function foldedHeadings<F extends string>(table: Record<F, Record<Locale, string[]>>): Record<F, Set<string>> {
-  return Object.fromEntries(Object.entries<Record<Locale, string[]>>(table).map(([f, byLocale]) => [f, new Set(Object.values(byLocale).flat().map(foldHeading))])) as Record<
-    F,
-    Set<string>
-  >;
+  return Object.fromEntries(
+    Object.entries<Record<Locale, string[]>>(table).map(([f, byLocale]) => [f, new Set(Object.values(byLocale).flat().map(foldHeading))]),
+  ) as Record<F, Set<string>>;
 }
 
 const FOLDED = foldedHeadings(HEADINGS);

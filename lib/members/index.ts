@@ -120,7 +120,13 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
   // period) stay the same.
   const total = search
     ? (await queries.count.execute(values))[0].total
-    : await keptTotal(ctx.db, ctx.clubId, `${q.status}:${q.erasure_requested ?? ""}:${q.application_status ?? ""}`, q.status === "all" ? "" : day, queries.cond);
+    : await keptTotal(
+        ctx.db,
+        ctx.clubId,
+        `${q.status}:${q.erasure_requested ?? ""}:${q.application_status ?? ""}`,
+        q.status === "all" ? "" : day,
+        queries.cond,
+      );
   const rows = await queries.page.values(values);
   return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
 });
@@ -309,7 +315,13 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
     const paymentId = newId();
     return {
       set,
-      details: { amount_cents: input.amount_cents, payment_method: method, payment_id: paymentId, months, ...(spent ? { referral_credit_spent_cents: spent } : {}) },
+      details: {
+        amount_cents: input.amount_cents,
+        payment_method: method,
+        payment_id: paymentId,
+        months,
+        ...(spent ? { referral_credit_spent_cents: spent } : {}),
+      },
       also: async () => {
         if (m.amount_due_cents !== null) {
           await creditReferrer(t, m);

@@ -35,7 +35,13 @@ async function memberPayer(t: Queryable, memberId: string): Promise<Payer | null
 
 async function registrationPayer(t: Queryable, registrationId: string): Promise<Payer | null> {
   const [r] = await t
-    .select({ email: eventRegistrations.email, member_email: members.email, first_name: eventRegistrations.first_name, event: events.title, ticket: eventTickets.name })
+    .select({
+      email: eventRegistrations.email,
+      member_email: members.email,
+      first_name: eventRegistrations.first_name,
+      event: events.title,
+      ticket: eventTickets.name,
+    })
     .from(eventRegistrations)
     .innerJoin(events, eq(events.id, eventRegistrations.event_id))
     .innerJoin(eventTickets, eq(eventTickets.id, eventRegistrations.ticket_id))

@@ -52,7 +52,15 @@ async function paidFor(t: Queryable, clubId: string, registrationId: string): Pr
 }
 
 /** An event payment, positive or a refund, through the one place payments are recorded (row, receipt, webhook). */
-async function recordRegistrationPayment(t: Queryable, ctx: Ctx, reg: RegistrationRow, amount: number, method: string, reason: string | null, origin: PaymentOrigin = {}) {
+async function recordRegistrationPayment(
+  t: Queryable,
+  ctx: Ctx,
+  reg: RegistrationRow,
+  amount: number,
+  method: string,
+  reason: string | null,
+  origin: PaymentOrigin = {},
+) {
   await recordPayment(t, ctx, {
     ...originOf(origin),
     clubId: ctx.clubId,

@@ -17,7 +17,8 @@ beforeAll(async () => {
       .set({ payout_iban: "CH9300762011623852957", payout_beneficiary_name: "Club de test", payment_methods_enabled: ["bank_transfer"] })
       .where(eq(clubs.id, env.clubId)),
   );
-  tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adult", price_cents: 5000, currency: "CHF", duration_months: 12 } })).body.id;
+  tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adult", price_cents: 5000, currency: "CHF", duration_months: 12 } })).body
+    .id;
 });
 afterAll(() => env.close());
 
@@ -32,7 +33,8 @@ const renewQuote = async (token: string) =>
       `10.7.0.${Math.floor(Math.random() * 250)}`,
     )
   ).json() as Promise<{ amount_cents: number; bank_transfer: { amount_cents: number } }>;
-const markPaid = (id: string, amount: number) => env.call("POST", `/api/clubs/${env.clubId}/members/${id}/actions/mark-paid`, { body: { amount_cents: amount } });
+const markPaid = (id: string, amount: number) =>
+  env.call("POST", `/api/clubs/${env.clubId}/members/${id}/actions/mark-paid`, { body: { amount_cents: amount } });
 
 describe("members list: application_status", () => {
   it("application_status=pending_approval lists only the applicants awaiting a decision, with their total", async () => {

@@ -37,9 +37,12 @@ const joiner = (code: string, due = 5000, over: Record<string, unknown> = {}) =>
 
 const paymentsOfClub = async (club = env.clubId) => env.db.read.select().from(payments).where(eq(payments.club_id, club));
 const mailsTo = async (address: string) =>
-  (await env.db.read.select().from(jobs).where(and(eq(jobs.club_id, env.clubId), eq(jobs.kind, "mail")))).filter(
-    (j) => (j.payload as { message: { to: string } }).message.to === address,
-  );
+  (
+    await env.db.read
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.club_id, env.clubId), eq(jobs.kind, "mail")))
+  ).filter((j) => (j.payload as { message: { to: string } }).message.to === address);
 
 describe("POST payments/import: camt.053", () => {
   let ada: string;
@@ -189,6 +192,8 @@ describe("POST payments/import: CSV", () => {
         body: { ticket_id: event.tickets[0].id, first_name: "Grace", last_name: "Hopper", email: "g@test.org", status: "confirmed" },
       })
     ).body;
+    // The admin sees the reference to give the attendee; the import matches it.
+    expect(reg.payment_reference).toBe(registrationReference(reg.id));
     const yesterday = addDays(todayUtc(), -1);
     const ref = creditorReference;
     const csv = [

@@ -19,7 +19,8 @@ let tier: string;
 beforeAll(async () => {
   smtp = await startSmtp();
   env = await setup({ SMTP_URL: smtp.url });
-  tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adulte", price_cents: 5000, currency: "CHF", duration_months: 12 } })).body.id;
+  tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adulte", price_cents: 5000, currency: "CHF", duration_months: 12 } })).body
+    .id;
 });
 afterAll(async () => {
   await env.close();
@@ -78,7 +79,9 @@ describe("receipts", () => {
   it("a payment recorded without an address to write to (an attendee added without email) mails nothing and is still stored", async () => {
     const event = await createEventVia(env, { tickets: [{ name: "Guest", non_member_price_cents: 700 }] });
     const reg = (
-      await env.call("POST", `/api/clubs/${env.clubId}/events/${event.id}/registrations`, { body: { ticket_id: event.tickets[0].id, first_name: "No", last_name: "Mail" } })
+      await env.call("POST", `/api/clubs/${env.clubId}/events/${event.id}/registrations`, {
+        body: { ticket_id: event.tickets[0].id, first_name: "No", last_name: "Mail" },
+      })
     ).body;
     const before = smtp.inbox.length;
     expect((await env.call("POST", `/api/clubs/${env.clubId}/events/${event.id}/registrations/${reg.id}/actions/confirm`, { body: {} })).status).toBe(200);
@@ -98,23 +101,29 @@ describe("stats count what came in, through the paths that record it", () => {
       expect((await e.call("POST", `/api/clubs/${e.clubId}/members/${paid.id}/actions/mark-paid`, { body: { amount_cents: 5000 } })).status).toBe(200);
       const event = await createEventVia(e, { tickets: [{ name: "Guest", non_member_price_cents: 2000 }] });
       const reg = (
-        await e.call("POST", `/api/clubs/${e.clubId}/events/${event.id}/registrations`, { body: { ticket_id: event.tickets[0].id, first_name: "A", last_name: "B" } })
+        await e.call("POST", `/api/clubs/${e.clubId}/events/${event.id}/registrations`, {
+          body: { ticket_id: event.tickets[0].id, first_name: "A", last_name: "B" },
+        })
       ).body;
       const actions = `/api/clubs/${e.clubId}/events/${event.id}/registrations/${reg.id}/actions`;
       expect((await e.call("POST", `${actions}/confirm`, { body: {} })).status).toBe(200);
       expect((await e.call("POST", `${actions}/cancel`, { body: { refund_cents: 500 } })).status).toBe(200);
       // What a payment provider's webhook records (issue 13, Stripe): the same path, with its fee.
       await e.db.tx((t) =>
-        recordPayment(t, { db: e.db, baseUrl: e.config.baseUrl }, {
-          clubId: e.clubId,
-          kind: "membership",
-          memberId: paid.id,
-          amount: 10000,
-          currency: "CHF",
-          method: "card",
-          source: "provider",
-          provider_fee_cents: 320,
-        }),
+        recordPayment(
+          t,
+          { db: e.db, baseUrl: e.config.baseUrl },
+          {
+            clubId: e.clubId,
+            kind: "membership",
+            memberId: paid.id,
+            amount: 10000,
+            currency: "CHF",
+            method: "card",
+            source: "provider",
+            provider_fee_cents: 320,
+          },
+        ),
       );
       const line = `date,amount,currency,reference\n${todayUtc()},60.00,CHF,${creditorReference("STATSAA3")}\n`;
       const imported = await e.call("POST", `/api/clubs/${e.clubId}/payments/import`, { rawBody: line, headers: { "content-type": "text/csv" } });
