@@ -262,6 +262,14 @@ describe("POST payments/import: two at once", () => {
 });
 
 describe("POST payments/import: who may", () => {
+  it("a client cannot pass a payment off as imported or as a provider's: mark-paid's body drops those fields", async () => {
+    const m = await seedMember(env);
+    const body = { amount_cents: 100, source: "provider", provider_fee_cents: 999, paid_at: "2001-01-01T00:00:00.000Z", statement_line_key: "forged" };
+    expect((await env.call("POST", `/api/clubs/${env.clubId}/members/${m.id}/actions/mark-paid`, { body })).status).toBe(200);
+    const [p] = (await paymentsOfClub()).filter((x) => x.member_id === m.id);
+    expect([p.source, p.provider_fee_cents, p.paid_at.slice(0, 10), p.statement_line_key]).toEqual(["manual", 0, todayUtc(), null]);
+  });
+
   authCases(() => env, { method: "POST", path: (e) => `/api/clubs/${e.clubId}/payments/import`, body: "date,amount,reference\n", scope: "finances:edit" });
 
   it("a finances:view key is refused and nothing is recorded; another club's key is refused on our club", async () => {
