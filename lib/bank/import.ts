@@ -47,11 +47,20 @@ export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { fi
     throw err;
   }
   const dryRun = !!input.dry_run;
-  const result: PaymentImportResult = { format: statement.format, dry_run: dryRun, matched: [], unmatched: [] };
   const lookups = await lookUp(ctx, statement.lines);
   const paidInFile = new Set<string>();
-  for (const line of statement.lines) {
-    const seen = {
+  type Outcome = { matched: PaymentImportResult["matched"][number] } | { unmatched: PaymentImportMiss };
+  const missed = (seen: Seen, reason: Reason, params: Record<string, string | number> = {}, expected?: number): Outcome => ({
+    unmatched: {
+      ...seen,
+      reason,
+      detail: translate(ctx.locale, reason as MessageCode, params),
+      ...(expected === undefined ? {} : { expected_cents: expected }),
+    },
+  });
+  // Every line decided first, in file order (a target paid twice in the file: the second is ALREADY_PAID)...
+  const decided = statement.lines.map((line) => {
+    const seen: Seen = {
       line: line.line,
       date: line.date,
       amount_cents: line.amount_cents,
@@ -59,37 +68,46 @@ export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { fi
       reference: line.reference,
       counterparty: line.counterparty,
     };
-    const miss = (reason: Reason, params: Record<string, string | number> = {}, extra: { expected_cents?: number } = {}) => {
-      result.unmatched.push({ ...seen, reason, detail: translate(ctx.locale, reason as MessageCode, params), ...extra });
-    };
-    const decided = decide(ctx, line, lookups, paidInFile);
-    if ("reason" in decided) {
-      miss(decided.reason, decided.params, decided.expected === undefined ? {} : { expected_cents: decided.expected });
-      continue;
-    }
-    const { target } = decided;
-    const amount = line.amount_cents as number;
-    if (!dryRun) {
-      const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
-      try {
-        if (target.kind === "member") await markMemberPaid(ctx, { ...origin, member_id: target.member.id, amount_cents: amount, reason: null });
-        else await confirmPendingRegistration(ctx, { ...origin, event_id: target.event_id, registration_id: target.id, amount_cents: amount });
-      } catch (err) {
-        const reason = err instanceof AppError ? MOVED[err.code] : undefined;
-        if (!reason) throw err;
-        miss(reason, { state: err instanceof AppError ? err.code : "" });
-        continue;
+    const d = decide(ctx, line, lookups, paidInFile);
+    if ("target" in d) paidInFile.add(targetKey(d.target));
+    return { line, seen, d };
+  });
+  // ...then the matched ones recorded, each in its own transaction by the verb; a batch at once,
+  // so that their transactions share commits (db/ GroupCommit): one by one, each waited for its
+  // own fsync (1,000 lines: 40 s).
+  const outcomes: Outcome[] = [];
+  for (let i = 0; i < decided.length; i += RECORD_BATCH) {
+    const batch = decided.slice(i, i + RECORD_BATCH).map(async ({ line, seen, d }): Promise<Outcome> => {
+      if ("reason" in d) return missed(seen, d.reason, d.params, d.expected);
+      const { target } = d;
+      const amount = line.amount_cents as number;
+      if (!dryRun) {
+        const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
+        try {
+          if (target.kind === "member") await markMemberPaid(ctx, { ...origin, member_id: target.member.id, amount_cents: amount, reason: null });
+          else await confirmPendingRegistration(ctx, { ...origin, event_id: target.event_id, registration_id: target.id, amount_cents: amount });
+        } catch (err) {
+          const reason = err instanceof AppError ? MOVED[err.code] : undefined;
+          if (!reason) throw err;
+          return missed(seen, reason, { state: (err as AppError).code });
+        }
       }
-    }
-    paidInFile.add(targetKey(target));
-    result.matched.push({
-      ...seen,
-      amount_cents: amount,
-      ...(target.kind === "member" ? { member_id: target.member.id } : { registration_id: target.id }),
+      return { matched: { ...seen, amount_cents: amount, ...(target.kind === "member" ? { member_id: target.member.id } : { registration_id: target.id }) } };
     });
+    outcomes.push(...(await Promise.all(batch)));
   }
-  return result;
+  return {
+    format: statement.format,
+    dry_run: dryRun,
+    matched: outcomes.flatMap((o) => ("matched" in o ? [o.matched] : [])),
+    unmatched: outcomes.flatMap((o) => ("unmatched" in o ? [o.unmatched] : [])),
+  };
 });
+
+/** Matched lines recorded at once (their transactions queue on the writer and commit together). */
+const RECORD_BATCH = 100;
+
+type Seen = Omit<PaymentImportMiss, "reason" | "detail" | "expected_cents">;
 
 const targetKey = (target: Target) => (target.kind === "member" ? `m:${target.member.id}` : `r:${target.id}`);
 
