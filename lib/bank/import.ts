@@ -73,8 +73,8 @@ export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { fi
     return { line, seen, d };
   });
   // ...then the matched ones recorded, each in its own transaction by the verb; a batch at once,
-  // so that their transactions share commits (db/ GroupCommit): one by one, each waited for its
-  // commit (an fsync each).
+  // so that their transactions share commits (db/ GroupCommit): one by one, each would wait for
+  // its own commit (an fsync).
   const outcomes: Outcome[] = [];
   for (let i = 0; i < decided.length; i += RECORD_BATCH) {
     const batch = decided.slice(i, i + RECORD_BATCH).map(async ({ line, seen, d }): Promise<Outcome> => {

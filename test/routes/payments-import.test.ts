@@ -248,6 +248,16 @@ describe("POST payments/import: CSV", () => {
   });
 });
 
+describe("POST payments/import: size", () => {
+  it("a statement over the body limit (1 MB) is a 413 and records nothing", async () => {
+    const before = (await paymentsOfClub()).length;
+    const big = `date,amount,currency,reference\n${`${todayUtc()},50.00,CHF,${creditorReference("CAMTAAA3")}\n`.repeat(32_000)}`;
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    expect((await importStatement(big)).status).toBe(413);
+    expect(await paymentsOfClub()).toHaveLength(before);
+  });
+});
+
 describe("POST payments/import: two at once", () => {
   it("the same statement imported twice at the same moment records each line once", async () => {
     const a = await joiner("RACEAAA3");
