@@ -4,7 +4,7 @@
 // a link mailed to the new address, renew, turn the automatic renewal off and on, download their
 // data, ask to be erased) is written to their history with `actor: member`.
 import { timingSafeEqual } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
@@ -32,7 +32,8 @@ import {
   writeHistory,
 } from "../members/internal";
 import { type BankTransfer, EmailChangeRequest, type MemberPage, MemberNameUpdate, type RenewAnswer } from "./schemas";
-import { creditorReference } from "../members/reference";
+import { creditorReference } from "../payments/reference";
+import { memberDues } from "../members/dues";
 import type { MemberDataExport } from "../members/schemas";
 import { statusOn, todayUtc } from "../members/status";
 import { emitter } from "../webhooks/emit";
@@ -219,7 +220,8 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
 }
 
 /**
- * How to pay a renewal: the amount (the tier's price, else the club's fee) and, for a bank
+ * How to pay a renewal: the amount (lib/members/dues: what is owed since joining, else the tier's
+ * price, else the club's fee, less the member's referral credit, never below 0) and, for a bank
  * transfer, the club's payout details with the member's creditor reference. 409
  * PAYMENT_METHOD_UNAVAILABLE for a method the club does not offer (`stripe` until issue 13 plugs
  * its Checkout Session in here), MEMBER_SUSPENDED_SELF for a suspended member.
@@ -228,16 +230,7 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
   const { m, club } = await memberOf(ctx, ctx.db.read, token);
   if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED_SELF");
   if (!paymentMethods(club).includes(input.payment_method)) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
-  let amount = club.membership_fee_cents;
-  let currency = club.currency;
-  if (m.tier_id) {
-    const [tier] = await ctx.db.read
-      .select()
-      .from(tiers)
-      .where(and(eq(tiers.id, m.tier_id), eq(tiers.club_id, m.club_id)))
-      .limit(1);
-    if (tier) [amount, currency] = [tier.price_cents, tier.currency];
-  }
+  const { amount, currency } = await memberDues(ctx.db.read, m);
   return {
     payment_method: "bank_transfer",
     amount_cents: amount,

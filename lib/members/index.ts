@@ -3,7 +3,7 @@
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
-import { members, payments } from "../../db/schema";
+import { members } from "../../db/schema";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
@@ -12,7 +12,7 @@ import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
 import { getTierRow } from "../tiers/internal";
 import { type Emitter, emitter } from "../webhooks/emit";
-import { paymentData } from "../webhooks/data";
+import { originOf, type PaymentOrigin, recordPayment } from "../payments/record";
 import {
   addMonths,
   foldText,
@@ -50,6 +50,8 @@ import {
 } from "./schemas";
 import { statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status";
 import { creditReferrer } from "./referral";
+import { creditSpent, memberDues } from "./dues";
+import { countMembershipPromo } from "./promo-use";
 import { keptTotal } from "./total";
 
 /**
@@ -66,8 +68,9 @@ function listQueries(
   sort: ListShape["sort"],
   direction: ListShape["dir"],
   erasure: ListShape["erasure_requested"],
+  application: ListShape["application_status"],
 ) {
-  const name = `members.list:${status}:${searching}:${sort}:${direction}:${erasure ?? ""}`;
+  const name = `members.list:${status}:${searching}:${sort}:${direction}:${erasure ?? ""}:${application ?? ""}`;
   // Built only the first time a shape is asked for (the callbacks of prepareRead).
   const p = (placeholder: string) => sql.placeholder(placeholder);
   const cond = () => {
@@ -76,6 +79,7 @@ function listQueries(
     if (status !== "all") where.push(statusWhere(status, p("day")));
     if (erasure === "true") where.push(isNotNull(members.erasure_requested_at));
     if (erasure === "false") where.push(isNull(members.erasure_requested_at));
+    if (application) where.push(eq(members.application_status, application));
     if (searching) where.push(sql`${members.search_text} like ${p("search")} escape '\\'`);
     return and(...where);
   };
@@ -111,14 +115,20 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
   const grace = await clubGraceDays(ctx.db, ctx.clubId);
   const day = statusDay(today, grace);
   const search = q.search ? foldText(q.search.trim()) : "";
-  const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir, q.erasure_requested);
+  const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir, q.erasure_requested, q.application_status);
   const values = { club: ctx.clubId, day, search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset: (q.page - 1) * limit };
   // A search counts (its matches are read from the narrowest index that holds search_text); the
   // count of a filter is kept while the club's members and the status day (today less the grace
   // period) stay the same.
   const total = search
     ? (await queries.count.execute(values))[0].total
-    : await keptTotal(ctx.db, ctx.clubId, `${q.status}:${q.erasure_requested ?? ""}`, q.status === "all" ? "" : day, queries.cond);
+    : await keptTotal(
+        ctx.db,
+        ctx.clubId,
+        `${q.status}:${q.erasure_requested ?? ""}:${q.application_status ?? ""}`,
+        q.status === "all" ? "" : day,
+        queries.cond,
+      );
   const rows = await queries.page.values(values);
   return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
 });
@@ -133,7 +143,13 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
 export async function countByStatus(db: Db, clubId: string, day: string): Promise<Record<"all" | MemberStatus, number>> {
   const out = { all: 0, active: 0, expired: 0, pending: 0, suspended: 0 };
   for (const status of ["all", ...STATUSES] as const) {
-    out[status] = await keptTotal(db, clubId, `${status}:`, status === "all" ? "" : day, listQueries(db, status, false, "registered", "desc", undefined).cond);
+    out[status] = await keptTotal(
+      db,
+      clubId,
+      `${status}::`,
+      status === "all" ? "" : day,
+      listQueries(db, status, false, "registered", "desc", undefined, undefined).cond,
+    );
   }
   return out;
 }
@@ -296,10 +312,14 @@ export const extendMembership = verb("members:edit", async (ctx: Ctx, input: Ext
 );
 
 /**
- * Records a manual payment (no provider fee) and renews: `pending` or expired -> `paid` with a
- * new period from today; active -> the period is renewed from its end. 409 when suspended.
+ * Records a payment (lib/payments/record: the row, its receipt, `payment.recorded`) and renews:
+ * `pending` or expired -> `paid` with a new period from today; active -> the period is renewed
+ * from its end. The first payment after joining online clears what was owed, credits the
+ * referrer and counts the promo code used; a renewal spends the referral credit the amount paid
+ * left uncovered (lib/members/dues). 409 when suspended; 409 STATEMENT_LINE_ALREADY_RECORDED for
+ * a statement line recorded before. `origin`: what the bank import or a provider adds.
  */
-export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: MarkPaidRequest & { member_id: string }) =>
+export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: MarkPaidRequest & { member_id: string } & PaymentOrigin) =>
   transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
     if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
     const club = await clubSettings(t, ctx.clubId);
@@ -313,33 +333,35 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
       : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
     // What a member who joined online owed is paid now (lib/members/referral credits who referred them).
     if (m.amount_due_cents !== null) set.amount_due_cents = null;
+    const spent = creditSpent(await memberDues(t, m), input.amount_cents);
+    if (spent > 0) set.referral_credit_cents = m.referral_credit_cents - spent;
     const paymentId = newId();
     return {
       set,
-      details: { amount_cents: input.amount_cents, payment_method: method, payment_id: paymentId, months },
-      also: async (_after, out) => {
-        await creditReferrer(t, m);
-        const now = nowIso();
-        const [payment] = await t
-          .insert(payments)
-          .values({
-            id: paymentId,
-            club_id: ctx.clubId,
-            member_id: m.id,
-            kind: "membership",
-            amount_cents: input.amount_cents,
-            currency,
-            method,
-            source: "manual",
-            provider_fee_cents: 0,
-            platform_commission_cents: Math.round((input.amount_cents * (club.commission_rate_percent ?? 0)) / 100),
-            reason: input.reason ?? null,
-            admin_id: ctx.actor.adminId,
-            paid_at: now,
-            created_at: now,
-          })
-          .returning();
-        await out.emit("payment.recorded", () => paymentData(payment));
+      details: {
+        amount_cents: input.amount_cents,
+        payment_method: method,
+        payment_id: paymentId,
+        months,
+        ...(spent ? { referral_credit_spent_cents: spent } : {}),
+      },
+      also: async () => {
+        if (m.amount_due_cents !== null) {
+          await creditReferrer(t, m);
+          await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
+        }
+        await recordPayment(t, ctx, {
+          ...originOf(input),
+          id: paymentId,
+          clubId: ctx.clubId,
+          kind: "membership",
+          memberId: m.id,
+          amount: input.amount_cents,
+          currency,
+          method,
+          reason: input.reason,
+          adminId: ctx.actor.adminId,
+        });
       },
     };
   }),
