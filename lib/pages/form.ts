@@ -93,7 +93,7 @@ export async function challengeFor(ctx: PublicCtx, sent: string, refusal: AppErr
 /** The form's hidden parts: the challenge, its nonce (the script fills it), the honeypot. */
 export function proofFields(challenge: string): string {
   return `<input type="hidden" name="challenge" value="${escapeHtml(challenge)}"><input type="hidden" name="nonce" value="">
-<div class="hp" aria-hidden="true"><label for="website">Website</label><input id="website" name="website" tabindex="-1" autocomplete="off"></div>`;
+<div class="hp"><label for="website">Website (leave empty)</label><input id="website" name="website" tabindex="-1" autocomplete="off"></div>`;
 }
 
 /** The opening tag of a page's form: the proof's difficulty for the script, posted back to `action`. */
@@ -148,7 +148,9 @@ export function radioGroup(f: { name: string; legend: string; value: string; cho
       }><span>${c.html}</span></label>`;
     })
     .join("");
-  return `<fieldset${e.attrs}><legend>${escapeHtml(f.legend)}</legend>${choices}${e.line}</fieldset>`;
+  // aria-invalid belongs to inputs, not to a group: the group points at its error.
+  const describedBy = e.line ? ` aria-describedby="${errId(f.name)}"` : "";
+  return `<fieldset${describedBy}><legend>${escapeHtml(f.legend)}</legend>${choices}${e.line}</fieldset>`;
 }
 
 /** The form's error at the top, when it has one (or fields in error). */
