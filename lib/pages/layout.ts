@@ -52,6 +52,8 @@ input:focus,select:focus,textarea:focus,button:focus,a:focus{outline:3px solid #
 dl{margin:0}dt{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:#4B5563;margin-top:8px}
 dd{margin:0;font-weight:600;overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 dl.facts dd{font-family:inherit}
+.cover{display:block;width:100%;height:auto;border-radius:10px;margin-bottom:10px}
+.gap{margin-top:12px}
 .qr{margin:12px auto 0;background:#fff;padding:10px;max-width:240px;border:3px solid var(--secondary);border-radius:14px}
 .qr svg{display:block;width:100%;height:auto}
 ul.tickets{list-style:none;margin:0;padding:0}

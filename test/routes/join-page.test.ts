@@ -10,6 +10,7 @@ import { issueChallenge, solveChallenge } from "../../lib/forms";
 import { PROOF_SCRIPT, PROOF_SCRIPT_HASH } from "../../lib/pages/form";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember, setCustomFields } from "../members-fixtures";
+import { errorOf, pageGet, pagePost } from "../pages-fixtures";
 
 let env: TestEnv;
 let slug: string;
@@ -40,23 +41,8 @@ beforeEach(async () => {
 });
 
 const setClub = (set: Record<string, unknown>) => env.db.tx((t) => t.update(clubs).set(set).where(eq(clubs.id, env.clubId)));
-let ip = 0;
-const address = () => `10.7.${(++ip >> 8) & 255}.${ip & 255}`;
-async function get(path: string, headers: Record<string, string> = {}) {
-  const res = await env.app.handle(new Request(`http://localhost${path}`, { headers }), address());
-  return { status: res.status, text: await res.text(), headers: res.headers };
-}
-async function post(path: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await env.app.handle(
-    new Request(`http://localhost${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-      body: new URLSearchParams(form),
-    }),
-    address(),
-  );
-  return { status: res.status, text: await res.text(), location: res.headers.get("location") };
-}
+const get = (path: string, headers: Record<string, string> = {}) => pageGet(env, path, headers);
+const post = (path: string, form: Record<string, string>) => pagePost(env, path, form);
 let n = 0;
 const email = () => `page-joiner${++n}@example.org`;
 const joinForm = (over: Record<string, string> = {}) => ({
@@ -77,9 +63,6 @@ const byEmail = async (address: string) =>
       .from(members)
       .where(and(eq(members.club_id, env.clubId), eq(members.email, address)))
   )[0];
-/** The text of the element that says `id`'s error (the field's error line). */
-const errorOf = (html: string, name: string) => new RegExp(`<span class="err" id="err-${name.replace(/\./g, "_")}">([^<]*)</span>`).exec(html)?.[1];
-
 describe("GET /join/<slug>", () => {
   it("is the club's page in its language and colours, with its tiers, prices and form, and only its own script", async () => {
     const res = await get(`/join/${slug}`, { "accept-language": "en" });
@@ -255,6 +238,7 @@ describe("POST /join/<slug> against bots (PUBLIC_FORM_POW_BITS=8)", () => {
     tier = (await bots.call("POST", `/api/clubs/${bots.clubId}/tiers`, { body: { name: "Adulte", price_cents: 3000 } })).body.id;
   });
   afterAll(() => bots.close());
+  let sent = 0;
   const send = async (form: Record<string, string>) => {
     const res = await bots.app.handle(
       new Request(`http://localhost/join/${botSlug}`, {
@@ -262,7 +246,7 @@ describe("POST /join/<slug> against bots (PUBLIC_FORM_POW_BITS=8)", () => {
         headers: { "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ tier_id: tier, first_name: "Bo", last_name: "T", payment_method: "bank_transfer", ...form }),
       }),
-      address(),
+      `10.8.0.${++sent % 250}`,
     );
     return { status: res.status, text: await res.text() };
   };

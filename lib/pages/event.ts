@@ -1,0 +1,297 @@
+// The event page (DESIGN.md section 13): the event's `public_url`, /e/<club_slug>/<event_slug>,
+// and its calendar file at the same address with `.ics`. The title, the date and time in the
+// club's time zone, the place, the description, the tickets with their prices and what is left,
+// and the form of `POST /api/public/events/<id>/registrations` (the same verb,
+// `registerForEvent`, and the same schema); then the answer: confirmed (the ticket's code to
+// show at the door), pending (how to pay, or the card payment page when the answer carries a
+// `checkout_url`), or on the waiting list.
+import { clubCardView, httpUrl } from "../cards/view";
+import { clubTimeZone } from "../clubs/time-zone";
+import type { PublicCtx } from "../context";
+import { AppError } from "../errors";
+import { getPublicEvent, type PublicEventPage } from "../events/public";
+import { eventCalendar } from "../events/ics";
+import { PublicRegistrationCreate, type PublicEvent, type PublicRegistration } from "../events/schemas";
+import { formChallenge } from "../forms";
+import type { Locale } from "../i18n";
+import { MEMBER_PAGE_TEXTS } from "../i18n/member-page";
+import { PAGE_TEXTS, type PageTexts } from "../i18n/pages";
+import type { BankTransfer } from "../member-page/schemas";
+import { qrSvg } from "../qr";
+import { registerForEvent } from "../registrations/public";
+import type { FileReply, RedirectReply } from "../reply";
+import {
+  challengeFor,
+  type FormErrors,
+  formAlert,
+  formTag,
+  NO_ERRORS,
+  type Posted,
+  pageCtx,
+  pageLocale,
+  posted,
+  PROOF_SCRIPT_HASH,
+  proofFields,
+  proofScript,
+  radioGroup,
+  readForm,
+  refusalOf,
+  textInput,
+} from "./form";
+import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, money, openPageHeaders, topHeader, transferDetails } from "./layout";
+
+const HEADERS = openPageHeaders(PROOF_SCRIPT_HASH);
+const reply = (status: number, body: string): FileReply => htmlReply(status, body, HEADERS);
+
+/** Refusals about one field of the form: shown beside it (and at the top). */
+const FIELD_OF: Record<string, string> = {
+  MEMBERSHIP_NOT_ACTIVE: "member_code",
+  EVENT_MEMBERS_ONLY: "member_code",
+  TICKET_MEMBERS_ONLY: "member_code",
+  TICKET_SOLD_OUT: "ticket_id",
+  TICKET_INACTIVE: "ticket_id",
+  TICKET_NOT_FOUND: "ticket_id",
+  EMAIL_ALREADY_REGISTERED: "email",
+  "PROMO_CODE_*": "promo_code",
+};
+
+/** What a registration's answer may carry once payments are wired (issue 13 items 3 and 4). */
+type PaymentStep = { checkout_url?: string | null; bank_transfer?: BankTransfer | null };
+
+function notFound(locale: Locale): FileReply {
+  const tx = PAGE_TEXTS[locale];
+  return reply(404, messagePage(locale, tx.notFoundTitle, tx.notFoundText));
+}
+
+async function eventOr404(ctx: PublicCtx, clubSlug: string, eventSlug: string): Promise<PublicEventPage | null> {
+  try {
+    return await getPublicEvent(ctx, clubSlug, eventSlug);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** Dates and times in the club's language and time zone: `country` gives both the style (`fr-CH`) and the zone. */
+function clock(locale: Locale, country: string | null) {
+  const timeZone = clubTimeZone(country);
+  const tag = (() => {
+    try {
+      return Intl.DateTimeFormat.supportedLocalesOf(country ? `${locale}-${country}` : locale).length ? `${locale}${country ? `-${country}` : ""}` : locale;
+    } catch {
+      return locale;
+    }
+  })();
+  const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: "full", timeStyle: "short", timeZone });
+  const zoneName = (at: Date) => new Intl.DateTimeFormat(tag, { timeZone, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
+  return {
+    /** `start` to `end` (the end's date left out on the same day), with the zone's name. */
+    span(start: string, end: string | null): string {
+      const from = new Date(start);
+      const text = end ? dateTime.formatRange(from, new Date(end)) : dateTime.format(from);
+      return `${text} (${zoneName(from)})`;
+    },
+    at: (iso: string) => dateTime.format(new Date(iso)),
+  };
+}
+
+/** A ticket's prices as the page shows them: one price for all, members' and others', or members only. */
+function ticketPrice(t: PublicEvent["tickets"][number], currency: string, locale: Locale, tx: PageTexts): string {
+  const price = (cents: number) => (cents ? money(cents, currency, locale) : tx.event.free);
+  if (t.non_member_price_cents === null) return `${tx.event.membersOnly} · ${price(t.member_price_cents)}`;
+  if (t.non_member_price_cents === t.member_price_cents && !t.tier_prices) return price(t.member_price_cents);
+  return `${fill(tx.event.memberPrice, { price: price(t.member_price_cents) })} · ${fill(tx.event.guestPrice, { price: price(t.non_member_price_cents) })}`;
+}
+
+/** Why the form is not shown (cancelled, not open yet, closed, sold out), or null when it is. */
+function closedReason(page: PublicEventPage, tx: PageTexts, at: (iso: string) => string, now = new Date().toISOString()): string | null {
+  const e = page.event;
+  if (page.cancelled) return tx.event.cancelled;
+  if (e.registration_opens_at && now < e.registration_opens_at) return fill(tx.event.notOpen, { date: at(e.registration_opens_at) });
+  if ((e.registration_closes_at && now >= e.registration_closes_at) || now >= (e.ends_at ?? e.starts_at) || !e.tickets.length) return tx.event.closed;
+  if (!e.waitlist_enabled && e.tickets.every((t) => t.sold_out)) return tx.event.soldOut;
+  return null;
+}
+
+const pagePath = (page: PublicEventPage, lang: string | undefined) => `${new URL(page.event.public_url).pathname}${lang ? `?lang=${lang}` : ""}`;
+
+function registrationForm(page: PublicEventPage, locale: Locale, lang: string | undefined, values: Posted, errors: FormErrors, challenge: string, bits: number): string {
+  const tx = PAGE_TEXTS[locale];
+  const e = page.event;
+  const v = (name: string) => posted(values, name);
+  const open = e.tickets.filter((t) => e.waitlist_enabled || !t.sold_out);
+  const tickets = radioGroup(
+    {
+      name: "ticket_id",
+      legend: tx.event.ticket,
+      value: v("ticket_id") || (open.length === 1 ? open[0].id : ""),
+      choices: e.tickets.map((t) => ({
+        value: t.id,
+        disabled: !e.waitlist_enabled && t.sold_out,
+        html: `<strong>${escapeHtml(t.name)}</strong><span>${escapeHtml(ticketPrice(t, e.currency, locale, tx))}</span>${
+          t.sold_out ? ` · <span class="price">${escapeHtml(tx.event.soldOut)}</span>` : ""
+        }`,
+      })),
+    },
+    errors,
+  );
+  const full = e.places_left === 0 || e.tickets.every((t) => t.sold_out);
+  const members = e.access === "members";
+  return `${formTag(pagePath(page, lang), bits)}${formAlert(errors, tx.formProblem)}
+${members ? `<p class="muted">${escapeHtml(tx.event.membersOnlyEvent)}</p>` : ""}${full && e.waitlist_enabled ? `<p class="notice">${escapeHtml(tx.event.waitlist)}</p>` : ""}
+${tickets}
+${textInput({ name: "first_name", label: tx.firstName, value: v("first_name"), required: true, autocomplete: "given-name", max: 100 }, errors)}
+${textInput({ name: "last_name", label: tx.lastName, value: v("last_name"), required: true, autocomplete: "family-name", max: 100 }, errors)}
+${textInput({ name: "email", label: tx.email, value: v("email"), type: "email", required: true, autocomplete: "email", max: 320 }, errors)}
+${textInput({ name: "member_code", label: tx.event.memberCode, value: v("member_code"), required: members, optional: tx.optional, max: 40, autocomplete: "off" }, errors)}
+${textInput({ name: "promo_code", label: tx.promoCode, value: v("promo_code"), optional: tx.optional, max: 30, autocomplete: "off" }, errors)}
+${lang ? `<input type="hidden" name="lang" value="${escapeHtml(lang)}">` : ""}${proofFields(challenge)}
+<button type="submit">${escapeHtml(tx.event.register)}</button></form>`;
+}
+
+/** The page around a body, in the club's colours, under its header with the event's title. */
+function eventPage(page: PublicEventPage, locale: Locale, inner: string, script: boolean): string {
+  const view = clubCardView(page.club);
+  return layoutPage(
+    locale,
+    `${page.event.title} — ${view.clubName}`,
+    brandVars(view.colors.primary, view.colors.secondary),
+    `<div class="wrap">${topHeader(view.clubName, page.event.title, view.logoUrl)}<main>${inner}</main></div>${script ? proofScript() : ""}`,
+  );
+}
+
+function formPage(ctx: PublicCtx, page: PublicEventPage, locale: Locale, lang: string | undefined, values: Posted, errors: FormErrors, challenge: string, status: number) {
+  const tx = PAGE_TEXTS[locale];
+  const e = page.event;
+  const time = clock(locale, clubCardView(page.club).country);
+  const image = httpUrl(e.image_url);
+  const place = [e.location_name, e.location_address].filter(Boolean).join(", ");
+  const facts = `<section>${image ? `<img class="cover" src="${escapeHtml(image)}" alt="">` : ""}<dl class="facts"><dt>${escapeHtml(tx.event.when)}</dt><dd>${escapeHtml(time.span(e.starts_at, e.ends_at))}</dd>${
+    place ? `<dt>${escapeHtml(tx.event.where)}</dt><dd>${escapeHtml(place)}</dd>` : ""
+  }</dl>${e.description ? `<p class="pre gap">${escapeHtml(e.description)}</p>` : ""}<a class="button plain" href="${escapeHtml(
+    `${e.public_url}.ics`,
+  )}">${escapeHtml(tx.event.calendar)}</a></section>`;
+  const left = e.places_left !== null && e.places_left > 0 ? `<p class="muted">${escapeHtml(fill(tx.event.placesLeft, { n: String(e.places_left) }))}</p>` : "";
+  const list = e.tickets.length
+    ? `<section aria-labelledby="h-tickets"><h2 id="h-tickets">${escapeHtml(tx.event.tickets)}</h2>${left}<ul class="tickets">${e.tickets
+        .map(
+          (t) =>
+            `<li><span>${escapeHtml(t.name)}</span><span class="price">${escapeHtml(t.sold_out ? tx.event.soldOut : ticketPrice(t, e.currency, locale, tx))}</span></li>`,
+        )
+        .join("")}</ul></section>`
+    : "";
+  const reason = closedReason(page, tx, time.at);
+  const form = reason
+    ? `<section><p class="alert" role="status">${escapeHtml(reason)}</p></section>`
+    : `<section aria-labelledby="h-register"><h2 id="h-register">${escapeHtml(tx.event.register)}</h2>${registrationForm(
+        page,
+        locale,
+        lang,
+        values,
+        errors,
+        challenge,
+        ctx.formProofBits,
+      )}</section>`;
+  return reply(status, eventPage(page, locale, `${facts}${list}${form}`, !reason));
+}
+
+/**
+ * The event page, or its calendar file when the address ends in `.ics` (a 404 page for an
+ * unknown club or event, or a draft), in `?lang=` or the club's language.
+ */
+export async function renderEventPage(ctx: PublicCtx, clubSlug: string, eventSlug: string, query: { lang?: string }): Promise<FileReply> {
+  const ics = eventSlug.endsWith(".ics");
+  const page = await eventOr404(ctx, clubSlug, ics ? eventSlug.slice(0, -4) : eventSlug);
+  if (!page) return notFound(ctx.locale);
+  if (ics) {
+    const e = page.event;
+    return eventCalendar(
+      { ...e, status: page.cancelled ? "cancelled" : "published" },
+      { uid: `${e.id}@club-api`, description: [e.description, clubCardView(page.club).clubName].filter(Boolean).join("\n\n"), url: e.public_url },
+    );
+  }
+  const locale = pageLocale(page.club.locale, query.lang);
+  const challenge = (await formChallenge(ctx)).challenge;
+  return formPage(ctx, page, locale, query.lang === locale ? locale : undefined, {}, NO_ERRORS, challenge, 200);
+}
+
+/** A link out of a frame (a payment page refuses to be shown inside another site's page). */
+function checkoutLinkPage(page: PublicEventPage, locale: Locale, url: string): FileReply {
+  const tx = PAGE_TEXTS[locale];
+  return reply(
+    201,
+    eventPage(
+      page,
+      locale,
+      `<section><p>${escapeHtml(tx.event.pendingText)}</p><a class="button" href="${escapeHtml(url)}" target="_top">${escapeHtml(tx.continueToPayment)}</a></section>`,
+      false,
+    ),
+  );
+}
+
+/** The registration's page: its status, and what to do next. */
+async function answerPage(page: PublicEventPage, locale: Locale, answer: PublicRegistration & PaymentStep): Promise<FileReply> {
+  const tx = PAGE_TEXTS[locale];
+  const time = clock(locale, clubCardView(page.club).country);
+  const calendar = `<a class="button plain" href="${escapeHtml(answer.ics_url)}">${escapeHtml(tx.event.calendar)}</a>`;
+  const what = `<p><strong>${escapeHtml(answer.ticket_name)}</strong> · ${escapeHtml(`${answer.first_name} ${answer.last_name}`)}${
+    answer.amount_cents ? ` · <span class="price">${escapeHtml(money(answer.amount_cents, answer.currency, locale))}</span>` : ""
+  }</p>`;
+  let title: string;
+  let inner: string;
+  if (answer.status === "confirmed") {
+    title = tx.event.confirmedTitle;
+    inner = `${what}<p>${escapeHtml(tx.event.confirmedText)}</p><div class="qr" role="img" aria-label="${escapeHtml(tx.event.ticketCode)}">${await qrSvg(
+      answer.qr_token,
+    )}</div><dl><dt>${escapeHtml(tx.event.ticketCode)}</dt><dd>${escapeHtml(answer.qr_token)}</dd></dl>${calendar}`;
+  } else if (answer.status === "pending") {
+    title = tx.event.pendingTitle;
+    const until = answer.hold_expires_at ? `<p class="muted">${escapeHtml(fill(tx.event.pendingUntil, { date: time.at(answer.hold_expires_at) }))}</p>` : "";
+    const bt = answer.bank_transfer;
+    inner = `${what}<p>${escapeHtml(tx.event.pendingText)}</p>${until}${bt ? transferDetails(bt, MEMBER_PAGE_TEXTS[locale].transfer, locale) : ""}${calendar}`;
+  } else {
+    title = tx.event.waitlistedTitle;
+    inner = `${what}<p>${escapeHtml(tx.event.waitlistedText)}</p>`;
+  }
+  return reply(201, eventPage(page, locale, `<p class="notice" role="status">${escapeHtml(title)}</p><section>${inner}</section>`, false));
+}
+
+/**
+ * Runs the registration form of the event page: the posted fields read by the JSON route's
+ * schema, then `registerForEvent`. Answers the registration's page (201), a redirect to the card
+ * payment page when the answer carries a `checkout_url` (inside a frame: a link out of it), or
+ * the form again with each refusal beside its field and the refusal's status.
+ */
+export async function submitEventPage(ctx: PublicCtx, clubSlug: string, eventSlug: string, input: Posted, framed: boolean): Promise<FileReply | RedirectReply> {
+  const page = await eventOr404(ctx, clubSlug, eventSlug);
+  if (!page) return notFound(ctx.locale);
+  const lang = posted(input, "lang") || undefined;
+  const locale = pageLocale(page.club.locale, lang);
+  const v = (name: string) => posted(input, name).trim() || undefined;
+  const request = {
+    ticket_id: v("ticket_id"),
+    first_name: posted(input, "first_name"),
+    last_name: posted(input, "last_name"),
+    email: posted(input, "email").trim(),
+    member_code: v("member_code"),
+    promo_code: v("promo_code"),
+    challenge: v("challenge"),
+    nonce: v("nonce"),
+    website: v("website"),
+  };
+  const again = async (errors: FormErrors, status: number, refusal: AppError | null, shown = page) =>
+    formPage(ctx, shown, locale, lang === locale ? lang : undefined, input, errors, await challengeFor(ctx, posted(input, "challenge"), refusal), status);
+  const read = readForm(PublicRegistrationCreate, request, locale);
+  if ("errors" in read) return again(read.errors, 422, null);
+  let answer: PublicRegistration & PaymentStep;
+  try {
+    answer = await registerForEvent(pageCtx(ctx, locale), page.event.id, read.data);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    if (err.code === "EVENT_NOT_FOUND") return notFound(locale);
+    // The page again, as it is now (a place taken meanwhile, registration closed...).
+    return again(refusalOf(err, locale, FIELD_OF), err.status, err, (await eventOr404(ctx, clubSlug, eventSlug)) ?? page);
+  }
+  if (answer.checkout_url) return framed ? checkoutLinkPage(page, locale, answer.checkout_url) : { redirect: answer.checkout_url };
+  return answerPage(page, locale, answer);
+}
