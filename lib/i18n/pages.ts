@@ -66,6 +66,8 @@ export type PageTexts = {
     pendingTitle: string;
     pendingText: string;
     pendingUntil: string;
+    /** Pending, with no payment details in the answer: whom to ask. */
+    payContact: string;
     waitlistedTitle: string;
     waitlistedText: string;
     ticketCode: string;
@@ -135,6 +137,7 @@ export const PAGE_TEXTS: Record<Locale, PageTexts> = {
       pendingTitle: "Place réservée : paiement attendu",
       pendingText: "Votre inscription sera confirmée dès réception du paiement.",
       pendingUntil: "Sans paiement le {date}, la place sera libérée.",
+      payContact: "Pour payer, écrivez au club :",
       waitlistedTitle: "Vous êtes sur la liste d'attente",
       waitlistedText: "Si une place se libère, nous vous écrirons.",
       ticketCode: "Code du billet",
@@ -202,6 +205,7 @@ export const PAGE_TEXTS: Record<Locale, PageTexts> = {
       pendingTitle: "Place held: payment due",
       pendingText: "Your registration is confirmed once the payment is received.",
       pendingUntil: "Unpaid on {date}, the place is released.",
+      payContact: "To pay, write to the club:",
       waitlistedTitle: "You are on the waiting list",
       waitlistedText: "If a place frees up, we will email you.",
       ticketCode: "Ticket code",
@@ -269,6 +273,7 @@ export const PAGE_TEXTS: Record<Locale, PageTexts> = {
       pendingTitle: "Platz reserviert: Zahlung ausstehend",
       pendingText: "Ihre Anmeldung wird bestätigt, sobald die Zahlung eingegangen ist.",
       pendingUntil: "Ohne Zahlung bis {date} wird der Platz freigegeben.",
+      payContact: "Für die Zahlung schreiben Sie dem Verein:",
       waitlistedTitle: "Sie sind auf der Warteliste",
       waitlistedText: "Wird ein Platz frei, schreiben wir Ihnen.",
       ticketCode: "Ticketcode",
@@ -336,6 +341,7 @@ export const PAGE_TEXTS: Record<Locale, PageTexts> = {
       pendingTitle: "Posto riservato: pagamento atteso",
       pendingText: "L'iscrizione sarà confermata appena ricevuto il pagamento.",
       pendingUntil: "Senza pagamento entro il {date}, il posto sarà liberato.",
+      payContact: "Per pagare, scrivete al club:",
       waitlistedTitle: "Siete in lista d'attesa",
       waitlistedText: "Se si libera un posto, vi scriveremo.",
       ticketCode: "Codice del biglietto",

@@ -172,7 +172,9 @@ function formPage(ctx: PublicCtx, page: PublicEventPage, locale: Locale, lang: s
     `${e.public_url}.ics`,
   )}">${escapeHtml(tx.event.calendar)}</a></section>`;
   const left = e.places_left !== null && e.places_left > 0 ? `<p class="muted">${escapeHtml(fill(tx.event.placesLeft, { n: String(e.places_left) }))}</p>` : "";
-  const list = e.tickets.length
+  const reason = closedReason(page, tx, time.at);
+  // With the form open its tickets are its choices; closed, the list still tells what there was.
+  const list = reason && e.tickets.length
     ? `<section aria-labelledby="h-tickets"><h2 id="h-tickets">${escapeHtml(tx.event.tickets)}</h2>${left}<ul class="tickets">${e.tickets
         .map(
           (t) =>
@@ -180,10 +182,9 @@ function formPage(ctx: PublicCtx, page: PublicEventPage, locale: Locale, lang: s
         )
         .join("")}</ul></section>`
     : "";
-  const reason = closedReason(page, tx, time.at);
   const form = reason
     ? `<section><p class="alert" role="status">${escapeHtml(reason)}</p></section>`
-    : `<section aria-labelledby="h-register"><h2 id="h-register">${escapeHtml(tx.event.register)}</h2>${registrationForm(
+    : `<section aria-labelledby="h-register"><h2 id="h-register">${escapeHtml(tx.event.register)}</h2>${left}${registrationForm(
         page,
         locale,
         lang,
@@ -248,12 +249,18 @@ async function answerPage(page: PublicEventPage, locale: Locale, answer: PublicR
     title = tx.event.pendingTitle;
     const until = answer.hold_expires_at ? `<p class="muted">${escapeHtml(fill(tx.event.pendingUntil, { date: time.at(answer.hold_expires_at) }))}</p>` : "";
     const bt = answer.bank_transfer;
-    inner = `${what}<p>${escapeHtml(tx.event.pendingText)}</p>${until}${bt ? transferDetails(bt, MEMBER_PAGE_TEXTS[locale].transfer, locale) : ""}${calendar}`;
+    const contact = page.club.contact_email;
+    const how = bt
+      ? transferDetails(bt, MEMBER_PAGE_TEXTS[locale].transfer, locale)
+      : contact
+        ? `<p>${escapeHtml(tx.event.payContact)} <a href="mailto:${escapeHtml(contact)}">${escapeHtml(contact)}</a></p>`
+        : "";
+    inner = `${what}<p>${escapeHtml(tx.event.pendingText)}</p>${until}${how}${calendar}`;
   } else {
     title = tx.event.waitlistedTitle;
     inner = `${what}<p>${escapeHtml(tx.event.waitlistedText)}</p>`;
   }
-  return reply(201, eventPage(page, locale, `<p class="notice" role="status">${escapeHtml(title)}</p><section>${inner}</section>`, false));
+  return reply(201, eventPage(page, locale, `<section role="status"><h2>${escapeHtml(title)}</h2>${inner}</section>`, false));
 }
 
 /**

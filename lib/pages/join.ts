@@ -141,7 +141,7 @@ function joinForm(club: PublicClub, locale: Locale, lang: string | undefined, va
         value: tier.id,
         html: `<strong>${escapeHtml(tier.name)}</strong><span class="price">${escapeHtml(tier.price_cents ? money(tier.price_cents, tier.currency, locale) : tx.join.free)}</span> · ${escapeHtml(
           duration(tier.duration_months, tx),
-        )}${tier.description ? `<span class="muted pre">${escapeHtml(tier.description)}</span>` : ""}`,
+        )}${tier.description ? `<span class="muted pre desc">${escapeHtml(tier.description)}</span>` : ""}`,
       })),
     },
     errors,
@@ -210,7 +210,8 @@ async function formPage(
             club.application_instructions ? `<p class="pre">${escapeHtml(club.application_instructions)}</p>` : ""
           }</section>`
         : "";
-    inner = `${about}${application}<section aria-labelledby="h-form"><h2 id="h-form">${escapeHtml(tx.join.title)}</h2>${joinForm(
+    // The page's title (h1) names the form: no second heading saying it again.
+    inner = `${about}${application}<section>${joinForm(
       club,
       locale,
       lang,
@@ -267,8 +268,7 @@ function answerPage(club: PublicClub, locale: Locale, answer: JoinAnswer): FileR
     const bt = answer.bank_transfer;
     inner = `<p>${escapeHtml(tx.join.payText)}</p>${discount}${bt ? transferDetails(bt, MEMBER_PAGE_TEXTS[locale].transfer, locale) : ""}${manage}`;
   }
-  const status = `<p class="notice" role="status">${escapeHtml(title)}</p>`;
-  return reply(201, clubPage(club, locale, title, `${status}<section>${inner}</section>`, false));
+  return reply(201, clubPage(club, locale, tx.join.title, `<section role="status"><h2>${escapeHtml(title)}</h2>${inner}</section>`, false));
 }
 
 /**

@@ -43,8 +43,8 @@ input[aria-invalid=true],select[aria-invalid=true]{border-color:#B91C1C}
 .choice{display:flex;align-items:flex-start;gap:10px;margin:8px 0 0;padding:12px;border:2px solid #D1D5DB;border-radius:12px;font-weight:400}
 .choice input{width:auto;margin:3px 0 0;flex:none}
 .choice span{flex:1;min-width:0;overflow-wrap:anywhere}
-.choice strong{display:block}
-.price{font-weight:700;white-space:nowrap}
+.choice strong,.choice .desc{display:block}
+.price{font-weight:700}
 .opt{font-weight:400;color:#4B5563}
 .err{display:block;color:#B91C1C;font-weight:600;font-size:.95rem;margin-top:4px}
 .hp{position:absolute;left:-9999px;width:1px;height:1px;overflow:hidden}
@@ -58,6 +58,7 @@ dl.facts dd{font-family:inherit}
 .qr svg{display:block;width:100%;height:auto}
 ul.tickets{list-style:none;margin:0;padding:0}
 ul.tickets li{display:flex;justify-content:space-between;gap:10px;padding:8px 0;border-top:1px solid #E5E7EB}
+ul.tickets li>span:last-child{text-align:right}
 ul.tickets li:first-child{border-top:0}
 a{color:#1D4ED8}`;
 

@@ -118,12 +118,14 @@ describe("POST /e/<club>/<event>", () => {
     expect(res.text).toContain(`/api/public/registrations/${reg.qr_token}/ics`);
   });
 
-  it("holds a paid ticket as pending and says until when", async () => {
+  it("holds a paid ticket as pending, says until when and whom to ask how to pay", async () => {
+    await env.db.tx((t) => t.update(clubs).set({ contact_email: "caisse@club.example" }).where(eq(clubs.id, env.clubId)));
     const event = await createEventVia(env, { tickets: [{ name: "Invité", non_member_price_cents: 2500 }] });
     const res = await post(pathOf(event), { ticket_id: event.tickets[0].id, ...person(), lang: "en" });
     expect(res.status).toBe(201);
     expect(res.text).toContain("Place held: payment due");
     expect(res.text).toMatch(/CHF\s25\.00/);
+    expect(res.text).toContain('href="mailto:caisse@club.example"');
     const [reg] = await regsOf(event.id);
     expect(reg).toMatchObject({ status: "pending", amount_cents: 2500 });
     expect(reg.hold_expires_at).toBeString();
@@ -159,7 +161,7 @@ describe("POST /e/<club>/<event>", () => {
   });
 
   it("gives a member the member price with their card code", async () => {
-    const member = await insertMember(env, { first_name: "Paul" });
+    const member = await insertMember(env, { first: "Paul" });
     const event = await createEventVia(env, { tickets: [{ name: "T", member_price_cents: 0, non_member_price_cents: 1000 }] });
     const res = await post(pathOf(event), { ticket_id: event.tickets[0].id, ...person({ member_code: member.referral_code }) });
     expect(res.status).toBe(201);
