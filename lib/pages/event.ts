@@ -83,7 +83,8 @@ function clock(locale: Locale, country: string | null) {
     }
   })();
   const dateTime = new Intl.DateTimeFormat(tag, { dateStyle: "full", timeStyle: "short", timeZone });
-  const zoneName = (at: Date) => new Intl.DateTimeFormat(tag, { timeZone, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
+  const zoneName = (at: Date) =>
+    new Intl.DateTimeFormat(tag, { timeZone, timeZoneName: "short" }).formatToParts(at).find((p) => p.type === "timeZoneName")?.value ?? "";
   return {
     /** `start` to `end` (the end's date left out on the same day), with the zone's name. */
     span(start: string, end: string | null): string {
@@ -115,7 +116,15 @@ function closedReason(page: PublicEventPage, tx: PageTexts, at: (iso: string) =>
 
 const pagePath = (page: PublicEventPage, lang: string | undefined) => `${new URL(page.event.public_url).pathname}${lang ? `?lang=${lang}` : ""}`;
 
-function registrationForm(page: PublicEventPage, locale: Locale, lang: string | undefined, values: Posted, errors: FormErrors, challenge: string, bits: number): string {
+function registrationForm(
+  page: PublicEventPage,
+  locale: Locale,
+  lang: string | undefined,
+  values: Posted,
+  errors: FormErrors,
+  challenge: string,
+  bits: number,
+): string {
   const tx = PAGE_TEXTS[locale];
   const e = page.event;
   const v = (name: string) => posted(values, name);
@@ -160,7 +169,16 @@ function eventPage(page: PublicEventPage, locale: Locale, inner: string, script:
   );
 }
 
-function formPage(ctx: PublicCtx, page: PublicEventPage, locale: Locale, lang: string | undefined, values: Posted, errors: FormErrors, challenge: string, status: number) {
+function formPage(
+  ctx: PublicCtx,
+  page: PublicEventPage,
+  locale: Locale,
+  lang: string | undefined,
+  values: Posted,
+  errors: FormErrors,
+  challenge: string,
+  status: number,
+) {
   const tx = PAGE_TEXTS[locale];
   const e = page.event;
   const time = clock(locale, clubCardView(page.club).country);
@@ -174,14 +192,15 @@ function formPage(ctx: PublicCtx, page: PublicEventPage, locale: Locale, lang: s
   const left = e.places_left !== null && e.places_left > 0 ? `<p class="muted">${escapeHtml(fill(tx.event.placesLeft, { n: String(e.places_left) }))}</p>` : "";
   const reason = closedReason(page, tx, time.at);
   // With the form open its tickets are its choices; closed, the list still tells what there was.
-  const list = reason && e.tickets.length
-    ? `<section aria-labelledby="h-tickets"><h2 id="h-tickets">${escapeHtml(tx.event.tickets)}</h2>${left}<ul class="tickets">${e.tickets
-        .map(
-          (t) =>
-            `<li><span>${escapeHtml(t.name)}</span><span class="price">${escapeHtml(t.sold_out ? tx.event.soldOut : ticketPrice(t, e.currency, locale, tx))}</span></li>`,
-        )
-        .join("")}</ul></section>`
-    : "";
+  const list =
+    reason && e.tickets.length
+      ? `<section aria-labelledby="h-tickets"><h2 id="h-tickets">${escapeHtml(tx.event.tickets)}</h2>${left}<ul class="tickets">${e.tickets
+          .map(
+            (t) =>
+              `<li><span>${escapeHtml(t.name)}</span><span class="price">${escapeHtml(t.sold_out ? tx.event.soldOut : ticketPrice(t, e.currency, locale, tx))}</span></li>`,
+          )
+          .join("")}</ul></section>`
+      : "";
   const form = reason
     ? `<section><p class="alert" role="status">${escapeHtml(reason)}</p></section>`
     : `<section aria-labelledby="h-register"><h2 id="h-register">${escapeHtml(tx.event.register)}</h2>${left}${registrationForm(

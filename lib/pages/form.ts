@@ -127,7 +127,10 @@ export function textInput(
 }
 
 /** A labelled select with its error beside it (`options`: value -> label; an empty first choice unless `required` has one chosen). */
-export function selectInput(f: { name: string; label: string; value: string; options: [string, string][]; choose: string; optional?: string }, errors: FormErrors): string {
+export function selectInput(
+  f: { name: string; label: string; value: string; options: [string, string][]; choose: string; optional?: string },
+  errors: FormErrors,
+): string {
   const e = fieldError(f.name, errors);
   const id = fieldId(f.name);
   const opts = [["", f.choose] as [string, string], ...f.options]
@@ -138,7 +141,10 @@ export function selectInput(f: { name: string; label: string; value: string; opt
 }
 
 /** A group of radio choices (a tier, a ticket, a payment method) with its error, each choice a card. */
-export function radioGroup(f: { name: string; legend: string; value: string; choices: { value: string; html: string; disabled?: boolean }[] }, errors: FormErrors): string {
+export function radioGroup(
+  f: { name: string; legend: string; value: string; choices: { value: string; html: string; disabled?: boolean }[] },
+  errors: FormErrors,
+): string {
   const e = fieldError(f.name, errors);
   const choices = f.choices
     .map((c, i) => {
@@ -158,4 +164,3 @@ export function formAlert(errors: FormErrors, fallback: string): string {
   const text = errors.general ?? (Object.keys(errors.fields).length ? fallback : null);
   return text ? `<p class="alert" role="alert">${escapeHtml(text)}</p>` : "";
 }
-

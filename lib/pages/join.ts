@@ -160,7 +160,9 @@ function joinForm(club: PublicClub, locale: Locale, lang: string | undefined, va
     : "";
   const subscription = asksSubscription(club)
     ? `<label class="choice" for="f-subscription"><input type="checkbox" id="f-subscription" name="subscription" value="true"${
-        v("subscription") === "true" || (!Object.keys(values).length && (club as PublicClub & SubscriptionOffer).subscription_default !== false) ? " checked" : ""
+        v("subscription") === "true" || (!Object.keys(values).length && (club as PublicClub & SubscriptionOffer).subscription_default !== false)
+          ? " checked"
+          : ""
       }><span>${escapeHtml(tx.join.subscription)}</span></label>`
     : "";
   const submit = club.membership_mode === "application" ? tx.join.submitApplication : tx.join.submit;
@@ -211,15 +213,7 @@ async function formPage(
           }</section>`
         : "";
     // The page's title (h1) names the form: no second heading saying it again.
-    inner = `${about}${application}<section>${joinForm(
-      club,
-      locale,
-      lang,
-      values,
-      errors,
-      challenge,
-      ctx.formProofBits,
-    )}</section>`;
+    inner = `${about}${application}<section>${joinForm(club, locale, lang, values, errors, challenge, ctx.formProofBits)}</section>`;
   }
   const closed = club.membership_mode === "closed" || !club.tiers.length;
   return reply(status, clubPage(club, locale, tx.join.title, inner, !closed));
@@ -254,7 +248,9 @@ function checkoutLinkPage(club: PublicClub, locale: Locale, url: string): FileRe
 function answerPage(club: PublicClub, locale: Locale, answer: JoinAnswer): FileReply {
   const tx = PAGE_TEXTS[locale];
   const manage = `<a class="button plain" href="${escapeHtml(answer.manage_url)}">${escapeHtml(tx.join.manage)}</a>`;
-  const discount = answer.discount_cents ? `<p class="muted">${escapeHtml(fill(tx.join.discount, { amount: money(answer.discount_cents, answer.currency, locale) }))}</p>` : "";
+  const discount = answer.discount_cents
+    ? `<p class="muted">${escapeHtml(fill(tx.join.discount, { amount: money(answer.discount_cents, answer.currency, locale) }))}</p>`
+    : "";
   let title: string;
   let inner: string;
   if (answer.application_status === "pending_approval") {
@@ -314,4 +310,3 @@ export async function submitJoinPage(ctx: PublicCtx, slug: string, input: Posted
   if (answer.checkout_url) return framed ? checkoutLinkPage(club, locale, answer.checkout_url) : { redirect: answer.checkout_url };
   return answerPage(club, locale, answer);
 }
-

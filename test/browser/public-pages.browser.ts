@@ -63,7 +63,16 @@ const eventPath = new URL(event.public_url).pathname;
 
 const browser: Browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
 });
 let failed = false;
 
@@ -77,7 +86,9 @@ async function check(page: Page, name: string, javaScript = true): Promise<void>
     return;
   }
   await page.addScriptTag({ content: axe });
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as { violations: { id: string; impact: string; nodes: unknown[] }[] };
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string; nodes: unknown[] }[];
+  };
   const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const width = Number(await page.evaluate("document.documentElement.scrollWidth"));
   console.log(name, "| violations:", result.violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`).join(", ") || "none", "| scrollWidth", width);

@@ -26,7 +26,15 @@ const post = (path: string, form: Record<string, string>) => pagePost(env, path,
 const regsOf = (eventId: string) => env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.event_id, eventId));
 const pathOf = (event: { public_url: string }) => new URL(event.public_url).pathname;
 let n = 0;
-const person = (over: Record<string, string> = {}) => ({ first_name: "Marie", last_name: "Curie", email: `marie-page${++n}@example.org`, challenge: "", nonce: "", website: "", ...over });
+const person = (over: Record<string, string> = {}) => ({
+  first_name: "Marie",
+  last_name: "Curie",
+  email: `marie-page${++n}@example.org`,
+  challenge: "",
+  nonce: "",
+  website: "",
+  ...over,
+});
 
 describe("GET /e/<club>/<event>", () => {
   it("is the event's public_url: title, date and time in the club's time zone, place, description, tickets with prices and places left", async () => {

@@ -19,8 +19,8 @@ let freeTier: string;
 beforeAll(async () => {
   env = await setup();
   [{ slug }] = await env.db.read.select({ slug: clubs.slug }).from(clubs).where(eq(clubs.id, env.clubId));
-  paidTier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adulte", price_cents: 5000, currency: "CHF", duration_months: 12 } })).body
-    .id;
+  paidTier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adulte", price_cents: 5000, currency: "CHF", duration_months: 12 } }))
+    .body.id;
   freeTier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Junior", price_cents: 0, currency: "CHF", duration_months: 12 } })).body
     .id;
 });
@@ -78,7 +78,8 @@ describe("GET /join/<slug>", () => {
     expect(res.text).toContain("Gratuit");
     expect(res.text).toContain(`action="/join/${slug}"`);
     expect(res.text).toContain('name="challenge" value="c1.');
-    for (const name of ["first_name", "last_name", "email", "promo_code", "referral_code", "payment_method", "website"]) expect(res.text).toContain(`name="${name}"`);
+    for (const name of ["first_name", "last_name", "email", "promo_code", "referral_code", "payment_method", "website"])
+      expect(res.text).toContain(`name="${name}"`);
     // Nothing from another host; the one script is the form's, allowed by its hash only.
     expect(res.text).not.toMatch(/<link |@import|src="https?:|<script src/i);
     expect(res.text.match(/<script>/g)?.length).toBe(1);
@@ -141,7 +142,14 @@ describe("POST /join/<slug>", () => {
     const res = await post(`/join/${slug}`, form);
     expect(res.status).toBe(201);
     const m = await byEmail(form.email);
-    expect(m).toMatchObject({ first_name: "Ana", last_name: "Silva", payment_status: "pending", tier_id: paidTier, acquisition_source: "join", amount_due_cents: 5000 });
+    expect(m).toMatchObject({
+      first_name: "Ana",
+      last_name: "Silva",
+      payment_status: "pending",
+      tier_id: paidTier,
+      acquisition_source: "join",
+      amount_due_cents: 5000,
+    });
     expect(res.text).toContain("Dernière étape : le paiement");
     expect(res.text).toContain("CH9300762011623852957");
     expect(res.text).toContain("POFICHBEXXX");
