@@ -8,40 +8,17 @@
 import { clubCardView, httpUrl } from "../cards/view";
 import { clubTimeZone } from "../clubs/time-zone";
 import type { PublicCtx } from "../context";
-import { AppError } from "../errors";
-import { getPublicEvent, type PublicEventPage } from "../events/public";
 import { eventCalendar } from "../events/ics";
-import { PublicRegistrationCreate, type PublicEvent, type PublicRegistration } from "../events/schemas";
-import { formChallenge } from "../forms";
+import { getPublicEvent, type PublicEventPage } from "../events/public";
+import { type PublicEvent, type PublicRegistration, PublicRegistrationCreate } from "../events/schemas";
 import type { Locale } from "../i18n";
 import { MEMBER_PAGE_TEXTS } from "../i18n/member-page";
 import { PAGE_TEXTS, type PageTexts } from "../i18n/pages";
-import type { BankTransfer } from "../member-page/schemas";
 import { qrSvg } from "../qr";
 import { registerForEvent } from "../registrations/public";
 import type { FileReply, RedirectReply } from "../reply";
-import {
-  challengeFor,
-  type FormErrors,
-  formAlert,
-  formTag,
-  NO_ERRORS,
-  type Posted,
-  pageCtx,
-  pageLocale,
-  posted,
-  PROOF_SCRIPT_HASH,
-  proofFields,
-  proofScript,
-  radioGroup,
-  readForm,
-  refusalOf,
-  textInput,
-} from "./form";
-import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, money, openPageHeaders, topHeader, transferDetails } from "./layout";
-
-const HEADERS = openPageHeaders(PROOF_SCRIPT_HASH);
-const reply = (status: number, body: string): FileReply => htmlReply(status, body, HEADERS);
+import * as forms from "./form";
+import { answerSection, brandVars, checkoutLink, escapeHtml, fill, layoutPage, money, topHeader, transferDetails } from "./layout";
 
 /** Refusals about one field of the form: shown beside it (and at the top). */
 const FIELD_OF: Record<string, string> = {
@@ -54,23 +31,6 @@ const FIELD_OF: Record<string, string> = {
   EMAIL_ALREADY_REGISTERED: "email",
   "PROMO_CODE_*": "promo_code",
 };
-
-/** What a registration's answer may carry once payments are wired (issue 13 items 3 and 4). */
-type PaymentStep = { checkout_url?: string | null; bank_transfer?: BankTransfer | null };
-
-function notFound(locale: Locale): FileReply {
-  const tx = PAGE_TEXTS[locale];
-  return reply(404, messagePage(locale, tx.notFoundTitle, tx.notFoundText));
-}
-
-async function eventOr404(ctx: PublicCtx, clubSlug: string, eventSlug: string): Promise<PublicEventPage | null> {
-  try {
-    return await getPublicEvent(ctx, clubSlug, eventSlug);
-  } catch (err) {
-    if (err instanceof AppError && err.status === 404) return null;
-    throw err;
-  }
-}
 
 /** Dates and times in the club's language and time zone: `country` gives both the style (`fr-CH`) and the zone. */
 function clock(locale: Locale, country: string | null) {
@@ -114,48 +74,37 @@ function closedReason(page: PublicEventPage, tx: PageTexts, at: (iso: string) =>
   return null;
 }
 
-const pagePath = (page: PublicEventPage, lang: string | undefined) => `${new URL(page.event.public_url).pathname}${lang ? `?lang=${lang}` : ""}`;
+/** The page's own address (the form posts back to it). */
+const pagePath = (page: PublicEventPage) => new URL(page.event.public_url).pathname;
 
-function registrationForm(
-  page: PublicEventPage,
-  locale: Locale,
-  lang: string | undefined,
-  values: Posted,
-  errors: FormErrors,
-  challenge: string,
-  bits: number,
-): string {
-  const tx = PAGE_TEXTS[locale];
+function registrationForm(page: PublicEventPage, shown: forms.Shown): string {
+  const tx = PAGE_TEXTS[shown.locale];
   const e = page.event;
-  const v = (name: string) => posted(values, name);
   const open = e.tickets.filter((t) => e.waitlist_enabled || !t.sold_out);
-  const tickets = radioGroup(
+  const tickets = forms.radioGroup(
     {
       name: "ticket_id",
       legend: tx.event.ticket,
-      value: v("ticket_id") || (open.length === 1 ? open[0].id : ""),
+      value: forms.posted(shown.values, "ticket_id") || (open.length === 1 ? open[0].id : ""),
       choices: e.tickets.map((t) => ({
         value: t.id,
         disabled: !e.waitlist_enabled && t.sold_out,
-        html: `<strong>${escapeHtml(t.name)}</strong><span>${escapeHtml(ticketPrice(t, e.currency, locale, tx))}</span>${
+        html: `<strong>${escapeHtml(t.name)}</strong><span>${escapeHtml(ticketPrice(t, e.currency, shown.locale, tx))}</span>${
           t.sold_out ? ` · <span class="price">${escapeHtml(tx.event.soldOut)}</span>` : ""
         }`,
       })),
     },
-    errors,
+    shown.errors,
   );
   const full = e.places_left === 0 || e.tickets.every((t) => t.sold_out);
   const members = e.access === "members";
-  return `${formTag(pagePath(page, lang), bits)}${formAlert(errors, tx.formProblem)}
-${members ? `<p class="muted">${escapeHtml(tx.event.membersOnlyEvent)}</p>` : ""}${full && e.waitlist_enabled ? `<p class="notice">${escapeHtml(tx.event.waitlist)}</p>` : ""}
-${tickets}
-${textInput({ name: "first_name", label: tx.firstName, value: v("first_name"), required: true, autocomplete: "given-name", max: 100 }, errors)}
-${textInput({ name: "last_name", label: tx.lastName, value: v("last_name"), required: true, autocomplete: "family-name", max: 100 }, errors)}
-${textInput({ name: "email", label: tx.email, value: v("email"), type: "email", required: true, autocomplete: "email", max: 320 }, errors)}
-${textInput({ name: "member_code", label: tx.event.memberCode, value: v("member_code"), required: members, optional: tx.optional, max: 40, autocomplete: "off" }, errors)}
-${textInput({ name: "promo_code", label: tx.promoCode, value: v("promo_code"), optional: tx.optional, max: 30, autocomplete: "off" }, errors)}
-${lang ? `<input type="hidden" name="lang" value="${escapeHtml(lang)}">` : ""}${proofFields(challenge)}
-<button type="submit">${escapeHtml(tx.event.register)}</button></form>`;
+  const notes = `${members ? `<p class="muted">${escapeHtml(tx.event.membersOnlyEvent)}</p>` : ""}${
+    full && e.waitlist_enabled ? `<p class="notice">${escapeHtml(tx.event.waitlist)}</p>` : ""
+  }`;
+  return `${forms.formHead(pagePath(page), shown, `${notes}${tickets}`)}
+${forms.codeInput(shown, "member_code", tx.event.memberCode, 40, members)}
+${forms.codeInput(shown, "promo_code", tx.promoCode, 30)}
+${forms.formFoot(shown, tx.event.register)}`;
 }
 
 /** The page around a body, in the club's colours, under its header with the event's title. */
@@ -165,20 +114,12 @@ function eventPage(page: PublicEventPage, locale: Locale, inner: string, script:
     locale,
     `${page.event.title} — ${view.clubName}`,
     brandVars(view.colors.primary, view.colors.secondary),
-    `<div class="wrap">${topHeader(view.clubName, page.event.title, view.logoUrl)}<main>${inner}</main></div>${script ? proofScript() : ""}`,
+    `<div class="wrap">${topHeader(view.clubName, page.event.title, view.logoUrl)}<main>${inner}</main></div>${script ? forms.proofScript() : ""}`,
   );
 }
 
-function formPage(
-  ctx: PublicCtx,
-  page: PublicEventPage,
-  locale: Locale,
-  lang: string | undefined,
-  values: Posted,
-  errors: FormErrors,
-  challenge: string,
-  status: number,
-) {
+function formPage(page: PublicEventPage, shown: forms.Shown, status: number): FileReply {
+  const locale = shown.locale;
   const tx = PAGE_TEXTS[locale];
   const e = page.event;
   const time = clock(locale, clubCardView(page.club).country);
@@ -203,16 +144,8 @@ function formPage(
       : "";
   const form = reason
     ? `<section><p class="alert" role="status">${escapeHtml(reason)}</p></section>`
-    : `<section aria-labelledby="h-register"><h2 id="h-register">${escapeHtml(tx.event.register)}</h2>${left}${registrationForm(
-        page,
-        locale,
-        lang,
-        values,
-        errors,
-        challenge,
-        ctx.formProofBits,
-      )}</section>`;
-  return reply(status, eventPage(page, locale, `${facts}${list}${form}`, !reason));
+    : `<section aria-labelledby="h-register"><h2 id="h-register">${escapeHtml(tx.event.register)}</h2>${left}${registrationForm(page, shown)}</section>`;
+  return forms.pageReply(status, eventPage(page, locale, `${facts}${list}${form}`, !reason));
 }
 
 /**
@@ -221,8 +154,8 @@ function formPage(
  */
 export async function renderEventPage(ctx: PublicCtx, clubSlug: string, eventSlug: string, query: { lang?: string }): Promise<FileReply> {
   const ics = eventSlug.endsWith(".ics");
-  const page = await eventOr404(ctx, clubSlug, ics ? eventSlug.slice(0, -4) : eventSlug);
-  if (!page) return notFound(ctx.locale);
+  const page = await forms.unless404(() => getPublicEvent(ctx, clubSlug, ics ? eventSlug.slice(0, -4) : eventSlug));
+  if (!page) return forms.notFoundPage(ctx.locale);
   if (ics) {
     const e = page.event;
     return eventCalendar(
@@ -230,27 +163,12 @@ export async function renderEventPage(ctx: PublicCtx, clubSlug: string, eventSlu
       { uid: `${e.id}@club-api`, description: [e.description, clubCardView(page.club).clubName].filter(Boolean).join("\n\n"), url: e.public_url },
     );
   }
-  const locale = pageLocale(page.club.locale, query.lang);
-  const challenge = (await formChallenge(ctx)).challenge;
-  return formPage(ctx, page, locale, query.lang === locale ? locale : undefined, {}, NO_ERRORS, challenge, 200);
+  const locale = forms.pageLocale(page.club.locale, query.lang);
+  return formPage(page, await forms.freshForm(ctx, locale, query.lang === locale ? locale : undefined), 200);
 }
 
-/** A link out of a frame (a payment page refuses to be shown inside another site's page). */
-function checkoutLinkPage(page: PublicEventPage, locale: Locale, url: string): FileReply {
-  const tx = PAGE_TEXTS[locale];
-  return reply(
-    201,
-    eventPage(
-      page,
-      locale,
-      `<section><p>${escapeHtml(tx.event.pendingText)}</p><a class="button" href="${escapeHtml(url)}" target="_top">${escapeHtml(tx.continueToPayment)}</a></section>`,
-      false,
-    ),
-  );
-}
-
-/** The registration's page: its status, and what to do next. */
-async function answerPage(page: PublicEventPage, locale: Locale, answer: PublicRegistration & PaymentStep): Promise<FileReply> {
+/** The registration's answer: its status, and what to do next. */
+async function answerHtml(page: PublicEventPage, locale: Locale, answer: PublicRegistration & forms.PaymentStep): Promise<string> {
   const tx = PAGE_TEXTS[locale];
   const time = clock(locale, clubCardView(page.club).country);
   const calendar = `<a class="button plain" href="${escapeHtml(answer.ics_url)}">${escapeHtml(tx.event.calendar)}</a>`;
@@ -279,45 +197,50 @@ async function answerPage(page: PublicEventPage, locale: Locale, answer: PublicR
     title = tx.event.waitlistedTitle;
     inner = `${what}<p>${escapeHtml(tx.event.waitlistedText)}</p>`;
   }
-  return reply(201, eventPage(page, locale, `<section role="status"><h2>${escapeHtml(title)}</h2>${inner}</section>`, false));
+  return answerSection(title, inner);
 }
 
 /**
- * Runs the registration form of the event page: the posted fields read by the JSON route's
+ * Runs the registration form of the event page: the forms.posted fields read by the JSON route's
  * schema, then `registerForEvent`. Answers the registration's page (201), a redirect to the card
  * payment page when the answer carries a `checkout_url` (inside a frame: a link out of it), or
  * the form again with each refusal beside its field and the refusal's status.
  */
-export async function submitEventPage(ctx: PublicCtx, clubSlug: string, eventSlug: string, input: Posted, framed: boolean): Promise<FileReply | RedirectReply> {
-  const page = await eventOr404(ctx, clubSlug, eventSlug);
-  if (!page) return notFound(ctx.locale);
-  const lang = posted(input, "lang") || undefined;
-  const locale = pageLocale(page.club.locale, lang);
-  const v = (name: string) => posted(input, name).trim() || undefined;
+export async function submitEventPage(
+  ctx: PublicCtx,
+  clubSlug: string,
+  eventSlug: string,
+  input: forms.Posted,
+  framed: boolean,
+): Promise<FileReply | RedirectReply> {
+  const page = await forms.unless404(() => getPublicEvent(ctx, clubSlug, eventSlug));
+  if (!page) return forms.notFoundPage(ctx.locale);
+  const { locale, lang } = forms.postedLanguage(page.club.locale, input);
   const request = {
-    ticket_id: v("ticket_id"),
-    first_name: posted(input, "first_name"),
-    last_name: posted(input, "last_name"),
-    email: posted(input, "email").trim(),
-    member_code: v("member_code"),
-    promo_code: v("promo_code"),
-    challenge: v("challenge"),
-    nonce: v("nonce"),
-    website: v("website"),
+    ticket_id: forms.postedText(input, "ticket_id"),
+    first_name: forms.posted(input, "first_name"),
+    last_name: forms.posted(input, "last_name"),
+    email: forms.posted(input, "email").trim(),
+    member_code: forms.postedText(input, "member_code"),
+    promo_code: forms.postedText(input, "promo_code"),
+    ...forms.postedProof(input),
   };
-  const again = async (errors: FormErrors, status: number, refusal: AppError | null, shown = page) =>
-    formPage(ctx, shown, locale, lang === locale ? lang : undefined, input, errors, await challengeFor(ctx, posted(input, "challenge"), refusal), status);
-  const read = readForm(PublicRegistrationCreate, request, locale);
-  if ("errors" in read) return again(read.errors, 422, null);
-  let answer: PublicRegistration & PaymentStep;
-  try {
-    answer = await registerForEvent(pageCtx(ctx, locale), page.event.id, read.data);
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    if (err.code === "EVENT_NOT_FOUND") return notFound(locale);
-    // The page again, as it is now (a place taken meanwhile, registration closed...).
-    return again(refusalOf(err, locale, FIELD_OF), err.status, err, (await eventOr404(ctx, clubSlug, eventSlug)) ?? page);
-  }
-  if (answer.checkout_url) return framed ? checkoutLinkPage(page, locale, answer.checkout_url) : { redirect: answer.checkout_url };
-  return answerPage(page, locale, answer);
+  const tx = PAGE_TEXTS[locale];
+  const shown = (inner: string) => forms.pageReply(201, eventPage(page, locale, inner, false));
+  return forms.runPageForm(
+    ctx,
+    { locale, lang, values: input, errors: forms.NO_ERRORS, challenge: "", bits: ctx.formProofBits },
+    {
+      schema: PublicRegistrationCreate,
+      request,
+      fieldOf: FIELD_OF,
+      run: (pageCtx, data) => registerForEvent(pageCtx, page.event.id, data) as Promise<PublicRegistration & forms.PaymentStep>,
+      // The page again as it is now (a place taken meanwhile, registration closed...).
+      again: async (form, status) => formPage((await forms.unless404(() => getPublicEvent(ctx, clubSlug, eventSlug))) ?? page, form, status),
+      answer: async (answer) => shown(await answerHtml(page, locale, answer)),
+      gone: (err) => (err.code === "EVENT_NOT_FOUND" ? forms.notFoundPage(locale) : null),
+      checkout: (url) => shown(checkoutLink(tx.event.pendingText, url, tx.continueToPayment)),
+      framed,
+    },
+  );
 }

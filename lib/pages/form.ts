@@ -10,7 +10,10 @@ import { AppError, ValidationFailed } from "../errors";
 import { formChallenge, NO_SCRIPT_MIN_MS } from "../forms";
 import { asLocale, LOCALES, type Locale, type MessageCode, t, zodErrorMap } from "../i18n";
 import { MESSAGES } from "../i18n/messages";
-import { escapeHtml } from "./layout";
+import type { BankTransfer } from "../member-page/schemas";
+import type { FileReply, RedirectReply } from "../reply";
+import { PAGE_TEXTS } from "../i18n/pages";
+import { escapeHtml, messagePage, openReply } from "./layout";
 
 /**
  * Solves the form's challenge with WebCrypto when it is sent (the README's solver), then sends
@@ -84,10 +87,11 @@ export function refusalOf(err: AppError, locale: Locale, byCode: Record<string, 
 }
 
 /** The challenge the form carries: the one sent back when it can still serve, else a new one. */
-export async function challengeFor(ctx: PublicCtx, sent: string, refusal: AppError | null): Promise<string> {
-  const spent = refusal && PROOF_REFUSALS.has(refusal.code) && refusal.code !== "FORM_SENT_TOO_FAST";
-  // A refusal of the verb rolled its transaction back: the challenge is unspent and keeps its age.
-  return sent && refusal && !spent ? sent : (await formChallenge(ctx)).challenge;
+async function challengeFor(ctx: PublicCtx, sent: string, refusal: AppError | null): Promise<string> {
+  // Spent (ALREADY_MEMBER commits it) or refused: a new one. Any other refusal rolled the verb's
+  // transaction back: the challenge is unspent and keeps its age (the no-script rule counts it).
+  const unusable = refusal && (refusal.code === "ALREADY_MEMBER" || (PROOF_REFUSALS.has(refusal.code) && refusal.code !== "FORM_SENT_TOO_FAST"));
+  return sent && !unusable ? sent : (await formChallenge(ctx)).challenge;
 }
 
 /** The form's hidden parts: the challenge, its nonce (the script fills it), the honeypot. */
@@ -163,4 +167,112 @@ export function radioGroup(
 export function formAlert(errors: FormErrors, fallback: string): string {
   const text = errors.general ?? (Object.keys(errors.fields).length ? fallback : null);
   return text ? `<p class="alert" role="alert">${escapeHtml(text)}</p>` : "";
+}
+
+/** What a form shows: in which language (and the `?lang=` it keeps), what was typed, what went wrong, its challenge and difficulty. */
+export type Shown = { locale: Locale; lang: string | undefined; values: Posted; errors: FormErrors; challenge: string; bits: number };
+
+/** A form as first drawn: empty, with a new challenge. */
+export async function freshForm(ctx: PublicCtx, locale: Locale, lang: string | undefined): Promise<Shown> {
+  return { locale, lang, values: {}, errors: NO_ERRORS, challenge: (await formChallenge(ctx)).challenge, bits: ctx.formProofBits };
+}
+
+/** A page's address with the `?lang=` the visitor chose. */
+export const withLang = (path: string, shown: Pick<Shown, "lang">) => `${path}${shown.lang ? `?lang=${shown.lang}` : ""}`;
+
+/** The start of a page's form (its error at the top) and the fields every one asks: first and last name, email. */
+export function formHead(action: string, shown: Shown, before: string): string {
+  const tx = PAGE_TEXTS[shown.locale];
+  const v = (name: string) => posted(shown.values, name);
+  const e = shown.errors;
+  return `${formTag(withLang(action, shown), shown.bits)}${formAlert(e, tx.formProblem)}${before}
+${textInput({ name: "first_name", label: tx.firstName, value: v("first_name"), required: true, autocomplete: "given-name", max: 100 }, e)}
+${textInput({ name: "last_name", label: tx.lastName, value: v("last_name"), required: true, autocomplete: "family-name", max: 100 }, e)}
+${textInput({ name: "email", label: tx.email, value: v("email"), type: "email", required: true, autocomplete: "email", max: 320 }, e)}`;
+}
+
+/** An optional code field (promo, referral, member card). */
+export const codeInput = (shown: Shown, name: string, label: string, max: number, required = false) =>
+  textInput({ name, label, value: posted(shown.values, name), required, optional: PAGE_TEXTS[shown.locale].optional, max, autocomplete: "off" }, shown.errors);
+
+/** The end of a page's form: the language kept, the proof's hidden parts, the button. */
+export const formFoot = (shown: Shown, submit: string) =>
+  `${shown.lang ? `<input type="hidden" name="lang" value="${escapeHtml(shown.lang)}">` : ""}${proofFields(shown.challenge)}
+<button type="submit">${escapeHtml(submit)}</button></form>`;
+
+/** What a page's verb may answer about paying: the card payment page (issue 13 item 3), the bank details (item 4). */
+export type PaymentStep = { checkout_url?: string | null; bank_transfer?: BankTransfer | null };
+
+/** The page's language from a posted form (its hidden `lang`), and the `?lang=` to keep. */
+export function postedLanguage(clubLocale: string, input: Posted): { locale: Locale; lang: string | undefined } {
+  const asked = posted(input, "lang") || undefined;
+  const locale = pageLocale(clubLocale, asked);
+  return { locale, lang: asked === locale ? locale : undefined };
+}
+
+/** A posted text field, trimmed; empty: absent. */
+export const postedText = (input: Posted, name: string) => posted(input, name).trim() || undefined;
+
+/** The proof fields of a posted form, as the verbs read them. */
+export const postedProof = (input: Posted) => ({
+  challenge: postedText(input, "challenge"),
+  nonce: postedText(input, "nonce"),
+  website: postedText(input, "website"),
+});
+
+/**
+ * Runs a page's form as its JSON route would: the request read by the route's `schema`, then the
+ * verb (`run`, with the no-script rule on). Answers the verb's page (`answer`), a redirect to the
+ * card payment page when the answer carries a `checkout_url` (inside a frame, `framed`: a page
+ * with a link out of it, `checkout`), the 404 page when `gone` says the refusal means the page is
+ * no more, or the form again (`again`) with each refusal beside its field and the refusal's status.
+ */
+export async function runPageForm<S extends ZodType, A extends PaymentStep>(
+  ctx: PublicCtx,
+  shown: Shown,
+  f: {
+    schema: S;
+    request: unknown;
+    fieldOf: Record<string, string>;
+    run: (ctx: PublicCtx, data: z.output<S>) => Promise<A>;
+    again: (shown: Shown, status: number) => Promise<FileReply> | FileReply;
+    answer: (answer: A) => Promise<FileReply> | FileReply;
+    gone: (err: AppError) => FileReply | null;
+    checkout: (url: string) => FileReply;
+    framed: boolean;
+  },
+): Promise<FileReply | RedirectReply> {
+  const sent = posted(shown.values, "challenge");
+  const read = readForm(f.schema, f.request, shown.locale);
+  if ("errors" in read) return f.again({ ...shown, errors: read.errors, challenge: await challengeFor(ctx, sent, null) }, 422);
+  let answer: A;
+  try {
+    answer = await f.run(pageCtx(ctx, shown.locale), read.data);
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const gone = f.gone(err);
+    if (gone) return gone;
+    return f.again({ ...shown, errors: refusalOf(err, shown.locale, f.fieldOf), challenge: await challengeFor(ctx, sent, err) }, err.status);
+  }
+  if (answer.checkout_url) return f.framed ? f.checkout(answer.checkout_url) : { redirect: answer.checkout_url };
+  return f.answer(answer);
+}
+
+/** `load()`, or null where it is a 404 (the page then says it does not exist). */
+export async function unless404<T>(load: () => Promise<T>): Promise<T | null> {
+  try {
+    return await load();
+  } catch (err) {
+    if (err instanceof AppError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/** The reply of a club's open page (join, event): its one script allowed, framing allowed. */
+export const pageReply = openReply(PROOF_SCRIPT_HASH);
+
+/** The 404 page of an unknown club or event, in `locale`. */
+export function notFoundPage(locale: Locale): FileReply {
+  const tx = PAGE_TEXTS[locale];
+  return pageReply(404, messagePage(locale, tx.notFoundTitle, tx.notFoundText));
 }

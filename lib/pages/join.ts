@@ -5,8 +5,6 @@
 // the answer carries a `checkout_url`. A refusal shows the form again with each error beside its
 // field, in the page's language.
 import type { PublicCtx } from "../context";
-import { AppError } from "../errors";
-import { formChallenge } from "../forms";
 import type { Locale } from "../i18n";
 import { MEMBER_PAGE_TEXTS } from "../i18n/member-page";
 import { PAGE_TEXTS, type PageTexts } from "../i18n/pages";
@@ -14,31 +12,33 @@ import { getPublicClub, joinClub } from "../join";
 import { type JoinAnswer, JoinRequest, type PublicClub } from "../join/schemas";
 import type { FileReply, RedirectReply } from "../reply";
 import {
-  challengeFor,
+  codeInput,
   type FormErrors,
-  formAlert,
-  formTag,
+  formFoot,
+  formHead,
+  freshForm,
   NO_ERRORS,
+  notFoundPage,
+  type PaymentStep,
   type Posted,
-  pageCtx,
   pageLocale,
+  pageReply as reply,
   posted,
-  PROOF_SCRIPT_HASH,
-  proofFields,
-  proofScript,
+  postedLanguage,
+  postedProof,
+  postedText,
   radioGroup,
-  readForm,
-  refusalOf,
+  runPageForm,
   selectInput,
+  type Shown,
   textInput,
+  unless404,
 } from "./form";
-import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, money, openPageHeaders, topHeader, transferDetails } from "./layout";
+import { answerSection, brandVars, checkoutLink, escapeHtml, fill, layoutPage, money, topHeader, transferDetails } from "./layout";
+import { proofScript } from "./form";
 
-const HEADERS = openPageHeaders(PROOF_SCRIPT_HASH);
-const reply = (status: number, body: string): FileReply => htmlReply(status, body, HEADERS);
-
-/** The page's own address (the form posts back to it), keeping the visitor's `?lang=`. */
-const joinPath = (slug: string, lang: string | undefined) => `/join/${encodeURIComponent(slug)}${lang ? `?lang=${lang}` : ""}`;
+/** The page's own address (the form posts back to it). */
+const joinPath = (slug: string) => `/join/${encodeURIComponent(slug)}`;
 
 /** Refusals about one field of the form: shown beside it (and at the top). */
 const FIELD_OF: Record<string, string> = {
@@ -54,20 +54,6 @@ type SubscriptionOffer = { allow_subscription?: boolean; subscription_only?: boo
 function asksSubscription(club: PublicClub): boolean {
   const offer = club as PublicClub & SubscriptionOffer;
   return offer.allow_subscription === true && offer.subscription_only !== true && club.payment_methods.includes("stripe");
-}
-
-function notFound(locale: Locale): FileReply {
-  const tx = PAGE_TEXTS[locale];
-  return reply(404, messagePage(locale, tx.notFoundTitle, tx.notFoundText));
-}
-
-async function clubOr404(ctx: PublicCtx, slug: string): Promise<PublicClub | null> {
-  try {
-    return await getPublicClub(ctx, slug);
-  } catch (err) {
-    if (err instanceof AppError && err.status === 404) return null;
-    throw err;
-  }
 }
 
 /** A custom field definition as the public club page gives it (every one has a key, lib/join). */
@@ -129,8 +115,9 @@ function customAnswers(club: PublicClub, values: Posted): Record<string, string 
   return Object.keys(out).length ? out : undefined;
 }
 
-function joinForm(club: PublicClub, locale: Locale, lang: string | undefined, values: Posted, errors: FormErrors, challenge: string, bits: number): string {
-  const tx = PAGE_TEXTS[locale];
+function joinForm(club: PublicClub, shown: Shown): string {
+  const tx = PAGE_TEXTS[shown.locale];
+  const { values, errors } = shown;
   const v = (name: string) => posted(values, name);
   const tiers = radioGroup(
     {
@@ -139,7 +126,7 @@ function joinForm(club: PublicClub, locale: Locale, lang: string | undefined, va
       value: v("tier_id") || (club.tiers.length === 1 ? club.tiers[0].id : ""),
       choices: club.tiers.map((tier) => ({
         value: tier.id,
-        html: `<strong>${escapeHtml(tier.name)}</strong><span class="price">${escapeHtml(tier.price_cents ? money(tier.price_cents, tier.currency, locale) : tx.join.free)}</span> · ${escapeHtml(
+        html: `<strong>${escapeHtml(tier.name)}</strong><span class="price">${escapeHtml(tier.price_cents ? money(tier.price_cents, tier.currency, shown.locale) : tx.join.free)}</span> · ${escapeHtml(
           duration(tier.duration_months, tx),
         )}${tier.description ? `<span class="muted pre desc">${escapeHtml(tier.description)}</span>` : ""}`,
       })),
@@ -166,17 +153,12 @@ function joinForm(club: PublicClub, locale: Locale, lang: string | undefined, va
       }><span>${escapeHtml(tx.join.subscription)}</span></label>`
     : "";
   const submit = club.membership_mode === "application" ? tx.join.submitApplication : tx.join.submit;
-  return `${formTag(joinPath(club.slug, lang), bits)}${formAlert(errors, tx.formProblem)}
-${tiers}
-${textInput({ name: "first_name", label: tx.firstName, value: v("first_name"), required: true, autocomplete: "given-name", max: 100 }, errors)}
-${textInput({ name: "last_name", label: tx.lastName, value: v("last_name"), required: true, autocomplete: "family-name", max: 100 }, errors)}
-${textInput({ name: "email", label: tx.email, value: v("email"), type: "email", required: true, autocomplete: "email", max: 320 }, errors)}
+  return `${formHead(joinPath(club.slug), shown, tiers)}
 ${customInputs(club, values, errors, tx)}
-${textInput({ name: "promo_code", label: tx.promoCode, value: v("promo_code"), optional: tx.optional, max: 30, autocomplete: "off" }, errors)}
-${textInput({ name: "referral_code", label: tx.join.referralCode, value: v("referral_code"), optional: tx.optional, max: 30, autocomplete: "off" }, errors)}
+${codeInput(shown, "promo_code", tx.promoCode, 30)}
+${codeInput(shown, "referral_code", tx.join.referralCode, 30)}
 ${payment}${subscription}
-${lang ? `<input type="hidden" name="lang" value="${escapeHtml(lang)}">` : ""}${proofFields(challenge)}
-<button type="submit">${escapeHtml(submit)}</button></form>`;
+${formFoot(shown, submit)}`;
 }
 
 /** The page around a body: the club's header (logo, name, the page's title) in its colours. */
@@ -190,16 +172,8 @@ function clubPage(club: PublicClub, locale: Locale, title: string, inner: string
   );
 }
 
-async function formPage(
-  ctx: PublicCtx,
-  club: PublicClub,
-  locale: Locale,
-  lang: string | undefined,
-  values: Posted,
-  errors: FormErrors,
-  challenge: string,
-  status: number,
-): Promise<FileReply> {
+function formPage(club: PublicClub, shown: Shown, status: number): FileReply {
+  const locale = shown.locale;
   const tx = PAGE_TEXTS[locale];
   const about = club.description ? `<section><p class="pre">${escapeHtml(club.description)}</p></section>` : "";
   let inner: string;
@@ -213,7 +187,7 @@ async function formPage(
           }</section>`
         : "";
     // The page's title (h1) names the form: no second heading saying it again.
-    inner = `${about}${application}<section>${joinForm(club, locale, lang, values, errors, challenge, ctx.formProofBits)}</section>`;
+    inner = `${about}${application}<section>${joinForm(club, shown)}</section>`;
   }
   const closed = club.membership_mode === "closed" || !club.tiers.length;
   return reply(status, clubPage(club, locale, tx.join.title, inner, !closed));
@@ -221,31 +195,14 @@ async function formPage(
 
 /** The join page of the club whose slug is `slug` (a 404 page for an unknown one), in `?lang=` or the club's language. */
 export async function renderJoinPage(ctx: PublicCtx, slug: string, query: { lang?: string }): Promise<FileReply> {
-  const club = await clubOr404(ctx, slug);
-  if (!club) return notFound(ctx.locale);
+  const club = await unless404(() => getPublicClub(ctx, slug));
+  if (!club) return notFoundPage(ctx.locale);
   const locale = pageLocale(club.locale, query.lang);
-  const lang = query.lang === locale ? locale : undefined;
-  const challenge = club.membership_mode === "closed" ? "" : (await formChallenge(ctx)).challenge;
-  return formPage(ctx, club, locale, lang, {}, NO_ERRORS, challenge, 200);
+  return formPage(club, await freshForm(ctx, locale, query.lang === locale ? locale : undefined), 200);
 }
 
-/** A link out of a frame (a payment page refuses to be shown inside another site's page). */
-function checkoutLinkPage(club: PublicClub, locale: Locale, url: string): FileReply {
-  const tx = PAGE_TEXTS[locale];
-  return reply(
-    201,
-    clubPage(
-      club,
-      locale,
-      tx.join.payTitle,
-      `<section><p>${escapeHtml(tx.join.payText)}</p><a class="button" href="${escapeHtml(url)}" target="_top">${escapeHtml(tx.continueToPayment)}</a></section>`,
-      false,
-    ),
-  );
-}
-
-/** The answer's page: welcome (active), application received, or the payment step. */
-function answerPage(club: PublicClub, locale: Locale, answer: JoinAnswer): FileReply {
+/** The answer: welcome (active), application received, or the payment step. */
+function answerHtml(locale: Locale, answer: JoinAnswer): string {
   const tx = PAGE_TEXTS[locale];
   const manage = `<a class="button plain" href="${escapeHtml(answer.manage_url)}">${escapeHtml(tx.join.manage)}</a>`;
   const discount = answer.discount_cents
@@ -264,7 +221,7 @@ function answerPage(club: PublicClub, locale: Locale, answer: JoinAnswer): FileR
     const bt = answer.bank_transfer;
     inner = `<p>${escapeHtml(tx.join.payText)}</p>${discount}${bt ? transferDetails(bt, MEMBER_PAGE_TEXTS[locale].transfer, locale) : ""}${manage}`;
   }
-  return reply(201, clubPage(club, locale, tx.join.title, `<section role="status"><h2>${escapeHtml(title)}</h2>${inner}</section>`, false));
+  return answerSection(title, inner);
 }
 
 /**
@@ -274,39 +231,38 @@ function answerPage(club: PublicClub, locale: Locale, answer: JoinAnswer): FileR
  * each refusal beside its field and the refusal's status.
  */
 export async function submitJoinPage(ctx: PublicCtx, slug: string, input: Posted, framed: boolean): Promise<FileReply | RedirectReply> {
-  const club = await clubOr404(ctx, slug);
-  if (!club) return notFound(ctx.locale);
-  const lang = posted(input, "lang") || undefined;
-  const locale = pageLocale(club.locale, lang);
-  const v = (name: string) => posted(input, name).trim() || undefined;
+  const club = await unless404(() => getPublicClub(ctx, slug));
+  if (!club) return notFoundPage(ctx.locale);
+  const { locale, lang } = postedLanguage(club.locale, input);
   const methods = club.payment_methods;
   const request = {
-    tier_id: v("tier_id"),
+    tier_id: postedText(input, "tier_id"),
     first_name: posted(input, "first_name"),
     last_name: posted(input, "last_name"),
     email: posted(input, "email").trim(),
-    promo_code: v("promo_code"),
-    referral_code: v("referral_code"),
+    promo_code: postedText(input, "promo_code"),
+    referral_code: postedText(input, "referral_code"),
     custom_fields: customAnswers(club, input),
     // Nothing to choose from (a free tier, or one way to pay): the verb checks it only when there is an amount.
-    payment_method: v("payment_method") ?? (methods.length === 1 ? methods[0] : methods.length ? undefined : "bank_transfer"),
+    payment_method: postedText(input, "payment_method") ?? (methods.length === 1 ? methods[0] : methods.length ? undefined : "bank_transfer"),
     ...(asksSubscription(club) ? { subscription: posted(input, "subscription") === "true" } : {}),
-    challenge: v("challenge"),
-    nonce: v("nonce"),
-    website: v("website"),
+    ...postedProof(input),
   };
-  const read = readForm(JoinRequest, request, locale);
-  const again = async (errors: FormErrors, status: number, refusal: AppError | null) =>
-    formPage(ctx, club, locale, lang === locale ? lang : undefined, input, errors, await challengeFor(ctx, posted(input, "challenge"), refusal), status);
-  if ("errors" in read) return again(read.errors, 422, null);
-  let answer: JoinAnswer & { checkout_url?: string | null };
-  try {
-    answer = await joinClub(pageCtx(ctx, locale), slug, read.data);
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    if (err.status === 404) return notFound(locale);
-    return again(refusalOf(err, locale, FIELD_OF), err.status, err);
-  }
-  if (answer.checkout_url) return framed ? checkoutLinkPage(club, locale, answer.checkout_url) : { redirect: answer.checkout_url };
-  return answerPage(club, locale, answer);
+  const tx = PAGE_TEXTS[locale];
+  const page = (inner: string) => reply(201, clubPage(club, locale, tx.join.title, inner, false));
+  return runPageForm(
+    ctx,
+    { locale, lang, values: input, errors: NO_ERRORS, challenge: "", bits: ctx.formProofBits },
+    {
+      schema: JoinRequest,
+      request,
+      fieldOf: FIELD_OF,
+      run: (pageCtx, data) => joinClub(pageCtx, slug, data) as Promise<JoinAnswer & PaymentStep>,
+      again: (shown, status) => formPage(club, shown, status),
+      answer: (answer) => page(answerHtml(locale, answer)),
+      gone: (err) => (err.status === 404 ? notFoundPage(locale) : null),
+      checkout: (url) => page(checkoutLink(tx.join.payText, url, tx.continueToPayment)),
+      framed,
+    },
+  );
 }

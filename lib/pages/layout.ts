@@ -140,3 +140,16 @@ ${bt.bic ? `<dt>${escapeHtml(tx.bic)}</dt><dd>${escapeHtml(bt.bic)}</dd>` : ""}
 <dt>${escapeHtml(tx.amount)}</dt><dd>${escapeHtml(money(bt.amount_cents, bt.currency, locale))}</dd></dl>
 <p class="muted">${escapeHtml(tx.note)}</p>`;
 }
+
+/** A reply of a club's open page (join, event), with the headers that let its one script run and let it be framed. */
+export const openReply = (scriptHash: string) => {
+  const headers = openPageHeaders(scriptHash);
+  return (status: number, body: string): FileReply => htmlReply(status, body, headers);
+};
+
+/** A link out of a frame to the card payment page (which refuses to be shown inside another site's page). */
+export const checkoutLink = (text: string, url: string, label: string) =>
+  `<section><p>${escapeHtml(text)}</p><a class="button" href="${escapeHtml(url)}" target="_top">${escapeHtml(label)}</a></section>`;
+
+/** The answer after a form: its title as the section's heading, announced. */
+export const answerSection = (title: string, inner: string) => `<section role="status"><h2>${escapeHtml(title)}</h2>${inner}</section>`;

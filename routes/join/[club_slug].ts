@@ -4,16 +4,12 @@ import { JOIN_RATE, PUBLIC_CLUB_RATE } from "../../lib/join";
 import { renderJoinPage, submitJoinPage } from "../../lib/pages/join";
 import { route } from "../../server/route";
 
-const params = z.object({ club_slug: z.string().min(1).max(200) });
+const page = { tags: ["public"], auth: "public" as const, hidden: true, raw: true, params: z.object({ club_slug: z.string().min(1).max(200) }) };
 
 export const GET = route({
   summary: "A club's join page",
-  tags: ["public"],
-  auth: "public",
+  ...page,
   rateLimit: PUBLIC_CLUB_RATE,
-  hidden: true,
-  raw: true,
-  params,
   // A page never answers a 422 for its address: an odd `lang` is the club's language.
   query: z.object({ lang: z.string().max(10).optional().catch(undefined) }),
   handler: ({ ctx, params, query }) => renderJoinPage(ctx, params.club_slug, query),
@@ -21,12 +17,8 @@ export const GET = route({
 
 export const POST = route({
   summary: "Join a club (the join page's form)",
-  tags: ["public"],
-  auth: "public",
+  ...page,
   rateLimit: JOIN_RATE,
-  hidden: true,
-  raw: true,
-  params,
   // The fields are read by the JSON route's own schema in lib/pages/join, each error shown beside its field.
   body: z.record(z.string(), z.unknown()),
   handler: ({ ctx, params, body, request }) => submitJoinPage(ctx, params.club_slug, body, request.headers.get("sec-fetch-dest") === "iframe"),
