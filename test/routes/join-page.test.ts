@@ -235,6 +235,20 @@ describe("POST /join/<slug>", () => {
   });
 });
 
+describe("POST /join/<slug> rate", () => {
+  it("shares the JSON join route's 20 a minute per address", async () => {
+    const from = "10.66.0.1";
+    const send = (path: string, init: RequestInit) => env.app.handle(new Request(`http://localhost${path}`, { method: "POST", ...init }), from);
+    for (let i = 0; i < 20; i++) {
+      const res = await send(`/join/${slug}`, { headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ tier_id: "" }) });
+      expect(res.status).toBe(422);
+    }
+    const json = await send(`/api/public/clubs/${slug}/join`, { headers: { "content-type": "application/json" }, body: JSON.stringify(joinForm()) });
+    expect(json.status).toBe(429);
+    expect(json.headers.get("retry-after")).toBeString();
+  });
+});
+
 describe("POST /join/<slug> against bots (PUBLIC_FORM_POW_BITS=8)", () => {
   let bots: TestEnv;
   let botSlug: string;
