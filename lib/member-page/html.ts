@@ -12,7 +12,7 @@ import { type Locale, t } from "../i18n";
 import { MEMBER_PAGE_TEXTS, type MemberPageTexts } from "../i18n/member-page";
 import type { FileReply, RedirectReply } from "../reply";
 import { memberPageUrl } from "../members/internal";
-import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, postForm as form, transferDetails } from "../pages/layout";
+import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, postForm as form, transferDetails } from "../html/layout";
 import { confirmEmailChange, getMemberPage, renewMembership, requestEmailChange, requestErasure, setAutoRenewal, updateMemberName } from "./index";
 import type { MemberPage, RenewAnswer } from "./schemas";
 

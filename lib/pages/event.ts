@@ -18,7 +18,7 @@ import { qrSvg } from "../qr";
 import { registerForEvent } from "../registrations/public";
 import type { FileReply, RedirectReply } from "../reply";
 import * as forms from "./form";
-import { answerSection, brandVars, checkoutLink, escapeHtml, fill, layoutPage, money, topHeader, transferDetails } from "./layout";
+import { answerSection, brandVars, checkoutLink, escapeHtml, fill, layoutPage, money, topHeader, transferDetails } from "../html/layout";
 
 /** Refusals about one field of the form: shown beside it (and at the top). */
 const FIELD_OF: Record<string, string> = {

@@ -13,7 +13,7 @@ import { MESSAGES } from "../i18n/messages";
 import type { BankTransfer } from "../member-page/schemas";
 import type { FileReply, RedirectReply } from "../reply";
 import { PAGE_TEXTS } from "../i18n/pages";
-import { escapeHtml, messagePage, openReply } from "./layout";
+import { escapeHtml, messagePage, openReply } from "../html/layout";
 
 /**
  * Solves the form's challenge with WebCrypto when it is sent (the README's solver), then sends

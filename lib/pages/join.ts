@@ -34,7 +34,7 @@ import {
   textInput,
   unless404,
 } from "./form";
-import { answerSection, brandVars, checkoutLink, escapeHtml, fill, layoutPage, money, topHeader, transferDetails } from "./layout";
+import { answerSection, brandVars, checkoutLink, escapeHtml, fill, layoutPage, money, topHeader, transferDetails } from "../html/layout";
 import { proofScript } from "./form";
 
 /** The page's own address (the form posts back to it). */

@@ -8,7 +8,7 @@ import { clubTimeZone } from "../../lib/clubs/time-zone";
 import type { PublicCtx } from "../../lib/context";
 import { Conflict } from "../../lib/errors";
 import { NO_ERRORS, notFoundPage, pageReply, runPageForm, type Shown } from "../../lib/pages/form";
-import { checkoutLink } from "../../lib/pages/layout";
+import { checkoutLink } from "../../lib/html/layout";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;

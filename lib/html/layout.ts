@@ -2,12 +2,12 @@
 // (/m/<token>), the join page (/join/<slug>) and the event page (/e/<club>/<event>). Phone first,
 // the club's colours as CSS variables, its language, one inline stylesheet and nothing loaded
 // from another host; the page's frame (a coloured header, white sections), a short page saying
-// why not, the bank transfer details, and the headers each kind of page is sent with.
+// why not, the bank transfer details, and the headers each kind of page is sent with. Below
+// lib/member-page and lib/pages (it imports neither), so the areas of lib/ stay a tree.
 import { escapeHtml, htmlPage } from "../cards/web";
 import { textOn } from "../cards/view";
 import type { Locale } from "../i18n";
 import type { MemberPageTexts } from "../i18n/member-page";
-import type { BankTransfer } from "../member-page/schemas";
 import type { FileReply } from "../reply";
 
 export { escapeHtml };
@@ -130,8 +130,11 @@ export function messagePage(locale: Locale, title: string, text: string, back?: 
   );
 }
 
+/** The bank transfer details of an answer (lib/member-page `BankTransfer`), as this module reads them. */
+type Transfer = { beneficiary: string | null; iban: string; bic: string | null; reference: string; amount_cents: number; currency: string };
+
 /** How to pay by bank transfer: beneficiary, IBAN, BIC, the creditor reference and the amount, with the note to quote the reference. */
-export function transferDetails(bt: BankTransfer, tx: MemberPageTexts["transfer"], locale: Locale): string {
+export function transferDetails(bt: Transfer, tx: MemberPageTexts["transfer"], locale: Locale): string {
   return `<h3>${escapeHtml(tx.title)}</h3><dl>
 <dt>${escapeHtml(tx.beneficiary)}</dt><dd>${escapeHtml(bt.beneficiary ?? "")}</dd>
 <dt>${escapeHtml(tx.iban)}</dt><dd>${escapeHtml(bt.iban)}</dd>
