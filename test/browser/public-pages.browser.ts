@@ -8,6 +8,7 @@ import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { clubs, eventRegistrations, members } from "../../db/schema";
 import { setup } from "../helpers";
+import { insertMember } from "../events-fixtures";
 import { setCustomFields } from "../members-fixtures";
 import { axeCheck, launchChromium } from "./harness";
 
@@ -123,6 +124,22 @@ async function newPage(javaScript = true): Promise<Page> {
   await page.getByRole("button", { name: "S'inscrire" }).click();
   await page.waitForSelector("text=Place réservée");
   await check(page, "event-pending");
+  await page.context().close();
+}
+
+// A member takes the free member ticket with their card code: confirmed, with the ticket's QR code.
+{
+  const member = await insertMember(env, { first: "Paul" });
+  const page = await newPage();
+  await page.goto(`${base}${eventPath}?lang=en`);
+  await page.getByLabel(/^Membre/).check();
+  await page.getByLabel("First name").fill("Paul");
+  await page.getByLabel("Last name").fill("Favre");
+  await page.getByLabel("Email address").fill("paul@example.org");
+  await page.getByLabel(/membership card code/).fill(member.referral_code);
+  await page.getByRole("button", { name: "Register" }).click();
+  await page.waitForSelector("text=You are registered");
+  await check(page, "event-confirmed");
   await page.context().close();
 }
 
