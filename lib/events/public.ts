@@ -16,6 +16,8 @@ export const PUBLIC_RATE_PER_MINUTE = 60;
 
 /** The one rate the public event routes share per client address. */
 export const PUBLIC_EVENTS_RATE: AddressRate = { scope: "public-events", perMinute: PUBLIC_RATE_PER_MINUTE };
+/** A registration is a write that mails: 20 a minute per address, as the join form (DESIGN.md section 13). */
+export const PUBLIC_REGISTRATION_RATE: AddressRate = { scope: "public-registration", perMinute: 20 };
 
 /** The club's published and listed events, earliest first, with their tickets and places left. */
 export async function listPublicEvents(ctx: PublicCtx, slug: string): Promise<PublicEvent[]> {

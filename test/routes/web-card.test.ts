@@ -8,7 +8,6 @@ import QRCode from "qrcode";
 import { auditLog, clubs, members } from "../../db/schema";
 import { escapeHtml } from "../../lib/cards/web";
 import { addMember, addTier } from "../card-fixtures";
-import { CHROMIUM, launchChromium } from "../browser/harness";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -288,13 +287,27 @@ describe("GET /c/:serial", () => {
     expect(spec.paths["/c/{serial}"]).toBeUndefined();
   });
 
+  const CHROMIUM = "/usr/bin/chromium";
   it.skipIf(!existsSync(CHROMIUM))(
     "renders in headless Chromium: name and perk visible, screenshot is a PNG (skipped when /usr/bin/chromium is absent)",
     async () => {
+      const { chromium } = await import("playwright-core");
       const m = await addMember(env, { first_name: "Camille", last_name: "Favre", tier_id: gold.id });
       const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (r) => env.app.handle(r) });
       const dir = mkdtempSync(join(tmpdir(), "card-shot-"));
-      const browser = await launchChromium();
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+        ],
+      });
       try {
         const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
         const res = await page.goto(`http://127.0.0.1:${server.port}/c/${m.pass_serial_number}`);

@@ -1,6 +1,6 @@
 // GET, POST /e/[club_slug]/[event_slug] — an event's public page (HTML, no credentials) and its registration form; with `.ics`, its calendar file
 import { z } from "zod";
-import { PUBLIC_EVENTS_RATE } from "../../../lib/events/public";
+import { PUBLIC_EVENTS_RATE, PUBLIC_REGISTRATION_RATE } from "../../../lib/events/public";
 import { renderEventPage, submitEventPage } from "../../../lib/pages/event";
 import { route } from "../../../server/route";
 
@@ -24,6 +24,8 @@ export const GET = route({
 export const POST = route({
   summary: "Register to an event (the event page's form)",
   ...page,
+  // The JSON registration route's count: a person registers through either, not twice as often.
+  rateLimit: PUBLIC_REGISTRATION_RATE,
   // The fields are read by the JSON route's own schema in lib/pages/event, each error shown beside its field.
   body: z.record(z.string(), z.unknown()),
   handler: ({ ctx, params, body, request }) =>
