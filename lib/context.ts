@@ -55,4 +55,6 @@ export type PublicCtx = {
   locale: Locale;
   /** Work a public form's challenge asks (lib/forms; 0: no challenge, the honeypot still holds). */
   formProofBits: number;
+  /** Set by a club's HTML page only: its form may come back without the work after this long (lib/forms `NO_SCRIPT_MIN_MS`). */
+  formNoScriptMinMs?: number;
 };

@@ -939,6 +939,14 @@ export const MESSAGES = {
     de: "Hier ist derzeit nichts zu bezahlen ({state}).",
     it: "Niente da pagare qui per ora ({state}).",
   },
+
+  // ---- Public pages (issue 13) ----
+  FORM_SENT_TOO_FAST: {
+    fr: "Le formulaire est parti trop vite : vérifiez vos réponses et envoyez-le à nouveau.",
+    en: "The form was sent too quickly: check your answers and send it again.",
+    de: "Das Formular wurde zu schnell gesendet: Prüfen Sie Ihre Angaben und senden Sie es erneut.",
+    it: "Il modulo è stato inviato troppo in fretta: controllate le risposte e inviatelo di nuovo.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -188,7 +188,7 @@ async function referrerOf(t: Queryable, club: ClubRow, code: string, today: stri
  * received.
  */
 export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest, nowDate = new Date()): Promise<JoinAnswer> {
-  const proof = await checkFormProof(ctx.db, ctx.formProofBits, input, nowDate);
+  const proof = await checkFormProof(ctx.db, ctx.formProofBits, input, nowDate, ctx.formNoScriptMinMs);
   let locale: Locale | undefined;
   const outcome = await inClubLanguage(
     () => locale,
