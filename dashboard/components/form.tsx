@@ -134,3 +134,51 @@ export function Notice(props: { error?: string | null; done?: string | null }): 
     );
   return raw("");
 }
+
+/** A multi-line text field, labelled like `Field`. */
+export function TextArea(props: { name: string; id?: string; label: string; value?: string | null; error?: string; hint?: string; rows?: number }): Html {
+  const id = props.id ?? `f-${props.name}`;
+  const described = [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <textarea id={id} name={props.name} rows={String(props.rows ?? 4)} aria-invalid={props.error ? "true" : undefined} aria-describedby={described}>
+        {props.value ?? ""}
+      </textarea>
+      {props.hint ? (
+        <p id={`${id}-hint`} class="muted">
+          {props.hint}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p id={`${id}-error`} class="error-text">
+          {props.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A checkbox with its label beside it (sent as `value`, absent when unticked). */
+export function Checkbox(props: { name: string; id?: string; label: string; checked?: boolean; value?: string }): Html {
+  const id = props.id ?? `f-${props.name}`;
+  return (
+    <div class="field check">
+      <input id={id} type="checkbox" name={props.name} value={props.value ?? "yes"} checked={props.checked} />
+      <label for={id} class="inline-label">
+        {props.label}
+      </label>
+    </div>
+  );
+}
+
+/** Cents as an amount field shows them (`1500` -> `15.00`); empty for none. */
+export function amountText(cents: number | null | undefined): string {
+  return cents === null || cents === undefined ? "" : (cents / 100).toFixed(2);
+}
+
+/** The `done` notice named in the address bar after a write, when the page knows it. */
+export function doneOf<K extends string>(query: URLSearchParams, texts: Record<K, string>): string | null {
+  const done = query.get("done");
+  return done && done in texts ? texts[done as K] : null;
+}
