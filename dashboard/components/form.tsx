@@ -182,3 +182,14 @@ export function doneOf<K extends string>(query: URLSearchParams, texts: Record<K
   const done = query.get("done");
   return done && done in texts ? texts[done as K] : null;
 }
+
+/** A `datetime-local` field's value (`2026-12-01T18:30`) as the API's UTC date-time; anything else is left for the schema to refuse. */
+export function utcInput(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(text) ? `${text}:00Z` : text;
+}
+
+/** A stored UTC date-time as a `datetime-local` field shows it (minutes); empty for none. */
+export function localInput(iso: string | null | undefined): string {
+  return iso ? iso.slice(0, 16) : "";
+}
