@@ -99,7 +99,7 @@
   function keep(scan) {
     queue.push(scan);
     save();
-    show("offline", t.savedOffline, scan.code, t.savedOfflineDetail);
+    show("offline", t.savedOffline, "", `${scan.code} · ${t.savedOfflineDetail}`);
     showNet();
   }
 

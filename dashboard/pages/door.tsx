@@ -1,4 +1,4 @@
-// /admin/events/:event_id/door — the door: a check-in screen for a phone, belonging to one event
+// /admin/door/:event_id — the door: a check-in screen for a phone, belonging to one event
 // (chosen from the events page, or from /admin/door). A scanned QR code (the camera, through
 // dashboard/assets/door.js) or a typed code goes to the API's check-in verb, and the answer is a
 // big verdict in colour with the name: valid (green), already (orange), not registered (red).
@@ -45,7 +45,7 @@ function VerdictBox(props: { shown: Shown }): Html {
 
 function doorPage(input: PageInput, event: EventAdminDetail, shown: Shown | null, problems: Problems): Response {
   const tt = DOOR_TEXTS[input.locale];
-  const path = `/admin/events/${event.id}/door`;
+  const path = `/admin/door/${event.id}`;
   // The texts the script shows by itself (offline, the camera); the verdicts come with each answer.
   const scriptTexts = {
     online: tt.online,
@@ -107,7 +107,7 @@ function doorPage(input: PageInput, event: EventAdminDetail, shown: Shown | null
         </form>
         <section aria-labelledby="recent-title">
           <h2 id="recent-title">{tt.recent}</h2>
-          <ol id="recent" class="recent"></ol>
+          <ul id="recent" class="recent"></ul>
         </section>
         <p>
           <a href={`/admin/events/${event.id}`}>{tt.backToEvent}</a>
@@ -162,7 +162,7 @@ async function choose(input: PageInput): Promise<Response> {
         <ul class="door-choose">
           {events.map((e) => (
             <li>
-              <a class="button" href={`/admin/events/${e.id}/door`}>
+              <a class="button" href={`/admin/door/${e.id}`}>
                 {e.title} · {instant(e.starts_at, input.locale)}
               </a>
             </li>
@@ -181,10 +181,10 @@ export default definePage({
     { method: "GET", path: "/door", scope: DOOR_SCOPE, handler: choose },
     {
       method: "GET",
-      path: "/events/:event_id/door",
+      path: "/door/:event_id",
       scope: DOOR_SCOPE,
       handler: async (input) => doorPage(input, await getEvent(input.ctx, { event_id: input.params.event_id }), null, NO_PROBLEMS),
     },
-    { method: "POST", path: "/events/:event_id/door", scope: DOOR_SCOPE, handler: scan },
+    { method: "POST", path: "/door/:event_id", scope: DOOR_SCOPE, handler: scan },
   ],
 });

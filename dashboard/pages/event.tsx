@@ -59,8 +59,7 @@ function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: E
     </form>
   );
   return (
-    <section class="card" aria-labelledby="status-actions">
-      <h2 id="status-actions">{tt.status[event.status]}</h2>
+    <Fragment>
       <div class="actions">
         <a class="button secondary" href={`${path}/edit`}>
           {tt.edit}
@@ -78,17 +77,16 @@ function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: E
       </div>
       <p class="muted small">{tt.cancelEventHint}</p>
       {props.registrations === 0 ? <p class="muted small">{tt.deleteHint}</p> : null}
-    </section>
+    </Fragment>
   );
 }
 
-function RegistrationsTable(props: { input: PageInput; event: EventAdminDetail; rows: EventRegistrationItem[]; tt: EventsTexts; caption: string; position?: boolean }) {
+function RegistrationsTable(props: { input: PageInput; event: EventAdminDetail; rows: EventRegistrationItem[]; tt: EventsTexts; labelledBy: string; position?: boolean }) {
   const { input, event, tt } = props;
   const locale = input.locale;
   return (
     <div class="table-wrap">
-      <table>
-        <caption class="muted">{props.caption}</caption>
+      <table aria-labelledby={props.labelledBy}>
         <thead>
           <tr>
             {props.position ? (
@@ -237,11 +235,12 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
           <dd>
             {event.tickets
               .filter((t) => t.is_active)
-              .map(
-                (t) =>
-                  `${t.name}: ${money(t.member_price_cents, event.currency, locale)}${t.non_member_price_cents === null ? "" : ` / ${money(t.non_member_price_cents, event.currency, locale)}`}`,
-              )
-              .join(" · ")}
+              .map((t) => (
+                <p class="small">
+                  {t.name} · {tt.memberPrice} {money(t.member_price_cents, event.currency, locale)}
+                  {t.non_member_price_cents === null ? "" : ` · ${tt.nonMemberPrice} ${money(t.non_member_price_cents, event.currency, locale)}`}
+                </p>
+              ))}
           </dd>
         </dl>
         <div class="actions">
@@ -251,26 +250,26 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
             </a>
           ) : null}
           {can.door && event.status !== "cancelled" ? (
-            <a class="button" href={`/admin/events/${event.id}/door`}>
+            <a class="button" href={`/admin/door/${event.id}`}>
               {tt.door}
             </a>
           ) : null}
         </div>
+        {can.edit ? <StatusActions input={input} event={event} tt={tt} registrations={regs.length} /> : null}
       </section>
-      {can.edit ? <StatusActions input={input} event={event} tt={tt} registrations={regs.length} /> : null}
-      <section aria-labelledby="registrations">
+      <section class="regs" aria-labelledby="registrations">
         <h2 id="registrations">
           {tt.registrations} ({others.length})
         </h2>
-        {others.length ? <RegistrationsTable input={input} event={event} rows={others} tt={tt} caption={tt.registrations} /> : <p>{tt.noRegistrations}</p>}
+        {others.length ? <RegistrationsTable input={input} event={event} rows={others} tt={tt} labelledBy="registrations" /> : <p>{tt.noRegistrations}</p>}
       </section>
       {waiting.length || event.waitlist_enabled ? (
-        <section aria-labelledby="waitlist">
+        <section class="regs" aria-labelledby="waitlist">
           <h2 id="waitlist">
             {tt.waitlistTitle} ({waiting.length})
           </h2>
           <p class="muted">{tt.waitlistHint}</p>
-          {waiting.length ? <RegistrationsTable input={input} event={event} rows={waiting} tt={tt} caption={tt.waitlistTitle} position /> : null}
+          {waiting.length ? <RegistrationsTable input={input} event={event} rows={waiting} tt={tt} labelledBy="waitlist" position /> : null}
         </section>
       ) : null}
       {can.edit && event.status !== "cancelled" ? (

@@ -111,7 +111,7 @@ async function list(input: PageInput): Promise<Response> {
                   {finances ? <td class="num hide-small">{money(e.revenue_cents, e.currency, locale)}</td> : null}
                   {door && tab === "upcoming" ? (
                     <td>
-                      <a href={`/admin/events/${e.id}/door`} aria-label={`${input.t.nav.door} · ${e.title}`}>
+                      <a href={`/admin/door/${e.id}`} aria-label={`${input.t.nav.door} · ${e.title}`}>
                         {input.t.nav.door}
                       </a>
                     </td>

@@ -18,7 +18,7 @@ beforeAll(async () => {
   owner = browser(env);
   await owner.signIn();
   event = await createEventVia(env, { title: "Concert", tickets: [{ name: "Standard", member_price_cents: 0, non_member_price_cents: 0 }] });
-  door = `/admin/events/${event.id}/door`;
+  door = `/admin/door/${event.id}`;
 });
 afterAll(() => env.close());
 
@@ -79,7 +79,7 @@ describe("the door", () => {
     expect(JSON.parse(empty.text).error).toMatch(/.+/);
     const cancelled = await createEventVia(env, { title: "Off" });
     await env.call("PATCH", `/api/clubs/${env.clubId}/events/${cancelled.id}`, { body: { status: "cancelled" } });
-    const res = await owner.request("POST", `/admin/events/${cancelled.id}/door`, { form: { _csrf: owner.csrfOf(page), code: "X" }, headers: json });
+    const res = await owner.request("POST", `/admin/door/${cancelled.id}`, { form: { _csrf: owner.csrfOf(page), code: "X" }, headers: json });
     expect(res.status).toBe(409);
     expect(JSON.parse(res.text).error).toMatch(/annulé/i);
   });

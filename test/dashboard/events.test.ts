@@ -61,7 +61,7 @@ describe("events list and form", () => {
     const list = await owner.request("GET", "/admin/events");
     expect(list.status).toBe(200);
     expect(list.text).toContain("Fondue &lt;night&gt;");
-    expect(list.text).toContain(`/admin/events/${id}/door`);
+    expect(list.text).toContain(`/admin/door/${id}`);
     expect((await owner.request("GET", "/admin/events?show=draft")).text).not.toContain(`/admin/events/${id}"`);
   });
 
