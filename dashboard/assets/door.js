@@ -61,7 +61,11 @@
   function showNet() {
     const offline = !navigator.onLine || queue.length > 0;
     net.className = offline ? "net net-offline" : "net";
-    net.textContent = navigator.onLine ? (queue.length ? fill(t.queued, { n: queue.length }) : t.online) : `${t.offline}${queue.length ? ` ${fill(t.queued, { n: queue.length })}` : ""}`;
+    net.textContent = navigator.onLine
+      ? queue.length
+        ? fill(t.queued, { n: queue.length })
+        : t.online
+      : `${t.offline}${queue.length ? ` ${fill(t.queued, { n: queue.length })}` : ""}`;
   }
 
   /** One scan to the server: the verdict, or an error with the server's message; throws when the network is down. */

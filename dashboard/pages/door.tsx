@@ -132,7 +132,11 @@ async function scan(input: PageInput): Promise<Response> {
   const asJson = wantsJson(input);
   const code = input.form?.get("code");
   const nonce = input.form?.get("nonce");
-  const checked = check(CheckinPayload, { code: typeof code === "string" ? code : undefined, nonce: typeof nonce === "string" && nonce ? nonce : undefined }, input.locale);
+  const checked = check(
+    CheckinPayload,
+    { code: typeof code === "string" ? code : undefined, nonce: typeof nonce === "string" && nonce ? nonce : undefined },
+    input.locale,
+  );
   const fail = async (problems: Problems) =>
     asJson
       ? json({ error: problems.message ?? Object.values(problems.fields).join(" ") }, problems.status)

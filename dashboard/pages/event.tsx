@@ -81,7 +81,14 @@ function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: E
   );
 }
 
-function RegistrationsTable(props: { input: PageInput; event: EventAdminDetail; rows: EventRegistrationItem[]; tt: EventsTexts; labelledBy: string; position?: boolean }) {
+function RegistrationsTable(props: {
+  input: PageInput;
+  event: EventAdminDetail;
+  rows: EventRegistrationItem[];
+  tt: EventsTexts;
+  labelledBy: string;
+  position?: boolean;
+}) {
   const { input, event, tt } = props;
   const locale = input.locale;
   return (
@@ -144,13 +151,7 @@ function AddRegistration(props: { input: PageInput; event: EventAdminDetail; tt:
       <h2>{tt.addRegistration}</h2>
       <Notice error={problems.message} />
       <CsrfField token={input.csrf} />
-      <Select
-        name="ticket_id"
-        label={tt.ticket}
-        options={tickets.map((t) => ({ value: t.id, label: t.name }))}
-        value={values.ticket_id}
-        error={p.ticket_id}
-      />
+      <Select name="ticket_id" label={tt.ticket} options={tickets.map((t) => ({ value: t.id, label: t.name }))} value={values.ticket_id} error={p.ticket_id} />
       <div class="two">
         <Field name="first_name" label={tt.firstName} value={values.first_name} error={p.first_name} required autocomplete="off" />
         <Field name="last_name" label={tt.lastName} value={values.last_name} error={p.last_name} required autocomplete="off" />
@@ -272,9 +273,7 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
           {waiting.length ? <RegistrationsTable input={input} event={event} rows={waiting} tt={tt} labelledBy="waitlist" position /> : null}
         </section>
       ) : null}
-      {can.edit && event.status !== "cancelled" ? (
-        <AddRegistration input={input} event={event} tt={tt} values={add?.values ?? {}} problems={problems} />
-      ) : null}
+      {can.edit && event.status !== "cancelled" ? <AddRegistration input={input} event={event} tt={tt} values={add?.values ?? {}} problems={problems} /> : null}
     </Fragment>,
     { status: problems.status },
   );
@@ -453,7 +452,8 @@ function registrationAction(action: RegAction) {
     async handler(input: PageInput) {
       const f = textFields(input.form, ["amount", "payment_method", "reason", "refund"]);
       const ref = { event_id: input.params.event_id, registration_id: input.params.registration_id };
-      const body = action === "confirm" ? { amount_cents: cents(f.amount), payment_method: f.payment_method } : { reason: f.reason, refund_cents: cents(f.refund) };
+      const body =
+        action === "confirm" ? { amount_cents: cents(f.amount), payment_method: f.payment_method } : { reason: f.reason, refund_cents: cents(f.refund) };
       const checked = check(action === "confirm" ? RegistrationConfirm : RegistrationCancel, body, input.locale);
       if (!checked.ok) return registrationPage(input, { action, problems: checked.problems });
       try {

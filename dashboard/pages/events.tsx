@@ -156,7 +156,10 @@ function readForm(form: FormData | null): FormValues {
   const flags = { listed: ticked("listed"), waitlist_enabled: ticked("waitlist_enabled"), publish: ticked("publish") };
   const tickets: TicketValues[] = [];
   for (let i = 0; form?.has(`t${i}_name`); i++) {
-    const t = textFields(form, TICKET_FIELDS.map((f) => `t${i}_${f}`));
+    const t = textFields(
+      form,
+      TICKET_FIELDS.map((f) => `t${i}_${f}`),
+    );
     const row = Object.fromEntries(TICKET_FIELDS.map((f) => [f, t[`t${i}_${f}`] ?? ""])) as unknown as TicketValues;
     tickets.push({ ...row, remove: ticked(`t${i}_remove`) });
   }
@@ -229,7 +232,10 @@ function eventBody(v: FormValues, existing: EventAdminDetail | null): Record<str
 
 function TicketRows(props: { tt: EventsTexts; tickets: TicketValues[]; currency: string; error?: string }): Html {
   const { tt } = props;
-  const rows = [...props.tickets.filter((t) => t.id || t.name), ...Array.from({ length: BLANK_TICKETS }, (): TicketValues => ({ id: "", name: "", member: "", nonmember: "", qty: "" }))];
+  const rows = [
+    ...props.tickets.filter((t) => t.id || t.name),
+    ...Array.from({ length: BLANK_TICKETS }, (): TicketValues => ({ id: "", name: "", member: "", nonmember: "", qty: "" })),
+  ];
   return (
     <fieldset>
       <legend>{tt.tickets}</legend>
@@ -242,7 +248,13 @@ function TicketRows(props: { tt: EventsTexts; tickets: TicketValues[]; currency:
             {t.id ? <input type="hidden" name={`t${i}_id`} value={t.id} /> : null}
             <Field name={`t${i}_name`} label={tt.ticketName} value={t.name} autocomplete="off" />
             <Field name={`t${i}_member`} label={`${tt.memberPrice} (${props.currency})`} inputmode="decimal" value={t.member} />
-            <Field name={`t${i}_nonmember`} label={`${tt.nonMemberPrice} (${props.currency})`} inputmode="decimal" value={t.nonmember} hint={tt.nonMemberHint} />
+            <Field
+              name={`t${i}_nonmember`}
+              label={`${tt.nonMemberPrice} (${props.currency})`}
+              inputmode="decimal"
+              value={t.nonmember}
+              hint={tt.nonMemberHint}
+            />
             <Field name={`t${i}_qty`} label={tt.quantityMax} type="number" min={0} value={t.qty} hint={tt.quantityHint} />
             {t.id ? <Checkbox name={`t${i}_remove`} label={tt.removeTicket} checked={t.remove} /> : null}
           </div>
@@ -359,7 +371,11 @@ async function save(input: PageInput): Promise<Response> {
   return input.redirect(`/admin/events/${existing.id}?done=saved`);
 }
 
-const NEW_EVENT: FormValues = { fields: { access: "public", max_per_email: "1" }, flags: { listed: true, waitlist_enabled: false, publish: true }, tickets: [] };
+const NEW_EVENT: FormValues = {
+  fields: { access: "public", max_per_email: "1" },
+  flags: { listed: true, waitlist_enabled: false, publish: true },
+  tickets: [],
+};
 
 export default definePage({
   nav: { id: "events", path: "/events", scope: "events:view", order: 40 },

@@ -41,7 +41,10 @@ function discountText(p: PromoCodePublic, currency: string, locale: Locale): str
 }
 
 function validityText(p: PromoCodePublic, tt: PromoTexts, locale: Locale): string {
-  const parts = [p.valid_from ? fill(tt.from, { date: instant(p.valid_from, locale) }) : "", p.valid_until ? fill(tt.until, { date: instant(p.valid_until, locale) }) : ""];
+  const parts = [
+    p.valid_from ? fill(tt.from, { date: instant(p.valid_from, locale) }) : "",
+    p.valid_until ? fill(tt.until, { date: instant(p.valid_until, locale) }) : "",
+  ];
   return parts.filter(Boolean).join(" ") || tt.always;
 }
 
@@ -310,7 +313,12 @@ export default definePage({
   nav: { id: "promo", path: "/promo-codes", scope: "finances:view", order: 30 },
   routes: [
     { method: "GET", path: "/promo-codes", scope: listPromoCodes.scope, handler: list },
-    { method: "GET", path: "/promo-codes/new", scope: createPromoCode.scope, handler: (input) => newPage(input, { discount_type: "percent" }, [], NO_PROBLEMS) },
+    {
+      method: "GET",
+      path: "/promo-codes/new",
+      scope: createPromoCode.scope,
+      handler: (input) => newPage(input, { discount_type: "percent" }, [], NO_PROBLEMS),
+    },
     { method: "POST", path: "/promo-codes/new", scope: createPromoCode.scope, handler: create },
     { method: "GET", path: "/promo-codes/:promo_code_id", scope: updatePromoCode.scope, handler: (input) => editPage(input, null, NO_PROBLEMS) },
     { method: "POST", path: "/promo-codes/:promo_code_id", scope: updatePromoCode.scope, handler: save },

@@ -107,15 +107,7 @@ function TierForm(props: { input: PageInput; tt: TiersTexts; action: string; val
         error={p.price_cents ?? p.price}
         required
       />
-      <Field
-        name="duration_months"
-        label={tt.durationMonths}
-        type="number"
-        min={1}
-        max={120}
-        value={values.duration_months}
-        error={p.duration_months}
-      />
+      <Field name="duration_months" label={tt.durationMonths} type="number" min={1} max={120} value={values.duration_months} error={p.duration_months} />
       <Field name="sort_order" label={tt.sortOrder} type="number" min={0} value={values.sort_order} hint={tt.sortHint} error={p.sort_order} />
       <div class="actions">
         <button type="submit">{props.submit}</button>

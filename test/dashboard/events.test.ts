@@ -24,7 +24,11 @@ const NEW = "/admin/events/new";
 const eventRow = async (id: string) => (await env.db.read.select().from(events).where(eq(events.id, id)))[0];
 const ticketsOf = async (id: string) => env.db.read.select().from(eventTickets).where(eq(eventTickets.event_id, id));
 const regsOf = async (id: string) =>
-  env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.event_id, id)).orderBy(asc(eventRegistrations.created_at), asc(eventRegistrations.id));
+  env.db.read
+    .select()
+    .from(eventRegistrations)
+    .where(eq(eventRegistrations.event_id, id))
+    .orderBy(asc(eventRegistrations.created_at), asc(eventRegistrations.id));
 const idFrom = (location: string | null) => location!.match(/events\/([0-9a-f-]{36})/)![1];
 
 const eventForm = (over: Record<string, string> = {}) => ({
@@ -54,7 +58,14 @@ describe("events list and form", () => {
     const res = await owner.post(NEW, eventForm(), NEW);
     expect(res.status).toBe(303);
     const id = idFrom(res.headers.get("location"));
-    expect(await eventRow(id)).toMatchObject({ title: "Fondue <night>", status: "published", capacity: 40, max_per_email: 2, waitlist_enabled: true, listed: true });
+    expect(await eventRow(id)).toMatchObject({
+      title: "Fondue <night>",
+      status: "published",
+      capacity: 40,
+      max_per_email: 2,
+      waitlist_enabled: true,
+      listed: true,
+    });
     expect((await eventRow(id)).starts_at).toBe(inDaysAt(30, "18:30:00").replace("Z", ".000Z"));
     const tickets = await ticketsOf(id);
     expect(tickets.map((t) => [t.name, t.member_price_cents, t.non_member_price_cents, t.quantity_max])).toEqual([["Guest", 0, 2500, null]]);

@@ -32,7 +32,13 @@ describe("promo codes", () => {
       NEW,
     );
     expect(res.status).toBe(303);
-    expect(await byCode("SOIREE5")).toMatchObject({ discount_value: 550, scope: "event", event_id: event.id, max_uses: 20, valid_until: "2031-06-30T23:00:00.000Z" });
+    expect(await byCode("SOIREE5")).toMatchObject({
+      discount_value: 550,
+      scope: "event",
+      event_id: event.id,
+      max_uses: 20,
+      valid_until: "2031-06-30T23:00:00.000Z",
+    });
     const list = await owner.request("GET", "/admin/promo-codes?done=created");
     expect(list.text).toContain("Code ajouté.");
     expect(list.text).toContain("Adhésion · Junior");
