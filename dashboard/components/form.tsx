@@ -5,7 +5,7 @@
 import type { ZodType, z } from "zod";
 import type { Locale } from "../../lib/i18n";
 import { errorAnswer, parseInput } from "../../server/errors";
-import { h, type Html, raw } from "../jsx";
+import { Fragment, h, type Html, raw } from "../jsx";
 
 export type Problems = { status: number; fields: Record<string, string>; message: string | null };
 
@@ -63,9 +63,32 @@ type FieldProps = {
   inputmode?: string;
 };
 
+/** The ids of a field's hint and error, for its aria-describedby. */
+function describedBy(id: string, hint?: string, error?: string): string | undefined {
+  return [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+}
+
+/** A field's hint and error below it (their ids: `describedBy`). */
+function FieldNotes(props: { id: string; hint?: string; error?: string }): Html {
+  return (
+    <Fragment>
+      {props.hint ? (
+        <p id={`${props.id}-hint`} class="muted">
+          {props.hint}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p id={`${props.id}-error`} class="error-text">
+          {props.error}
+        </p>
+      ) : null}
+    </Fragment>
+  );
+}
+
 export function Field(props: FieldProps): Html {
   const id = props.id ?? `f-${props.name}`;
-  const described = [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  const described = describedBy(id, props.hint, props.error);
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
@@ -83,16 +106,7 @@ export function Field(props: FieldProps): Html {
         aria-invalid={props.error ? "true" : undefined}
         aria-describedby={described}
       />
-      {props.hint ? (
-        <p id={`${id}-hint`} class="muted">
-          {props.hint}
-        </p>
-      ) : null}
-      {props.error ? (
-        <p id={`${id}-error`} class="error-text">
-          {props.error}
-        </p>
-      ) : null}
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>
   );
 }
@@ -138,23 +152,14 @@ export function Notice(props: { error?: string | null; done?: string | null }): 
 /** A multi-line text field, labelled like `Field`. */
 export function TextArea(props: { name: string; id?: string; label: string; value?: string | null; error?: string; hint?: string; rows?: number }): Html {
   const id = props.id ?? `f-${props.name}`;
-  const described = [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  const described = describedBy(id, props.hint, props.error);
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
       <textarea id={id} name={props.name} rows={String(props.rows ?? 4)} aria-invalid={props.error ? "true" : undefined} aria-describedby={described}>
         {props.value ?? ""}
       </textarea>
-      {props.hint ? (
-        <p id={`${id}-hint`} class="muted">
-          {props.hint}
-        </p>
-      ) : null}
-      {props.error ? (
-        <p id={`${id}-error`} class="error-text">
-          {props.error}
-        </p>
-      ) : null}
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>
   );
 }

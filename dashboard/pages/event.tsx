@@ -20,6 +20,7 @@ import { listMembers } from "../../lib/members";
 import { addRegistration, cancelRegistration, confirmRegistration } from "../../lib/registrations/admin";
 import { amountText, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { instant, money } from "../format";
+import { DataTable, Fact } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -92,51 +93,36 @@ function RegistrationsTable(props: {
   const { input, event, tt } = props;
   const locale = input.locale;
   return (
-    <div class="table-wrap">
-      <table aria-labelledby={props.labelledBy}>
-        <thead>
-          <tr>
-            {props.position ? (
-              <th scope="col" class="num">
-                {tt.position}
-              </th>
-            ) : null}
-            <th scope="col">{tt.name}</th>
-            <th scope="col" class="hide-small">
-              {tt.ticket}
-            </th>
-            <th scope="col">{tt.regStatusChoice}</th>
-            <th scope="col" class="num">
-              {tt.amount}
-            </th>
-            <th scope="col" class="hide-small">
-              {tt.paid}
-            </th>
-            <th scope="col" class="hide-small">
-              {tt.checkedInAt}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((r, i) => (
-            <tr>
-              {props.position ? <td class="num">{i + 1}</td> : null}
-              <td>
-                <a href={`/admin/events/${event.id}/registrations/${r.id}`}>{fullName(r)}</a>
-                {r.email ? <p class="muted small hide-small">{r.email}</p> : null}
-              </td>
-              <td class="hide-small">{r.ticket_name}</td>
-              <td>
-                <RegStatusBadge status={r.status} tt={tt} />
-              </td>
-              <td class="num">{money(r.amount_cents, event.currency, locale)}</td>
-              <td class="hide-small">{r.has_payment ? tt.yes : tt.no}</td>
-              <td class="hide-small">{r.checked_in_at ? instant(r.checked_in_at, locale) : ""}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      rows={props.rows.length}
+      labelledBy={props.labelledBy}
+      columns={[
+        props.position ? { label: tt.position, class: "num" } : null,
+        { label: tt.name },
+        { label: tt.ticket, class: "hide-small" },
+        { label: tt.regStatusChoice },
+        { label: tt.amount, class: "num" },
+        { label: tt.paid, class: "hide-small" },
+        { label: tt.checkedInAt, class: "hide-small" },
+      ]}
+    >
+      {props.rows.map((r, i) => (
+        <tr>
+          {props.position ? <td class="num">{i + 1}</td> : null}
+          <td>
+            <a href={`/admin/events/${event.id}/registrations/${r.id}`}>{fullName(r)}</a>
+            {r.email ? <p class="muted small hide-small">{r.email}</p> : null}
+          </td>
+          <td class="hide-small">{r.ticket_name}</td>
+          <td>
+            <RegStatusBadge status={r.status} tt={tt} />
+          </td>
+          <td class="num">{money(r.amount_cents, event.currency, locale)}</td>
+          <td class="hide-small">{r.has_payment ? tt.yes : tt.no}</td>
+          <td class="hide-small">{r.checked_in_at ? instant(r.checked_in_at, locale) : ""}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -198,42 +184,19 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
       <section class="card" aria-labelledby="facts">
         <h2 id="facts">{tt.facts}</h2>
         <dl class="facts">
-          <dt>{tt.regStatusChoice}</dt>
-          <dd>
+          <Fact term={tt.regStatusChoice}>
             <EventStatus status={event.status} tt={tt} />
-          </dd>
-          <dt>{tt.startsAt}</dt>
-          <dd>{instant(event.starts_at, locale)} UTC</dd>
-          {event.ends_at ? (
-            <Fragment>
-              <dt>{tt.endsAt}</dt>
-              <dd>{instant(event.ends_at, locale)} UTC</dd>
-            </Fragment>
-          ) : null}
+          </Fact>
+          <Fact term={tt.startsAt}>{instant(event.starts_at, locale)} UTC</Fact>
+          {event.ends_at ? <Fact term={tt.endsAt}>{instant(event.ends_at, locale)} UTC</Fact> : null}
           {event.location_name || event.location_address ? (
-            <Fragment>
-              <dt>{tt.place}</dt>
-              <dd>{[event.location_name, event.location_address].filter(Boolean).join(", ")}</dd>
-            </Fragment>
+            <Fact term={tt.place}>{[event.location_name, event.location_address].filter(Boolean).join(", ")}</Fact>
           ) : null}
-          <dt>{tt.registered}</dt>
-          <dd>{event.capacity === null ? event.registered_count : `${event.registered_count} / ${event.capacity}`}</dd>
-          <dt>{tt.checkedIn}</dt>
-          <dd>{event.checked_in_count}</dd>
-          {event.waitlist_enabled ? (
-            <Fragment>
-              <dt>{tt.waitlisted}</dt>
-              <dd>{event.waitlisted_count}</dd>
-            </Fragment>
-          ) : null}
-          {can.finances ? (
-            <Fragment>
-              <dt>{tt.revenue}</dt>
-              <dd>{money(event.revenue_cents, event.currency, locale)}</dd>
-            </Fragment>
-          ) : null}
-          <dt>{tt.tickets}</dt>
-          <dd>
+          <Fact term={tt.registered}>{event.capacity === null ? event.registered_count : `${event.registered_count} / ${event.capacity}`}</Fact>
+          <Fact term={tt.checkedIn}>{event.checked_in_count}</Fact>
+          {event.waitlist_enabled ? <Fact term={tt.waitlisted}>{event.waitlisted_count}</Fact> : null}
+          {can.finances ? <Fact term={tt.revenue}>{money(event.revenue_cents, event.currency, locale)}</Fact> : null}
+          <Fact term={tt.tickets}>
             {event.tickets
               .filter((t) => t.is_active)
               .map((t) => (
@@ -242,7 +205,7 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
                   {t.non_member_price_cents === null ? "" : ` · ${tt.nonMemberPrice} ${money(t.non_member_price_cents, event.currency, locale)}`}
                 </p>
               ))}
-          </dd>
+          </Fact>
         </dl>
         <div class="actions">
           {event.status === "published" ? (
@@ -354,40 +317,18 @@ async function registrationPage(input: PageInput, failed: { action: RegAction; p
       <section class="card" aria-labelledby="details">
         <h2 id="details">{tt.details}</h2>
         <dl class="facts">
-          <dt>{tt.regStatusChoice}</dt>
-          <dd>
+          <Fact term={tt.regStatusChoice}>
             <RegStatusBadge status={reg.status} tt={tt} />
-          </dd>
-          <dt>{tt.ticket}</dt>
-          <dd>{reg.ticket_name}</dd>
-          <dt>{tt.email}</dt>
-          <dd>{reg.email ?? ""}</dd>
-          <dt>{tt.amount}</dt>
-          <dd>{money(reg.amount_cents, event.currency, locale)}</dd>
-          <dt>{tt.paid}</dt>
-          <dd>{reg.has_payment ? tt.yes : tt.no}</dd>
-          <dt>{tt.registeredAt}</dt>
-          <dd>{instant(reg.created_at, locale)}</dd>
-          {reg.hold_expires_at && reg.status === "pending" ? (
-            <Fragment>
-              <dt>{tt.holdUntil}</dt>
-              <dd>{instant(reg.hold_expires_at, locale)}</dd>
-            </Fragment>
-          ) : null}
-          {reg.checked_in_at ? (
-            <Fragment>
-              <dt>{tt.checkedInAt}</dt>
-              <dd>{instant(reg.checked_in_at, locale)}</dd>
-            </Fragment>
-          ) : null}
-          {reg.cancel_reason ? (
-            <Fragment>
-              <dt>{tt.reason}</dt>
-              <dd>{reg.cancel_reason}</dd>
-            </Fragment>
-          ) : null}
-          <dt>{tt.source}</dt>
-          <dd>{reg.source ?? ""}</dd>
+          </Fact>
+          <Fact term={tt.ticket}>{reg.ticket_name}</Fact>
+          <Fact term={tt.email}>{reg.email ?? ""}</Fact>
+          <Fact term={tt.amount}>{money(reg.amount_cents, event.currency, locale)}</Fact>
+          <Fact term={tt.paid}>{reg.has_payment ? tt.yes : tt.no}</Fact>
+          <Fact term={tt.registeredAt}>{instant(reg.created_at, locale)}</Fact>
+          {reg.hold_expires_at && reg.status === "pending" ? <Fact term={tt.holdUntil}>{instant(reg.hold_expires_at, locale)}</Fact> : null}
+          {reg.checked_in_at ? <Fact term={tt.checkedInAt}>{instant(reg.checked_in_at, locale)}</Fact> : null}
+          {reg.cancel_reason ? <Fact term={tt.reason}>{reg.cancel_reason}</Fact> : null}
+          <Fact term={tt.source}>{reg.source ?? ""}</Fact>
           <dt>{tt.ticket} QR</dt>
           <dd class="code">{reg.qr_token}</dd>
         </dl>

@@ -23,6 +23,7 @@ import {
   utcInput,
 } from "../components/form";
 import { instant, money } from "../format";
+import { AddButton, DataTable, LinkCell } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -58,13 +59,7 @@ async function list(input: PageInput): Promise<Response> {
     input.t.nav.events,
     <Fragment>
       <Notice done={doneOf(input.query, tt.done)} />
-      {input.can("events:edit") ? (
-        <div class="actions">
-          <a class="button" href="/admin/events/new">
-            {tt.add}
-          </a>
-        </div>
-      ) : null}
+      <AddButton show={input.can("events:edit")} href="/admin/events/new" label={tt.add} />
       <nav class="tabs" aria-label={tt.tabsLabel}>
         {TABS.map((t) => (
           <a href={`/admin/events?show=${t}`} aria-current={t === tab ? "page" : undefined}>
@@ -72,58 +67,37 @@ async function list(input: PageInput): Promise<Response> {
           </a>
         ))}
       </nav>
-      {shown.length ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{tt.title}</th>
-                <th scope="col">{tt.when}</th>
-                <th scope="col" class="num">
-                  {tt.registered}
-                </th>
-                <th scope="col" class="num hide-small">
-                  {tt.checkedIn}
-                </th>
-                {finances ? (
-                  <th scope="col" class="num hide-small">
-                    {tt.revenue}
-                  </th>
-                ) : null}
-                {door && tab === "upcoming" ? <th scope="col">{input.t.nav.door}</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((e) => (
-                <tr>
-                  <td>
-                    <a href={`/admin/events/${e.id}`}>{e.title}</a>
-                    {tab === "upcoming" ? null : (
-                      <Fragment>
-                        {" "}
-                        <EventStatus status={e.status} tt={tt} />
-                      </Fragment>
-                    )}
-                  </td>
-                  <td>{instant(e.starts_at, locale)}</td>
-                  <td class="num">{e.capacity === null ? e.registered_count : `${e.registered_count} / ${e.capacity}`}</td>
-                  <td class="num hide-small">{e.checked_in_count}</td>
-                  {finances ? <td class="num hide-small">{money(e.revenue_cents, e.currency, locale)}</td> : null}
-                  {door && tab === "upcoming" ? (
-                    <td>
-                      <a href={`/admin/door/${e.id}`} aria-label={`${input.t.nav.door} · ${e.title}`}>
-                        {input.t.nav.door}
-                      </a>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p class="card">{tt.empty}</p>
-      )}
+      <DataTable
+        rows={shown.length}
+        empty={tt.empty}
+        columns={[
+          { label: tt.title },
+          { label: tt.when },
+          { label: tt.registered, class: "num" },
+          { label: tt.checkedIn, class: "num hide-small" },
+          finances ? { label: tt.revenue, class: "num hide-small" } : null,
+          door && tab === "upcoming" ? { label: input.t.nav.door } : null,
+        ]}
+      >
+        {shown.map((e) => (
+          <tr>
+            <td>
+              <a href={`/admin/events/${e.id}`}>{e.title}</a>
+              {tab === "upcoming" ? null : (
+                <Fragment>
+                  {" "}
+                  <EventStatus status={e.status} tt={tt} />
+                </Fragment>
+              )}
+            </td>
+            <td>{instant(e.starts_at, locale)}</td>
+            <td class="num">{e.capacity === null ? e.registered_count : `${e.registered_count} / ${e.capacity}`}</td>
+            <td class="num hide-small">{e.checked_in_count}</td>
+            {finances ? <td class="num hide-small">{money(e.revenue_cents, e.currency, locale)}</td> : null}
+            <LinkCell show={door && tab === "upcoming"} href={`/admin/door/${e.id}`} text={input.t.nav.door} label={`${input.t.nav.door} · ${e.title}`} />
+          </tr>
+        ))}
+      </DataTable>
     </Fragment>,
   );
 }
@@ -270,14 +244,17 @@ function EventForm(props: { input: PageInput; action: string; values: FormValues
   const f = values.fields;
   const p = problems.fields;
   const ticketError = p.tickets ?? p.name ?? p.member_price_cents ?? p.non_member_price_cents ?? p.quantity_max ?? p.tier_prices;
+  const utc = (name: (typeof EVENT_FIELDS)[number], label: string) => (
+    <Field name={name} label={label} type="datetime-local" value={f[name]} hint={tt.utcHint} error={p[name]} required={name === "starts_at"} />
+  );
   return (
     <form method="post" action={props.action} class="card" novalidate>
       <Notice error={problems.message} />
       <CsrfField token={input.csrf} />
       <Field name="title" label={tt.title} value={f.title} error={p.title} required autocomplete="off" />
       <div class="two">
-        <Field name="starts_at" label={tt.startsAt} type="datetime-local" value={f.starts_at} hint={tt.utcHint} error={p.starts_at} required />
-        <Field name="ends_at" label={tt.endsAt} type="datetime-local" value={f.ends_at} hint={tt.utcHint} error={p.ends_at} />
+        {utc("starts_at", tt.startsAt)}
+        {utc("ends_at", tt.endsAt)}
       </div>
       <div class="two">
         <Field name="location_name" label={tt.locationName} value={f.location_name} error={p.location_name} />
@@ -295,22 +272,8 @@ function EventForm(props: { input: PageInput; action: string; values: FormValues
         />
       </div>
       <div class="two">
-        <Field
-          name="registration_opens_at"
-          label={tt.opensAt}
-          type="datetime-local"
-          value={f.registration_opens_at}
-          hint={tt.utcHint}
-          error={p.registration_opens_at}
-        />
-        <Field
-          name="registration_closes_at"
-          label={tt.closesAt}
-          type="datetime-local"
-          value={f.registration_closes_at}
-          hint={tt.utcHint}
-          error={p.registration_closes_at}
-        />
+        {utc("registration_opens_at", tt.opensAt)}
+        {utc("registration_closes_at", tt.closesAt)}
       </div>
       <Field name="max_per_email" label={tt.maxPerEmail} type="number" min={1} max={100} value={f.max_per_email ?? "1"} error={p.max_per_email} />
       <Checkbox name="listed" label={tt.listed} checked={values.flags.listed} />

@@ -24,6 +24,7 @@ import {
   utcInput,
 } from "../components/form";
 import { instant, money } from "../format";
+import { ActiveBadge, AddButton, DataTable } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -72,59 +73,40 @@ async function list(input: PageInput): Promise<Response> {
     input.t.nav.promo,
     <Fragment>
       <Notice done={doneOf(input.query, tt.done)} />
-      {canEdit ? (
-        <div class="actions">
-          <a class="button" href="/admin/promo-codes/new">
-            {tt.add}
-          </a>
-        </div>
-      ) : null}
-      {codes.length ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{tt.code}</th>
-                <th scope="col">{tt.discount}</th>
-                <th scope="col" class="hide-small">
-                  {tt.appliesTo}
-                </th>
-                <th scope="col" class="num">
-                  {tt.uses}
-                </th>
-                <th scope="col" class="hide-small">
-                  {tt.validity}
-                </th>
-                <th scope="col">{tt.state}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {codes.map((p) => (
-                <tr>
-                  <td>
-                    {canEdit ? (
-                      <a href={`/admin/promo-codes/${p.id}`} class="code">
-                        {p.code}
-                      </a>
-                    ) : (
-                      <span class="code">{p.code}</span>
-                    )}
-                  </td>
-                  <td>{discountText(p, currency, locale)}</td>
-                  <td class="hide-small">{appliesTo(p)}</td>
-                  <td class="num">{p.max_uses === null ? p.used_count : fill(tt.usesOf, { used: p.used_count, max: p.max_uses })}</td>
-                  <td class="hide-small">{validityText(p, tt, locale)}</td>
-                  <td>
-                    <span class={`status status-${p.is_active ? "active" : "expired"}`}>{p.is_active ? tt.active : tt.inactive}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p class="card">{tt.empty}</p>
-      )}
+      <AddButton show={canEdit} href="/admin/promo-codes/new" label={tt.add} />
+      <DataTable
+        rows={codes.length}
+        empty={tt.empty}
+        columns={[
+          { label: tt.code },
+          { label: tt.discount },
+          { label: tt.appliesTo, class: "hide-small" },
+          { label: tt.uses, class: "num" },
+          { label: tt.validity, class: "hide-small" },
+          { label: tt.state },
+        ]}
+      >
+        {codes.map((p) => (
+          <tr>
+            <td>
+              {canEdit ? (
+                <a href={`/admin/promo-codes/${p.id}`} class="code">
+                  {p.code}
+                </a>
+              ) : (
+                <span class="code">{p.code}</span>
+              )}
+            </td>
+            <td>{discountText(p, currency, locale)}</td>
+            <td class="hide-small">{appliesTo(p)}</td>
+            <td class="num">{p.max_uses === null ? p.used_count : fill(tt.usesOf, { used: p.used_count, max: p.max_uses })}</td>
+            <td class="hide-small">{validityText(p, tt, locale)}</td>
+            <td>
+              <ActiveBadge active={p.is_active} on={tt.active} off={tt.inactive} />
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </Fragment>,
   );
 }

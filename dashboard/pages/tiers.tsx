@@ -7,6 +7,7 @@ import { TIERS_TEXTS, type TiersTexts } from "../../lib/i18n/dashboard-tiers";
 import { createTier, listTiers, type Tier, TierCreate, TierUpdate, updateTier } from "../../lib/tiers";
 import { amountText, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, TextArea, textFields } from "../components/form";
 import { money } from "../format";
+import { ActiveBadge, AddButton, DataTable, LinkCell } from "../components/table";
 import { Fragment, h } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -23,60 +24,35 @@ async function list(input: PageInput): Promise<Response> {
     input.t.nav.tiers,
     <Fragment>
       <Notice done={doneOf(input.query, tt.done)} />
-      {canEdit ? (
-        <div class="actions">
-          <a class="button" href="/admin/tiers/new">
-            {tt.add}
-          </a>
-        </div>
-      ) : null}
-      {tiers.length ? (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{tt.name}</th>
-                <th scope="col" class="num">
-                  {tt.price}
-                </th>
-                <th scope="col" class="hide-small">
-                  {tt.duration}
-                </th>
-                <th scope="col" class="num">
-                  {tt.members}
-                </th>
-                <th scope="col">{tt.state}</th>
-                {canEdit ? <th scope="col">{tt.edit}</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {tiers.map((tier) => (
-                <tr>
-                  <td>
-                    {tier.name}
-                    {tier.description ? <p class="muted small">{tier.description}</p> : null}
-                  </td>
-                  <td class="num">{money(tier.price_cents, tier.currency, locale)}</td>
-                  <td class="hide-small">{fill(tt.months, { months: tier.duration_months })}</td>
-                  <td class="num">{tier.member_count}</td>
-                  <td>
-                    <span class={`status status-${tier.is_active ? "active" : "expired"}`}>{tier.is_active ? tt.active : tt.archived}</span>
-                  </td>
-                  {canEdit ? (
-                    <td>
-                      <a href={`/admin/tiers/${tier.id}`} aria-label={`${tt.edit} ${tier.name}`}>
-                        {tt.edit}
-                      </a>
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p class="card">{tt.empty}</p>
-      )}
+      <AddButton show={canEdit} href="/admin/tiers/new" label={tt.add} />
+      <DataTable
+        rows={tiers.length}
+        empty={tt.empty}
+        columns={[
+          { label: tt.name },
+          { label: tt.price, class: "num" },
+          { label: tt.duration, class: "hide-small" },
+          { label: tt.members, class: "num" },
+          { label: tt.state },
+          canEdit ? { label: tt.edit } : null,
+        ]}
+      >
+        {tiers.map((tier) => (
+          <tr>
+            <td>
+              {tier.name}
+              {tier.description ? <p class="muted small">{tier.description}</p> : null}
+            </td>
+            <td class="num">{money(tier.price_cents, tier.currency, locale)}</td>
+            <td class="hide-small">{fill(tt.months, { months: tier.duration_months })}</td>
+            <td class="num">{tier.member_count}</td>
+            <td>
+              <ActiveBadge active={tier.is_active} on={tt.active} off={tt.archived} />
+            </td>
+            <LinkCell show={canEdit} href={`/admin/tiers/${tier.id}`} text={tt.edit} label={`${tt.edit} ${tier.name}`} />
+          </tr>
+        ))}
+      </DataTable>
     </Fragment>,
   );
 }

@@ -6,17 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { checkIns } from "../../db/schema";
 import { createEventVia, insertRegistration, registrationRow } from "../events-fixtures";
-import { setup } from "../helpers";
-import { browser, type Env } from "./helpers";
+import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
 let env: Env;
-let owner: ReturnType<typeof browser>;
+let owner: DashBrowser;
 let event: { id: string; title: string; tickets: { id: string }[] };
 let door: string;
 beforeAll(async () => {
-  env = await setup();
-  owner = browser(env);
-  await owner.signIn();
+  ({ env, owner } = await ownerSignedIn());
   event = await createEventVia(env, { title: "Concert", tickets: [{ name: "Standard", member_price_cents: 0, non_member_price_cents: 0 }] });
   door = `/admin/door/${event.id}`;
 });

@@ -7,17 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { eventRegistrations, events, eventTickets } from "../../db/schema";
 import { createEventVia, inDaysAt, insertRegistration, registrationPayments, registrationRow } from "../events-fixtures";
-import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
-import { browser, type Env } from "./helpers";
+import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
 let env: Env;
-let owner: ReturnType<typeof browser>;
-beforeAll(async () => {
-  env = await setup();
-  owner = browser(env);
-  await owner.signIn();
-});
+let owner: DashBrowser;
+beforeAll(async () => ({ env, owner } = await ownerSignedIn()));
 afterAll(() => env.close());
 
 const NEW = "/admin/events/new";

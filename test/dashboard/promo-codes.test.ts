@@ -5,16 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { promoCodes } from "../../db/schema";
 import { createEventVia, insertTier } from "../events-fixtures";
-import { setup } from "../helpers";
-import { browser, type Env } from "./helpers";
+import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
 let env: Env;
-let owner: ReturnType<typeof browser>;
-beforeAll(async () => {
-  env = await setup();
-  owner = browser(env);
-  await owner.signIn();
-});
+let owner: DashBrowser;
+beforeAll(async () => ({ env, owner } = await ownerSignedIn()));
 afterAll(() => env.close());
 
 const byCode = async (code: string) => (await env.db.read.select().from(promoCodes).where(eq(promoCodes.code, code)))[0];

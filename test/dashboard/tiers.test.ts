@@ -4,16 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { tiers } from "../../db/schema";
-import { setup } from "../helpers";
-import { browser, type Env } from "./helpers";
+import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
 let env: Env;
-let owner: ReturnType<typeof browser>;
-beforeAll(async () => {
-  env = await setup();
-  owner = browser(env);
-  await owner.signIn();
-});
+let owner: DashBrowser;
+beforeAll(async () => ({ env, owner } = await ownerSignedIn()));
 afterAll(() => env.close());
 
 const byName = async (name: string) => (await env.db.read.select().from(tiers).where(eq(tiers.name, name)))[0];
