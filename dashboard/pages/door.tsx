@@ -23,12 +23,13 @@ const DOOR_SCOPE = [getEvent.scope, checkinEvent.scope].flat();
 /** What the verdict box shows: its colour, its big word, the name and a detail line. */
 type Shown = { kind: "idle" | "valid" | "already" | "not_registered"; title: string; name: string; detail: string };
 
-function shownOf(result: CheckinResult, tt: DoorTexts, input: PageInput): Shown {
+/** The verdict as shown; a code that names nobody is shown back (a misread or mistyped code is seen at once). */
+function shownOf(result: CheckinResult, tt: DoorTexts, input: PageInput, code: string): Shown {
   const reg = result.registration;
   const detail =
     result.verdict === "already" && result.checked_in_at
       ? fill(tt.alreadyAt, { time: `${instant(result.checked_in_at, input.locale)} UTC` })
-      : (reg?.ticket_name ?? "");
+      : (reg?.ticket_name ?? code.slice(0, 60));
   return { kind: result.verdict, title: tt.verdict[result.verdict], name: reg ? `${reg.first_name} ${reg.last_name}` : "", detail };
 }
 
@@ -148,7 +149,7 @@ async function scan(input: PageInput): Promise<Response> {
   } catch (err) {
     return fail(problemsOf(err, input.locale));
   }
-  const shown = shownOf(result, tt, input);
+  const shown = shownOf(result, tt, input, checked.data.code);
   if (asJson) return json({ ...shown, checked_in_at: result.checked_in_at });
   return doorPage(input, await getEvent(input.ctx, { event_id: input.params.event_id }), shown, NO_PROBLEMS);
 }

@@ -51,6 +51,7 @@ describe("the door", () => {
     expect(again.text).toContain("Entré·e à");
     const unknown = await owner.post(door, { code: "NO-SUCH-CODE", nonce: "n-3" }, door);
     expect(unknown.text).toContain('class="verdict verdict-not_registered"');
+    expect(unknown.text).toContain('<p class="v-detail">NO-SUCH-CODE</p>');
     const scans = await env.db.read.select().from(checkIns).where(eq(checkIns.event_id, event.id));
     expect(scans.map((s) => s.verdict).sort()).toEqual(["already", "not_registered", "valid"]);
   });
