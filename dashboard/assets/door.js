@@ -68,10 +68,12 @@
       : `${t.offline}${queue.length ? ` ${fill(t.queued, { n: queue.length })}` : ""}`;
   }
 
-  /** One scan to the server: the verdict, or an error with the server's message; throws when the network is down. */
+  /** One scan to the server: the verdict, or an error with the server's message; throws when the network (or the server) is down. */
   async function send(scan) {
     const body = new URLSearchParams({ _csrf: csrf, code: scan.code, nonce: scan.nonce });
     const res = await fetch(form.action, { method: "POST", body, headers: { accept: "application/json" }, credentials: "same-origin", redirect: "manual" });
+    // A server in trouble is the network's case: the scan waits and goes again.
+    if (res.status >= 500) throw new Error(`HTTP ${res.status}`);
     const type = res.headers.get("content-type") || "";
     if (!type.includes("application/json")) return { error: t.error };
     const answer = await res.json();
