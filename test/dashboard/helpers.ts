@@ -1,6 +1,6 @@
 // Dashboard test helpers: a browser's requests through app.handle (cookies kept by hand), the
 // sign-in of an admin, and the CSRF token a signed-in page carries.
-import type { setup } from "../helpers";
+import { setup } from "../helpers";
 
 export type Env = Awaited<ReturnType<typeof setup>>;
 export type Page = { status: number; text: string; headers: Headers };
@@ -60,4 +60,14 @@ export function browser(env: Env) {
     return request("POST", path, { form: { _csrf: csrfOf(page), ...form } });
   }
   return { request, signIn, post, csrfOf, jar };
+}
+
+export type DashBrowser = ReturnType<typeof browser>;
+
+/** A fresh app with its owner signed in (a test file's `beforeAll`). */
+export async function ownerSignedIn(): Promise<{ env: Env; owner: DashBrowser }> {
+  const env = await setup();
+  const owner = browser(env);
+  await owner.signIn();
+  return { env, owner };
 }
