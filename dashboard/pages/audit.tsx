@@ -102,16 +102,14 @@ async function auditPage(input: PageInput): Promise<Response> {
       </p>
       {log.items.length ? (
         <div class="table-wrap">
-          <table>
+          <table class="stacked">
             <thead>
               <tr>
                 <th scope="col">{tt.when}</th>
                 <th scope="col">{tt.who}</th>
                 <th scope="col">{tt.action}</th>
                 <th scope="col">{tt.result}</th>
-                <th scope="col" class="hide-small">
-                  {tt.via}
-                </th>
+                <th scope="col">{tt.via}</th>
                 <th scope="col" class="hide-small num">
                   {tt.duration}
                 </th>
@@ -123,8 +121,8 @@ async function auditPage(input: PageInput): Promise<Response> {
             <tbody>
               {log.items.map((row) => (
                 <tr>
-                  <td>{instant(row.created_at, locale)}</td>
-                  <td class="wrap">
+                  <td data-label={tt.when}>{instant(row.created_at, locale)}</td>
+                  <td class="wrap" data-label={tt.who}>
                     {row.admin_id ? (admins.get(row.admin_id) ?? tt.unknownAdmin) : ""}
                     {row.key_prefix ? (
                       <Fragment>
@@ -133,7 +131,7 @@ async function auditPage(input: PageInput): Promise<Response> {
                       </Fragment>
                     ) : null}
                   </td>
-                  <td class="wrap">
+                  <td class="wrap" data-label={tt.action}>
                     <code>{`${row.method} ${row.path}`}</code>
                     {row.tool ? (
                       <Fragment>
@@ -142,12 +140,12 @@ async function auditPage(input: PageInput): Promise<Response> {
                       </Fragment>
                     ) : null}
                   </td>
-                  <td>
+                  <td data-label={tt.result}>
                     <span class={`status ${resultClass(row.status)}`}>{row.status}</span>
                   </td>
-                  <td class="hide-small">{tt.vias[row.via as keyof AuditTexts["vias"]] ?? row.via}</td>
-                  <td class="hide-small num">{`${Math.round(row.duration_ms)} ms`}</td>
-                  <td class="hide-small wrap">
+                  <td data-label={tt.via}>{tt.vias[row.via as keyof AuditTexts["vias"]] ?? row.via}</td>
+                  <td class="hide-small num" data-label={tt.duration}>{`${Math.round(row.duration_ms)} ms`}</td>
+                  <td class="hide-small wrap" data-label={tt.requestId}>
                     {row.request_id ? (
                       <a href={pageLink({ request_id: row.request_id }, 1)}>
                         <code>{row.request_id}</code>

@@ -73,17 +73,13 @@ function KeyList(props: { input: PageInput; tt: KeysTexts; rows: KeyRow[] }): Ht
   if (!props.rows.length) return <p class="card">{tt.empty}</p>;
   return (
     <div class="table-wrap">
-      <table>
+      <table class="stacked">
         <thead>
           <tr>
             <th scope="col">{tt.name}</th>
             <th scope="col">{tt.scopes}</th>
-            <th scope="col" class="hide-small">
-              {tt.owner}
-            </th>
-            <th scope="col" class="hide-small">
-              {tt.created}
-            </th>
+            <th scope="col">{tt.owner}</th>
+            <th scope="col">{tt.created}</th>
             <th scope="col">{tt.lastUsed}</th>
             <th scope="col">{tt.state}</th>
             <th scope="col">
@@ -96,16 +92,20 @@ function KeyList(props: { input: PageInput; tt: KeysTexts; rows: KeyRow[] }): Ht
             const state = stateOf(row, tt);
             return (
               <tr>
-                <td class="wrap">
+                <td class="wrap" data-label={tt.name}>
                   {row.name}
                   <br />
                   <span class="muted">{tt.kind[row.kind]}</span>
                 </td>
-                <td class="wrap">{rightsOf(row.scopes, tt)}</td>
-                <td class="hide-small wrap">{row.owner}</td>
-                <td class="hide-small">{day(row.created_at, locale)}</td>
-                <td>{row.last_used_at ? instant(row.last_used_at, locale) : tt.never}</td>
-                <td>
+                <td class="wrap" data-label={tt.scopes}>
+                  {rightsOf(row.scopes, tt)}
+                </td>
+                <td class="wrap" data-label={tt.owner}>
+                  {row.owner}
+                </td>
+                <td data-label={tt.created}>{day(row.created_at, locale)}</td>
+                <td data-label={tt.lastUsed}>{row.last_used_at ? instant(row.last_used_at, locale) : tt.never}</td>
+                <td data-label={tt.state}>
                   <span class={`status ${state.cls}`}>{state.text}</span>
                   {row.expires_at && !row.revoked_at ? <span class="muted"> {`${tt.expires} ${day(row.expires_at, locale)}`}</span> : null}
                 </td>
@@ -176,7 +176,7 @@ async function keysPage(input: PageInput, opts: { created?: { api_key: string; n
         </section>
       ) : null}
       <p>{tt.intro}</p>
-      <section aria-labelledby="list">
+      <section aria-labelledby="list" class="block">
         <h2 id="list">{tt.listTitle}</h2>
         <KeyList input={input} tt={tt} rows={rows} />
       </section>
@@ -188,14 +188,28 @@ async function keysPage(input: PageInput, opts: { created?: { api_key: string; n
           <CsrfField token={input.csrf} />
           <div class="fields">
             <Field name="name" label={tt.name} value={form.values.name} error={form.problems.fields.name} autocomplete="off" />
-            <Field name="expires_at" label={tt.expires} type="date" value={form.values.expires_at} error={form.problems.fields.expires_at} hint={tt.expiresHint} />
+            <Field
+              name="expires_at"
+              label={tt.expires}
+              type="date"
+              value={form.values.expires_at}
+              error={form.problems.fields.expires_at}
+              hint={tt.expiresHint}
+            />
           </div>
           <h3>{tt.scopes}</h3>
           {form.problems.fields.scopes ? <p class="error-text">{form.problems.fields.scopes}</p> : null}
           <ScopePicker tt={tt} chosen={form.chosen} readOnly={readOnly} />
           {readOnly ? null : (
             <div class="field check">
-              <input id="f-view_only" name="view_only" type="checkbox" value="true" checked={form.values.view_only === "true"} aria-describedby="f-view_only-hint" />
+              <input
+                id="f-view_only"
+                name="view_only"
+                type="checkbox"
+                value="true"
+                checked={form.values.view_only === "true"}
+                aria-describedby="f-view_only-hint"
+              />
               <label for="f-view_only">{tt.viewOnly}</label>
               <p id="f-view_only-hint" class="muted">
                 {tt.viewOnlyHint}

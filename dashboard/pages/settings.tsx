@@ -126,7 +126,11 @@ function bodyOf(group: Group, form: FormData | null): Record<string, unknown> {
     else if (field.kind === "amount") {
       const amount = text.replace(",", ".");
       body[field.name] = /^\d{1,9}(\.\d{1,2})?$/.test(amount) ? Math.round(Number(amount) * 100) : text;
-    } else if (field.kind === "days") body[field.name] = text.split(/[\s,;]+/).filter(Boolean).map(numberOr);
+    } else if (field.kind === "days")
+      body[field.name] = text
+        .split(/[\s,;]+/)
+        .filter(Boolean)
+        .map(numberOr);
     else body[field.name] = text;
   }
   return body;
@@ -192,7 +196,7 @@ function Input(props: { field: SettingField; tt: SettingsTexts; value: unknown; 
   if (typeof field.kind === "object") {
     const names: Record<string, string> = { ...tt.modes, ...tt.locales, ...tt.barcodes };
     return (
-      <div class="field">
+      <div class="field wide">
         <label for={id}>{label}</label>
         <select id={id} name={field.name} aria-invalid={invalid} aria-describedby={described}>
           {field.kind.options.map((o) => (
@@ -324,7 +328,9 @@ function PreviewFrame(props: { src: string; tt: SettingsTexts }): Html {
 function previewValues(query: URLSearchParams, stored: CardBackField[]): Record<string, unknown> {
   const form = new FormData();
   for (const [k, v] of query) form.append(k, v);
-  const out: Record<string, unknown> = { ...bodyOf({ ...CARD_GROUP, fields: CARD_GROUP.fields.filter((f) => query.has(f.name) || f.kind === "checkbox") }, form) };
+  const out: Record<string, unknown> = {
+    ...bodyOf({ ...CARD_GROUP, fields: CARD_GROUP.fields.filter((f) => query.has(f.name) || f.kind === "checkbox") }, form),
+  };
   if (!query.has("card_sharing_prohibited") && !query.has("_form")) delete out.card_sharing_prohibited;
   if ([...query.keys()].some((k) => k.startsWith("back_"))) out.card_back_fields = backFieldsOf(form, stored);
   for (const k of Object.keys(out)) if (!(CARD_PREVIEW_FIELDS as readonly string[]).includes(k)) delete out[k];
@@ -342,9 +348,12 @@ function BackFields(props: { tt: SettingsTexts; fields: Record<string, unknown>[
       {rows.map((row, i) => {
         const name = fill(tt.backField, { n: i + 1 });
         return (
-          <div class="back-row" role="group" aria-label={name}>
+          <div class="back-row" role="group" aria-labelledby={`back-${i}`}>
+            <p class="row-title" id={`back-${i}`}>
+              {name}
+            </p>
             <div class="field">
-              <label for={`back-type-${i}`}>{`${tt.labels.back_type} (${name})`}</label>
+              <label for={`back-type-${i}`}>{tt.labels.back_type}</label>
               <select id={`back-type-${i}`} name={`back_type_${i}`}>
                 {CARD_BACK_FIELD_TYPES.map((type) => (
                   <option value={type} selected={type === (row.type ?? "text")}>
@@ -354,16 +363,16 @@ function BackFields(props: { tt: SettingsTexts; fields: Record<string, unknown>[
               </select>
             </div>
             <div class="field">
-              <label for={`back-label-${i}`}>{`${tt.labels.back_label} (${name})`}</label>
+              <label for={`back-label-${i}`}>{tt.labels.back_label}</label>
               <input id={`back-label-${i}`} name={`back_label_${i}`} type="text" value={String(row.label ?? "")} />
             </div>
             <div class="field">
-              <label for={`back-value-${i}`}>{`${tt.labels.back_value} (${name})`}</label>
+              <label for={`back-value-${i}`}>{tt.labels.back_value}</label>
               <input id={`back-value-${i}`} name={`back_value_${i}`} type="text" value={String(row.value ?? "")} />
             </div>
             <div class="field check">
               <input id={`back-perk-${i}`} name={`back_perk_${i}`} type="checkbox" value="true" checked={row.is_perk === true} />
-              <label for={`back-perk-${i}`}>{`${tt.perk} (${name})`}</label>
+              <label for={`back-perk-${i}`}>{tt.perk}</label>
             </div>
           </div>
         );

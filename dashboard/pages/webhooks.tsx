@@ -51,7 +51,14 @@ function EndpointFields(props: { tt: WebhooksTexts; typed: Typed; problems: Prob
   return (
     <Fragment>
       <Field name="url" id={`${prefix}-url`} label={tt.url} type="url" value={typed.url} error={problems.fields.url} required autocomplete="off" />
-      <Field name="description" id={`${prefix}-description`} label={tt.description} value={typed.description} error={problems.fields.description} autocomplete="off" />
+      <Field
+        name="description"
+        id={`${prefix}-description`}
+        label={tt.description}
+        value={typed.description}
+        error={problems.fields.description}
+        autocomplete="off"
+      />
       <fieldset aria-describedby={problems.fields.events ? `${prefix}-events-error` : undefined}>
         <legend class="legend">{tt.events}</legend>
         <div class="field check">
@@ -108,24 +115,22 @@ async function listPage(input: PageInput, opts: { typed?: Typed; problems?: Prob
     <Fragment>
       <Notice done={done && done in tt.done ? tt.done[done as keyof WebhooksTexts["done"]] : null} />
       <p>{tt.intro}</p>
-      <section aria-labelledby="endpoints">
+      <section aria-labelledby="endpoints" class="block">
         <h2 id="endpoints">{tt.listTitle}</h2>
         {items.length ? (
           <div class="table-wrap">
-            <table>
+            <table class="stacked">
               <thead>
                 <tr>
                   <th scope="col">{tt.url}</th>
-                  <th scope="col" class="hide-small">
-                    {tt.events}
-                  </th>
+                  <th scope="col">{tt.events}</th>
                   <th scope="col">{tt.state}</th>
                 </tr>
               </thead>
               <tbody>
                 {items.map((hook) => (
                   <tr>
-                    <td class="wrap">
+                    <td class="wrap" data-label={tt.url}>
                       <a href={`/admin/webhooks/${hook.id}`}>{hook.url}</a>
                       {hook.description ? (
                         <Fragment>
@@ -134,8 +139,10 @@ async function listPage(input: PageInput, opts: { typed?: Typed; problems?: Prob
                         </Fragment>
                       ) : null}
                     </td>
-                    <td class="hide-small wrap">{eventsText(hook, tt)}</td>
-                    <td>
+                    <td class="wrap" data-label={tt.events}>
+                      {eventsText(hook, tt)}
+                    </td>
+                    <td data-label={tt.state}>
                       <StateBadge hook={hook} tt={tt} locale={input.locale} />
                     </td>
                   </tr>
@@ -243,7 +250,7 @@ async function endpointPage(
           </p>
         ) : null}
       </section>
-      <section aria-labelledby="deliveries">
+      <section aria-labelledby="deliveries" class="block">
         <h2 id="deliveries">{tt.deliveries}</h2>
         <form method="get" action={path} class="filters card">
           <div>
@@ -263,7 +270,7 @@ async function endpointPage(
         </form>
         {deliveries.items.length ? (
           <div class="table-wrap">
-            <table>
+            <table class="stacked">
               <thead>
                 <tr>
                   <th scope="col">{tt.type}</th>
@@ -274,12 +281,8 @@ async function endpointPage(
                   <th scope="col" class="num">
                     {tt.lastCode}
                   </th>
-                  <th scope="col" class="hide-small">
-                    {tt.nextAttempt}
-                  </th>
-                  <th scope="col" class="hide-small">
-                    {tt.created}
-                  </th>
+                  <th scope="col">{tt.nextAttempt}</th>
+                  <th scope="col">{tt.created}</th>
                   {canEdit && hook.enabled ? (
                     <th scope="col">
                       <span class="sr-only">{tt.retry}</span>
@@ -290,18 +293,22 @@ async function endpointPage(
               <tbody>
                 {deliveries.items.map((d) => (
                   <tr>
-                    <td>
+                    <td data-label={tt.type}>
                       <code>{d.type}</code>
                     </td>
-                    <td>
+                    <td data-label={tt.status}>
                       <span class={`status ${{ pending: "status-pending", succeeded: "status-active", failed: "status-suspended" }[d.status]}`}>
                         {tt.statuses[d.status]}
                       </span>
                     </td>
-                    <td class="num">{d.attempt_count}</td>
-                    <td class="num">{d.last_status_code ?? ""}</td>
-                    <td class="hide-small">{d.next_attempt_at ? instant(d.next_attempt_at, locale) : ""}</td>
-                    <td class="hide-small">{instant(d.created_at, locale)}</td>
+                    <td class="num" data-label={tt.attempts}>
+                      {d.attempt_count}
+                    </td>
+                    <td class="num" data-label={tt.lastCode}>
+                      {d.last_status_code ?? ""}
+                    </td>
+                    <td data-label={tt.nextAttempt}>{d.next_attempt_at ? instant(d.next_attempt_at, locale) : ""}</td>
+                    <td data-label={tt.created}>{instant(d.created_at, locale)}</td>
                     {canEdit && hook.enabled ? (
                       <td>
                         <ActionButton
@@ -326,7 +333,12 @@ async function endpointPage(
           <h2 id="edit">{tt.edit}</h2>
           <Notice error={problems.status === 422 ? problems.message : null} />
           <CsrfField token={input.csrf} />
-          <EndpointFields tt={tt} typed={opts.typed ?? { url: hook.url, description: hook.description ?? "", events: hook.events }} problems={problems} prefix="edit" />
+          <EndpointFields
+            tt={tt}
+            typed={opts.typed ?? { url: hook.url, description: hook.description ?? "", events: hook.events }}
+            problems={problems}
+            prefix="edit"
+          />
           <div class="actions">
             <button type="submit">{input.t.save}</button>
           </div>
@@ -387,8 +399,18 @@ export default definePage({
         return input.redirect(`/admin/webhooks/${input.params.webhook_id}?done=saved`);
       },
     },
-    { method: "POST", path: "/webhooks/:webhook_id/enable", scope: EDIT, handler: act("enabled", (i) => updateWebhook(i.ctx, { webhook_id: i.params.webhook_id, enabled: true })) },
-    { method: "POST", path: "/webhooks/:webhook_id/disable", scope: EDIT, handler: act("disabled", (i) => updateWebhook(i.ctx, { webhook_id: i.params.webhook_id, enabled: false })) },
+    {
+      method: "POST",
+      path: "/webhooks/:webhook_id/enable",
+      scope: EDIT,
+      handler: act("enabled", (i) => updateWebhook(i.ctx, { webhook_id: i.params.webhook_id, enabled: true })),
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:webhook_id/disable",
+      scope: EDIT,
+      handler: act("disabled", (i) => updateWebhook(i.ctx, { webhook_id: i.params.webhook_id, enabled: false })),
+    },
     { method: "POST", path: "/webhooks/:webhook_id/test", scope: EDIT, handler: act("tested", (i) => testWebhook(i.ctx, { webhook_id: i.params.webhook_id })) },
     {
       method: "POST",

@@ -117,7 +117,11 @@ describe("card appearance", () => {
   });
 
   it("refuses a link that is not http(s)", async () => {
-    const res = await owner.post("/admin/settings/card", { _form: "card", primary_color: "#112233", card_custom_link_url: "javascript:alert(1)" }, "/admin/settings/card");
+    const res = await owner.post(
+      "/admin/settings/card",
+      { _form: "card", primary_color: "#112233", card_custom_link_url: "javascript:alert(1)" },
+      "/admin/settings/card",
+    );
     expect(res.status).toBe(422);
     expect(res.text).toContain('id="f-card_custom_link_url-error"');
     expect((await club()).card_custom_link_url).toBe("https://example.org/agenda");
@@ -131,7 +135,10 @@ describe("card appearance", () => {
       headers: { "hx-request": "true" },
     });
     expect(fragment.text.startsWith("<iframe")).toBe(true);
-    const frame = await owner.request("GET", "/admin/settings/card/frame?primary_color=%23aa0000&card_welcome_message=%3Cb%3ESalut&back_label_0=Piscine&back_value_0=gratuit");
+    const frame = await owner.request(
+      "GET",
+      "/admin/settings/card/frame?primary_color=%23aa0000&card_welcome_message=%3Cb%3ESalut&back_label_0=Piscine&back_value_0=gratuit",
+    );
     expect(frame.status).toBe(200);
     expect(frame.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
     expect(frame.text).toContain("--primary:#aa0000");

@@ -77,7 +77,7 @@ describe("webhooks", () => {
     expect(received.some((body) => body.includes("webhook.test"))).toBe(true);
     page = await owner.request("GET", `/admin/webhooks/${id}?status=succeeded`);
     expect(page.text).toContain("Réussi");
-    expect(page.text).toMatch(/<td class="num">200<\/td>/);
+    expect(page.text).toMatch(/<td class="num" data-label="Dernier code">200<\/td>/);
     // Retried: pending again, with a new attempt to come.
     const [delivery] = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, id));
     const retried = await owner.post(`/admin/webhooks/${id}/deliveries/${delivery.id}/retry`, {}, `/admin/webhooks/${id}`);
@@ -86,7 +86,11 @@ describe("webhooks", () => {
   });
 
   it("edits, disables (no test then: 409 shown) and enables the endpoint", async () => {
-    const edited = await owner.post(`/admin/webhooks/${id}`, { url: `http://127.0.0.1:${receiver.port}/other`, description: "", events: "*" }, `/admin/webhooks/${id}`);
+    const edited = await owner.post(
+      `/admin/webhooks/${id}`,
+      { url: `http://127.0.0.1:${receiver.port}/other`, description: "", events: "*" },
+      `/admin/webhooks/${id}`,
+    );
     expect(edited.status).toBe(303);
     let row = await endpoint(id);
     expect(row.url).toEndWith("/other");
