@@ -5,7 +5,7 @@
 import type { ZodType, z } from "zod";
 import type { Locale } from "../../lib/i18n";
 import { errorAnswer, parseInput } from "../../server/errors";
-import { h, type Html, raw } from "../jsx";
+import { Fragment, h, type Html, raw } from "../jsx";
 
 export type Problems = { status: number; fields: Record<string, string>; message: string | null };
 
@@ -83,16 +83,7 @@ export function Field(props: FieldProps): Html {
         aria-invalid={props.error ? "true" : undefined}
         aria-describedby={described}
       />
-      {props.hint ? (
-        <p id={`${id}-hint`} class="muted">
-          {props.hint}
-        </p>
-      ) : null}
-      {props.error ? (
-        <p id={`${id}-error`} class="error-text">
-          {props.error}
-        </p>
-      ) : null}
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>
   );
 }
@@ -133,4 +124,22 @@ export function Notice(props: { error?: string | null; done?: string | null }): 
       </div>
     );
   return raw("");
+}
+
+/** A field's hint and error under it, with the ids its control's aria-describedby names (`<id>-hint`, `<id>-error`). */
+export function FieldNotes(props: { id: string; hint?: string; error?: string }): Html {
+  return (
+    <Fragment>
+      {props.hint ? (
+        <p id={`${props.id}-hint`} class="muted">
+          {props.hint}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p id={`${props.id}-error`} class="error-text">
+          {props.error}
+        </p>
+      ) : null}
+    </Fragment>
+  );
 }

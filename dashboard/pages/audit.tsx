@@ -7,6 +7,7 @@ import { listApiKeys } from "../../lib/auth/keys";
 import { fill } from "../../lib/i18n/dashboard";
 import { AUDIT_TEXTS, type AuditTexts } from "../../lib/i18n/dashboard-audit";
 import { check, Field, type Problems } from "../components/form";
+import { RecordTable } from "../components/record-table";
 import { instant } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { definePage, type PageInput } from "../page";
@@ -21,6 +22,11 @@ function resultClass(status: number): string {
   return "status-active";
 }
 
+/** A path a person can read: the club's own id left out, other ids cut to their first 8 characters (the full path in its title). */
+function readablePath(path: string, clubId: string): string {
+  return path.replace(`/clubs/${clubId}`, "/clubs/…").replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (id) => `${id.slice(0, 8)}…`);
+}
+
 function pageLink(values: Record<string, string>, page: number): string {
   const params = new URLSearchParams();
   for (const name of FILTERS) if (name !== "page" && values[name]) params.set(name, values[name]);
@@ -32,7 +38,7 @@ function pageLink(values: Record<string, string>, page: number): string {
 function Filters(props: { tt: AuditTexts; values: Record<string, string>; problems: Problems; keys: { prefix: string; name: string | null }[] }): Html {
   const { tt, values, problems } = props;
   return (
-    <form method="get" action="/admin/audit" class="card" role="search" aria-labelledby="filters">
+    <form method="get" action="/admin/audit" class="card tight" aria-labelledby="filters">
       <h2 id="filters">{tt.filters}</h2>
       <div class="fields">
         <div class="field">
@@ -101,62 +107,46 @@ async function auditPage(input: PageInput): Promise<Response> {
         {fill(tt.found, { total: log.total })}
       </p>
       {log.items.length ? (
-        <div class="table-wrap">
-          <table class="stacked">
-            <thead>
-              <tr>
-                <th scope="col">{tt.when}</th>
-                <th scope="col">{tt.who}</th>
-                <th scope="col">{tt.action}</th>
-                <th scope="col">{tt.result}</th>
-                <th scope="col">{tt.via}</th>
-                <th scope="col" class="hide-small num">
-                  {tt.duration}
-                </th>
-                <th scope="col" class="hide-small">
-                  {tt.requestId}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.items.map((row) => (
-                <tr>
-                  <td data-label={tt.when}>{instant(row.created_at, locale)}</td>
-                  <td class="wrap" data-label={tt.who}>
-                    {row.admin_id ? (admins.get(row.admin_id) ?? tt.unknownAdmin) : ""}
-                    {row.key_prefix ? (
-                      <Fragment>
-                        <br />
-                        <span class="muted">{fill(tt.withKey, { prefix: row.key_prefix })}</span>
-                      </Fragment>
-                    ) : null}
-                  </td>
-                  <td class="wrap" data-label={tt.action}>
-                    <code>{`${row.method} ${row.path}`}</code>
-                    {row.tool ? (
-                      <Fragment>
-                        <br />
-                        <span class="muted">{fill(tt.tool, { tool: row.tool })}</span>
-                      </Fragment>
-                    ) : null}
-                  </td>
-                  <td data-label={tt.result}>
-                    <span class={`status ${resultClass(row.status)}`}>{row.status}</span>
-                  </td>
-                  <td data-label={tt.via}>{tt.vias[row.via as keyof AuditTexts["vias"]] ?? row.via}</td>
-                  <td class="hide-small num" data-label={tt.duration}>{`${Math.round(row.duration_ms)} ms`}</td>
-                  <td class="hide-small wrap" data-label={tt.requestId}>
-                    {row.request_id ? (
-                      <a href={pageLink({ request_id: row.request_id }, 1)}>
-                        <code>{row.request_id}</code>
-                      </a>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RecordTable
+          columns={[
+            { label: tt.when },
+            { label: tt.who, class: "wrap" },
+            { label: tt.actionColumn, class: "wrap" },
+            { label: tt.result },
+            { label: tt.via },
+            { label: tt.duration, class: "hide-small num" },
+            { label: tt.requestId, class: "hide-small wrap" },
+          ]}
+          rows={log.items.map((row) => [
+            instant(row.created_at, locale),
+            <Fragment>
+              {row.admin_id ? (admins.get(row.admin_id) ?? tt.unknownAdmin) : ""}
+              {row.key_prefix ? (
+                <Fragment>
+                  <br />
+                  <span class="muted">{fill(tt.withKey, { prefix: row.key_prefix })}</span>
+                </Fragment>
+              ) : null}
+            </Fragment>,
+            <Fragment>
+              <code title={row.path}>{`${row.method} ${readablePath(row.path, ctx.clubId)}`}</code>
+              {row.tool ? (
+                <Fragment>
+                  <br />
+                  <span class="muted">{fill(tt.tool, { tool: row.tool })}</span>
+                </Fragment>
+              ) : null}
+            </Fragment>,
+            <span class={`status ${resultClass(row.status)}`}>{row.status}</span>,
+            tt.vias[row.via as keyof AuditTexts["vias"]] ?? row.via,
+            `${Math.round(row.duration_ms)} ms`,
+            row.request_id ? (
+              <a href={pageLink({ request_id: row.request_id }, 1)}>
+                <code>{row.request_id}</code>
+              </a>
+            ) : null,
+          ])}
+        />
       ) : (
         <p class="card">{tt.empty}</p>
       )}

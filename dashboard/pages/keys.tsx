@@ -12,6 +12,8 @@ import { ApiKeyCreate, createApiKey, listApiKeys, revokeApiKey } from "../../lib
 import { fill } from "../../lib/i18n/dashboard";
 import { KEYS_TEXTS, type KeysTexts } from "../../lib/i18n/dashboard-keys";
 import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
+import { type Column, RecordTable } from "../components/record-table";
+import { ShownOnce } from "../components/shown-once";
 import { day, instant } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
@@ -71,61 +73,42 @@ function KeyList(props: { input: PageInput; tt: KeysTexts; rows: KeyRow[] }): Ht
   const { input, tt } = props;
   const { locale } = input;
   if (!props.rows.length) return <p class="card">{tt.empty}</p>;
-  return (
-    <div class="table-wrap">
-      <table class="stacked">
-        <thead>
-          <tr>
-            <th scope="col">{tt.name}</th>
-            <th scope="col">{tt.scopes}</th>
-            <th scope="col">{tt.owner}</th>
-            <th scope="col">{tt.created}</th>
-            <th scope="col">{tt.lastUsed}</th>
-            <th scope="col">{tt.state}</th>
-            <th scope="col">
-              <span class="sr-only">{tt.revoke}</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => {
-            const state = stateOf(row, tt);
-            return (
-              <tr>
-                <td class="wrap" data-label={tt.name}>
-                  {row.name}
-                  <br />
-                  <span class="muted">{tt.kind[row.kind]}</span>
-                </td>
-                <td class="wrap" data-label={tt.scopes}>
-                  {rightsOf(row.scopes, tt)}
-                </td>
-                <td class="wrap" data-label={tt.owner}>
-                  {row.owner}
-                </td>
-                <td data-label={tt.created}>{day(row.created_at, locale)}</td>
-                <td data-label={tt.lastUsed}>{row.last_used_at ? instant(row.last_used_at, locale) : tt.never}</td>
-                <td data-label={tt.state}>
-                  <span class={`status ${state.cls}`}>{state.text}</span>
-                  {row.expires_at && !row.revoked_at ? <span class="muted"> {`${tt.expires} ${day(row.expires_at, locale)}`}</span> : null}
-                </td>
-                <td>
-                  {row.revokePath ? (
-                    <form method="post" action={row.revokePath} class="inline" data-confirm={tt.revokeConfirm}>
-                      <CsrfField token={input.csrf} />
-                      <button type="submit" class="danger" aria-label={fill(tt.revokeOf, { name: row.name })}>
-                        {tt.revoke}
-                      </button>
-                    </form>
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
+  const columns: Column[] = [
+    { label: tt.name, class: "wrap" },
+    { label: tt.scopes, class: "wrap" },
+    { label: tt.owner, class: "wrap" },
+    { label: tt.created },
+    { label: tt.lastUsed },
+    { label: tt.state },
+    { label: tt.revoke, actions: true },
+  ];
+  const rows = props.rows.map((row) => {
+    const state = stateOf(row, tt);
+    return [
+      <Fragment>
+        {row.name}
+        <br />
+        <span class="muted">{tt.kind[row.kind]}</span>
+      </Fragment>,
+      rightsOf(row.scopes, tt),
+      row.owner,
+      day(row.created_at, locale),
+      row.last_used_at ? instant(row.last_used_at, locale) : tt.never,
+      <Fragment>
+        <span class={`status ${state.cls}`}>{state.text}</span>
+        {row.expires_at && !row.revoked_at ? <span class="muted"> {`${tt.expires} ${day(row.expires_at, locale)}`}</span> : null}
+      </Fragment>,
+      row.revokePath ? (
+        <form method="post" action={row.revokePath} class="inline" data-confirm={tt.revokeConfirm}>
+          <CsrfField token={input.csrf} />
+          <button type="submit" class="danger" aria-label={fill(tt.revokeOf, { name: row.name })}>
+            {tt.revoke}
+          </button>
+        </form>
+      ) : null,
+    ];
+  });
+  return <RecordTable columns={columns} rows={rows} />;
 }
 
 /** The picker: per area none/view/edit (edit left out for a read-only admin: their keys only read). */
@@ -164,16 +147,7 @@ async function keysPage(input: PageInput, opts: { created?: { api_key: string; n
     <Fragment>
       <Notice done={done === "revoked" ? tt.revokedDone : null} />
       {opts.created ? (
-        <section class="card secret" aria-labelledby="new-key" role="status">
-          <h2 id="new-key">{tt.createdTitle}</h2>
-          <p>{tt.createdText}</p>
-          <code id="new-key-value">{opts.created.api_key}</code>
-          <div class="actions">
-            <button type="button" data-copy="new-key-value" data-copied={tt.copied}>
-              {tt.copy}
-            </button>
-          </div>
-        </section>
+        <ShownOnce id="new-key" title={tt.createdTitle} text={tt.createdText} value={opts.created.api_key} copy={tt.copy} copied={tt.copied} />
       ) : null}
       <p>{tt.intro}</p>
       <section aria-labelledby="list" class="block">
@@ -181,7 +155,7 @@ async function keysPage(input: PageInput, opts: { created?: { api_key: string; n
         <KeyList input={input} tt={tt} rows={rows} />
       </section>
       <section aria-labelledby="create">
-        <form method="post" action="/admin/keys" class="card" aria-labelledby="create">
+        <form method="post" action="/admin/keys" class="card tight" aria-labelledby="create">
           <h2 id="create">{tt.createTitle}</h2>
           <Notice error={form.problems.message} />
           {readOnly ? <p class="muted">{tt.readOnlyAdmin}</p> : null}

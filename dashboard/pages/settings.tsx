@@ -11,7 +11,7 @@ import { BARCODE_FORMATS, CARD_BACK_FIELD_TYPES, type CardBackField, ClubUpdate 
 import { LOCALES } from "../../lib/i18n";
 import { fill } from "../../lib/i18n/dashboard";
 import { SETTINGS_TEXTS, type SettingsGroup, type SettingsTexts } from "../../lib/i18n/dashboard-settings";
-import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
+import { check, Field, FieldNotes, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -160,20 +160,8 @@ function Input(props: { field: SettingField; tt: SettingsTexts; value: unknown; 
   const label = tt.labels[field.name] ?? field.name;
   const hint = tt.hints[field.name];
   const described = [hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
-  const after = (
-    <Fragment>
-      {hint ? (
-        <p id={`${id}-hint`} class="muted">
-          {hint}
-        </p>
-      ) : null}
-      {props.error ? (
-        <p id={`${id}-error`} class="error-text">
-          {props.error}
-        </p>
-      ) : null}
-    </Fragment>
-  );
+  const after = <FieldNotes id={id} hint={hint} error={props.error} />;
+
   const invalid = props.error ? "true" : undefined;
   if (field.kind === "checkbox")
     return (
@@ -348,10 +336,8 @@ function BackFields(props: { tt: SettingsTexts; fields: Record<string, unknown>[
       {rows.map((row, i) => {
         const name = fill(tt.backField, { n: i + 1 });
         return (
-          <div class="back-row" role="group" aria-labelledby={`back-${i}`}>
-            <p class="row-title" id={`back-${i}`}>
-              {name}
-            </p>
+          <fieldset class="back-row">
+            <legend class="row-title">{name}</legend>
             <div class="field">
               <label for={`back-type-${i}`}>{tt.labels.back_type}</label>
               <select id={`back-type-${i}`} name={`back_type_${i}`}>
@@ -374,7 +360,7 @@ function BackFields(props: { tt: SettingsTexts; fields: Record<string, unknown>[
               <input id={`back-perk-${i}`} name={`back_perk_${i}`} type="checkbox" value="true" checked={row.is_perk === true} />
               <label for={`back-perk-${i}`}>{tt.perk}</label>
             </div>
-          </div>
+          </fieldset>
         );
       })}
     </fieldset>

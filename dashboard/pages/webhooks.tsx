@@ -3,6 +3,7 @@
 // rotate the secret (the new one shown once), send a test, and its deliveries (status, attempts,
 // last status code, next attempt) with a retry button. Each action is the verb of the API's
 // route with the API's schema and scope.
+import type { z } from "zod";
 import { NotFound } from "../../lib/errors";
 import { fill } from "../../lib/i18n/dashboard";
 import { WEBHOOKS_TEXTS, type WebhooksTexts } from "../../lib/i18n/dashboard-webhooks";
@@ -22,6 +23,8 @@ import {
   WebhookUpdate,
 } from "../../lib/webhooks";
 import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
+import { RecordTable } from "../components/record-table";
+import { ShownOnce } from "../components/shown-once";
 import { instant } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
@@ -118,44 +121,28 @@ async function listPage(input: PageInput, opts: { typed?: Typed; problems?: Prob
       <section aria-labelledby="endpoints" class="block">
         <h2 id="endpoints">{tt.listTitle}</h2>
         {items.length ? (
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">{tt.url}</th>
-                  <th scope="col">{tt.events}</th>
-                  <th scope="col">{tt.state}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((hook) => (
-                  <tr>
-                    <td class="wrap" data-label={tt.url}>
-                      <a href={`/admin/webhooks/${hook.id}`}>{hook.url}</a>
-                      {hook.description ? (
-                        <Fragment>
-                          <br />
-                          <span class="muted">{hook.description}</span>
-                        </Fragment>
-                      ) : null}
-                    </td>
-                    <td class="wrap" data-label={tt.events}>
-                      {eventsText(hook, tt)}
-                    </td>
-                    <td data-label={tt.state}>
-                      <StateBadge hook={hook} tt={tt} locale={input.locale} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RecordTable
+            columns={[{ label: tt.url, class: "wrap" }, { label: tt.events, class: "wrap" }, { label: tt.state }]}
+            rows={items.map((hook) => [
+              <Fragment>
+                <a href={`/admin/webhooks/${hook.id}`}>{hook.url}</a>
+                {hook.description ? (
+                  <Fragment>
+                    <br />
+                    <span class="muted">{hook.description}</span>
+                  </Fragment>
+                ) : null}
+              </Fragment>,
+              eventsText(hook, tt),
+              <StateBadge hook={hook} tt={tt} locale={input.locale} />,
+            ])}
+          />
         ) : (
           <p class="card">{tt.empty}</p>
         )}
       </section>
       {input.can(EDIT) ? (
-        <form method="post" action="/admin/webhooks" class="card" aria-labelledby="add">
+        <form method="post" action="/admin/webhooks" class="card tight" aria-labelledby="add">
           <h2 id="add">{tt.addTitle}</h2>
           <Notice error={problems.message} />
           <CsrfField token={input.csrf} />
@@ -198,6 +185,8 @@ async function endpointPage(
   const path = `/admin/webhooks/${hook.id}`;
   const problems = opts.problems ?? NO_PROBLEMS;
   const canEdit = input.can(EDIT);
+  // A delivery is retried only to an enabled endpoint (409 WEBHOOK_DISABLED otherwise).
+  const retry = canEdit && hook.enabled;
   const doneKey = opts.done ?? input.query.get("done");
   const done = doneKey && doneKey in tt.done ? tt.done[doneKey as keyof WebhooksTexts["done"]] : null;
   return input.page(
@@ -205,19 +194,17 @@ async function endpointPage(
     <Fragment>
       <Notice done={done} error={problems.status !== 422 ? problems.message : null} />
       {opts.secret ? (
-        <section class="card secret" aria-labelledby="secret" role="status">
-          <h2 id="secret">{tt.secretTitle}</h2>
-          <p>{opts.secret.rotatedUntil ? fill(tt.rotatedText, { date: instant(opts.secret.rotatedUntil, locale) }) : tt.secretText}</p>
-          <code id="secret-value">{opts.secret.secret}</code>
-          <div class="actions">
-            <button type="button" data-copy="secret-value" data-copied={tt.copied}>
-              {tt.copy}
-            </button>
-          </div>
-        </section>
+        <ShownOnce
+          id="secret"
+          title={tt.secretTitle}
+          text={opts.secret.rotatedUntil ? fill(tt.rotatedText, { date: instant(opts.secret.rotatedUntil, locale) }) : tt.secretText}
+          value={opts.secret.secret}
+          copy={tt.copy}
+          copied={tt.copied}
+        />
       ) : null}
-      <section class="card" aria-labelledby="facts">
-        <h2 id="facts">{tt.state}</h2>
+      <section class="card tight" aria-labelledby="facts">
+        <h2 id="facts">{tt.details}</h2>
         <dl class="facts">
           <dt>{tt.state}</dt>
           <dd>
@@ -269,67 +256,41 @@ async function endpointPage(
           </button>
         </form>
         {deliveries.items.length ? (
-          <div class="table-wrap">
-            <table class="stacked">
-              <thead>
-                <tr>
-                  <th scope="col">{tt.type}</th>
-                  <th scope="col">{tt.status}</th>
-                  <th scope="col" class="num">
-                    {tt.attempts}
-                  </th>
-                  <th scope="col" class="num">
-                    {tt.lastCode}
-                  </th>
-                  <th scope="col">{tt.nextAttempt}</th>
-                  <th scope="col">{tt.created}</th>
-                  {canEdit && hook.enabled ? (
-                    <th scope="col">
-                      <span class="sr-only">{tt.retry}</span>
-                    </th>
-                  ) : null}
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.items.map((d) => (
-                  <tr>
-                    <td data-label={tt.type}>
-                      <code>{d.type}</code>
-                    </td>
-                    <td data-label={tt.status}>
-                      <span class={`status ${{ pending: "status-pending", succeeded: "status-active", failed: "status-suspended" }[d.status]}`}>
-                        {tt.statuses[d.status]}
-                      </span>
-                    </td>
-                    <td class="num" data-label={tt.attempts}>
-                      {d.attempt_count}
-                    </td>
-                    <td class="num" data-label={tt.lastCode}>
-                      {d.last_status_code ?? ""}
-                    </td>
-                    <td data-label={tt.nextAttempt}>{d.next_attempt_at ? instant(d.next_attempt_at, locale) : ""}</td>
-                    <td data-label={tt.created}>{instant(d.created_at, locale)}</td>
-                    {canEdit && hook.enabled ? (
-                      <td>
-                        <ActionButton
-                          input={input}
-                          path={`${path}/deliveries/${d.id}/retry`}
-                          label={tt.retry}
-                          ariaLabel={fill(tt.retryOf, { type: d.type, date: instant(d.created_at, locale) })}
-                        />
-                      </td>
-                    ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RecordTable
+            columns={[
+              { label: tt.type },
+              { label: tt.status },
+              { label: tt.attempts, class: "num" },
+              { label: tt.lastCode, class: "num" },
+              { label: tt.nextAttempt },
+              { label: tt.created },
+              ...(retry ? [{ label: tt.retry, actions: true as const }] : []),
+            ]}
+            rows={deliveries.items.map((d) => [
+              <code>{d.type}</code>,
+              <span class={`status ${{ pending: "status-pending", succeeded: "status-active", failed: "status-suspended" }[d.status]}`}>
+                {tt.statuses[d.status]}
+              </span>,
+              d.attempt_count,
+              d.last_status_code ?? "",
+              d.next_attempt_at ? instant(d.next_attempt_at, locale) : "",
+              instant(d.created_at, locale),
+              retry ? (
+                <ActionButton
+                  input={input}
+                  path={`${path}/deliveries/${d.id}/retry`}
+                  label={tt.retry}
+                  ariaLabel={fill(tt.retryOf, { type: d.type, date: instant(d.created_at, locale) })}
+                />
+              ) : null,
+            ])}
+          />
         ) : (
           <p class="card">{tt.noDeliveries}</p>
         )}
       </section>
       {canEdit ? (
-        <form method="post" action={path} class="card" aria-labelledby="edit">
+        <form method="post" action={path} class="card tight" aria-labelledby="edit">
           <h2 id="edit">{tt.edit}</h2>
           <Notice error={problems.status === 422 ? problems.message : null} />
           <CsrfField token={input.csrf} />
@@ -361,6 +322,23 @@ function act(done: keyof WebhooksTexts["done"], run: (input: PageInput) => Promi
   };
 }
 
+/** The endpoint's form checked by the API's schema, then `save`; a refusal (the schema's or the verb's) shows the form again with what was typed. */
+async function saveEndpoint<T>(
+  input: PageInput,
+  schema: z.ZodType<T>,
+  save: (data: T) => Promise<Response>,
+  again: (typed: Typed, problems: Problems) => Promise<Response>,
+): Promise<Response> {
+  const typed = typedOf(input.form);
+  const checked = check(schema, bodyOf(typed), input.locale);
+  if (!checked.ok) return again(typed, checked.problems);
+  try {
+    return await save(checked.data);
+  } catch (err) {
+    return again(typed, problemsOf(err, input.locale));
+  }
+}
+
 export default definePage({
   nav: { id: "webhooks", path: "/webhooks", scope: VIEW, order: 85 },
   routes: [
@@ -369,35 +347,33 @@ export default definePage({
       method: "POST",
       path: "/webhooks",
       scope: EDIT,
-      handler: async (input) => {
-        const typed = typedOf(input.form);
-        const checked = check(WebhookCreate, bodyOf(typed), input.locale);
-        if (!checked.ok) return listPage(input, { typed, problems: checked.problems });
-        try {
-          const created = await createWebhook(input.ctx, checked.data);
-          // The secret is in this answer only: the page is shown here, not after a redirect.
-          return endpointPage({ ...input, params: { webhook_id: created.id } }, { secret: { secret: created.secret }, status: 201, done: "created" });
-        } catch (err) {
-          return listPage(input, { typed, problems: problemsOf(err, input.locale) });
-        }
-      },
+      handler: (input) =>
+        saveEndpoint(
+          input,
+          WebhookCreate,
+          async (data) => {
+            const created = await createWebhook(input.ctx, data);
+            // The secret is in this answer only: the page is shown here, not after a redirect.
+            return endpointPage({ ...input, params: { webhook_id: created.id } }, { secret: { secret: created.secret }, status: 201, done: "created" });
+          },
+          (typed, problems) => listPage(input, { typed, problems }),
+        ),
     },
     { method: "GET", path: "/webhooks/:webhook_id", scope: VIEW, handler: (input) => endpointPage(input) },
     {
       method: "POST",
       path: "/webhooks/:webhook_id",
       scope: EDIT,
-      handler: async (input) => {
-        const typed = typedOf(input.form);
-        const checked = check(WebhookUpdate, bodyOf(typed), input.locale);
-        if (!checked.ok) return endpointPage(input, { typed, problems: checked.problems });
-        try {
-          await updateWebhook(input.ctx, { ...checked.data, webhook_id: input.params.webhook_id });
-        } catch (err) {
-          return endpointPage(input, { typed, problems: problemsOf(err, input.locale) });
-        }
-        return input.redirect(`/admin/webhooks/${input.params.webhook_id}?done=saved`);
-      },
+      handler: (input) =>
+        saveEndpoint(
+          input,
+          WebhookUpdate,
+          async (data) => {
+            await updateWebhook(input.ctx, { ...data, webhook_id: input.params.webhook_id });
+            return input.redirect(`/admin/webhooks/${input.params.webhook_id}?done=saved`);
+          },
+          (typed, problems) => endpointPage(input, { typed, problems }),
+        ),
     },
     {
       method: "POST",

@@ -8,6 +8,7 @@ export type AuditTexts = {
   key: string;
   anyKey: string;
   action: string;
+  actionColumn: string;
   actionHint: string;
   via: string;
   anyVia: string;
@@ -36,6 +37,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     key: "Clé",
     anyKey: "Toutes",
     action: "Action (début du chemin)",
+    actionColumn: "Action",
     actionHint: "Par ex. /api/clubs ou /admin/members.",
     via: "Par",
     anyVia: "Tous",
@@ -62,6 +64,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     key: "Key",
     anyKey: "All",
     action: "Action (path starts with)",
+    actionColumn: "Action",
     actionHint: "E.g. /api/clubs or /admin/members.",
     via: "Via",
     anyVia: "All",
@@ -88,6 +91,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     key: "Schlüssel",
     anyKey: "Alle",
     action: "Aktion (Pfad beginnt mit)",
+    actionColumn: "Aktion",
     actionHint: "Z. B. /api/clubs oder /admin/members.",
     via: "Über",
     anyVia: "Alle",
@@ -114,6 +118,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     key: "Chiave",
     anyKey: "Tutte",
     action: "Azione (inizio del percorso)",
+    actionColumn: "Azione",
     actionHint: "Ad es. /api/clubs o /admin/members.",
     via: "Tramite",
     anyVia: "Tutti",

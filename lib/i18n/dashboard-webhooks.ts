@@ -12,6 +12,7 @@ export type WebhooksTexts = {
   allEvents: string;
   allEventsHint: string;
   state: string;
+  details: string;
   enabled: string;
   disabled: string;
   disabledReason: Record<"gone" | "failing" | "manual", string>;
@@ -63,6 +64,7 @@ export const WEBHOOKS_TEXTS: Record<Locale, WebhooksTexts> = {
     allEvents: "Tous les événements",
     allEventsHint: "Y compris ceux ajoutés plus tard ; sinon cochez ceux voulus ci-dessous.",
     state: "État",
+    details: "Détails",
     enabled: "Actif",
     disabled: "Désactivé",
     disabledReason: { gone: "l'adresse a répondu 410", failing: "en échec depuis 3 jours", manual: "par un admin" },
@@ -120,6 +122,7 @@ export const WEBHOOKS_TEXTS: Record<Locale, WebhooksTexts> = {
     allEvents: "All events",
     allEventsHint: "Including those added later; otherwise tick the ones wanted below.",
     state: "State",
+    details: "Details",
     enabled: "Enabled",
     disabled: "Disabled",
     disabledReason: { gone: "the address answered 410", failing: "failing for 3 days", manual: "by an admin" },
@@ -177,6 +180,7 @@ export const WEBHOOKS_TEXTS: Record<Locale, WebhooksTexts> = {
     allEvents: "Alle Ereignisse",
     allEventsHint: "Auch später hinzugefügte; sonst unten die gewünschten ankreuzen.",
     state: "Status",
+    details: "Details",
     enabled: "Aktiv",
     disabled: "Deaktiviert",
     disabledReason: { gone: "die Adresse antwortete 410", failing: "seit 3 Tagen fehlerhaft", manual: "durch einen Admin" },
@@ -234,6 +238,7 @@ export const WEBHOOKS_TEXTS: Record<Locale, WebhooksTexts> = {
     allEvents: "Tutti gli eventi",
     allEventsHint: "Anche quelli aggiunti in seguito; altrimenti spuntate quelli voluti qui sotto.",
     state: "Stato",
+    details: "Dettagli",
     enabled: "Attivo",
     disabled: "Disattivato",
     disabledReason: { gone: "l'indirizzo ha risposto 410", failing: "in errore da 3 giorni", manual: "da un admin" },

@@ -30,21 +30,21 @@ describe("audit log", () => {
   it("lists every transport's rows, readable, newest first", async () => {
     const page = await owner.request("GET", "/admin/audit");
     expect(page.status).toBe(200);
-    expect(page.text).toContain(`<code>GET /api/clubs/${env.clubId}/members</code>`);
-    expect(page.text).toContain("<code>POST /admin/settings/identity</code>");
+    expect(page.text).toContain(`<code title="/api/clubs/${env.clubId}/members">GET /api/clubs/…/members</code>`);
+    expect(page.text).toContain(">POST /admin/settings/identity</code>");
     expect(page.text).toContain("owner@test.org");
     expect(page.text).toContain(`clé ${keyPrefix}…`);
     expect(page.text).toContain("Tableau de bord");
-    expect(page.text.indexOf("/admin/settings/identity")).toBeLessThan(page.text.indexOf(`/api/clubs/${env.clubId}/members</code>`));
+    expect(page.text.indexOf("/admin/settings/identity")).toBeLessThan(page.text.indexOf(`/api/clubs/${env.clubId}/members"`));
   });
 
   it("filters by key, transport, path, request id and days", async () => {
     const byKey = await owner.request("GET", `/admin/audit?key_prefix=${keyPrefix}`);
     expect(rowsOf(byKey.text)).toBe(1);
-    expect(byKey.text).toContain(`/api/clubs/${env.clubId}/members`);
+    expect(byKey.text).toContain(`/api/clubs/${env.clubId}/members"`);
     const dashboard = await owner.request("GET", "/admin/audit?via=dashboard");
     expect(dashboard.text).toContain("/admin/settings/identity");
-    expect(dashboard.text).not.toContain(`/api/clubs/${env.clubId}/members</code>`);
+    expect(dashboard.text).not.toContain(`/api/clubs/${env.clubId}/members"`);
     const byPath = await owner.request("GET", `/admin/audit?path=${encodeURIComponent(`/api/clubs/${env.clubId}/ev`)}`);
     expect(rowsOf(byPath.text)).toBe(1);
     expect(byPath.text).toContain("/events</code>");

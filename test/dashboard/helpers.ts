@@ -1,6 +1,7 @@
 // Dashboard test helpers: a browser's requests through app.handle (cookies kept by hand), the
 // sign-in of an admin, and the CSRF token a signed-in page carries.
-import type { setup } from "../helpers";
+import { afterAll, beforeAll } from "bun:test";
+import { setup } from "../helpers";
 
 export type Env = Awaited<ReturnType<typeof setup>>;
 export type Page = { status: number; text: string; headers: Headers };
@@ -53,4 +54,16 @@ export function browser(env: Env) {
     return request("POST", path, { form: { _csrf: csrfOf(page), ...form } });
   }
   return { request, signIn, post, csrfOf, jar };
+}
+
+/** For a test file: a fresh service with its owner signed in, made before its tests and closed after them. */
+export function withOwner(envVars: Record<string, string> = {}) {
+  const state = {} as { env: Env; owner: ReturnType<typeof browser> };
+  beforeAll(async () => {
+    state.env = await setup(envVars);
+    state.owner = browser(state.env);
+    await state.owner.signIn();
+  });
+  afterAll(() => state.env.close());
+  return state;
 }
