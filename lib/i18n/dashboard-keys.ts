@@ -1,6 +1,5 @@
 // The texts of the dashboard's API keys page (dashboard/pages/keys.tsx), in the four languages a
 // club can choose.
-import type { Area } from "../access";
 import type { Locale } from "./messages";
 
 export type KeysTexts = {
@@ -27,7 +26,8 @@ export type KeysTexts = {
   namePlaceholder: string;
   expiresHint: string;
   area: string;
-  areas: Record<Area, string>;
+  /** The 7 scope areas of lib/access (named here: i18n sits below access). */
+  areas: Record<"members" | "finances" | "events" | "communication" | "access_control" | "page" | "card", string>;
   levels: Record<"none" | "view" | "edit", string>;
   viewOnly: string;
   viewOnlyHint: string;
