@@ -91,10 +91,13 @@ describe.skipIf(!HAS_BROWSER)("admin pages in Chromium", () => {
     await page.goto(`${run.base}/admin/settings/card`);
     const frame = page.getByTitle("Aperçu de la carte d'un membre");
     expect(await frame.getAttribute("src")).toContain("primary_color=%231F2937");
+    const asked = page.waitForRequest((r) => r.url().includes("/admin/settings/card/preview"));
     const drawn = page.waitForResponse((r) => r.url().includes("/admin/settings/card/frame") && r.url().includes("Salut"));
     await page.getByLabel("Message de bienvenue").fill("Salut la compagnie");
     await page.getByLabel("Couleur de fond").fill("#7b1fa2");
     expect((await drawn).status()).toBe(200);
+    // The CSRF token stays out of the addresses (logs, history): the preview is a GET.
+    expect((await asked).url()).not.toContain("_csrf");
     await page.waitForLoadState("load");
     const frameOf = () => page.frames().find((f) => f.url().includes("Salut") && f.url().includes("7b1fa2"));
     await page.waitForFunction(() => document.querySelector("iframe.card-preview")?.getAttribute("src")?.includes("7b1fa2"));
