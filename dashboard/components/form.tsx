@@ -69,7 +69,7 @@ function describedBy(id: string, hint?: string, error?: string): string | undefi
 }
 
 /** A field's hint and error below it (their ids: `describedBy`). */
-function FieldNotes(props: { id: string; hint?: string; error?: string }): Html {
+export function FieldNotes(props: { id: string; hint?: string; error?: string }): Html {
   return (
     <Fragment>
       {props.hint ? (
