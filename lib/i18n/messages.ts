@@ -866,6 +866,24 @@ export const MESSAGES = {
     de: "Das Formular ist abgelaufen oder stammt nicht aus dem Dashboard: Seite neu laden und erneut versuchen.",
     it: "Il modulo è scaduto o non proviene dalla dashboard: ricarica la pagina e riprova.",
   },
+  GRANT_NOT_FOUND: {
+    fr: "Accès d'application introuvable.",
+    en: "App access not found.",
+    de: "App-Zugriff nicht gefunden.",
+    it: "Accesso dell'applicazione non trovato.",
+  },
+  GRANT_ALREADY_REVOKED: {
+    fr: "Cet accès d'application est déjà révoqué.",
+    en: "This app access is already revoked.",
+    de: "Dieser App-Zugriff ist bereits widerrufen.",
+    it: "Questo accesso dell'applicazione è già revocato.",
+  },
+  GRANT_OF_ANOTHER_ADMIN: {
+    fr: "Révoquer l'accès accordé par un autre administrateur demande le droit de modifier les accès.",
+    en: "Revoking access granted by another admin needs the right to edit access control.",
+    de: "Einen von einem anderen Administrator gewährten Zugriff zu widerrufen erfordert das Recht, Zugriffe zu bearbeiten.",
+    it: "Revocare l'accesso concesso da un altro amministratore richiede il diritto di modificare gli accessi.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

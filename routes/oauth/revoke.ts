@@ -1,0 +1,22 @@
+// POST /oauth/revoke — RFC 7009: a client gives up its access (the whole grant ends)
+import { OAuthRefused } from "../../lib/errors";
+import { revokeByToken } from "../../lib/oauth/grants";
+import { route } from "../../server/route";
+import { field, oauthAnswer } from "../../server/oauth";
+
+const REVOKE_PER_MINUTE = 60;
+
+export const POST = route({
+  summary: "Revoke an OAuth token (RFC 7009)",
+  tags: ["oauth"],
+  auth: "public",
+  hidden: true,
+  raw: true,
+  handler: ({ ctx, body }) =>
+    oauthAnswer({ owner: ctx.db, scope: "oauth-revoke", perMinute: REVOKE_PER_MINUTE, ip: ctx.ip }, async () => {
+      const token = field(body, "token");
+      if (!token) throw new OAuthRefused("invalid_request", "token is required");
+      await revokeByToken(ctx.db, token, field(body, "client_id"));
+      return new Response(null, { status: 200, headers: { "cache-control": "no-store" } });
+    }),
+});
