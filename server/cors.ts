@@ -51,7 +51,8 @@ export function preflightHeaders(kind: CorsKind, origin: string, methods: string
   return {
     "access-control-allow-origin": kind === "open" ? "*" : origin,
     "access-control-allow-methods": [...new Set([...all, "OPTIONS"])].join(", "),
-    "access-control-allow-headers": kind === "open" ? "content-type, accept, accept-language, idempotency-key, x-request-id, mcp-protocol-version" : ALLOWED_HEADERS,
+    "access-control-allow-headers":
+      kind === "open" ? "content-type, accept, accept-language, idempotency-key, x-request-id, mcp-protocol-version" : ALLOWED_HEADERS,
     "access-control-max-age": MAX_AGE,
     ...(kind === "open" ? {} : { vary: "Origin" }),
   };

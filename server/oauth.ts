@@ -14,7 +14,10 @@ export function oauthJson(status: number, body: unknown, headers: Record<string,
  * Runs an OAuth endpoint after counting its rate per client address: its answer, or its refusal
  * in OAuth's shape. A refusal of ours that is not OAuth's (the rate) keeps its status.
  */
-export async function oauthAnswer(rate: { owner: object; scope: string; perMinute: number; ip: string | null } | null, run: () => Promise<Response>): Promise<Response> {
+export async function oauthAnswer(
+  rate: { owner: object; scope: string; perMinute: number; ip: string | null } | null,
+  run: () => Promise<Response>,
+): Promise<Response> {
   try {
     if (rate) limitAddress(rate.owner, rate.scope, rate.perMinute, rate.ip);
     return await run();

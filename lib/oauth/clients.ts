@@ -73,7 +73,13 @@ export const ClientMetadata = z.looseObject({
 });
 export type ClientMetadata = z.infer<typeof ClientMetadata>;
 
-export type OAuthClient = { client_id: string; kind: "registered" | "metadata_document"; client_name: string; client_uri: string | null; redirect_uris: string[] };
+export type OAuthClient = {
+  client_id: string;
+  kind: "registered" | "metadata_document";
+  client_name: string;
+  client_uri: string | null;
+  redirect_uris: string[];
+};
 
 /** The refusals a client's metadata earns (RFC 7591 section 3.2.2 codes), shared by registration and documents. */
 function checkMetadata(meta: ClientMetadata): void {
@@ -184,7 +190,8 @@ async function fetchDocument(url: string, settings: WebhookSettings, via: Docume
   } catch (err) {
     throw new OAuthRefused("invalid_client", `client metadata document refused: ${err instanceof Error ? err.message : String(err)}`, 401);
   }
-  if ((json as { client_id?: unknown }).client_id !== url) throw new OAuthRefused("invalid_client", "client metadata document's client_id is not its own URL", 401);
+  if ((json as { client_id?: unknown }).client_id !== url)
+    throw new OAuthRefused("invalid_client", "client metadata document's client_id is not its own URL", 401);
   if ("client_secret" in (json as object)) throw new OAuthRefused("invalid_client", "client metadata document holds a client_secret", 401);
   if (!meta.client_name) throw new OAuthRefused("invalid_client", "client metadata document has no client_name", 401);
   return meta as ClientMetadata & { client_name: string };

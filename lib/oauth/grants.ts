@@ -62,15 +62,15 @@ export type TokenResponse = {
 
 /**
  * An authorization code for what the signed-in admin allowed `client` (the consent page's
- * "allow"). The scopes never exceed the admin's: a read-only admin's edit is refused (403
- * SCOPES_EXCEED_ADMIN), as for a key.
+ * "allow"). The scopes never exceed the admin's: more (a read-only admin's edit) is refused
+ * (403 SCOPES_EXCEED_ADMIN), as for a key.
  */
 export async function issueCode(
   db: Db,
   actor: Caller,
   input: { client: OAuthClient; redirectUri: string; scopes: Scopes; resource: string; codeChallenge: string },
 ): Promise<string> {
-  if (actor.readOnly && Object.values(input.scopes).includes("edit")) throw new Forbidden("SCOPES_EXCEED_ADMIN");
+  if (!within(input.scopes, actor.scopes) || (actor.readOnly && Object.values(input.scopes).includes("edit"))) throw new Forbidden("SCOPES_EXCEED_ADMIN");
   const code = randomBase62(43);
   const now = Date.now();
   await db.tx((t) =>
@@ -121,10 +121,7 @@ async function issueTokens(t: Queryable, grantId: string, scopes: Scopes, now: n
 }
 
 const revoke = (t: Queryable, grantId: string, reason: string) =>
-  t
-    .update(oauthGrants)
-    .set({ revoked_at: nowIso(), revoked_reason: reason })
-    .where(eq(oauthGrants.id, grantId));
+  t.update(oauthGrants).set({ revoked_at: nowIso(), revoked_reason: reason }).where(eq(oauthGrants.id, grantId));
 
 /** The admin behind a grant may still act (not removed, access not ended). */
 async function adminActive(t: Queryable, adminId: string, now: Date): Promise<boolean> {
@@ -144,7 +141,11 @@ export async function exchangeCode(
   now = new Date(),
 ): Promise<TokenResponse> {
   const outcome = await db.tx(async (t): Promise<TokenResponse | OAuthRefused> => {
-    const [code] = await t.select().from(oauthCodes).where(eq(oauthCodes.code_hash, sha256Hex(input.code))).limit(1);
+    const [code] = await t
+      .select()
+      .from(oauthCodes)
+      .where(eq(oauthCodes.code_hash, sha256Hex(input.code)))
+      .limit(1);
     if (!code) return new OAuthRefused("invalid_grant", "unknown authorization code");
     if (code.used_at) {
       if (code.grant_id) await revoke(t, code.grant_id, "code_reused");
