@@ -11,14 +11,7 @@ const LEFT = 8;
 const BOTTOM = 24;
 const TOP = 16;
 
-export function BarChart(props: {
-  id: string;
-  caption: string;
-  bars: Bar[];
-  maxText: (max: number) => string;
-  labelHeading: string;
-  valueHeading: string;
-}): Html {
+export function BarChart(props: { id: string; caption: string; bars: Bar[]; maxText: (max: number) => string; labelHeading: string; valueHeading: string }): Html {
   const { bars } = props;
   const max = Math.max(1, ...bars.map((b) => b.value));
   const slot = (WIDTH - LEFT) / Math.max(1, bars.length);

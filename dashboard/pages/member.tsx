@@ -6,10 +6,25 @@ import { z } from "zod";
 import { fill } from "../../lib/i18n/dashboard";
 import { type MemberAction, MEMBERS_TEXTS, type MembersTexts } from "../../lib/i18n/dashboard-members";
 import { approveMember, rejectMember } from "../../lib/join";
-import { cancelSubscription, extendMembership, getMember, markMemberPaid, reactivateMember, suspendMember, updateMember } from "../../lib/members";
+import {
+  cancelSubscription,
+  extendMembership,
+  getMember,
+  markMemberPaid,
+  reactivateMember,
+  suspendMember,
+  updateMember,
+} from "../../lib/members";
 import { eraseMember } from "../../lib/members/erase";
 import { exportMemberData } from "../../lib/members/history";
-import { ExtendRequest, MarkPaidRequest, type MemberAdminItem, MemberUpdate, ReactivateRequest, SuspendRequest } from "../../lib/members/schemas";
+import {
+  ExtendRequest,
+  MarkPaidRequest,
+  type MemberAdminItem,
+  MemberUpdate,
+  ReactivateRequest,
+  SuspendRequest,
+} from "../../lib/members/schemas";
 import type { Verb } from "../../lib/context";
 import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day, instant, money } from "../format";
@@ -62,12 +77,7 @@ const ACTIONS: Record<MemberAction, Action> = {
       </Fragment>
     ),
   },
-  suspend: {
-    verb: suspendMember as never,
-    schema: SuspendRequest,
-    offered: (m) => m.payment_status !== "suspended",
-    fields: (_i, tt, p) => <Reason tt={tt} problems={p} action="suspend" />,
-  },
+  suspend: { verb: suspendMember as never, schema: SuspendRequest, offered: (m) => m.payment_status !== "suspended", fields: (_i, tt, p) => <Reason tt={tt} problems={p} action="suspend" /> },
   reactivate: {
     verb: reactivateMember as never,
     schema: ReactivateRequest,

@@ -266,7 +266,8 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     },
     erase: "Erase",
     eraseTitle: "Erase {name}",
-    eraseText: "Erasure (GDPR art. 17) is final: name, email, custom fields, codes and card are removed. Payments stay, attached to an anonymous member.",
+    eraseText:
+      "Erasure (GDPR art. 17) is final: name, email, custom fields, codes and card are removed. Payments stay, attached to an anonymous member.",
     eraseConfirm: "I understand this cannot be undone",
     eraseButton: "Erase for good",
     exportData: "Download their data (JSON)",

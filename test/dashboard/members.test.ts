@@ -93,11 +93,7 @@ describe("add, edit, act on, erase a member", () => {
   });
 
   it("shows a field's error beside it (422) and keeps what was typed", async () => {
-    const res = await owner.post(
-      "/admin/members/new",
-      { first_name: "Ana", last_name: "", email: "not-an-email", membership_end: "2031-12-31" },
-      "/admin/members/new",
-    );
+    const res = await owner.post("/admin/members/new", { first_name: "Ana", last_name: "", email: "not-an-email", membership_end: "2031-12-31" }, "/admin/members/new");
     expect(res.status).toBe(422);
     expect(res.text).toContain('id="f-email-error"');
     expect(res.text).toContain('aria-invalid="true"');
@@ -178,11 +174,7 @@ describe("import", () => {
     expect(bad.text).toMatch(/<td>3<\/td>/);
     expect(bad.text).toContain("Rien n&#x27;a été écrit.");
     expect((await env.db.read.select().from(members).where(eq(members.email, "ada@test.org"))).length).toBe(0);
-    const good = await owner.post(
-      "/admin/members/import",
-      { file: csv(["Ada,Lovelace,ada@test.org,2031-01-01"]), mode: "create", run: "import" },
-      "/admin/members/import",
-    );
+    const good = await owner.post("/admin/members/import", { file: csv(["Ada,Lovelace,ada@test.org,2031-01-01"]), mode: "create", run: "import" }, "/admin/members/import");
     expect(good.text).toContain("Import enregistré : 1 créé(s)");
     expect((await env.db.read.select().from(members).where(eq(members.email, "ada@test.org"))).length).toBe(1);
   });

@@ -79,8 +79,8 @@ const signedIn = new WeakMap<TestEnv, Map<string, ReturnType<typeof withConsent>
 
 /** A signed-in admin's browser and its answer to a consent page; signed in once per test file and admin (sign-in is rate-limited per address). */
 export async function adminBrowser(env: TestEnv, email = "owner@test.org", password?: string) {
-  let byEmail = signedIn.get(env);
-  if (!byEmail) signedIn.set(env, (byEmail = new Map()));
+  const byEmail = signedIn.get(env) ?? new Map<string, ReturnType<typeof withConsent>>();
+  signedIn.set(env, byEmail);
   let admin = byEmail.get(email);
   if (!admin) {
     const b = browser(env as never);
