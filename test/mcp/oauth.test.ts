@@ -315,6 +315,28 @@ describe("grants with the keys", () => {
     expect((await env.call("DELETE", `/api/account/oauth-grants/${grant?.id}`, { key: session })).status).toBe(409);
   });
 
+  test("the CLI lists grants with the keys and revokes one", async () => {
+    const { clientId, tokens } = await tokensFor({ members: "view" });
+    const cli = async (...args: string[]) => {
+      const proc = Bun.spawn(["bun", "scripts/cli.ts", ...args, "--json"], {
+        cwd: `${import.meta.dir}/../..`,
+        env: { ...process.env, DATABASE_URL: env.config.databaseUrl },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+      return { code, json: JSON.parse(out) };
+    };
+    const listed = await cli("keys", "list", "--club", env.clubId);
+    expect(listed.code).toBe(0);
+    expect(listed.json.keys.length).toBeGreaterThan(0);
+    const grant = listed.json.grants.find((g: { client_id: string }) => g.client_id === clientId);
+    expect(grant.client_name).toBe("Raw client");
+    expect(JSON.stringify(listed.json)).not.toContain(tokens.refresh_token);
+    expect((await cli("grants", "revoke", grant.id)).json).toEqual({ revoked: true });
+    expect((await mcpPing(tokens.access_token)).status).toBe(401);
+  });
+
   test("RFC 7009 revocation by the client ends the grant", async () => {
     const { clientId, tokens } = await tokensFor();
     const res = await formPost(env, "/oauth/revoke", { token: tokens.refresh_token as string, client_id: clientId });
