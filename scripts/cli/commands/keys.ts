@@ -16,6 +16,11 @@ function status(key: ApiKeyItem, now = Date.now()): string {
   return "active";
 }
 
+const scopesText = (scopes: Record<string, string>) =>
+  Object.entries(scopes)
+    .map(([a, l]) => `${a}:${l}`)
+    .join(",");
+
 export const commands = [
   command({
     words: ["keys", "create"],
@@ -68,9 +73,7 @@ export const commands = [
                 k.prefix,
                 status(k).padEnd(7),
                 k.id,
-                Object.entries(k.scopes)
-                  .map(([a, l]) => `${a}:${l}`)
-                  .join(","),
+                scopesText(k.scopes),
                 k.name ?? "",
               ].join("  "),
             )
@@ -83,9 +86,7 @@ export const commands = [
                 `oauth:${g.client_name}`,
                 (g.revoked_at ? "revoked" : "active").padEnd(7),
                 g.id,
-                Object.entries(g.scopes)
-                  .map(([a, l]) => `${a}:${l}`)
-                  .join(","),
+                scopesText(g.scopes),
               ].join("  "),
             )
             .join("\n")}`
