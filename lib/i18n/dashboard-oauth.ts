@@ -1,7 +1,9 @@
 // Texts of the OAuth consent page (/admin/oauth/authorize, DESIGN.md section 17), in the four
 // languages a club can choose.
-import type { Area } from "../access";
 import type { Locale } from "./messages";
+
+/** The scope areas (lib/access AREAS; i18n sits below access, so they are named here). */
+type Area = "members" | "finances" | "events" | "communication" | "access_control" | "page" | "card";
 
 export type OAuthTexts = {
   title: string;

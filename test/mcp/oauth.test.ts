@@ -144,6 +144,10 @@ describe("the SDK client's flow", () => {
     const rows = (log.body as { items: { tool: string | null; via: string; admin_id: string }[] }).items;
     expect(rows.map((r) => r.tool)).toContain("list_events");
     expect(rows.every((r) => r.via === "mcp" && r.admin_id === env.adminId)).toBe(true);
+    // The grant shows when it was last used, as a key does.
+    const session = (await adminBrowser(env)).jar.get("club_session") as string;
+    const grants = (await env.call("GET", "/api/account/oauth-grants", { key: session })).body as { client_name: string; last_used_at: string | null }[];
+    expect(grants.find((g) => g.client_name === "Test assistant")?.last_used_at).toEqual(expect.any(String));
   });
 
   test("an API key keeps working beside tokens", async () => {
