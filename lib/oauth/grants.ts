@@ -6,7 +6,7 @@
 // are stored. Grants are listed beside the API keys and revoked like them: revoking ends every
 // token of the grant at once (lib/auth/caller checks the grant on every call).
 import { createHash } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { admins, oauthCodes, oauthGrants, oauthTokens } from "../../db/schema";
@@ -14,6 +14,7 @@ import { AREAS, type Area, type Caller, LEVELS, type Level, type Scope, type Sco
 import { ACCESS_TOKEN_PREFIX, adminAccessEnded, REFRESH_TOKEN_PREFIX } from "../auth/caller";
 import { Conflict, Forbidden, NotFound, OAuthRefused } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
+import { recurringJob } from "../jobs";
 import type { OAuthClient } from "./clients";
 
 export const CODE_TTL_SECONDS = 120;
@@ -291,3 +292,24 @@ export async function revokeGrant(db: Db, grantId: string, by?: { clubId: string
     return toItem(row);
   });
 }
+
+/** Expired codes and tokens are kept a day past their end (a late reuse still reads as spent), then deleted. */
+const EXPIRED_KEEP_MS = 86_400_000;
+
+/**
+ * Deletes the codes and tokens that ended more than a day before `now` (a spent refresh token is
+ * kept until its own end, so a reuse is caught for as long as it could have worked). Grants stay:
+ * they are the list of what was allowed. Answers how many rows went.
+ */
+export async function purgeExpiredOAuth(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - EXPIRED_KEEP_MS).toISOString();
+  return db.tx(async (t) => {
+    const codes = await t.delete(oauthCodes).where(lt(oauthCodes.expires_at, before)).returning({ id: oauthCodes.id });
+    const tokens = await t.delete(oauthTokens).where(lt(oauthTokens.expires_at, before)).returning({ id: oauthTokens.id });
+    return codes.length + tokens.length;
+  });
+}
+
+export const OAUTH_PURGE = "oauth.purge";
+/** Daily: an hourly access token per client would otherwise pile up for ever. */
+export const oauthPurge = recurringJob(OAUTH_PURGE, 86_400_000, async (db, env) => `${await purgeExpiredOAuth(db, env.now)} OAuth codes and tokens purged`);

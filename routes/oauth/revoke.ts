@@ -2,18 +2,17 @@
 import { OAuthRefused } from "../../lib/errors";
 import { revokeByToken } from "../../lib/oauth/grants";
 import { route } from "../../server/route";
-import { field, oauthAnswer } from "../../server/oauth";
-
-const REVOKE_PER_MINUTE = 60;
+import { field, OAUTH_RATES, oauthAnswer } from "../../server/oauth";
 
 export const POST = route({
   summary: "Revoke an OAuth token (RFC 7009)",
   tags: ["oauth"],
   auth: "public",
+  rateLimit: OAUTH_RATES.token,
   hidden: true,
   raw: true,
   handler: ({ ctx, body }) =>
-    oauthAnswer({ owner: ctx.db, scope: "oauth-revoke", perMinute: REVOKE_PER_MINUTE, ip: ctx.ip }, async () => {
+    oauthAnswer(async () => {
       const token = field(body, "token");
       if (!token) throw new OAuthRefused("invalid_request", "token is required");
       await revokeByToken(ctx.db, token, field(body, "client_id"));

@@ -2,19 +2,17 @@
 import { OAuthRefused } from "../../lib/errors";
 import { exchangeCode, refreshTokens } from "../../lib/oauth/grants";
 import { route } from "../../server/route";
-import { field, oauthAnswer, oauthJson } from "../../server/oauth";
-
-/** Token requests a minute per client address: a client asks once an hour per grant. */
-const TOKEN_PER_MINUTE = 60;
+import { field, OAUTH_RATES, oauthAnswer, oauthJson } from "../../server/oauth";
 
 export const POST = route({
   summary: "Exchange an authorization code or a refresh token (OAuth 2.1)",
   tags: ["oauth"],
   auth: "public",
+  rateLimit: OAUTH_RATES.token,
   hidden: true,
   raw: true,
   handler: ({ ctx, body }) =>
-    oauthAnswer({ owner: ctx.db, scope: "oauth-token", perMinute: TOKEN_PER_MINUTE, ip: ctx.ip }, async () => {
+    oauthAnswer(async () => {
       const grantType = field(body, "grant_type");
       const clientId = field(body, "client_id");
       if (!clientId) throw new OAuthRefused("invalid_request", "client_id is required (public clients name themselves)");

@@ -66,29 +66,10 @@ export const commands = [
       return { keys: await listApiKeys(db, club.id), grants: await listGrants(db, club.id) };
     },
     human: (r) =>
-      (r.keys.length
-        ? r.keys
-            .map((k) =>
-              [
-                k.prefix,
-                status(k).padEnd(7),
-                k.id,
-                scopesText(k.scopes),
-                k.name ?? "",
-              ].join("  "),
-            )
-            .join("\n")
-        : "No keys.") +
+      (r.keys.length ? r.keys.map((k) => [k.prefix, status(k).padEnd(7), k.id, scopesText(k.scopes), k.name ?? ""].join("  ")).join("\n") : "No keys.") +
       (r.grants.length
         ? `\nOAuth grants:\n${r.grants
-            .map((g) =>
-              [
-                `oauth:${g.client_name}`,
-                (g.revoked_at ? "revoked" : "active").padEnd(7),
-                g.id,
-                scopesText(g.scopes),
-              ].join("  "),
-            )
+            .map((g) => [`oauth:${g.client_name}`, (g.revoked_at ? "revoked" : "active").padEnd(7), g.id, scopesText(g.scopes)].join("  "))
             .join("\n")}`
         : ""),
   }),
