@@ -10,6 +10,9 @@ import {
   OAuthProtectedResourceMetadataSchema,
   OAuthTokensSchema,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import { resolveCaller } from "../../lib/auth/caller";
+import { registerClient } from "../../lib/oauth/clients";
+import { exchangeCode, issueCode } from "../../lib/oauth/grants";
 import { setup, type TestEnv } from "../helpers";
 import { callTool } from "./client";
 import { adminBrowser, challengeOf, connectWithOAuth, formPost, MemoryProvider, REDIRECT, transportFor } from "./oauth-flow";
@@ -374,4 +377,35 @@ test("the SDK client is sent to sign in again when its grant is revoked", async 
   );
   expect(String(failed)).toContain("Unauthorized");
   expect(provider.authorizeUrl).not.toBeNull();
+});
+
+test("a token counts against the rate limit per grant, as a key does (RATE_LIMIT_PER_MINUTE)", async () => {
+  const small = await setup({ RATE_LIMIT_PER_MINUTE: "3" });
+  try {
+    const owner = await resolveCaller(small.db, `Bearer ${small.key}`);
+    const client = await registerClient(small.db, { client_name: "Busy", redirect_uris: [REDIRECT] });
+    const code = await issueCode(small.db, owner, {
+      client: { client_id: client.client_id, kind: "registered", client_name: "Busy", client_uri: null, redirect_uris: [REDIRECT] },
+      redirectUri: REDIRECT,
+      scopes: { members: "view" },
+      resource: "http://localhost/mcp",
+      codeChallenge: challengeOf(VERIFIER),
+    });
+    const tokens = await exchangeCode(small.db, { code, clientId: client.client_id, codeVerifier: VERIFIER, redirectUri: REDIRECT, resource: undefined });
+    const ping = () =>
+      small.app.handle(
+        new Request("http://localhost/mcp", {
+          method: "POST",
+          headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        }),
+      );
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await ping()).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // The key's own budget is apart from the grant's.
+    expect((await small.call("GET", "/api/auth/me")).status).toBe(200);
+  } finally {
+    await small.close();
+  }
 });
