@@ -1,8 +1,10 @@
 // The OAuth endpoints' answers (DESIGN.md section 17): JSON never cached, open to any origin
 // (the pipeline's CORS), and refusals in OAuth's own shape `{error, error_description}` (RFC 6749
 // section 5.2), the one exception to section 5's `{detail, code}`.
+import type { PublicCtx } from "../lib/context";
 import { AppError, OAuthRefused } from "../lib/errors";
 import type { AddressRate } from "../lib/ratelimit";
+import { route } from "./route";
 
 const HEADERS = { "content-type": "application/json", "cache-control": "no-store", pragma: "no-cache" };
 
@@ -40,4 +42,17 @@ export async function oauthAnswer(run: () => Promise<Response>): Promise<Respons
 export function field(body: unknown, name: string): string | undefined {
   const value = body && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
   return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** An OAuth endpoint's route: public, its rate per address, left out of the OpenAPI description (OAuth's own metadata describes it), its refusals in OAuth's shape. */
+export function oauthRoute(summary: string, rate: AddressRate, run: (input: { ctx: PublicCtx; body: unknown }) => Promise<Response>) {
+  return route({
+    summary,
+    tags: ["oauth"],
+    auth: "public",
+    rateLimit: rate,
+    hidden: true,
+    raw: true,
+    handler: ({ ctx, body }) => oauthAnswer(() => run({ ctx, body })),
+  });
 }

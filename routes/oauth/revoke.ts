@@ -1,21 +1,11 @@
 // POST /oauth/revoke — RFC 7009: a client gives up its access (the whole grant ends)
 import { OAuthRefused } from "../../lib/errors";
 import { revokeByToken } from "../../lib/oauth/grants";
-import { route } from "../../server/route";
-import { field, OAUTH_RATES, oauthAnswer } from "../../server/oauth";
+import { field, OAUTH_RATES, oauthRoute } from "../../server/oauth";
 
-export const POST = route({
-  summary: "Revoke an OAuth token (RFC 7009)",
-  tags: ["oauth"],
-  auth: "public",
-  rateLimit: OAUTH_RATES.token,
-  hidden: true,
-  raw: true,
-  handler: ({ ctx, body }) =>
-    oauthAnswer(async () => {
-      const token = field(body, "token");
-      if (!token) throw new OAuthRefused("invalid_request", "token is required");
-      await revokeByToken(ctx.db, token, field(body, "client_id"));
-      return new Response(null, { status: 200, headers: { "cache-control": "no-store" } });
-    }),
+export const POST = oauthRoute("Revoke an OAuth token (RFC 7009)", OAUTH_RATES.token, async ({ ctx, body }) => {
+  const token = field(body, "token");
+  if (!token) throw new OAuthRefused("invalid_request", "token is required");
+  await revokeByToken(ctx.db, token, field(body, "client_id"));
+  return new Response(null, { status: 200, headers: { "cache-control": "no-store" } });
 });
