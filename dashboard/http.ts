@@ -74,3 +74,11 @@ export function auditWrite(
     request_id: w.requestId,
   });
 }
+
+/**
+ * A page's headers letting its form lead to `origin` as well: browsers hold a form's redirect to
+ * the CSP's form-action (the OAuth consent page sends the admin back to the client's address).
+ */
+export function formActionAlso(origin: string): Record<string, string> {
+  return { "content-security-policy": PAGE_HEADERS["content-security-policy"].replace("form-action 'self'", `form-action 'self' ${origin}`) };
+}

@@ -900,3 +900,84 @@ export const webhookAttempts = sqliteTable(
   },
   (t) => [index("webhook_attempts_delivery_idx").on(t.delivery_id, t.created_at)],
 );
+
+// ---- OAuth for remote MCP clients (DESIGN.md section 17) ---------------------------------------
+
+/**
+ * An OAuth client: registered through RFC 7591 (`kind: registered`, client_id ours) or known by
+ * its client ID metadata document (`kind: metadata_document`, client_id the document's https
+ * URL, the document cached here and fetched again once stale). Public clients only: no secret.
+ */
+export const oauthClients = sqliteTable("oauth_clients", {
+  client_id: text("client_id").primaryKey(),
+  kind: text("kind").notNull(),
+  client_name: text("client_name").notNull(),
+  client_uri: text("client_uri"),
+  redirect_uris: text("redirect_uris", { mode: "json" }).notNull().$type<string[]>(),
+  /** A metadata document's last fetch; null for a registered client. */
+  fetched_at: text("fetched_at"),
+  created_at: text("created_at").notNull(),
+});
+
+/** An authorization code: single use, short-lived, bound to its client, redirect URI, PKCE challenge and resource. Only its hash is kept. */
+export const oauthCodes = sqliteTable("oauth_codes", {
+  id: text("id").primaryKey(),
+  code_hash: text("code_hash").notNull().unique(),
+  club_id: text("club_id").notNull(),
+  admin_id: text("admin_id")
+    .notNull()
+    .references(() => admins.id),
+  client_id: text("client_id").notNull(),
+  client_name: text("client_name").notNull(),
+  scopes: text("scopes", { mode: "json" }).notNull().$type<Record<string, string>>(),
+  resource: text("resource").notNull(),
+  redirect_uri: text("redirect_uri").notNull(),
+  code_challenge: text("code_challenge").notNull(),
+  expires_at: text("expires_at").notNull(),
+  used_at: text("used_at"),
+  /** The grant its exchange made: a second use of the code revokes it (RFC 6749 section 4.1.2). */
+  grant_id: text("grant_id"),
+  created_at: text("created_at").notNull(),
+});
+
+/** What an admin allowed a client: its scopes on one resource, until revoked. Listed with the API keys. */
+export const oauthGrants = sqliteTable(
+  "oauth_grants",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    admin_id: text("admin_id")
+      .notNull()
+      .references(() => admins.id),
+    client_id: text("client_id").notNull(),
+    /** The client's name when the admin allowed it (what the consent page showed). */
+    client_name: text("client_name").notNull(),
+    scopes: text("scopes", { mode: "json" }).notNull().$type<Record<string, string>>(),
+    resource: text("resource").notNull(),
+    created_at: text("created_at").notNull(),
+    last_used_at: text("last_used_at"),
+    revoked_at: text("revoked_at"),
+    /** `revoked` (by an admin, the CLI or the client), `refresh_token_reused`, `code_reused`. */
+    revoked_reason: text("revoked_reason"),
+  },
+  (t) => [index("oauth_grants_club_idx").on(t.club_id)],
+);
+
+/** Access and refresh tokens of a grant, as SHA-256 hashes. A refresh token is used once: `rotated_at` marks it spent. */
+export const oauthTokens = sqliteTable(
+  "oauth_tokens",
+  {
+    id: text("id").primaryKey(),
+    grant_id: text("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id),
+    kind: text("kind").notNull(),
+    token_hash: text("token_hash").notNull().unique(),
+    expires_at: text("expires_at").notNull(),
+    rotated_at: text("rotated_at"),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [index("oauth_tokens_grant_idx").on(t.grant_id)],
+);

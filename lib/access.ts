@@ -59,8 +59,10 @@ export type Caller = {
   readOnly: boolean;
   isSuperadmin: boolean;
   keyId: string | null;
-  /** Display prefix of the key (`mk_live_` + 4), never the key. */
+  /** Display prefix of the key (`mk_live_` + 4), never the key; `oauth:<client name>` for an OAuth token. */
   keyPrefix: string | null;
+  /** The OAuth client acting, when the caller is an OAuth access token (then `keyId` is its grant's id). */
+  clientName?: string;
 };
 
 /** What a verb or route needs: one scope, or several that must all be held (confirm a registration: events:edit and finances:edit). */

@@ -101,3 +101,20 @@ export async function inClubLanguage<T>(locale: () => Locale | undefined, fn: ()
     throw err;
   }
 }
+
+/**
+ * A refusal at an OAuth endpoint (DESIGN.md section 17): answered in OAuth's own shape
+ * `{error, error_description}` (RFC 6749 section 5.2), the one exception to section 5, by the
+ * OAuth routes (server/oauth.ts). `error` is OAuth's registered code; the description is English,
+ * read by a client's developer.
+ */
+export class OAuthRefused extends Error {
+  constructor(
+    readonly error: string,
+    readonly description: string,
+    readonly status = 400,
+  ) {
+    super(description);
+    this.name = "OAuthRefused";
+  }
+}

@@ -22,6 +22,7 @@ import { idempotent, type Keeping } from "./idempotency";
 import { createLogger, requestId } from "./log";
 import { getState, setState } from "./state";
 import { createDashboard, isDashboardPath } from "../dashboard";
+import { mcpResource, PROTECTED_RESOURCE_PATH } from "../lib/oauth/metadata";
 
 export type App = {
   handle(request: Request, ip?: string | null): Promise<Response>;
@@ -102,7 +103,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       // log; one place for the routes that need a key and for the refusals that do not (404, 405).
       const identify = async (required: boolean) => {
         try {
-          seen.caller = await resolveCaller(db, request.headers.get("authorization"));
+          seen.caller = await resolveCaller(db, request.headers.get("authorization"), new Date(), via === "mcp" ? mcpResource(config.baseUrl) : null);
         } catch (err) {
           if (err instanceof CallerRefused) {
             locale = err.known.locale;
@@ -148,7 +149,12 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     if (response.status === 405 && match && !headers.has("allow")) headers.set("allow", allowOf(match.methods));
     // RFC 6750 section 3: a refused bearer credential says so; MCP clients read it to know a key is wanted.
     if (response.status === 401 && auth !== "public" && !headers.has("www-authenticate")) {
-      headers.set("www-authenticate", request.headers.has("authorization") ? 'Bearer realm="club-api", error="invalid_token"' : 'Bearer realm="club-api"');
+      // On /mcp it also names the OAuth metadata (RFC 9728 section 5.1): where a hosted assistant learns how to sign in.
+      const metadata = via === "mcp" ? `, resource_metadata="${config.baseUrl}${PROTECTED_RESOURCE_PATH}"` : "";
+      headers.set(
+        "www-authenticate",
+        request.headers.has("authorization") ? `Bearer realm="club-api", error="invalid_token"${metadata}` : `Bearer realm="club-api"${metadata}`,
+      );
     }
     if (request.method !== "OPTIONS") for (const [name, value] of Object.entries(corsHeaders(cors, origin, config.corsOrigins))) headers.set(name, value);
     headers.set("x-request-id", id);

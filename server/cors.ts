@@ -26,8 +26,11 @@ export type CorsKind = "open" | "listed";
  * service, the card pages) and follow the list, like every route that takes a key.
  */
 export function corsKind(path: string, auth: Auth): CorsKind {
-  return auth === "public" && (path.startsWith("/api/public/") || path === "/health") ? "open" : "listed";
+  return auth === "public" && (path.startsWith("/api/public/") || path === "/health" || isOAuthPath(path)) ? "open" : "listed";
 }
+
+/** OAuth's metadata and endpoints: browser-based MCP clients (the MCP Inspector) discover, register and get tokens from any origin. */
+const isOAuthPath = (path: string) => path.startsWith("/.well-known/oauth-") || path.startsWith("/oauth/");
 
 /** The CORS headers of an answer to `origin` (none when the origin is not allowed). */
 export function corsHeaders(kind: CorsKind, origin: string | null, allowed: readonly string[]): Record<string, string> {
@@ -48,7 +51,8 @@ export function preflightHeaders(kind: CorsKind, origin: string, methods: string
   return {
     "access-control-allow-origin": kind === "open" ? "*" : origin,
     "access-control-allow-methods": [...new Set([...all, "OPTIONS"])].join(", "),
-    "access-control-allow-headers": kind === "open" ? "content-type, accept, accept-language, idempotency-key, x-request-id" : ALLOWED_HEADERS,
+    "access-control-allow-headers":
+      kind === "open" ? "content-type, accept, accept-language, idempotency-key, x-request-id, mcp-protocol-version" : ALLOWED_HEADERS,
     "access-control-max-age": MAX_AGE,
     ...(kind === "open" ? {} : { vary: "Origin" }),
   };

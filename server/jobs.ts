@@ -9,8 +9,9 @@ import { MAIL_JOBS } from "../lib/mail";
 import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
 import { remindersSchedule } from "../lib/reminders";
 import { deliveryLogPurge, WEBHOOK_JOBS } from "../lib/webhooks/deliver";
+import { oauthPurge } from "../lib/oauth/grants";
 
 /** The jobs that repeat for as long as the server runs: the reminders, and the purges that keep tables from growing for ever. */
-export const RECURRING: readonly Recurring[] = [idempotencyPurge, remindersSchedule, jobsPurge, deliveryLogPurge];
+export const RECURRING: readonly Recurring[] = [idempotencyPurge, remindersSchedule, jobsPurge, deliveryLogPurge, oauthPurge];
 
 export const JOB_KINDS: JobKinds = Object.assign({ ...CARD_JOBS, ...MAIL_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS }, ...RECURRING.map((r) => r.kinds));

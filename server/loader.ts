@@ -208,7 +208,8 @@ function checkRates(mounted: MountedRoute[]): void {
 }
 
 export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute[]> {
-  const files = [...new Bun.Glob("**/*.ts").scanSync(ROUTES_DIR)].filter((f) => !f.split("/").some((p) => p.startsWith("_"))).sort();
+  // `dot`: /.well-known/ routes (OAuth metadata) live in routes/.well-known/.
+  const files = [...new Bun.Glob("**/*.ts").scanSync({ cwd: ROUTES_DIR, dot: true })].filter((f) => !f.split("/").some((p) => p.startsWith("_"))).sort();
   const mounted: MountedRoute[] = [];
   const site = siteOf(deps.config);
   for (const file of files) {

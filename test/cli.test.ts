@@ -257,7 +257,9 @@ describe("cli keys", () => {
   it("lists the club's keys without secrets or hashes, and only that club's", async () => {
     const run = await cli(["keys", "list", "--club", club.club_id, "--json"]);
     expect(run.code).toBe(0);
-    expect(Object.keys(run.json)).toEqual(["keys"]);
+    // Beside the keys, the OAuth grants (none here; test/mcp/oauth.test.ts lists one).
+    expect(Object.keys(run.json)).toEqual(["keys", "grants"]);
+    expect(run.json.grants).toEqual([]);
     const names = run.json.keys.map((k: { name: string }) => k.name);
     expect(names).toContain("door scanner");
     expect(names).toContain("owner (created at init)");

@@ -4,12 +4,13 @@
 // /api/account/api-keys (a dashboard session's own routes: a read-only admin may still make
 // view-only keys and revoke their own, as there).
 //
-// The list is made of rows of several kinds (ROW_SOURCES): API keys today; another kind of
-// credential listed and revoked beside them (OAuth grants) adds its source and its revoke route.
+// The list is made of rows of several kinds (ROW_SOURCES): API keys and the OAuth grants of
+// assistants (issue 20), each with its own revoke route; another kind adds its source.
 import { AREAS, type Area, hasScope, type Level, type Scopes } from "../../lib/access";
 import { listTeam } from "../../lib/auth/admins";
 import { ApiKeyCreate, createApiKey, listApiKeys, revokeApiKey } from "../../lib/auth/keys";
 import { fill } from "../../lib/i18n/dashboard";
+import { listGrants, revokeGrant } from "../../lib/oauth/grants";
 import { KEYS_TEXTS, type KeysTexts } from "../../lib/i18n/dashboard-keys";
 import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
 import { type Column, RecordTable } from "../components/record-table";
@@ -55,8 +56,27 @@ async function apiKeyRows(input: PageInput, owners: Map<string, string>): Promis
   }));
 }
 
+/** The assistants allowed in over OAuth (issue 20): named by their client, acting for an admin until revoked. */
+async function grantRows(input: PageInput, owners: Map<string, string>): Promise<KeyRow[]> {
+  const grants = await listGrants(input.ctx.db, input.ctx.clubId);
+  // Another admin's grant needs access_control:edit (revokeGrant refuses it otherwise).
+  const mayRevoke = (adminId: string) => adminId === input.admin.id || input.can("access_control:edit");
+  return grants.map((g) => ({
+    kind: "oauth_grant",
+    id: g.id,
+    name: g.client_name,
+    owner: owners.get(g.admin_id) ?? "",
+    scopes: g.scopes,
+    created_at: g.created_at,
+    last_used_at: g.last_used_at,
+    expires_at: null,
+    revoked_at: g.revoked_at,
+    revokePath: g.revoked_at || !mayRevoke(g.admin_id) ? null : `/admin/keys/grants/${g.id}/revoke`,
+  }));
+}
+
 /** Every kind of credential the page lists, newest first. */
-const ROW_SOURCES: RowSource[] = [apiKeyRows];
+const ROW_SOURCES: RowSource[] = [apiKeyRows, grantRows];
 
 function rightsOf(scopes: Scopes, tt: KeysTexts): string {
   const parts = AREAS.filter((a) => scopes[a]).map((a) => `${tt.areas[a]} (${tt.levels[scopes[a] as Level].toLowerCase()})`);
@@ -249,6 +269,14 @@ export default definePage({
       path: "/keys/:key_id/revoke",
       handler: async (input) => {
         await revokeApiKey(input.ctx.db, input.params.key_id, { clubId: input.ctx.clubId, actor: input.ctx.actor });
+        return input.redirect("/admin/keys?done=revoked");
+      },
+    },
+    {
+      method: "POST",
+      path: "/keys/grants/:grant_id/revoke",
+      handler: async (input) => {
+        await revokeGrant(input.ctx.db, input.params.grant_id, { clubId: input.ctx.clubId, actor: input.ctx.actor });
         return input.redirect("/admin/keys?done=revoked");
       },
     },

@@ -8,7 +8,7 @@
 import { and, count, desc, eq, gte, inArray, isNull, lte, not, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
-import { apiKeys, auditLog } from "../../db/schema";
+import { apiKeys, auditLog, oauthGrants } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
 import { newId } from "../ids";
@@ -55,7 +55,11 @@ export class AuditWriter {
         for (const [keyId, at] of lastUse) if (Date.parse(at) - (this.keyStamped.get(keyId) ?? 0) < LAST_USED_EVERY_MS) lastUse.delete(keyId);
         await this.db.tx(async (t) => {
           for (const w of batch) await this.insert(w.row);
-          for (const [keyId, at] of lastUse) await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
+          // A caller's keyId is an API key's id or an OAuth grant's (lib/auth/caller): one of the two updates finds it.
+          for (const [keyId, at] of lastUse) {
+            await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
+            await t.update(oauthGrants).set({ last_used_at: at }).where(eq(oauthGrants.id, keyId));
+          }
           for (const w of batch) if (w.alongside) await w.alongside(t);
         });
         for (const [keyId, at] of lastUse) this.keyStamped.set(keyId, Date.parse(at));

@@ -4,7 +4,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db";
-import { adminSessions, admins, apiKeys, clubs } from "../../db/schema";
+import { adminSessions, admins, apiKeys, clubs, oauthGrants, oauthTokens } from "../../db/schema";
 import { Unauthorized } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { sha256Hex } from "../ids";
@@ -12,6 +12,9 @@ import { allScopes, type Caller, capToAdmin, type Scopes } from "../access";
 
 export const KEY_PREFIX = "mk_live_";
 export const SESSION_PREFIX = "ms_";
+/** OAuth tokens of MCP clients (lib/oauth/grants): access and refresh. */
+export const ACCESS_TOKEN_PREFIX = "mca_";
+export const REFRESH_TOKEN_PREFIX = "mcr_";
 
 /** A refusal from a recognised key still belongs in its club's audit log. */
 export class CallerRefused extends Unauthorized {
@@ -36,14 +39,54 @@ export function adminAccessEnded(admin: { removed_at: string | null; access_expi
 /**
  * The caller behind an `Authorization: Bearer ...` header. Throws Unauthorized for a missing,
  * unknown, revoked or expired key, or a key whose admin was removed or whose access has ended.
- * Reads the database on every call: a revocation counts from the very next request.
+ * `resource` is what the request addresses (BASE_URL/mcp for the MCP endpoint, null elsewhere):
+ * an OAuth access token is taken only there, its audience (RFC 8707). Reads the database on
+ * every call: a revocation counts from the very next request.
  */
-export async function resolveCaller(db: Db, authorization: string | null | undefined, now = new Date()): Promise<Caller> {
+export async function resolveCaller(db: Db, authorization: string | null | undefined, now = new Date(), resource: string | null = null): Promise<Caller> {
   const token = bearerToken(authorization);
   if (!token) throw new Unauthorized();
   if (token.startsWith(KEY_PREFIX)) return resolveKey(db, token, now);
   if (token.startsWith(SESSION_PREFIX)) return resolveSession(db, token, now);
+  if (token.startsWith(ACCESS_TOKEN_PREFIX)) return resolveAccessToken(db, token, now, resource);
   throw new Unauthorized();
+}
+
+/** How an OAuth client shows in the audit log's `key_prefix` and a member's history: never a secret, always marked. */
+export const clientLabel = (clientName: string) => `oauth:${clientName}`.slice(0, 40);
+
+/**
+ * An OAuth access token acts as a key of its admin with the grant's scopes (capped by the
+ * admin's rights): `kind: key`, so it is rate-limited per grant (`keyId`), audited, and kept out
+ * of the session-only routes like a key. Refused (401) when unknown, expired, for another
+ * resource than `resource`, its grant revoked, or its admin's access ended.
+ */
+async function resolveAccessToken(db: Db, token: string, now: Date, resource: string | null): Promise<Caller> {
+  const [row] = await db.read
+    .select({ token: oauthTokens, grant: oauthGrants, admin: admins, locale: clubs.locale })
+    .from(oauthTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grant_id))
+    .innerJoin(admins, eq(admins.id, oauthGrants.admin_id))
+    .innerJoin(clubs, eq(clubs.id, oauthGrants.club_id))
+    .where(and(eq(oauthTokens.token_hash, sha256Hex(token)), eq(oauthTokens.kind, "access")))
+    .limit(1);
+  if (!row || Date.parse(row.token.expires_at) <= now.getTime() || row.grant.resource !== resource) throw new Unauthorized();
+  const { grant, admin } = row;
+  const known = { clubId: grant.club_id, adminId: admin.id, keyPrefix: clientLabel(grant.client_name), locale: asLocale(row.locale) };
+  if (grant.revoked_at) throw new CallerRefused("KEY_REVOKED", known);
+  if (adminAccessEnded(admin, now)) throw new CallerRefused("ADMIN_ACCESS_ENDED", known);
+  return {
+    kind: "key",
+    adminId: admin.id,
+    clubId: grant.club_id,
+    locale: known.locale,
+    scopes: capToAdmin(grant.scopes as Scopes, admin.read_only),
+    readOnly: admin.read_only,
+    isSuperadmin: admin.is_superadmin,
+    keyId: grant.id,
+    keyPrefix: known.keyPrefix,
+    clientName: grant.client_name,
+  };
 }
 
 async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {

@@ -7,7 +7,7 @@ export type KeysTexts = {
   listTitle: string;
   empty: string;
   name: string;
-  kind: Record<"api_key", string>;
+  kind: Record<"api_key" | "oauth_grant", string>;
   owner: string;
   scopes: string;
   created: string;
@@ -46,7 +46,7 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     listTitle: "Clés du club",
     empty: "Aucune clé pour l'instant.",
     name: "Nom",
-    kind: { api_key: "Clé d'API" },
+    kind: { api_key: "Clé d'API", oauth_grant: "Assistant (OAuth)" },
     owner: "Admin",
     scopes: "Droits",
     created: "Créée le",
@@ -90,7 +90,7 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     listTitle: "The club's keys",
     empty: "No keys yet.",
     name: "Name",
-    kind: { api_key: "API key" },
+    kind: { api_key: "API key", oauth_grant: "Assistant (OAuth)" },
     owner: "Admin",
     scopes: "Rights",
     created: "Created",
@@ -134,7 +134,7 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     listTitle: "Schlüssel des Vereins",
     empty: "Noch keine Schlüssel.",
     name: "Name",
-    kind: { api_key: "API-Schlüssel" },
+    kind: { api_key: "API-Schlüssel", oauth_grant: "Assistent (OAuth)" },
     owner: "Admin",
     scopes: "Rechte",
     created: "Erstellt",
@@ -178,7 +178,7 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     listTitle: "Chiavi del club",
     empty: "Ancora nessuna chiave.",
     name: "Nome",
-    kind: { api_key: "Chiave API" },
+    kind: { api_key: "Chiave API", oauth_grant: "Assistente (OAuth)" },
     owner: "Admin",
     scopes: "Diritti",
     created: "Creata il",

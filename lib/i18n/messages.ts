@@ -947,6 +947,25 @@ export const MESSAGES = {
     de: "Das Formular wurde zu schnell gesendet: Prüfen Sie Ihre Angaben und senden Sie es erneut.",
     it: "Il modulo è stato inviato troppo in fretta: controllate le risposte e inviatelo di nuovo.",
   },
+
+  GRANT_NOT_FOUND: {
+    fr: "Accès d'application introuvable.",
+    en: "App access not found.",
+    de: "App-Zugriff nicht gefunden.",
+    it: "Accesso dell'applicazione non trovato.",
+  },
+  GRANT_ALREADY_REVOKED: {
+    fr: "Cet accès d'application est déjà révoqué.",
+    en: "This app access is already revoked.",
+    de: "Dieser App-Zugriff ist bereits widerrufen.",
+    it: "Questo accesso dell'applicazione è già revocato.",
+  },
+  GRANT_OF_ANOTHER_ADMIN: {
+    fr: "Révoquer l'accès accordé par un autre administrateur demande le droit de modifier les accès.",
+    en: "Revoking access granted by another admin needs the right to edit access control.",
+    de: "Einen von einem anderen Administrator gewährten Zugriff zu widerrufen erfordert das Recht, Zugriffe zu bearbeiten.",
+    it: "Revocare l'accesso concesso da un altro amministratore richiede il diritto di modificare gli accessi.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -13,6 +13,7 @@ import { IDEMPOTENCY_PURGE } from "../../lib/idempotency";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
 import { WEBHOOK_DISABLED_MAIL, WEBHOOK_LOG_PURGE } from "../../lib/webhooks/deliver";
+import { OAUTH_PURGE } from "../../lib/oauth/grants";
 import { JOB_KINDS, RECURRING } from "../../server/jobs";
 import { JOBS_PURGE } from "../../lib/jobs";
 import { VOIDED_PASS_FORGET } from "../../lib/passes/voided";
@@ -32,7 +33,7 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, and the purges of finished jobs and old webhook deliveries", () => {
+it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, and the purges of finished jobs, old webhook deliveries and expired OAuth tokens", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
     [
       APPLE_PUSH,
@@ -48,6 +49,7 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       WEBHOOK_DISABLED_MAIL,
       JOBS_PURGE,
       WEBHOOK_LOG_PURGE,
+      OAUTH_PURGE,
     ].sort(),
   );
 });

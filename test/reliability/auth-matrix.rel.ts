@@ -5,13 +5,20 @@
 // scopes, a read-only admin's keys, a dashboard session, another club's key on our club, and our
 // key with the other club's ids in the path, the body and the query. The expected answer comes
 // from DESIGN.md section 4 (its route table below; the route's declared scope where the table is
-// silent). No answer may carry the data of a club other than the caller's.
+// silent). No answer may carry the data of a club other than the caller's. OAuth access tokens
+// (DESIGN.md section 17) are callers too: on /mcp they act as a key with their grant's scopes;
+// everywhere else they are no credential (their audience is BASE_URL/mcp).
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { type ZodType, z } from "zod";
-import { admins } from "../../db/schema";
+import { createHash } from "node:crypto";
+import { admins, oauthTokens } from "../../db/schema";
 import type { Caller } from "../../lib/access";
+import { resolveCaller } from "../../lib/auth/caller";
 import { createApiKey, revokeApiKey } from "../../lib/auth/keys";
+import { sha256Hex } from "../../lib/ids";
+import { registerClient } from "../../lib/oauth/clients";
+import { exchangeCode, issueCode, revokeGrant } from "../../lib/oauth/grants";
 import { AREAS, hasScope, LEVELS, type Scope, type Scopes, scopeList } from "../../lib/access";
 import { siteOf } from "../../lib/context";
 import { AppError } from "../../lib/errors";
@@ -120,7 +127,25 @@ type CallerKind = {
   scopes: Scopes | "session" | null;
   /** Whose objects' ids fill the path, body and query (the path's club_id is always ours); default ours. */
   ids?: "ours" | "other";
+  /** An OAuth access token: a credential on /mcp only (401 elsewhere). */
+  mcpOnly?: true;
 };
+
+/** An OAuth grant of `scopes` made by the admin behind `key` (as the consent page and the token endpoint make it): its tokens and id. */
+async function oauthTokens_(db: World["env"]["db"], key: string, scopes: Scopes) {
+  const actor = await resolveCaller(db, `Bearer ${key}`);
+  const client = await registerClient(db, { client_name: "Matrix assistant", redirect_uris: ["http://127.0.0.1/cb"] });
+  const verifier = "m".repeat(43);
+  const code = await issueCode(db, actor, {
+    client: { client_id: client.client_id, kind: "registered", client_name: client.client_name, client_uri: null, redirect_uris: client.redirect_uris },
+    redirectUri: "http://127.0.0.1/cb",
+    scopes,
+    resource: "http://localhost/mcp",
+    codeChallenge: createHash("sha256").update(verifier).digest("base64url"),
+  });
+  const tokens = await exchangeCode(db, { code, clientId: client.client_id, codeVerifier: verifier, redirectUri: undefined, resource: undefined });
+  return { access: tokens.access_token, refresh: tokens.refresh_token };
+}
 
 let world: World;
 let callers: CallerKind[];
@@ -142,10 +167,24 @@ beforeAll(async () => {
   // A key made with edit scopes before its admin became read-only: capped to view (DESIGN.md section 4).
   const turned = await env.makeAdmin();
   const turnedKey = await key(allEdit, { adminId: turned.id });
+  const turnedToken = await oauthTokens_(env.db, turnedKey, allEdit);
   await env.db.tx((t) => t.update(admins).set({ read_only: true }).where(eq(admins.id, turned.id)));
   const readOnly = await env.makeAdmin({ readOnly: true });
   const readOnlyKey = await key(Object.fromEntries(AREAS.map((a) => [a, "view"])), { adminId: readOnly.id });
   const allView = Object.fromEntries(AREAS.map((a) => [a, "view"])) as Scopes;
+  const token = (scopes: Scopes) => oauthTokens_(env.db, ours.key, scopes);
+  const revokedToken = await token(allEdit);
+  await revokeGrant(env.db, (await resolveCaller(env.db, `Bearer ${revokedToken.access}`, new Date(), "http://localhost/mcp")).keyId as string);
+  const expiredToken = await token(allEdit);
+  await env.db.tx((t) =>
+    t
+      .update(oauthTokens)
+      .set({ expires_at: past() })
+      .where(eq(oauthTokens.token_hash, sha256Hex(expiredToken.access))),
+  );
+  const endsLater = await env.makeAdmin();
+  const endedToken = await oauthTokens_(env.db, await key(allEdit, { adminId: endsLater.id }), allEdit);
+  await env.db.tx((t) => t.update(admins).set({ access_expires_at: past() }).where(eq(admins.id, endsLater.id)));
 
   callers = [
     { name: "no key", header: null, club: null, scopes: null },
@@ -176,6 +215,32 @@ beforeAll(async () => {
     { name: "other club's key on our club", header: `Bearer ${other.key}`, club: "other", scopes: allEdit },
     { name: "our key, other club's ids", header: `Bearer ${ours.key}`, club: "ours", scopes: allEdit, ids: "other" },
     { name: "other club's key, its own ids, our club_id", header: `Bearer ${other.key}`, club: "other", scopes: allEdit, ids: "other" },
+    // OAuth access tokens (DESIGN.md section 17).
+    ...(await Promise.all(
+      (["members", "events", "finances", "access_control"] as const).flatMap((area) =>
+        LEVELS.map(async (level) => ({
+          name: `oauth token ${area}:${level}`,
+          header: `Bearer ${(await token({ [area]: level })).access}`,
+          club: "ours" as const,
+          scopes: { [area]: level } as Scopes,
+          mcpOnly: true as const,
+        })),
+      ),
+    )),
+    { name: "oauth token, all edit", header: `Bearer ${(await token(allEdit)).access}`, club: "ours", scopes: allEdit, mcpOnly: true },
+    { name: "oauth token, read-only admin (granted edit)", header: `Bearer ${turnedToken.access}`, club: "ours", scopes: allView, mcpOnly: true },
+    { name: "oauth token, revoked grant", header: `Bearer ${revokedToken.access}`, club: null, scopes: null },
+    { name: "oauth token, expired", header: `Bearer ${expiredToken.access}`, club: null, scopes: null },
+    { name: "oauth token, admin whose access ended", header: `Bearer ${endedToken.access}`, club: null, scopes: null },
+    { name: "oauth refresh token as bearer", header: `Bearer ${(await token(allEdit)).refresh}`, club: null, scopes: null },
+    { name: "oauth token, unknown", header: `Bearer mca_${"0".repeat(43)}`, club: null, scopes: null },
+    {
+      name: "other club's oauth token on our club",
+      header: `Bearer ${(await oauthTokens_(env.db, other.key, allEdit)).access}`,
+      club: "other",
+      scopes: allEdit,
+      mcpOnly: true,
+    },
   ];
 });
 afterAll(() => world.env.close());
@@ -214,7 +279,7 @@ function allowed(scopes: Scopes, needed: Scope[]): boolean {
 function expectation(route: MountedRoute, caller: CallerKind, needed: Scope[]): Expect {
   const auth = route.spec.auth ?? "key";
   if (auth === "public") return { same: true };
-  if (caller.scopes === null) return { status: 401 };
+  if (caller.scopes === null || (caller.mcpOnly && route.path !== "/mcp")) return { status: 401 };
   if (auth === "superadmin") return { status: 403 };
   if (caller.scopes === "session") return { pass: true };
   if (auth === "session") return { status: 403 };

@@ -1,5 +1,5 @@
 // Every route of the router, with odd bodies and query strings: never a 5xx, and every refusal
-// is JSON with a `detail`. (The full OpenAPI-driven fuzzer belongs to the reliability suite.)
+// is JSON with a `detail` (OAuth's endpoints: with OAuth's `error`). (The full OpenAPI-driven fuzzer belongs to the reliability suite.)
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { type ApplePki, makeApplePki, PASS_TYPE_ID } from "../cards/apple-fixtures";
 import { type FakeGoogle, fakeGoogle } from "../google-fake";
@@ -58,7 +58,10 @@ async function oddAnswers(e: TestEnv, serial: string): Promise<string[]> {
         const res = await e.call(method, path + q, { body: method === "GET" ? undefined : body, headers, key: passkit ? null : undefined });
         const label = `${method} ${path}${q} ${JSON.stringify(body)?.slice(0, 40)} -> ${res.status}`;
         if (res.status >= 500) bad.push(label);
-        else if (res.status >= 400 && res.headers.get("content-type")?.includes("application/json") && res.body?.detail === undefined)
+        // OAuth's endpoints answer OAuth's shape (RFC 6749 section 5.2, DESIGN.md section 17); their 429 is the house one.
+        else if (r.path.startsWith("/oauth/") && res.status >= 400 && res.status !== 429) {
+          if (typeof res.body?.error !== "string") bad.push(`${label} without error`);
+        } else if (res.status >= 400 && res.headers.get("content-type")?.includes("application/json") && res.body?.detail === undefined)
           bad.push(`${label} without detail`);
       }
   }

@@ -67,7 +67,8 @@ describe("the request pipeline", () => {
   it("a 401 carries WWW-Authenticate: Bearer, on the API and on /mcp (so MCP clients ask for a key)", async () => {
     const none = await env.call("POST", "/mcp", { key: null, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
     expect(none.status).toBe(401);
-    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="club-api"');
+    // On /mcp it also names the OAuth protected resource metadata (RFC 9728, DESIGN.md section 17).
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="club-api", resource_metadata="http://localhost/.well-known/oauth-protected-resource"');
     const wrong = await env.call("GET", "/api/auth/me", { key: "mk_live_unknownunknownunknownunknown00" });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="club-api", error="invalid_token"');

@@ -47,6 +47,9 @@ describe("public routes", () => {
         "member-page": [20],
         join: [20],
         "public-club": [60],
+        "oauth-metadata": [120],
+        "oauth-register": [10],
+        "oauth-token": [60],
       });
     } finally {
       env.close();

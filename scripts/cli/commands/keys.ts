@@ -1,9 +1,11 @@
 // `keys create | list | revoke`: API keys of an admin, shown once at creation, stored as a hash.
+// `keys list` also shows the OAuth grants (assistants allowed through OAuth), `grants revoke` ends one.
 import { findAdminByEmail } from "../../../lib/auth/admins";
 import { type ApiKeyItem, createApiKey, listApiKeys, revokeApiKey } from "../../../lib/auth/keys";
 import { allScopes, parseScopeList } from "../../../lib/access";
 import { findClubByRef } from "../../../lib/clubs/internal";
 import { NotFound } from "../../../lib/errors";
+import { listGrants, revokeGrant } from "../../../lib/oauth/grants";
 import { isOneLine } from "../../../lib/schema-types";
 import { command, isoFlag, requireFlag, UsageError } from "../command";
 import { emailFlag } from "./init";
@@ -13,6 +15,11 @@ function status(key: ApiKeyItem, now = Date.now()): string {
   if (key.expires_at && Date.parse(key.expires_at) <= now) return "expired";
   return "active";
 }
+
+const scopesText = (scopes: Record<string, string>) =>
+  Object.entries(scopes)
+    .map(([a, l]) => `${a}:${l}`)
+    .join(",");
 
 export const commands = [
   command({
@@ -56,24 +63,26 @@ export const commands = [
     async run(env, { flags }) {
       const db = env.db();
       const club = await findClubByRef(db, requireFlag(flags.club, "club"));
-      return { keys: await listApiKeys(db, club.id) };
+      return { keys: await listApiKeys(db, club.id), grants: await listGrants(db, club.id) };
     },
     human: (r) =>
-      r.keys.length
-        ? r.keys
-            .map((k) =>
-              [
-                k.prefix,
-                status(k).padEnd(7),
-                k.id,
-                Object.entries(k.scopes)
-                  .map(([a, l]) => `${a}:${l}`)
-                  .join(","),
-                k.name ?? "",
-              ].join("  "),
-            )
-            .join("\n")
-        : "No keys.",
+      (r.keys.length ? r.keys.map((k) => [k.prefix, status(k).padEnd(7), k.id, scopesText(k.scopes), k.name ?? ""].join("  ")).join("\n") : "No keys.") +
+      (r.grants.length
+        ? `\nOAuth grants:\n${r.grants
+            .map((g) => [`oauth:${g.client_name}`, (g.revoked_at ? "revoked" : "active").padEnd(7), g.id, scopesText(g.scopes)].join("  "))
+            .join("\n")}`
+        : ""),
+  }),
+  command({
+    words: ["grants", "revoke"],
+    summary: "Revoke an OAuth grant by its id (from keys list); its access and refresh tokens answer 401 at once.",
+    flags: {},
+    args: ["GRANT_ID"],
+    async run(env, { args }) {
+      await revokeGrant(env.db(), args[0]);
+      return { revoked: true as const };
+    },
+    human: () => "Grant revoked.",
   }),
   command({
     words: ["keys", "revoke"],
