@@ -36,6 +36,13 @@ export type Db = {
    * ONLY inside `tx` (it runs in the current transaction, like the builders of `t`).
    */
   prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): P;
+  /**
+   * Whether another process has committed to the database since the previous call (the first:
+   * since it was opened). This process's own writes never count. SQLite: `PRAGMA data_version`
+   * of the writer connection, which changes only for other connections' commits (the reader
+   * never writes).
+   */
+  othersWrote(): boolean;
   /** Path of the database file (`:memory:` for none). */
   path: string;
   /** Runs a SQLite-only statement outside lib/ concerns (backup, integrity check). */
@@ -343,6 +350,8 @@ function ready(path: string, writerConn: Database, readerConn: Database): Db {
   backfillEmailKeys(writerConn);
   memberVersionTriggers(writerConn);
   const group = new GroupCommit(writerConn, writer);
+  const dataVersion = writerConn.prepare<{ data_version: number }, []>("PRAGMA data_version");
+  let seenVersion = dataVersion.get()?.data_version;
   const preparedReads = new Map<string, unknown>();
   const preparedWrites = new Map<string, unknown>();
   return {
@@ -362,6 +371,12 @@ function ready(path: string, writerConn: Database, readerConn: Database): Db {
         preparedWrites.set(name, query);
       }
       return query;
+    },
+    othersWrote() {
+      const now = dataVersion.get()?.data_version;
+      const changed = now !== seenVersion;
+      seenVersion = now;
+      return changed;
     },
     path,
     raw: writerConn,

@@ -38,46 +38,89 @@ const clubChains = new Map<string, Promise<unknown>>();
 const runningHere = new Set<string>();
 
 /**
- * Whether other work may be waiting for the import's process or its database: the server says
- * (`whenOthersWait`: requests in hand besides the import's own); a process that cannot know (the
- * CLI, beside a server it does not see) assumes so.
+ * Whether requests of this process wait besides the import's own: the server says
+ * (`whenOthersWait`); a process that serves no requests (the CLI) has none of its own.
  */
-let othersWaiting: () => boolean = () => true;
+let othersWaiting: (() => boolean) | null = null;
 
-/** The server's answer to "is anyone else waiting?", asked after each slice of an import. */
-export function whenOthersWait(check: () => boolean): void {
+/** The server's answer to "is anyone else waiting?", asked after each slice of an import (null: nobody asks). */
+export function whenOthersWait(check: (() => boolean) | null): void {
   othersWaiting = check;
 }
 
 /**
- * Lets the requests waiting on the event loop (and their transactions) go before the next batch.
- * After `worked` ms of import, while others wait, it rests as long: a request takes several turns
- * of the event loop (body, key, query, audit row), and one turn between two slices left each of
- * those turns behind a whole slice (another club's p99 was 360-400 ms during a 100,000-line
- * import on a busy machine). The import then gives up at most half of the time; alone, none.
- */
-export const pause = (worked = 0) =>
-  worked > 0 && othersWaiting() ? Bun.sleep(Math.min(worked, SLICE_MS)) : new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
  * The longest an import works before it lets other requests go, in the writer (a transaction)
- * or on the event loop (checking lines): in time rather than lines, so that a slower or busier
- * machine makes shorter batches, not longer waits.
+ * or on the event loop (checking lines), while others wait: in time rather than lines, so that a
+ * slower or busier machine makes shorter batches, not longer waits.
  */
 export const SLICE_MS = 25;
+/**
+ * The same while nobody waits. Each commit of an import writes every page its slice touched
+ * (a member touches five indexes at random places) and syncs the disk: 5,000 lines made some 45
+ * commits of 25 ms slices, 0.7-1 s of a 2 s import. A request that comes meanwhile waits for the
+ * rest of one slice at most; from then on it is waiting, and slices are short.
+ */
+export const LONE_SLICE_MS = 100;
+/**
+ * Alone, the import leaves the write lock free this long once every GAP_EVERY_MS of work: longer
+ * than the longest sleep of SQLite's busy handler (100 ms), so that another process waiting for
+ * the lock (which it cannot see before that process commits) gets it, well within its timeout.
+ */
+const GAP_MS = 110;
+const GAP_EVERY_MS = 1000;
 
-/** Whether the slice begun at `since` (performance.now()) is used up. */
-export const sliceOver = (since: number) => performance.now() - since >= SLICE_MS;
+/** The rhythm of one import: when to end a slice, and how long to rest after it. */
+export type Pace = {
+  /** Whether the slice begun at `since` (performance.now()) is used up. */
+  sliceOver(since: number): boolean;
+  /** Lets waiting work go after `worked` ms of import (see `pace`). */
+  pause(worked: number): Promise<void>;
+  /** A pause once per slice of work: call it between two pieces of work. */
+  turn(): Promise<void>;
+};
 
-/** A pause once per slice of work: call it between two pieces of work. */
-export function slicer(): () => Promise<void> {
+/**
+ * How an import on `db` shares its process and its database. Others wait when the server has
+ * requests in hand besides the import's own, or when another process has written to the
+ * database since the import began (a server beside the CLI: from then on, for the rest of the
+ * import). Then slices are short and, after each, the import rests as long as the slice took: a
+ * request takes several turns of the event loop (body, key, query, audit row), and one turn
+ * between two slices left each of those turns behind a whole slice (another club's p99 was
+ * 360-400 ms during a 100,000-line import on a busy machine). The import then gives up at most
+ * half of the time; alone, it takes long slices and only the short gaps of GAP_MS.
+ */
+export function pace(db: Db): Pace {
+  let shared = false;
+  let sinceGap = 0;
+  const others = () => {
+    if (!shared && db.othersWrote()) shared = true;
+    return shared || (othersWaiting?.() ?? false);
+  };
+  const sliceOver = (since: number) => {
+    const took = performance.now() - since;
+    return took >= SLICE_MS && (took >= LONE_SLICE_MS || others());
+  };
+  const pause = (worked: number) => {
+    if (worked > 0 && others()) return Bun.sleep(Math.min(worked, SLICE_MS));
+    sinceGap += worked;
+    if (sinceGap < GAP_EVERY_MS) return nextTurn();
+    sinceGap = 0;
+    return Bun.sleep(GAP_MS);
+  };
   let since = performance.now();
-  return async () => {
-    if (!sliceOver(since)) return;
-    await pause(performance.now() - since);
-    since = performance.now();
+  return {
+    sliceOver,
+    pause,
+    async turn() {
+      if (!sliceOver(since)) return;
+      await pause(performance.now() - since);
+      since = performance.now();
+    },
   };
 }
+
+/** One turn of the event loop: what is waiting on it goes first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Writes what undoes a batch, in the batch's transaction: ONE row holding every member's entry
@@ -180,7 +223,7 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
       return rows.length;
     });
     if (!left) break;
-    await pause();
+    await nextTurn();
   }
   await db.tx((t) => t.update(memberImports).set({ status: "undone", finished_at: nowIso() }).where(eq(memberImports.id, importId)));
 }
@@ -198,7 +241,7 @@ async function purgeUndo(db: Db, importId: string): Promise<void> {
         ),
       ),
     );
-    await pause();
+    await nextTurn();
   }
 }
 

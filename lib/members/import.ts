@@ -41,7 +41,7 @@ import {
 import { emitter } from "../webhooks/emit";
 import { type ImportChange, type ImportMode, type ImportResult, type MemberAdminItem, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
 import { todayUtc } from "./status";
-import { journal, pause, slicer, sliceOver, type UndoEntry, withImportLock } from "./import-journal";
+import { journal, pace, type UndoEntry, withImportLock } from "./import-journal";
 
 /**
  * Told how far an import has gone: `done` of the file's `total` data lines are handled (checked,
@@ -516,11 +516,11 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   let good = 0;
   /** Good lines whose outcome the club's members decide: they may yet be errors. */
   let open = 0;
-  const turn = slicer();
+  const rhythm = pace(ctx.db);
   for (const row of sheet.rows()) {
     total++;
     sweep(total);
-    await turn();
+    await rhythm.turn();
     if (isBlank(row.cells)) continue;
     const c = checkLine(sheet, custom, row, msg);
     const email = "email" in c ? c.email : "";
@@ -571,7 +571,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     // On the read connection: the writer is not held, other requests go between batches.
     for (const batch of batches()) {
       await planBatch(ctx.db.read, ctx, batch, options, msg, errors, totals);
-      await turn();
+      await rhythm.turn();
     }
     if (dryRun || stopped()) {
       report(total, total);
@@ -604,7 +604,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
               await journal(t, importId, written.undo, written.now);
               done += (next.value as Checked[]).length;
               next = lines.next();
-            } while (!next.done && !sliceOver(since));
+            } while (!next.done && !rhythm.sliceOver(since));
           })
           .catch((err) => {
             if (!(err instanceof Abandoned)) throw err;
@@ -615,7 +615,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
         Bun.gc(true);
         swept = done;
       }
-      await pause(performance.now() - began);
+      await rhythm.pause(performance.now() - began);
     }
     if (stopped()) return { keep: false, result: answer(false) };
     return { keep: true, result: answer(totals.created + totals.updated > 0) };

@@ -11,7 +11,7 @@ import { memberHistory, memberImports, memberImportUndo, members } from "../../d
 import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
 import { importMembers } from "../../lib/members/import";
-import { recoverImports } from "../../lib/members/import-journal";
+import { recoverImports, whenOthersWait } from "../../lib/members/import-journal";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -19,8 +19,13 @@ let ctx: Ctx;
 beforeAll(async () => {
   env = await setup({ RATE_LIMIT_PER_MINUTE: "100000" });
   ctx = await operatorCtx(env.db, env.clubId, env.config);
+  // As the server says while requests are in hand: short slices, so that several make an import.
+  whenOthersWait(() => true);
 });
-afterAll(() => env.close());
+afterAll(() => {
+  whenOthersWait(null);
+  env.close();
+});
 
 const csv = (tag: string, n: number) =>
   `first name,last name,email,membership end\n${Array.from({ length: n }, (_, i) => `Anna,Nom${i},${tag}-${i}@test.org,2030-12-31`).join("\n")}\n`;
