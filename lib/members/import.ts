@@ -313,15 +313,17 @@ const UPDATE_COLUMNS = [...Object.keys(STORED).filter((c) => !["id", "email", "r
 const HISTORY_COLUMNS = Object.keys(getTableColumns(memberHistory));
 const MEMBER_COLUMNS: Record<string, Column> = getTableColumns(members);
 
-/** Row `i`'s placeholder for `column` (a statement of many rows names each row's values apart). */
-const slot = (column: string, i: number) => `${column}_${i}`;
+/**
+ * Placeholders of a statement of many rows are named by their position: row `i`'s value of the
+ * `j`th of `width` columns is `i * width + j`, so that the values are one flat array (an object
+ * of thousands of named keys per batch cost a tenth of the import).
+ */
+const slot = (i: number, j: number, width: number) => p(String(i * width + j));
 
-/** The values of `rows` for the placeholders of `columns` (`slot`), one object for the statement. */
-function slotted(columns: string[], rows: Record<string, unknown>[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  rows.forEach((row, i) => {
-    for (const c of columns) values[slot(c, i)] = row[c] ?? null;
-  });
+/** The values of `rows` for the placeholders of `columns`, in their order (`slot`). */
+function slotted(columns: string[], rows: Record<string, unknown>[]): unknown[] {
+  const values: unknown[] = [];
+  for (const row of rows) for (const c of columns) values.push(row[c] ?? null);
   return values;
 }
 
@@ -336,37 +338,41 @@ function slotted(columns: string[], rows: Record<string, unknown>[]): Record<str
  * an import may change, each member's values read from a list of rows joined by id.
  */
 function statements(db: Db) {
-  const rowsOf = (columns: string[], n: number) => Array.from({ length: n }, (_, i) => Object.fromEntries(columns.map((c) => [c, p(slot(c, i))]))) as never;
+  const rowsOf = (columns: string[], n: number) =>
+    Array.from({ length: n }, (_, i) => Object.fromEntries(columns.map((c, j) => [c, slot(i, j, columns.length)]))) as never;
   return {
     insert: (rows: MemberRow[]) => {
       const columns = Object.keys(rows[0]);
       return db
         .prepareTx(`members.import.insert:${rows.length}`, (q) => q.insert(members).values(rowsOf(columns, rows.length)))
-        .execute(slotted(columns, rows));
+        .execute(slotted(columns, rows) as never);
     },
     history: (rows: Record<string, unknown>[]) =>
       db
         .prepareTx(`members.import.history:${rows.length}`, (q) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, rows.length)))
-        .execute(slotted(HISTORY_COLUMNS, rows)),
+        .execute(slotted(HISTORY_COLUMNS, rows) as never),
     update: (clubId: string, rows: Record<string, unknown>[]) => {
       const columns = ["id", ...UPDATE_COLUMNS];
-      return db
-        .prepareTx(`members.import.update:${rows.length}`, (q) => {
-          // The new values as a list of rows `v` (a SELECT per row, UNION ALL: SQLite and PostgreSQL alike).
-          const selects = rows.map(
-            (_, i) =>
-              sql`select ${sql.join(
-                columns.map((c) => sql`${sql.param(p(slot(c, i)), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
-                sql`, `,
-              )}`,
-          );
-          return q
-            .update(members)
-            .set(Object.fromEntries(UPDATE_COLUMNS.map((c) => [c, sql`${sql.identifier("v")}.${sql.identifier(c)}`])) as never)
-            .from(sql`(${sql.join(selects, sql` union all `)}) as ${sql.identifier("v")}`)
-            .where(and(eq(members.club_id, p("club_id")), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
-        })
-        .execute({ club_id: clubId, ...slotted(columns, rows) });
+      return (
+        db
+          .prepareTx(`members.import.update:${rows.length}`, (q) => {
+            // The new values as a list of rows `v` (a SELECT per row, UNION ALL: SQLite and PostgreSQL alike).
+            const selects = rows.map(
+              (_, i) =>
+                sql`select ${sql.join(
+                  columns.map((c, j) => sql`${sql.param(slot(i, j, columns.length), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
+                  sql`, `,
+                )}`,
+            );
+            return q
+              .update(members)
+              .set(Object.fromEntries(UPDATE_COLUMNS.map((c) => [c, sql`${sql.identifier("v")}.${sql.identifier(c)}`])) as never)
+              .from(sql`(${sql.join(selects, sql` union all `)}) as ${sql.identifier("v")}`)
+              .where(and(eq(members.club_id, slot(rows.length, 0, columns.length)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
+          })
+          // The club's id after the rows' values: the placeholder that follows theirs.
+          .execute([...slotted(columns, rows), clubId] as never)
+      );
     },
   };
 }
