@@ -125,15 +125,22 @@ class GroupCommit {
         }
       }
       const job = group[i];
-      this.conn.exec("SAVEPOINT tx");
+      // A transaction alone in its group needs no savepoint: its failure rolls back all there is.
+      // A savepoint also keeps every statement journal of the transaction until it ends (a
+      // statement that fires a trigger journals the pages it touches): megabytes for an import's slice.
+      const alone = group.length === 1;
+      if (!alone) this.conn.exec("SAVEPOINT tx");
       try {
         const value = await job.fn(this.writer);
-        this.conn.exec("RELEASE tx");
+        if (!alone) this.conn.exec("RELEASE tx");
         done.push({ job, ok: true, value });
       } catch (err) {
         if (this.conn.inTransaction) {
-          this.conn.exec("ROLLBACK TO tx");
-          this.conn.exec("RELEASE tx");
+          if (alone) this.conn.exec("ROLLBACK");
+          else {
+            this.conn.exec("ROLLBACK TO tx");
+            this.conn.exec("RELEASE tx");
+          }
           done.push({ job, ok: false, value: err });
         } else {
           // SQLite rolled the whole transaction back itself (disk full, I/O error): the group's
