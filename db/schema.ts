@@ -733,9 +733,11 @@ export const memberImports = sqliteTable(
 );
 
 /**
- * What undoes a running import, one row per member it wrote: the member as it was before
- * (`before`, null for a member it created), the history row it added, and when it wrote them.
- * Deleted once the import is done or undone.
+ * What undoes a running import, one row per batch it wrote: `entries`, per member, its id, the
+ * history row it added and the member as it was before (null for a member it created); and when
+ * the batch wrote them. Deleted once the import is done or undone. `member_id` and `history_id`
+ * name the batch's first member; rows of the earlier form (no `entries`) held one member each, in
+ * `member_id`, `history_id` and `before`: they are still read.
  */
 export const memberImportUndo = sqliteTable(
   "member_import_undo",
@@ -746,6 +748,7 @@ export const memberImportUndo = sqliteTable(
     history_id: text("history_id").notNull(),
     before: text("before", { mode: "json" }).$type<Record<string, unknown>>(),
     written_at: text("written_at").notNull(),
+    entries: text("entries", { mode: "json" }).$type<[string, string, Record<string, unknown> | null][]>(),
   },
   (t) => [index("member_import_undo_import_idx").on(t.import_id, t.seq)],
 );

@@ -13,12 +13,14 @@ import { newId, nowIso } from "../ids";
 import { queueMarkedPassUpdate } from "../passes";
 import { searchTextOf, sortNameOf } from "./internal";
 
-/** One member an import wrote: as it was (`before`; null: created), its history row, and when. */
-export type UndoEntry = { member_id: string; history_id: string; before: Record<string, unknown> | null; written_at: string };
+/** One member an import wrote: its id, its history row's id, and the member as it was (null: created). */
+export type UndoEntry = [memberId: string, historyId: string, before: Record<string, unknown> | null];
 
 const HOST = hostname();
-/** Undo rows read, and members restored, per transaction (each well under ~100 ms of the writer). */
-const UNDO_BATCH = 250;
+/** Undo rows (a batch of up to 50 members each) read, and their members restored, per transaction (each well under ~100 ms of the writer). */
+const UNDO_ROWS = 5;
+/** Undo rows deleted per transaction once an import is done. */
+const PURGE_ROWS = 40;
 /** The columns an import writes, restored from `before` (id, email and referral code it never changes). */
 const RESTORED = [
   "first_name",
@@ -36,51 +38,104 @@ const clubChains = new Map<string, Promise<unknown>>();
 const runningHere = new Set<string>();
 
 /**
- * Whether other work may be waiting for the import's process or its database: the server says
- * (`whenOthersWait`: requests in hand besides the import's own); a process that cannot know (the
- * CLI, beside a server it does not see) assumes so.
+ * Whether requests of this process wait besides the import's own: the server says
+ * (`whenOthersWait`); a process that serves no requests (the CLI) has none of its own.
  */
-let othersWaiting: () => boolean = () => true;
+let othersWaiting: (() => boolean) | null = null;
 
-/** The server's answer to "is anyone else waiting?", asked after each slice of an import. */
-export function whenOthersWait(check: () => boolean): void {
+/** The server's answer to "is anyone else waiting?", asked after each slice of an import (null: nobody asks). */
+export function whenOthersWait(check: (() => boolean) | null): void {
   othersWaiting = check;
 }
 
 /**
- * Lets the requests waiting on the event loop (and their transactions) go before the next batch.
- * After `worked` ms of import, while others wait, it rests as long: a request takes several turns
- * of the event loop (body, key, query, audit row), and one turn between two slices left each of
- * those turns behind a whole slice (another club's p99 was 360-400 ms during a 100,000-line
- * import on a busy machine). The import then gives up at most half of the time; alone, none.
- */
-export const pause = (worked = 0) =>
-  worked > 0 && othersWaiting() ? Bun.sleep(Math.min(worked, SLICE_MS)) : new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
  * The longest an import works before it lets other requests go, in the writer (a transaction)
- * or on the event loop (checking lines): in time rather than lines, so that a slower or busier
- * machine makes shorter batches, not longer waits.
+ * or on the event loop (checking lines), while others wait: in time rather than lines, so that a
+ * slower or busier machine makes shorter batches, not longer waits.
  */
 export const SLICE_MS = 25;
+/**
+ * The same while nobody waits. Each commit of an import writes every page its slice touched
+ * (a member touches five indexes at random places) and syncs the disk: 5,000 lines made some 45
+ * commits of 25 ms slices, 0.7-1 s of a 2 s import. A request that comes meanwhile waits for the
+ * rest of one slice at most; from then on it is waiting, and slices are short.
+ */
+export const LONE_SLICE_MS = 100;
+/**
+ * Alone, the import leaves the write lock free this long once every GAP_EVERY_MS of work: longer
+ * than the longest sleep of SQLite's busy handler (100 ms), so that another process waiting for
+ * the lock (which it cannot see before that process commits) gets it, well within its timeout.
+ */
+const GAP_MS = 110;
+const GAP_EVERY_MS = 1000;
 
-/** Whether the slice begun at `since` (performance.now()) is used up. */
-export const sliceOver = (since: number) => performance.now() - since >= SLICE_MS;
+/** The rhythm of one import: when to end a slice, and how long to rest after it. */
+export type Pace = {
+  /** Whether the slice begun at `since` (performance.now()) is used up. */
+  sliceOver(since: number): boolean;
+  /** Lets waiting work go after `worked` ms of import (see `pace`). */
+  pause(worked: number): Promise<void>;
+  /** A pause once per slice of work: call it between two pieces of work. */
+  turn(): Promise<void>;
+};
 
-/** A pause once per slice of work: call it between two pieces of work. */
-export function slicer(): () => Promise<void> {
+/**
+ * How an import on `db` shares its process and its database. Others wait when the server has
+ * requests in hand besides the import's own, or when another process has written to the
+ * database since the import began (a server beside the CLI: from then on, for the rest of the
+ * import). Then slices are short and, after each, the import rests as long as the slice took: a
+ * request takes several turns of the event loop (body, key, query, audit row), and one turn
+ * between two slices left each of those turns behind a whole slice (another club's p99 was
+ * 360-400 ms during a 100,000-line import on a busy machine). The import then gives up at most
+ * half of the time; alone, it takes long slices and only the short gaps of GAP_MS.
+ */
+export function pace(db: Db): Pace {
+  let shared = false;
+  let sinceGap = 0;
+  const others = () => {
+    if (!shared && db.othersWrote()) shared = true;
+    return shared || (othersWaiting?.() ?? false);
+  };
+  const sliceOver = (since: number) => {
+    const took = performance.now() - since;
+    return took >= SLICE_MS && (took >= LONE_SLICE_MS || others());
+  };
+  const pause = (worked: number) => {
+    if (worked > 0 && others()) return Bun.sleep(Math.min(worked, SLICE_MS));
+    sinceGap += worked;
+    if (sinceGap < GAP_EVERY_MS) return nextTurn();
+    sinceGap = 0;
+    return Bun.sleep(GAP_MS);
+  };
   let since = performance.now();
-  return async () => {
-    if (!sliceOver(since)) return;
-    await pause(performance.now() - since);
-    since = performance.now();
+  return {
+    sliceOver,
+    pause,
+    async turn() {
+      if (!sliceOver(since)) return;
+      await pause(performance.now() - since);
+      since = performance.now();
+    },
   };
 }
 
-/** Writes the undo rows of a batch, in the batch's transaction. */
-export async function journal(t: Queryable, importId: string, entries: UndoEntry[]): Promise<void> {
+/** One turn of the event loop: what is waiting on it goes first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Writes what undoes a batch, in the batch's transaction: ONE row holding every member's entry
+ * (a row per member, then deleted one by one once the import was done, cost about a sixth of a
+ * 5,000-line import), and the instant the batch wrote its members (their `updated_at`).
+ */
+export async function journal(t: Queryable, importId: string, entries: UndoEntry[], writtenAt: string): Promise<void> {
   if (!entries.length) return;
-  await t.insert(memberImportUndo).values(entries.map((e) => ({ import_id: importId, ...e })));
+  const [memberId, historyId] = entries[0];
+  await t.insert(memberImportUndo).values({ import_id: importId, member_id: memberId, history_id: historyId, entries, written_at: writtenAt });
+}
+
+/** A row's entries, newest last; a row written before the batched form holds one member in its own columns. */
+function entriesOf(row: typeof memberImportUndo.$inferSelect): UndoEntry[] {
+  return row.entries ?? [[row.member_id, row.history_id, row.before ?? null]];
 }
 
 function alive(pid: number): boolean {
@@ -112,38 +167,40 @@ function ownerGone(row: { id: string; host: string; pid: number }): boolean {
 async function undoImport(db: Db, importId: string, clubId: string): Promise<void> {
   for (;;) {
     const left = await db.tx(async (t) => {
-      const rows = await t
-        .select()
-        .from(memberImportUndo)
-        .where(eq(memberImportUndo.import_id, importId))
-        .orderBy(desc(memberImportUndo.seq))
-        .limit(UNDO_BATCH);
+      const rows = await t.select().from(memberImportUndo).where(eq(memberImportUndo.import_id, importId)).orderBy(desc(memberImportUndo.seq)).limit(UNDO_ROWS);
       if (!rows.length) return 0;
+      const entries = rows.flatMap((row) =>
+        entriesOf(row)
+          .map((entry) => ({ entry, writtenAt: row.written_at }))
+          .reverse(),
+      );
       const current = await t
         .select({ id: members.id, updated_at: members.updated_at })
         .from(members)
         .where(
           inArray(
             members.id,
-            rows.map((r) => r.member_id),
+            entries.map((e) => e.entry[0]),
           ),
         );
       const updatedAt = new Map(current.map((m) => [m.id, m.updated_at]));
       const now = nowIso();
       const restored: string[] = [];
-      for (const row of rows) {
-        if (updatedAt.get(row.member_id) !== row.written_at) continue;
-        await t.delete(memberHistory).where(eq(memberHistory.id, row.history_id));
-        if (row.before === null) {
+      for (const {
+        entry: [memberId, historyId, before],
+        writtenAt,
+      } of entries) {
+        if (updatedAt.get(memberId) !== writtenAt) continue;
+        await t.delete(memberHistory).where(eq(memberHistory.id, historyId));
+        if (before === null) {
           try {
-            await t.delete(members).where(eq(members.id, row.member_id));
+            await t.delete(members).where(eq(members.id, memberId));
           } catch {
             // Referred to since (a registration with the member's code): the member stays.
           }
           continue;
         }
-        const before = row.before as Record<string, string | null>;
-        const back: Record<string, unknown> = Object.fromEntries(RESTORED.map((c) => [c, row.before?.[c] ?? null]));
+        const back: Record<string, unknown> = Object.fromEntries(RESTORED.map((c) => [c, before[c] ?? null]));
         const names = {
           first_name: before.first_name as string,
           last_name: before.last_name as string,
@@ -153,8 +210,8 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
         await t
           .update(members)
           .set({ ...back, search_text: searchTextOf(names), sort_name: sortNameOf(names), pass_updated_at: now, updated_at: now })
-          .where(eq(members.id, row.member_id));
-        restored.push(row.member_id);
+          .where(eq(members.id, memberId));
+        restored.push(memberId);
       }
       await queueMarkedPassUpdate(t, clubId, restored, "import_undone", now);
       await t.delete(memberImportUndo).where(
@@ -166,7 +223,7 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
       return rows.length;
     });
     if (!left) break;
-    await pause();
+    await nextTurn();
   }
   await db.tx((t) => t.update(memberImports).set({ status: "undone", finished_at: nowIso() }).where(eq(memberImports.id, importId)));
 }
@@ -174,11 +231,7 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
 /** Deletes a finished import's undo rows, a batch per transaction. */
 async function purgeUndo(db: Db, importId: string): Promise<void> {
   for (;;) {
-    const seqs = await db.read
-      .select({ seq: memberImportUndo.seq })
-      .from(memberImportUndo)
-      .where(eq(memberImportUndo.import_id, importId))
-      .limit(UNDO_BATCH * 8);
+    const seqs = await db.read.select({ seq: memberImportUndo.seq }).from(memberImportUndo).where(eq(memberImportUndo.import_id, importId)).limit(PURGE_ROWS);
     if (!seqs.length) return;
     await db.tx((t) =>
       t.delete(memberImportUndo).where(
@@ -188,7 +241,7 @@ async function purgeUndo(db: Db, importId: string): Promise<void> {
         ),
       ),
     );
-    await pause();
+    await nextTurn();
   }
 }
 

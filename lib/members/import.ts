@@ -12,7 +12,7 @@
 // The writing never holds the single writer for long (issue 18): each batch is its own short
 // transaction, behind the club's import lock, journalled so that an import stopped half-way
 // (an error, a crash) is undone (./import-journal.ts).
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, type Column, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { memberHistory, members } from "../../db/schema";
@@ -41,7 +41,7 @@ import {
 import { emitter } from "../webhooks/emit";
 import { type ImportChange, type ImportMode, type ImportResult, type MemberAdminItem, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
 import { todayUtc } from "./status";
-import { journal, pause, slicer, sliceOver, type UndoEntry, withImportLock } from "./import-journal";
+import { journal, pace, type UndoEntry, withImportLock } from "./import-journal";
 
 /**
  * Told how far an import has gone: `done` of the file's `total` data lines are handled (checked,
@@ -311,24 +311,69 @@ const p = (name: string) => sql.placeholder(name);
 /** What an update writes: every stored column the import may change, and the keys made from them. */
 const UPDATE_COLUMNS = [...Object.keys(STORED).filter((c) => !["id", "email", "referral_code"].includes(c)), "search_text", "sort_name", "updated_at"];
 const HISTORY_COLUMNS = Object.keys(getTableColumns(memberHistory));
+const MEMBER_COLUMNS: Record<string, Column> = getTableColumns(members);
 
 /**
- * The import's three statements, built once per database (Db.prepareTx): building a query of the
- * 40-column members table costs more than running it, 100,000 times over. The insert has the
- * columns of the first new member's row (every row comes from newMemberRow: the same columns); an
- * update writes every column an import may change, from the member as read in the same transaction.
+ * Placeholders of a statement of many rows are named by their position: row `i`'s value of the
+ * `j`th of `width` columns is `i * width + j`, so that the values are one flat array (an object
+ * of thousands of named keys per batch cost a tenth of the import).
+ */
+const slot = (i: number, j: number, width: number) => p(String(i * width + j));
+
+/** The values of `rows` for the placeholders of `columns`, in their order (`slot`). */
+function slotted(columns: string[], rows: Record<string, unknown>[]): unknown[] {
+  const values: unknown[] = [];
+  for (const row of rows) for (const c of columns) values.push(row[c] ?? null);
+  return values;
+}
+
+/**
+ * The import's statements, one per number of rows, built once per database (Db.prepareTx):
+ * building a query of the 40-column members table costs more than running it. Each writes a
+ * whole batch in ONE statement: the members version's triggers (db/index.ts) make every
+ * statement that writes a member keep a statement journal of the pages it touches, which cost
+ * more than the row itself when paid per member (5,000 updates: 1.2 s with one statement a
+ * member, against 0.3 s without the triggers). An insert has the columns of the batch's first
+ * new member (every row comes from newMemberRow: the same columns); an update writes every column
+ * an import may change, each member's values read from a list of rows joined by id.
  */
 function statements(db: Db) {
-  const placeholders = (columns: string[]) => Object.fromEntries(columns.map((c) => [c, p(c)])) as never;
+  const rowsOf = (columns: string[], n: number) =>
+    Array.from({ length: n }, (_, i) => Object.fromEntries(columns.map((c, j) => [c, slot(i, j, columns.length)]))) as never;
   return {
-    insert: (row: MemberRow) => db.prepareTx("members.import.insert", (q) => q.insert(members).values(placeholders(Object.keys(row)))).execute(row),
-    update: db.prepareTx("members.import.update", (q) =>
-      q
-        .update(members)
-        .set(placeholders(UPDATE_COLUMNS))
-        .where(and(eq(members.club_id, p("club_id")), eq(members.id, p("id")))),
-    ),
-    history: db.prepareTx("members.import.history", (q) => q.insert(memberHistory).values(placeholders(HISTORY_COLUMNS))),
+    insert: (rows: MemberRow[]) => {
+      const columns = Object.keys(rows[0]);
+      return db
+        .prepareTx(`members.import.insert:${rows.length}`, (q) => q.insert(members).values(rowsOf(columns, rows.length)))
+        .execute(slotted(columns, rows) as never);
+    },
+    history: (rows: Record<string, unknown>[]) =>
+      db
+        .prepareTx(`members.import.history:${rows.length}`, (q) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, rows.length)))
+        .execute(slotted(HISTORY_COLUMNS, rows) as never),
+    update: (clubId: string, rows: Record<string, unknown>[]) => {
+      const columns = ["id", ...UPDATE_COLUMNS];
+      return (
+        db
+          .prepareTx(`members.import.update:${rows.length}`, (q) => {
+            // The new values as a list of rows `v` (a SELECT per row, UNION ALL: SQLite and PostgreSQL alike).
+            const selects = rows.map(
+              (_, i) =>
+                sql`select ${sql.join(
+                  columns.map((c, j) => sql`${sql.param(slot(i, j, columns.length), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
+                  sql`, `,
+                )}`,
+            );
+            return q
+              .update(members)
+              .set(Object.fromEntries(UPDATE_COLUMNS.map((c) => [c, sql`${sql.identifier("v")}.${sql.identifier(c)}`])) as never)
+              .from(sql`(${sql.join(selects, sql` union all `)}) as ${sql.identifier("v")}`)
+              .where(and(eq(members.club_id, slot(rows.length, 0, columns.length)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
+          })
+          // The club's id after the rows' values: the placeholder that follows theirs.
+          .execute([...slotted(columns, rows), clubId] as never)
+      );
+    },
   };
 }
 
@@ -336,9 +381,9 @@ function statements(db: Db) {
  * Step 3, one planned batch written in the caller's transaction `t`: each member with its history
  * row, its search and sort keys and, for a new one, a referral code drawn with the batch's; the
  * passes of the members whose pass shows a change are marked (`pass_updated_at`) and their update
- * queued.
+ * queued. Answers the batch's undo entries and the instant they were written.
  */
-async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<UndoEntry[]> {
+async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{ undo: UndoEntry[]; now: string }> {
   const run = statements(ctx.db);
   const codes = await freeReferralCodes(t, ctx.clubId, planned.filter((x) => x.kind === "create").length);
   let drawn = 0;
@@ -346,6 +391,9 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<U
   const passesChanged: string[] = [];
   const undo: UndoEntry[] = [];
   const changed: { before: Stored | null; after: Stored }[] = [];
+  const inserts: MemberRow[] = [];
+  const updates: Record<string, unknown>[] = [];
+  const histories: Record<string, unknown>[] = [];
   for (const x of planned) {
     if (x.kind === "create") {
       const v = x.values;
@@ -365,10 +413,10 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<U
       const status = v.payment_status ? paymentStatusChange({ payment_status: "paid", status_before_suspension: null }, v.payment_status) : {};
       // `updated_at` is the batch's instant: what an undo compares to see the member untouched since.
       const created = { status_before_suspension: null, ...row, ...status, updated_at: now } as MemberRow;
-      await run.insert(created);
+      inserts.push(created);
       const history = historyRow(ctx, { memberId: created.id, action: "import_create", to: created, details: { line: x.line } }, now);
-      await run.history.execute(history as never);
-      undo.push({ member_id: created.id, history_id: history.id, before: null, written_at: now });
+      histories.push(history);
+      undo.push([created.id, history.id, null]);
       changed.push({ before: null, after: created });
     } else {
       const { before, set } = x;
@@ -378,9 +426,8 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<U
       // The pass is marked in the member's own row (its Last-Modified for the wallets).
       const passChanged = memberPassChanged(before, after);
       if (passChanged) passesChanged.push(before.id);
-      await run.update.execute({
+      updates.push({
         ...after,
-        club_id: ctx.clubId,
         search_text: searchTextOf(after),
         sort_name: sortNameOf(after),
         pass_updated_at: passChanged ? now : before.pass_updated_at,
@@ -389,15 +436,18 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<U
       changed.push({ before, after });
       const details = { line: x.line, fields: x.fields.map((f) => f.field), changes: x.fields };
       const history = historyRow(ctx, { memberId: before.id, action: "import_update", from: before, to: after, details }, now);
-      await run.history.execute(history as never);
-      undo.push({ member_id: before.id, history_id: history.id, before: { ...before }, written_at: now });
+      histories.push(history);
+      undo.push([before.id, history.id, { ...before }]);
     }
   }
+  if (inserts.length) await run.insert(inserts);
+  if (updates.length) await run.update(ctx.clubId, updates);
+  if (histories.length) await run.history(histories);
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
   // Webhooks: the endpoints read once per batch, the members' items only when one is wanted.
   const out = await emitter(ctx.db, ctx.clubId);
-  if (!(["member.created", "member.updated", "member.status_changed"] as const).some((type) => out.wants(type))) return undo;
+  if (!(["member.created", "member.updated", "member.status_changed"] as const).some((type) => out.wants(type))) return { undo, now };
   const items = new Map(
     (
       await loadItems(
@@ -408,7 +458,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<U
     ).map((i) => [i.id, i]),
   );
   for (const c of changed) await emitMemberChange(out, c.before, c.after, async () => items.get(c.after.id) as MemberAdminItem);
-  return undo;
+  return { undo, now };
 }
 
 /** Lines between two garbage collections of a large import. */
@@ -472,11 +522,11 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   let good = 0;
   /** Good lines whose outcome the club's members decide: they may yet be errors. */
   let open = 0;
-  const turn = slicer();
+  const rhythm = pace(ctx.db);
   for (const row of sheet.rows()) {
     total++;
     sweep(total);
-    await turn();
+    await rhythm.turn();
     if (isBlank(row.cells)) continue;
     const c = checkLine(sheet, custom, row, msg);
     const email = "email" in c ? c.email : "";
@@ -527,7 +577,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     // On the read connection: the writer is not held, other requests go between batches.
     for (const batch of batches()) {
       await planBatch(ctx.db.read, ctx, batch, options, msg, errors, totals);
-      await turn();
+      await rhythm.turn();
     }
     if (dryRun || stopped()) {
       report(total, total);
@@ -556,10 +606,11 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
               const planned = await planBatch(t, ctx, next.value as Checked[], options, msg, errors, totals);
               // An error only the database shows now (a change made since the check): nothing of this transaction.
               if (stopped()) throw new Abandoned();
-              await journal(t, importId, await writeBatch(t, ctx, planned));
+              const written = await writeBatch(t, ctx, planned);
+              await journal(t, importId, written.undo, written.now);
               done += (next.value as Checked[]).length;
               next = lines.next();
-            } while (!next.done && !sliceOver(since));
+            } while (!next.done && !rhythm.sliceOver(since));
           })
           .catch((err) => {
             if (!(err instanceof Abandoned)) throw err;
@@ -570,7 +621,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
         Bun.gc(true);
         swept = done;
       }
-      await pause(performance.now() - began);
+      await rhythm.pause(performance.now() - began);
     }
     if (stopped()) return { keep: false, result: answer(false) };
     return { keep: true, result: answer(totals.created + totals.updated > 0) };

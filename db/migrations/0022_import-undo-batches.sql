@@ -1,0 +1,1 @@
+ALTER TABLE `member_import_undo` ADD `entries` text;
