@@ -71,7 +71,17 @@
   /** One scan to the server: the verdict, or an error with the server's message; throws when the network (or the server) is down. */
   async function send(scan) {
     const body = new URLSearchParams({ _csrf: csrf, code: scan.code, nonce: scan.nonce });
-    const res = await fetch(form.action, { method: "POST", body, headers: { accept: "application/json" }, credentials: "same-origin", redirect: "manual" });
+    // A request that hangs (a network coming back, a captive portal) is given up after 8 s, so the
+    // queue is not stuck behind it: the scan goes again, and its nonce checks it in once.
+    const signal = AbortSignal.timeout ? AbortSignal.timeout(8000) : undefined;
+    const res = await fetch(form.action, {
+      method: "POST",
+      body,
+      headers: { accept: "application/json" },
+      credentials: "same-origin",
+      redirect: "manual",
+      signal,
+    });
     // A server in trouble is the network's case: the scan waits and goes again.
     if (res.status >= 500) throw new Error(`HTTP ${res.status}`);
     const type = res.headers.get("content-type") || "";
@@ -111,7 +121,9 @@
 
   let flushing = false;
   async function flush() {
-    if (flushing || !queue.length || !navigator.onLine) return showNet();
+    // Tried whatever navigator.onLine says: it lags behind the network (and is true behind a
+    // captive portal); a failed send just leaves the scans queued for the next try.
+    if (flushing || !queue.length) return showNet();
     flushing = true;
     try {
       while (queue.length) {
