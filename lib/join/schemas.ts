@@ -28,7 +28,7 @@ export const PublicClub = z
     tiers: z.array(PublicTier).meta({ description: "The active tiers, in the club's order." }),
     payment_methods: z
       .array(z.enum(JOIN_PAYMENT_METHODS))
-      .meta({ description: "What works now: `bank_transfer` when the club has a payout IBAN; `stripe` once card payments are configured." }),
+      .meta({ description: "What works now: `stripe` when card payments are configured and the club enables them, `bank_transfer` when the club has a payout IBAN." }),
     custom_fields: z
       .array(z.record(z.string(), z.unknown()))
       .meta({ description: "The club's custom field definitions (`key`, `label`, `type`, `required`, `options`): what the join form asks." }),
@@ -53,6 +53,10 @@ export const JoinRequest = z
       .nullish()
       .meta({ description: "Answers to the club's custom fields, by key (checked against its `custom_fields_schema`)." }),
     payment_method: z.enum(JOIN_PAYMENT_METHODS),
+    subscription: z.boolean().nullish().meta({
+      description:
+        "With `stripe`: renew automatically by card. Where the club allows it (`allow_subscription`; else 409 `SUBSCRIPTION_NOT_OFFERED` when true); default the club's `subscription_default`; always with `subscription_only`.",
+    }),
     ...FORM_PROOF_FIELDS,
   })
   .meta({
@@ -72,6 +76,10 @@ export const JoinAnswer = z
     discount_cents: z.int(),
     currency: z.string(),
     manage_url: z.string().meta({ description: "The new member's own page." }),
+    checkout_url: z
+      .string()
+      .nullable()
+      .meta({ description: "With `stripe` and something to pay: Stripe's payment page (Checkout); the membership is active once Stripe reports the payment." }),
     bank_transfer: BankTransfer.nullable().meta({ description: "How to pay; null when there is nothing to pay or the application awaits approval." }),
   })
   .meta({ id: "JoinAnswer" });

@@ -8,7 +8,8 @@ import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
-import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
+import { Conflict, type Invalid, NotFound, ServiceUnavailable, ValidationFailed } from "../errors";
+import { cancelAtPeriodEnd, type StripeSettings } from "../stripe";
 import { newId, nowIso } from "../ids";
 import { getTierRow } from "../tiers/internal";
 import { type Emitter, emitter } from "../webhooks/emit";
@@ -279,10 +280,18 @@ export const extendMembership = verb("members:edit", async (ctx: Ctx, input: Ext
 );
 
 /**
- * Records a manual payment (no provider fee) and renews: `pending` or expired -> `paid` with a
- * new period from today; active -> the period is renewed from its end. 409 when suspended.
+ * A payment the provider took (the Stripe webhook, lib/stripe-events): its fee, its PaymentIntent,
+ * and the Stripe customer and subscription it comes with (a subscription puts the member on
+ * automatic renewal).
  */
-export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: MarkPaidRequest & { member_id: string }) =>
+export type ProviderPayment = { fee_cents: number; payment_id: string | null; customer_id?: string | null; subscription_id?: string | null };
+
+/**
+ * Records a payment and renews: `pending` or expired -> `paid` with a new period from today;
+ * active -> the period is renewed from its end. 409 when suspended. A manual payment (an admin's)
+ * carries no provider fee; one the provider took (`provider`) carries its fee and reference.
+ */
+export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: MarkPaidRequest & { member_id: string; provider?: ProviderPayment }) =>
   transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
     if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
     const club = await clubSettings(t, ctx.clubId);
@@ -296,35 +305,111 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
       : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
     // What a member who joined online owed is paid now (lib/members/referral credits who referred them).
     if (m.amount_due_cents !== null) set.amount_due_cents = null;
+    const provider = input.provider;
+    if (provider?.customer_id) set.stripe_customer_id = provider.customer_id;
+    if (provider?.subscription_id) Object.assign(set, { payment_mode: "subscription", stripe_subscription_id: provider.subscription_id, renewal_opt_out_at: null });
     const paymentId = newId();
     return {
       set,
       details: { amount_cents: input.amount_cents, payment_method: method, payment_id: paymentId, months },
       also: async (_after, out) => {
         await creditReferrer(t, m);
-        const now = nowIso();
-        const [payment] = await t
-          .insert(payments)
-          .values({
-            id: paymentId,
-            club_id: ctx.clubId,
-            member_id: m.id,
-            kind: "membership",
-            amount_cents: input.amount_cents,
-            currency,
-            method,
-            source: "manual",
-            provider_fee_cents: 0,
-            platform_commission_cents: Math.round((input.amount_cents * (club.commission_rate_percent ?? 0)) / 100),
-            reason: input.reason ?? null,
-            admin_id: ctx.actor.adminId,
-            paid_at: now,
-            created_at: now,
-          })
-          .returning();
-        await out.emit("payment.recorded", () => paymentData(payment));
+        await insertMemberPayment(t, ctx, out, {
+          id: paymentId,
+          member_id: m.id,
+          amount_cents: input.amount_cents,
+          currency,
+          method,
+          reason: input.reason ?? null,
+          commissionPercent: club.commission_rate_percent,
+          provider,
+        });
       },
     };
+  }),
+);
+
+/**
+ * A membership payment row (a refund: negative), `payment.recorded` for the webhooks: manual (no
+ * provider fee) unless `provider` says the provider took it; the club's commission rate.
+ */
+async function insertMemberPayment(
+  t: Queryable,
+  ctx: Ctx,
+  out: Emitter,
+  p: {
+    id: string;
+    member_id: string;
+    amount_cents: number;
+    currency: string;
+    method: string;
+    reason: string | null;
+    commissionPercent: number | null;
+    provider?: ProviderPayment;
+  },
+) {
+  const now = nowIso();
+  const [payment] = await t
+    .insert(payments)
+    .values({
+      id: p.id,
+      club_id: ctx.clubId,
+      member_id: p.member_id,
+      kind: "membership",
+      amount_cents: p.amount_cents,
+      currency: p.currency,
+      method: p.method,
+      source: p.provider ? "provider" : "manual",
+      provider_fee_cents: p.provider?.fee_cents ?? 0,
+      provider_payment_id: p.provider?.payment_id ?? null,
+      platform_commission_cents: Math.round((p.amount_cents * (p.commissionPercent ?? 0)) / 100),
+      reason: p.reason,
+      admin_id: ctx.actor.adminId,
+      paid_at: now,
+      created_at: now,
+    })
+    .returning();
+  await out.emit("payment.recorded", () => paymentData(payment));
+}
+
+/**
+ * A refund the payment provider made of a member's payment (Stripe `charge.refunded`): a negative
+ * payment row naming the provider's payment, and a history row. The membership does not change:
+ * the admin decides what a refund means (suspend, correct the end).
+ */
+export const recordMemberRefund = verb(
+  "finances:edit",
+  async (ctx: Ctx, input: { member_id: string; amount_cents: number; currency: string; method: string; provider: ProviderPayment; reason: string | null }) =>
+    transition(ctx, input.member_id, "refund", input.reason, async (m, t) => {
+      const club = await clubSettings(t, ctx.clubId);
+      const paymentId = newId();
+      return {
+        set: {},
+        details: { amount_cents: -input.amount_cents, payment_method: input.method, payment_id: paymentId },
+        also: (_after, out) =>
+          insertMemberPayment(t, ctx, out, {
+            id: paymentId,
+            member_id: m.id,
+            amount_cents: -input.amount_cents,
+            currency: input.currency,
+            method: input.method,
+            reason: input.reason,
+            commissionPercent: club.commission_rate_percent,
+            provider: input.provider,
+          }),
+      };
+    }),
+);
+
+/**
+ * The member's automatic renewal has ended at the provider (Stripe `customer.subscription.deleted`):
+ * back to `one_time`, the opt-out dated if it was not; the member stays active until the end of
+ * what they paid. Nothing when `subscription_id` is not the member's (an older one).
+ */
+export const endSubscription = verb("finances:edit", async (ctx: Ctx, input: { member_id: string; subscription_id: string }) =>
+  transition(ctx, input.member_id, "subscription_ended", null, async (m) => {
+    if (m.stripe_subscription_id !== input.subscription_id) return null;
+    return { set: { payment_mode: "one_time", stripe_subscription_id: null, renewal_opt_out_at: m.renewal_opt_out_at ?? nowIso() } };
   }),
 );
 
@@ -346,14 +431,26 @@ export const reactivateMember = verb("members:edit", async (ctx: Ctx, input: Rea
 
 /**
  * Stops the automatic renewal: only for `payment_mode` `subscription` without
- * `renewal_opt_out_at` (else 409). The member stays active until the end of the paid period.
+ * `renewal_opt_out_at` (else 409). The member stays active until the end of the paid period. A
+ * Stripe subscription is cancelled at Stripe first, at the end of its period (502 when Stripe
+ * refuses, 503 STRIPE_NOT_CONFIGURED when its keys are gone: nothing changes here then).
  */
-export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
-  transition(ctx, input.member_id, "cancel_subscription", input.reason, async (m) => {
-    if (m.payment_mode !== "subscription" || m.renewal_opt_out_at) throw new Conflict("NO_ACTIVE_SUBSCRIPTION");
+export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) => {
+  const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
+  const cancelling = (m: MemberRow) => m.payment_mode === "subscription" && !m.renewal_opt_out_at;
+  // Outside the transaction (network); the transition checks the state again.
+  if (cancelling(seen) && seen.stripe_subscription_id) await stopStripeRenewal(ctx.stripe, seen.stripe_subscription_id, true);
+  return transition(ctx, input.member_id, "cancel_subscription", input.reason, async (m) => {
+    if (!cancelling(m)) throw new Conflict("NO_ACTIVE_SUBSCRIPTION");
     return { set: { renewal_opt_out_at: nowIso() } };
-  }),
-);
+  });
+});
+
+/** Stops (`stop`) or resumes the renewal of a Stripe subscription at the end of its period; 503 STRIPE_NOT_CONFIGURED without Stripe's keys. */
+export async function stopStripeRenewal(stripe: StripeSettings | null | undefined, subscriptionId: string, stop: boolean): Promise<void> {
+  if (!stripe) throw new ServiceUnavailable("STRIPE_NOT_CONFIGURED");
+  await cancelAtPeriodEnd(stripe, subscriptionId, stop);
+}
 
 /** The member of the club (404 MEMBER_NOT_FOUND for an unknown id or another club's). */
 export const getMember = verb(

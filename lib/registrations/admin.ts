@@ -52,8 +52,23 @@ async function paidFor(t: Queryable, clubId: string, registrationId: string): Pr
   return { paid: Number(sum?.paid ?? 0), count: Number(sum?.n ?? 0), method: last?.method ?? null };
 }
 
-/** A manual event payment (no provider fee; the club's commission rate), positive or a refund; `payment.recorded` for the webhooks. */
-async function recordPayment(t: Queryable, ctx: Ctx, reg: RegistrationRow, amount: number, method: string, reason: string | null, now: string) {
+/** What the payment provider says of an event payment it took or refunded (lib/stripe-events): its fee and PaymentIntent. */
+export type ProviderTicketPayment = { fee_cents: number; payment_id: string | null };
+
+/**
+ * An event payment, positive or a refund: manual (no provider fee) unless `provider` says the
+ * provider took it; the club's commission rate; `payment.recorded` for the webhooks.
+ */
+export async function recordPayment(
+  t: Queryable,
+  ctx: Ctx,
+  reg: RegistrationRow,
+  amount: number,
+  method: string,
+  reason: string | null,
+  now: string,
+  provider?: ProviderTicketPayment,
+) {
   const club = await clubSettings(t, ctx.clubId);
   const [payment] = await t
     .insert(payments)
@@ -66,8 +81,9 @@ async function recordPayment(t: Queryable, ctx: Ctx, reg: RegistrationRow, amoun
       amount_cents: amount,
       currency: reg.currency,
       method,
-      source: "manual",
-      provider_fee_cents: 0,
+      source: provider ? "provider" : "manual",
+      provider_fee_cents: provider?.fee_cents ?? 0,
+      provider_payment_id: provider?.payment_id ?? null,
       platform_commission_cents: Math.round((amount * (club.commission_rate_percent ?? 0)) / 100),
       reason,
       admin_id: ctx.actor.adminId,
@@ -132,12 +148,12 @@ export const addRegistration = verb(
 
 /**
  * Confirms a pending registration and records the payment received (default: the registration's
- * amount, by bank transfer; 0 records none). Needs events:edit and finances:edit (it records
+ * amount, by bank transfer; 0 records none; `provider`: one Stripe took, with its fee). Needs events:edit and finances:edit (it records
  * money). 409: not pending (REGISTRATION_NOT_PENDING), a cancelled event. 404: not this club's.
  */
 export const confirmRegistration = verb(
   ["events:edit", "finances:edit"],
-  async (ctx: Ctx, input: RegistrationConfirm & RegistrationRef): Promise<EventRegistrationItem> =>
+  async (ctx: Ctx, input: RegistrationConfirm & RegistrationRef & { provider?: ProviderTicketPayment }): Promise<EventRegistrationItem> =>
     ctx.db.tx(async (t) => {
       const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
       const { r, ticket_name } = await getRegistrationOrThrow(t, ctx.clubId, input);
@@ -145,7 +161,7 @@ export const confirmRegistration = verb(
       if (r.status !== "pending") throw new Conflict("REGISTRATION_NOT_PENDING", { status: r.status });
       const now = nowIso();
       const amount = input.amount_cents ?? r.amount_cents;
-      if (amount > 0) await recordPayment(t, ctx, r, amount, input.payment_method ?? "bank_transfer", null, now);
+      if (amount > 0) await recordPayment(t, ctx, r, amount, input.payment_method ?? "bank_transfer", null, now, input.provider);
       const [row] = await t
         .update(eventRegistrations)
         .set({ status: "confirmed", updated_at: now })
