@@ -153,6 +153,9 @@ async function bodyBytes({ request }: { request: Request }, contentType: string)
   return undefined;
 }
 
+/** The body as the exact text sent (RouteSpec.text). */
+const bodyText = ({ request }: { request: Request }) => request.text();
+
 function responses(spec: AnyRoute, path: string, params?: ZodObject) {
   const map: Record<number, ZodType> = {};
   if (spec.response) map[spec.status ?? 200] = spec.response;
@@ -268,7 +271,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           transform: normaliseParams,
           // Undefined for other types: Elysia's own parsers (JSON, forms) take over. A route that
           // takes no body never parses one, so a stray malformed body is no 400 there.
-          ...(spec.bytes ? { parse: bodyBytes } : spec.body || spec.raw ? {} : { parse: "none" }),
+          ...(spec.bytes ? { parse: bodyBytes } : spec.text ? { parse: bodyText } : spec.body || spec.raw ? {} : { parse: "none" }),
         } as never,
       );
       mounted.push({ method, path, spec, file, params });
