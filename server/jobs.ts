@@ -11,4 +11,13 @@ import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
 import { REMINDER_JOBS } from "../lib/reminders";
 import { WEBHOOK_JOBS } from "../lib/webhooks/deliver";
 
-export const JOB_KINDS: JobKinds = { ...CARD_JOBS, ...MAIL_JOBS, ...IDEMPOTENCY_JOBS, ...REMINDER_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS, ...CARD_EMAIL_JOBS, ...STRIPE_JOBS };
+export const JOB_KINDS: JobKinds = {
+  ...CARD_JOBS,
+  ...MAIL_JOBS,
+  ...IDEMPOTENCY_JOBS,
+  ...REMINDER_JOBS,
+  ...REGISTRATION_JOBS,
+  ...WEBHOOK_JOBS,
+  ...CARD_EMAIL_JOBS,
+  ...STRIPE_JOBS,
+};

@@ -56,7 +56,9 @@ export async function fakeStripe() {
       payment_status: "unpaid",
       amount_total: Number(item.price_data.unit_amount) * Number(item.quantity ?? 1),
       currency: item.price_data.currency,
-      recurring: item.price_data.recurring ? { interval: item.price_data.recurring.interval, interval_count: Number(item.price_data.recurring.interval_count) } : null,
+      recurring: item.price_data.recurring
+        ? { interval: item.price_data.recurring.interval, interval_count: Number(item.price_data.recurring.interval_count) }
+        : null,
       label: item.price_data.product_data.name,
       customer: p.customer ?? null,
       customer_email: p.customer_email ?? null,
@@ -142,30 +144,45 @@ export async function fakeStripe() {
     if (failure) return error(failure, `fake failure ${failure}`);
     if (req.headers.get("authorization") !== `Bearer ${SECRET_KEY}`) return error(401, "Invalid API Key provided");
     const expand = listOf(body.expand);
-    let m: RegExpExecArray | null;
+    /** The id in `path` when it is `prefix/<id>` and the method is `method`. */
+    const idIn = (method: string, prefix: string) => (req.method === method && path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : null);
+    const subId = idIn("POST", "/v1/subscriptions");
+    const intentId = idIn("GET", "/v1/payment_intents");
+    const chargeId = idIn("GET", "/v1/charges");
+    const txnId = idIn("GET", "/v1/balance_transactions");
     if (req.method === "POST" && path === "/v1/checkout/sessions") return Response.json(createSession(body));
-    if (req.method === "POST" && (m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) {
-      const sub = subscriptions.get(m[1]);
-      if (!sub) return error(404, `No such subscription: '${m[1]}'`);
+    if (subId) {
+      const sub = subscriptions.get(subId);
+      if (!sub) return error(404, `No such subscription: '${subId}'`);
       if (body.cancel_at_period_end !== undefined) sub.cancel_at_period_end = body.cancel_at_period_end === "true";
       return Response.json(sub);
     }
-    if (req.method === "GET" && (m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
-      const pi = intents.get(m[1]);
-      return pi ? Response.json(expandIntent(pi, expand)) : error(404, `No such payment_intent: '${m[1]}'`);
+    if (intentId) {
+      const pi = intents.get(intentId);
+      return pi ? Response.json(expandIntent(pi, expand)) : error(404, `No such payment_intent: '${intentId}'`);
     }
-    if (req.method === "GET" && (m = /^\/v1\/charges\/([^/]+)$/.exec(path))) {
-      const ch = charges.get(m[1]);
-      return ch ? Response.json(expand.includes("balance_transaction") ? { ...ch, balance_transaction: txns.get(ch.balance_transaction) } : ch) : error(404, "No such charge");
+    if (chargeId) {
+      const ch = charges.get(chargeId);
+      return ch
+        ? Response.json(expand.includes("balance_transaction") ? { ...ch, balance_transaction: txns.get(ch.balance_transaction) } : ch)
+        : error(404, "No such charge");
     }
-    if (req.method === "GET" && (m = /^\/v1\/balance_transactions\/([^/]+)$/.exec(path))) {
-      const txn = txns.get(m[1]);
+    if (txnId) {
+      const txn = txns.get(txnId);
       return txn ? Response.json(txn) : error(404, "No such balance transaction");
     }
     if (req.method === "GET" && path === "/v1/invoice_payments") {
       const invoice = invoices.get(body.invoice);
       const data = invoice
-        ? [{ id: id("inpay"), object: "invoice_payment", invoice: invoice.id, is_default: true, payment: { type: "payment_intent", payment_intent: invoice.payment_intent_id } }]
+        ? [
+            {
+              id: id("inpay"),
+              object: "invoice_payment",
+              invoice: invoice.id,
+              is_default: true,
+              payment: { type: "payment_intent", payment_intent: invoice.payment_intent_id },
+            },
+          ]
         : [];
       return Response.json({ object: "list", data, has_more: false, url: "/v1/invoice_payments" });
     }

@@ -359,7 +359,8 @@ export const approveMember = verb(
       const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
       await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
       const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");
-      const transfer = due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
+      const transfer =
+        due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
       await queueJoinMail(t, ctx, club, due === 0 ? "welcome" : byCard ? "cardPayment" : "payment", after, transfer ?? { amount_cents: due, currency });
       return getMemberItem(t, ctx.clubId, m.id);
     }),

@@ -74,8 +74,12 @@ function body(page: MemberPage, token: string, baseUrl: string, tx: MemberPageTe
   const here = memberPageUrl("", token);
   const date = (d: string) => formatDate(d, locale, null);
   const validity = m.status === "expired" ? fill(tx.endedOn, { date: date(m.membership_end) }) : fill(tx.until, { date: date(m.membership_end) });
-  const renew = page.payment_methods.includes("bank_transfer")
+  const byCard = page.payment_methods.includes("stripe") ? form(`${here}/renew`, `<button type="submit">${escapeHtml(tx.renewByCard)}</button>`) : "";
+  const byTransfer = page.payment_methods.includes("bank_transfer")
     ? `<a class="button" href="${escapeHtml(here)}?renew=bank_transfer#renew">${escapeHtml(tx.renewByTransfer)}</a>`
+    : "";
+  const renew = page.payment_methods.length
+    ? `${byCard}${byTransfer}`
     : `<p class="muted">${escapeHtml(tx.renewNone)}${club.contact_email ? ` <a href="mailto:${escapeHtml(club.contact_email)}">${escapeHtml(club.contact_email)}</a>` : ""}</p>`;
   const bt = transfer?.bank_transfer;
   const transferBlock = bt
@@ -130,7 +134,7 @@ const DONE = ["name", "email", "email_confirmed", "auto_renewal", "erasure"] as 
 type Done = (typeof DONE)[number];
 
 /** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew` shows the payment details. */
-export async function renderMemberPage(ctx: PublicCtx, token: string, query: { done?: string; renew?: string } = {}): Promise<FileReply> {
+export async function renderMemberPage(ctx: PublicCtx, token: string, query: { done?: string; renew?: string; checkout?: string } = {}): Promise<FileReply> {
   let page: MemberPage;
   try {
     page = await getMemberPage(ctx, token);
@@ -144,14 +148,15 @@ export async function renderMemberPage(ctx: PublicCtx, token: string, query: { d
     query.renew === "bank_transfer" && page.payment_methods.includes("bank_transfer")
       ? await renewMembership(ctx, token, { payment_method: "bank_transfer" })
       : null;
-  const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : null;
+  const back = query.checkout === "success" || query.checkout === "cancelled" ? tx.checkout[query.checkout] : null;
+  const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : back;
   const p = page.club.primary_color;
   const s = page.club.secondary_color;
   const vars = `--primary:${p};--on-primary:${textOn(p)};--secondary:${s};--on-secondary:${textOn(s)};--status:${STATUS_COLORS[page.member.status]}`;
   return reply(200, html(locale, `${page.club.name} — ${tx.title}`, vars, body(page, token, ctx.baseUrl, tx, notice, transfer)));
 }
 
-export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "erasure";
+export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "erasure" | "renew_card";
 
 /**
  * Runs one form of the page and answers a redirect back to it (the new page's address after an
@@ -180,6 +185,11 @@ export async function memberPageAction(ctx: PublicCtx, token: string, action: Pa
       case "erasure":
         await requestErasure(ctx, token);
         return back(token, "erasure");
+      case "renew_card": {
+        // On to Stripe's payment page, which brings the member back here (?checkout=...).
+        const renewal = await renewMembership(ctx, token, { payment_method: "stripe" });
+        return { redirect: renewal.checkout_url as string, headers: { "referrer-policy": "no-referrer" } };
+      }
     }
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -36,7 +36,9 @@ export const MemberPage = z
     }),
     payment_methods: z
       .array(z.string())
-      .meta({ description: "What `renew` takes now: `stripe` when card payments are configured and enabled, `bank_transfer` when the club has a payout IBAN." }),
+      .meta({
+        description: "What `renew` takes now: `stripe` when card payments are configured and enabled, `bank_transfer` when the club has a payout IBAN.",
+      }),
   })
   .meta({ id: "MemberPage", description: "The member's own page: status, card, renewal, what they may change." });
 export type MemberPage = z.infer<typeof MemberPage>;

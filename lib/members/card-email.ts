@@ -39,12 +39,12 @@ async function deliverCardEmail(db: Db, site: Pick<Ctx, "baseUrl" | "mail">, mem
   const qr = await qrPng(member.referral_code, 320);
   try {
     await sendMail(site.mail, {
-    ...clubSender(site.baseUrl, club),
-    to: member.email,
-    subject: fill(text.subject, p),
-    text: [fill(text.hello, p), "", fill(text.intro, p), `${text.open}: ${url}`, "", fill(text.qr, p), "", text.bye, name].join("\n"),
-    html: `<p>${esc(fill(text.hello, p))}</p><p>${esc(fill(text.intro, p))}</p><p><a href="${esc(url)}">${esc(text.open)}</a></p><p><img src="cid:${QR_CID}" alt="QR ${esc(member.referral_code)}" width="240" height="240"></p><p>${esc(fill(text.qr, p))}</p><p>${esc(text.bye)}<br>${esc(name)}</p>`,
-    attachments: [{ filename: "carte-qr.png", content: qr, contentType: "image/png", cid: QR_CID }],
+      ...clubSender(site.baseUrl, club),
+      to: member.email,
+      subject: fill(text.subject, p),
+      text: [fill(text.hello, p), "", fill(text.intro, p), `${text.open}: ${url}`, "", fill(text.qr, p), "", text.bye, name].join("\n"),
+      html: `<p>${esc(fill(text.hello, p))}</p><p>${esc(fill(text.intro, p))}</p><p><a href="${esc(url)}">${esc(text.open)}</a></p><p><img src="cid:${QR_CID}" alt="QR ${esc(member.referral_code)}" width="240" height="240"></p><p>${esc(fill(text.qr, p))}</p><p>${esc(text.bye)}<br>${esc(name)}</p>`,
+      attachments: [{ filename: "carte-qr.png", content: qr, contentType: "image/png", cid: QR_CID }],
     });
   } catch (err) {
     throw new BadGateway("CARD_EMAIL_FAILED", { reason: err instanceof Error ? err.message.slice(0, 300) : "unknown" });

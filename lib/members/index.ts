@@ -307,7 +307,8 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
     if (m.amount_due_cents !== null) set.amount_due_cents = null;
     const provider = input.provider;
     if (provider?.customer_id) set.stripe_customer_id = provider.customer_id;
-    if (provider?.subscription_id) Object.assign(set, { payment_mode: "subscription", stripe_subscription_id: provider.subscription_id, renewal_opt_out_at: null });
+    if (provider?.subscription_id)
+      Object.assign(set, { payment_mode: "subscription", stripe_subscription_id: provider.subscription_id, renewal_opt_out_at: null });
     const paymentId = newId();
     return {
       set,

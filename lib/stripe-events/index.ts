@@ -11,7 +11,7 @@ import { type Db, withinTx } from "../../db";
 import { clubs, eventRegistrations, events, eventTickets, payments, stripeEvents } from "../../db/schema";
 import { systemCaller } from "../access";
 import type { Ctx, PublicCtx, Site } from "../context";
-import { AppError, BadRequest, ServiceUnavailable } from "../errors";
+import { AppError, BadRequest, NotFound } from "../errors";
 import { asLocale } from "../i18n";
 import { nowIso } from "../ids";
 import { enqueueJob, type JobKind, type JobKinds, TemporaryFailure } from "../jobs";
@@ -195,7 +195,14 @@ function chargeRefunded(charge: Stripe.Charge): Plan {
       if (more <= 0) return "ignored: refund already recorded";
       const provider = { fee_cents: 0, payment_id: intent };
       if (paid.member_id && paid.kind === "membership") {
-        await recordMemberRefund(ctx, { member_id: paid.member_id, amount_cents: more, currency: paid.currency, method: "stripe", provider, reason: "stripe refund" });
+        await recordMemberRefund(ctx, {
+          member_id: paid.member_id,
+          amount_cents: more,
+          currency: paid.currency,
+          method: "stripe",
+          provider,
+          reason: "stripe refund",
+        });
       } else if (paid.registration_id) {
         const [reg] = await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, paid.registration_id)).limit(1);
         if (!reg) return "ignored: registration gone";
@@ -235,7 +242,7 @@ async function clubLocale(db: Db, clubId: string | null) {
 
 /**
  * Receives one call of Stripe's webhook: 400 STRIPE_SIGNATURE_INVALID unless `Stripe-Signature`
- * holds for the exact body (secret, 300 s tolerance): a forgery or a replay changes nothing. 503
+ * holds for the exact body (secret, 300 s tolerance): a forgery or a replay changes nothing. 404
  * STRIPE_NOT_CONFIGURED without Stripe's keys. Each event id is applied once; a second copy is
  * acknowledged (`duplicate`). A business refusal (a suspended member...) is stored as the event's
  * outcome and acknowledged: Stripe sending it again would change nothing. A failure to read
@@ -244,7 +251,8 @@ async function clubLocale(db: Db, clubId: string | null) {
 export async function receiveStripeEvent(ctx: PublicCtx, body: string, signature: string | null): Promise<StripeReceipt> {
   const site = ctx.site;
   const stripe = site?.stripe;
-  if (!site || !stripe) throw new ServiceUnavailable("STRIPE_NOT_CONFIGURED");
+  // Without Stripe's keys this installation has no such endpoint.
+  if (!site || !stripe) throw new NotFound("STRIPE_NOT_CONFIGURED");
   const event = await readSignedEvent(stripe, body, signature);
   if (!event) throw new BadRequest("STRIPE_SIGNATURE_INVALID");
   const [seen] = await ctx.db.read.select().from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);

@@ -74,9 +74,7 @@ export type CheckoutOrder = {
 /** Opens a Checkout Session for `order`: its id and the address of Stripe's payment page. 502 when Stripe fails. */
 export async function createCheckout(settings: StripeSettings, order: CheckoutOrder, now = new Date()): Promise<{ id: string; url: string }> {
   const metadata = { ...order.metadata };
-  const expires = order.expiresAt
-    ? Math.min(Math.max(order.expiresAt.getTime(), now.getTime() + CHECKOUT_MIN_MS), now.getTime() + CHECKOUT_MAX_MS)
-    : null;
+  const expires = order.expiresAt ? Math.min(Math.max(order.expiresAt.getTime(), now.getTime() + CHECKOUT_MIN_MS), now.getTime() + CHECKOUT_MAX_MS) : null;
   const session = await calling(() =>
     client(settings).checkout.sessions.create({
       mode: order.everyMonths ? "subscription" : "payment",

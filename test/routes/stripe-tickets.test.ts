@@ -20,7 +20,12 @@ let stripe: FakeStripe;
 beforeAll(async () => {
   stripe = await fakeStripe();
   env = await setup({ ...stripe.env, PENDING_PAYMENT_MINUTES: String(HOLD_MINUTES) });
-  await env.db.tx((t) => t.update(clubs).set({ payment_methods_enabled: ["stripe", "bank_transfer"], payout_iban: "CH9300762011623852957" }).where(eq(clubs.id, env.clubId)));
+  await env.db.tx((t) =>
+    t
+      .update(clubs)
+      .set({ payment_methods_enabled: ["stripe", "bank_transfer"], payout_iban: "CH9300762011623852957" })
+      .where(eq(clubs.id, env.clubId)),
+  );
 });
 afterAll(async () => {
   await env.close();
@@ -78,7 +83,12 @@ describe("a paid ticket", () => {
     const own = await setup({ ...stripe.env, PENDING_PAYMENT_MINUTES: String(HOLD_MINUTES) });
     let db = own.db;
     try {
-      await own.db.tx((t) => t.update(clubs).set({ payment_methods_enabled: ["stripe"] }).where(eq(clubs.id, own.clubId)));
+      await own.db.tx((t) =>
+        t
+          .update(clubs)
+          .set({ payment_methods_enabled: ["stripe"] })
+          .where(eq(clubs.id, own.clubId)),
+      );
       const event = await createEventVia(own, { capacity: 1, tickets: [{ name: "Entrée", non_member_price_cents: 2000 }] });
       const reg = (await registerPublic(own, event.id, { ticket_id: event.tickets[0].id }, "10.30.0.3")).body as Json;
       expect(reg.checkout_url).toStartWith("https://");

@@ -23,7 +23,8 @@ beforeAll(async () => {
   smtp = await startSmtp();
   env = await setup({ ...stripe.env, SMTP_URL: smtp.url });
   [{ slug }] = await env.db.read.select({ slug: clubs.slug }).from(clubs).where(eq(clubs.id, env.clubId));
-  tierId = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adulte", price_cents: 5000, currency: "CHF", duration_months: 12 } })).body.id;
+  tierId = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adulte", price_cents: 5000, currency: "CHF", duration_months: 12 } }))
+    .body.id;
 });
 afterAll(async () => {
   await env.close();
@@ -62,7 +63,11 @@ async function join(body: Record<string, unknown> = {}) {
 async function send(event: Json, opts: { timestamp?: number; secret?: string; signature?: string; payload?: string } = {}) {
   const payload = opts.payload ?? JSON.stringify(event);
   const signature = opts.signature ?? (await stripe.sign(JSON.stringify(event), opts));
-  return env.call("POST", "/api/webhooks/stripe", { key: null, rawBody: payload, headers: { "content-type": "application/json", "stripe-signature": signature } });
+  return env.call("POST", "/api/webhooks/stripe", {
+    key: null,
+    rawBody: payload,
+    headers: { "content-type": "application/json", "stripe-signature": signature },
+  });
 }
 
 const fee = (amount: number) => Math.round(amount * 0.029) + 30;
@@ -91,14 +96,19 @@ describe("the provider's truth", () => {
     expect((await join()).body.code).toBe("PAYMENT_METHOD_UNAVAILABLE");
   });
 
-  it("without Stripe's keys: provider manual, not connected, no card payment, the webhook answers 503", async () => {
+  it("without Stripe's keys: provider manual, not connected, no card payment, the webhook answers 404", async () => {
     const plain = await setup();
     try {
-      await plain.db.tx((t) => t.update(clubs).set({ payment_methods_enabled: ["stripe"] }).where(eq(clubs.id, plain.clubId)));
+      await plain.db.tx((t) =>
+        t
+          .update(clubs)
+          .set({ payment_methods_enabled: ["stripe"] })
+          .where(eq(clubs.id, plain.clubId)),
+      );
       const me = await plain.call("GET", "/api/auth/me");
       expect(me.body.club).toMatchObject({ payment_provider: "manual", payments_connected: false, payments_ready: false });
       const hook = await plain.call("POST", "/api/webhooks/stripe", { key: null, rawBody: "{}", headers: { "stripe-signature": "t=1,v1=00" } });
-      expect(hook.status).toBe(503);
+      expect(hook.status).toBe(404);
       expect(hook.body.code).toBe("STRIPE_NOT_CONFIGURED");
     } finally {
       await plain.close();
@@ -132,7 +142,11 @@ describe("join by card", () => {
     smtp.inbox.length = 0;
     const { memberId, paid, res } = await joinedAndPaid();
     expect(res.body).toMatchObject({ received: true, event_id: paid.id, outcome: "paid" });
-    expect(await memberRow(env, memberId)).toMatchObject({ payment_status: "paid", amount_due_cents: null, stripe_customer_id: expect.stringMatching(/^cus_/) });
+    expect(await memberRow(env, memberId)).toMatchObject({
+      payment_status: "paid",
+      amount_due_cents: null,
+      stripe_customer_id: expect.stringMatching(/^cus_/),
+    });
     const rows = await paymentsOf(env, memberId);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -185,7 +199,11 @@ describe("join by card", () => {
     const tooOld = await send(paid, { timestamp: Math.floor(Date.now() / 1000) - 301 });
     const tampered = { ...paid, data: { object: { ...paid.data.object, amount_total: 1 } } };
     const swapped = await send(paid, { payload: JSON.stringify(tampered) });
-    const unsigned = await env.call("POST", "/api/webhooks/stripe", { key: null, rawBody: JSON.stringify(paid), headers: { "content-type": "application/json" } });
+    const unsigned = await env.call("POST", "/api/webhooks/stripe", {
+      key: null,
+      rawBody: JSON.stringify(paid),
+      headers: { "content-type": "application/json" },
+    });
     for (const res of [forged, tooOld, swapped, unsigned]) {
       expect(res.status).toBe(400);
       expect(res.body.code).toBe("STRIPE_SIGNATURE_INVALID");
@@ -225,7 +243,9 @@ describe("join by card", () => {
   });
 
   it("an event for an object this service did not make is acknowledged and ignored", async () => {
-    const res = await send(stripe.event("checkout.session.completed", { id: "cs_elsewhere", object: "checkout.session", payment_status: "paid", metadata: {} }));
+    const res = await send(
+      stripe.event("checkout.session.completed", { id: "cs_elsewhere", object: "checkout.session", payment_status: "paid", metadata: {} }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.outcome).toStartWith("ignored");
     const other = await send(stripe.event("customer.created", { id: "cus_1", object: "customer" }));
@@ -309,6 +329,21 @@ describe("renewal from the member's page and refunds", () => {
     await send(stripe.pay(session.id));
     const after = await memberRow(env, m.id);
     expect(after.membership_end > m.membership_end).toBe(true);
+  });
+
+  it("the member's HTML page: a card button that leads to Stripe's page, and a word on coming back", async () => {
+    const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
+    const page = await env.call("GET", `/m/${m.manage_token}`, { key: null });
+    expect(page.text).toContain(`action="/m/${m.manage_token}/renew"`);
+    expect(page.text).toContain("Payer par carte");
+    const res = await env.app.handle(
+      new Request(`http://localhost/m/${m.manage_token}/renew`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" }),
+      "10.21.0.1",
+    );
+    expect(res.status).toBe(302);
+    const session = stripe.sessionOf(res.headers.get("location") as string);
+    expect(session.metadata).toMatchObject({ member_id: m.id, purpose: "membership" });
+    expect((await env.call("GET", `/m/${m.manage_token}?checkout=success`, { key: null })).text).toContain("en cours de confirmation");
   });
 
   it("a refund, part then the rest: negative payments of what was refunded, each once; the membership stays", async () => {
