@@ -74,7 +74,7 @@ function body(page: MemberPage, token: string, baseUrl: string, tx: MemberPageTe
   const here = memberPageUrl("", token);
   const date = (d: string) => formatDate(d, locale, null);
   const validity = m.status === "expired" ? fill(tx.endedOn, { date: date(m.membership_end) }) : fill(tx.until, { date: date(m.membership_end) });
-  const byCard = page.payment_methods.includes("stripe") ? form(`${here}/renew`, `<button type="submit">${escapeHtml(tx.renewByCard)}</button>`) : "";
+  const byCard = page.payment_methods.includes("stripe") ? `<a class="button" href="${escapeHtml(here)}?renew=stripe">${escapeHtml(tx.renewByCard)}</a> ` : "";
   const byTransfer = page.payment_methods.includes("bank_transfer")
     ? `<a class="button" href="${escapeHtml(here)}?renew=bank_transfer#renew">${escapeHtml(tx.renewByTransfer)}</a>`
     : "";
@@ -133,8 +133,12 @@ ${auto}
 const DONE = ["name", "email", "email_confirmed", "auto_renewal", "erasure"] as const;
 type Done = (typeof DONE)[number];
 
-/** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew` shows the payment details. */
-export async function renderMemberPage(ctx: PublicCtx, token: string, query: { done?: string; renew?: string; checkout?: string } = {}): Promise<FileReply> {
+/** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew` shows the payment details (`stripe`: on to Stripe's payment page); `checkout` is how Stripe's page was left. */
+export async function renderMemberPage(
+  ctx: PublicCtx,
+  token: string,
+  query: { done?: string; renew?: string; checkout?: string } = {},
+): Promise<FileReply | RedirectReply> {
   let page: MemberPage;
   try {
     page = await getMemberPage(ctx, token);
@@ -144,6 +148,11 @@ export async function renderMemberPage(ctx: PublicCtx, token: string, query: { d
   }
   const locale = page.club.locale as Locale;
   const tx = MEMBER_PAGE_TEXTS[locale];
+  if (query.renew === "stripe" && page.payment_methods.includes("stripe")) {
+    // On to Stripe's payment page, which brings the member back here (?checkout=...).
+    const renewal = await renewMembership(ctx, token, { payment_method: "stripe" });
+    return { redirect: renewal.checkout_url as string, headers: { "referrer-policy": "no-referrer" } };
+  }
   const transfer =
     query.renew === "bank_transfer" && page.payment_methods.includes("bank_transfer")
       ? await renewMembership(ctx, token, { payment_method: "bank_transfer" })
@@ -156,7 +165,7 @@ export async function renderMemberPage(ctx: PublicCtx, token: string, query: { d
   return reply(200, html(locale, `${page.club.name} — ${tx.title}`, vars, body(page, token, ctx.baseUrl, tx, notice, transfer)));
 }
 
-export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "erasure" | "renew_card";
+export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "erasure";
 
 /**
  * Runs one form of the page and answers a redirect back to it (the new page's address after an
@@ -185,11 +194,6 @@ export async function memberPageAction(ctx: PublicCtx, token: string, action: Pa
       case "erasure":
         await requestErasure(ctx, token);
         return back(token, "erasure");
-      case "renew_card": {
-        // On to Stripe's payment page, which brings the member back here (?checkout=...).
-        const renewal = await renewMembership(ctx, token, { payment_method: "stripe" });
-        return { redirect: renewal.checkout_url as string, headers: { "referrer-policy": "no-referrer" } };
-      }
     }
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -334,12 +334,9 @@ describe("renewal from the member's page and refunds", () => {
   it("the member's HTML page: a card button that leads to Stripe's page, and a word on coming back", async () => {
     const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
     const page = await env.call("GET", `/m/${m.manage_token}`, { key: null });
-    expect(page.text).toContain(`action="/m/${m.manage_token}/renew"`);
+    expect(page.text).toContain(`href="/m/${m.manage_token}?renew=stripe"`);
     expect(page.text).toContain("Payer par carte");
-    const res = await env.app.handle(
-      new Request(`http://localhost/m/${m.manage_token}/renew`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" }),
-      "10.21.0.1",
-    );
+    const res = await env.app.handle(new Request(`http://localhost/m/${m.manage_token}?renew=stripe`), "10.21.0.1");
     expect(res.status).toBe(302);
     const session = stripe.sessionOf(res.headers.get("location") as string);
     expect(session.metadata).toMatchObject({ member_id: m.id, purpose: "membership" });
