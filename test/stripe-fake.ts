@@ -1,5 +1,5 @@
 // A local stand-in for Stripe: the part of its API the product calls (Checkout Sessions create,
-// subscriptions update, PaymentIntents retrieve with their charge and balance transaction
+// subscriptions update and cancel, PaymentIntents retrieve with their charge and balance transaction
 // expanded, invoice payments list, refunds create), with the secret key checked, and the events
 // Stripe would send, signed as Stripe signs them (the `stripe` package's own test helper). The
 // tests play the payer: `pay(session)` completes a Checkout Session as Stripe's page would.
@@ -147,6 +147,7 @@ export async function fakeStripe() {
     /** The id in `path` when it is `prefix/<id>` and the method is `method`. */
     const idIn = (method: string, prefix: string) => (req.method === method && path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : null);
     const subId = idIn("POST", "/v1/subscriptions");
+    const cancelled = idIn("DELETE", "/v1/subscriptions");
     const intentId = idIn("GET", "/v1/payment_intents");
     const chargeId = idIn("GET", "/v1/charges");
     const txnId = idIn("GET", "/v1/balance_transactions");
@@ -155,6 +156,12 @@ export async function fakeStripe() {
       const sub = subscriptions.get(subId);
       if (!sub) return error(404, `No such subscription: '${subId}'`);
       if (body.cancel_at_period_end !== undefined) sub.cancel_at_period_end = body.cancel_at_period_end === "true";
+      return Response.json(sub);
+    }
+    if (cancelled) {
+      const sub = subscriptions.get(cancelled);
+      if (!sub) return error(404, `No such subscription: '${cancelled}'`);
+      sub.status = "canceled";
       return Response.json(sub);
     }
     if (intentId) {

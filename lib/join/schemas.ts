@@ -26,11 +26,9 @@ export const PublicClub = z
     application_instructions: z.string().nullable(),
     currency: z.string(),
     tiers: z.array(PublicTier).meta({ description: "The active tiers, in the club's order." }),
-    payment_methods: z
-      .array(z.enum(JOIN_PAYMENT_METHODS))
-      .meta({
-        description: "What works now: `stripe` when card payments are configured and the club enables them, `bank_transfer` when the club has a payout IBAN.",
-      }),
+    payment_methods: z.array(z.enum(JOIN_PAYMENT_METHODS)).meta({
+      description: "What works now: `stripe` when card payments are configured and the club enables them, `bank_transfer` when the club has a payout IBAN.",
+    }),
     custom_fields: z
       .array(z.record(z.string(), z.unknown()))
       .meta({ description: "The club's custom field definitions (`key`, `label`, `type`, `required`, `options`): what the join form asks." }),

@@ -18,9 +18,9 @@ import { clubSender, queueMail } from "../mail";
 import { brandedBody, fillText } from "../mail/layout";
 import { queuePassUpdate, walletUrls } from "../passes";
 import { memberDataDocument } from "../members/history";
-import { assertEmailFree, stopStripeRenewal } from "../members/index";
+import { assertEmailFree } from "../members/index";
 import { type PaymentMethod, paymentMethods } from "../clubs/payments";
-import { createCheckout, MAX_SUBSCRIPTION_MONTHS, type StripeSettings } from "../stripe";
+import { cancelAtPeriodEnd, createCheckout, MAX_SUBSCRIPTION_MONTHS, type StripeSettings } from "../stripe";
 import {
   emitMemberChange,
   getMemberItem,
@@ -320,7 +320,7 @@ export function bankTransferOf(club: ClubRow, code: string, amount: number, curr
 export async function setAutoRenewal(ctx: PublicCtx, token: string, input: { enabled: boolean }): Promise<MemberPage> {
   const seen = await memberOf(ctx, ctx.db.read, token);
   if (onSubscription(seen.m) && input.enabled !== (seen.m.renewal_opt_out_at === null) && seen.m.stripe_subscription_id) {
-    await stopStripeRenewal(stripeOf(ctx), seen.m.stripe_subscription_id, !input.enabled);
+    await cancelAtPeriodEnd(stripeOf(ctx), seen.m.stripe_subscription_id, !input.enabled);
   }
   const { after, club } = await ctx.db.tx(async (t) => {
     const { m, club } = await memberOf(ctx, t, token);

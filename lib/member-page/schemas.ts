@@ -34,11 +34,9 @@ export const MemberPage = z
       apple: z.string().nullable(),
       google: z.string().nullable(),
     }),
-    payment_methods: z
-      .array(z.string())
-      .meta({
-        description: "What `renew` takes now: `stripe` when card payments are configured and enabled, `bank_transfer` when the club has a payout IBAN.",
-      }),
+    payment_methods: z.array(z.string()).meta({
+      description: "What `renew` takes now: `stripe` when card payments are configured and enabled, `bank_transfer` when the club has a payout IBAN.",
+    }),
   })
   .meta({ id: "MemberPage", description: "The member's own page: status, card, renewal, what they may change." });
 export type MemberPage = z.infer<typeof MemberPage>;

@@ -8,8 +8,8 @@ import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
-import { Conflict, type Invalid, NotFound, ServiceUnavailable, ValidationFailed } from "../errors";
-import { cancelAtPeriodEnd, type StripeSettings } from "../stripe";
+import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
+import { cancelAtPeriodEnd } from "../stripe";
 import { newId, nowIso } from "../ids";
 import { getTierRow } from "../tiers/internal";
 import { type Emitter, emitter } from "../webhooks/emit";
@@ -440,18 +440,12 @@ export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: 
   const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
   const cancelling = (m: MemberRow) => m.payment_mode === "subscription" && !m.renewal_opt_out_at;
   // Outside the transaction (network); the transition checks the state again.
-  if (cancelling(seen) && seen.stripe_subscription_id) await stopStripeRenewal(ctx.stripe, seen.stripe_subscription_id, true);
+  if (cancelling(seen) && seen.stripe_subscription_id) await cancelAtPeriodEnd(ctx.stripe, seen.stripe_subscription_id, true);
   return transition(ctx, input.member_id, "cancel_subscription", input.reason, async (m) => {
     if (!cancelling(m)) throw new Conflict("NO_ACTIVE_SUBSCRIPTION");
     return { set: { renewal_opt_out_at: nowIso() } };
   });
 });
-
-/** Stops (`stop`) or resumes the renewal of a Stripe subscription at the end of its period; 503 STRIPE_NOT_CONFIGURED without Stripe's keys. */
-export async function stopStripeRenewal(stripe: StripeSettings | null | undefined, subscriptionId: string, stop: boolean): Promise<void> {
-  if (!stripe) throw new ServiceUnavailable("STRIPE_NOT_CONFIGURED");
-  await cancelAtPeriodEnd(stripe, subscriptionId, stop);
-}
 
 /** The member of the club (404 MEMBER_NOT_FOUND for an unknown id or another club's). */
 export const getMember = verb(

@@ -5,7 +5,7 @@
 // and events here. A leaf of lib/: it knows no member, registration or club row.
 import Stripe from "stripe";
 import type { StripeSettings } from "../config";
-import { BadGateway } from "../errors";
+import { BadGateway, ServiceUnavailable } from "../errors";
 
 export type { StripeSettings };
 
@@ -103,9 +103,30 @@ export async function createCheckout(settings: StripeSettings, order: CheckoutOr
   return { id: session.id, url: session.url };
 }
 
-/** Stops (`true`) or resumes (`false`) the subscription's renewal at the end of the period it is in. 502 when Stripe fails. */
-export async function cancelAtPeriodEnd(settings: StripeSettings, subscriptionId: string, cancel: boolean): Promise<void> {
-  await calling(() => client(settings).subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }));
+/** Stripe's settings, or 503 STRIPE_NOT_CONFIGURED: a member's subscription is at Stripe, and its keys are gone. */
+function configured(settings: StripeSettings | null | undefined): StripeSettings {
+  if (!settings) throw new ServiceUnavailable("STRIPE_NOT_CONFIGURED");
+  return settings;
+}
+
+/** Stops (`true`) or resumes (`false`) the subscription's renewal at the end of the period it is in. 502 when Stripe fails, 503 without its keys. */
+export async function cancelAtPeriodEnd(settings: StripeSettings | null | undefined, subscriptionId: string, cancel: boolean): Promise<void> {
+  const stripe = configured(settings);
+  await calling(() => client(stripe).subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }));
+}
+
+/**
+ * Cancels the subscription now (an erased member: nobody to bill). One already gone at Stripe is
+ * fine; 503 STRIPE_NOT_CONFIGURED without Stripe's keys, 502 when Stripe fails.
+ */
+export async function endStripeSubscriptionNow(settings: StripeSettings | null | undefined, subscriptionId: string): Promise<void> {
+  const stripe = configured(settings);
+  try {
+    await client(stripe).subscriptions.cancel(subscriptionId);
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return;
+    throw new BadGateway("PAYMENT_PROVIDER_FAILED", { reason: err instanceof Error ? err.message.slice(0, 300) : "unknown" });
+  }
 }
 
 /** What Stripe kept of a payment: its fee in the payment's currency, from the charge's balance transaction. */

@@ -307,6 +307,12 @@ describe("subscriptions", () => {
     expect((await memberRow(env, memberId)).renewal_opt_out_at).toBeNull();
   });
 
+  it("erasing a member ends their subscription at Stripe at once", async () => {
+    const { memberId, session } = await joinedAndPaid();
+    expect((await env.call("DELETE", `/api/clubs/${env.clubId}/members/${memberId}`)).status).toBe(204);
+    expect(stripe.subscriptions.get(session.subscription).status).toBe("canceled");
+  });
+
   it("Stripe refusing the cancellation: 502 and the member keeps their renewal", async () => {
     const { memberId } = await joinedAndPaid();
     stripe.failures.push(400);

@@ -7,11 +7,9 @@ const StripeReceipt = z
   .object({
     received: z.literal(true),
     event_id: z.string(),
-    outcome: z
-      .string()
-      .meta({
-        description: "What the event did: `paid`, `confirmed`, `renewed`, `renewal ended`, `refund recorded`, `duplicate`, `ignored: ...`, `refused: CODE`.",
-      }),
+    outcome: z.string().meta({
+      description: "What the event did: `paid`, `confirmed`, `renewed`, `renewal ended`, `refund recorded`, `duplicate`, `ignored: ...`, `refused: CODE`.",
+    }),
   })
   .meta({ id: "StripeReceipt" });
 
