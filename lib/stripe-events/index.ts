@@ -64,7 +64,8 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
   if (!meta) return ignored("not a session of this service");
   const amount = session.amount_total ?? 0;
   const subscriptionId = session.mode === "subscription" ? idOf(session.subscription) : null;
-  const intent = subscriptionId ? await invoicePaymentIntent(stripe, idOf(session.invoice) ?? "") : idOf(session.payment_intent);
+  const invoice = idOf(session.invoice);
+  const intent = subscriptionId ? invoice && (await invoicePaymentIntent(stripe, invoice)) : idOf(session.payment_intent);
   const fee: ProviderFee = intent ? await paymentFee(stripe, intent) : { feeCents: 0, chargeId: null };
   const provider = { fee_cents: fee.feeCents, payment_id: intent, customer_id: idOf(session.customer), subscription_id: subscriptionId };
   if (meta.purpose === "membership" && meta.member_id) {
@@ -175,10 +176,13 @@ function subscriptionDeleted(sub: Stripe.Subscription): Plan {
  * was recorded already (`amount_refunded` is the charge's running total), against the payment the
  * charge's PaymentIntent recorded. The member's or registration's status does not change.
  */
-function chargeRefunded(charge: Stripe.Charge): Plan {
+async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
   const intent = idOf(charge.payment_intent);
   if (!intent) return ignored("no payment intent");
-  const clubId = metadataOf(charge.metadata)?.club_id ?? null;
+  // The club of the payment it refunds (a subscription's charge carries none of our metadata).
+  const [paid] = await db.read.select({ club_id: payments.club_id }).from(payments).where(eq(payments.provider_payment_id, intent)).limit(1);
+  if (!paid) return ignored("no payment recorded for this charge");
+  const clubId = paid.club_id;
   return {
     clubId,
     outcome: "refund recorded",
@@ -214,7 +218,7 @@ function chargeRefunded(charge: Stripe.Charge): Plan {
 }
 
 /** What `event` asks of us; reads Stripe where it must (fees). */
-async function planOf(stripe: StripeSettings, event: StripeEvent): Promise<Plan> {
+async function planOf(db: Db, stripe: StripeSettings, event: StripeEvent): Promise<Plan> {
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
@@ -224,7 +228,7 @@ async function planOf(stripe: StripeSettings, event: StripeEvent): Promise<Plan>
     case "customer.subscription.deleted":
       return subscriptionDeleted(event.data.object);
     case "charge.refunded":
-      return chargeRefunded(event.data.object);
+      return chargeRefunded(db, event.data.object);
     default:
       return ignored(`type ${event.type}`);
   }
@@ -257,7 +261,7 @@ export async function receiveStripeEvent(ctx: PublicCtx, body: string, signature
   if (!event) throw new BadRequest("STRIPE_SIGNATURE_INVALID");
   const [seen] = await ctx.db.read.select().from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);
   if (seen) return { received: true, event_id: event.id, outcome: "duplicate" };
-  const plan = await planOf(stripe, event);
+  const plan = await planOf(ctx.db, stripe, event);
   const locale = await clubLocale(ctx.db, plan.clubId);
   const clubId = locale ? plan.clubId : null;
   const row = (outcome: string) => ({ id: event.id, type: event.type, club_id: clubId, outcome, received_at: nowIso() });

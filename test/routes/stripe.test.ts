@@ -286,6 +286,9 @@ describe("subscriptions", () => {
     const rows = await paymentsOf(env, memberId);
     expect(rows).toHaveLength(2);
     expect(rows.map((r) => r.provider_fee_cents).sort((a, b) => a - b)).toEqual([175, fee(5000)].sort((a, b) => a - b));
+    // A renewal's charge carries none of our metadata: its refund is found by its payment.
+    expect((await send(stripe.refund(renewal.data.object.payment_intent_id, 500))).body.outcome).toBe("refund recorded");
+    expect((await paymentsOf(env, memberId)).some((r) => r.amount_cents === -500)).toBe(true);
 
     expect((await send(stripe.endSubscription(session.subscription))).body.outcome).toBe("renewal ended");
     const ended = await memberRow(env, memberId);
