@@ -242,6 +242,8 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
       .limit(1);
     if (tier) [amount, currency, months, label] = [tier.price_cents, tier.currency, tier.duration_months, tier.name];
   }
+  // What a member who joined online still owes (their price, discounts taken) until it is paid.
+  if (m.amount_due_cents !== null) amount = m.amount_due_cents;
   if (input.payment_method === "stripe") {
     const checkout = await memberCheckout(ctx, club, m, { amount, currency, months, label, subscription: input.subscription });
     return { payment_method: "stripe", amount_cents: amount, currency, checkout_url: checkout, bank_transfer: null };

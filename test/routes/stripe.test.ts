@@ -340,6 +340,18 @@ describe("renewal from the member's page and refunds", () => {
     expect(after.membership_end > m.membership_end).toBe(true);
   });
 
+  it("a member who joined and has not paid yet pays what they owe (their discounts kept), not the tier's price", async () => {
+    const m = await seedMember(env, {
+      tier_id: tierId,
+      payment_status: "pending",
+      amount_due_cents: 4500,
+      manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}`,
+    });
+    const res = await env.call("POST", `/api/public/manage/${m.manage_token}/renew`, { key: null, body: { payment_method: "stripe" } });
+    expect(res.body.amount_cents).toBe(4500);
+    expect(stripe.sessionOf(res.body.checkout_url).amount_total).toBe(4500);
+  });
+
   it("the member's HTML page: a card button that leads to Stripe's page, and a word on coming back", async () => {
     const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
     const page = await env.call("GET", `/m/${m.manage_token}`, { key: null });
