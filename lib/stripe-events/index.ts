@@ -66,7 +66,7 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
   const subscriptionId = session.mode === "subscription" ? idOf(session.subscription) : null;
   const invoice = idOf(session.invoice);
   const intent = subscriptionId ? invoice && (await invoicePaymentIntent(stripe, invoice)) : idOf(session.payment_intent);
-  const fee: ProviderFee = intent ? await paymentFee(stripe, intent) : { feeCents: 0, chargeId: null };
+  const fee: ProviderFee = intent ? await paymentFee(stripe, intent) : { feeCents: 0 };
   const provider = { fee_cents: fee.feeCents, payment_id: intent, customer_id: idOf(session.customer), subscription_id: subscriptionId };
   if (meta.purpose === "membership" && meta.member_id) {
     const memberId = meta.member_id;
@@ -139,7 +139,7 @@ async function invoicePaid(stripe: StripeSettings, invoice: Stripe.Invoice): Pro
   const meta = metadataOf(invoice.parent?.subscription_details?.metadata);
   if (!meta?.member_id) return ignored("not a subscription of this service");
   const intent = await invoicePaymentIntent(stripe, invoice.id as string);
-  const fee = intent ? await paymentFee(stripe, intent) : { feeCents: 0, chargeId: null };
+  const fee = intent ? await paymentFee(stripe, intent) : { feeCents: 0 };
   const memberId = meta.member_id;
   return {
     clubId: meta.club_id,

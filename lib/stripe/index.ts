@@ -130,7 +130,7 @@ export async function endStripeSubscriptionNow(settings: StripeSettings | null |
 }
 
 /** What Stripe kept of a payment: its fee in the payment's currency, from the charge's balance transaction. */
-export type ProviderFee = { feeCents: number; chargeId: string | null };
+export type ProviderFee = { feeCents: number };
 
 /**
  * The fee Stripe took on the PaymentIntent `paymentIntentId`, read from its charge's balance
@@ -142,10 +142,9 @@ export async function paymentFee(settings: StripeSettings, paymentIntentId: stri
   const intent = await calling(() => client(settings).paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge.balance_transaction"] }));
   const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
   const txn = charge && typeof charge.balance_transaction === "object" ? charge.balance_transaction : null;
-  if (!txn) return { feeCents: 0, chargeId: charge?.id ?? (typeof intent.latest_charge === "string" ? intent.latest_charge : null) };
+  if (!txn) return { feeCents: 0 };
   // `exchange_rate`: balance currency per unit of the charge's; null when they are the same.
-  const fee = txn.exchange_rate ? Math.round(txn.fee / txn.exchange_rate) : txn.fee;
-  return { feeCents: fee, chargeId: charge?.id ?? null };
+  return { feeCents: txn.exchange_rate ? Math.round(txn.fee / txn.exchange_rate) : txn.fee };
 }
 
 /** The PaymentIntent that paid the invoice `invoiceId` (a subscription's), or null when it was paid otherwise. */
