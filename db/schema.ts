@@ -430,11 +430,14 @@ export const payments = sqliteTable(
     created_at: text("created_at").notNull(),
     /** The provider's payment (Stripe's PaymentIntent `pi_...`) a `provider` row records; its refunds name it too. */
     provider_payment_id: text("provider_payment_id"),
+    /** The bank statement line it was imported from (lib/payments/import.ts): one line records one payment, however often the statement is imported. */
+    statement_line_key: text("statement_line_key"),
   },
   (t) => [
     index("payments_club_paid_idx").on(t.club_id, t.paid_at),
     index("payments_member_idx").on(t.member_id),
     index("payments_provider_payment_idx").on(t.provider_payment_id),
+    uniqueIndex("payments_club_statement_line_unique").on(t.club_id, t.statement_line_key),
   ],
 );
 
@@ -658,8 +661,10 @@ export const promoRedemptions = sqliteTable(
     member_id: text("member_id"),
     discount_cents: integer("discount_cents").notNull(),
     created_at: text("created_at").notNull(),
+    /** A membership code given at join, counted in used_count only once the member pays (DESIGN.md section 13). */
+    awaiting_payment: integer("awaiting_payment", { mode: "boolean" }).notNull().default(false),
   },
-  (t) => [index("promo_redemptions_code_idx").on(t.promo_code_id)],
+  (t) => [index("promo_redemptions_code_idx").on(t.promo_code_id), index("promo_redemptions_member_idx").on(t.member_id)],
 );
 
 // ---- Apple Wallet (cards issue) ------------------------------------------------------------

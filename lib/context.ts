@@ -71,4 +71,6 @@ export type PublicCtx = {
   site?: Site;
   /** Minutes a ticket whose Stripe Checkout has started holds its place (PENDING_PAYMENT_MINUTES). */
   pendingPaymentMinutes?: number;
+  /** Set by a club's HTML page only: its form may come back without the work after this long (lib/forms `NO_SCRIPT_MIN_MS`). */
+  formNoScriptMinMs?: number;
 };

@@ -21,6 +21,7 @@ import { ALL_METHODS, corsHeaders, corsKind, isPreflight, preflightHeaders } fro
 import { idempotent, type Keeping } from "./idempotency";
 import { createLogger, requestId } from "./log";
 import { getState, setState } from "./state";
+import { createDashboard, isDashboardPath } from "../dashboard";
 
 export type App = {
   handle(request: Request, ip?: string | null): Promise<Response>;
@@ -53,11 +54,34 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
   let document: Record<string, unknown> | undefined;
   elysia.get(SPEC_PATH, () => (document ??= buildOpenApiDocument(routes, config.baseUrl)));
   elysia.get(DOCS_PATH, () => docsPage());
+  const dashboard = await createDashboard(deps);
 
   async function handle(request: Request, ip: string | null = null): Promise<Response> {
     const started = performance.now();
     const path = new URL(request.url).pathname;
     const id = requestId(request.headers.get("x-request-id"));
+    // The dashboard (dashboard/): its own sign-in, CSRF check and audit rows; no key, CORS or key rate.
+    if (isDashboardPath(path)) {
+      let response: Response;
+      try {
+        response = await dashboard.handle(await capBody(request, config.maxBodyBytes), ip, id);
+      } catch (err) {
+        response =
+          err instanceof AppError ? appErrorResponse(err, localeFromAcceptLanguage(request.headers.get("accept-language")), id) : internalError("fr", err, id);
+      }
+      response.headers.set("x-request-id", id);
+      const duration_ms = Math.round((performance.now() - started) * 100) / 100;
+      logger.log(response.status >= 500 ? "error" : "info", "request", {
+        request_id: id,
+        method: request.method,
+        path,
+        status: response.status,
+        duration_ms,
+        via: "dashboard",
+        ip,
+      });
+      return response;
+    }
     const origin = request.headers.get("origin");
     let locale: Locale = localeFromAcceptLanguage(request.headers.get("accept-language"));
     // Filled by `identify` (a closure: kept in one object so the type checker sees its writes).

@@ -6,17 +6,15 @@
 import type { Server } from "bun";
 import { DatabaseRefused, type Db, openDb } from "../db";
 import { initClub, isEmpty } from "../lib/auth/init";
-import { ensurePurgeScheduled } from "../lib/idempotency";
 import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
 import { startJobWorker } from "../lib/jobs";
 import { recoverImports, whenOthersWait } from "../lib/members/import-journal";
-import { ensureReminderSchedule } from "../lib/reminders";
 import { type App, createApp } from "./app";
 import { clientAddress } from "./client-address";
 import { appErrorResponse } from "./errors";
-import { JOB_KINDS } from "./jobs";
+import { JOB_KINDS, RECURRING } from "./jobs";
 import { requestId } from "./log";
 import { DOCS_PATH } from "./openapi";
 
@@ -125,9 +123,8 @@ if (await isEmpty(db)) {
 }
 
 app = await createApp(db, config);
-await ensurePurgeScheduled(db);
-// The reminders run hourly as a job that queues its next run (lib/reminders): one is scheduled now unless pending.
-await ensureReminderSchedule(db);
+// The reminders and the purges run as jobs that each queue their next run: one of each is scheduled now unless pending.
+for (const recurring of RECURRING) await recurring.ensure(db);
 const worker = startJobWorker(db, config, JOB_KINDS);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
 // What start-up ran (migrations, building the schemas and the routes) never runs again: once the

@@ -147,9 +147,10 @@ export function errorSchemas(spec: AnyRoute, path: string, params?: ZodObject): 
   return map;
 }
 
-/** A text or binary body as bytes (RouteSpec.bytes). */
+/** A text, XML (a camt.053 statement) or binary body as bytes (RouteSpec.bytes). */
 async function bodyBytes({ request }: { request: Request }, contentType: string): Promise<Uint8Array | undefined> {
-  if (contentType.startsWith("text/") || contentType === "application/octet-stream") return new Uint8Array(await request.arrayBuffer());
+  if (contentType.startsWith("text/") || contentType === "application/octet-stream" || /^application\/([\w.-]+\+)?xml\b/.test(contentType))
+    return new Uint8Array(await request.arrayBuffer());
   return undefined;
 }
 

@@ -29,6 +29,7 @@ const TAG_TEXT = {
   events: "Events, their tickets, registrations and check-in at the door.",
   "promo-codes": "Promo codes for memberships and events.",
   stats: "Member counts and revenue.",
+  payments: "Payments received: import a bank statement, matched by creditor reference.",
   attendance: "Card scans over days and periods.",
   cards: "Membership cards: verifying a scanned card.",
   clubs: "The club's settings.",
@@ -103,6 +104,16 @@ const RAW_BODIES: Partial<Record<string, () => Json>> = {
           data: { object: { id: "cs_test_example", object: "checkout.session" } },
         },
       },
+    },
+  }),
+  "POST /api/clubs/:club_id/payments/import": () => ({
+    required: true,
+    content: {
+      "text/csv": {
+        schema: { type: "string", description: "The bank's CSV export: date, amount, currency, reference, counterparty; `;` or `,` separated." },
+        example: "Datum;Betrag;Währung;Referenz;Auftraggeber\n03.11.2026;50,00;CHF;RF18 5390 0754 7034;Noah Keller\n",
+      },
+      "application/xml": { schema: { type: "string", description: "An ISO 20022 camt.053 bank-to-customer statement." } },
     },
   }),
 };

@@ -110,7 +110,7 @@ export const MCP_PROTOCOL_METHODS = [
 export const AuditLogQuery = z.object({
   key_prefix: z.string().max(40).optional(),
   path: z.string().max(500).optional().meta({ description: "Keeps rows whose path starts with this." }),
-  via: z.enum(["http", "mcp"]).optional(),
+  via: z.enum(["http", "mcp", "dashboard"]).optional(),
   request_id: z.string().max(128).optional().meta({ description: "The row of one request: the `X-Request-Id` of its answer (`request_id` of an error body)." }),
   from: z.iso.date().optional().meta({ description: "First day (UTC), inclusive." }),
   to: z.iso.date().optional().meta({ description: "Last day (UTC), inclusive." }),

@@ -8,7 +8,7 @@ import { adminSessions, admins, apiKeys, clubs } from "../../db/schema";
 import { Unauthorized } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { sha256Hex } from "../ids";
-import { allScopes, type Caller, capToAdmin, type Scopes } from "../access";
+import { type AdminCaller, allScopes, capToAdmin, type Scopes } from "../access";
 
 export const KEY_PREFIX = "mk_live_";
 export const SESSION_PREFIX = "ms_";
@@ -38,7 +38,7 @@ export function adminAccessEnded(admin: { removed_at: string | null; access_expi
  * unknown, revoked or expired key, or a key whose admin was removed or whose access has ended.
  * Reads the database on every call: a revocation counts from the very next request.
  */
-export async function resolveCaller(db: Db, authorization: string | null | undefined, now = new Date()): Promise<Caller> {
+export async function resolveCaller(db: Db, authorization: string | null | undefined, now = new Date()): Promise<AdminCaller> {
   const token = bearerToken(authorization);
   if (!token) throw new Unauthorized();
   if (token.startsWith(KEY_PREFIX)) return resolveKey(db, token, now);
@@ -46,7 +46,7 @@ export async function resolveCaller(db: Db, authorization: string | null | undef
   throw new Unauthorized();
 }
 
-async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {
+async function resolveKey(db: Db, token: string, now: Date): Promise<AdminCaller> {
   const hash = sha256Hex(token);
   // Every request with a key runs this: prepared once (see Db.prepareRead).
   const [row] = await db
@@ -100,7 +100,7 @@ async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {
   };
 }
 
-async function resolveSession(db: Db, token: string, now: Date): Promise<Caller> {
+async function resolveSession(db: Db, token: string, now: Date): Promise<AdminCaller> {
   const [row] = await db.read
     .select({ session: adminSessions, admin: admins, locale: clubs.locale })
     .from(adminSessions)

@@ -1,7 +1,11 @@
 // Dashboard sessions: an admin signs in with email and password (hashed with Bun.password) and
-// receives a bearer token (`ms_...`) for the account routes that keys may not use.
+// receives a bearer token (`ms_...`) for the account routes that keys may not use, or the
+// dashboard's cookie. A session lasts 12 hours without activity and 30 days at most (DESIGN.md
+// section 16): each use pushes its end forward (refreshSession), never past the 30 days.
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { emailLine } from "../schema-types";
+import type { Db } from "../../db";
 import { adminSessions } from "../../db/schema";
 import type { PublicCtx } from "../context";
 import { RateLimited, Unauthorized } from "../errors";
@@ -11,6 +15,10 @@ import { findAdminByEmail } from "./admins";
 import { adminAccessEnded, SESSION_PREFIX } from "./caller";
 
 const SESSION_HOURS = 12;
+/** A session ends this long after sign-in, however active. */
+export const SESSION_MAX_DAYS = 30;
+/** A session's end is rewritten at most this often: a write per page view would be a disk sync per click. */
+const REFRESH_EVERY_MS = 5 * 60_000;
 
 export const LoginRequest = z
   .object({ email: emailLine(), password: z.string().min(1).max(200) })
@@ -52,4 +60,34 @@ export async function login(ctx: PublicCtx, input: z.infer<typeof LoginRequest>)
     t.insert(adminSessions).values({ id: newId(), admin_id: admin.id, token_hash: sha256Hex(token), expires_at: expiresAt, created_at: nowIso() }),
   );
   return { token, expires_at: expiresAt, admin_id: admin.id, club_id: admin.club_id };
+}
+
+/**
+ * Pushes the session's end to 12 hours from now (not past 30 days from sign-in), at most every
+ * five minutes. A session that has already ended (or is unknown) is left alone: resolveCaller
+ * refuses it.
+ */
+export async function refreshSession(db: Db, token: string, now = new Date()): Promise<void> {
+  const hash = sha256Hex(token);
+  const [row] = await db.read
+    .select({ id: adminSessions.id, expires_at: adminSessions.expires_at, created_at: adminSessions.created_at })
+    .from(adminSessions)
+    .where(eq(adminSessions.token_hash, hash))
+    .limit(1);
+  if (!row || Date.parse(row.expires_at) <= now.getTime()) return;
+  const lastRefresh = Date.parse(row.expires_at) - SESSION_HOURS * 3600_000;
+  if (now.getTime() - lastRefresh < REFRESH_EVERY_MS) return;
+  const end = Math.min(now.getTime() + SESSION_HOURS * 3600_000, Date.parse(row.created_at) + SESSION_MAX_DAYS * 86400_000);
+  if (end <= Date.parse(row.expires_at)) return;
+  await db.tx((t) =>
+    t
+      .update(adminSessions)
+      .set({ expires_at: new Date(end).toISOString() })
+      .where(eq(adminSessions.id, row.id)),
+  );
+}
+
+/** Signs out: the session's row is deleted, so its token answers 401 from now on. */
+export async function endSession(db: Db, token: string): Promise<void> {
+  await db.tx((t) => t.delete(adminSessions).where(eq(adminSessions.token_hash, sha256Hex(token))));
 }

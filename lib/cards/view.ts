@@ -17,6 +17,7 @@ export type { BarcodeFormat };
 
 // Re-exported for the pass updates, which push a change of any of them.
 export { CARD_CLUB_FIELDS, type CardClub, loadCardClub };
+import { brandColors, color, labelOn, textOn } from "../colors";
 import { asLocale, type Locale } from "../i18n";
 import { CARD_TEXTS, type CardTexts } from "../i18n/texts";
 import type { MemberStatus } from "../members/schemas";
@@ -53,29 +54,7 @@ export function httpUrl(value: unknown): string | null {
   return v && HTTP_URL.test(v) ? v : null;
 }
 
-const HEX = /^#[0-9A-Fa-f]{6}$/;
-/** `value` when it is a #RRGGBB colour, else `fallback`. */
-export const color = (value: unknown, fallback: string) => (typeof value === "string" && HEX.test(value) ? value : fallback);
-
-/** WCAG relative luminance of #RRGGBB. */
-function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
-const contrast = (a: string, b: string) => {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
-};
-
-/** Black or white, whichever reads better on `hex`. */
-export const textOn = (hex: string): string => (luminance(hex) > 0.4 ? "#111827" : "#FFFFFF");
-
-/** The club's label colour, unless it is unreadable on the card (the default grey on a light card). */
-export const labelOn = (label: string, background: string): string =>
-  contrast(label, background) >= 2.5 ? label : textOn(background) === "#FFFFFF" ? "#D1D5DB" : "#4B5563";
+export { color, labelOn, textOn };
 
 /** `day` written long in the club's language, in the style of its country when it has one (`fr-CH`). */
 export function formatDate(day: string, locale: Locale, country: unknown): string {
@@ -152,8 +131,7 @@ const str = (value: unknown): string | null => (typeof value === "string" && val
 
 export function clubCardView(club: CardClub): ClubCardView {
   const locale = asLocale(club.locale);
-  const primary = color(club.primary_color, "#1F2937");
-  const secondary = color(club.secondary_color, "#F59E0B");
+  const brand = brandColors(club);
   const format = String(club.card_barcode_format ?? "qr");
   const linkUrl = httpUrl(club.card_custom_link_url);
   const locations = readLocations(club.card_locations);
@@ -163,13 +141,7 @@ export function clubCardView(club: CardClub): ClubCardView {
     texts: CARD_TEXTS[locale],
     clubName: String(club.name ?? ""),
     country: str(club.country),
-    colors: {
-      primary,
-      onPrimary: textOn(primary),
-      secondary,
-      onSecondary: textOn(secondary),
-      label: labelOn(color(club.card_label_color, "#C8C8C8"), primary),
-    },
+    colors: { ...brand, label: labelOn(color(club.card_label_color, "#C8C8C8"), brand.primary) },
     logoUrl: httpUrl(club.logo_url),
     squareLogoUrl: httpUrl(club.logo_square_url) ?? httpUrl(club.logo_circular_url) ?? httpUrl(club.logo_url),
     barcode: (BARCODE_FORMATS as readonly string[]).includes(format) ? (format as BarcodeFormat) : "qr",

@@ -8,6 +8,7 @@ import { clubSettings } from "../clubs/internal";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { netCents } from "../stats/net";
 import type { EventAdminDetail, EventAdminItem, EventRegistrationItem } from "./schemas";
+import { registrationReference } from "../payments/reference";
 
 export type EventRow = typeof events.$inferSelect;
 export type TicketRow = typeof eventTickets.$inferSelect;
@@ -232,6 +233,7 @@ export function registrationItem(r: RegistrationRow, ticketName: string, hasPaym
     cancelled_at: r.cancelled_at,
     cancel_reason: r.cancel_reason,
     hold_expires_at: r.hold_expires_at,
+    payment_reference: r.amount_cents > 0 ? registrationReference(r.id) : null,
   };
 }
 

@@ -199,6 +199,11 @@ export const EventRegistrationItem = z
       .nullable()
       .default(null)
       .meta({ description: "A `pending` public registration still unpaid at this time is cancelled and its place freed (the club's `pending_hold_hours`)." }),
+    payment_reference: z
+      .string()
+      .nullable()
+      .default(null)
+      .meta({ description: "The RF creditor reference to pay this registration by bank transfer (a bank statement import matches it); null for a free one." }),
   })
   .meta({ id: "EventRegistrationItem" });
 

@@ -105,16 +105,25 @@ export const FORM_CHALLENGE_RATE: AddressRate = { scope: "form-challenge", perMi
 export const formChallenge = (ctx: PublicCtx): Promise<FormChallenge> => issueChallenge(ctx.db, ctx.formProofBits);
 
 /**
+ * How long a club's own page (lib/pages) must have shown its form before the form may come back
+ * without the work done: a browser without script cannot do it, and a person takes longer than
+ * this to fill in a name and an address, where a script posts at once.
+ */
+export const NO_SCRIPT_MIN_MS = 3_000;
+
+/**
  * Checks a form's proof without writing anything: the honeypot is empty (403 HONEYPOT_FILLED);
  * then, unless `bits` is 0, a challenge and nonce are there (403 CHALLENGE_REQUIRED), the
  * challenge is ours, unaltered and asks at least `bits` (CHALLENGE_INVALID), has not expired
  * (CHALLENGE_EXPIRED), and the nonce does the work (CHALLENGE_INVALID). Whether it was used
- * before is for `spendFormProof`, in the form's transaction.
+ * before is for `spendFormProof`, in the form's transaction. `noScriptMinMs` (the HTML pages
+ * only, whose challenge was issued with the page): a challenge without a nonce passes when it
+ * was issued at least that long ago (403 FORM_SENT_TOO_FAST), and is spent all the same.
  */
-export async function checkFormProof(db: Db, bits: number, input: FormProofInput, now = new Date()): Promise<CheckedProof> {
+export async function checkFormProof(db: Db, bits: number, input: FormProofInput, now = new Date(), noScriptMinMs?: number): Promise<CheckedProof> {
   if (input.website) throw new Forbidden("HONEYPOT_FILLED");
   if (bits <= 0) return null;
-  if (!input.challenge || !input.nonce) throw new Forbidden("CHALLENGE_REQUIRED");
+  if (!input.challenge || (!input.nonce && noScriptMinMs === undefined)) throw new Forbidden("CHALLENGE_REQUIRED");
   const parts = input.challenge.split(".");
   if (parts.length !== 5 || parts[0] !== VERSION) throw new Forbidden("CHALLENGE_INVALID");
   const payload = parts.slice(0, 4).join(".");
@@ -124,6 +133,10 @@ export async function checkFormProof(db: Db, bits: number, input: FormProofInput
   const expires = Number.parseInt(parts[1], 36);
   if (Number(parts[2]) < bits) throw new Forbidden("CHALLENGE_INVALID");
   if (!(expires > now.getTime())) throw new Forbidden("CHALLENGE_EXPIRED");
+  if (!input.nonce) {
+    if (now.getTime() - (expires - CHALLENGE_TTL_MS) < (noScriptMinMs ?? 0)) throw new Forbidden("FORM_SENT_TOO_FAST");
+    return { id: parts[3], expiresAt: new Date(expires).toISOString() };
+  }
   const digest = createHash("sha256")
     .update(input.challenge + input.nonce)
     .digest();

@@ -884,6 +884,93 @@ export const MESSAGES = {
     de: "Der Verein bietet keine automatische Verlängerung an.",
     it: "Il club non offre il rinnovo automatico.",
   },
+  CSRF_INVALID: {
+    fr: "Le formulaire a expiré ou ne vient pas du tableau de bord : rechargez la page et réessayez.",
+    en: "The form has expired or did not come from the dashboard: reload the page and try again.",
+    de: "Das Formular ist abgelaufen oder stammt nicht aus dem Dashboard: Seite neu laden und erneut versuchen.",
+    it: "Il modulo è scaduto o non proviene dalla dashboard: ricarica la pagina e riprova.",
+  },
+
+  STATEMENT_LINE_ALREADY_RECORDED: {
+    fr: "Cette ligne du relevé a déjà été enregistrée.",
+    en: "This statement line has already been recorded.",
+    de: "Diese Zeile des Kontoauszugs wurde bereits verbucht.",
+    it: "Questa riga dell'estratto conto è già stata registrata.",
+  },
+  STATEMENT_UNREADABLE: {
+    fr: "Le relevé n'est ni un CSV lisible ni un fichier camt.053 : {problem}",
+    en: "The statement is neither a readable CSV nor a camt.053 file: {problem}",
+    de: "Der Kontoauszug ist weder ein lesbares CSV noch eine camt.053-Datei: {problem}",
+    it: "L'estratto conto non è né un CSV leggibile né un file camt.053: {problem}",
+  },
+  STATEMENT_COLUMNS_MISSING: {
+    fr: "Colonnes introuvables dans le relevé : {columns}.",
+    en: "Columns not found in the statement: {columns}.",
+    de: "Spalten im Kontoauszug nicht gefunden: {columns}.",
+    it: "Colonne non trovate nell'estratto conto: {columns}.",
+  },
+  LINE_NOT_CREDIT: {
+    fr: "Un débit, pas un paiement reçu.",
+    en: "A debit, not a payment received.",
+    de: "Eine Belastung, keine erhaltene Zahlung.",
+    it: "Un addebito, non un pagamento ricevuto.",
+  },
+  LINE_UNREADABLE: {
+    fr: "Ligne illisible : {problem}.",
+    en: "Unreadable line: {problem}.",
+    de: "Unlesbare Zeile: {problem}.",
+    it: "Riga illeggibile: {problem}.",
+  },
+  REFERENCE_MISSING: {
+    fr: "Aucune référence sur cette ligne.",
+    en: "No reference on this line.",
+    de: "Keine Referenz auf dieser Zeile.",
+    it: "Nessun riferimento su questa riga.",
+  },
+  REFERENCE_INVALID: {
+    fr: "Ce n'est pas une référence RF valable (chiffres de contrôle faux).",
+    en: "Not a valid RF creditor reference (wrong check digits).",
+    de: "Keine gültige RF-Referenz (falsche Prüfziffern).",
+    it: "Non è un riferimento RF valido (cifre di controllo errate).",
+  },
+  REFERENCE_UNKNOWN: {
+    fr: "Cette référence n'est celle d'aucun membre ni d'aucune inscription du club.",
+    en: "This reference is no member's or registration's of the club.",
+    de: "Diese Referenz gehört zu keinem Mitglied und keiner Anmeldung des Vereins.",
+    it: "Questo riferimento non è di alcun membro né di alcuna iscrizione del club.",
+  },
+  AMOUNT_DIFFERS: {
+    fr: "Le montant diffère de celui attendu ({expected}).",
+    en: "The amount differs from the one expected ({expected}).",
+    de: "Der Betrag weicht vom erwarteten ab ({expected}).",
+    it: "L'importo differisce da quello atteso ({expected}).",
+  },
+  CURRENCY_DIFFERS: {
+    fr: "La devise diffère de celle attendue ({expected}).",
+    en: "The currency differs from the one expected ({expected}).",
+    de: "Die Währung weicht von der erwarteten ab ({expected}).",
+    it: "La valuta differisce da quella attesa ({expected}).",
+  },
+  ALREADY_PAID: {
+    fr: "Déjà payé : un paiement est enregistré à cette date ou après.",
+    en: "Already paid: a payment is recorded on or after this date.",
+    de: "Bereits bezahlt: eine Zahlung ist an oder nach diesem Datum verbucht.",
+    it: "Già pagato: un pagamento è registrato in questa data o dopo.",
+  },
+  NOT_PAYABLE: {
+    fr: "Rien à payer ici pour l'instant ({state}).",
+    en: "Nothing to pay here for now ({state}).",
+    de: "Hier ist derzeit nichts zu bezahlen ({state}).",
+    it: "Niente da pagare qui per ora ({state}).",
+  },
+
+  // ---- Public pages (issue 13) ----
+  FORM_SENT_TOO_FAST: {
+    fr: "Le formulaire est parti trop vite : vérifiez vos réponses et envoyez-le à nouveau.",
+    en: "The form was sent too quickly: check your answers and send it again.",
+    de: "Das Formular wurde zu schnell gesendet: Prüfen Sie Ihre Angaben und senden Sie es erneut.",
+    it: "Il modulo è stato inviato troppo in fretta: controllate le risposte e inviatelo di nuovo.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -7,7 +7,7 @@ import { and, eq, lt, ne, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { idempotencyKeys, jobs } from "../../db/schema";
 import { AppError, Conflict } from "../errors";
-import { enqueueJob, type JobKind } from "../jobs";
+import { recurringJob } from "../jobs";
 
 /** How long a key is kept (and honoured) after its answer. */
 export const KEEP_MS = 24 * 60 * 60 * 1000;
@@ -172,26 +172,6 @@ export function idempotencyStore(db: Db): IdempotencyStore {
 export const IDEMPOTENCY_PURGE = "idempotency.purge";
 /** The purge runs this often; a key is honoured for KEEP_MS whether purged yet or not. */
 export const PURGE_EVERY_MS = 60 * 60 * 1000;
-/** The purge is no club's: its job row names this instead. */
-const NO_CLUB = "-";
-
-/**
- * Queues the next purge at `at`, unless one is already pending (a restart, or a purge run twice
- * after a crash, never makes two chains of them).
- */
-async function schedulePurge(db: Db, at: Date, except?: string): Promise<void> {
-  await db.tx(async (t) => {
-    const [pending] = await t
-      .select({ id: jobs.id })
-      .from(jobs)
-      .where(and(eq(jobs.kind, IDEMPOTENCY_PURGE), eq(jobs.status, "pending"), except ? ne(jobs.id, except) : undefined))
-      .limit(1);
-    if (!pending) await enqueueJob(t, { clubId: NO_CLUB, kind: IDEMPOTENCY_PURGE, payload: {}, runAfter: at.toISOString() });
-  });
-}
-
-/** Makes sure a purge is queued (the server calls it at start). */
-export const ensurePurgeScheduled = (db: Db): Promise<void> => schedulePurge(db, new Date());
 
 /**
  * Deletes the keys older than KEEP_MS at `now`; answers how many. One statement: run every hour,
@@ -203,16 +183,8 @@ export async function purgeExpiredKeys(db: Db, now: Date): Promise<number> {
   return deleted.length;
 }
 
-/** The purge: expired keys deleted, the next purge queued an hour on. */
-export const idempotencyPurgeJob: JobKind = {
-  async run(db, job, env) {
-    const purged = await purgeExpiredKeys(db, env.now);
-    await schedulePurge(db, new Date(env.now.getTime() + PURGE_EVERY_MS), job.id);
-    return `${purged} purged`;
-  },
-};
-
-export const IDEMPOTENCY_JOBS = { [IDEMPOTENCY_PURGE]: idempotencyPurgeJob };
+/** The purge, hourly (the server ensures it at start). */
+export const idempotencyPurge = recurringJob(IDEMPOTENCY_PURGE, PURGE_EVERY_MS, async (db, env) => `${await purgeExpiredKeys(db, env.now)} purged`);
 
 /**
  * Deletes the club's kept answers whose body mentions one of `texts` (an erased member's id and

@@ -5,7 +5,7 @@
 // the server's table (server/jobs) is the whole list of what its worker can run. The worker runs
 // up to JOB_CONCURRENCY jobs at once, but the jobs of one concurrency key (a delivery's device or
 // wallet object, a club's fan-outs) one after the other, in order.
-import { and, asc, eq, lte, notInArray, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, lte, notInArray, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { jobs } from "../../db/schema";
 import type { Config } from "../config";
@@ -397,3 +397,58 @@ export async function forgetJobsMentioning(t: Queryable, clubId: string, text: s
     .returning({ id: jobs.id });
   return gone.length;
 }
+
+// ---- recurring jobs ---------------------------------------------------------------------------
+
+/** A job that runs every so often for as long as a server runs (a purge, the reminders). */
+export type Recurring = {
+  /** Its entry for the server's table of kinds (server/jobs). */
+  kinds: JobKinds;
+  /** At start: queues a run now unless one is pending, so the chain survives restarts and a crash. */
+  ensure(db: Db): Promise<void>;
+};
+
+/**
+ * A job of `kind` that does `work` every `everyMs`: each run queues the next in the transaction
+ * that marks it done, so exactly one run stays scheduled (a run cut by a crash runs again: `work`
+ * must be safe to repeat, as deleting what is expired is). Belongs to no club.
+ */
+export function recurringJob(kind: string, everyMs: number, work: (db: Db, env: JobEnv) => Promise<string>): Recurring {
+  const run: JobKind = {
+    run: async (db, job, env) => {
+      const outcome = await work(db, env);
+      await db.tx(async (t) => {
+        await completeJobIn(t, job, outcome);
+        await enqueueJob(t, { clubId: "", kind, payload: {}, runAfter: new Date(env.now.getTime() + everyMs).toISOString() });
+      });
+      return RECORDED;
+    },
+  };
+  return {
+    kinds: { [kind]: run },
+    ensure: (db) =>
+      db.tx(async (t) => {
+        if (!(await hasPendingJob(t, kind))) await enqueueJob(t, { clubId: "", kind, payload: {} });
+      }),
+  };
+}
+
+export const JOBS_PURGE = "jobs.purge";
+/** How long a finished job (done or failed for good) is kept for anyone looking into what happened. */
+export const FINISHED_JOB_KEEP_DAYS = 30;
+
+/** Deletes the jobs finished more than FINISHED_JOB_KEEP_DAYS before `now`; answers how many. */
+export async function purgeFinishedJobs(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - FINISHED_JOB_KEEP_DAYS * 86_400_000).toISOString();
+  // run_after <= finished_at, so the (status, run_after) index narrows the scan to old rows.
+  const gone = await db.tx((t) =>
+    t
+      .delete(jobs)
+      .where(and(inArray(jobs.status, ["done", "failed"]), lt(jobs.run_after, before), lt(jobs.finished_at, before)))
+      .returning({ id: jobs.id }),
+  );
+  return gone.length;
+}
+
+/** Daily: the job table keeps a month of history, not every job since the club began. */
+export const jobsPurge = recurringJob(JOBS_PURGE, 86_400_000, async (db, env) => `${await purgeFinishedJobs(db, env.now)} finished jobs purged`);

@@ -14,7 +14,8 @@ import { checkFormProof, spendFormProof } from "../forms";
 import type { Locale } from "../i18n";
 import { JOIN_MAIL_TEXTS } from "../i18n/join";
 import { nowIso } from "../ids";
-import { clubSender, queueMail } from "../mail";
+import { queueMail } from "../mail";
+import { clubMailLook, mailMoney } from "../mail/look";
 import { brandedBody, fillText } from "../mail/layout";
 import { bankTransferOf, memberCheckout, renewsItself, stripeOf } from "../member-page";
 import { type PaymentMethod, paymentMethods } from "../clubs/payments";
@@ -123,17 +124,9 @@ export function checkCustomFields(schema: unknown, answers: Record<string, unkno
 
 /** How a club's mail looks, who it is from, and its texts. */
 function mailOf(ctx: { baseUrl: string }, club: ClubRow) {
-  const view = clubCardView(club);
-  const { primary, onPrimary, secondary, onSecondary } = view.colors;
-  return {
-    locale: view.locale,
-    tx: JOIN_MAIL_TEXTS[view.locale],
-    sender: clubSender(ctx.baseUrl, club),
-    brand: { name: view.clubName, primary, onPrimary, secondary, onSecondary },
-  };
+  const look = clubMailLook(ctx.baseUrl, club);
+  return { ...look, tx: JOIN_MAIL_TEXTS[look.locale] };
 }
-
-const money = (cents: number, currency: string, locale: Locale) => new Intl.NumberFormat(locale, { style: "currency", currency }).format(cents / 100);
 
 type JoinMail = "payment" | "cardPayment" | "welcome" | "applied" | "alreadyMember" | "rejected";
 
@@ -152,7 +145,7 @@ async function queueJoinMail(
   const p = {
     first: to.first_name,
     club: brand.name,
-    amount: transfer ? money(transfer.amount_cents, transfer.currency, locale) : "",
+    amount: transfer ? mailMoney(transfer.amount_cents, transfer.currency, locale) : "",
     beneficiary: transfer?.beneficiary ?? "",
     iban: transfer?.iban ?? "",
     bic: transfer?.bic ?? "",
@@ -197,7 +190,7 @@ async function referrerOf(t: Queryable, club: ClubRow, code: string, today: stri
  * received.
  */
 export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest, nowDate = new Date()): Promise<JoinAnswer> {
-  const proof = await checkFormProof(ctx.db, ctx.formProofBits, input, nowDate);
+  const proof = await checkFormProof(ctx.db, ctx.formProofBits, input, nowDate, ctx.formNoScriptMinMs);
   let locale: Locale | undefined;
   const outcome = await inClubLanguage(
     () => locale,
@@ -283,7 +276,8 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
             amount_due_cents: amount > 0 ? amount : null,
           })
           .returning();
-        await promo?.record(null, created.id);
+        // Reserved, counted once the member pays (mark-paid: countMembershipPromo); a free join is paid now.
+        await promo?.record(null, created.id, { awaitingPayment: amount > 0 });
         await emitMemberChange(await emitter(ctx.db, club.id), null, created, () => getMemberItem(t, club.id, created.id));
         await writeHistory(t, memberAuthor(club.id), {
           memberId: created.id,

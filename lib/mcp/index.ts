@@ -4,6 +4,7 @@ import * as cards from "./tools/cards";
 import * as clubs from "./tools/clubs";
 import * as events from "./tools/events";
 import * as members from "./tools/members";
+import * as payments from "./tools/payments";
 import * as tiers from "./tools/tiers";
 import * as webhooks from "./tools/webhooks";
 import type { ToolDef } from "./tool";
@@ -19,4 +20,5 @@ export const TOOLS: ToolDef[] = [
   ...Object.values(events),
   ...Object.values(cards),
   ...Object.values(webhooks),
+  ...Object.values(payments),
 ] as ToolDef[];

@@ -3,69 +3,29 @@
 // (lib/members/page). No script and nothing from another host: each action is a plain HTML form
 // posted to /m/<token>/<action>, which answers a redirect back to the page (post/redirect/get)
 // with a line saying it was done, or a short page saying why not. Renewal by bank transfer is a
-// link (?renew=bank_transfer) that shows the payment details on the page.
-import { escapeHtml, htmlPage, privatePageHeaders } from "../cards/web";
-import { formatDate, textOn } from "../cards/view";
+// link (?renew=bank_transfer) that shows the payment details on the page; by card, a link
+// (?renew=stripe) that leads on to Stripe's page.
+import { privatePageHeaders } from "../cards/web";
+import { formatDate } from "../cards/view";
 import type { PublicCtx } from "../context";
 import { AppError } from "../errors";
 import { type Locale, t } from "../i18n";
 import { MEMBER_PAGE_TEXTS, type MemberPageTexts } from "../i18n/member-page";
 import type { FileReply, RedirectReply } from "../reply";
 import { memberPageUrl } from "../members/internal";
+import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, postForm as form, transferDetails } from "../html/layout";
 import { confirmEmailChange, getMemberPage, renewMembership, requestEmailChange, requestErasure, setAutoRenewal, updateMemberName } from "./index";
 import type { MemberPage, RenewAnswer } from "./schemas";
 
 const STATUS_COLORS = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" } as const;
 
-const CSS = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}
-body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;background:#F3F4F6;color:#111827;line-height:1.45}
-.wrap{max-width:480px;margin:0 auto;padding:0 0 40px}
-header.top{background:var(--primary);color:var(--on-primary);padding:18px 18px 22px}
-header.top p{margin:0;font-weight:700;font-size:1.05rem;overflow-wrap:anywhere}
-header.top h1{margin:6px 0 0;font-size:1.5rem;overflow-wrap:anywhere}
-.status{display:flex;align-items:center;gap:8px;margin:0;padding:10px 18px;font-weight:700;color:#fff;background:var(--status)}
-.status::before{content:"";width:10px;height:10px;border-radius:50%;background:#fff;flex:none}
-main{padding:0 14px}
-section{background:#fff;border-radius:14px;padding:16px;margin-top:14px;box-shadow:0 1px 3px rgba(0,0,0,.08)}
-h2{font-size:1.1rem;margin:0 0 10px}
-p{margin:0 0 10px}
-.muted{color:#4B5563;font-size:.95rem}
-.notice{margin:14px 0 0;padding:12px 14px;border-radius:12px;background:#ECFDF5;color:#065F46;font-weight:600;border:1px solid #A7F3D0}
-.button,button{display:block;width:100%;text-align:center;margin-top:10px;padding:13px 16px;border-radius:12px;border:0;background:var(--secondary);color:var(--on-secondary);font:inherit;font-weight:700;text-decoration:none;cursor:pointer}
-.button.dark{background:#000;color:#fff}
-.button.plain,button.plain{background:#fff;color:#111827;border:2px solid #6B7280}
-button.danger{background:#fff;color:#991B1B;border:2px solid #991B1B}
-label{display:block;font-weight:600;margin:10px 0 4px}
-input{width:100%;padding:12px;border:2px solid #6B7280;border-radius:10px;font:inherit;background:#fff;color:#111827}
-input:focus,button:focus,a:focus{outline:3px solid #2563EB;outline-offset:2px}
-dl{margin:0}dt{font-size:.8rem;text-transform:uppercase;letter-spacing:.05em;color:#4B5563;margin-top:8px}
-dd{margin:0;font-weight:600;overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
-a{color:#1D4ED8}`;
-
 const HEADERS = privatePageHeaders("self");
 
-const html = (locale: Locale, title: string, vars: string, body: string) => htmlPage(locale, title, vars, body, CSS);
-
-const reply = (status: number, body: string): FileReply => ({ status, body, contentType: "text/html; charset=utf-8", headers: HEADERS });
+const reply = (status: number, body: string): FileReply => htmlReply(status, body, HEADERS);
 
 function notFound(locale: Locale): FileReply {
   const tx = MEMBER_PAGE_TEXTS[locale];
-  return reply(
-    404,
-    html(
-      locale,
-      tx.notFoundTitle,
-      "--primary:#1F2937;--on-primary:#FFFFFF",
-      `<div class="wrap"><header class="top"><h1>${escapeHtml(tx.notFoundTitle)}</h1></header><main><section><p>${escapeHtml(tx.notFoundText)}</p></section></main></div>`,
-    ),
-  );
-}
-
-const fill = (s: string, p: Record<string, string>) => s.replace(/\{(\w+)\}/g, (m, k: string) => p[k] ?? m);
-const money = (cents: number, currency: string) => `${(cents / 100).toFixed(2)} ${currency}`;
-
-function form(action: string, inner: string): string {
-  return `<form method="post" action="${escapeHtml(action)}">${inner}</form>`;
+  return reply(404, messagePage(locale, tx.notFoundTitle, tx.notFoundText));
 }
 
 function body(page: MemberPage, token: string, baseUrl: string, tx: MemberPageTexts, notice: string | null, transfer: RenewAnswer | null): string {
@@ -82,15 +42,7 @@ function body(page: MemberPage, token: string, baseUrl: string, tx: MemberPageTe
     ? `${byCard}${byTransfer}`
     : `<p class="muted">${escapeHtml(tx.renewNone)}${club.contact_email ? ` <a href="mailto:${escapeHtml(club.contact_email)}">${escapeHtml(club.contact_email)}</a>` : ""}</p>`;
   const bt = transfer?.bank_transfer;
-  const transferBlock = bt
-    ? `<h3>${escapeHtml(tx.transfer.title)}</h3><dl>
-<dt>${escapeHtml(tx.transfer.beneficiary)}</dt><dd>${escapeHtml(bt.beneficiary ?? "")}</dd>
-<dt>${escapeHtml(tx.transfer.iban)}</dt><dd>${escapeHtml(bt.iban)}</dd>
-${bt.bic ? `<dt>${escapeHtml(tx.transfer.bic)}</dt><dd>${escapeHtml(bt.bic)}</dd>` : ""}
-<dt>${escapeHtml(tx.transfer.reference)}</dt><dd>${escapeHtml(bt.reference)}</dd>
-<dt>${escapeHtml(tx.transfer.amount)}</dt><dd>${escapeHtml(money(bt.amount_cents, bt.currency))}</dd></dl>
-<p class="muted">${escapeHtml(tx.transfer.note)}</p>`
-    : "";
+  const transferBlock = bt ? transferDetails(bt, tx.transfer, locale) : "";
   const wallets = [
     `<a class="button" href="${escapeHtml(card.web)}">${escapeHtml(tx.openCard)}</a>`,
     card.apple ? `<a class="button dark" href="${escapeHtml(card.apple)}">${escapeHtml(tx.addApple)}</a>` : "",
@@ -159,10 +111,8 @@ export async function renderMemberPage(
       : null;
   const back = query.checkout === "success" || query.checkout === "cancelled" ? tx.checkout[query.checkout] : null;
   const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : back;
-  const p = page.club.primary_color;
-  const s = page.club.secondary_color;
-  const vars = `--primary:${p};--on-primary:${textOn(p)};--secondary:${s};--on-secondary:${textOn(s)};--status:${STATUS_COLORS[page.member.status]}`;
-  return reply(200, html(locale, `${page.club.name} — ${tx.title}`, vars, body(page, token, ctx.baseUrl, tx, notice, transfer)));
+  const vars = brandVars(page.club.primary_color, page.club.secondary_color, `--status:${STATUS_COLORS[page.member.status]}`);
+  return reply(200, layoutPage(locale, `${page.club.name} — ${tx.title}`, vars, body(page, token, ctx.baseUrl, tx, notice, transfer)));
 }
 
 export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "erasure";
@@ -203,15 +153,7 @@ export async function memberPageAction(ctx: PublicCtx, token: string, action: Pa
       locale = (await getMemberPage(ctx, token)).club.locale as Locale;
     } catch {}
     const tx = MEMBER_PAGE_TEXTS[locale];
-    return reply(
-      err.status,
-      html(
-        locale,
-        tx.problem,
-        "--primary:#1F2937;--on-primary:#FFFFFF;--secondary:#F59E0B;--on-secondary:#111827",
-        `<div class="wrap"><header class="top"><h1>${escapeHtml(tx.problem)}</h1></header><main><section><p>${escapeHtml(t(locale, err.code, err.params))}</p><a class="button" href="${escapeHtml(memberPageUrl(ctx.baseUrl, token))}">${escapeHtml(tx.back)}</a></section></main></div>`,
-      ),
-    );
+    return reply(err.status, messagePage(locale, tx.problem, t(locale, err.code, err.params), { href: memberPageUrl(ctx.baseUrl, token), label: tx.back }));
   }
 }
 

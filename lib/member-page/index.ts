@@ -34,7 +34,8 @@ import {
   writeHistory,
 } from "../members/internal";
 import { type BankTransfer, EmailChangeRequest, type MemberPage, MemberNameUpdate, type RenewAnswer } from "./schemas";
-import { creditorReference } from "../members/reference";
+import { creditorReference } from "../payments/reference";
+import { memberDues } from "../members/dues";
 import type { MemberDataExport } from "../members/schemas";
 import { statusOn, todayUtc } from "../members/status";
 import { emitter } from "../webhooks/emit";
@@ -219,7 +220,8 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
 }
 
 /**
- * How to pay a renewal: the amount (the tier's price, else the club's fee) and, for a bank
+ * How to pay a renewal: the amount (lib/members/dues: what is owed since joining, else the tier's
+ * price, else the club's fee, less the member's referral credit, never below 0) and, for a bank
  * transfer, the club's payout details with the member's creditor reference; for `stripe`, the
  * address of a Stripe Checkout page (a subscription when the club allows it and it is asked, or
  * the club has only subscriptions; DESIGN.md section 13). 409 PAYMENT_METHOD_UNAVAILABLE for a
@@ -230,22 +232,22 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
   const { m, club } = await memberOf(ctx, ctx.db.read, token);
   if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED_SELF");
   if (!paymentMethods(club, !!stripeOf(ctx)).includes(input.payment_method as PaymentMethod)) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
-  let amount = club.membership_fee_cents;
-  let currency = club.currency;
-  let months = club.membership_duration_months;
-  let label = club.name;
-  if (m.tier_id) {
-    const [tier] = await ctx.db.read
-      .select()
-      .from(tiers)
-      .where(and(eq(tiers.id, m.tier_id), eq(tiers.club_id, m.club_id)))
-      .limit(1);
-    if (tier) [amount, currency, months, label] = [tier.price_cents, tier.currency, tier.duration_months, tier.name];
-  }
-  // What a member who joined online still owes (their price, discounts taken) until it is paid.
-  if (m.amount_due_cents !== null) amount = m.amount_due_cents;
+  const { amount, currency } = await memberDues(ctx.db.read, m);
   if (input.payment_method === "stripe") {
-    const checkout = await memberCheckout(ctx, club, m, { amount, currency, months, label, subscription: input.subscription });
+    // A subscription bills every tier period (else the club's period); the checkout names the tier.
+    const [tier] = m.tier_id ? await ctx.db.read
+          .select()
+          .from(tiers)
+          .where(and(eq(tiers.id, m.tier_id), eq(tiers.club_id, m.club_id)))
+          .limit(1) : [];
+    const order = {
+      amount,
+      currency,
+      months: tier?.duration_months ?? club.membership_duration_months,
+      label: tier?.name ?? club.name,
+      subscription: input.subscription,
+    };
+    const checkout = await memberCheckout(ctx, club, m, order);
     return { payment_method: "stripe", amount_cents: amount, currency, checkout_url: checkout, bank_transfer: null };
   }
   return {

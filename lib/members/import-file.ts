@@ -94,10 +94,14 @@ export function foldHeading(heading: string): string {
     .trim();
 }
 
-const FOLDED: Record<Field, Set<string>> = Object.fromEntries(FIELDS.map((f) => [f, new Set(Object.values(HEADINGS[f]).flat().map(foldHeading))])) as Record<
-  Field,
-  Set<string>
->;
+/** A table of headings per field and language, folded for comparison (foldHeading). */
+export function foldedHeadings<F extends string>(table: Record<F, Record<Locale, string[]>>): Record<F, Set<string>> {
+  return Object.fromEntries(
+    Object.entries<Record<Locale, string[]>>(table).map(([f, byLocale]) => [f, new Set(Object.values(byLocale).flat().map(foldHeading))]),
+  ) as Record<F, Set<string>>;
+}
+
+const FOLDED = foldedHeadings(HEADINGS);
 
 /** The recognised headings of `field`, those of the club's language first, each once. */
 export function recognisedHeadings(field: Field, locale: Locale): string[] {
@@ -163,20 +167,20 @@ export function sniffDelimiter(headerLine: string): Delimiter {
  */
 export const unescapeCell = (cell: string): string => (cell.length > 1 && cell.charCodeAt(0) === 39 && /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
-export type Column = { heading: string; field: Field | null };
+export type Column<F extends string = Field> = { heading: string; field: F | null };
 
 /** A record of the file: its cells (trimmed, the export's formula guard off) and the line it begins on. */
 export type Row = { line: number; cells: string[] };
 
-export type SheetFile = {
+export type SheetFile<F extends string = Field> = {
   encoding: Encoding;
   delimiter: Delimiter;
   /** Line of the header (the first record with a filled cell); 0 when the file has none. */
   headerLine: number;
   /** The header's cells, each with the field it was recognised as (null: not one of ours). */
-  columns: Column[];
+  columns: Column<F>[];
   /** Field -> its column's index (the first column recognised as that field). */
-  index: Partial<Record<Field, number>>;
+  index: Partial<Record<F, number>>;
   /**
    * The records after the header, read from the text each time it is called: an import reads the
    * file twice (check, then write) rather than hold 100,000 rows of cells.
@@ -252,8 +256,12 @@ function* records(text: string, delimiter: Delimiter, start: number, firstLine: 
   }
 }
 
-/** Reads the file (bytes, or text already decoded): its encoding, separator, header and columns. */
-export function readSheet(input: string | Uint8Array): SheetFile {
+/** Reads a member file (bytes, or text already decoded): its encoding, separator, header and columns. */
+export const readSheet = (input: string | Uint8Array): SheetFile => readSheetWith(input, FOLDED);
+
+/** Reads a file whose headings are those of `folded` (foldedHeadings): its encoding, separator, header and columns. */
+export function readSheetWith<F extends string>(input: string | Uint8Array, folded: Record<F, Set<string>>): SheetFile<F> {
+  const fields = Object.keys(folded) as F[];
   const { text, encoding } = typeof input === "string" ? { text: input.replace(/^\uFEFF/, ""), encoding: "utf-8" as const } : decodeText(input);
   // Excel's own hint, a first line `sep=;`, names the separator and is not the header.
   const hint = /^sep=(.)(\r\n|\r|\n|$)/i.exec(text);
@@ -262,14 +270,14 @@ export function readSheet(input: string | Uint8Array): SheetFile {
   const headerText = /[^\r\n]*\S[^\r\n]*/.exec(text.slice(start, start + 65_536))?.[0] ?? "";
   const delimiter = hint && DELIMITERS.includes(hint[1] as Delimiter) ? (hint[1] as Delimiter) : sniffDelimiter(headerText);
   let headerLine = 0;
-  const columns: Column[] = [];
-  const index: Partial<Record<Field, number>> = {};
+  const columns: Column<F>[] = [];
+  const index: Partial<Record<F, number>> = {};
   for (const row of records(text, delimiter, start, firstLine)) {
     if (isBlank(row.cells)) continue;
     headerLine = row.line;
     row.cells.forEach((heading, i) => {
-      const folded = foldHeading(heading);
-      const field = FIELDS.find((f) => index[f] === undefined && FOLDED[f].has(folded)) ?? null;
+      const key = foldHeading(heading);
+      const field = fields.find((f) => index[f] === undefined && folded[f].has(key)) ?? null;
       if (field) index[field] = i;
       columns.push({ heading, field });
     });

@@ -3,7 +3,7 @@
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
-import { members, payments } from "../../db/schema";
+import { members } from "../../db/schema";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
@@ -13,7 +13,7 @@ import { cancelAtPeriodEnd } from "../stripe";
 import { newId, nowIso } from "../ids";
 import { getTierRow } from "../tiers/internal";
 import { type Emitter, emitter } from "../webhooks/emit";
-import { paymentData } from "../webhooks/data";
+import { originOf, type PaymentOrigin, recordPayment } from "../payments/record";
 import {
   addMonths,
   foldText,
@@ -44,11 +44,15 @@ import {
   type MemberListQuery,
   MemberListQuery as MemberListQuerySchema,
   type MemberListResponse,
+  type MemberStatus,
   type MemberUpdate,
   type ReasonRequest,
+  STATUSES,
 } from "./schemas";
 import { statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status";
 import { creditReferrer } from "./referral";
+import { creditSpent, memberDues } from "./dues";
+import { countMembershipPromo } from "./promo-use";
 import { keptTotal } from "./total";
 
 /**
@@ -65,8 +69,9 @@ function listQueries(
   sort: ListShape["sort"],
   direction: ListShape["dir"],
   erasure: ListShape["erasure_requested"],
+  application: ListShape["application_status"],
 ) {
-  const name = `members.list:${status}:${searching}:${sort}:${direction}:${erasure ?? ""}`;
+  const name = `members.list:${status}:${searching}:${sort}:${direction}:${erasure ?? ""}:${application ?? ""}`;
   // Built only the first time a shape is asked for (the callbacks of prepareRead).
   const p = (placeholder: string) => sql.placeholder(placeholder);
   const cond = () => {
@@ -75,6 +80,7 @@ function listQueries(
     if (status !== "all") where.push(statusWhere(status, p("day")));
     if (erasure === "true") where.push(isNotNull(members.erasure_requested_at));
     if (erasure === "false") where.push(isNull(members.erasure_requested_at));
+    if (application) where.push(eq(members.application_status, application));
     if (searching) where.push(sql`${members.search_text} like ${p("search")} escape '\\'`);
     return and(...where);
   };
@@ -110,17 +116,44 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
   const grace = await clubGraceDays(ctx.db, ctx.clubId);
   const day = statusDay(today, grace);
   const search = q.search ? foldText(q.search.trim()) : "";
-  const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir, q.erasure_requested);
+  const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir, q.erasure_requested, q.application_status);
   const values = { club: ctx.clubId, day, search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset: (q.page - 1) * limit };
   // A search counts (its matches are read from the narrowest index that holds search_text); the
   // count of a filter is kept while the club's members and the status day (today less the grace
   // period) stay the same.
   const total = search
     ? (await queries.count.execute(values))[0].total
-    : await keptTotal(ctx.db, ctx.clubId, `${q.status}:${q.erasure_requested ?? ""}`, q.status === "all" ? "" : day, queries.cond);
+    : await keptTotal(
+        ctx.db,
+        ctx.clubId,
+        `${q.status}:${q.erasure_requested ?? ""}:${q.application_status ?? ""}`,
+        q.status === "all" ? "" : day,
+        queries.cond,
+      );
   const rows = await queries.page.values(values);
   return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
 });
+
+/**
+ * The club's members counted by derived status as of `day` (lib/members/status `statusDay`), and
+ * all of them: the list's own kept totals (lib/members/total), so the overview and the stats
+ * count through the status index once per members version and day, and share those counts with
+ * the list's filters. One pass summing a CASE per status read every member's row instead (40 ms
+ * for 10,000 members).
+ */
+export async function countByStatus(db: Db, clubId: string, day: string): Promise<Record<"all" | MemberStatus, number>> {
+  const out = { all: 0, active: 0, expired: 0, pending: 0, suspended: 0 };
+  for (const status of ["all", ...STATUSES] as const) {
+    out[status] = await keptTotal(
+      db,
+      clubId,
+      `${status}::`,
+      status === "all" ? "" : day,
+      listQueries(db, status, false, "registered", "desc", undefined, undefined).cond,
+    );
+  }
+  return out;
+}
 
 /** Raised inside a transaction when an email is already a member's (unique per club). */
 export async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {
@@ -280,18 +313,23 @@ export const extendMembership = verb("members:edit", async (ctx: Ctx, input: Ext
 );
 
 /**
- * A payment the provider took (the Stripe webhook, lib/stripe-events): its fee, its PaymentIntent,
- * and the Stripe customer and subscription it comes with (a subscription puts the member on
- * automatic renewal).
+ * The Stripe customer and subscription a provider's payment comes with (the Stripe webhook,
+ * lib/stripe-events): a subscription puts the member on automatic renewal.
  */
-export type ProviderPayment = { fee_cents: number; payment_id: string | null; customer_id?: string | null; subscription_id?: string | null };
+export type ProviderBilling = { customer_id?: string | null; subscription_id?: string | null };
 
 /**
- * Records a payment and renews: `pending` or expired -> `paid` with a new period from today;
- * active -> the period is renewed from its end. 409 when suspended. A manual payment (an admin's)
- * carries no provider fee; one the provider took (`provider`) carries its fee and reference.
+ * Records a payment (lib/payments/record: the row, its receipt, `payment.recorded`) and renews:
+ * `pending` or expired -> `paid` with a new period from today; active -> the period is renewed
+ * from its end. The first payment after joining online clears what was owed, credits the
+ * referrer and counts the promo code used; a renewal spends the referral credit the amount paid
+ * left uncovered (lib/members/dues). 409 when suspended; 409 STATEMENT_LINE_ALREADY_RECORDED for
+ * a statement line recorded before. `origin`: what the bank import or a provider adds (its fee and
+ * payment id); `billing`: the provider's customer and subscription.
  */
-export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: MarkPaidRequest & { member_id: string; provider?: ProviderPayment }) =>
+export const markMemberPaid = verb(
+  "finances:edit",
+  async (ctx: Ctx, input: MarkPaidRequest & { member_id: string } & PaymentOrigin & { billing?: ProviderBilling }) =>
   transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
     if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
     const club = await clubSettings(t, ctx.clubId);
@@ -305,99 +343,72 @@ export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: Mark
       : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
     // What a member who joined online owed is paid now (lib/members/referral credits who referred them).
     if (m.amount_due_cents !== null) set.amount_due_cents = null;
-    const provider = input.provider;
-    if (provider?.customer_id) set.stripe_customer_id = provider.customer_id;
-    if (provider?.subscription_id)
-      Object.assign(set, { payment_mode: "subscription", stripe_subscription_id: provider.subscription_id, renewal_opt_out_at: null });
+    const billing = input.billing;
+    if (billing?.customer_id) set.stripe_customer_id = billing.customer_id;
+    if (billing?.subscription_id)
+      Object.assign(set, { payment_mode: "subscription", stripe_subscription_id: billing.subscription_id, renewal_opt_out_at: null });
+    const spent = creditSpent(await memberDues(t, m), input.amount_cents);
+    if (spent > 0) set.referral_credit_cents = m.referral_credit_cents - spent;
     const paymentId = newId();
     return {
       set,
-      details: { amount_cents: input.amount_cents, payment_method: method, payment_id: paymentId, months },
-      also: async (_after, out) => {
-        await creditReferrer(t, m);
-        await insertMemberPayment(t, ctx, out, {
+      details: {
+        amount_cents: input.amount_cents,
+        payment_method: method,
+        payment_id: paymentId,
+        months,
+        ...(spent ? { referral_credit_spent_cents: spent } : {}),
+      },
+      also: async () => {
+        if (m.amount_due_cents !== null) {
+          await creditReferrer(t, m);
+          await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
+        }
+        await recordPayment(t, ctx, {
+          ...originOf(input),
           id: paymentId,
-          member_id: m.id,
-          amount_cents: input.amount_cents,
+          clubId: ctx.clubId,
+          kind: "membership",
+          memberId: m.id,
+          amount: input.amount_cents,
           currency,
           method,
-          reason: input.reason ?? null,
-          commissionPercent: club.commission_rate_percent,
-          provider,
+          reason: input.reason,
+          adminId: ctx.actor.adminId,
         });
       },
     };
-  }),
+    }),
 );
 
 /**
- * A membership payment row (a refund: negative), `payment.recorded` for the webhooks: manual (no
- * provider fee) unless `provider` says the provider took it; the club's commission rate.
- */
-async function insertMemberPayment(
-  t: Queryable,
-  ctx: Ctx,
-  out: Emitter,
-  p: {
-    id: string;
-    member_id: string;
-    amount_cents: number;
-    currency: string;
-    method: string;
-    reason: string | null;
-    commissionPercent: number | null;
-    provider?: ProviderPayment;
-  },
-) {
-  const now = nowIso();
-  const [payment] = await t
-    .insert(payments)
-    .values({
-      id: p.id,
-      club_id: ctx.clubId,
-      member_id: p.member_id,
-      kind: "membership",
-      amount_cents: p.amount_cents,
-      currency: p.currency,
-      method: p.method,
-      source: p.provider ? "provider" : "manual",
-      provider_fee_cents: p.provider?.fee_cents ?? 0,
-      provider_payment_id: p.provider?.payment_id ?? null,
-      platform_commission_cents: Math.round((p.amount_cents * (p.commissionPercent ?? 0)) / 100),
-      reason: p.reason,
-      admin_id: ctx.actor.adminId,
-      paid_at: now,
-      created_at: now,
-    })
-    .returning();
-  await out.emit("payment.recorded", () => paymentData(payment));
-}
-
-/**
  * A refund the payment provider made of a member's payment (Stripe `charge.refunded`): a negative
- * payment row naming the provider's payment, and a history row. The membership does not change:
- * the admin decides what a refund means (suspend, correct the end).
+ * payment (lib/payments/record: with its refund note) naming the provider's payment, and a history
+ * row. The membership does not change: the admin decides what a refund means (suspend, correct
+ * the end).
  */
 export const recordMemberRefund = verb(
   "finances:edit",
-  async (ctx: Ctx, input: { member_id: string; amount_cents: number; currency: string; method: string; provider: ProviderPayment; reason: string | null }) =>
+  async (ctx: Ctx, input: { member_id: string; amount_cents: number; currency: string; method: string; reason: string | null } & PaymentOrigin) =>
     transition(ctx, input.member_id, "refund", input.reason, async (m, t) => {
-      const club = await clubSettings(t, ctx.clubId);
       const paymentId = newId();
       return {
         set: {},
         details: { amount_cents: -input.amount_cents, payment_method: input.method, payment_id: paymentId },
-        also: (_after, out) =>
-          insertMemberPayment(t, ctx, out, {
+        also: async () => {
+          await recordPayment(t, ctx, {
+            ...originOf(input),
             id: paymentId,
-            member_id: m.id,
-            amount_cents: -input.amount_cents,
+            clubId: ctx.clubId,
+            kind: "membership",
+            memberId: m.id,
+            amount: -input.amount_cents,
             currency: input.currency,
             method: input.method,
             reason: input.reason,
-            commissionPercent: club.commission_rate_percent,
-            provider: input.provider,
-          }),
+            adminId: ctx.actor.adminId,
+          });
+        },
       };
     }),
 );

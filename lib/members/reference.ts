@@ -1,28 +1,3 @@
-// ISO 11649 creditor references ("RF" + two check digits + up to 21 letters and digits): what a
-// member writes with a bank transfer so the treasurer can match it (DESIGN.md section 13).
-
-/** The reference's check: letters as numbers (A=10 ... Z=35), then ISO 7064 mod 97-10. */
-function mod97(digits: string): number {
-  let rest = 0;
-  for (const ch of digits) rest = (rest * 10 + Number(ch)) % 97;
-  return rest;
-}
-
-const asDigits = (text: string) => [...text].map((c) => (/[0-9]/.test(c) ? c : String(c.charCodeAt(0) - 55))).join("");
-
-/** The creditor reference of `base` (letters and digits, at most 21; other characters are dropped). */
-export function creditorReference(base: string): string {
-  const body = base
-    .toUpperCase()
-    .replace(/[^0-9A-Z]/g, "")
-    .slice(0, 21);
-  const check = 98 - mod97(asDigits(`${body}RF00`));
-  return `RF${String(check).padStart(2, "0")}${body}`;
-}
-
-/** Whether `reference` is a well-formed creditor reference with the right check digits. */
-export function isCreditorReference(reference: string): boolean {
-  const r = reference.replace(/\s+/g, "").toUpperCase();
-  if (!/^RF\d{2}[0-9A-Z]{1,21}$/.test(r)) return false;
-  return mod97(asDigits(`${r.slice(4)}${r.slice(0, 4)}`)) === 1;
-}
+// A member's creditor reference lives with the payments it names (lib/payments/reference.ts);
+// kept here for the callers that know it by this path.
+export * from "../payments/reference";

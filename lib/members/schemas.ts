@@ -90,6 +90,10 @@ export const MemberListQuery = z.object({
     .enum(["true", "false"])
     .optional()
     .meta({ description: "`true`: only members who asked to be erased (from their page); `false`: only the others." }),
+  application_status: z
+    .enum(["pending_approval"])
+    .optional()
+    .meta({ description: "`pending_approval`: only applicants awaiting the admin's decision (approve or reject)." }),
 });
 export type MemberListQuery = z.input<typeof MemberListQuery>;
 

@@ -237,8 +237,16 @@ export const updatePromoCode = verb("finances:edit", async (ctx: Ctx, sent: Prom
   });
 });
 
-/** A redeemable code: its discount on the price, and `record`, which counts the use (used_count + 1) with its redemption row. */
-export type Redeemed = { promo: PromoRow; discount: number; record: (registrationId: string | null, memberId: string | null) => Promise<void> };
+/**
+ * A redeemable code: its discount on the price, and `record`, which writes its redemption row and
+ * counts the use (used_count + 1), or with `awaitingPayment` only reserves it: a membership code
+ * given at join is counted once the member pays (countMembershipPromo).
+ */
+export type Redeemed = {
+  promo: PromoRow;
+  discount: number;
+  record: (registrationId: string | null, memberId: string | null, opts?: { awaitingPayment?: boolean }) => Promise<void>;
+};
 
 /**
  * Inside the caller's transaction: finds `code` in the club and checks what every code must be
@@ -268,11 +276,8 @@ async function redeemPromo(
   return {
     promo,
     discount,
-    record: async (registrationId, memberId) => {
-      await t
-        .update(promoCodes)
-        .set({ used_count: sql`${promoCodes.used_count} + 1`, updated_at: input.now.toISOString() })
-        .where(eq(promoCodes.id, promo.id));
+    record: async (registrationId, memberId, opts) => {
+      if (!opts?.awaitingPayment) await countUse(t, promo.id, input.now.toISOString());
       await t.insert(promoRedemptions).values({
         id: newId(),
         club_id: input.clubId,
@@ -281,10 +286,17 @@ async function redeemPromo(
         member_id: memberId,
         discount_cents: discount,
         created_at: input.now.toISOString(),
+        awaiting_payment: !!opts?.awaitingPayment,
       });
     },
   };
 }
+
+const countUse = (t: Queryable, promoId: string, now: string) =>
+  t
+    .update(promoCodes)
+    .set({ used_count: sql`${promoCodes.used_count} + 1`, updated_at: now })
+    .where(eq(promoCodes.id, promoId));
 
 /** An event registration's code: scope `event`, tied to this event or to none. */
 export const redeemEventPromo = (t: Queryable, input: { clubId: string; eventId: string; currency: string; code: string; price: number; now: Date }) =>

@@ -7,7 +7,6 @@ import type { Queryable } from "../../db";
 import { eventRegistrations, eventTickets, payments } from "../../db/schema";
 import { emailKeyOf } from "../../db/text";
 import { requireScope } from "../access";
-import { clubSettings } from "../clubs/internal";
 import { type Ctx, verb } from "../context";
 import { Conflict, NotFound } from "../errors";
 import {
@@ -24,7 +23,7 @@ import { fillFromWaitlist, statusForPrice } from "../events/waitlist";
 import { newId, nowIso, randomBase62 } from "../ids";
 import { getMemberRow } from "../members/internal";
 import { releaseEventPromo } from "../promo";
-import { paymentData } from "../webhooks/data";
+import { originOf, type PaymentOrigin, recordPayment } from "../payments/record";
 import { emit } from "../webhooks/emit";
 
 type RegistrationRef = { event_id: string; registration_id: string };
@@ -52,46 +51,28 @@ async function paidFor(t: Queryable, clubId: string, registrationId: string): Pr
   return { paid: Number(sum?.paid ?? 0), count: Number(sum?.n ?? 0), method: last?.method ?? null };
 }
 
-/** What the payment provider says of an event payment it took or refunded (lib/stripe-events): its fee and PaymentIntent. */
-export type ProviderTicketPayment = { fee_cents: number; payment_id: string | null };
-
-/**
- * An event payment, positive or a refund: manual (no provider fee) unless `provider` says the
- * provider took it; the club's commission rate; `payment.recorded` for the webhooks.
- */
-export async function recordPayment(
+/** An event payment, positive or a refund, through the one place payments are recorded (row, receipt, webhook). */
+export async function recordRegistrationPayment(
   t: Queryable,
   ctx: Ctx,
   reg: RegistrationRow,
   amount: number,
   method: string,
   reason: string | null,
-  now: string,
-  provider?: ProviderTicketPayment,
+  origin: PaymentOrigin = {},
 ) {
-  const club = await clubSettings(t, ctx.clubId);
-  const [payment] = await t
-    .insert(payments)
-    .values({
-      id: newId(),
-      club_id: ctx.clubId,
-      member_id: reg.member_id,
-      kind: "event",
-      registration_id: reg.id,
-      amount_cents: amount,
-      currency: reg.currency,
-      method,
-      source: provider ? "provider" : "manual",
-      provider_fee_cents: provider?.fee_cents ?? 0,
-      provider_payment_id: provider?.payment_id ?? null,
-      platform_commission_cents: Math.round((amount * (club.commission_rate_percent ?? 0)) / 100),
-      reason,
-      admin_id: ctx.actor.adminId,
-      paid_at: now,
-      created_at: now,
-    })
-    .returning();
-  await emit(ctx.db, ctx.clubId, "payment.recorded", () => paymentData(payment));
+  await recordPayment(t, ctx, {
+    ...originOf(origin),
+    clubId: ctx.clubId,
+    kind: "event",
+    memberId: reg.member_id,
+    registrationId: reg.id,
+    amount,
+    currency: reg.currency,
+    method,
+    reason,
+    adminId: ctx.actor.adminId,
+  });
 }
 
 /**
@@ -148,30 +129,33 @@ export const addRegistration = verb(
 
 /**
  * Confirms a pending registration and records the payment received (default: the registration's
- * amount, by bank transfer; 0 records none; `provider`: one Stripe took, with its fee). Needs events:edit and finances:edit (it records
- * money). 409: not pending (REGISTRATION_NOT_PENDING), a cancelled event. 404: not this club's.
+ * amount, by bank transfer; 0 records none). Unguarded: `confirmRegistration` (events:edit and
+ * finances:edit: it records money) and the bank statement import (finances:edit) call it. 409:
+ * not pending (REGISTRATION_NOT_PENDING), a cancelled event, a statement line recorded before.
+ * 404: not this club's.
  */
-export const confirmRegistration = verb(
-  ["events:edit", "finances:edit"],
-  async (ctx: Ctx, input: RegistrationConfirm & RegistrationRef & { provider?: ProviderTicketPayment }): Promise<EventRegistrationItem> =>
-    ctx.db.tx(async (t) => {
-      const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
-      const { r, ticket_name } = await getRegistrationOrThrow(t, ctx.clubId, input);
-      if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
-      if (r.status !== "pending") throw new Conflict("REGISTRATION_NOT_PENDING", { status: r.status });
-      const now = nowIso();
-      const amount = input.amount_cents ?? r.amount_cents;
-      if (amount > 0) await recordPayment(t, ctx, r, amount, input.payment_method ?? "bank_transfer", null, now, input.provider);
-      const [row] = await t
-        .update(eventRegistrations)
-        .set({ status: "confirmed", updated_at: now })
-        .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
-        .returning();
-      const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
-      await emit(ctx.db, ctx.clubId, "registration.confirmed", () => ({ event_id: event.id, ...item }));
-      return item;
-    }),
-);
+export async function confirmPendingRegistration(ctx: Ctx, input: RegistrationConfirm & RegistrationRef & PaymentOrigin): Promise<EventRegistrationItem> {
+  return ctx.db.tx(async (t) => {
+    const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
+    const { r, ticket_name } = await getRegistrationOrThrow(t, ctx.clubId, input);
+    if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
+    if (r.status !== "pending") throw new Conflict("REGISTRATION_NOT_PENDING", { status: r.status });
+    const now = nowIso();
+    const amount = input.amount_cents ?? r.amount_cents;
+    if (amount > 0) await recordRegistrationPayment(t, ctx, r, amount, input.payment_method ?? "bank_transfer", null, input);
+    const [row] = await t
+      .update(eventRegistrations)
+      .set({ status: "confirmed", updated_at: now })
+      .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
+      .returning();
+    const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
+    await emit(ctx.db, ctx.clubId, "registration.confirmed", () => ({ event_id: event.id, ...item }));
+    return item;
+  });
+}
+
+/** Confirms a pending registration with the payment received (see confirmPendingRegistration). */
+export const confirmRegistration = verb(["events:edit", "finances:edit"], confirmPendingRegistration);
 
 /**
  * Cancels a confirmed, pending or waitlisted registration, with an optional reason. A refund
@@ -192,7 +176,7 @@ export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: Re
     if (input.refund_cents != null) {
       const paid = await paidFor(t, ctx.clubId, r.id);
       if (input.refund_cents > paid.paid) throw new Conflict("REFUND_EXCEEDS_PAID", { refund: input.refund_cents, paid: paid.paid });
-      await recordPayment(t, ctx, r, -input.refund_cents, paid.method ?? "bank_transfer", input.reason ?? null, now);
+      await recordRegistrationPayment(t, ctx, r, -input.refund_cents, paid.method ?? "bank_transfer", input.reason ?? null);
     }
     const [row] = await t
       .update(eventRegistrations)

@@ -24,6 +24,7 @@ import { checkoutHoldUntil, holdUntil, scheduleHoldExpiry } from "../events/hold
 import { paymentMethods } from "../clubs/payments";
 import { createCheckout } from "../stripe";
 import { checkFormProof, spendFormProof } from "../forms";
+import { eventCalendar } from "../events/ics";
 
 /** Statuses in which a registration counts against its email's `max_per_email`. */
 const PER_EMAIL = ["confirmed", "pending", "waitlisted"];
@@ -55,7 +56,7 @@ async function registrationsOfEmail(t: Queryable, eventId: string, emailKey: str
  */
 export async function registerForEvent(ctx: PublicCtx, eventId: string, input: PublicRegistrationCreate, nowDate = new Date()): Promise<PublicRegistration> {
   const now = nowDate.toISOString();
-  const proof = await checkFormProof(ctx.db, ctx.formProofBits, input, nowDate);
+  const proof = await checkFormProof(ctx.db, ctx.formProofBits, input, nowDate, ctx.formNoScriptMinMs);
   let locale: Locale | undefined;
   const stripe = ctx.site?.stripe ?? null;
   const made = await inClubLanguage(
@@ -175,25 +176,6 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
   return answer;
 }
 
-const icsText = (s: string) => s.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
-const icsTime = (iso: string) => iso.replace(/[-:]/g, "").replace(/\.\d{3}/, "");
-
-/** RFC 5545 line folding: at most 75 octets a line, continuation lines start with a space. */
-function fold(line: string): string {
-  const bytes = new TextEncoder();
-  const parts: string[] = [];
-  let current = "";
-  for (const ch of line) {
-    if (bytes.encode(current + ch).length > (parts.length ? 74 : 75)) {
-      parts.push(current);
-      current = "";
-    }
-    current += ch;
-  }
-  parts.push(current);
-  return parts.join("\r\n ");
-}
-
 /** The registration's calendar file (text/calendar); the first download is noted in `ics_at`. 404 for an unknown token. */
 export async function registrationIcs(ctx: PublicCtx, qrToken: string): Promise<FileReply> {
   const { reg, event } = await ctx.db.tx(async (t) => {
@@ -208,26 +190,9 @@ export async function registrationIcs(ctx: PublicCtx, qrToken: string): Promise<
     return row;
   });
   const club = await clubSettings(ctx.db.read, event.club_id);
-  const ends = event.ends_at ?? new Date(Date.parse(event.starts_at) + 2 * 3_600_000).toISOString();
-  const location = [event.location_name, event.location_address].filter(Boolean).join(", ");
-  const lines = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//club-api//events//EN",
-    "CALSCALE:GREGORIAN",
-    "METHOD:PUBLISH",
-    "BEGIN:VEVENT",
-    `UID:${reg.id}@club-api`,
-    `DTSTAMP:${icsTime(new Date().toISOString())}`,
-    `DTSTART:${icsTime(event.starts_at)}`,
-    `DTEND:${icsTime(ends)}`,
-    `SUMMARY:${icsText(event.title)}`,
-    ...(location ? [`LOCATION:${icsText(location)}`] : []),
-    `DESCRIPTION:${icsText([event.description, `${club.name} — ${reg.first_name} ${reg.last_name}`].filter(Boolean).join("\n\n"))}`,
-    `URL:${publicUrl(ctx.baseUrl, club.slug, event.slug)}`,
-    `STATUS:${event.status === "cancelled" ? "CANCELLED" : "CONFIRMED"}`,
-    "END:VEVENT",
-    "END:VCALENDAR",
-  ];
-  return { body: `${lines.map(fold).join("\r\n")}\r\n`, contentType: "text/calendar; charset=utf-8", filename: `${event.slug}.ics` };
+  return eventCalendar(event, {
+    uid: `${reg.id}@club-api`,
+    description: [event.description, `${club.name} — ${reg.first_name} ${reg.last_name}`].filter(Boolean).join("\n\n"),
+    url: publicUrl(ctx.baseUrl, club.slug, event.slug),
+  });
 }

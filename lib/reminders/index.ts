@@ -4,7 +4,7 @@
 // registration), kind and period: a `reminders_sent` row, unique on the three, is written in the
 // same transaction as the mail job, so a run repeated, run twice at once (the server and the
 // CLI), or killed half-way sends nothing twice. The server runs it hourly as a job that queues its
-// own next run (`REMINDER_JOBS`); the CLI runs it as of any day (`reminders run --date`).
+// own next run (`remindersSchedule`); the CLI runs it as of any day (`reminders run --date`).
 import { and, asc, eq, gte, inArray, isNotNull, lt, lte, ne, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db";
 import { clubs, eventRegistrations, events, members, remindersSent } from "../../db/schema";
@@ -12,7 +12,7 @@ import { clubCardView, formatDate } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
 import { newId, nowIso } from "../ids";
-import { completeJobIn, enqueueJob, hasPendingJob, type JobKind, type JobKinds } from "../jobs";
+import { recurringJob } from "../jobs";
 import { clubSender, type MailMessage, queueMail } from "../mail";
 import { brandedBody, fillText, type MailBrand } from "../mail/layout";
 import { addDays, memberPageUrl } from "../members/internal";
@@ -222,27 +222,8 @@ export const REMINDERS_RUN = "reminders_run";
 /** How often the server looks for reminders due. Hourly: a day missed is caught up within the hour. */
 export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 
-/**
- * A run of every club's reminders as of the job's clock, which queues the next run in the same
- * transaction that marks this one done: exactly one run stays scheduled, across restarts.
- */
-export const remindersJob: JobKind = {
-  run: async (db, job, env) => {
-    const result = await runReminders(db, { baseUrl: env.config.baseUrl, today: todayUtc(env.now) });
-    const outcome = `sent ${result.sent} (renewal ${result.by_kind.renewal}, expiry ${result.by_kind.expiry}, event ${result.by_kind.event})`;
-    await db.tx(async (t) => {
-      await completeJobIn(t, job, outcome);
-      await enqueueJob(t, { clubId: "", kind: REMINDERS_RUN, payload: {}, runAfter: new Date(env.now.getTime() + REMINDER_INTERVAL_MS).toISOString() });
-    });
-    return outcome;
-  },
-};
-
-export const REMINDER_JOBS: JobKinds = { [REMINDERS_RUN]: remindersJob };
-
-/** At start: schedules a reminders run now unless one is already pending (the chain survives restarts). */
-export async function ensureReminderSchedule(db: Db): Promise<void> {
-  await db.tx(async (t) => {
-    if (!(await hasPendingJob(t, REMINDERS_RUN))) await enqueueJob(t, { clubId: "", kind: REMINDERS_RUN, payload: {} });
-  });
-}
+/** A run of every club's reminders as of the job's clock, hourly (the server ensures it at start). */
+export const remindersSchedule = recurringJob(REMINDERS_RUN, REMINDER_INTERVAL_MS, async (db, env) => {
+  const result = await runReminders(db, { baseUrl: env.config.baseUrl, today: todayUtc(env.now) });
+  return `sent ${result.sent} (renewal ${result.by_kind.renewal}, expiry ${result.by_kind.expiry}, event ${result.by_kind.event})`;
+});

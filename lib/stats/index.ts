@@ -1,17 +1,15 @@
 // Club stats (SPEC rule 6, DESIGN.md section 10): member counts by derived status and revenue
 // this month and all time, computed from the members and payments tables. Months are UTC
 // calendar months: [first day 00:00, first day of the next month 00:00).
-import { and, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { members, payments } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
 import { clubSettings } from "../clubs/internal";
-import { statusDay, statusWhere } from "../members/status";
+import { countByStatus } from "../members";
+import { statusDay } from "../members/status";
 import { netCents } from "./net";
-
-/** How many rows match `cond` (status rules come from lib/members/status.ts, written once). */
-const countWhere = (cond: SQL) => sql<number>`coalesce(sum(case when ${cond} then 1 else 0 end), 0)`;
 
 const Breakdown = z
   .object({
@@ -77,26 +75,20 @@ export const clubStats = verb("finances:view", async (ctx: Ctx, input: { now?: D
   const month = monthBounds(now);
   const club = await clubSettings(ctx.db.read, ctx.clubId);
   const day = statusDay(today, club.grace_period_days);
-  const [m] = await ctx.db.read
-    .select({
-      total: sql<number>`count(*)`,
-      suspended: countWhere(statusWhere("suspended", day)),
-      expired: countWhere(statusWhere("expired", day)),
-      pending: countWhere(statusWhere("pending", day)),
-      active: countWhere(statusWhere("active", day)),
-      new_this_month: countWhere(and(gte(members.created_at, month.start), lt(members.created_at, month.end)) as SQL),
-    })
+  const counts = await countByStatus(ctx.db, ctx.clubId, day);
+  const [fresh] = await ctx.db.read
+    .select({ n: count() })
     .from(members)
-    .where(eq(members.club_id, ctx.clubId));
+    .where(and(eq(members.club_id, ctx.clubId), gte(members.created_at, month.start), lt(members.created_at, month.end)));
   return {
     currency: club.currency,
     members: {
-      total: Number(m.total),
-      active: Number(m.active),
-      expired: Number(m.expired),
-      pending: Number(m.pending),
-      suspended: Number(m.suspended),
-      new_this_month: Number(m.new_this_month),
+      total: counts.all,
+      active: counts.active,
+      expired: counts.expired,
+      pending: counts.pending,
+      suspended: counts.suspended,
+      new_this_month: fresh.n,
     },
     revenue: { this_month: await revenue(ctx, month), all_time: await revenue(ctx) },
   };

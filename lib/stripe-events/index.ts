@@ -17,9 +17,10 @@ import { nowIso } from "../ids";
 import { enqueueJob, type JobKind, type JobKinds, TemporaryFailure } from "../jobs";
 import { availability, eventPlacesHeld } from "../events/internal";
 import { HOLD_EXPIRED_REASON } from "../registrations/expiry";
-import { confirmRegistration, recordPayment } from "../registrations/admin";
+import { confirmRegistration, recordRegistrationPayment } from "../registrations/admin";
 import { endSubscription, markMemberPaid, recordMemberRefund } from "../members/index";
 import { queueCardEmail } from "../members/card-email";
+import type { PaymentOrigin } from "../payments/record";
 import {
   invoicePaymentIntent,
   type PaymentMetadata,
@@ -67,14 +68,15 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
   const invoice = idOf(session.invoice);
   const intent = subscriptionId ? invoice && (await invoicePaymentIntent(stripe, invoice)) : idOf(session.payment_intent);
   const fee: ProviderFee = intent ? await paymentFee(stripe, intent) : { feeCents: 0 };
-  const provider = { fee_cents: fee.feeCents, payment_id: intent, customer_id: idOf(session.customer), subscription_id: subscriptionId };
+  const paid = { source: "provider", provider_fee_cents: fee.feeCents, provider_payment_id: intent } as const;
+  const billing = { customer_id: idOf(session.customer), subscription_id: subscriptionId };
   if (meta.purpose === "membership" && meta.member_id) {
     const memberId = meta.member_id;
     return {
       clubId: meta.club_id,
       outcome: "paid",
       effect: async (ctx) => {
-        await markMemberPaid(ctx, { member_id: memberId, amount_cents: amount, payment_method: "stripe", reason: null, provider });
+        await markMemberPaid(ctx, { member_id: memberId, amount_cents: amount, payment_method: "stripe", reason: null, ...paid, billing });
         await queueCardEmail(await txOf(ctx), ctx.clubId, memberId);
         return "paid";
       },
@@ -85,7 +87,7 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
     return {
       clubId: meta.club_id,
       outcome: "confirmed",
-      effect: (ctx) => ticketPaid(ctx, registrationId, amount, { fee_cents: fee.feeCents, payment_id: intent }),
+      effect: (ctx) => ticketPaid(ctx, registrationId, amount, paid),
     };
   }
   return ignored("nothing to pay for");
@@ -96,7 +98,7 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
  * before the payment came is given its place back when one is left (then confirmed), else the
  * payment is refunded at Stripe (a job: after the commit) and nothing is recorded.
  */
-async function ticketPaid(ctx: Ctx, registrationId: string, amount: number, provider: { fee_cents: number; payment_id: string | null }) {
+async function ticketPaid(ctx: Ctx, registrationId: string, amount: number, paid: PaymentOrigin) {
   const t = await txOf(ctx);
   const [reg] = await t
     .select()
@@ -106,7 +108,8 @@ async function ticketPaid(ctx: Ctx, registrationId: string, amount: number, prov
   if (!reg) return "ignored: unknown registration";
   if (reg.status === "cancelled" && reg.cancel_reason === HOLD_EXPIRED_REASON) {
     if (!(await placeStillThere(ctx, reg))) {
-      if (provider.payment_id) await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_REFUND_JOB, payload: { payment_intent: provider.payment_id } });
+      if (paid.provider_payment_id)
+        await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_REFUND_JOB, payload: { payment_intent: paid.provider_payment_id } });
       return "refunded: paid after its hold ran out, no place left";
     }
     await t
@@ -116,7 +119,7 @@ async function ticketPaid(ctx: Ctx, registrationId: string, amount: number, prov
   } else if (reg.status !== "pending") {
     return `ignored: registration ${reg.status}`;
   }
-  await confirmRegistration(ctx, { event_id: reg.event_id, registration_id: reg.id, amount_cents: amount, payment_method: "stripe", provider });
+  await confirmRegistration(ctx, { event_id: reg.event_id, registration_id: reg.id, amount_cents: amount, payment_method: "stripe", ...paid });
   return "confirmed";
 }
 
@@ -150,7 +153,9 @@ async function invoicePaid(stripe: StripeSettings, invoice: Stripe.Invoice): Pro
         amount_cents: invoice.amount_paid,
         payment_method: "stripe",
         reason: null,
-        provider: { fee_cents: fee.feeCents, payment_id: intent },
+        source: "provider",
+        provider_fee_cents: fee.feeCents,
+        provider_payment_id: intent,
       });
       return "renewed";
     },
@@ -197,20 +202,13 @@ async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
       const refunded = -rows.filter((r) => r.amount_cents < 0).reduce((sum, r) => sum + r.amount_cents, 0);
       const more = charge.amount_refunded - refunded;
       if (more <= 0) return "ignored: refund already recorded";
-      const provider = { fee_cents: 0, payment_id: intent };
+      const refund = { source: "provider", provider_fee_cents: 0, provider_payment_id: intent } as const;
       if (paid.member_id && paid.kind === "membership") {
-        await recordMemberRefund(ctx, {
-          member_id: paid.member_id,
-          amount_cents: more,
-          currency: paid.currency,
-          method: "stripe",
-          provider,
-          reason: "stripe refund",
-        });
+        await recordMemberRefund(ctx, { member_id: paid.member_id, amount_cents: more, currency: paid.currency, method: "stripe", reason: "stripe refund", ...refund });
       } else if (paid.registration_id) {
         const [reg] = await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, paid.registration_id)).limit(1);
         if (!reg) return "ignored: registration gone";
-        await recordPayment(t, ctx, reg, -more, "stripe", "stripe refund", nowIso(), provider);
+        await recordRegistrationPayment(t, ctx, reg, -more, "stripe", "stripe refund", refund);
       }
       return "refund recorded";
     },

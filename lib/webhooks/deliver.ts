@@ -6,14 +6,25 @@
 // counts. Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; a 410 disables the endpoint,
 // as do 3 days of failures (then the club's contact is mailed). A crash between the send and
 // its record sends again: at least once, never lost.
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { Webhook as Signer } from "standardwebhooks";
 import type { Db } from "../../db";
 import { admins, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import { WEBHOOK_DISABLED_TEXTS } from "../i18n/texts";
 import { newId } from "../ids";
-import { completeJobIn, enqueueJob, failJobIn, type JobEnv, type JobKinds, type JobRow, PermanentFailure, RECORDED, TemporaryFailure } from "../jobs";
+import {
+  completeJobIn,
+  enqueueJob,
+  failJobIn,
+  type JobEnv,
+  type JobKinds,
+  type JobRow,
+  PermanentFailure,
+  RECORDED,
+  recurringJob,
+  TemporaryFailure,
+} from "../jobs";
 import { sendMail } from "../mail";
 import { WEBHOOK_DELIVERY } from "./emit";
 import { checkWebhookUrl } from "./guard";
@@ -255,3 +266,18 @@ export const WEBHOOK_JOBS: JobKinds = {
   },
   [WEBHOOK_DISABLED_MAIL]: { run: runDisabledMail },
 };
+
+export const WEBHOOK_LOG_PURGE = "webhook_log.purge";
+/** How long a finished delivery (and its attempts) stays in the endpoint's delivery log. */
+export const DELIVERY_LOG_KEEP_DAYS = 30;
+
+/** Deletes the deliveries finished more than DELIVERY_LOG_KEEP_DAYS before `now` (attempts go with them); answers how many. */
+export async function purgeDeliveryLog(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - DELIVERY_LOG_KEEP_DAYS * 86_400_000).toISOString();
+  // A pending delivery has no finished_at: it stays, however old, until it succeeds or fails for good.
+  const gone = await db.tx((t) => t.delete(webhookDeliveries).where(lt(webhookDeliveries.finished_at, before)).returning({ id: webhookDeliveries.id }));
+  return gone.length;
+}
+
+/** Daily: an endpoint's log shows a month of deliveries, and the table does not grow for ever. */
+export const deliveryLogPurge = recurringJob(WEBHOOK_LOG_PURGE, 86_400_000, async (db, env) => `${await purgeDeliveryLog(db, env.now)} deliveries purged`);

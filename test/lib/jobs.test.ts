@@ -20,7 +20,11 @@ import {
   type JobKind,
   type JobKinds,
   type JobRow,
+  FINISHED_JOB_KEEP_DAYS,
+  JOBS_PURGE,
+  jobsPurge,
   PermanentFailure,
+  recurringJob,
   runDueJobs,
   startJobWorker,
   TemporaryFailure,
@@ -381,4 +385,59 @@ it("wallet jobs are keyed by their target: the device, the wallet object, the cl
   expect(fanOut("c1")).not.toBe(fanOut("c2"));
   expect(concurrencyKey(KINDS, row("test_worker_ok", { i: 1 }))).toBe(concurrencyKey(KINDS, row("test_worker_ok", { i: 2 })));
   expect(concurrencyKey(KINDS, row("test_worker_ok", { i: 1 }))).not.toBe(concurrencyKey(KINDS, row("test_worker_ok", { i: 1 }, "c2")));
+});
+
+describe("recurring jobs", () => {
+  it("ensure keeps exactly one run scheduled; each run queues the next one its interval later, in the transaction that marks it done", async () => {
+    let ran = 0;
+    const tick = recurringJob("test.tick", 5 * 60_000, async () => `tick ${++ran}`);
+    await tick.ensure(env.db);
+    await tick.ensure(env.db);
+    const rows = () => env.db.read.select().from(jobs).where(eq(jobs.kind, "test.tick"));
+    expect((await rows()).filter((j) => j.status === "pending")).toHaveLength(1);
+    const now = new Date();
+    await runDueJobs(env.db, { kinds: tick.kinds, config: env.config, now });
+    const after = await rows();
+    expect(after.filter((j) => j.status === "done").map((j) => j.outcome)).toEqual(["tick 1"]);
+    const pending = after.filter((j) => j.status === "pending");
+    expect(pending).toHaveLength(1);
+    expect(Date.parse(pending[0].run_after) - now.getTime()).toBe(5 * 60_000);
+    await tick.ensure(env.db);
+    expect((await rows()).filter((j) => j.status === "pending")).toHaveLength(1);
+  });
+
+  it("the daily jobs purge deletes jobs finished (done or failed) more than a month ago, never a pending one", async () => {
+    const now = new Date();
+    const ago = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
+    const old = ago(FINISHED_JOB_KEEP_DAYS + 1);
+    const recent = ago(FINISHED_JOB_KEEP_DAYS - 1);
+    const row = (id: string, status: string, at: string) => ({
+      id,
+      club_id: "c",
+      kind: "k",
+      payload: {},
+      status,
+      attempts: 1,
+      run_after: at,
+      created_at: at,
+      finished_at: status === "pending" ? null : at,
+    });
+    await env.db.tx((t) =>
+      t
+        .insert(jobs)
+        .values([row("old-done", "done", old), row("old-failed", "failed", old), row("old-pending", "pending", old), row("recent-done", "done", recent)]),
+    );
+    await jobsPurge.ensure(env.db);
+    // A second on: the purge just queued is due (the old pending row, of a kind not in this table, fails a try and stays).
+    await runDueJobs(env.db, { kinds: jobsPurge.kinds, config: env.config, now: new Date(now.getTime() + 1000) });
+    const left = await env.db.read.select({ id: jobs.id, kind: jobs.kind, status: jobs.status }).from(jobs);
+    expect(
+      left
+        .filter((j) => j.kind === "k")
+        .map((j) => j.id)
+        .sort(),
+    ).toEqual(["old-pending", "recent-done"]);
+    const purge = left.filter((j) => j.kind === JOBS_PURGE);
+    expect(purge.map((j) => j.status).sort()).toEqual(["done", "pending"]);
+  });
 });

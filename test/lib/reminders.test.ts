@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { clubs, jobs, members, remindersSent } from "../../db/schema";
 import { runDueJobs } from "../../lib/jobs";
 import { addDays } from "../../lib/members/internal";
-import { ensureReminderSchedule, REMINDERS_RUN, runReminders } from "../../lib/reminders";
+import { REMINDERS_RUN, remindersSchedule, runReminders } from "../../lib/reminders";
 import { main } from "../../scripts/cli";
 import { JOB_KINDS } from "../../server/jobs";
 import { insertRegistration } from "../events-fixtures";
@@ -235,8 +235,8 @@ describe("the CLI and the schedule", () => {
   });
 
   it("keeps exactly one run scheduled: the run queues the next one an hour later", async () => {
-    await ensureReminderSchedule(env.db);
-    await ensureReminderSchedule(env.db);
+    await remindersSchedule.ensure(env.db);
+    await remindersSchedule.ensure(env.db);
     const pending = () =>
       env.db.read
         .select()

@@ -1,8 +1,8 @@
 // Wiring you can see: lib/ takes its settings from whoever calls it (the Config in the Ctx or the
 // job run), never from the environment, and nothing is wired by importing a module for its side
+// effects: the server names the job kinds its worker runs in one table (server/jobs).
 import { CARD_EMAIL_JOB } from "../../lib/members/card-email";
 import { STRIPE_REFUND_JOB } from "../../lib/stripe-events";
-// effects: the server names the job kinds its worker runs in one table (server/jobs).
 import { REMINDERS_RUN } from "../../lib/reminders";
 import { expect, it } from "bun:test";
 import { PENDING_EXPIRY_JOB } from "../../lib/events/hold";
@@ -14,8 +14,9 @@ import { MAIL_SEND } from "../../lib/mail";
 import { IDEMPOTENCY_PURGE } from "../../lib/idempotency";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
-import { WEBHOOK_DISABLED_MAIL } from "../../lib/webhooks/deliver";
-import { JOB_KINDS } from "../../server/jobs";
+import { WEBHOOK_DISABLED_MAIL, WEBHOOK_LOG_PURGE } from "../../lib/webhooks/deliver";
+import { JOB_KINDS, RECURRING } from "../../server/jobs";
+import { JOBS_PURGE } from "../../lib/jobs";
 import { VOIDED_PASS_FORGET } from "../../lib/passes/voided";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -33,7 +34,7 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the card email after an online payment and Stripe's refunds", () => {
+it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs and old webhook deliveries, the card email after an online payment and Stripe's refunds", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
     [
       APPLE_PUSH,
@@ -49,6 +50,13 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       WEBHOOK_DISABLED_MAIL,
       CARD_EMAIL_JOB,
       STRIPE_REFUND_JOB,
+      JOBS_PURGE,
+      WEBHOOK_LOG_PURGE,
     ].sort(),
   );
+});
+
+it("every recurring job's kind is in the server's table, and the server starts every chain", () => {
+  for (const recurring of RECURRING) for (const kind of Object.keys(recurring.kinds)) expect(JOB_KINDS[kind]).toBe(recurring.kinds[kind]);
+  expect(read("server/index.ts")).toContain("for (const recurring of RECURRING) await recurring.ensure(db);");
 });

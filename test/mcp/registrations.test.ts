@@ -81,13 +81,19 @@ describe("MCP registration and event life tools", () => {
         email: `${first}@example.org`,
       });
     }
+    const mails = () =>
+      env.db.read
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.club_id, env.clubId), eq(jobs.kind, "mail")));
+    // Only the mails the cancellation queued (earlier tests' payments queued receipts).
+    const before = new Set((await mails()).map((j) => j.id));
     const res = await callTool(client, "update_event", { event_id: event.id, status: "cancelled" });
     expect(res.body.status).toBe("cancelled");
-    const queued = await env.db.read
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.club_id, env.clubId), eq(jobs.kind, "mail")));
-    const to = queued.map((j) => (j.payload as { message: { to: string } }).message.to).filter((a) => a.endsWith("@example.org"));
+    const to = (await mails())
+      .filter((j) => !before.has(j.id))
+      .map((j) => (j.payload as { message: { to: string } }).message.to)
+      .filter((a) => a.endsWith("@example.org"));
     expect(to.sort()).toEqual(["ana@example.org", "bea@example.org"]);
   });
 

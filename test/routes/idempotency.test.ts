@@ -8,7 +8,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { auditLog, idempotencyKeys, jobs, members } from "../../db/schema";
 import { createApiKey } from "../../lib/auth/keys";
 import { allScopes } from "../../lib/access";
-import { ensurePurgeScheduled, IDEMPOTENCY_PURGE, IdempotencyStore, idempotencyStore, KEEP_MS, PURGE_EVERY_MS, sha256Hex } from "../../lib/idempotency";
+import { IDEMPOTENCY_PURGE, idempotencyPurge, IdempotencyStore, idempotencyStore, KEEP_MS, PURGE_EVERY_MS, sha256Hex } from "../../lib/idempotency";
 import { runDueJobs } from "../../lib/jobs";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
@@ -213,8 +213,8 @@ describe("the purge job", () => {
       created_at: new Date(now.getTime() - ageMs).toISOString(),
     });
     await env.db.tx((t) => t.insert(idempotencyKeys).values([row("purge-old", KEEP_MS + 1000), row("purge-young", KEEP_MS - 60_000)]));
-    await ensurePurgeScheduled(env.db);
-    await ensurePurgeScheduled(env.db);
+    await idempotencyPurge.ensure(env.db);
+    await idempotencyPurge.ensure(env.db);
     const pending = () =>
       env.db.read
         .select()

@@ -172,10 +172,21 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     const res = await join({ email: email(), promo_code: "welcome20" });
     expect(res.body).toMatchObject({ amount_cents: 4000, discount_cents: 1000 });
     expect(res.body.bank_transfer.amount_cents).toBe(4000);
-    const [code] = await env.db.read.select().from(promoCodes).where(eq(promoCodes.id, promo.body.id));
-    expect(code.used_count).toBe(1);
+    const usedCount = async () => (await env.db.read.select().from(promoCodes).where(eq(promoCodes.id, promo.body.id)))[0].used_count;
+    // Counted once paid (DESIGN.md section 13): a joiner who never pays keeps no use.
+    expect(await usedCount()).toBe(0);
+    const other = await join({ email: email(), promo_code: "WELCOME20" });
+    expect(other.status).toBe(201);
+    const paid = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/mark-paid`, { body: { amount_cents: 4000 } });
+    expect(paid.status).toBe(200);
+    expect(await usedCount()).toBe(1);
+    // A renewal counts nothing more; the other joiner, promised the price, still counts when paying.
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/mark-paid`, { body: { amount_cents: 5000 } });
+    expect(await usedCount()).toBe(1);
     const again = await join({ email: email(), promo_code: "WELCOME20" });
     expect([again.status, again.body.code]).toEqual([409, "PROMO_CODE_EXHAUSTED"]);
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${other.body.member_id}/actions/mark-paid`, { body: { amount_cents: 4000 } });
+    expect(await usedCount()).toBe(2);
     await env.call("POST", `/api/clubs/${env.clubId}/promo-codes`, {
       body: { code: "JUNIORONLY", discount_type: "amount", discount_value: 100, applies_to_tier_ids: [freeTier] },
     });

@@ -103,6 +103,7 @@ describe("OpenAPI for a newcomer", () => {
     for (const op of operations.filter((o) => o.requestBody)) {
       const types = Object.keys(op.requestBody?.content ?? {});
       if (op.operationId === "importMembers") expect(types.sort()).toEqual(["multipart/form-data", "text/csv"]);
+      else if (op.operationId === "importBankStatement") expect(types.sort()).toEqual(["application/xml", "text/csv"]);
       else expect(types).toEqual(["application/json"]);
     }
   });
@@ -142,6 +143,8 @@ describe("OpenAPI for a newcomer", () => {
   const EXPECTED = [
     "addMember 201",
     "importMembers 200",
+    // The example reference is no member's of a fresh club: listed unmatched, nothing recorded.
+    "importBankStatement 200",
     "extendMembership 200",
     "markMemberPaid 200",
     "suspendMember 200",

@@ -372,4 +372,25 @@ describe("public rate limit", () => {
       await fresh.close();
     }
   });
+
+  it("registering, a write that mails, is limited to 20 a minute per address, apart from reading the events", async () => {
+    const fresh = await setup();
+    try {
+      const slug = (await fresh.db.read.select({ slug: clubs.slug }).from(clubs).where(eq(clubs.id, fresh.clubId)))[0].slug;
+      const register = () =>
+        fresh.app.handle(
+          new Request(`http://localhost/api/public/events/${crypto.randomUUID()}/registrations`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ ...person, ticket_id: crypto.randomUUID() }),
+          }),
+          "203.0.113.9",
+        );
+      for (let i = 0; i < 20; i++) expect((await register()).status).not.toBe(429);
+      expect((await register()).status).toBe(429);
+      expect((await fresh.app.handle(new Request(`http://localhost/api/public/clubs/${slug}/events`), "203.0.113.9")).status).toBe(200);
+    } finally {
+      await fresh.close();
+    }
+  });
 });

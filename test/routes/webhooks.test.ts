@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
-import { jobs, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { DELIVERY_LOG_KEEP_DAYS, purgeDeliveryLog } from "../../lib/webhooks/deliver";
 import { runDueJobs } from "../../lib/jobs";
 import { checkWebhookUrl } from "../../lib/webhooks/guard";
 import { JOB_KINDS } from "../../server/jobs";
@@ -429,6 +430,26 @@ describe("delivery", () => {
     await env.call("DELETE", club(`/webhooks/${gone.id}`));
     await drain();
     expect(at("/deleted")).toHaveLength(0);
+  });
+
+  it("the log keeps a month: the daily purge deletes deliveries finished before (their attempts too), never a pending one", async () => {
+    const kept = await hook("/purged", ["member.created"]);
+    answers["/purge-failing"] = 500;
+    const failing = await hook("/purge-failing", ["member.created"]);
+    await addMember();
+    const now = new Date();
+    await drain(now);
+    const [done] = await deliveries(kept.id);
+    expect(done.status).toBe("succeeded");
+    expect((await deliveries(failing.id))[0].status).toBe("pending");
+    const attempts = async () => (await env.db.read.select().from(webhookAttempts).where(eq(webhookAttempts.delivery_id, done.id))).length;
+    expect(await attempts()).toBe(1);
+    expect(await purgeDeliveryLog(env.db, new Date(now.getTime() + (DELIVERY_LOG_KEEP_DAYS - 1) * 86_400_000))).toBe(0);
+    expect(await purgeDeliveryLog(env.db, new Date(now.getTime() + (DELIVERY_LOG_KEEP_DAYS + 1) * 86_400_000))).toBeGreaterThanOrEqual(1);
+    expect(await deliveries(kept.id)).toHaveLength(0);
+    expect(await attempts()).toBe(0);
+    expect((await deliveries(failing.id)).map((d: { status: string }) => d.status)).toEqual(["pending"]);
+    await env.call("DELETE", club(`/webhooks/${failing.id}`));
   });
 });
 

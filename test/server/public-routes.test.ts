@@ -45,6 +45,7 @@ describe("public routes", () => {
         login: [10],
         passkit: [300],
         "public-events": [60],
+        "public-registration": [20],
         "member-page": [20],
         join: [20],
         "public-club": [60],

@@ -43,7 +43,7 @@ export const list_members = tool({
   name: "list_members",
   title: "List or search members",
   description:
-    "Lists the club's members, one page at a time (total, page, limit, items). Filter by status (active, expired, pending, suspended, all), search by name, email or referral code (accents and case ignored), sort by registered, name, email, membership_end or status, dir asc or desc. Each item has its id (member_id for the other member tools), status, membership_end and referral_code.",
+    "Lists the club's members, one page at a time (total, page, limit, items). Filter by status (active, expired, pending, suspended, all), search by name, email or referral code (accents and case ignored), sort by registered, name, email, membership_end or status, dir asc or desc; application_status=pending_approval lists the applicants awaiting approve_member or reject_member. Each item has its id (member_id for the other member tools), status, membership_end and referral_code.",
   input: MemberListQuery,
   annotations: READ_ONLY,
   output: MemberListResponse,

@@ -6,7 +6,7 @@ import { route } from "../../../../../server/route";
 export const GET = route({
   summary: "List members",
   description:
-    "Filter by derived `status` (active, expired, pending, suspended, all), `search` name, email or referral code (accents and case ignored), sort by `registered`, `name`, `email`, `membership_end` or `status`. `page_size` is the same as `limit`.",
+    "Filter by derived `status` (active, expired, pending, suspended, all), `search` name, email or referral code (accents and case ignored), sort by `registered`, `name`, `email`, `membership_end` or `status`. `page_size` is the same as `limit`. `application_status=pending_approval`: only the applicants awaiting approval (a club in `application` mode).",
   tags: ["members"],
   stable: true,
   scope: listMembers.scope,

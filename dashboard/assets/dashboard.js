@@ -1,0 +1,13 @@
+// The dashboard's behaviour beyond htmx (a file, not inline: the CSP allows scripts from this
+// host only). A button or form with data-confirm asks before it goes.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  const question = form instanceof HTMLFormElement ? form.dataset.confirm : undefined;
+  if (question && !window.confirm(question)) event.preventDefault();
+});
+// "Select all" for the rows of a bulk action.
+document.addEventListener("change", (event) => {
+  const box = event.target;
+  if (!(box instanceof HTMLInputElement) || box.dataset.selectAll === undefined) return;
+  for (const other of document.querySelectorAll(`input[name="${box.dataset.selectAll}"]`)) other.checked = box.checked;
+});

@@ -1,0 +1,222 @@
+// The admin dashboard (/admin, DESIGN.md section 16): a transport like routes/ and lib/mcp, over
+// the same lib/ verbs. This frame owns what every page relies on: the static assets, sign-in and
+// sign-out (the session's token in an HttpOnly cookie), the CSRF check of every write, the route's
+// scope (the API's, lib/access), the admin's lib/ context, errors shown in the club's language,
+// and the audit row (`via: dashboard`) of every write. Pages are the files of dashboard/pages/,
+// loaded by themselves; how to add one: dashboard/layout.tsx.
+import { join } from "node:path";
+import { type AdminCaller, hasScope, requireScope, scopeList } from "../lib/access";
+import { type AdminMe, getAdminMe } from "../lib/auth/admins";
+import { resolveCaller, SESSION_PREFIX } from "../lib/auth/caller";
+import { refreshSession } from "../lib/auth/sessions";
+import { type Ctx, siteOf } from "../lib/context";
+import { AppError, Forbidden } from "../lib/errors";
+import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
+import { DASHBOARD_TEXTS } from "../lib/i18n/dashboard";
+import { errorAnswer } from "../server/errors";
+import type { Deps } from "../server/route";
+import { assetResponse } from "./assets";
+import { auditWrite, csrfToken, htmlResponse, readCookie, redirectTo, SESSION_COOKIE, sameToken } from "./http";
+import { Document, Layout, type NavEntry } from "./layout";
+import { h, type Html } from "./jsx";
+import type { DashPage, DashRoute, PageInput } from "./page";
+import { signInRoutes } from "./sign-in";
+
+export const PAGES_DIR = join(import.meta.dir, "pages");
+
+export type Dashboard = { handle(request: Request, ip: string | null, requestId: string): Promise<Response> };
+
+export function isDashboardPath(path: string): boolean {
+  return path === "/admin" || path.startsWith("/admin/");
+}
+
+/** The form of a write (url-encoded or multipart); an empty one for anything else. */
+async function readForm(request: Request): Promise<FormData> {
+  const type = request.headers.get("content-type") ?? "";
+  if (type.startsWith("application/x-www-form-urlencoded") || type.startsWith("multipart/form-data")) {
+    try {
+      return await request.formData();
+    } catch {
+      return new FormData();
+    }
+  }
+  return new FormData();
+}
+
+type Compiled = { route: DashRoute; pattern: RegExp; names: string[]; fixed: number };
+
+function compile(route: DashRoute): Compiled {
+  const names: string[] = [];
+  const segments = `/admin${route.path === "/" ? "" : route.path}`.split("/");
+  const source = segments
+    .map((seg) => {
+      if (!seg.startsWith(":")) return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(seg.slice(1));
+      return "([^/]+)";
+    })
+    .join("/");
+  return { route, pattern: new RegExp(`^${source}/?$`), names, fixed: segments.filter((s) => !s.startsWith(":")).length };
+}
+
+export async function loadPages(): Promise<DashPage[]> {
+  const files = [...new Bun.Glob("*.tsx").scanSync(PAGES_DIR)].sort();
+  const pages: DashPage[] = [];
+  for (const file of files) pages.push(((await import(join(PAGES_DIR, file))) as { default: DashPage }).default);
+  return pages;
+}
+
+export async function createDashboard(deps: Deps): Promise<Dashboard> {
+  const { db, config, audit } = deps;
+  const site = siteOf(config);
+  const secure = config.baseUrl.startsWith("https:");
+  const pages = await loadPages();
+  const nav = pages
+    .flatMap((p) => (p.nav ? [p.nav] : []))
+    .sort((a, b) => a.order - b.order)
+    .map((n) => ({ ...n }));
+  // More fixed segments first: `/members/new` before `/members/:member_id`.
+  const table = pages
+    .flatMap((p) => p.routes)
+    .map(compile)
+    .sort((a, b) => b.fixed - a.fixed);
+  const signIn = signInRoutes({ db, config, audit, secure });
+
+  function match(method: string, path: string): { route: DashRoute; params: Record<string, string> } | "method" | null {
+    let wrongMethod = false;
+    for (const c of table) {
+      const m = c.pattern.exec(path);
+      if (!m) continue;
+      if (c.route.method !== method) {
+        wrongMethod = true;
+        continue;
+      }
+      const params: Record<string, string> = {};
+      try {
+        // Ids lower-cased, as the API's loader does: ours are stored lower-case.
+        c.names.forEach((name, i) => {
+          const value = decodeURIComponent(m[i + 1]);
+          params[name] = name.endsWith("_id") ? value.toLowerCase() : value;
+        });
+      } catch {
+        return null;
+      }
+      return { route: c.route, params };
+    }
+    return wrongMethod ? "method" : null;
+  }
+
+  /** The page shown for a refusal or an error (the layout when the admin is known). */
+  function errorPage(err: unknown, locale: Locale, layout: ((title: string, body: Html, status: number) => Response) | null, htmx: boolean): Response {
+    const answer = errorAnswer(err, locale);
+    const t = DASHBOARD_TEXTS[locale];
+    const detail = typeof answer.body.detail === "string" ? answer.body.detail : answer.body.detail.map((i) => i.msg).join(" ");
+    const body = (
+      <div class="notice error" role="alert">
+        <p>{detail}</p>
+      </div>
+    );
+    if (htmx) return htmlResponse(body, answer.status, answer.headers);
+    if (layout) return layout(t.errorTitle, body, answer.status);
+    return htmlResponse(
+      <Document locale={locale} title={t.errorTitle}>
+        <main id="main" class="login">
+          <h1>{t.errorTitle}</h1>
+          {body}
+          <p>
+            <a href="/admin">{t.back}</a>
+          </p>
+        </main>
+      </Document>,
+      answer.status,
+      answer.headers,
+    );
+  }
+
+  async function handle(request: Request, ip: string | null, requestId: string): Promise<Response> {
+    const started = performance.now();
+    const url = new URL(request.url);
+    const path = url.pathname;
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    const htmx = request.headers.get("hx-request") === "true";
+    let locale = localeFromAcceptLanguage(request.headers.get("accept-language"));
+
+    if (path.startsWith("/admin/assets/")) return assetResponse(path.slice("/admin/assets/".length)) ?? htmlResponse("", 404);
+    const own = signIn.match(method, path);
+    if (own) return own(request, ip, requestId, locale);
+
+    const token = readCookie(request, SESSION_COOKIE);
+    let caller: AdminCaller | null = null;
+    if (token?.startsWith(SESSION_PREFIX)) {
+      try {
+        caller = await resolveCaller(db, `Bearer ${token}`);
+      } catch {
+        caller = null;
+      }
+    }
+    if (!caller || !token) {
+      const next = method === "GET" ? `?next=${encodeURIComponent(path + url.search)}` : "";
+      return redirectTo(request, `/admin/login${next}`);
+    }
+    locale = caller.locale;
+    const t = DASHBOARD_TEXTS[locale];
+    const csrf = csrfToken(token);
+    const ctx: Ctx = { db, actor: caller, clubId: caller.clubId, locale, ...site };
+    const signedIn = caller;
+    let admin: AdminMe | null = null;
+    const can = (scope: Parameters<typeof hasScope>[1]) => hasScope(signedIn.scopes, scope);
+    const layout = (title: string, body: Html, status = 200) =>
+      htmlResponse(
+        <Layout locale={locale} t={t} admin={admin as AdminMe} csrf={csrf} nav={nav.filter((n) => can(n.scope)) as NavEntry[]} current={path} title={title}>
+          {body}
+        </Layout>,
+        status,
+      );
+
+    let response: Response;
+    try {
+      await refreshSession(db, token);
+      admin = await getAdminMe(ctx);
+      const found = match(method, path);
+      if (method !== "GET") {
+        const form = await readForm(request);
+        // Every write carries the session's token, in its form or (htmx) its header.
+        const given = request.headers.get("x-csrf-token") ?? (form.get("_csrf") as string | null);
+        if (!sameToken(given, csrf)) throw new Forbidden("CSRF_INVALID");
+        response = await run(found, form);
+      } else response = await run(found, null);
+    } catch (err) {
+      response = errorPage(err, locale, admin ? layout : null, htmx);
+    }
+
+    async function run(found: ReturnType<typeof match>, form: FormData | null): Promise<Response> {
+      if (found === null) return layout(t.notFoundTitle, <p>{t.notFoundText}</p>, 404);
+      if (found === "method") throw new AppError(405, "METHOD_NOT_ALLOWED", { path, method });
+      requireScope(signedIn, ...scopeList(found.route.scope));
+      const input: PageInput = {
+        ctx,
+        locale,
+        t,
+        admin: admin as AdminMe,
+        csrf,
+        can,
+        params: found.params,
+        query: url.searchParams,
+        form,
+        request,
+        htmx,
+        page: (title, body, options) => layout(title, body, options?.status),
+        redirect: (to) => redirectTo(request, to),
+      };
+      const out = await found.route.handler(input);
+      return out instanceof Response ? out : htmlResponse(out);
+    }
+
+    // Every write by a signed-in admin, refused or not, leaves its row (DESIGN.md section 16).
+    if (method !== "GET") {
+      await auditWrite(audit, { request, path, status: response.status, started, ip, requestId, clubId: signedIn.clubId, adminId: signedIn.adminId });
+    }
+    return response;
+  }
+
+  return { handle };
+}

@@ -1,0 +1,382 @@
+// /admin/members — the roster: search, status filter, sort, pages and a bulk export (CSV or PDF of
+// the chosen members, or of all); adding a member by hand; importing a spreadsheet with a dry-run
+// preview of its line errors first. The member's own page is dashboard/pages/member.tsx.
+import { fill } from "../../lib/i18n/dashboard";
+import { MEMBERS_TEXTS, type MembersTexts } from "../../lib/i18n/dashboard-members";
+import type { Locale } from "../../lib/i18n";
+import { addMember } from "../../lib/members";
+import { exportMembers } from "../../lib/members/export";
+import { importMembers } from "../../lib/members/import";
+import { ImportQuery, ManualMemberCreate, MemberListQuery, type MemberAdminItem, SORTS, STATUSES } from "../../lib/members/schemas";
+import { listMembers } from "../../lib/members";
+import { listTiers } from "../../lib/tiers";
+import { replyResponse } from "../../server/reply";
+import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
+import { day } from "../format";
+import { Fragment, h, type Html, raw } from "../jsx";
+import { CsrfField } from "../layout";
+import { definePage, type PageInput } from "../page";
+
+export const PAGE_SIZE = 50;
+
+export function StatusBadge(props: { status: MemberAdminItem["status"]; tt: MembersTexts }): Html {
+  return <span class={`status status-${props.status}`}>{props.tt.status[props.status]}</span>;
+}
+
+/** The list's query from the address bar; a value out of range falls back to the default, never a 422 page. */
+function listQuery(query: URLSearchParams) {
+  const raw = Object.fromEntries(["search", "status", "sort", "dir", "page"].map((k) => [k, query.get(k) || undefined]));
+  const parsed = MemberListQuery.safeParse(raw);
+  return parsed.success ? parsed.data : MemberListQuery.parse({});
+}
+
+function pageLink(query: ReturnType<typeof listQuery>, page: number): string {
+  const params = new URLSearchParams();
+  if (query.search) params.set("search", query.search);
+  if (query.status !== "all") params.set("status", query.status);
+  if (query.sort !== "registered") params.set("sort", query.sort);
+  if (query.dir !== "desc") params.set("dir", query.dir);
+  if (page > 1) params.set("page", String(page));
+  const text = params.toString();
+  return `/admin/members${text ? `?${text}` : ""}`;
+}
+
+async function list(input: PageInput): Promise<Html | Response> {
+  const { ctx, locale, t } = input;
+  const tt = MEMBERS_TEXTS[locale];
+  const query = listQuery(input.query);
+  const result = await listMembers(ctx, { ...query, limit: PAGE_SIZE });
+  const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
+  const done = input.query.get("done");
+  const results = (
+    <div id="results">
+      <p class="muted" role="status">
+        {fill(tt.found, { total: result.total })}
+      </p>
+      <form method="get" action="/admin/members/export" id="export">
+        <div class="table-wrap">
+          <table>
+            <caption class="muted">{tt.exportHint}</caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <input type="checkbox" aria-label={tt.selectAll} data-select-all="member_ids" />
+                </th>
+                <th scope="col">{tt.name}</th>
+                <th scope="col" class="hide-small">
+                  {tt.email}
+                </th>
+                <th scope="col">{tt.sorts.status}</th>
+                <th scope="col" class="hide-small">
+                  {tt.tier}
+                </th>
+                <th scope="col">{tt.end}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.items.map((m) => (
+                <tr>
+                  <td>
+                    <input type="checkbox" name="member_ids" value={m.id} aria-label={fill(tt.select, { name: `${m.first_name} ${m.last_name}` })} />
+                  </td>
+                  <td>
+                    <a href={`/admin/members/${m.id}`}>
+                      {m.last_name} {m.first_name}
+                    </a>
+                  </td>
+                  <td class="hide-small">{m.email}</td>
+                  <td>
+                    <StatusBadge status={m.status} tt={tt} />
+                  </td>
+                  <td class="hide-small">{m.tier_name ?? ""}</td>
+                  <td>{day(m.membership_end, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {result.items.length ? null : <p class="card">{tt.empty}</p>}
+        </div>
+        <div class="actions">
+          <button type="submit" name="format" value="csv" class="secondary">
+            {tt.exportCsv}
+          </button>
+          <button type="submit" name="format" value="pdf" class="secondary">
+            {tt.exportPdf}
+          </button>
+        </div>
+      </form>
+      <nav class="pager" aria-label={fill(t.pageOf, { page: query.page, pages })}>
+        {query.page > 1 ? (
+          <a href={pageLink(query, query.page - 1)} rel="prev">
+            {t.previous}
+          </a>
+        ) : null}
+        <span>{fill(t.pageOf, { page: query.page, pages })}</span>
+        {query.page < pages ? (
+          <a href={pageLink(query, query.page + 1)} rel="next">
+            {t.next}
+          </a>
+        ) : null}
+      </nav>
+    </div>
+  );
+  if (input.htmx) return results;
+  return input.page(
+    t.nav.members,
+    <Fragment>
+      <Notice done={done && done in tt.done ? tt.done[done as keyof MembersTexts["done"]] : null} />
+      {input.can("members:edit") ? (
+        <div class="actions">
+          <a class="button" href="/admin/members/new">
+            {tt.add}
+          </a>
+          <a class="button secondary" href="/admin/members/import">
+            {tt.import}
+          </a>
+        </div>
+      ) : null}
+      <form
+        method="get"
+        action="/admin/members"
+        class="filters card"
+        hx-get="/admin/members"
+        hx-target="#results"
+        hx-swap="outerHTML"
+        hx-push-url="true"
+        hx-trigger="submit, input changed delay:300ms from:#f-search, change from:select"
+      >
+        <div>
+          <label for="f-search">{t.search}</label>
+          <input id="f-search" name="search" type="search" value={query.search ?? ""} placeholder={tt.search} />
+        </div>
+        <div>
+          <label for="f-status">{tt.sorts.status}</label>
+          <select id="f-status" name="status">
+            {(["all", ...STATUSES] as const).map((s) => (
+              <option value={s} selected={s === query.status}>
+                {tt.status[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="f-sort">{tt.sort}</label>
+          <select id="f-sort" name="sort">
+            {SORTS.map((s) => (
+              <option value={s} selected={s === query.sort}>
+                {tt.sorts[s]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="f-dir">{tt.dir}</label>
+          <select id="f-dir" name="dir">
+            <option value="asc" selected={query.dir === "asc"}>
+              {tt.asc}
+            </option>
+            <option value="desc" selected={query.dir === "desc"}>
+              {tt.desc}
+            </option>
+          </select>
+        </div>
+        <button type="submit">{tt.filter}</button>
+      </form>
+      {results}
+    </Fragment>,
+  );
+}
+
+/** The tiers a member may be put in, for a select (the current one kept even if no longer active). */
+export async function tierOptions(input: PageInput, tt: MembersTexts) {
+  const tiers = await listTiers(input.ctx, { include_inactive: true });
+  return [{ value: "", label: tt.noTier }, ...tiers.map((tier) => ({ value: tier.id, label: tier.name }))];
+}
+
+const NEW_FIELDS = ["first_name", "last_name", "email", "membership_end", "tier_id"] as const;
+
+async function newForm(input: PageInput, values: Record<string, string>, problems: Problems): Promise<Response> {
+  const tt = MEMBERS_TEXTS[input.locale];
+  const end = values.membership_end ?? new Date(Date.now() + 365 * 86400_000).toISOString().slice(0, 10);
+  return input.page(
+    tt.addTitle,
+    <form method="post" action="/admin/members/new" class="card" novalidate>
+      <Notice error={problems.message} />
+      <CsrfField token={input.csrf} />
+      <Field name="first_name" label={tt.firstName} value={values.first_name} error={problems.fields.first_name} required autocomplete="off" />
+      <Field name="last_name" label={tt.lastName} value={values.last_name} error={problems.fields.last_name} required autocomplete="off" />
+      <Field name="email" label={tt.email} type="email" value={values.email} error={problems.fields.email} required autocomplete="off" />
+      <Field name="membership_end" label={tt.end} type="date" value={end} error={problems.fields.membership_end} required />
+      <Select name="tier_id" label={tt.tier} options={await tierOptions(input, tt)} value={values.tier_id} error={problems.fields.tier_id} />
+      <div class="actions">
+        <button type="submit">{tt.add}</button>
+        <a href="/admin/members">{input.t.cancel}</a>
+      </div>
+    </form>,
+    { status: problems.status },
+  );
+}
+
+async function create(input: PageInput): Promise<Response> {
+  const values = textFields(input.form, NEW_FIELDS);
+  const checked = check(ManualMemberCreate, values, input.locale);
+  if (!checked.ok) return newForm(input, values, checked.problems);
+  try {
+    const member = await addMember(input.ctx, checked.data);
+    return input.redirect(`/admin/members/${member.id}?done=created`);
+  } catch (err) {
+    return newForm(input, values, problemsOf(err, input.locale));
+  }
+}
+
+function ImportForm(props: { input: PageInput; tt: MembersTexts }): Html {
+  const { tt } = props;
+  return (
+    <form
+      method="post"
+      action="/admin/members/import"
+      enctype="multipart/form-data"
+      class="card"
+      hx-post="/admin/members/import"
+      hx-encoding="multipart/form-data"
+      hx-target="#import-result"
+      hx-select="#import-result"
+      hx-swap="outerHTML"
+    >
+      <CsrfField token={props.input.csrf} />
+      <p>{tt.importHelp}</p>
+      <div class="field">
+        <label for="f-file">{tt.file}</label>
+        <input id="f-file" name="file" type="file" accept=".csv,text/csv,text/plain" required />
+      </div>
+      <Select
+        name="mode"
+        label={tt.mode}
+        options={[
+          { value: "create", label: tt.modes.create },
+          { value: "update", label: tt.modes.update },
+        ]}
+        value="create"
+      />
+      <div class="actions">
+        <button type="submit" name="run" value="preview">
+          {tt.preview}
+        </button>
+        <button type="submit" name="run" value="import" class="secondary">
+          {tt.runImport}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The import's lines with a message (errors, warnings), under a caption; nothing when there are none. */
+function LineTable(props: { caption: string; lines: { line: number; detail: string }[]; tt: MembersTexts }): Html {
+  if (!props.lines.length) return raw("");
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption>{props.caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{props.tt.line}</th>
+            <th scope="col">{props.tt.problem}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.lines.map((e) => (
+            <tr>
+              <td>{e.line}</td>
+              <td>{e.detail}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ImportResultView(props: { result: Awaited<ReturnType<typeof importMembers>> | null; problems: Problems; tt: MembersTexts; locale: Locale }): Html {
+  const { result, tt } = props;
+  if (!result)
+    return (
+      <div id="import-result">
+        <Notice error={props.problems.message} />
+      </div>
+    );
+  return (
+    <section id="import-result" aria-labelledby="import-result-title">
+      <h2 id="import-result-title">{result.dry_run ? tt.previewTitle : tt.resultTitle}</h2>
+      <p role="status">
+        {result.written
+          ? fill(tt.written, { created: result.created, updated: result.updated })
+          : `${fill(tt.counts, { created: result.created, updated: result.updated, skipped: result.skipped })}. ${tt.nothingWritten}`}
+      </p>
+      <LineTable caption={tt.lineErrors} lines={result.errors} tt={tt} />
+      <LineTable caption={tt.warnings} lines={result.warnings} tt={tt} />
+      {result.changes?.length ? (
+        <details>
+          <summary>{tt.changes}</summary>
+          <ul>
+            {result.changes.slice(0, 200).map((c) => (
+              <li>
+                {tt.line} {c.line}: {c.email} ({c.action}) {c.fields.map((f) => `${f.field}: ${f.from ?? "∅"} → ${f.to ?? "∅"}`).join(", ")}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
+  );
+}
+
+async function importPage(input: PageInput, result: Awaited<ReturnType<typeof importMembers>> | null, problems: Problems): Promise<Response> {
+  const tt = MEMBERS_TEXTS[input.locale];
+  return input.page(
+    tt.importTitle,
+    <Fragment>
+      <ImportForm input={input} tt={tt} />
+      <ImportResultView result={result} problems={problems} tt={tt} locale={input.locale} />
+    </Fragment>,
+    { status: problems.status },
+  );
+}
+
+async function runImport(input: PageInput): Promise<Response> {
+  const file = input.form?.get("file");
+  const options = ImportQuery.safeParse({ mode: input.form?.get("mode") ?? undefined });
+  const dryRun = input.form?.get("run") !== "import";
+  if (!(file instanceof File) || file.size === 0) {
+    const tt = MEMBERS_TEXTS[input.locale];
+    return importPage(input, null, { status: 422, fields: {}, message: tt.chooseFile });
+  }
+  try {
+    const result = await importMembers(input.ctx, {
+      csv: new Uint8Array(await file.arrayBuffer()),
+      mode: options.success ? options.data.mode : "create",
+      dry_run: dryRun,
+    });
+    return importPage(input, result, NO_PROBLEMS);
+  } catch (err) {
+    return importPage(input, null, problemsOf(err, input.locale));
+  }
+}
+
+async function exportFile(input: PageInput): Promise<Response> {
+  const ids = input.query.getAll("member_ids").filter(Boolean);
+  const format = input.query.get("format") === "pdf" ? "pdf" : "csv";
+  const file = await exportMembers(input.ctx, { format, member_ids: ids.length ? ids : undefined });
+  return replyResponse(file);
+}
+
+export default definePage({
+  nav: { id: "members", path: "/members", scope: "members:view", order: 10 },
+  routes: [
+    { method: "GET", path: "/members", scope: "members:view", handler: list },
+    { method: "GET", path: "/members/export", scope: exportMembers.scope, handler: exportFile },
+    { method: "GET", path: "/members/new", scope: addMember.scope, handler: (input) => newForm(input, {}, NO_PROBLEMS) },
+    { method: "POST", path: "/members/new", scope: addMember.scope, handler: create },
+    { method: "GET", path: "/members/import", scope: importMembers.scope, handler: (input) => importPage(input, null, NO_PROBLEMS) },
+    { method: "POST", path: "/members/import", scope: importMembers.scope, handler: runImport },
+  ],
+});

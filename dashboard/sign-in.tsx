@@ -1,0 +1,147 @@
+// Sign-in and sign-out of the dashboard, through the sessions of lib/auth/sessions (the same
+// login as POST /api/auth/login: its per-address rate, its per-account back-off, its answers).
+// Before a session exists the sign-in form is protected by a double-submit token (a random
+// cookie repeated in the form), so another site cannot sign a browser into an account of its own.
+import type { Db } from "../db";
+import type { AuditWriter } from "../lib/audit";
+import { resolveCaller } from "../lib/auth/caller";
+import { endSession, LOGIN_RATE, login } from "../lib/auth/sessions";
+import type { Config } from "../lib/config";
+import { Forbidden } from "../lib/errors";
+import type { Locale } from "../lib/i18n";
+import { DASHBOARD_TEXTS } from "../lib/i18n/dashboard";
+import { randomBase62 } from "../lib/ids";
+import { limitAddress } from "../lib/ratelimit";
+import { errorAnswer } from "../server/errors";
+import { auditWrite, cookieHeader, csrfToken, htmlResponse, readCookie, redirectTo, SESSION_COOKIE, SESSION_COOKIE_MAX_AGE, sameToken } from "./http";
+import { h, type Html } from "./jsx";
+import { CsrfField, Document } from "./layout";
+
+const LOGIN_COOKIE = "club_login";
+
+type Handler = (request: Request, ip: string | null, requestId: string, locale: Locale) => Promise<Response>;
+
+/** Only a dashboard path is a place to go back to after signing in (no open redirect). */
+function nextPath(value: unknown): string {
+  return typeof value === "string" && /^\/admin(\/|$|\?)/.test(value) && !value.startsWith("//") ? value : "/admin";
+}
+
+function SignInPage(props: { locale: Locale; token: string; next: string; email?: string; error?: string }): Html {
+  const t = DASHBOARD_TEXTS[props.locale];
+  return (
+    <Document locale={props.locale} title={t.signInTitle}>
+      <main id="main" class="login">
+        <h1>{t.signInTitle}</h1>
+        {props.error ? (
+          <div class="notice error" role="alert">
+            {props.error}
+          </div>
+        ) : null}
+        <form method="post" action="/admin/login" class="card">
+          <CsrfField token={props.token} />
+          <input type="hidden" name="next" value={props.next} />
+          <div class="field">
+            <label for="email">{t.email}</label>
+            <input id="email" name="email" type="email" autocomplete="username" required value={props.email ?? ""} />
+          </div>
+          <div class="field">
+            <label for="password">{t.password}</label>
+            <input id="password" name="password" type="password" autocomplete="current-password" required />
+          </div>
+          <div class="actions">
+            <button type="submit">{t.signIn}</button>
+          </div>
+        </form>
+      </main>
+    </Document>
+  );
+}
+
+export function signInRoutes(deps: { db: Db; config: Config; audit: AuditWriter; secure: boolean }) {
+  const { db, config, audit, secure } = deps;
+
+  /** The form, with a fresh double-submit token in a cookie and in the form. */
+  function form(locale: Locale, next: string, status = 200, email?: string, error?: string): Response {
+    const token = randomBase62(32);
+    return htmlResponse(<SignInPage locale={locale} token={token} next={next} email={email} error={error} />, status, {
+      "set-cookie": cookieHeader(LOGIN_COOKIE, token, 3600, secure),
+    });
+  }
+
+  const show: Handler = async (request, _ip, _id, locale) => {
+    const url = new URL(request.url);
+    const next = nextPath(url.searchParams.get("next"));
+    // Already signed in (a bookmark, the back button): straight on.
+    const token = readCookie(request, SESSION_COOKIE);
+    if (token && (await resolveCaller(db, `Bearer ${token}`).catch(() => null))) return redirectTo(request, next);
+    return form(locale, next);
+  };
+
+  const submit: Handler = async (request, ip, requestId, locale) => {
+    const started = performance.now();
+    const fields = await request.formData().catch(() => new FormData());
+    const email = String(fields.get("email") ?? "");
+    const password = String(fields.get("password") ?? "");
+    const next = nextPath(fields.get("next"));
+    try {
+      if (!sameToken(fields.get("_csrf") as string | null, readCookie(request, LOGIN_COOKIE) ?? "")) throw new Forbidden("CSRF_INVALID");
+      limitAddress(db, LOGIN_RATE.scope, LOGIN_RATE.perMinute, ip);
+      const session = await login(
+        { db, baseUrl: config.baseUrl, wallets: config.wallets, ip, locale, formProofBits: config.formProofBits },
+        { email: email.slice(0, 320), password: password.slice(0, 200) },
+      );
+      const response = redirectTo(request, next);
+      response.headers.append("set-cookie", cookieHeader(SESSION_COOKIE, session.token, SESSION_COOKIE_MAX_AGE, secure));
+      response.headers.append("set-cookie", cookieHeader(LOGIN_COOKIE, "", 0, secure));
+      await auditWrite(audit, {
+        request,
+        path: "/admin/login",
+        status: response.status,
+        started,
+        ip,
+        requestId,
+        clubId: session.club_id,
+        adminId: session.admin_id,
+      });
+      return response;
+    } catch (err) {
+      const answer = errorAnswer(err, locale);
+      const detail = typeof answer.body.detail === "string" ? answer.body.detail : answer.body.detail.map((i) => i.msg).join(" ");
+      const response = form(locale, next, answer.status, email, detail);
+      for (const [name, value] of Object.entries(answer.headers)) response.headers.set(name, value);
+      return response;
+    }
+  };
+
+  const signOut: Handler = async (request, ip, requestId) => {
+    const started = performance.now();
+    const token = readCookie(request, SESSION_COOKIE);
+    const fields = await request.formData().catch(() => new FormData());
+    const given = request.headers.get("x-csrf-token") ?? (fields.get("_csrf") as string | null);
+    // Without the session's CSRF token another site could sign the admin out: refused, session kept.
+    if (!token || !sameToken(given, csrfToken(token))) return redirectTo(request, "/admin");
+    const caller = await resolveCaller(db, `Bearer ${token}`).catch(() => null);
+    await endSession(db, token);
+    const response = redirectTo(request, "/admin/login");
+    response.headers.append("set-cookie", cookieHeader(SESSION_COOKIE, "", 0, secure));
+    if (caller)
+      await auditWrite(audit, {
+        request,
+        path: "/admin/logout",
+        status: response.status,
+        started,
+        ip,
+        requestId,
+        clubId: caller.clubId,
+        adminId: caller.adminId,
+      });
+    return response;
+  };
+
+  const routes: Record<string, Handler> = { "GET /admin/login": show, "POST /admin/login": submit, "POST /admin/logout": signOut };
+  return {
+    match(method: string, path: string): Handler | null {
+      return routes[`${method} ${path.replace(/\/$/, "")}`] ?? null;
+    },
+  };
+}

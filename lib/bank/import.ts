@@ -1,0 +1,212 @@
+// The bank statement import (DESIGN.md section 13): each credit line whose ISO 11649 reference
+// names, exactly, a member or an event registration of the club awaiting exactly that amount in
+// that currency is recorded through the verb an admin would use (mark-paid, confirm), so it gets
+// the same renewal, receipt, promo count, referral credit and webhooks. Every other line is
+// listed with its reason: nothing is guessed. Each line is recorded in its own transaction under
+// its statement line key (lib/payments/record), so an import cut short, or run again, records
+// nothing twice.
+import { and, eq, inArray, max, sql } from "drizzle-orm";
+import { eventRegistrations, events, members, payments } from "../../db/schema";
+import { type Ctx, verb } from "../context";
+import { AppError, ValidationFailed } from "../errors";
+import { t as translate } from "../i18n";
+import type { MessageCode } from "../i18n/messages";
+import { mailMoney } from "../mail/look";
+import { markMemberPaid } from "../members";
+import { memberDues } from "../members/dues";
+import type { MemberRow } from "../members/internal";
+import { referenceTarget } from "../payments/reference";
+import { confirmPendingRegistration } from "../registrations/admin";
+import type { PaymentImportMiss, PaymentImportResult } from "./schemas";
+import { readStatement, StatementRefused, type StatementLine } from "./statement";
+
+type Reason = PaymentImportMiss["reason"];
+
+/** What a matched line pays, and how to record it. */
+type Target = { kind: "member"; member: MemberRow } | { kind: "registration"; id: string; event_id: string };
+
+/** 409s the recording verbs may answer when the state moved since the line was checked. */
+const MOVED: Record<string, Reason> = {
+  STATEMENT_LINE_ALREADY_RECORDED: "STATEMENT_LINE_ALREADY_RECORDED",
+  MEMBER_SUSPENDED: "NOT_PAYABLE",
+  REGISTRATION_NOT_PENDING: "ALREADY_PAID",
+  EVENT_CANCELLED: "NOT_PAYABLE",
+};
+
+/**
+ * Reads the statement `file` (CSV or camt.053, lib/payments/statement) and records each line it
+ * can match, unless `dry_run`. 422 STATEMENT_UNREADABLE or STATEMENT_COLUMNS_MISSING for a file
+ * that is no statement. The answer lists every credit or debit line, matched or not, in file order.
+ */
+export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { file: string | Uint8Array; dry_run?: boolean }): Promise<PaymentImportResult> => {
+  let statement: ReturnType<typeof readStatement>;
+  try {
+    statement = readStatement(input.file);
+  } catch (err) {
+    if (err instanceof StatementRefused) throw new ValidationFailed([{ loc: ["body"], code: err.code, params: err.params }]);
+    throw err;
+  }
+  const dryRun = !!input.dry_run;
+  const lookups = await lookUp(ctx, statement.lines);
+  const paidInFile = new Set<string>();
+  type Outcome = { matched: PaymentImportResult["matched"][number] } | { unmatched: PaymentImportMiss };
+  const missed = (seen: Seen, reason: Reason, params: Record<string, string | number> = {}, expected?: number): Outcome => ({
+    unmatched: {
+      ...seen,
+      reason,
+      detail: translate(ctx.locale, reason as MessageCode, params),
+      ...(expected === undefined ? {} : { expected_cents: expected }),
+    },
+  });
+  // Every line decided first, in file order (a target paid twice in the file: the second is ALREADY_PAID)...
+  const decided = statement.lines.map((line) => {
+    const seen: Seen = {
+      line: line.line,
+      date: line.date,
+      amount_cents: line.amount_cents,
+      currency: line.currency,
+      reference: line.reference,
+      counterparty: line.counterparty,
+    };
+    const d = decide(ctx, line, lookups, paidInFile);
+    if ("target" in d) paidInFile.add(targetKey(d.target));
+    return { line, seen, d };
+  });
+  // ...then the matched ones recorded, each in its own transaction by the verb; a batch at once,
+  // so that their transactions share commits (db/ GroupCommit): one by one, each would wait for
+  // its own commit (an fsync).
+  const outcomes: Outcome[] = [];
+  for (let i = 0; i < decided.length; i += RECORD_BATCH) {
+    const batch = decided.slice(i, i + RECORD_BATCH).map(async ({ line, seen, d }): Promise<Outcome> => {
+      if ("reason" in d) return missed(seen, d.reason, d.params, d.expected);
+      const { target } = d;
+      const amount = line.amount_cents as number;
+      if (!dryRun) {
+        const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
+        try {
+          if (target.kind === "member") await markMemberPaid(ctx, { ...origin, member_id: target.member.id, amount_cents: amount, reason: null });
+          else await confirmPendingRegistration(ctx, { ...origin, event_id: target.event_id, registration_id: target.id, amount_cents: amount });
+        } catch (err) {
+          const reason = err instanceof AppError ? MOVED[err.code] : undefined;
+          if (!reason) throw err;
+          return missed(seen, reason, { state: (err as AppError).code });
+        }
+      }
+      return { matched: { ...seen, amount_cents: amount, ...(target.kind === "member" ? { member_id: target.member.id } : { registration_id: target.id }) } };
+    });
+    outcomes.push(...(await Promise.all(batch)));
+  }
+  return {
+    format: statement.format,
+    dry_run: dryRun,
+    matched: outcomes.flatMap((o) => ("matched" in o ? [o.matched] : [])),
+    unmatched: outcomes.flatMap((o) => ("unmatched" in o ? [o.unmatched] : [])),
+  };
+});
+
+/** Matched lines recorded at once (their transactions queue on the writer and commit together). */
+const RECORD_BATCH = 100;
+
+type Seen = Omit<PaymentImportMiss, "reason" | "detail" | "expected_cents">;
+
+const targetKey = (target: Target) => (target.kind === "member" ? `m:${target.member.id}` : `r:${target.id}`);
+
+type Lookups = Awaited<ReturnType<typeof lookUp>>;
+
+/** What the lines' references name, read at once: members by card code, registrations by id tail, their last payments, the keys recorded before. */
+async function lookUp(ctx: Ctx, lines: StatementLine[]) {
+  const codes = new Set<string>();
+  const tails = new Set<string>();
+  for (const line of lines) {
+    const target = referenceTarget(line.reference);
+    if (target?.kind === "member") codes.add(target.code);
+    if (target?.kind === "registration") tails.add(target.idTail);
+  }
+  const q = ctx.db.read;
+  const memberRows = codes.size
+    ? await q
+        .select()
+        .from(members)
+        .where(and(eq(members.club_id, ctx.clubId), inArray(members.referral_code, [...codes])))
+    : [];
+  const idTail = sql<string>`substr(${eventRegistrations.id}, 15)`;
+  const registrationRows = tails.size
+    ? await q
+        .select({ r: eventRegistrations, event_status: events.status, tail: idTail })
+        .from(eventRegistrations)
+        .innerJoin(events, eq(events.id, eventRegistrations.event_id))
+        .where(and(eq(eventRegistrations.club_id, ctx.clubId), inArray(idTail, [...tails])))
+    : [];
+  const lastPaid = memberRows.length
+    ? await q
+        .select({ member_id: payments.member_id, at: max(payments.paid_at) })
+        .from(payments)
+        .where(
+          and(
+            eq(payments.club_id, ctx.clubId),
+            eq(payments.kind, "membership"),
+            inArray(
+              payments.member_id,
+              memberRows.map((m) => m.id),
+            ),
+          ),
+        )
+        .groupBy(payments.member_id)
+    : [];
+  const keys = lines.map((l) => l.key);
+  const recorded = new Set<string>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const rows = await q
+      .select({ key: payments.statement_line_key })
+      .from(payments)
+      .where(and(eq(payments.club_id, ctx.clubId), inArray(payments.statement_line_key, keys.slice(i, i + 500))));
+    for (const r of rows) if (r.key) recorded.add(r.key);
+  }
+  const dues = new Map<string, Awaited<ReturnType<typeof memberDues>>>();
+  for (const m of memberRows) dues.set(m.id, await memberDues(q, m));
+  return {
+    members: new Map(memberRows.map((m) => [m.referral_code, m])),
+    registrations: new Map(registrationRows.map((r) => [r.tail, r])),
+    lastPaid: new Map(lastPaid.map((p) => [p.member_id as string, p.at as string | null])),
+    dues,
+    recorded,
+  };
+}
+
+type Decision = { target: Target } | { reason: Reason; params?: Record<string, string | number>; expected?: number };
+
+/** Whether `line` pays exactly what its reference's member or registration awaits, else why not. In this order: readable, credit, reference, target, state, currency, amount. */
+function decide(ctx: Ctx, line: StatementLine, found: Lookups, paidInFile: Set<string>): Decision {
+  if (line.problem) return { reason: "LINE_UNREADABLE", params: { problem: line.problem } };
+  if (!line.credit) return { reason: "LINE_NOT_CREDIT" };
+  if (!line.reference) return { reason: "REFERENCE_MISSING" };
+  const ref = referenceTarget(line.reference);
+  if (!ref) return { reason: "REFERENCE_INVALID" };
+  if (found.recorded.has(line.key)) return { reason: "STATEMENT_LINE_ALREADY_RECORDED" };
+  const amount = line.amount_cents as number;
+  const money = (cents: number, currency: string) => mailMoney(cents, currency, ctx.locale);
+  if (ref.kind === "member") {
+    const m = found.members.get(ref.code);
+    if (!m) return { reason: "REFERENCE_UNKNOWN" };
+    if (m.payment_status === "suspended") return { reason: "NOT_PAYABLE", params: { state: "suspended" } };
+    if (m.application_status === "pending_approval") return { reason: "NOT_PAYABLE", params: { state: "pending_approval" } };
+    const dues = found.dues.get(m.id) as Awaited<ReturnType<typeof memberDues>>;
+    const target: Target = { kind: "member", member: m };
+    if (line.currency && line.currency !== dues.currency.toUpperCase()) return { reason: "CURRENCY_DIFFERS", params: { expected: dues.currency } };
+    // A payment recorded on or after the line's day (mark-paid by hand, an earlier statement in another format) already counts it.
+    const last = found.lastPaid.get(m.id);
+    if (paidInFile.has(targetKey(target)) || (!dues.first && last && last.slice(0, 10) >= (line.date as string))) return { reason: "ALREADY_PAID" };
+    if (amount !== dues.amount) return { reason: "AMOUNT_DIFFERS", params: { expected: money(dues.amount, dues.currency) }, expected: dues.amount };
+    return { target };
+  }
+  const hit = found.registrations.get(ref.idTail);
+  if (!hit) return { reason: "REFERENCE_UNKNOWN" };
+  const { r, event_status } = hit;
+  const target: Target = { kind: "registration", id: r.id, event_id: r.event_id };
+  if (r.status === "confirmed" || paidInFile.has(targetKey(target))) return { reason: "ALREADY_PAID" };
+  if (r.status !== "pending" || event_status === "cancelled")
+    return { reason: "NOT_PAYABLE", params: { state: event_status === "cancelled" ? "event cancelled" : r.status } };
+  if (line.currency && line.currency !== r.currency.toUpperCase()) return { reason: "CURRENCY_DIFFERS", params: { expected: r.currency } };
+  if (amount !== r.amount_cents) return { reason: "AMOUNT_DIFFERS", params: { expected: money(r.amount_cents, r.currency) }, expected: r.amount_cents };
+  return { target };
+}

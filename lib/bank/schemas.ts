@@ -1,0 +1,56 @@
+// The shapes of the bank statement import (POST payments/import, MCP import_bank_statement).
+import { z } from "zod";
+
+export const PaymentImportQuery = z.object({
+  dry_run: z.stringbool().default(false).meta({ description: "Match and report without recording anything." }),
+});
+
+const StatementLineFields = {
+  line: z.int().meta({ description: "The line of the file the statement line starts on." }),
+  date: z.string().nullable().meta({ description: "Booking date (YYYY-MM-DD), as read." }),
+  amount_cents: z.int().nullable().meta({ description: "Amount received, in cents, as read." }),
+  currency: z.string().nullable(),
+  reference: z.string().meta({ description: "The reference as read (spaces out, upper case); empty when none." }),
+  counterparty: z.string().nullable(),
+};
+
+export const PaymentImportMatch = z.object({
+  ...StatementLineFields,
+  amount_cents: z.int(),
+  member_id: z.uuid().optional().meta({ description: "The member whose membership the line pays (mark-paid)." }),
+  registration_id: z.uuid().optional().meta({ description: "The event registration the line pays (confirm)." }),
+});
+
+export const PaymentImportMiss = z.object({
+  ...StatementLineFields,
+  reason: z
+    .enum([
+      "LINE_UNREADABLE",
+      "LINE_NOT_CREDIT",
+      "REFERENCE_MISSING",
+      "REFERENCE_INVALID",
+      "REFERENCE_UNKNOWN",
+      "CURRENCY_DIFFERS",
+      "AMOUNT_DIFFERS",
+      "ALREADY_PAID",
+      "NOT_PAYABLE",
+      "STATEMENT_LINE_ALREADY_RECORDED",
+    ])
+    .meta({ description: "Why the line was not matched (stable code)." }),
+  detail: z.string().meta({ description: "The reason in the club's language." }),
+  expected_cents: z.int().optional().meta({ description: "With AMOUNT_DIFFERS: the amount the reference calls for." }),
+});
+
+export const PaymentImportResult = z
+  .object({
+    format: z.enum(["csv", "camt.053"]),
+    dry_run: z.boolean(),
+    matched: z
+      .array(PaymentImportMatch)
+      .meta({ description: "Lines whose reference names a member or registration awaiting exactly that amount: recorded (unless dry_run)." }),
+    unmatched: z.array(PaymentImportMiss).meta({ description: "Lines left for the treasurer, with the reason; nothing is guessed." }),
+  })
+  .meta({ id: "PaymentImportResult" });
+
+export type PaymentImportResult = z.output<typeof PaymentImportResult>;
+export type PaymentImportMiss = z.output<typeof PaymentImportMiss>;

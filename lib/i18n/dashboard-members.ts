@@ -1,0 +1,548 @@
+// The texts of the dashboard's members pages (dashboard/pages/members.tsx, member.tsx), in the
+// four languages. Placeholders: {count}, {total}, {name}, {line}.
+import type { Locale } from "./messages";
+
+type Status = "active" | "expired" | "pending" | "suspended";
+export type MemberAction = "extend" | "mark-paid" | "suspend" | "reactivate" | "cancel-subscription" | "approve" | "reject";
+
+export type MembersTexts = {
+  status: Record<Status | "all", string>;
+  filter: string;
+  search: string;
+  sort: string;
+  sorts: Record<"registered" | "name" | "email" | "membership_end" | "status", string>;
+  dir: string;
+  asc: string;
+  desc: string;
+  found: string;
+  select: string;
+  selectAll: string;
+  exportCsv: string;
+  exportPdf: string;
+  exportHint: string;
+  add: string;
+  import: string;
+  name: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  tier: string;
+  noTier: string;
+  start: string;
+  end: string;
+  joined: string;
+  paymentMethod: string;
+  referralCode: string;
+  erasureAsked: string;
+  awaitingApproval: string;
+  empty: string;
+  addTitle: string;
+  editTitle: string;
+  reason: string;
+  reasonHint: string;
+  importTitle: string;
+  importHelp: string;
+  file: string;
+  chooseFile: string;
+  mode: string;
+  modes: Record<"create" | "update", string>;
+  preview: string;
+  runImport: string;
+  previewTitle: string;
+  resultTitle: string;
+  counts: string;
+  lineErrors: string;
+  line: string;
+  problem: string;
+  warnings: string;
+  changes: string;
+  nothingWritten: string;
+  written: string;
+  facts: string;
+  actions: string;
+  edit: string;
+  history: string;
+  payments: string;
+  noHistory: string;
+  noPayments: string;
+  when: string;
+  what: string;
+  who: string;
+  amount: string;
+  method: string;
+  months: string;
+  action: Record<MemberAction, string>;
+  done: Record<MemberAction | "created" | "saved" | "erased", string>;
+  erase: string;
+  eraseTitle: string;
+  eraseText: string;
+  eraseConfirm: string;
+  eraseButton: string;
+  exportData: string;
+  /** History kinds (lib/members HISTORY_KINDS_NOTE); an unknown one is shown as stored. */
+  kinds: Record<string, string>;
+  /** Payment methods; an unknown one is shown as stored. */
+  methods: Record<string, string>;
+};
+
+export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
+  fr: {
+    status: { all: "Tous", active: "Actif", expired: "Expiré", pending: "En attente", suspended: "Suspendu" },
+    filter: "Filtrer",
+    search: "Nom, e-mail ou code",
+    sort: "Trier par",
+    sorts: { registered: "Inscription", name: "Nom", email: "E-mail", membership_end: "Fin d'adhésion", status: "Statut" },
+    dir: "Ordre",
+    asc: "Croissant",
+    desc: "Décroissant",
+    found: "{total} membre(s)",
+    select: "Choisir {name}",
+    selectAll: "Tout choisir",
+    exportCsv: "Exporter en CSV",
+    exportPdf: "Exporter en PDF",
+    exportHint: "Sans choix, tous les membres sont exportés.",
+    add: "Ajouter un membre",
+    import: "Importer un fichier",
+    name: "Nom",
+    firstName: "Prénom",
+    lastName: "Nom",
+    email: "E-mail",
+    tier: "Catégorie",
+    noTier: "Aucune",
+    start: "Début",
+    end: "Fin d'adhésion",
+    joined: "Inscrit·e le",
+    paymentMethod: "Moyen de paiement",
+    referralCode: "Code de membre",
+    erasureAsked: "A demandé l'effacement",
+    awaitingApproval: "Candidature à examiner",
+    empty: "Aucun membre ne correspond.",
+    addTitle: "Ajouter un membre",
+    editTitle: "Modifier {name}",
+    reason: "Motif",
+    reasonHint: "Obligatoire pour corriger la fin d'adhésion.",
+    importTitle: "Importer des membres",
+    importHelp: "Un fichier CSV (export d'Excel ou de l'export des membres). Aperçu d'abord : rien n'est écrit tant que vous n'importez pas.",
+    file: "Fichier CSV",
+    chooseFile: "Choisissez un fichier CSV.",
+    mode: "Membres déjà connus",
+    modes: { create: "Les laisser tels quels", update: "Les mettre à jour" },
+    preview: "Aperçu (sans rien écrire)",
+    runImport: "Importer",
+    previewTitle: "Aperçu de l'import",
+    resultTitle: "Import terminé",
+    counts: "{created} à créer, {updated} à mettre à jour, {skipped} inchangé(s)",
+    lineErrors: "Lignes en erreur",
+    line: "Ligne",
+    problem: "Problème",
+    warnings: "Avertissements",
+    changes: "Changements",
+    nothingWritten: "Rien n'a été écrit.",
+    written: "Import enregistré : {created} créé(s), {updated} mis à jour.",
+    facts: "Fiche",
+    actions: "Actions",
+    edit: "Modifier",
+    history: "Historique",
+    payments: "Paiements",
+    noHistory: "Aucun événement.",
+    noPayments: "Aucun paiement.",
+    when: "Date",
+    what: "Quoi",
+    who: "Par",
+    amount: "Montant",
+    method: "Moyen",
+    months: "Mois",
+    action: {
+      extend: "Prolonger",
+      "mark-paid": "Enregistrer un paiement",
+      suspend: "Suspendre",
+      reactivate: "Réactiver",
+      "cancel-subscription": "Arrêter le renouvellement automatique",
+      approve: "Accepter la candidature",
+      reject: "Refuser la candidature",
+    },
+    done: {
+      created: "Membre ajouté.",
+      saved: "Modifications enregistrées.",
+      erased: "Membre effacé.",
+      extend: "Adhésion prolongée.",
+      "mark-paid": "Paiement enregistré.",
+      suspend: "Membre suspendu.",
+      reactivate: "Membre réactivé.",
+      "cancel-subscription": "Renouvellement automatique arrêté.",
+      approve: "Candidature acceptée.",
+      reject: "Candidature refusée.",
+    },
+    erase: "Effacer",
+    eraseTitle: "Effacer {name}",
+    eraseText:
+      "L'effacement (RGPD art. 17) est définitif : nom, e-mail, champs personnalisés, codes et carte sont supprimés. Les paiements restent, rattachés à un membre anonyme.",
+    eraseConfirm: "Je comprends que cela ne peut pas être annulé",
+    eraseButton: "Effacer définitivement",
+    exportData: "Télécharger ses données (JSON)",
+    kinds: {
+      manual_create: "Ajout manuel",
+      import_create: "Import (création)",
+      import_update: "Import (mise à jour)",
+      update: "Modification",
+      correction: "Correction de la fin",
+      extend: "Prolongation",
+      mark_paid: "Paiement enregistré",
+      suspend: "Suspension",
+      reactivate: "Réactivation",
+      cancel_subscription: "Fin du renouvellement automatique",
+      card_email_sent: "Carte envoyée par e-mail",
+      payment: "Paiement",
+      join: "Adhésion en ligne",
+      renew: "Renouvellement",
+      approve: "Candidature acceptée",
+      reject: "Candidature refusée",
+      erase: "Effacement",
+    },
+    methods: { bank_transfer: "Virement", cash: "Espèces", stripe: "Carte (Stripe)", card: "Carte" },
+  },
+  en: {
+    status: { all: "All", active: "Active", expired: "Expired", pending: "Pending", suspended: "Suspended" },
+    filter: "Filter",
+    search: "Name, email or code",
+    sort: "Sort by",
+    sorts: { registered: "Registered", name: "Name", email: "Email", membership_end: "Membership end", status: "Status" },
+    dir: "Order",
+    asc: "Ascending",
+    desc: "Descending",
+    found: "{total} member(s)",
+    select: "Select {name}",
+    selectAll: "Select all",
+    exportCsv: "Export as CSV",
+    exportPdf: "Export as PDF",
+    exportHint: "With nothing selected, every member is exported.",
+    add: "Add a member",
+    import: "Import a file",
+    name: "Name",
+    firstName: "First name",
+    lastName: "Last name",
+    email: "Email",
+    tier: "Tier",
+    noTier: "None",
+    start: "Start",
+    end: "Membership end",
+    joined: "Registered on",
+    paymentMethod: "Payment method",
+    referralCode: "Member code",
+    erasureAsked: "Asked to be erased",
+    awaitingApproval: "Application to review",
+    empty: "No member matches.",
+    addTitle: "Add a member",
+    editTitle: "Edit {name}",
+    reason: "Reason",
+    reasonHint: "Required to correct the membership end.",
+    importTitle: "Import members",
+    importHelp: "A CSV file (saved from Excel, or the members export). Preview first: nothing is written until you import.",
+    file: "CSV file",
+    chooseFile: "Choose a CSV file.",
+    mode: "Members already known",
+    modes: { create: "Leave them as they are", update: "Update them" },
+    preview: "Preview (writes nothing)",
+    runImport: "Import",
+    previewTitle: "Import preview",
+    resultTitle: "Import done",
+    counts: "{created} to create, {updated} to update, {skipped} unchanged",
+    lineErrors: "Lines with errors",
+    line: "Line",
+    problem: "Problem",
+    warnings: "Warnings",
+    changes: "Changes",
+    nothingWritten: "Nothing was written.",
+    written: "Import saved: {created} created, {updated} updated.",
+    facts: "Details",
+    actions: "Actions",
+    edit: "Edit",
+    history: "History",
+    payments: "Payments",
+    noHistory: "Nothing yet.",
+    noPayments: "No payment.",
+    when: "Date",
+    what: "What",
+    who: "By",
+    amount: "Amount",
+    method: "Method",
+    months: "Months",
+    action: {
+      extend: "Extend",
+      "mark-paid": "Record a payment",
+      suspend: "Suspend",
+      reactivate: "Reactivate",
+      "cancel-subscription": "Stop automatic renewal",
+      approve: "Approve the application",
+      reject: "Reject the application",
+    },
+    done: {
+      created: "Member added.",
+      saved: "Changes saved.",
+      erased: "Member erased.",
+      extend: "Membership extended.",
+      "mark-paid": "Payment recorded.",
+      suspend: "Member suspended.",
+      reactivate: "Member reactivated.",
+      "cancel-subscription": "Automatic renewal stopped.",
+      approve: "Application approved.",
+      reject: "Application rejected.",
+    },
+    erase: "Erase",
+    eraseTitle: "Erase {name}",
+    eraseText: "Erasure (GDPR art. 17) is final: name, email, custom fields, codes and card are removed. Payments stay, attached to an anonymous member.",
+    eraseConfirm: "I understand this cannot be undone",
+    eraseButton: "Erase for good",
+    exportData: "Download their data (JSON)",
+    kinds: {
+      manual_create: "Added by hand",
+      import_create: "Import (created)",
+      import_update: "Import (updated)",
+      update: "Edited",
+      correction: "End corrected",
+      extend: "Extended",
+      mark_paid: "Payment recorded",
+      suspend: "Suspended",
+      reactivate: "Reactivated",
+      cancel_subscription: "Automatic renewal stopped",
+      card_email_sent: "Card emailed",
+      payment: "Payment",
+      join: "Joined online",
+      renew: "Renewed",
+      approve: "Application approved",
+      reject: "Application rejected",
+      erase: "Erased",
+    },
+    methods: { bank_transfer: "Bank transfer", cash: "Cash", stripe: "Card (Stripe)", card: "Card" },
+  },
+  de: {
+    status: { all: "Alle", active: "Aktiv", expired: "Abgelaufen", pending: "Ausstehend", suspended: "Gesperrt" },
+    filter: "Filtern",
+    search: "Name, E-Mail oder Code",
+    sort: "Sortieren nach",
+    sorts: { registered: "Anmeldung", name: "Name", email: "E-Mail", membership_end: "Mitgliedschaftsende", status: "Status" },
+    dir: "Reihenfolge",
+    asc: "Aufsteigend",
+    desc: "Absteigend",
+    found: "{total} Mitglied(er)",
+    select: "{name} auswählen",
+    selectAll: "Alle auswählen",
+    exportCsv: "Als CSV exportieren",
+    exportPdf: "Als PDF exportieren",
+    exportHint: "Ohne Auswahl werden alle Mitglieder exportiert.",
+    add: "Mitglied hinzufügen",
+    import: "Datei importieren",
+    name: "Name",
+    firstName: "Vorname",
+    lastName: "Nachname",
+    email: "E-Mail",
+    tier: "Kategorie",
+    noTier: "Keine",
+    start: "Beginn",
+    end: "Mitgliedschaftsende",
+    joined: "Angemeldet am",
+    paymentMethod: "Zahlungsart",
+    referralCode: "Mitgliedscode",
+    erasureAsked: "Hat um Löschung gebeten",
+    awaitingApproval: "Antrag zu prüfen",
+    empty: "Kein Mitglied entspricht der Suche.",
+    addTitle: "Mitglied hinzufügen",
+    editTitle: "{name} bearbeiten",
+    reason: "Grund",
+    reasonHint: "Nötig, um das Mitgliedschaftsende zu korrigieren.",
+    importTitle: "Mitglieder importieren",
+    importHelp: "Eine CSV-Datei (aus Excel oder dem Mitgliederexport). Zuerst die Vorschau: nichts wird geschrieben, bevor Sie importieren.",
+    file: "CSV-Datei",
+    chooseFile: "Wählen Sie eine CSV-Datei.",
+    mode: "Bereits bekannte Mitglieder",
+    modes: { create: "Unverändert lassen", update: "Aktualisieren" },
+    preview: "Vorschau (schreibt nichts)",
+    runImport: "Importieren",
+    previewTitle: "Importvorschau",
+    resultTitle: "Import abgeschlossen",
+    counts: "{created} neu, {updated} zu aktualisieren, {skipped} unverändert",
+    lineErrors: "Fehlerhafte Zeilen",
+    line: "Zeile",
+    problem: "Problem",
+    warnings: "Hinweise",
+    changes: "Änderungen",
+    nothingWritten: "Es wurde nichts geschrieben.",
+    written: "Import gespeichert: {created} neu, {updated} aktualisiert.",
+    facts: "Angaben",
+    actions: "Aktionen",
+    edit: "Bearbeiten",
+    history: "Verlauf",
+    payments: "Zahlungen",
+    noHistory: "Noch nichts.",
+    noPayments: "Keine Zahlung.",
+    when: "Datum",
+    what: "Was",
+    who: "Von",
+    amount: "Betrag",
+    method: "Zahlungsart",
+    months: "Monate",
+    action: {
+      extend: "Verlängern",
+      "mark-paid": "Zahlung erfassen",
+      suspend: "Sperren",
+      reactivate: "Reaktivieren",
+      "cancel-subscription": "Automatische Verlängerung beenden",
+      approve: "Antrag annehmen",
+      reject: "Antrag ablehnen",
+    },
+    done: {
+      created: "Mitglied hinzugefügt.",
+      saved: "Änderungen gespeichert.",
+      erased: "Mitglied gelöscht.",
+      extend: "Mitgliedschaft verlängert.",
+      "mark-paid": "Zahlung erfasst.",
+      suspend: "Mitglied gesperrt.",
+      reactivate: "Mitglied reaktiviert.",
+      "cancel-subscription": "Automatische Verlängerung beendet.",
+      approve: "Antrag angenommen.",
+      reject: "Antrag abgelehnt.",
+    },
+    erase: "Löschen",
+    eraseTitle: "{name} löschen",
+    eraseText:
+      "Die Löschung (DSGVO Art. 17) ist endgültig: Name, E-Mail, Zusatzfelder, Codes und Karte werden entfernt. Zahlungen bleiben, einem anonymen Mitglied zugeordnet.",
+    eraseConfirm: "Ich verstehe, dass dies nicht rückgängig gemacht werden kann",
+    eraseButton: "Endgültig löschen",
+    exportData: "Daten herunterladen (JSON)",
+    kinds: {
+      manual_create: "Von Hand hinzugefügt",
+      import_create: "Import (neu)",
+      import_update: "Import (aktualisiert)",
+      update: "Bearbeitet",
+      correction: "Ende korrigiert",
+      extend: "Verlängert",
+      mark_paid: "Zahlung erfasst",
+      suspend: "Gesperrt",
+      reactivate: "Reaktiviert",
+      cancel_subscription: "Automatische Verlängerung beendet",
+      card_email_sent: "Karte per E-Mail gesendet",
+      payment: "Zahlung",
+      join: "Online beigetreten",
+      renew: "Erneuert",
+      approve: "Antrag angenommen",
+      reject: "Antrag abgelehnt",
+      erase: "Gelöscht",
+    },
+    methods: { bank_transfer: "Überweisung", cash: "Bar", stripe: "Karte (Stripe)", card: "Karte" },
+  },
+  it: {
+    status: { all: "Tutti", active: "Attivo", expired: "Scaduto", pending: "In attesa", suspended: "Sospeso" },
+    filter: "Filtra",
+    search: "Nome, e-mail o codice",
+    sort: "Ordina per",
+    sorts: { registered: "Iscrizione", name: "Nome", email: "E-mail", membership_end: "Fine adesione", status: "Stato" },
+    dir: "Ordine",
+    asc: "Crescente",
+    desc: "Decrescente",
+    found: "{total} membro/i",
+    select: "Seleziona {name}",
+    selectAll: "Seleziona tutti",
+    exportCsv: "Esporta in CSV",
+    exportPdf: "Esporta in PDF",
+    exportHint: "Senza selezione, vengono esportati tutti i membri.",
+    add: "Aggiungi un membro",
+    import: "Importa un file",
+    name: "Nome",
+    firstName: "Nome",
+    lastName: "Cognome",
+    email: "E-mail",
+    tier: "Categoria",
+    noTier: "Nessuna",
+    start: "Inizio",
+    end: "Fine adesione",
+    joined: "Iscritto il",
+    paymentMethod: "Metodo di pagamento",
+    referralCode: "Codice membro",
+    erasureAsked: "Ha chiesto la cancellazione",
+    awaitingApproval: "Candidatura da esaminare",
+    empty: "Nessun membro corrisponde.",
+    addTitle: "Aggiungi un membro",
+    editTitle: "Modifica {name}",
+    reason: "Motivo",
+    reasonHint: "Obbligatorio per correggere la fine dell'adesione.",
+    importTitle: "Importa membri",
+    importHelp: "Un file CSV (da Excel o dall'esportazione dei membri). Prima l'anteprima: nulla viene scritto finché non importi.",
+    file: "File CSV",
+    chooseFile: "Scegli un file CSV.",
+    mode: "Membri già noti",
+    modes: { create: "Lasciarli come sono", update: "Aggiornarli" },
+    preview: "Anteprima (non scrive nulla)",
+    runImport: "Importa",
+    previewTitle: "Anteprima dell'importazione",
+    resultTitle: "Importazione terminata",
+    counts: "{created} da creare, {updated} da aggiornare, {skipped} invariati",
+    lineErrors: "Righe con errori",
+    line: "Riga",
+    problem: "Problema",
+    warnings: "Avvisi",
+    changes: "Modifiche",
+    nothingWritten: "Non è stato scritto nulla.",
+    written: "Importazione salvata: {created} creati, {updated} aggiornati.",
+    facts: "Scheda",
+    actions: "Azioni",
+    edit: "Modifica",
+    history: "Cronologia",
+    payments: "Pagamenti",
+    noHistory: "Ancora niente.",
+    noPayments: "Nessun pagamento.",
+    when: "Data",
+    what: "Cosa",
+    who: "Da",
+    amount: "Importo",
+    method: "Metodo",
+    months: "Mesi",
+    action: {
+      extend: "Prolunga",
+      "mark-paid": "Registra un pagamento",
+      suspend: "Sospendi",
+      reactivate: "Riattiva",
+      "cancel-subscription": "Ferma il rinnovo automatico",
+      approve: "Accetta la candidatura",
+      reject: "Rifiuta la candidatura",
+    },
+    done: {
+      created: "Membro aggiunto.",
+      saved: "Modifiche salvate.",
+      erased: "Membro cancellato.",
+      extend: "Adesione prolungata.",
+      "mark-paid": "Pagamento registrato.",
+      suspend: "Membro sospeso.",
+      reactivate: "Membro riattivato.",
+      "cancel-subscription": "Rinnovo automatico fermato.",
+      approve: "Candidatura accettata.",
+      reject: "Candidatura rifiutata.",
+    },
+    erase: "Cancella",
+    eraseTitle: "Cancella {name}",
+    eraseText:
+      "La cancellazione (GDPR art. 17) è definitiva: nome, e-mail, campi personalizzati, codici e tessera vengono rimossi. I pagamenti restano, legati a un membro anonimo.",
+    eraseConfirm: "Ho capito che non si può annullare",
+    eraseButton: "Cancella definitivamente",
+    exportData: "Scarica i suoi dati (JSON)",
+    kinds: {
+      manual_create: "Aggiunto a mano",
+      import_create: "Importazione (nuovo)",
+      import_update: "Importazione (aggiornato)",
+      update: "Modificato",
+      correction: "Fine corretta",
+      extend: "Prolungato",
+      mark_paid: "Pagamento registrato",
+      suspend: "Sospeso",
+      reactivate: "Riattivato",
+      cancel_subscription: "Rinnovo automatico fermato",
+      card_email_sent: "Tessera inviata per e-mail",
+      payment: "Pagamento",
+      join: "Adesione online",
+      renew: "Rinnovo",
+      approve: "Candidatura accettata",
+      reject: "Candidatura rifiutata",
+      erase: "Cancellato",
+    },
+    methods: { bank_transfer: "Bonifico", cash: "Contanti", stripe: "Carta (Stripe)", card: "Carta" },
+  },
+};

@@ -1,0 +1,186 @@
+// The texts of the admin dashboard's frame (/admin: sign-in, layout, navigation, common words),
+// in the four languages a club can choose. Each page keeps its own texts beside these, in
+// lib/i18n/dashboard-<page>.ts, so that pages added later touch no shared text file.
+import type { Locale } from "./messages";
+
+/** The navigation's entries, one per page (a page lists itself only once it exists). */
+export const NAV_IDS = ["overview", "members", "tiers", "promo", "events", "door", "settings", "keys", "webhooks", "audit"] as const;
+export type NavId = (typeof NAV_IDS)[number];
+
+export type DashboardTexts = {
+  product: string;
+  skip: string;
+  menu: string;
+  nav: Record<NavId, string>;
+  signIn: string;
+  signInTitle: string;
+  email: string;
+  password: string;
+  signOut: string;
+  signedInAs: string;
+  readOnly: string;
+  notFoundTitle: string;
+  notFoundText: string;
+  errorTitle: string;
+  back: string;
+  save: string;
+  cancel: string;
+  search: string;
+  previous: string;
+  next: string;
+  pageOf: string;
+  saved: string;
+  none: string;
+};
+
+export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
+  fr: {
+    product: "Tableau de bord",
+    skip: "Aller au contenu",
+    menu: "Menu",
+    nav: {
+      overview: "Vue d'ensemble",
+      members: "Membres",
+      tiers: "Catégories",
+      promo: "Codes promo",
+      events: "Événements",
+      door: "Entrée",
+      settings: "Réglages",
+      keys: "Clés d'API",
+      webhooks: "Webhooks",
+      audit: "Journal",
+    },
+    signIn: "Se connecter",
+    signInTitle: "Connexion au tableau de bord",
+    email: "Adresse e-mail",
+    password: "Mot de passe",
+    signOut: "Se déconnecter",
+    signedInAs: "Connecté·e en tant que {email}",
+    readOnly: "Lecture seule",
+    notFoundTitle: "Page introuvable",
+    notFoundText: "Cette page n'existe pas ou plus.",
+    errorTitle: "Action refusée",
+    back: "Retour",
+    save: "Enregistrer",
+    cancel: "Annuler",
+    search: "Rechercher",
+    previous: "Précédent",
+    next: "Suivant",
+    pageOf: "Page {page} sur {pages}",
+    saved: "Enregistré.",
+    none: "Aucun",
+  },
+  en: {
+    product: "Dashboard",
+    skip: "Skip to content",
+    menu: "Menu",
+    nav: {
+      overview: "Overview",
+      members: "Members",
+      tiers: "Tiers",
+      promo: "Promo codes",
+      events: "Events",
+      door: "Door",
+      settings: "Settings",
+      keys: "API keys",
+      webhooks: "Webhooks",
+      audit: "Audit log",
+    },
+    signIn: "Sign in",
+    signInTitle: "Sign in to the dashboard",
+    email: "Email address",
+    password: "Password",
+    signOut: "Sign out",
+    signedInAs: "Signed in as {email}",
+    readOnly: "Read-only",
+    notFoundTitle: "Page not found",
+    notFoundText: "This page does not exist, or no longer does.",
+    errorTitle: "Action refused",
+    back: "Back",
+    save: "Save",
+    cancel: "Cancel",
+    search: "Search",
+    previous: "Previous",
+    next: "Next",
+    pageOf: "Page {page} of {pages}",
+    saved: "Saved.",
+    none: "None",
+  },
+  de: {
+    product: "Dashboard",
+    skip: "Zum Inhalt springen",
+    menu: "Menü",
+    nav: {
+      overview: "Übersicht",
+      members: "Mitglieder",
+      tiers: "Kategorien",
+      promo: "Aktionscodes",
+      events: "Veranstaltungen",
+      door: "Einlass",
+      settings: "Einstellungen",
+      keys: "API-Schlüssel",
+      webhooks: "Webhooks",
+      audit: "Protokoll",
+    },
+    signIn: "Anmelden",
+    signInTitle: "Beim Dashboard anmelden",
+    email: "E-Mail-Adresse",
+    password: "Passwort",
+    signOut: "Abmelden",
+    signedInAs: "Angemeldet als {email}",
+    readOnly: "Nur Lesen",
+    notFoundTitle: "Seite nicht gefunden",
+    notFoundText: "Diese Seite gibt es nicht oder nicht mehr.",
+    errorTitle: "Aktion abgelehnt",
+    back: "Zurück",
+    save: "Speichern",
+    cancel: "Abbrechen",
+    search: "Suchen",
+    previous: "Zurück",
+    next: "Weiter",
+    pageOf: "Seite {page} von {pages}",
+    saved: "Gespeichert.",
+    none: "Keine",
+  },
+  it: {
+    product: "Dashboard",
+    skip: "Vai al contenuto",
+    menu: "Menu",
+    nav: {
+      overview: "Panoramica",
+      members: "Membri",
+      tiers: "Categorie",
+      promo: "Codici promo",
+      events: "Eventi",
+      door: "Ingresso",
+      settings: "Impostazioni",
+      keys: "Chiavi API",
+      webhooks: "Webhook",
+      audit: "Registro",
+    },
+    signIn: "Accedi",
+    signInTitle: "Accedi alla dashboard",
+    email: "Indirizzo e-mail",
+    password: "Password",
+    signOut: "Esci",
+    signedInAs: "Connesso come {email}",
+    readOnly: "Sola lettura",
+    notFoundTitle: "Pagina non trovata",
+    notFoundText: "Questa pagina non esiste, o non esiste più.",
+    errorTitle: "Azione rifiutata",
+    back: "Indietro",
+    save: "Salva",
+    cancel: "Annulla",
+    search: "Cerca",
+    previous: "Precedente",
+    next: "Successiva",
+    pageOf: "Pagina {page} di {pages}",
+    saved: "Salvato.",
+    none: "Nessuno",
+  },
+};
+
+/** `{name}` placeholders filled in (the same rule as the messages'). */
+export function fill(text: string, params: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+}

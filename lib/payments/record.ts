@@ -1,0 +1,96 @@
+// The one place a payment is recorded (a member's mark-paid, a registration's confirm or refund,
+// a bank statement's line, a payment provider's event): the payments row with its commission,
+// `payment.recorded` for the webhooks, and the payer's receipt, all in the caller's transaction.
+// A statement line is recorded once whatever happens: its key is unique per club, checked here
+// and held by the unique index (payments_club_statement_line_unique) should two imports race.
+import { and, eq } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
+import { clubs, payments } from "../../db/schema";
+import { Conflict } from "../errors";
+import { newId, nowIso } from "../ids";
+import { paymentData } from "../webhooks/data";
+import { emit } from "../webhooks/emit";
+import { queueReceipt } from "./receipt";
+
+export type PaymentRow = typeof payments.$inferSelect;
+
+/** Where a payment comes from, beyond what an admin types: the bank line it was read from, its own date, a provider's fee. */
+export type PaymentOrigin = {
+  /** When the money came in (a statement's booking date); default now. */
+  paid_at?: string;
+  /** The statement line it was imported from (lib/payments/import.ts). */
+  statement_line_key?: string;
+  /** `provider` for a payment provider's (its fee in provider_fee_cents); default `manual`. */
+  source?: "manual" | "provider";
+  provider_fee_cents?: number;
+  /** The provider's own payment (Stripe's PaymentIntent `pi_...`): its refunds are found by it. */
+  provider_payment_id?: string | null;
+};
+
+/** The origin fields of a verb's input (which carries others). */
+export const originOf = (input: PaymentOrigin): PaymentOrigin => ({
+  paid_at: input.paid_at,
+  statement_line_key: input.statement_line_key,
+  source: input.source,
+  provider_fee_cents: input.provider_fee_cents,
+  provider_payment_id: input.provider_payment_id,
+});
+
+export type NewPayment = PaymentOrigin & {
+  /** Drawn here unless the caller names it first (a history row pointing at it). */
+  id?: string;
+  clubId: string;
+  kind: "membership" | "event";
+  memberId: string | null;
+  registrationId?: string | null;
+  /** Negative: a refund. */
+  amount: number;
+  currency: string;
+  method: string;
+  reason?: string | null;
+  adminId?: string | null;
+};
+
+/**
+ * Inside the caller's transaction: stores the payment (commission at the club's
+ * `commission_rate_percent`, null = 0), emits `payment.recorded` and queues the receipt or refund
+ * note. 409 STATEMENT_LINE_ALREADY_RECORDED for a statement line recorded before (the caller's
+ * whole transaction rolls back with it).
+ */
+export async function recordPayment(t: Queryable, site: { db: Db; baseUrl: string }, input: NewPayment): Promise<PaymentRow> {
+  if (input.statement_line_key) {
+    const [seen] = await t
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.club_id, input.clubId), eq(payments.statement_line_key, input.statement_line_key)))
+      .limit(1);
+    if (seen) throw new Conflict("STATEMENT_LINE_ALREADY_RECORDED");
+  }
+  const [club] = await t.select().from(clubs).where(eq(clubs.id, input.clubId)).limit(1);
+  const now = nowIso();
+  const [payment] = await t
+    .insert(payments)
+    .values({
+      id: input.id ?? newId(),
+      club_id: input.clubId,
+      member_id: input.memberId,
+      kind: input.kind,
+      registration_id: input.registrationId ?? null,
+      amount_cents: input.amount,
+      currency: input.currency,
+      method: input.method,
+      source: input.source ?? "manual",
+      provider_fee_cents: input.provider_fee_cents ?? 0,
+      provider_payment_id: input.provider_payment_id ?? null,
+      platform_commission_cents: Math.round((input.amount * (club.commission_rate_percent ?? 0)) / 100),
+      reason: input.reason ?? null,
+      admin_id: input.adminId ?? null,
+      paid_at: input.paid_at ?? now,
+      created_at: now,
+      statement_line_key: input.statement_line_key ?? null,
+    })
+    .returning();
+  await emit(site.db, input.clubId, "payment.recorded", () => paymentData(payment));
+  await queueReceipt(t, site.baseUrl, club, payment);
+  return payment;
+}

@@ -1,0 +1,21 @@
+// POST /api/clubs/[club_id]/payments/import — record the payments of a bank statement (CSV or camt.053) by their creditor references
+import { csvFromBody } from "../../../../../lib/members/import";
+import { importPayments } from "../../../../../lib/bank/import";
+import { PaymentImportQuery, PaymentImportResult } from "../../../../../lib/bank/schemas";
+import { route } from "../../../../../server/route";
+
+export const POST = route({
+  summary: "Import a bank statement",
+  operationId: "importBankStatement",
+  description: [
+    "Body: the statement as `text/csv` (columns date, amount, currency, reference, counterparty; headings in English, French, German or Italian; `;` or `,` between cells; amounts with `.` or `,` as the decimal mark) or as camt.053 XML (`application/xml`, ISO 20022 BkToCstmrStmt).",
+    "A credit line whose RF creditor reference (check digits verified) names a member or an event registration of the club awaiting exactly that amount in that currency is recorded as mark-paid or confirm would (renewal, receipt mail, webhooks) and listed in `matched`. Every other line is listed in `unmatched` with its reason: a debit, no or a malformed reference, an unknown one, another amount or currency, already paid, nothing to pay, a line recorded by an earlier import. Nothing is guessed.",
+    "A line is recorded once: importing the same statement again records nothing new. `dry_run=true` records nothing and answers what would be matched.",
+  ].join("\n\n"),
+  tags: ["payments"],
+  scope: importPayments.scope,
+  query: PaymentImportQuery,
+  response: PaymentImportResult,
+  bytes: true,
+  handler: async ({ ctx, query, body }) => importPayments(ctx, { file: await csvFromBody(body), dry_run: query.dry_run }),
+});
