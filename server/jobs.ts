@@ -17,4 +17,5 @@ export const RECURRING: readonly Recurring[] = [idempotencyPurge, remindersSched
 
 export const JOB_KINDS: JobKinds = Object.assign(
   { ...CARD_JOBS, ...MAIL_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS, ...CARD_EMAIL_JOBS, ...STRIPE_JOBS },
-  ...RECURRING.map((r) => r.kinds));
+  ...RECURRING.map((r) => r.kinds),
+);

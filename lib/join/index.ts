@@ -58,6 +58,8 @@ const modeOf = (club: ClubRow): PublicClub["membership_mode"] =>
 export async function getPublicClub(ctx: PublicCtx, slug: string): Promise<PublicClub> {
   const club = await clubBySlug(ctx.db.read, slug);
   const view = clubCardView(club);
+  const methods = paymentMethods(club, !!stripeOf(ctx));
+  const subscribing = club.allow_subscription && methods.includes("stripe");
   const offered = await ctx.db.read
     .select()
     .from(tiers)
@@ -82,8 +84,12 @@ export async function getPublicClub(ctx: PublicCtx, slug: string): Promise<Publi
       currency: t.currency,
       duration_months: t.duration_months,
     })),
-    payment_methods: paymentMethods(club, !!stripeOf(ctx)),
+    payment_methods: methods,
     custom_fields: fieldDefinitions(club.custom_fields_schema),
+    // Subscriptions are by card only: offered when the club allows them and takes cards now.
+    allow_subscription: subscribing,
+    subscription_default: subscribing && club.subscription_default,
+    subscription_only: subscribing && club.subscription_only,
   };
 }
 

@@ -32,6 +32,11 @@ export const PublicClub = z
     custom_fields: z
       .array(z.record(z.string(), z.unknown()))
       .meta({ description: "The club's custom field definitions (`key`, `label`, `type`, `required`, `options`): what the join form asks." }),
+    allow_subscription: z.boolean().meta({
+      description: "A card payment may renew itself (a Stripe subscription, the join's `subscription`): the club allows it and takes cards now.",
+    }),
+    subscription_default: z.boolean().meta({ description: "What `subscription` is when not given (false unless `allow_subscription`)." }),
+    subscription_only: z.boolean().meta({ description: "A card payment always renews itself (false unless `allow_subscription`)." }),
   })
   .meta({ id: "PublicClub", description: "What a join page needs. Nothing about members." });
 export type PublicClub = z.output<typeof PublicClub>;

@@ -235,11 +235,13 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
   const { amount, currency } = await memberDues(ctx.db.read, m);
   if (input.payment_method === "stripe") {
     // A subscription bills every tier period (else the club's period); the checkout names the tier.
-    const [tier] = m.tier_id ? await ctx.db.read
+    const [tier] = m.tier_id
+      ? await ctx.db.read
           .select()
           .from(tiers)
           .where(and(eq(tiers.id, m.tier_id), eq(tiers.club_id, m.club_id)))
-          .limit(1) : [];
+          .limit(1)
+      : [];
     const order = {
       amount,
       currency,

@@ -330,56 +330,53 @@ export type ProviderBilling = { customer_id?: string | null; subscription_id?: s
 export const markMemberPaid = verb(
   "finances:edit",
   async (ctx: Ctx, input: MarkPaidRequest & { member_id: string } & PaymentOrigin & { billing?: ProviderBilling }) =>
-  transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
-    if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
-    const club = await clubSettings(t, ctx.clubId);
-    const { months, currency } = await memberTerms(t, ctx, m, club);
-    const today = todayUtc();
-    const method = input.payment_method ?? "bank_transfer";
-    // A member in the grace period is active: the new period follows on from the end, no gap.
-    const active = statusOn(m, today, club.grace_period_days) === "active";
-    const set: Change = active
-      ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
-      : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
-    // What a member who joined online owed is paid now (lib/members/referral credits who referred them).
-    if (m.amount_due_cents !== null) set.amount_due_cents = null;
-    const billing = input.billing;
-    if (billing?.customer_id) set.stripe_customer_id = billing.customer_id;
-    if (billing?.subscription_id)
-      Object.assign(set, { payment_mode: "subscription", stripe_subscription_id: billing.subscription_id, renewal_opt_out_at: null });
-    const spent = creditSpent(await memberDues(t, m), input.amount_cents);
-    if (spent > 0) set.referral_credit_cents = m.referral_credit_cents - spent;
-    const paymentId = newId();
-    return {
-      set,
-      details: {
-        amount_cents: input.amount_cents,
-        payment_method: method,
-        payment_id: paymentId,
-        months,
-        ...(spent ? { referral_credit_spent_cents: spent } : {}),
-      },
-      also: async () => {
-        if (m.amount_due_cents !== null) {
-          await creditReferrer(t, m);
-          await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
-        }
-        await recordPayment(t, ctx, {
-          ...originOf(input),
-          id: paymentId,
-          clubId: ctx.clubId,
-          kind: "membership",
-          memberId: m.id,
-          amount: input.amount_cents,
-          currency,
-          method,
-          reason: input.reason,
-          adminId: ctx.actor.adminId,
-        });
-      },
-    };
+    transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
+      if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
+      const club = await clubSettings(t, ctx.clubId);
+      const { months, currency } = await memberTerms(t, ctx, m, club);
+      const today = todayUtc();
+      const method = input.payment_method ?? "bank_transfer";
+      // A member in the grace period is active: the new period follows on from the end, no gap.
+      const active = statusOn(m, today, club.grace_period_days) === "active";
+      const set: Change = active
+        ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
+        : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
+      // What a member who joined online owed is paid now (lib/members/referral credits who referred them).
+      if (m.amount_due_cents !== null) set.amount_due_cents = null;
+      const billing = input.billing;
+      if (billing?.customer_id) set.stripe_customer_id = billing.customer_id;
+      if (billing?.subscription_id)
+        Object.assign(set, { payment_mode: "subscription", stripe_subscription_id: billing.subscription_id, renewal_opt_out_at: null });
+      const spent = creditSpent(await memberDues(t, m), input.amount_cents);
+      if (spent > 0) set.referral_credit_cents = m.referral_credit_cents - spent;
+      const paymentId = newId();
+      return {
+        set,
+        details: {
+          amount_cents: input.amount_cents,
+          payment_method: method,
+          payment_id: paymentId,
+          months,
+          ...(spent ? { referral_credit_spent_cents: spent } : {}),
+        },
+        also: async () => {
+          if (m.amount_due_cents !== null) {
+            await creditReferrer(t, m);
+            await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
+          }
+          await recordMembershipPayment(t, ctx, input, { id: paymentId, memberId: m.id, amount: input.amount_cents, currency, method, reason: input.reason });
+        },
+      };
     }),
 );
+
+/** A membership payment (negative: a refund) by `ctx`'s caller, through the one place payments are recorded, with its origin. */
+const recordMembershipPayment = (
+  t: Queryable,
+  ctx: Ctx,
+  origin: PaymentOrigin,
+  p: { id: string; memberId: string; amount: number; currency: string; method: string; reason?: string | null },
+) => recordPayment(t, ctx, { ...originOf(origin), ...p, clubId: ctx.clubId, kind: "membership", adminId: ctx.actor.adminId });
 
 /**
  * A refund the payment provider made of a member's payment (Stripe `charge.refunded`): a negative
@@ -396,18 +393,8 @@ export const recordMemberRefund = verb(
         set: {},
         details: { amount_cents: -input.amount_cents, payment_method: input.method, payment_id: paymentId },
         also: async () => {
-          await recordPayment(t, ctx, {
-            ...originOf(input),
-            id: paymentId,
-            clubId: ctx.clubId,
-            kind: "membership",
-            memberId: m.id,
-            amount: -input.amount_cents,
-            currency: input.currency,
-            method: input.method,
-            reason: input.reason,
-            adminId: ctx.actor.adminId,
-          });
+          const refund = { id: paymentId, memberId: m.id, amount: -input.amount_cents, currency: input.currency, method: input.method, reason: input.reason };
+          await recordMembershipPayment(t, ctx, input, refund);
         },
       };
     }),

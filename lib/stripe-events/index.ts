@@ -108,8 +108,7 @@ async function ticketPaid(ctx: Ctx, registrationId: string, amount: number, paid
   if (!reg) return "ignored: unknown registration";
   if (reg.status === "cancelled" && reg.cancel_reason === HOLD_EXPIRED_REASON) {
     if (!(await placeStillThere(ctx, reg))) {
-      if (paid.provider_payment_id)
-        await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_REFUND_JOB, payload: { payment_intent: paid.provider_payment_id } });
+      if (paid.provider_payment_id) await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_REFUND_JOB, payload: { payment_intent: paid.provider_payment_id } });
       return "refunded: paid after its hold ran out, no place left";
     }
     await t
@@ -204,7 +203,14 @@ async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
       if (more <= 0) return "ignored: refund already recorded";
       const refund = { source: "provider", provider_fee_cents: 0, provider_payment_id: intent } as const;
       if (paid.member_id && paid.kind === "membership") {
-        await recordMemberRefund(ctx, { member_id: paid.member_id, amount_cents: more, currency: paid.currency, method: "stripe", reason: "stripe refund", ...refund });
+        await recordMemberRefund(ctx, {
+          member_id: paid.member_id,
+          amount_cents: more,
+          currency: paid.currency,
+          method: "stripe",
+          reason: "stripe refund",
+          ...refund,
+        });
       } else if (paid.registration_id) {
         const [reg] = await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, paid.registration_id)).limit(1);
         if (!reg) return "ignored: registration gone";

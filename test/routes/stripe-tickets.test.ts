@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { openDb } from "../../db";
-import { clubs, eventRegistrations } from "../../db/schema";
+import { clubs, eventRegistrations, jobs } from "../../db/schema";
 import { runDueJobs } from "../../lib/jobs";
+import { MAIL_SEND } from "../../lib/mail";
 import { createApp } from "../../server/app";
 import { JOB_KINDS } from "../../server/jobs";
 import { createEventVia, registerPublic, registrationPayments, registrationRow } from "../events-fixtures";
@@ -145,13 +146,18 @@ describe("a paid ticket", () => {
     expect(stripe.charges.get(stripe.intents.get(paid.data.object.payment_intent).latest_charge).refunded).toBe(true);
   });
 
-  it("refunded at Stripe: a negative payment; the registration stays as it is", async () => {
+  it("refunded at Stripe: a negative payment; the registration stays as it is; the receipt, then the refund note, as for any payment", async () => {
     const event = await paidEvent({ capacity: 5 });
-    const reg = (await registerPublic(env, event.id, { ticket_id: event.tickets[0].id }, "10.30.0.9")).body as Json;
+    const email = "ticket-payer@example.org";
+    const reg = (await registerPublic(env, event.id, { ticket_id: event.tickets[0].id, email }, "10.30.0.9")).body as Json;
     const paid = stripe.pay(stripe.sessionOf(reg.checkout_url).id);
     await send(env.app, paid);
     expect((await send(env.app, stripe.refund(paid.data.object.payment_intent))).body.outcome).toBe("refund recorded");
     expect((await registrationPayments(env, reg.id)).map((p) => p.amount_cents)).toEqual([2000, -2000]);
     expect((await registrationRow(env, reg.id)).status).toBe("confirmed");
+    const mails = (await env.db.read.select().from(jobs).where(eq(jobs.kind, MAIL_SEND)))
+      .map((j) => (j.payload as { message: { to: string; subject: string } }).message)
+      .filter((m) => m.to === email);
+    expect(mails.map((m) => m.subject)).toEqual(["Reçu de votre paiement à Club de test", "Remboursement de Club de test"]);
   });
 });

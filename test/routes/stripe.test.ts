@@ -5,12 +5,15 @@
 // balance transaction, refunds, cancel at Stripe, club isolation. Stored rows read back.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { clubs, jobs, members, payments, stripeEvents } from "../../db/schema";
+import { clubs, jobs, members, payments, promoCodes, stripeEvents, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { runDueJobs } from "../../lib/jobs";
+import { MAIL_SEND } from "../../lib/mail";
+import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, paymentsOf, seedMember } from "../members-fixtures";
 import { startSmtp, type TestSmtp } from "../smtp";
+import { pageGet, pagePost } from "../pages-fixtures";
 import { type FakeStripe, fakeStripe, type Json, WEBHOOK_SECRET } from "../stripe-fake";
 
 let env: TestEnv;
@@ -388,5 +391,127 @@ describe("the job rows an event leaves", () => {
       .where(and(eq(jobs.kind, "member.card_email"), eq(jobs.club_id, env.clubId)));
     expect(cardJobs.filter((j) => (j.payload as { member_id: string }).member_id === memberId)).toHaveLength(1);
     expect((await env.db.read.select().from(members).where(eq(members.id, memberId)))[0].payment_status).toBe("paid");
+  });
+});
+
+describe("one path for every payment (lib/payments/record): what a card payment brings, as a transfer's does", () => {
+  /** The subjects of the mails queued to `to` (the receipt, the refund note...), oldest first. */
+  const mailsTo = async (to: string) =>
+    (
+      await env.db.read
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.kind, MAIL_SEND), eq(jobs.club_id, env.clubId)))
+    )
+      .map((j) => (j.payload as { message: { to: string; subject: string } }).message)
+      .filter((m) => m.to === to)
+      .map((m) => m.subject);
+
+  it("a card join: the payment through mark-paid with the club's commission, its receipt, payment.recorded; the promo code counted and the referrer credited once paid", async () => {
+    await setClub({ commission_rate_percent: 10, member_referral_enabled: true, member_referral_reward_percent: 10 });
+    const code = `CARD${Date.now() % 100000}`;
+    const promo = await env.call("POST", `/api/clubs/${env.clubId}/promo-codes`, {
+      body: { code, discount_type: "percent", discount_value: 20, applies_to_tier_ids: [tierId] },
+    });
+    expect(promo.status).toBe(201);
+    const usedCount = async () => (await env.db.read.select().from(promoCodes).where(eq(promoCodes.id, promo.body.id)))[0].used_count;
+    const referrer = await seedMember(env, { tier_id: tierId });
+    const endpointId = crypto.randomUUID();
+    const now = new Date().toISOString();
+    await env.db.tx((t) =>
+      t.insert(webhookEndpoints).values({
+        id: endpointId,
+        club_id: env.clubId,
+        url: "https://hooks.example.org/club",
+        events: ["payment.recorded"],
+        secret: "whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0dGVzdA==",
+        enabled: true,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
+    try {
+      const joined = await join({ promo_code: code, referral_code: referrer.referral_code });
+      // 5000 less the code's 20 % (1000) and the referral reward's 10 % (500).
+      expect(joined.body).toMatchObject({ amount_cents: 3500, discount_cents: 1500 });
+      const email = (await memberRow(env, joined.body.member_id)).email;
+      expect(await usedCount()).toBe(0);
+      expect((await memberRow(env, referrer.id)).referral_credit_cents).toBe(0);
+
+      await send(stripe.pay(stripe.sessionOf(joined.body.checkout_url).id));
+      const [row] = await paymentsOf(env, joined.body.member_id);
+      expect(row).toMatchObject({ amount_cents: 3500, platform_commission_cents: 350, source: "provider", provider_fee_cents: fee(3500), method: "stripe" });
+      expect(await usedCount()).toBe(1);
+      expect(await memberRow(env, referrer.id)).toMatchObject({ referral_count: 1, referral_credit_cents: 500 });
+      expect(await mailsTo(email)).toContain("Reçu de votre paiement à Club de test");
+      const delivered = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpointId));
+      expect(delivered.map((d) => d.type)).toEqual(["payment.recorded"]);
+      expect(JSON.parse(delivered[0].payload).data).toMatchObject({ id: row.id, amount_cents: 3500, source: "provider", provider_fee_cents: fee(3500) });
+
+      // A refund at Stripe: its negative payment mails the refund note.
+      expect((await send(stripe.refund(row.provider_payment_id as string, 1000))).body.outcome).toBe("refund recorded");
+      expect(await mailsTo(email)).toContain("Remboursement de Club de test");
+    } finally {
+      // The deliveries are not sent from here: the endpoint and its jobs go.
+      await env.db.tx(async (t) => {
+        await t.delete(jobs).where(and(eq(jobs.kind, WEBHOOK_DELIVERY), eq(jobs.club_id, env.clubId)));
+        await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpointId));
+        await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+      });
+    }
+  });
+
+  it("a renewal by card asks the price less the referral credit, and its payment spends that credit", async () => {
+    const m = await seedMember(env, { tier_id: tierId, referral_credit_cents: 1200, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
+    const res = await env.call("POST", `/api/public/manage/${m.manage_token}/renew`, { key: null, body: { payment_method: "stripe" } });
+    expect(res.body.amount_cents).toBe(3800);
+    const session = stripe.sessionOf(res.body.checkout_url);
+    expect(session.amount_total).toBe(3800);
+    await send(stripe.pay(session.id));
+    expect((await memberRow(env, m.id)).referral_credit_cents).toBe(0);
+    expect((await paymentsOf(env, m.id)).map((r) => r.amount_cents)).toEqual([3800]);
+  });
+});
+
+describe("the join page by card", () => {
+  it("the public club says whether a card payment may renew itself; the page asks only when the club allows it without imposing it", async () => {
+    const club = async () => (await env.call("GET", `/api/public/clubs/${slug}`, { key: null })).body;
+    expect(await club()).toMatchObject({ allow_subscription: false, subscription_default: false, subscription_only: false });
+    expect((await pageGet(env, `/join/${slug}`)).text).not.toContain('name="subscription"');
+    await setClub({ allow_subscription: true });
+    expect(await club()).toMatchObject({ allow_subscription: true, subscription_default: true, subscription_only: false });
+    expect((await pageGet(env, `/join/${slug}`)).text).toContain('name="subscription" value="true" checked');
+    await setClub({ subscription_only: true });
+    expect(await club()).toMatchObject({ allow_subscription: true, subscription_only: true });
+    expect((await pageGet(env, `/join/${slug}`)).text).not.toContain('name="subscription"');
+    // Without cards on offer, no subscription either.
+    await setClub({ subscription_only: false, payment_methods_enabled: ["bank_transfer"] });
+    expect(await club()).toMatchObject({ allow_subscription: false, subscription_default: false });
+    expect((await pageGet(env, `/join/${slug}`)).text).not.toContain('name="subscription"');
+  });
+
+  it("the form sent with card: a 303 to Stripe's page, a subscription when ticked; paid, the member is active", async () => {
+    await setClub({ allow_subscription: true });
+    const form = (email: string, over: Record<string, string> = {}) => ({
+      tier_id: tierId,
+      first_name: "Ana",
+      last_name: "Silva",
+      email,
+      payment_method: "stripe",
+      challenge: "",
+      nonce: "",
+      website: "",
+      ...over,
+    });
+    const once = await pagePost(env, `/join/${slug}`, form("page-card1@example.org"));
+    expect(once.status).toBe(303);
+    const session = stripe.sessionOf(once.location as string);
+    expect(session).toMatchObject({ mode: "payment", amount_total: 5000, metadata: { purpose: "membership" } });
+    const ticked = await pagePost(env, `/join/${slug}`, form("page-card2@example.org", { subscription: "true" }));
+    expect(ticked.status).toBe(303);
+    expect(stripe.sessionOf(ticked.location as string).mode).toBe("subscription");
+    expect((await send(stripe.pay(session.id))).body.outcome).toBe("paid");
+    const [m] = await env.db.read.select().from(members).where(eq(members.id, session.metadata.member_id));
+    expect(m).toMatchObject({ email: "page-card1@example.org", payment_status: "paid", payment_method: "stripe" });
   });
 });
