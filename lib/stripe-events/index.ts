@@ -2,7 +2,8 @@
 // each applied once. A paid Checkout Session pays a member (the verb behind mark-paid) or a ticket
 // (the verb behind confirm), with the fee Stripe took; a subscription's later invoice renews the
 // membership; a deleted subscription ends the automatic renewal; a refund is a negative payment.
-// Every effect goes through the verb an admin would use, acting as the system, in ONE
+// Every effect goes through the verb an admin would use (so through lib/payments/record, the one
+// place a payment is recorded: receipt, commission, `payment.recorded`), acting as the system, in ONE
 // transaction with the event's `stripe_events` row, whose key makes any second copy a no-op
 // (two copies at the same moment included). What must be read from Stripe (the fee) is read
 // before that transaction: no network inside it.
