@@ -10,6 +10,9 @@ const FILES: Record<string, { path: string; type: string }> = {
   "htmx.min.js": { path: require.resolve("htmx.org/dist/htmx.min.js"), type: "text/javascript; charset=utf-8" },
   "dashboard.css": { path: join(import.meta.dir, "assets", "dashboard.css"), type: "text/css; charset=utf-8" },
   "dashboard.js": { path: join(import.meta.dir, "assets", "dashboard.js"), type: "text/javascript; charset=utf-8" },
+  // The door's scanner, and the QR decoder it loads where the browser has no BarcodeDetector.
+  "door.js": { path: join(import.meta.dir, "assets", "door.js"), type: "text/javascript; charset=utf-8" },
+  "jsQR.js": { path: require.resolve("jsqr/dist/jsQR.js"), type: "text/javascript; charset=utf-8" },
 };
 
 let loaded: Map<string, Asset> | undefined;

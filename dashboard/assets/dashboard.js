@@ -11,3 +11,13 @@ document.addEventListener("change", (event) => {
   if (!(box instanceof HTMLInputElement) || box.dataset.selectAll === undefined) return;
   for (const other of document.querySelectorAll(`input[name="${box.dataset.selectAll}"]`)) other.checked = box.checked;
 });
+// A "copy" button (data-copy="<id>") puts the text of that element on the clipboard, once shown.
+document.addEventListener("click", (event) => {
+  const button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
+  if (!(button instanceof HTMLElement)) return;
+  const source = document.getElementById(button.dataset.copy ?? "");
+  if (!source || !navigator.clipboard) return;
+  navigator.clipboard.writeText(source.textContent?.trim() ?? "").then(() => {
+    if (button.dataset.copied) button.textContent = button.dataset.copied;
+  });
+});

@@ -5,7 +5,7 @@
 import type { ZodType, z } from "zod";
 import type { Locale } from "../../lib/i18n";
 import { errorAnswer, parseInput } from "../../server/errors";
-import { h, type Html, raw } from "../jsx";
+import { Fragment, h, type Html, raw } from "../jsx";
 
 export type Problems = { status: number; fields: Record<string, string>; message: string | null };
 
@@ -63,9 +63,32 @@ type FieldProps = {
   inputmode?: string;
 };
 
+/** The ids of a field's hint and error, for its aria-describedby. */
+function describedBy(id: string, hint?: string, error?: string): string | undefined {
+  return [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+}
+
+/** A field's hint and error below it (their ids: `describedBy`). */
+export function FieldNotes(props: { id: string; hint?: string; error?: string }): Html {
+  return (
+    <Fragment>
+      {props.hint ? (
+        <p id={`${props.id}-hint`} class="muted">
+          {props.hint}
+        </p>
+      ) : null}
+      {props.error ? (
+        <p id={`${props.id}-error`} class="error-text">
+          {props.error}
+        </p>
+      ) : null}
+    </Fragment>
+  );
+}
+
 export function Field(props: FieldProps): Html {
   const id = props.id ?? `f-${props.name}`;
-  const described = [props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  const described = describedBy(id, props.hint, props.error);
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
@@ -83,12 +106,7 @@ export function Field(props: FieldProps): Html {
         aria-invalid={props.error ? "true" : undefined}
         aria-describedby={described}
       />
-      {props.hint ? (
-        <p id={`${id}-hint`} class="muted">
-          {props.hint}
-        </p>
-      ) : null}
-      <FieldError id={id} error={props.error} />
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>
   );
 }
@@ -136,4 +154,54 @@ export function Notice(props: { error?: string | null; done?: string | null }): 
       </div>
     );
   return raw("");
+}
+
+/** A multi-line text field, labelled like `Field`. */
+export function TextArea(props: { name: string; id?: string; label: string; value?: string | null; error?: string; hint?: string; rows?: number }): Html {
+  const id = props.id ?? `f-${props.name}`;
+  const described = describedBy(id, props.hint, props.error);
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <textarea id={id} name={props.name} rows={String(props.rows ?? 4)} aria-invalid={props.error ? "true" : undefined} aria-describedby={described}>
+        {props.value ?? ""}
+      </textarea>
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
+    </div>
+  );
+}
+
+/** A checkbox with its label beside it (sent as `value`, absent when unticked). */
+export function Checkbox(props: { name: string; id?: string; label: string; checked?: boolean; value?: string }): Html {
+  const id = props.id ?? `f-${props.name}`;
+  return (
+    <div class="field check">
+      <input id={id} type="checkbox" name={props.name} value={props.value ?? "yes"} checked={props.checked} />
+      <label for={id} class="inline-label">
+        {props.label}
+      </label>
+    </div>
+  );
+}
+
+/** Cents as an amount field shows them (`1500` -> `15.00`); empty for none. */
+export function amountText(cents: number | null | undefined): string {
+  return cents === null || cents === undefined ? "" : (cents / 100).toFixed(2);
+}
+
+/** The `done` notice named in the address bar after a write, when the page knows it. */
+export function doneOf<K extends string>(query: URLSearchParams, texts: Record<K, string>): string | null {
+  const done = query.get("done");
+  return done && done in texts ? texts[done as K] : null;
+}
+
+/** A `datetime-local` field's value (`2026-12-01T18:30`) as the API's UTC date-time; anything else is left for the schema to refuse. */
+export function utcInput(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(text) ? `${text}:00Z` : text;
+}
+
+/** A stored UTC date-time as a `datetime-local` field shows it (minutes); empty for none. */
+export function localInput(iso: string | null | undefined): string {
+  return iso ? iso.slice(0, 16) : "";
 }

@@ -85,7 +85,7 @@ const ACTIONS: Record<MemberAction, Action> = {
 };
 
 /** An amount typed as people write it (`50`, `50.00`, `50,5`) in cents; anything else is left for the schema to refuse. */
-function cents(text: string | undefined): number | string | undefined {
+export function cents(text: string | undefined): number | string | undefined {
   if (text === undefined) return undefined;
   return /^\d{1,9}([.,]\d{1,2})?$/.test(text) ? Math.round(Number(text.replace(",", ".")) * 100) : text;
 }

@@ -14,7 +14,7 @@ import { walletUrls } from "../passes";
 import { qrSvg } from "../qr";
 import type { FileReply } from "../reply";
 import { CARD_TEXTS, type CardTexts } from "../i18n/texts";
-import { cardView, httpUrl, loadCard } from "./view";
+import { type CardView, cardView, httpUrl, loadCard } from "./view";
 
 const STATUS_COLORS: Record<MemberStatus, string> = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" };
 
@@ -204,7 +204,16 @@ export async function renderWebCard(ctx: PublicCtx, serial: string): Promise<Fil
     );
   }
 
+  const wallets = walletUrls(ctx, member.pass_serial_number);
   const card = cardView(data);
+  return htmlReply(200, await webCardHtml(card, wallets));
+}
+
+/**
+ * The web card's page for `card`: the one drawing of a card, for the member's page above and for
+ * the dashboard's live preview of the card's appearance (lib/cards/preview).
+ */
+export async function webCardHtml(card: CardView, wallets: { apple: string | null; google: string | null }): Promise<string> {
   const { locale, texts: tx, status, clubName, holderName: name } = card;
   const { primary, onPrimary, secondary, onSecondary, label } = card.colors;
   const vars = `--primary:${primary};--on-primary:${onPrimary};--secondary:${secondary};--on-secondary:${onSecondary};--label:${label};--status:${STATUS_COLORS[status]}`;
@@ -218,7 +227,6 @@ export async function renderWebCard(ctx: PublicCtx, serial: string): Promise<Fil
   const locations = card.locations;
   const linkUrl = card.link ? escapeHtml(card.link.url) : null;
   const linkLabel = card.link ? card.link.label || card.link.url : "";
-  const wallets = walletUrls(ctx, member.pass_serial_number);
   const walletButtons = [
     wallets.apple ? `<a class="button wallet wallet-apple" href="${escapeHtml(wallets.apple)}">${escapeHtml(tx.addApple)}</a>` : "",
     wallets.google ? `<a class="button wallet wallet-google" href="${escapeHtml(wallets.google)}">${escapeHtml(tx.addGoogle)}</a>` : "",
@@ -258,5 +266,5 @@ ${
 ${walletButtons ? `<nav class="wallets">${walletButtons}</nav>` : ""}
 ${linkUrl ? `<a class="button" href="${linkUrl}" rel="noopener noreferrer">${escapeHtml(linkLabel)}</a>` : ""}
 </main>`;
-  return htmlReply(200, htmlPage(locale, `${clubName} — ${name}`, vars, body));
+  return htmlPage(locale, `${clubName} — ${name}`, vars, body);
 }

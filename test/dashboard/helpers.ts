@@ -1,6 +1,7 @@
 // Dashboard test helpers: a browser's requests through app.handle (cookies kept by hand), the
 // sign-in of an admin, and the CSRF token a signed-in page carries.
-import type { setup } from "../helpers";
+import { afterAll, beforeAll } from "bun:test";
+import { setup } from "../helpers";
 
 export type Env = Awaited<ReturnType<typeof setup>>;
 export type Page = { status: number; text: string; headers: Headers };
@@ -60,4 +61,24 @@ export function browser(env: Env) {
     return request("POST", path, { form: { _csrf: csrfOf(page), ...form } });
   }
   return { request, signIn, post, csrfOf, jar };
+}
+
+export type DashBrowser = ReturnType<typeof browser>;
+
+/** A fresh app with its owner signed in (a test file's `beforeAll`). */
+export async function ownerSignedIn(envVars: Record<string, string> = {}): Promise<{ env: Env; owner: DashBrowser }> {
+  const env = await setup(envVars);
+  const owner = browser(env);
+  await owner.signIn();
+  return { env, owner };
+}
+
+/** For a test file: a fresh service with its owner signed in, made before its tests and closed after them. */
+export function withOwner(envVars: Record<string, string> = {}) {
+  const state = {} as { env: Env; owner: DashBrowser };
+  beforeAll(async () => {
+    Object.assign(state, await ownerSignedIn(envVars));
+  });
+  afterAll(() => state.env.close());
+  return state;
 }

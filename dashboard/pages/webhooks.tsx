@@ -1,0 +1,416 @@
+// /admin/webhooks — the club's webhook endpoints: the list, adding one (URL, event types or all;
+// its signing secret shown once), and each endpoint's page: edit, enable or disable, delete,
+// rotate the secret (the new one shown once), send a test, and its deliveries (status, attempts,
+// last status code, next attempt) with a retry button. Each action is the verb of the API's
+// route with the API's schema and scope.
+import type { z } from "zod";
+import { NotFound } from "../../lib/errors";
+import { fill } from "../../lib/i18n/dashboard";
+import { WEBHOOKS_TEXTS, type WebhooksTexts } from "../../lib/i18n/dashboard-webhooks";
+import {
+  createWebhook,
+  DELIVERY_STATUSES,
+  deleteWebhook,
+  EVENT_TYPES,
+  listWebhookDeliveries,
+  listWebhooks,
+  retryWebhookDelivery,
+  rotateWebhookSecret,
+  testWebhook,
+  updateWebhook,
+  type Webhook,
+  WebhookCreate,
+  WebhookUpdate,
+} from "../../lib/webhooks";
+import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
+import { RecordTable } from "../components/record-table";
+import { ShownOnce } from "../components/shown-once";
+import { instant } from "../format";
+import { Fragment, h, type Html } from "../jsx";
+import { CsrfField } from "../layout";
+import { definePage, type PageInput } from "../page";
+
+const EDIT = "access_control:edit" as const;
+const VIEW = "access_control:view" as const;
+
+type Typed = { url: string; description: string; events: string[] };
+type Secret = { secret: string; rotatedUntil?: string };
+
+/** The endpoint's form as WebhookCreate/WebhookUpdate take it (`*` alone when "all" is ticked). */
+function typedOf(form: FormData | null): Typed {
+  const text = (name: string) => {
+    const v = form?.get(name);
+    return typeof v === "string" ? v.trim() : "";
+  };
+  const events = (form?.getAll("events") ?? []).filter((e): e is string => typeof e === "string");
+  return { url: text("url"), description: text("description"), events: events.includes("*") ? ["*"] : events };
+}
+
+const bodyOf = (typed: Typed) => ({ url: typed.url, events: typed.events, description: typed.description || null });
+
+function EndpointFields(props: { tt: WebhooksTexts; typed: Typed; problems: Problems; prefix: string }): Html {
+  const { tt, typed, problems, prefix } = props;
+  const all = typed.events.includes("*");
+  return (
+    <Fragment>
+      <Field name="url" id={`${prefix}-url`} label={tt.url} type="url" value={typed.url} error={problems.fields.url} required autocomplete="off" />
+      <Field
+        name="description"
+        id={`${prefix}-description`}
+        label={tt.description}
+        value={typed.description}
+        error={problems.fields.description}
+        autocomplete="off"
+      />
+      <fieldset aria-describedby={problems.fields.events ? `${prefix}-events-error` : undefined}>
+        <legend class="legend">{tt.events}</legend>
+        <div class="field check">
+          <input id={`${prefix}-all`} type="checkbox" name="events" value="*" checked={all} aria-describedby={`${prefix}-all-hint`} />
+          <label for={`${prefix}-all`}>{tt.allEvents}</label>
+          <p id={`${prefix}-all-hint`} class="muted">
+            {tt.allEventsHint}
+          </p>
+        </div>
+        <div class="checks">
+          {EVENT_TYPES.map((type) => (
+            <label>
+              <input type="checkbox" name="events" value={type} checked={typed.events.includes(type)} />
+              <code>{type}</code>
+            </label>
+          ))}
+        </div>
+        {problems.fields.events ? (
+          <p id={`${prefix}-events-error`} class="error-text">
+            {problems.fields.events}
+          </p>
+        ) : null}
+      </fieldset>
+    </Fragment>
+  );
+}
+
+function StateBadge(props: { hook: Webhook; tt: WebhooksTexts; locale: PageInput["locale"] }): Html {
+  const { hook, tt } = props;
+  if (!hook.enabled)
+    return (
+      <span class="status status-suspended">
+        {tt.disabled}
+        {hook.disabled_reason ? ` (${tt.disabledReason[hook.disabled_reason]})` : ""}
+      </span>
+    );
+  return (
+    <Fragment>
+      <span class="status status-active">{tt.enabled}</span>
+      {hook.failing_since ? <span class="muted"> {fill(tt.failingSince, { date: instant(hook.failing_since, props.locale) })}</span> : null}
+    </Fragment>
+  );
+}
+
+const eventsText = (hook: Pick<Webhook, "events">, tt: WebhooksTexts) => (hook.events.includes("*") ? tt.allEvents : hook.events.join(", "));
+
+async function listPage(input: PageInput, opts: { typed?: Typed; problems?: Problems } = {}): Promise<Response> {
+  const tt = WEBHOOKS_TEXTS[input.locale];
+  const { items } = await listWebhooks(input.ctx, {});
+  const problems = opts.problems ?? NO_PROBLEMS;
+  const done = input.query.get("done");
+  return input.page(
+    input.t.nav.webhooks,
+    <Fragment>
+      <Notice done={done && done in tt.done ? tt.done[done as keyof WebhooksTexts["done"]] : null} />
+      <p>{tt.intro}</p>
+      <section aria-labelledby="endpoints" class="block">
+        <h2 id="endpoints">{tt.listTitle}</h2>
+        {items.length ? (
+          <RecordTable
+            columns={[{ label: tt.url, class: "wrap" }, { label: tt.events, class: "wrap" }, { label: tt.state }]}
+            rows={items.map((hook) => [
+              <Fragment>
+                <a href={`/admin/webhooks/${hook.id}`}>{hook.url}</a>
+                {hook.description ? (
+                  <Fragment>
+                    <br />
+                    <span class="muted">{hook.description}</span>
+                  </Fragment>
+                ) : null}
+              </Fragment>,
+              eventsText(hook, tt),
+              <StateBadge hook={hook} tt={tt} locale={input.locale} />,
+            ])}
+          />
+        ) : (
+          <p class="card">{tt.empty}</p>
+        )}
+      </section>
+      {input.can(EDIT) ? (
+        <form method="post" action="/admin/webhooks" class="card tight" aria-labelledby="add">
+          <h2 id="add">{tt.addTitle}</h2>
+          <Notice error={problems.message} />
+          <CsrfField token={input.csrf} />
+          <EndpointFields tt={tt} typed={opts.typed ?? { url: "", description: "", events: ["*"] }} problems={problems} prefix="new" />
+          <div class="actions">
+            <button type="submit">{tt.add}</button>
+          </div>
+        </form>
+      ) : null}
+    </Fragment>,
+    { status: problems.status === 200 ? undefined : problems.status },
+  );
+}
+
+/** A button that posts to one of the endpoint's actions (a confirmation first where it cannot be undone). */
+function ActionButton(props: { input: PageInput; path: string; label: string; confirm?: string; danger?: boolean; ariaLabel?: string }): Html {
+  return (
+    <form method="post" action={props.path} class="inline" data-confirm={props.confirm}>
+      <CsrfField token={props.input.csrf} />
+      <button type="submit" class={props.danger ? "danger" : "secondary"} aria-label={props.ariaLabel}>
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
+async function endpointPage(
+  input: PageInput,
+  opts: { secret?: Secret; typed?: Typed; problems?: Problems; status?: number; done?: keyof WebhooksTexts["done"] } = {},
+): Promise<Response> {
+  const { ctx, locale } = input;
+  const tt = WEBHOOKS_TEXTS[locale];
+  const id = input.params.webhook_id;
+  const status = input.query.get("status");
+  const filter = (DELIVERY_STATUSES as readonly string[]).includes(status ?? "") ? (status as (typeof DELIVERY_STATUSES)[number]) : undefined;
+  // The deliveries first: their verb answers 404 for an endpoint of another club, or none.
+  const deliveries = await listWebhookDeliveries(ctx, { webhook_id: id, status: filter, limit: 50 });
+  const hook = (await listWebhooks(ctx, {})).items.find((w) => w.id === id);
+  if (!hook) throw new NotFound("WEBHOOK_NOT_FOUND");
+  const path = `/admin/webhooks/${hook.id}`;
+  const problems = opts.problems ?? NO_PROBLEMS;
+  const canEdit = input.can(EDIT);
+  // A delivery is retried only to an enabled endpoint (409 WEBHOOK_DISABLED otherwise).
+  const retry = canEdit && hook.enabled;
+  const doneKey = opts.done ?? input.query.get("done");
+  const done = doneKey && doneKey in tt.done ? tt.done[doneKey as keyof WebhooksTexts["done"]] : null;
+  return input.page(
+    hook.url,
+    <Fragment>
+      <Notice done={done} error={problems.status !== 422 ? problems.message : null} />
+      {opts.secret ? (
+        <ShownOnce
+          id="secret"
+          title={tt.secretTitle}
+          text={opts.secret.rotatedUntil ? fill(tt.rotatedText, { date: instant(opts.secret.rotatedUntil, locale) }) : tt.secretText}
+          value={opts.secret.secret}
+          copy={tt.copy}
+          copied={tt.copied}
+        />
+      ) : null}
+      <section class="card tight" aria-labelledby="facts">
+        <h2 id="facts">{tt.details}</h2>
+        <dl class="facts">
+          <dt>{tt.state}</dt>
+          <dd>
+            <StateBadge hook={hook} tt={tt} locale={locale} />
+          </dd>
+          <dt>{tt.events}</dt>
+          <dd>{eventsText(hook, tt)}</dd>
+          <dt>{tt.description}</dt>
+          <dd>{hook.description ?? ""}</dd>
+          <dt>{tt.created}</dt>
+          <dd>{instant(hook.created_at, locale)}</dd>
+        </dl>
+        {canEdit ? (
+          <div class="actions">
+            {hook.enabled ? (
+              <Fragment>
+                <ActionButton input={input} path={`${path}/test`} label={tt.test} />
+                <ActionButton input={input} path={`${path}/disable`} label={tt.disable} />
+              </Fragment>
+            ) : (
+              <ActionButton input={input} path={`${path}/enable`} label={tt.enable} />
+            )}
+            <ActionButton input={input} path={`${path}/rotate`} label={tt.rotate} confirm={tt.rotateConfirm} />
+            <ActionButton input={input} path={`${path}/delete`} label={tt.remove} confirm={tt.removeConfirm} danger />
+          </div>
+        ) : null}
+        {canEdit ? (
+          <p class="muted">
+            {tt.testHint} {tt.rotateHint}
+          </p>
+        ) : null}
+      </section>
+      <section aria-labelledby="deliveries" class="block">
+        <h2 id="deliveries">{tt.deliveries}</h2>
+        <form method="get" action={path} class="filters card">
+          <div>
+            <label for="f-status">{tt.filterStatus}</label>
+            <select id="f-status" name="status">
+              <option value="">{tt.all}</option>
+              {DELIVERY_STATUSES.map((s) => (
+                <option value={s} selected={s === filter}>
+                  {tt.statuses[s]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" class="secondary">
+            {tt.show}
+          </button>
+        </form>
+        {deliveries.items.length ? (
+          <RecordTable
+            columns={[
+              { label: tt.type },
+              { label: tt.status },
+              { label: tt.attempts, class: "num" },
+              { label: tt.lastCode, class: "num" },
+              { label: tt.nextAttempt },
+              { label: tt.created },
+              ...(retry ? [{ label: tt.retry, actions: true as const }] : []),
+            ]}
+            rows={deliveries.items.map((d) => [
+              <code>{d.type}</code>,
+              <span class={`status ${{ pending: "status-pending", succeeded: "status-active", failed: "status-suspended" }[d.status]}`}>
+                {tt.statuses[d.status]}
+              </span>,
+              d.attempt_count,
+              d.last_status_code ?? "",
+              d.next_attempt_at ? instant(d.next_attempt_at, locale) : "",
+              instant(d.created_at, locale),
+              retry ? (
+                <ActionButton
+                  input={input}
+                  path={`${path}/deliveries/${d.id}/retry`}
+                  label={tt.retry}
+                  ariaLabel={fill(tt.retryOf, { type: d.type, date: instant(d.created_at, locale) })}
+                />
+              ) : null,
+            ])}
+          />
+        ) : (
+          <p class="card">{tt.noDeliveries}</p>
+        )}
+      </section>
+      {canEdit ? (
+        <form method="post" action={path} class="card tight" aria-labelledby="edit">
+          <h2 id="edit">{tt.edit}</h2>
+          <Notice error={problems.status === 422 ? problems.message : null} />
+          <CsrfField token={input.csrf} />
+          <EndpointFields
+            tt={tt}
+            typed={opts.typed ?? { url: hook.url, description: hook.description ?? "", events: hook.events }}
+            problems={problems}
+            prefix="edit"
+          />
+          <div class="actions">
+            <button type="submit">{input.t.save}</button>
+          </div>
+        </form>
+      ) : null}
+    </Fragment>,
+    { status: opts.status ?? (problems.status === 200 ? undefined : problems.status) },
+  );
+}
+
+/** An endpoint action: the verb, then back to the endpoint's page saying what was done (a refusal shown on it). */
+function act(done: keyof WebhooksTexts["done"], run: (input: PageInput) => Promise<unknown>) {
+  return async (input: PageInput): Promise<Response> => {
+    try {
+      await run(input);
+    } catch (err) {
+      return endpointPage(input, { problems: problemsOf(err, input.locale) });
+    }
+    return input.redirect(`/admin/webhooks/${input.params.webhook_id}?done=${done}`);
+  };
+}
+
+/** The endpoint's form checked by the API's schema, then `save`; a refusal (the schema's or the verb's) shows the form again with what was typed. */
+async function saveEndpoint<T>(
+  input: PageInput,
+  schema: z.ZodType<T>,
+  save: (data: T) => Promise<Response>,
+  again: (typed: Typed, problems: Problems) => Promise<Response>,
+): Promise<Response> {
+  const typed = typedOf(input.form);
+  const checked = check(schema, bodyOf(typed), input.locale);
+  if (!checked.ok) return again(typed, checked.problems);
+  try {
+    return await save(checked.data);
+  } catch (err) {
+    return again(typed, problemsOf(err, input.locale));
+  }
+}
+
+export default definePage({
+  nav: { id: "webhooks", path: "/webhooks", scope: VIEW, order: 85 },
+  routes: [
+    { method: "GET", path: "/webhooks", scope: VIEW, handler: (input) => listPage(input) },
+    {
+      method: "POST",
+      path: "/webhooks",
+      scope: EDIT,
+      handler: (input) =>
+        saveEndpoint(
+          input,
+          WebhookCreate,
+          async (data) => {
+            const created = await createWebhook(input.ctx, data);
+            // The secret is in this answer only: the page is shown here, not after a redirect.
+            return endpointPage({ ...input, params: { webhook_id: created.id } }, { secret: { secret: created.secret }, status: 201, done: "created" });
+          },
+          (typed, problems) => listPage(input, { typed, problems }),
+        ),
+    },
+    { method: "GET", path: "/webhooks/:webhook_id", scope: VIEW, handler: (input) => endpointPage(input) },
+    {
+      method: "POST",
+      path: "/webhooks/:webhook_id",
+      scope: EDIT,
+      handler: (input) =>
+        saveEndpoint(
+          input,
+          WebhookUpdate,
+          async (data) => {
+            await updateWebhook(input.ctx, { ...data, webhook_id: input.params.webhook_id });
+            return input.redirect(`/admin/webhooks/${input.params.webhook_id}?done=saved`);
+          },
+          (typed, problems) => endpointPage(input, { typed, problems }),
+        ),
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:webhook_id/enable",
+      scope: EDIT,
+      handler: act("enabled", (i) => updateWebhook(i.ctx, { webhook_id: i.params.webhook_id, enabled: true })),
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:webhook_id/disable",
+      scope: EDIT,
+      handler: act("disabled", (i) => updateWebhook(i.ctx, { webhook_id: i.params.webhook_id, enabled: false })),
+    },
+    { method: "POST", path: "/webhooks/:webhook_id/test", scope: EDIT, handler: act("tested", (i) => testWebhook(i.ctx, { webhook_id: i.params.webhook_id })) },
+    {
+      method: "POST",
+      path: "/webhooks/:webhook_id/deliveries/:delivery_id/retry",
+      scope: EDIT,
+      handler: act("retried", (i) => retryWebhookDelivery(i.ctx, { webhook_id: i.params.webhook_id, delivery_id: i.params.delivery_id })),
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:webhook_id/rotate",
+      scope: EDIT,
+      handler: async (input) => {
+        const rotated = await rotateWebhookSecret(input.ctx, { webhook_id: input.params.webhook_id });
+        return endpointPage(input, { secret: { secret: rotated.secret, rotatedUntil: rotated.previous_secret_expires_at } });
+      },
+    },
+    {
+      method: "POST",
+      path: "/webhooks/:webhook_id/delete",
+      scope: EDIT,
+      handler: async (input) => {
+        await deleteWebhook(input.ctx, { webhook_id: input.params.webhook_id });
+        return input.redirect("/admin/webhooks?done=deleted");
+      },
+    },
+  ],
+});
