@@ -5,7 +5,7 @@
 // and the audit row (`via: dashboard`) of every write. Pages are the files of dashboard/pages/,
 // loaded by themselves; how to add one: dashboard/layout.tsx.
 import { join } from "node:path";
-import { type Caller, hasScope, requireScope, scopeList } from "../lib/access";
+import { type AdminCaller, hasScope, requireScope, scopeList } from "../lib/access";
 import { type AdminMe, getAdminMe } from "../lib/auth/admins";
 import { resolveCaller, SESSION_PREFIX } from "../lib/auth/caller";
 import { refreshSession } from "../lib/auth/sessions";
@@ -145,7 +145,7 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
     if (own) return own(request, ip, requestId, locale);
 
     const token = readCookie(request, SESSION_COOKIE);
-    let caller: Caller | null = null;
+    let caller: AdminCaller | null = null;
     if (token?.startsWith(SESSION_PREFIX)) {
       try {
         caller = await resolveCaller(db, `Bearer ${token}`);

@@ -50,6 +50,16 @@ export type Db = {
   close(): void;
 };
 
+/**
+ * `db` as seen from inside its transaction `t`: `tx(fn)` runs `fn` in `t` rather than queueing a
+ * new transaction (which would wait behind the one running it). A caller that must write its own
+ * row in the same transaction as a verb's change (the Stripe webhook's "handled once" row) hands
+ * the verb this; everything commits, or is undone, together.
+ */
+export function withinTx(db: Db, t: Queryable): Db {
+  return { ...db, tx: (fn) => fn(t) };
+}
+
 const MIGRATIONS = join(import.meta.dir, "migrations");
 
 function configure(conn: Database, writer: boolean) {

@@ -344,6 +344,9 @@ export const members = sqliteTable(
     application_status: text("application_status"),
     /** What the member owes for the period they joined for (price less discounts), until paid; null when nothing is owed or not joined online. */
     amount_due_cents: integer("amount_due_cents"),
+    /** Stripe's customer (`cus_...`) and subscription (`sub_...`) of a member who pays by card on automatic renewal (lib/stripe). */
+    stripe_customer_id: text("stripe_customer_id"),
+    stripe_subscription_id: text("stripe_subscription_id"),
   },
   (t) => [
     uniqueIndex("members_club_email_unique").on(t.club_id, t.email),
@@ -425,15 +428,33 @@ export const payments = sqliteTable(
     admin_id: text("admin_id"),
     paid_at: text("paid_at").notNull(),
     created_at: text("created_at").notNull(),
+    /** The provider's payment (Stripe's PaymentIntent `pi_...`) a `provider` row records; its refunds name it too. */
+    provider_payment_id: text("provider_payment_id"),
     /** The bank statement line it was imported from (lib/payments/import.ts): one line records one payment, however often the statement is imported. */
     statement_line_key: text("statement_line_key"),
   },
   (t) => [
     index("payments_club_paid_idx").on(t.club_id, t.paid_at),
     index("payments_member_idx").on(t.member_id),
+    index("payments_provider_payment_idx").on(t.provider_payment_id),
     uniqueIndex("payments_club_statement_line_unique").on(t.club_id, t.statement_line_key),
   ],
 );
+
+/**
+ * Stripe events already handled (lib/stripe-events): the row is inserted in the transaction that
+ * applies the event, and its key makes a second copy, even one arriving at the same moment, a no-op.
+ */
+export const stripeEvents = sqliteTable("stripe_events", {
+  /** Stripe's event id (`evt_...`). */
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  /** The club the event was for; null when it named none of ours (acknowledged, nothing done). */
+  club_id: text("club_id"),
+  /** What handling it did (`paid`, `renewed`, `ignored: ...`). */
+  outcome: text("outcome").notNull(),
+  received_at: text("received_at").notNull(),
+});
 
 // ---- Cards: scans of members' cards (cards issue) ------------------------------------------
 

@@ -48,10 +48,14 @@ export function parseScopeList(text: string): Scopes | null {
   return scopes;
 }
 
-/** Who is calling: an API key (acting as the admin who created it, within its scopes) or a dashboard session. */
-export type Caller = {
-  kind: "key" | "session";
-  adminId: string;
+/**
+ * Who is calling: an API key (acting as the admin who created it, within its scopes) or a
+ * dashboard session; or the system itself (`systemCaller`: a Stripe event records a payment
+ * through the verb an admin would use), for whom no admin acted.
+ */
+export type Caller = AdminCaller | SystemCaller;
+
+type CallerBase = {
   clubId: string;
   locale: Locale;
   /** Effective scopes: the key's, capped by its admin's rights. */
@@ -64,6 +68,14 @@ export type Caller = {
   /** The OAuth client acting, when the caller is an OAuth access token (then `keyId` is its grant's id). */
   clientName?: string;
 };
+
+export type AdminCaller = CallerBase & { kind: "key" | "session"; adminId: string };
+export type SystemCaller = CallerBase & { kind: "system"; adminId: null };
+
+/** The system acting on `clubId` with the scopes `scopes` (what an event from the payment provider may do). */
+export function systemCaller(clubId: string, locale: Locale, scopes: Scopes): SystemCaller {
+  return { kind: "system", adminId: null, clubId, locale, scopes, readOnly: false, isSuperadmin: false, keyId: null, keyPrefix: null };
+}
 
 /** What a verb or route needs: one scope, or several that must all be held (confirm a registration: events:edit and finances:edit). */
 export type Needs = Scope | readonly Scope[];

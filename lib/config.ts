@@ -27,8 +27,8 @@ export type Config = {
   formProofBits: number;
   /**
    * Minutes a registration whose online payment has started holds its place (PENDING_PAYMENT_MINUTES,
-   * DESIGN.md section 13). Read now, applied once a payment provider exists; until then a pending
-   * registration holds its place for the club's `pending_hold_hours`.
+   * DESIGN.md section 13): a paid ticket bought through Stripe Checkout; a pending registration
+   * paid otherwise holds its place for the club's `pending_hold_hours`.
    */
   pendingPaymentMinutes: number;
   /**
@@ -38,7 +38,12 @@ export type Config = {
   checkResponses: boolean;
   /** Webhooks (DESIGN.md section 15): WEBHOOK_ALLOW_PRIVATE=true lets loopback and private addresses through the SSRF guard. */
   webhooks: WebhookSettings;
+  /** Card payments through Stripe (DESIGN.md section 13): on (non-null) when STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are both set. */
+  stripe: StripeSettings | null;
 };
+
+/** Stripe's keys and where its API is (STRIPE_API_URL: Stripe's own, or a local stand-in in tests). */
+export type StripeSettings = { secretKey: string; webhookSecret: string; apiUrl: string };
 
 /** What the webhook guard allows: link-local and metadata addresses stay refused whatever this says. */
 export type WebhookSettings = { allowPrivate: boolean };
@@ -154,6 +159,13 @@ function logLevel(raw: string | undefined): LogLevel {
   return level as LogLevel;
 }
 
+function stripeSettings(env: Record<string, string | undefined>): StripeSettings | null {
+  if (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET) return null;
+  const apiUrl = (env.STRIPE_API_URL ?? "https://api.stripe.com").replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]+$/.test(apiUrl)) throw new Error(`STRIPE_API_URL must be an origin such as https://api.stripe.com (got "${env.STRIPE_API_URL}")`);
+  return { secretKey: env.STRIPE_SECRET_KEY.trim(), webhookSecret: env.STRIPE_WEBHOOK_SECRET.trim(), apiUrl };
+}
+
 export function loadConfig(raw: Record<string, string | undefined> = process.env): Config {
   // An empty variable (`BASE_URL=`) means "not set": fall back to the default, not to "".
   const env = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v.trim() !== ""));
@@ -181,5 +193,6 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     pendingPaymentMinutes: intSetting(env, "PENDING_PAYMENT_MINUTES", 30, 1, 1440),
     checkResponses: boolSetting(env, "CHECK_RESPONSES", false),
     webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE?.trim().toLowerCase() === "true" },
+    stripe: stripeSettings(env),
   };
 }

@@ -6,7 +6,7 @@
 // can never skip a scope.
 import type { Db } from "../db";
 import { type Caller, type Needs, requireScope, scopeList } from "./access";
-import type { Config, MailConfig, WalletConfig, WebhookSettings } from "./config";
+import type { Config, MailConfig, StripeSettings, WalletConfig, WebhookSettings } from "./config";
 import type { Locale } from "./i18n";
 
 export type Ctx = {
@@ -21,13 +21,21 @@ export type Ctx = {
   wallets: WalletConfig;
   /** What the webhook URL guard lets through (WEBHOOK_ALLOW_PRIVATE). */
   webhooks: WebhookSettings;
+  /** Stripe's settings; null: card payments are off (lib/stripe). */
+  stripe: StripeSettings | null;
 };
 
 /** The part of a Ctx that comes from the installation's settings rather than the call. */
-export type Site = Pick<Ctx, "baseUrl" | "mail" | "wallets" | "webhooks">;
+export type Site = Pick<Ctx, "baseUrl" | "mail" | "wallets" | "webhooks" | "stripe">;
 
 export function siteOf(config: Config): Site {
-  return { baseUrl: config.baseUrl, mail: { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir }, wallets: config.wallets, webhooks: config.webhooks };
+  return {
+    baseUrl: config.baseUrl,
+    mail: { smtpUrl: config.smtpUrl, outboxDir: config.outboxDir },
+    wallets: config.wallets,
+    webhooks: config.webhooks,
+    stripe: config.stripe,
+  };
 }
 
 export type Verb<I, O> = ((ctx: Ctx, input: I) => Promise<O>) & { scope: Needs };
@@ -55,6 +63,14 @@ export type PublicCtx = {
   locale: Locale;
   /** Work a public form's challenge asks (lib/forms; 0: no challenge, the honeypot still holds). */
   formProofBits: number;
+  /**
+   * The installation's settings (absent in a few tests: card payments off). Stripe's (null: card
+   * payments are off, lib/stripe), and what a public route acting for the system needs to build
+   * a Ctx (the Stripe webhook records payments through the admins' verbs).
+   */
+  site?: Site;
+  /** Minutes a ticket whose Stripe Checkout has started holds its place (PENDING_PAYMENT_MINUTES). */
+  pendingPaymentMinutes?: number;
   /** Set by a club's HTML page only: its form may come back without the work after this long (lib/forms `NO_SCRIPT_MIN_MS`). */
   formNoScriptMinMs?: number;
 };

@@ -13,7 +13,7 @@ export type FileReply = {
   headers?: Record<string, string>;
 };
 
-/** A 302 to `redirect`. */
-export type RedirectReply = { redirect: string; headers?: Record<string, string> };
+/** A 302 to `redirect`; 303 (See Other) when a posted form leads on to another page, fetched with GET. */
+export type RedirectReply = { redirect: string; status?: 302 | 303; headers?: Record<string, string> };
 
 export type Reply = FileReply | RedirectReply;

@@ -6,6 +6,8 @@ import { CARD_JOBS } from "../lib/cards/jobs";
 import { idempotencyPurge } from "../lib/idempotency";
 import { type JobKinds, jobsPurge, type Recurring } from "../lib/jobs";
 import { MAIL_JOBS } from "../lib/mail";
+import { CARD_EMAIL_JOBS } from "../lib/members/card-email";
+import { STRIPE_JOBS } from "../lib/stripe-events";
 import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
 import { remindersSchedule } from "../lib/reminders";
 import { deliveryLogPurge, WEBHOOK_JOBS } from "../lib/webhooks/deliver";
@@ -14,4 +16,7 @@ import { oauthPurge } from "../lib/oauth/grants";
 /** The jobs that repeat for as long as the server runs: the reminders, and the purges that keep tables from growing for ever. */
 export const RECURRING: readonly Recurring[] = [idempotencyPurge, remindersSchedule, jobsPurge, deliveryLogPurge, oauthPurge];
 
-export const JOB_KINDS: JobKinds = Object.assign({ ...CARD_JOBS, ...MAIL_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS }, ...RECURRING.map((r) => r.kinds));
+export const JOB_KINDS: JobKinds = Object.assign(
+  { ...CARD_JOBS, ...MAIL_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS, ...CARD_EMAIL_JOBS, ...STRIPE_JOBS },
+  ...RECURRING.map((r) => r.kinds),
+);

@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import type { Elysia } from "elysia";
 import { z, type ZodObject, type ZodType } from "zod";
 import { type Caller, requireScope, scopeList } from "../lib/access";
-import { type Ctx, type PublicCtx, siteOf } from "../lib/context";
+import { type Ctx, type PublicCtx, type Site, siteOf } from "../lib/context";
 import { Forbidden, Unauthorized } from "../lib/errors";
 import { DEFAULT_LOCALE, type Locale } from "../lib/i18n";
 import { limitAddress } from "../lib/ratelimit";
@@ -154,6 +154,9 @@ async function bodyBytes({ request }: { request: Request }, contentType: string)
   return undefined;
 }
 
+/** The body as the exact text sent (RouteSpec.text). */
+const bodyText = ({ request }: { request: Request }) => request.text();
+
 function responses(spec: AnyRoute, path: string, params?: ZodObject) {
   const map: Record<number, ZodType> = {};
   if (spec.response) map[spec.status ?? 200] = spec.response;
@@ -192,8 +195,18 @@ function checkedResponses(spec: AnyRoute, path: string, params?: ZodObject) {
 }
 
 /** A public route's context: no caller, the client's address and the language of Accept-Language. */
-function publicCtx(deps: Deps, ip: string | null, locale: Locale): PublicCtx {
-  return { db: deps.db, baseUrl: deps.config.baseUrl, wallets: deps.config.wallets, ip, locale, formProofBits: deps.config.formProofBits };
+function publicCtx(deps: Deps, site: Site, ip: string | null, locale: Locale): PublicCtx {
+  const { config } = deps;
+  return {
+    db: deps.db,
+    baseUrl: config.baseUrl,
+    wallets: config.wallets,
+    ip,
+    locale,
+    formProofBits: config.formProofBits,
+    site,
+    pendingPaymentMinutes: config.pendingPaymentMinutes,
+  };
 }
 
 /** Two routes of one rate scope share its count, so they must declare the same rate. */
@@ -245,8 +258,9 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
                 mail: site.mail,
                 wallets: site.wallets,
                 webhooks: site.webhooks,
+                stripe: site.stripe,
               }
-            : publicCtx(deps, ip, state?.locale ?? DEFAULT_LOCALE);
+            : publicCtx(deps, site, ip, state?.locale ?? DEFAULT_LOCALE);
           if (spec.status) c.set.status = spec.status;
           const out = await spec.handler({ ctx, params: c.params as never, query: c.query as never, body: c.body as never, request: c.request, set: c.set });
           return spec.raw && !(out instanceof Response) ? replyResponse(out as Reply) : out;
@@ -259,7 +273,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           transform: normaliseParams,
           // Undefined for other types: Elysia's own parsers (JSON, forms) take over. A route that
           // takes no body never parses one, so a stray malformed body is no 400 there.
-          ...(spec.bytes ? { parse: bodyBytes } : spec.body || spec.raw ? {} : { parse: "none" }),
+          ...(spec.bytes ? { parse: bodyBytes } : spec.text ? { parse: bodyText } : spec.body || spec.raw ? {} : { parse: "none" }),
         } as never,
       );
       mounted.push({ method, path, spec, file, params });

@@ -318,7 +318,7 @@ export async function handleMcp(ctx: Ctx, request: Request, parsedBody: unknown)
     parsedBody,
     authInfo: {
       token: actor.keyPrefix ?? "session",
-      clientId: actor.adminId,
+      clientId: actor.adminId ?? "system",
       scopes: Object.entries(actor.scopes).map(([a, l]) => `${a}:${l}`),
       extra: { caller: actor },
     },

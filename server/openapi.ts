@@ -87,6 +87,25 @@ const RAW_BODIES: Partial<Record<string, () => Json>> = {
       },
     },
   }),
+  "POST /api/webhooks/stripe": () => ({
+    required: true,
+    description: "A Stripe event exactly as Stripe sends it, with its `Stripe-Signature` header: the signature covers these bytes.",
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          properties: { id: { type: "string" }, object: { const: "event" }, type: { type: "string" }, data: { type: "object" } },
+          required: ["id", "type", "data"],
+        },
+        example: {
+          id: "evt_1QexampleEvent",
+          object: "event",
+          type: "checkout.session.completed",
+          data: { object: { id: "cs_test_example", object: "checkout.session" } },
+        },
+      },
+    },
+  }),
   "POST /api/clubs/:club_id/payments/import": () => ({
     required: true,
     content: {

@@ -20,9 +20,9 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
-/** The HTTP answer of a reply: 302 with Location for a redirect; otherwise the body with its status (200) and headers. */
+/** The HTTP answer of a reply: 302 (or its 303) with Location for a redirect; otherwise the body with its status (200) and headers. */
 export function replyResponse(reply: Reply): Response {
-  if ("redirect" in reply) return new Response(null, { status: 302, headers: { location: reply.redirect, ...reply.headers } });
+  if ("redirect" in reply) return new Response(null, { status: reply.status ?? 302, headers: { location: reply.redirect, ...reply.headers } });
   const headers: Record<string, string> = { ...reply.headers };
   if (reply.contentType) headers["content-type"] = reply.contentType;
   if (reply.filename) headers["content-disposition"] = contentDisposition(reply.filename);

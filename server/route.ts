@@ -75,6 +75,8 @@ export type RouteSpec<
    * not as text decoded as UTF-8: a spreadsheet saved in another encoding is decoded by lib/.
    */
   bytes?: boolean;
+  /** The handler gets the body as the exact text sent, whatever its type: a signature covers those bytes (the Stripe webhook). */
+  text?: boolean;
   handler(input: HandlerInput<P, Q, B, A>): unknown;
 };
 

@@ -89,7 +89,7 @@ export async function getAdminMe(ctx: Ctx): Promise<AdminMe> {
     )
     .execute({ id: ctx.actor.adminId });
   if (!admin) throw new NotFound("ADMIN_NOT_FOUND");
-  const club = toClubAdmin(await getClubRow(ctx.db, admin.club_id), ctx.actor);
+  const club = toClubAdmin(await getClubRow(ctx.db, admin.club_id), ctx.actor, !!ctx.stripe);
   return {
     id: admin.id,
     club_id: admin.club_id,

@@ -8,7 +8,7 @@ import { adminSessions, admins, apiKeys, clubs, oauthGrants, oauthTokens } from 
 import { Unauthorized } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { sha256Hex } from "../ids";
-import { allScopes, type Caller, capToAdmin, type Scopes } from "../access";
+import { type AdminCaller, allScopes, capToAdmin, type Scopes } from "../access";
 
 export const KEY_PREFIX = "mk_live_";
 export const SESSION_PREFIX = "ms_";
@@ -43,7 +43,7 @@ export function adminAccessEnded(admin: { removed_at: string | null; access_expi
  * an OAuth access token is taken only there, its audience (RFC 8707). Reads the database on
  * every call: a revocation counts from the very next request.
  */
-export async function resolveCaller(db: Db, authorization: string | null | undefined, now = new Date(), resource: string | null = null): Promise<Caller> {
+export async function resolveCaller(db: Db, authorization: string | null | undefined, now = new Date(), resource: string | null = null): Promise<AdminCaller> {
   const token = bearerToken(authorization);
   if (!token) throw new Unauthorized();
   if (token.startsWith(KEY_PREFIX)) return resolveKey(db, token, now);
@@ -61,7 +61,7 @@ export const clientLabel = (clientName: string) => `oauth:${clientName}`.slice(0
  * of the session-only routes like a key. Refused (401) when unknown, expired, for another
  * resource than `resource`, its grant revoked, or its admin's access ended.
  */
-async function resolveAccessToken(db: Db, token: string, now: Date, resource: string | null): Promise<Caller> {
+async function resolveAccessToken(db: Db, token: string, now: Date, resource: string | null): Promise<AdminCaller> {
   const [row] = await db.read
     .select({ token: oauthTokens, grant: oauthGrants, admin: admins, locale: clubs.locale })
     .from(oauthTokens)
@@ -89,7 +89,7 @@ async function resolveAccessToken(db: Db, token: string, now: Date, resource: st
   };
 }
 
-async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {
+async function resolveKey(db: Db, token: string, now: Date): Promise<AdminCaller> {
   const hash = sha256Hex(token);
   // Every request with a key runs this: prepared once (see Db.prepareRead).
   const [row] = await db
@@ -143,7 +143,7 @@ async function resolveKey(db: Db, token: string, now: Date): Promise<Caller> {
   };
 }
 
-async function resolveSession(db: Db, token: string, now: Date): Promise<Caller> {
+async function resolveSession(db: Db, token: string, now: Date): Promise<AdminCaller> {
   const [row] = await db.read
     .select({ session: adminSessions, admin: admins, locale: clubs.locale })
     .from(adminSessions)

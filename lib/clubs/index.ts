@@ -14,6 +14,7 @@ import { NotFound } from "../errors";
 import { newId, nowIso } from "../ids";
 import { CLUB_FIELDS, type ClubField, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
 import { type ClubRow, getClubRow } from "./internal";
+import { paymentState } from "./payments";
 import { type ClubAdmin, type ClubUpdate, readCardBackFields } from "./schemas";
 
 export type { ClubRow };
@@ -77,11 +78,13 @@ export async function createClub(t: Queryable, input: { name: string; locale?: s
  * a caller without `finances:view` (absent rather than null: null would read as "not set", and a
  * Club read and sent back by PUT would then need finances:edit). docs/decisions.md, issue 18.
  */
-export function toClubAdmin(row: ClubRow, actor: Pick<Caller, "scopes">): ClubAdmin {
+export function toClubAdmin(row: ClubRow, actor: Pick<Caller, "scopes">, stripeOn: boolean): ClubAdmin {
   const out: Record<string, unknown> = { id: row.id };
+  const state: Record<string, unknown> = paymentState(row, stripeOn);
   for (const field of CLUB_FIELDS) {
     if (field.readScope && !hasScope(actor.scopes, field.readScope)) continue;
-    out[field.name] = row[field.name] ?? (field.nullable ? null : defaultOf(field));
+    // The payment state is not stored: it is what this installation and the club's details allow (lib/clubs/payments).
+    out[field.name] = field.name in state ? state[field.name] : (row[field.name] ?? (field.nullable ? null : defaultOf(field)));
   }
   out.card_back_fields = readCardBackFields(row.card_back_fields);
   out.created_at = row.created_at;
@@ -91,7 +94,7 @@ export function toClubAdmin(row: ClubRow, actor: Pick<Caller, "scopes">): ClubAd
 
 /** The caller's club (any valid key may read it: it comes with GET /api/auth/me), finance fields only with finances:view. */
 export async function getClub(ctx: Ctx): Promise<ClubAdmin> {
-  return toClubAdmin(await getClubRow(ctx.db, ctx.clubId), ctx.actor);
+  return toClubAdmin(await getClubRow(ctx.db, ctx.clubId), ctx.actor, !!ctx.stripe);
 }
 
 /** "auto" formats follow the SPEC defaults of the effective fields. */
@@ -127,14 +130,14 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
     const onPass = Object.keys(set).filter(clubFieldShowsOnPass);
     if ("card_custom_link_url" in set) set.card_custom_link_updated_at = now;
     if (onPass.length) await queuePassUpdate(t, ctx.clubId, null, onPass.join(","));
-    if (Object.keys(set).length === 0) return toClubAdmin(current, ctx.actor);
+    if (Object.keys(set).length === 0) return toClubAdmin(current, ctx.actor, !!ctx.stripe);
     set.updated_at = now;
     const [updated] = await t
       .update(clubs)
       .set(set as Partial<typeof clubs.$inferInsert>)
       .where(eq(clubs.id, ctx.clubId))
       .returning();
-    return toClubAdmin(updated, ctx.actor);
+    return toClubAdmin(updated, ctx.actor, !!ctx.stripe);
   });
 });
 

@@ -90,6 +90,9 @@ export type ClubSettings = {
   grace_period_days: number;
   /** Hours an unpaid public registration holds its place (issue 18). */
   pending_hold_hours: number;
+  /** What the club can be paid with (lib/clubs/payments). */
+  payout_iban: string | null;
+  payment_methods_enabled: string[];
 };
 
 /** The settings most verbs need (name, slug, language, currency, period, commission, custom fields, contact): a narrow read. */
@@ -107,6 +110,8 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
       contact_email: clubs.contact_email,
       grace_period_days: clubs.grace_period_days,
       pending_hold_hours: clubs.pending_hold_hours,
+      payout_iban: clubs.payout_iban,
+      payment_methods_enabled: clubs.payment_methods_enabled,
     })
     .from(clubs)
     .where(eq(clubs.id, clubId))

@@ -285,6 +285,10 @@ export const PublicRegistrationCreate = z
     email: emailLine().max(320),
     member_code: oneLine().trim().min(1).max(40).optional().meta({ description: "The member's code (the one on their card) for member prices." }),
     promo_code: oneLine().trim().min(1).max(30).optional(),
+    payment_method: z.enum(["stripe", "bank_transfer"]).optional().meta({
+      description:
+        "How a paid ticket is paid: `stripe` (the default where the club takes card payments) answers a `checkout_url`; `bank_transfer` leaves it pending until the treasurer confirms it.",
+    }),
     ...FORM_PROOF_FIELDS,
   })
   .meta({
@@ -314,6 +318,10 @@ export const PublicRegistration = z
     hold_expires_at: dateTimeOutput()
       .nullable()
       .meta({ description: "`pending` only: unpaid at this time, the registration is cancelled and its place freed." }),
+    checkout_url: z
+      .string()
+      .nullable()
+      .meta({ description: "`pending` and paid by card: Stripe's payment page, open until `hold_expires_at` (PENDING_PAYMENT_MINUTES); paid -> `confirmed`." }),
     created_at: dateTimeOutput(),
   })
   .meta({ id: "PublicRegistration" });

@@ -11,6 +11,8 @@ export type JoinMailTexts = {
   bye: string;
   /** After joining (or an approval) with an amount to pay by bank transfer. */
   payment: Mail & { details: string[]; action: string };
+  /** After joining (or an approval) with an amount to pay by card: the member's page takes it (Stripe). */
+  cardPayment: Mail & { action: string };
   /** Joined with nothing to pay: the membership is active. */
   welcome: Mail & { action: string };
   /** An application received, awaiting the club's decision. */
@@ -28,6 +30,11 @@ export const JOIN_MAIL_TEXTS: Record<Locale, JoinMailTexts> = {
       subject: "Votre adhésion à {club} : le paiement",
       body: "Merci de rejoindre {club} ! Votre adhésion sera active dès réception de votre virement de {amount} :",
       details: ["Bénéficiaire : {beneficiary}", "IBAN : {iban}", "BIC : {bic}", "Référence : {reference}"],
+      action: "Ma page de membre",
+    },
+    cardPayment: {
+      subject: "Votre adhésion à {club} : le paiement",
+      body: "Merci de rejoindre {club} ! Votre adhésion sera active dès votre paiement de {amount} par carte. Si vous ne l'avez pas encore fait, payez depuis votre page de membre.",
       action: "Ma page de membre",
     },
     welcome: { subject: "Bienvenue à {club}", body: "Votre adhésion à {club} est active.", action: "Ma page de membre" },
@@ -54,6 +61,11 @@ export const JOIN_MAIL_TEXTS: Record<Locale, JoinMailTexts> = {
       details: ["Beneficiary: {beneficiary}", "IBAN: {iban}", "BIC: {bic}", "Reference: {reference}"],
       action: "My member page",
     },
+    cardPayment: {
+      subject: "Your membership of {club}: payment",
+      body: "Thank you for joining {club}! Your membership becomes active as soon as your card payment of {amount} is made. If you have not paid yet, pay from your member page.",
+      action: "My member page",
+    },
     welcome: { subject: "Welcome to {club}", body: "Your membership of {club} is active.", action: "My member page" },
     applied: {
       subject: "Your application to {club}",
@@ -78,6 +90,11 @@ export const JOIN_MAIL_TEXTS: Record<Locale, JoinMailTexts> = {
       details: ["Empfänger: {beneficiary}", "IBAN: {iban}", "BIC: {bic}", "Referenz: {reference}"],
       action: "Meine Mitgliederseite",
     },
+    cardPayment: {
+      subject: "Ihre Mitgliedschaft bei {club}: die Zahlung",
+      body: "Danke, dass Sie {club} beitreten! Ihre Mitgliedschaft wird aktiv, sobald Ihre Kartenzahlung von {amount} erfolgt ist. Falls Sie noch nicht bezahlt haben, bezahlen Sie auf Ihrer Mitgliederseite.",
+      action: "Meine Mitgliederseite",
+    },
     welcome: { subject: "Willkommen bei {club}", body: "Ihre Mitgliedschaft bei {club} ist aktiv.", action: "Meine Mitgliederseite" },
     applied: {
       subject: "Ihr Aufnahmeantrag bei {club}",
@@ -100,6 +117,11 @@ export const JOIN_MAIL_TEXTS: Record<Locale, JoinMailTexts> = {
       subject: "La vostra adesione a {club}: il pagamento",
       body: "Grazie di unirvi a {club}! La vostra adesione sarà attiva non appena riceveremo il vostro bonifico di {amount}:",
       details: ["Beneficiario: {beneficiary}", "IBAN: {iban}", "BIC: {bic}", "Riferimento: {reference}"],
+      action: "La mia pagina di membro",
+    },
+    cardPayment: {
+      subject: "La vostra adesione a {club}: il pagamento",
+      body: "Grazie di unirvi a {club}! La vostra adesione sarà attiva non appena avrete pagato {amount} con la carta. Se non l'avete ancora fatto, pagate dalla vostra pagina di membro.",
       action: "La mia pagina di membro",
     },
     welcome: { subject: "Benvenuti in {club}", body: "La vostra adesione a {club} è attiva.", action: "La mia pagina di membro" },

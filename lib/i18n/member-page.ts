@@ -14,6 +14,8 @@ export type MemberPageTexts = {
   addGoogle: string;
   renew: string;
   renewByTransfer: string;
+  /** Pay the renewal by card (Stripe Checkout). */
+  renewByCard: string;
   renewNone: string;
   transfer: { title: string; beneficiary: string; iban: string; bic: string; reference: string; amount: string; note: string };
   autoRenewal: string;
@@ -37,6 +39,8 @@ export type MemberPageTexts = {
   erasureAsk: string;
   erasureAsked: string;
   done: Record<"name" | "email" | "email_confirmed" | "auto_renewal" | "erasure", string>;
+  /** Back from Stripe's payment page: paid (the page shows it once Stripe has told us), or given up. */
+  checkout: Record<"success" | "cancelled", string>;
   notFoundTitle: string;
   notFoundText: string;
   problem: string;
@@ -56,6 +60,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     addGoogle: "Ajouter à Google Wallet",
     renew: "Renouveler",
     renewByTransfer: "Payer par virement bancaire",
+    renewByCard: "Payer par carte",
     renewNone: "Pour renouveler, contactez le club.",
     transfer: {
       title: "Virement bancaire",
@@ -93,6 +98,10 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       auto_renewal: "C'est noté.",
       erasure: "Votre demande d'effacement a été transmise au club.",
     },
+    checkout: {
+      success: "Merci ! Votre paiement est en cours de confirmation ; votre adhésion sera renouvelée dans quelques instants.",
+      cancelled: "Le paiement a été annulé : rien n'a été débité.",
+    },
     notFoundTitle: "Page introuvable",
     notFoundText: "Ce lien ne correspond à aucune page de membre. Utilisez le dernier lien reçu par e-mail.",
     problem: "Impossible de terminer",
@@ -110,6 +119,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     addGoogle: "Add to Google Wallet",
     renew: "Renew",
     renewByTransfer: "Pay by bank transfer",
+    renewByCard: "Pay by card",
     renewNone: "To renew, please contact the club.",
     transfer: {
       title: "Bank transfer",
@@ -147,6 +157,10 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       auto_renewal: "Done.",
       erasure: "Your erasure request was sent to the club.",
     },
+    checkout: {
+      success: "Thank you! Your payment is being confirmed; your membership will be renewed in a moment.",
+      cancelled: "The payment was cancelled: nothing was charged.",
+    },
     notFoundTitle: "Page not found",
     notFoundText: "This link matches no member page. Use the latest link you received by email.",
     problem: "Could not finish",
@@ -164,6 +178,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     addGoogle: "Zu Google Wallet hinzufügen",
     renew: "Verlängern",
     renewByTransfer: "Per Banküberweisung bezahlen",
+    renewByCard: "Mit Karte bezahlen",
     renewNone: "Für eine Verlängerung wenden Sie sich bitte an den Verein.",
     transfer: {
       title: "Banküberweisung",
@@ -201,6 +216,10 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       auto_renewal: "Erledigt.",
       erasure: "Ihr Löschantrag wurde an den Verein übermittelt.",
     },
+    checkout: {
+      success: "Danke! Ihre Zahlung wird bestätigt; Ihre Mitgliedschaft wird gleich verlängert.",
+      cancelled: "Die Zahlung wurde abgebrochen: es wurde nichts belastet.",
+    },
     notFoundTitle: "Seite nicht gefunden",
     notFoundText: "Dieser Link gehört zu keiner Mitgliederseite. Verwenden Sie den zuletzt per E-Mail erhaltenen Link.",
     problem: "Nicht möglich",
@@ -218,6 +237,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     addGoogle: "Aggiungi a Google Wallet",
     renew: "Rinnova",
     renewByTransfer: "Paga con bonifico bancario",
+    renewByCard: "Paga con carta",
     renewNone: "Per rinnovare, contatta il club.",
     transfer: {
       title: "Bonifico bancario",
@@ -254,6 +274,10 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       email_confirmed: "Il tuo nuovo indirizzo è confermato. L'indirizzo di questa pagina è cambiato: conserva questo.",
       auto_renewal: "Fatto.",
       erasure: "La tua richiesta di cancellazione è stata inviata al club.",
+    },
+    checkout: {
+      success: "Grazie! Il pagamento è in corso di conferma; l'adesione sarà rinnovata tra un momento.",
+      cancelled: "Il pagamento è stato annullato: non è stato addebitato nulla.",
     },
     notFoundTitle: "Pagina non trovata",
     notFoundText: "Questo link non corrisponde a nessuna pagina di socio. Usa l'ultimo link ricevuto per e-mail.",

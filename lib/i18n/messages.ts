@@ -860,6 +860,30 @@ export const MESSAGES = {
     de: "Dieser Wert passt nicht zu diesem Feld.",
     it: "Questo valore non è adatto a questo campo.",
   },
+  PAYMENT_PROVIDER_FAILED: {
+    fr: "Le prestataire de paiement n'a pas répondu comme prévu : {reason}",
+    en: "The payment provider did not answer as expected: {reason}",
+    de: "Der Zahlungsanbieter hat nicht wie erwartet geantwortet: {reason}",
+    it: "Il fornitore di pagamento non ha risposto come previsto: {reason}",
+  },
+  STRIPE_SIGNATURE_INVALID: {
+    fr: "La signature Stripe de cet événement manque, est fausse ou trop ancienne.",
+    en: "This event's Stripe signature is missing, wrong or too old.",
+    de: "Die Stripe-Signatur dieses Ereignisses fehlt, ist falsch oder zu alt.",
+    it: "La firma Stripe di questo evento manca, è errata o troppo vecchia.",
+  },
+  STRIPE_NOT_CONFIGURED: {
+    fr: "Les paiements par carte (Stripe) ne sont pas configurés sur ce serveur.",
+    en: "Card payments (Stripe) are not configured on this server.",
+    de: "Kartenzahlungen (Stripe) sind auf diesem Server nicht eingerichtet.",
+    it: "I pagamenti con carta (Stripe) non sono configurati su questo server.",
+  },
+  SUBSCRIPTION_NOT_OFFERED: {
+    fr: "Le club ne propose pas de renouvellement automatique.",
+    en: "The club does not offer automatic renewal.",
+    de: "Der Verein bietet keine automatische Verlängerung an.",
+    it: "Il club non offre il rinnovo automatico.",
+  },
   CSRF_INVALID: {
     fr: "Le formulaire a expiré ou ne vient pas du tableau de bord : rechargez la page et réessayez.",
     en: "The form has expired or did not come from the dashboard: reload the page and try again.",

@@ -17,7 +17,8 @@ import { nowIso } from "../ids";
 import { queueMail } from "../mail";
 import { clubMailLook, mailMoney } from "../mail/look";
 import { brandedBody, fillText } from "../mail/layout";
-import { bankTransferOf, paymentMethods } from "../member-page";
+import { bankTransferOf, memberCheckout, renewsItself, stripeOf } from "../member-page";
+import { type PaymentMethod, paymentMethods } from "../clubs/payments";
 import { newMemberRow } from "../members";
 import { eraseMember } from "../members/erase";
 import { customFieldsOf } from "../members/export";
@@ -57,6 +58,8 @@ const modeOf = (club: ClubRow): PublicClub["membership_mode"] =>
 export async function getPublicClub(ctx: PublicCtx, slug: string): Promise<PublicClub> {
   const club = await clubBySlug(ctx.db.read, slug);
   const view = clubCardView(club);
+  const methods = paymentMethods(club, !!stripeOf(ctx));
+  const subscribing = club.allow_subscription && methods.includes("stripe");
   const offered = await ctx.db.read
     .select()
     .from(tiers)
@@ -81,8 +84,12 @@ export async function getPublicClub(ctx: PublicCtx, slug: string): Promise<Publi
       currency: t.currency,
       duration_months: t.duration_months,
     })),
-    payment_methods: paymentMethods(club) as PublicClub["payment_methods"],
+    payment_methods: methods,
     custom_fields: fieldDefinitions(club.custom_fields_schema),
+    // Subscriptions are by card only: offered when the club allows them and takes cards now.
+    allow_subscription: subscribing,
+    subscription_default: subscribing && club.subscription_default,
+    subscription_only: subscribing && club.subscription_only,
   };
 }
 
@@ -127,7 +134,7 @@ function mailOf(ctx: { baseUrl: string }, club: ClubRow) {
   return { ...look, tx: JOIN_MAIL_TEXTS[look.locale] };
 }
 
-type JoinMail = "payment" | "welcome" | "applied" | "alreadyMember" | "rejected";
+type JoinMail = "payment" | "cardPayment" | "welcome" | "applied" | "alreadyMember" | "rejected";
 
 /** Queues one of the join mails to `to` (`m`: whose name and page; `transfer`: the payment details). */
 async function queueJoinMail(
@@ -136,7 +143,8 @@ async function queueJoinMail(
   club: ClubRow,
   kind: JoinMail,
   to: { email: string; first_name: string; manage_token?: string | null },
-  transfer?: ReturnType<typeof bankTransferOf> | null,
+  /** What is due; for a bank transfer, with the club's payout details and the reference. */
+  transfer?: (Pick<ReturnType<typeof bankTransferOf>, "amount_cents" | "currency"> & Partial<ReturnType<typeof bankTransferOf>>) | null,
 ): Promise<void> {
   const { locale, tx, sender, brand } = mailOf(ctx, club);
   const mail = tx[kind];
@@ -244,8 +252,11 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
         const reward = referrer ? Math.round((tier.price_cents * club.member_referral_reward_percent) / 100) : 0;
         const discount = Math.min(tier.price_cents, (promo?.discount ?? 0) + reward);
         const amount = tier.price_cents - discount;
-        const methods = paymentMethods(club);
-        if (amount > 0 && !methods.includes(input.payment_method)) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
+        const methods = paymentMethods(club, !!stripeOf(ctx));
+        if (amount > 0 && !methods.includes(input.payment_method as PaymentMethod)) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
+        const byCard = amount > 0 && input.payment_method === "stripe";
+        // Refused here, before anything is written, rather than once the member exists.
+        if (byCard) renewsItself(club, input.subscription, tier.duration_months);
 
         const activeNow = amount === 0 && mode === "open";
         const row = newMemberRow(club.id, {
@@ -280,10 +291,13 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
           to: created,
           details: { amount_cents: amount, discount_cents: discount, promo_code_id: promo?.promo.id ?? null, referred_by: referrer?.id ?? null },
         });
-        const transfer = amount > 0 && mode === "open" ? bankTransferOf(club, created.referral_code, amount, tier.currency) : null;
-        await queueJoinMail(t, ctx, club, mode === "application" ? "applied" : transfer ? "payment" : "welcome", created, transfer);
+        const transfer = amount > 0 && mode === "open" && !byCard ? bankTransferOf(club, created.referral_code, amount, tier.currency) : null;
+        const mail: JoinMail = mode === "application" ? "applied" : transfer ? "payment" : byCard ? "cardPayment" : "welcome";
+        await queueJoinMail(t, ctx, club, mail, created, transfer ?? { amount_cents: amount, currency: tier.currency });
         return {
           already: false as const,
+          // What the card payment is opened with, once this transaction is committed.
+          checkout: byCard && mode === "open" ? { club, member: created, tier } : null,
           answer: {
             member_id: created.id,
             status: activeNow ? ("active" as const) : ("pending" as const),
@@ -292,6 +306,7 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
             discount_cents: discount,
             currency: tier.currency,
             manage_url: memberPageUrl(ctx.baseUrl, created.manage_token as string),
+            checkout_url: null as string | null,
             bank_transfer: transfer,
           },
         };
@@ -302,7 +317,17 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
     refused.clubLocale = locale;
     throw refused;
   }
-  return outcome.answer;
+  const { checkout, answer } = outcome;
+  // Network I/O after the commit: a failure (502) leaves a pending member, who can pay from their page.
+  if (checkout) {
+    const { club, member, tier } = checkout;
+    const order = { amount: answer.amount_cents, currency: tier.currency, months: tier.duration_months, label: tier.name, subscription: input.subscription };
+    answer.checkout_url = await inClubLanguage(
+      () => locale,
+      () => memberCheckout(ctx, club, member, order),
+    );
+  }
+  return answer;
 }
 
 /** The applicant `memberId`, 409 NOT_AWAITING_APPROVAL unless their application awaits a decision. */
@@ -333,8 +358,10 @@ export const approveMember = verb(
       else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
       const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
       await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
-      const transfer = due > 0 && paymentMethods(club).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
-      await queueJoinMail(t, ctx, club, due > 0 ? "payment" : "welcome", after, transfer);
+      const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");
+      const transfer =
+        due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
+      await queueJoinMail(t, ctx, club, due === 0 ? "welcome" : byCard ? "cardPayment" : "payment", after, transfer ?? { amount_cents: due, currency });
       return getMemberItem(t, ctx.clubId, m.id);
     }),
 );

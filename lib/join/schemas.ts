@@ -26,12 +26,17 @@ export const PublicClub = z
     application_instructions: z.string().nullable(),
     currency: z.string(),
     tiers: z.array(PublicTier).meta({ description: "The active tiers, in the club's order." }),
-    payment_methods: z
-      .array(z.enum(JOIN_PAYMENT_METHODS))
-      .meta({ description: "What works now: `bank_transfer` when the club has a payout IBAN; `stripe` once card payments are configured." }),
+    payment_methods: z.array(z.enum(JOIN_PAYMENT_METHODS)).meta({
+      description: "What works now: `stripe` when card payments are configured and the club enables them, `bank_transfer` when the club has a payout IBAN.",
+    }),
     custom_fields: z
       .array(z.record(z.string(), z.unknown()))
       .meta({ description: "The club's custom field definitions (`key`, `label`, `type`, `required`, `options`): what the join form asks." }),
+    allow_subscription: z.boolean().meta({
+      description: "A card payment may renew itself (a Stripe subscription, the join's `subscription`): the club allows it and takes cards now.",
+    }),
+    subscription_default: z.boolean().meta({ description: "What `subscription` is when not given (false unless `allow_subscription`)." }),
+    subscription_only: z.boolean().meta({ description: "A card payment always renews itself (false unless `allow_subscription`)." }),
   })
   .meta({ id: "PublicClub", description: "What a join page needs. Nothing about members." });
 export type PublicClub = z.output<typeof PublicClub>;
@@ -53,6 +58,10 @@ export const JoinRequest = z
       .nullish()
       .meta({ description: "Answers to the club's custom fields, by key (checked against its `custom_fields_schema`)." }),
     payment_method: z.enum(JOIN_PAYMENT_METHODS),
+    subscription: z.boolean().nullish().meta({
+      description:
+        "With `stripe`: renew automatically by card. Where the club allows it (`allow_subscription`; else 409 `SUBSCRIPTION_NOT_OFFERED` when true); default the club's `subscription_default`; always with `subscription_only`.",
+    }),
     ...FORM_PROOF_FIELDS,
   })
   .meta({
@@ -72,6 +81,10 @@ export const JoinAnswer = z
     discount_cents: z.int(),
     currency: z.string(),
     manage_url: z.string().meta({ description: "The new member's own page." }),
+    checkout_url: z
+      .string()
+      .nullable()
+      .meta({ description: "With `stripe` and something to pay: Stripe's payment page (Checkout); the membership is active once Stripe reports the payment." }),
     bank_transfer: BankTransfer.nullable().meta({ description: "How to pay; null when there is nothing to pay or the application awaits approval." }),
   })
   .meta({ id: "JoinAnswer" });

@@ -3,7 +3,8 @@
 // (lib/members/page). No script and nothing from another host: each action is a plain HTML form
 // posted to /m/<token>/<action>, which answers a redirect back to the page (post/redirect/get)
 // with a line saying it was done, or a short page saying why not. Renewal by bank transfer is a
-// link (?renew=bank_transfer) that shows the payment details on the page.
+// link (?renew=bank_transfer) that shows the payment details on the page; by card, a link
+// (?renew=stripe) that leads on to Stripe's page.
 import { privatePageHeaders } from "../cards/web";
 import { formatDate } from "../cards/view";
 import type { PublicCtx } from "../context";
@@ -33,8 +34,12 @@ function body(page: MemberPage, token: string, baseUrl: string, tx: MemberPageTe
   const here = memberPageUrl("", token);
   const date = (d: string) => formatDate(d, locale, null);
   const validity = m.status === "expired" ? fill(tx.endedOn, { date: date(m.membership_end) }) : fill(tx.until, { date: date(m.membership_end) });
-  const renew = page.payment_methods.includes("bank_transfer")
+  const byCard = page.payment_methods.includes("stripe") ? `<a class="button" href="${escapeHtml(here)}?renew=stripe">${escapeHtml(tx.renewByCard)}</a> ` : "";
+  const byTransfer = page.payment_methods.includes("bank_transfer")
     ? `<a class="button" href="${escapeHtml(here)}?renew=bank_transfer#renew">${escapeHtml(tx.renewByTransfer)}</a>`
+    : "";
+  const renew = page.payment_methods.length
+    ? `${byCard}${byTransfer}`
     : `<p class="muted">${escapeHtml(tx.renewNone)}${club.contact_email ? ` <a href="mailto:${escapeHtml(club.contact_email)}">${escapeHtml(club.contact_email)}</a>` : ""}</p>`;
   const bt = transfer?.bank_transfer;
   const transferBlock = bt ? transferDetails(bt, tx.transfer, locale) : "";
@@ -80,8 +85,12 @@ ${auto}
 const DONE = ["name", "email", "email_confirmed", "auto_renewal", "erasure"] as const;
 type Done = (typeof DONE)[number];
 
-/** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew` shows the payment details. */
-export async function renderMemberPage(ctx: PublicCtx, token: string, query: { done?: string; renew?: string } = {}): Promise<FileReply> {
+/** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew` shows the payment details (`stripe`: on to Stripe's payment page); `checkout` is how Stripe's page was left. */
+export async function renderMemberPage(
+  ctx: PublicCtx,
+  token: string,
+  query: { done?: string; renew?: string; checkout?: string } = {},
+): Promise<FileReply | RedirectReply> {
   let page: MemberPage;
   try {
     page = await getMemberPage(ctx, token);
@@ -91,11 +100,17 @@ export async function renderMemberPage(ctx: PublicCtx, token: string, query: { d
   }
   const locale = page.club.locale as Locale;
   const tx = MEMBER_PAGE_TEXTS[locale];
+  if (query.renew === "stripe" && page.payment_methods.includes("stripe")) {
+    // On to Stripe's payment page, which brings the member back here (?checkout=...).
+    const renewal = await renewMembership(ctx, token, { payment_method: "stripe" });
+    return { redirect: renewal.checkout_url as string, headers: { "referrer-policy": "no-referrer" } };
+  }
   const transfer =
     query.renew === "bank_transfer" && page.payment_methods.includes("bank_transfer")
       ? await renewMembership(ctx, token, { payment_method: "bank_transfer" })
       : null;
-  const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : null;
+  const back = query.checkout === "success" || query.checkout === "cancelled" ? tx.checkout[query.checkout] : null;
+  const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : back;
   const vars = brandVars(page.club.primary_color, page.club.secondary_color, `--status:${STATUS_COLORS[page.member.status]}`);
   return reply(200, layoutPage(locale, `${page.club.name} — ${tx.title}`, vars, body(page, token, ctx.baseUrl, tx, notice, transfer)));
 }

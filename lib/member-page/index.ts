@@ -4,7 +4,7 @@
 // a link mailed to the new address, renew, turn the automatic renewal off and on, download their
 // data, ask to be erased) is written to their history with `actor: member`.
 import { timingSafeEqual } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
@@ -19,6 +19,8 @@ import { brandedBody, fillText } from "../mail/layout";
 import { queuePassUpdate, walletUrls } from "../passes";
 import { memberDataDocument } from "../members/history";
 import { assertEmailFree } from "../members/index";
+import { type PaymentMethod, paymentMethods } from "../clubs/payments";
+import { cancelAtPeriodEnd, createCheckout, MAX_SUBSCRIPTION_MONTHS, type StripeSettings } from "../stripe";
 import {
   emitMemberChange,
   getMemberItem,
@@ -51,10 +53,8 @@ async function memberOf(ctx: PublicCtx, q: Queryable, token: string): Promise<{ 
   return { m, club: await getClubRow(ctx.db, m.club_id) };
 }
 
-/** What the club offers to pay with, now: a bank transfer when it has a payout IBAN (Stripe comes with issue 13's next slice). */
-export function paymentMethods(club: ClubRow): string[] {
-  return club.payout_iban && (club.payment_methods_enabled ?? []).includes("bank_transfer") ? ["bank_transfer"] : [];
-}
+/** Stripe's settings of a public call; null: card payments are off. */
+export const stripeOf = (ctx: PublicCtx): StripeSettings | null => ctx.site?.stripe ?? null;
 
 const onSubscription = (m: MemberRow) => m.payment_mode === "subscription";
 
@@ -84,7 +84,7 @@ function pageOf(ctx: PublicCtx, m: MemberRow, club: ClubRow, tierName: string | 
       contact_email: club.contact_email,
     },
     card: { web: wallets.web, apple: wallets.apple, google: wallets.google },
-    payment_methods: paymentMethods(club),
+    payment_methods: paymentMethods(club, !!stripeOf(ctx)),
   };
 }
 
@@ -222,15 +222,36 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
 /**
  * How to pay a renewal: the amount (lib/members/dues: what is owed since joining, else the tier's
  * price, else the club's fee, less the member's referral credit, never below 0) and, for a bank
- * transfer, the club's payout details with the member's creditor reference. 409
- * PAYMENT_METHOD_UNAVAILABLE for a method the club does not offer (`stripe` until issue 13 plugs
- * its Checkout Session in here), MEMBER_SUSPENDED_SELF for a suspended member.
+ * transfer, the club's payout details with the member's creditor reference; for `stripe`, the
+ * address of a Stripe Checkout page (a subscription when the club allows it and it is asked, or
+ * the club has only subscriptions; DESIGN.md section 13). 409 PAYMENT_METHOD_UNAVAILABLE for a
+ * method the club does not offer, SUBSCRIPTION_NOT_OFFERED, MEMBER_SUSPENDED_SELF for a
+ * suspended member; 502 when Stripe fails.
  */
-export async function renewMembership(ctx: PublicCtx, token: string, input: { payment_method: string }): Promise<RenewAnswer> {
+export async function renewMembership(ctx: PublicCtx, token: string, input: { payment_method: string; subscription?: boolean | null }): Promise<RenewAnswer> {
   const { m, club } = await memberOf(ctx, ctx.db.read, token);
   if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED_SELF");
-  if (!paymentMethods(club).includes(input.payment_method)) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
+  if (!paymentMethods(club, !!stripeOf(ctx)).includes(input.payment_method as PaymentMethod)) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
   const { amount, currency } = await memberDues(ctx.db.read, m);
+  if (input.payment_method === "stripe") {
+    // A subscription bills every tier period (else the club's period); the checkout names the tier.
+    const [tier] = m.tier_id
+      ? await ctx.db.read
+          .select()
+          .from(tiers)
+          .where(and(eq(tiers.id, m.tier_id), eq(tiers.club_id, m.club_id)))
+          .limit(1)
+      : [];
+    const order = {
+      amount,
+      currency,
+      months: tier?.duration_months ?? club.membership_duration_months,
+      label: tier?.name ?? club.name,
+      subscription: input.subscription,
+    };
+    const checkout = await memberCheckout(ctx, club, m, order);
+    return { payment_method: "stripe", amount_cents: amount, currency, checkout_url: checkout, bank_transfer: null };
+  }
   return {
     payment_method: "bank_transfer",
     amount_cents: amount,
@@ -238,6 +259,51 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
     checkout_url: null,
     bank_transfer: bankTransferOf(club, m.referral_code, amount, currency),
   };
+}
+
+/**
+ * Whether a card payment renews itself (DESIGN.md section 13): never where the club does not
+ * allow subscriptions (409 SUBSCRIPTION_NOT_OFFERED when one is asked for), always where it
+ * allows nothing else, else as asked, by default `subscription_default`. A period Stripe cannot
+ * bill (over 36 months) is paid once.
+ */
+export function renewsItself(club: ClubRow, asked: boolean | null | undefined, months: number): boolean {
+  if (!club.allow_subscription) {
+    if (asked) throw new Conflict("SUBSCRIPTION_NOT_OFFERED");
+    return false;
+  }
+  const wanted = club.subscription_only || (asked ?? club.subscription_default);
+  return wanted && months >= 1 && months <= MAX_SUBSCRIPTION_MONTHS;
+}
+
+/**
+ * Opens a Stripe Checkout Session for the member `m` to pay `amount` (their join or a renewal):
+ * its metadata names the club, the member and the purpose; success and cancel lead back to their
+ * page. Answers the checkout's address. 502 when Stripe fails.
+ */
+export async function memberCheckout(
+  ctx: PublicCtx,
+  club: ClubRow,
+  m: MemberRow,
+  order: { amount: number; currency: string; months: number; label: string; subscription: boolean | null | undefined },
+): Promise<string> {
+  const stripe = stripeOf(ctx);
+  if (!stripe) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
+  const page = memberPageUrl(ctx.baseUrl, m.manage_token as string);
+  const view = clubCardView(club);
+  const session = await createCheckout(stripe, {
+    metadata: { club_id: club.id, member_id: m.id, purpose: "membership" },
+    label: `${order.label} — ${view.clubName}`,
+    amountCents: order.amount,
+    currency: order.currency,
+    email: m.email,
+    everyMonths: renewsItself(club, order.subscription, order.months) ? order.months : null,
+    customerId: m.stripe_customer_id,
+    locale: view.locale,
+    successUrl: `${page}?checkout=success`,
+    cancelUrl: `${page}?checkout=cancelled`,
+  });
+  return session.url;
 }
 
 /** The club's payout details for a transfer of `amount` from the member whose card code is `code` (their creditor reference). */
@@ -252,8 +318,16 @@ export function bankTransferOf(club: ClubRow, code: string, amount: number, curr
   };
 }
 
-/** Turns the subscription's automatic renewal off (renewal_opt_out_at set) or on again. 409 NO_SUBSCRIPTION without one. */
+/**
+ * Turns the subscription's automatic renewal off (renewal_opt_out_at set) or on again; a Stripe
+ * subscription is told first (cancelled, or resumed, at the end of its period; 502 when Stripe
+ * refuses, nothing changes then). 409 NO_SUBSCRIPTION without one.
+ */
 export async function setAutoRenewal(ctx: PublicCtx, token: string, input: { enabled: boolean }): Promise<MemberPage> {
+  const seen = await memberOf(ctx, ctx.db.read, token);
+  if (onSubscription(seen.m) && input.enabled !== (seen.m.renewal_opt_out_at === null) && seen.m.stripe_subscription_id) {
+    await cancelAtPeriodEnd(stripeOf(ctx), seen.m.stripe_subscription_id, !input.enabled);
+  }
   const { after, club } = await ctx.db.tx(async (t) => {
     const { m, club } = await memberOf(ctx, t, token);
     if (!onSubscription(m)) throw new Conflict("NO_SUBSCRIPTION");

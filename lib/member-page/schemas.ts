@@ -34,7 +34,9 @@ export const MemberPage = z
       apple: z.string().nullable(),
       google: z.string().nullable(),
     }),
-    payment_methods: z.array(z.string()).meta({ description: "What `renew` takes now: `bank_transfer` when the club has a payout IBAN." }),
+    payment_methods: z.array(z.string()).meta({
+      description: "What `renew` takes now: `stripe` when card payments are configured and enabled, `bank_transfer` when the club has a payout IBAN.",
+    }),
   })
   .meta({ id: "MemberPage", description: "The member's own page: status, card, renewal, what they may change." });
 export type MemberPage = z.infer<typeof MemberPage>;
@@ -60,7 +62,13 @@ export const EmailChanged = z
   .meta({ id: "EmailChanged" });
 
 export const RenewRequest = z
-  .object({ payment_method: z.enum(["bank_transfer", "stripe"]) })
+  .object({
+    payment_method: z.enum(["bank_transfer", "stripe"]),
+    subscription: z
+      .boolean()
+      .nullish()
+      .meta({ description: "With `stripe`: renew automatically (where the club allows it; default: the club's `subscription_default`)." }),
+  })
   .meta({ id: "RenewRequest", examples: [{ payment_method: "bank_transfer" }] });
 /** How to pay by bank transfer: the club's payout details and the member's creditor reference (renewal and join alike). */
 export const BankTransfer = z

@@ -7,6 +7,7 @@
 // copies of the card in the member's wallets are voided (lib/passes/voided). The
 // database zeroes what is deleted or overwritten (`secure_delete`, db/index.ts), so none of it
 // stays readable in the file's free space.
+import { endStripeSubscriptionNow } from "../stripe";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { appleRegistrations, checkIns, eventRegistrations, memberHistory, members, payments, scans } from "../../db/schema";
@@ -62,10 +63,14 @@ async function anonymiseRegistrations(t: Queryable, ctx: Ctx, m: MemberRow): Pro
 
 /**
  * Erases the member (404 MEMBER_NOT_FOUND for an unknown id or another club's). Cannot be
- * undone. Stats stay true: revenue is read from the payments, which stay; the member counts
+ * undone. Their Stripe subscription, if any, is cancelled at once. Stats stay true: revenue is read from the payments, which stay; the member counts
  * lose the member, who is no longer one.
  */
 export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member_id: string }): Promise<void> => {
+  // A Stripe subscription would go on charging someone nobody here knows any more: it ends now,
+  // before anything is erased (502 when Stripe refuses: nothing is erased then).
+  const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
+  if (seen.stripe_subscription_id) await endStripeSubscriptionNow(ctx.stripe, seen.stripe_subscription_id);
   await ctx.db.tx(async (t) => {
     const m = await getMemberRow(t, ctx.clubId, input.member_id);
     await anonymiseRegistrations(t, ctx, m);

@@ -9,6 +9,7 @@ import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
+import { cancelAtPeriodEnd } from "../stripe";
 import { newId, nowIso } from "../ids";
 import { getTierRow } from "../tiers/internal";
 import { type Emitter, emitter } from "../webhooks/emit";
@@ -312,58 +313,102 @@ export const extendMembership = verb("members:edit", async (ctx: Ctx, input: Ext
 );
 
 /**
+ * The Stripe customer and subscription a provider's payment comes with (the Stripe webhook,
+ * lib/stripe-events): a subscription puts the member on automatic renewal.
+ */
+export type ProviderBilling = { customer_id?: string | null; subscription_id?: string | null };
+
+/**
  * Records a payment (lib/payments/record: the row, its receipt, `payment.recorded`) and renews:
  * `pending` or expired -> `paid` with a new period from today; active -> the period is renewed
  * from its end. The first payment after joining online clears what was owed, credits the
  * referrer and counts the promo code used; a renewal spends the referral credit the amount paid
  * left uncovered (lib/members/dues). 409 when suspended; 409 STATEMENT_LINE_ALREADY_RECORDED for
- * a statement line recorded before. `origin`: what the bank import or a provider adds.
+ * a statement line recorded before. `origin`: what the bank import or a provider adds (its fee and
+ * payment id); `billing`: the provider's customer and subscription.
  */
-export const markMemberPaid = verb("finances:edit", async (ctx: Ctx, input: MarkPaidRequest & { member_id: string } & PaymentOrigin) =>
-  transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
-    if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
-    const club = await clubSettings(t, ctx.clubId);
-    const { months, currency } = await memberTerms(t, ctx, m, club);
-    const today = todayUtc();
-    const method = input.payment_method ?? "bank_transfer";
-    // A member in the grace period is active: the new period follows on from the end, no gap.
-    const active = statusOn(m, today, club.grace_period_days) === "active";
-    const set: Change = active
-      ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
-      : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
-    // What a member who joined online owed is paid now (lib/members/referral credits who referred them).
-    if (m.amount_due_cents !== null) set.amount_due_cents = null;
-    const spent = creditSpent(await memberDues(t, m), input.amount_cents);
-    if (spent > 0) set.referral_credit_cents = m.referral_credit_cents - spent;
-    const paymentId = newId();
-    return {
-      set,
-      details: {
-        amount_cents: input.amount_cents,
-        payment_method: method,
-        payment_id: paymentId,
-        months,
-        ...(spent ? { referral_credit_spent_cents: spent } : {}),
-      },
-      also: async () => {
-        if (m.amount_due_cents !== null) {
-          await creditReferrer(t, m);
-          await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
-        }
-        await recordPayment(t, ctx, {
-          ...originOf(input),
-          id: paymentId,
-          clubId: ctx.clubId,
-          kind: "membership",
-          memberId: m.id,
-          amount: input.amount_cents,
-          currency,
-          method,
-          reason: input.reason,
-          adminId: ctx.actor.adminId,
-        });
-      },
-    };
+export const markMemberPaid = verb(
+  "finances:edit",
+  async (ctx: Ctx, input: MarkPaidRequest & { member_id: string } & PaymentOrigin & { billing?: ProviderBilling }) =>
+    transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
+      if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
+      const club = await clubSettings(t, ctx.clubId);
+      const { months, currency } = await memberTerms(t, ctx, m, club);
+      const today = todayUtc();
+      const method = input.payment_method ?? "bank_transfer";
+      // A member in the grace period is active: the new period follows on from the end, no gap.
+      const active = statusOn(m, today, club.grace_period_days) === "active";
+      const set: Change = active
+        ? { membership_end: addMonths(m.membership_end, months), payment_method: method }
+        : { ...paymentStatusChange(m, "paid"), membership_start: today, membership_end: periodEnd(today, months), payment_method: method };
+      // What a member who joined online owed is paid now (lib/members/referral credits who referred them).
+      if (m.amount_due_cents !== null) set.amount_due_cents = null;
+      const billing = input.billing;
+      if (billing?.customer_id) set.stripe_customer_id = billing.customer_id;
+      if (billing?.subscription_id)
+        Object.assign(set, { payment_mode: "subscription", stripe_subscription_id: billing.subscription_id, renewal_opt_out_at: null });
+      const spent = creditSpent(await memberDues(t, m), input.amount_cents);
+      if (spent > 0) set.referral_credit_cents = m.referral_credit_cents - spent;
+      const paymentId = newId();
+      return {
+        set,
+        details: {
+          amount_cents: input.amount_cents,
+          payment_method: method,
+          payment_id: paymentId,
+          months,
+          ...(spent ? { referral_credit_spent_cents: spent } : {}),
+        },
+        also: async () => {
+          if (m.amount_due_cents !== null) {
+            await creditReferrer(t, m);
+            await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
+          }
+          await recordMembershipPayment(t, ctx, input, { id: paymentId, memberId: m.id, amount: input.amount_cents, currency, method, reason: input.reason });
+        },
+      };
+    }),
+);
+
+/** A membership payment (negative: a refund) by `ctx`'s caller, through the one place payments are recorded, with its origin. */
+const recordMembershipPayment = (
+  t: Queryable,
+  ctx: Ctx,
+  origin: PaymentOrigin,
+  p: { id: string; memberId: string; amount: number; currency: string; method: string; reason?: string | null },
+) => recordPayment(t, ctx, { ...originOf(origin), ...p, clubId: ctx.clubId, kind: "membership", adminId: ctx.actor.adminId });
+
+/**
+ * A refund the payment provider made of a member's payment (Stripe `charge.refunded`): a negative
+ * payment (lib/payments/record: with its refund note) naming the provider's payment, and a history
+ * row. The membership does not change: the admin decides what a refund means (suspend, correct
+ * the end).
+ */
+export const recordMemberRefund = verb(
+  "finances:edit",
+  async (ctx: Ctx, input: { member_id: string; amount_cents: number; currency: string; method: string; reason: string | null } & PaymentOrigin) =>
+    transition(ctx, input.member_id, "refund", input.reason, async (m, t) => {
+      const paymentId = newId();
+      return {
+        set: {},
+        details: { amount_cents: -input.amount_cents, payment_method: input.method, payment_id: paymentId },
+        also: async () => {
+          const refund = { id: paymentId, memberId: m.id, amount: -input.amount_cents, currency: input.currency, method: input.method, reason: input.reason };
+          await recordMembershipPayment(t, ctx, input, refund);
+        },
+      };
+    }),
+);
+
+/**
+ * The member's automatic renewal has ended at the provider (Stripe `customer.subscription.deleted`):
+ * back to `one_time`, the opt-out dated if it was not; the member stays active until the end of
+ * what they paid. Nothing when `subscription_id` is not the member's (an older one).
+ */
+export const endSubscription = verb("finances:edit", async (ctx: Ctx, input: { member_id: string; subscription_id: string }) =>
+  transition(ctx, input.member_id, "subscription_ended", null, async (m) => {
+    if (m.stripe_subscription_id !== input.subscription_id) return null;
+    return { set: { payment_mode: "one_time", stripe_subscription_id: null, renewal_opt_out_at: m.renewal_opt_out_at ?? nowIso() } };
   }),
 );
 
@@ -385,14 +430,20 @@ export const reactivateMember = verb("members:edit", async (ctx: Ctx, input: Rea
 
 /**
  * Stops the automatic renewal: only for `payment_mode` `subscription` without
- * `renewal_opt_out_at` (else 409). The member stays active until the end of the paid period.
+ * `renewal_opt_out_at` (else 409). The member stays active until the end of the paid period. A
+ * Stripe subscription is cancelled at Stripe first, at the end of its period (502 when Stripe
+ * refuses, 503 STRIPE_NOT_CONFIGURED when its keys are gone: nothing changes here then).
  */
-export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
-  transition(ctx, input.member_id, "cancel_subscription", input.reason, async (m) => {
-    if (m.payment_mode !== "subscription" || m.renewal_opt_out_at) throw new Conflict("NO_ACTIVE_SUBSCRIPTION");
+export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) => {
+  const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
+  const cancelling = (m: MemberRow) => m.payment_mode === "subscription" && !m.renewal_opt_out_at;
+  // Outside the transaction (network); the transition checks the state again.
+  if (cancelling(seen) && seen.stripe_subscription_id) await cancelAtPeriodEnd(ctx.stripe, seen.stripe_subscription_id, true);
+  return transition(ctx, input.member_id, "cancel_subscription", input.reason, async (m) => {
+    if (!cancelling(m)) throw new Conflict("NO_ACTIVE_SUBSCRIPTION");
     return { set: { renewal_opt_out_at: nowIso() } };
-  }),
-);
+  });
+});
 
 /** The member of the club (404 MEMBER_NOT_FOUND for an unknown id or another club's). */
 export const getMember = verb(

@@ -4,7 +4,7 @@
 // to; anything after goes back to the client as `error=`), then allowed or denied.
 import type { Caller, Scopes } from "../access";
 import type { Ctx } from "../context";
-import { OAuthRefused } from "../errors";
+import { OAuthRefused, Unauthorized } from "../errors";
 import { findClient, type DocumentFetch, type OAuthClient, redirectUriMatches } from "./clients";
 import { CHALLENGE, issueCode, parseScopeParam } from "./grants";
 import { mcpResource } from "./metadata";
@@ -96,6 +96,8 @@ export async function answerAuthorizeRequest(
 ): Promise<Redirect> {
   const back = { state: request.state, iss: ctx.baseUrl };
   if (!decision.allow) return redirectWith(request.redirectUri, { error: "access_denied", error_description: "the admin denied access", ...back });
+  // Only an admin signed in on the consent page grants anything; the system caller never reaches it.
+  if (ctx.actor.kind === "system") throw new Unauthorized();
   const code = await issueCode(ctx.db, ctx.actor, {
     client: request.client,
     redirectUri: request.redirectUri,

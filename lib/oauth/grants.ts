@@ -10,7 +10,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { admins, oauthCodes, oauthGrants, oauthTokens } from "../../db/schema";
-import { AREAS, type Area, type Caller, LEVELS, type Level, type Scope, type Scopes, ScopesSchema } from "../access";
+import { type AdminCaller, AREAS, type Area, type Caller, LEVELS, type Level, type Scope, type Scopes, ScopesSchema } from "../access";
 import { ACCESS_TOKEN_PREFIX, adminAccessEnded, REFRESH_TOKEN_PREFIX } from "../auth/caller";
 import { Conflict, Forbidden, NotFound, OAuthRefused } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
@@ -68,7 +68,7 @@ export type TokenResponse = {
  */
 export async function issueCode(
   db: Db,
-  actor: Caller,
+  actor: AdminCaller,
   input: { client: OAuthClient; redirectUri: string; scopes: Scopes; resource: string; codeChallenge: string },
 ): Promise<string> {
   if (!within(input.scopes, actor.scopes) || (actor.readOnly && Object.values(input.scopes).includes("edit"))) throw new Forbidden("SCOPES_EXCEED_ADMIN");

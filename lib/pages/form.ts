@@ -254,7 +254,8 @@ export async function runPageForm<S extends ZodType, A extends PaymentStep>(
     if (gone) return gone;
     return f.again({ ...shown, errors: refusalOf(err, shown.locale, f.fieldOf), challenge: await challengeFor(ctx, sent, err) }, err.status);
   }
-  if (answer.checkout_url) return f.framed ? f.checkout(answer.checkout_url) : { redirect: answer.checkout_url };
+  // 303: the form was posted, the payment page is another page, fetched with GET.
+  if (answer.checkout_url) return f.framed ? f.checkout(answer.checkout_url) : { redirect: answer.checkout_url, status: 303 };
   return f.answer(answer);
 }
 

@@ -47,14 +47,8 @@ const FIELD_OF: Record<string, string> = {
   PAYMENT_METHOD_UNAVAILABLE: "payment_method",
 };
 
-/** What a club with the subscription settings of issue 13 tells its page (absent until card payments exist). */
-type SubscriptionOffer = { allow_subscription?: boolean; subscription_only?: boolean; subscription_default?: boolean };
-
-/** Whether the form asks the visitor to choose a subscription: the club allows one, does not impose it, and takes cards. */
-function asksSubscription(club: PublicClub): boolean {
-  const offer = club as PublicClub & SubscriptionOffer;
-  return offer.allow_subscription === true && offer.subscription_only !== true && club.payment_methods.includes("stripe");
-}
+/** Whether the form asks the visitor to choose a subscription: the club allows one (by card, which it takes) and does not impose it. */
+const asksSubscription = (club: PublicClub): boolean => club.allow_subscription && !club.subscription_only;
 
 /** A custom field definition as the public club page gives it (every one has a key, lib/join). */
 type FieldDef = Record<string, unknown> & { key: string };
@@ -147,9 +141,7 @@ function joinForm(club: PublicClub, shown: Shown): string {
     : "";
   const subscription = asksSubscription(club)
     ? `<label class="choice" for="f-subscription"><input type="checkbox" id="f-subscription" name="subscription" value="true"${
-        v("subscription") === "true" || (!Object.keys(values).length && (club as PublicClub & SubscriptionOffer).subscription_default !== false)
-          ? " checked"
-          : ""
+        v("subscription") === "true" || (!Object.keys(values).length && club.subscription_default) ? " checked" : ""
       }><span>${escapeHtml(tx.join.subscription)}</span></label>`
     : "";
   const submit = club.membership_mode === "application" ? tx.join.submitApplication : tx.join.submit;

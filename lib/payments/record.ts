@@ -23,6 +23,8 @@ export type PaymentOrigin = {
   /** `provider` for a payment provider's (its fee in provider_fee_cents); default `manual`. */
   source?: "manual" | "provider";
   provider_fee_cents?: number;
+  /** The provider's own payment (Stripe's PaymentIntent `pi_...`): its refunds are found by it. */
+  provider_payment_id?: string | null;
 };
 
 /** The origin fields of a verb's input (which carries others). */
@@ -31,6 +33,7 @@ export const originOf = (input: PaymentOrigin): PaymentOrigin => ({
   statement_line_key: input.statement_line_key,
   source: input.source,
   provider_fee_cents: input.provider_fee_cents,
+  provider_payment_id: input.provider_payment_id,
 });
 
 export type NewPayment = PaymentOrigin & {
@@ -78,6 +81,7 @@ export async function recordPayment(t: Queryable, site: { db: Db; baseUrl: strin
       method: input.method,
       source: input.source ?? "manual",
       provider_fee_cents: input.provider_fee_cents ?? 0,
+      provider_payment_id: input.provider_payment_id ?? null,
       platform_commission_cents: Math.round((input.amount * (club.commission_rate_percent ?? 0)) / 100),
       reason: input.reason ?? null,
       admin_id: input.adminId ?? null,

@@ -52,7 +52,7 @@ async function paidFor(t: Queryable, clubId: string, registrationId: string): Pr
 }
 
 /** An event payment, positive or a refund, through the one place payments are recorded (row, receipt, webhook). */
-async function recordRegistrationPayment(
+export async function recordRegistrationPayment(
   t: Queryable,
   ctx: Ctx,
   reg: RegistrationRow,

@@ -20,7 +20,9 @@ import { statusOn, todayUtc } from "../members/status";
 import { redeemEventPromo } from "../promo";
 import type { FileReply } from "../reply";
 import { statusForPrice } from "../events/waitlist";
-import { holdUntil, scheduleHoldExpiry } from "../events/hold";
+import { checkoutHoldUntil, holdUntil, scheduleHoldExpiry } from "../events/hold";
+import { paymentMethods } from "../clubs/payments";
+import { createCheckout } from "../stripe";
 import { checkFormProof, spendFormProof } from "../forms";
 import { eventCalendar } from "../events/ics";
 
@@ -42,19 +44,22 @@ async function registrationsOfEmail(t: Queryable, eventId: string, emailKey: str
  * Price: a member (valid `member_code` of an active member) pays tier_prices[tier] or
  * member_price_cents; anyone else non_member_price_cents (null: members only, 403). A promo code
  * takes its discount and is redeemed in the same transaction. Free: `confirmed`; otherwise
- * `pending` (awaiting payment: no payment provider is connected yet). A full event or ticket
+ * `pending` (awaiting payment): where the club takes card payments, with a Stripe Checkout page
+ * (`checkout_url`, opened once the registration is committed; 502 when Stripe fails) and a hold
+ * of PENDING_PAYMENT_MINUTES; by bank transfer, the club's `pending_hold_hours`. A full event or ticket
  * with `waitlist_enabled`: `waitlisted` (holds no place; moved up when one frees).
  * 404 unknown or draft event, unknown ticket; 409 cancelled event, outside the registration
  * window, full or sold out without a waiting list, inactive ticket, inactive membership, promo
  * refused, the email's `max_per_email` reached (EMAIL_ALREADY_REGISTERED); 403 members only, the
  * form's proof refused (lib/forms: before any transaction, in the visitor's language); 422
- * unknown member code. A `pending` one holds its place for the club's `pending_hold_hours`.
+ * unknown member code.
  */
 export async function registerForEvent(ctx: PublicCtx, eventId: string, input: PublicRegistrationCreate, nowDate = new Date()): Promise<PublicRegistration> {
   const now = nowDate.toISOString();
   const proof = await checkFormProof(ctx.db, ctx.formProofBits, input, nowDate, ctx.formNoScriptMinMs);
   let locale: Locale | undefined;
-  return inClubLanguage(
+  const stripe = ctx.site?.stripe ?? null;
+  const made = await inClubLanguage(
     () => locale,
     () =>
       ctx.db.tx(async (t) => {
@@ -90,7 +95,12 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           : null;
         const amount = price - (promo?.discount ?? 0);
         const status = left.sold_out ? "waitlisted" : statusForPrice(amount);
-        const holdExpiresAt = status === "pending" ? holdUntil(now, club.pending_hold_hours) : null;
+        const byCard = status === "pending" && input.payment_method !== "bank_transfer" && paymentMethods(club, !!stripe).includes("stripe");
+        if (input.payment_method && status === "pending" && !byCard && !paymentMethods(club, !!stripe).includes(input.payment_method))
+          throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
+        // A card payment's page stays open PENDING_PAYMENT_MINUTES; a transfer takes the club's hold.
+        const holdExpiresAt =
+          status !== "pending" ? null : byCard ? checkoutHoldUntil(now, ctx.pendingPaymentMinutes ?? 30) : holdUntil(now, club.pending_hold_hours);
         const [reg] = await t
           .insert(eventRegistrations)
           .values({
@@ -119,7 +129,9 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
         await promo?.record(reg.id, member?.id ?? null);
         if (holdExpiresAt) await scheduleHoldExpiry(t, reg, holdExpiresAt);
         await emit(ctx.db, event.club_id, "registration.created", () => ({ event_id: event.id, ...registrationItem(reg, ticket.name, false) }));
+        const checkout = byCard ? { club, event, ticketName: ticket.name } : null;
         return {
+          checkout,
           id: reg.id,
           event_id: event.id,
           ticket_name: ticket.name,
@@ -133,10 +145,35 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           qr_token: reg.qr_token,
           ics_url: `${ctx.baseUrl}/api/public/registrations/${reg.qr_token}/ics`,
           hold_expires_at: reg.hold_expires_at,
+          checkout_url: null as string | null,
           created_at: reg.created_at,
         };
       }),
   );
+  const { checkout, ...answer } = made;
+  // Network I/O after the commit: should Stripe fail (502), the hold runs out and frees the place.
+  if (checkout && stripe) {
+    const { club, event, ticketName } = checkout;
+    const session = await inClubLanguage(
+      () => locale,
+      () =>
+        createCheckout(stripe, {
+          metadata: { club_id: club.id, registration_id: answer.id, purpose: "event" },
+          label: `${event.title} — ${ticketName}`,
+          amountCents: answer.amount_cents,
+          currency: answer.currency,
+          email: input.email,
+          everyMonths: null,
+          customerId: null,
+          locale: club.locale,
+          successUrl: `${publicUrl(ctx.baseUrl, club.slug, event.slug)}?checkout=success&registration=${answer.qr_token}`,
+          cancelUrl: `${publicUrl(ctx.baseUrl, club.slug, event.slug)}?checkout=cancelled`,
+          expiresAt: new Date(answer.hold_expires_at as string),
+        }),
+    );
+    answer.checkout_url = session.url;
+  }
+  return answer;
 }
 
 /** The registration's calendar file (text/calendar); the first download is noted in `ics_at`. 404 for an unknown token. */

@@ -13,6 +13,6 @@ export const GET = route({
   hidden: true,
   raw: true,
   params: ManageParams,
-  query: z.object({ done: z.string().max(50).optional(), renew: z.string().max(50).optional() }),
+  query: z.object({ done: z.string().max(50).optional(), renew: z.string().max(50).optional(), checkout: z.string().max(50).optional() }),
   handler: ({ ctx, params, query }) => renderMemberPage(ctx, params.manage_token, query),
 });

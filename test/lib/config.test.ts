@@ -28,3 +28,25 @@ describe("number settings", () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be a whole number from`));
   });
 });
+
+describe("Stripe's settings", () => {
+  it("are on only when both keys are set, at Stripe's API unless STRIPE_API_URL says", () => {
+    expect(loadConfig({}).stripe).toBeNull();
+    expect(loadConfig({ STRIPE_SECRET_KEY: "sk_test_1" }).stripe).toBeNull();
+    expect(loadConfig({ STRIPE_WEBHOOK_SECRET: "whsec_1" }).stripe).toBeNull();
+    expect(loadConfig({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1" }).stripe).toEqual({
+      secretKey: "sk_test_1",
+      webhookSecret: "whsec_1",
+      apiUrl: "https://api.stripe.com",
+    });
+    expect(loadConfig({ STRIPE_SECRET_KEY: "sk_test_1", STRIPE_WEBHOOK_SECRET: "whsec_1", STRIPE_API_URL: "http://127.0.0.1:12111/" }).stripe?.apiUrl).toBe(
+      "http://127.0.0.1:12111",
+    );
+  });
+
+  it("refuse an STRIPE_API_URL that is not an origin", () => {
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk", STRIPE_WEBHOOK_SECRET: "wh", STRIPE_API_URL: "ftp://x/y" })).toThrow(
+      /^STRIPE_API_URL must be an origin/,
+    );
+  });
+});

@@ -36,7 +36,7 @@ const form = (run: () => Promise<{ checkout_url?: string | null }>, framed = fal
 describe("runPageForm", () => {
   it("redirects to the answer's checkout_url; inside a frame, links out of it", async () => {
     const url = "https://checkout.example/pay/cs_test_1";
-    expect(await form(async () => ({ checkout_url: url }))).toEqual({ redirect: url });
+    expect(await form(async () => ({ checkout_url: url }))).toEqual({ redirect: url, status: 303 });
     const framed = (await form(async () => ({ checkout_url: url }), true)) as { status: number; body: string };
     expect(framed.status).toBe(201);
     expect(framed.body).toContain(`href="${url}" target="_top"`);

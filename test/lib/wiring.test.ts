@@ -1,6 +1,8 @@
 // Wiring you can see: lib/ takes its settings from whoever calls it (the Config in the Ctx or the
 // job run), never from the environment, and nothing is wired by importing a module for its side
 // effects: the server names the job kinds its worker runs in one table (server/jobs).
+import { CARD_EMAIL_JOB } from "../../lib/members/card-email";
+import { STRIPE_REFUND_JOB } from "../../lib/stripe-events";
 import { REMINDERS_RUN } from "../../lib/reminders";
 import { expect, it } from "bun:test";
 import { PENDING_EXPIRY_JOB } from "../../lib/events/hold";
@@ -33,7 +35,7 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, and the purges of finished jobs, old webhook deliveries and expired OAuth tokens", () => {
+it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs, old webhook deliveries and expired OAuth tokens, the card email after an online payment and Stripe's refunds", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
     [
       APPLE_PUSH,
@@ -47,6 +49,8 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       PENDING_EXPIRY_JOB,
       WEBHOOK_DELIVERY,
       WEBHOOK_DISABLED_MAIL,
+      CARD_EMAIL_JOB,
+      STRIPE_REFUND_JOB,
       JOBS_PURGE,
       WEBHOOK_LOG_PURGE,
       OAUTH_PURGE,

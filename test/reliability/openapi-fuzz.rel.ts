@@ -14,6 +14,8 @@ import { createApiKey } from "../../lib/auth/keys";
 import { changeCounts, changedTables, installChangeCounter } from "./change-counter";
 import { deleteAt, HUGE, ODD_STRINGS, type Pools, paths, Rng, type Schema, SchemaValues, schemaAt, setAt } from "./schema-values";
 import { makeWorld, solvedProof, type World } from "./world";
+import { clubs } from "../../db/schema";
+import { type FakeStripe, fakeStripe } from "../stripe-fake";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_122);
 const TOTAL = Number(process.env.FUZZ_REQUESTS ?? 10_000);
@@ -31,13 +33,17 @@ type Operation = {
 };
 
 let world: World;
+/** Card payments on, against the local stand-in: joins, renewals and paid tickets open Checkout Sessions there. */
+let stripe: FakeStripe;
 let doc: { paths: Record<string, Schema>; components: { schemas: Record<string, Schema> } };
 let ops: Operation[];
 
 beforeAll(async () => {
   // The public form's challenge on, at 8 bits (256 hashes a form): the fuzzer solves it as a
   // browser would (the `challenge` and `nonce` pools below), so registrations still reach 2xx.
-  world = await makeWorld({ PUBLIC_FORM_POW_BITS: "8" });
+  stripe = await fakeStripe();
+  world = await makeWorld({ PUBLIC_FORM_POW_BITS: "8", ...stripe.env });
+  await world.env.db.tx((t) => t.update(clubs).set({ payment_methods_enabled: ["stripe", "bank_transfer"] }));
   const res = await world.env.call("GET", "/api/public/openapi.json", { key: null });
   doc = res.body;
   const mounted = new Map(world.env.app.routes.map((r) => [`${r.method} ${r.path}`, r.spec.auth ?? "key"]));
@@ -52,7 +58,10 @@ beforeAll(async () => {
     })),
   );
 });
-afterAll(() => world.env.close());
+afterAll(async () => {
+  await world.env.close();
+  stripe.stop();
+});
 
 function compileResponses() {
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });

@@ -21,6 +21,7 @@ export const POST = route({
   handler: ({ ctx, body, set }) => {
     // The key is shown once: no cache keeps it, nor the Idempotency-Key store (server/idempotency.ts).
     set.headers["cache-control"] = "no-store";
-    return createApiKey(ctx.db, { adminId: ctx.actor.adminId, scopes: body.scopes, name: body.name, expiresAt: body.expires_at });
+    // A session route: the caller is an admin, never the system.
+    return createApiKey(ctx.db, { adminId: ctx.actor.adminId as string, scopes: body.scopes, name: body.name, expiresAt: body.expires_at });
   },
 });

@@ -7,13 +7,13 @@ export const POST = route({
   summary: "Renew my membership",
   operationId: "renewMemberPage",
   description:
-    "`bank_transfer`: the club's payout details, the amount and the member's creditor reference (RF...); the treasurer records the payment. `stripe` answers 409 until card payments are configured.",
+    "`bank_transfer`: the club's payout details, the amount and the member's creditor reference (RF...); the treasurer records the payment. `stripe`: `checkout_url`, Stripe's payment page (automatic renewal per `subscription` and the club's settings; the membership is renewed once Stripe reports the payment); 409 where card payments are not configured or enabled; 502 when Stripe fails.",
   tags: ["public"],
   auth: "public",
   rateLimit: MEMBER_PAGE_RATE,
   params: ManageParams,
   body: RenewRequest,
   response: RenewAnswer,
-  errors: [404, 409],
+  errors: [404, 409, 502],
   handler: ({ ctx, params, body }) => renewMembership(ctx, params.manage_token, body),
 });

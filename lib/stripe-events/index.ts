@@ -1,0 +1,319 @@
+// What Stripe tells us (DESIGN.md section 13): the signed events of POST /api/webhooks/stripe,
+// each applied once. A paid Checkout Session pays a member (the verb behind mark-paid) or a ticket
+// (the verb behind confirm), with the fee Stripe took; a subscription's later invoice renews the
+// membership; a deleted subscription ends the automatic renewal; a refund is a negative payment.
+// Every effect goes through the verb an admin would use (so through lib/payments/record, the one
+// place a payment is recorded: receipt, commission, `payment.recorded`), acting as the system, in ONE
+// transaction with the event's `stripe_events` row, whose key makes any second copy a no-op
+// (two copies at the same moment included). What must be read from Stripe (the fee) is read
+// before that transaction: no network inside it.
+import { and, eq } from "drizzle-orm";
+import { type Db, withinTx } from "../../db";
+import { clubs, eventRegistrations, events, eventTickets, payments, stripeEvents } from "../../db/schema";
+import { systemCaller } from "../access";
+import type { Ctx, PublicCtx, Site } from "../context";
+import { AppError, BadRequest, NotFound } from "../errors";
+import { asLocale } from "../i18n";
+import { nowIso } from "../ids";
+import { enqueueJob, type JobKind, type JobKinds, TemporaryFailure } from "../jobs";
+import { availability, eventPlacesHeld } from "../events/internal";
+import { HOLD_EXPIRED_REASON } from "../registrations/expiry";
+import { confirmRegistration, recordRegistrationPayment } from "../registrations/admin";
+import { endSubscription, markMemberPaid, recordMemberRefund } from "../members/index";
+import { queueCardEmail } from "../members/card-email";
+import type { PaymentOrigin } from "../payments/record";
+import {
+  invoicePaymentIntent,
+  type PaymentMetadata,
+  paymentFee,
+  type ProviderFee,
+  readSignedEvent,
+  refundPayment,
+  type Stripe,
+  type StripeEvent,
+  type StripeSettings,
+} from "../stripe";
+
+/** The events this product acts on: the ones to select when adding the endpoint at Stripe. */
+export const STRIPE_EVENT_TYPES = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "invoice.paid",
+  "customer.subscription.deleted",
+  "charge.refunded",
+] as const;
+
+export type StripeReceipt = { received: true; event_id: string; outcome: string };
+
+/** What an event does once its club is known: returns the outcome stored with it. */
+type Effect = (ctx: Ctx) => Promise<string>;
+type Plan = { clubId: string | null; effect: Effect | null; outcome: string };
+
+const idOf = (x: string | { id: string } | null | undefined): string | null => (typeof x === "string" ? x : (x?.id ?? null));
+
+const ignored = (outcome: string): Plan => ({ clubId: null, effect: null, outcome: `ignored: ${outcome}` });
+
+/** Our metadata on a Stripe object, when it is ours: a club, a purpose, what it pays for. */
+function metadataOf(meta: Stripe.Metadata | null | undefined): PaymentMetadata | null {
+  if (!meta?.club_id || (meta.purpose !== "membership" && meta.purpose !== "event")) return null;
+  return { club_id: meta.club_id, purpose: meta.purpose, member_id: meta.member_id, registration_id: meta.registration_id };
+}
+
+/** A paid Checkout Session: the member's payment (a subscription's first too) or the ticket's. */
+async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Session): Promise<Plan> {
+  if (session.payment_status === "unpaid") return ignored("awaiting payment");
+  const meta = metadataOf(session.metadata);
+  if (!meta) return ignored("not a session of this service");
+  const amount = session.amount_total ?? 0;
+  const subscriptionId = session.mode === "subscription" ? idOf(session.subscription) : null;
+  const invoice = idOf(session.invoice);
+  const intent = subscriptionId ? invoice && (await invoicePaymentIntent(stripe, invoice)) : idOf(session.payment_intent);
+  const fee: ProviderFee = intent ? await paymentFee(stripe, intent) : { feeCents: 0 };
+  const paid = { source: "provider", provider_fee_cents: fee.feeCents, provider_payment_id: intent } as const;
+  const billing = { customer_id: idOf(session.customer), subscription_id: subscriptionId };
+  if (meta.purpose === "membership" && meta.member_id) {
+    const memberId = meta.member_id;
+    return {
+      clubId: meta.club_id,
+      outcome: "paid",
+      effect: async (ctx) => {
+        await markMemberPaid(ctx, { member_id: memberId, amount_cents: amount, payment_method: "stripe", reason: null, ...paid, billing });
+        await queueCardEmail(await txOf(ctx), ctx.clubId, memberId);
+        return "paid";
+      },
+    };
+  }
+  if (meta.purpose === "event" && meta.registration_id) {
+    const registrationId = meta.registration_id;
+    return {
+      clubId: meta.club_id,
+      outcome: "confirmed",
+      effect: (ctx) => ticketPaid(ctx, registrationId, amount, paid),
+    };
+  }
+  return ignored("nothing to pay for");
+}
+
+/**
+ * A ticket paid: a pending registration is confirmed with its payment. One whose hold ran out
+ * before the payment came is given its place back when one is left (then confirmed), else the
+ * payment is refunded at Stripe (a job: after the commit) and nothing is recorded.
+ */
+async function ticketPaid(ctx: Ctx, registrationId: string, amount: number, paid: PaymentOrigin) {
+  const t = await txOf(ctx);
+  const [reg] = await t
+    .select()
+    .from(eventRegistrations)
+    .where(and(eq(eventRegistrations.id, registrationId), eq(eventRegistrations.club_id, ctx.clubId)))
+    .limit(1);
+  if (!reg) return "ignored: unknown registration";
+  if (reg.status === "cancelled" && reg.cancel_reason === HOLD_EXPIRED_REASON) {
+    if (!(await placeStillThere(ctx, reg))) {
+      if (paid.provider_payment_id) await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_REFUND_JOB, payload: { payment_intent: paid.provider_payment_id } });
+      return "refunded: paid after its hold ran out, no place left";
+    }
+    await t
+      .update(eventRegistrations)
+      .set({ status: "pending", cancelled_at: null, cancel_reason: null, updated_at: nowIso() })
+      .where(eq(eventRegistrations.id, reg.id));
+  } else if (reg.status !== "pending") {
+    return `ignored: registration ${reg.status}`;
+  }
+  await confirmRegistration(ctx, { event_id: reg.event_id, registration_id: reg.id, amount_cents: amount, payment_method: "stripe", ...paid });
+  return "confirmed";
+}
+
+/** Whether the event of a registration whose hold ran out still has its place (not cancelled, capacity and ticket not full). */
+async function placeStillThere(ctx: Ctx, reg: typeof eventRegistrations.$inferSelect): Promise<boolean> {
+  const t = await txOf(ctx);
+  const [row] = await t
+    .select({ event: events, ticket: eventTickets })
+    .from(events)
+    .innerJoin(eventTickets, eq(eventTickets.id, reg.ticket_id))
+    .where(eq(events.id, reg.event_id))
+    .limit(1);
+  if (!row || row.event.status === "cancelled") return false;
+  return !availability(row.event, await eventPlacesHeld(t, row.event.id), row.ticket).sold_out;
+}
+
+/** A subscription's later invoice paid: the membership is renewed (its first is paid through its Checkout Session). */
+async function invoicePaid(stripe: StripeSettings, invoice: Stripe.Invoice): Promise<Plan> {
+  if (invoice.billing_reason === "subscription_create") return ignored("first invoice, recorded with its checkout");
+  const meta = metadataOf(invoice.parent?.subscription_details?.metadata);
+  if (!meta?.member_id) return ignored("not a subscription of this service");
+  const intent = await invoicePaymentIntent(stripe, invoice.id as string);
+  const fee = intent ? await paymentFee(stripe, intent) : { feeCents: 0 };
+  const memberId = meta.member_id;
+  return {
+    clubId: meta.club_id,
+    outcome: "renewed",
+    effect: async (ctx) => {
+      await markMemberPaid(ctx, {
+        member_id: memberId,
+        amount_cents: invoice.amount_paid,
+        payment_method: "stripe",
+        reason: null,
+        source: "provider",
+        provider_fee_cents: fee.feeCents,
+        provider_payment_id: intent,
+      });
+      return "renewed";
+    },
+  };
+}
+
+function subscriptionDeleted(sub: Stripe.Subscription): Plan {
+  const meta = metadataOf(sub.metadata);
+  if (!meta?.member_id) return ignored("not a subscription of this service");
+  const memberId = meta.member_id;
+  return {
+    clubId: meta.club_id,
+    outcome: "renewal ended",
+    effect: async (ctx) => {
+      await endSubscription(ctx, { member_id: memberId, subscription_id: sub.id });
+      return "renewal ended";
+    },
+  };
+}
+
+/**
+ * A refund (whole or part) of a charge: a negative payment row for what is refunded beyond what
+ * was recorded already (`amount_refunded` is the charge's running total), against the payment the
+ * charge's PaymentIntent recorded. The member's or registration's status does not change.
+ */
+async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
+  const intent = idOf(charge.payment_intent);
+  if (!intent) return ignored("no payment intent");
+  // The club of the payment it refunds (a subscription's charge carries none of our metadata).
+  const [paid] = await db.read.select({ club_id: payments.club_id }).from(payments).where(eq(payments.provider_payment_id, intent)).limit(1);
+  if (!paid) return ignored("no payment recorded for this charge");
+  const clubId = paid.club_id;
+  return {
+    clubId,
+    outcome: "refund recorded",
+    effect: async (ctx) => {
+      const t = await txOf(ctx);
+      const rows = await t
+        .select()
+        .from(payments)
+        .where(and(eq(payments.club_id, ctx.clubId), eq(payments.provider_payment_id, intent)));
+      const paid = rows.find((r) => r.amount_cents > 0);
+      if (!paid) return "ignored: no payment recorded for this charge";
+      const refunded = -rows.filter((r) => r.amount_cents < 0).reduce((sum, r) => sum + r.amount_cents, 0);
+      const more = charge.amount_refunded - refunded;
+      if (more <= 0) return "ignored: refund already recorded";
+      const refund = { source: "provider", provider_fee_cents: 0, provider_payment_id: intent } as const;
+      if (paid.member_id && paid.kind === "membership") {
+        await recordMemberRefund(ctx, {
+          member_id: paid.member_id,
+          amount_cents: more,
+          currency: paid.currency,
+          method: "stripe",
+          reason: "stripe refund",
+          ...refund,
+        });
+      } else if (paid.registration_id) {
+        const [reg] = await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, paid.registration_id)).limit(1);
+        if (!reg) return "ignored: registration gone";
+        await recordRegistrationPayment(t, ctx, reg, -more, "stripe", "stripe refund", refund);
+      }
+      return "refund recorded";
+    },
+  };
+}
+
+/** What `event` asks of us; reads Stripe where it must (fees). */
+async function planOf(db: Db, stripe: StripeSettings, event: StripeEvent): Promise<Plan> {
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
+      return checkoutPaid(stripe, event.data.object);
+    case "invoice.paid":
+      return invoicePaid(stripe, event.data.object);
+    case "customer.subscription.deleted":
+      return subscriptionDeleted(event.data.object);
+    case "charge.refunded":
+      return chargeRefunded(db, event.data.object);
+    default:
+      return ignored(`type ${event.type}`);
+  }
+}
+
+/** The transaction a system Ctx runs in (its Db's `tx` runs there at once, db/withinTx). */
+const txOf = (ctx: Ctx) => ctx.db.tx(async (t) => t);
+
+/** The club's locale, when the club exists (an event naming an unknown club is acknowledged and ignored). */
+async function clubLocale(db: Db, clubId: string | null) {
+  if (!clubId) return null;
+  const [club] = await db.read.select({ locale: clubs.locale }).from(clubs).where(eq(clubs.id, clubId)).limit(1);
+  return club ? asLocale(club.locale) : null;
+}
+
+/**
+ * Receives one call of Stripe's webhook: 400 STRIPE_SIGNATURE_INVALID unless `Stripe-Signature`
+ * holds for the exact body (secret, 300 s tolerance): a forgery or a replay changes nothing. 404
+ * STRIPE_NOT_CONFIGURED without Stripe's keys. Each event id is applied once; a second copy is
+ * acknowledged (`duplicate`). A business refusal (a suspended member...) is stored as the event's
+ * outcome and acknowledged: Stripe sending it again would change nothing. A failure to read
+ * Stripe (502) or of the server acknowledges nothing, so Stripe sends it again.
+ */
+export async function receiveStripeEvent(ctx: PublicCtx, body: string, signature: string | null): Promise<StripeReceipt> {
+  const site = ctx.site;
+  const stripe = site?.stripe;
+  // Without Stripe's keys this installation has no such endpoint.
+  if (!site || !stripe) throw new NotFound("STRIPE_NOT_CONFIGURED");
+  const event = await readSignedEvent(stripe, body, signature);
+  if (!event) throw new BadRequest("STRIPE_SIGNATURE_INVALID");
+  const [seen] = await ctx.db.read.select().from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);
+  if (seen) return { received: true, event_id: event.id, outcome: "duplicate" };
+  const plan = await planOf(ctx.db, stripe, event);
+  const locale = await clubLocale(ctx.db, plan.clubId);
+  const clubId = locale ? plan.clubId : null;
+  const row = (outcome: string) => ({ id: event.id, type: event.type, club_id: clubId, outcome, received_at: nowIso() });
+  const effect = locale && plan.effect ? plan.effect : null;
+  try {
+    const outcome = await ctx.db.tx(async (t) => {
+      const [fresh] = await t
+        .insert(stripeEvents)
+        .values(row(effect ? plan.outcome : plan.clubId && !locale ? "ignored: unknown club" : plan.outcome))
+        .onConflictDoNothing()
+        .returning();
+      if (!fresh) return "duplicate";
+      if (!effect || !clubId || !locale) return fresh.outcome;
+      const done = await effect(systemCtx(withinTx(ctx.db, t), site, clubId, locale));
+      if (done !== fresh.outcome) await t.update(stripeEvents).set({ outcome: done }).where(eq(stripeEvents.id, event.id));
+      return done;
+    });
+    return { received: true, event_id: event.id, outcome };
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status >= 500) throw err;
+    // Refused by the verb: rolled back; the refusal is the event's outcome.
+    const refused = `refused: ${err.code}`;
+    await ctx.db.tx((t) => t.insert(stripeEvents).values(row(refused)).onConflictDoNothing());
+    return { received: true, event_id: event.id, outcome: refused };
+  }
+}
+
+/** The Ctx of the system acting on `clubId` for Stripe: it records payments and ends renewals, nothing else. */
+function systemCtx(db: Db, site: Site, clubId: string, locale: ReturnType<typeof asLocale>): Ctx {
+  const actor = systemCaller(clubId, locale, { finances: "edit", events: "edit", members: "edit" });
+  return { db, actor, clubId, locale, ...site };
+}
+
+/** The job kind that asks Stripe to refund a payment no place is left for (a ticket paid after its hold ran out). */
+export const STRIPE_REFUND_JOB = "stripe.refund";
+
+const refundJob: JobKind = {
+  run: async (_db, job, env) => {
+    const intent = String(job.payload.payment_intent);
+    if (!env.config.stripe) throw new TemporaryFailure("STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set");
+    try {
+      await refundPayment(env.config.stripe, intent, "paid after the place was given up");
+    } catch (err) {
+      throw new TemporaryFailure(err instanceof Error ? err.message.slice(0, 300) : "refund failed");
+    }
+    return `refund asked for ${intent}`;
+  },
+};
+
+export const STRIPE_JOBS: JobKinds = { [STRIPE_REFUND_JOB]: refundJob };

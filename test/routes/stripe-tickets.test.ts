@@ -1,0 +1,163 @@
+// Paid event tickets through Stripe (issue 13): the public registration answers a checkout page
+// whose hold lasts PENDING_PAYMENT_MINUTES; paid -> confirmed with Stripe's fee; unpaid past it ->
+// cancelled and the place freed by the job, which survives a restart of the server; a payment that
+// comes after the hold ran out takes the place back if one is left, else is refunded at Stripe.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { rmSync } from "node:fs";
+import { eq } from "drizzle-orm";
+import { openDb } from "../../db";
+import { clubs, eventRegistrations, jobs } from "../../db/schema";
+import { runDueJobs } from "../../lib/jobs";
+import { MAIL_SEND } from "../../lib/mail";
+import { createApp } from "../../server/app";
+import { JOB_KINDS } from "../../server/jobs";
+import { createEventVia, registerPublic, registrationPayments, registrationRow } from "../events-fixtures";
+import { setup, type TestEnv } from "../helpers";
+import { type FakeStripe, fakeStripe, type Json } from "../stripe-fake";
+
+const HOLD_MINUTES = 45;
+let env: TestEnv;
+let stripe: FakeStripe;
+beforeAll(async () => {
+  stripe = await fakeStripe();
+  env = await setup({ ...stripe.env, PENDING_PAYMENT_MINUTES: String(HOLD_MINUTES) });
+  await env.db.tx((t) =>
+    t
+      .update(clubs)
+      .set({ payment_methods_enabled: ["stripe", "bank_transfer"], payout_iban: "CH9300762011623852957" })
+      .where(eq(clubs.id, env.clubId)),
+  );
+});
+afterAll(async () => {
+  await env.close();
+  stripe.stop();
+});
+
+async function send(app: TestEnv["app"], event: Json) {
+  const payload = JSON.stringify(event);
+  const res = await app.handle(
+    new Request("http://localhost/api/webhooks/stripe", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": await stripe.sign(payload) },
+      body: payload,
+    }),
+  );
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+const paidEvent = (body: Record<string, unknown> = {}) =>
+  createEventVia(env, { capacity: 1, tickets: [{ name: "Entrée", member_price_cents: 1500, non_member_price_cents: 2000 }], ...body });
+
+describe("a paid ticket", () => {
+  it("answers Stripe's checkout page, held PENDING_PAYMENT_MINUTES; paid -> confirmed with its fee", async () => {
+    const event = await paidEvent();
+    const before = Date.now();
+    const res = await registerPublic(env, event.id, { ticket_id: event.tickets[0].id }, "10.30.0.1");
+    expect(res.status).toBe(201);
+    const reg = res.body as Json;
+    expect(reg).toMatchObject({ status: "pending", amount_cents: 2000 });
+    const held = Date.parse(reg.hold_expires_at) - before;
+    expect(held).toBeGreaterThanOrEqual(HOLD_MINUTES * 60_000 - 1000);
+    expect(held).toBeLessThanOrEqual(HOLD_MINUTES * 60_000 + 5000);
+    const session = stripe.sessionOf(reg.checkout_url);
+    expect(session).toMatchObject({ mode: "payment", amount_total: 2000, metadata: { club_id: env.clubId, registration_id: reg.id, purpose: "event" } });
+    // The payment page closes when the hold ends.
+    expect(session.expires_at).toBe(Math.floor(Date.parse(reg.hold_expires_at) / 1000));
+
+    const answer = await send(env.app, stripe.pay(session.id, { fee: 88 }));
+    expect(answer.body.outcome).toBe("confirmed");
+    expect((await registrationRow(env, reg.id)).status).toBe("confirmed");
+    const rows = await registrationPayments(env, reg.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ amount_cents: 2000, method: "stripe", source: "provider", provider_fee_cents: 88, kind: "event" });
+  });
+
+  it("by bank transfer when asked: no checkout, the club's hold", async () => {
+    const event = await paidEvent();
+    const res = await registerPublic(env, event.id, { ticket_id: event.tickets[0].id, payment_method: "bank_transfer" }, "10.30.0.2");
+    expect(res.status).toBe(201);
+    expect((res.body as Json).checkout_url).toBeNull();
+    expect(Date.parse((res.body as Json).hold_expires_at) - Date.now()).toBeGreaterThan(HOLD_MINUTES * 60_000 * 2);
+  });
+
+  it("unpaid past its hold: cancelled and the place freed by the job, across a restart of the server", async () => {
+    const own = await setup({ ...stripe.env, PENDING_PAYMENT_MINUTES: String(HOLD_MINUTES) });
+    let db = own.db;
+    try {
+      await own.db.tx((t) =>
+        t
+          .update(clubs)
+          .set({ payment_methods_enabled: ["stripe"] })
+          .where(eq(clubs.id, own.clubId)),
+      );
+      const event = await createEventVia(own, { capacity: 1, tickets: [{ name: "Entrée", non_member_price_cents: 2000 }] });
+      const reg = (await registerPublic(own, event.id, { ticket_id: event.tickets[0].id }, "10.30.0.3")).body as Json;
+      expect(reg.checkout_url).toStartWith("https://");
+      // Full now: the one place is held.
+      expect((await registerPublic(own, event.id, { ticket_id: event.tickets[0].id }, "10.30.0.4")).body.code).toBe("EVENT_FULL");
+
+      // The server stops; a new one opens the same database file.
+      await own.app.audit.drain();
+      own.db.close();
+      db = openDb(own.config.databaseUrl);
+      const app = await createApp(db, own.config);
+      const at = (minutes: number) => new Date(Date.now() + minutes * 60_000);
+      await runDueJobs(db, { kinds: JOB_KINDS, config: own.config, now: at(HOLD_MINUTES - 5) });
+      const still = await db.read.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.id));
+      expect(still[0].status).toBe("pending");
+      await runDueJobs(db, { kinds: JOB_KINDS, config: own.config, now: at(HOLD_MINUTES + 1) });
+      const [row] = await db.read.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.id));
+      expect(row).toMatchObject({ status: "cancelled", cancel_reason: "hold_expired" });
+      const again = await app.handle(
+        new Request(`http://localhost/api/public/events/${event.id}/registrations`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ticket_id: event.tickets[0].id, first_name: "Bo", last_name: "Li", email: "bo@example.org" }),
+        }),
+        "10.30.0.5",
+      );
+      expect(again.status).toBe(201);
+      await app.audit.drain();
+    } finally {
+      db.close();
+      rmSync(own.dir, { recursive: true, force: true });
+    }
+  });
+
+  it("paid after its hold ran out: its place back when one is left, else refunded at Stripe and nothing recorded", async () => {
+    const roomy = await paidEvent({ capacity: 5 });
+    const late = (await registerPublic(env, roomy.id, { ticket_id: roomy.tickets[0].id }, "10.30.0.6")).body as Json;
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now: new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000) });
+    expect((await registrationRow(env, late.id)).status).toBe("cancelled");
+    expect((await send(env.app, stripe.pay(stripe.sessionOf(late.checkout_url).id))).body.outcome).toBe("confirmed");
+    expect((await registrationRow(env, late.id)).status).toBe("confirmed");
+
+    const full = await paidEvent();
+    const gone = (await registerPublic(env, full.id, { ticket_id: full.tickets[0].id }, "10.30.0.7")).body as Json;
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now: new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000) });
+    const taker = await registerPublic(env, full.id, { ticket_id: full.tickets[0].id }, "10.30.0.8");
+    expect(taker.status).toBe(201);
+    const paid = stripe.pay(stripe.sessionOf(gone.checkout_url).id);
+    expect((await send(env.app, paid)).body.outcome).toStartWith("refunded");
+    expect((await registrationRow(env, gone.id)).status).toBe("cancelled");
+    expect(await registrationPayments(env, gone.id)).toHaveLength(0);
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
+    expect(stripe.calls.some((c) => c.path === "/v1/refunds" && c.body.payment_intent === paid.data.object.payment_intent)).toBe(true);
+    expect(stripe.charges.get(stripe.intents.get(paid.data.object.payment_intent).latest_charge).refunded).toBe(true);
+  });
+
+  it("refunded at Stripe: a negative payment; the registration stays as it is; the receipt, then the refund note, as for any payment", async () => {
+    const event = await paidEvent({ capacity: 5 });
+    const email = "ticket-payer@example.org";
+    const reg = (await registerPublic(env, event.id, { ticket_id: event.tickets[0].id, email }, "10.30.0.9")).body as Json;
+    const paid = stripe.pay(stripe.sessionOf(reg.checkout_url).id);
+    await send(env.app, paid);
+    expect((await send(env.app, stripe.refund(paid.data.object.payment_intent))).body.outcome).toBe("refund recorded");
+    expect((await registrationPayments(env, reg.id)).map((p) => p.amount_cents)).toEqual([2000, -2000]);
+    expect((await registrationRow(env, reg.id)).status).toBe("confirmed");
+    const mails = (await env.db.read.select().from(jobs).where(eq(jobs.kind, MAIL_SEND)))
+      .map((j) => (j.payload as { message: { to: string; subject: string } }).message)
+      .filter((m) => m.to === email);
+    expect(mails.map((m) => m.subject)).toEqual(["Reçu de votre paiement à Club de test", "Remboursement de Club de test"]);
+  });
+});

@@ -1,0 +1,517 @@
+// Card payments through Stripe (issue 13): the provider's truth on the Club and the join page,
+// Checkout Sessions for a join and a renewal (one-time and subscription), and the signed webhook
+// against a local stand-in for Stripe (test/stripe-fake.ts): each event, a forged, tampered or
+// replayed one (nothing changes), two copies at the same moment (one payment), fees read from the
+// balance transaction, refunds, cancel at Stripe, club isolation. Stored rows read back.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test";
+import { and, eq } from "drizzle-orm";
+import { clubs, jobs, members, payments, promoCodes, stripeEvents, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { runDueJobs } from "../../lib/jobs";
+import { MAIL_SEND } from "../../lib/mail";
+import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
+import { JOB_KINDS } from "../../server/jobs";
+import { setup, type TestEnv } from "../helpers";
+import { memberRow, paymentsOf, seedMember } from "../members-fixtures";
+import { startSmtp, type TestSmtp } from "../smtp";
+import { pageGet, pagePost } from "../pages-fixtures";
+import { type FakeStripe, fakeStripe, type Json, WEBHOOK_SECRET } from "../stripe-fake";
+
+let env: TestEnv;
+let stripe: FakeStripe;
+let smtp: TestSmtp;
+let slug: string;
+let tierId: string;
+beforeAll(async () => {
+  stripe = await fakeStripe();
+  smtp = await startSmtp();
+  env = await setup({ ...stripe.env, SMTP_URL: smtp.url });
+  [{ slug }] = await env.db.read.select({ slug: clubs.slug }).from(clubs).where(eq(clubs.id, env.clubId));
+  tierId = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adulte", price_cents: 5000, currency: "CHF", duration_months: 12 } }))
+    .body.id;
+});
+afterAll(async () => {
+  await env.close();
+  await smtp.close();
+  stripe.stop();
+});
+beforeEach(async () => {
+  await setClub({
+    membership_mode: "open",
+    payout_iban: "CH9300762011623852957",
+    payment_methods_enabled: ["stripe", "bank_transfer"],
+    allow_subscription: false,
+    subscription_only: false,
+    subscription_default: true,
+    locale: "fr",
+    commission_rate_percent: null,
+  });
+});
+
+const setClub = (set: Record<string, unknown>, clubId = env.clubId) => env.db.tx((t) => t.update(clubs).set(set).where(eq(clubs.id, clubId)));
+
+let ip = 0;
+async function join(body: Record<string, unknown> = {}) {
+  const res = await env.app.handle(
+    new Request(`http://localhost/api/public/clubs/${slug}/join`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tier_id: tierId, first_name: "Ana", last_name: "Silva", email: `payer${++ip}@example.org`, payment_method: "stripe", ...body }),
+    }),
+    `10.20.${(ip >> 8) & 255}.${ip & 255}`,
+  );
+  return { status: res.status, body: (await res.json()) as Json };
+}
+
+/** Posts `event` to the webhook as Stripe would: signed now with the endpoint's secret unless told otherwise. */
+async function send(event: Json, opts: { timestamp?: number; secret?: string; signature?: string; payload?: string } = {}) {
+  const payload = opts.payload ?? JSON.stringify(event);
+  const signature = opts.signature ?? (await stripe.sign(JSON.stringify(event), opts));
+  return env.call("POST", "/api/webhooks/stripe", {
+    key: null,
+    rawBody: payload,
+    headers: { "content-type": "application/json", "stripe-signature": signature },
+  });
+}
+
+const fee = (amount: number) => Math.round(amount * 0.029) + 30;
+const eventsStored = () => env.db.read.select().from(stripeEvents);
+
+/** A member who joined by card and paid: the member id, the paid event, the session. */
+async function joinedAndPaid(body: Record<string, unknown> = {}) {
+  const joined = await join(body);
+  expect(joined.status).toBe(201);
+  const session = stripe.sessionOf(joined.body.checkout_url);
+  const paid = stripe.pay(session.id);
+  const res = await send(paid);
+  expect(res.status).toBe(200);
+  return { memberId: joined.body.member_id as string, paid, session, res };
+}
+
+describe("the provider's truth", () => {
+  it("the Club says Stripe is connected and ready; the join page offers it; without `stripe` enabled it is connected, not ready", async () => {
+    const me = await env.call("GET", "/api/auth/me");
+    expect(me.body.club).toMatchObject({ payment_provider: "stripe", payments_connected: true, payments_ready: true });
+    expect((await env.call("GET", `/api/public/clubs/${slug}`, { key: null })).body.payment_methods).toEqual(["stripe", "bank_transfer"]);
+    await setClub({ payment_methods_enabled: ["bank_transfer"] });
+    const after = await env.call("GET", "/api/auth/me");
+    expect(after.body.club).toMatchObject({ payment_provider: "stripe", payments_connected: true, payments_ready: false });
+    expect((await env.call("GET", `/api/public/clubs/${slug}`, { key: null })).body.payment_methods).toEqual(["bank_transfer"]);
+    expect((await join()).body.code).toBe("PAYMENT_METHOD_UNAVAILABLE");
+  });
+
+  it("without Stripe's keys: provider manual, not connected, no card payment, the webhook answers 404", async () => {
+    const plain = await setup();
+    try {
+      await plain.db.tx((t) =>
+        t
+          .update(clubs)
+          .set({ payment_methods_enabled: ["stripe"] })
+          .where(eq(clubs.id, plain.clubId)),
+      );
+      const me = await plain.call("GET", "/api/auth/me");
+      expect(me.body.club).toMatchObject({ payment_provider: "manual", payments_connected: false, payments_ready: false });
+      const hook = await plain.call("POST", "/api/webhooks/stripe", { key: null, rawBody: "{}", headers: { "stripe-signature": "t=1,v1=00" } });
+      expect(hook.status).toBe(404);
+      expect(hook.body.code).toBe("STRIPE_NOT_CONFIGURED");
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe("join by card", () => {
+  it("answers Stripe's checkout page; the session names club, member and purpose, in the club's language, back to the member's page", async () => {
+    const joined = await join();
+    expect(joined.status).toBe(201);
+    const url: string = joined.body.checkout_url;
+    expect(url).toStartWith("https://checkout.stripe.test/");
+    expect(joined.body).toMatchObject({ status: "pending", amount_cents: 5000, bank_transfer: null });
+    const session = stripe.sessionOf(url);
+    expect(session).toMatchObject({
+      mode: "payment",
+      amount_total: 5000,
+      currency: "chf",
+      locale: "fr",
+      metadata: { club_id: env.clubId, member_id: joined.body.member_id, purpose: "membership" },
+      payment_intent_metadata: { club_id: env.clubId, member_id: joined.body.member_id, purpose: "membership" },
+    });
+    const m = await memberRow(env, joined.body.member_id);
+    expect(session.success_url).toBe(`http://localhost/m/${m.manage_token}?checkout=success`);
+    expect(session.cancel_url).toBe(`http://localhost/m/${m.manage_token}?checkout=cancelled`);
+    expect(m).toMatchObject({ payment_status: "pending", payment_method: "stripe" });
+  });
+
+  it("a paid session activates the member: a payment with Stripe's fee from the balance transaction, then the card email", async () => {
+    smtp.inbox.length = 0;
+    const { memberId, paid, res } = await joinedAndPaid();
+    expect(res.body).toMatchObject({ received: true, event_id: paid.id, outcome: "paid" });
+    expect(await memberRow(env, memberId)).toMatchObject({
+      payment_status: "paid",
+      amount_due_cents: null,
+      stripe_customer_id: expect.stringMatching(/^cus_/),
+    });
+    const rows = await paymentsOf(env, memberId);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      amount_cents: 5000,
+      method: "stripe",
+      source: "provider",
+      provider_fee_cents: fee(5000),
+      provider_payment_id: paid.data.object.payment_intent,
+      admin_id: null,
+    });
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
+    expect(smtp.inbox.some((mail) => mail.to.includes(`payer${ip}@example.org`) && /carte/i.test(mail.raw))).toBe(true);
+    expect((await memberRow(env, memberId)).card_email_sent_at).not.toBeNull();
+    const stats = await env.call("GET", `/api/clubs/${env.clubId}/stats`);
+    expect(stats.body.revenue.all_time.provider_fees_cents).toBeGreaterThanOrEqual(fee(5000));
+  });
+
+  it("a fee taken in another currency is stored in the payment's", async () => {
+    const joined = await join();
+    const paid = stripe.pay(stripe.sessionOf(joined.body.checkout_url).id, { fee: 200, exchangeRate: 0.5 });
+    await send(paid);
+    expect((await paymentsOf(env, joined.body.member_id))[0].provider_fee_cents).toBe(400);
+  });
+
+  it("the same event again is acknowledged and changes nothing", async () => {
+    const { memberId, paid } = await joinedAndPaid();
+    const before = await memberRow(env, memberId);
+    const again = await send(paid);
+    expect(again.status).toBe(200);
+    expect(again.body.outcome).toBe("duplicate");
+    expect(await paymentsOf(env, memberId)).toHaveLength(1);
+    expect((await memberRow(env, memberId)).membership_end).toBe(before.membership_end);
+  });
+
+  it("two copies of one event at the same moment: exactly one payment", async () => {
+    const joined = await join();
+    const paid = stripe.pay(stripe.sessionOf(joined.body.checkout_url).id);
+    const answers = await Promise.all([send(paid), send(paid), send(paid)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.map((a) => a.body.outcome).sort()).toEqual(["duplicate", "duplicate", "paid"]);
+    expect(await paymentsOf(env, joined.body.member_id)).toHaveLength(1);
+    expect((await eventsStored()).filter((e) => e.id === paid.id)).toHaveLength(1);
+  });
+
+  it("a forged, tampered, replayed or unsigned event: 400, nothing changes", async () => {
+    const joined = await join();
+    const paid = stripe.pay(stripe.sessionOf(joined.body.checkout_url).id);
+    const stored = (await eventsStored()).length;
+    const forged = await send(paid, { secret: "whsec_someone_else" });
+    const tooOld = await send(paid, { timestamp: Math.floor(Date.now() / 1000) - 301 });
+    const tampered = { ...paid, data: { object: { ...paid.data.object, amount_total: 1 } } };
+    const swapped = await send(paid, { payload: JSON.stringify(tampered) });
+    const unsigned = await env.call("POST", "/api/webhooks/stripe", {
+      key: null,
+      rawBody: JSON.stringify(paid),
+      headers: { "content-type": "application/json" },
+    });
+    for (const res of [forged, tooOld, swapped, unsigned]) {
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("STRIPE_SIGNATURE_INVALID");
+    }
+    expect(await paymentsOf(env, joined.body.member_id)).toHaveLength(0);
+    expect((await memberRow(env, joined.body.member_id)).payment_status).toBe("pending");
+    expect((await eventsStored()).length).toBe(stored);
+    // Within the tolerance, the genuine event still counts.
+    expect((await send(paid, { timestamp: Math.floor(Date.now() / 1000) - 200 })).body.outcome).toBe("paid");
+    expect(WEBHOOK_SECRET).toStartWith("whsec_");
+  });
+
+  it("Stripe unreadable when the fee is asked: 502, nothing stored, so Stripe's next try records it", async () => {
+    const joined = await join();
+    const paid = stripe.pay(stripe.sessionOf(joined.body.checkout_url).id);
+    stripe.failures.push(400);
+    const failed = await send(paid);
+    expect(failed.status).toBe(502);
+    expect(await paymentsOf(env, joined.body.member_id)).toHaveLength(0);
+    expect((await eventsStored()).some((e) => e.id === paid.id)).toBe(false);
+    expect((await send(paid)).body.outcome).toBe("paid");
+  });
+
+  it("an event naming another club's member changes nothing there (club isolation)", async () => {
+    const other = await env.otherClub();
+    const victim = await seedMember(env, { payment_status: "pending" });
+    const session = stripe.sessionOf((await join()).body.checkout_url);
+    // A session of the other club that names this club's member.
+    session.metadata = { ...session.metadata, club_id: other.club_id, member_id: victim.id };
+    const res = await send(stripe.pay(session.id));
+    expect(res.status).toBe(200);
+    expect(res.body.outcome).toBe("refused: MEMBER_NOT_FOUND");
+    expect(await memberRow(env, victim.id)).toMatchObject({ payment_status: "pending" });
+    expect(await paymentsOf(env, victim.id)).toHaveLength(0);
+    const theirs = await env.db.read.select().from(payments).where(eq(payments.club_id, other.club_id));
+    expect(theirs).toHaveLength(0);
+  });
+
+  it("an event for an object this service did not make is acknowledged and ignored", async () => {
+    const res = await send(
+      stripe.event("checkout.session.completed", { id: "cs_elsewhere", object: "checkout.session", payment_status: "paid", metadata: {} }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.outcome).toStartWith("ignored");
+    const other = await send(stripe.event("customer.created", { id: "cus_1", object: "customer" }));
+    expect(other.body.outcome).toBe("ignored: type customer.created");
+  });
+});
+
+describe("subscriptions", () => {
+  beforeEach(() => setClub({ allow_subscription: true, subscription_default: true }));
+
+  it("the club's default makes a subscription session billed every tier period; a one-time one when asked; 409 where the club has none", async () => {
+    const sub = stripe.sessionOf((await join()).body.checkout_url);
+    expect(sub).toMatchObject({ mode: "subscription", recurring: { interval: "month", interval_count: 12 } });
+    expect(sub.subscription_metadata).toMatchObject({ club_id: env.clubId, purpose: "membership" });
+    expect(stripe.sessionOf((await join({ subscription: false })).body.checkout_url).mode).toBe("payment");
+    await setClub({ subscription_only: true });
+    expect(stripe.sessionOf((await join({ subscription: false })).body.checkout_url).mode).toBe("subscription");
+    await setClub({ allow_subscription: false, subscription_only: false });
+    const refused = await join({ subscription: true });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("SUBSCRIPTION_NOT_OFFERED");
+  });
+
+  it("paid: on automatic renewal with its fee; the first invoice is not counted twice; a later invoice renews; the end of the subscription ends the renewal", async () => {
+    const { memberId, session } = await joinedAndPaid();
+    const m = await memberRow(env, memberId);
+    expect(m).toMatchObject({ payment_status: "paid", payment_mode: "subscription", stripe_subscription_id: session.subscription, renewal_opt_out_at: null });
+    expect((await paymentsOf(env, memberId))[0]).toMatchObject({ amount_cents: 5000, provider_fee_cents: fee(5000) });
+
+    const firstInvoice = stripe.event("invoice.paid", { id: session.invoice, object: "invoice", billing_reason: "subscription_create", amount_paid: 5000 });
+    expect((await send(firstInvoice)).body.outcome).toStartWith("ignored");
+    expect(await paymentsOf(env, memberId)).toHaveLength(1);
+
+    const renewal = stripe.renew(session.subscription, { fee: 175 });
+    expect((await send(renewal)).body.outcome).toBe("renewed");
+    const renewed = await memberRow(env, memberId);
+    expect(renewed.membership_end > m.membership_end).toBe(true);
+    const rows = await paymentsOf(env, memberId);
+    expect(rows).toHaveLength(2);
+    expect(rows.map((r) => r.provider_fee_cents).sort((a, b) => a - b)).toEqual([175, fee(5000)].sort((a, b) => a - b));
+    // A renewal's charge carries none of our metadata: its refund is found by its payment.
+    expect((await send(stripe.refund(renewal.data.object.payment_intent_id, 500))).body.outcome).toBe("refund recorded");
+    expect((await paymentsOf(env, memberId)).some((r) => r.amount_cents === -500)).toBe(true);
+
+    expect((await send(stripe.endSubscription(session.subscription))).body.outcome).toBe("renewal ended");
+    const ended = await memberRow(env, memberId);
+    expect(ended).toMatchObject({ payment_mode: "one_time", stripe_subscription_id: null, payment_status: "paid" });
+    expect(ended.renewal_opt_out_at).not.toBeNull();
+    expect(ended.membership_end).toBe(renewed.membership_end);
+  });
+
+  it("cancel-subscription cancels at Stripe at the period's end; the member's page turns the renewal back on there too", async () => {
+    const { memberId, session } = await joinedAndPaid();
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/${memberId}/actions/cancel-subscription`, { body: {} });
+    expect(res.status).toBe(200);
+    expect(stripe.subscriptions.get(session.subscription).cancel_at_period_end).toBe(true);
+    expect((await memberRow(env, memberId)).renewal_opt_out_at).not.toBeNull();
+    const token = (await memberRow(env, memberId)).manage_token;
+    const on = await env.call("POST", `/api/public/manage/${token}/auto-renewal`, { key: null, body: { enabled: true } });
+    expect(on.status).toBe(200);
+    expect(stripe.subscriptions.get(session.subscription).cancel_at_period_end).toBe(false);
+    expect((await memberRow(env, memberId)).renewal_opt_out_at).toBeNull();
+  });
+
+  it("erasing a member ends their subscription at Stripe at once", async () => {
+    const { memberId, session } = await joinedAndPaid();
+    expect((await env.call("DELETE", `/api/clubs/${env.clubId}/members/${memberId}`)).status).toBe(204);
+    expect(stripe.subscriptions.get(session.subscription).status).toBe("canceled");
+  });
+
+  it("Stripe refusing the cancellation: 502 and the member keeps their renewal", async () => {
+    const { memberId } = await joinedAndPaid();
+    stripe.failures.push(400);
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/${memberId}/actions/cancel-subscription`, { body: {} });
+    expect(res.status).toBe(502);
+    expect(res.body.code).toBe("PAYMENT_PROVIDER_FAILED");
+    expect((await memberRow(env, memberId)).renewal_opt_out_at).toBeNull();
+  });
+});
+
+describe("renewal from the member's page and refunds", () => {
+  it("renew by card: a checkout back to the page; its payment renews from the end", async () => {
+    const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
+    const res = await env.call("POST", `/api/public/manage/${m.manage_token}/renew`, { key: null, body: { payment_method: "stripe" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ payment_method: "stripe", amount_cents: 5000, bank_transfer: null });
+    const session = stripe.sessionOf(res.body.checkout_url);
+    expect(session).toMatchObject({ mode: "payment", metadata: { member_id: m.id, purpose: "membership" }, customer_email: m.email });
+    expect(session.success_url).toContain(`/m/${m.manage_token}`);
+    await send(stripe.pay(session.id));
+    const after = await memberRow(env, m.id);
+    expect(after.membership_end > m.membership_end).toBe(true);
+  });
+
+  it("a member who joined and has not paid yet pays what they owe (their discounts kept), not the tier's price", async () => {
+    const m = await seedMember(env, {
+      tier_id: tierId,
+      payment_status: "pending",
+      amount_due_cents: 4500,
+      manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}`,
+    });
+    const res = await env.call("POST", `/api/public/manage/${m.manage_token}/renew`, { key: null, body: { payment_method: "stripe" } });
+    expect(res.body.amount_cents).toBe(4500);
+    expect(stripe.sessionOf(res.body.checkout_url).amount_total).toBe(4500);
+  });
+
+  it("the member's HTML page: a card button that leads to Stripe's page, and a word on coming back", async () => {
+    const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
+    const page = await env.call("GET", `/m/${m.manage_token}`, { key: null });
+    expect(page.text).toContain(`href="/m/${m.manage_token}?renew=stripe"`);
+    expect(page.text).toContain("Payer par carte");
+    const res = await env.app.handle(new Request(`http://localhost/m/${m.manage_token}?renew=stripe`), "10.21.0.1");
+    expect(res.status).toBe(302);
+    const session = stripe.sessionOf(res.headers.get("location") as string);
+    expect(session.metadata).toMatchObject({ member_id: m.id, purpose: "membership" });
+    expect((await env.call("GET", `/m/${m.manage_token}?checkout=success`, { key: null })).text).toContain("en cours de confirmation");
+  });
+
+  it("a refund, part then the rest: negative payments of what was refunded, each once; the membership stays", async () => {
+    const { memberId, paid } = await joinedAndPaid();
+    const intent = paid.data.object.payment_intent;
+    const part = stripe.refund(intent, 1000);
+    expect((await send(part)).body.outcome).toBe("refund recorded");
+    expect((await send(part)).body.outcome).toBe("duplicate");
+    expect((await send(stripe.refund(intent))).body.outcome).toBe("refund recorded");
+    const rows = await paymentsOf(env, memberId);
+    expect(rows.map((r) => r.amount_cents).sort((a, b) => a - b)).toEqual([-4000, -1000, 5000]);
+    expect(rows.filter((r) => r.amount_cents < 0).every((r) => r.provider_payment_id === intent && r.source === "provider")).toBe(true);
+    expect((await memberRow(env, memberId)).payment_status).toBe("paid");
+  });
+});
+
+describe("the job rows an event leaves", () => {
+  it("the card email is one job per payment, not per copy of the event", async () => {
+    const { memberId, paid } = await joinedAndPaid();
+    await send(paid);
+    const cardJobs = await env.db.read
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, "member.card_email"), eq(jobs.club_id, env.clubId)));
+    expect(cardJobs.filter((j) => (j.payload as { member_id: string }).member_id === memberId)).toHaveLength(1);
+    expect((await env.db.read.select().from(members).where(eq(members.id, memberId)))[0].payment_status).toBe("paid");
+  });
+});
+
+describe("one path for every payment (lib/payments/record): what a card payment brings, as a transfer's does", () => {
+  /** The subjects of the mails queued to `to` (the receipt, the refund note...), oldest first. */
+  const mailsTo = async (to: string) =>
+    (
+      await env.db.read
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.kind, MAIL_SEND), eq(jobs.club_id, env.clubId)))
+    )
+      .map((j) => (j.payload as { message: { to: string; subject: string } }).message)
+      .filter((m) => m.to === to)
+      .map((m) => m.subject);
+
+  it("a card join: the payment through mark-paid with the club's commission, its receipt, payment.recorded; the promo code counted and the referrer credited once paid", async () => {
+    await setClub({ commission_rate_percent: 10, member_referral_enabled: true, member_referral_reward_percent: 10 });
+    const code = `CARD${Date.now() % 100000}`;
+    const promo = await env.call("POST", `/api/clubs/${env.clubId}/promo-codes`, {
+      body: { code, discount_type: "percent", discount_value: 20, applies_to_tier_ids: [tierId] },
+    });
+    expect(promo.status).toBe(201);
+    const usedCount = async () => (await env.db.read.select().from(promoCodes).where(eq(promoCodes.id, promo.body.id)))[0].used_count;
+    const referrer = await seedMember(env, { tier_id: tierId });
+    const endpointId = crypto.randomUUID();
+    const now = new Date().toISOString();
+    await env.db.tx((t) =>
+      t.insert(webhookEndpoints).values({
+        id: endpointId,
+        club_id: env.clubId,
+        url: "https://hooks.example.org/club",
+        events: ["payment.recorded"],
+        secret: "whsec_dGVzdHRlc3R0ZXN0dGVzdHRlc3R0ZXN0dGVzdA==",
+        enabled: true,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
+    try {
+      const joined = await join({ promo_code: code, referral_code: referrer.referral_code });
+      // 5000 less the code's 20 % (1000) and the referral reward's 10 % (500).
+      expect(joined.body).toMatchObject({ amount_cents: 3500, discount_cents: 1500 });
+      const email = (await memberRow(env, joined.body.member_id)).email;
+      expect(await usedCount()).toBe(0);
+      expect((await memberRow(env, referrer.id)).referral_credit_cents).toBe(0);
+
+      await send(stripe.pay(stripe.sessionOf(joined.body.checkout_url).id));
+      const [row] = await paymentsOf(env, joined.body.member_id);
+      expect(row).toMatchObject({ amount_cents: 3500, platform_commission_cents: 350, source: "provider", provider_fee_cents: fee(3500), method: "stripe" });
+      expect(await usedCount()).toBe(1);
+      expect(await memberRow(env, referrer.id)).toMatchObject({ referral_count: 1, referral_credit_cents: 500 });
+      expect(await mailsTo(email)).toContain("Reçu de votre paiement à Club de test");
+      const delivered = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpointId));
+      expect(delivered.map((d) => d.type)).toEqual(["payment.recorded"]);
+      expect(JSON.parse(delivered[0].payload).data).toMatchObject({ id: row.id, amount_cents: 3500, source: "provider", provider_fee_cents: fee(3500) });
+
+      // A refund at Stripe: its negative payment mails the refund note.
+      expect((await send(stripe.refund(row.provider_payment_id as string, 1000))).body.outcome).toBe("refund recorded");
+      expect(await mailsTo(email)).toContain("Remboursement de Club de test");
+    } finally {
+      // The deliveries are not sent from here: the endpoint and its jobs go.
+      await env.db.tx(async (t) => {
+        await t.delete(jobs).where(and(eq(jobs.kind, WEBHOOK_DELIVERY), eq(jobs.club_id, env.clubId)));
+        await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpointId));
+        await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+      });
+    }
+  });
+
+  it("a renewal by card asks the price less the referral credit, and its payment spends that credit", async () => {
+    const m = await seedMember(env, { tier_id: tierId, referral_credit_cents: 1200, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
+    const res = await env.call("POST", `/api/public/manage/${m.manage_token}/renew`, { key: null, body: { payment_method: "stripe" } });
+    expect(res.body.amount_cents).toBe(3800);
+    const session = stripe.sessionOf(res.body.checkout_url);
+    expect(session.amount_total).toBe(3800);
+    await send(stripe.pay(session.id));
+    expect((await memberRow(env, m.id)).referral_credit_cents).toBe(0);
+    expect((await paymentsOf(env, m.id)).map((r) => r.amount_cents)).toEqual([3800]);
+  });
+});
+
+describe("the join page by card", () => {
+  it("the public club says whether a card payment may renew itself; the page asks only when the club allows it without imposing it", async () => {
+    const club = async () => (await env.call("GET", `/api/public/clubs/${slug}`, { key: null })).body;
+    expect(await club()).toMatchObject({ allow_subscription: false, subscription_default: false, subscription_only: false });
+    expect((await pageGet(env, `/join/${slug}`)).text).not.toContain('name="subscription"');
+    await setClub({ allow_subscription: true });
+    expect(await club()).toMatchObject({ allow_subscription: true, subscription_default: true, subscription_only: false });
+    expect((await pageGet(env, `/join/${slug}`)).text).toContain('name="subscription" value="true" checked');
+    await setClub({ subscription_only: true });
+    expect(await club()).toMatchObject({ allow_subscription: true, subscription_only: true });
+    expect((await pageGet(env, `/join/${slug}`)).text).not.toContain('name="subscription"');
+    // Without cards on offer, no subscription either.
+    await setClub({ subscription_only: false, payment_methods_enabled: ["bank_transfer"] });
+    expect(await club()).toMatchObject({ allow_subscription: false, subscription_default: false });
+    expect((await pageGet(env, `/join/${slug}`)).text).not.toContain('name="subscription"');
+  });
+
+  it("the form sent with card: a 303 to Stripe's page, a subscription when ticked; paid, the member is active", async () => {
+    await setClub({ allow_subscription: true });
+    const form = (email: string, over: Record<string, string> = {}) => ({
+      tier_id: tierId,
+      first_name: "Ana",
+      last_name: "Silva",
+      email,
+      payment_method: "stripe",
+      challenge: "",
+      nonce: "",
+      website: "",
+      ...over,
+    });
+    const once = await pagePost(env, `/join/${slug}`, form("page-card1@example.org"));
+    expect(once.status).toBe(303);
+    const session = stripe.sessionOf(once.location as string);
+    expect(session).toMatchObject({ mode: "payment", amount_total: 5000, metadata: { purpose: "membership" } });
+    const ticked = await pagePost(env, `/join/${slug}`, form("page-card2@example.org", { subscription: "true" }));
+    expect(ticked.status).toBe(303);
+    expect(stripe.sessionOf(ticked.location as string).mode).toBe("subscription");
+    expect((await send(stripe.pay(session.id))).body.outcome).toBe("paid");
+    const [m] = await env.db.read.select().from(members).where(eq(members.id, session.metadata.member_id));
+    expect(m).toMatchObject({ email: "page-card1@example.org", payment_status: "paid", payment_method: "stripe" });
+  });
+});
