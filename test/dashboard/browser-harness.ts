@@ -3,8 +3,9 @@
 // (no serious or critical violation) and the no-horizontal-scroll check at a phone's width.
 // The browser is $CHROME, else /usr/bin/chromium; without one the browser tests are skipped,
 // unless REQUIRE_BROWSER is set (.ci/run sets it, after installing Debian's chromium).
-import { existsSync, readFileSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import type { setup } from "../helpers";
 
 export const CHROME = process.env.CHROME ?? "/usr/bin/chromium";
@@ -36,10 +37,10 @@ export async function launch(env: Env): Promise<{ browser: Browser; base: string
 
 let pages = 0;
 
-/** A new page, as a client of its own address. */
-export async function newPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
+/** A new page, as a client of its own address (options: e.g. `{ javaScriptEnabled: false }`). */
+export async function newPage(browser: Browser, viewport = DESKTOP, options: BrowserContextOptions = {}): Promise<Page> {
   pages++;
-  return browser.newPage({ viewport, extraHTTPHeaders: { "x-test-client": `10.8.${(pages >> 8) & 255}.${pages & 255}` } });
+  return browser.newPage({ viewport, ...options, extraHTTPHeaders: { "x-test-client": `10.8.${(pages >> 8) & 255}.${pages & 255}` } });
 }
 
 /** A new page signed in through the sign-in form (found by its labels, as a person would). */
@@ -79,4 +80,19 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** How far the page is wider than its viewport (0: no horizontal scroll). */
 export async function overflowX(page: Page): Promise<number> {
   return Number(await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"));
+}
+
+const SHOTS = process.env.SHOTS_DIR;
+
+/**
+ * The page as it is now, as a test compares it: `{ name, violations: [], overflow: 0 }` when it has
+ * no serious accessibility violation and no horizontal scroll. SHOTS_DIR=<dir> also saves
+ * <dir>/<name>.png (to look at it).
+ */
+export async function pageCheck(page: Page, name: string): Promise<{ name: string; violations: string[]; overflow: number }> {
+  if (SHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  }
+  return { name, violations: await seriousViolations(page), overflow: await overflowX(page) };
 }
