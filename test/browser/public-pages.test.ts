@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { clubs, eventRegistrations, members } from "../../db/schema";
-import { HAS_BROWSER, launch, newPage, PHONE, pageCheck } from "../dashboard/browser-harness";
-import { insertMember } from "../events-fixtures";
+import { HAS_BROWSER, launch, pageCheck, phonePage as openPhonePage } from "../dashboard/browser-harness";
+import { createEventVia, insertMember } from "../events-fixtures";
 import { setup } from "../helpers";
 import { setCustomFields } from "../members-fixtures";
 
@@ -21,7 +21,7 @@ let slug = "";
 let eventPath = "";
 
 const clean = (name: string) => ({ name, violations: [], overflow: 0 });
-const phonePage = (javaScriptEnabled = true): Promise<Page> => newPage(run.browser, PHONE, { javaScriptEnabled });
+const phonePage = (javaScriptEnabled = true): Promise<Page> => openPhonePage(run.browser, { javaScriptEnabled });
 
 /** Records the forms the page posts; `.bits()` is the work the last one carried (leading zero bits of SHA-256(challenge + nonce)). */
 function postsOf(page: Page) {
@@ -42,8 +42,7 @@ function postsOf(page: Page) {
   };
 }
 
-const registrationOf = async (email: string) =>
-  (await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.email, email)))[0];
+const registrationOf = async (email: string) => (await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.email, email)))[0];
 
 describe.skipIf(!HAS_BROWSER)("join and event pages in Chromium", () => {
   beforeAll(async () => {
@@ -74,22 +73,18 @@ describe.skipIf(!HAS_BROWSER)("join and event pages in Chromium", () => {
       { key: "size", label: "Taille du t-shirt", required: true, options: ["S", "M", "L", "XL"] },
       { key: "phone", label: "Téléphone" },
     ]);
-    const event = await env.call("POST", `/api/clubs/${env.clubId}/events`, {
-      body: {
-        title: "Soirée d'été au chalet",
-        starts_at: "2099-07-01T16:30:00Z",
-        ends_at: "2099-07-01T21:00:00Z",
-        location_name: "Chalet des Alpes",
-        location_address: "Chemin du Col 12, 1884 Villars",
-        description: "Fondue, musique et coucher de soleil.\nPensez à une lampe frontale pour le retour.",
-        capacity: 60,
-        tickets: [
-          { name: "Membre", member_price_cents: 0 },
-          { name: "Invité", member_price_cents: 2000, non_member_price_cents: 3500 },
-        ],
-      },
+    const event = await createEventVia(env, {
+      title: "Soirée d'été au chalet",
+      starts_at: "2099-07-01T16:30:00Z",
+      tickets: [
+        { name: "Membre", member_price_cents: 0 },
+        { name: "Invité", member_price_cents: 2000, non_member_price_cents: 3500 },
+      ],
+      location_name: "Chalet des Alpes",
+      description: "Fondue, musique et coucher de soleil.\nPensez à une lampe frontale pour le retour.",
+      capacity: 60,
     });
-    eventPath = new URL(event.body.public_url).pathname;
+    eventPath = new URL(event.public_url).pathname;
     run = await launch(env);
   });
   afterAll(async () => {
@@ -123,7 +118,7 @@ describe.skipIf(!HAS_BROWSER)("join and event pages in Chromium", () => {
     await page.getByRole("button", { name: "Join" }).click();
     await page.getByText("One last step: the payment").waitFor();
     expect(posts.bits()).toBeGreaterThanOrEqual(8);
-    expect((await page.locator("main").innerText()).replace(/\s/g, "")).toContain("CH9300762011623852957");
+    expect(((await page.locator("main").textContent()) ?? "").replace(/\s/g, "")).toContain("CH9300762011623852957");
     expect(await pageCheck(page, "join-payment")).toEqual(clean("join-payment"));
     const [m] = await env.db.read.select().from(members).where(eq(members.email, "lea@example.org"));
     expect({ first: m.first_name, last: m.last_name, payment: m.payment_status, fields: m.custom_fields }).toEqual({

@@ -17,10 +17,19 @@ export const PHONE = { width: 390, height: 844 };
 
 type Env = Awaited<ReturnType<typeof setup>>;
 
-export async function launch(env: Env): Promise<{ browser: Browser; base: string; close(): Promise<void> }> {
+/** A port free now, for a test whose BASE_URL must be the server's own address (see launch). */
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port as number;
+  probe.stop(true);
+  return port;
+}
+
+/** The app on a real port (any free one, or `port`: setup's BASE_URL then names it) and Chromium. */
+export async function launch(env: Env, port = 0): Promise<{ browser: Browser; base: string; close(): Promise<void> }> {
   // Each page says which client it is (newPage): the sign-in's rate per address (10 a minute)
   // would otherwise count every test's sign-ins against one address.
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => env.app.handle(req, req.headers.get("x-test-client") ?? "127.0.0.1") });
+  const server = Bun.serve({ port, hostname: "127.0.0.1", fetch: (req) => env.app.handle(req, req.headers.get("x-test-client") ?? "127.0.0.1") });
   const browser = await chromium.launch({
     executablePath: CHROME,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -41,6 +50,13 @@ let pages = 0;
 export async function newPage(browser: Browser, viewport = DESKTOP, options: BrowserContextOptions = {}): Promise<Page> {
   pages++;
   return browser.newPage({ viewport, ...options, extraHTTPHeaders: { "x-test-client": `10.8.${(pages >> 8) & 255}.${pages & 255}` } });
+}
+
+/** A new page at a phone's size whose waits fail within a test's time (rather than the test timing out, which closes the browser). */
+export async function phonePage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const page = await newPage(browser, PHONE, options);
+  page.setDefaultTimeout(10_000);
+  return page;
 }
 
 /** A new page signed in through the sign-in form (found by its labels, as a person would). */
