@@ -3,8 +3,9 @@
 // (no serious or critical violation) and the no-horizontal-scroll check at a phone's width.
 // The browser is $CHROME, else /usr/bin/chromium; without one the browser tests are skipped,
 // unless REQUIRE_BROWSER is set (.ci/run sets it, after installing Debian's chromium).
-import { existsSync, readFileSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import type { setup } from "../helpers";
 
 export const CHROME = process.env.CHROME ?? "/usr/bin/chromium";
@@ -16,10 +17,19 @@ export const PHONE = { width: 390, height: 844 };
 
 type Env = Awaited<ReturnType<typeof setup>>;
 
-export async function launch(env: Env): Promise<{ browser: Browser; base: string; close(): Promise<void> }> {
+/** A port free now, for a test whose BASE_URL must be the server's own address (see launch). */
+export function freePort(): number {
+  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = probe.port as number;
+  probe.stop(true);
+  return port;
+}
+
+/** The app on a real port (any free one, or `port`: setup's BASE_URL then names it) and Chromium. */
+export async function launch(env: Env, port = 0): Promise<{ browser: Browser; base: string; close(): Promise<void> }> {
   // Each page says which client it is (newPage): the sign-in's rate per address (10 a minute)
   // would otherwise count every test's sign-ins against one address.
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (req) => env.app.handle(req, req.headers.get("x-test-client") ?? "127.0.0.1") });
+  const server = Bun.serve({ port, hostname: "127.0.0.1", fetch: (req) => env.app.handle(req, req.headers.get("x-test-client") ?? "127.0.0.1") });
   const browser = await chromium.launch({
     executablePath: CHROME,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -36,10 +46,17 @@ export async function launch(env: Env): Promise<{ browser: Browser; base: string
 
 let pages = 0;
 
-/** A new page, as a client of its own address. */
-export async function newPage(browser: Browser, viewport = DESKTOP): Promise<Page> {
+/** A new page, as a client of its own address (options: e.g. `{ javaScriptEnabled: false }`). */
+export async function newPage(browser: Browser, viewport = DESKTOP, options: BrowserContextOptions = {}): Promise<Page> {
   pages++;
-  return browser.newPage({ viewport, extraHTTPHeaders: { "x-test-client": `10.8.${(pages >> 8) & 255}.${pages & 255}` } });
+  return browser.newPage({ viewport, ...options, extraHTTPHeaders: { "x-test-client": `10.8.${(pages >> 8) & 255}.${pages & 255}` } });
+}
+
+/** A new page at a phone's size whose waits fail within a test's time (rather than the test timing out, which closes the browser). */
+export async function phonePage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const page = await newPage(browser, PHONE, options);
+  page.setDefaultTimeout(10_000);
+  return page;
 }
 
 /** A new page signed in through the sign-in form (found by its labels, as a person would). */
@@ -79,4 +96,19 @@ export async function seriousViolations(page: Page): Promise<string[]> {
 /** How far the page is wider than its viewport (0: no horizontal scroll). */
 export async function overflowX(page: Page): Promise<number> {
   return Number(await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"));
+}
+
+const SHOTS = process.env.SHOTS_DIR;
+
+/**
+ * The page as it is now, as a test compares it: `{ name, violations: [], overflow: 0 }` when it has
+ * no serious accessibility violation and no horizontal scroll. SHOTS_DIR=<dir> also saves
+ * <dir>/<name>.png (to look at it).
+ */
+export async function pageCheck(page: Page, name: string): Promise<{ name: string; violations: string[]; overflow: number }> {
+  if (SHOTS) {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  }
+  return { name, violations: await seriousViolations(page), overflow: await overflowX(page) };
 }
