@@ -1,5 +1,6 @@
 // The texts of the dashboard's API keys page (dashboard/pages/keys.tsx), in the four languages a
 // club can choose.
+import { SCOPE_AREA_NAMES, type ScopeArea } from "./dashboard";
 import type { Locale } from "./messages";
 
 export type KeysTexts = {
@@ -26,8 +27,7 @@ export type KeysTexts = {
   namePlaceholder: string;
   expiresHint: string;
   area: string;
-  /** The 7 scope areas of lib/access (named here: i18n sits below access). */
-  areas: Record<"members" | "finances" | "events" | "communication" | "access_control" | "page" | "card", string>;
+  areas: Record<ScopeArea, string>;
   levels: Record<"none" | "view" | "edit", string>;
   viewOnly: string;
   viewOnlyHint: string;
@@ -65,15 +65,7 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     namePlaceholder: "Par ex. Synchronisation tableur",
     expiresHint: "Facultatif : après ce jour, la clé ne fonctionne plus.",
     area: "Domaine",
-    areas: {
-      members: "Membres",
-      finances: "Finances",
-      events: "Événements",
-      communication: "Communication",
-      access_control: "Contrôle d'accès",
-      page: "Page du club",
-      card: "Carte",
-    },
+    areas: SCOPE_AREA_NAMES.fr,
     levels: { none: "Aucun", view: "Lecture", edit: "Modification" },
     viewOnly: "Clé en lecture seule",
     viewOnlyHint: "Chaque domaine choisi est limité à la lecture.",
@@ -109,15 +101,7 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     namePlaceholder: "E.g. Spreadsheet sync",
     expiresHint: "Optional: after this day the key stops working.",
     area: "Area",
-    areas: {
-      members: "Members",
-      finances: "Finances",
-      events: "Events",
-      communication: "Communication",
-      access_control: "Access control",
-      page: "Club page",
-      card: "Card",
-    },
+    areas: SCOPE_AREA_NAMES.en,
     levels: { none: "None", view: "View", edit: "Edit" },
     viewOnly: "View-only key",
     viewOnlyHint: "Every area chosen is limited to viewing.",
@@ -153,15 +137,7 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     namePlaceholder: "Z. B. Tabellen-Abgleich",
     expiresHint: "Optional: nach diesem Tag funktioniert der Schlüssel nicht mehr.",
     area: "Bereich",
-    areas: {
-      members: "Mitglieder",
-      finances: "Finanzen",
-      events: "Veranstaltungen",
-      communication: "Kommunikation",
-      access_control: "Zutrittskontrolle",
-      page: "Vereinsseite",
-      card: "Karte",
-    },
+    areas: SCOPE_AREA_NAMES.de,
     levels: { none: "Keine", view: "Lesen", edit: "Bearbeiten" },
     viewOnly: "Nur-Lese-Schlüssel",
     viewOnlyHint: "Jeder gewählte Bereich ist auf Lesen beschränkt.",
@@ -197,15 +173,7 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     namePlaceholder: "Ad es. Sincronizzazione foglio",
     expiresHint: "Facoltativo: dopo questo giorno la chiave non funziona più.",
     area: "Ambito",
-    areas: {
-      members: "Membri",
-      finances: "Finanze",
-      events: "Eventi",
-      communication: "Comunicazione",
-      access_control: "Controllo accessi",
-      page: "Pagina del club",
-      card: "Tessera",
-    },
+    areas: SCOPE_AREA_NAMES.it,
     levels: { none: "Nessuno", view: "Lettura", edit: "Modifica" },
     viewOnly: "Chiave in sola lettura",
     viewOnlyHint: "Ogni ambito scelto è limitato alla lettura.",

@@ -1,9 +1,7 @@
 // Texts of the OAuth consent page (/admin/oauth/authorize, DESIGN.md section 17), in the four
 // languages a club can choose.
+import { SCOPE_AREA_NAMES, type ScopeArea } from "./dashboard";
 import type { Locale } from "./messages";
-
-/** The scope areas (lib/access AREAS; i18n sits below access, so they are named here). */
-type Area = "members" | "finances" | "events" | "communication" | "access_control" | "page" | "card";
 
 export type OAuthTexts = {
   title: string;
@@ -12,7 +10,7 @@ export type OAuthTexts = {
   unverified: string;
   scopesLegend: string;
   scopesHint: string;
-  areas: Record<Area, string>;
+  areas: Record<ScopeArea, string>;
   none: string;
   view: string;
   edit: string;
@@ -32,15 +30,7 @@ export const OAUTH_TEXTS: Record<Locale, OAuthTexts> = {
     unverified: "Ce nom est donné par l'application elle-même : n'autorisez que ce que vous venez de connecter.",
     scopesLegend: "Ce que l'assistant pourra faire",
     scopesHint: "Jamais plus que vos propres droits. Vous pourrez révoquer cet accès avec les clés d'API.",
-    areas: {
-      members: "Membres",
-      finances: "Finances",
-      events: "Événements",
-      communication: "Communication",
-      access_control: "Contrôle d'accès",
-      page: "Page du club",
-      card: "Carte de membre",
-    },
+    areas: SCOPE_AREA_NAMES.fr,
     none: "Aucun accès",
     view: "Lecture",
     edit: "Modification",
@@ -58,15 +48,7 @@ export const OAUTH_TEXTS: Record<Locale, OAuthTexts> = {
     unverified: "The application gives this name itself: allow only what you have just connected.",
     scopesLegend: "What the assistant may do",
     scopesHint: "Never more than your own rights. You can revoke this access with the API keys.",
-    areas: {
-      members: "Members",
-      finances: "Finances",
-      events: "Events",
-      communication: "Communication",
-      access_control: "Access control",
-      page: "Club page",
-      card: "Membership card",
-    },
+    areas: SCOPE_AREA_NAMES.en,
     none: "No access",
     view: "View",
     edit: "Edit",
@@ -84,15 +66,7 @@ export const OAUTH_TEXTS: Record<Locale, OAuthTexts> = {
     unverified: "Diesen Namen gibt sich die Anwendung selbst: Erlauben Sie nur, was Sie gerade verbunden haben.",
     scopesLegend: "Was der Assistent tun darf",
     scopesHint: "Nie mehr als Ihre eigenen Rechte. Sie können diesen Zugriff bei den API-Schlüsseln widerrufen.",
-    areas: {
-      members: "Mitglieder",
-      finances: "Finanzen",
-      events: "Veranstaltungen",
-      communication: "Kommunikation",
-      access_control: "Zugangskontrolle",
-      page: "Vereinsseite",
-      card: "Mitgliedskarte",
-    },
+    areas: SCOPE_AREA_NAMES.de,
     none: "Kein Zugriff",
     view: "Lesen",
     edit: "Bearbeiten",
@@ -110,15 +84,7 @@ export const OAUTH_TEXTS: Record<Locale, OAuthTexts> = {
     unverified: "Questo nome lo dà l'applicazione stessa: autorizza solo ciò che hai appena collegato.",
     scopesLegend: "Cosa potrà fare l'assistente",
     scopesHint: "Mai più dei tuoi diritti. Potrai revocare questo accesso con le chiavi API.",
-    areas: {
-      members: "Membri",
-      finances: "Finanze",
-      events: "Eventi",
-      communication: "Comunicazione",
-      access_control: "Controllo accessi",
-      page: "Pagina del club",
-      card: "Tessera",
-    },
+    areas: SCOPE_AREA_NAMES.it,
     none: "Nessun accesso",
     view: "Lettura",
     edit: "Modifica",

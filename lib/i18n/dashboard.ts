@@ -184,3 +184,45 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
 export function fill(text: string, params: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
 }
+
+/** The 7 scope areas of lib/access (named here: i18n sits below access), as the keys page and the OAuth consent name them. */
+export type ScopeArea = "members" | "finances" | "events" | "communication" | "access_control" | "page" | "card";
+
+export const SCOPE_AREA_NAMES: Record<Locale, Record<ScopeArea, string>> = {
+  fr: {
+    members: "Membres",
+    finances: "Finances",
+    events: "Événements",
+    communication: "Communication",
+    access_control: "Contrôle d'accès",
+    page: "Page du club",
+    card: "Carte de membre",
+  },
+  en: {
+    members: "Members",
+    finances: "Finances",
+    events: "Events",
+    communication: "Communication",
+    access_control: "Access control",
+    page: "Club page",
+    card: "Membership card",
+  },
+  de: {
+    members: "Mitglieder",
+    finances: "Finanzen",
+    events: "Veranstaltungen",
+    communication: "Kommunikation",
+    access_control: "Zutrittskontrolle",
+    page: "Vereinsseite",
+    card: "Mitgliedskarte",
+  },
+  it: {
+    members: "Membri",
+    finances: "Finanze",
+    events: "Eventi",
+    communication: "Comunicazione",
+    access_control: "Controllo accessi",
+    page: "Pagina del club",
+    card: "Tessera",
+  },
+};
