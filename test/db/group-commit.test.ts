@@ -1,5 +1,5 @@
 // db.tx: transactions queued at the same moment share one commit (group commit), each in its
-// own savepoint: FIFO order, a failing one undoes only its own writes, each sees the writes of
+// own savepoint (none when alone): FIFO order, a failing one undoes only its own writes, each sees the writes of
 // those before it, and none resolves before its writes are readable on the read connection.
 import { afterEach, beforeEach, describe, expect, it } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -110,6 +110,32 @@ describe("db.tx group commit", () => {
     ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(await ids()).toEqual(["after", "dup"]);
+  });
+
+  it("rolls back exactly a lone failing transaction (no savepoint) and keeps the connection usable", async () => {
+    await db.tx((t) => t.insert(auditLog).values(row("before")));
+    const statements: string[] = [];
+    const exec = db.raw.exec.bind(db.raw);
+    db.raw.exec = ((sql: string) => {
+      statements.push(sql);
+      return exec(sql);
+    }) as typeof db.raw.exec;
+    // Several writes, then a statement that breaks a constraint halfway (its first row is new).
+    const lone = db.tx(async (t) => {
+      await t.insert(auditLog).values(row("lone-1"));
+      await t.insert(auditLog).values(row("lone-2"));
+      await t.insert(auditLog).values([row("lone-3"), row("before")]);
+    });
+    await expect(lone).rejects.toThrow();
+    expect(statements).not.toContain("SAVEPOINT tx");
+    expect(statements).toContain("ROLLBACK");
+    expect(db.raw.inTransaction).toBe(false);
+    expect(await ids()).toEqual(["before"]);
+    // The next transaction, alone again and then in a group, starts afresh and commits.
+    await db.tx((t) => t.insert(auditLog).values(row("next")));
+    await Promise.all([db.tx((t) => t.insert(auditLog).values(row("g1"))), db.tx((t) => t.insert(auditLog).values(row("g2")))]);
+    expect(db.raw.inTransaction).toBe(false);
+    expect(await ids()).toEqual(["before", "g1", "g2", "next"]);
   });
 
   it("goes on after a group: later transactions start a new one", async () => {
