@@ -4,14 +4,20 @@
 import { Database } from "bun:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it, setSystemTime } from "bun:test";
 import { eq } from "drizzle-orm";
-import { members } from "../../db/schema";
+import { clubs, members } from "../../db/schema";
+import { creditorReference } from "../../lib/members/reference";
 import { derivedStatus } from "../../lib/members/status";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, importFile, seedMember, todayUtc } from "../members-fixtures";
 
 let env: TestEnv;
+let slug: string;
+let tier: string;
 beforeAll(async () => {
   env = await setup();
+  await env.db.tx((t) => t.update(clubs).set({ membership_mode: "open", currency: "CHF" }).where(eq(clubs.id, env.clubId)));
+  [{ slug }] = await env.db.read.select({ slug: clubs.slug }).from(clubs).where(eq(clubs.id, env.clubId));
+  tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Junior", price_cents: 0, currency: "CHF", duration_months: 12 } })).body.id;
 });
 afterAll(() => env.close());
 afterEach(() => setSystemTime());
@@ -94,6 +100,37 @@ const WRITES: [string, () => Promise<void>][] = [
   [
     "mark a pending member paid",
     async () => expect((await action(await member({ payment_status: "pending" }), "mark-paid", { amount_cents: 5000 })).status).toBe(200),
+  ],
+  [
+    "join (the public form)",
+    async () => {
+      const res = await env.app.handle(
+        new Request(`http://localhost/api/public/clubs/${slug}/join`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            tier_id: tier,
+            first_name: "Ana",
+            last_name: "Silva",
+            payment_method: "bank_transfer",
+            email: `join-${crypto.randomUUID()}@test.org`,
+          }),
+        }),
+      );
+      expect(res.status).toBe(201);
+    },
+  ],
+  [
+    "a bank statement marks a pending member paid (payments/import)",
+    async () => {
+      const code = `TOT${crypto.randomUUID().replace(/-/g, "").slice(0, 5).toUpperCase()}`;
+      await member({ referral_code: code, payment_status: "pending", amount_due_cents: 5000, is_manual: false });
+      await expectExact();
+      const csv = `date,amount,currency,reference\n${todayUtc()},50.00,CHF,${creditorReference(code)}\n`;
+      const res = await env.call("POST", `/api/clubs/${env.clubId}/payments/import`, { rawBody: csv, headers: { "content-type": "text/csv" } });
+      expect(res.status).toBe(200);
+      expect(res.body.matched).toHaveLength(1);
+    },
   ],
   [
     "a member's row deleted (as erasure does)",
