@@ -122,11 +122,10 @@ function failure(schedule: readonly number[] | undefined, job: JobRow, env: JobE
  * Records inside `t` a failed attempt of `job` (of a kind whose retries follow `schedule`), for a
  * handler that records its work's outcome in the same transaction (then it returns RECORDED).
  */
-export async function failJobIn(t: Queryable, job: JobRow, env: JobEnv, err: unknown, schedule?: readonly number[]): Promise<void> {
-  await t
-    .update(jobs)
-    .set(failure(schedule, job, env, err))
-    .where(eq(jobs.id, job.id));
+export async function failJobIn(t: Queryable, job: JobRow, env: JobEnv, err: unknown, schedule?: readonly number[]): Promise<{ gaveUp: boolean }> {
+  const set = failure(schedule, job, env, err);
+  await t.update(jobs).set(set).where(eq(jobs.id, job.id));
+  return { gaveUp: set.status === "failed" };
 }
 
 /** The pending jobs due at `now`, oldest first, leaving out those already in hand. */
@@ -411,15 +410,27 @@ export type Recurring = {
 /**
  * A job of `kind` that does `work` every `everyMs`: each run queues the next in the transaction
  * that marks it done, so exactly one run stays scheduled (a run cut by a crash runs again: `work`
- * must be safe to repeat, as deleting what is expired is). Belongs to no club.
+ * must be safe to repeat, as deleting what is expired is). A failing run is retried as any job;
+ * once it fails for good, the next run is queued with that failure, so that a bad hour (disk
+ * full, a bug one club's data trips) does not stop the chain until the next restart. Belongs to
+ * no club.
  */
 export function recurringJob(kind: string, everyMs: number, work: (db: Db, env: JobEnv) => Promise<string>): Recurring {
+  const next = (t: Queryable, env: JobEnv) => enqueueJob(t, { clubId: "", kind, payload: {}, runAfter: new Date(env.now.getTime() + everyMs).toISOString() });
   const run: JobKind = {
     run: async (db, job, env) => {
-      const outcome = await work(db, env);
+      let outcome: string;
+      try {
+        outcome = await work(db, env);
+      } catch (err) {
+        await db.tx(async (t) => {
+          if ((await failJobIn(t, job, env, err)).gaveUp) await next(t, env);
+        });
+        return RECORDED;
+      }
       await db.tx(async (t) => {
         await completeJobIn(t, job, outcome);
-        await enqueueJob(t, { clubId: "", kind, payload: {}, runAfter: new Date(env.now.getTime() + everyMs).toISOString() });
+        await next(t, env);
       });
       return RECORDED;
     },

@@ -406,6 +406,33 @@ describe("recurring jobs", () => {
     expect((await rows()).filter((j) => j.status === "pending")).toHaveLength(1);
   });
 
+  it("a run that fails for good still queues the next one (the chain does not wait for a restart)", async () => {
+    let calls = 0;
+    const broken = recurringJob("test.broken", 60 * 60_000, async () => {
+      calls++;
+      throw new PermanentFailure("disk full");
+    });
+    await broken.ensure(env.db);
+    const now = new Date();
+    await runDueJobs(env.db, { kinds: broken.kinds, config: env.config, now });
+    expect(calls).toBe(1);
+    const rows = await env.db.read.select().from(jobs).where(eq(jobs.kind, "test.broken"));
+    expect(rows.filter((j) => j.status === "failed").map((j) => j.last_error)).toEqual([expect.stringContaining("disk full")]);
+    const pending = rows.filter((j) => j.status === "pending");
+    expect(pending).toHaveLength(1);
+    expect(Date.parse(pending[0].run_after) - now.getTime()).toBe(60 * 60_000);
+  });
+
+  it("a run that fails and will be retried queues nothing more (one run stays scheduled)", async () => {
+    const flaky = recurringJob("test.flaky", 60 * 60_000, async () => {
+      throw new Error("busy");
+    });
+    await flaky.ensure(env.db);
+    await runDueJobs(env.db, { kinds: flaky.kinds, config: env.config, now: new Date() });
+    const rows = await env.db.read.select().from(jobs).where(eq(jobs.kind, "test.flaky"));
+    expect(rows.map((j) => [j.status, j.attempts])).toEqual([["pending", 1]]);
+  });
+
   it("the daily jobs purge deletes jobs finished (done or failed) more than a month ago, never a pending one", async () => {
     const now = new Date();
     const ago = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
