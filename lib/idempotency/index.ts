@@ -3,9 +3,9 @@
 // replayed, reused for another request, expired after 24 h), the store of kept answers (table
 // idempotency_keys) and the job that purges expired ones. Transport-free: server/idempotency.ts
 // applies it to HTTP writes, server/mcp.ts to MCP tool calls; both hand it bytes and get bytes.
-import { and, eq, lt, ne, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
-import { idempotencyKeys, jobs } from "../../db/schema";
+import { idempotencyKeys } from "../../db/schema";
 import { AppError, Conflict } from "../errors";
 import { recurringJob } from "../jobs";
 
