@@ -367,6 +367,20 @@ describe("grants with the keys", () => {
     expect((await mcpPing(tokens.access_token)).status).toBe(401);
   });
 
+  test("a body that is not JSON is refused in OAuth's shape, not the house one", async () => {
+    for (const [path, error] of [
+      ["/oauth/register", "invalid_client_metadata"],
+      ["/oauth/token", "invalid_request"],
+    ]) {
+      const res = await env.app.handle(
+        new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" }),
+        `198.51.100.${path.length}`,
+      );
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error, error_description: expect.any(String) });
+    }
+  });
+
   test("registration answers RFC 7591's shape (the SDK's schema)", async () => {
     const res = await env.call("POST", "/oauth/register", { key: null, body: { client_name: "Shape", redirect_uris: ["https://app.example/cb"] } });
     expect(res.status).toBe(201);
