@@ -285,6 +285,20 @@ describe("refusals", () => {
     expect(login.searchParams.get("next")).toBe(url.pathname + url.search);
   });
 
+  test("no scope asked: view of every area preselected; allowing with none picked shows the form again, sends nothing", async () => {
+    const clientId = await register();
+    const admin = await adminBrowser(env);
+    const url = authorizeUrl(clientId, { scope: null });
+    const page = await admin.request("GET", url.pathname + url.search);
+    expect(page.status).toBe(200);
+    expect(page.text.match(/<option value="view" selected/g)?.length).toBe(7);
+    expect(page.text).not.toMatch(/<option value="edit" selected/);
+    const { page: again, location } = await admin.consent(url, { decision: "allow", scopes: {} });
+    expect(location).toBeNull();
+    expect(again.status).toBe(422);
+    expect(again.text).toContain('name="client_id"');
+  });
+
   test("a read-only admin is offered view only, and cannot grant edit", async () => {
     const viewer = await env.makeAdmin({ readOnly: true });
     const clientId = await register();
