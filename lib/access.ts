@@ -77,6 +77,9 @@ export function systemCaller(clubId: string, locale: Locale, scopes: Scopes): Sy
   return { kind: "system", adminId: null, clubId, locale, scopes, readOnly: false, isSuperadmin: false, keyId: null, keyPrefix: null };
 }
 
+/** Whether `actor` may revoke a credential (an API key, an OAuth grant) of admin `ownerId`: their own, or anyone's with access_control:edit. */
+export const mayRevokeCredentialOf = (actor: Caller, ownerId: string): boolean => ownerId === actor.adminId || actor.scopes.access_control === "edit";
+
 /** What a verb or route needs: one scope, or several that must all be held (confirm a registration: events:edit and finances:edit). */
 export type Needs = Scope | readonly Scope[];
 

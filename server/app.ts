@@ -23,6 +23,7 @@ import { createLogger, requestId } from "./log";
 import { getState, setState } from "./state";
 import { createDashboard, isDashboardPath } from "../dashboard";
 import { mcpResource, PROTECTED_RESOURCE_PATH } from "../lib/oauth/metadata";
+import { oauthMalformedBody } from "./oauth";
 
 export type App = {
   handle(request: Request, ip?: string | null): Promise<Response>;
@@ -45,6 +46,10 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
   const idempotency = idempotencyStore(db);
 
   const elysia = new Elysia({ normalize: true }).onError(({ code, error, request, path }) => {
+    if (code === "PARSE") {
+      const refused = oauthMalformedBody(path);
+      if (refused) return refused;
+    }
     const locale = getState(request)?.locale ?? localeFromAcceptLanguage(request.headers.get("accept-language"));
     return elysiaErrorResponse({ code, error, locale, path, method: request.method, requestId: getState(request)?.requestId });
   });

@@ -3,6 +3,7 @@
 // section 5.2), the one exception to section 5's `{detail, code}`.
 import type { PublicCtx } from "../lib/context";
 import { AppError, OAuthRefused } from "../lib/errors";
+import { REGISTER_PATH } from "../lib/oauth/metadata";
 import type { AddressRate } from "../lib/ratelimit";
 import { route } from "./route";
 
@@ -36,6 +37,17 @@ export async function oauthAnswer(run: () => Promise<Response>): Promise<Respons
     if (err instanceof AppError) return oauthJson(400, { error: "invalid_request", error_description: err.code });
     throw err;
   }
+}
+
+/**
+ * A body the pipeline could not parse (malformed JSON) never reaches an OAuth handler: on the
+ * OAuth endpoints its refusal still has OAuth's shape (`invalid_client_metadata` at registration,
+ * RFC 7591 section 3.2.2; `invalid_request` elsewhere), not the house one. Null on other paths.
+ */
+export function oauthMalformedBody(path: string): Response | null {
+  if (!path.startsWith("/oauth/")) return null;
+  const error = path === REGISTER_PATH ? "invalid_client_metadata" : "invalid_request";
+  return oauthJson(400, { error, error_description: "the body is not valid JSON" });
 }
 
 /** A form or JSON body's string field; anything else (absent, repeated, not text) is undefined. */

@@ -6,7 +6,7 @@
 //
 // The list is made of rows of several kinds (ROW_SOURCES): API keys and the OAuth grants of
 // assistants (issue 20), each with its own revoke route; another kind adds its source.
-import { AREAS, type Area, hasScope, type Level, type Scopes } from "../../lib/access";
+import { AREAS, type Area, hasScope, type Level, mayRevokeCredentialOf, type Scopes } from "../../lib/access";
 import { listTeam } from "../../lib/auth/admins";
 import { ApiKeyCreate, createApiKey, listApiKeys, revokeApiKey } from "../../lib/auth/keys";
 import { fill } from "../../lib/i18n/dashboard";
@@ -40,8 +40,8 @@ type RowSource = (input: PageInput, owners: Map<string, string>) => Promise<KeyR
 
 async function apiKeyRows(input: PageInput, owners: Map<string, string>): Promise<KeyRow[]> {
   const keys = await listApiKeys(input.ctx.db, input.ctx.clubId);
-  // Another admin's key needs access_control:edit (revokeApiKey refuses it otherwise).
-  const mayRevoke = (adminId: string) => adminId === input.admin.id || input.can("access_control:edit");
+  // The rule revokeApiKey applies: the link shows only where the revocation would be taken.
+  const mayRevoke = (adminId: string) => mayRevokeCredentialOf(input.ctx.actor, adminId);
   return keys.map((k) => ({
     kind: "api_key",
     id: k.id,
@@ -59,8 +59,8 @@ async function apiKeyRows(input: PageInput, owners: Map<string, string>): Promis
 /** The assistants allowed in over OAuth (issue 20): named by their client, acting for an admin until revoked. */
 async function grantRows(input: PageInput, owners: Map<string, string>): Promise<KeyRow[]> {
   const grants = await listGrants(input.ctx.db, input.ctx.clubId);
-  // Another admin's grant needs access_control:edit (revokeGrant refuses it otherwise).
-  const mayRevoke = (adminId: string) => adminId === input.admin.id || input.can("access_control:edit");
+  // The rule revokeGrant applies: the link shows only where the revocation would be taken.
+  const mayRevoke = (adminId: string) => mayRevokeCredentialOf(input.ctx.actor, adminId);
   return grants.map((g) => ({
     kind: "oauth_grant",
     id: g.id,

@@ -14,6 +14,7 @@ import {
   answerAuthorizeRequest,
   grantable,
   NotRedirectable,
+  preselected,
   readAuthorizeRequest,
 } from "../../lib/oauth/authorize";
 import { formActionAlso, htmlResponse } from "../http";
@@ -108,17 +109,6 @@ function ConsentForm(props: { input: PageInput; t: OAuthTexts; request: Authoriz
       </form>
     </Shell>
   );
-}
-
-/** What the admin may grant of what the client asked (edit asked of a view-only admin: view); nothing asked: view everywhere the admin may. */
-function preselected(asked: Scopes, may: Scopes): Scopes {
-  const wanted = Object.keys(asked).length ? asked : (Object.fromEntries(AREAS.map((a) => [a, "view"])) as Scopes);
-  const out: Scopes = {};
-  for (const [area, level] of Object.entries(wanted) as [Area, Level][]) {
-    const held = may[area];
-    if (held) out[area] = level === "edit" && held === "edit" ? "edit" : "view";
-  }
-  return out;
 }
 
 /** The scopes picked in the form: only the seven areas, only view or edit. */

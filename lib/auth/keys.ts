@@ -7,7 +7,7 @@ import type { Db } from "../../db";
 import { admins, apiKeys } from "../../db/schema";
 import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
-import type { Caller } from "../access";
+import { type Caller, mayRevokeCredentialOf } from "../access";
 import { KEY_PREFIX } from "./caller";
 import { type Scopes, ScopesSchema } from "../access";
 
@@ -106,7 +106,7 @@ export async function revokeApiKey(db: Db, idOrPrefix: string, by?: { clubId: st
       .limit(2);
     // A 4-character prefix could in principle be shared; refuse to guess which key is meant.
     if (rows.length !== 1) throw new NotFound("KEY_NOT_FOUND");
-    if (by && rows[0].admin_id !== by.actor.adminId && by.actor.scopes.access_control !== "edit") throw new Forbidden("KEY_OF_ANOTHER_ADMIN");
+    if (by && !mayRevokeCredentialOf(by.actor, rows[0].admin_id)) throw new Forbidden("KEY_OF_ANOTHER_ADMIN");
     if (rows[0].revoked_at) throw new Conflict("KEY_ALREADY_REVOKED");
     const [row] = await t.update(apiKeys).set({ revoked_at: nowIso() }).where(eq(apiKeys.id, rows[0].id)).returning();
     return toItem(row);

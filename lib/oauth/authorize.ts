@@ -2,7 +2,7 @@
 // behind the consent page: read, checked in the order that decides where a refusal goes (an
 // unknown client or a redirect URI it did not register is shown to the admin, never redirected
 // to; anything after goes back to the client as `error=`), then allowed or denied.
-import type { Caller, Scopes } from "../access";
+import { AREAS, type Area, type Caller, type Level, type Scopes } from "../access";
 import type { Ctx } from "../context";
 import { OAuthRefused, Unauthorized } from "../errors";
 import { findClient, type DocumentFetch, type OAuthClient, redirectUriMatches } from "./clients";
@@ -86,6 +86,17 @@ export async function readAuthorizeRequest(ctx: Ctx, params: AuthorizeParams, vi
 /** What the admin may grant: their own rights (a read-only admin: view only). */
 export function grantable(actor: Caller): Scopes {
   return actor.scopes;
+}
+
+/** What the admin may grant of what the client asked (edit asked of a view-only admin: view); nothing asked: view everywhere the admin may. */
+export function preselected(asked: Scopes, may: Scopes): Scopes {
+  const wanted = Object.keys(asked).length ? asked : (Object.fromEntries(AREAS.map((a) => [a, "view"])) as Scopes);
+  const out: Scopes = {};
+  for (const [area, level] of Object.entries(wanted) as [Area, Level][]) {
+    const held = may[area];
+    if (held) out[area] = level === "edit" && held === "edit" ? "edit" : "view";
+  }
+  return out;
 }
 
 /** The consent's answer: a code for the chosen scopes (within the admin's), or `access_denied`. */

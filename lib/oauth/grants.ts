@@ -10,7 +10,7 @@ import { and, desc, eq, lt } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { admins, oauthCodes, oauthGrants, oauthTokens } from "../../db/schema";
-import { type AdminCaller, AREAS, type Area, type Caller, LEVELS, type Level, type Scope, type Scopes, ScopesSchema } from "../access";
+import { type AdminCaller, AREAS, type Area, type Caller, LEVELS, type Level, mayRevokeCredentialOf, type Scope, type Scopes, ScopesSchema } from "../access";
 import { ACCESS_TOKEN_PREFIX, adminAccessEnded, REFRESH_TOKEN_PREFIX } from "../auth/caller";
 import { Conflict, Forbidden, NotFound, OAuthRefused } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
@@ -286,7 +286,7 @@ export async function revokeGrant(db: Db, grantId: string, by?: { clubId: string
       .where(by ? and(match, eq(oauthGrants.club_id, by.clubId)) : match)
       .limit(1);
     if (!grant) throw new NotFound("GRANT_NOT_FOUND");
-    if (by && grant.admin_id !== by.actor.adminId && by.actor.scopes.access_control !== "edit") throw new Forbidden("GRANT_OF_ANOTHER_ADMIN");
+    if (by && !mayRevokeCredentialOf(by.actor, grant.admin_id)) throw new Forbidden("GRANT_OF_ANOTHER_ADMIN");
     if (grant.revoked_at) throw new Conflict("GRANT_ALREADY_REVOKED");
     const [row] = await revoke(t, grant.id, "revoked").returning();
     return toItem(row);

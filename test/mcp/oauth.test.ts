@@ -285,6 +285,20 @@ describe("refusals", () => {
     expect(login.searchParams.get("next")).toBe(url.pathname + url.search);
   });
 
+  test("no scope asked: view of every area preselected; allowing with none picked shows the form again, sends nothing", async () => {
+    const clientId = await register();
+    const admin = await adminBrowser(env);
+    const url = authorizeUrl(clientId, { scope: null });
+    const page = await admin.request("GET", url.pathname + url.search);
+    expect(page.status).toBe(200);
+    expect(page.text.match(/<option value="view" selected/g)?.length).toBe(7);
+    expect(page.text).not.toMatch(/<option value="edit" selected/);
+    const { page: again, location } = await admin.consent(url, { decision: "allow", scopes: {} });
+    expect(location).toBeNull();
+    expect(again.status).toBe(422);
+    expect(again.text).toContain('name="client_id"');
+  });
+
   test("a read-only admin is offered view only, and cannot grant edit", async () => {
     const viewer = await env.makeAdmin({ readOnly: true });
     const clientId = await register();
@@ -365,6 +379,20 @@ describe("grants with the keys", () => {
     const res = await formPost(env, "/oauth/revoke", { token: tokens.refresh_token as string, client_id: clientId });
     expect(res.status).toBe(200);
     expect((await mcpPing(tokens.access_token)).status).toBe(401);
+  });
+
+  test("a body that is not JSON is refused in OAuth's shape, not the house one", async () => {
+    for (const [path, error] of [
+      ["/oauth/register", "invalid_client_metadata"],
+      ["/oauth/token", "invalid_request"],
+    ]) {
+      const res = await env.app.handle(
+        new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" }),
+        `198.51.100.${path.length}`,
+      );
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error, error_description: expect.any(String) });
+    }
   });
 
   test("registration answers RFC 7591's shape (the SDK's schema)", async () => {
