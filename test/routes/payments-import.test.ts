@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { clubs, eventRegistrations, jobs, members, payments } from "../../db/schema";
-import { creditorReference, registrationReference } from "../../lib/members/reference";
+import { creditorReference, registrationReference } from "../../lib/payments/reference";
 import { authCases } from "../auth-cases";
 import { createEventVia } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
