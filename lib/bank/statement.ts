@@ -84,7 +84,7 @@ const referenceOf = (text: string | null | undefined) => (text ?? "").replace(/\
 /**
  * An amount as banks write it, in cents: `1'234.50`, `1 234,50`, `1.234,50`, `-50.00`, `50.00-`.
  * With both marks the last is the decimal one; a lone mark followed by three digits groups
- * thousands, by one or two digits is the decimal mark. Null when it is not an amount.
+ * thousands, by one or two digits is the decimal mark. Null when it is not an amount (or too large to be exact).
  */
 export function parseAmount(text: string): number | null {
   let s = text.replace(/[\s\u00a0\u202f'’]/g, "");
@@ -112,7 +112,9 @@ export function parseAmount(text: string): number | null {
   if (decimal === ",") s = s.replace(",", ".");
   if (!/^\d+(\.\d{1,2})?$/.test(s)) return null;
   const [whole, frac = ""] = s.split(".");
-  return sign * (Number(whole) * 100 + Number(frac.padEnd(2, "0")));
+  const cents = Number(whole) * 100 + Number(frac.padEnd(2, "0"));
+  // More digits than a number holds exactly is no amount (the answer's integers would fail).
+  return Number.isSafeInteger(cents) ? sign * cents : null;
 }
 
 /** A booking date as banks write it: `2026-11-03` (a time after it ignored), `03.11.2026`, `03/11/2026`, `3.11.26`. Null otherwise. */

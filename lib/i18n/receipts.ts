@@ -8,7 +8,7 @@ export type ReceiptTexts = {
   bye: string;
   receipt: { subject: string; body: string };
   refund: { subject: string; body: string };
-  /** One line each, under the body; the reference line only when there is one. */
+  /** One line each, under the body (every payer has a reference: their card code, or the registration). */
   lines: { amount: string; date: string; what: string; reference: string; receipt: string };
   /** What was paid for. */
   membership: string;

@@ -18,7 +18,7 @@ export type PaymentRow = typeof payments.$inferSelect;
 export type PaymentOrigin = {
   /** When the money came in (a statement's booking date); default now. */
   paid_at?: string;
-  /** The statement line it was imported from (lib/payments/import.ts). */
+  /** The statement line it was imported from (lib/bank/import.ts). */
   statement_line_key?: string;
   /** `provider` for a payment provider's (its fee in provider_fee_cents); default `manual`. */
   source?: "manual" | "provider";

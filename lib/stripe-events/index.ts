@@ -59,6 +59,12 @@ function metadataOf(meta: Stripe.Metadata | null | undefined): PaymentMetadata |
   return { club_id: meta.club_id, purpose: meta.purpose, member_id: meta.member_id, registration_id: meta.registration_id };
 }
 
+/** A payment made through Stripe by the PaymentIntent `intent` (null: none, so no fee): its origin, with the fee Stripe took (read from Stripe). */
+async function providerPayment(stripe: StripeSettings, intent: string | null) {
+  const fee: ProviderFee = intent ? await paymentFee(stripe, intent) : { feeCents: 0 };
+  return { source: "provider", provider_fee_cents: fee.feeCents, provider_payment_id: intent } as const;
+}
+
 /** A paid Checkout Session: the member's payment (a subscription's first too) or the ticket's. */
 async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Session): Promise<Plan> {
   if (session.payment_status === "unpaid") return ignored("awaiting payment");
@@ -68,8 +74,7 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
   const subscriptionId = session.mode === "subscription" ? idOf(session.subscription) : null;
   const invoice = idOf(session.invoice);
   const intent = subscriptionId ? invoice && (await invoicePaymentIntent(stripe, invoice)) : idOf(session.payment_intent);
-  const fee: ProviderFee = intent ? await paymentFee(stripe, intent) : { feeCents: 0 };
-  const paid = { source: "provider", provider_fee_cents: fee.feeCents, provider_payment_id: intent } as const;
+  const paid = await providerPayment(stripe, intent);
   const billing = { customer_id: idOf(session.customer), subscription_id: subscriptionId };
   if (meta.purpose === "membership" && meta.member_id) {
     const memberId = meta.member_id;
@@ -141,8 +146,7 @@ async function invoicePaid(stripe: StripeSettings, invoice: Stripe.Invoice): Pro
   if (invoice.billing_reason === "subscription_create") return ignored("first invoice, recorded with its checkout");
   const meta = metadataOf(invoice.parent?.subscription_details?.metadata);
   if (!meta?.member_id) return ignored("not a subscription of this service");
-  const intent = await invoicePaymentIntent(stripe, invoice.id as string);
-  const fee = intent ? await paymentFee(stripe, intent) : { feeCents: 0 };
+  const paid = await providerPayment(stripe, await invoicePaymentIntent(stripe, invoice.id as string));
   const memberId = meta.member_id;
   return {
     clubId: meta.club_id,
@@ -153,9 +157,7 @@ async function invoicePaid(stripe: StripeSettings, invoice: Stripe.Invoice): Pro
         amount_cents: invoice.amount_paid,
         payment_method: "stripe",
         reason: null,
-        source: "provider",
-        provider_fee_cents: fee.feeCents,
-        provider_payment_id: intent,
+        ...paid,
       });
       return "renewed";
     },

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { clubs, jobs, memberHistory, members, promoCodes, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { solveChallenge } from "../../lib/forms";
 import { runDueJobs } from "../../lib/jobs";
-import { isCreditorReference } from "../../lib/members/reference";
+import { isCreditorReference } from "../../lib/payments/reference";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, seedMember, setCustomFields } from "../members-fixtures";

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, desc, eq } from "drizzle-orm";
 import { clubs, jobs, members, webhookDeliveries, webhookEndpoints } from "../../db/schema";
-import { isCreditorReference } from "../../lib/members/reference";
+import { isCreditorReference } from "../../lib/payments/reference";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, seedMember } from "../members-fixtures";
 

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { clubs, eventRegistrations, jobs, members, payments } from "../../db/schema";
-import { creditorReference, registrationReference } from "../../lib/members/reference";
+import { creditorReference, registrationReference } from "../../lib/payments/reference";
 import { authCases } from "../auth-cases";
 import { createEventVia } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
@@ -233,6 +233,18 @@ describe("POST payments/import: CSV", () => {
     expect((await memberRow(env, applicant.id)).payment_status).toBe("pending");
     expect((await memberRow(env, foreign.id)).payment_status).toBe("pending");
     expect(await paymentsOfClub(other.club_id)).toHaveLength(0);
+  });
+
+  it("an amount with more digits than any sum (CSV or camt.053) is an unreadable line, not a 500", async () => {
+    const huge = "99999999999999999999999";
+    const csv = await importStatement(`date;amount;reference\n${todayUtc()};${huge};${creditorReference("CSVHUGEX")}\n`);
+    expect(csv.status).toBe(200);
+    expect(csv.body.unmatched.map((u: { reason: string; amount_cents: number | null }) => [u.reason, u.amount_cents])).toEqual([["LINE_UNREADABLE", null]]);
+    const camt = await importStatement(CAMT.replace(/<Amt Ccy="CHF">[^<]*<\/Amt>/, `<Amt Ccy="CHF">${huge}.00</Amt>`), { type: "application/xml" });
+    expect(camt.status).toBe(200);
+    expect(camt.body.unmatched.some((u: { reason: string; amount_cents: number | null }) => u.reason === "LINE_UNREADABLE" && u.amount_cents === null)).toBe(
+      true,
+    );
   });
 
   it("a renewal is held to the tier's price less the member's referral credit, which the payment spends", async () => {

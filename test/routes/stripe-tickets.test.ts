@@ -80,6 +80,23 @@ describe("a paid ticket", () => {
     expect(Date.parse((res.body as Json).hold_expires_at) - Date.now()).toBeGreaterThan(HOLD_MINUTES * 60_000 * 2);
   });
 
+  it("a method the club does not take: 409 PAYMENT_METHOD_UNAVAILABLE, nothing stored", async () => {
+    const setClub = (set: Record<string, unknown>) => env.db.tx((t) => t.update(clubs).set(set).where(eq(clubs.id, env.clubId)));
+    const event = await paidEvent();
+    const stored = () => env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.event_id, event.id));
+    try {
+      await setClub({ payment_methods_enabled: ["stripe"] });
+      const transfer = await registerPublic(env, event.id, { ticket_id: event.tickets[0].id, payment_method: "bank_transfer" }, "10.30.0.9");
+      expect([transfer.status, (transfer.body as Json).code]).toEqual([409, "PAYMENT_METHOD_UNAVAILABLE"]);
+      await setClub({ payment_methods_enabled: ["bank_transfer"] });
+      const card = await registerPublic(env, event.id, { ticket_id: event.tickets[0].id, payment_method: "stripe" }, "10.30.0.10");
+      expect([card.status, (card.body as Json).code]).toEqual([409, "PAYMENT_METHOD_UNAVAILABLE"]);
+      expect(await stored()).toHaveLength(0);
+    } finally {
+      await setClub({ payment_methods_enabled: ["stripe", "bank_transfer"] });
+    }
+  });
+
   it("unpaid past its hold: cancelled and the place freed by the job, across a restart of the server", async () => {
     const own = await setup({ ...stripe.env, PENDING_PAYMENT_MINUTES: String(HOLD_MINUTES) });
     let db = own.db;

@@ -319,6 +319,30 @@ describe("subscriptions", () => {
     expect(stripe.subscriptions.get(session.subscription).status).toBe("canceled");
   });
 
+  it("Stripe refusing to end the subscription: the erasure is a 502 and erases nothing", async () => {
+    const { memberId, session } = await joinedAndPaid();
+    stripe.failures.push(400);
+    const res = await env.call("DELETE", `/api/clubs/${env.clubId}/members/${memberId}`);
+    expect([res.status, res.body.code]).toEqual([502, "PAYMENT_PROVIDER_FAILED"]);
+    expect(await memberRow(env, memberId)).toMatchObject({ stripe_subscription_id: session.subscription, last_name: "Silva" });
+  });
+
+  it("the end of an older subscription leaves the member's current one as it is", async () => {
+    const { memberId, session } = await joinedAndPaid();
+    const older = stripe.event("customer.subscription.deleted", {
+      id: "sub_older000001",
+      object: "subscription",
+      status: "canceled",
+      metadata: stripe.subscriptions.get(session.subscription).metadata,
+    });
+    expect((await send(older)).status).toBe(200);
+    expect(await memberRow(env, memberId)).toMatchObject({
+      payment_mode: "subscription",
+      stripe_subscription_id: session.subscription,
+      renewal_opt_out_at: null,
+    });
+  });
+
   it("Stripe refusing the cancellation: 502 and the member keeps their renewal", async () => {
     const { memberId } = await joinedAndPaid();
     stripe.failures.push(400);
