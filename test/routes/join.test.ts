@@ -328,12 +328,38 @@ describe("application mode", () => {
     expect((await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/reject`, { body: {} })).status).toBe(409);
   });
 
-  it("approving a free tier's applicant makes them active", async () => {
+  it("approving a free tier's applicant makes them active, told to the club's webhooks", async () => {
     await setClub({ membership_mode: "application" });
     const res = await join({ email: email(), tier_id: freeTier });
     expect(res.body).toMatchObject({ status: "pending", application_status: "pending_approval", amount_cents: 0 });
-    const approved = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/approve`, { body: {} });
-    expect(approved.body.status).toBe("active");
+    const now = new Date().toISOString();
+    const endpoint = {
+      id: crypto.randomUUID(),
+      club_id: env.clubId,
+      url: "https://hooks.example.org/in",
+      events: ["member.updated", "member.status_changed"],
+      secret: "whsec_dGVzdA==",
+      enabled: true,
+      created_at: now,
+      updated_at: now,
+    };
+    await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
+    try {
+      const approved = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/approve`, { body: {} });
+      expect(approved.body.status).toBe("active");
+      const sent = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
+      expect(sent.map((d) => d.type).sort()).toEqual(["member.status_changed", "member.updated"]);
+      expect(JSON.parse(sent.find((d) => d.type === "member.status_changed")?.payload ?? "{}").data).toMatchObject({
+        status: "active",
+        previous_status: "pending",
+      });
+    } finally {
+      await env.db.tx(async (t) => {
+        await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));
+        await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
+        await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+      });
+    }
   });
 
   it("reject erases the applicant and mails them; members:view cannot approve or reject", async () => {
