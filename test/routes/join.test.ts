@@ -48,6 +48,30 @@ async function deliver() {
   await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
   return smtp.inbox;
 }
+/** Runs `fn` with a webhook endpoint of the club listening to `events`, then forgets it and its deliveries; `sent()` lists what it was sent. */
+async function withEndpoint(events: string[], fn: (sent: () => Promise<{ type: string; payload: string }[]>) => Promise<void>) {
+  const now = new Date().toISOString();
+  const endpoint = {
+    id: crypto.randomUUID(),
+    club_id: env.clubId,
+    url: "https://hooks.example.org/in",
+    events,
+    secret: "whsec_dGVzdA==",
+    enabled: true,
+    created_at: now,
+    updated_at: now,
+  };
+  await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
+  try {
+    await fn(() => env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id)));
+  } finally {
+    await env.db.tx(async (t) => {
+      await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));
+      await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
+      await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    });
+  }
+}
 let ip = 0;
 async function join(body: Record<string, unknown>, to = slug, address = `10.9.${(++ip >> 8) & 255}.${ip & 255}`) {
   const res = await env.app.handle(
@@ -126,32 +150,14 @@ describe("POST /api/public/clubs/<slug>/join", () => {
   });
 
   it("a join is a member.created for the club's webhooks, written with the member (the item the admin sees)", async () => {
-    const now = new Date().toISOString();
-    const endpoint = {
-      id: crypto.randomUUID(),
-      club_id: env.clubId,
-      url: "https://hooks.example.org/in",
-      events: ["member.created"],
-      secret: "whsec_dGVzdA==",
-      enabled: true,
-      created_at: now,
-      updated_at: now,
-    };
-    await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
-    try {
+    await withEndpoint(["member.created"], async (sent) => {
       const res = await join({ email: email() });
       expect(res.status).toBe(201);
-      const sent = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
-      expect(sent.map((d) => d.type)).toEqual(["member.created"]);
+      const delivered = await sent();
+      expect(delivered.map((d) => d.type)).toEqual(["member.created"]);
       const admin = await env.call("GET", `/api/clubs/${env.clubId}/members/${res.body.member_id}`);
-      expect(JSON.parse(sent[0].payload).data).toEqual(admin.body);
-    } finally {
-      await env.db.tx(async (t) => {
-        await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));
-        await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
-        await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
-      });
-    }
+      expect(JSON.parse(delivered[0].payload).data).toEqual(admin.body);
+    });
   });
 
   it("a free tier activates at once and sends a welcome, no payment details", async () => {
@@ -332,34 +338,14 @@ describe("application mode", () => {
     await setClub({ membership_mode: "application" });
     const res = await join({ email: email(), tier_id: freeTier });
     expect(res.body).toMatchObject({ status: "pending", application_status: "pending_approval", amount_cents: 0 });
-    const now = new Date().toISOString();
-    const endpoint = {
-      id: crypto.randomUUID(),
-      club_id: env.clubId,
-      url: "https://hooks.example.org/in",
-      events: ["member.updated", "member.status_changed"],
-      secret: "whsec_dGVzdA==",
-      enabled: true,
-      created_at: now,
-      updated_at: now,
-    };
-    await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
-    try {
+    await withEndpoint(["member.updated", "member.status_changed"], async (sent) => {
       const approved = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/approve`, { body: {} });
       expect(approved.body.status).toBe("active");
-      const sent = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
-      expect(sent.map((d) => d.type).sort()).toEqual(["member.status_changed", "member.updated"]);
-      expect(JSON.parse(sent.find((d) => d.type === "member.status_changed")?.payload ?? "{}").data).toMatchObject({
-        status: "active",
-        previous_status: "pending",
-      });
-    } finally {
-      await env.db.tx(async (t) => {
-        await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));
-        await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
-        await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
-      });
-    }
+      const delivered = await sent();
+      expect(delivered.map((d) => d.type).sort()).toEqual(["member.status_changed", "member.updated"]);
+      const changed = delivered.find((d) => d.type === "member.status_changed");
+      expect(JSON.parse(changed?.payload ?? "{}").data).toMatchObject({ status: "active", previous_status: "pending" });
+    });
   });
 
   it("reject erases the applicant and mails them; members:view cannot approve or reject", async () => {
