@@ -62,6 +62,14 @@ describe("/m/<token>", () => {
     expect(res.text).toMatch(/50,00\sCHF/);
   });
 
+  it("answers a renewal it refuses (a suspended member) with its page saying why, not the API's JSON", async () => {
+    const m = await seedMember(env, { payment_status: "suspended" });
+    const res = await get(`/m/${m.manage_token}?renew=bank_transfer`);
+    expect(res.status).toBe(409);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.text).not.toContain("CH9300762011623852957");
+  });
+
   it("runs its forms and redirects back with a notice", async () => {
     const m = await seedMember(env);
     const token = m.manage_token as string;
