@@ -60,9 +60,9 @@ describe("runPageForm", () => {
       })) as { body: string };
       return (JSON.parse(again.body) as Shown).challenge;
     };
-    for (const code of ["ALREADY_MEMBER", "CHALLENGE_USED"]) {
-      const next = await challengeAfter(code === "ALREADY_MEMBER" ? new Conflict(code) : new Forbidden(code));
-      expect([code, next]).not.toEqual([code, "c1.old"]);
+    for (const err of [new Conflict("ALREADY_MEMBER"), new Forbidden("CHALLENGE_USED")]) {
+      const next = await challengeAfter(err);
+      expect([err.code, next]).not.toEqual([err.code, "c1.old"]);
       expect(next).toBeString();
     }
     expect(await challengeAfter(new Forbidden("FORM_SENT_TOO_FAST"))).toBe("c1.old");
