@@ -47,6 +47,13 @@ describe("/m/<token>", () => {
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
   });
 
+  it("takes an odd query (a notice too long) as no query: the page, never a 422", async () => {
+    const m = await seedMember(env);
+    const res = await get(`/m/${m.manage_token}?done=${"x".repeat(60)}&renew=${"y".repeat(60)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+  });
+
   it("answers a wrong token with a 404 page in the visitor's language", async () => {
     const res = await get("/m/nope", "en");
     expect(res.status).toBe(404);
