@@ -4,13 +4,13 @@
 // is stored read back from the database.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { clubs, jobs, memberHistory, members, promoCodes, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { clubs, memberHistory, members, promoCodes } from "../../db/schema";
 import { solveChallenge } from "../../lib/forms";
 import { runDueJobs } from "../../lib/jobs";
 import { isCreditorReference } from "../../lib/members/reference";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
-import { memberRow, seedMember, setCustomFields } from "../members-fixtures";
+import { memberRow, seedMember, setCustomFields, withEndpoint } from "../members-fixtures";
 import { header, startSmtp, type TestSmtp, textOf } from "../smtp";
 
 let env: TestEnv;
@@ -47,30 +47,6 @@ const setClub = (set: Record<string, unknown>) => env.db.tx((t) => t.update(club
 async function deliver() {
   await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
   return smtp.inbox;
-}
-/** Runs `fn` with a webhook endpoint of the club listening to `events`, then forgets it and its deliveries; `sent()` lists what it was sent. */
-async function withEndpoint(events: string[], fn: (sent: () => Promise<{ type: string; payload: string }[]>) => Promise<void>) {
-  const now = new Date().toISOString();
-  const endpoint = {
-    id: crypto.randomUUID(),
-    club_id: env.clubId,
-    url: "https://hooks.example.org/in",
-    events,
-    secret: "whsec_dGVzdA==",
-    enabled: true,
-    created_at: now,
-    updated_at: now,
-  };
-  await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
-  try {
-    await fn(() => env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id)));
-  } finally {
-    await env.db.tx(async (t) => {
-      await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));
-      await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
-      await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
-    });
-  }
 }
 let ip = 0;
 async function join(body: Record<string, unknown>, to = slug, address = `10.9.${(++ip >> 8) & 255}.${ip & 255}`) {
@@ -150,7 +126,7 @@ describe("POST /api/public/clubs/<slug>/join", () => {
   });
 
   it("a join is a member.created for the club's webhooks, written with the member (the item the admin sees)", async () => {
-    await withEndpoint(["member.created"], async (sent) => {
+    await withEndpoint(env, ["member.created"], async (sent) => {
       const res = await join({ email: email() });
       expect(res.status).toBe(201);
       const delivered = await sent();
@@ -338,7 +314,7 @@ describe("application mode", () => {
     await setClub({ membership_mode: "application" });
     const res = await join({ email: email(), tier_id: freeTier });
     expect(res.body).toMatchObject({ status: "pending", application_status: "pending_approval", amount_cents: 0 });
-    await withEndpoint(["member.updated", "member.status_changed"], async (sent) => {
+    await withEndpoint(env, ["member.updated", "member.status_changed"], async (sent) => {
       const approved = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/approve`, { body: {} });
       expect(approved.body.status).toBe("active");
       const delivered = await sent();
