@@ -1,6 +1,6 @@
 // Members written straight into the database, in any state, for the members tests.
 import { eq } from "drizzle-orm";
-import { clubs, memberHistory, members, payments } from "../db/schema";
+import { clubs, jobs, memberHistory, members, payments, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { newMemberRow } from "../lib/members";
 import { searchTextOf, sortNameOf } from "../lib/members/internal";
 import { addDays, todayUtc } from "./members-dates";
@@ -54,4 +54,29 @@ export async function setCustomFields(env: TestEnv, fields: Record<string, unkno
 /** POST .../members/import with `body` as a text/csv file (`qs`: the query, with its `?`). */
 export function importFile(env: TestEnv, body: BodyInit, qs = "") {
   return env.call("POST", `/api/clubs/${env.clubId}/members/import${qs}`, { rawBody: body, headers: { "content-type": "text/csv" } });
+}
+
+/** Runs `fn` with a webhook endpoint of the club listening to `events`, then forgets it and its deliveries; `sent()` lists what it was sent. */
+export async function withEndpoint(env: TestEnv, events: string[], fn: (sent: () => Promise<{ type: string; payload: string }[]>) => Promise<void>) {
+  const now = new Date().toISOString();
+  const endpoint = {
+    id: crypto.randomUUID(),
+    club_id: env.clubId,
+    url: "https://hooks.example.org/in",
+    events,
+    secret: "whsec_dGVzdA==",
+    enabled: true,
+    created_at: now,
+    updated_at: now,
+  };
+  await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
+  try {
+    await fn(() => env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id)));
+  } finally {
+    await env.db.tx(async (t) => {
+      await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));
+      await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
+      await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    });
+  }
 }

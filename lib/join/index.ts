@@ -358,6 +358,8 @@ export const approveMember = verb(
       else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
       const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
       await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
+      // As any other change to a member: member.updated, and member.status_changed when a free one turns active.
+      await emitMemberChange(await emitter(ctx.db, ctx.clubId), m, after, () => getMemberItem(t, ctx.clubId, m.id));
       const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");
       const transfer =
         due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;

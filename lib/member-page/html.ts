@@ -100,15 +100,19 @@ export async function renderMemberPage(
   }
   const locale = page.club.locale as Locale;
   const tx = MEMBER_PAGE_TEXTS[locale];
-  if (query.renew === "stripe" && page.payment_methods.includes("stripe")) {
+  const method = query.renew === "stripe" || query.renew === "bank_transfer" ? query.renew : null;
+  let transfer: RenewAnswer | null = null;
+  if (method && page.payment_methods.includes(method)) {
+    try {
+      transfer = await renewMembership(ctx, token, { payment_method: method });
+    } catch (err) {
+      // A suspended member, Stripe unreachable (502)...: the page's refusal, not the API's JSON.
+      if (!(err instanceof AppError)) throw err;
+      return refused(ctx, locale, token, err);
+    }
     // On to Stripe's payment page, which brings the member back here (?checkout=...).
-    const renewal = await renewMembership(ctx, token, { payment_method: "stripe" });
-    return { redirect: renewal.checkout_url as string, headers: { "referrer-policy": "no-referrer" } };
+    if (transfer.checkout_url) return { redirect: transfer.checkout_url, headers: { "referrer-policy": "no-referrer" } };
   }
-  const transfer =
-    query.renew === "bank_transfer" && page.payment_methods.includes("bank_transfer")
-      ? await renewMembership(ctx, token, { payment_method: "bank_transfer" })
-      : null;
   const back = query.checkout === "success" || query.checkout === "cancelled" ? tx.checkout[query.checkout] : null;
   const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : back;
   const vars = brandVars(page.club.primary_color, page.club.secondary_color, `--status:${STATUS_COLORS[page.member.status]}`);
@@ -152,9 +156,14 @@ export async function memberPageAction(ctx: PublicCtx, token: string, action: Pa
     try {
       locale = (await getMemberPage(ctx, token)).club.locale as Locale;
     } catch {}
-    const tx = MEMBER_PAGE_TEXTS[locale];
-    return reply(err.status, messagePage(locale, tx.problem, t(locale, err.code, err.params), { href: memberPageUrl(ctx.baseUrl, token), label: tx.back }));
+    return refused(ctx, locale, token, err);
   }
+}
+
+/** A refusal as a short page in `locale` saying why, with the way back to the member's page. */
+function refused(ctx: PublicCtx, locale: Locale, token: string, err: AppError): FileReply {
+  const tx = MEMBER_PAGE_TEXTS[locale];
+  return reply(err.status, messagePage(locale, tx.problem, t(locale, err.code, err.params), { href: memberPageUrl(ctx.baseUrl, token), label: tx.back }));
 }
 
 /** A form field as trimmed text (absent or not text: undefined); the verbs' own checks apply. */

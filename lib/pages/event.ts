@@ -203,15 +203,16 @@ async function answerHtml(page: PublicEventPage, locale: Locale, answer: PublicR
 /**
  * Runs the registration form of the event page: the forms.posted fields read by the JSON route's
  * schema, then `registerForEvent`. Answers the registration's page (201), a redirect to the card
- * payment page when the answer carries a `checkout_url` (inside a frame: a link out of it), or
- * the form again with each refusal beside its field and the refusal's status.
+ * payment page when the answer carries a `checkout_url` (inside a frame, per the request's
+ * `headers`: a link out of it), or the form again with each refusal beside its field and the
+ * refusal's status.
  */
 export async function submitEventPage(
   ctx: PublicCtx,
   clubSlug: string,
   eventSlug: string,
   input: forms.Posted,
-  framed: boolean,
+  headers: Headers,
 ): Promise<FileReply | RedirectReply> {
   const page = await forms.unless404(() => getPublicEvent(ctx, clubSlug, eventSlug));
   if (!page) return forms.notFoundPage(ctx.locale);
@@ -240,7 +241,7 @@ export async function submitEventPage(
       answer: async (answer) => shown(await answerHtml(page, locale, answer)),
       gone: (err) => (err.code === "EVENT_NOT_FOUND" ? forms.notFoundPage(locale) : null),
       checkout: (url) => shown(checkoutLink(tx.event.pendingText, url, tx.continueToPayment)),
-      framed,
+      framed: forms.postedInFrame(headers),
     },
   );
 }

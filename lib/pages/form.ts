@@ -259,6 +259,9 @@ export async function runPageForm<S extends ZodType, A extends PaymentStep>(
   return f.answer(answer);
 }
 
+/** Whether the form was posted from inside a frame (a club's site embedding the page): the browser says so in `Sec-Fetch-Dest`. */
+export const postedInFrame = (headers: Headers): boolean => headers.get("sec-fetch-dest") === "iframe";
+
 /** `load()`, or null where it is a 404 (the page then says it does not exist). */
 export async function unless404<T>(load: () => Promise<T>): Promise<T | null> {
   try {

@@ -25,6 +25,7 @@ import {
   pageReply as reply,
   posted,
   postedLanguage,
+  postedInFrame,
   postedProof,
   postedText,
   radioGroup,
@@ -219,10 +220,10 @@ function answerHtml(locale: Locale, answer: JoinAnswer): string {
 /**
  * Runs the join form of the page: the posted fields read by the JSON route's schema, then
  * `joinClub`. Answers the payment step (201), a redirect to the card payment page when the answer
- * carries a `checkout_url` (inside a frame: a link out of it, `framed`), or the form again with
- * each refusal beside its field and the refusal's status.
+ * carries a `checkout_url` (inside a frame, per the request's `headers`: a link out of it), or the
+ * form again with each refusal beside its field and the refusal's status.
  */
-export async function submitJoinPage(ctx: PublicCtx, slug: string, input: Posted, framed: boolean): Promise<FileReply | RedirectReply> {
+export async function submitJoinPage(ctx: PublicCtx, slug: string, input: Posted, headers: Headers): Promise<FileReply | RedirectReply> {
   const club = await unless404(() => getPublicClub(ctx, slug));
   if (!club) return notFoundPage(ctx.locale);
   const { locale, lang } = postedLanguage(club.locale, input);
@@ -254,7 +255,7 @@ export async function submitJoinPage(ctx: PublicCtx, slug: string, input: Posted
       answer: (answer) => page(answerHtml(locale, answer)),
       gone: (err) => (err.status === 404 ? notFoundPage(locale) : null),
       checkout: (url) => page(checkoutLink(tx.join.payText, url, tx.continueToPayment)),
-      framed,
+      framed: postedInFrame(headers),
     },
   );
 }

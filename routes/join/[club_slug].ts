@@ -21,5 +21,5 @@ export const POST = route({
   rateLimit: JOIN_RATE,
   // The fields are read by the JSON route's own schema in lib/pages/join, each error shown beside its field.
   body: z.record(z.string(), z.unknown()),
-  handler: ({ ctx, params, body, request }) => submitJoinPage(ctx, params.club_slug, body, request.headers.get("sec-fetch-dest") === "iframe"),
+  handler: ({ ctx, params, body, request }) => submitJoinPage(ctx, params.club_slug, body, request.headers),
 });

@@ -13,6 +13,11 @@ export const GET = route({
   hidden: true,
   raw: true,
   params: ManageParams,
-  query: z.object({ done: z.string().max(50).optional(), renew: z.string().max(50).optional(), checkout: z.string().max(50).optional() }),
+  // A page never answers a 422 for its address: an odd notice or choice is no notice, no choice.
+  query: z.object({
+    done: z.string().max(50).optional().catch(undefined),
+    renew: z.string().max(50).optional().catch(undefined),
+    checkout: z.string().max(50).optional().catch(undefined),
+  }),
   handler: ({ ctx, params, query }) => renderMemberPage(ctx, params.manage_token, query),
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { z } from "zod";
 import { clubTimeZone } from "../../lib/clubs/time-zone";
 import type { PublicCtx } from "../../lib/context";
-import { Conflict } from "../../lib/errors";
+import { Conflict, Forbidden } from "../../lib/errors";
 import { NO_ERRORS, notFoundPage, pageReply, runPageForm, type Shown } from "../../lib/pages/form";
 import { checkoutLink } from "../../lib/html/layout";
 import { setup, type TestEnv } from "../helpers";
@@ -51,6 +51,21 @@ describe("runPageForm", () => {
     const again = JSON.parse(refused.body) as Shown;
     expect(again.errors.fields.payment_method).toBeString();
     expect(again.challenge).toBe("c1.old");
+  });
+
+  it("offers a new challenge where the refusal spent or refused the one sent (ALREADY_MEMBER, CHALLENGE_USED), the same one where it came too fast", async () => {
+    const challengeAfter = async (err: Error) => {
+      const again = (await form(async () => {
+        throw err;
+      })) as { body: string };
+      return (JSON.parse(again.body) as Shown).challenge;
+    };
+    for (const err of [new Conflict("ALREADY_MEMBER"), new Forbidden("CHALLENGE_USED")]) {
+      const next = await challengeAfter(err);
+      expect([err.code, next]).not.toEqual([err.code, "c1.old"]);
+      expect(next).toBeString();
+    }
+    expect(await challengeAfter(new Forbidden("FORM_SENT_TOO_FAST"))).toBe("c1.old");
   });
 
   it("draws the 404 page in the language asked", () => {

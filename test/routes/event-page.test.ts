@@ -103,6 +103,19 @@ describe("GET /e/<club>/<event>", () => {
     }
   });
 
+  it("shows no form, and says why, before registration opens and when sold out without a waiting list", async () => {
+    const early = await createEventVia(env, { registration_opens_at: inDaysAt(3), tickets: [{ name: "T", non_member_price_cents: 0 }] });
+    const notYet = await get(pathOf(early));
+    expect(notYet.text).toContain("Les inscriptions ouvrent le");
+    expect(notYet.text).not.toContain("<form");
+    const full = await createEventVia(env, { capacity: 1, waitlist_enabled: false, tickets: [{ name: "T", non_member_price_cents: 0 }] });
+    expect((await get(pathOf(full))).text).toContain("<form");
+    expect((await post(pathOf(full), { ticket_id: full.tickets[0].id, ...person() })).status).toBe(201);
+    const soldOut = await get(pathOf(full));
+    expect(soldOut.text).toContain('<p class="alert" role="status">Complet</p>');
+    expect(soldOut.text).not.toContain("<form");
+  });
+
   it("says a cancelled event is cancelled, with no form", async () => {
     const event = await createEventVia(env, { title: "Annulé", tickets: [{ name: "T", non_member_price_cents: 0 }] });
     await env.call("PATCH", `/api/clubs/${env.clubId}/events/${event.id}`, { body: { status: "cancelled" } });

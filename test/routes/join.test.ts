@@ -4,13 +4,13 @@
 // is stored read back from the database.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { clubs, jobs, memberHistory, members, promoCodes, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { clubs, memberHistory, members, promoCodes } from "../../db/schema";
 import { solveChallenge } from "../../lib/forms";
 import { runDueJobs } from "../../lib/jobs";
 import { isCreditorReference } from "../../lib/payments/reference";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
-import { memberRow, seedMember, setCustomFields } from "../members-fixtures";
+import { memberRow, seedMember, setCustomFields, withEndpoint } from "../members-fixtures";
 import { header, startSmtp, type TestSmtp, textOf } from "../smtp";
 
 let env: TestEnv;
@@ -126,32 +126,14 @@ describe("POST /api/public/clubs/<slug>/join", () => {
   });
 
   it("a join is a member.created for the club's webhooks, written with the member (the item the admin sees)", async () => {
-    const now = new Date().toISOString();
-    const endpoint = {
-      id: crypto.randomUUID(),
-      club_id: env.clubId,
-      url: "https://hooks.example.org/in",
-      events: ["member.created"],
-      secret: "whsec_dGVzdA==",
-      enabled: true,
-      created_at: now,
-      updated_at: now,
-    };
-    await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
-    try {
+    await withEndpoint(env, ["member.created"], async (sent) => {
       const res = await join({ email: email() });
       expect(res.status).toBe(201);
-      const sent = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
-      expect(sent.map((d) => d.type)).toEqual(["member.created"]);
+      const delivered = await sent();
+      expect(delivered.map((d) => d.type)).toEqual(["member.created"]);
       const admin = await env.call("GET", `/api/clubs/${env.clubId}/members/${res.body.member_id}`);
-      expect(JSON.parse(sent[0].payload).data).toEqual(admin.body);
-    } finally {
-      await env.db.tx(async (t) => {
-        await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));
-        await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
-        await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
-      });
-    }
+      expect(JSON.parse(delivered[0].payload).data).toEqual(admin.body);
+    });
   });
 
   it("a free tier activates at once and sends a welcome, no payment details", async () => {
@@ -328,12 +310,18 @@ describe("application mode", () => {
     expect((await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/reject`, { body: {} })).status).toBe(409);
   });
 
-  it("approving a free tier's applicant makes them active", async () => {
+  it("approving a free tier's applicant makes them active, told to the club's webhooks", async () => {
     await setClub({ membership_mode: "application" });
     const res = await join({ email: email(), tier_id: freeTier });
     expect(res.body).toMatchObject({ status: "pending", application_status: "pending_approval", amount_cents: 0 });
-    const approved = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/approve`, { body: {} });
-    expect(approved.body.status).toBe("active");
+    await withEndpoint(env, ["member.updated", "member.status_changed"], async (sent) => {
+      const approved = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/approve`, { body: {} });
+      expect(approved.body.status).toBe("active");
+      const delivered = await sent();
+      expect(delivered.map((d) => d.type).sort()).toEqual(["member.status_changed", "member.updated"]);
+      const changed = delivered.find((d) => d.type === "member.status_changed");
+      expect(JSON.parse(changed?.payload ?? "{}").data).toMatchObject({ status: "active", previous_status: "pending" });
+    });
   });
 
   it("reject erases the applicant and mails them; members:view cannot approve or reject", async () => {

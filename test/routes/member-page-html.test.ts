@@ -47,6 +47,13 @@ describe("/m/<token>", () => {
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
   });
 
+  it("takes an odd query (a notice too long) as no query: the page, never a 422", async () => {
+    const m = await seedMember(env);
+    const res = await get(`/m/${m.manage_token}?done=${"x".repeat(60)}&renew=${"y".repeat(60)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+  });
+
   it("answers a wrong token with a 404 page in the visitor's language", async () => {
     const res = await get("/m/nope", "en");
     expect(res.status).toBe(404);
@@ -60,6 +67,14 @@ describe("/m/<token>", () => {
     expect(res.text).toMatch(new RegExp(`RF\\d{2}${m.referral_code}`));
     // The amount as the club's language writes it.
     expect(res.text).toMatch(/50,00\sCHF/);
+  });
+
+  it("answers a renewal it refuses (a suspended member) with its page saying why, not the API's JSON", async () => {
+    const m = await seedMember(env, { payment_status: "suspended" });
+    const res = await get(`/m/${m.manage_token}?renew=bank_transfer`);
+    expect(res.status).toBe(409);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.text).not.toContain("CH9300762011623852957");
   });
 
   it("runs its forms and redirects back with a notice", async () => {

@@ -3,10 +3,10 @@
 // token (404), the history written with `actor: member`, the erasure request the admin sees.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, desc, eq } from "drizzle-orm";
-import { clubs, jobs, members, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { clubs, jobs, members } from "../../db/schema";
 import { isCreditorReference } from "../../lib/payments/reference";
 import { setup, type TestEnv } from "../helpers";
-import { memberRow, seedMember } from "../members-fixtures";
+import { memberRow, seedMember, withEndpoint } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -76,34 +76,19 @@ describe("the member's page (JSON)", () => {
 
   it("a change the member makes is a member.updated for the club's webhooks, with the item the admin sees", async () => {
     const m = await seedMember(env);
-    const now = new Date().toISOString();
-    const endpoint = {
-      id: crypto.randomUUID(),
-      club_id: env.clubId,
-      url: "https://hooks.example.org/in",
-      events: ["member.updated"],
-      secret: "whsec_dGVzdA==",
-      enabled: true,
-      created_at: now,
-      updated_at: now,
-    };
-    await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
     try {
-      expect((await page("PATCH", m.manage_token as string, "", { last_name: "Renamed" })).status).toBe(200);
-      expect((await page("POST", m.manage_token as string, "/erasure-request", {})).status).toBe(200);
-      const sent = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
-      expect(sent.map((d) => d.type)).toEqual(["member.updated", "member.updated"]);
-      const admin = await env.call("GET", `/api/clubs/${env.clubId}/members/${m.id}`);
-      expect(JSON.parse(sent[1].payload).data).toEqual(admin.body);
-      expect(JSON.parse(sent[0].payload).data.last_name).toBe("Renamed");
-    } finally {
-      await env.db.tx(async (t) => {
-        await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));
-        await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
-        await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
-        // The list filter test counts the club's erasure requests.
-        await t.update(members).set({ erasure_requested_at: null }).where(eq(members.id, m.id));
+      await withEndpoint(env, ["member.updated"], async (sent) => {
+        expect((await page("PATCH", m.manage_token as string, "", { last_name: "Renamed" })).status).toBe(200);
+        expect((await page("POST", m.manage_token as string, "/erasure-request", {})).status).toBe(200);
+        const delivered = await sent();
+        expect(delivered.map((d) => d.type)).toEqual(["member.updated", "member.updated"]);
+        const admin = await env.call("GET", `/api/clubs/${env.clubId}/members/${m.id}`);
+        expect(JSON.parse(delivered[1].payload).data).toEqual(admin.body);
+        expect(JSON.parse(delivered[0].payload).data.last_name).toBe("Renamed");
       });
+    } finally {
+      // The list filter test counts the club's erasure requests.
+      await env.db.tx((t) => t.update(members).set({ erasure_requested_at: null }).where(eq(members.id, m.id)));
     }
   });
 

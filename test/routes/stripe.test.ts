@@ -534,6 +534,11 @@ describe("the join page by card", () => {
     const ticked = await pagePost(env, `/join/${slug}`, form("page-card2@example.org", { subscription: "true" }));
     expect(ticked.status).toBe(303);
     expect(stripe.sessionOf(ticked.location as string).mode).toBe("subscription");
+    // Inside a club's iframe: a page with a link opening Stripe's page in the whole window.
+    const framed = await pagePost(env, `/join/${slug}`, form("page-card3@example.org"), { "sec-fetch-dest": "iframe" });
+    expect(framed.status).toBe(201);
+    const link = /<a [^>]*href="([^"]+)"[^>]*target="_top"/.exec(framed.text)?.[1];
+    expect(stripe.sessionOf((link ?? "").replaceAll("&amp;", "&")).metadata.purpose).toBe("membership");
     expect((await send(stripe.pay(session.id))).body.outcome).toBe("paid");
     const [m] = await env.db.read.select().from(members).where(eq(members.id, session.metadata.member_id));
     expect(m).toMatchObject({ email: "page-card1@example.org", payment_status: "paid", payment_method: "stripe" });

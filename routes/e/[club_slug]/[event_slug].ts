@@ -28,6 +28,5 @@ export const POST = route({
   rateLimit: PUBLIC_REGISTRATION_RATE,
   // The fields are read by the JSON route's own schema in lib/pages/event, each error shown beside its field.
   body: z.record(z.string(), z.unknown()),
-  handler: ({ ctx, params, body, request }) =>
-    submitEventPage(ctx, params.club_slug, params.event_slug, body, request.headers.get("sec-fetch-dest") === "iframe"),
+  handler: ({ ctx, params, body, request }) => submitEventPage(ctx, params.club_slug, params.event_slug, body, request.headers),
 });
