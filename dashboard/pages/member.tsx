@@ -317,25 +317,23 @@ async function editForm(input: PageInput, values: Record<string, string> | null,
 }
 
 async function saveEdit(input: PageInput): Promise<Response> {
-  const member = await getMember(input.ctx, { member_id: input.params.member_id });
+  const member_id = input.params.member_id;
   const raw: Record<string, string> = {};
   for (const name of EDIT_FIELDS) {
     const value = input.form?.get(name);
     raw[name] = typeof value === "string" ? value.trim() : "";
   }
-  // Only what changed is sent: the API's rule that a corrected end needs a reason applies to a change, not to a resend.
-  const changed: Record<string, unknown> = {};
-  for (const name of ["first_name", "last_name", "email", "membership_end"] as const) if (raw[name] !== member[name]) changed[name] = raw[name];
-  for (const name of ["tier_id", "payment_method"] as const) if (raw[name] !== (member[name] ?? "")) changed[name] = raw[name] || null;
-  if (raw.reason) changed.reason = raw.reason;
-  const checked = check(MemberUpdate, changed, input.locale);
+  // The whole form is sent: the verb changes (and asks a reason for) only what differs from the
+  // stored member. An empty tier or payment method clears it; an empty name is the schema's to refuse.
+  const body = { ...raw, tier_id: raw.tier_id || null, payment_method: raw.payment_method || null, reason: raw.reason || undefined };
+  const checked = check(MemberUpdate, body, input.locale);
   if (!checked.ok) return editForm(input, raw, checked.problems);
   try {
-    await updateMember(input.ctx, { ...checked.data, member_id: member.id });
+    await updateMember(input.ctx, { ...checked.data, member_id });
   } catch (err) {
     return editForm(input, raw, problemsOf(err, input.locale));
   }
-  return input.redirect(`/admin/members/${member.id}?done=saved`);
+  return input.redirect(`/admin/members/${member_id}?done=saved`);
 }
 
 async function erasePage(input: PageInput, problems: Problems): Promise<Response> {

@@ -104,7 +104,7 @@ describe("add, edit, act on, erase a member", () => {
     expect(res.text).toContain('value="Ana"');
   });
 
-  it("edits a member (only what changed is sent) and records it", async () => {
+  it("edits a member (a resent, unchanged end needs no reason) and records it", async () => {
     const m = await seedMember(env, { first_name: "Old", email: "edit-me@test.org" });
     const res = await owner.post(
       `/admin/members/${m.id}/edit`,
