@@ -7,7 +7,7 @@ import type { Locale } from "../../lib/i18n";
 import { addMember } from "../../lib/members";
 import { exportMembers } from "../../lib/members/export";
 import { importMembers } from "../../lib/members/import";
-import { ImportQuery, ManualMemberCreate, MemberListQuery, type MemberAdminItem, SORTS, STATUSES } from "../../lib/members/schemas";
+import { ImportQuery, ManualMemberCreate, MemberExportQuery, MemberListQuery, type MemberAdminItem, SORTS, STATUSES } from "../../lib/members/schemas";
 import { listMembers } from "../../lib/members";
 import { listTiers } from "../../lib/tiers";
 import { replyResponse } from "../../server/reply";
@@ -363,10 +363,11 @@ async function runImport(input: PageInput): Promise<Response> {
 }
 
 async function exportFile(input: PageInput): Promise<Response> {
+  // The boxes ticked arrive as repeated `member_ids`; none ticked is the whole roster.
   const ids = input.query.getAll("member_ids").filter(Boolean);
-  const format = input.query.get("format") === "pdf" ? "pdf" : "csv";
-  const file = await exportMembers(input.ctx, { format, member_ids: ids.length ? ids : undefined });
-  return replyResponse(file);
+  const checked = check(MemberExportQuery, { format: input.query.get("format") || undefined, member_ids: ids.length ? ids : undefined }, input.locale);
+  if (!checked.ok) return input.page(input.t.nav.members, <Notice error={Object.values(checked.problems.fields).join(" ")} />, { status: 422 });
+  return replyResponse(await exportMembers(input.ctx, checked.data));
 }
 
 export default definePage({

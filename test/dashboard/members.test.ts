@@ -67,6 +67,11 @@ describe("members list", () => {
     expect(csv.text).not.toContain("export-b@test.org");
     const pdf = await owner.request("GET", "/admin/members/export?format=pdf");
     expect(pdf.headers.get("content-type")).toContain("application/pdf");
+    // The API's query schema and verb refuse what they refuse there: an unknown format, an id that is no uuid.
+    const xlsx = await owner.request("GET", `/admin/members/export?format=xlsx&member_ids=${a.id}`);
+    expect(xlsx.status).toBe(422);
+    expect(xlsx.headers.get("content-type")).toContain("text/html");
+    expect((await owner.request("GET", "/admin/members/export?member_ids=nope")).status).toBe(422);
   });
 });
 
