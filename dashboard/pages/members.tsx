@@ -344,18 +344,16 @@ async function importPage(input: PageInput, result: Awaited<ReturnType<typeof im
 
 async function runImport(input: PageInput): Promise<Response> {
   const file = input.form?.get("file");
-  const options = ImportQuery.safeParse({ mode: input.form?.get("mode") ?? undefined });
-  const dryRun = input.form?.get("run") !== "import";
   if (!(file instanceof File) || file.size === 0) {
     const tt = MEMBERS_TEXTS[input.locale];
     return importPage(input, null, { status: 422, fields: {}, message: tt.chooseFile });
   }
+  // The preview button is the API's dry_run; the mode, the API's own query schema.
+  const options = { mode: input.form?.get("mode") || undefined, dry_run: String(input.form?.get("run") !== "import") };
+  const checked = check(ImportQuery, options, input.locale);
+  if (!checked.ok) return importPage(input, null, { ...checked.problems, message: Object.values(checked.problems.fields).join(" ") });
   try {
-    const result = await importMembers(input.ctx, {
-      csv: new Uint8Array(await file.arrayBuffer()),
-      mode: options.success ? options.data.mode : "create",
-      dry_run: dryRun,
-    });
+    const result = await importMembers(input.ctx, { csv: new Uint8Array(await file.arrayBuffer()), ...checked.data });
     return importPage(input, result, NO_PROBLEMS);
   } catch (err) {
     return importPage(input, null, problemsOf(err, input.locale));

@@ -192,6 +192,17 @@ describe("import", () => {
     expect((await env.db.read.select().from(members).where(eq(members.email, "ada@test.org"))).length).toBe(1);
   });
 
+  it("updates with mode=update and refuses an unknown mode (422, nothing written), as the API's query schema does", async () => {
+    const m = await seedMember(env, { email: "import-update@test.org", first_name: "Before" });
+    const line = ["After,Lovelace,import-update@test.org,2031-01-01"];
+    const odd = await owner.post("/admin/members/import", { file: csv(line), mode: "merge", run: "import" }, "/admin/members/import");
+    expect(odd.status).toBe(422);
+    expect((await row(m.id)).first_name).toBe("Before");
+    const res = await owner.post("/admin/members/import", { file: csv(line), mode: "update", run: "import" }, "/admin/members/import");
+    expect(res.status).toBe(200);
+    expect((await row(m.id)).first_name).toBe("After");
+  });
+
   it("asks for a file when none is chosen", async () => {
     const res = await owner.post("/admin/members/import", { mode: "create", run: "preview" }, "/admin/members/import");
     expect(res.status).toBe(422);
