@@ -11,7 +11,7 @@ import { eraseMember } from "../../lib/members/erase";
 import { exportMemberData } from "../../lib/members/history";
 import { ExtendRequest, MarkPaidRequest, type MemberAdminItem, MemberUpdate, ReactivateRequest, SuspendRequest } from "../../lib/members/schemas";
 import type { Verb } from "../../lib/context";
-import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
+import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day, instant, money } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
@@ -112,7 +112,6 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
   const data = await exportMemberData(ctx, { member_id: input.params.member_id });
   const m = data.member;
   const problems = opts.problems ?? NO_PROBLEMS;
-  const done = input.query.get("done");
   const currency = clubOf(input.admin).currency;
   const path = `/admin/members/${m.id}`;
   const actions = (Object.keys(ACTIONS) as MemberAction[]).filter(
@@ -122,7 +121,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
   return input.page(
     `${m.first_name} ${m.last_name}`,
     <Fragment>
-      <Notice error={opts.failed ? null : problems.message} done={done && done in tt.done ? tt.done[done as keyof MembersTexts["done"]] : null} />
+      <Notice error={opts.failed ? null : problems.message} done={doneOf(input.query, tt.done)} />
       <section class="card" aria-labelledby="facts">
         <h2 id="facts">{tt.facts}</h2>
         <dl class="facts">

@@ -11,7 +11,7 @@ import { ImportQuery, ManualMemberCreate, MemberExportQuery, MemberListQuery, ty
 import { listMembers } from "../../lib/members";
 import { listTiers } from "../../lib/tiers";
 import { replyResponse } from "../../server/reply";
-import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
+import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day } from "../format";
 import { Fragment, h, type Html, raw } from "../jsx";
 import { CsrfField } from "../layout";
@@ -47,7 +47,6 @@ async function list(input: PageInput): Promise<Html | Response> {
   const query = listQuery(input.query);
   const result = await listMembers(ctx, { ...query, limit: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
-  const done = input.query.get("done");
   const results = (
     <div id="results">
       <p class="muted" role="status">
@@ -124,7 +123,7 @@ async function list(input: PageInput): Promise<Html | Response> {
   return input.page(
     t.nav.members,
     <Fragment>
-      <Notice done={done && done in tt.done ? tt.done[done as keyof MembersTexts["done"]] : null} />
+      <Notice done={doneOf(input.query, tt.done)} />
       {input.can("members:edit") ? (
         <div class="actions">
           <a class="button" href="/admin/members/new">

@@ -53,6 +53,8 @@ describe("members list", () => {
     // An htmx request gets only the results.
     const partial = await owner.request("GET", "/admin/members?search=quentin", { headers: { "hx-request": "true" } });
     expect(partial.text.startsWith('<div id="results">')).toBe(true);
+    // A `done` the page does not know shows no notice (not an object's inherited property).
+    expect((await owner.request("GET", "/admin/members?done=constructor")).text).not.toContain('class="notice');
     // Out-of-range query values fall back to the defaults rather than failing.
     expect((await owner.request("GET", "/admin/members?sort=nope&page=-3")).status).toBe(200);
   });
