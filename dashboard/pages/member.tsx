@@ -106,6 +106,11 @@ function actionBody(name: MemberAction, form: FormData | null): Record<string, u
   }
 }
 
+/** A payment method in the club's language; one the texts do not name (it is free text) as stored. */
+function methodName(tt: MembersTexts, method: string): string {
+  return Object.hasOwn(tt.methods, method) ? tt.methods[method] : method;
+}
+
 async function memberPage(input: PageInput, opts: { problems?: Problems; failed?: MemberAction } = {}): Promise<Response> {
   const { ctx, locale } = input;
   const tt = MEMBERS_TEXTS[locale];
@@ -140,7 +145,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
           <dt>{tt.end}</dt>
           <dd>{day(m.membership_end, locale)}</dd>
           <dt>{tt.paymentMethod}</dt>
-          <dd>{m.payment_method ? (tt.methods[m.payment_method] ?? m.payment_method) : ""}</dd>
+          <dd>{m.payment_method ? methodName(tt, m.payment_method) : ""}</dd>
           <dt>{tt.referralCode}</dt>
           <dd>{m.referral_code}</dd>
           <dt>{tt.joined}</dt>
@@ -239,7 +244,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
                   <tr>
                     <td>{day(p.paid_at, locale)}</td>
                     <td class="num">{money(p.amount_cents, p.currency, locale)}</td>
-                    <td>{tt.methods[p.method] ?? p.method}</td>
+                    <td>{methodName(tt, p.method)}</td>
                   </tr>
                 ))}
               </tbody>

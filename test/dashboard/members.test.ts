@@ -143,6 +143,12 @@ describe("add, edit, act on, erase a member", () => {
     const [p] = await env.db.read.select().from(payments).where(eq(payments.member_id, m.id));
     expect(p.amount_cents).toBe(6050);
     expect((await row(m.id)).payment_status).toBe("paid");
+    // The method is free text: one the page's texts do not name is shown as typed.
+    const odd = await owner.post(`/admin/members/${m.id}/actions/mark-paid`, { amount: "1", payment_method: "constructor" }, `/admin/members/${m.id}`);
+    expect(odd.status).toBe(303);
+    const shown = await owner.request("GET", `/admin/members/${m.id}`);
+    expect(shown.text).toContain("<td>constructor</td>");
+    expect(shown.text).not.toContain("native code");
     expect((await owner.post(`/admin/members/${m.id}/actions/suspend`, { reason: "asked" }, `/admin/members/${m.id}`)).status).toBe(303);
     expect((await row(m.id)).payment_status).toBe("suspended");
     const twice = await owner.post(`/admin/members/${m.id}/actions/suspend`, {}, `/admin/members/${m.id}`);
