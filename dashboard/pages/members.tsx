@@ -23,11 +23,14 @@ export function StatusBadge(props: { status: MemberAdminItem["status"]; tt: Memb
   return <span class={`status status-${props.status}`}>{props.tt.status[props.status]}</span>;
 }
 
-/** The list's query from the address bar; a value out of range falls back to the default, never a 422 page. */
+/** The list's query from the address bar; a value out of range falls back to its default (the others kept), never a 422 page. */
 function listQuery(query: URLSearchParams) {
-  const raw = Object.fromEntries(["search", "status", "sort", "dir", "page"].map((k) => [k, query.get(k) || undefined]));
+  const raw: Record<string, string | undefined> = Object.fromEntries(["search", "status", "sort", "dir", "page"].map((k) => [k, query.get(k) || undefined]));
   const parsed = MemberListQuery.safeParse(raw);
-  return parsed.success ? parsed.data : MemberListQuery.parse({});
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) delete raw[String(issue.path[0])];
+  const rest = MemberListQuery.safeParse(raw);
+  return rest.success ? rest.data : MemberListQuery.parse({});
 }
 
 function pageLink(query: ReturnType<typeof listQuery>, page: number): string {

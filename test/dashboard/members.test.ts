@@ -57,6 +57,10 @@ describe("members list", () => {
     expect((await owner.request("GET", "/admin/members?done=constructor")).text).not.toContain('class="notice');
     // Out-of-range query values fall back to the defaults rather than failing.
     expect((await owner.request("GET", "/admin/members?sort=nope&page=-3")).status).toBe(200);
+    // ...only the faulty ones: the search still holds.
+    const kept = await owner.request("GET", "/admin/members?search=quentin&sort=nope");
+    expect(kept.text).toContain(`/admin/members/${m.id}`);
+    expect(kept.text).toMatch(/<p class="muted" role="status">1 /);
   });
 
   it("exports the chosen members as CSV, and a PDF", async () => {
