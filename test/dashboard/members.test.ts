@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { auditLog, members, payments } from "../../db/schema";
 import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
-import { browser, type Env } from "./helpers";
+import { browser, type Env, ownerSignedIn } from "./helpers";
 
 let env: Env;
 let owner: ReturnType<typeof browser>;
@@ -213,6 +213,19 @@ describe("import", () => {
     const res = await owner.post("/admin/members/import", { file: csv(line), mode: "update", run: "import" }, "/admin/members/import");
     expect(res.status).toBe(200);
     expect((await row(m.id)).first_name).toBe("After");
+  });
+
+  it("answers a file over MAX_BODY_BYTES with a page (413), not the API's JSON", async () => {
+    const small = await ownerSignedIn({ MAX_BODY_BYTES: "1024" });
+    try {
+      const big = csv(Array.from({ length: 60 }, (_, i) => `Ada,Lovelace,ada${i}@test.org,2031-01-01`));
+      const res = await small.owner.post("/admin/members/import", { file: big, mode: "create", run: "preview" }, "/admin/members/import");
+      expect(res.status).toBe(413);
+      expect(res.headers.get("content-type")).toContain("text/html");
+      expect(res.text).toContain('role="alert"');
+    } finally {
+      small.env.close();
+    }
   });
 
   it("asks for a file when none is chosen", async () => {
