@@ -24,7 +24,11 @@ import { signInRoutes } from "./sign-in";
 
 export const PAGES_DIR = join(import.meta.dir, "pages");
 
-export type Dashboard = { handle(request: Request, ip: string | null, requestId: string): Promise<Response> };
+export type Dashboard = {
+  handle(request: Request, ip: string | null, requestId: string): Promise<Response>;
+  /** A refusal met before `handle` (a body over MAX_BODY_BYTES) as a page, not the API's JSON. */
+  refused(err: unknown, request: Request): Response;
+};
 
 export function isDashboardPath(path: string): boolean {
   return path === "/admin" || path.startsWith("/admin/");
@@ -218,5 +222,10 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
     return response;
   }
 
-  return { handle };
+  function refused(err: unknown, request: Request): Response {
+    const locale = localeFromAcceptLanguage(request.headers.get("accept-language"));
+    return errorPage(err, locale, null, request.headers.get("hx-request") === "true");
+  }
+
+  return { handle, refused };
 }

@@ -5,7 +5,7 @@
 import type { Db } from "../db";
 import type { AuditWriter } from "../lib/audit";
 import { resolveCaller } from "../lib/auth/caller";
-import { endSession, LOGIN_RATE, login } from "../lib/auth/sessions";
+import { endSession, LOGIN_RATE, LoginRequest, login } from "../lib/auth/sessions";
 import type { Config } from "../lib/config";
 import { Forbidden } from "../lib/errors";
 import type { Locale } from "../lib/i18n";
@@ -14,6 +14,7 @@ import { randomBase62 } from "../lib/ids";
 import { limitAddress } from "../lib/ratelimit";
 import { errorAnswer } from "../server/errors";
 import { auditWrite, cookieHeader, csrfToken, htmlResponse, readCookie, redirectTo, SESSION_COOKIE, SESSION_COOKIE_MAX_AGE, sameToken } from "./http";
+import { check } from "./components/form";
 import { h, type Html } from "./jsx";
 import { CsrfField, Document } from "./layout";
 
@@ -86,10 +87,10 @@ export function signInRoutes(deps: { db: Db; config: Config; audit: AuditWriter;
     try {
       if (!sameToken(fields.get("_csrf") as string | null, readCookie(request, LOGIN_COOKIE) ?? "")) throw new Forbidden("CSRF_INVALID");
       limitAddress(db, LOGIN_RATE.scope, LOGIN_RATE.perMinute, ip);
-      const session = await login(
-        { db, baseUrl: config.baseUrl, wallets: config.wallets, ip, locale, formProofBits: config.formProofBits },
-        { email: email.slice(0, 320), password: password.slice(0, 200) },
-      );
+      // The API's own schema: a malformed pair is refused (422) before it costs a password check or counts as a failure.
+      const checked = check(LoginRequest, { email, password }, locale);
+      if (!checked.ok) return form(locale, next, 422, email, Object.values(checked.problems.fields).join(" "));
+      const session = await login({ db, baseUrl: config.baseUrl, wallets: config.wallets, ip, locale, formProofBits: config.formProofBits }, checked.data);
       const response = redirectTo(request, next);
       response.headers.append("set-cookie", cookieHeader(SESSION_COOKIE, session.token, SESSION_COOKIE_MAX_AGE, secure));
       response.headers.append("set-cookie", cookieHeader(LOGIN_COOKIE, "", 0, secure));

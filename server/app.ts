@@ -72,8 +72,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       try {
         response = await dashboard.handle(await capBody(request, config.maxBodyBytes), ip, id);
       } catch (err) {
-        response =
-          err instanceof AppError ? appErrorResponse(err, localeFromAcceptLanguage(request.headers.get("accept-language")), id) : internalError("fr", err, id);
+        response = dashboard.refused(err, request);
       }
       response.headers.set("x-request-id", id);
       const duration_ms = Math.round((performance.now() - started) * 100) / 100;

@@ -192,7 +192,8 @@ export function amountText(cents: number | null | undefined): string {
 /** The `done` notice named in the address bar after a write, when the page knows it. */
 export function doneOf<K extends string>(query: URLSearchParams, texts: Record<K, string>): string | null {
   const done = query.get("done");
-  return done && done in texts ? texts[done as K] : null;
+  // Own keys only: `?done=constructor` is no notice of ours.
+  return done && Object.hasOwn(texts, done) ? texts[done as K] : null;
 }
 
 /** A `datetime-local` field's value (`2026-12-01T18:30`) as the API's UTC date-time; anything else is left for the schema to refuse. */

@@ -11,7 +11,7 @@ import { eraseMember } from "../../lib/members/erase";
 import { exportMemberData } from "../../lib/members/history";
 import { ExtendRequest, MarkPaidRequest, type MemberAdminItem, MemberUpdate, ReactivateRequest, SuspendRequest } from "../../lib/members/schemas";
 import type { Verb } from "../../lib/context";
-import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
+import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day, instant, money } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
@@ -106,13 +106,17 @@ function actionBody(name: MemberAction, form: FormData | null): Record<string, u
   }
 }
 
+/** A payment method in the club's language; one the texts do not name (it is free text) as stored. */
+function methodName(tt: MembersTexts, method: string): string {
+  return Object.hasOwn(tt.methods, method) ? tt.methods[method] : method;
+}
+
 async function memberPage(input: PageInput, opts: { problems?: Problems; failed?: MemberAction } = {}): Promise<Response> {
   const { ctx, locale } = input;
   const tt = MEMBERS_TEXTS[locale];
   const data = await exportMemberData(ctx, { member_id: input.params.member_id });
   const m = data.member;
   const problems = opts.problems ?? NO_PROBLEMS;
-  const done = input.query.get("done");
   const currency = clubOf(input.admin).currency;
   const path = `/admin/members/${m.id}`;
   const actions = (Object.keys(ACTIONS) as MemberAction[]).filter(
@@ -122,7 +126,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
   return input.page(
     `${m.first_name} ${m.last_name}`,
     <Fragment>
-      <Notice error={opts.failed ? null : problems.message} done={done && done in tt.done ? tt.done[done as keyof MembersTexts["done"]] : null} />
+      <Notice error={opts.failed ? null : problems.message} done={doneOf(input.query, tt.done)} />
       <section class="card" aria-labelledby="facts">
         <h2 id="facts">{tt.facts}</h2>
         <dl class="facts">
@@ -141,7 +145,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
           <dt>{tt.end}</dt>
           <dd>{day(m.membership_end, locale)}</dd>
           <dt>{tt.paymentMethod}</dt>
-          <dd>{m.payment_method ? (tt.methods[m.payment_method] ?? m.payment_method) : ""}</dd>
+          <dd>{m.payment_method ? methodName(tt, m.payment_method) : ""}</dd>
           <dt>{tt.referralCode}</dt>
           <dd>{m.referral_code}</dd>
           <dt>{tt.joined}</dt>
@@ -240,7 +244,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
                   <tr>
                     <td>{day(p.paid_at, locale)}</td>
                     <td class="num">{money(p.amount_cents, p.currency, locale)}</td>
-                    <td>{tt.methods[p.method] ?? p.method}</td>
+                    <td>{methodName(tt, p.method)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -317,25 +321,23 @@ async function editForm(input: PageInput, values: Record<string, string> | null,
 }
 
 async function saveEdit(input: PageInput): Promise<Response> {
-  const member = await getMember(input.ctx, { member_id: input.params.member_id });
+  const member_id = input.params.member_id;
   const raw: Record<string, string> = {};
   for (const name of EDIT_FIELDS) {
     const value = input.form?.get(name);
     raw[name] = typeof value === "string" ? value.trim() : "";
   }
-  // Only what changed is sent: the API's rule that a corrected end needs a reason applies to a change, not to a resend.
-  const changed: Record<string, unknown> = {};
-  for (const name of ["first_name", "last_name", "email", "membership_end"] as const) if (raw[name] !== member[name]) changed[name] = raw[name];
-  for (const name of ["tier_id", "payment_method"] as const) if (raw[name] !== (member[name] ?? "")) changed[name] = raw[name] || null;
-  if (raw.reason) changed.reason = raw.reason;
-  const checked = check(MemberUpdate, changed, input.locale);
+  // The whole form is sent: the verb changes (and asks a reason for) only what differs from the
+  // stored member. An empty tier or payment method clears it; an empty name is the schema's to refuse.
+  const body = { ...raw, tier_id: raw.tier_id || null, payment_method: raw.payment_method || null, reason: raw.reason || undefined };
+  const checked = check(MemberUpdate, body, input.locale);
   if (!checked.ok) return editForm(input, raw, checked.problems);
   try {
-    await updateMember(input.ctx, { ...checked.data, member_id: member.id });
+    await updateMember(input.ctx, { ...checked.data, member_id });
   } catch (err) {
     return editForm(input, raw, problemsOf(err, input.locale));
   }
-  return input.redirect(`/admin/members/${member.id}?done=saved`);
+  return input.redirect(`/admin/members/${member_id}?done=saved`);
 }
 
 async function erasePage(input: PageInput, problems: Problems): Promise<Response> {

@@ -7,11 +7,11 @@ import type { Locale } from "../../lib/i18n";
 import { addMember } from "../../lib/members";
 import { exportMembers } from "../../lib/members/export";
 import { importMembers } from "../../lib/members/import";
-import { ImportQuery, ManualMemberCreate, MemberListQuery, type MemberAdminItem, SORTS, STATUSES } from "../../lib/members/schemas";
+import { ImportQuery, ManualMemberCreate, MemberExportQuery, MemberListQuery, type MemberAdminItem, SORTS, STATUSES } from "../../lib/members/schemas";
 import { listMembers } from "../../lib/members";
 import { listTiers } from "../../lib/tiers";
 import { replyResponse } from "../../server/reply";
-import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
+import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day } from "../format";
 import { Fragment, h, type Html, raw } from "../jsx";
 import { CsrfField } from "../layout";
@@ -23,11 +23,14 @@ export function StatusBadge(props: { status: MemberAdminItem["status"]; tt: Memb
   return <span class={`status status-${props.status}`}>{props.tt.status[props.status]}</span>;
 }
 
-/** The list's query from the address bar; a value out of range falls back to the default, never a 422 page. */
+/** The list's query from the address bar; a value out of range falls back to its default (the others kept), never a 422 page. */
 function listQuery(query: URLSearchParams) {
-  const raw = Object.fromEntries(["search", "status", "sort", "dir", "page"].map((k) => [k, query.get(k) || undefined]));
+  const raw: Record<string, string | undefined> = Object.fromEntries(["search", "status", "sort", "dir", "page"].map((k) => [k, query.get(k) || undefined]));
   const parsed = MemberListQuery.safeParse(raw);
-  return parsed.success ? parsed.data : MemberListQuery.parse({});
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) delete raw[String(issue.path[0])];
+  const rest = MemberListQuery.safeParse(raw);
+  return rest.success ? rest.data : MemberListQuery.parse({});
 }
 
 function pageLink(query: ReturnType<typeof listQuery>, page: number): string {
@@ -47,7 +50,6 @@ async function list(input: PageInput): Promise<Html | Response> {
   const query = listQuery(input.query);
   const result = await listMembers(ctx, { ...query, limit: PAGE_SIZE });
   const pages = Math.max(1, Math.ceil(result.total / PAGE_SIZE));
-  const done = input.query.get("done");
   const results = (
     <div id="results">
       <p class="muted" role="status">
@@ -124,7 +126,7 @@ async function list(input: PageInput): Promise<Html | Response> {
   return input.page(
     t.nav.members,
     <Fragment>
-      <Notice done={done && done in tt.done ? tt.done[done as keyof MembersTexts["done"]] : null} />
+      <Notice done={doneOf(input.query, tt.done)} />
       {input.can("members:edit") ? (
         <div class="actions">
           <a class="button" href="/admin/members/new">
@@ -344,18 +346,16 @@ async function importPage(input: PageInput, result: Awaited<ReturnType<typeof im
 
 async function runImport(input: PageInput): Promise<Response> {
   const file = input.form?.get("file");
-  const options = ImportQuery.safeParse({ mode: input.form?.get("mode") ?? undefined });
-  const dryRun = input.form?.get("run") !== "import";
   if (!(file instanceof File) || file.size === 0) {
     const tt = MEMBERS_TEXTS[input.locale];
     return importPage(input, null, { status: 422, fields: {}, message: tt.chooseFile });
   }
+  // The preview button is the API's dry_run; the mode, the API's own query schema.
+  const options = { mode: input.form?.get("mode") || undefined, dry_run: String(input.form?.get("run") !== "import") };
+  const checked = check(ImportQuery, options, input.locale);
+  if (!checked.ok) return importPage(input, null, { ...checked.problems, message: Object.values(checked.problems.fields).join(" ") });
   try {
-    const result = await importMembers(input.ctx, {
-      csv: new Uint8Array(await file.arrayBuffer()),
-      mode: options.success ? options.data.mode : "create",
-      dry_run: dryRun,
-    });
+    const result = await importMembers(input.ctx, { csv: new Uint8Array(await file.arrayBuffer()), ...checked.data });
     return importPage(input, result, NO_PROBLEMS);
   } catch (err) {
     return importPage(input, null, problemsOf(err, input.locale));
@@ -363,10 +363,11 @@ async function runImport(input: PageInput): Promise<Response> {
 }
 
 async function exportFile(input: PageInput): Promise<Response> {
+  // The boxes ticked arrive as repeated `member_ids`; none ticked is the whole roster.
   const ids = input.query.getAll("member_ids").filter(Boolean);
-  const format = input.query.get("format") === "pdf" ? "pdf" : "csv";
-  const file = await exportMembers(input.ctx, { format, member_ids: ids.length ? ids : undefined });
-  return replyResponse(file);
+  const checked = check(MemberExportQuery, { format: input.query.get("format") || undefined, member_ids: ids.length ? ids : undefined }, input.locale);
+  if (!checked.ok) return input.page(input.t.nav.members, <Notice error={Object.values(checked.problems.fields).join(" ")} />, { status: 422 });
+  return replyResponse(await exportMembers(input.ctx, checked.data));
 }
 
 export default definePage({

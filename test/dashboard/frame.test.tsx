@@ -51,6 +51,15 @@ describe("sign-in", () => {
     expect(res.headers.getSetCookie().some((c) => c.startsWith("club_session="))).toBe(false);
   });
 
+  it("refuses a malformed pair (422) as POST /api/auth/login does, not a password cut to size", async () => {
+    const b = browser(env);
+    const form = await b.request("GET", "/admin/login");
+    const res = await b.request("POST", "/admin/login", { form: { _csrf: b.csrfOf(form), email: "owner@test.org", password: "x".repeat(201) } });
+    expect(res.status).toBe(422);
+    expect(res.text).toContain('role="alert"');
+    expect(res.text).toContain('value="owner@test.org"');
+  });
+
   it("refuses a sign-in form that did not come from its page (no double-submit token)", async () => {
     const b = browser(env);
     const res = await b.request("POST", "/admin/login", { form: { _csrf: "forged", email: "owner@test.org", password: "owner-password" } });

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { auditLog, members, payments } from "../../db/schema";
 import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
-import { browser, type Env } from "./helpers";
+import { browser, type Env, ownerSignedIn } from "./helpers";
 
 let env: Env;
 let owner: ReturnType<typeof browser>;
@@ -53,8 +53,14 @@ describe("members list", () => {
     // An htmx request gets only the results.
     const partial = await owner.request("GET", "/admin/members?search=quentin", { headers: { "hx-request": "true" } });
     expect(partial.text.startsWith('<div id="results">')).toBe(true);
+    // A `done` the page does not know shows no notice (not an object's inherited property).
+    expect((await owner.request("GET", "/admin/members?done=constructor")).text).not.toContain('class="notice');
     // Out-of-range query values fall back to the defaults rather than failing.
     expect((await owner.request("GET", "/admin/members?sort=nope&page=-3")).status).toBe(200);
+    // ...only the faulty ones: the search still holds.
+    const kept = await owner.request("GET", "/admin/members?search=quentin&sort=nope");
+    expect(kept.text).toContain(`/admin/members/${m.id}`);
+    expect(kept.text).toMatch(/<p class="muted" role="status">1 /);
   });
 
   it("exports the chosen members as CSV, and a PDF", async () => {
@@ -67,6 +73,11 @@ describe("members list", () => {
     expect(csv.text).not.toContain("export-b@test.org");
     const pdf = await owner.request("GET", "/admin/members/export?format=pdf");
     expect(pdf.headers.get("content-type")).toContain("application/pdf");
+    // The API's query schema and verb refuse what they refuse there: an unknown format, an id that is no uuid.
+    const xlsx = await owner.request("GET", `/admin/members/export?format=xlsx&member_ids=${a.id}`);
+    expect(xlsx.status).toBe(422);
+    expect(xlsx.headers.get("content-type")).toContain("text/html");
+    expect((await owner.request("GET", "/admin/members/export?member_ids=nope")).status).toBe(422);
   });
 });
 
@@ -104,7 +115,7 @@ describe("add, edit, act on, erase a member", () => {
     expect(res.text).toContain('value="Ana"');
   });
 
-  it("edits a member (only what changed is sent) and records it", async () => {
+  it("edits a member (a resent, unchanged end needs no reason) and records it", async () => {
     const m = await seedMember(env, { first_name: "Old", email: "edit-me@test.org" });
     const res = await owner.post(
       `/admin/members/${m.id}/edit`,
@@ -136,6 +147,12 @@ describe("add, edit, act on, erase a member", () => {
     const [p] = await env.db.read.select().from(payments).where(eq(payments.member_id, m.id));
     expect(p.amount_cents).toBe(6050);
     expect((await row(m.id)).payment_status).toBe("paid");
+    // The method is free text: one the page's texts do not name is shown as typed.
+    const odd = await owner.post(`/admin/members/${m.id}/actions/mark-paid`, { amount: "1", payment_method: "constructor" }, `/admin/members/${m.id}`);
+    expect(odd.status).toBe(303);
+    const shown = await owner.request("GET", `/admin/members/${m.id}`);
+    expect(shown.text).toContain("<td>constructor</td>");
+    expect(shown.text).not.toContain("native code");
     expect((await owner.post(`/admin/members/${m.id}/actions/suspend`, { reason: "asked" }, `/admin/members/${m.id}`)).status).toBe(303);
     expect((await row(m.id)).payment_status).toBe("suspended");
     const twice = await owner.post(`/admin/members/${m.id}/actions/suspend`, {}, `/admin/members/${m.id}`);
@@ -185,6 +202,30 @@ describe("import", () => {
     );
     expect(good.text).toContain("Import enregistré : 1 créé(s)");
     expect((await env.db.read.select().from(members).where(eq(members.email, "ada@test.org"))).length).toBe(1);
+  });
+
+  it("updates with mode=update and refuses an unknown mode (422, nothing written), as the API's query schema does", async () => {
+    const m = await seedMember(env, { email: "import-update@test.org", first_name: "Before" });
+    const line = ["After,Lovelace,import-update@test.org,2031-01-01"];
+    const odd = await owner.post("/admin/members/import", { file: csv(line), mode: "merge", run: "import" }, "/admin/members/import");
+    expect(odd.status).toBe(422);
+    expect((await row(m.id)).first_name).toBe("Before");
+    const res = await owner.post("/admin/members/import", { file: csv(line), mode: "update", run: "import" }, "/admin/members/import");
+    expect(res.status).toBe(200);
+    expect((await row(m.id)).first_name).toBe("After");
+  });
+
+  it("answers a file over MAX_BODY_BYTES with a page (413), not the API's JSON", async () => {
+    const small = await ownerSignedIn({ MAX_BODY_BYTES: "1024" });
+    try {
+      const big = csv(Array.from({ length: 60 }, (_, i) => `Ada,Lovelace,ada${i}@test.org,2031-01-01`));
+      const res = await small.owner.post("/admin/members/import", { file: big, mode: "create", run: "preview" }, "/admin/members/import");
+      expect(res.status).toBe(413);
+      expect(res.headers.get("content-type")).toContain("text/html");
+      expect(res.text).toContain('role="alert"');
+    } finally {
+      small.env.close();
+    }
   });
 
   it("asks for a file when none is chosen", async () => {
