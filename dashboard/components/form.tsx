@@ -189,6 +189,17 @@ export function amountText(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? "" : (cents / 100).toFixed(2);
 }
 
+/** An amount typed as people write it (`50`, `50.00`, `50,5`) in cents; anything else is left for the schema to refuse. */
+export function cents(text: string | undefined): number | string | undefined {
+  if (text === undefined) return undefined;
+  return /^\d{1,9}([.,]\d{1,2})?$/.test(text) ? Math.round(Number(text.replace(",", ".")) * 100) : text;
+}
+
+/** A whole number typed in a field; anything else is left for the schema to refuse. */
+export function whole(text: string | undefined): number | string | undefined {
+  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : text;
+}
+
 /** The `done` notice named in the address bar after a write, when the page knows it. */
 export function doneOf<K extends string>(query: URLSearchParams, texts: Record<K, string>): string | null {
   const done = query.get("done");

@@ -8,6 +8,7 @@ import { fill } from "../../lib/i18n/dashboard";
 import { EVENTS_TEXTS, type EventsTab, type EventsTexts } from "../../lib/i18n/dashboard-events";
 import {
   amountText,
+  cents,
   check,
   Checkbox,
   doneOf,
@@ -21,14 +22,13 @@ import {
   TextArea,
   textFields,
   utcInput,
+  whole,
 } from "../components/form";
 import { instant, money } from "../format";
 import { AddButton, DataTable, LinkCell } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
-import { cents } from "./member";
-import { whole } from "./promo-codes";
 
 const TABS: EventsTab[] = ["upcoming", "past", "draft", "cancelled"];
 

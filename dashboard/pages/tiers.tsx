@@ -5,13 +5,12 @@ import { NotFound } from "../../lib/errors";
 import { fill } from "../../lib/i18n/dashboard";
 import { TIERS_TEXTS, type TiersTexts } from "../../lib/i18n/dashboard-tiers";
 import { createTier, listTiers, type Tier, TierCreate, TierUpdate, updateTier } from "../../lib/tiers";
-import { amountText, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, TextArea, textFields } from "../components/form";
+import { amountText, cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, TextArea, textFields } from "../components/form";
 import { money } from "../format";
 import { ActiveBadge, AddButton, DataTable, LinkCell } from "../components/table";
 import { Fragment, h } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
-import { cents } from "./member";
 
 const FIELDS = ["name", "description", "price", "duration_months", "sort_order"] as const;
 
