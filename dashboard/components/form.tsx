@@ -36,12 +36,18 @@ export function check<S extends ZodType>(schema: S, value: unknown, locale: Loca
   return { ok: false, problems: { status: 422, fields, message: null } };
 }
 
+/** One text field of a form, trimmed; empty when absent. */
+export function textOf(form: FormData | null, name: string): string {
+  const value = form?.get(name);
+  return typeof value === "string" ? value.trim() : "";
+}
+
 /** The text fields of a form, trimmed; an empty one is absent (the API's "not sent"). */
 export function textFields(form: FormData | null, names: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of names) {
-    const value = form?.get(name);
-    if (typeof value === "string" && value.trim() !== "") out[name] = value.trim();
+    const value = textOf(form, name);
+    if (value !== "") out[name] = value;
   }
   return out;
 }

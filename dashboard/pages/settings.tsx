@@ -11,7 +11,7 @@ import { BARCODE_FORMATS, CARD_BACK_FIELD_TYPES, type CardBackField, ClubUpdate 
 import { LOCALES } from "../../lib/i18n";
 import { fill } from "../../lib/i18n/dashboard";
 import { SETTINGS_TEXTS, type SettingsGroup, type SettingsTexts } from "../../lib/i18n/dashboard-settings";
-import { amountText, cents, check, Field, FieldNotes, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
+import { amountText, cents, check, Field, FieldNotes, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -118,9 +118,8 @@ const numberOr = (text: string): number | string => (/^-?\d+(\.\d+)?$/.test(text
 function bodyOf(group: Group, form: FormData | null): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const field of group.fields) {
-    const raw = form?.get(field.name);
-    const text = typeof raw === "string" ? raw.trim() : "";
-    if (field.kind === "checkbox") body[field.name] = raw !== null && raw !== undefined;
+    const text = textOf(form, field.name);
+    if (field.kind === "checkbox") body[field.name] = form?.has(field.name) ?? false;
     else if (text === "") body[field.name] = field.required ? "" : field.kind === "days" ? [] : null;
     else if (field.kind === "number") body[field.name] = numberOr(text);
     else if (field.kind === "amount") body[field.name] = cents(text);
@@ -142,10 +141,7 @@ function bodyOf(group: Group, form: FormData | null): Record<string, unknown> {
 function backFieldsOf(form: FormData | null, stored: CardBackField[]): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
   for (let i = 0; i < stored.length + BLANK_BACK_ROWS; i++) {
-    const get = (name: string) => {
-      const v = form?.get(`back_${name}_${i}`);
-      return typeof v === "string" ? v.trim() : "";
-    };
+    const get = (name: string) => textOf(form, `back_${name}_${i}`);
     if (!get("label") && !get("value")) continue;
     rows.push({ ...(stored[i] ?? {}), type: get("type") || "text", label: get("label"), value: get("value"), is_perk: form?.get(`back_perk_${i}`) !== null });
   }
