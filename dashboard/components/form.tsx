@@ -36,12 +36,18 @@ export function check<S extends ZodType>(schema: S, value: unknown, locale: Loca
   return { ok: false, problems: { status: 422, fields, message: null } };
 }
 
+/** One text field of a form, trimmed; empty when absent. */
+export function textOf(form: FormData | null, name: string): string {
+  const value = form?.get(name);
+  return typeof value === "string" ? value.trim() : "";
+}
+
 /** The text fields of a form, trimmed; an empty one is absent (the API's "not sent"). */
 export function textFields(form: FormData | null, names: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of names) {
-    const value = form?.get(name);
-    if (typeof value === "string" && value.trim() !== "") out[name] = value.trim();
+    const value = textOf(form, name);
+    if (value !== "") out[name] = value;
   }
   return out;
 }
@@ -187,6 +193,17 @@ export function Checkbox(props: { name: string; id?: string; label: string; chec
 /** Cents as an amount field shows them (`1500` -> `15.00`); empty for none. */
 export function amountText(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? "" : (cents / 100).toFixed(2);
+}
+
+/** An amount typed as people write it (`50`, `50.00`, `50,5`) in cents; anything else is left for the schema to refuse. */
+export function cents(text: string | undefined): number | string | undefined {
+  if (text === undefined) return undefined;
+  return /^\d{1,9}([.,]\d{1,2})?$/.test(text) ? Math.round(Number(text.replace(",", ".")) * 100) : text;
+}
+
+/** A whole number typed in a field; anything else is left for the schema to refuse. */
+export function whole(text: string | undefined): number | string | undefined {
+  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : text;
 }
 
 /** The `done` notice named in the address bar after a write, when the page knows it. */

@@ -14,7 +14,8 @@ import { definePage, type PageInput } from "../page";
 
 const PAGE_SIZE = 50;
 const FILTERS = ["key_prefix", "path", "via", "request_id", "from", "to", "include_protocol", "page"] as const;
-const VIAS = ["http", "mcp", "dashboard"] as const;
+/** The transports the API's filter takes (its schema's own list). */
+const VIAS = AuditLogQuery.shape.via.unwrap().options;
 
 function resultClass(status: number): string {
   if (status >= 500) return "status-suspended";

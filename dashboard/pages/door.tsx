@@ -16,6 +16,7 @@ import { instant } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
+import { tabOf } from "./events";
 
 /** Opening the door needs the event (events:view) and checking in (access_control:edit), as the API's routes do. */
 const DOOR_SCOPE = [getEvent.scope, checkinEvent.scope].flat();
@@ -154,11 +155,10 @@ async function scan(input: PageInput): Promise<Response> {
   return doorPage(input, await getEvent(input.ctx, { event_id: input.params.event_id }), shown, NO_PROBLEMS);
 }
 
-/** /admin/door: the events a door can open for (published, from today on), soonest first. */
+/** /admin/door: the events a door can open for (the events page's upcoming ones: published, from today on), soonest first. */
 async function choose(input: PageInput): Promise<Response> {
   const tt = DOOR_TEXTS[input.locale];
-  const today = new Date().toISOString().slice(0, 10);
-  const events = (await listEvents(input.ctx, {})).filter((e) => e.status === "published" && e.starts_at.slice(0, 10) >= today).reverse();
+  const events = (await listEvents(input.ctx, {})).filter((e) => tabOf(e) === "upcoming").reverse();
   return input.page(
     tt.chooseTitle,
     <Fragment>

@@ -18,14 +18,13 @@ import { fill } from "../../lib/i18n/dashboard";
 import { EVENTS_TEXTS, type EventsTexts } from "../../lib/i18n/dashboard-events";
 import { listMembers } from "../../lib/members";
 import { addRegistration, cancelRegistration, confirmRegistration } from "../../lib/registrations/admin";
-import { amountText, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
+import { amountText, cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { instant, money } from "../format";
 import { DataTable, Fact } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
 import { EventStatus } from "./events";
-import { cents } from "./member";
 
 const RegStatusBadge = (props: { status: EventRegistrationItem["status"]; tt: EventsTexts }) => {
   const look = { confirmed: "active", pending: "pending", waitlisted: "pending", cancelled: "expired" }[props.status];

@@ -5,9 +5,11 @@
 import { createEvent, getEvent, listEvents, updateEvent } from "../../lib/events";
 import { EventCreate, type EventAdminDetail, type EventAdminItem, EventUpdate } from "../../lib/events/schemas";
 import { fill } from "../../lib/i18n/dashboard";
+import { todayUtc } from "../../lib/members/status";
 import { EVENTS_TEXTS, type EventsTab, type EventsTexts } from "../../lib/i18n/dashboard-events";
 import {
   amountText,
+  cents,
   check,
   Checkbox,
   doneOf,
@@ -21,14 +23,13 @@ import {
   TextArea,
   textFields,
   utcInput,
+  whole,
 } from "../components/form";
 import { instant, money } from "../format";
 import { AddButton, DataTable, LinkCell } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
-import { cents } from "./member";
-import { whole } from "./promo-codes";
 
 const TABS: EventsTab[] = ["upcoming", "past", "draft", "cancelled"];
 
@@ -37,8 +38,8 @@ export function EventStatus(props: { status: EventAdminItem["status"]; tt: Event
   return <span class={`status status-${look}`}>{props.tt.status[props.status]}</span>;
 }
 
-/** Which tab an event belongs in: its status, and for a published one whether it starts today or later. */
-function tabOf(e: EventAdminItem, today: string): EventsTab {
+/** Which tab an event belongs in: its status, and for a published one whether it starts today or later (the door's events too). */
+export function tabOf(e: EventAdminItem, today = todayUtc()): EventsTab {
   if (e.status !== "published") return e.status;
   return e.starts_at.slice(0, 10) >= today ? "upcoming" : "past";
 }
@@ -47,7 +48,7 @@ async function list(input: PageInput): Promise<Response> {
   const { locale } = input;
   const tt = EVENTS_TEXTS[locale];
   const tab = (TABS as string[]).includes(input.query.get("show") ?? "") ? (input.query.get("show") as EventsTab) : "upcoming";
-  const today = new Date().toISOString().slice(0, 10);
+  const today = todayUtc();
   const all = await listEvents(input.ctx, {});
   const shown = all.filter((e) => tabOf(e, today) === tab);
   // Soonest first for what is coming; the API's latest-first for the rest.

@@ -12,7 +12,7 @@ import { ApiKeyCreate, createApiKey, listApiKeys, revokeApiKey } from "../../lib
 import { fill } from "../../lib/i18n/dashboard";
 import { listGrants, revokeGrant } from "../../lib/oauth/grants";
 import { KEYS_TEXTS, type KeysTexts } from "../../lib/i18n/dashboard-keys";
-import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
+import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
 import { type Column, RecordTable } from "../components/record-table";
 import { ShownOnce } from "../components/shown-once";
 import { day, instant } from "../format";
@@ -234,10 +234,7 @@ function scopesOf(form: FormData | null): Scopes {
 
 async function create(input: PageInput): Promise<Response> {
   const tt = KEYS_TEXTS[input.locale];
-  const text = (name: string) => {
-    const v = input.form?.get(name);
-    return typeof v === "string" ? v.trim() : "";
-  };
+  const text = (name: string) => textOf(input.form, name);
   const values = { name: text("name"), expires_at: text("expires_at"), view_only: text("view_only") };
   const chosen = scopesOf(input.form);
   const again = (problems: Problems) => keysPage(input, { form: { values, chosen, problems }, status: problems.status });

@@ -11,7 +11,7 @@ import { eraseMember } from "../../lib/members/erase";
 import { exportMemberData } from "../../lib/members/history";
 import { ExtendRequest, MarkPaidRequest, type MemberAdminItem, MemberUpdate, ReactivateRequest, SuspendRequest } from "../../lib/members/schemas";
 import type { Verb } from "../../lib/context";
-import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
+import { cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day, instant, money } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
@@ -83,12 +83,6 @@ const ACTIONS: Record<MemberAction, Action> = {
   approve: { verb: approveMember as never, schema: z.object({}), offered: (m) => m.application_status === "pending_approval", fields: () => null },
   reject: { verb: rejectMember as never, schema: z.object({}), offered: (m) => m.application_status === "pending_approval", fields: () => null },
 };
-
-/** An amount typed as people write it (`50`, `50.00`, `50,5`) in cents; anything else is left for the schema to refuse. */
-export function cents(text: string | undefined): number | string | undefined {
-  if (text === undefined) return undefined;
-  return /^\d{1,9}([.,]\d{1,2})?$/.test(text) ? Math.round(Number(text.replace(",", ".")) * 100) : text;
-}
 
 function actionBody(name: MemberAction, form: FormData | null): Record<string, unknown> {
   const f = textFields(form, ["extend_months", "amount", "payment_method", "reason"]);

@@ -10,6 +10,7 @@ import { createPromoCode, listPromoCodes, PromoCodeCreate, type PromoCodePublic,
 import { listTiers } from "../../lib/tiers";
 import {
   amountText,
+  cents,
   check,
   Checkbox,
   doneOf,
@@ -22,20 +23,15 @@ import {
   Select,
   textFields,
   utcInput,
+  whole,
 } from "../components/form";
 import { instant, money } from "../format";
 import { ActiveBadge, AddButton, DataTable } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
-import { cents } from "./member";
 
 const FIELDS = ["code", "discount_type", "discount_value", "event_id", "max_uses", "valid_from", "valid_until"] as const;
-
-/** A whole number typed in a field; anything else is left for the schema to refuse. */
-export function whole(text: string | undefined): number | string | undefined {
-  return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : text;
-}
 
 function discountText(p: PromoCodePublic, currency: string, locale: Locale): string {
   return p.discount_type === "percent" ? `${p.discount_value} %` : money(p.discount_value, p.currency ?? currency, locale);

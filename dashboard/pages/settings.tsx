@@ -11,7 +11,7 @@ import { BARCODE_FORMATS, CARD_BACK_FIELD_TYPES, type CardBackField, ClubUpdate 
 import { LOCALES } from "../../lib/i18n";
 import { fill } from "../../lib/i18n/dashboard";
 import { SETTINGS_TEXTS, type SettingsGroup, type SettingsTexts } from "../../lib/i18n/dashboard-settings";
-import { check, Field, FieldNotes, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
+import { amountText, cents, check, Field, FieldNotes, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -104,7 +104,7 @@ const canAll = (input: PageInput, needs: Needs) => [needs].flat().every((s) => i
 function shown(field: SettingField, value: unknown): string {
   if (value === null || value === undefined) return "";
   if (field.kind === "days" && Array.isArray(value)) return value.join(", ");
-  if (field.kind === "amount" && typeof value === "number") return (value / 100).toFixed(2);
+  if (field.kind === "amount" && typeof value === "number") return amountText(value);
   return String(value);
 }
 
@@ -118,15 +118,12 @@ const numberOr = (text: string): number | string => (/^-?\d+(\.\d+)?$/.test(text
 function bodyOf(group: Group, form: FormData | null): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const field of group.fields) {
-    const raw = form?.get(field.name);
-    const text = typeof raw === "string" ? raw.trim() : "";
-    if (field.kind === "checkbox") body[field.name] = raw !== null && raw !== undefined;
+    const text = textOf(form, field.name);
+    if (field.kind === "checkbox") body[field.name] = form?.has(field.name) ?? false;
     else if (text === "") body[field.name] = field.required ? "" : field.kind === "days" ? [] : null;
     else if (field.kind === "number") body[field.name] = numberOr(text);
-    else if (field.kind === "amount") {
-      const amount = text.replace(",", ".");
-      body[field.name] = /^\d{1,9}(\.\d{1,2})?$/.test(amount) ? Math.round(Number(amount) * 100) : text;
-    } else if (field.kind === "days")
+    else if (field.kind === "amount") body[field.name] = cents(text);
+    else if (field.kind === "days")
       body[field.name] = text
         .split(/[\s,;]+/)
         .filter(Boolean)
@@ -144,10 +141,7 @@ function bodyOf(group: Group, form: FormData | null): Record<string, unknown> {
 function backFieldsOf(form: FormData | null, stored: CardBackField[]): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
   for (let i = 0; i < stored.length + BLANK_BACK_ROWS; i++) {
-    const get = (name: string) => {
-      const v = form?.get(`back_${name}_${i}`);
-      return typeof v === "string" ? v.trim() : "";
-    };
+    const get = (name: string) => textOf(form, `back_${name}_${i}`);
     if (!get("label") && !get("value")) continue;
     rows.push({ ...(stored[i] ?? {}), type: get("type") || "text", label: get("label"), value: get("value"), is_perk: form?.get(`back_perk_${i}`) !== null });
   }

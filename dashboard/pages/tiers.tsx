@@ -5,13 +5,12 @@ import { NotFound } from "../../lib/errors";
 import { fill } from "../../lib/i18n/dashboard";
 import { TIERS_TEXTS, type TiersTexts } from "../../lib/i18n/dashboard-tiers";
 import { createTier, listTiers, type Tier, TierCreate, TierUpdate, updateTier } from "../../lib/tiers";
-import { amountText, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, TextArea, textFields } from "../components/form";
+import { amountText, cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, TextArea, textFields, whole } from "../components/form";
 import { money } from "../format";
 import { ActiveBadge, AddButton, DataTable, LinkCell } from "../components/table";
 import { Fragment, h } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
-import { cents } from "./member";
 
 const FIELDS = ["name", "description", "price", "duration_months", "sort_order"] as const;
 
@@ -61,8 +60,8 @@ async function list(input: PageInput): Promise<Response> {
 function body(form: FormData | null): { values: Record<string, string>; sent: Record<string, unknown> } {
   const values = textFields(form, FIELDS);
   const sent: Record<string, unknown> = { name: values.name, description: values.description, price_cents: cents(values.price) };
-  if (values.duration_months !== undefined) sent.duration_months = Number(values.duration_months);
-  if (values.sort_order !== undefined) sent.sort_order = Number(values.sort_order);
+  if (values.duration_months !== undefined) sent.duration_months = whole(values.duration_months);
+  if (values.sort_order !== undefined) sent.sort_order = whole(values.sort_order);
   return { values, sent };
 }
 

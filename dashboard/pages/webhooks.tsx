@@ -22,7 +22,7 @@ import {
   WebhookCreate,
   WebhookUpdate,
 } from "../../lib/webhooks";
-import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
+import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
 import { RecordTable } from "../components/record-table";
 import { ShownOnce } from "../components/shown-once";
 import { instant } from "../format";
@@ -38,12 +38,8 @@ type Secret = { secret: string; rotatedUntil?: string };
 
 /** The endpoint's form as WebhookCreate/WebhookUpdate take it (`*` alone when "all" is ticked). */
 function typedOf(form: FormData | null): Typed {
-  const text = (name: string) => {
-    const v = form?.get(name);
-    return typeof v === "string" ? v.trim() : "";
-  };
   const events = (form?.getAll("events") ?? []).filter((e): e is string => typeof e === "string");
-  return { url: text("url"), description: text("description"), events: events.includes("*") ? ["*"] : events };
+  return { url: textOf(form, "url"), description: textOf(form, "description"), events: events.includes("*") ? ["*"] : events };
 }
 
 const bodyOf = (typed: Typed) => ({ url: typed.url, events: typed.events, description: typed.description || null });

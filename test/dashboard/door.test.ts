@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { checkIns } from "../../db/schema";
-import { createEventVia, insertRegistration, registrationRow } from "../events-fixtures";
+import { createEventVia, inDaysAt, insertRegistration, registrationRow } from "../events-fixtures";
 import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
 let env: Env;
@@ -82,10 +82,15 @@ describe("the door", () => {
     expect(JSON.parse(res.text).error).toMatch(/annulé/i);
   });
 
-  it("lists the upcoming published events to choose a door from", async () => {
+  it("lists the upcoming published events to choose a door from, not a past one nor a draft", async () => {
+    const past = await createEventVia(env, { title: "Hier", starts_at: inDaysAt(-2) });
+    const draft = await createEventVia(env, { title: "Brouillon" });
+    await env.call("PATCH", `/api/clubs/${env.clubId}/events/${draft.id}`, { body: { status: "draft" } });
     const page = await owner.request("GET", "/admin/door");
     expect(page.status).toBe(200);
     expect(page.text).toContain(`href="${door}"`);
+    expect(page.text).not.toContain(`/admin/door/${past.id}`);
+    expect(page.text).not.toContain(`/admin/door/${draft.id}`);
   });
 
   it("refuses a read-only admin the door and their scans (403): nothing is checked in", async () => {

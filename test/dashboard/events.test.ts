@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { eventRegistrations, events, eventTickets } from "../../db/schema";
-import { createEventVia, inDaysAt, insertRegistration, registrationPayments, registrationRow } from "../events-fixtures";
+import { createEventVia, inDaysAt, insertRegistration, insertTier, registrationPayments, registrationRow } from "../events-fixtures";
 import { seedMember } from "../members-fixtures";
 import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
@@ -82,12 +82,13 @@ describe("events list and form", () => {
     expect(bad.text).toContain('value="Bad dates"');
   });
 
-  it("edits the event: clears the capacity, changes a ticket, adds one, removes one", async () => {
+  it("edits the event: clears the capacity, changes a ticket (keeping its tier prices, not in the form), adds one, removes one", async () => {
+    const tier = await insertTier(env, { name: "Senior" });
     const event = await createEventVia(env, {
       title: "Edit me",
       capacity: 10,
       tickets: [
-        { name: "A", member_price_cents: 100, non_member_price_cents: 200 },
+        { name: "A", member_price_cents: 100, non_member_price_cents: 200, tier_prices: { [tier.id]: 50 } },
         { name: "B", member_price_cents: 0 },
       ],
     });
@@ -123,6 +124,7 @@ describe("events list and form", () => {
       ["A+", 150, null, null],
       ["C", 300, 400, 5],
     ]);
+    expect(tickets[0].tier_prices).toEqual({ [tier.id]: 50 });
   });
 
   it("moves the status (draft, published, cancelled) and deletes an event nobody registered to", async () => {

@@ -5,7 +5,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it, setSystemTime } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, members } from "../../db/schema";
-import { creditorReference } from "../../lib/members/reference";
+import { creditorReference } from "../../lib/payments/reference";
 import { derivedStatus } from "../../lib/members/status";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, importFile, seedMember, todayUtc } from "../members-fixtures";
