@@ -22,7 +22,7 @@ import {
   WebhookCreate,
   WebhookUpdate,
 } from "../../lib/webhooks";
-import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
+import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
 import { RecordTable } from "../components/record-table";
 import { ShownOnce } from "../components/shown-once";
 import { instant } from "../format";
@@ -108,11 +108,10 @@ async function listPage(input: PageInput, opts: { typed?: Typed; problems?: Prob
   const tt = WEBHOOKS_TEXTS[input.locale];
   const { items } = await listWebhooks(input.ctx, {});
   const problems = opts.problems ?? NO_PROBLEMS;
-  const done = input.query.get("done");
   return input.page(
     input.t.nav.webhooks,
     <Fragment>
-      <Notice done={done && done in tt.done ? tt.done[done as keyof WebhooksTexts["done"]] : null} />
+      <Notice done={doneOf(input.query, tt.done)} />
       <p>{tt.intro}</p>
       <section aria-labelledby="endpoints" class="block">
         <h2 id="endpoints">{tt.listTitle}</h2>
@@ -183,8 +182,7 @@ async function endpointPage(
   const canEdit = input.can(EDIT);
   // A delivery is retried only to an enabled endpoint (409 WEBHOOK_DISABLED otherwise).
   const retry = canEdit && hook.enabled;
-  const doneKey = opts.done ?? input.query.get("done");
-  const done = doneKey && doneKey in tt.done ? tt.done[doneKey as keyof WebhooksTexts["done"]] : null;
+  const done = opts.done ? tt.done[opts.done] : doneOf(input.query, tt.done);
   return input.page(
     hook.url,
     <Fragment>

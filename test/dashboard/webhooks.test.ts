@@ -139,3 +139,10 @@ describe("webhooks", () => {
     expect((await owner.request("GET", `/admin/webhooks/${id}`)).status).toBe(404);
   });
 });
+
+describe("notices", () => {
+  it("show only the page's own: `?done=constructor` is no notice", async () => {
+    expect((await owner.request("GET", "/admin/webhooks?done=constructor")).text).not.toContain('class="notice');
+    expect((await owner.request("GET", "/admin/webhooks?done=deleted")).text).toContain('class="notice');
+  });
+});
