@@ -68,6 +68,9 @@
       : `${t.offline}${queue.length ? ` ${fill(t.queued, { n: queue.length })}` : ""}`;
   }
 
+  /** The server answered, but not as the signed-in door: the session has ended. */
+  class SignedOut extends Error {}
+
   /** One scan to the server: the verdict, or an error with the server's message; throws when the network (or the server) is down. */
   async function send(scan) {
     const body = new URLSearchParams({ _csrf: csrf, code: scan.code, nonce: scan.nonce });
@@ -85,7 +88,9 @@
     // A server in trouble is the network's case: the scan waits and goes again.
     if (res.status >= 500) throw new Error(`HTTP ${res.status}`);
     const type = res.headers.get("content-type") || "";
-    if (!type.includes("application/json")) return { error: t.error };
+    // Anything but the door's JSON (the sign-in's redirect once the session has ended, a refused
+    // CSRF token) is no verdict: the scan stays queued until the admin has signed in again.
+    if (!type.includes("application/json")) throw new SignedOut();
     const answer = await res.json();
     return res.ok ? answer : { error: answer.error || t.error };
   }
@@ -107,15 +112,15 @@
     if (!navigator.onLine) return keep(scan);
     try {
       render(await send(scan), false);
-    } catch {
-      keep(scan);
+    } catch (err) {
+      keep(scan, err instanceof SignedOut);
     }
   }
 
-  function keep(scan) {
+  function keep(scan, signedOut = false) {
     queue.push(scan);
     save();
-    show("offline", t.savedOffline, "", `${scan.code} · ${t.savedOfflineDetail}`);
+    show("offline", signedOut ? t.signedOut : t.savedOffline, "", `${scan.code} · ${t.savedOfflineDetail}`);
     showNet();
   }
 
@@ -131,8 +136,9 @@
         queue.shift();
         save();
       }
-    } catch {
-      // Still offline: the next try will send them.
+    } catch (err) {
+      // Still offline (or signed out): the next try will send them.
+      if (err instanceof SignedOut) show("offline", t.signedOut, "", "");
     } finally {
       flushing = false;
       showNet();

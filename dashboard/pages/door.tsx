@@ -55,6 +55,7 @@ function doorPage(input: PageInput, event: EventAdminDetail, shown: Shown | null
     queued: tt.queued,
     savedOffline: tt.savedOffline,
     savedOfflineDetail: tt.savedOfflineDetail,
+    signedOut: tt.signedOut,
     sentLater: tt.sentLater,
     error: tt.error,
     startCamera: tt.startCamera,

@@ -24,6 +24,7 @@ export type DoorTexts = {
   queued: string;
   savedOffline: string;
   savedOfflineDetail: string;
+  signedOut: string;
   sentLater: string;
   error: string;
   recent: string;
@@ -52,6 +53,7 @@ export const DOOR_TEXTS: Record<Locale, DoorTexts> = {
     queued: "{n} scan(s) en attente d'envoi",
     savedOffline: "Gardé hors ligne",
     savedOfflineDetail: "Sera vérifié au retour du réseau : contrôlez le billet à l'œil.",
+    signedOut: "Session terminée : reconnectez-vous dans un autre onglet, les scans attendent ici.",
     sentLater: "envoyé au retour du réseau",
     error: "Le scan n'a pas pu être vérifié. Rechargez la page.",
     recent: "Derniers scans",
@@ -78,6 +80,7 @@ export const DOOR_TEXTS: Record<Locale, DoorTexts> = {
     queued: "{n} scan(s) waiting to be sent",
     savedOffline: "Kept offline",
     savedOfflineDetail: "Will be checked when the network is back: look at the ticket yourself.",
+    signedOut: "Signed out: sign in again in another tab; the scans wait here.",
     sentLater: "sent when the network came back",
     error: "The scan could not be checked. Reload the page.",
     recent: "Latest scans",
@@ -104,6 +107,7 @@ export const DOOR_TEXTS: Record<Locale, DoorTexts> = {
     queued: "{n} Scan(s) warten auf das Senden",
     savedOffline: "Offline behalten",
     savedOfflineDetail: "Wird geprüft, sobald das Netz zurück ist: Ticket selbst ansehen.",
+    signedOut: "Abgemeldet: in einem anderen Tab neu anmelden, die Scans warten hier.",
     sentLater: "gesendet, als das Netz zurück war",
     error: "Der Scan konnte nicht geprüft werden. Seite neu laden.",
     recent: "Letzte Scans",
@@ -130,6 +134,7 @@ export const DOOR_TEXTS: Record<Locale, DoorTexts> = {
     queued: "{n} scansione/i in attesa di invio",
     savedOffline: "Tenuto offline",
     savedOfflineDetail: "Sarà verificato al ritorno della rete: controlla il biglietto a occhio.",
+    signedOut: "Sessione scaduta: accedi di nuovo in un'altra scheda, le scansioni aspettano qui.",
     sentLater: "inviato al ritorno della rete",
     error: "Impossibile verificare la scansione. Ricarica la pagina.",
     recent: "Ultime scansioni",

@@ -159,6 +159,18 @@ describe.skipIf(!HAS_BROWSER)("tiers, promo codes, events and the door in Chromi
     expect({ violations: await seriousViolations(page) }).toEqual({ violations: [] });
     expect(await overflowX(page)).toBe(0);
     await shot(page, "door-back-online", PHONE.width);
+
+    // Signed out meanwhile (the session ended): the scan is no verdict, it stays queued, unsent.
+    const sami = (await env.call("GET", `/api/clubs/${env.clubId}/events/${eventId}/registrations`)).body.find(
+      (r: { first_name: string }) => r.first_name === "Sami",
+    );
+    await page.context().clearCookies();
+    await code.fill(sami.qr_token);
+    await code.press("Enter");
+    await expect(verdict.locator(".v-title").filter({ hasText: "Session terminée" }).waitFor()).resolves.toBeUndefined();
+    expect(await page.locator("#net").textContent()).toContain("1 scan(s) en attente");
+    expect(await page.evaluate(() => Object.keys(localStorage).map((k) => JSON.parse(localStorage.getItem(k) ?? "[]").length))).toContain(1);
+    expect((await registrationRow(env, sami.id)).checked_in_at).toBeNull();
     await page.close();
     // Four verdicts, an offline round and axe on a phone: more than the suite's 30 s on a loaded machine.
   }, 90_000);
