@@ -872,6 +872,12 @@ export const MESSAGES = {
     de: "Die Stripe-Signatur dieses Ereignisses fehlt, ist falsch oder zu alt.",
     it: "La firma Stripe di questo evento manca, è errata o troppo vecchia.",
   },
+  STRIPE_EVENT_MALFORMED: {
+    fr: "Cet événement signé n'a pas la forme d'un événement Stripe.",
+    en: "This signed event does not have the shape of a Stripe event.",
+    de: "Dieses signierte Ereignis hat nicht die Form eines Stripe-Ereignisses.",
+    it: "Questo evento firmato non ha la forma di un evento Stripe.",
+  },
   STRIPE_NOT_CONFIGURED: {
     fr: "Les paiements par carte (Stripe) ne sont pas configurés sur ce serveur.",
     en: "Card payments (Stripe) are not configured on this server.",

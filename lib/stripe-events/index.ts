@@ -8,6 +8,7 @@
 // (two copies at the same moment included). What must be read from Stripe (the fee) is read
 // before that transaction: no network inside it.
 import { and, eq } from "drizzle-orm";
+import { z } from "zod";
 import { type Db, withinTx } from "../../db";
 import { clubs, eventRegistrations, events, eventTickets, payments, stripeEvents } from "../../db/schema";
 import { systemCaller } from "../access";
@@ -224,6 +225,43 @@ async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
   };
 }
 
+// The fields of each event's object that the plans below read, checked before any is read: a
+// correctly signed body of another shape (a test from the dashboard, an API version that moved a
+// field) is refused with a 400 (Stripe retries it) instead of failing half-way.
+const IdRef = z.union([z.string(), z.looseObject({ id: z.string() })]).nullish();
+const Metadata = z.record(z.string(), z.string()).nullish();
+const Session = z.looseObject({
+  payment_status: z.string().nullish(),
+  metadata: Metadata,
+  amount_total: z.number().int().nullish(),
+  mode: z.string().nullish(),
+  subscription: IdRef,
+  invoice: IdRef,
+  customer: IdRef,
+  payment_intent: IdRef,
+});
+const OBJECT_SHAPES: Record<string, z.ZodType> = {
+  "checkout.session.completed": Session,
+  "checkout.session.async_payment_succeeded": Session,
+  "invoice.paid": z.looseObject({
+    id: z.string(),
+    billing_reason: z.string().nullish(),
+    amount_paid: z.number().int(),
+    parent: z.looseObject({ subscription_details: z.looseObject({ metadata: Metadata }).nullish() }).nullish(),
+  }),
+  "customer.subscription.deleted": z.looseObject({ id: z.string(), metadata: Metadata }),
+  "charge.refunded": z.looseObject({ payment_intent: IdRef, amount_refunded: z.number().int() }),
+};
+const Envelope = z.looseObject({ id: z.string().min(1).max(255), type: z.string().min(1).max(255), data: z.looseObject({ object: z.looseObject({}) }) });
+
+/** `event` when it has the shape of a Stripe event (and its object the fields its type is read for); else 400 STRIPE_EVENT_MALFORMED. */
+function checkedEvent(event: unknown): StripeEvent {
+  const envelope = Envelope.safeParse(event);
+  const shape = envelope.success ? OBJECT_SHAPES[envelope.data.type] : undefined;
+  if (!envelope.success || (shape && !shape.safeParse(envelope.data.data.object).success)) throw new BadRequest("STRIPE_EVENT_MALFORMED");
+  return event as StripeEvent;
+}
+
 /** What `event` asks of us; reads Stripe where it must (fees). */
 async function planOf(db: Db, stripe: StripeSettings, event: StripeEvent): Promise<Plan> {
   switch (event.type) {
@@ -253,7 +291,8 @@ async function clubLocale(db: Db, clubId: string | null) {
 
 /**
  * Receives one call of Stripe's webhook: 400 STRIPE_SIGNATURE_INVALID unless `Stripe-Signature`
- * holds for the exact body (secret, 300 s tolerance): a forgery or a replay changes nothing. 404
+ * holds for the exact body (secret, 300 s tolerance): a forgery or a replay changes nothing; 400
+ * STRIPE_EVENT_MALFORMED for a signed body of another shape (checkedEvent). 404
  * STRIPE_NOT_CONFIGURED without Stripe's keys. Each event id is applied once; a second copy is
  * acknowledged (`duplicate`). A business refusal (a suspended member...) is stored as the event's
  * outcome and acknowledged: Stripe sending it again would change nothing. A failure to read
@@ -264,8 +303,9 @@ export async function receiveStripeEvent(ctx: PublicCtx, body: string, signature
   const stripe = site?.stripe;
   // Without Stripe's keys this installation has no such endpoint.
   if (!site || !stripe) throw new NotFound("STRIPE_NOT_CONFIGURED");
-  const event = await readSignedEvent(stripe, body, signature);
-  if (!event) throw new BadRequest("STRIPE_SIGNATURE_INVALID");
+  const signed = await readSignedEvent(stripe, body, signature);
+  if (!signed) throw new BadRequest("STRIPE_SIGNATURE_INVALID");
+  const event = checkedEvent(signed);
   const [seen] = await ctx.db.read.select().from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1);
   if (seen) return { received: true, event_id: event.id, outcome: "duplicate" };
   const plan = await planOf(ctx.db, stripe, event);

@@ -219,6 +219,30 @@ describe("join by card", () => {
     expect(WEBHOOK_SECRET).toStartWith("whsec_");
   });
 
+  it("a signed body that is no Stripe event (no id, no data, an array, an object of the wrong shape): 400, nothing stored", async () => {
+    const stored = (await eventsStored()).length;
+    const odd: Json[] = [
+      [],
+      { type: "checkout.session.completed" },
+      { id: "evt_odd_1", type: "checkout.session.completed" },
+      { id: "evt_odd_2", type: "checkout.session.completed", data: { object: null } },
+      { id: "evt_odd_3", type: "checkout.session.completed", data: { object: { metadata: "x", amount_total: "lots" } } },
+      { id: "evt_odd_4", type: "invoice.paid", data: { object: { lines: 7, subscription: {} } } },
+      { id: "evt_odd_5", type: "charge.refunded", data: { object: { amount_refunded: null, refunds: "x" } } },
+      { id: "evt_odd_6", type: "customer.subscription.deleted", data: { object: [] } },
+      { id: 7, type: ["x"], data: { object: {} } },
+    ];
+    for (const event of odd) {
+      const res = await send(event);
+      expect({ event, status: res.status, code: res.body.code }).toEqual({ event, status: 400, code: "STRIPE_EVENT_MALFORMED" });
+    }
+    expect((await eventsStored()).length).toBe(stored);
+    // An event of a type we do not act on needs only the envelope: acknowledged and kept as ignored.
+    const other = await send({ id: "evt_other_type", type: "customer.created", data: { object: { id: "cus_1" } } });
+    expect(other.status).toBe(200);
+    expect(other.body.outcome).toStartWith("ignored");
+  });
+
   it("Stripe unreadable when the fee is asked: 502, nothing stored, so Stripe's next try records it", async () => {
     const joined = await join();
     const paid = stripe.pay(stripe.sessionOf(joined.body.checkout_url).id);
