@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { setup } from "../helpers";
-import { DESKTOP, HAS_BROWSER, launch, overflowX, PHONE, seriousViolations, signedIn } from "./browser-harness";
+import { DESKTOP, HAS_BROWSER, launch, noticeText, overflowX, PHONE, seriousViolations, signedIn } from "./browser-harness";
 
 type Env = Awaited<ReturnType<typeof setup>>;
 let env: Env;
@@ -81,7 +81,7 @@ describe.skipIf(!HAS_BROWSER)("admin pages in Chromium", () => {
     page.once("dialog", (dialog) => dialog.accept());
     await page.getByRole("button", { name: /Révoquer la clé Navigateur/ }).click();
     await page.waitForLoadState("load");
-    expect(await page.getByRole("status").first().textContent()).toContain("Clé révoquée");
+    expect(await noticeText(page)).toContain("Clé révoquée");
     expect((await env.call("GET", "/api/auth/me", { key })).status).toBe(401);
     await page.close();
   });

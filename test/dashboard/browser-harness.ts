@@ -112,3 +112,19 @@ export async function pageCheck(page: Page, name: string): Promise<{ name: strin
   }
   return { name, violations: await seriousViolations(page), overflow: await overflowX(page) };
 }
+
+/**
+ * The text of the page's first notice (role=status), once there. Waits 15 s, not the suite's 30:
+ * when it does not come, the error says which page is shown instead (an error page, a sign-in).
+ */
+export async function noticeText(page: Page): Promise<string> {
+  try {
+    return (await page.getByRole("status").first().textContent({ timeout: 15_000 })) ?? "";
+  } catch (err) {
+    const shown = await page
+      .locator("body")
+      .textContent({ timeout: 1_000 })
+      .catch(() => "(no body)");
+    throw new Error(`no notice on ${page.url()}: ${(shown ?? "").replace(/\s+/g, " ").slice(0, 400)}`, { cause: err });
+  }
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import type { Page } from "playwright-core";
 import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
-import { DESKTOP, HAS_BROWSER, launch, newPage, overflowX, PHONE, seriousViolations, signedIn, signInOn } from "./browser-harness";
+import { DESKTOP, HAS_BROWSER, launch, newPage, noticeText, overflowX, PHONE, seriousViolations, signedIn, signInOn } from "./browser-harness";
 
 type Env = Awaited<ReturnType<typeof setup>>;
 let env: Env;
@@ -73,7 +73,7 @@ describe.skipIf(!HAS_BROWSER)("dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Ajouter un membre" }).click();
     await page.waitForLoadState("load");
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Jules Favre");
-    expect(await page.getByRole("status").first().textContent()).toContain("Membre ajouté.");
+    expect(await noticeText(page)).toContain("Membre ajouté.");
     await page.getByRole("link", { name: "Modifier" }).click();
     await page.getByLabel("Prénom").fill("Julien");
     await page.getByRole("button", { name: "Enregistrer" }).click();
@@ -84,7 +84,7 @@ describe.skipIf(!HAS_BROWSER)("dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Effacer définitivement" }).click();
     await page.waitForLoadState("load");
     expect(page.url()).toContain("/admin/members?done=erased");
-    expect(await page.getByRole("status").first().textContent()).toContain("Membre effacé.");
+    expect(await noticeText(page)).toContain("Membre effacé.");
     expect(await overflowX(page)).toBe(0);
     await page.close();
   });

@@ -16,7 +16,7 @@ import { checkIns } from "../../db/schema";
 import { createEventVia, insertRegistration, insertTier, registrationPayments, registrationRow } from "../events-fixtures";
 import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
-import { CHROME, DESKTOP, HAS_BROWSER, launch, overflowX, PHONE, seriousViolations, signedIn, signInOn } from "./browser-harness";
+import { CHROME, DESKTOP, HAS_BROWSER, launch, noticeText, overflowX, PHONE, seriousViolations, signedIn, signInOn } from "./browser-harness";
 
 type Env = Awaited<ReturnType<typeof setup>>;
 let env: Env;
@@ -98,7 +98,7 @@ describe.skipIf(!HAS_BROWSER)("tiers, promo codes, events and the door in Chromi
     await page.getByLabel(/montant reçu/i).fill("25,00");
     await page.getByLabel(/moyen de paiement/i).fill("cash");
     await page.getByRole("button", { name: "Confirmer" }).click();
-    await expect(page.getByRole("status").first().textContent()).resolves.toContain("Inscription confirmée.");
+    expect(await noticeText(page)).toContain("Inscription confirmée.");
     const regs = await env.call("GET", `/api/clubs/${env.clubId}/events/${eventId}/registrations`);
     const byName = (n: string) => regs.body.find((r: { first_name: string }) => r.first_name === n);
     expect(byName("Luca").status).toBe("confirmed");
@@ -106,7 +106,7 @@ describe.skipIf(!HAS_BROWSER)("tiers, promo codes, events and the door in Chromi
     await page.getByRole("link", { name: "Sami Hopper" }).click();
     await page.getByLabel(/motif/i).fill("Malade");
     await page.getByRole("button", { name: "Annuler l'inscription" }).click();
-    await expect(page.getByRole("status").first().textContent()).resolves.toContain("Inscription annulée.");
+    expect(await noticeText(page)).toContain("Inscription annulée.");
     expect(await registrationRow(env, byName("Sami").id)).toMatchObject({ status: "cancelled", cancel_reason: "Malade" });
     // The freed place went to the waiting list's first.
     expect((await registrationRow(env, byName("Wanda").id)).status).toBe("pending");
