@@ -335,15 +335,23 @@ const bumpVersion = (club: string, when = "true") =>
 
 /**
  * Every insert, update and delete of a member raises its club's members version in the same
- * transaction (rolled back with it), whoever writes: the list's kept counts (lib/members/total.ts)
- * cannot miss a write, today's or one added later. Triggers are not something drizzle-kit
- * generates from schema.ts, hence here, at every open (IF NOT EXISTS: once per file).
+ * transaction (rolled back with it), whoever writes: the list's kept counts and pages
+ * (lib/members/kept.ts) cannot miss a write, today's or one added later. So does what else a page
+ * of the list shows: a tier's name (each item's tier_name) and the club's grace period (each
+ * item's status). Triggers are not something drizzle-kit generates from schema.ts, hence here, at
+ * every open (IF NOT EXISTS: once per file).
  */
 function memberVersionTriggers(conn: Database): void {
   conn.exec(`CREATE TRIGGER IF NOT EXISTS members_version_insert AFTER INSERT ON members BEGIN ${bumpVersion("NEW.club_id")} END`);
   conn.exec(`CREATE TRIGGER IF NOT EXISTS members_version_delete AFTER DELETE ON members BEGIN ${bumpVersion("OLD.club_id")} END`);
   conn.exec(
     `CREATE TRIGGER IF NOT EXISTS members_version_update AFTER UPDATE ON members BEGIN ${bumpVersion("NEW.club_id")} ${bumpVersion("OLD.club_id", "OLD.club_id IS NOT NEW.club_id")} END`,
+  );
+  conn.exec(
+    `CREATE TRIGGER IF NOT EXISTS members_version_tier_name AFTER UPDATE OF name ON tiers WHEN OLD.name IS NOT NEW.name BEGIN ${bumpVersion("NEW.club_id")} END`,
+  );
+  conn.exec(
+    `CREATE TRIGGER IF NOT EXISTS members_version_grace AFTER UPDATE OF grace_period_days ON clubs WHEN OLD.grace_period_days IS NOT NEW.grace_period_days BEGIN ${bumpVersion("NEW.id")} END`,
   );
 }
 

@@ -366,9 +366,10 @@ export const members = sqliteTable(
 );
 
 /**
- * A club's members version: raised in the same transaction as any write to its members' rows (by
- * the triggers db/index.ts creates at open), so a count kept with the version it was taken at is
- * exact while the version stands (lib/members/total.ts).
+ * A club's members version: raised in the same transaction as any write to its members' rows, to
+ * a tier's name or to its grace period (by the triggers db/index.ts creates at open), so a count
+ * or a page of the list kept with the version it was read at is exact while the version stands
+ * (lib/members/kept.ts).
  */
 export const memberVersions = sqliteTable("member_versions", {
   club_id: text("club_id").primaryKey(),

@@ -1,12 +1,13 @@
-// The member list's `total` is kept between pages (lib/members/total.ts): it must be exact right
-// after every kind of member write, whoever makes it, with the day's derived status, and under
-// concurrent writes. Each check compares every status filter's total with a count of the rows.
+// The member list keeps its `total` and its pages between requests (lib/members/kept.ts): both
+// must be exact right after every kind of write they show, whoever makes it, with the day's
+// derived status, and under concurrent writes. Each check compares every status filter's total
+// with a count of the rows, and every item of the list with the member's own GET (never kept).
 import { Database } from "bun:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it, setSystemTime } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, members } from "../../db/schema";
 import { creditorReference } from "../../lib/payments/reference";
-import { derivedStatus } from "../../lib/members/status";
+import { statusOn } from "../../lib/members/status";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, importFile, seedMember, todayUtc } from "../members-fixtures";
 
@@ -14,7 +15,8 @@ let env: TestEnv;
 let slug: string;
 let tier: string;
 beforeAll(async () => {
-  env = await setup();
+  // Each check reads every member once (their own GET): more than the 300 a minute of one key.
+  env = await setup({ RATE_LIMIT_PER_MINUTE: "100000" });
   await env.db.tx((t) => t.update(clubs).set({ membership_mode: "open", currency: "CHF" }).where(eq(clubs.id, env.clubId)));
   [{ slug }] = await env.db.read.select({ slug: clubs.slug }).from(clubs).where(eq(clubs.id, env.clubId));
   tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Junior", price_cents: 0, currency: "CHF", duration_months: 12 } })).body.id;
@@ -28,9 +30,10 @@ const list = (qs: string) => env.call("GET", `/api/clubs/${env.clubId}/members?l
 /** What each status filter must answer: the club's rows counted here, the status derived here. */
 async function truth(): Promise<Record<string, number>> {
   const rows = await env.db.read.select().from(members).where(eq(members.club_id, env.clubId));
+  const [{ grace }] = await env.db.read.select({ grace: clubs.grace_period_days }).from(clubs).where(eq(clubs.id, env.clubId));
   const today = todayUtc();
   const out: Record<string, number> = { all: rows.length, active: 0, expired: 0, pending: 0, suspended: 0 };
-  for (const r of rows) out[derivedStatus(r, today)]++;
+  for (const r of rows) out[statusOn(r, today, grace)]++;
   return out;
 }
 
@@ -44,8 +47,23 @@ async function totals(): Promise<Record<string, number>> {
   return out;
 }
 
+/** Every page of the whole list, by name, 40 at a time: the same pages each check, so a kept one is asked again. */
+async function wholeList(): Promise<{ id: string }[]> {
+  const items: { id: string }[] = [];
+  for (let page = 1; ; page++) {
+    const res = await env.call("GET", `/api/clubs/${env.clubId}/members?status=all&sort=name&limit=40&page=${page}`);
+    expect(res.status).toBe(200);
+    items.push(...res.body.items);
+    if (res.body.items.length < 40) return items;
+  }
+}
+
 async function expectExact() {
   expect(await totals()).toEqual(await truth());
+  const items = await wholeList();
+  const rows = await env.db.read.select({ id: members.id }).from(members).where(eq(members.club_id, env.clubId));
+  expect(items.map((i) => i.id).sort()).toEqual(rows.map((r) => r.id).sort());
+  for (const item of items) expect(item).toEqual((await env.call("GET", `/api/clubs/${env.clubId}/members/${item.id}`)).body);
 }
 
 const member = async (over = {}) => (await seedMember(env, over)).id;
@@ -133,6 +151,34 @@ const WRITES: [string, () => Promise<void>][] = [
     },
   ],
   [
+    "a member's details changed (PATCH)",
+    async () => {
+      const id = await member();
+      await expectExact();
+      const res = await env.call("PATCH", `/api/clubs/${env.clubId}/members/${id}`, { body: { first_name: "Renommée" } });
+      expect(res.status).toBe(200);
+    },
+  ],
+  [
+    "their tier renamed (each item shows its tier's name)",
+    async () => {
+      await member({ tier_id: tier });
+      await expectExact();
+      const res = await env.call("PUT", `/api/clubs/${env.clubId}/tiers/${tier}`, { body: { name: `Junior ${crypto.randomUUID().slice(0, 4)}` } });
+      expect(res.status).toBe(200);
+    },
+  ],
+  [
+    "the club's grace period changed (each item's status counts it)",
+    async () => {
+      await member({ membership_end: addDays(todayUtc(), -2) });
+      await expectExact();
+      const [{ grace }] = await env.db.read.select({ grace: clubs.grace_period_days }).from(clubs).where(eq(clubs.id, env.clubId));
+      const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { grace_period_days: grace === 0 ? 5 : 0 } });
+      expect(res.status).toBe(200);
+    },
+  ],
+  [
     "a member's row deleted (as erasure does)",
     async () => {
       const id = await member();
@@ -184,6 +230,7 @@ describe("GET /api/clubs/:club_id/members total", () => {
   });
 
   it("follows the day: a membership ending today is active, and expired once the day has passed", async () => {
+    expect((await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { grace_period_days: 0 } })).status).toBe(200);
     await member({ membership_end: todayUtc() });
     await expectExact();
     const before = await totals();

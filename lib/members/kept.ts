@@ -1,0 +1,107 @@
+// What the member list keeps between requests, against the club's members version
+// (member_versions: raised in the same transaction by every write to a member's row, to a tier's
+// name and to the club's grace period, whoever writes: db/index.ts), and the day:
+// - the count of each filter (`keptTotal`): the list's `total`, the overview's and the stats';
+// - the pages last answered (`keptPage`): a page asked again while nothing it shows has changed
+//   is the same answer, read once.
+// While the version and the day stand both are exact; a write or midnight makes the next request
+// read again. Searches are kept in neither (too many of them): they count through their index.
+import { count, eq, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db";
+import { members, memberVersions } from "../../db/schema";
+
+type Kept<T> = { version: number; day: string; value: T };
+
+/** Per database (tests and benchmarks open several in one process), per club and key. */
+const totals = new WeakMap<Db, Map<string, Kept<number>>>();
+const pages = new WeakMap<Db, Map<string, Kept<unknown>>>();
+
+/**
+ * Pages kept per database, the least recently asked dropped first: a page of 50 items is about
+ * 60 KB of heap, so at most about 4 MB. The pages people ask again (the first of each sort, the
+ * one a spreadsheet or a dashboard polls) stay.
+ */
+export const KEPT_PAGES = 64;
+
+// An in-memory database reads through its writer, where a transaction not yet committed (and
+// perhaps rolled back) is visible: nothing is kept there.
+function keptIn<T>(store: WeakMap<Db, Map<string, Kept<T>>>, db: Db): Map<string, Kept<T>> | null {
+  if (db.path === ":memory:") return null;
+  let byKey = store.get(db);
+  if (!byKey) store.set(db, (byKey = new Map()));
+  return byKey;
+}
+
+const versionOf = (db: Db) =>
+  db.prepareRead("members.version", (q) =>
+    q
+      .select({ version: memberVersions.version })
+      .from(memberVersions)
+      .where(eq(memberVersions.club_id, sql.placeholder("club"))),
+  );
+
+async function currentVersion(db: Db, clubId: string): Promise<number> {
+  const [row] = await versionOf(db).execute({ club: clubId });
+  return row?.version ?? 0;
+}
+
+/**
+ * The number of the club's members matching `where` (built with the placeholders `club` and
+ * `day`), `key` naming that filter. `day` is the day the filter's derived status depends on
+ * ("" when it does not). The count, when taken, is read with the version in ONE statement: the
+ * same snapshot, so the pair is true together.
+ */
+export async function keptTotal(db: Db, clubId: string, key: string, day: string, where: () => SQL | undefined): Promise<number> {
+  const byKey = keptIn(totals, db);
+  const id = `${clubId}:${key}`;
+  const known = byKey?.get(id);
+  if (known && known.day === day && (await currentVersion(db, clubId)) === known.version) return known.value;
+  const [fresh] = await db
+    .prepareRead(`members.total:${key}`, (q) =>
+      q
+        .select({
+          total: count(),
+          version: sql<number>`coalesce((select ${memberVersions.version} from ${memberVersions} where ${memberVersions.club_id} = ${sql.placeholder("club")}), 0)`,
+        })
+        .from(members)
+        .where(where()),
+    )
+    .execute({ club: clubId, day });
+  byKey?.set(id, { version: fresh.version, day, value: fresh.total });
+  return fresh.total;
+}
+
+/**
+ * The answer `read` gives for the page `key` of the club's list on `day` (the day every item's
+ * derived status is computed for), read again only when the club's members version has moved.
+ * The answer is shared by every caller that asks for it: frozen, so nobody changes it for the
+ * others.
+ *
+ * The version is read BEFORE the page and the page kept under it: what was read is that
+ * version's or a later one's. A later one's is never answered from here (the version has moved
+ * on: the next request reads again), so what is answered is always what a read would give.
+ */
+export async function keptPage<T extends object>(db: Db, clubId: string, key: string, day: string, read: () => Promise<T>): Promise<T> {
+  const byKey = keptIn(pages, db) as Map<string, Kept<T>> | null;
+  if (!byKey) return read();
+  const id = `${clubId}:${key}`;
+  const version = await currentVersion(db, clubId);
+  const known = byKey.get(id);
+  byKey.delete(id);
+  if (known && known.day === day && known.version === version) {
+    byKey.set(id, known); // the most recently asked last
+    return known.value;
+  }
+  const value = deepFreeze(await read());
+  byKey.set(id, { version, day, value });
+  if (byKey.size > KEPT_PAGES) byKey.delete(byKey.keys().next().value as string);
+  return value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
