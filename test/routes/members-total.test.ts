@@ -66,6 +66,17 @@ async function expectExact() {
   for (const item of items) expect(item).toEqual((await env.call("GET", `/api/clubs/${env.clubId}/members/${item.id}`)).body);
 }
 
+/** `sql` run by a connection of its own, as the CLI's process or a hand in the sqlite3 shell would. */
+function byAnotherConnection(sql: string, ...values: string[]) {
+  const other = new Database(env.config.databaseUrl);
+  try {
+    other.exec("PRAGMA busy_timeout = 5000");
+    other.query(sql).run(...values);
+  } finally {
+    other.close();
+  }
+}
+
 const member = async (over = {}) => (await seedMember(env, over)).id;
 const action = (id: string, name: string, body: unknown = {}) => env.call("POST", `/api/clubs/${env.clubId}/members/${id}/actions/${name}`, { body });
 
@@ -191,13 +202,25 @@ const WRITES: [string, () => Promise<void>][] = [
     async () => {
       const id = await member();
       await expectExact();
-      const other = new Database(env.config.databaseUrl);
-      try {
-        other.exec("PRAGMA busy_timeout = 5000");
-        other.query("UPDATE members SET payment_status = 'suspended' WHERE id = ?").run(id);
-      } finally {
-        other.close();
-      }
+      byAnotherConnection("UPDATE members SET payment_status = 'suspended' WHERE id = ?", id);
+    },
+  ],
+  // The routes that rename a tier or change the grace period also queue the members' cards for an
+  // update (a write to their rows); these change only what the list shows, as a hand or a script would.
+  [
+    "a tier's name changed by another connection, and nothing else",
+    async () => {
+      await member({ tier_id: tier });
+      await expectExact();
+      byAnotherConnection("UPDATE tiers SET name = ? WHERE id = ?", `Junior ${crypto.randomUUID().slice(0, 4)}`, tier);
+    },
+  ],
+  [
+    "the grace period changed by another connection, and nothing else",
+    async () => {
+      await member({ membership_end: addDays(todayUtc(), -2) });
+      await expectExact();
+      byAnotherConnection("UPDATE clubs SET grace_period_days = CASE grace_period_days WHEN 0 THEN 5 ELSE 0 END WHERE id = ?", env.clubId);
     },
   ],
 ];
