@@ -9,6 +9,7 @@
 import { count, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { members, memberVersions } from "../../db/schema";
+import { sharedAnswer } from "../reply";
 
 type Kept<T> = { version: number; day: string; value: T };
 
@@ -74,8 +75,8 @@ export async function keptTotal(db: Db, clubId: string, key: string, day: string
 /**
  * The answer `read` gives for the page `key` of the club's list on `day` (the day every item's
  * derived status is computed for), read again only when the club's members version has moved.
- * The answer is shared by every caller that asks for it: frozen, so nobody changes it for the
- * others.
+ * The answer is shared by every caller that asks for it (lib/reply `sharedAnswer`): nobody
+ * changes it.
  *
  * The version is read BEFORE the page and the page kept under it: what was read is that
  * version's or a later one's. A later one's is never answered from here (the version has moved
@@ -92,16 +93,8 @@ export async function keptPage<T extends object>(db: Db, clubId: string, key: st
     byKey.set(id, known); // the most recently asked last
     return known.value;
   }
-  const value = deepFreeze(await read());
+  const value = sharedAnswer(await read());
   byKey.set(id, { version, day, value });
   if (byKey.size > KEPT_PAGES) byKey.delete(byKey.keys().next().value as string);
-  return value;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
   return value;
 }

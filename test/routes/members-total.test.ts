@@ -293,3 +293,28 @@ describe("GET /api/clubs/:club_id/members total", () => {
     expect((await totals()).all).toBe(base + 20);
   });
 });
+
+describe("GET /api/clubs/:club_id/members as production sends it (answers not checked against their schema)", () => {
+  let prod: TestEnv;
+  beforeAll(async () => {
+    prod = await setup({ CHECK_RESPONSES: "false" });
+  });
+  afterAll(() => prod.close());
+  const page = () => prod.call("GET", `/api/clubs/${prod.clubId}/members?sort=name`);
+
+  it("sends a kept page as the same JSON each time, with its media type, and the new text after a write", async () => {
+    const ids = [];
+    for (const first_name of ["Anouk", "Bruno", "Chloé"]) ids.push((await seedMember(prod, { first_name })).id);
+    const first = await page();
+    const again = await page();
+    expect(again.status).toBe(200);
+    expect(again.headers.get("content-type")).toBe("application/json;charset=utf-8");
+    expect(again.text).toBe(first.text);
+    expect(again.body.total).toBe(3);
+    for (const item of again.body.items) expect(item).toEqual((await prod.call("GET", `/api/clubs/${prod.clubId}/members/${item.id}`)).body);
+
+    expect((await prod.call("PATCH", `/api/clubs/${prod.clubId}/members/${ids[1]}`, { body: { first_name: "Bérénice" } })).status).toBe(200);
+    const after = await page();
+    expect(after.body.items.map((i: { first_name: string }) => i.first_name).sort()).toEqual(["Anouk", "Bérénice", "Chloé"]);
+  });
+});
