@@ -2,11 +2,16 @@
 // 50 with its `total`, in the default sort (registered, newest first), by name, and with a search.
 // Ours (the real server) against, in the same rounds, scripts/bench/baseline-members.ts running the
 // same SQL by hand, the same script as a bare page (no key, count or audit), and our own auth/me.
-import { type Benchmark, type ConfigName, expectJson, loadCase, type Measurement } from "./common";
+import { join } from "node:path";
+import { KEPT_PAGES } from "../../lib/members/kept";
+import { type Benchmark, type ConfigName, cycleScript, expectJson, loadCase, type Measurement } from "./common";
 import { type Dataset, dataset } from "./datasets";
 
 /** Matches the family name "Żółć" (one member in ten) with its accents left out, as people type it. */
 const SEARCH = "zolc";
+
+/** Pages asked in turn by the "pages" case: more than are kept, so each is read again (the list's cost without its kept pages). */
+const PAGES_IN_TURN = Array.from({ length: Math.max(200, KEPT_PAGES * 3) }, (_, i) => String(i + 1));
 
 /** A list's signature without its total (the bare page has none). */
 const itemsOnly = (signature: string | null) => (signature ?? "").replace(/^total \d+, /, "");
@@ -19,11 +24,13 @@ function membersBenchmark(count: number, label: string, floors: { me: number; ba
     default: { query: "", title: `list page of 50, default sort, ${n} members` },
     name: { query: "?sort=name", title: `list page of 50, sort=name, ${n} members` },
     search: { query: `?search=${SEARCH}`, title: `list page of 50, search "${SEARCH}", ${n} members` },
+    pages: { query: "?page=1", title: `list pages of 50, pages 1-${PAGES_IN_TURN.length} in turn (none kept), ${n} members` },
   };
   const ratio = (value: number | null) => (value === null ? { kind: "info" as const } : { kind: "ratio-min" as const, value });
   const cases = [
     { id: "default", title: `${lists.default.title}, against the hand baseline`, target: ratio(0.6) },
     { id: "search", title: `${lists.search.title}, against the hand baseline`, target: ratio(0.6) },
+    { id: "pages", title: `${lists.pages.title}, against the hand baseline`, target: ratio(0.6) },
     { id: "default-bare", title: `${lists.default.title}, against the bare page`, target: ratio(floors.bare) },
     { id: "name-bare", title: `${lists.name.title}, against the bare page`, target: ratio(floors.bare) },
     { id: "default-me", title: `${lists.default.title}, against our GET /api/auth/me`, target: ratio(floors.me) },
@@ -35,10 +42,11 @@ function membersBenchmark(count: number, label: string, floors: { me: number; ba
     about: [
       `A page of 50 with \`total\` among ${n} members (60% paid, 20% pending, 20% suspended, two tiers),`,
       `in the default sort (registered, newest first), by name (\`sort=name\`), and with \`search=${SEARCH}\` (accents ignored: one member in ten).`,
-      "**Ours**: the real server (key, rate limit, query validated by zod, `listMembers`: the page through one prepared",
-      "query with three left joins for the tier, pending tier and referrer names, only the item's columns, rows mapped",
-      "to items by hand; `total` kept per club members version and day, counted again after a member write; a search",
-      "counted each time; audit row group-committed). Each ours run is compared, in the same round, with three others:",
+      "**Ours**: the real server (key, rate limit, query validated by zod, `listMembers`: a page without a search is kept",
+      "with the club's members version and the day it was read at, and sent as the JSON text it was serialized to once;",
+      "the version is read on every request, so the first request after any write reads the page again: one prepared",
+      "query of the item's columns, the tier and referrer names looked up, `total` kept per version and day; a search is",
+      "read and counted each time; audit row group-committed). Each ours run is compared, in the same round, with three others:",
       "**hand baseline** (`baseline-members.ts`): Bun.serve + bun:sqlite, key by SHA-256, club check, the count and the",
       "page SQL run each time, the same item shape, one audit row in its own transaction (same total and ids checked);",
       "**bare page** (`baseline-members.ts` with BARE=1): Bun.serve + bun:sqlite answering the same page of 50 items of",
@@ -50,7 +58,7 @@ function membersBenchmark(count: number, label: string, floors: { me: number; ba
       ds = await dataset({ members: count }, env.log);
     },
     async run(config: ConfigName, round, env) {
-      const run = (caseId: string, path: string, o: { server?: ConfigName; bare?: boolean; me?: boolean } = {}) =>
+      const run = (caseId: string, path: string, o: { server?: ConfigName; bare?: boolean; me?: boolean; inTurn?: boolean } = {}) =>
         loadCase({
           bench: name,
           caseId,
@@ -63,6 +71,10 @@ function membersBenchmark(count: number, label: string, floors: { me: number; ba
           server: o.server,
           path,
           connections: env.settings.connections,
+          script: o.inTurn
+            ? (dir) =>
+                cycleScript(join(dir, "pages.lua"), { method: "GET", items: PAGES_IN_TURN, path: (page) => `/api/clubs/${ds.clubId}/members?page=${page}` })
+            : undefined,
           async check(server) {
             const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${ds.key}` } });
             const body = (await expectJson(res, `${config} GET ${path}`)) as {
@@ -86,6 +98,7 @@ function membersBenchmark(count: number, label: string, floors: { me: number; ba
         return [
           byDefault,
           search,
+          await run("pages", list("pages"), { inTurn: true }),
           as(byDefault, "default-bare", itemsOnly(byDefault.signature)),
           as(byName, "name-bare", itemsOnly(byName.signature)),
           as(byDefault, "default-me", ""),
@@ -96,6 +109,7 @@ function membersBenchmark(count: number, label: string, floors: { me: number; ba
       return [
         await run("default", list("default")),
         await run("search", list("search")),
+        await run("pages", list("pages"), { inTurn: true }),
         await run("default-bare", list("default"), { bare: true }),
         await run("name-bare", list("name"), { bare: true }),
         me,
