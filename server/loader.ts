@@ -157,12 +157,28 @@ async function bodyBytes({ request }: { request: Request }, contentType: string)
 /** The body as the exact text sent (RouteSpec.text). */
 const bodyText = ({ request }: { request: Request }) => request.text();
 
-/** The JSON text of a shared answer (lib/reply `sharedAnswer`), serialized at its first sending. */
-const sentTexts = new WeakMap<object, string>();
-function jsonOnce(answer: object): string {
-  let text = sentTexts.get(answer);
-  if (text === undefined) sentTexts.set(answer, (text = JSON.stringify(answer)));
-  return text;
+/** The UTF-8 JSON of each shared answer (lib/reply `sharedAnswer`), serialized at its first sending. */
+const sentBytes = new WeakMap<object, Uint8Array>();
+
+/**
+ * A shared answer as the JSON it was serialized to once, its body one chunk of a stream: Bun
+ * (1.4.5) writes a body given whole, when the answer is ready only after an await (ours wait for
+ * the audit row's group commit), in one send() per fragment of the head and body once it is over
+ * 16 KB (15 for a plain 32 KB answer: 3,200-3,500 answers/s of 47 KB, against 17,000-20,000 for the
+ * same bytes as one chunk of a stream). Chunked transfer coding instead of Content-Length, which
+ * every HTTP/1.1 client reads.
+ */
+function sharedJson(answer: object): Response {
+  let bytes = sentBytes.get(answer);
+  if (bytes === undefined) sentBytes.set(answer, (bytes = new TextEncoder().encode(JSON.stringify(answer))));
+  const chunk = bytes;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  return new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
 }
 
 function responses(spec: AnyRoute, path: string, params?: ZodObject) {
@@ -273,10 +289,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           const out = await spec.handler({ ctx, params: c.params as never, query: c.query as never, body: c.body as never, request: c.request, set: c.set });
           // An answer shared between requests is sent as the text it was serialized to once. Where
           // answers are checked against their schema (tests), it goes the common way, checked.
-          if (isSharedAnswer(out) && !deps.config.checkResponses) {
-            c.set.headers["content-type"] = "application/json;charset=utf-8";
-            return jsonOnce(out);
-          }
+          if (isSharedAnswer(out) && !deps.config.checkResponses) return sharedJson(out);
           return spec.raw && !(out instanceof Response) ? replyResponse(out as Reply) : out;
         }) as never,
         {
