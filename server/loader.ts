@@ -169,9 +169,11 @@ const sentBytes = new WeakMap<object, Uint8Array>();
  * every HTTP/1.1 client reads.
  */
 function sharedJson(answer: object): Response {
-  let bytes = sentBytes.get(answer);
-  if (bytes === undefined) sentBytes.set(answer, (bytes = new TextEncoder().encode(JSON.stringify(answer))));
-  const chunk = bytes;
+  let chunk = sentBytes.get(answer);
+  if (chunk === undefined) {
+    chunk = new TextEncoder().encode(JSON.stringify(answer));
+    sentBytes.set(answer, chunk);
+  }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(chunk);

@@ -29,7 +29,10 @@ export const KEPT_PAGES = 64;
 function keptIn<T>(store: WeakMap<Db, Map<string, Kept<T>>>, db: Db): Map<string, Kept<T>> | null {
   if (db.path === ":memory:") return null;
   let byKey = store.get(db);
-  if (!byKey) store.set(db, (byKey = new Map()));
+  if (!byKey) {
+    byKey = new Map();
+    store.set(db, byKey);
+  }
   return byKey;
 }
 
