@@ -18,9 +18,9 @@ const totals = new WeakMap<Db, Map<string, Kept<number>>>();
 const pages = new WeakMap<Db, Map<string, Kept<unknown>>>();
 
 /**
- * Pages kept per database, the least recently asked dropped first: a page of 50 items is about
- * 60 KB of heap, so at most about 4 MB. The pages people ask again (the first of each sort, the
- * one a spreadsheet or a dashboard polls) stay.
+ * Pages kept per database, the least recently asked dropped first: 64 pages of 50 items took 6.1
+ * MB of heap (measured at 10,000 members), plus their JSON once sent (about 47 KB each). The
+ * pages people ask again (the first of each sort, the one a spreadsheet or a dashboard polls) stay.
  */
 export const KEPT_PAGES = 64;
 
