@@ -34,6 +34,17 @@ const row = (id: string) => ({
 
 const ids = async () => (await db.read.select({ id: auditLog.id }).from(auditLog)).map((r) => r.id).sort();
 
+/** The statements the writer's `exec` runs from now on (BEGIN, SAVEPOINT, COMMIT...), in order. */
+function execStatements(): string[] {
+  const statements: string[] = [];
+  const exec = db.raw.exec.bind(db.raw);
+  db.raw.exec = ((sql: string) => {
+    statements.push(sql);
+    return exec(sql);
+  }) as typeof db.raw.exec;
+  return statements;
+}
+
 describe("db.tx group commit", () => {
   it("runs simultaneous transactions in order, each rolled back alone when it throws", async () => {
     const order: number[] = [];
@@ -58,12 +69,7 @@ describe("db.tx group commit", () => {
   });
 
   it("commits simultaneous transactions once", async () => {
-    const statements: string[] = [];
-    const exec = db.raw.exec.bind(db.raw);
-    db.raw.exec = ((sql: string) => {
-      statements.push(sql);
-      return exec(sql);
-    }) as typeof db.raw.exec;
+    const statements = execStatements();
     await Promise.all(Array.from({ length: 20 }, (_, i) => db.tx((t) => t.insert(auditLog).values(row(`g${i}`)))));
     expect(statements.filter((s) => s === "COMMIT")).toHaveLength(1);
     expect(statements.filter((s) => s === "SAVEPOINT tx")).toHaveLength(20);
@@ -114,12 +120,7 @@ describe("db.tx group commit", () => {
 
   it("rolls back exactly a lone failing transaction (no savepoint) and keeps the connection usable", async () => {
     await db.tx((t) => t.insert(auditLog).values(row("before")));
-    const statements: string[] = [];
-    const exec = db.raw.exec.bind(db.raw);
-    db.raw.exec = ((sql: string) => {
-      statements.push(sql);
-      return exec(sql);
-    }) as typeof db.raw.exec;
+    const statements = execStatements();
     // Several writes, then a statement that breaks a constraint halfway (its first row is new).
     const lone = db.tx(async (t) => {
       await t.insert(auditLog).values(row("lone-1"));
