@@ -2,7 +2,7 @@
 // figures; creating an event with its tickets and editing it (the API's create and partial update,
 // tickets as the full list). One event's own page, its registrations and its status: event.tsx;
 // its door: door.tsx.
-import { createEvent, getEvent, listEvents, updateEvent } from "../../lib/events";
+import { createDraftEvent, createEvent, getEvent, listEvents, updateEvent } from "../../lib/events";
 import { EventCreate, type EventAdminDetail, type EventAdminItem, EventUpdate } from "../../lib/events/schemas";
 import { fill } from "../../lib/i18n/dashboard";
 import { todayUtc } from "../../lib/members/status";
@@ -302,9 +302,7 @@ async function create(input: PageInput): Promise<Response> {
   if (!checked.ok) return newPage(input, values, checked.problems);
   let created: EventAdminDetail;
   try {
-    created = await createEvent(input.ctx, checked.data);
-    // The API creates an event published; a draft is that event moved back at once.
-    if (!values.flags.publish) await updateEvent(input.ctx, { event_id: created.id, status: "draft" });
+    created = await (values.flags.publish ? createEvent : createDraftEvent)(input.ctx, checked.data);
   } catch (err) {
     return newPage(input, values, problemsOf(err, input.locale));
   }

@@ -81,7 +81,16 @@ export const getEvent = verb("events:view", async (ctx: Ctx, input: { event_id: 
 });
 
 /** Creates a `published` event and its tickets; slug from the title, currency the club's. 422 on date order, a date outside the years 0001..9999 (UTC), or a `tier_prices` key that is not a tier of the club. */
-export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCreate): Promise<EventAdminDetail> => {
+export const createEvent = verb("events:edit", (ctx: Ctx, input: EventCreate) => insertEvent(ctx, input, "published"));
+
+/**
+ * Creates an event as a draft (the dashboard's form without "publish"): a draft from its first
+ * moment, so no public page, listing or `event.created` ever shows it published. The API creates
+ * events published (DESIGN.md section 8), then moves them.
+ */
+export const createDraftEvent = verb("events:edit", (ctx: Ctx, input: EventCreate) => insertEvent(ctx, input, "draft"));
+
+async function insertEvent(ctx: Ctx, input: EventCreate, status: "published" | "draft"): Promise<EventAdminDetail> {
   const v = utcDates(input, DATES);
   checkDates(v);
   return ctx.db.tx(async (t) => {
@@ -105,7 +114,7 @@ export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCrea
         capacity: v.capacity ?? null,
         listed: v.listed ?? true,
         access: v.access ?? "public",
-        status: "published",
+        status,
         currency: club.currency,
         show_attendees: v.show_attendees ?? true,
         attendees_min: v.attendees_min ?? 3,
@@ -122,7 +131,7 @@ export const createEvent = verb("events:edit", async (ctx: Ctx, input: EventCrea
     await emit(ctx.db, ctx.clubId, "event.created", () => detail);
     return detail;
   });
-});
+}
 
 const NULLABLE = new Set([
   "description",

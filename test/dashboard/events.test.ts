@@ -5,14 +5,15 @@
 // holds; a read-only admin who sees no edit action and is refused on a post.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { asc, eq } from "drizzle-orm";
-import { eventRegistrations, events, eventTickets } from "../../db/schema";
+import { eventRegistrations, events, eventTickets, webhookDeliveries } from "../../db/schema";
 import { createEventVia, inDaysAt, insertRegistration, insertTier, registrationPayments, registrationRow } from "../events-fixtures";
 import { seedMember } from "../members-fixtures";
 import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
 let env: Env;
 let owner: DashBrowser;
-beforeAll(async () => ({ env, owner } = await ownerSignedIn()));
+// Private addresses allowed: a webhook endpoint on this machine records what is announced.
+beforeAll(async () => ({ env, owner } = await ownerSignedIn({ WEBHOOK_ALLOW_PRIVATE: "true" })));
 afterAll(() => env.close());
 
 const NEW = "/admin/events/new";
@@ -72,9 +73,16 @@ describe("events list and form", () => {
   });
 
   it("creates a draft when not published, refuses an end before the start beside the field", async () => {
+    const hook = await env.call("POST", `/api/clubs/${env.clubId}/webhooks`, { body: { url: "http://127.0.0.1:9/hook", events: ["event.created", "event.updated"] } });
+    expect(hook.status).toBe(201);
     const draft = await owner.post(NEW, eventForm({ title: "Brouillon", publish: "" }), NEW);
     const id = idFrom(draft.headers.get("location"));
     expect((await eventRow(id)).status).toBe("draft");
+    // A draft from its first moment: announced as one, never as published then moved back.
+    const announced = (await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, hook.body.id)))
+      .map((d) => ({ type: d.type, data: JSON.parse(d.payload).data }))
+      .filter((d) => d.data.id === id);
+    expect(announced.map((d) => [d.type, d.data.status])).toEqual([["event.created", "draft"]]);
     expect((await owner.request("GET", "/admin/events?show=draft")).text).toContain(`/admin/events/${id}"`);
     const bad = await owner.post(NEW, eventForm({ title: "Bad dates", ends_at: inDaysAt(29, "10:00").slice(0, 16) }), NEW);
     expect(bad.status).toBe(422);
