@@ -73,7 +73,9 @@ describe("events list and form", () => {
   });
 
   it("creates a draft when not published, refuses an end before the start beside the field", async () => {
-    const hook = await env.call("POST", `/api/clubs/${env.clubId}/webhooks`, { body: { url: "http://127.0.0.1:9/hook", events: ["event.created", "event.updated"] } });
+    const hook = await env.call("POST", `/api/clubs/${env.clubId}/webhooks`, {
+      body: { url: "http://127.0.0.1:9/hook", events: ["event.created", "event.updated"] },
+    });
     expect(hook.status).toBe(201);
     const draft = await owner.post(NEW, eventForm({ title: "Brouillon", publish: "" }), NEW);
     const id = idFrom(draft.headers.get("location"));
