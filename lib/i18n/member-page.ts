@@ -17,6 +17,9 @@ export type MemberPageTexts = {
   /** Pay the renewal by card (Stripe Checkout). */
   renewByCard: string;
   renewNone: string;
+  /** Nothing to pay (a free tier, or the referral credit covers the price): renewed with one button. */
+  renewFree: string;
+  renewNow: string;
   transfer: { title: string; beneficiary: string; iban: string; bic: string; reference: string; amount: string; note: string };
   autoRenewal: string;
   autoOn: string;
@@ -38,7 +41,7 @@ export type MemberPageTexts = {
   erasureText: string;
   erasureAsk: string;
   erasureAsked: string;
-  done: Record<"name" | "email" | "email_confirmed" | "auto_renewal" | "erasure", string>;
+  done: Record<"name" | "email" | "email_confirmed" | "auto_renewal" | "erasure" | "renewed", string>;
   /** Back from Stripe's payment page: paid (the page shows it once Stripe has told us), or given up. */
   checkout: Record<"success" | "cancelled", string>;
   notFoundTitle: string;
@@ -62,6 +65,8 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     renewByTransfer: "Payer par virement bancaire",
     renewByCard: "Payer par carte",
     renewNone: "Pour renouveler, contactez le club.",
+    renewFree: "Rien à payer : votre catégorie est gratuite, ou votre crédit de parrainage couvre le prix.",
+    renewNow: "Renouveler maintenant",
     transfer: {
       title: "Virement bancaire",
       beneficiary: "Bénéficiaire",
@@ -97,6 +102,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       email_confirmed: "Votre nouvelle adresse est confirmée. L'adresse de cette page a changé : gardez celle-ci.",
       auto_renewal: "C'est noté.",
       erasure: "Votre demande d'effacement a été transmise au club.",
+      renewed: "Votre adhésion est renouvelée.",
     },
     checkout: {
       success: "Merci ! Votre paiement est en cours de confirmation ; votre adhésion sera renouvelée dans quelques instants.",
@@ -121,6 +127,8 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     renewByTransfer: "Pay by bank transfer",
     renewByCard: "Pay by card",
     renewNone: "To renew, please contact the club.",
+    renewFree: "Nothing to pay: your category is free, or your referral credit covers the price.",
+    renewNow: "Renew now",
     transfer: {
       title: "Bank transfer",
       beneficiary: "Beneficiary",
@@ -156,6 +164,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       email_confirmed: "Your new address is confirmed. This page's address has changed: keep this one.",
       auto_renewal: "Done.",
       erasure: "Your erasure request was sent to the club.",
+      renewed: "Your membership is renewed.",
     },
     checkout: {
       success: "Thank you! Your payment is being confirmed; your membership will be renewed in a moment.",
@@ -180,6 +189,8 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     renewByTransfer: "Per Banküberweisung bezahlen",
     renewByCard: "Mit Karte bezahlen",
     renewNone: "Für eine Verlängerung wenden Sie sich bitte an den Verein.",
+    renewFree: "Nichts zu bezahlen: Ihre Kategorie ist kostenlos, oder Ihr Empfehlungsguthaben deckt den Preis.",
+    renewNow: "Jetzt verlängern",
     transfer: {
       title: "Banküberweisung",
       beneficiary: "Empfänger",
@@ -215,6 +226,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       email_confirmed: "Ihre neue Adresse ist bestätigt. Die Adresse dieser Seite hat sich geändert: behalten Sie diese.",
       auto_renewal: "Erledigt.",
       erasure: "Ihr Löschantrag wurde an den Verein übermittelt.",
+      renewed: "Ihre Mitgliedschaft ist verlängert.",
     },
     checkout: {
       success: "Danke! Ihre Zahlung wird bestätigt; Ihre Mitgliedschaft wird gleich verlängert.",
@@ -239,6 +251,8 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     renewByTransfer: "Paga con bonifico bancario",
     renewByCard: "Paga con carta",
     renewNone: "Per rinnovare, contatta il club.",
+    renewFree: "Nulla da pagare: la tua categoria è gratuita, o il tuo credito di presentazione copre il prezzo.",
+    renewNow: "Rinnova ora",
     transfer: {
       title: "Bonifico bancario",
       beneficiary: "Beneficiario",
@@ -274,6 +288,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       email_confirmed: "Il tuo nuovo indirizzo è confermato. L'indirizzo di questa pagina è cambiato: conserva questo.",
       auto_renewal: "Fatto.",
       erasure: "La tua richiesta di cancellazione è stata inviata al club.",
+      renewed: "La tua adesione è rinnovata.",
     },
     checkout: {
       success: "Grazie! Il pagamento è in corso di conferma; l'adesione sarà rinnovata tra un momento.",

@@ -452,6 +452,12 @@ export const MESSAGES = {
     de: "Die Anmeldung öffnet am {at}.",
     it: "Le iscrizioni aprono il {at}.",
   },
+  RENEWAL_NOT_DUE: {
+    fr: "Rien à payer, et le renouvellement n'est pas encore ouvert : il le sera dès le {date}.",
+    en: "Nothing to pay, and the renewal is not open yet: it opens on {date}.",
+    de: "Nichts zu bezahlen, und die Verlängerung ist noch nicht offen: ab dem {date}.",
+    it: "Nulla da pagare, e il rinnovo non è ancora aperto: lo sarà dal {date}.",
+  },
   REGISTRATION_CLOSED: {
     fr: "Les inscriptions sont closes.",
     en: "Registration is closed.",

@@ -4,7 +4,8 @@
 // posted to /m/<token>/<action>, which answers a redirect back to the page (post/redirect/get)
 // with a line saying it was done, or a short page saying why not. Renewal by bank transfer is a
 // link (?renew=bank_transfer) that shows the payment details on the page; by card, a link
-// (?renew=stripe) that leads on to Stripe's page.
+// (?renew=stripe) that leads on to Stripe's page; with nothing to pay, a form (it renews: a
+// write, never a link).
 import { privatePageHeaders } from "../cards/web";
 import { formatDate } from "../cards/view";
 import type { PublicCtx } from "../context";
@@ -14,7 +15,16 @@ import { MEMBER_PAGE_TEXTS, type MemberPageTexts } from "../i18n/member-page";
 import type { FileReply, RedirectReply } from "../reply";
 import { memberPageUrl } from "../members/internal";
 import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, postForm as form, transferDetails } from "../html/layout";
-import { confirmEmailChange, getMemberPage, renewMembership, requestEmailChange, requestErasure, setAutoRenewal, updateMemberName } from "./index";
+import {
+  confirmEmailChange,
+  getMemberPage,
+  renewalQuote,
+  renewMembership,
+  requestEmailChange,
+  requestErasure,
+  setAutoRenewal,
+  updateMemberName,
+} from "./index";
 import type { MemberPage, RenewAnswer } from "./schemas";
 
 const STATUS_COLORS = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" } as const;
@@ -28,7 +38,15 @@ function notFound(locale: Locale): FileReply {
   return reply(404, messagePage(locale, tx.notFoundTitle, tx.notFoundText));
 }
 
-function body(page: MemberPage, token: string, baseUrl: string, tx: MemberPageTexts, notice: string | null, transfer: RenewAnswer | null): string {
+function body(
+  page: MemberPage,
+  token: string,
+  baseUrl: string,
+  tx: MemberPageTexts,
+  notice: string | null,
+  transfer: RenewAnswer | null,
+  nothingToPay: boolean,
+): string {
   const { member: m, club, card } = page;
   const locale = club.locale as Locale;
   const here = memberPageUrl("", token);
@@ -38,9 +56,11 @@ function body(page: MemberPage, token: string, baseUrl: string, tx: MemberPageTe
   const byTransfer = page.payment_methods.includes("bank_transfer")
     ? `<a class="button" href="${escapeHtml(here)}?renew=bank_transfer#renew">${escapeHtml(tx.renewByTransfer)}</a>`
     : "";
-  const renew = page.payment_methods.length
-    ? `${byCard}${byTransfer}`
-    : `<p class="muted">${escapeHtml(tx.renewNone)}${club.contact_email ? ` <a href="mailto:${escapeHtml(club.contact_email)}">${escapeHtml(club.contact_email)}</a>` : ""}</p>`;
+  const renew = nothingToPay
+    ? `<p>${escapeHtml(tx.renewFree)}</p>${form(`${here}/renew`, `<button type="submit">${escapeHtml(tx.renewNow)}</button>`)}`
+    : page.payment_methods.length
+      ? `${byCard}${byTransfer}`
+      : `<p class="muted">${escapeHtml(tx.renewNone)}${club.contact_email ? ` <a href="mailto:${escapeHtml(club.contact_email)}">${escapeHtml(club.contact_email)}</a>` : ""}</p>`;
   const bt = transfer?.bank_transfer;
   const transferBlock = bt ? transferDetails(bt, tx.transfer, locale) : "";
   const wallets = [
@@ -82,7 +102,7 @@ ${auto}
 </main></div>`;
 }
 
-const DONE = ["name", "email", "email_confirmed", "auto_renewal", "erasure"] as const;
+const DONE = ["name", "email", "email_confirmed", "auto_renewal", "erasure", "renewed"] as const;
 type Done = (typeof DONE)[number];
 
 /** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew` shows the payment details (`stripe`: on to Stripe's payment page); `checkout` is how Stripe's page was left. */
@@ -101,8 +121,10 @@ export async function renderMemberPage(
   const locale = page.club.locale as Locale;
   const tx = MEMBER_PAGE_TEXTS[locale];
   const method = query.renew === "stripe" || query.renew === "bank_transfer" ? query.renew : null;
+  // Nothing to pay renews at once: only by the page's form (a POST), never by this GET.
+  const nothingToPay = page.member.status !== "suspended" && (await renewalQuote(ctx, token)).amount_cents === 0;
   let transfer: RenewAnswer | null = null;
-  if (method && page.payment_methods.includes(method)) {
+  if (method && !nothingToPay && page.payment_methods.includes(method)) {
     try {
       transfer = await renewMembership(ctx, token, { payment_method: method });
     } catch (err) {
@@ -116,10 +138,10 @@ export async function renderMemberPage(
   const back = query.checkout === "success" || query.checkout === "cancelled" ? tx.checkout[query.checkout] : null;
   const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : back;
   const vars = brandVars(page.club.primary_color, page.club.secondary_color, `--status:${STATUS_COLORS[page.member.status]}`);
-  return reply(200, layoutPage(locale, `${page.club.name} — ${tx.title}`, vars, body(page, token, ctx.baseUrl, tx, notice, transfer)));
+  return reply(200, layoutPage(locale, `${page.club.name} — ${tx.title}`, vars, body(page, token, ctx.baseUrl, tx, notice, transfer, nothingToPay)));
 }
 
-export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "erasure";
+export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "erasure" | "renew";
 
 /**
  * Runs one form of the page and answers a redirect back to it (the new page's address after an
@@ -148,6 +170,11 @@ export async function memberPageAction(ctx: PublicCtx, token: string, action: Pa
       case "erasure":
         await requestErasure(ctx, token);
         return back(token, "erasure");
+      case "renew": {
+        // The form of a renewal with nothing to pay; should a price have appeared meanwhile, the page shows how to pay it.
+        const renewal = await renewMembership(ctx, token, { payment_method: "bank_transfer" });
+        return renewal.renewed ? back(token, "renewed") : { redirect: memberPageUrl(ctx.baseUrl, token), headers: { "referrer-policy": "no-referrer" } };
+      }
     }
   } catch (err) {
     if (!(err instanceof AppError)) throw err;

@@ -12,6 +12,7 @@ import { clubCardView } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
 import type { PublicCtx } from "../context";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
+import { asLocale } from "../i18n";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
 import { nowIso, randomBase62, sha256Hex } from "../ids";
 import { clubSender, queueMail } from "../mail";
@@ -21,7 +22,10 @@ import { memberDataDocument } from "../members/history";
 import { assertEmailFree } from "../members/index";
 import { type PaymentMethod, paymentMethods } from "../clubs/payments";
 import { cancelAtPeriodEnd, createCheckout, MAX_SUBSCRIPTION_MONTHS, type StripeSettings } from "../stripe";
+import { systemCaller } from "../access";
+import { markMemberPaid } from "../members/index";
 import {
+  addDays,
   emitMemberChange,
   getMemberItem,
   type MemberRow,
@@ -226,13 +230,16 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
  * address of a Stripe Checkout page (a subscription when the club allows it and it is asked, or
  * the club has only subscriptions; DESIGN.md section 13). 409 PAYMENT_METHOD_UNAVAILABLE for a
  * method the club does not offer, SUBSCRIPTION_NOT_OFFERED, MEMBER_SUSPENDED_SELF for a
- * suspended member; 502 when Stripe fails.
+ * suspended member; 502 when Stripe fails. Nothing to pay: renewed at once (renewWithoutPayment).
  */
 export async function renewMembership(ctx: PublicCtx, token: string, input: { payment_method: string; subscription?: boolean | null }): Promise<RenewAnswer> {
   const { m, club } = await memberOf(ctx, ctx.db.read, token);
   if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED_SELF");
+  const dues = await memberDues(ctx.db.read, m);
+  const { amount, currency } = dues;
+  // Nothing to pay: no payment method is needed either (a club with none still renews a free tier).
+  if (amount === 0) return renewWithoutPayment(ctx, m, club, dues.credit > 0, input.payment_method, currency);
   if (!paymentMethods(club, !!stripeOf(ctx)).includes(input.payment_method as PaymentMethod)) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
-  const { amount, currency } = await memberDues(ctx.db.read, m);
   if (input.payment_method === "stripe") {
     // A subscription bills every tier period (else the club's period); the checkout names the tier.
     const [tier] = m.tier_id
@@ -250,7 +257,7 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
       subscription: input.subscription,
     };
     const checkout = await memberCheckout(ctx, club, m, order);
-    return { payment_method: "stripe", amount_cents: amount, currency, checkout_url: checkout, bank_transfer: null };
+    return { payment_method: "stripe", amount_cents: amount, currency, checkout_url: checkout, bank_transfer: null, renewed: false };
   }
   return {
     payment_method: "bank_transfer",
@@ -258,7 +265,39 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
     currency,
     checkout_url: null,
     bank_transfer: bankTransferOf(club, m.referral_code, amount, currency),
+    renewed: false,
   };
+}
+
+/** What renewing costs the member whose page token is `token` now (lib/members/dues), read only. */
+export async function renewalQuote(ctx: PublicCtx, token: string): Promise<{ amount_cents: number; currency: string }> {
+  const { m } = await memberOf(ctx, ctx.db.read, token);
+  const { amount, currency } = await memberDues(ctx.db.read, m);
+  return { amount_cents: amount, currency };
+}
+
+/** The first day a renewal is due: the club's longest renewal reminder before the end (DESIGN.md section 14). */
+export const renewalDueFrom = (m: MemberRow, club: ClubRow): string => addDays(m.membership_end, -Math.max(0, ...club.renewal_reminder_days));
+
+/**
+ * A renewal with nothing to pay (a free tier, or a referral credit that covers the price) is
+ * made at once, as a free tier activates at once when joining (DESIGN.md section 13): mark-paid
+ * with 0, which spends the credit and writes the history and the payment row (method
+ * `referral_credit` or `free`). Only once due (from the club's longest renewal reminder before
+ * the end, or once no longer active): 409 RENEWAL_NOT_DUE before, so that a free membership is
+ * not carried years ahead by repeated clicks.
+ */
+async function renewWithoutPayment(ctx: PublicCtx, m: MemberRow, club: ClubRow, byCredit: boolean, method: string, currency: string): Promise<RenewAnswer> {
+  const today = todayUtc();
+  const dueFrom = renewalDueFrom(m, club);
+  if (statusOn(m, today, club.grace_period_days) === "active" && today < dueFrom) throw new Conflict("RENEWAL_NOT_DUE", { date: dueFrom });
+  if (!ctx.site) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
+  const actor = systemCaller(m.club_id, asLocale(club.locale), { finances: "edit", members: "edit" });
+  await markMemberPaid(
+    { db: ctx.db, actor, clubId: m.club_id, locale: actor.locale, ...ctx.site },
+    { member_id: m.id, amount_cents: 0, payment_method: byCredit ? "referral_credit" : "free", reason: "Renewed from the member's page: nothing to pay" },
+  );
+  return { payment_method: method, amount_cents: 0, currency, checkout_url: null, bank_transfer: null, renewed: true };
 }
 
 /**

@@ -89,6 +89,10 @@ export const RenewAnswer = z
     currency: z.string(),
     checkout_url: z.string().nullable().meta({ description: "Card payment page (Stripe, when configured); null for a bank transfer." }),
     bank_transfer: BankTransfer.nullable(),
+    renewed: z.boolean().meta({
+      description:
+        "True when there was nothing to pay (a free tier, or a referral credit covering the price): the membership is renewed already, with neither `checkout_url` nor `bank_transfer`.",
+    }),
   })
   .meta({ id: "RenewAnswer" });
 export type RenewAnswer = z.infer<typeof RenewAnswer>;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, jobs, members } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
-import { memberRow, seedMember } from "../members-fixtures";
+import { addDays, memberRow, seedMember, todayUtc } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -75,6 +75,32 @@ describe("/m/<token>", () => {
     expect(res.status).toBe(409);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(res.text).not.toContain("CH9300762011623852957");
+  });
+
+  it("renews a free membership that is due by its form only: a link's GET shows the form and writes nothing", async () => {
+    await env.db.tx((t) =>
+      t
+        .update(clubs)
+        .set({ membership_fee_cents: 0, renewal_reminder_days: [30] })
+        .where(eq(clubs.id, env.clubId)),
+    );
+    const end = addDays(todayUtc(), 5);
+    const m = await seedMember(env, { membership_end: end });
+    const shown = await get(`/m/${m.manage_token}?renew=stripe`);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain(`action="/m/${m.manage_token}/renew"`);
+    expect(shown.text).toContain("Rien à payer");
+    expect((await memberRow(env, m.id)).membership_end).toBe(end);
+    const done = await post(`/m/${m.manage_token}/renew`, {});
+    expect(done.status).toBe(302);
+    expect(done.location).toBe(`http://localhost/m/${m.manage_token}?done=renewed`);
+    expect((await memberRow(env, m.id)).membership_end > end).toBe(true);
+    expect((await get(`/m/${m.manage_token}?done=renewed`)).text).toContain("Votre adhésion est renouvelée.");
+    // Renewed: the next period is not due yet, so the form is refused with the page saying from when.
+    const again = await post(`/m/${m.manage_token}/renew`, {});
+    expect(again.status).toBe(409);
+    expect(again.text).toContain("pas encore ouvert");
+    await env.db.tx((t) => t.update(clubs).set({ membership_fee_cents: 5000 }).where(eq(clubs.id, env.clubId)));
   });
 
   it("runs its forms and redirects back with a notice", async () => {

@@ -6,7 +6,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { clubs, jobs, members } from "../../db/schema";
 import { isCreditorReference } from "../../lib/payments/reference";
 import { setup, type TestEnv } from "../helpers";
-import { memberRow, seedMember, withEndpoint } from "../members-fixtures";
+import { addDays, memberRow, paymentsOf, seedMember, todayUtc, withEndpoint } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -135,23 +135,50 @@ describe("the member's page (JSON)", () => {
   it("renews by bank transfer with the club's payout details and a creditor reference; refuses what the club does not offer", async () => {
     const m = await seedMember(env);
     const token = m.manage_token as string;
+    await env.db.tx((t) => t.update(clubs).set({ membership_fee_cents: 5000 }).where(eq(clubs.id, env.clubId)));
     const none = await page("POST", token, "/renew", { payment_method: "bank_transfer" });
     expect({ status: none.status, code: none.body.code }).toEqual({ status: 409, code: "PAYMENT_METHOD_UNAVAILABLE" });
     await env.db.tx((t) =>
       t
         .update(clubs)
-        .set({ payout_iban: "CH9300762011623852957", payout_bic: "POFICHBEXXX", payout_beneficiary_name: "Club de test", membership_fee_cents: 5000 })
+        .set({ payout_iban: "CH9300762011623852957", payout_bic: "POFICHBEXXX", payout_beneficiary_name: "Club de test" })
         .where(eq(clubs.id, env.clubId)),
     );
     const res = await page("POST", token, "/renew", { payment_method: "bank_transfer" });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ payment_method: "bank_transfer", amount_cents: 5000, currency: "CHF", checkout_url: null });
+    expect(res.body).toMatchObject({ payment_method: "bank_transfer", amount_cents: 5000, currency: "CHF", checkout_url: null, renewed: false });
     expect(res.body.bank_transfer).toMatchObject({ iban: "CH9300762011623852957", bic: "POFICHBEXXX", beneficiary: "Club de test", amount_cents: 5000 });
     expect(isCreditorReference(res.body.bank_transfer.reference)).toBe(true);
     expect(res.body.bank_transfer.reference).toEndWith(m.referral_code);
     expect((await page("POST", token, "/renew", { payment_method: "stripe" })).body.code).toBe("PAYMENT_METHOD_UNAVAILABLE");
     expect((await page("POST", token, "/renew", { payment_method: "cash" })).status).toBe(422);
     expect((await page("GET", token)).body.payment_methods).toEqual(["bank_transfer"]);
+  });
+
+  it("renews at once when the referral credit covers the price, spending it, once the renewal is due; not before", async () => {
+    await env.db.tx((t) =>
+      t
+        .update(clubs)
+        .set({ membership_fee_cents: 5000, renewal_reminder_days: [30, 7] })
+        .where(eq(clubs.id, env.clubId)),
+    );
+    const end = addDays(todayUtc(), 10);
+    const due = await seedMember(env, { membership_end: end, referral_credit_cents: 6000 });
+    const res = await page("POST", due.manage_token as string, "/renew", { payment_method: "stripe" });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ payment_method: "stripe", amount_cents: 0, checkout_url: null, bank_transfer: null, renewed: true });
+    const after = await memberRow(env, due.id);
+    expect(after.membership_end > end).toBe(true);
+    expect(after.referral_credit_cents).toBe(1000);
+    expect((await paymentsOf(env, due.id)).map((p) => [p.amount_cents, p.method])).toEqual([[0, "referral_credit"]]);
+
+    // Ending in 200 days, reminders from 30 days before: not due yet, nothing changes.
+    const early = await seedMember(env, { membership_end: addDays(todayUtc(), 200), referral_credit_cents: 6000 });
+    const refused = await page("POST", early.manage_token as string, "/renew", { payment_method: "bank_transfer" });
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: "RENEWAL_NOT_DUE" });
+    expect(refused.body.detail ?? refused.body.message).toBeDefined();
+    expect(await memberRow(env, early.id)).toMatchObject({ membership_end: addDays(todayUtc(), 200), referral_credit_cents: 6000 });
+    expect(await paymentsOf(env, early.id)).toEqual([]);
   });
 
   it("turns the automatic renewal off and on, only on a subscription", async () => {
