@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
-import { historyOf, memberRow, seedMember } from "../members-fixtures";
+import { addDays, historyOf, memberRow, seedMember, todayUtc } from "../members-fixtures";
 
 let env: TestEnv;
 let tier: string;
@@ -68,9 +68,12 @@ describe("the referral credit off the next renewal", () => {
 
   it("never below 0: a credit above the price makes the renewal free and keeps the rest; a full payment keeps the credit", async () => {
     const rich = await seedMember(env, { tier_id: tier, referral_credit_cents: 8000 });
-    expect((await renewQuote(rich.manage_token as string)).amount_cents).toBe(0);
     expect((await markPaid(rich.id, 0)).status).toBe(200);
     expect((await memberRow(env, rich.id)).referral_credit_cents).toBe(3000);
+    // Renewing from the page, once due, with nothing to pay: renewed at once, the credit spent again.
+    const due = await seedMember(env, { tier_id: tier, referral_credit_cents: 8000, membership_end: addDays(todayUtc(), 3) });
+    expect(await renewQuote(due.manage_token as string)).toMatchObject({ amount_cents: 0, renewed: true, bank_transfer: null });
+    expect((await memberRow(env, due.id)).referral_credit_cents).toBe(3000);
     const payer = await seedMember(env, { tier_id: tier, referral_credit_cents: 1000 });
     expect((await markPaid(payer.id, 5000)).status).toBe(200);
     expect((await memberRow(env, payer.id)).referral_credit_cents).toBe(1000);

@@ -180,7 +180,7 @@ describe("OpenAPI for a newcomer", () => {
     // The example cannot know the code mailed to the new address.
     "confirmMemberEmailChange 409 EMAIL_CODE_INVALID",
     // A fresh club has no payout IBAN: no bank transfer to offer yet.
-    "renewMemberPage 409 PAYMENT_METHOD_UNAVAILABLE",
+    "renewMemberPage 409 RENEWAL_NOT_DUE",
     // A member added by hand is not on a subscription.
     "setMemberAutoRenewal 409 NO_SUBSCRIPTION",
     // Stripe's keys are not set here: the endpoint does not exist (and a real call carries Stripe's signature).
