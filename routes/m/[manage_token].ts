@@ -1,18 +1,12 @@
 // GET /m/[manage_token] — the member's own page (HTML, no credentials: the token is the secret)
 import { z } from "zod";
-import { MEMBER_PAGE_RATE } from "../../lib/member-page";
 import { renderMemberPage } from "../../lib/member-page/html";
-import { ManageParams } from "../../lib/member-page/schemas";
+import { MEMBER_PAGE_ROUTE } from "../../server/member-page-routes";
 import { route } from "../../server/route";
 
 export const GET = route({
   summary: "The member's own page",
-  tags: ["public"],
-  auth: "public",
-  rateLimit: MEMBER_PAGE_RATE,
-  hidden: true,
-  raw: true,
-  params: ManageParams,
+  ...MEMBER_PAGE_ROUTE,
   // A page never answers a 422 for its address: an odd notice or choice is no notice, no choice.
   query: z.object({
     done: z.string().max(50).optional().catch(undefined),

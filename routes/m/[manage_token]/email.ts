@@ -1,18 +1,5 @@
 // POST /m/[manage_token]/email — Change my email (form) (an HTML form of the member's page; answers a redirect back to it)
 import { z } from "zod";
-import { MEMBER_PAGE_RATE } from "../../../lib/member-page";
-import { memberPageAction } from "../../../lib/member-page/html";
-import { ManageParams } from "../../../lib/member-page/schemas";
-import { route } from "../../../server/route";
+import { memberPageForm } from "../../../server/member-page-routes";
 
-export const POST = route({
-  summary: "Change my email (form)",
-  tags: ["public"],
-  auth: "public",
-  rateLimit: MEMBER_PAGE_RATE,
-  hidden: true,
-  raw: true,
-  params: ManageParams,
-  body: z.object({ email: z.string().max(320) }),
-  handler: ({ ctx, params, body }) => memberPageAction(ctx, params.manage_token, "email", body),
-});
+export const POST = memberPageForm("Change my email (form)", "email", z.object({ email: z.string().max(320) }));

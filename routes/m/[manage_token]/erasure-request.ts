@@ -1,16 +1,4 @@
 // POST /m/[manage_token]/erasure-request — Ask to be erased (form) (an HTML form of the member's page; answers a redirect back to it)
-import { MEMBER_PAGE_RATE } from "../../../lib/member-page";
-import { memberPageAction } from "../../../lib/member-page/html";
-import { ManageParams } from "../../../lib/member-page/schemas";
-import { route } from "../../../server/route";
+import { memberPageForm } from "../../../server/member-page-routes";
 
-export const POST = route({
-  summary: "Ask to be erased (form)",
-  tags: ["public"],
-  auth: "public",
-  rateLimit: MEMBER_PAGE_RATE,
-  hidden: true,
-  raw: true,
-  params: ManageParams,
-  handler: ({ ctx, params }) => memberPageAction(ctx, params.manage_token, "erasure", {}),
-});
+export const POST = memberPageForm("Ask to be erased (form)", "erasure");

@@ -1,18 +1,9 @@
 // POST /m/[manage_token]/name — Correct my name (form) (an HTML form of the member's page; answers a redirect back to it)
 import { z } from "zod";
-import { MEMBER_PAGE_RATE } from "../../../lib/member-page";
-import { memberPageAction } from "../../../lib/member-page/html";
-import { ManageParams } from "../../../lib/member-page/schemas";
-import { route } from "../../../server/route";
+import { memberPageForm } from "../../../server/member-page-routes";
 
-export const POST = route({
-  summary: "Correct my name (form)",
-  tags: ["public"],
-  auth: "public",
-  rateLimit: MEMBER_PAGE_RATE,
-  hidden: true,
-  raw: true,
-  params: ManageParams,
-  body: z.object({ first_name: z.string().max(200).optional(), last_name: z.string().max(200).optional() }),
-  handler: ({ ctx, params, body }) => memberPageAction(ctx, params.manage_token, "name", body),
-});
+export const POST = memberPageForm(
+  "Correct my name (form)",
+  "name",
+  z.object({ first_name: z.string().max(200).optional(), last_name: z.string().max(200).optional() }),
+);
