@@ -25,12 +25,19 @@ type Reason = PaymentImportMiss["reason"];
 /** What a matched line pays, and how to record it. */
 type Target = { kind: "member"; member: MemberRow } | { kind: "registration"; id: string; event_id: string };
 
-/** 409s the recording verbs may answer when the state moved since the line was checked. */
+/**
+ * What the recording verbs may answer when the state moved since the line was checked: a 409, or
+ * a 404 for a member or registration erased meanwhile. The line is listed with its reason; the
+ * others are recorded as if it were not there.
+ */
 const MOVED: Record<string, Reason> = {
   STATEMENT_LINE_ALREADY_RECORDED: "STATEMENT_LINE_ALREADY_RECORDED",
   MEMBER_SUSPENDED: "NOT_PAYABLE",
   REGISTRATION_NOT_PENDING: "ALREADY_PAID",
   EVENT_CANCELLED: "NOT_PAYABLE",
+  MEMBER_NOT_FOUND: "REFERENCE_UNKNOWN",
+  REGISTRATION_NOT_FOUND: "REFERENCE_UNKNOWN",
+  EVENT_NOT_FOUND: "REFERENCE_UNKNOWN",
 };
 
 /**

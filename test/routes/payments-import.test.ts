@@ -235,6 +235,27 @@ describe("POST payments/import: CSV", () => {
     expect(await paymentsOfClub(other.club_id)).toHaveLength(0);
   });
 
+  it("a member erased between the reading of the statement and the recording of their line: that line listed, the others recorded", async () => {
+    const first = await joiner("GONEAAA1");
+    const gone = await joiner("GONEAAA2");
+    // Recording the first line erases the second line's member in the same transaction, as an
+    // erasure landing between the two would.
+    env.db.raw.exec(
+      `CREATE TRIGGER test_erase_between AFTER INSERT ON payments WHEN NEW.member_id = '${first.id}' BEGIN DELETE FROM members WHERE id = '${gone.id}'; END`,
+    );
+    try {
+      const csv = `date,amount,currency,reference\n${todayUtc()},50.00,CHF,${creditorReference("GONEAAA1")}\n${todayUtc()},50.00,CHF,${creditorReference("GONEAAA2")}\n`;
+      const res = await importStatement(csv);
+      expect(res.status).toBe(200);
+      expect(res.body.matched.map((m: { member_id: string }) => m.member_id)).toEqual([first.id]);
+      expect(res.body.unmatched.map((u: { line: number; reason: string }) => [u.line, u.reason])).toEqual([[3, "REFERENCE_UNKNOWN"]]);
+      expect((await memberRow(env, first.id)).payment_status).toBe("paid");
+      expect((await paymentsOfClub()).filter((p) => p.member_id === gone.id)).toEqual([]);
+    } finally {
+      env.db.raw.exec("DROP TRIGGER test_erase_between");
+    }
+  });
+
   it("an amount with more digits than any sum (CSV or camt.053) is an unreadable line, not a 500", async () => {
     const huge = "99999999999999999999999";
     const csv = await importStatement(`date;amount;reference\n${todayUtc()};${huge};${creditorReference("CSVHUGEX")}\n`);
