@@ -50,12 +50,6 @@ export function oauthMalformedBody(path: string): Response | null {
   return oauthJson(400, { error, error_description: "the body is not valid JSON" });
 }
 
-/** A form or JSON body's string field; anything else (absent, repeated, not text) is undefined. */
-export function field(body: unknown, name: string): string | undefined {
-  const value = body && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
-  return typeof value === "string" && value !== "" ? value : undefined;
-}
-
 /** An OAuth endpoint's route: public, its rate per address, left out of the OpenAPI description (OAuth's own metadata describes it), its refusals in OAuth's shape. */
 export function oauthRoute(summary: string, rate: AddressRate, run: (input: { ctx: PublicCtx; body: unknown }) => Promise<Response>) {
   return route({

@@ -219,6 +219,46 @@ export async function refreshTokens(
   return outcome;
 }
 
+/** A form or JSON body's string field; anything else (absent, repeated, not text, empty) is undefined. */
+export function formField(body: unknown, name: string): string | undefined {
+  const value = body && typeof body === "object" ? (body as Record<string, unknown>)[name] : undefined;
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * The token endpoint's request (POST /oauth/token, a form or JSON body): the authorization code
+ * grant (exchangeCode) or the refresh token grant (refreshTokens), by `grant_type`. A public
+ * client names itself (`client_id`, else `invalid_request`); a missing code or refresh token is
+ * `invalid_request`, another grant type `unsupported_grant_type`.
+ */
+export async function tokenRequest(db: Db, body: unknown): Promise<TokenResponse> {
+  const field = (name: string) => formField(body, name);
+  const clientId = field("client_id");
+  if (!clientId) throw new OAuthRefused("invalid_request", "client_id is required (public clients name themselves)");
+  const resource = field("resource");
+  switch (field("grant_type")) {
+    case "authorization_code": {
+      const code = field("code");
+      if (!code) throw new OAuthRefused("invalid_request", "code is required");
+      return exchangeCode(db, { code, clientId, codeVerifier: field("code_verifier"), redirectUri: field("redirect_uri"), resource });
+    }
+    case "refresh_token": {
+      const refreshToken = field("refresh_token");
+      if (!refreshToken) throw new OAuthRefused("invalid_request", "refresh_token is required");
+      return refreshTokens(db, { refreshToken, clientId, resource, scope: field("scope") });
+    }
+    default:
+      throw new OAuthRefused("unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+  }
+}
+
+/** The revocation endpoint's request (POST /oauth/revoke): `token` required (`invalid_request`), then revokeByToken. */
+export async function revokeRequest(db: Db, body: unknown): Promise<void> {
+  const token = formField(body, "token");
+  if (!token) throw new OAuthRefused("invalid_request", "token is required");
+  await revokeByToken(db, token, formField(body, "client_id"));
+}
+
 /**
  * RFC 7009 revocation by the client: an access or refresh token of ours revokes its whole grant.
  * An unknown token is no error (section 2.2): the answer is the same either way.

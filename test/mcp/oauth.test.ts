@@ -195,6 +195,24 @@ describe("refusals", () => {
     expect(res.body.error).toBe("invalid_target");
   });
 
+  test("the token and revocation endpoints refuse a request missing what it must name, in OAuth's shape", async () => {
+    const a = await codeFor();
+    for (const [path, body, error] of [
+      ["/oauth/token", { grant_type: "authorization_code", code: a.code, code_verifier: VERIFIER }, "invalid_request"],
+      ["/oauth/token", { grant_type: "authorization_code", client_id: a.clientId }, "invalid_request"],
+      ["/oauth/token", { grant_type: "refresh_token", client_id: a.clientId }, "invalid_request"],
+      ["/oauth/token", { grant_type: "password", client_id: a.clientId, username: "x", password: "y" }, "unsupported_grant_type"],
+      ["/oauth/token", { client_id: a.clientId }, "unsupported_grant_type"],
+      ["/oauth/revoke", { client_id: a.clientId }, "invalid_request"],
+    ] as const) {
+      const res = await formPost(env, path, body);
+      expect({ path, body, status: res.status, error: res.body.error }).toEqual({ path, body, status: 400, error });
+    }
+    // None of these spent the code: it still gives tokens.
+    const tokens = await formPost(env, "/oauth/token", { grant_type: "authorization_code", code: a.code, client_id: a.clientId, code_verifier: VERIFIER });
+    expect(tokens.status).toBe(200);
+  });
+
   test("a missing or wrong PKCE verifier is refused, and the code is spent by the attempt", async () => {
     const a = await codeFor();
     const missing = await formPost(env, "/oauth/token", { grant_type: "authorization_code", code: a.code, client_id: a.clientId });
