@@ -5,7 +5,7 @@
 // And the guard every verb runs behind (`verb`), so that an MCP tool, the CLI or a future caller
 // can never skip a scope.
 import type { Db } from "../db";
-import { type Caller, type Needs, requireScope, scopeList } from "./access";
+import { type Caller, type Needs, requireScope, type Scopes, scopeList, systemCaller } from "./access";
 import type { Config, MailConfig, StripeSettings, WalletConfig, WebhookSettings } from "./config";
 import type { Locale } from "./i18n";
 
@@ -36,6 +36,16 @@ export function siteOf(config: Config): Site {
     webhooks: config.webhooks,
     stripe: config.stripe,
   };
+}
+
+/**
+ * The Ctx of the system acting on `clubId` with `scopes` and nothing more, for a public route that
+ * runs an admin's verb on someone's behalf (Stripe's webhook records a payment, a member renews
+ * with nothing to pay): the verb's own checks and history apply, its author is the system.
+ */
+export function systemCtx(db: Db, site: Site, clubId: string, locale: Locale, scopes: Scopes): Ctx {
+  const actor = systemCaller(clubId, locale, scopes);
+  return { db, actor, clubId, locale, ...site };
 }
 
 export type Verb<I, O> = ((ctx: Ctx, input: I) => Promise<O>) & { scope: Needs };

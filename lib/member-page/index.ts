@@ -10,7 +10,7 @@ import type { Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
-import type { PublicCtx } from "../context";
+import { type PublicCtx, systemCtx } from "../context";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
@@ -22,7 +22,6 @@ import { memberDataDocument } from "../members/history";
 import { assertEmailFree } from "../members/index";
 import { type PaymentMethod, paymentMethods } from "../clubs/payments";
 import { cancelAtPeriodEnd, createCheckout, MAX_SUBSCRIPTION_MONTHS, type StripeSettings } from "../stripe";
-import { systemCaller } from "../access";
 import { markMemberPaid } from "../members/index";
 import {
   addDays,
@@ -292,11 +291,12 @@ async function renewWithoutPayment(ctx: PublicCtx, m: MemberRow, club: ClubRow, 
   const dueFrom = renewalDueFrom(m, club);
   if (statusOn(m, today, club.grace_period_days) === "active" && today < dueFrom) throw new Conflict("RENEWAL_NOT_DUE", { date: dueFrom });
   if (!ctx.site) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
-  const actor = systemCaller(m.club_id, asLocale(club.locale), { finances: "edit", members: "edit" });
-  await markMemberPaid(
-    { db: ctx.db, actor, clubId: m.club_id, locale: actor.locale, ...ctx.site },
-    { member_id: m.id, amount_cents: 0, payment_method: byCredit ? "referral_credit" : "free", reason: "Renewed from the member's page: nothing to pay" },
-  );
+  await markMemberPaid(systemCtx(ctx.db, ctx.site, m.club_id, asLocale(club.locale), { finances: "edit", members: "edit" }), {
+    member_id: m.id,
+    amount_cents: 0,
+    payment_method: byCredit ? "referral_credit" : "free",
+    reason: "Renewed from the member's page: nothing to pay",
+  });
   return { payment_method: method, amount_cents: 0, currency, checkout_url: null, bank_transfer: null, renewed: true };
 }
 

@@ -11,8 +11,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, withinTx } from "../../db";
 import { clubs, eventRegistrations, events, eventTickets, payments, stripeEvents } from "../../db/schema";
-import { systemCaller } from "../access";
-import type { Ctx, PublicCtx, Site } from "../context";
+import { type Ctx, type PublicCtx, systemCtx } from "../context";
 import { AppError, BadRequest, NotFound } from "../errors";
 import { asLocale } from "../i18n";
 import { nowIso } from "../ids";
@@ -322,7 +321,7 @@ export async function receiveStripeEvent(ctx: PublicCtx, body: string, signature
         .returning();
       if (!fresh) return "duplicate";
       if (!effect || !clubId || !locale) return fresh.outcome;
-      const done = await effect(systemCtx(withinTx(ctx.db, t), site, clubId, locale));
+      const done = await effect(systemCtx(withinTx(ctx.db, t), site, clubId, locale, STRIPE_SCOPES));
       if (done !== fresh.outcome) await t.update(stripeEvents).set({ outcome: done }).where(eq(stripeEvents.id, event.id));
       return done;
     });
@@ -336,11 +335,8 @@ export async function receiveStripeEvent(ctx: PublicCtx, body: string, signature
   }
 }
 
-/** The Ctx of the system acting on `clubId` for Stripe: it records payments and ends renewals, nothing else. */
-function systemCtx(db: Db, site: Site, clubId: string, locale: ReturnType<typeof asLocale>): Ctx {
-  const actor = systemCaller(clubId, locale, { finances: "edit", events: "edit", members: "edit" });
-  return { db, actor, clubId, locale, ...site };
-}
+/** What the system may do for Stripe: record payments and end renewals, nothing else. */
+const STRIPE_SCOPES = { finances: "edit", events: "edit", members: "edit" } as const;
 
 /** The job kind that asks Stripe to refund a payment no place is left for (a ticket paid after its hold ran out). */
 export const STRIPE_REFUND_JOB = "stripe.refund";
