@@ -5,7 +5,7 @@
 // and the audit row (`via: dashboard`) of every write. Pages are the files of dashboard/pages/,
 // loaded by themselves; how to add one: dashboard/layout.tsx.
 import { join } from "node:path";
-import { type AdminCaller, hasScope, requireScope, scopeList } from "../lib/access";
+import { type AdminCaller, hasScope, type Needs, requireScope, scopeList } from "../lib/access";
 import { type AdminMe, getAdminMe } from "../lib/auth/admins";
 import { resolveCaller, SESSION_PREFIX } from "../lib/auth/caller";
 import { refreshSession } from "../lib/auth/sessions";
@@ -167,7 +167,7 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
     const ctx: Ctx = { db, actor: caller, clubId: caller.clubId, locale, ...site };
     const signedIn = caller;
     let admin: AdminMe | null = null;
-    const can = (scope: Parameters<typeof hasScope>[1]) => hasScope(signedIn.scopes, scope);
+    const can = (needs: Needs) => scopeList(needs).every((scope) => hasScope(signedIn.scopes, scope));
     const layout = (title: string, body: Html, status = 200) =>
       htmlResponse(
         <Layout locale={locale} t={t} admin={admin as AdminMe} csrf={csrf} nav={nav.filter((n) => can(n.scope)) as NavEntry[]} current={path} title={title}>

@@ -3,7 +3,7 @@
 // token of a write, checked the route's scope and built the admin's lib/ context; the handler
 // reads its input, calls lib/ verbs and returns markup (`Html`, wrapped in the layout by
 // `input.page(...)`) or a Response (a redirect, a file). How to add a page: dashboard/layout.tsx.
-import type { Needs, Scope } from "../lib/access";
+import type { Needs } from "../lib/access";
 import type { AdminMe } from "../lib/auth/admins";
 import type { Ctx } from "../lib/context";
 import type { DashboardTexts, NavId } from "../lib/i18n/dashboard";
@@ -19,8 +19,8 @@ export type PageInput = {
   admin: AdminMe;
   /** The token every form carries (`<CsrfField />` does it) and every htmx request sends (set on <body>). */
   csrf: string;
-  /** Whether the admin may do this: hide a button the admin could not use (the route refuses it anyway). */
-  can(scope: Scope): boolean;
+  /** Whether the admin holds every scope of `needs` (a verb's `.scope`): hide a button the admin could not use (the route refuses it anyway). */
+  can(needs: Needs): boolean;
   params: Record<string, string>;
   query: URLSearchParams;
   /** A write's form fields (url-encoded or multipart, a file as a File); null for a GET. */
@@ -45,7 +45,7 @@ export type DashRoute = {
 
 export type DashPage = {
   /** The navigation entry, shown to an admin holding `scope`; ordered by `order`. */
-  nav?: { id: NavId; path: string; scope: Scope; order: number };
+  nav?: { id: NavId; path: string; scope: Needs; order: number };
   routes: DashRoute[];
 };
 

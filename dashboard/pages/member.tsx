@@ -113,10 +113,8 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
   const problems = opts.problems ?? NO_PROBLEMS;
   const currency = clubOf(input.admin).currency;
   const path = `/admin/members/${m.id}`;
-  const actions = (Object.keys(ACTIONS) as MemberAction[]).filter(
-    (name) => ACTIONS[name].offered(m) && [ACTIONS[name].verb.scope].flat().every((s) => input.can(s)),
-  );
-  const canEdit = input.can("members:edit");
+  const actions = (Object.keys(ACTIONS) as MemberAction[]).filter((name) => ACTIONS[name].offered(m) && input.can(ACTIONS[name].verb.scope));
+  const canEdit = input.can(updateMember.scope);
   return input.page(
     `${m.first_name} ${m.last_name}`,
     <Fragment>
@@ -385,7 +383,7 @@ async function dataFile(input: PageInput): Promise<Response> {
 
 export default definePage({
   routes: [
-    { method: "GET", path: "/members/:member_id", scope: "members:view", handler: (input) => memberPage(input) },
+    { method: "GET", path: "/members/:member_id", scope: exportMemberData.scope, handler: (input) => memberPage(input) },
     { method: "GET", path: "/members/:member_id/data", scope: exportMemberData.scope, handler: dataFile },
     { method: "GET", path: "/members/:member_id/edit", scope: updateMember.scope, handler: (input) => editForm(input, null, NO_PROBLEMS) },
     { method: "POST", path: "/members/:member_id/edit", scope: updateMember.scope, handler: saveEdit },

@@ -127,14 +127,18 @@ async function list(input: PageInput): Promise<Html | Response> {
     t.nav.members,
     <Fragment>
       <Notice done={doneOf(input.query, tt.done)} />
-      {input.can("members:edit") ? (
+      {input.can(addMember.scope) || input.can(importMembers.scope) ? (
         <div class="actions">
-          <a class="button" href="/admin/members/new">
-            {tt.add}
-          </a>
-          <a class="button secondary" href="/admin/members/import">
-            {tt.import}
-          </a>
+          {input.can(addMember.scope) ? (
+            <a class="button" href="/admin/members/new">
+              {tt.add}
+            </a>
+          ) : null}
+          {input.can(importMembers.scope) ? (
+            <a class="button secondary" href="/admin/members/import">
+              {tt.import}
+            </a>
+          ) : null}
         </div>
       ) : null}
       <form
@@ -371,9 +375,9 @@ async function exportFile(input: PageInput): Promise<Response> {
 }
 
 export default definePage({
-  nav: { id: "members", path: "/members", scope: "members:view", order: 10 },
+  nav: { id: "members", path: "/members", scope: listMembers.scope, order: 10 },
   routes: [
-    { method: "GET", path: "/members", scope: "members:view", handler: list },
+    { method: "GET", path: "/members", scope: listMembers.scope, handler: list },
     { method: "GET", path: "/members/export", scope: exportMembers.scope, handler: exportFile },
     { method: "GET", path: "/members/new", scope: addMember.scope, handler: (input) => newForm(input, {}, NO_PROBLEMS) },
     { method: "POST", path: "/members/new", scope: addMember.scope, handler: create },

@@ -98,8 +98,6 @@ const CARD_GROUP: Group = {
 /** Blank rows offered after the club's back fields, to add some. */
 const BLANK_BACK_ROWS = 2;
 
-const canAll = (input: PageInput, needs: Needs) => [needs].flat().every((s) => input.can(s));
-
 /** A field's value as the form shows it (a stored value, or what was typed when the save was refused). */
 function shown(field: SettingField, value: unknown): string {
   if (value === null || value === undefined) return "";
@@ -218,7 +216,7 @@ function GroupForm(props: {
   extra?: Html;
 }): Html {
   const { input, tt, group, problems } = props;
-  const editable = canAll(input, group.scope);
+  const editable = input.can(group.scope);
   return (
     <form method="post" action={props.action} class="card settings" id={props.id} aria-labelledby={`g-${group.id}`}>
       <h2 id={`g-${group.id}`}>{tt.groups[group.id]}</h2>
