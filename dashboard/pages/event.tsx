@@ -7,6 +7,7 @@ import { z } from "zod";
 import { deleteEvent, getEvent, listEventRegistrations, updateEvent } from "../../lib/events";
 import {
   ADMIN_REGISTRATION_STATUSES,
+  EVENT_STATUSES,
   type EventAdminDetail,
   type EventRegistrationItem,
   RegistrationCancel,
@@ -33,7 +34,7 @@ const RegStatusBadge = (props: { status: EventRegistrationItem["status"]; tt: Ev
 
 const fullName = (r: { first_name: string; last_name: string }) => `${r.first_name} ${r.last_name}`;
 
-const EventStatusMove = z.object({ status: z.enum(["published", "draft", "cancelled"]) });
+const EventStatusMove = z.object({ status: z.enum(EVENT_STATUSES) });
 
 /** What the admin may do here: the verbs' own scopes, so a button shows only when its post would pass. */
 function rights(input: PageInput) {

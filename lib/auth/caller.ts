@@ -52,7 +52,7 @@ export async function resolveCaller(db: Db, authorization: string | null | undef
   throw new Unauthorized();
 }
 
-/** How an OAuth client shows in the audit log's `key_prefix` and a member's history: never a secret, always marked. */
+/** How an OAuth client shows in the audit log's `key_prefix`, a member's history and the CLI's list of keys: never a secret, always marked, 40 characters at most. */
 export const clientLabel = (clientName: string) => `oauth:${clientName}`.slice(0, 40);
 
 /**

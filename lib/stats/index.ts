@@ -10,6 +10,7 @@ import { clubSettings } from "../clubs/internal";
 import { countByStatus } from "../members";
 import { statusDay } from "../members/status";
 import { netCents } from "./net";
+import { monthStart } from "./series";
 
 const Breakdown = z
   .object({
@@ -33,10 +34,9 @@ export const ClubStats = z
 export type ClubStats = z.output<typeof ClubStats>;
 type Breakdown = z.output<typeof Breakdown>;
 
+/** `now`'s UTC calendar month: its first instant and the next month's. */
 export function monthBounds(now: Date): { start: string; end: string } {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { start: start.toISOString(), end: end.toISOString() };
+  return { start: monthStart(now, 0).toISOString(), end: monthStart(now, -1).toISOString() };
 }
 
 async function revenue(ctx: Ctx, range?: { start: string; end: string }): Promise<Breakdown> {

@@ -11,8 +11,8 @@ export type WeekAttendance = { week_start: string; unique_members: number };
 
 const DAY_MS = 86400_000;
 
-/** The first instant of the month `back` months before `now`'s. */
-function monthStart(now: Date, back: number): Date {
+/** The first instant (UTC) of the month `back` months before `now`'s (-1: the next month's). */
+export function monthStart(now: Date, back: number): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
 }
 

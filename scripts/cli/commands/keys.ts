@@ -1,6 +1,7 @@
 // `keys create | list | revoke`: API keys of an admin, shown once at creation, stored as a hash.
 // `keys list` also shows the OAuth grants (assistants allowed through OAuth), `grants revoke` ends one.
 import { findAdminByEmail } from "../../../lib/auth/admins";
+import { clientLabel } from "../../../lib/auth/caller";
 import { type ApiKeyItem, createApiKey, listApiKeys, revokeApiKey } from "../../../lib/auth/keys";
 import { allScopes, parseScopeList } from "../../../lib/access";
 import { findClubByRef } from "../../../lib/clubs/internal";
@@ -69,7 +70,7 @@ export const commands = [
       (r.keys.length ? r.keys.map((k) => [k.prefix, status(k).padEnd(7), k.id, scopesText(k.scopes), k.name ?? ""].join("  ")).join("\n") : "No keys.") +
       (r.grants.length
         ? `\nOAuth grants:\n${r.grants
-            .map((g) => [`oauth:${g.client_name}`, (g.revoked_at ? "revoked" : "active").padEnd(7), g.id, scopesText(g.scopes)].join("  "))
+            .map((g) => [clientLabel(g.client_name), (g.revoked_at ? "revoked" : "active").padEnd(7), g.id, scopesText(g.scopes)].join("  "))
             .join("\n")}`
         : ""),
   }),
