@@ -176,7 +176,8 @@ describe("the member's page (JSON)", () => {
     const early = await seedMember(env, { membership_end: addDays(todayUtc(), 200), referral_credit_cents: 6000 });
     const refused = await page("POST", early.manage_token as string, "/renew", { payment_method: "bank_transfer" });
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: "RENEWAL_NOT_DUE" });
-    expect(refused.body.detail ?? refused.body.message).toBeDefined();
+    // The answer says from when (the longest reminder, 30 days, before the end).
+    expect(refused.body.detail).toContain(addDays(todayUtc(), 170));
     expect(await memberRow(env, early.id)).toMatchObject({ membership_end: addDays(todayUtc(), 200), referral_credit_cents: 6000 });
     expect(await paymentsOf(env, early.id)).toEqual([]);
   });

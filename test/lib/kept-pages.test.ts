@@ -1,0 +1,46 @@
+// lib/members/kept.ts `keptPage`: a page is read once while the club's members version and the
+// day stand, again after a write or on another day, and at most KEPT_PAGES are kept per database
+// (the least recently asked dropped first).
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { KEPT_PAGES, keptPage } from "../../lib/members/kept";
+import { setup, type TestEnv } from "../helpers";
+import { seedMember } from "../members-fixtures";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await setup();
+});
+afterAll(() => env.close());
+
+/** keptPage for `key`, counting the reads it makes. */
+const reads = new Map<string, number>();
+const page = (key: string, day = "2026-11-24") =>
+  keptPage(env.db, env.clubId, key, day, async () => {
+    reads.set(key, (reads.get(key) ?? 0) + 1);
+    return { key };
+  });
+
+describe("keptPage", () => {
+  it("reads a page once while nothing changes, again after a member write and on another day", async () => {
+    const first = await page("a");
+    expect(await page("a")).toBe(first);
+    expect(reads.get("a")).toBe(1);
+    await seedMember(env);
+    await page("a");
+    expect(reads.get("a")).toBe(2);
+    await page("a", "2026-11-25");
+    expect(reads.get("a")).toBe(3);
+  });
+
+  it(`keeps at most ${KEPT_PAGES} pages, dropping the least recently asked`, async () => {
+    reads.clear();
+    for (let i = 0; i < KEPT_PAGES; i++) await page(`p${i}`);
+    await page("p0"); // asked again: now the most recent
+    await page("extra"); // one too many: p1, the least recently asked, goes
+    await page("p0");
+    await page("p2");
+    expect([reads.get("p0"), reads.get("p2"), reads.get("extra")]).toEqual([1, 1, 1]);
+    await page("p1");
+    expect(reads.get("p1")).toBe(2);
+  });
+});
