@@ -12,6 +12,9 @@ import { admins, apiKeys, clubs, members } from "../db/schema";
 import { CallerRefused, resolveCaller } from "../lib/auth/caller";
 import { allScopes } from "../lib/access";
 import { sha256Hex } from "../lib/ids";
+import { operatorCtx } from "../lib/auth/operator";
+import { loadConfig } from "../lib/config";
+import { createTier } from "../lib/tiers";
 
 const ROOT = join(import.meta.dir, "..");
 let dir: string;
@@ -438,6 +441,24 @@ describe("cli import members", () => {
 
   it("answers a missing file with exit 2", async () => {
     expectError(await cli(["import", "members", join(dir, "nope.csv"), "--club", club.club_id, "--json"]), 2, "USAGE");
+  });
+
+  it("--tier gives the lines without a tier the one named (name or id, accents and case ignored); an unknown one is exit 2, nothing written", async () => {
+    const tierId = await withDb(async (db) => {
+      const ctx = await operatorCtx(db, club.club_id, loadConfig({ DATABASE_URL: dbPath, LOG_LEVEL: "silent" }));
+      return (await createTier(ctx, { name: "Séniors", price_cents: 5000 })).id;
+    });
+    const csv = join(dir, "tiers.csv");
+    writeFileSync(csv, "first name,last name,email,membership end\nAnne,Tier,tier-a@example.org,2031-06-30\n");
+    const tierOf = (email: string) =>
+      withDb(async (db) => (await db.read.select().from(members).where(eq(members.club_id, club.club_id))).find((m) => m.email === email)?.tier_id);
+    const unknown = await cli(["import", "members", csv, "--club", club.club_id, "--tier", "Gold", "--json"]);
+    expectError(unknown, 2, "USAGE");
+    expect(unknown.stderr).toContain("Séniors");
+    expect(await tierOf("tier-a@example.org")).toBeUndefined();
+    const run = await cli(["import", "members", csv, "--club", club.club_id, "--tier", "seniors", "--json"]);
+    expect(run.json).toMatchObject({ created: 1, written: true });
+    expect(await tierOf("tier-a@example.org")).toBe(tierId);
   });
 });
 

@@ -117,30 +117,26 @@ export function Field(props: FieldProps): Html {
   );
 }
 
-/** A field's error, named by the field's aria-describedby. */
-function FieldError(props: { id: string; error?: string }): Html {
-  return props.error ? (
-    <p id={`${props.id}-error`} class="error-text">
-      {props.error}
-    </p>
-  ) : (
-    raw("")
-  );
-}
-
-export function Select(props: { name: string; label: string; options: { value: string; label: string }[]; value?: string | null; error?: string }): Html {
+export function Select(props: {
+  name: string;
+  label: string;
+  options: { value: string; label: string }[];
+  value?: string | null;
+  error?: string;
+  hint?: string;
+}): Html {
   const id = `f-${props.name}`;
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
-      <select id={id} name={props.name} aria-invalid={props.error ? "true" : undefined} aria-describedby={props.error ? `${id}-error` : undefined}>
+      <select id={id} name={props.name} aria-invalid={props.error ? "true" : undefined} aria-describedby={describedBy(id, props.hint, props.error)}>
         {props.options.map((o) => (
           <option value={o.value} selected={o.value === (props.value ?? "")}>
             {o.label}
           </option>
         ))}
       </select>
-      <FieldError id={id} error={props.error} />
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
     </div>
   );
 }

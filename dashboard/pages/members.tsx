@@ -1,19 +1,18 @@
 // /admin/members — the roster: search, status filter, sort, pages and a bulk export (CSV or PDF of
-// the chosen members, or of all); adding a member by hand; importing a spreadsheet with a dry-run
-// preview of its line errors first. The member's own page is dashboard/pages/member.tsx.
+// the chosen members, or of all); adding a member by hand. Importing a spreadsheet:
+// dashboard/pages/import.tsx; the member's own page: dashboard/pages/member.tsx.
 import { fill } from "../../lib/i18n/dashboard";
 import { MEMBERS_TEXTS, type MembersTexts } from "../../lib/i18n/dashboard-members";
-import type { Locale } from "../../lib/i18n";
 import { addMember } from "../../lib/members";
 import { exportMembers } from "../../lib/members/export";
 import { importMembers } from "../../lib/members/import";
-import { ImportQuery, ManualMemberCreate, MemberExportQuery, MemberListQuery, type MemberAdminItem, SORTS, STATUSES } from "../../lib/members/schemas";
+import { ManualMemberCreate, MemberExportQuery, MemberListQuery, type MemberAdminItem, SORTS, STATUSES } from "../../lib/members/schemas";
 import { listMembers } from "../../lib/members";
 import { listTiers } from "../../lib/tiers";
 import { replyResponse } from "../../server/reply";
 import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day } from "../format";
-import { Fragment, h, type Html, raw } from "../jsx";
+import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
 
@@ -235,137 +234,6 @@ async function create(input: PageInput): Promise<Response> {
   }
 }
 
-function ImportForm(props: { input: PageInput; tt: MembersTexts }): Html {
-  const { tt } = props;
-  return (
-    <form
-      method="post"
-      action="/admin/members/import"
-      enctype="multipart/form-data"
-      class="card"
-      hx-post="/admin/members/import"
-      hx-encoding="multipart/form-data"
-      hx-target="#import-result"
-      hx-select="#import-result"
-      hx-swap="outerHTML"
-    >
-      <CsrfField token={props.input.csrf} />
-      <p>{tt.importHelp}</p>
-      <div class="field">
-        <label for="f-file">{tt.file}</label>
-        <input id="f-file" name="file" type="file" accept=".csv,text/csv,text/plain" required />
-      </div>
-      <Select
-        name="mode"
-        label={tt.mode}
-        options={[
-          { value: "create", label: tt.modes.create },
-          { value: "update", label: tt.modes.update },
-        ]}
-        value="create"
-      />
-      <div class="actions">
-        <button type="submit" name="run" value="preview">
-          {tt.preview}
-        </button>
-        <button type="submit" name="run" value="import" class="secondary">
-          {tt.runImport}
-        </button>
-      </div>
-    </form>
-  );
-}
-
-/** The import's lines with a message (errors, warnings), under a caption; nothing when there are none. */
-function LineTable(props: { caption: string; lines: { line: number; detail: string }[]; tt: MembersTexts }): Html {
-  if (!props.lines.length) return raw("");
-  return (
-    <div class="table-wrap">
-      <table>
-        <caption>{props.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{props.tt.line}</th>
-            <th scope="col">{props.tt.problem}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.lines.map((e) => (
-            <tr>
-              <td>{e.line}</td>
-              <td>{e.detail}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function ImportResultView(props: { result: Awaited<ReturnType<typeof importMembers>> | null; problems: Problems; tt: MembersTexts; locale: Locale }): Html {
-  const { result, tt } = props;
-  if (!result)
-    return (
-      <div id="import-result">
-        <Notice error={props.problems.message} />
-      </div>
-    );
-  return (
-    <section id="import-result" aria-labelledby="import-result-title">
-      <h2 id="import-result-title">{result.dry_run ? tt.previewTitle : tt.resultTitle}</h2>
-      <p role="status">
-        {result.written
-          ? fill(tt.written, { created: result.created, updated: result.updated })
-          : `${fill(tt.counts, { created: result.created, updated: result.updated, skipped: result.skipped })}. ${tt.nothingWritten}`}
-      </p>
-      <LineTable caption={tt.lineErrors} lines={result.errors} tt={tt} />
-      <LineTable caption={tt.warnings} lines={result.warnings} tt={tt} />
-      {result.changes?.length ? (
-        <details>
-          <summary>{tt.changes}</summary>
-          <ul>
-            {result.changes.slice(0, 200).map((c) => (
-              <li>
-                {tt.line} {c.line}: {c.email} ({c.action}) {c.fields.map((f) => `${f.field}: ${f.from ?? "∅"} → ${f.to ?? "∅"}`).join(", ")}
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-    </section>
-  );
-}
-
-async function importPage(input: PageInput, result: Awaited<ReturnType<typeof importMembers>> | null, problems: Problems): Promise<Response> {
-  const tt = MEMBERS_TEXTS[input.locale];
-  return input.page(
-    tt.importTitle,
-    <Fragment>
-      <ImportForm input={input} tt={tt} />
-      <ImportResultView result={result} problems={problems} tt={tt} locale={input.locale} />
-    </Fragment>,
-    { status: problems.status },
-  );
-}
-
-async function runImport(input: PageInput): Promise<Response> {
-  const file = input.form?.get("file");
-  if (!(file instanceof File) || file.size === 0) {
-    const tt = MEMBERS_TEXTS[input.locale];
-    return importPage(input, null, { status: 422, fields: {}, message: tt.chooseFile });
-  }
-  // The preview button is the API's dry_run; the mode, the API's own query schema.
-  const options = { mode: input.form?.get("mode") || undefined, dry_run: String(input.form?.get("run") !== "import") };
-  const checked = check(ImportQuery, options, input.locale);
-  if (!checked.ok) return importPage(input, null, { ...checked.problems, message: Object.values(checked.problems.fields).join(" ") });
-  try {
-    const result = await importMembers(input.ctx, { csv: new Uint8Array(await file.arrayBuffer()), ...checked.data });
-    return importPage(input, result, NO_PROBLEMS);
-  } catch (err) {
-    return importPage(input, null, problemsOf(err, input.locale));
-  }
-}
-
 async function exportFile(input: PageInput): Promise<Response> {
   // The boxes ticked arrive as repeated `member_ids`; none ticked is the whole roster.
   const ids = input.query.getAll("member_ids").filter(Boolean);
@@ -381,7 +249,5 @@ export default definePage({
     { method: "GET", path: "/members/export", scope: exportMembers.scope, handler: exportFile },
     { method: "GET", path: "/members/new", scope: addMember.scope, handler: (input) => newForm(input, {}, NO_PROBLEMS) },
     { method: "POST", path: "/members/new", scope: addMember.scope, handler: create },
-    { method: "GET", path: "/members/import", scope: importMembers.scope, handler: (input) => importPage(input, null, NO_PROBLEMS) },
-    { method: "POST", path: "/members/import", scope: importMembers.scope, handler: runImport },
   ],
 });

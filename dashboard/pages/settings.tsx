@@ -15,6 +15,7 @@ import { amountText, cents, check, Field, FieldNotes, Notice, NO_PROBLEMS, type 
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
+import { zeroPriceWarning } from "../components/zero-price";
 
 type Kind = "text" | "textarea" | "email" | "url" | "number" | "color" | "checkbox" | "days" | "amount" | { options: readonly string[] };
 type SettingField = { name: string; kind: Kind; required?: true };
@@ -260,6 +261,7 @@ async function clubPage(input: PageInput, failed?: { group: SettingsGroup; value
     <Fragment>
       <Tabs tt={tt} current="club" />
       <Notice done={done ? tt.saved : null} />
+      {await zeroPriceWarning(input)}
       <div class="settings-grid">
         {GROUPS.filter((g) => !g.readScope || input.can(g.readScope)).map((group) => {
           const mine = failed?.group === group.id;

@@ -1,5 +1,5 @@
 // The texts of the dashboard's members pages (dashboard/pages/members.tsx, member.tsx), in the
-// four languages. Placeholders: {count}, {total}, {name}, {line}.
+// four languages. Placeholders: {count}, {total}, {name}.
 import type { Locale } from "./messages";
 
 type Status = "active" | "expired" | "pending" | "suspended";
@@ -40,24 +40,6 @@ export type MembersTexts = {
   editTitle: string;
   reason: string;
   reasonHint: string;
-  importTitle: string;
-  importHelp: string;
-  file: string;
-  chooseFile: string;
-  mode: string;
-  modes: Record<"create" | "update", string>;
-  preview: string;
-  runImport: string;
-  previewTitle: string;
-  resultTitle: string;
-  counts: string;
-  lineErrors: string;
-  line: string;
-  problem: string;
-  warnings: string;
-  changes: string;
-  nothingWritten: string;
-  written: string;
   facts: string;
   actions: string;
   edit: string;
@@ -121,24 +103,6 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     editTitle: "Modifier {name}",
     reason: "Motif",
     reasonHint: "Obligatoire pour corriger la fin d'adhésion.",
-    importTitle: "Importer des membres",
-    importHelp: "Un fichier CSV (export d'Excel ou de l'export des membres). Aperçu d'abord : rien n'est écrit tant que vous n'importez pas.",
-    file: "Fichier CSV",
-    chooseFile: "Choisissez un fichier CSV.",
-    mode: "Membres déjà connus",
-    modes: { create: "Les laisser tels quels", update: "Les mettre à jour" },
-    preview: "Aperçu (sans rien écrire)",
-    runImport: "Importer",
-    previewTitle: "Aperçu de l'import",
-    resultTitle: "Import terminé",
-    counts: "{created} à créer, {updated} à mettre à jour, {skipped} inchangé(s)",
-    lineErrors: "Lignes en erreur",
-    line: "Ligne",
-    problem: "Problème",
-    warnings: "Avertissements",
-    changes: "Changements",
-    nothingWritten: "Rien n'a été écrit.",
-    written: "Import enregistré : {created} créé(s), {updated} mis à jour.",
     facts: "Fiche",
     actions: "Actions",
     edit: "Modifier",
@@ -238,24 +202,6 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     editTitle: "Edit {name}",
     reason: "Reason",
     reasonHint: "Required to correct the membership end.",
-    importTitle: "Import members",
-    importHelp: "A CSV file (saved from Excel, or the members export). Preview first: nothing is written until you import.",
-    file: "CSV file",
-    chooseFile: "Choose a CSV file.",
-    mode: "Members already known",
-    modes: { create: "Leave them as they are", update: "Update them" },
-    preview: "Preview (writes nothing)",
-    runImport: "Import",
-    previewTitle: "Import preview",
-    resultTitle: "Import done",
-    counts: "{created} to create, {updated} to update, {skipped} unchanged",
-    lineErrors: "Lines with errors",
-    line: "Line",
-    problem: "Problem",
-    warnings: "Warnings",
-    changes: "Changes",
-    nothingWritten: "Nothing was written.",
-    written: "Import saved: {created} created, {updated} updated.",
     facts: "Details",
     actions: "Actions",
     edit: "Edit",
@@ -354,24 +300,6 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     editTitle: "{name} bearbeiten",
     reason: "Grund",
     reasonHint: "Nötig, um das Mitgliedschaftsende zu korrigieren.",
-    importTitle: "Mitglieder importieren",
-    importHelp: "Eine CSV-Datei (aus Excel oder dem Mitgliederexport). Zuerst die Vorschau: nichts wird geschrieben, bevor Sie importieren.",
-    file: "CSV-Datei",
-    chooseFile: "Wählen Sie eine CSV-Datei.",
-    mode: "Bereits bekannte Mitglieder",
-    modes: { create: "Unverändert lassen", update: "Aktualisieren" },
-    preview: "Vorschau (schreibt nichts)",
-    runImport: "Importieren",
-    previewTitle: "Importvorschau",
-    resultTitle: "Import abgeschlossen",
-    counts: "{created} neu, {updated} zu aktualisieren, {skipped} unverändert",
-    lineErrors: "Fehlerhafte Zeilen",
-    line: "Zeile",
-    problem: "Problem",
-    warnings: "Hinweise",
-    changes: "Änderungen",
-    nothingWritten: "Es wurde nichts geschrieben.",
-    written: "Import gespeichert: {created} neu, {updated} aktualisiert.",
     facts: "Angaben",
     actions: "Aktionen",
     edit: "Bearbeiten",
@@ -471,24 +399,6 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     editTitle: "Modifica {name}",
     reason: "Motivo",
     reasonHint: "Obbligatorio per correggere la fine dell'adesione.",
-    importTitle: "Importa membri",
-    importHelp: "Un file CSV (da Excel o dall'esportazione dei membri). Prima l'anteprima: nulla viene scritto finché non importi.",
-    file: "File CSV",
-    chooseFile: "Scegli un file CSV.",
-    mode: "Membri già noti",
-    modes: { create: "Lasciarli come sono", update: "Aggiornarli" },
-    preview: "Anteprima (non scrive nulla)",
-    runImport: "Importa",
-    previewTitle: "Anteprima dell'importazione",
-    resultTitle: "Importazione terminata",
-    counts: "{created} da creare, {updated} da aggiornare, {skipped} invariati",
-    lineErrors: "Righe con errori",
-    line: "Riga",
-    problem: "Problema",
-    warnings: "Avvisi",
-    changes: "Modifiche",
-    nothingWritten: "Non è stato scritto nulla.",
-    written: "Importazione salvata: {created} creati, {updated} aggiornati.",
     facts: "Scheda",
     actions: "Azioni",
     edit: "Modifica",

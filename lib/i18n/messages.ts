@@ -385,6 +385,18 @@ export const MESSAGES = {
     de: "Wert zu lang in „{field}“.",
     it: "Valore troppo lungo in «{field}».",
   },
+  IMPORT_UNKNOWN_TIER: {
+    fr: "Catégorie inconnue : « {value} » (catégories du club : {tiers}).",
+    en: "Unknown tier: “{value}” (the club's tiers: {tiers}).",
+    de: "Unbekannte Kategorie: „{value}“ (Kategorien des Vereins: {tiers}).",
+    it: "Categoria sconosciuta: «{value}» (categorie del club: {tiers}).",
+  },
+  IMPORT_NO_TIERS: {
+    fr: "Catégorie « {value} » : le club n'a encore aucune catégorie (créez-la d'abord).",
+    en: "Tier “{value}”: the club has no tier yet (create it first).",
+    de: "Kategorie „{value}“: der Verein hat noch keine Kategorie (zuerst anlegen).",
+    it: "Categoria «{value}»: il club non ha ancora nessuna categoria (crearla prima).",
+  },
   MEMBERSHIP_END_BEFORE_START: {
     fr: "La fin d'adhésion ({end}) ne peut pas précéder son début ({start}).",
     en: "The membership end ({end}) cannot be before its start ({start}).",

@@ -6,7 +6,7 @@
 import type { Locale } from "../i18n";
 import { foldText } from "../../db/text";
 
-export type Field = "first_name" | "last_name" | "email" | "membership_start" | "membership_end" | "payment_status" | "payment_method";
+export type Field = "first_name" | "last_name" | "email" | "membership_start" | "membership_end" | "payment_status" | "payment_method" | "tier";
 
 /** The headings recognised for each field, per language, as people write them. */
 const HEADINGS: Record<Field, Record<Locale, string[]>> = {
@@ -76,6 +76,13 @@ const HEADINGS: Record<Field, Record<Locale, string[]>> = {
     de: ["Zahlungsart", "Zahlungsmethode"],
     it: ["metodo di pagamento"],
     en: ["payment_method", "payment method"],
+  },
+  // The tier by its name (the dashboard's word for it in each language first).
+  tier: {
+    fr: ["catégorie", "formule", "catégorie de membre", "type de membre", "type d'adhésion", "type d'abonnement"],
+    de: ["Kategorie", "Stufe", "Mitgliederkategorie", "Mitgliedschaftsart", "Mitgliedschaftstyp", "Tarif"],
+    it: ["categoria", "livello", "tipo di socio", "tipo di adesione", "tipo di abbonamento"],
+    en: ["tier", "tier_name", "tier name", "membership tier", "membership type", "category", "plan"],
   },
 };
 

@@ -30,6 +30,7 @@ const RESTORED = [
   "payment_status",
   "status_before_suspension",
   "payment_method",
+  "tier_id",
   "custom_fields",
 ] as const;
 

@@ -2,8 +2,10 @@
 // matched by email. Two modes: `create` (the default) adds the emails the club does not know and
 // reports, untouched, each line whose email it knows (MEMBER_EXISTS); `update` also writes the
 // known members, only in the columns the file has, and never moves a membership end earlier
-// unless `allow_shorten` (END_NOT_SHORTENED). Every faulty line is reported as {line, detail};
-// all or nothing unless `partial`. A dry run answers, line by line, what would change.
+// unless `allow_shorten` (END_NOT_SHORTENED). A member's tier comes from the file's tier column
+// (the tier's name, accents and case ignored), else from `tier_id`, the import's default: a new
+// member gets it, a known one only when it has no tier yet. Every faulty line is reported as
+// {line, detail}; all or nothing unless `partial`. A dry run answers, line by line, what would change.
 // Used by POST .../members/import, the MCP tool and the CLI.
 //
 // Three steps: `checkLine` (the file alone, no database; every line is checked before anything is
@@ -15,8 +17,9 @@
 import { and, type Column, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
-import { memberHistory, members } from "../../db/schema";
+import { memberHistory, members, tiers as tierTable } from "../../db/schema";
 import { verb } from "../context";
+import { ValidationFailed } from "../errors";
 import { memberPassChanged, queueMarkedPassUpdate } from "../passes";
 import type { Ctx } from "../context";
 import { type Locale, t as translate } from "../i18n";
@@ -25,6 +28,7 @@ import { nowIso } from "../ids";
 import { isOneLine, isPlainText } from "../schema-types";
 import { customFieldsOf } from "./export";
 import { clubSettings } from "../clubs/internal";
+import { foldTierName } from "../tiers/internal";
 import { newMemberRow } from "./index";
 import { type Field, foldHeading, isBlank, type Row, readSheet, recognisedHeadings, type SheetFile } from "./import-file";
 import {
@@ -56,6 +60,8 @@ export type ImportInput = {
   allow_shorten?: boolean;
   dry_run?: boolean;
   partial?: boolean;
+  /** The tier of the lines whose tier cell is empty (or of every line, without a tier column). */
+  tier_id?: string | null;
   onProgress?: ImportProgress;
 };
 
@@ -71,6 +77,8 @@ type Values = {
   membership_end?: string;
   payment_status?: PaymentStatus;
   payment_method?: string;
+  /** The tier the line's tier cell names. */
+  tier_id?: string;
   custom?: Record<string, string>;
 };
 type Checked = { line: number; email: string; values: Values };
@@ -86,6 +94,7 @@ const STORED = {
   payment_status: members.payment_status,
   status_before_suspension: members.status_before_suspension,
   payment_method: members.payment_method,
+  tier_id: members.tier_id,
   custom_fields: members.custom_fields,
   referral_code: members.referral_code,
   pass_updated_at: members.pass_updated_at,
@@ -143,11 +152,36 @@ function missingColumns(sheet: SheetFile, mode: ImportMode, locale: Locale, msg:
 
 type CustomColumn = { key: string; index: number };
 
+/** The club's tiers a file may name: their folded names (the first tier in the club's order wins a shared name), and their names for a message. */
+type TierNames = { byName: Map<string, string>; names: string[] };
+
+/**
+ * The club's active tiers for the tier column, and the import's default tier checked: 422 on
+ * `tier_id` when it is no tier of the club (TIER_NOT_IN_CLUB) or a soft-deleted one
+ * (TIER_NOT_OFFERED): members would be put in a tier nobody can renew.
+ */
+async function clubTierNames(q: Queryable, clubId: string, defaultTier: string | null | undefined): Promise<TierNames> {
+  const rows = await q
+    .select({ id: tierTable.id, name: tierTable.name, is_active: tierTable.is_active })
+    .from(tierTable)
+    .where(eq(tierTable.club_id, clubId))
+    .orderBy(tierTable.sort_order, tierTable.created_at);
+  if (defaultTier) {
+    const chosen = rows.find((r) => r.id === defaultTier.toLowerCase());
+    if (!chosen) throw new ValidationFailed([{ loc: ["query", "tier_id"], code: "TIER_NOT_IN_CLUB", params: { id: defaultTier } }]);
+    if (!chosen.is_active) throw new ValidationFailed([{ loc: ["query", "tier_id"], code: "TIER_NOT_OFFERED" }]);
+  }
+  const active = rows.filter((r) => r.is_active);
+  const byName = new Map<string, string>();
+  for (const r of active) if (!byName.has(foldTierName(r.name))) byName.set(foldTierName(r.name), r.id);
+  return { byName, names: active.map((r) => r.name) };
+}
+
 /**
  * Step 1, one line and the file alone: its email, dates, status and lengths, and a start after
  * the end when the line gives both. Answers the line's values, or its problems.
  */
-function checkLine(sheet: SheetFile, custom: CustomColumn[], row: Row, msg: Msg): Checked | { problems: string[] } {
+function checkLine(sheet: SheetFile, custom: CustomColumn[], tiers: TierNames, row: Row, msg: Msg, locale: Locale): Checked | { problems: string[] } {
   const { index } = sheet;
   const get = (f: Field) => (index[f] === undefined ? "" : (row.cells[index[f] as number] ?? ""));
   const problems: string[] = [];
@@ -173,6 +207,13 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], row: Row, msg: Msg)
     if ((PAYMENT_STATUSES as readonly string[]).includes(status)) values.payment_status = status as PaymentStatus;
     else problems.push(msg("IMPORT_INVALID_STATUS", { value: status }));
   }
+  const tier = get("tier");
+  if (tier) {
+    const id = tiers.byName.get(foldTierName(tier));
+    if (id) values.tier_id = id;
+    else if (tiers.names.length) problems.push(msg("IMPORT_UNKNOWN_TIER", { value: tier, tiers: quoted(locale, tiers.names) }));
+    else problems.push(msg("IMPORT_NO_TIERS", { value: tier }));
+  }
   for (const c of custom) {
     const v = row.cells[c.index] ?? "";
     if (!v) continue;
@@ -188,7 +229,7 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], row: Row, msg: Msg)
   return problems.length ? { problems } : { line: row.line, email, values };
 }
 
-type PlanOptions = { mode: ImportMode; allowShorten: boolean; withChanges: boolean; today: string };
+type PlanOptions = { mode: ImportMode; allowShorten: boolean; withChanges: boolean; today: string; defaultTier: string | null };
 /** What the whole file comes to, summed batch by batch (`changes` only for a dry run). */
 type Totals = { created: number; updated: number; skipped: number; warnings: Warning[]; changes: ImportChange[] };
 
@@ -206,15 +247,22 @@ function createFields(email: string, v: Values & { membership_start: string }): 
     { field: "payment_status", from: null, to: v.payment_status ?? "paid" },
   ];
   if (v.payment_method) fields.push({ field: "payment_method", from: null, to: v.payment_method });
+  if (v.tier_id) fields.push({ field: "tier_id", from: null, to: v.tier_id });
   for (const [key, value] of Object.entries(v.custom ?? {})) fields.push({ field: `custom_fields.${key}`, from: null, to: value });
   return fields;
 }
 
 /**
  * What an existing member's line changes: the columns the file fills that differ from what is
- * stored; a membership end earlier than the stored one only with `allowShorten` (else it is kept).
+ * stored; a membership end earlier than the stored one only with `allowShorten` (else it is kept);
+ * the default tier only for a member without one (a tier chosen for them is never replaced by it).
  */
-function updateOf(before: Stored, v: Values, allowShorten: boolean): { set: Partial<Stored>; fields: FieldChange[]; keptEnd: boolean } {
+function updateOf(
+  before: Stored,
+  v: Values,
+  allowShorten: boolean,
+  defaultTier: string | null,
+): { set: Partial<Stored>; fields: FieldChange[]; keptEnd: boolean } {
   const set: Partial<Stored> = {};
   const fields: FieldChange[] = [];
   const change = <K extends keyof Stored>(field: K, to: Stored[K] & string) => {
@@ -231,6 +279,8 @@ function updateOf(before: Stored, v: Values, allowShorten: boolean): { set: Part
   }
   if (v.payment_status !== undefined && v.payment_status !== before.payment_status) change("payment_status", v.payment_status);
   if (v.payment_method !== undefined && v.payment_method !== before.payment_method) change("payment_method", v.payment_method);
+  const tier = v.tier_id ?? (before.tier_id === null ? defaultTier : null);
+  if (tier && tier !== before.tier_id) change("tier_id", tier);
   if (v.custom) {
     const stored = before.custom_fields ?? {};
     const merged: Record<string, unknown> = { ...stored };
@@ -278,7 +328,12 @@ async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOption
         errors.set(line, detail);
         continue;
       }
-      const v = { ...values, membership_start: startOf(values, o.today), membership_end: values.membership_end as string };
+      const v = {
+        ...values,
+        membership_start: startOf(values, o.today),
+        membership_end: values.membership_end as string,
+        tier_id: values.tier_id ?? o.defaultTier ?? undefined,
+      };
       planned.push({ kind: "create", line, email, values: v });
       totals.created++;
       if (o.withChanges) totals.changes.push({ line, member_id: null, email, action: "create", fields: createFields(email, v) });
@@ -290,7 +345,7 @@ async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOption
       if (o.withChanges) totals.changes.push({ line, member_id: before.id, email, action: "skip", fields: [] });
       continue;
     }
-    const { set, fields, keptEnd } = updateOf(before, values, o.allowShorten);
+    const { set, fields, keptEnd } = updateOf(before, values, o.allowShorten, o.defaultTier);
     // The period the line leaves (the stored dates complete it): never an end before its start.
     const start = set.membership_start ?? before.membership_start;
     const end = set.membership_end ?? before.membership_end;
@@ -410,6 +465,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
         membership_end: v.membership_end,
         payment_status: "paid",
         payment_method: v.payment_method ?? null,
+        tier_id: v.tier_id ?? null,
         custom_fields: v.custom ?? null,
         created_at: now,
       });
@@ -498,6 +554,8 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
   const dryRun = !!input.dry_run;
   const msg: Msg = (code, params) => translate(ctx.locale, code, params);
   const report = input.onProgress ?? (() => {});
+  // The default tier first: a wrong one is the request's fault, whatever the file holds.
+  const tiers = await clubTierNames(ctx.db.read, ctx.clubId, input.tier_id);
   const sheet = readSheet(input.csv);
   const file = {
     encoding: sheet.encoding,
@@ -511,7 +569,18 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
 
   const club = await clubSettings(ctx.db.read, ctx.clubId);
   const custom: CustomColumn[] = [];
-  for (const c of customFieldsOf(club.custom_fields_schema)) {
+  const customFields = customFieldsOf(club.custom_fields_schema);
+  // A club's own custom field named like a tier heading ("Catégorie") keeps its column, as before tiers were read.
+  const tierColumn = sheet.index.tier;
+  if (tierColumn !== undefined) {
+    const heading = foldHeading(sheet.columns[tierColumn].heading);
+    if (customFields.some((c) => foldHeading(c.key) === heading || foldHeading(c.label) === heading)) {
+      sheet.index.tier = undefined;
+      sheet.columns[tierColumn].field = null;
+      file.columns[tierColumn].field = null;
+    }
+  }
+  for (const c of customFields) {
     const names = [foldHeading(c.key), foldHeading(c.label)];
     const index = sheet.columns.findIndex((h) => !h.field && names.includes(foldHeading(h.heading)));
     if (index < 0) continue;
@@ -532,7 +601,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     sweep(total);
     await rhythm.turn();
     if (isBlank(row.cells)) continue;
-    const c = checkLine(sheet, custom, row, msg);
+    const c = checkLine(sheet, custom, tiers, row, msg, ctx.locale);
     const email = "email" in c ? c.email : "";
     const problems = "problems" in c ? c.problems : [];
     const first = email ? firstLineOf.get(email) : undefined;
@@ -550,7 +619,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     let batch: Checked[] = [];
     for (const row of sheet.rows()) {
       if (isBlank(row.cells) || errors.has(row.line)) continue;
-      batch.push(checkLine(sheet, custom, row, msg) as Checked);
+      batch.push(checkLine(sheet, custom, tiers, row, msg, ctx.locale) as Checked);
       if (batch.length === BATCH) {
         yield batch;
         batch = [];
@@ -559,7 +628,13 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     if (batch.length) yield batch;
   }
 
-  const options: PlanOptions = { mode, allowShorten: !!input.allow_shorten, withChanges: dryRun, today: todayUtc() };
+  const options: PlanOptions = {
+    mode,
+    allowShorten: !!input.allow_shorten,
+    withChanges: dryRun,
+    today: todayUtc(),
+    defaultTier: input.tier_id ? input.tier_id.toLowerCase() : null,
+  };
   const noTotals = (): Totals => ({ created: 0, updated: 0, skipped: 0, warnings: [], changes: [] });
   let totals = noTotals();
   const stopped = () => errors.size > 0 && !input.partial;

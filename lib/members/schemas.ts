@@ -174,6 +174,10 @@ export const ImportQuery = z.object({
   }),
   dry_run: z.stringbool().default(false).meta({ description: "Check and count without writing; the answer lists, per line, what would change (`changes`)." }),
   partial: z.stringbool().default(false).meta({ description: "Write the valid lines even when others have errors (default: all or nothing)." }),
+  tier_id: z.uuid().optional().meta({
+    description:
+      "The default tier (an active tier of the club): new members whose line names no tier get it, and, with `mode=update`, existing members who have none. A file's tier column (`tier`, `catégorie`, `Kategorie`, `categoria`...) names a tier per line, by name (accents and case ignored). 422 on `tier_id` for a tier that is not the club's or is inactive.",
+  }),
 });
 
 const ImportFieldChange = z

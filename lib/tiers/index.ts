@@ -1,9 +1,9 @@
 // Tiers (DESIGN.md section 7): the club's membership formulas. `is_active: false` is the soft
 // delete (SPEC rule 4); `member_count` counts the members assigned to the tier, whatever their status.
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Queryable } from "../../db";
-import { members, tiers } from "../../db/schema";
+import { clubs, members, tiers } from "../../db/schema";
 import { verb } from "../context";
 import { queuePassUpdate } from "../passes";
 import type { Ctx } from "../context";
@@ -157,3 +157,25 @@ export const updateTier = verb("members:edit", async (ctx: Ctx, input: TierUpdat
   });
   return (await withCounts(ctx.db.read, [row]))[0];
 });
+
+export type MembershipPricing = {
+  fee_cents: number;
+  /** Active tiers with a price above 0. */
+  priced_tiers: number;
+  /** The club sells memberships at 0: its fee is 0 and no active tier has a price (a renewal then asks nothing: "Nothing to pay"). */
+  at_zero: boolean;
+};
+
+/** Whether the club asks anything for a membership: its fee, and its active tiers with a price (dues: lib/members/dues.ts). */
+export const membershipPricing = verb(
+  "finances:view",
+  async function membershipPricing(ctx: Ctx, _input: Record<string, never> = {}): Promise<MembershipPricing> {
+    const [club] = await ctx.db.read.select({ fee: clubs.membership_fee_cents }).from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1);
+    const [priced] = await ctx.db.read
+      .select({ n: count() })
+      .from(tiers)
+      .where(and(eq(tiers.club_id, ctx.clubId), eq(tiers.is_active, true), gt(tiers.price_cents, 0)));
+    const fee = club?.fee ?? 0;
+    return { fee_cents: fee, priced_tiers: priced.n, at_zero: fee === 0 && priced.n === 0 };
+  },
+);

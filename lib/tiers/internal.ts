@@ -4,6 +4,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { tiers } from "../../db/schema";
+import { foldText } from "../../db/text";
 import { type Invalid, NotFound } from "../errors";
 
 export type TierRow = typeof tiers.$inferSelect;
@@ -37,4 +38,14 @@ export async function foreignTierItems(q: Queryable, clubId: string, refs: { id:
     ).map((r) => r.id),
   );
   return refs.filter((r) => !found.has(r.id)).map((r) => ({ loc: r.loc, code: "TIER_NOT_IN_CLUB", params: { id: r.id } }));
+}
+
+/** A tier's name as people type it compared to the stored one: accents, case and runs of spaces ignored ("etudiant" is "Étudiant"). */
+export const foldTierName = (name: string): string => foldText(name).replace(/\s+/g, " ").trim();
+
+/** The tier of `list` that `ref` names, by id or by name (foldTierName; the first in the list's order on a shared name); null when none. */
+export function tierNamed<T extends { id: string; name: string }>(list: T[], ref: string): T | null {
+  const id = ref.trim().toLowerCase();
+  const folded = foldTierName(ref);
+  return list.find((t) => t.id === id) ?? list.find((t) => foldTierName(t.name) === folded) ?? null;
 }

@@ -2,7 +2,9 @@
 // role and label, every page checked by axe-core (no serious or critical violation) at 1280 px
 // and at 390x844 without horizontal scroll. A page added to the dashboard adds its path to PAGES.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { like } from "drizzle-orm";
 import type { Page } from "playwright-core";
+import { members } from "../../db/schema";
 import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
 import { DESKTOP, HAS_BROWSER, launch, newPage, noticeText, overflowX, PHONE, seriousViolations, signedIn, signInOn } from "./browser-harness";
@@ -103,26 +105,42 @@ describe.skipIf(!HAS_BROWSER)("dashboard in Chromium", () => {
     await page.close();
   });
 
-  it("previews an import with a bad line through htmx, then imports the same chosen file once fixed", async () => {
+  it("imports a 300-line spreadsheet with two typos: preview, import the 298 good lines, then the 2 fixed ones (htmx keeps the chosen file)", async () => {
+    const sheet = (fixed: boolean) =>
+      Buffer.from(
+        [
+          "Prénom;Nom;E-mail;Fin d'adhésion",
+          ...Array.from({ length: 300 }, (_, i) => {
+            const n = i + 1;
+            if (!fixed && n === 17) return `Anna;Typo;saison-${n}(at)test.org;30.06.2027`;
+            if (!fixed && n === 254) return `Bruno;Typo;saison-${n}@test.org;31.02.2027`;
+            return `Membre${n};Saison;saison-${n}@test.org;30.06.2027`;
+          }),
+        ].join("\r\n"),
+      );
+    const imported = async () => (await env.db.read.select({ id: members.id }).from(members).where(like(members.email, "saison-%"))).length;
     const page = await signedIn(run.browser, run.base, PHONE);
     await page.goto(`${run.base}/admin/members/import`);
-    await page.getByLabel("Fichier CSV").setInputFiles({
-      name: "members.csv",
-      mimeType: "text/csv",
-      buffer: Buffer.from("first_name,last_name,email,membership_end\nAda,Lovelace,ada@test.org,2031-01-01\nBad,Line,not-an-email,2031-01-01\n"),
-    });
-    await page.getByRole("button", { name: /aperçu/i }).click();
+    await page.getByLabel("Fichier CSV").setInputFiles({ name: "saison.csv", mimeType: "text/csv", buffer: sheet(false) });
+    await page.getByRole("button", { name: "Aperçu" }).click();
     await page.getByRole("table", { name: "Lignes en erreur" }).waitFor();
-    expect(await page.getByRole("table", { name: "Lignes en erreur" }).textContent()).toContain("not-an-email");
+    expect(await noticeText(page)).toContain("298 à créer");
+    expect(await page.getByRole("table", { name: "Lignes en erreur" }).textContent()).toContain("saison-17(at)test.org");
     expect(await seriousViolations(page)).toEqual([]);
     expect(await overflowX(page)).toBe(0);
-    await page.getByLabel("Fichier CSV").setInputFiles({
-      name: "members.csv",
-      mimeType: "text/csv",
-      buffer: Buffer.from("first_name,last_name,email,membership_end\nAda,Lovelace,ada@test.org,2031-01-01\n"),
-    });
-    await page.getByRole("button", { name: "Importer", exact: true }).click();
-    await page.getByText(/Import enregistré/).waitFor();
+    expect(await page.getByRole("link", { name: "Corriger et téléverser à nouveau" }).count()).toBe(1);
+    await page.getByRole("button", { name: "Importer les 298 lignes correctes (ignorer 2)" }).click();
+    await page.getByRole("heading", { name: "Import terminé" }).waitFor();
+    expect(await noticeText(page)).toBe("Écrit : 298 membre(s) créé(s), 0 mis à jour. 2 ligne(s) en erreur ignorée(s), ci-dessous.");
+    expect(await imported()).toBe(298);
+    expect(await seriousViolations(page)).toEqual([]);
+    // Fixed in the spreadsheet, chosen again: the 298 already there are left as they are, the 2 are created.
+    await page.getByLabel("Fichier CSV").setInputFiles({ name: "saison.csv", mimeType: "text/csv", buffer: sheet(true) });
+    await page.getByRole("button", { name: "Aperçu" }).click();
+    await page.getByRole("button", { name: "Importer les 2 lignes" }).click();
+    await page.getByRole("heading", { name: "Import terminé" }).waitFor();
+    expect(await noticeText(page)).toBe("Écrit : 2 membre(s) créé(s), 0 mis à jour. 298 ligne(s) sans changement.");
+    expect(await imported()).toBe(300);
     await page.close();
   });
 

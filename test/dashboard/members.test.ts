@@ -1,12 +1,12 @@
 // The dashboard's overview and members pages through app.handle: what they show, what each form
 // writes (checked in the database and through the API), what they refuse (a read-only admin, a
-// bad line in an import, a form without its CSRF token), and that every write is audited.
+// form without its CSRF token), and that every write is audited. The import page: import.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, members, payments } from "../../db/schema";
 import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
-import { browser, type Env, ownerSignedIn } from "./helpers";
+import { browser, type Env } from "./helpers";
 
 let env: Env;
 let owner: ReturnType<typeof browser>;
@@ -178,60 +178,6 @@ describe("add, edit, act on, erase a member", () => {
     expect(paths).toContain("POST /admin/members/new 303");
     expect(paths).toContain("POST /admin/members/new 409");
     expect(rows.every((r) => r.admin_id === env.adminId)).toBe(true);
-  });
-});
-
-describe("import", () => {
-  const csv = (lines: string[]) => new File([["first_name,last_name,email,membership_end", ...lines].join("\n")], "members.csv", { type: "text/csv" });
-
-  it("previews a file with a bad line (nothing written), then imports the corrected file", async () => {
-    const bad = await owner.post(
-      "/admin/members/import",
-      { file: csv(["Ada,Lovelace,ada@test.org,2031-01-01", "Bad,Line,not-an-email,2031-01-01"]), mode: "create", run: "preview" },
-      "/admin/members/import",
-    );
-    expect(bad.status).toBe(200);
-    expect(bad.text).toContain("Lignes en erreur");
-    expect(bad.text).toMatch(/<td>3<\/td>/);
-    expect(bad.text).toContain("Rien n&#x27;a été écrit.");
-    expect((await env.db.read.select().from(members).where(eq(members.email, "ada@test.org"))).length).toBe(0);
-    const good = await owner.post(
-      "/admin/members/import",
-      { file: csv(["Ada,Lovelace,ada@test.org,2031-01-01"]), mode: "create", run: "import" },
-      "/admin/members/import",
-    );
-    expect(good.text).toContain("Import enregistré : 1 créé(s)");
-    expect((await env.db.read.select().from(members).where(eq(members.email, "ada@test.org"))).length).toBe(1);
-  });
-
-  it("updates with mode=update and refuses an unknown mode (422, nothing written), as the API's query schema does", async () => {
-    const m = await seedMember(env, { email: "import-update@test.org", first_name: "Before" });
-    const line = ["After,Lovelace,import-update@test.org,2031-01-01"];
-    const odd = await owner.post("/admin/members/import", { file: csv(line), mode: "merge", run: "import" }, "/admin/members/import");
-    expect(odd.status).toBe(422);
-    expect((await row(m.id)).first_name).toBe("Before");
-    const res = await owner.post("/admin/members/import", { file: csv(line), mode: "update", run: "import" }, "/admin/members/import");
-    expect(res.status).toBe(200);
-    expect((await row(m.id)).first_name).toBe("After");
-  });
-
-  it("answers a file over MAX_BODY_BYTES with a page (413), not the API's JSON", async () => {
-    const small = await ownerSignedIn({ MAX_BODY_BYTES: "1024" });
-    try {
-      const big = csv(Array.from({ length: 60 }, (_, i) => `Ada,Lovelace,ada${i}@test.org,2031-01-01`));
-      const res = await small.owner.post("/admin/members/import", { file: big, mode: "create", run: "preview" }, "/admin/members/import");
-      expect(res.status).toBe(413);
-      expect(res.headers.get("content-type")).toContain("text/html");
-      expect(res.text).toContain('role="alert"');
-    } finally {
-      small.env.close();
-    }
-  });
-
-  it("asks for a file when none is chosen", async () => {
-    const res = await owner.post("/admin/members/import", { mode: "create", run: "preview" }, "/admin/members/import");
-    expect(res.status).toBe(422);
-    expect(res.text).toContain("Choisissez un fichier CSV.");
   });
 });
 

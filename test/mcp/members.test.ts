@@ -184,6 +184,18 @@ describe("MCP members and tiers tools", () => {
     expect((await callTool(client, "export_members", { member_ids: "x" })).body.code).toBe("VALIDATION_FAILED");
   });
 
+  it("import_members takes a default tier_id and a tier column by name, and refuses another club's tier", async () => {
+    const tier = await callTool(client, "create_tier", { name: "Bénévole", price_cents: 2000 });
+    const csv = "first_name,last_name,email,membership_end,tier\nAna,Mcp,mcp-tier-a@test.org,2031-06-30,\nBo,Mcp,mcp-tier-b@test.org,2031-06-30,BENEVOLE\n";
+    const res = await callTool(client, "import_members", { csv, tier_id: tier.body.id });
+    expect(res.body).toMatchObject({ created: 2, errors: [], written: true });
+    const tierOf = async (email: string) => (await env.db.read.select().from(members).where(eq(members.email, email)))[0].tier_id;
+    expect([await tierOf("mcp-tier-a@test.org"), await tierOf("mcp-tier-b@test.org")]).toEqual([tier.body.id, tier.body.id]);
+    const refused = await callTool(client, "import_members", { csv: csv.replaceAll("mcp-tier", "mcp-none"), tier_id: crypto.randomUUID() });
+    expect(refused.body.code).toBe("VALIDATION_FAILED");
+    expect((await env.db.read.select().from(members).where(eq(members.email, "mcp-none-a@test.org"))).length).toBe(0);
+  });
+
   it("export_members gives the count and the export URL over 500 members", async () => {
     const big = await setup();
     const bigClient = await mcpClient(big);

@@ -1,10 +1,12 @@
-// `import members FILE.csv --club C [--mode create|update] [--allow-shorten] [--dry-run] [--partial]`:
+// `import members FILE.csv --club C [--mode create|update] [--tier T] [--allow-shorten] [--dry-run] [--partial]`:
 // last season's spreadsheet into a club, through the same verb as POST /api/clubs/<club_id>/members/import.
 import { existsSync, readFileSync } from "node:fs";
 import { operatorCtx } from "../../../lib/auth/operator";
 import { findClubByRef } from "../../../lib/clubs/internal";
 import { importMembers } from "../../../lib/members/import";
 import { IMPORT_MODES, type ImportChange, type ImportMode } from "../../../lib/members/schemas";
+import { listTiers } from "../../../lib/tiers";
+import { tierNamed } from "../../../lib/tiers/internal";
 import { command, requireFlag, UsageError } from "../command";
 import { progressBar } from "../progress";
 
@@ -30,6 +32,11 @@ export const commands = [
         placeholder: "create|update",
         description: "create (default): existing emails are reported, not touched; update: also update them, only the columns the file has",
       },
+      tier: {
+        type: "string",
+        placeholder: "T",
+        description: "the default tier (its name or id): new members whose line names no tier get it, and with --mode update members without one",
+      },
       "allow-shorten": { type: "boolean", description: "with --mode update: let the file move a membership end earlier" },
       "dry-run": { type: "boolean", description: "check every line and show what would change, write nothing" },
       partial: { type: "boolean", description: "write the good lines even when some lines fail" },
@@ -42,6 +49,13 @@ export const commands = [
       const db = env.db();
       const club = await findClubByRef(db, requireFlag(flags.club, "club"));
       const ctx = await operatorCtx(db, club.id, env.config);
+      let tierId: string | undefined;
+      if (flags.tier !== undefined) {
+        const active = await listTiers(ctx, {});
+        const tier = tierNamed(active, flags.tier);
+        if (!tier) throw new UsageError(`--tier: no active tier "${flags.tier}" in this club (its tiers: ${active.map((t) => t.name).join(", ") || "none"})`);
+        tierId = tier.id;
+      }
       // A bar on stderr for large files, when it is a terminal; never with --json.
       const progress = progressBar("import", "lines", { isTTY: !env.json && process.stderr.isTTY === true });
       try {
@@ -52,6 +66,7 @@ export const commands = [
           allow_shorten: !!flags["allow-shorten"],
           dry_run: !!flags["dry-run"],
           partial: !!flags.partial,
+          tier_id: tierId,
           onProgress: progress.update,
         });
       } finally {

@@ -1,0 +1,202 @@
+// The texts of the dashboard's import page (dashboard/pages/import.tsx) and of the warning shown
+// when a club sells memberships at 0 (there and on the settings page), in the four languages.
+// Placeholders: {n}, {m}, {lines}, {create}, {update}, {unchanged}, {errors}, {created},
+// {updated}, {skipped}, {name}, {price}.
+import type { Locale } from "./messages";
+
+export type ImportTexts = {
+  title: string;
+  help: string;
+  file: string;
+  chooseFile: string;
+  chooseAgain: string;
+  mode: string;
+  modes: Record<"create" | "update", string>;
+  tier: string;
+  tierHint: string;
+  noTier: string;
+  tierOption: string;
+  preview: string;
+  previewTitle: string;
+  previewCounts: string;
+  importAll: string;
+  importGood: string;
+  fixAgain: string;
+  fixHint: string;
+  nothingToImport: string;
+  noGoodLine: string;
+  doneTitle: string;
+  nothingTitle: string;
+  written: string;
+  skippedErrors: string;
+  unchanged: string;
+  stopped: string;
+  changedSincePreview: string;
+  lineErrors: string;
+  line: string;
+  problem: string;
+  warnings: string;
+  changes: string;
+  toMembers: string;
+  zeroPrice: string;
+  zeroPriceSettings: string;
+  zeroPriceTiers: string;
+};
+
+export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
+  fr: {
+    title: "Importer des membres",
+    help: "Un fichier CSV (enregistré depuis Excel, ou l'export des membres) : prénom, nom, e-mail et fin d'adhésion ; en option début, statut et moyen de paiement, catégorie et vos champs personnalisés. L'aperçu vient d'abord : rien n'est écrit avant que vous confirmiez.",
+    file: "Fichier CSV",
+    chooseFile: "Choisissez un fichier CSV.",
+    chooseAgain: "Choisissez à nouveau le fichier : le navigateur ne le garde pas après l'aperçu sans JavaScript.",
+    mode: "Membres déjà connus",
+    modes: { create: "Les laisser tels quels", update: "Les mettre à jour" },
+    tier: "Catégorie par défaut",
+    tierHint: "Pour les lignes sans catégorie (colonne « Catégorie » vide ou absente). En mise à jour, seulement pour les membres qui n'en ont pas encore.",
+    noTier: "Aucune",
+    tierOption: "{name} ({price})",
+    preview: "Aperçu",
+    previewTitle: "Aperçu de l'import",
+    previewCounts: "{lines} ligne(s) lue(s) : {create} à créer, {update} à mettre à jour, {unchanged} sans changement, {errors} en erreur.",
+    importAll: "Importer les {n} lignes",
+    importGood: "Importer les {n} lignes correctes (ignorer {m})",
+    fixAgain: "Corriger et téléverser à nouveau",
+    fixHint: "Corrigez les lignes en erreur dans votre fichier, enregistrez-le, choisissez-le à nouveau et relancez l'aperçu.",
+    nothingToImport: "Rien à importer : aucune ligne ne change quoi que ce soit.",
+    noGoodLine: "Aucune ligne ne peut être importée.",
+    doneTitle: "Import terminé",
+    nothingTitle: "Rien n'a été importé",
+    written: "Écrit : {created} membre(s) créé(s), {updated} mis à jour.",
+    skippedErrors: "{m} ligne(s) en erreur ignorée(s), ci-dessous.",
+    unchanged: "{skipped} ligne(s) sans changement.",
+    stopped: "Rien n'a été écrit : {m} ligne(s) en erreur, ci-dessous.",
+    changedSincePreview: "Le fichier ou les options ont changé depuis l'aperçu : rien n'a été écrit. Voici l'aperçu de votre nouveau choix.",
+    lineErrors: "Lignes en erreur",
+    line: "Ligne",
+    problem: "Problème",
+    warnings: "Avertissements",
+    changes: "Détail ligne par ligne",
+    toMembers: "Voir les membres",
+    zeroPrice:
+      "Votre club vend l'adhésion à 0 : la cotisation est de 0 et aucune catégorie n'a de prix. La page d'un membre lui propose alors « Rien à payer » au renouvellement.",
+    zeroPriceSettings: "Fixer la cotisation",
+    zeroPriceTiers: "Donner un prix à une catégorie",
+  },
+  en: {
+    title: "Import members",
+    help: "A CSV file (saved from Excel, or the members export): first name, last name, email and membership end; optionally start, payment status and method, tier and your custom fields. The preview comes first: nothing is written until you confirm.",
+    file: "CSV file",
+    chooseFile: "Choose a CSV file.",
+    chooseAgain: "Choose the file again: without JavaScript the browser does not keep it after the preview.",
+    mode: "Members already known",
+    modes: { create: "Leave them as they are", update: "Update them" },
+    tier: "Default tier",
+    tierHint: "For the lines without a tier (a “Tier” column empty or absent). When updating, only for members who have none yet.",
+    noTier: "None",
+    tierOption: "{name} ({price})",
+    preview: "Preview",
+    previewTitle: "Import preview",
+    previewCounts: "{lines} line(s) read: {create} to create, {update} to update, {unchanged} unchanged, {errors} with errors.",
+    importAll: "Import the {n} lines",
+    importGood: "Import the {n} good lines (skip {m})",
+    fixAgain: "Fix and upload again",
+    fixHint: "Correct the lines with errors in your file, save it, choose it again and preview again.",
+    nothingToImport: "Nothing to import: no line changes anything.",
+    noGoodLine: "No line can be imported.",
+    doneTitle: "Import done",
+    nothingTitle: "Nothing imported",
+    written: "Written: {created} member(s) created, {updated} updated.",
+    skippedErrors: "{m} line(s) with errors skipped, listed below.",
+    unchanged: "{skipped} line(s) unchanged.",
+    stopped: "Nothing was written: {m} line(s) with errors, listed below.",
+    changedSincePreview: "The file or the options changed since the preview: nothing was written. Here is the preview of what you chose now.",
+    lineErrors: "Lines with errors",
+    line: "Line",
+    problem: "Problem",
+    warnings: "Warnings",
+    changes: "Line by line",
+    toMembers: "See the members",
+    zeroPrice: "Your club sells memberships at 0: the membership fee is 0 and no tier has a price. A member's page then offers “Nothing to pay” at renewal.",
+    zeroPriceSettings: "Set the membership fee",
+    zeroPriceTiers: "Give a tier a price",
+  },
+  de: {
+    title: "Mitglieder importieren",
+    help: "Eine CSV-Datei (aus Excel gespeichert oder der Mitgliederexport): Vorname, Nachname, E-Mail und Mitgliedschaftsende; wahlweise Beginn, Zahlungsstatus und -art, Kategorie und Ihre eigenen Felder. Zuerst kommt die Vorschau: nichts wird geschrieben, bevor Sie bestätigen.",
+    file: "CSV-Datei",
+    chooseFile: "Wählen Sie eine CSV-Datei.",
+    chooseAgain: "Wählen Sie die Datei erneut: ohne JavaScript behält der Browser sie nach der Vorschau nicht.",
+    mode: "Bereits bekannte Mitglieder",
+    modes: { create: "Unverändert lassen", update: "Aktualisieren" },
+    tier: "Standardkategorie",
+    tierHint: "Für Zeilen ohne Kategorie (Spalte „Kategorie“ leer oder nicht vorhanden). Beim Aktualisieren nur für Mitglieder, die noch keine haben.",
+    noTier: "Keine",
+    tierOption: "{name} ({price})",
+    preview: "Vorschau",
+    previewTitle: "Importvorschau",
+    previewCounts: "{lines} Zeile(n) gelesen: {create} neu, {update} zu aktualisieren, {unchanged} unverändert, {errors} fehlerhaft.",
+    importAll: "Die {n} Zeilen importieren",
+    importGood: "Die {n} korrekten Zeilen importieren ({m} überspringen)",
+    fixAgain: "Korrigieren und neu hochladen",
+    fixHint: "Korrigieren Sie die fehlerhaften Zeilen in Ihrer Datei, speichern Sie sie, wählen Sie sie erneut und starten Sie die Vorschau noch einmal.",
+    nothingToImport: "Nichts zu importieren: keine Zeile ändert etwas.",
+    noGoodLine: "Keine Zeile kann importiert werden.",
+    doneTitle: "Import abgeschlossen",
+    nothingTitle: "Nichts importiert",
+    written: "Geschrieben: {created} Mitglied(er) neu, {updated} aktualisiert.",
+    skippedErrors: "{m} fehlerhafte Zeile(n) übersprungen, unten aufgeführt.",
+    unchanged: "{skipped} Zeile(n) unverändert.",
+    stopped: "Es wurde nichts geschrieben: {m} fehlerhafte Zeile(n), unten aufgeführt.",
+    changedSincePreview: "Die Datei oder die Optionen haben sich seit der Vorschau geändert: nichts wurde geschrieben. Hier die Vorschau Ihrer neuen Wahl.",
+    lineErrors: "Fehlerhafte Zeilen",
+    line: "Zeile",
+    problem: "Problem",
+    warnings: "Hinweise",
+    changes: "Zeile für Zeile",
+    toMembers: "Zu den Mitgliedern",
+    zeroPrice:
+      "Ihr Verein verkauft die Mitgliedschaft für 0: der Mitgliederbeitrag ist 0 und keine Kategorie hat einen Preis. Die Seite eines Mitglieds zeigt dann bei der Verlängerung „Nichts zu bezahlen“.",
+    zeroPriceSettings: "Mitgliederbeitrag festlegen",
+    zeroPriceTiers: "Einer Kategorie einen Preis geben",
+  },
+  it: {
+    title: "Importa membri",
+    help: "Un file CSV (salvato da Excel o l'esportazione dei membri): nome, cognome, email e fine dell'adesione; facoltativi inizio, stato e metodo di pagamento, categoria e i vostri campi personalizzati. Prima viene l'anteprima: nulla viene scritto finché non confermi.",
+    file: "File CSV",
+    chooseFile: "Scegli un file CSV.",
+    chooseAgain: "Scegli di nuovo il file: senza JavaScript il browser non lo conserva dopo l'anteprima.",
+    mode: "Membri già noti",
+    modes: { create: "Lasciarli come sono", update: "Aggiornarli" },
+    tier: "Categoria predefinita",
+    tierHint: "Per le righe senza categoria (colonna «Categoria» vuota o assente). In aggiornamento, solo per i membri che non ne hanno ancora una.",
+    noTier: "Nessuna",
+    tierOption: "{name} ({price})",
+    preview: "Anteprima",
+    previewTitle: "Anteprima dell'importazione",
+    previewCounts: "{lines} riga/e lette: {create} da creare, {update} da aggiornare, {unchanged} invariate, {errors} con errori.",
+    importAll: "Importa le {n} righe",
+    importGood: "Importa le {n} righe corrette (salta {m})",
+    fixAgain: "Correggi e carica di nuovo",
+    fixHint: "Correggi le righe con errori nel file, salvalo, sceglilo di nuovo e rifai l'anteprima.",
+    nothingToImport: "Niente da importare: nessuna riga cambia qualcosa.",
+    noGoodLine: "Nessuna riga può essere importata.",
+    doneTitle: "Importazione terminata",
+    nothingTitle: "Nulla è stato importato",
+    written: "Scritto: {created} membro/i creati, {updated} aggiornati.",
+    skippedErrors: "{m} riga/e con errori saltate, elencate sotto.",
+    unchanged: "{skipped} riga/e invariate.",
+    stopped: "Non è stato scritto nulla: {m} riga/e con errori, elencate sotto.",
+    changedSincePreview: "Il file o le opzioni sono cambiati dopo l'anteprima: non è stato scritto nulla. Ecco l'anteprima della nuova scelta.",
+    lineErrors: "Righe con errori",
+    line: "Riga",
+    problem: "Problema",
+    warnings: "Avvisi",
+    changes: "Riga per riga",
+    toMembers: "Vedi i membri",
+    zeroPrice:
+      "Il club vende l'adesione a 0: la quota è 0 e nessuna categoria ha un prezzo. La pagina di un membro propone allora «Niente da pagare» al rinnovo.",
+    zeroPriceSettings: "Fissare la quota",
+    zeroPriceTiers: "Dare un prezzo a una categoria",
+  },
+};
