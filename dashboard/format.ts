@@ -1,4 +1,5 @@
-// Figures and dates as the dashboard shows them, in the club's language (UTC days, as stored).
+// Figures and dates as the dashboard shows them, in the club's language: days as stored (UTC
+// days), instants in the club's time zone, named beside them.
 // The Intl formatters are made once per language and style: making one costs a fraction of a
 // millisecond, and a page of 50 members made a hundred (most of the page's time).
 import type { Locale } from "../lib/i18n";
@@ -30,13 +31,16 @@ export function day(value: string | null | undefined, locale: Locale): string {
   return formatter(`day:${locale}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" })).format(date);
 }
 
-/** An ISO instant with its time (UTC). */
-export function instant(value: string | null | undefined, locale: Locale): string {
+/** An ISO instant with its time, as the wall clock of `timeZone` (the club's) shows it; the zone is named by the label beside it (`zoned`). */
+export function instant(value: string | null | undefined, locale: Locale, timeZone: string): string {
   if (!value) return "";
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return formatter(`instant:${locale}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })).format(date);
+  return formatter(`instant:${locale}:${timeZone}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone })).format(date);
 }
+
+/** A label (a column, a term, a sentence) with the time zone its times are in: "Début (Europe/Zurich)". */
+export const zoned = (label: string, timeZone: string): string => `${label} (${timeZone})`;
 
 /** `YYYY-MM` as a short month name and year. */
 export function month(value: string, locale: Locale): string {

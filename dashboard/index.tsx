@@ -9,6 +9,7 @@ import { type AdminCaller, hasScope, type Needs, requireScope, scopeList } from 
 import { type AdminMe, getAdminMe } from "../lib/auth/admins";
 import { resolveCaller, SESSION_PREFIX } from "../lib/auth/caller";
 import { refreshSession } from "../lib/auth/sessions";
+import { clubTimeZone } from "../lib/clubs/time-zone";
 import { type Ctx, siteOf } from "../lib/context";
 import { AppError, Forbidden } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
@@ -17,7 +18,7 @@ import { errorAnswer } from "../server/errors";
 import type { Deps } from "../server/route";
 import { assetResponse } from "./assets";
 import { auditWrite, csrfToken, htmlResponse, readCookie, redirectTo, SESSION_COOKIE, sameToken } from "./http";
-import { Document, Layout, type NavEntry } from "./layout";
+import { clubOf, Document, Layout, type NavEntry } from "./layout";
 import { h, type Html } from "./jsx";
 import type { DashPage, DashRoute, PageInput } from "./page";
 import { signInRoutes } from "./sign-in";
@@ -201,6 +202,7 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
         locale,
         t,
         admin: admin as AdminMe,
+        timeZone: clubTimeZone(clubOf(admin as AdminMe).country),
         csrf,
         can,
         params: found.params,

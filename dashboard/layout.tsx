@@ -68,9 +68,9 @@ export function Document(props: { locale: Locale; title: string; csrf?: string; 
 }
 
 /** The club's fields the frame shows (ClubAdmin's fields are listed at run time, so its type does not name them). */
-export function clubOf(admin: AdminMe): { name: string; currency: string } {
+export function clubOf(admin: AdminMe): { name: string; currency: string; country: string | null } {
   const club = admin.club as Record<string, unknown>;
-  return { name: String(club.name ?? ""), currency: String(club.currency ?? "") };
+  return { name: String(club.name ?? ""), currency: String(club.currency ?? ""), country: typeof club.country === "string" ? club.country : null };
 }
 
 export function Layout(props: {

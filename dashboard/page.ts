@@ -17,6 +17,8 @@ export type PageInput = {
   /** The frame's texts in the club's language (a page's own texts: lib/i18n/dashboard-<page>.ts). */
   t: DashboardTexts;
   admin: AdminMe;
+  /** The club's time zone (IANA, lib/clubs/time-zone): admins read and type times in it, the zone shown beside them. */
+  timeZone: string;
   /** The token every form carries (`<CsrfField />` does it) and every htmx request sends (set on <body>). */
   csrf: string;
   /** Whether the admin holds every scope of `needs` (a verb's `.scope`): hide a button the admin could not use (the route refuses it anyway). */

@@ -33,7 +33,10 @@
   };
   // crypto.randomUUID exists only on https; a nonce only has to be unique per event.
   const nonce = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`);
-  const time = (iso) => new Date(iso).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" });
+  // Times on the club's wall clock, its zone named (the phone at the door may be set to another).
+  const zone = root.dataset.zone;
+  const clock = { hour: "2-digit", minute: "2-digit", timeZone: zone };
+  const time = (iso) => `${new Date(iso).toLocaleTimeString(document.documentElement.lang, clock)} (${zone})`;
 
   function show(kind, title, name, detail) {
     verdict.className = `verdict verdict-${kind}`;
@@ -46,7 +49,7 @@
   function remember(kind, title, name, later) {
     const item = document.createElement("li");
     item.className = `recent-${kind}`;
-    item.textContent = `${new Date().toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" })} · ${title}${name ? ` · ${name}` : ""}${later ? ` (${t.sentLater})` : ""}`;
+    item.textContent = `${new Date().toLocaleTimeString(document.documentElement.lang, clock)} · ${title}${name ? ` · ${name}` : ""}${later ? ` (${t.sentLater})` : ""}`;
     recent.prepend(item);
     while (recent.children.length > 12) recent.lastChild.remove();
   }

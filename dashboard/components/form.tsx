@@ -3,7 +3,8 @@
 // lib/ error) to what the form shows: a message per field and one for the form, in the club's
 // language, with the status the page answers.
 import type { ZodType, z } from "zod";
-import type { Locale } from "../../lib/i18n";
+import { localToUtc, utcToLocal } from "../../lib/clubs/time-zone";
+import { type Locale, t as translate } from "../../lib/i18n";
 import { errorAnswer, parseInput } from "../../server/errors";
 import { Fragment, h, type Html, raw } from "../jsx";
 
@@ -27,12 +28,20 @@ export function problemsOf(err: unknown, locale: Locale): Problems {
   return { status: answer.status, fields, message: rest.length ? rest.join(" ") : null };
 }
 
-/** The form's values checked by the API's own schema (422 and its messages, as the API would answer). */
-export function check<S extends ZodType>(schema: S, value: unknown, locale: Locale): { ok: true; data: z.output<S> } | { ok: false; problems: Problems } {
+/**
+ * The form's values checked by the API's own schema (422 and its messages, as the API would
+ * answer); `found` holds what the page found wrong before (a time that does not exist), by field.
+ */
+export function check<S extends ZodType>(
+  schema: S,
+  value: unknown,
+  locale: Locale,
+  found: Record<string, string> = {},
+): { ok: true; data: z.output<S> } | { ok: false; problems: Problems } {
   const result = parseInput(schema, value, "body", locale);
-  if (result.success) return { ok: true, data: result.data };
-  const fields: Record<string, string> = {};
-  for (const item of result.items) fields[String(item.loc[1] ?? "")] ??= item.msg;
+  if (result.success && !Object.keys(found).length) return { ok: true, data: result.data };
+  const fields: Record<string, string> = { ...found };
+  if (!result.success) for (const item of result.items) fields[String(item.loc[1] ?? "")] ??= item.msg;
   return { ok: false, problems: { status: 422, fields, message: null } };
 }
 
@@ -209,13 +218,34 @@ export function doneOf<K extends string>(query: URLSearchParams, texts: Record<K
   return done && Object.hasOwn(texts, done) ? texts[done as K] : null;
 }
 
-/** A `datetime-local` field's value (`2026-12-01T18:30`) as the API's UTC date-time; anything else is left for the schema to refuse. */
-export function utcInput(text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(text) ? `${text}:00Z` : text;
+/**
+ * The `datetime-local` fields `names` of `values`, typed in the club's zone (`2026-12-01T18:30`), as
+ * the API's UTC date-times (lib/clubs/time-zone: the hour lived twice in autumn is its first);
+ * anything else is left for the schema to refuse. `skipped`: the message of each field naming
+ * the hour the clocks skip in spring, refused rather than moved.
+ */
+export function utcTimes<N extends string>(
+  values: Partial<Record<N, string>>,
+  names: readonly N[],
+  timeZone: string,
+  locale: Locale,
+): { times: Partial<Record<N, string>>; skipped: Record<string, string> } {
+  const times: Partial<Record<N, string>> = {};
+  const skipped: Record<string, string> = {};
+  for (const name of names) {
+    const text = values[name];
+    if (text === undefined) continue;
+    const at = localToUtc(text, timeZone);
+    if ("iso" in at) times[name] = at.iso;
+    else if ("skipped" in at) {
+      times[name] = text;
+      skipped[name] = translate(locale, "LOCAL_TIME_SKIPPED", { time: text.replace("T", " "), zone: timeZone });
+    } else times[name] = text;
+  }
+  return { times, skipped };
 }
 
-/** A stored UTC date-time as a `datetime-local` field shows it (minutes); empty for none. */
-export function localInput(iso: string | null | undefined): string {
-  return iso ? iso.slice(0, 16) : "";
+/** A stored UTC date-time as a `datetime-local` field shows it in the club's zone (minutes); empty for none. */
+export function localInput(iso: string | null | undefined, timeZone: string): string {
+  return iso ? utcToLocal(iso, timeZone) : "";
 }

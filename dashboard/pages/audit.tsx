@@ -8,7 +8,7 @@ import { fill } from "../../lib/i18n/dashboard";
 import { AUDIT_TEXTS, type AuditTexts } from "../../lib/i18n/dashboard-audit";
 import { check, Field, type Problems } from "../components/form";
 import { RecordTable } from "../components/record-table";
-import { instant } from "../format";
+import { instant, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { definePage, type PageInput } from "../page";
 
@@ -110,7 +110,7 @@ async function auditPage(input: PageInput): Promise<Response> {
       {log.items.length ? (
         <RecordTable
           columns={[
-            { label: tt.when },
+            { label: zoned(tt.when, input.timeZone) },
             { label: tt.who, class: "wrap" },
             { label: tt.actionColumn, class: "wrap" },
             { label: tt.result },
@@ -119,7 +119,7 @@ async function auditPage(input: PageInput): Promise<Response> {
             { label: tt.requestId, class: "hide-small wrap" },
           ]}
           rows={log.items.map((row) => [
-            instant(row.created_at, locale),
+            instant(row.created_at, locale, input.timeZone),
             <Fragment>
               {row.admin_id ? (admins.get(row.admin_id) ?? tt.unknownAdmin) : ""}
               {row.key_prefix ? (

@@ -12,7 +12,7 @@ import { DOOR_TEXTS, type DoorTexts } from "../../lib/i18n/dashboard-door";
 import { newId } from "../../lib/ids";
 import { assetUrl } from "../assets";
 import { check, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
-import { instant } from "../format";
+import { instant, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -29,7 +29,7 @@ function shownOf(result: CheckinResult, tt: DoorTexts, input: PageInput, code: s
   const reg = result.registration;
   const detail =
     result.verdict === "already" && result.checked_in_at
-      ? fill(tt.alreadyAt, { time: `${instant(result.checked_in_at, input.locale)} UTC` })
+      ? fill(tt.alreadyAt, { time: zoned(instant(result.checked_in_at, input.locale, input.timeZone), input.timeZone) })
       : (reg?.ticket_name ?? code.slice(0, 60));
   return { kind: result.verdict, title: tt.verdict[result.verdict], name: reg ? `${reg.first_name} ${reg.last_name}` : "", detail };
 }
@@ -67,7 +67,7 @@ function doorPage(input: PageInput, event: EventAdminDetail, shown: Shown | null
   return input.page(
     fill(tt.title, { title: event.title }),
     <Fragment>
-      <div id="door" data-event={event.id} data-jsqr={assetUrl("jsQR.js")} data-texts={JSON.stringify(scriptTexts)}>
+      <div id="door" data-event={event.id} data-zone={input.timeZone} data-jsqr={assetUrl("jsQR.js")} data-texts={JSON.stringify(scriptTexts)}>
         <p class="door-top">
           <span id="door-counts" data-checked={String(event.checked_in_count)} data-registered={String(event.registered_count)}>
             {fill(tt.counts, { checked: event.checked_in_count, registered: event.registered_count })}
@@ -159,7 +159,7 @@ async function scan(input: PageInput): Promise<Response> {
 /** /admin/door: the events a door can open for (the events page's upcoming ones: published, from today on), soonest first. */
 async function choose(input: PageInput): Promise<Response> {
   const tt = DOOR_TEXTS[input.locale];
-  const events = (await listEvents(input.ctx, {})).filter((e) => tabOf(e) === "upcoming").reverse();
+  const events = (await listEvents(input.ctx, {})).filter((e) => tabOf(e, input.timeZone) === "upcoming").reverse();
   return input.page(
     tt.chooseTitle,
     <Fragment>
@@ -169,7 +169,7 @@ async function choose(input: PageInput): Promise<Response> {
           {events.map((e) => (
             <li>
               <a class="button" href={`/admin/door/${e.id}`}>
-                {e.title} · {instant(e.starts_at, input.locale)}
+                {e.title} · {zoned(instant(e.starts_at, input.locale, input.timeZone), input.timeZone)}
               </a>
             </li>
           ))}

@@ -20,7 +20,7 @@ import { EVENTS_TEXTS, type EventsTexts } from "../../lib/i18n/dashboard-events"
 import { listMembers } from "../../lib/members";
 import { addRegistration, cancelRegistration, confirmRegistration } from "../../lib/registrations/admin";
 import { amountText, cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
-import { instant, money } from "../format";
+import { instant, money, zoned } from "../format";
 import { DataTable, Fact } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
@@ -103,7 +103,7 @@ function RegistrationsTable(props: {
         { label: tt.regStatusChoice },
         { label: tt.amount, class: "num" },
         { label: tt.paid, class: "hide-small" },
-        { label: tt.checkedInAt, class: "hide-small" },
+        { label: zoned(tt.checkedInAt, input.timeZone), class: "hide-small" },
       ]}
     >
       {props.rows.map((r, i) => (
@@ -119,7 +119,7 @@ function RegistrationsTable(props: {
           </td>
           <td class="num">{money(r.amount_cents, event.currency, locale)}</td>
           <td class="hide-small">{r.has_payment ? tt.yes : tt.no}</td>
-          <td class="hide-small">{r.checked_in_at ? instant(r.checked_in_at, locale) : ""}</td>
+          <td class="hide-small">{r.checked_in_at ? instant(r.checked_in_at, locale, input.timeZone) : ""}</td>
         </tr>
       ))}
     </DataTable>
@@ -187,8 +187,8 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
           <Fact term={tt.regStatusChoice}>
             <EventStatus status={event.status} tt={tt} />
           </Fact>
-          <Fact term={tt.startsAt}>{instant(event.starts_at, locale)} UTC</Fact>
-          {event.ends_at ? <Fact term={tt.endsAt}>{instant(event.ends_at, locale)} UTC</Fact> : null}
+          <Fact term={zoned(tt.startsAt, input.timeZone)}>{instant(event.starts_at, locale, input.timeZone)}</Fact>
+          {event.ends_at ? <Fact term={zoned(tt.endsAt, input.timeZone)}>{instant(event.ends_at, locale, input.timeZone)}</Fact> : null}
           {event.location_name || event.location_address ? (
             <Fact term={tt.place}>{[event.location_name, event.location_address].filter(Boolean).join(", ")}</Fact>
           ) : null}
@@ -324,9 +324,11 @@ async function registrationPage(input: PageInput, failed: { action: RegAction; p
           <Fact term={tt.email}>{reg.email ?? ""}</Fact>
           <Fact term={tt.amount}>{money(reg.amount_cents, event.currency, locale)}</Fact>
           <Fact term={tt.paid}>{reg.has_payment ? tt.yes : tt.no}</Fact>
-          <Fact term={tt.registeredAt}>{instant(reg.created_at, locale)}</Fact>
-          {reg.hold_expires_at && reg.status === "pending" ? <Fact term={tt.holdUntil}>{instant(reg.hold_expires_at, locale)}</Fact> : null}
-          {reg.checked_in_at ? <Fact term={tt.checkedInAt}>{instant(reg.checked_in_at, locale)}</Fact> : null}
+          <Fact term={zoned(tt.registeredAt, input.timeZone)}>{instant(reg.created_at, locale, input.timeZone)}</Fact>
+          {reg.hold_expires_at && reg.status === "pending" ? (
+            <Fact term={zoned(tt.holdUntil, input.timeZone)}>{instant(reg.hold_expires_at, locale, input.timeZone)}</Fact>
+          ) : null}
+          {reg.checked_in_at ? <Fact term={zoned(tt.checkedInAt, input.timeZone)}>{instant(reg.checked_in_at, locale, input.timeZone)}</Fact> : null}
           {reg.cancel_reason ? <Fact term={tt.reason}>{reg.cancel_reason}</Fact> : null}
           <Fact term={tt.source}>{reg.source ?? ""}</Fact>
           <dt>{tt.ticket} QR</dt>

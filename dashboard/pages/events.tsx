@@ -5,7 +5,7 @@
 import { createDraftEvent, createEvent, getEvent, listEvents, updateEvent } from "../../lib/events";
 import { EventCreate, type EventAdminDetail, type EventAdminItem, EventUpdate } from "../../lib/events/schemas";
 import { fill } from "../../lib/i18n/dashboard";
-import { todayUtc } from "../../lib/members/status";
+import { utcToLocal } from "../../lib/clubs/time-zone";
 import { EVENTS_TEXTS, type EventsTab, type EventsTexts } from "../../lib/i18n/dashboard-events";
 import {
   amountText,
@@ -22,10 +22,10 @@ import {
   Select,
   TextArea,
   textFields,
-  utcInput,
+  utcTimes,
   whole,
 } from "../components/form";
-import { instant, money } from "../format";
+import { instant, money, zoned } from "../format";
 import { AddButton, DataTable, LinkCell } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
@@ -38,22 +38,25 @@ export function EventStatus(props: { status: EventAdminItem["status"]; tt: Event
   return <span class={`status status-${look}`}>{props.tt.status[props.status]}</span>;
 }
 
-/** Which tab an event belongs in: its status, and for a published one whether it starts today or later (the door's events too). */
-export function tabOf(e: EventAdminItem, today = todayUtc()): EventsTab {
+/**
+ * Which tab an event belongs in: its status, and for a published one whether it starts today or
+ * later, days as the club's wall clock (`timeZone`) counts them (the door's events too).
+ */
+export function tabOf(e: EventAdminItem, timeZone: string, today = utcToLocal(new Date().toISOString(), timeZone).slice(0, 10)): EventsTab {
   if (e.status !== "published") return e.status;
-  return e.starts_at.slice(0, 10) >= today ? "upcoming" : "past";
+  return utcToLocal(e.starts_at, timeZone).slice(0, 10) >= today ? "upcoming" : "past";
 }
 
 async function list(input: PageInput): Promise<Response> {
   const { locale } = input;
   const tt = EVENTS_TEXTS[locale];
   const tab = (TABS as string[]).includes(input.query.get("show") ?? "") ? (input.query.get("show") as EventsTab) : "upcoming";
-  const today = todayUtc();
+  const today = utcToLocal(new Date().toISOString(), input.timeZone).slice(0, 10);
   const all = await listEvents(input.ctx, {});
-  const shown = all.filter((e) => tabOf(e, today) === tab);
+  const shown = all.filter((e) => tabOf(e, input.timeZone, today) === tab);
   // Soonest first for what is coming; the API's latest-first for the rest.
   if (tab === "upcoming" || tab === "draft") shown.reverse();
-  const counts = Object.fromEntries(TABS.map((t) => [t, all.filter((e) => tabOf(e, today) === t).length])) as Record<EventsTab, number>;
+  const counts = Object.fromEntries(TABS.map((t) => [t, all.filter((e) => tabOf(e, input.timeZone, today) === t).length])) as Record<EventsTab, number>;
   const finances = input.can("finances:view");
   const door = input.can("access_control:edit");
   return input.page(
@@ -73,7 +76,7 @@ async function list(input: PageInput): Promise<Response> {
         empty={tt.empty}
         columns={[
           { label: tt.title },
-          { label: tt.when },
+          { label: zoned(tt.when, input.timeZone) },
           { label: tt.registered, class: "num" },
           { label: tt.checkedIn, class: "num hide-small" },
           finances ? { label: tt.revenue, class: "num hide-small" } : null,
@@ -91,7 +94,7 @@ async function list(input: PageInput): Promise<Response> {
                 </Fragment>
               )}
             </td>
-            <td>{instant(e.starts_at, locale)}</td>
+            <td>{instant(e.starts_at, locale, input.timeZone)}</td>
             <td class="num">{e.capacity === null ? e.registered_count : `${e.registered_count} / ${e.capacity}`}</td>
             <td class="num hide-small">{e.checked_in_count}</td>
             {finances ? <td class="num hide-small">{money(e.revenue_cents, e.currency, locale)}</td> : null}
@@ -141,20 +144,21 @@ function readForm(form: FormData | null): FormValues {
   return { fields, flags, tickets };
 }
 
-function valuesOf(e: EventAdminDetail): FormValues {
+/** The event's fields as its form shows them, its times on the club's wall clock (`timeZone`). */
+function valuesOf(e: EventAdminDetail, timeZone: string): FormValues {
   return {
     fields: {
       title: e.title,
-      starts_at: localInput(e.starts_at),
-      ends_at: localInput(e.ends_at),
+      starts_at: localInput(e.starts_at, timeZone),
+      ends_at: localInput(e.ends_at, timeZone),
       location_name: e.location_name ?? "",
       location_address: e.location_address ?? "",
       description: e.description ?? "",
       capacity: e.capacity === null ? "" : String(e.capacity),
       access: e.access,
       max_per_email: String(e.max_per_email),
-      registration_opens_at: localInput(e.registration_opens_at),
-      registration_closes_at: localInput(e.registration_closes_at),
+      registration_opens_at: localInput(e.registration_opens_at, timeZone),
+      registration_closes_at: localInput(e.registration_closes_at, timeZone),
     },
     flags: { listed: e.listed, waitlist_enabled: e.waitlist_enabled, publish: e.status === "published" },
     tickets: e.tickets
@@ -183,14 +187,20 @@ function ticketsBody(rows: TicketValues[], existing: EventAdminDetail | null) {
     }));
 }
 
-/** The form as the API's body; an emptied optional field is null (cleared) on an edit. */
-function eventBody(v: FormValues, existing: EventAdminDetail | null): Record<string, unknown> {
+const TIME_FIELDS = ["starts_at", "ends_at", "registration_opens_at", "registration_closes_at"] as const;
+
+/**
+ * The form as the API's body, its times typed in the club's zone made UTC; an emptied optional
+ * field is null (cleared) on an edit. `skipped`: the times that do not exist (spring's skipped hour).
+ */
+function eventBody(input: PageInput, v: FormValues, existing: EventAdminDetail | null): { body: Record<string, unknown>; skipped: Record<string, string> } {
   const f = v.fields;
   const clear = existing ? null : undefined;
-  return {
+  const { times, skipped } = utcTimes(f, TIME_FIELDS, input.timeZone, input.locale);
+  const body = {
     title: f.title,
-    starts_at: utcInput(f.starts_at),
-    ends_at: utcInput(f.ends_at) ?? clear,
+    starts_at: times.starts_at,
+    ends_at: times.ends_at ?? clear,
     location_name: f.location_name ?? clear,
     location_address: f.location_address ?? clear,
     description: f.description ?? clear,
@@ -199,10 +209,11 @@ function eventBody(v: FormValues, existing: EventAdminDetail | null): Record<str
     listed: v.flags.listed,
     waitlist_enabled: v.flags.waitlist_enabled,
     max_per_email: whole(f.max_per_email),
-    registration_opens_at: utcInput(f.registration_opens_at) ?? clear,
-    registration_closes_at: utcInput(f.registration_closes_at) ?? clear,
+    registration_opens_at: times.registration_opens_at ?? clear,
+    registration_closes_at: times.registration_closes_at ?? clear,
     tickets: ticketsBody(v.tickets, existing),
   };
+  return { body, skipped };
 }
 
 function TicketRows(props: { tt: EventsTexts; tickets: TicketValues[]; currency: string; error?: string }): Html {
@@ -245,8 +256,9 @@ function EventForm(props: { input: PageInput; action: string; values: FormValues
   const f = values.fields;
   const p = problems.fields;
   const ticketError = p.tickets ?? p.name ?? p.member_price_cents ?? p.non_member_price_cents ?? p.quantity_max ?? p.tier_prices;
-  const utc = (name: (typeof EVENT_FIELDS)[number], label: string) => (
-    <Field name={name} label={label} type="datetime-local" value={f[name]} hint={tt.utcHint} error={p[name]} required={name === "starts_at"} />
+  const hint = fill(tt.localHint, { zone: input.timeZone });
+  const utc = (name: (typeof TIME_FIELDS)[number], label: string) => (
+    <Field name={name} label={label} type="datetime-local" value={f[name]} hint={hint} error={p[name]} required={name === "starts_at"} />
   );
   return (
     <form method="post" action={props.action} class="card" novalidate>
@@ -298,7 +310,8 @@ function newPage(input: PageInput, values: FormValues, problems: Problems): Resp
 
 async function create(input: PageInput): Promise<Response> {
   const values = readForm(input.form);
-  const checked = check(EventCreate, eventBody(values, null), input.locale);
+  const { body, skipped } = eventBody(input, values, null);
+  const checked = check(EventCreate, body, input.locale, skipped);
   if (!checked.ok) return newPage(input, values, checked.problems);
   let created: EventAdminDetail;
   try {
@@ -315,7 +328,7 @@ async function editPage(input: PageInput, values: FormValues | null, problems: P
   const path = `/admin/events/${event.id}`;
   return input.page(
     fill(tt.editTitle, { title: event.title }),
-    <EventForm input={input} action={`${path}/edit`} values={values ?? valuesOf(event)} problems={problems} isNew={false} back={path} />,
+    <EventForm input={input} action={`${path}/edit`} values={values ?? valuesOf(event, input.timeZone)} problems={problems} isNew={false} back={path} />,
     { status: problems.status },
   );
 }
@@ -323,7 +336,8 @@ async function editPage(input: PageInput, values: FormValues | null, problems: P
 async function save(input: PageInput): Promise<Response> {
   const existing = await getEvent(input.ctx, { event_id: input.params.event_id });
   const values = readForm(input.form);
-  const checked = check(EventUpdate, eventBody(values, existing), input.locale);
+  const { body, skipped } = eventBody(input, values, existing);
+  const checked = check(EventUpdate, body, input.locale, skipped);
   if (!checked.ok) return editPage(input, values, checked.problems);
   try {
     await updateEvent(input.ctx, { ...checked.data, event_id: existing.id });

@@ -15,7 +15,7 @@ import { KEYS_TEXTS, type KeysTexts } from "../../lib/i18n/dashboard-keys";
 import { check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
 import { type Column, RecordTable } from "../components/record-table";
 import { ShownOnce } from "../components/shown-once";
-import { day, instant } from "../format";
+import { day, instant, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -98,7 +98,7 @@ function KeyList(props: { input: PageInput; tt: KeysTexts; rows: KeyRow[] }): Ht
     { label: tt.scopes, class: "wrap" },
     { label: tt.owner, class: "wrap" },
     { label: tt.created },
-    { label: tt.lastUsed },
+    { label: zoned(tt.lastUsed, input.timeZone) },
     { label: tt.state },
     { label: tt.revoke, actions: true },
   ];
@@ -113,7 +113,7 @@ function KeyList(props: { input: PageInput; tt: KeysTexts; rows: KeyRow[] }): Ht
       rightsOf(row.scopes, tt),
       row.owner,
       day(row.created_at, locale),
-      row.last_used_at ? instant(row.last_used_at, locale) : tt.never,
+      row.last_used_at ? instant(row.last_used_at, locale, input.timeZone) : tt.never,
       <Fragment>
         <span class={`status ${state.cls}`}>{state.text}</span>
         {row.expires_at && !row.revoked_at ? <span class="muted"> {`${tt.expires} ${day(row.expires_at, locale)}`}</span> : null}

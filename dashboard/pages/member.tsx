@@ -12,7 +12,7 @@ import { exportMemberData } from "../../lib/members/history";
 import { ExtendRequest, MarkPaidRequest, type MemberAdminItem, MemberUpdate, ReactivateRequest, SuspendRequest } from "../../lib/members/schemas";
 import type { Verb } from "../../lib/context";
 import { cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
-import { day, instant, money } from "../format";
+import { day, instant, money, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -185,7 +185,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
             <table>
               <thead>
                 <tr>
-                  <th scope="col">{tt.when}</th>
+                  <th scope="col">{zoned(tt.when, input.timeZone)}</th>
                   <th scope="col">{tt.what}</th>
                   <th scope="col" class="hide-small">
                     {tt.end}
@@ -198,7 +198,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
               <tbody>
                 {data.history.map((e) => (
                   <tr>
-                    <td>{instant(e.created_at, locale)}</td>
+                    <td>{instant(e.created_at, locale, input.timeZone)}</td>
                     <td>
                       {tt.kinds[e.kind] ?? e.kind}
                       {e.amount_cents !== null ? ` · ${money(e.amount_cents, currency, locale)}` : ""}

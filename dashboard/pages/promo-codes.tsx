@@ -22,25 +22,27 @@ import {
   problemsOf,
   Select,
   textFields,
-  utcInput,
+  utcTimes,
   whole,
 } from "../components/form";
-import { instant, money } from "../format";
+import { instant, money, zoned } from "../format";
 import { ActiveBadge, AddButton, DataTable } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
 
 const FIELDS = ["code", "discount_type", "discount_value", "event_id", "max_uses", "valid_from", "valid_until"] as const;
+/** The limits typed as the club's local times. */
+const LIMIT_TIMES = ["valid_from", "valid_until"] as const;
 
 function discountText(p: PromoCodePublic, currency: string, locale: Locale): string {
   return p.discount_type === "percent" ? `${p.discount_value} %` : money(p.discount_value, p.currency ?? currency, locale);
 }
 
-function validityText(p: PromoCodePublic, tt: PromoTexts, locale: Locale): string {
+function validityText(p: PromoCodePublic, tt: PromoTexts, locale: Locale, timeZone: string): string {
   const parts = [
-    p.valid_from ? fill(tt.from, { date: instant(p.valid_from, locale) }) : "",
-    p.valid_until ? fill(tt.until, { date: instant(p.valid_until, locale) }) : "",
+    p.valid_from ? fill(tt.from, { date: instant(p.valid_from, locale, timeZone) }) : "",
+    p.valid_until ? fill(tt.until, { date: instant(p.valid_until, locale, timeZone) }) : "",
   ];
   return parts.filter(Boolean).join(" ") || tt.always;
 }
@@ -78,7 +80,7 @@ async function list(input: PageInput): Promise<Response> {
           { label: tt.discount },
           { label: tt.appliesTo, class: "hide-small" },
           { label: tt.uses, class: "num" },
-          { label: tt.validity, class: "hide-small" },
+          { label: zoned(tt.validity, input.timeZone), class: "hide-small" },
           { label: tt.state },
         ]}
       >
@@ -96,7 +98,7 @@ async function list(input: PageInput): Promise<Response> {
             <td>{discountText(p, currency, locale)}</td>
             <td class="hide-small">{appliesTo(p)}</td>
             <td class="num">{p.max_uses === null ? p.used_count : fill(tt.usesOf, { used: p.used_count, max: p.max_uses })}</td>
-            <td class="hide-small">{validityText(p, tt, locale)}</td>
+            <td class="hide-small">{validityText(p, tt, locale, input.timeZone)}</td>
             <td>
               <ActiveBadge active={p.is_active} on={tt.active} off={tt.inactive} />
             </td>
@@ -146,14 +148,15 @@ function PromoFields(props: { input: PageInput; tt: PromoTexts; values: Values; 
   );
 }
 
-function LimitFields(props: { tt: PromoTexts; values: Values; problems: Problems }): Html {
+function LimitFields(props: { tt: PromoTexts; values: Values; problems: Problems; timeZone: string }): Html {
   const { tt, values } = props;
   const p = props.problems.fields;
+  const hint = fill(tt.localHint, { zone: props.timeZone });
   return (
     <Fragment>
       <Field name="max_uses" label={tt.maxUses} type="number" min={1} value={values.max_uses} hint={tt.maxHint} error={p.max_uses} />
-      <Field name="valid_from" label={tt.validFrom} type="datetime-local" value={values.valid_from} hint={tt.utcHint} error={p.valid_from} />
-      <Field name="valid_until" label={tt.validUntil} type="datetime-local" value={values.valid_until} hint={tt.utcHint} error={p.valid_until} />
+      <Field name="valid_from" label={tt.validFrom} type="datetime-local" value={values.valid_from} hint={hint} error={p.valid_from} />
+      <Field name="valid_until" label={tt.validUntil} type="datetime-local" value={values.valid_until} hint={hint} error={p.valid_until} />
     </Fragment>
   );
 }
@@ -187,7 +190,7 @@ async function newPage(input: PageInput, values: Values, tierIds: string[], prob
           {problems.fields.applies_to_tier_ids ? <p class="error-text">{problems.fields.applies_to_tier_ids}</p> : null}
         </fieldset>
       ) : null}
-      <LimitFields tt={tt} values={values} problems={problems} />
+      <LimitFields tt={tt} values={values} problems={problems} timeZone={input.timeZone} />
       <div class="actions">
         <button type="submit">{tt.add}</button>
         <a href="/admin/promo-codes">{input.t.cancel}</a>
@@ -199,6 +202,7 @@ async function newPage(input: PageInput, values: Values, tierIds: string[], prob
 
 async function create(input: PageInput): Promise<Response> {
   const { values, tierIds } = read(input.form);
+  const { times, skipped } = utcTimes(values, LIMIT_TIMES, input.timeZone, input.locale);
   const sent = {
     code: values.code,
     discount_type: values.discount_type,
@@ -206,10 +210,10 @@ async function create(input: PageInput): Promise<Response> {
     event_id: values.event_id,
     applies_to_tier_ids: tierIds.length ? tierIds : undefined,
     max_uses: whole(values.max_uses),
-    valid_from: utcInput(values.valid_from),
-    valid_until: utcInput(values.valid_until),
+    valid_from: times.valid_from,
+    valid_until: times.valid_until,
   };
-  const checked = check(PromoCodeCreate, sent, input.locale);
+  const checked = check(PromoCodeCreate, sent, input.locale, skipped);
   if (!checked.ok) return newPage(input, values, tierIds, checked.problems);
   try {
     await createPromoCode(input.ctx, checked.data);
@@ -233,8 +237,8 @@ async function editPage(input: PageInput, values: Values | null, problems: Probl
     discount_type: promo.discount_type,
     discount_value: promo.discount_type === "amount" ? amountText(promo.discount_value) : String(promo.discount_value),
     max_uses: promo.max_uses === null ? "" : String(promo.max_uses),
-    valid_from: localInput(promo.valid_from),
-    valid_until: localInput(promo.valid_until),
+    valid_from: localInput(promo.valid_from, input.timeZone),
+    valid_until: localInput(promo.valid_until, input.timeZone),
   };
   const path = `/admin/promo-codes/${promo.id}`;
   return input.page(
@@ -244,7 +248,7 @@ async function editPage(input: PageInput, values: Values | null, problems: Probl
         <Notice error={problems.message} />
         <CsrfField token={input.csrf} />
         <PromoFields input={input} tt={tt} values={v} problems={problems} used={promo.used_count > 0} />
-        <LimitFields tt={tt} values={v} problems={problems} />
+        <LimitFields tt={tt} values={v} problems={problems} timeZone={input.timeZone} />
         <div class="actions">
           <button type="submit">{input.t.save}</button>
           <a href="/admin/promo-codes">{input.t.cancel}</a>
@@ -263,14 +267,15 @@ async function editPage(input: PageInput, values: Values | null, problems: Probl
 
 async function save(input: PageInput): Promise<Response> {
   const { values } = read(input.form);
+  const { times, skipped } = utcTimes(values, LIMIT_TIMES, input.timeZone, input.locale);
   // Emptied limits are cleared (null); the code and discount are sent only by the form that shows them (an unused code).
   const sent: Record<string, unknown> = {
     max_uses: whole(values.max_uses) ?? null,
-    valid_from: utcInput(values.valid_from) ?? null,
-    valid_until: utcInput(values.valid_until) ?? null,
+    valid_from: times.valid_from ?? null,
+    valid_until: times.valid_until ?? null,
   };
   if (input.form?.has("code")) Object.assign(sent, { code: values.code, discount_type: values.discount_type, discount_value: discountValue(values) });
-  const checked = check(PromoCodeUpdate, sent, input.locale);
+  const checked = check(PromoCodeUpdate, sent, input.locale, skipped);
   if (!checked.ok) return editPage(input, values, checked.problems);
   try {
     await updatePromoCode(input.ctx, { ...checked.data, promo_code_id: input.params.promo_code_id });

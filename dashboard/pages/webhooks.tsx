@@ -25,7 +25,7 @@ import {
 import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
 import { RecordTable } from "../components/record-table";
 import { ShownOnce } from "../components/shown-once";
-import { instant } from "../format";
+import { instant, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -85,7 +85,7 @@ function EndpointFields(props: { tt: WebhooksTexts; typed: Typed; problems: Prob
   );
 }
 
-function StateBadge(props: { hook: Webhook; tt: WebhooksTexts; locale: PageInput["locale"] }): Html {
+function StateBadge(props: { hook: Webhook; tt: WebhooksTexts; locale: PageInput["locale"]; timeZone: string }): Html {
   const { hook, tt } = props;
   if (!hook.enabled)
     return (
@@ -97,7 +97,9 @@ function StateBadge(props: { hook: Webhook; tt: WebhooksTexts; locale: PageInput
   return (
     <Fragment>
       <span class="status status-active">{tt.enabled}</span>
-      {hook.failing_since ? <span class="muted"> {fill(tt.failingSince, { date: instant(hook.failing_since, props.locale) })}</span> : null}
+      {hook.failing_since ? (
+        <span class="muted"> {zoned(fill(tt.failingSince, { date: instant(hook.failing_since, props.locale, props.timeZone) }), props.timeZone)}</span>
+      ) : null}
     </Fragment>
   );
 }
@@ -129,7 +131,7 @@ async function listPage(input: PageInput, opts: { typed?: Typed; problems?: Prob
                 ) : null}
               </Fragment>,
               eventsText(hook, tt),
-              <StateBadge hook={hook} tt={tt} locale={input.locale} />,
+              <StateBadge hook={hook} tt={tt} locale={input.locale} timeZone={input.timeZone} />,
             ])}
           />
         ) : (
@@ -191,7 +193,11 @@ async function endpointPage(
         <ShownOnce
           id="secret"
           title={tt.secretTitle}
-          text={opts.secret.rotatedUntil ? fill(tt.rotatedText, { date: instant(opts.secret.rotatedUntil, locale) }) : tt.secretText}
+          text={
+            opts.secret.rotatedUntil
+              ? fill(tt.rotatedText, { date: zoned(instant(opts.secret.rotatedUntil, locale, input.timeZone), input.timeZone) })
+              : tt.secretText
+          }
           value={opts.secret.secret}
           copy={tt.copy}
           copied={tt.copied}
@@ -202,14 +208,14 @@ async function endpointPage(
         <dl class="facts">
           <dt>{tt.state}</dt>
           <dd>
-            <StateBadge hook={hook} tt={tt} locale={locale} />
+            <StateBadge hook={hook} tt={tt} locale={locale} timeZone={input.timeZone} />
           </dd>
           <dt>{tt.events}</dt>
           <dd>{eventsText(hook, tt)}</dd>
           <dt>{tt.description}</dt>
           <dd>{hook.description ?? ""}</dd>
-          <dt>{tt.created}</dt>
-          <dd>{instant(hook.created_at, locale)}</dd>
+          <dt>{zoned(tt.created, input.timeZone)}</dt>
+          <dd>{instant(hook.created_at, locale, input.timeZone)}</dd>
         </dl>
         {canEdit ? (
           <div class="actions">
@@ -256,8 +262,8 @@ async function endpointPage(
               { label: tt.status },
               { label: tt.attempts, class: "num" },
               { label: tt.lastCode, class: "num" },
-              { label: tt.nextAttempt },
-              { label: tt.created },
+              { label: zoned(tt.nextAttempt, input.timeZone) },
+              { label: zoned(tt.created, input.timeZone) },
               ...(retry ? [{ label: tt.retry, actions: true as const }] : []),
             ]}
             rows={deliveries.items.map((d) => [
@@ -267,14 +273,14 @@ async function endpointPage(
               </span>,
               d.attempt_count,
               d.last_status_code ?? "",
-              d.next_attempt_at ? instant(d.next_attempt_at, locale) : "",
-              instant(d.created_at, locale),
+              d.next_attempt_at ? instant(d.next_attempt_at, locale, input.timeZone) : "",
+              instant(d.created_at, locale, input.timeZone),
               retry ? (
                 <ActionButton
                   input={input}
                   path={`${path}/deliveries/${d.id}/retry`}
                   label={tt.retry}
-                  ariaLabel={fill(tt.retryOf, { type: d.type, date: instant(d.created_at, locale) })}
+                  ariaLabel={fill(tt.retryOf, { type: d.type, date: instant(d.created_at, locale, input.timeZone) })}
                 />
               ) : null,
             ])}

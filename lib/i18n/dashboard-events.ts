@@ -15,7 +15,8 @@ export type EventsTexts = {
   title: string;
   startsAt: string;
   endsAt: string;
-  utcHint: string;
+  /** Under a date-time field: the zone it is typed in ({zone}). */
+  localHint: string;
   locationName: string;
   locationAddress: string;
   description: string;
@@ -111,7 +112,7 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     title: "Titre",
     startsAt: "Début",
     endsAt: "Fin",
-    utcHint: "Heure UTC.",
+    localHint: "Heure locale du club ({zone}).",
     locationName: "Lieu",
     locationAddress: "Adresse",
     description: "Description",
@@ -215,7 +216,7 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     title: "Title",
     startsAt: "Starts",
     endsAt: "Ends",
-    utcHint: "UTC time.",
+    localHint: "The club's local time ({zone}).",
     locationName: "Place",
     locationAddress: "Address",
     description: "Description",
@@ -319,7 +320,7 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     title: "Titel",
     startsAt: "Beginn",
     endsAt: "Ende",
-    utcHint: "UTC-Zeit.",
+    localHint: "Ortszeit des Vereins ({zone}).",
     locationName: "Ort",
     locationAddress: "Adresse",
     description: "Beschreibung",
@@ -423,7 +424,7 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     title: "Titolo",
     startsAt: "Inizio",
     endsAt: "Fine",
-    utcHint: "Ora UTC.",
+    localHint: "Ora locale del club ({zone}).",
     locationName: "Luogo",
     locationAddress: "Indirizzo",
     description: "Descrizione",

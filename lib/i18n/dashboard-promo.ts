@@ -24,7 +24,8 @@ export type PromoTexts = {
   maxHint: string;
   validFrom: string;
   validUntil: string;
-  utcHint: string;
+  /** Under a date-time field: the zone it is typed in ({zone}). */
+  localHint: string;
   validity: string;
   from: string;
   until: string;
@@ -63,7 +64,7 @@ export const PROMO_TEXTS: Record<Locale, PromoTexts> = {
     maxHint: "Vide : sans limite.",
     validFrom: "Valable dès",
     validUntil: "Valable jusqu'au",
-    utcHint: "Heure UTC. Vide : sans limite.",
+    localHint: "Heure locale du club ({zone}). Vide : sans limite.",
     validity: "Validité",
     from: "dès {date}",
     until: "jusqu'au {date}",
@@ -100,7 +101,7 @@ export const PROMO_TEXTS: Record<Locale, PromoTexts> = {
     maxHint: "Empty: no limit.",
     validFrom: "Valid from",
     validUntil: "Valid until",
-    utcHint: "UTC time. Empty: no limit.",
+    localHint: "The club's local time ({zone}). Empty: no limit.",
     validity: "Validity",
     from: "from {date}",
     until: "until {date}",
@@ -137,7 +138,7 @@ export const PROMO_TEXTS: Record<Locale, PromoTexts> = {
     maxHint: "Leer: ohne Grenze.",
     validFrom: "Gültig ab",
     validUntil: "Gültig bis",
-    utcHint: "UTC-Zeit. Leer: ohne Grenze.",
+    localHint: "Ortszeit des Vereins ({zone}). Leer: ohne Grenze.",
     validity: "Gültigkeit",
     from: "ab {date}",
     until: "bis {date}",
@@ -174,7 +175,7 @@ export const PROMO_TEXTS: Record<Locale, PromoTexts> = {
     maxHint: "Vuoto: senza limite.",
     validFrom: "Valido dal",
     validUntil: "Valido fino al",
-    utcHint: "Ora UTC. Vuoto: senza limite.",
+    localHint: "Ora locale del club ({zone}). Vuoto: senza limite.",
     validity: "Validità",
     from: "dal {date}",
     until: "fino al {date}",

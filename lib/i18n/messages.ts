@@ -644,6 +644,12 @@ export const MESSAGES = {
   },
 
   // ---- Hardening (issue 18) ----
+  LOCAL_TIME_SKIPPED: {
+    fr: "{time} n'existe pas en {zone} : les horloges avancent d'une heure cette nuit-là (heure d'été). Choisissez une autre heure.",
+    en: "{time} does not exist in {zone}: the clocks go forward an hour that night (summer time). Choose another time.",
+    de: "{time} gibt es in {zone} nicht: die Uhren werden in dieser Nacht eine Stunde vorgestellt (Sommerzeit). Wählen Sie eine andere Uhrzeit.",
+    it: "{time} non esiste in {zone}: quella notte gli orologi vanno avanti di un'ora (ora legale). Scegli un'altra ora.",
+  },
   TIER_NOT_IN_CLUB: {
     fr: "« {id} » n'est pas une formule de ce club.",
     en: "“{id}” is not a tier of this club.",

@@ -48,7 +48,12 @@ describe("the door", () => {
     const again = await owner.post(door, { code: reg.qr_token, nonce: "n-2" }, door);
     expect(again.text).toContain('class="verdict verdict-already"');
     expect(again.text).toContain("Déjà entré·e");
-    expect(again.text).toContain("Entré·e à");
+    // When, on the club's wall clock, its zone named.
+    const at = new Intl.DateTimeFormat("fr", { timeStyle: "short", timeZone: "Europe/Zurich" }).format(
+      new Date((await registrationRow(env, reg.id)).checked_in_at as string),
+    );
+    expect(again.text).toMatch(new RegExp(`Entré·e à [^<]*${at} \\(Europe/Zurich\\)`));
+    expect(again.text).toContain('data-zone="Europe/Zurich"');
     const unknown = await owner.post(door, { code: "NO-SUCH-CODE", nonce: "n-3" }, door);
     expect(unknown.text).toContain('class="verdict verdict-not_registered"');
     expect(unknown.text).toContain('<p class="v-detail">NO-SUCH-CODE</p>');

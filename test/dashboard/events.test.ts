@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { eventRegistrations, events, eventTickets, webhookDeliveries } from "../../db/schema";
+import { localToUtc } from "../../lib/clubs/time-zone";
 import { createEventVia, inDaysAt, insertRegistration, insertTier, registrationPayments, registrationRow } from "../events-fixtures";
 import { seedMember } from "../members-fixtures";
 import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
@@ -62,7 +63,8 @@ describe("events list and form", () => {
       waitlist_enabled: true,
       listed: true,
     });
-    expect((await eventRow(id)).starts_at).toBe(inDaysAt(30, "18:30:00").replace("Z", ".000Z"));
+    // Typed on the club's wall clock (Europe/Zurich: a club without a country), stored in UTC.
+    expect((await eventRow(id)).starts_at).toBe((localToUtc(inDaysAt(30, "18:30").slice(0, 16), "Europe/Zurich") as { iso: string }).iso);
     const tickets = await ticketsOf(id);
     expect(tickets.map((t) => [t.name, t.member_price_cents, t.non_member_price_cents, t.quantity_max])).toEqual([["Guest", 0, 2500, null]]);
     const list = await owner.request("GET", "/admin/events");

@@ -32,7 +32,8 @@ describe("promo codes", () => {
       scope: "event",
       event_id: event.id,
       max_uses: 20,
-      valid_until: "2031-06-30T23:00:00.000Z",
+      // 23:00 on the club's wall clock, summer time in Europe/Zurich.
+      valid_until: "2031-06-30T21:00:00.000Z",
     });
     const list = await owner.request("GET", "/admin/promo-codes?done=created");
     expect(list.text).toContain("Code ajouté.");
