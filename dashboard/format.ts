@@ -31,6 +31,13 @@ export function day(value: string | null | undefined, locale: Locale): string {
   return formatter(`day:${locale}`, () => new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" })).format(date);
 }
 
+/** A `YYYY-MM-DD` day without its year, short (7 sept., 7. Sept., Sep 7): under a chart's axis. */
+export function dayMonth(value: string, locale: Locale): string {
+  return formatter(`dayMonth:${locale}`, () => new Intl.DateTimeFormat(locale, { day: "numeric", month: "short", timeZone: "UTC" })).format(
+    new Date(`${value.slice(0, 10)}T00:00:00.000Z`),
+  );
+}
+
 /** An ISO instant with its time, as the wall clock of `timeZone` (the club's) shows it; the zone is named by the label beside it (`zoned`). */
 export function instant(value: string | null | undefined, locale: Locale, timeZone: string): string {
   if (!value) return "";

@@ -21,3 +21,16 @@ document.addEventListener("click", (event) => {
     if (button.dataset.copied) button.textContent = button.dataset.copied;
   });
 });
+// The navigation on a phone is one row that scrolls sideways: the current page's entry is brought
+// into view, and the fade at the row's end (the cue that more follows) goes once the end is reached.
+const navRow = document.querySelector(".nav ul");
+if (navRow instanceof HTMLElement) {
+  const current = navRow.querySelector('[aria-current="page"]');
+  if (current instanceof HTMLElement && navRow.scrollWidth > navRow.clientWidth) {
+    const offset = current.getBoundingClientRect().left - navRow.getBoundingClientRect().left;
+    navRow.scrollLeft += offset - (navRow.clientWidth - current.offsetWidth) / 2;
+  }
+  const atEnd = () => navRow.parentElement?.classList.toggle("at-end", navRow.scrollLeft + navRow.clientWidth >= navRow.scrollWidth - 2);
+  navRow.addEventListener("scroll", atEnd, { passive: true });
+  atEnd();
+}

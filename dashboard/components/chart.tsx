@@ -1,15 +1,58 @@
 // A bar chart drawn on the server as SVG (no script, no library): one bar per period, the largest
 // value labelled on the axis, each bar titled with its exact figure; the same figures follow in a
 // table inside <details>, for screen readers and for whoever wants the numbers.
-import { h, type Html } from "../jsx";
+//
+// An SVG scales its text with its width: one drawing shrank its 11-unit labels to 5 px on a
+// phone. So the chart is drawn twice, wide (600 units, 6 labels) and narrow (320 units, 4
+// labels, each bar's short label), and the stylesheet shows the one that fits the chart's own
+// width (a container query): its labels render at 11 px or more from a 330 px chart up.
+import { Fragment, h, type Html } from "../jsx";
 
-export type Bar = { label: string; value: number; text: string };
+/** A period's bar: `label` in the table and the bar's title, `short` (default `label`) under the axis. */
+export type Bar = { label: string; short?: string; value: number; text: string };
 
-const WIDTH = 600;
-const HEIGHT = 200;
+type Drawing = { cls: string; width: number; height: number; labels: number };
+
+const DRAWINGS: Drawing[] = [
+  { cls: "chart-wide", width: 600, height: 210, labels: 6 },
+  { cls: "chart-narrow", width: 320, height: 200, labels: 4 },
+];
 const LEFT = 8;
-const BOTTOM = 24;
-const TOP = 16;
+const BOTTOM = 26;
+const TOP = 20;
+
+function Svg(props: { d: Drawing; bars: Bar[]; max: number; maxText: string; captionId: string; caption: string }): Html {
+  const { d, bars, max } = props;
+  const slot = (d.width - LEFT) / Math.max(1, bars.length);
+  const barWidth = Math.max(2, slot * 0.7);
+  const plot = d.height - BOTTOM - TOP;
+  const every = Math.ceil(bars.length / d.labels);
+  return (
+    <svg class={d.cls} viewBox={`0 0 ${d.width} ${d.height}`} role="img" aria-labelledby={props.captionId} focusable="false">
+      <title>{props.caption}</title>
+      <line class="axis" x1={LEFT} y1={d.height - BOTTOM} x2={d.width} y2={d.height - BOTTOM} />
+      <text x={LEFT} y={TOP - 6}>
+        {props.maxText}
+      </text>
+      {bars.map((b, i) => {
+        const height = b.value > 0 ? Math.max(1, (b.value / max) * plot) : 0;
+        const x = LEFT + i * slot + (slot - barWidth) / 2;
+        return (
+          <g>
+            <rect class="bar" x={x.toFixed(1)} y={(d.height - BOTTOM - height).toFixed(1)} width={barWidth.toFixed(1)} height={height.toFixed(1)}>
+              <title>{`${b.label}: ${b.text}`}</title>
+            </rect>
+            {i % every === 0 ? (
+              <text x={(x + barWidth / 2).toFixed(1)} y={d.height - 7} text-anchor="middle">
+                {b.short ?? b.label}
+              </text>
+            ) : null}
+          </g>
+        );
+      })}
+    </svg>
+  );
+}
 
 export function BarChart(props: {
   id: string;
@@ -21,35 +64,15 @@ export function BarChart(props: {
 }): Html {
   const { bars } = props;
   const max = Math.max(1, ...bars.map((b) => b.value));
-  const slot = (WIDTH - LEFT) / Math.max(1, bars.length);
-  const barWidth = Math.max(2, slot * 0.7);
-  const plot = HEIGHT - BOTTOM - TOP;
+  const captionId = `${props.id}-caption`;
   return (
-    <figure class="chart card" aria-labelledby={`${props.id}-caption`}>
-      <figcaption id={`${props.id}-caption`}>{props.caption}</figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${props.id}-caption`} focusable="false">
-        <title>{props.caption}</title>
-        <line class="axis" x1={LEFT} y1={HEIGHT - BOTTOM} x2={WIDTH} y2={HEIGHT - BOTTOM} />
-        <text x={LEFT} y={TOP - 4}>
-          {props.maxText(max)}
-        </text>
-        {bars.map((b, i) => {
-          const height = b.value > 0 ? Math.max(1, (b.value / max) * plot) : 0;
-          const x = LEFT + i * slot + (slot - barWidth) / 2;
-          return (
-            <g>
-              <rect class="bar" x={x.toFixed(1)} y={(HEIGHT - BOTTOM - height).toFixed(1)} width={barWidth.toFixed(1)} height={height.toFixed(1)}>
-                <title>{`${b.label}: ${b.text}`}</title>
-              </rect>
-              {i % Math.ceil(bars.length / 6) === 0 ? (
-                <text x={(x + barWidth / 2).toFixed(1)} y={HEIGHT - 6} text-anchor="middle">
-                  {b.label}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
-      </svg>
+    <figure class="chart card" aria-labelledby={captionId}>
+      <figcaption id={captionId}>{props.caption}</figcaption>
+      <Fragment>
+        {DRAWINGS.map((d) => (
+          <Svg d={d} bars={bars} max={max} maxText={props.maxText(max)} captionId={captionId} caption={props.caption} />
+        ))}
+      </Fragment>
       <details>
         <summary>{props.valueHeading}</summary>
         <table>

@@ -56,11 +56,12 @@ async function list(input: PageInput): Promise<Html | Response> {
       </p>
       <form method="get" action="/admin/members/export" id="export">
         <div class="table-wrap">
-          <table>
+          {/* On a phone each row is a card (dashboard.css, table.roster): nothing scrolls sideways, no date is cut. */}
+          <table class="roster">
             <caption class="muted">{tt.exportHint}</caption>
             <thead>
               <tr>
-                <th scope="col">
+                <th scope="col" class="pick">
                   <input type="checkbox" aria-label={tt.selectAll} data-select-all="member_ids" />
                 </th>
                 <th scope="col">{tt.name}</th>
@@ -77,20 +78,22 @@ async function list(input: PageInput): Promise<Html | Response> {
             <tbody>
               {result.items.map((m) => (
                 <tr>
-                  <td>
+                  <td class="pick">
                     <input type="checkbox" name="member_ids" value={m.id} aria-label={fill(tt.select, { name: `${m.first_name} ${m.last_name}` })} />
                   </td>
-                  <td>
+                  <td class="who">
                     <a href={`/admin/members/${m.id}`}>
                       {m.last_name} {m.first_name}
                     </a>
                   </td>
                   <td class="hide-small">{m.email}</td>
-                  <td>
+                  <td class="state">
                     <StatusBadge status={m.status} tt={tt} />
                   </td>
                   <td class="hide-small">{m.tier_name ?? ""}</td>
-                  <td>{day(m.membership_end, locale)}</td>
+                  <td class="day" data-label={tt.end}>
+                    {day(m.membership_end, locale)}
+                  </td>
                 </tr>
               ))}
             </tbody>

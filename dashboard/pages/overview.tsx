@@ -5,7 +5,7 @@ import { OVERVIEW_TEXTS } from "../../lib/i18n/dashboard-overview";
 import { clubStats } from "../../lib/stats";
 import { attendanceByWeek, revenueByMonth } from "../../lib/stats/series";
 import { BarChart } from "../components/chart";
-import { day, money, month } from "../format";
+import { day, dayMonth, money, month } from "../format";
 import { Fragment, h } from "../jsx";
 import { definePage } from "../page";
 
@@ -65,7 +65,12 @@ export default definePage({
                   <BarChart
                     id="attendance-chart"
                     caption={tt.attendanceCaption}
-                    bars={attendance.map((w) => ({ label: day(w.week_start, locale), value: w.unique_members, text: String(w.unique_members) }))}
+                    bars={attendance.map((w) => ({
+                      label: day(w.week_start, locale),
+                      short: dayMonth(w.week_start, locale),
+                      value: w.unique_members,
+                      text: String(w.unique_members),
+                    }))}
                     maxText={(max) => String(max)}
                     labelHeading={tt.week}
                     valueHeading={tt.scans}

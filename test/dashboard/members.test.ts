@@ -26,7 +26,9 @@ describe("overview", () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain("Recettes par mois");
     expect(page.text).toContain("Fréquentation par semaine");
-    expect((page.text.match(/<svg /g) ?? []).length).toBe(2);
+    // Each chart drawn wide and narrow (the stylesheet shows the one that fits).
+    expect((page.text.match(/<svg class="chart-wide"/g) ?? []).length).toBe(2);
+    expect((page.text.match(/<svg class="chart-narrow"/g) ?? []).length).toBe(2);
     expect(page.text).toMatch(/<dt>Actifs<\/dt><dd>\d+<\/dd>/);
   });
 
