@@ -79,7 +79,9 @@ function LineTable(props: { caption: string; lines: { line: number; detail: stri
         <caption>{props.caption}</caption>
         <thead>
           <tr>
-            <th scope="col">{props.tt.line}</th>
+            <th scope="col" class="num">
+              {props.tt.line}
+            </th>
             <th scope="col">{props.tt.problem}</th>
           </tr>
         </thead>
