@@ -151,3 +151,29 @@ it("an import undone half-way gives the members their tier back", async () => {
   expect(rows).toHaveLength(2000);
   expect(rows.every((r) => r.tier_id === null)).toBe(true);
 });
+
+it("last season's members imported with their tier are asked its price at renewal, not 'nothing to pay'", async () => {
+  await env.db.tx((t) =>
+    t
+      .update(clubs)
+      .set({ payout_iban: "CH9300762011623852957", payout_bic: "POFICHBEXXX", payout_beneficiary_name: "Club de test" })
+      .where(eq(clubs.id, env.clubId)),
+  );
+  // Ended last June: the renewal is due. The club's fee is 0.
+  const header = "first_name,last_name,email,membership_end\n";
+  await importFile(env, `${header}Ann,Season,season-tier@test.org,2026-06-30\n`, `?tier_id=${standard}`);
+  await importFile(env, `${header}Ben,Season,season-none@test.org,2026-06-30\n`);
+  const renew = async (email: string) => {
+    const [m] = await env.db.read.select().from(members).where(eq(members.email, email));
+    const res = await env.app.handle(
+      new Request(`http://localhost/api/public/manage/${m.manage_token}/renew`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ payment_method: "bank_transfer" }),
+      }),
+    );
+    return res.json();
+  };
+  expect(await renew("season-tier@test.org")).toMatchObject({ amount_cents: 6000, renewed: false });
+  expect(await renew("season-none@test.org")).toMatchObject({ amount_cents: 0, renewed: true });
+});
