@@ -93,7 +93,7 @@ try {
 
 let db: Db;
 try {
-  db = openDb(config.databaseUrl, { check: true });
+  db = await openDb(config.databaseUrl, { check: true });
 } catch (err) {
   // A damaged or read-only file, a full disk: one line saying what to do, not a stack trace.
   refuse(err instanceof DatabaseRefused ? err.message : String(err));

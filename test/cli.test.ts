@@ -55,7 +55,7 @@ function expectError(run: Run, exitCode: number, code: string) {
 
 /** Opens the suite's database as the server would, for one check. */
 async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = openDb(dbPath);
+  const db = await openDb(dbPath);
   try {
     return await fn(db);
   } finally {
@@ -292,7 +292,7 @@ describe("cli keys", () => {
 
   it("a revocation by the CLI is seen by a database the server already holds open", async () => {
     const created = await cli(["keys", "create", "--email", "owner@alpin.test", "--json"]);
-    const db = openDb(dbPath);
+    const db = await openDb(dbPath);
     try {
       // The key lookup is a prepared statement kept by the open database: it must not see a stale snapshot.
       expect((await resolveCaller(db, `Bearer ${created.json.api_key}`)).keyId).toBe(created.json.id);
@@ -319,7 +319,7 @@ describe("cli backup", () => {
   it("writes a valid copy of the database while another connection holds a write transaction", async () => {
     const target = join(dir, "backups", "club-backup.db");
     // A writer in the middle of a transaction: the backup neither waits for it nor sees it.
-    const db = openDb(dbPath);
+    const db = await openDb(dbPath);
     let run: Run;
     try {
       db.raw.exec("BEGIN IMMEDIATE");
@@ -448,7 +448,7 @@ describe("cli seed demo", () => {
     const run = await cli(["seed", "demo", "--club", init.json.club_id, "--json"], database);
     expect(run.code).toBe(0);
     expect(run.json).toEqual({ tiers: 3, members: 20, events: 1, registrations: 5, promo_codes: 1 });
-    const db = openDb(database);
+    const db = await openDb(database);
     try {
       const rows = await db.read.select().from(members).where(eq(members.club_id, init.json.club_id));
       expect(rows).toHaveLength(20);

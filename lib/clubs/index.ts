@@ -2,8 +2,7 @@
 // (ClubUpdate: only writable fields change; card and finance fields need their own scopes; a
 // change that shows on the wallet card, such as a new `card_custom_link_url`, queues a pass update).
 import { and, eq, like, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db, Queryable } from "../../db";
+import type { AnyColumn, AnyTable, Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { foldText } from "../../db/text";
 import { type Caller, hasScope, requireScope } from "../access";
@@ -38,7 +37,7 @@ export function slugify(text: string, fallback = "club"): string {
  */
 export async function freeSlug(
   q: Queryable,
-  where: { table: SQLiteTable; column: SQLiteColumn; scope?: SQL },
+  where: { table: AnyTable; column: AnyColumn; scope?: SQL },
   text: string,
   fallback: string,
 ): Promise<string> {

@@ -15,7 +15,7 @@ import type { CheckinPayload, CheckinResult } from "./schemas";
 type Verdict = CheckinResult["verdict"];
 
 /**
- * The statements of a scan at the door, prepared once on the writer (Db.prepareTx): 64 phones
+ * The statements of a scan at the door, prepared once (Db.prepareTx): 64 phones
  * scanning at once spent most of their time building these queries, not running them.
  */
 function statements(db: Db) {
@@ -66,9 +66,9 @@ function statements(db: Db) {
   };
 }
 
-async function answer(q: ReturnType<typeof statements>, verdict: Verdict, reg: RegistrationRow | null): Promise<CheckinResult> {
+async function answer(t: Queryable, q: ReturnType<typeof statements>, verdict: Verdict, reg: RegistrationRow | null): Promise<CheckinResult> {
   if (!reg || verdict === "not_registered") return { verdict: "not_registered", checked_in_at: null, registration: null };
-  const [ticket] = await q.ticketName.execute({ id: reg.ticket_id });
+  const [ticket] = await q.ticketName(t).execute({ id: reg.ticket_id });
   return {
     verdict,
     checked_in_at: reg.checked_in_at,
@@ -78,7 +78,7 @@ async function answer(q: ReturnType<typeof statements>, verdict: Verdict, reg: R
 
 /** The registration a code names at this event: a ticket's qr_token, else a member's card code. */
 async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, ctx: Ctx, eventId: string, code: string): Promise<RegistrationRow | null> {
-  const [byToken] = await q.byToken.execute({ code, event: eventId, club: ctx.clubId });
+  const [byToken] = await q.byToken(t).execute({ code, event: eventId, club: ctx.clubId });
   if (byToken) return byToken;
   const member = await findMemberByCode(t, ctx.clubId, code);
   if (!member) return null;
@@ -103,7 +103,7 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
   const now = new Date().toISOString();
   const q = statements(ctx.db);
   return ctx.db.tx(async (t) => {
-    const [event] = await q.event.execute({ event: input.event_id, club: ctx.clubId });
+    const [event] = await q.event(t).execute({ event: input.event_id, club: ctx.clubId });
     if (!event) throw new NotFound("EVENT_NOT_FOUND");
     if (input.nonce) {
       const [seen] = await t
@@ -113,7 +113,7 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
         .limit(1);
       if (seen) {
         const [reg] = seen.registration_id ? await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, seen.registration_id)).limit(1) : [];
-        return answer(q, seen.verdict as Verdict, reg ?? null);
+        return answer(t, q, seen.verdict as Verdict, reg ?? null);
       }
     }
     // After the nonce: a retry gets the answer already given. A cancelled event refuses changes
@@ -124,10 +124,18 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
     if (reg?.status !== "confirmed") verdict = "not_registered";
     else if (reg.checked_in_at) verdict = "already";
     else {
-      verdict = "valid";
-      [reg] = await q.checkIn.execute({ now, id: reg.id });
+      // A conditional write: of scans racing for the same registration (other connections or
+      // processes), one sets checked_in_at; the others find it set and answer `already`.
+      const [won] = await q.checkIn(t).execute({ now, id: reg.id });
+      if (won) {
+        verdict = "valid";
+        reg = won;
+      } else {
+        verdict = "already";
+        [reg] = await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.id)).limit(1);
+      }
     }
-    await q.insertScan.execute({
+    await q.insertScan(t).execute({
       id: newId(),
       club: ctx.clubId,
       event: event.id,
@@ -139,9 +147,9 @@ export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: 
       prefix: ctx.actor.keyPrefix,
       now,
     });
-    const result = await answer(q, verdict, reg ?? null);
+    const result = await answer(t, q, verdict, reg ?? null);
     // Only a check-in is an event for other systems; a refused or repeated scan changes nothing.
-    if (verdict === "valid") await emit(ctx.db, ctx.clubId, "checkin.created", () => ({ event_id: event.id, ...result }));
+    if (verdict === "valid") await emit(ctx.db, t, ctx.clubId, "checkin.created", () => ({ event_id: event.id, ...result }));
     return result;
   });
 });

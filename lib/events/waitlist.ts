@@ -69,7 +69,7 @@ export async function fillFromWaitlist(
       kind: row.status === "confirmed" ? "promotedConfirmed" : "promotedPending",
     });
     if (row.status === "confirmed")
-      await emit(input.db, event.club_id, "registration.confirmed", () => ({ event_id: event.id, ...registrationItem(row, ticket.name, false) }));
+      await emit(input.db, t, event.club_id, "registration.confirmed", () => ({ event_id: event.id, ...registrationItem(row, ticket.name, false) }));
   }
   return promoted;
 }

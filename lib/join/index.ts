@@ -284,7 +284,7 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
           .returning();
         // Reserved, counted once the member pays (mark-paid: countMembershipPromo); a free join is paid now.
         await promo?.record(null, created.id, { awaitingPayment: amount > 0 });
-        await emitMemberChange(await emitter(ctx.db, club.id), null, created, () => getMemberItem(t, club.id, created.id));
+        await emitMemberChange(await emitter(ctx.db, t, club.id), null, created, () => getMemberItem(t, club.id, created.id));
         await writeHistory(t, memberAuthor(club.id), {
           memberId: created.id,
           action: "join",
@@ -359,7 +359,7 @@ export const approveMember = verb(
       const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
       await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
       // As any other change to a member: member.updated, and member.status_changed when a free one turns active.
-      await emitMemberChange(await emitter(ctx.db, ctx.clubId), m, after, () => getMemberItem(t, ctx.clubId, m.id));
+      await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), m, after, () => getMemberItem(t, ctx.clubId, m.id));
       const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");
       const transfer =
         due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;

@@ -121,7 +121,7 @@ function checked<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 
 /** A change the member made is a `member.updated` for the club's webhooks, as an admin's is. */
 async function toldToWebhooks(ctx: PublicCtx, t: Queryable, before: MemberRow, after: MemberRow): Promise<void> {
-  await emitMemberChange(await emitter(ctx.db, before.club_id), before, after, () => getMemberItem(t, before.club_id, before.id));
+  await emitMemberChange(await emitter(ctx.db, t, before.club_id), before, after, () => getMemberItem(t, before.club_id, before.id));
 }
 
 export async function updateMemberName(ctx: PublicCtx, token: string, given: MemberNameUpdate): Promise<MemberPage> {

@@ -15,6 +15,7 @@
 import { and, type Column, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
+import { typedParam } from "../../db/dialect";
 import { memberHistory, members } from "../../db/schema";
 import { verb } from "../context";
 import { memberPassChanged, queueMarkedPassUpdate } from "../passes";
@@ -345,17 +346,17 @@ function statements(db: Db) {
   const rowsOf = (columns: string[], n: number) =>
     Array.from({ length: n }, (_, i) => Object.fromEntries(columns.map((c, j) => [c, slot(i, j, columns.length)]))) as never;
   return {
-    insert: (rows: MemberRow[]) => {
+    insert: (t: Queryable, rows: MemberRow[]) => {
       const columns = Object.keys(rows[0]);
       return db
-        .prepareTx(`members.import.insert:${rows.length}`, (q) => q.insert(members).values(rowsOf(columns, rows.length)))
+        .prepareTx(`members.import.insert:${rows.length}`, (q) => q.insert(members).values(rowsOf(columns, rows.length)))(t)
         .execute(slotted(columns, rows) as never);
     },
-    history: (rows: Record<string, unknown>[]) =>
+    history: (t: Queryable, rows: Record<string, unknown>[]) =>
       db
-        .prepareTx(`members.import.history:${rows.length}`, (q) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, rows.length)))
+        .prepareTx(`members.import.history:${rows.length}`, (q) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, rows.length)))(t)
         .execute(slotted(HISTORY_COLUMNS, rows) as never),
-    update: (clubId: string, rows: Record<string, unknown>[]) => {
+    update: (t: Queryable, clubId: string, rows: Record<string, unknown>[]) => {
       const columns = ["id", ...UPDATE_COLUMNS];
       return (
         db
@@ -364,7 +365,7 @@ function statements(db: Db) {
             const selects = rows.map(
               (_, i) =>
                 sql`select ${sql.join(
-                  columns.map((c, j) => sql`${sql.param(slot(i, j, columns.length), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
+                  columns.map((c, j) => sql`${typedParam(slot(i, j, columns.length), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
                   sql`, `,
                 )}`,
             );
@@ -373,7 +374,7 @@ function statements(db: Db) {
               .set(Object.fromEntries(UPDATE_COLUMNS.map((c) => [c, sql`${sql.identifier("v")}.${sql.identifier(c)}`])) as never)
               .from(sql`(${sql.join(selects, sql` union all `)}) as ${sql.identifier("v")}`)
               .where(and(eq(members.club_id, slot(rows.length, 0, columns.length)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
-          })
+          })(t)
           // The club's id after the rows' values: the placeholder that follows theirs.
           .execute([...slotted(columns, rows), clubId] as never)
       );
@@ -444,13 +445,13 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
       undo.push([before.id, history.id, { ...before }]);
     }
   }
-  if (inserts.length) await run.insert(inserts);
-  if (updates.length) await run.update(ctx.clubId, updates);
-  if (histories.length) await run.history(histories);
+  if (inserts.length) await run.insert(t, inserts);
+  if (updates.length) await run.update(t, ctx.clubId, updates);
+  if (histories.length) await run.history(t, histories);
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
   // Webhooks: the endpoints read once per batch, the members' items only when one is wanted.
-  const out = await emitter(ctx.db, ctx.clubId);
+  const out = await emitter(ctx.db, t, ctx.clubId);
   if (!(["member.created", "member.updated", "member.status_changed"] as const).some((type) => out.wants(type))) return { undo, now };
   const items = new Map(
     (

@@ -232,7 +232,7 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
     await writeHistory(t, ctx, { memberId: created.id, action: "manual_create", to: created, details: { joined_at: input.joined_at ?? null } });
     // The item a webhook sends is read once, in the transaction, and is also the answer.
     let read: MemberAdminItem | undefined;
-    await emitMemberChange(await emitter(ctx.db, ctx.clubId), null, created, async () => {
+    await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), null, created, async () => {
       read = await getMemberItem(t, ctx.clubId, created.id);
       return read;
     });
@@ -278,7 +278,7 @@ async function transition(
       .returning();
     await writeHistory(t, ctx, { memberId, action: kind, from: before, to: after, reason, details });
     if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], kind);
-    const out = await emitter(ctx.db, ctx.clubId);
+    const out = await emitter(ctx.db, t, ctx.clubId);
     if (also) await also(after, out);
     const item = await getMemberItem(t, ctx.clubId, memberId);
     await emitMemberChange(out, before, after, async () => item);

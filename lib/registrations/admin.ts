@@ -122,7 +122,7 @@ export const addRegistration = verb(
         })
         .returning();
       const item = registrationItem(reg, ticket.name, false);
-      await emit(ctx.db, ctx.clubId, "registration.created", () => ({ event_id: event.id, ...item }));
+      await emit(ctx.db, t, ctx.clubId, "registration.created", () => ({ event_id: event.id, ...item }));
       return item;
     }),
 );
@@ -149,7 +149,7 @@ export async function confirmPendingRegistration(ctx: Ctx, input: RegistrationCo
       .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
       .returning();
     const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
-    await emit(ctx.db, ctx.clubId, "registration.confirmed", () => ({ event_id: event.id, ...item }));
+    await emit(ctx.db, t, ctx.clubId, "registration.confirmed", () => ({ event_id: event.id, ...item }));
     return item;
   });
 }
@@ -186,7 +186,7 @@ export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: Re
     await releaseEventPromo(t, { clubId: ctx.clubId, registrationId: r.id, now });
     const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
     // Told before the promotion it causes, in the order the receiver should apply them.
-    await emit(ctx.db, ctx.clubId, "registration.cancelled", () => ({ event_id: event.id, ...item }));
+    await emit(ctx.db, t, ctx.clubId, "registration.cancelled", () => ({ event_id: event.id, ...item }));
     if (r.status !== "waitlisted") await fillFromWaitlist(t, { db: ctx.db, event, baseUrl: ctx.baseUrl, preferTicketId: r.ticket_id, now });
     return item;
   });

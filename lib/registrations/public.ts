@@ -128,7 +128,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           .returning();
         await promo?.record(reg.id, member?.id ?? null);
         if (holdExpiresAt) await scheduleHoldExpiry(t, reg, holdExpiresAt);
-        await emit(ctx.db, event.club_id, "registration.created", () => ({ event_id: event.id, ...registrationItem(reg, ticket.name, false) }));
+        await emit(ctx.db, t, event.club_id, "registration.created", () => ({ event_id: event.id, ...registrationItem(reg, ticket.name, false) }));
         const checkout = byCard ? { club, event, ticketName: ticket.name } : null;
         return {
           checkout,

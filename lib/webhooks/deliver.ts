@@ -187,10 +187,10 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   const round = job.attempts + 1;
   // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
   await db.tx(async (t) => {
-    await q.attempt.execute({ id: newId(), delivery: delivery.id, ...tried, now });
-    const [current] = await q.failingSince.execute({ id: endpoint.id });
+    await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
+    const [current] = await q.failingSince(t).execute({ id: endpoint.id });
     if (ok) {
-      await q.succeeded.execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
+      await q.succeeded(t).execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
       if (current?.failing_since) await t.update(webhookEndpoints).set({ failing_since: null }).where(eq(webhookEndpoints.id, endpoint.id));
       await completeJobIn(t, job, outcome);
       return;

@@ -230,7 +230,7 @@ export const testWebhook = verb("access_control:edit", async (ctx: Ctx, input: {
     const endpoint = await getEndpointRow(t, ctx.clubId, input.webhook_id);
     if (!endpoint.enabled) throw new Conflict("WEBHOOK_DISABLED");
     const message = { type: TEST_EVENT, ...messageOf(TEST_EVENT, { webhook_id: endpoint.id, club_id: ctx.clubId, message: "This is a test event." }) };
-    const [id] = await queueDeliveries(ctx.db, [endpoint], message);
+    const [id] = await queueDeliveries(ctx.db, t, [endpoint], message);
     return oneDelivery(t, id);
   });
 });

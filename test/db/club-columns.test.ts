@@ -20,7 +20,7 @@ const ADDED_WITH_SQL_DEFAULT: Record<string, string> = {
   pending_hold_hours: "48",
 };
 const NOT_FIELDS = ["id", "created_at", "updated_at"];
-const db = openDb(":memory:");
+const db = await openDb(":memory:");
 afterAll(() => db.close());
 
 /** The clubs table as the migrations made it. */

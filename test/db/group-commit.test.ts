@@ -12,9 +12,9 @@ import { auditLog } from "../../db/schema";
 let dir: string;
 let db: Db;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "club-group-commit-"));
-  db = openDb(join(dir, "club.db"));
+  db = await openDb(join(dir, "club.db"));
 });
 afterEach(() => {
   db.close();

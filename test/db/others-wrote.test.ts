@@ -15,7 +15,7 @@ const row = (id: string) => ({ id, club_id: "c", method: "GET", path: "/x", stat
 
 it("tells another connection's commit, once, and never this Db's own writes", async () => {
   const path = join(dir, "club.db");
-  const db = openDb(path);
+  const db = await openDb(path);
   try {
     expect(db.othersWrote()).toBe(false);
     await db.tx((t) => t.insert(auditLog).values(row("own")));

@@ -120,7 +120,7 @@ import { operatorCtx } from "${root}/lib/auth/operator";
 import { loadConfig } from "${root}/lib/config";
 import { importMembers } from "${root}/lib/members/import";
 const config = loadConfig({ DATABASE_URL: process.argv[2], LOG_LEVEL: "silent" });
-const db = openDb(config.databaseUrl);
+const db = await openDb(config.databaseUrl);
 const ctx = await operatorCtx(db, process.argv[3], config);
 const rows = Array.from({ length: 2000 }, (_, i) => "Kim,K" + i + ",crash-" + i + "@test.org,2030-12-31").join("\\n");
 await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" + rows + "\\n", onProgress: (done) => {

@@ -18,11 +18,11 @@ const isRoot = process.getuid?.() === 0;
 const canMount = isRoot && Bun.spawnSync(["unshare", "-m", "true"]).exitCode === 0;
 
 /** A database with the migrations applied and a few rows, in a folder of its own. */
-function realDatabase(name: string): string {
+async function realDatabase(name: string): Promise<string> {
   const folder = join(dir, name);
   mkdirSync(folder);
   const path = join(folder, "club.db");
-  openDb(path).close();
+  await (await openDb(path)).close();
   return path;
 }
 
@@ -52,7 +52,7 @@ function expectRefused(run: { code: number; stderr: string; stdout: string }, sa
 
 describe("the server refuses to start on", () => {
   it("a truncated database file", async () => {
-    const path = realDatabase("truncated");
+    const path = await realDatabase("truncated");
     const db = new Database(path);
     db.exec(
       "CREATE TABLE filler (x TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO filler SELECT hex(randomblob(500)) FROM n",
@@ -70,7 +70,7 @@ describe("the server refuses to start on", () => {
   });
 
   it("a database file it cannot write", async () => {
-    const path = realDatabase("readonly");
+    const path = await realDatabase("readonly");
     const folder = join(path, "..");
     if (canMount) {
       const bind = `mount --bind ${folder} ${folder} && mount -o remount,ro,bind ${folder} && exec "$@"`;

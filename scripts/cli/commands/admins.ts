@@ -22,7 +22,7 @@ export const commands = [
       const role = flags.role ?? "admin";
       if (!(ROLES as readonly string[]).includes(role)) throw new UsageError(`--role expects one of ${ROLES.join(", ")}`);
       const accessExpiresAt = isoFlag(flags["access-expires-at"], "access-expires-at");
-      const db = env.db();
+      const db = await env.db();
       const club = await findClubByRef(db, clubRef);
       const admin = await db.tx((t) =>
         createAdmin(t, { clubId: club.id, email, role, readOnly: flags["read-only"] ?? false, accessExpiresAt, password: flags.password }),

@@ -11,7 +11,7 @@ export const commands = [
     args: ["FILE"],
     async run(env, { args }) {
       try {
-        return backupTo(env.db(), args[0]);
+        return backupTo((await env.db()), args[0]);
       } catch (err) {
         if (err instanceof BackupTargetExists) throw new Conflict("BACKUP_TARGET_EXISTS", { path: err.path });
         throw err;
