@@ -87,6 +87,15 @@ export async function openDb(url: string, options: { check?: boolean } = {}): Pr
   return (await import("./sqlite")).openSqlite(url, options);
 }
 
+/** Whether `err` is a unique key refusing a row (SQLite's SQLITE_CONSTRAINT_UNIQUE, PostgreSQL's 23505). */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
+  }
+  return false;
+}
+
 /**
  * Whether `err` is the database being unable to serve, not a fault of the request or of our code:
  * `busy` (try again in a moment), or `down` (until an operator or the network acts). Null for

@@ -13,6 +13,7 @@ import {
   activeTicketOrThrow,
   availability,
   eventPlacesHeld,
+  lockEventPlaces,
   getEventOrThrow,
   type RegistrationRow,
   registrationItem,
@@ -87,6 +88,7 @@ export const addRegistration = verb(
   "events:edit",
   async (ctx: Ctx, input: RegistrationCreate & { event_id: string }): Promise<EventRegistrationItem> =>
     ctx.db.tx(async (t) => {
+      await lockEventPlaces(t, input.event_id);
       const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
       if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
       const ticket = await activeTicketOrThrow(t, event.id, input.ticket_id);
