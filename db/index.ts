@@ -54,7 +54,7 @@ export type Db = {
   othersWrote(): boolean;
   /** Where the database is: the SQLite file (`:memory:` for none), or the PostgreSQL address without its password. */
   path: string;
-  /** The SQLite connection, for SQLite-only work (backup, integrity check); throws on PostgreSQL. */
+  /** The SQLite connection, for SQLite-only work (backup, integrity check); undefined on PostgreSQL. */
   raw: Database;
   /** Runs a statement of the engine's own SQL outside lib/ concerns (tests, tools): the rows. */
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;

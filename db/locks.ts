@@ -17,3 +17,13 @@ export async function lockRows(t: Queryable, table: AnyTable, column: AnyColumn,
   if (!onPostgres) return;
   await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`select 1 from ${table} where ${column} = ${value} for update`);
 }
+
+/**
+ * `query` (a select of rows to claim) locking the rows it returns and passing over those another
+ * transaction has locked (PostgreSQL's `FOR UPDATE SKIP LOCKED`): claimers side by side take
+ * different rows instead of waiting on one another. SQLite's write lock serializes them already.
+ */
+export function skipLocked<Q>(query: Q): Q {
+  if (!onPostgres) return query;
+  return (query as unknown as { for(strength: "update", config: { skipLocked: true }): Q }).for("update", { skipLocked: true });
+}

@@ -56,8 +56,7 @@ function where(url: string): string {
 function refusal(url: string, err: unknown): DatabaseRefused {
   const said = err instanceof Error ? err.message || String((err as { code?: string }).code) : String(err);
   const code = (err as { code?: string })?.code;
-  if (code === "28P01" || code === "28000")
-    return new DatabaseRefused(`PostgreSQL at ${where(url)} refused the user or password of DATABASE_URL (${said}).`);
+  if (code === "28P01" || code === "28000") return new DatabaseRefused(`PostgreSQL at ${where(url)} refused the user or password of DATABASE_URL (${said}).`);
   if (code === "3D000") return new DatabaseRefused(`PostgreSQL at ${where(url)} has no such database (${said}): create it, or correct DATABASE_URL.`);
   if (unavailability(err) === "down")
     return new DatabaseRefused(`PostgreSQL at ${where(url)} (DATABASE_URL) cannot be reached: ${said}. Start it, or correct DATABASE_URL.`);
@@ -145,9 +144,8 @@ export async function openPostgres(url: string): Promise<Db> {
     },
     othersWrote: () => false,
     path: shown(url),
-    get raw(): never {
-      throw new Error("Db.raw is SQLite's connection; this database is PostgreSQL");
-    },
+    // SQLite's connection: there is none (a getter that threw would break `{ ...db }`).
+    raw: undefined as never,
     async query<R>(text: string, params: unknown[] = []) {
       return (await pool.query(text, params)).rows as R[];
     },

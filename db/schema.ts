@@ -253,8 +253,19 @@ export const jobs = table(
     outcome: text("outcome"),
     created_at: text("created_at").notNull(),
     finished_at: text("finished_at"),
+    /**
+     * The claim of the process running the job (several processes share one queue): until
+     * `lease_until` no other process takes it; a process that died lets it lapse, and another
+     * runs the job (lib/jobs claimJobs).
+     */
+    lease_owner: text("lease_owner"),
+    lease_until: text("lease_until"),
   },
-  (t) => [index("jobs_status_run_after_idx").on(t.status, t.run_after)],
+  (t) => [
+    index("jobs_status_run_after_idx").on(t.status, t.run_after),
+    // One pending run of each recurring job (club ''), however many processes start at once.
+    uniqueIndex("jobs_recurring_pending_unique").on(t.kind).where(sql`status = 'pending' and club_id = ''`),
+  ],
 );
 
 // ---- Members, tiers, payments (members issue) ----------------------------------------------

@@ -20,7 +20,8 @@ function codesOf(err: unknown): string[] {
 const NETWORK = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 
 /** A message node-postgres gives, without a code, when the server went away or the pool is cut. */
-const PG_GONE = /Connection terminated|connection timeout|Client has encountered a connection error|Connection ended|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i;
+const PG_GONE =
+  /Connection terminated|connection timeout|Client has encountered a connection error|Connection ended|terminating connection|the database system is (starting up|shutting down|in recovery mode)/i;
 
 /**
  * Whether `err` is the database being unable to serve, not a fault of the request or of our code:

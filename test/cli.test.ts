@@ -8,10 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { type Db, openDb } from "../db";
-import { admins, apiKeys, clubs, members } from "../db/schema";
+import { admins, apiKeys, clubs, eventRegistrations, members } from "../db/schema";
 import { CallerRefused, resolveCaller } from "../lib/auth/caller";
 import { allScopes } from "../lib/access";
 import { sha256Hex } from "../lib/ids";
+import { freshDatabaseUrl, onPostgres } from "./databases";
 
 const ROOT = join(import.meta.dir, "..");
 let dir: string;
@@ -67,7 +68,7 @@ let club: { club_id: string; admin_id: string; api_key: string };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "club-cli-"));
-  dbPath = join(dir, "club.db");
+  dbPath = await freshDatabaseUrl(dir);
   const run = await cli(["init", "--club-name", "Club Alpin", "--email", "Owner@Alpin.test", "--locale", "en", "--currency", "eur", "--json"]);
   expect(run.code).toBe(0);
   club = run.json;
@@ -316,7 +317,7 @@ describe("cli keys", () => {
 });
 
 describe("cli backup", () => {
-  it("writes a valid copy of the database while another connection holds a write transaction", async () => {
+  it.skipIf(onPostgres)("writes a valid copy of the database while another connection holds a write transaction", async () => {
     const target = join(dir, "backups", "club-backup.db");
     // A writer in the middle of a transaction: the backup neither waits for it nor sees it.
     const db = await openDb(dbPath);
@@ -342,6 +343,50 @@ describe("cli backup", () => {
     }
     // No temporary file is left beside it.
     expect([...new Bun.Glob("*").scanSync(join(dir, "backups"))]).toEqual(["club-backup.db"]);
+  });
+
+  it.skipIf(!onPostgres)("on PostgreSQL: a pg_dump archive of the committed state, which pg_restore brings back", async () => {
+    const target = join(dir, "pg-backups", "club.dump");
+    const db = await openDb(dbPath);
+    const writer = new (await import("pg")).default.Client({ connectionString: dbPath });
+    await writer.connect();
+    let run: Run;
+    try {
+      // A writer in the middle of a transaction: the dump does not see it.
+      await writer.query("BEGIN");
+      await writer.query("UPDATE clubs SET slug = 'uncommitted' WHERE id = $1", [club.club_id]);
+      run = await cli(["backup", target, "--json"]);
+      await writer.query("ROLLBACK");
+    } finally {
+      await writer.end();
+      await db.close();
+    }
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({ path: target, bytes: statSync(target).size });
+    expect((await Bun.file(target).text()).startsWith("PGDMP")).toBe(true);
+    expect([...new Bun.Glob("*").scanSync(join(dir, "pg-backups"))]).toEqual(["club.dump"]);
+    // Restored into an empty database, as the README says.
+    const restored = new URL(dbPath);
+    restored.pathname = `/restored_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+    const admin = new (await import("pg")).default.Client({ connectionString: dbPath });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${restored.pathname.slice(1)}"`);
+    await admin.end();
+    const restore = Bun.spawnSync(["pg_restore", "--no-owner", `--dbname=${restored}`, target], { stderr: "pipe" });
+    expect(restore.stderr.toString()).toBe("");
+    const copy = await openDb(restored.toString());
+    try {
+      const [row] = await copy.read.select().from(clubs).where(eq(clubs.id, club.club_id));
+      expect(row.slug).toBe("club-alpin");
+      expect(
+        await copy.read
+          .select()
+          .from(apiKeys)
+          .where(eq(apiKeys.key_hash, sha256Hex(club.api_key))),
+      ).toHaveLength(1);
+    } finally {
+      await copy.close();
+    }
   });
 
   it("refuses to overwrite an existing file (exit 1)", async () => {
@@ -443,7 +488,7 @@ describe("cli import members", () => {
 
 describe("cli seed demo", () => {
   it("fills an empty club with tiers, members in every state, an event with registrations and a promo code; refuses a club with members", async () => {
-    const database = join(dir, "demo.db");
+    const database = await freshDatabaseUrl(dir, "demo.db");
     const init = await cli(["init", "--club-name", "Démo", "--email", "owner@demo.test", "--json"], database);
     const run = await cli(["seed", "demo", "--club", init.json.club_id, "--json"], database);
     expect(run.code).toBe(0);
@@ -455,7 +500,10 @@ describe("cli seed demo", () => {
       expect(new Set(rows.map((m) => m.payment_status))).toEqual(new Set(["paid", "pending", "suspended"]));
       expect(rows.some((m) => m.membership_end < new Date().toISOString().slice(0, 10))).toBe(true);
       expect(rows.map((m) => m.last_name)).toContain("Żółć");
-      const registrations = db.raw.query("SELECT status FROM event_registrations WHERE club_id = ?").all(init.json.club_id) as { status: string }[];
+      const registrations = await db.read
+        .select({ status: eventRegistrations.status })
+        .from(eventRegistrations)
+        .where(eq(eventRegistrations.club_id, init.json.club_id));
       expect(registrations.map((r) => r.status)).toEqual(Array(5).fill("confirmed"));
     } finally {
       db.close();

@@ -35,12 +35,7 @@ export function slugify(text: string, fallback = "club"): string {
  * the rows `scope` keeps (all rows without it): the slug itself, else `-2`, `-3`, ... Club slugs
  * are free across the installation, event slugs within their club.
  */
-export async function freeSlug(
-  q: Queryable,
-  where: { table: AnyTable; column: AnyColumn; scope?: SQL },
-  text: string,
-  fallback: string,
-): Promise<string> {
+export async function freeSlug(q: Queryable, where: { table: AnyTable; column: AnyColumn; scope?: SQL }, text: string, fallback: string): Promise<string> {
   const base = slugify(text, fallback);
   // Slugs hold only a-z, 0-9 and hyphens: `base` carries no LIKE wildcard.
   const rows = await q

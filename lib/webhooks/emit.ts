@@ -66,7 +66,12 @@ function statements(db: Db) {
  * Queues `message` for each of `endpoints`, inside the transaction `t`: the delivery
  * rows and the jobs that send them. Returns the deliveries' ids, in the order of `endpoints`.
  */
-export async function queueDeliveries(db: Db, t: Queryable, endpoints: EndpointRef[], message: { type: string; msgId: string; payload: string }): Promise<string[]> {
+export async function queueDeliveries(
+  db: Db,
+  t: Queryable,
+  endpoints: EndpointRef[],
+  message: { type: string; msgId: string; payload: string },
+): Promise<string[]> {
   const q = statements(db);
   const now = nowIso();
   const ids: string[] = [];
@@ -74,7 +79,9 @@ export async function queueDeliveries(db: Db, t: Queryable, endpoints: EndpointR
     const id = newId();
     const job = newId();
     await q.job(t).execute({ id: job, club: endpoint.club_id, payload: { delivery_id: id, endpoint_id: endpoint.id }, now });
-    await q.delivery(t).execute({ id, club: endpoint.club_id, endpoint: endpoint.id, msg: message.msgId, type: message.type, payload: message.payload, now, job });
+    await q
+      .delivery(t)
+      .execute({ id, club: endpoint.club_id, endpoint: endpoint.id, msg: message.msgId, type: message.type, payload: message.payload, now, job });
     ids.push(id);
   }
   return ids;

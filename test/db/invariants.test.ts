@@ -59,7 +59,9 @@ describe(`invariants under concurrency (${process.env.DATABASE_URL?.startsWith("
   it("max_per_email: 20 simultaneous registrations of one mailbox (its case varied) give max_per_email", async () => {
     const event = await createEvent({ max_per_email: 2, tickets: [{ name: "Entrée", member_price_cents: 0, non_member_price_cents: 0 }] });
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => register(event.id, event.tickets[0].id, i, { email: i % 2 ? "Same.Person@Example.org" : "same.person@example.org" })),
+      Array.from({ length: 20 }, (_, i) =>
+        register(event.id, event.tickets[0].id, i, { email: i % 2 ? "Same.Person@Example.org" : "same.person@example.org" }),
+      ),
     );
     expect(answers.filter((a) => a.status === 201).length).toBe(2);
     expect(answers.filter((a) => a.status === 409 && a.body.code === "EMAIL_ALREADY_REGISTERED").length).toBe(18);
@@ -95,9 +97,7 @@ describe(`invariants under concurrency (${process.env.DATABASE_URL?.startsWith("
     for (let i = 6; i < 16; i++) waiting.push(await register(event.id, event.tickets[0].id, i));
     expect(first.every((a) => a.body.status === "confirmed")).toBe(true);
     expect(waiting.every((a) => a.body.status === "waitlisted")).toBe(true);
-    const cancels = await Promise.all(
-      first.map((a) => post(`/api/clubs/${env.clubId}/events/${event.id}/registrations/${a.body.id}/actions/cancel`, {})),
-    );
+    const cancels = await Promise.all(first.map((a) => post(`/api/clubs/${env.clubId}/events/${event.id}/registrations/${a.body.id}/actions/cancel`, {})));
     expect(cancels.map((c) => c.status)).toEqual(Array(6).fill(200));
     expect(await countWhere(event.id, "confirmed")).toBe(6);
     expect(await countWhere(event.id, "waitlisted")).toBe(4);

@@ -101,7 +101,8 @@ describe.skipIf(!onPostgres)("PostgreSQL going away while serving", () => {
       const clubId = /club_id:\s+([0-9a-f-]{36})/.exec(out)?.[1] ?? "";
       const base = `http://127.0.0.1:${port}`;
       const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-      const addTier = (name: string) => fetch(`${base}/api/clubs/${clubId}/tiers`, { method: "POST", headers, body: JSON.stringify({ name, price_cents: 1000 }) });
+      const addTier = (name: string) =>
+        fetch(`${base}/api/clubs/${clubId}/tiers`, { method: "POST", headers, body: JSON.stringify({ name, price_cents: 1000 }) });
       expect((await addTier("Before")).status).toBe(201);
 
       await through.cut();

@@ -29,7 +29,7 @@ export const commands = [
       const email = emailFlag(flags.email);
       if (flags.locale !== undefined && !LOCALES.includes(flags.locale as Locale)) throw new UsageError(`--locale expects one of ${LOCALES.join(", ")}`);
       if (flags.currency !== undefined && !/^[A-Za-z]{3}$/.test(flags.currency)) throw new UsageError("--currency expects a 3-letter ISO 4217 code");
-      return initClub((await env.db()), { clubName, email, locale: flags.locale, currency: flags.currency?.toUpperCase(), password: flags.password });
+      return initClub(await env.db(), { clubName, email, locale: flags.locale, currency: flags.currency?.toUpperCase(), password: flags.password });
     },
     human: (r) =>
       [`Club created: ${r.club_id}`, `Owner admin:  ${r.admin_id}`, `API key:      ${r.api_key}`, "The key is shown this once; keep it somewhere safe."].join(

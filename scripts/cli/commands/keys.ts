@@ -80,7 +80,7 @@ export const commands = [
     flags: {},
     args: ["GRANT_ID"],
     async run(env, { args }) {
-      await revokeGrant((await env.db()), args[0]);
+      await revokeGrant(await env.db(), args[0]);
       return { revoked: true as const };
     },
     human: () => "Grant revoked.",
@@ -91,7 +91,7 @@ export const commands = [
     flags: {},
     args: ["PREFIX_OR_ID"],
     async run(env, { args }) {
-      await revokeApiKey((await env.db()), args[0]);
+      await revokeApiKey(await env.db(), args[0]);
       return { revoked: true as const };
     },
     human: () => "Key revoked.",
