@@ -10,11 +10,13 @@ import { initClub } from "../../lib/auth/init";
 import { loadConfig } from "../../lib/config";
 import { listMembers, newMemberRow } from "../../lib/members";
 import { members } from "../../db/schema";
+import { onPostgres } from "../databases";
 
 const dir = mkdtempSync(join(tmpdir(), "club-sort-name-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-it("openDb fills sort_name for rows that have none, and the name sort then uses it", async () => {
+// Rows of an older SQLite file; a PostgreSQL database starts with the current schema.
+it.skipIf(onPostgres)("openDb fills sort_name for rows that have none, and the name sort then uses it", async () => {
   const path = join(dir, "club.db");
   let db = await openDb(path);
   const club = await initClub(db, { clubName: "Club", email: "owner@example.org", locale: "fr", currency: "CHF" });

@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../db";
+import { onPostgres } from "../databases";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "club-baddb-"));
@@ -50,7 +51,7 @@ function expectRefused(run: { code: number; stderr: string; stdout: string }, sa
   expect(run.stdout).not.toContain("mk_live_");
 }
 
-describe("the server refuses to start on", () => {
+describe.skipIf(onPostgres)("the server refuses to start on", () => {
   it("a truncated database file", async () => {
     const path = await realDatabase("truncated");
     const db = new Database(path);
