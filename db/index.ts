@@ -71,6 +71,17 @@ export function withinTx(db: Db, t: Queryable): Db {
   return { ...db, tx: (fn) => fn(t) };
 }
 
+/**
+ * Runs a prepared select and reads its rows as arrays, in the select's order: SQLite's `values()`
+ * skips building an object per row (a page of the member list, see lib/members). PostgreSQL's
+ * prepared queries have no such call: their rows' values, which keep the select's order.
+ */
+export async function rowsAsArrays(prepared: { execute(params: unknown): Promise<unknown> }, params: unknown): Promise<unknown[][]> {
+  const lite = prepared as { values?: (params: unknown) => Promise<unknown[][]> };
+  if (typeof lite.values === "function") return lite.values(params);
+  return ((await prepared.execute(params)) as Record<string, unknown>[]).map((row) => Object.values(row));
+}
+
 /** The database cannot be used as it is; `message` says why and what to do, in one line. */
 export class DatabaseRefused extends Error {}
 

@@ -2,7 +2,7 @@
 // transition runs in ONE transaction with its member_history row (and its payments row for
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
-import type { Db, Queryable } from "../../db";
+import { type Db, type Queryable, rowsAsArrays } from "../../db";
 import { members } from "../../db/schema";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
@@ -130,7 +130,7 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
     const total = search
       ? (await queries.count.execute(values))[0].total
       : await keptTotal(ctx.db, ctx.clubId, filter, q.status === "all" ? "" : day, queries.cond);
-    const rows = await queries.page.values(values);
+    const rows = await rowsAsArrays(queries.page, values);
     return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
   };
   if (search) return read();
