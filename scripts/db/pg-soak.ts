@@ -48,6 +48,9 @@ const { values: args } = parseArgs({
     "no-probes": { type: "boolean", default: false },
     "no-bench": { type: "boolean", default: false },
     "no-soak": { type: "boolean", default: false },
+    // "reads": transactions 40 times rarer, so long runs of plain queries queue up behind a busy
+    // pool (what a burst of page loads does), the case where postgres.js pipelines up to 100.
+    mix: { type: "string", default: "default" },
   },
 });
 
@@ -120,6 +123,7 @@ const hot = pgTable("soak_hot", {
   id: integer("id").primaryKey(),
   value: bigint("value", { mode: "number" }).notNull(),
 });
+const probe = pgTable("soak_probe", { id: integer("id").notNull() });
 const hotLog = pgTable("soak_hot_log", {
   hotId: integer("hot_id").notNull(),
   seen: bigint("seen", { mode: "number" }).notNull(),
@@ -636,6 +640,9 @@ const ops: Op[] = [
     },
   },
 ];
+// One transaction in about a hundred operations: the likeliest to fill a pipeline of 100 with
+// plain queries and put a BEGIN right after them.
+if (args.mix === "reads") for (const op of ops) if (op.kind.startsWith("tx.")) op.weight /= 40;
 const totalWeight = ops.reduce((sum, op) => sum + op.weight, 0);
 function chooseOp(rand: () => number): Op {
   let r = rand() * totalWeight;
@@ -923,11 +930,49 @@ async function probesPostgresJs(url: string): Promise<ProbeResult[]> {
       );
     await s.end({ timeout: 1 }).catch(() => {});
   }
-  await other.end({ timeout: 1 });
   results.push({
     name: "postgres#1189 BEGIN at the pipeline boundary (max 1, 97..103 queued)",
     ok: !found.length,
     detail: found.join("\n      ") || "no stray transaction",
+  });
+
+  // The same through Drizzle, as the product would meet it: a burst of reads larger than the
+  // pool, then a transaction (db.transaction is sql.begin underneath).
+  const viaDrizzle: string[] = [];
+  for (let n = 97; n <= 103; n++) {
+    const s = postgres(url, { max: 1, onnotice: () => {} });
+    const db = drizzlePostgresJs({ client: s });
+    // A named prepared read (Db.prepareRead's hot paths): postgres.js pipelines those once
+    // described; an unnamed parameterized query waits for its Describe and fills no pipeline.
+    const read = db
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(eq(accounts.id, sql.placeholder("id")))
+      .prepare("soak_probe_read");
+    await read.execute({ id: 1 });
+    const reads = Array.from({ length: n }, (_, i) => settle(read.execute({ id: 1 + i }).then((r) => r.length === 1 && r[0].id === 1 + i)));
+    // Drizzle reaches the client a few microtasks after execute(); requests of a server arrive in
+    // later turns anyway. Let the reads reach the connection before the transaction starts.
+    for (let hop = 0; hop < 50; hop++) await null;
+    const marker = 2000 + n;
+    const tx = settle(db.transaction(async (t) => t.insert(probe).values({ id: marker })));
+    const [txResult, ...readResults] = await Promise.all([tx, ...reads]);
+    const readsBad = readResults.filter((r) => r.value !== true).length;
+    const [{ c }] = await other`SELECT count(*)::int AS c FROM soak_probe WHERE id = ${marker}`;
+    const later = 3000 + n;
+    const write = await settle(db.transaction(async (t) => t.insert(probe).values({ id: later })));
+    const [{ c: laterSeen }] = await other`SELECT count(*)::int AS c FROM soak_probe WHERE id = ${later}`;
+    if (txResult.error || txResult.hung || readsBad || c !== 1 || write.error || laterSeen !== 1)
+      viaDrizzle.push(
+        `${n} reads then db.transaction: ${txResult.hung ? "HANG" : txResult.error ? explain(txResult.error) : "resolved"}, its row visible=${c === 1}; the next db.transaction ${write.error ? explain(write.error) : "resolved"}, its row visible=${laterSeen === 1}`,
+      );
+    await s.end({ timeout: 1 }).catch(() => {});
+  }
+  await other.end({ timeout: 1 });
+  results.push({
+    name: "postgres#1189 through Drizzle: a burst of prepared reads, then db.transaction (pool of 1)",
+    ok: !viaDrizzle.length,
+    detail: viaDrizzle.join("\n      ") || "no stray transaction",
   });
   return results;
 }
@@ -962,7 +1007,7 @@ let soakResult: { elapsed: number; stuck: number[] } | undefined;
 const rows: { kind: string; ops: number; opsPerSecond: number; p50: number; p99: number; wrong: number; errors: number; hangs: number }[] = [];
 let overall: { ops: number; statements: number; opsPerSecond: number; statementsPerSecond: number; p50: number; p99: number } | undefined;
 if (!args["no-soak"]) {
-  console.log(`\nsoak: ${WORKERS} workers, pool ${POOL}, ${SECONDS}s`);
+  console.log(`\nsoak: ${WORKERS} workers, pool ${POOL}, ${SECONDS}s, mix ${args.mix}`);
   soakResult = await soak(client.db);
   const all: number[] = [];
   let opsTotal = 0;
