@@ -656,6 +656,7 @@ function chooseOp(rand: () => number): Op {
 async function soak(db: Db) {
   const p = preparedQueries(db);
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const end = started + SECONDS * 1000;
   let opsDone = 0;
   let lastOps = 0;
@@ -704,6 +705,7 @@ async function soak(db: Db) {
   await Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(w)));
   clearInterval(ticker);
   const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
 
   // Every locked increment counted once, each seen value once.
   const hotRows = await db.select({ id: hot.id, value: hot.value }).from(hot).orderBy(asc(hot.id));
@@ -722,13 +724,22 @@ async function soak(db: Db) {
     const ok = row.value === hotCommitted[row.id] && log.n === row.value && log.distinct === row.value && log.max === row.value - 1;
     if (!ok && stuck.length === 0) wrong("final.hot", `row ${row.id}: value ${row.value}, committed ${hotCommitted[row.id]}, log ${canon(log)}`);
   }
-  return { elapsed, stuck };
+  return { elapsed, stuck, cpuMicros: cpu.user + cpu.system };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Throughput.
 
-type BenchResult = { name: string; concurrency: number; opsPerSecond: number; p50: number; p99: number; wrong: number; errors: number };
+// CPU of this process per operation too: on a shared machine the wall clock says as much about
+// the neighbours as about the driver, while the client's own CPU is the driver's cost.
+type BenchResult = { name: string; concurrency: number; opsPerSecond: number; p50: number; p99: number; cpuMicrosPerOp: number; wrong: number; errors: number };
+
+/** node-postgres answers execute() with a result object, the two others with the rows. */
+function rowsOf(answer: unknown): Record<string, unknown>[] {
+  return Array.isArray(answer) ? answer : (answer as { rows: Record<string, unknown>[] }).rows;
+}
+
+let backendsUsed: { transactions: number; plain: number } | undefined;
 
 async function bench(db: Db): Promise<BenchResult[]> {
   const cases: { name: string; run(i: number, n: number): Promise<void> }[] = [
@@ -769,6 +780,7 @@ async function bench(db: Db): Promise<BenchResult[]> {
       let errors = 0;
       const wrongBefore = wrongTotal;
       const end = performance.now() + BENCH_SECONDS * 1000;
+      const cpuBefore = process.cpuUsage();
       let n = 0;
       await Promise.all(
         Array.from({ length: concurrency }, async (_, i) => {
@@ -786,6 +798,7 @@ async function bench(db: Db): Promise<BenchResult[]> {
           }
         }),
       );
+      const cpu = process.cpuUsage(cpuBefore);
       lat.sort((x, y) => x - y);
       const r = {
         name: c.name,
@@ -793,13 +806,24 @@ async function bench(db: Db): Promise<BenchResult[]> {
         opsPerSecond: lat.length / BENCH_SECONDS,
         p50: percentile(lat, 50),
         p99: percentile(lat, 99),
+        cpuMicrosPerOp: (cpu.user + cpu.system) / Math.max(1, lat.length),
         wrong: wrongTotal - wrongBefore,
         errors,
       };
       results.push(r);
-      console.error(`  ${c.name} at ${concurrency}: ${r.opsPerSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`);
+      console.error(
+        `  ${c.name} at ${concurrency}: ${r.opsPerSecond.toFixed(0)}/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, client CPU ${r.cpuMicrosPerOp.toFixed(0)} µs/op`,
+      );
     }
   }
+  // Which connection a pool hands out when it has several idle: the most recently used (its
+  // backend process is awake and warm) or each in turn (64 backends to wake, one per request).
+  const pids = new Set<unknown>();
+  for (let i = 0; i < 50; i++) await db.transaction(async (t) => pids.add(rowsOf(await t.execute(sql`select pg_backend_pid() as pid`))[0].pid));
+  const plainPids = new Set<unknown>();
+  for (let i = 0; i < 50; i++) plainPids.add(rowsOf(await db.execute(sql`select pg_backend_pid() as pid`))[0].pid);
+  backendsUsed = { transactions: pids.size, plain: plainPids.size };
+  console.error(`  50 transactions one after another used ${pids.size} connection(s); 50 plain queries ${plainPids.size}`);
   return results;
 }
 
@@ -989,9 +1013,7 @@ const versions: Record<Driver, string> = {
 console.log(`driver: ${versions[DRIVER]}, drizzle-orm ${await packageVersion("drizzle-orm")}; seed ${SEED}`);
 
 const client = openClient(DRIVER, URL_, POOL);
-// node-postgres answers execute() with a result object, the two others with the rows.
-const versionAnswer = (await client.db.execute(sql`select version() as version`)) as unknown as { version: string }[] | { rows: { version: string }[] };
-const [{ version }] = Array.isArray(versionAnswer) ? versionAnswer : versionAnswer.rows;
+const [{ version }] = rowsOf(await client.db.execute(sql`select version() as version`));
 console.log(`server: ${String(version).split(" on ")[0]}`);
 await setup(client.db);
 
@@ -1003,9 +1025,11 @@ if (!args["no-probes"]) {
   for (const p of probes) console.log(`  ${p.ok ? "ok  " : "FAIL"} ${p.name}: ${p.detail}`);
 }
 
-let soakResult: { elapsed: number; stuck: number[] } | undefined;
+let soakResult: { elapsed: number; stuck: number[]; cpuMicros: number } | undefined;
 const rows: { kind: string; ops: number; opsPerSecond: number; p50: number; p99: number; wrong: number; errors: number; hangs: number }[] = [];
-let overall: { ops: number; statements: number; opsPerSecond: number; statementsPerSecond: number; p50: number; p99: number } | undefined;
+let overall:
+  | { ops: number; statements: number; opsPerSecond: number; statementsPerSecond: number; p50: number; p99: number; cpuMicrosPerStatement: number }
+  | undefined;
 if (!args["no-soak"]) {
   console.log(`\nsoak: ${WORKERS} workers, pool ${POOL}, ${SECONDS}s, mix ${args.mix}`);
   soakResult = await soak(client.db);
@@ -1036,6 +1060,7 @@ if (!args["no-soak"]) {
     statementsPerSecond: statementsTotal / soakResult.elapsed,
     p50: percentile(all, 50),
     p99: percentile(all, 99),
+    cpuMicrosPerStatement: soakResult.cpuMicros / Math.max(1, statementsTotal),
   };
   console.log("  kind            ops      ops/s   p50 ms   p99 ms  wrong  errors  hangs");
   for (const r of rows)
@@ -1043,7 +1068,7 @@ if (!args["no-soak"]) {
       `  ${r.kind.padEnd(14)} ${String(r.ops).padStart(8)} ${r.opsPerSecond.toFixed(0).padStart(8)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(8)} ${String(r.wrong).padStart(6)} ${String(r.errors).padStart(7)} ${String(r.hangs).padStart(6)}`,
     );
   console.log(
-    `  all: ${overall.ops} ops (${overall.opsPerSecond.toFixed(0)}/s), ${overall.statements} statements (${overall.statementsPerSecond.toFixed(0)}/s), p50 ${overall.p50.toFixed(2)} ms, p99 ${overall.p99.toFixed(2)} ms, wrong ${wrongTotal}, errors ${errorTotal}, hangs ${hangTotal}`,
+    `  all: ${overall.ops} ops (${overall.opsPerSecond.toFixed(0)}/s), ${overall.statements} statements (${overall.statementsPerSecond.toFixed(0)}/s), p50 ${overall.p50.toFixed(2)} ms, p99 ${overall.p99.toFixed(2)} ms, client CPU ${overall.cpuMicrosPerStatement.toFixed(0)} µs/statement, wrong ${wrongTotal}, errors ${errorTotal}, hangs ${hangTotal}`,
   );
 }
 
@@ -1071,6 +1096,7 @@ if (args.json)
         probes,
         soak: { overall, kinds: rows, stuck: soakResult?.stuck },
         bench: benchResults,
+        backendsUsed,
         wrongTotal,
         errorTotal,
         hangTotal,
