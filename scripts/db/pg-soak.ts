@@ -7,21 +7,24 @@
 // (drizzle-orm/postgres-js) or Bun.SQL (drizzle-orm/bun-sql). Creates its own tables (soak_*) in the
 // database the URL names, so give it a throw-away database.
 //
-// 1. Probes: the known hazards replayed on the bare client (Bun.SQL's statement cache answering
-//    another query, oven-sh/bun#30494, #33627, #32772; postgres.js sending BEGIN without reserving
-//    the connection, porsager/postgres#1189).
+// 1. Probes: the known hazards replayed (Bun.SQL's statement cache answering another query,
+//    oven-sh/bun#30494, #33627, #32772, on the bare client; postgres.js sending BEGIN without
+//    reserving the connection, porsager/postgres#1189, on the bare client and through Drizzle).
 // 2. Soak: --workers (64) concurrent workers on a pool of --pool (64) connections, each running a
 //    random mix of different queries (named prepared queries with placeholders, builder queries of
 //    different shapes and types, transactions that insert and read back their rows, some rolled
 //    back on purpose, row-locked increments) and checking EVERY answer against what it must be: the
 //    right rows in the right shape, a rolled-back write never visible, a transaction's rows visible
 //    only after its commit and all together. Counts ops and statements a second, p50/p99, wrong
-//    answers, errors and hangs (an op that has not settled after --hang-ms).
+//    answers, errors and hangs (an op that has not settled after --hang-ms). --workers 256 --pool 4
+//    queues requests behind a busy pool; --mix reads makes transactions rare (one in a hundred).
 // 3. Throughput: a row by primary key, a page of 50 rows and a short write transaction (insert and
-//    update), at concurrency 1 and 16, --bench-seconds each.
+//    update), at concurrency 1 and 16, --bench-seconds each, with the client's CPU per operation;
+//    then which connection the pool hands out to operations one after another.
 //
-// Exits 1 on any wrong answer, unexpected error or hang (soak, probes or throughput).
-// --json FILE writes the figures; --seed N makes the mix repeatable; --no-probes, --no-bench skip.
+// Exits 1 on any wrong answer, unexpected error, hang or failed probe.
+// --json FILE writes the figures; --seed N makes the mix repeatable; --no-probes, --no-soak and
+// --no-bench skip a part.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { SQL as BunSQL } from "bun";
