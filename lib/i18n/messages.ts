@@ -73,6 +73,30 @@ export const MESSAGES = {
     de: "E-Mail oder Passwort falsch.",
     it: "Email o password errati.",
   },
+  SIGN_IN_LINK_USED: {
+    fr: "Ce lien de connexion a déjà servi ou a été remplacé par un plus récent. Connectez-vous avec votre mot de passe, ou demandez un nouveau lien à qui gère le serveur (bun run cli admins sign-in-link --email …).",
+    en: "This sign-in link has already been used, or a newer one replaced it. Sign in with your password, or ask whoever runs the server for a new link (bun run cli admins sign-in-link --email …).",
+    de: "Dieser Anmeldelink wurde schon benutzt oder durch einen neueren ersetzt. Melden Sie sich mit Ihrem Passwort an oder bitten Sie, wer den Server betreibt, um einen neuen Link (bun run cli admins sign-in-link --email …).",
+    it: "Questo link di accesso è già stato usato o sostituito da uno più recente. Accedi con la tua password, o chiedi un nuovo link a chi gestisce il server (bun run cli admins sign-in-link --email …).",
+  },
+  SIGN_IN_LINK_EXPIRED: {
+    fr: "Ce lien de connexion a expiré (il vaut {hours} heures). Demandez-en un nouveau à qui gère le serveur (bun run cli admins sign-in-link --email …).",
+    en: "This sign-in link has expired (it works for {hours} hours). Ask whoever runs the server for a new one (bun run cli admins sign-in-link --email …).",
+    de: "Dieser Anmeldelink ist abgelaufen (er gilt {hours} Stunden). Bitten Sie, wer den Server betreibt, um einen neuen (bun run cli admins sign-in-link --email …).",
+    it: "Questo link di accesso è scaduto (vale {hours} ore). Chiedine uno nuovo a chi gestisce il server (bun run cli admins sign-in-link --email …).",
+  },
+  PASSWORD_TOO_SHORT: {
+    fr: "Choisissez un mot de passe d'au moins {min} caractères (quelques mots font l'affaire).",
+    en: "Choose a password of at least {min} characters (a few words will do).",
+    de: "Wählen Sie ein Passwort mit mindestens {min} Zeichen (ein paar Wörter genügen).",
+    it: "Scegli una password di almeno {min} caratteri (bastano alcune parole).",
+  },
+  PASSWORDS_DIFFER: {
+    fr: "Les deux mots de passe ne sont pas identiques.",
+    en: "The two passwords are not the same.",
+    de: "Die beiden Passwörter stimmen nicht überein.",
+    it: "Le due password non coincidono.",
+  },
   FORBIDDEN: {
     fr: "Accès refusé.",
     en: "Access denied.",
