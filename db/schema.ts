@@ -840,7 +840,7 @@ export const remindersSent = sqliteTable(
     club_id: text("club_id").notNull(),
     /** No foreign key: kept (anonymous) when the member is erased. */
     subject_id: text("subject_id").notNull(),
-    /** `renewal`, `expiry` or `event`. */
+    /** `renewal`, `expiry`, `event`, or `renewal_transfer` (the transfer details a member asked for on their page, once a day per amount). */
     kind: text("kind").notNull(),
     period: text("period").notNull(),
     created_at: text("created_at").notNull(),
