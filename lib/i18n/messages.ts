@@ -835,6 +835,12 @@ export const MESSAGES = {
     de: "Diese Adresse kann keine Webhooks empfangen: {reason}. Nur öffentliche http(s)-Adressen sind erlaubt.",
     it: "Questo indirizzo non può ricevere webhook: {reason}. Sono ammessi solo indirizzi http(s) pubblici.",
   },
+  WEBHOOK_URL_PRIVATE: {
+    fr: "Cette adresse ne peut pas recevoir de webhooks : {reason}. Les adresses locales et privées (un récepteur sur cette machine ou sur votre réseau) sont refusées, sauf si le serveur est lancé avec WEBHOOK_ALLOW_PRIVATE=true.",
+    en: "This address cannot receive webhooks: {reason}. Loopback and private addresses (a receiver on this machine or on your own network) are refused unless the server is started with WEBHOOK_ALLOW_PRIVATE=true.",
+    de: "Diese Adresse kann keine Webhooks empfangen: {reason}. Lokale und private Adressen (ein Empfänger auf diesem Rechner oder in Ihrem Netz) werden abgelehnt, außer der Server wird mit WEBHOOK_ALLOW_PRIVATE=true gestartet.",
+    it: "Questo indirizzo non può ricevere webhook: {reason}. Gli indirizzi locali e privati (un ricevitore su questa macchina o sulla vostra rete) sono rifiutati, a meno che il server non sia avviato con WEBHOOK_ALLOW_PRIVATE=true.",
+  },
   WEBHOOK_DISABLED: {
     fr: "Ce webhook est désactivé : réactivez-le d'abord (PATCH enabled=true).",
     en: "This webhook is disabled: enable it first (PATCH enabled=true).",
