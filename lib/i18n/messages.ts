@@ -67,6 +67,18 @@ export const MESSAGES = {
     de: "Diese Route ist nur für Superadmins.",
     it: "Questa route è riservata ai superadmin.",
   },
+  MCP_ORIGIN_NOT_ALLOWED: {
+    fr: "Le point MCP ne répond pas aux pages web de {origin} : un client MCP n'envoie pas d'en-tête Origin, et l'adresse d'un outil web doit figurer dans CORS_ORIGINS.",
+    en: "The MCP endpoint does not answer web pages of {origin}: an MCP client sends no Origin header, and a web tool's address must be listed in CORS_ORIGINS.",
+    de: "Der MCP-Endpunkt antwortet keinen Webseiten von {origin}: Ein MCP-Client sendet keinen Origin-Header, und die Adresse eines Web-Werkzeugs muss in CORS_ORIGINS stehen.",
+    it: "L'endpoint MCP non risponde alle pagine web di {origin}: un client MCP non invia l'intestazione Origin, e l'indirizzo di uno strumento web deve figurare in CORS_ORIGINS.",
+  },
+  MCP_HOST_NOT_ALLOWED: {
+    fr: "Ce serveur n'écoute que sur cette machine et ne répond sur /mcp qu'à son propre nom, pas à {host} (BASE_URL donne l'adresse par laquelle on l'atteint).",
+    en: "This server listens on this machine only and answers /mcp under its own name only, not {host} (BASE_URL gives the address it is reached at).",
+    de: "Dieser Server lauscht nur auf diesem Rechner und antwortet auf /mcp nur unter seinem eigenen Namen, nicht unter {host} (BASE_URL nennt die Adresse, unter der er erreicht wird).",
+    it: "Questo server ascolta solo su questa macchina e risponde su /mcp solo al proprio nome, non a {host} (BASE_URL indica l'indirizzo con cui lo si raggiunge).",
+  },
   INVALID_CREDENTIALS: {
     fr: "E-mail ou mot de passe incorrect.",
     en: "Wrong email or password.",
