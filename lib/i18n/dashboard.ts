@@ -223,6 +223,26 @@ export function fill(text: string, params: Record<string, string | number>): str
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
 }
 
+/**
+ * A text whose words follow a number: one form per plural category of the language, as
+ * Intl.PluralRules names them (`one`, `many`, `other`...), `other` standing for any category not
+ * given. French says "0 membre, 1 membre, 2 membres"; English "0 members, 1 member"; Italian "1
+ * membro, 2 membri". The number fills `{n}`.
+ */
+export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+const pluralRules = new Map<Locale, Intl.PluralRules>();
+
+/** The form of `forms` for `n` in `locale`, its placeholders filled (`{n}`: the number). */
+export function plural(locale: Locale, forms: Plural, n: number, params: Record<string, string | number> = {}): string {
+  let rules = pluralRules.get(locale);
+  if (!rules) {
+    rules = new Intl.PluralRules(locale);
+    pluralRules.set(locale, rules);
+  }
+  return fill(forms[rules.select(n)] ?? forms.other, { n, ...params });
+}
+
 /** The 7 scope areas of lib/access (named here: i18n sits below access), as the keys page and the OAuth consent name them. */
 export type ScopeArea = "members" | "finances" | "events" | "communication" | "access_control" | "page" | "card";
 
