@@ -210,6 +210,26 @@ export const adminSessions = table("admin_sessions", {
   created_at: text("created_at").notNull(),
 });
 
+/**
+ * One-time sign-in links (lib/auth/sign-in-links): the first start prints one for the owner, and
+ * `cli admins sign-in-link` makes a fresh one. Only the token's SHA-256 is stored; `used_at` is
+ * set by the one conditional write that spends it, so a link signs in once, whoever races.
+ */
+export const adminSignInLinks = table(
+  "admin_sign_in_links",
+  {
+    id: text("id").primaryKey(),
+    admin_id: text("admin_id")
+      .notNull()
+      .references(() => admins.id),
+    token_hash: text("token_hash").notNull(),
+    expires_at: text("expires_at").notNull(),
+    used_at: text("used_at"),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("admin_sign_in_links_hash_unique").on(t.token_hash), index("admin_sign_in_links_admin_idx").on(t.admin_id)],
+);
+
 export const auditLog = table(
   "audit_log",
   {
@@ -831,7 +851,7 @@ export const remindersSent = table(
     club_id: text("club_id").notNull(),
     /** No foreign key: kept (anonymous) when the member is erased. */
     subject_id: text("subject_id").notNull(),
-    /** `renewal`, `expiry` or `event`. */
+    /** `renewal`, `expiry`, `event`, or `renewal_transfer` (the transfer details a member asked for on their page, once a day per amount). */
     kind: text("kind").notNull(),
     period: text("period").notNull(),
     created_at: text("created_at").notNull(),

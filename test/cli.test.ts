@@ -64,7 +64,7 @@ async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-let club: { club_id: string; admin_id: string; api_key: string };
+let club: { club_id: string; admin_id: string; api_key: string; sign_in_url?: string };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "club-cli-"));
@@ -77,7 +77,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("cli init", () => {
   it("creates the club, its owner and an all-edit key that the API accepts", async () => {
-    expect(Object.keys(club).sort()).toEqual(["admin_id", "api_key", "club_id"]);
+    // No --password: the owner gets a one-time link to choose one in the dashboard.
+    expect(Object.keys(club).sort()).toEqual(["admin_id", "api_key", "club_id", "sign_in_url"]);
+    expect(club.sign_in_url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/admin\/welcome\?token=[0-9A-Za-z]{43}$/);
     expect(club.api_key).toMatch(/^mk_live_[0-9A-Za-z]{32,}$/);
     await withDb(async (db) => {
       const [row] = await db.read.select().from(clubs).where(eq(clubs.id, club.club_id));
@@ -103,7 +105,17 @@ describe("cli init", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/^Club created: [0-9a-f-]{36}$/m);
     expect(run.stdout).toMatch(/^API key: +mk_live_\w+$/m);
+    expect(run.stdout).toMatch(/^Sign in: +http:\/\/\S+\/admin\/welcome\?token=\w+$/m);
     expect(() => JSON.parse(run.stdout)).toThrow();
+  });
+
+  it("gives no sign-in link to an owner given a password", async () => {
+    const run = await cli(
+      ["init", "--club-name", "Club Secret", "--email", "owner@secret.test", "--password", "a long owner password", "--json"],
+      join(dir, "secret.db"),
+    );
+    expect(run.code).toBe(0);
+    expect(Object.keys(run.json).sort()).toEqual(["admin_id", "api_key", "club_id"]);
   });
 
   it("refuses an email already in use (exit 1) and creates nothing", async () => {

@@ -29,6 +29,8 @@ import { clubSettings } from "../clubs/internal";
 import { newMemberRow } from "./index";
 import { type Field, foldHeading, isBlank, type Row, readSheet, recognisedHeadings, type SheetFile } from "./import-file";
 import {
+  addDays,
+  addMonths,
   emitMemberChange,
   freeReferralCodes,
   historyRow,
@@ -94,7 +96,7 @@ const STORED = {
 type Stored = Pick<MemberRow, keyof typeof STORED>;
 
 type Planned =
-  | { kind: "create"; line: number; email: string; values: Values & { membership_start: string; membership_end: string } }
+  | { kind: "create"; line: number; email: string; values: Values & { membership_start: string; membership_end: string }; joined: string | null }
   | { kind: "update"; line: number; before: Stored; set: Partial<Stored>; fields: FieldChange[] };
 
 /** zod's own email rule (that of the API's email fields), as a bare test: no result object per line. */
@@ -189,12 +191,25 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], row: Row, msg: Msg)
   return problems.length ? { problems } : { line: row.line, email, values };
 }
 
-type PlanOptions = { mode: ImportMode; allowShorten: boolean; withChanges: boolean; today: string };
+/** `months`: the club's period, from which a member's start is told when the file gives only the end. */
+type PlanOptions = { mode: ImportMode; allowShorten: boolean; withChanges: boolean; today: string; months: number };
 /** What the whole file comes to, summed batch by batch (`changes` only for a dry run). */
 type Totals = { created: number; updated: number; skipped: number; warnings: Warning[]; changes: ImportChange[] };
 
 /** A new member's period: the file's start, else today, or the end itself when it has passed (an expired member). */
 const startOf = (v: Values, today: string) => v.membership_start ?? (v.membership_end && v.membership_end < today ? v.membership_end : today);
+
+/**
+ * When an imported member joined: their `created_at`, the date SPEC's member carries and "new this
+ * month" counts (lib/stats). The member's own dates, not the import's: the start the file gives,
+ * else the start of the period that ends on the file's end (one club period before it). A start
+ * before today is kept (last season's members are not new this month); null: the import's instant
+ * (a member whose period starts today or later).
+ */
+function joinedOf(v: Values, o: PlanOptions): string | null {
+  const start = v.membership_start ?? (v.membership_end ? addDays(addMonths(v.membership_end, -o.months), 1) : o.today);
+  return start < o.today ? `${start}T00:00:00.000Z` : null;
+}
 
 /** The fields a new member gets, as the dry run shows them. */
 function createFields(email: string, v: Values & { membership_start: string }): FieldChange[] {
@@ -280,7 +295,7 @@ async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOption
         continue;
       }
       const v = { ...values, membership_start: startOf(values, o.today), membership_end: values.membership_end as string };
-      planned.push({ kind: "create", line, email, values: v });
+      planned.push({ kind: "create", line, email, values: v, joined: joinedOf(values, o) });
       totals.created++;
       if (o.withChanges) totals.changes.push({ line, member_id: null, email, action: "create", fields: createFields(email, v) });
       continue;
@@ -412,7 +427,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
         payment_status: "paid",
         payment_method: v.payment_method ?? null,
         custom_fields: v.custom ?? null,
-        created_at: now,
+        created_at: x.joined ?? now,
       });
       // A new member is `paid` unless the file says otherwise, by the rule of every status change.
       const status = v.payment_status ? paymentStatusChange({ payment_status: "paid", status_before_suspension: null }, v.payment_status) : {};
@@ -560,7 +575,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     if (batch.length) yield batch;
   }
 
-  const options: PlanOptions = { mode, allowShorten: !!input.allow_shorten, withChanges: dryRun, today: todayUtc() };
+  const options: PlanOptions = { mode, allowShorten: !!input.allow_shorten, withChanges: dryRun, today: todayUtc(), months: club.membership_duration_months };
   const noTotals = (): Totals => ({ created: 0, updated: 0, skipped: 0, warnings: [], changes: [] });
   let totals = noTotals();
   const stopped = () => errors.size > 0 && !input.partial;

@@ -82,7 +82,10 @@ async function firstKb(res: Response): Promise<string> {
 /** One attempt: the guard, then the signed POST. Never throws. */
 async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv): Promise<Attempt> {
   const verdict = await checkWebhookUrl(endpoint.url, env.config.webhooks);
-  if (!verdict.ok) return { status_code: null, duration_ms: 0, response_body: null, error: `WEBHOOK_URL_NOT_ALLOWED: ${verdict.reason}` };
+  if (!verdict.ok) {
+    const hint = verdict.private ? " (WEBHOOK_ALLOW_PRIVATE=true allows it)" : "";
+    return { status_code: null, duration_ms: 0, response_body: null, error: `WEBHOOK_URL_NOT_ALLOWED: ${verdict.reason}${hint}` };
+  }
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
