@@ -1,4 +1,4 @@
-// The texts of the join mails (lib/join/mails): the payment details after joining or after a
+// The texts of the join mails (lib/member-page/mails): the payment details after joining or after a
 // member asked to renew by bank transfer on their page, the link sent to an address that is
 // already a member's, an application approved or turned down; in the four
 // languages a club can choose. Placeholders: {first}, {club}, {amount}, {beneficiary}, {iban},

@@ -35,7 +35,7 @@ import { statusOn, todayUtc } from "../members/status";
 import { redeemMembershipPromo } from "../promo";
 import type { AddressRate } from "../ratelimit";
 import { emitter } from "../webhooks/emit";
-import { type JoinMail, queueJoinMail } from "./mails";
+import { type JoinMail, queueJoinMail } from "../member-page/mails";
 import type { JoinAnswer, JoinRequest, PublicClub } from "./schemas";
 
 /** Joining and the club page a join form reads: 20 a minute per client address (DESIGN.md section 13). */

@@ -15,7 +15,7 @@ import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
-import { queueJoinMail } from "../join/mails";
+import { queueJoinMail } from "./mails";
 import { clubSender, queueMail } from "../mail";
 import { brandedBody, fillText } from "../mail/layout";
 import { queuePassUpdate, walletUrls } from "../passes";

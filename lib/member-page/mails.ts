@@ -1,4 +1,4 @@
-// The mails of joining and paying (lib/join, lib/member-page): the payment step after joining or
+// The mails of joining and paying (lib/join, lib/member-page; kept here, below both areas): the payment step after joining or
 // renewing (the bank transfer details), the welcome, an application received, approved or turned
 // down, the link sent to an address that is already a member's. Queued in the caller's
 // transaction (lib/mail queueMail), in the club's language, with its colours.
@@ -8,7 +8,7 @@ import { JOIN_MAIL_TEXTS } from "../i18n/join";
 import { queueMail } from "../mail";
 import { brandedBody, fillText } from "../mail/layout";
 import { clubMailLook, mailMoney } from "../mail/look";
-import type { BankTransfer } from "../member-page/schemas";
+import type { BankTransfer } from "./schemas";
 import { memberPageUrl } from "../members/internal";
 
 /** How a club's mail looks, who it is from, and its texts. */
