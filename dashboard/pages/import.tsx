@@ -5,7 +5,8 @@
 // same form again: the browser still holds the chosen file (the preview only swaps the result in),
 // and the preview's fingerprint of file and options must match, so what is written is what was
 // previewed (else the new choice is previewed, nothing written).
-import { fill } from "../../lib/i18n/dashboard";
+import { fill, plural } from "../../lib/i18n/dashboard";
+import type { Locale } from "../../lib/i18n";
 import { IMPORT_TEXTS, type ImportTexts } from "../../lib/i18n/dashboard-import";
 import { importMembers } from "../../lib/members/import";
 import { ImportQuery, type ImportResult } from "../../lib/members/schemas";
@@ -118,8 +119,8 @@ function Changes(props: { result: ImportResult; tt: ImportTexts; tierNames: Map<
 }
 
 /** The preview: what the file comes to, and the two ways on (import the good lines, or fix the file). */
-function Preview(props: { outcome: Outcome; tt: ImportTexts; tierNames: Map<string, string> }): Html {
-  const { outcome, tt } = props;
+function Preview(props: { outcome: Outcome; tt: ImportTexts; locale: Locale; tierNames: Map<string, string> }): Html {
+  const { outcome, tt, locale } = props;
   const r = outcome.result;
   const errors = r.errors.length;
   const good = r.created + r.updated;
@@ -127,13 +128,21 @@ function Preview(props: { outcome: Outcome; tt: ImportTexts; tierNames: Map<stri
     <section id="import-result" aria-labelledby="import-result-title">
       {outcome.changed ? <Notice error={tt.changedSincePreview} /> : null}
       <h2 id="import-result-title">{tt.previewTitle}</h2>
-      <p role="status">{fill(tt.previewCounts, { lines: good + r.skipped + errors, create: r.created, update: r.updated, unchanged: r.skipped, errors })}</p>
+      <p role="status">
+        {fill(tt.previewCounts, {
+          lines: plural(locale, tt.previewLines, good + r.skipped + errors),
+          create: r.created,
+          update: r.updated,
+          unchanged: r.skipped,
+          errors,
+        })}
+      </p>
       {good === 0 ? <p>{errors ? tt.noGoodLine : tt.nothingToImport}</p> : null}
       <input type="hidden" form={FORM_ID} name="previewed" value={outcome.fingerprint} />
       <div class="actions">
         {good > 0 ? (
           <button type="submit" form={FORM_ID} name="run" value={errors ? "partial" : "import"}>
-            {errors ? fill(tt.importGood, { n: good, m: errors }) : fill(tt.importAll, { n: good })}
+            {errors ? plural(locale, tt.importGood, good, { m: errors }) : plural(locale, tt.importAll, good)}
           </button>
         ) : null}
         {errors ? (
@@ -151,16 +160,16 @@ function Preview(props: { outcome: Outcome; tt: ImportTexts; tierNames: Map<stri
 }
 
 /** The result of a write: what was written (never "done" when nothing was), and the lines left out. */
-function Written(props: { result: ImportResult; tt: ImportTexts }): Html {
-  const { result: r, tt } = props;
+function Written(props: { result: ImportResult; tt: ImportTexts; locale: Locale }): Html {
+  const { result: r, tt, locale } = props;
   const errors = r.errors.length;
   const said = r.written
     ? [
-        fill(tt.written, { created: r.created, updated: r.updated }),
-        errors ? fill(tt.skippedErrors, { m: errors }) : "",
-        r.skipped ? fill(tt.unchanged, { skipped: r.skipped }) : "",
+        fill(tt.written, { created: plural(locale, tt.createdCount, r.created), updated: plural(locale, tt.updatedCount, r.updated) }),
+        errors ? plural(locale, tt.skippedErrors, errors) : "",
+        r.skipped ? plural(locale, tt.unchanged, r.skipped) : "",
       ]
-    : [errors ? fill(tt.stopped, { m: errors }) : tt.nothingToImport];
+    : [errors ? plural(locale, tt.stopped, errors) : tt.nothingToImport];
   return (
     <section id="import-result" aria-labelledby="import-result-title">
       <h2 id="import-result-title">{r.written ? tt.doneTitle : tt.nothingTitle}</h2>
@@ -189,9 +198,9 @@ async function importPage(input: PageInput, outcome: Outcome | null, problems: P
       <Notice error={problems.message ?? (Object.values(problems.fields).join(" ") || null)} />
     </div>
   ) : outcome.result.dry_run ? (
-    <Preview outcome={outcome} tt={tt} tierNames={tierNames} />
+    <Preview outcome={outcome} tt={tt} locale={input.locale} tierNames={tierNames} />
   ) : (
-    <Written result={outcome.result} tt={tt} />
+    <Written result={outcome.result} tt={tt} locale={input.locale} />
   );
   return input.page(
     tt.title,

@@ -1,7 +1,8 @@
 // The texts of the dashboard's import page (dashboard/pages/import.tsx) and of the warning shown
 // when a club sells memberships at 0 (there and on the settings page), in the four languages.
-// Placeholders: {n}, {m}, {lines}, {create}, {update}, {unchanged}, {errors}, {created},
-// {updated}, {skipped}, {name}, {price}.
+// Placeholders: {n} (a Plural's number), {m}, {lines}, {create}, {update}, {unchanged}, {errors},
+// {created}, {updated}, {name}, {price}.
+import type { Plural } from "./dashboard";
 import type { Locale } from "./messages";
 
 export type ImportTexts = {
@@ -18,19 +19,25 @@ export type ImportTexts = {
   tierOption: string;
   preview: string;
   previewTitle: string;
+  /** `{lines}`: `previewLines`. */
   previewCounts: string;
-  importAll: string;
-  importGood: string;
+  previewLines: Plural;
+  importAll: Plural;
+  /** `{n}` good lines, skipping `{m}`. */
+  importGood: Plural;
   fixAgain: string;
   fixHint: string;
   nothingToImport: string;
   noGoodLine: string;
   doneTitle: string;
   nothingTitle: string;
+  /** `{created}`: `createdCount`; `{updated}`: `updatedCount`. */
   written: string;
-  skippedErrors: string;
-  unchanged: string;
-  stopped: string;
+  createdCount: Plural;
+  updatedCount: Plural;
+  skippedErrors: Plural;
+  unchanged: Plural;
+  stopped: Plural;
   changedSincePreview: string;
   lineErrors: string;
   line: string;
@@ -58,19 +65,22 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     tierOption: "{name} ({price})",
     preview: "Aperçu",
     previewTitle: "Aperçu de l'import",
-    previewCounts: "{lines} ligne(s) lue(s) : {create} à créer, {update} à mettre à jour, {unchanged} sans changement, {errors} en erreur.",
-    importAll: "Importer les {n} lignes",
-    importGood: "Importer les {n} lignes correctes (ignorer {m})",
+    previewCounts: "{lines} : {create} à créer, {update} à mettre à jour, {unchanged} sans changement, {errors} en erreur.",
+    previewLines: { one: "{n} ligne lue", other: "{n} lignes lues" },
+    importAll: { one: "Importer la ligne", other: "Importer les {n} lignes" },
+    importGood: { one: "Importer la ligne correcte (ignorer {m})", other: "Importer les {n} lignes correctes (ignorer {m})" },
     fixAgain: "Corriger et téléverser à nouveau",
     fixHint: "Corrigez les lignes en erreur dans votre fichier, enregistrez-le, choisissez-le à nouveau et relancez l'aperçu.",
     nothingToImport: "Rien à importer : aucune ligne ne change quoi que ce soit.",
     noGoodLine: "Aucune ligne ne peut être importée.",
     doneTitle: "Import terminé",
     nothingTitle: "Rien n'a été importé",
-    written: "Écrit : {created} membre(s) créé(s), {updated} mis à jour.",
-    skippedErrors: "{m} ligne(s) en erreur ignorée(s), ci-dessous.",
-    unchanged: "{skipped} ligne(s) sans changement.",
-    stopped: "Rien n'a été écrit : {m} ligne(s) en erreur, ci-dessous.",
+    written: "Écrit : {created}, {updated}.",
+    createdCount: { one: "{n} membre créé", other: "{n} membres créés" },
+    updatedCount: { other: "{n} mis à jour" },
+    skippedErrors: { one: "{n} ligne en erreur ignorée, ci-dessous.", other: "{n} lignes en erreur ignorées, ci-dessous." },
+    unchanged: { one: "{n} ligne sans changement.", other: "{n} lignes sans changement." },
+    stopped: { one: "Rien n'a été écrit : {n} ligne en erreur, ci-dessous.", other: "Rien n'a été écrit : {n} lignes en erreur, ci-dessous." },
     changedSincePreview: "Le fichier ou les options ont changé depuis l'aperçu : rien n'a été écrit. Voici l'aperçu de votre nouveau choix.",
     lineErrors: "Lignes en erreur",
     line: "Ligne",
@@ -97,19 +107,22 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     tierOption: "{name} ({price})",
     preview: "Preview",
     previewTitle: "Import preview",
-    previewCounts: "{lines} line(s) read: {create} to create, {update} to update, {unchanged} unchanged, {errors} with errors.",
-    importAll: "Import the {n} lines",
-    importGood: "Import the {n} good lines (skip {m})",
+    previewCounts: "{lines}: {create} to create, {update} to update, {unchanged} unchanged, {errors} with errors.",
+    previewLines: { one: "{n} line read", other: "{n} lines read" },
+    importAll: { one: "Import the line", other: "Import the {n} lines" },
+    importGood: { one: "Import the good line (skip {m})", other: "Import the {n} good lines (skip {m})" },
     fixAgain: "Fix and upload again",
     fixHint: "Correct the lines with errors in your file, save it, choose it again and preview again.",
     nothingToImport: "Nothing to import: no line changes anything.",
     noGoodLine: "No line can be imported.",
     doneTitle: "Import done",
     nothingTitle: "Nothing imported",
-    written: "Written: {created} member(s) created, {updated} updated.",
-    skippedErrors: "{m} line(s) with errors skipped, listed below.",
-    unchanged: "{skipped} line(s) unchanged.",
-    stopped: "Nothing was written: {m} line(s) with errors, listed below.",
+    written: "Written: {created}, {updated}.",
+    createdCount: { one: "{n} member created", other: "{n} members created" },
+    updatedCount: { other: "{n} updated" },
+    skippedErrors: { one: "{n} line with errors skipped, listed below.", other: "{n} lines with errors skipped, listed below." },
+    unchanged: { one: "{n} line unchanged.", other: "{n} lines unchanged." },
+    stopped: { one: "Nothing was written: {n} line with errors, listed below.", other: "Nothing was written: {n} lines with errors, listed below." },
     changedSincePreview: "The file or the options changed since the preview: nothing was written. Here is the preview of what you chose now.",
     lineErrors: "Lines with errors",
     line: "Line",
@@ -135,19 +148,25 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     tierOption: "{name} ({price})",
     preview: "Vorschau",
     previewTitle: "Importvorschau",
-    previewCounts: "{lines} Zeile(n) gelesen: {create} neu, {update} zu aktualisieren, {unchanged} unverändert, {errors} fehlerhaft.",
-    importAll: "Die {n} Zeilen importieren",
-    importGood: "Die {n} korrekten Zeilen importieren ({m} überspringen)",
+    previewCounts: "{lines}: {create} neu, {update} zu aktualisieren, {unchanged} unverändert, {errors} fehlerhaft.",
+    previewLines: { one: "{n} Zeile gelesen", other: "{n} Zeilen gelesen" },
+    importAll: { one: "Die Zeile importieren", other: "Die {n} Zeilen importieren" },
+    importGood: { one: "Die korrekte Zeile importieren ({m} überspringen)", other: "Die {n} korrekten Zeilen importieren ({m} überspringen)" },
     fixAgain: "Korrigieren und neu hochladen",
     fixHint: "Korrigieren Sie die fehlerhaften Zeilen in Ihrer Datei, speichern Sie sie, wählen Sie sie erneut und starten Sie die Vorschau noch einmal.",
     nothingToImport: "Nichts zu importieren: keine Zeile ändert etwas.",
     noGoodLine: "Keine Zeile kann importiert werden.",
     doneTitle: "Import abgeschlossen",
     nothingTitle: "Nichts importiert",
-    written: "Geschrieben: {created} Mitglied(er) neu, {updated} aktualisiert.",
-    skippedErrors: "{m} fehlerhafte Zeile(n) übersprungen, unten aufgeführt.",
-    unchanged: "{skipped} Zeile(n) unverändert.",
-    stopped: "Es wurde nichts geschrieben: {m} fehlerhafte Zeile(n), unten aufgeführt.",
+    written: "Geschrieben: {created}, {updated}.",
+    createdCount: { one: "{n} Mitglied neu angelegt", other: "{n} Mitglieder neu angelegt" },
+    updatedCount: { other: "{n} aktualisiert" },
+    skippedErrors: { one: "{n} fehlerhafte Zeile übersprungen, unten aufgeführt.", other: "{n} fehlerhafte Zeilen übersprungen, unten aufgeführt." },
+    unchanged: { one: "{n} Zeile unverändert.", other: "{n} Zeilen unverändert." },
+    stopped: {
+      one: "Es wurde nichts geschrieben: {n} fehlerhafte Zeile, unten aufgeführt.",
+      other: "Es wurde nichts geschrieben: {n} fehlerhafte Zeilen, unten aufgeführt.",
+    },
     changedSincePreview: "Die Datei oder die Optionen haben sich seit der Vorschau geändert: nichts wurde geschrieben. Hier die Vorschau Ihrer neuen Wahl.",
     lineErrors: "Fehlerhafte Zeilen",
     line: "Zeile",
@@ -174,19 +193,25 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     tierOption: "{name} ({price})",
     preview: "Anteprima",
     previewTitle: "Anteprima dell'importazione",
-    previewCounts: "{lines} riga/e lette: {create} da creare, {update} da aggiornare, {unchanged} invariate, {errors} con errori.",
-    importAll: "Importa le {n} righe",
-    importGood: "Importa le {n} righe corrette (salta {m})",
+    previewCounts: "{lines}: {create} da creare, {update} da aggiornare, {unchanged} senza modifiche, {errors} con errori.",
+    previewLines: { one: "{n} riga letta", other: "{n} righe lette" },
+    importAll: { one: "Importa la riga", other: "Importa le {n} righe" },
+    importGood: { one: "Importa la riga corretta (salta {m})", other: "Importa le {n} righe corrette (salta {m})" },
     fixAgain: "Correggi e carica di nuovo",
     fixHint: "Correggi le righe con errori nel file, salvalo, sceglilo di nuovo e rifai l'anteprima.",
     nothingToImport: "Niente da importare: nessuna riga cambia qualcosa.",
     noGoodLine: "Nessuna riga può essere importata.",
     doneTitle: "Importazione terminata",
     nothingTitle: "Nulla è stato importato",
-    written: "Scritto: {created} membro/i creati, {updated} aggiornati.",
-    skippedErrors: "{m} riga/e con errori saltate, elencate sotto.",
-    unchanged: "{skipped} riga/e invariate.",
-    stopped: "Non è stato scritto nulla: {m} riga/e con errori, elencate sotto.",
+    written: "Scritto: {created}, {updated}.",
+    createdCount: { one: "{n} membro creato", other: "{n} membri creati" },
+    updatedCount: { one: "{n} aggiornato", other: "{n} aggiornati" },
+    skippedErrors: { one: "{n} riga con errori saltata, elencata sotto.", other: "{n} righe con errori saltate, elencate sotto." },
+    unchanged: { one: "{n} riga senza modifiche.", other: "{n} righe senza modifiche." },
+    stopped: {
+      one: "Non è stato scritto nulla: {n} riga con errori, elencata sotto.",
+      other: "Non è stato scritto nulla: {n} righe con errori, elencate sotto.",
+    },
     changedSincePreview: "Il file o le opzioni sono cambiati dopo l'anteprima: non è stato scritto nulla. Ecco l'anteprima della nuova scelta.",
     lineErrors: "Righe con errori",
     line: "Riga",

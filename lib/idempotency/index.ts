@@ -5,6 +5,7 @@
 // applies it to HTTP writes, server/mcp.ts to MCP tool calls; both hand it bytes and get bytes.
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
+import { blobAsText } from "../../db/dialect";
 import { idempotencyKeys } from "../../db/schema";
 import { AppError, Conflict } from "../errors";
 import { recurringJob } from "../jobs";
@@ -197,7 +198,7 @@ export async function forgetAnswersMentioning(t: Queryable, clubId: string, text
     const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = await t
       .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.club_id, clubId), sql`lower(cast(${idempotencyKeys.body} as text)) like ${pattern} escape '\\'`))
+      .where(and(eq(idempotencyKeys.club_id, clubId), sql`lower(${blobAsText(idempotencyKeys.body)}) like ${pattern} escape '\\'`))
       .returning({ key: idempotencyKeys.key });
     gone += rows.length;
   }

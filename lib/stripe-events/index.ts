@@ -16,7 +16,7 @@ import { AppError, BadRequest, NotFound } from "../errors";
 import { asLocale } from "../i18n";
 import { nowIso } from "../ids";
 import { enqueueJob, type JobKind, type JobKinds, TemporaryFailure } from "../jobs";
-import { availability, eventPlacesHeld } from "../events/internal";
+import { availability, eventPlacesHeld, lockEventPlaces } from "../events/internal";
 import { HOLD_EXPIRED_REASON } from "../registrations/expiry";
 import { confirmRegistration, recordRegistrationPayment } from "../registrations/admin";
 import { endSubscription, markMemberPaid, recordMemberRefund } from "../members/index";
@@ -131,6 +131,7 @@ async function ticketPaid(ctx: Ctx, registrationId: string, amount: number, paid
 /** Whether the event of a registration whose hold ran out still has its place (not cancelled, capacity and ticket not full). */
 async function placeStillThere(ctx: Ctx, reg: typeof eventRegistrations.$inferSelect): Promise<boolean> {
   const t = await txOf(ctx);
+  await lockEventPlaces(t, reg.event_id);
   const [row] = await t
     .select({ event: events, ticket: eventTickets })
     .from(events)

@@ -131,7 +131,7 @@ describe.skipIf(!HAS_BROWSER)("dashboard in Chromium", () => {
     expect(await page.getByRole("link", { name: "Corriger et téléverser à nouveau" }).count()).toBe(1);
     await page.getByRole("button", { name: "Importer les 298 lignes correctes (ignorer 2)" }).click();
     await page.getByRole("heading", { name: "Import terminé" }).waitFor();
-    expect(await noticeText(page)).toBe("Écrit : 298 membre(s) créé(s), 0 mis à jour. 2 ligne(s) en erreur ignorée(s), ci-dessous.");
+    expect(await noticeText(page)).toBe("Écrit : 298 membres créés, 0 mis à jour. 2 lignes en erreur ignorées, ci-dessous.");
     expect(await imported()).toBe(298);
     expect(await seriousViolations(page)).toEqual([]);
     // Fixed in the spreadsheet, chosen again: the 298 already there are left as they are, the 2 are created.
@@ -139,7 +139,7 @@ describe.skipIf(!HAS_BROWSER)("dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Aperçu" }).click();
     await page.getByRole("button", { name: "Importer les 2 lignes" }).click();
     await page.getByRole("heading", { name: "Import terminé" }).waitFor();
-    expect(await noticeText(page)).toBe("Écrit : 2 membre(s) créé(s), 0 mis à jour. 298 ligne(s) sans changement.");
+    expect(await noticeText(page)).toBe("Écrit : 2 membres créés, 0 mis à jour. 298 lignes sans changement.");
     expect(await imported()).toBe(300);
     await page.close();
   });

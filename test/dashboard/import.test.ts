@@ -48,7 +48,7 @@ describe("a 300-line spreadsheet with two bad lines", () => {
   it("previews 298 good lines and the 2 errors, writes nothing, and offers both ways on", async () => {
     const res = await importAs({ file: season("prev", 300, [17, 254]), mode: "create", run: "preview" });
     expect(res.status).toBe(200);
-    expect(statusOf(res)).toBe("300 ligne(s) lue(s) : 298 à créer, 0 à mettre à jour, 0 sans changement, 2 en erreur.");
+    expect(statusOf(res)).toBe("300 lignes lues : 298 à créer, 0 à mettre à jour, 0 sans changement, 2 en erreur.");
     expect(res.text).toContain("Importer les 298 lignes correctes (ignorer 2)");
     expect(res.text).toContain('form="import-form" name="run" value="partial"');
     expect(res.text).toContain("Corriger et téléverser à nouveau");
@@ -64,7 +64,7 @@ describe("a 300-line spreadsheet with two bad lines", () => {
     const res = await importAs({ file: season("good", 300, [17, 254]), mode: "create", run: "partial", previewed: previewedOf(preview) });
     expect(res.status).toBe(200);
     expect(res.text).toContain('<h2 id="import-result-title">Import terminé</h2>');
-    expect(statusOf(res)).toBe("Écrit : 298 membre(s) créé(s), 0 mis à jour. 2 ligne(s) en erreur ignorée(s), ci-dessous.");
+    expect(statusOf(res)).toBe("Écrit : 298 membres créés, 0 mis à jour. 2 lignes en erreur ignorées, ci-dessous.");
     expect(res.text).toMatch(/<td class="num">18<\/td>/);
     expect(await count("good")).toBe(298);
     const emails = (await env.db.read.select({ email: members.email }).from(members).where(like(members.email, "good-%"))).map((m) => m.email);
@@ -77,7 +77,7 @@ describe("a 300-line spreadsheet with two bad lines", () => {
     const res = await importAs({ file: season("stop", 300, [17, 254]), mode: "create", run: "import", previewed: previewedOf(preview) });
     expect(res.text).not.toContain("Import terminé");
     expect(res.text).toContain("Rien n&#x27;a été importé");
-    expect(statusOf(res)).toBe("Rien n&#x27;a été écrit : 2 ligne(s) en erreur, ci-dessous.");
+    expect(statusOf(res)).toBe("Rien n&#x27;a été écrit : 2 lignes en erreur, ci-dessous.");
     expect(await count("stop")).toBe(0);
   });
 
@@ -86,8 +86,16 @@ describe("a 300-line spreadsheet with two bad lines", () => {
     expect(preview.text).toContain("Importer les 40 lignes");
     expect(preview.text).not.toContain("Corriger et téléverser à nouveau");
     const res = await importAs({ file: season("clean", 40), mode: "create", run: "import", previewed: previewedOf(preview) });
-    expect(statusOf(res)).toBe("Écrit : 40 membre(s) créé(s), 0 mis à jour.");
+    expect(statusOf(res)).toBe("Écrit : 40 membres créés, 0 mis à jour.");
     expect(await count("clean")).toBe(40);
+  });
+
+  it("counts in words, one and many: a one-line file is one line read, imported as one member", async () => {
+    const preview = await importAs({ file: season("one", 1), mode: "create", run: "preview" });
+    expect(statusOf(preview)).toBe("1 ligne lue : 1 à créer, 0 à mettre à jour, 0 sans changement, 0 en erreur.");
+    expect(preview.text).toContain(">Importer la ligne</button>");
+    const res = await importAs({ file: season("one", 1), mode: "create", run: "import", previewed: previewedOf(preview) });
+    expect(statusOf(res)).toBe("Écrit : 1 membre créé, 0 mis à jour.");
   });
 
   it("writes nothing when the file or the options changed since the preview (409), and previews the new choice", async () => {
