@@ -8,6 +8,7 @@ import { clubs, members } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import { importMembers } from "../../lib/members/import";
 import { whenOthersWait } from "../../lib/members/import-journal";
+import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
 import { importFile, seedMember } from "../members-fixtures";
 
@@ -125,7 +126,9 @@ describe("the default tier (tier_id)", () => {
   });
 });
 
-it("an import undone half-way gives the members their tier back", async () => {
+// SQLite only, as the contention test's own undo case: the change made between two batches is a
+// synchronous write on the writer (test/lib/members-import-contention.test.ts).
+it.skipIf(onPostgres)("an import undone half-way gives the members their tier back", async () => {
   const ctx = await operatorCtx(env.db, env.clubId, env.config);
   await importMembers(ctx, {
     csv: `first name,last name,email,membership end\n${Array.from({ length: 2000 }, (_, i) => `Ann,N${i},undo-${i}@test.org,2030-12-31`).join("\n")}\n`,
