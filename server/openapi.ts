@@ -72,7 +72,7 @@ const PARAM_TEXT: Record<string, string> = {
 
 /**
  * Request bodies that no zod schema describes: the route reads them raw. The import route takes
- * a CSV file, sent as such or as a multipart upload.
+ * a CSV file, sent as such or as a multipart upload; the logo route, an image.
  */
 const RAW_BODIES: Partial<Record<string, () => Json>> = {
   "POST /api/clubs/:club_id/members/import": () => ({
@@ -106,6 +106,19 @@ const RAW_BODIES: Partial<Record<string, () => Json>> = {
       },
     },
   }),
+  "PUT /api/clubs/:club_id/logo": () => {
+    const image = { type: "string", contentMediaType: "application/octet-stream", description: "The image's bytes (PNG, JPEG, WebP or SVG), at most 2 MB." };
+    return {
+      required: true,
+      content: {
+        "image/png": { schema: image },
+        "image/jpeg": { schema: image },
+        "image/webp": { schema: image },
+        "image/svg+xml": { schema: image },
+        "multipart/form-data": { schema: { type: "object", properties: { file: image }, required: ["file"] } },
+      },
+    };
+  },
   "POST /api/clubs/:club_id/payments/import": () => ({
     required: true,
     content: {

@@ -4,7 +4,7 @@
 // into PNGs here and never served as SVG: a served SVG runs its scripts in our origin, which is
 // also the dashboard's, so only pixels leave. Images are decoded and resized with sharp (libvips),
 // loaded with the first upload (docs/decisions.md, "The club's logo").
-import { XMLBuilder, XMLParser } from "fast-xml-parser";
+import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
 import type { Invalid } from "../errors";
 import { lazy } from "../lazy";
 
@@ -92,8 +92,9 @@ const XML_OPTIONS = {
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: "",
-  // Entities stay as written: a doctype's entities are not expanded (no "billion laughs", no external entity).
-  processEntities: false,
+  // A doctype's own entities are expanded once (old Illustrator files name the SVG namespace by
+  // one), not within each other (no "billion laughs"); an external entity is refused.
+  processEntities: true,
   allowBooleanAttributes: true,
   commentPropName: "#comment",
   cdataPropName: "#cdata",
@@ -159,12 +160,13 @@ function cleanNodes(nodes: XmlNode[]): XmlNode[] {
 /**
  * The SVG `text` without what could act or reach outside the drawing: scripts, `on*` event
  * handlers, foreign content, inclusions, animation, links that are not to a part of the drawing
- * (or an inline raster picture), CSS imports and outside `url()`s, the doctype and its entities.
- * Null when it is not well-formed XML with an `<svg>` root.
+ * (or an inline raster picture), CSS imports and outside `url()`s, the doctype (its own entities
+ * expanded). Null when it is not well-formed XML with an `<svg>` root, or names an external entity.
  */
 export function sanitizeSvg(text: string): string | null {
   let tree: XmlNode[];
   try {
+    if (XMLValidator.validate(text) !== true) return null;
     tree = new XMLParser(XML_OPTIONS).parse(text) as XmlNode[];
   } catch {
     return null;
