@@ -5,7 +5,7 @@
 // and `logo_horizontal_url` name those addresses, which carry the rendition's hash (`?v=`): a new
 // logo is a new address, so what browsers, mail clients and Google have kept never goes stale.
 // SPEC "Club update payload": the logo fields are not writable through PUT /api/clubs/<club>.
-import { and, eq } from "drizzle-orm";
+import { type AnyColumn, and, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { clubLogos, clubs } from "../../db/schema";
 import { type Ctx, type PublicCtx, verb } from "../context";
@@ -74,39 +74,67 @@ export const uploadClubLogo = verb("page:edit", async function uploadClubLogo(ct
     created_at: now,
   }));
   const etag = (variant: LogoVariant) => rows.find((r) => r.variant === variant)?.etag as string;
-  const fields = Object.fromEntries(Object.entries(FIELD_OF).map(([field, variant]) => [field, logoUrl(ctx.baseUrl, ctx.clubId, variant, etag(variant))]));
+  const fields = {
+    logo_url: logoUrl(ctx.baseUrl, ctx.clubId, "logo", etag("logo")),
+    logo_square_url: logoUrl(ctx.baseUrl, ctx.clubId, "square", etag("square")),
+    logo_horizontal_url: logoUrl(ctx.baseUrl, ctx.clubId, "horizontal", etag("horizontal")),
+    logo_circular_url: null,
+  };
   return ctx.db.tx(async (t) => {
-    const club = await setLogoFields(t, ctx.clubId, { ...fields, logo_circular_url: null, updated_at: now });
-    await t.delete(clubLogos).where(eq(clubLogos.club_id, ctx.clubId));
-    await t.insert(clubLogos).values(rows);
-    await queuePassUpdate(t, ctx.clubId, null, "logo_url");
-    return toClubAdmin(club, ctx.actor, !!ctx.stripe);
+    const changed = await setLogoFields(t, ctx.clubId, fields, now);
+    if (changed) {
+      await t.delete(clubLogos).where(eq(clubLogos.club_id, ctx.clubId));
+      await t.insert(clubLogos).values(rows);
+      await queuePassUpdate(t, ctx.clubId, null, "logo_url");
+    }
+    return toClubAdmin(changed ?? (await clubRowIn(t, ctx.clubId)), ctx.actor, !!ctx.stripe);
   });
 });
 
 /** Removes the club's logo: its renditions and the four logo fields; the wallet passes are updated. Scope `page:edit`. */
 export const removeClubLogo = verb("page:edit", async function removeClubLogo(ctx: Ctx, _input: Record<string, never>): Promise<ClubAdmin> {
   return ctx.db.tx(async (t) => {
-    const club = await setLogoFields(t, ctx.clubId, {
-      logo_url: null,
-      logo_square_url: null,
-      logo_horizontal_url: null,
-      logo_circular_url: null,
-      updated_at: nowIso(),
-    });
+    const none = { logo_url: null, logo_square_url: null, logo_horizontal_url: null, logo_circular_url: null };
+    const changed = await setLogoFields(t, ctx.clubId, none, nowIso());
     await t.delete(clubLogos).where(eq(clubLogos.club_id, ctx.clubId));
-    await queuePassUpdate(t, ctx.clubId, null, "logo_url");
-    return toClubAdmin(club, ctx.actor, !!ctx.stripe);
+    // A club without a logo stays as it is: its passes are not sent again.
+    if (changed) await queuePassUpdate(t, ctx.clubId, null, "logo_url");
+    return toClubAdmin(changed ?? (await clubRowIn(t, ctx.clubId)), ctx.actor, !!ctx.stripe);
   });
 });
 
+type LogoFields = Pick<typeof clubs.$inferInsert, "logo_url" | "logo_square_url" | "logo_horizontal_url" | "logo_circular_url">;
+
+/** `column` is not `value` (null counted as a value). */
+const differs = (column: AnyColumn, value: string | null | undefined) => (value == null ? isNotNull(column) : or(isNull(column), ne(column, value)));
+
 /**
- * Writes the club's logo fields, first in the transaction: the club's row is then locked (on
- * PostgreSQL) until it commits, so two uploads at once replace the renditions one after the other
- * and the fields always name the renditions stored.
+ * Writes the club's logo fields where one of them differs, first in the transaction: the club's
+ * row is then locked (on PostgreSQL) until it commits, so two uploads at once replace the
+ * renditions one after the other and the fields always name the renditions stored. The club as
+ * written; null when it already had these fields (nothing else to do).
  */
-async function setLogoFields(t: Queryable, clubId: string, set: Partial<typeof clubs.$inferInsert>) {
-  const [club] = await t.update(clubs).set(set).where(eq(clubs.id, clubId)).returning();
+async function setLogoFields(t: Queryable, clubId: string, set: LogoFields, now: string) {
+  const [club] = await t
+    .update(clubs)
+    .set({ ...set, updated_at: now })
+    .where(
+      and(
+        eq(clubs.id, clubId),
+        or(
+          differs(clubs.logo_url, set.logo_url),
+          differs(clubs.logo_square_url, set.logo_square_url),
+          differs(clubs.logo_horizontal_url, set.logo_horizontal_url),
+          differs(clubs.logo_circular_url, set.logo_circular_url),
+        ),
+      ),
+    )
+    .returning();
+  return club ?? null;
+}
+
+async function clubRowIn(t: Queryable, clubId: string) {
+  const [club] = await t.select().from(clubs).where(eq(clubs.id, clubId)).limit(1);
   if (!club) throw new NotFound("CLUB_NOT_FOUND");
   return club;
 }

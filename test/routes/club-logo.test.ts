@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { inflateSync } from "node:zlib";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
-import { clubLogos, clubs } from "../../db/schema";
+import { clubLogos, clubs, members } from "../../db/schema";
 import { logoUrlOf } from "../../lib/cards/google/objects";
 import { loadCardClub } from "../../lib/clubs/internal";
 import { LOGO_MAX_BYTES } from "../../lib/clubs/logo";
@@ -171,6 +171,32 @@ describe("DELETE /api/clubs/:club_id/logo", () => {
     expect(res.body).toMatchObject({ logo_url: null, logo_square_url: null, logo_horizontal_url: null, logo_circular_url: null });
     expect(await stored()).toEqual([]);
     expect((await env.app.handle(new Request(`http://localhost${local(set.body.logo_url)}`))).status).toBe(404);
+  });
+});
+
+describe("the wallet passes follow the logo", () => {
+  const passChanges = async (memberId: string) =>
+    (await env.db.read.select({ at: members.pass_updated_at }).from(members).where(eq(members.id, memberId)))[0].at;
+
+  it("a new logo or its removal marks them changed; the same file again, or removing no logo, does not", async () => {
+    await env.call("DELETE", path());
+    const m = await seedMember(env);
+    const png = await picture("png");
+    await upload(png);
+    const first = await passChanges(m.id);
+    expect(first).toBeString();
+    await Bun.sleep(5);
+    const same = await upload(png);
+    expect(same.status).toBe(200);
+    expect(await passChanges(m.id)).toBe(first);
+    expect(await stored()).toHaveLength(8);
+    await Bun.sleep(5);
+    await env.call("DELETE", path());
+    const removed = await passChanges(m.id);
+    expect(removed).not.toBe(first);
+    await Bun.sleep(5);
+    expect((await env.call("DELETE", path())).status).toBe(200);
+    expect(await passChanges(m.id)).toBe(removed);
   });
 });
 
