@@ -33,9 +33,6 @@ export const logoPath = (clubId: string, variant: LogoVariant) => `/logos/${club
 /** The public address of a rendition, with its hash as `v` (a new logo, a new address). */
 export const logoUrl = (baseUrl: string, clubId: string, variant: LogoVariant, etag: string) => `${baseUrl}${logoPath(clubId, variant)}?v=${etag}`;
 
-/** The club's fields that name a rendition (the fourth logo field, `logo_circular_url`, is cleared: no rendition is cut round). */
-const FIELD_OF = { logo_url: "logo", logo_square_url: "square", logo_horizontal_url: "horizontal" } as const satisfies Record<string, LogoVariant>;
-
 /** The file of an upload: the body's bytes (sent as the image itself), or a multipart form's `file`; null when there is none. */
 export async function logoFileFromBody(body: unknown): Promise<Uint8Array | null> {
   if (body instanceof Uint8Array) return body.length ? body : null;
@@ -74,6 +71,7 @@ export const uploadClubLogo = verb("page:edit", async function uploadClubLogo(ct
     created_at: now,
   }));
   const etag = (variant: LogoVariant) => rows.find((r) => r.variant === variant)?.etag as string;
+  // The fourth logo field, `logo_circular_url`, is cleared: no rendition is cut round (a wallet cuts the square itself).
   const fields = {
     logo_url: logoUrl(ctx.baseUrl, ctx.clubId, "logo", etag("logo")),
     logo_square_url: logoUrl(ctx.baseUrl, ctx.clubId, "square", etag("square")),
