@@ -7,6 +7,7 @@ const FILES = LOGO_VARIANTS.map((v) => `${v}.png`) as [string, ...string[]];
 
 export const GET = route({
   summary: "A rendition of a club's logo",
+  operationId: "getClubLogo",
   description:
     "The club's uploaded logo (PUT /api/clubs/<club_id>/logo) as a PNG: `logo.png` (at most 512 px, the pages and mails), `square.png` (660 px, Google Wallet), `horizontal.png` (at most 480 x 150), and Apple Wallet's sizes. With `ETag`; kept a year when `v` is the file's hash (the address the club's `logo_*` fields name). 404 `LOGO_NOT_FOUND` when the club has none.",
   tags: ["clubs"],
