@@ -1037,3 +1037,28 @@ export const oauthTokens = table(
   },
   (t) => [index("oauth_tokens_grant_idx").on(t.grant_id)],
 );
+
+// ---- The club's logo (issue 32) -------------------------------------------------------------
+
+/**
+ * The club's uploaded logo, one row per rendition (lib/clubs/logo.ts: `logo`, `square`,
+ * `horizontal` and the wallet's sizes), each a PNG made at upload from what the admin sent. Kept
+ * here rather than on a disk so that every server process, on any machine, serves the same file.
+ * `etag` is a hash of `data`: the public URL carries it (`?v=`), so a new logo is a new address.
+ */
+export const clubLogos = table(
+  "club_logos",
+  {
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    variant: text("variant").notNull(),
+    content_type: text("content_type").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    data: blob("data", { mode: "buffer" }).notNull(),
+    etag: text("etag").notNull(),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.club_id, t.variant] })],
+);

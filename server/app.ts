@@ -71,7 +71,8 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     if (isDashboardPath(path)) {
       let response: Response;
       try {
-        response = await dashboard.handle(await capBody(request, config.maxBodyBytes), ip, id);
+        const cap = Math.max(config.maxBodyBytes, dashboard.maxBodyBytes(request.method, path) ?? 0);
+        response = await dashboard.handle(await capBody(request, cap), ip, id);
       } catch (err) {
         response = dashboard.refused(err, request);
       }
@@ -144,7 +145,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         if (auth !== "public") await identify(true);
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
         authorize(match.guard as Guard, seen.caller, match.params);
-        request = await capBody(request, config.maxBodyBytes);
+        request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0));
         setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id });
         const ready = request;
         ({ response, keeping } = await idempotent(idempotency, ready, seen.caller, () => elysia.handle(ready)));

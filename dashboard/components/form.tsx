@@ -128,8 +128,16 @@ function FieldError(props: { id: string; error?: string }): Html {
   );
 }
 
-export function Select(props: { name: string; label: string; options: { value: string; label: string }[]; value?: string | null; error?: string }): Html {
-  const id = `f-${props.name}`;
+export function Select(props: {
+  name: string;
+  /** The element's id (default `f-<name>`), as `Field`'s. */
+  id?: string;
+  label: string;
+  options: { value: string; label: string }[];
+  value?: string | null;
+  error?: string;
+}): Html {
+  const id = props.id ?? `f-${props.name}`;
   return (
     <div class="field">
       <label for={id}>{props.label}</label>

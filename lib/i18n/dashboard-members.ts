@@ -74,7 +74,15 @@ export type MembersTexts = {
   method: string;
   months: string;
   action: Record<MemberAction, string>;
-  done: Record<MemberAction | "created" | "saved" | "erased", string>;
+  done: Record<MemberAction | "created" | "saved" | "erased" | "send-card", string>;
+  /** The card by email (POST .../send-card-email), the member's web card (/c/) and own page (/m/). */
+  sendCard: string;
+  openCard: string;
+  openPage: string;
+  cardSent: string;
+  cardNeverSent: string;
+  /** The empty choice of the payment method (none recorded). */
+  noMethod: string;
   erase: string;
   eraseTitle: string;
   eraseText: string;
@@ -174,7 +182,14 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       "cancel-subscription": "Renouvellement automatique arrêté.",
       approve: "Candidature acceptée.",
       reject: "Candidature refusée.",
+      "send-card": "Carte envoyée par e-mail.",
     },
+    sendCard: "Envoyer la carte par e-mail",
+    openCard: "Ouvrir la carte",
+    openPage: "Ouvrir la page du membre",
+    cardSent: "Carte envoyée",
+    cardNeverSent: "Jamais",
+    noMethod: "Aucun",
     erase: "Effacer",
     eraseTitle: "Effacer {name}",
     eraseText:
@@ -291,7 +306,14 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       "cancel-subscription": "Automatic renewal stopped.",
       approve: "Application approved.",
       reject: "Application rejected.",
+      "send-card": "Card sent by email.",
     },
+    sendCard: "Send the card by email",
+    openCard: "Open the card",
+    openPage: "Open the member's page",
+    cardSent: "Card sent",
+    cardNeverSent: "Never",
+    noMethod: "None",
     erase: "Erase",
     eraseTitle: "Erase {name}",
     eraseText: "Erasure (GDPR art. 17) is final: name, email, custom fields, codes and card are removed. Payments stay, attached to an anonymous member.",
@@ -407,7 +429,14 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       "cancel-subscription": "Automatische Verlängerung beendet.",
       approve: "Antrag angenommen.",
       reject: "Antrag abgelehnt.",
+      "send-card": "Karte per E-Mail gesendet.",
     },
+    sendCard: "Karte per E-Mail senden",
+    openCard: "Karte öffnen",
+    openPage: "Seite des Mitglieds öffnen",
+    cardSent: "Karte gesendet",
+    cardNeverSent: "Nie",
+    noMethod: "Keine",
     erase: "Löschen",
     eraseTitle: "{name} löschen",
     eraseText:
@@ -524,7 +553,14 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       "cancel-subscription": "Rinnovo automatico fermato.",
       approve: "Candidatura accettata.",
       reject: "Candidatura rifiutata.",
+      "send-card": "Tessera inviata per e-mail.",
     },
+    sendCard: "Invia la tessera per e-mail",
+    openCard: "Apri la tessera",
+    openPage: "Apri la pagina del socio",
+    cardSent: "Tessera inviata",
+    cardNeverSent: "Mai",
+    noMethod: "Nessuno",
     erase: "Cancella",
     eraseTitle: "Cancella {name}",
     eraseText:

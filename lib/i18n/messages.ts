@@ -1044,6 +1044,31 @@ export const MESSAGES = {
     de: "Einen von einem anderen Administrator gewährten Zugriff zu widerrufen erfordert das Recht, Zugriffe zu bearbeiten.",
     it: "Revocare l'accesso concesso da un altro amministratore richiede il diritto di modificare gli accessi.",
   },
+  // ---- The club's logo (issue 32) ----
+  LOGO_FILE_MISSING: {
+    fr: "Envoyez l'image du logo (PNG, JPEG, WebP ou SVG).",
+    en: "Send the logo's image (PNG, JPEG, WebP or SVG).",
+    de: "Senden Sie das Bild des Logos (PNG, JPEG, WebP oder SVG).",
+    it: "Inviate l'immagine del logo (PNG, JPEG, WebP o SVG).",
+  },
+  LOGO_NOT_AN_IMAGE: {
+    fr: "Ce fichier n'est pas une image PNG, JPEG, WebP ou SVG lisible.",
+    en: "This file is not a readable PNG, JPEG, WebP or SVG image.",
+    de: "Diese Datei ist kein lesbares PNG-, JPEG-, WebP- oder SVG-Bild.",
+    it: "Questo file non è un'immagine PNG, JPEG, WebP o SVG leggibile.",
+  },
+  LOGO_TOO_MANY_PIXELS: {
+    fr: "L'image est trop grande : au plus {max} pixels.",
+    en: "The image is too large: at most {max} pixels.",
+    de: "Das Bild ist zu groß: höchstens {max} Pixel.",
+    it: "L'immagine è troppo grande: al massimo {max} pixel.",
+  },
+  LOGO_NOT_FOUND: {
+    fr: "Ce club n'a pas de logo.",
+    en: "This club has no logo.",
+    de: "Dieser Verein hat kein Logo.",
+    it: "Questo club non ha un logo.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

@@ -132,6 +132,15 @@ export const ExtendRequest = z
   });
 export type ExtendRequest = z.infer<typeof ExtendRequest>;
 
+/**
+ * How a member pays, as the dashboard offers it (`payment_method` stays free text in the API,
+ * SPEC "Member"; `bank_transfer` is MarkPaidRequest's default, `stripe` what card payments online
+ * record). Each has its name in lib/i18n/dashboard-members `methods`.
+ */
+export const PAYMENT_METHODS = ["bank_transfer", "cash", "card", "stripe"] as const;
+/** The methods of a payment received outside the payment provider (MarkPaidRequest): all but `stripe`, which Stripe's own events record. */
+export const MANUAL_PAYMENT_METHODS = ["bank_transfer", "cash", "card"] as const;
+
 export const MarkPaidRequest = z
   .object({
     amount_cents: z.int().min(0).max(100_000_000),
