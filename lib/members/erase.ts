@@ -13,7 +13,7 @@ import type { Queryable } from "../../db";
 import { appleRegistrations, checkIns, eventRegistrations, memberHistory, members, payments, scans } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
-import { forgetAnswersMentioning } from "../idempotency";
+import { eraseAnswersMentioning } from "../idempotency";
 import { forgetJobsMentioning } from "../jobs";
 import { voidWalletPasses } from "../passes/voided";
 import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";
@@ -95,7 +95,7 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
     await voidWalletPasses(t, ctx.clubId, ctx.wallets, m);
     await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
     await forgetJobsMentioning(t, ctx.clubId, m.email);
-    await forgetAnswersMentioning(t, ctx.clubId, [m.id, m.email]);
+    await eraseAnswersMentioning(t, ctx.clubId, [m.id, m.email]);
     await forgetDeliveriesMentioning(t, ctx.clubId, [m.email, m.id]);
     // Who erased, and when: the last row of the anonymous member's history.
     await t.insert(memberHistory).values(historyRow(ctx, { memberId: m.id, action: "erase", from: m, to: m }));

@@ -96,7 +96,13 @@ it("a keyed write killed between its commit and its answer, then retried with it
   const tier = await call("POST", `${api}/tiers`, { name: "Adult", price_cents: 5000, currency: "CHF", duration_months: 12 });
   await call("POST", `${api}/webhooks`, { url: "http://127.0.0.1:9/hook", events: ["payment.recorded"] });
   const member = (name: string) =>
-    call("POST", `${api}/members/manual`, { first_name: name, last_name: "Money", email: `${name.toLowerCase()}@example.org`, membership_end: day(30), tier_id: tier.id });
+    call("POST", `${api}/members/manual`, {
+      first_name: name,
+      last_name: "Money",
+      email: `${name.toLowerCase()}@example.org`,
+      membership_end: day(30),
+      tier_id: tier.id,
+    });
   const payer = await member("Paula");
   const viaMcp = await member("Marc");
   const viaBank = await member("Bruno");
@@ -106,7 +112,12 @@ it("a keyed write killed between its commit and its answer, then retried with it
     tickets: [{ name: "Seat", member_price_cents: 3000, non_member_price_cents: 3000 }],
   });
   const register = (first: string) =>
-    call("POST", `${api}/events/${event.id}/registrations`, { ticket_id: event.tickets[0].id, first_name: first, last_name: "Guest", email: `${first}@example.org` });
+    call("POST", `${api}/events/${event.id}/registrations`, {
+      ticket_id: event.tickets[0].id,
+      first_name: first,
+      last_name: "Guest",
+      email: `${first}@example.org`,
+    });
   const pending = await register("pia");
   const refunded = await register("rolf");
   const registrationPath = (id: string) => `${api}/events/${event.id}/registrations/${id}`;
@@ -155,13 +166,16 @@ it("a keyed write killed between its commit and its answer, then retried with it
   expect((await Promise.all(first)).every((res) => res === null)).toBe(true);
 
   server = await startServer(dbPath, ENV, { preload: PRELOAD });
+  // biome-ignore lint/suspicious/noExplicitAny: answers of seven routes, read as JSON from the wire.
   const answers: Record<string, { status: number; replayed: string | null; body: any }> = {};
   for (const [name, s] of Object.entries(writes)) {
     const res = await send(s, apiKey);
     answers[name] = { status: res.status, replayed: res.headers.get("idempotent-replayed"), body: await res.json() };
   }
   // The MCP call's replay is marked in the tool's result.
-  const statuses = Object.fromEntries(Object.entries(answers).map(([name, a]) => [name, [a.status, name === "mcp" ? a.body.result?._meta?.idempotent_replayed : a.replayed]]));
+  const statuses = Object.fromEntries(
+    Object.entries(answers).map(([name, a]) => [name, [a.status, name === "mcp" ? a.body.result?._meta?.idempotent_replayed : a.replayed]]),
+  );
   expect(statuses).toEqual({
     markPaid: [200, "true"],
     confirm: [200, "true"],
@@ -188,7 +202,8 @@ it("a keyed write killed between its commit and its answer, then retried with it
   expect(paymentsOf("registration_id", refunded.id)).toEqual([{ amount_cents: 3000 }, { amount_cents: -3000 }]);
   expect(answers.bankImport.body.matched).toHaveLength(1);
   expect(answers.memberImport.body).toMatchObject({ created: 2, written: true });
-  for (const email of ["ida@example.org", "ivo@example.org", "cora@example.org"]) expect([email, count("SELECT count(*) AS n FROM members WHERE email = ?", email)]).toEqual([email, 1]);
+  for (const email of ["ida@example.org", "ivo@example.org", "cora@example.org"])
+    expect([email, count("SELECT count(*) AS n FROM members WHERE email = ?", email)]).toEqual([email, 1]);
 
   // 2. The member the create made is erased; the create's key, retried, brings nobody back, and
   //    its answer names nobody.
