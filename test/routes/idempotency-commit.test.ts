@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, idempotencyKeys, members, payments } from "../../db/schema";
 import { callTool, mcpClient } from "../mcp/client";
+import { createEventVia } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, memberRow, paymentsOf, seedMember, todayUtc } from "../members-fixtures";
 
@@ -149,6 +150,24 @@ describe("after a member's erasure", () => {
     // Without the key the same body is a new request: a new member, as the client asked.
     const anew = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, { body });
     expect(anew.status).toBe(201);
+  });
+
+  it("a check-in's kept answer, which names the member's registration and not the member, goes too", async () => {
+    const m = await seedMember(env, { first_name: "Xavière", last_name: "Scannée" });
+    const event = await createEventVia(env, { tickets: [{ name: "Entry", member_price_cents: 0, non_member_price_cents: 0 }] });
+    const base = `/api/clubs/${env.clubId}/events/${event.id}`;
+    const reg = await env.call("POST", `${base}/registrations`, {
+      body: { ticket_id: event.tickets[0].id, first_name: "Xavière", last_name: "Scannée", member_id: m.id },
+    });
+    expect(reg.status).toBe(201);
+    const scan = () => env.call("POST", `${base}/checkin`, { body: { code: reg.body.qr_token }, headers: { "idempotency-key": "scan-xaviere" } });
+    const first = await scan();
+    expect([first.status, first.body.verdict, first.text.includes("Xavière")]).toEqual([200, "valid", true]);
+    expect((await env.call("DELETE", `/api/clubs/${env.clubId}/members/${m.id}`)).status).toBe(204);
+    const [kept] = await env.db.read.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "scan-xaviere"));
+    expect([kept.status, kept.body]).toEqual([200, null]);
+    const again = await scan();
+    expect([again.status, again.body.code]).toEqual([409, "IDEMPOTENCY_ANSWER_ERASED"]);
   });
 
   it("over MCP too: the add_member call's key, retried, is refused, and nobody is added", async () => {
