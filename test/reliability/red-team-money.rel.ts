@@ -9,6 +9,9 @@
 //    it gets each request again with the same key. Each is answered as the first (replayed), and
 //    the database holds each write once: one payment, one renewal, one `payment.recorded` delivery.
 //    Then the member the create made is erased: the create's key, retried, must not bring them back.
+// 2. The proof of work cannot be skipped: a challenge fetched from GET /api/public/challenge, sent
+//    to a club's HTML form (join, event) without its nonce three seconds later, is refused and
+//    nothing is stored; the page's own challenge still passes without script once that old.
 import { Database } from "bun:sqlite";
 import { afterAll, expect, it } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -30,6 +33,14 @@ const ENV = {
   LOG_LEVEL: "warn",
 };
 let server: ServerProcess | null = null;
+/** The first start's key and club (only that start prints them). */
+let owner: { key: string; clubId: string } | null = null;
+/** The server, started with the preload (the tests of this file share it, whichever runs first). */
+async function running(): Promise<ServerProcess> {
+  server ??= await startServer(dbPath, ENV, { preload: PRELOAD });
+  owner ??= { key: server.key as string, clubId: server.clubId as string };
+  return server;
+}
 afterAll(async () => {
   await server?.kill9();
   rmSync(dir, { recursive: true, force: true });
@@ -76,9 +87,8 @@ async function until(what: string, done: () => boolean, ms = 20_000) {
 }
 
 it("a keyed write killed between its commit and its answer, then retried with its key: done once, answered as the first", async () => {
-  server = await startServer(dbPath, ENV, { preload: PRELOAD });
-  const apiKey = server.key as string;
-  const clubId = server.clubId as string;
+  server = await running();
+  const { key: apiKey, clubId } = owner as { key: string; clubId: string };
   const api = `/api/clubs/${clubId}`;
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${(server as ServerProcess).base}${path}`, {
@@ -219,4 +229,64 @@ it("a keyed write killed between its commit and its answer, then retried with it
   const kept = query<{ body: Uint8Array | null }>("SELECT body FROM idempotency_keys WHERE key = 'create-cora'");
   expect(kept).toHaveLength(1);
   expect(new TextDecoder().decode(kept[0].body ?? new Uint8Array())).not.toContain("cora");
+}, 60_000);
+
+it("a challenge from the API, sent to a club's HTML form without its work three seconds on, is refused; the page's own passes", async () => {
+  const srv = await running();
+  const { key, clubId } = owner as { key: string; clubId: string };
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const api = `${srv.base}/api/clubs/${clubId}`;
+  const json = async (res: Promise<Response>) => (await res).json();
+  const club = await json(fetch(api, { headers }));
+  const tier = await json(fetch(`${api}/tiers`, { method: "POST", headers, body: JSON.stringify({ name: "Free", price_cents: 0 }) }));
+  const event = await json(
+    fetch(`${api}/events`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        title: "Open day",
+        starts_at: `${day(30)}T10:00:00Z`,
+        tickets: [{ name: "Entry", member_price_cents: 0, non_member_price_cents: 0 }],
+      }),
+    }),
+  );
+  const fromApi = async () => ((await json(fetch(`${srv.base}/api/public/challenge`))) as { challenge: string; bits: number }).challenge;
+  const pageChallenge = async (path: string) => {
+    const html = await (await fetch(`${srv.base}${path}`)).text();
+    return (/name="challenge" value="([^"]+)"/.exec(html) as RegExpExecArray)[1];
+  };
+  const joinPath = `/join/${club.slug}`;
+  const eventPath = new URL(event.public_url).pathname;
+  const forms = {
+    joinWithApiChallenge: { path: joinPath, challenge: await fromApi(), fields: { tier_id: tier.id, email: "bot.join@example.org" } },
+    eventWithApiChallenge: { path: eventPath, challenge: await fromApi(), fields: { ticket_id: event.tickets[0].id, email: "bot.event@example.org" } },
+    joinWithPageChallenge: { path: joinPath, challenge: await pageChallenge(joinPath), fields: { tier_id: tier.id, email: "person.join@example.org" } },
+    eventWithPageChallenge: {
+      path: eventPath,
+      challenge: await pageChallenge(eventPath),
+      fields: { ticket_id: event.tickets[0].id, email: "person.event@example.org" },
+    },
+  };
+  // What a bot that skips the work does: it waits out the no-script delay, then sends no nonce.
+  await Bun.sleep(3_200);
+  const statuses: Record<string, number> = {};
+  for (const [name, form] of Object.entries(forms)) {
+    const body = new URLSearchParams({ first_name: "Otto", last_name: "Matic", nonce: "", website: "", challenge: form.challenge, ...form.fields });
+    const res = await fetch(`${srv.base}${form.path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body,
+      redirect: "manual",
+    });
+    statuses[name] = res.status;
+  }
+  expect(statuses).toEqual({ joinWithApiChallenge: 403, eventWithApiChallenge: 403, joinWithPageChallenge: 201, eventWithPageChallenge: 201 });
+  const stored = (email: string) =>
+    count("SELECT count(*) AS n FROM members WHERE email = ?", email) + count("SELECT count(*) AS n FROM event_registrations WHERE email = ?", email);
+  expect(["bot.join", "bot.event", "person.join", "person.event"].map((who) => [who, stored(`${who}@example.org`)])).toEqual([
+    ["bot.join", 0],
+    ["bot.event", 0],
+    ["person.join", 1],
+    ["person.event", 1],
+  ]);
 }, 60_000);
