@@ -12,12 +12,17 @@
 // 2. The proof of work cannot be skipped: a challenge fetched from GET /api/public/challenge, sent
 //    to a club's HTML form (join, event) without its nonce three seconds later, is refused and
 //    nothing is stored; the page's own challenge still passes without script once that old.
+// 3. A signed Stripe event in another currency or for another amount than was asked is not
+//    applied: a member renewing a 50 CHF membership by card, whose Checkout Stripe reports paid
+//    with 1 JPY (test/stripe-fake.ts signs it as Stripe does), keeps their end date; the payment
+//    is recorded as one to check, listed for the treasurer and in the member's history.
 import { Database } from "bun:sqlite";
 import { afterAll, expect, it } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { creditorReference } from "../../lib/payments/reference";
+import { fakeStripe } from "../stripe-fake";
 import { type ServerProcess, startServer } from "./server-process";
 
 const dir = mkdtempSync(join(tmpdir(), "club-red-team-money-"));
@@ -25,7 +30,10 @@ const dbPath = join(dir, "club.db");
 const pauseDir = join(dir, "paused");
 mkdirSync(pauseDir);
 const PRELOAD = join(import.meta.dir, "pause-before-audit.preload.ts");
+/** Stripe's stand-in, in this process: the server opens Checkouts there, the test plays the payer and signs the events. */
+const stripe = await fakeStripe();
 const ENV = {
+  ...stripe.env,
   RATE_LIMIT_PER_MINUTE: "1000000",
   OUTBOX_DIR: join(dir, "outbox"),
   WEBHOOK_ALLOW_PRIVATE: "true",
@@ -43,6 +51,7 @@ async function running(): Promise<ServerProcess> {
 }
 afterAll(async () => {
   await server?.kill9();
+  stripe.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -289,4 +298,68 @@ it("a challenge from the API, sent to a club's HTML form without its work three 
     ["person.join", 1],
     ["person.event", 1],
   ]);
+}, 60_000);
+
+it("a renewal's Checkout reported paid with 1 JPY for a 50 CHF membership: nothing renewed, the payment recorded to check", async () => {
+  const srv = await running();
+  const { key, clubId } = owner as { key: string; clubId: string };
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const api = `${srv.base}/api/clubs/${clubId}`;
+  const json = async (res: Promise<Response>) => {
+    const answer = await res;
+    if (answer.status >= 300) throw new Error(`${answer.url} answered ${answer.status}: ${await answer.text()}`);
+    return answer.json();
+  };
+  await json(
+    fetch(api, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ payout_iban: "CH9300762011623852957", payment_methods_enabled: ["stripe", "bank_transfer"] }),
+    }),
+  );
+  const tier = await json(
+    fetch(`${api}/tiers`, { method: "POST", headers, body: JSON.stringify({ name: "Yearly", price_cents: 5000, currency: "CHF", duration_months: 12 }) }),
+  );
+  const member = await json(
+    fetch(`${api}/members/manual`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ first_name: "Yuki", last_name: "Yen", email: "yuki@example.org", membership_end: day(10), tier_id: tier.id }),
+    }),
+  );
+  const renewal = await json(
+    fetch(`${srv.base}/api/public/manage/${member.manage_token}/renew`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ payment_method: "stripe", subscription: false }),
+    }),
+  );
+  // Stripe reports the Checkout paid, but with 1 JPY.
+  const session = stripe.sessionOf(renewal.checkout_url);
+  expect([session.amount_total, session.currency]).toEqual([5000, "chf"]);
+  Object.assign(session, { amount_total: 1, currency: "jpy" });
+  const event = stripe.pay(session.id);
+  const payload = JSON.stringify(event);
+  const hook = await fetch(`${srv.base}/api/webhooks/stripe`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": await stripe.sign(payload) },
+    body: payload,
+  });
+  expect(hook.status).toBe(200);
+
+  expect(query<{ membership_end: string }>("SELECT membership_end FROM members WHERE id = ?", member.id)).toEqual([{ membership_end: day(10) }]);
+  expect(count("SELECT count(*) AS n FROM payments WHERE member_id = ?", member.id)).toBe(0);
+  expect(count("SELECT count(*) AS n FROM webhook_deliveries WHERE type = 'payment.recorded' AND payload LIKE ?", `%${member.id}%`)).toBe(0);
+  expect(query<{ outcome: string }>("SELECT outcome FROM stripe_events WHERE id = ?", event.id)).toEqual([{ outcome: "flagged: paid 1 JPY, asked 5000 CHF" }]);
+  const flagged = await json(fetch(`${api}/payments/flagged`, { headers }));
+  expect(flagged.items.find((f: { provider_event_id: string }) => f.provider_event_id === event.id)).toMatchObject({
+    purpose: "membership",
+    member_id: member.id,
+    amount_cents: 1,
+    currency: "JPY",
+    expected_amount_cents: 5000,
+    expected_currency: "CHF",
+  });
+  const history = await json(fetch(`${api}/members/${member.id}/history`, { headers }));
+  expect(JSON.stringify(history)).toContain("payment_flagged");
 }, 60_000);
