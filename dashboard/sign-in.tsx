@@ -1,20 +1,23 @@
 // Sign-in and sign-out of the dashboard, through the sessions of lib/auth/sessions (the same
-// login as POST /api/auth/login: its per-address rate, its per-account back-off, its answers).
-// Before a session exists the sign-in form is protected by a double-submit token (a random
-// cookie repeated in the form), so another site cannot sign a browser into an account of its own.
+// login as POST /api/auth/login: its per-address rate, its per-account back-off, its answers),
+// and the page of a one-time sign-in link (lib/auth/sign-in-links: choose a password, then in).
+// Before a session exists these forms are protected by a double-submit token (a random cookie
+// repeated in the form), so another site cannot sign a browser into an account of its own.
 import type { Db } from "../db";
 import type { AuditWriter } from "../lib/audit";
 import { resolveCaller } from "../lib/auth/caller";
 import { endSession, LOGIN_RATE, LoginRequest, login } from "../lib/auth/sessions";
+import { PASSWORD_MIN, SetPasswordRequest, signInLinkAdmin, useSignInLink } from "../lib/auth/sign-in-links";
 import type { Config } from "../lib/config";
-import { Forbidden } from "../lib/errors";
+import { AppError, Forbidden } from "../lib/errors";
 import type { Locale } from "../lib/i18n";
-import { DASHBOARD_TEXTS } from "../lib/i18n/dashboard";
+import { DASHBOARD_TEXTS, fill } from "../lib/i18n/dashboard";
 import { randomBase62 } from "../lib/ids";
 import { limitAddress } from "../lib/ratelimit";
 import { errorAnswer } from "../server/errors";
 import { auditWrite, cookieHeader, csrfToken, htmlResponse, readCookie, redirectTo, SESSION_COOKIE, SESSION_COOKIE_MAX_AGE, sameToken } from "./http";
-import { check } from "./components/form";
+import { check, Field, problemsOf, type Problems } from "./components/form";
+import { instant } from "./format";
 import { h, type Html } from "./jsx";
 import { CsrfField, Document } from "./layout";
 
@@ -53,6 +56,64 @@ function SignInPage(props: { locale: Locale; token: string; next: string; email?
             <button type="submit">{t.signIn}</button>
           </div>
         </form>
+      </main>
+    </Document>
+  );
+}
+
+/** The page a one-time sign-in link opens: whose account, and the form that chooses its password. */
+function WelcomePage(props: { locale: Locale; csrf: string; token: string; email: string; expiresAt: string; problems: Problems }): Html {
+  const t = DASHBOARD_TEXTS[props.locale];
+  const w = t.welcome;
+  const { fields, message } = props.problems;
+  return (
+    <Document locale={props.locale} title={w.title}>
+      <main id="main" class="login">
+        <h1>{w.title}</h1>
+        {message ? (
+          <div class="notice error" role="alert">
+            {message}
+          </div>
+        ) : null}
+        <p>{fill(w.text, { email: props.email })}</p>
+        <form method="post" action="/admin/welcome" class="card">
+          <CsrfField token={props.csrf} />
+          <input type="hidden" name="token" value={props.token} />
+          {/* The account's email, for the browser's password manager to file the new password under. */}
+          <input type="hidden" name="email" value={props.email} autocomplete="username" />
+          <Field
+            name="password"
+            type="password"
+            label={w.newPassword}
+            autocomplete="new-password"
+            required
+            hint={fill(w.hint, { min: PASSWORD_MIN })}
+            error={fields.password}
+          />
+          <Field name="confirm" type="password" label={w.confirm} autocomplete="new-password" required error={fields.confirm} />
+          <div class="actions">
+            <button type="submit">{w.submit}</button>
+          </div>
+        </form>
+        <p class="muted">{fill(w.expires, { date: `${instant(props.expiresAt, props.locale)} UTC` })}</p>
+      </main>
+    </Document>
+  );
+}
+
+/** A link that cannot be used: why, and the way to the sign-in form. */
+function LinkRefusedPage(props: { locale: Locale; detail: string }): Html {
+  const t = DASHBOARD_TEXTS[props.locale];
+  return (
+    <Document locale={props.locale} title={t.errorTitle}>
+      <main id="main" class="login">
+        <h1>{t.errorTitle}</h1>
+        <div class="notice error" role="alert">
+          <p>{props.detail}</p>
+        </div>
+        <p>
+          <a href="/admin/login">{t.signIn}</a>
+        </p>
       </main>
     </Document>
   );
@@ -139,7 +200,82 @@ export function signInRoutes(deps: { db: Db; config: Config; audit: AuditWriter;
     return response;
   };
 
-  const routes: Record<string, Handler> = { "GET /admin/login": show, "POST /admin/login": submit, "POST /admin/logout": signOut };
+  /** A refusal of a link as its page, in the club's language once the link is known. */
+  function linkRefused(err: unknown, locale: Locale): Response {
+    const answer = errorAnswer(err, err instanceof AppError && err.clubLocale ? err.clubLocale : locale);
+    const detail = typeof answer.body.detail === "string" ? answer.body.detail : answer.body.detail.map((i) => i.msg).join(" ");
+    return htmlResponse(<LinkRefusedPage locale={(err instanceof AppError && err.clubLocale) || locale} detail={detail} />, answer.status, answer.headers);
+  }
+
+  /** The link's form, with a fresh double-submit token. */
+  function welcomeForm(locale: Locale, token: string, admin: { email: string; expires_at: string }, problems: Problems): Response {
+    const csrf = randomBase62(32);
+    return htmlResponse(
+      <WelcomePage locale={locale} csrf={csrf} token={token} email={admin.email} expiresAt={admin.expires_at} problems={problems} />,
+      problems.status,
+      {
+        "set-cookie": cookieHeader(LOGIN_COOKIE, csrf, 3600, secure),
+        // The token is in this page's address: no other site may learn it from a Referer.
+        "referrer-policy": "no-referrer",
+      },
+    );
+  }
+
+  // Opening the link spends nothing (link previews open it too): it shows whose account it is.
+  const welcome: Handler = async (request, _ip, _id, locale) => {
+    const token = new URL(request.url).searchParams.get("token") ?? "";
+    try {
+      const admin = await signInLinkAdmin(db, token);
+      return welcomeForm(admin.locale, token, admin, { status: 200, fields: {}, message: null });
+    } catch (err) {
+      return linkRefused(err, locale);
+    }
+  };
+
+  const setPassword: Handler = async (request, ip, requestId, locale) => {
+    const started = performance.now();
+    const fields = await request.formData().catch(() => new FormData());
+    const input = { token: String(fields.get("token") ?? ""), password: String(fields.get("password") ?? ""), confirm: String(fields.get("confirm") ?? "") };
+    let admin: Awaited<ReturnType<typeof signInLinkAdmin>>;
+    try {
+      if (!sameToken(fields.get("_csrf") as string | null, readCookie(request, LOGIN_COOKIE) ?? "")) throw new Forbidden("CSRF_INVALID");
+      // Each try costs a password hash, as a sign-in does: the sign-in's rate per address.
+      limitAddress(db, LOGIN_RATE.scope, LOGIN_RATE.perMinute, ip);
+      admin = await signInLinkAdmin(db, input.token);
+    } catch (err) {
+      return linkRefused(err, locale);
+    }
+    const checked = check(SetPasswordRequest, input, admin.locale);
+    if (!checked.ok) return welcomeForm(admin.locale, input.token, admin, checked.problems);
+    try {
+      const session = await useSignInLink(db, checked.data);
+      const response = redirectTo(request, "/admin");
+      response.headers.append("set-cookie", cookieHeader(SESSION_COOKIE, session.token, SESSION_COOKIE_MAX_AGE, secure));
+      response.headers.append("set-cookie", cookieHeader(LOGIN_COOKIE, "", 0, secure));
+      await auditWrite(audit, {
+        request,
+        path: "/admin/welcome",
+        status: response.status,
+        started,
+        ip,
+        requestId,
+        clubId: session.club_id,
+        adminId: session.admin_id,
+      });
+      return response;
+    } catch (err) {
+      if (err instanceof AppError && err.status === 422) return welcomeForm(admin.locale, input.token, admin, problemsOf(err, admin.locale));
+      return linkRefused(err, locale);
+    }
+  };
+
+  const routes: Record<string, Handler> = {
+    "GET /admin/login": show,
+    "POST /admin/login": submit,
+    "POST /admin/logout": signOut,
+    "GET /admin/welcome": welcome,
+    "POST /admin/welcome": setPassword,
+  };
   return {
     match(method: string, path: string): Handler | null {
       return routes[`${method} ${path.replace(/\/$/, "")}`] ?? null;

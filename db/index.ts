@@ -1,53 +1,64 @@
-// The only module that knows the dialect. It opens the SQLite file with two connections — one
-// writer behind a FIFO mutex, one reader (WAL lets reads run beside the writer) — and hands lib/
-// a `Db`: `read` for queries, `tx(fn)` for every write. Moving to PostgreSQL means a new
-// implementation of this file, not of lib/.
-import { Database } from "bun:sqlite";
-import { mkdirSync, statfsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
-import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+// What lib/ sees of the database, whichever engine holds it: a `Db` with `read` for queries and
+// `tx(fn)` for every write. The engine is chosen by DATABASE_URL (db/dialect.ts); db/sqlite.ts
+// and db/pg.ts are the two implementations, and nothing outside db/ names either.
+import type { Database } from "bun:sqlite";
+import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { ENGINE, type Engine, engineOf } from "./dialect";
 import * as schema from "./schema";
-import { emailKeyOf, sortNameOf } from "./text";
 
 export { schema };
 export type Schema = typeof schema;
-export type Queryable = BunSQLiteDatabase<Schema>;
+
+/**
+ * The query builder lib/ writes with: the part of Drizzle's API that both dialects share
+ * (select, insert, update, delete with returning and on-conflict, `$count`, prepared queries).
+ * It is typed with SQLite's builder types, one surface to check against, less the methods only
+ * SQLite has (`get`, `all`, `run`, `values`, the client): on PostgreSQL the same calls reach
+ * Drizzle's PostgreSQL builder, and the whole suite runs on both (test/db/dialect-neutral.test.ts
+ * keeps SQLite-only calls out of lib/).
+ */
+export type Queryable = Omit<BunSQLiteDatabase<Schema>, "run" | "all" | "get" | "values" | "$client" | "transaction">;
+
+/** A table and a column of db/schema.ts, as lib/ names them in a type (the same surface as Queryable). */
+export type AnyTable = SQLiteTable;
+export type AnyColumn = SQLiteColumn;
 
 export type Db = {
-  /** Reads; never write through it (a write here would wait on the writer's lock and fail). */
+  engine: Engine;
+  /** Reads; never write through it. */
   read: Queryable;
   /**
-   * Runs `fn` in one transaction on the writer connection, after every transaction queued before
-   * it, and resolves once it is durable. Rolls back (only `fn`'s own writes) when `fn` throws.
-   * `fn` may await, but must not do network I/O: queue a job instead. Transactions queued at the
-   * same moment share one commit (see `GroupCommit`).
+   * Runs `fn` in one transaction and resolves once it is durable. Rolls back (only `fn`'s own
+   * writes) when `fn` throws. `fn` may await, but must not do network I/O: queue a job instead.
+   * Every statement of `fn` runs on `t`. On PostgreSQL a transaction that lost a deadlock or a
+   * serialization conflict is run again from the start, so `fn` must only touch the database.
    */
   tx<T>(fn: (t: Queryable) => Promise<T>): Promise<T>;
   /**
    * A read query built once per database and kept prepared, for hot paths: building a select of a
    * wide table (clubs has 100+ columns) costs ten times more than running it. `name` identifies
-   * the query; values come through `sql.placeholder("x")` and `.execute({ x })`. The builder is
-   * handed unprepared so each dialect prepares it its own way (PostgreSQL needs the name).
+   * the query; values come through `sql.placeholder("x")` and `.execute({ x })`.
    */
   prepareRead<P>(name: string, build: (q: Queryable) => { prepare(): P }): P;
   /**
-   * The same for a statement of a hot write path, prepared on the writer connection: execute it
-   * ONLY inside `tx` (it runs in the current transaction, like the builders of `t`).
+   * The same for a statement of a hot write path: `prepareTx(name, build)(t)` is the statement
+   * prepared for the transaction `t`, run with `.execute({ x })` inside it.
    */
-  prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): P;
+  prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): (t: Queryable) => P;
   /**
    * Whether another process has committed to the database since the previous call (the first:
-   * since it was opened). This process's own writes never count. SQLite: `PRAGMA data_version`
-   * of the writer connection, which changes only for other connections' commits (the reader
-   * never writes).
+   * since it was opened), for an import that yields to others. SQLite only; PostgreSQL writers do
+   * not wait on one another's locks for other rows, so it says false.
    */
   othersWrote(): boolean;
-  /** Path of the database file (`:memory:` for none). */
+  /** Where the database is: the SQLite file (`:memory:` for none), or the PostgreSQL address without its password. */
   path: string;
-  /** Runs a SQLite-only statement outside lib/ concerns (backup, integrity check). */
+  /** The SQLite connection, for SQLite-only work (backup, integrity check); undefined on PostgreSQL. */
   raw: Database;
-  close(): void;
+  /** Runs a statement of the engine's own SQL outside lib/ concerns (tests, tools): the rows. */
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  close(): Promise<void>;
 };
 
 /**
@@ -60,363 +71,45 @@ export function withinTx(db: Db, t: Queryable): Db {
   return { ...db, tx: (fn) => fn(t) };
 }
 
-const MIGRATIONS = join(import.meta.dir, "migrations");
-
-function configure(conn: Database, writer: boolean) {
-  conn.exec("PRAGMA busy_timeout = 5000");
-  conn.exec("PRAGMA foreign_keys = ON");
-  // Deleted or overwritten content is zeroed in the file, not left in free space: an erased
-  // member's name must not be readable from the database file afterwards (GDPR art. 17).
-  conn.exec("PRAGMA secure_delete = ON");
-  if (writer) {
-    conn.exec("PRAGMA journal_mode = WAL");
-    // An acknowledged write must survive a power cut: FULL syncs the WAL at each commit.
-    conn.exec("PRAGMA synchronous = FULL");
-    // A statement that fires a trigger (the members version's, below) inside a transaction keeps
-    // a statement journal, and GroupCommit's savepoints keep those until the savepoint ends: on
-    // disk (SQLite spills past 64 KiB to a temporary file) a 5,000-line import made 130,000
-    // extra writes (0.6 s of system time). In memory they are bounded by one transaction's pages.
-    conn.exec("PRAGMA temp_store = MEMORY");
-  }
+/**
+ * Runs a prepared select and reads its rows as arrays, in the select's order: SQLite's `values()`
+ * skips building an object per row (a page of the member list, see lib/members). PostgreSQL's
+ * prepared queries have no such call: their rows' values, which keep the select's order.
+ */
+export async function rowsAsArrays(prepared: { execute(params: unknown): Promise<unknown> }, params: unknown): Promise<unknown[][]> {
+  const lite = prepared as { values?: (params: unknown) => Promise<unknown[][]> };
+  if (typeof lite.values === "function") return lite.values(params);
+  return ((await prepared.execute(params)) as Record<string, unknown>[]).map((row) => Object.values(row));
 }
 
-type Queued = { fn: (t: Queryable) => Promise<unknown>; resolve: (value: unknown) => void; reject: (err: unknown) => void };
-type Outcome = { job: Queued; ok: boolean; value: unknown };
-
-/** Most transactions one commit carries. */
-const GROUP_MAX = 256;
+/** The database cannot be used as it is; `message` says why and what to do, in one line. */
+export class DatabaseRefused extends Error {}
 
 /**
- * Group commit. Transactions run one after the other in the order they asked (FIFO), on the one
- * writer connection; those waiting at the same moment (every request that reached its write in
- * the same turn of the event loop) run inside ONE `BEGIN IMMEDIATE ... COMMIT`, each in a
- * savepoint of its own, so that a failing one undoes only its own writes. Nobody hears "done"
- * before the COMMIT: a transaction is as durable as before, and a burst of N writers pays one
- * disk sync (synchronous = FULL) instead of N. Each transaction still sees the writes of those
- * before it (same connection), so rules such as "one `valid` check-in per ticket" hold.
+ * Opens the database DATABASE_URL names and applies the migrations. `check` (the server's start)
+ * also refuses a database that cannot serve (damaged, read-only, full disk, unreachable). Any
+ * failure is a DatabaseRefused, whose message is one line for the operator.
  */
-class GroupCommit {
-  private queue: Queued[] = [];
-  private running = false;
-
-  constructor(
-    private readonly conn: Database,
-    private readonly writer: Queryable,
-  ) {}
-
-  run<T>(fn: (t: Queryable) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.running) {
-        this.running = true;
-        // Let the requests already read in this turn of the event loop join the group.
-        setImmediate(() => void this.drain());
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      while (this.queue.length) await this.runGroup(this.queue.splice(0, GROUP_MAX));
-    } finally {
-      this.running = false;
-    }
-  }
-
-  private async runGroup(group: Queued[]): Promise<void> {
-    const done: Outcome[] = [];
-    for (let i = 0; i < group.length; i++) {
-      if (!this.conn.inTransaction) {
-        try {
-          this.conn.exec("BEGIN IMMEDIATE");
-        } catch (err) {
-          for (const job of group.slice(i)) job.reject(err);
-          break;
-        }
-      }
-      const job = group[i];
-      // A transaction alone in its group needs no savepoint: its failure rolls back all there is.
-      // A savepoint also keeps every statement journal of the transaction until it ends (a
-      // statement that fires a trigger journals the pages it touches): megabytes for an import's slice.
-      const alone = group.length === 1;
-      if (!alone) this.conn.exec("SAVEPOINT tx");
-      try {
-        const value = await job.fn(this.writer);
-        if (!alone) this.conn.exec("RELEASE tx");
-        done.push({ job, ok: true, value });
-      } catch (err) {
-        if (this.conn.inTransaction) {
-          if (alone) this.conn.exec("ROLLBACK");
-          else {
-            this.conn.exec("ROLLBACK TO tx");
-            this.conn.exec("RELEASE tx");
-          }
-          done.push({ job, ok: false, value: err });
-        } else {
-          // SQLite rolled the whole transaction back itself (disk full, I/O error): the group's
-          // earlier work is gone too. They fail; the next ones start a new transaction.
-          for (const d of done) if (d.ok) Object.assign(d, { ok: false, value: err });
-          done.push({ job, ok: false, value: err });
-          this.settle(done.splice(0));
-        }
-      }
-    }
-    if (this.conn.inTransaction) {
-      try {
-        this.conn.exec("COMMIT");
-      } catch (err) {
-        if (this.conn.inTransaction) this.conn.exec("ROLLBACK");
-        for (const d of done) if (d.ok) Object.assign(d, { ok: false, value: err });
-      }
-    }
-    this.settle(done);
-  }
-
-  private settle(outcomes: Outcome[]) {
-    for (const d of outcomes) d.ok ? d.job.resolve(d.value) : d.job.reject(d.value);
-  }
+export async function openDb(url: string, options: { check?: boolean } = {}): Promise<Db> {
+  const engine = engineOf(url);
+  // The tables were built for one engine when the process started (db/dialect.ts).
+  if (engine !== ENGINE) throw new DatabaseRefused(`this process was started for ${ENGINE} (DATABASE_URL at start) and cannot open a ${engine} database`);
+  if (engine === "postgres") return (await import("./pg")).openPostgres(url);
+  return (await import("./sqlite")).openSqlite(url, options);
 }
 
-/**
- * Members written before `sort_name` existed (migration 0007) get theirs here, once: the key is
- * made by JS (db/text), which SQL cannot do. Every write since sets it, so this finds nothing.
- * Asked per club, so that the (club_id, sort_name) index answers: a scan of every member at each
- * start read the whole table and left the start-up process megabytes of page cache heavier.
- */
-function backfillSortNames(conn: Database): void {
-  const rows = conn
-    .query<{ id: string; first_name: string; last_name: string }, []>(
-      "SELECT id, first_name, last_name FROM members WHERE club_id IN (SELECT id FROM clubs) AND sort_name = ''",
-    )
-    .all();
-  if (!rows.length) return;
-  const update = conn.prepare<void, [string, string]>("UPDATE members SET sort_name = ? WHERE id = ?");
-  conn.transaction(() => {
-    for (const r of rows) update.run(sortNameOf(r), r.id);
-  })();
-}
-
-/** The SQLite result codes of `err` and of the errors it wraps (Drizzle wraps the driver's). */
-function sqliteCodes(err: unknown): string[] {
-  const codes: string[] = [];
+/** Whether `err` is a unique key refusing a row (SQLite's SQLITE_CONSTRAINT_UNIQUE, PostgreSQL's 23505). */
+export function isUniqueViolation(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && code.startsWith("SQLITE_")) codes.push(code);
+    if (code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
   }
-  return codes;
+  return false;
 }
 
 /**
  * Whether `err` is the database being unable to serve, not a fault of the request or of our code:
- * `busy` (another process holds the write lock past the busy timeout: try again in a moment), or
- * `down` (the file turned read-only, the disk is full, an I/O error: until an operator acts).
- * Null for anything else. The dialect's codes stay here; server/errors.ts answers 503.
+ * `busy` (try again in a moment), or `down` (until an operator or the network acts). Null for
+ * anything else. server/errors.ts answers 503 for both.
  */
-export function unavailability(err: unknown): "busy" | "down" | null {
-  for (const code of sqliteCodes(err)) {
-    if (code.startsWith("SQLITE_BUSY")) return "busy";
-    if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_IOERR")) return "down";
-  }
-  return null;
-}
-
-/** The database file cannot be used as it is; `message` says why and what to do, in one line. */
-export class DatabaseRefused extends Error {}
-
-/** Free space the database's folder must have at start (the WAL grows before a checkpoint). */
-const MIN_FREE_BYTES = 32 * 1024 * 1024;
-
-/** What an error met while opening the file means for the operator. */
-function refusal(path: string, err: unknown): DatabaseRefused {
-  const codes = sqliteCodes(err).join(" ");
-  const said = err instanceof Error ? err.message : String(err);
-  if (/SQLITE_(NOTADB|CORRUPT)/.test(codes))
-    return new DatabaseRefused(`${path} is not a readable SQLite database (damaged or truncated: ${said}). Restore it from a backup.`);
-  if (/SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(codes))
-    return new DatabaseRefused(`${path} cannot be opened for writing (${said}). Give the server's user write access to the file and its folder.`);
-  if (/SQLITE_FULL/.test(codes)) return new DatabaseRefused(`the disk holding ${path} is full (${said}). Free some space.`);
-  if (/SQLITE_IOERR/.test(codes)) return new DatabaseRefused(`${path} cannot be read or written (I/O error: ${said}). Check the disk.`);
-  return new DatabaseRefused(`${path} cannot be opened: ${said}`);
-}
-
-/**
- * What a server checks before it serves (an answer of 500 to every write, or a stack trace, was
- * all an operator saw before): the file is sound (`PRAGMA quick_check`), can be written (a write
- * transaction is begun and rolled back), and its folder has room. Throws DatabaseRefused.
- */
-function checkUsable(conn: Database, path: string): void {
-  const problems = conn
-    .query<{ quick_check: string }, []>("PRAGMA quick_check")
-    .all()
-    .map((r) => r.quick_check);
-  if (problems.join() !== "ok") {
-    const found = problems.join("; ").replace(/\s+/g, " ").slice(0, 200);
-    throw new DatabaseRefused(`${path} is damaged (PRAGMA quick_check: ${found}...). Restore it from a backup.`);
-  }
-  const version = conn.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
-  conn.exec("BEGIN IMMEDIATE");
-  try {
-    // Rewrites the header page: a read-only file, or one SQLite opened read-only, refuses it.
-    conn.exec(`PRAGMA user_version = ${version}`);
-  } finally {
-    conn.exec("ROLLBACK");
-  }
-  const { bavail, bsize } = statfsSync(dirname(path));
-  const free = bavail * bsize;
-  if (free < MIN_FREE_BYTES) {
-    const mb = (n: number) => `${Math.floor(n / 1024 / 1024)} MB`;
-    throw new DatabaseRefused(`the disk holding ${path} has ${mb(free)} free; the server needs at least ${mb(MIN_FREE_BYTES)}. Free some space.`);
-  }
-}
-
-/**
- * Opens the database, applies the migrations. `check` (the server's start) also refuses a file
- * that is damaged, read-only or on a full disk (checkUsable). Any failure to open the file is a
- * DatabaseRefused, whose message is one line for the operator.
- */
-export function openDb(path: string, options: { check?: boolean } = {}): Db {
-  let writerConn: Database | undefined;
-  let readerConn: Database | undefined;
-  try {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    writerConn = new Database(path, { create: true, strict: true });
-    configure(writerConn, true);
-    if (options.check && path !== ":memory:") checkUsable(writerConn, path);
-    // An in-memory database cannot be shared between connections: reads use the writer then.
-    readerConn = path === ":memory:" ? writerConn : new Database(path, { strict: true });
-    if (readerConn !== writerConn) configure(readerConn, false);
-    unplannedLimits(writerConn);
-    if (readerConn !== writerConn) unplannedLimits(readerConn);
-    return ready(path, writerConn, readerConn);
-  } catch (err) {
-    if (readerConn !== writerConn) readerConn?.close();
-    writerConn?.close();
-    throw err instanceof DatabaseRefused ? err : refusal(path, err);
-  }
-}
-
-/**
- * Members without a page token (DESIGN.md section 14: /m/<manage_token>) get one here, once: every
- * member created since has one; this covers rows written by older versions or by hand. Random,
- * 32 bytes, base64url, like lib/members' own.
- */
-function backfillManageTokens(conn: Database): void {
-  const rows = conn.query<{ id: string }, []>("SELECT id FROM members WHERE manage_token IS NULL").all();
-  if (!rows.length) return;
-  const update = conn.prepare<void, [string, string]>("UPDATE members SET manage_token = ? WHERE id = ?");
-  conn.transaction(() => {
-    for (const r of rows) update.run(Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"), r.id);
-  })();
-}
-
-/**
- * Registrations written before `email_key` existed get theirs here (JS makes the key, as for
- * sort_name), so `max_per_email` counts them too. Asked per event, so that the (event_id,
- * email_key) index answers and a start does not read the whole table.
- */
-function backfillEmailKeys(conn: Database): void {
-  const events = conn.query<{ id: string }, []>("SELECT id FROM events").all();
-  const find = conn.query<{ id: string; email: string }, [string]>(
-    "SELECT id, email FROM event_registrations WHERE event_id = ? AND email_key IS NULL AND email IS NOT NULL",
-  );
-  const update = conn.prepare<void, [string, string]>("UPDATE event_registrations SET email_key = ? WHERE id = ?");
-  for (const { id } of events) {
-    const rows = find.all(id);
-    if (!rows.length) continue;
-    conn.transaction(() => {
-      for (const r of rows) update.run(emailKeyOf(r.email), r.id);
-    })();
-  }
-}
-
-/** Raises a club's members version (`member_versions`), creating its row at the first write. */
-const bumpVersion = (club: string, when = "true") =>
-  `INSERT INTO member_versions (club_id, version) SELECT ${club}, 1 WHERE ${when} ON CONFLICT (club_id) DO UPDATE SET version = version + 1;`;
-
-/**
- * Every insert, update and delete of a member raises its club's members version in the same
- * transaction (rolled back with it), whoever writes: the list's kept counts and pages
- * (lib/members/kept.ts) cannot miss a write, today's or one added later. So does what else a page
- * of the list shows: a tier's name (each item's tier_name) and the club's grace period (each
- * item's status). Triggers are not something drizzle-kit generates from schema.ts, hence here, at
- * every open (IF NOT EXISTS: once per file).
- */
-function memberVersionTriggers(conn: Database): void {
-  conn.exec(`CREATE TRIGGER IF NOT EXISTS members_version_insert AFTER INSERT ON members BEGIN ${bumpVersion("NEW.club_id")} END`);
-  conn.exec(`CREATE TRIGGER IF NOT EXISTS members_version_delete AFTER DELETE ON members BEGIN ${bumpVersion("OLD.club_id")} END`);
-  conn.exec(
-    `CREATE TRIGGER IF NOT EXISTS members_version_update AFTER UPDATE ON members BEGIN ${bumpVersion("NEW.club_id")} ${bumpVersion("OLD.club_id", "OLD.club_id IS NOT NEW.club_id")} END`,
-  );
-  conn.exec(
-    `CREATE TRIGGER IF NOT EXISTS members_version_tier_name AFTER UPDATE OF name ON tiers WHEN OLD.name IS NOT NEW.name BEGIN ${bumpVersion("NEW.club_id")} END`,
-  );
-  conn.exec(
-    `CREATE TRIGGER IF NOT EXISTS members_version_grace AFTER UPDATE OF grace_period_days ON clubs WHEN OLD.grace_period_days IS NOT NEW.grace_period_days BEGIN ${bumpVersion("NEW.id")} END`,
-  );
-}
-
-/**
- * Drizzle binds LIMIT and OFFSET (`limit ?`); SQLite (3.47 on) reads a bare bound LIMIT while
- * planning, so binding one marks the statement expired and every execution prepares it again:
- * reading the 111-column club row took five times as long, a page of members 15 % longer. As
- * `(? + 0)` the value is the same and the plan no longer depends on it.
- */
-function unplannedLimits(conn: Database): void {
-  const prepare = conn.prepare.bind(conn);
-  conn.prepare = ((sql: string, ...rest: unknown[]) => prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"), ...(rest as []))) as typeof conn.prepare;
-}
-
-function ready(path: string, writerConn: Database, readerConn: Database): Db {
-  const writer = drizzle({ client: writerConn, schema });
-  const reader = drizzle({ client: readerConn, schema });
-  migrate(writer, { migrationsFolder: MIGRATIONS });
-  backfillSortNames(writerConn);
-  backfillManageTokens(writerConn);
-  backfillEmailKeys(writerConn);
-  memberVersionTriggers(writerConn);
-  const group = new GroupCommit(writerConn, writer);
-  const dataVersion = writerConn.prepare<{ data_version: number }, []>("PRAGMA data_version");
-  let seenVersion = dataVersion.get()?.data_version;
-  const preparedReads = new Map<string, unknown>();
-  const preparedWrites = new Map<string, unknown>();
-  return {
-    read: reader,
-    prepareRead<P>(name: string, build: (q: Queryable) => { prepare(): P }): P {
-      let query = preparedReads.get(name) as P | undefined;
-      if (query === undefined) {
-        query = build(reader).prepare();
-        preparedReads.set(name, query);
-      }
-      return query;
-    },
-    prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): P {
-      let query = preparedWrites.get(name) as P | undefined;
-      if (query === undefined) {
-        query = build(writer).prepare();
-        preparedWrites.set(name, query);
-      }
-      return query;
-    },
-    othersWrote() {
-      const now = dataVersion.get()?.data_version;
-      const changed = now !== seenVersion;
-      seenVersion = now;
-      return changed;
-    },
-    path,
-    raw: writerConn,
-    tx: (fn) => group.run(fn),
-    close() {
-      if (readerConn !== writerConn) readerConn.close();
-      // Cached statements make close() lazy (sqlite3_close_v2), which skips the checkpoint a
-      // last close does: without this the database file alone, copied after a clean stop, would
-      // miss what is still in the -wal file. PASSIVE never waits: a CLI command closing while
-      // the server writes is not held up (the server checkpoints when it stops).
-      try {
-        if (path !== ":memory:") writerConn.run("PRAGMA wal_checkpoint(PASSIVE)");
-      } finally {
-        writerConn.close();
-      }
-    },
-  };
-}
+export { unavailability } from "./unavailable";

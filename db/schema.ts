@@ -1,14 +1,14 @@
-// Drizzle schema (sqlite-core). Column names are snake_case; times are ISO 8601 UTC strings,
+// Drizzle schema, one description for both engines (the builders of db/dialect.ts). Column names are snake_case; times are ISO 8601 UTC strings,
 // money integer cents, ids UUID strings. Each later area adds its tables below with a migration.
 import { sql } from "drizzle-orm";
-import { blob, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, primaryKey, real, serialKey, table, text, uniqueIndex } from "./dialect";
 
 /**
  * The club: its settings are columns, one per field of SPEC "Club" and "Club update payload".
  * What the API does with each (shown, writable, which scope, default at creation, extra checks)
  * is lib/clubs/fields.ts, keyed by these names. No SQL defaults: creation writes every value.
  */
-export const clubs = sqliteTable(
+export const clubs = table(
   "clubs",
   {
     id: text("id").primaryKey(),
@@ -149,7 +149,7 @@ export const clubs = sqliteTable(
   (t) => [uniqueIndex("clubs_slug_unique").on(t.slug)],
 );
 
-export const admins = sqliteTable(
+export const admins = table(
   "admins",
   {
     id: text("id").primaryKey(),
@@ -175,7 +175,7 @@ export const admins = sqliteTable(
   (t) => [uniqueIndex("admins_email_unique").on(t.email)],
 );
 
-export const apiKeys = sqliteTable(
+export const apiKeys = table(
   "api_keys",
   {
     id: text("id").primaryKey(),
@@ -200,7 +200,7 @@ export const apiKeys = sqliteTable(
 );
 
 /** Dashboard sessions (email and password login); only the token's SHA-256 is stored. */
-export const adminSessions = sqliteTable("admin_sessions", {
+export const adminSessions = table("admin_sessions", {
   id: text("id").primaryKey(),
   admin_id: text("admin_id")
     .notNull()
@@ -210,7 +210,27 @@ export const adminSessions = sqliteTable("admin_sessions", {
   created_at: text("created_at").notNull(),
 });
 
-export const auditLog = sqliteTable(
+/**
+ * One-time sign-in links (lib/auth/sign-in-links): the first start prints one for the owner, and
+ * `cli admins sign-in-link` makes a fresh one. Only the token's SHA-256 is stored; `used_at` is
+ * set by the one conditional write that spends it, so a link signs in once, whoever races.
+ */
+export const adminSignInLinks = table(
+  "admin_sign_in_links",
+  {
+    id: text("id").primaryKey(),
+    admin_id: text("admin_id")
+      .notNull()
+      .references(() => admins.id),
+    token_hash: text("token_hash").notNull(),
+    expires_at: text("expires_at").notNull(),
+    used_at: text("used_at"),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("admin_sign_in_links_hash_unique").on(t.token_hash), index("admin_sign_in_links_admin_idx").on(t.admin_id)],
+);
+
+export const auditLog = table(
   "audit_log",
   {
     id: text("id").primaryKey(),
@@ -238,7 +258,7 @@ export const auditLog = sqliteTable(
  * Background work written in the same transaction as the change that causes it (no I/O inside a
  * transaction: DESIGN.md section 1), run after commit by lib/jobs, surviving restarts.
  */
-export const jobs = sqliteTable(
+export const jobs = table(
   "jobs",
   {
     id: text("id").primaryKey(),
@@ -253,13 +273,24 @@ export const jobs = sqliteTable(
     outcome: text("outcome"),
     created_at: text("created_at").notNull(),
     finished_at: text("finished_at"),
+    /**
+     * The claim of the process running the job (several processes share one queue): until
+     * `lease_until` no other process takes it; a process that died lets it lapse, and another
+     * runs the job (lib/jobs claimJobs).
+     */
+    lease_owner: text("lease_owner"),
+    lease_until: text("lease_until"),
   },
-  (t) => [index("jobs_status_run_after_idx").on(t.status, t.run_after)],
+  (t) => [
+    index("jobs_status_run_after_idx").on(t.status, t.run_after),
+    // One pending run of each recurring job (club ''), however many processes start at once.
+    uniqueIndex("jobs_recurring_pending_unique").on(t.kind).where(sql`status = 'pending' and club_id = ''`),
+  ],
 );
 
 // ---- Members, tiers, payments (members issue) ----------------------------------------------
 
-export const tiers = sqliteTable(
+export const tiers = table(
   "tiers",
   {
     id: text("id").primaryKey(),
@@ -280,7 +311,7 @@ export const tiers = sqliteTable(
   (t) => [index("tiers_club_idx").on(t.club_id, t.sort_order)],
 );
 
-export const members = sqliteTable(
+export const members = table(
   "members",
   {
     id: text("id").primaryKey(),
@@ -371,13 +402,13 @@ export const members = sqliteTable(
  * or a page of the list kept with the version it was read at is exact while the version stands
  * (lib/members/kept.ts).
  */
-export const memberVersions = sqliteTable("member_versions", {
+export const memberVersions = table("member_versions", {
   club_id: text("club_id").primaryKey(),
   version: integer("version").notNull().default(0),
 });
 
 /** One row per transition of a member: who, when, what, why (DESIGN.md section 6). */
-export const memberHistory = sqliteTable(
+export const memberHistory = table(
   "member_history",
   {
     id: text("id").primaryKey(),
@@ -407,7 +438,7 @@ export const memberHistory = sqliteTable(
  * Money received: membership payments (manual or through the payment provider) and event
  * tickets. Stats (DESIGN.md section 10) are computed from these rows.
  */
-export const payments = sqliteTable(
+export const payments = table(
   "payments",
   {
     id: text("id").primaryKey(),
@@ -446,7 +477,7 @@ export const payments = sqliteTable(
  * Stripe events already handled (lib/stripe-events): the row is inserted in the transaction that
  * applies the event, and its key makes a second copy, even one arriving at the same moment, a no-op.
  */
-export const stripeEvents = sqliteTable("stripe_events", {
+export const stripeEvents = table("stripe_events", {
   /** Stripe's event id (`evt_...`). */
   id: text("id").primaryKey(),
   type: text("type").notNull(),
@@ -463,7 +494,7 @@ export const stripeEvents = sqliteTable("stripe_events", {
  * (lib/stripe-events), for the treasurer to look at (GET .../payments/flagged). Kept apart from
  * `payments`, which every total, receipt and export reads: nothing here counts until an admin acts.
  */
-export const flaggedPayments = sqliteTable(
+export const flaggedPayments = table(
   "flagged_payments",
   {
     id: text("id").primaryKey(),
@@ -495,7 +526,7 @@ export const flaggedPayments = sqliteTable(
  * One row per verification of a card (GET /api/verify/<serial>, MCP verify_card), whatever the
  * verdict: an unknown code is stored too (DESIGN.md section 9). Attendance is read from here.
  */
-export const scans = sqliteTable(
+export const scans = table(
   "scans",
   {
     id: text("id").primaryKey(),
@@ -518,7 +549,7 @@ export const scans = sqliteTable(
 // ---- Events, tickets, registrations, check-ins, promo codes (events issue) ------------------
 
 /** A club event (DESIGN.md section 8): `draft`, `published` or `cancelled`. */
-export const events = sqliteTable(
+export const events = table(
   "events",
   {
     id: text("id").primaryKey(),
@@ -559,7 +590,7 @@ export const events = sqliteTable(
   (t) => [uniqueIndex("events_club_slug_unique").on(t.club_id, t.slug), index("events_club_starts_idx").on(t.club_id, t.starts_at)],
 );
 
-export const eventTickets = sqliteTable(
+export const eventTickets = table(
   "event_tickets",
   {
     id: text("id").primaryKey(),
@@ -584,7 +615,7 @@ export const eventTickets = sqliteTable(
 );
 
 /** `confirmed`, `pending` (awaiting payment) or `cancelled` (DESIGN.md section 8). */
-export const eventRegistrations = sqliteTable(
+export const eventRegistrations = table(
   "event_registrations",
   {
     id: text("id").primaryKey(),
@@ -633,7 +664,7 @@ export const eventRegistrations = sqliteTable(
 );
 
 /** Every check-in scan, accepted or refused, with who scanned and the client's retry nonce. */
-export const checkIns = sqliteTable(
+export const checkIns = table(
   "check_ins",
   {
     id: text("id").primaryKey(),
@@ -654,7 +685,7 @@ export const checkIns = sqliteTable(
 );
 
 /** DESIGN.md section 7. `code_key` is the upper-cased code: unique per club, case-insensitively. */
-export const promoCodes = sqliteTable(
+export const promoCodes = table(
   "promo_codes",
   {
     id: text("id").primaryKey(),
@@ -682,7 +713,7 @@ export const promoCodes = sqliteTable(
   (t) => [uniqueIndex("promo_codes_club_code_unique").on(t.club_id, t.code_key), index("promo_codes_event_idx").on(t.event_id)],
 );
 
-export const promoRedemptions = sqliteTable(
+export const promoRedemptions = table(
   "promo_redemptions",
   {
     id: text("id").primaryKey(),
@@ -706,7 +737,7 @@ export const promoRedemptions = sqliteTable(
  * A device that added a member's Apple Wallet pass and asked for its updates (PassKit web
  * service "register a device"): one row per device and pass, with the device's push token.
  */
-export const appleRegistrations = sqliteTable(
+export const appleRegistrations = table(
   "apple_registrations",
   {
     id: text("id").primaryKey(),
@@ -736,7 +767,7 @@ export const appleRegistrations = sqliteTable(
  * what the phone's copy needs to be told once that it is void, and nothing about whom it was.
  * Deleted with its devices after VOIDED_KEEP_DAYS (lib/passes/voided).
  */
-export const voidedPasses = sqliteTable("voided_passes", {
+export const voidedPasses = table("voided_passes", {
   serial: text("serial").primaryKey(),
   club_id: text("club_id").notNull(),
   /** sha256 of the pass's authentication token: a device still proves itself with the token. */
@@ -745,7 +776,7 @@ export const voidedPasses = sqliteTable("voided_passes", {
 });
 
 /** The devices that held a voided pass (moved from apple_registrations), kept for its push only. */
-export const voidedPassDevices = sqliteTable(
+export const voidedPassDevices = table(
   "voided_pass_devices",
   {
     serial: text("serial")
@@ -769,7 +800,7 @@ export const voidedPassDevices = sqliteTable(
  * undone. A `running` row is the club's import lock (one per club at a time) and tells a later
  * start which imports a crash cut short: their owner (`host`, `pid`) is gone.
  */
-export const memberImports = sqliteTable(
+export const memberImports = table(
   "member_imports",
   {
     id: text("id").primaryKey(),
@@ -793,10 +824,10 @@ export const memberImports = sqliteTable(
  * name the batch's first member; rows of the earlier form (no `entries`) held one member each, in
  * `member_id`, `history_id` and `before`: they are still read.
  */
-export const memberImportUndo = sqliteTable(
+export const memberImportUndo = table(
   "member_import_undo",
   {
-    seq: integer("seq").primaryKey({ autoIncrement: true }),
+    seq: serialKey("seq"),
     import_id: text("import_id").notNull(),
     member_id: text("member_id").notNull(),
     history_id: text("history_id").notNull(),
@@ -815,7 +846,7 @@ export const memberImportUndo = sqliteTable(
  * SHA-256 of the body) and what was answered, to replay. A key whose request runs is held in
  * memory, not here.
  */
-export const idempotencyKeys = sqliteTable(
+export const idempotencyKeys = table(
   "idempotency_keys",
   {
     /** Whose key: `key:<api key id>` or `admin:<admin id>` (a dashboard session); two callers' keys never meet. */
@@ -845,14 +876,14 @@ export const idempotencyKeys = sqliteTable(
  * crashes (lib/reminders). `subject_id` is the member (renewal, expiry) or the registration
  * (event); `period` names what the reminder is about (the membership end and the day, the event).
  */
-export const remindersSent = sqliteTable(
+export const remindersSent = table(
   "reminders_sent",
   {
     id: text("id").primaryKey(),
     club_id: text("club_id").notNull(),
     /** No foreign key: kept (anonymous) when the member is erased. */
     subject_id: text("subject_id").notNull(),
-    /** `renewal`, `expiry` or `event`. */
+    /** `renewal`, `expiry`, `event`, or `renewal_transfer` (the transfer details a member asked for on their page, once a day per amount). */
     kind: text("kind").notNull(),
     period: text("period").notNull(),
     created_at: text("created_at").notNull(),
@@ -866,7 +897,7 @@ export const remindersSent = sqliteTable(
  * Form challenges already answered (lib/forms): each is accepted once. Kept until the challenge
  * expires (a later answer is refused as expired anyway), then deleted.
  */
-export const formChallengesUsed = sqliteTable(
+export const formChallengesUsed = table(
   "form_challenges_used",
   {
     id: text("id").primaryKey(),
@@ -876,7 +907,7 @@ export const formChallengesUsed = sqliteTable(
 );
 
 /** Secrets the server makes itself on first use and keeps across restarts (the form challenges' HMAC key). */
-export const serverSecrets = sqliteTable("server_secrets", {
+export const serverSecrets = table("server_secrets", {
   name: text("name").primaryKey(),
   value: text("value").notNull(),
   created_at: text("created_at").notNull(),
@@ -890,7 +921,7 @@ export const serverSecrets = sqliteTable("server_secrets", {
  * rotation. `failing_since`: the first failed attempt of the current run of failures (cleared by
  * a success), which disables the endpoint once it is 3 days old.
  */
-export const webhookEndpoints = sqliteTable(
+export const webhookEndpoints = table(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
@@ -919,7 +950,7 @@ export const webhookEndpoints = sqliteTable(
  * endpoints of one event. `job_id`: the job that may deliver it now (a manual retry queues a new
  * one, and an older job finding another id does nothing).
  */
-export const webhookDeliveries = sqliteTable(
+export const webhookDeliveries = table(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
@@ -942,7 +973,7 @@ export const webhookDeliveries = sqliteTable(
 );
 
 /** One attempt at a delivery: what the far end answered (status, first 1 KB) and how long it took. */
-export const webhookAttempts = sqliteTable(
+export const webhookAttempts = table(
   "webhook_attempts",
   {
     id: text("id").primaryKey(),
@@ -965,7 +996,7 @@ export const webhookAttempts = sqliteTable(
  * its client ID metadata document (`kind: metadata_document`, client_id the document's https
  * URL, the document cached here and fetched again once stale). Public clients only: no secret.
  */
-export const oauthClients = sqliteTable("oauth_clients", {
+export const oauthClients = table("oauth_clients", {
   client_id: text("client_id").primaryKey(),
   kind: text("kind").notNull(),
   client_name: text("client_name").notNull(),
@@ -977,7 +1008,7 @@ export const oauthClients = sqliteTable("oauth_clients", {
 });
 
 /** An authorization code: single use, short-lived, bound to its client, redirect URI, PKCE challenge and resource. Only its hash is kept. */
-export const oauthCodes = sqliteTable("oauth_codes", {
+export const oauthCodes = table("oauth_codes", {
   id: text("id").primaryKey(),
   code_hash: text("code_hash").notNull().unique(),
   club_id: text("club_id").notNull(),
@@ -998,7 +1029,7 @@ export const oauthCodes = sqliteTable("oauth_codes", {
 });
 
 /** What an admin allowed a client: its scopes on one resource, until revoked. Listed with the API keys. */
-export const oauthGrants = sqliteTable(
+export const oauthGrants = table(
   "oauth_grants",
   {
     id: text("id").primaryKey(),
@@ -1023,7 +1054,7 @@ export const oauthGrants = sqliteTable(
 );
 
 /** Access and refresh tokens of a grant, as SHA-256 hashes. A refresh token is used once: `rotated_at` marks it spent. */
-export const oauthTokens = sqliteTable(
+export const oauthTokens = table(
   "oauth_tokens",
   {
     id: text("id").primaryKey(),

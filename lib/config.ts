@@ -1,6 +1,7 @@
 // Configuration from the environment, each value with a default that works on a fresh machine
 // (DESIGN.md section 2).
 import { resolve } from "node:path";
+import { engineOf } from "../db/dialect";
 
 export type Config = {
   port: number;
@@ -172,13 +173,14 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
   const port = intSetting(env, "PORT", 3000, 1, 65_535);
   const host = env.HOST ?? "127.0.0.1";
   const databaseUrl = env.DATABASE_URL ?? "data/club.db";
+  const engine = engineOf(databaseUrl);
   return {
     port,
     host,
     databaseUrl,
     baseUrl: (env.BASE_URL ?? `http://${host}:${port}`).replace(/\/+$/, ""),
     smtpUrl: env.SMTP_URL,
-    outboxDir: env.OUTBOX_DIR ?? resolve(databaseUrl === ":memory:" ? "data" : resolve(databaseUrl, ".."), "outbox"),
+    outboxDir: env.OUTBOX_DIR ?? resolve(databaseUrl === ":memory:" || engine === "postgres" ? "data" : resolve(databaseUrl, ".."), "outbox"),
     maxBodyBytes: intSetting(env, "MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     rateLimitPerMinute: intSetting(env, "RATE_LIMIT_PER_MINUTE", 300, 1, 1_000_000_000),
     jobConcurrency: intSetting(env, "JOB_CONCURRENCY", 8, 1, JOB_CONCURRENCY_MAX),

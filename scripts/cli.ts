@@ -137,8 +137,8 @@ export async function main(argv: string[], io: Io = stdio, env: Record<string, s
     const cliEnv = {
       config,
       json,
-      db: () => {
-        db ??= openDb(config.databaseUrl);
+      db: async () => {
+        db ??= await openDb(config.databaseUrl);
         return db;
       },
     };
@@ -150,7 +150,7 @@ export async function main(argv: string[], io: Io = stdio, env: Record<string, s
     if (err instanceof AppError) return fail(1, err.code, errorLine(err));
     return fail(1, "INTERNAL", err instanceof Error ? err.message : String(err));
   } finally {
-    db?.close();
+    await db?.close();
   }
 }
 

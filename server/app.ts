@@ -19,6 +19,7 @@ import { authorize, type Guard, type MountedRoute, mountRoutes, type PathMatch, 
 import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
 import { ALL_METHODS, corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
 import { idempotent, type Keeping } from "./idempotency";
+import { ForeignMcpRequest, foreignMcpRequest } from "./mcp-origin";
 import { createLogger, requestId } from "./log";
 import { getState, setState } from "./state";
 import { createDashboard, isDashboardPath } from "../dashboard";
@@ -123,6 +124,13 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
           if (!seen.rate.allowed) throw new RateLimited(seen.rate.retryAfterSeconds);
         }
       };
+      // Another site's page (DNS rebinding) is refused before its key counts for anything; a
+      // key it carries is still counted and audited, as for a 404 below.
+      const foreign = via === "mcp" && request.method !== "OPTIONS" ? foreignMcpRequest(request, config) : null;
+      if (foreign) {
+        if (request.headers.has("authorization")) await identify(false);
+        throw foreign;
+      }
       // 404 and 405 whoever asks (a 401 would suggest more than the OpenAPI document says); a
       // key's request is still counted and audited, so a key cannot probe without a trace.
       if (!match || (request.method !== "OPTIONS" && !match.guard)) {
@@ -146,7 +154,12 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         }));
       }
     } catch (err) {
-      response = err instanceof AppError ? appErrorResponse(err, locale, id) : internalError(locale, err, id);
+      response =
+        err instanceof ForeignMcpRequest
+          ? err.answer(locale, id)
+          : err instanceof AppError
+            ? appErrorResponse(err, locale, id)
+            : internalError(locale, err, id);
     }
     const headers = response.headers;
     if (seen.rate) {

@@ -1,11 +1,13 @@
 // Entry point: `bun run start`. Takes its address first (a port in use or a wrong HOST stops the
 // start in one line, before the database is touched), then applies migrations, creates a first
-// club with its owner and key on an empty database (printing the key once), serves the API, the
-// docs and MCP, and runs the background jobs. SIGTERM stops it gracefully (`shutdown`): every
-// request taken is answered, the jobs in hand recorded, the database closed (WAL checkpointed).
+// club with its owner and key on an empty database (printing the key and the owner's one-time
+// sign-in link once), serves the API, the docs and MCP, and runs the background jobs. SIGTERM
+// stops it gracefully (`shutdown`): every request taken is answered, the jobs in hand recorded,
+// the database closed (WAL checkpointed).
 import type { Server } from "bun";
 import { DatabaseRefused, type Db, openDb } from "../db";
 import { initClub, isEmpty } from "../lib/auth/init";
+import { createSignInLink, SIGN_IN_LINK_HOURS } from "../lib/auth/sign-in-links";
 import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
@@ -93,7 +95,7 @@ try {
 
 let db: Db;
 try {
-  db = openDb(config.databaseUrl, { check: true });
+  db = await openDb(config.databaseUrl, { check: true });
 } catch (err) {
   // A damaged or read-only file, a full disk: one line saying what to do, not a stack trace.
   refuse(err instanceof DatabaseRefused ? err.message : String(err));
@@ -106,15 +108,22 @@ whenOthersWait(() => inFlight > 1);
 if (undone) console.log(`Undid ${undone} member import(s) cut short by a stop.`);
 
 if (await isEmpty(db)) {
-  const first = await initClub(db, { clubName: process.env.CLUB_NAME ?? "My club", email: process.env.ADMIN_EMAIL ?? "owner@example.org" });
+  const email = process.env.ADMIN_EMAIL ?? "owner@example.org";
+  const first = await initClub(db, { clubName: process.env.CLUB_NAME ?? "My club", email });
+  // The owner has no password yet: the link lets them choose one in the dashboard, no CLI needed.
+  const link = await createSignInLink(db, { adminId: first.admin_id, baseUrl: config.baseUrl });
   console.log(
     [
       "",
-      "A first club was created. Its API key is shown this once; keep it somewhere safe:",
+      "A first club was created. Its API key and the owner's sign-in link are shown this once; keep the key somewhere safe:",
       "",
       `  API key:  ${first.api_key}`,
       `  club_id:  ${first.club_id}`,
       `  docs:     ${config.baseUrl}${DOCS_PATH}`,
+      "",
+      `  sign in:  ${link.url}`,
+      `            the dashboard, as ${email}: open it to choose your password (works once, for ${SIGN_IN_LINK_HOURS} hours;`,
+      `            a new one: bun run cli admins sign-in-link --email ${email})`,
       "",
       `Try: curl -H "Authorization: Bearer ${first.api_key}" ${config.baseUrl}/api/auth/me`,
       "",

@@ -8,10 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { type Db, openDb } from "../db";
-import { admins, apiKeys, clubs, members } from "../db/schema";
+import { admins, apiKeys, clubs, eventRegistrations, members } from "../db/schema";
 import { CallerRefused, resolveCaller } from "../lib/auth/caller";
 import { allScopes } from "../lib/access";
 import { sha256Hex } from "../lib/ids";
+import { freshDatabaseUrl, onPostgres } from "./databases";
 
 const ROOT = join(import.meta.dir, "..");
 let dir: string;
@@ -55,7 +56,7 @@ function expectError(run: Run, exitCode: number, code: string) {
 
 /** Opens the suite's database as the server would, for one check. */
 async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  const db = openDb(dbPath);
+  const db = await openDb(dbPath);
   try {
     return await fn(db);
   } finally {
@@ -63,11 +64,11 @@ async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   }
 }
 
-let club: { club_id: string; admin_id: string; api_key: string };
+let club: { club_id: string; admin_id: string; api_key: string; sign_in_url?: string };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "club-cli-"));
-  dbPath = join(dir, "club.db");
+  dbPath = await freshDatabaseUrl(dir);
   const run = await cli(["init", "--club-name", "Club Alpin", "--email", "Owner@Alpin.test", "--locale", "en", "--currency", "eur", "--json"]);
   expect(run.code).toBe(0);
   club = run.json;
@@ -76,7 +77,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("cli init", () => {
   it("creates the club, its owner and an all-edit key that the API accepts", async () => {
-    expect(Object.keys(club).sort()).toEqual(["admin_id", "api_key", "club_id"]);
+    // No --password: the owner gets a one-time link to choose one in the dashboard.
+    expect(Object.keys(club).sort()).toEqual(["admin_id", "api_key", "club_id", "sign_in_url"]);
+    expect(club.sign_in_url).toMatch(/^http:\/\/127\.0\.0\.1:3000\/admin\/welcome\?token=[0-9A-Za-z]{43}$/);
     expect(club.api_key).toMatch(/^mk_live_[0-9A-Za-z]{32,}$/);
     await withDb(async (db) => {
       const [row] = await db.read.select().from(clubs).where(eq(clubs.id, club.club_id));
@@ -102,7 +105,17 @@ describe("cli init", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/^Club created: [0-9a-f-]{36}$/m);
     expect(run.stdout).toMatch(/^API key: +mk_live_\w+$/m);
+    expect(run.stdout).toMatch(/^Sign in: +http:\/\/\S+\/admin\/welcome\?token=\w+$/m);
     expect(() => JSON.parse(run.stdout)).toThrow();
+  });
+
+  it("gives no sign-in link to an owner given a password", async () => {
+    const run = await cli(
+      ["init", "--club-name", "Club Secret", "--email", "owner@secret.test", "--password", "a long owner password", "--json"],
+      join(dir, "secret.db"),
+    );
+    expect(run.code).toBe(0);
+    expect(Object.keys(run.json).sort()).toEqual(["admin_id", "api_key", "club_id"]);
   });
 
   it("refuses an email already in use (exit 1) and creates nothing", async () => {
@@ -292,7 +305,7 @@ describe("cli keys", () => {
 
   it("a revocation by the CLI is seen by a database the server already holds open", async () => {
     const created = await cli(["keys", "create", "--email", "owner@alpin.test", "--json"]);
-    const db = openDb(dbPath);
+    const db = await openDb(dbPath);
     try {
       // The key lookup is a prepared statement kept by the open database: it must not see a stale snapshot.
       expect((await resolveCaller(db, `Bearer ${created.json.api_key}`)).keyId).toBe(created.json.id);
@@ -316,10 +329,10 @@ describe("cli keys", () => {
 });
 
 describe("cli backup", () => {
-  it("writes a valid copy of the database while another connection holds a write transaction", async () => {
+  it.skipIf(onPostgres)("writes a valid copy of the database while another connection holds a write transaction", async () => {
     const target = join(dir, "backups", "club-backup.db");
     // A writer in the middle of a transaction: the backup neither waits for it nor sees it.
-    const db = openDb(dbPath);
+    const db = await openDb(dbPath);
     let run: Run;
     try {
       db.raw.exec("BEGIN IMMEDIATE");
@@ -342,6 +355,50 @@ describe("cli backup", () => {
     }
     // No temporary file is left beside it.
     expect([...new Bun.Glob("*").scanSync(join(dir, "backups"))]).toEqual(["club-backup.db"]);
+  });
+
+  it.skipIf(!onPostgres)("on PostgreSQL: a pg_dump archive of the committed state, which pg_restore brings back", async () => {
+    const target = join(dir, "pg-backups", "club.dump");
+    const db = await openDb(dbPath);
+    const writer = new (await import("pg")).default.Client({ connectionString: dbPath });
+    await writer.connect();
+    let run: Run;
+    try {
+      // A writer in the middle of a transaction: the dump does not see it.
+      await writer.query("BEGIN");
+      await writer.query("UPDATE clubs SET slug = 'uncommitted' WHERE id = $1", [club.club_id]);
+      run = await cli(["backup", target, "--json"]);
+      await writer.query("ROLLBACK");
+    } finally {
+      await writer.end();
+      await db.close();
+    }
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({ path: target, bytes: statSync(target).size });
+    expect((await Bun.file(target).text()).startsWith("PGDMP")).toBe(true);
+    expect([...new Bun.Glob("*").scanSync(join(dir, "pg-backups"))]).toEqual(["club.dump"]);
+    // Restored into an empty database, as the README says.
+    const restored = new URL(dbPath);
+    restored.pathname = `/restored_${crypto.randomUUID().replace(/-/g, "").slice(0, 12)}`;
+    const admin = new (await import("pg")).default.Client({ connectionString: dbPath });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${restored.pathname.slice(1)}"`);
+    await admin.end();
+    const restore = Bun.spawnSync(["pg_restore", "--no-owner", `--dbname=${restored}`, target], { stderr: "pipe" });
+    expect(restore.stderr.toString()).toBe("");
+    const copy = await openDb(restored.toString());
+    try {
+      const [row] = await copy.read.select().from(clubs).where(eq(clubs.id, club.club_id));
+      expect(row.slug).toBe("club-alpin");
+      expect(
+        await copy.read
+          .select()
+          .from(apiKeys)
+          .where(eq(apiKeys.key_hash, sha256Hex(club.api_key))),
+      ).toHaveLength(1);
+    } finally {
+      await copy.close();
+    }
   });
 
   it("refuses to overwrite an existing file (exit 1)", async () => {
@@ -443,19 +500,22 @@ describe("cli import members", () => {
 
 describe("cli seed demo", () => {
   it("fills an empty club with tiers, members in every state, an event with registrations and a promo code; refuses a club with members", async () => {
-    const database = join(dir, "demo.db");
+    const database = await freshDatabaseUrl(dir, "demo.db");
     const init = await cli(["init", "--club-name", "Démo", "--email", "owner@demo.test", "--json"], database);
     const run = await cli(["seed", "demo", "--club", init.json.club_id, "--json"], database);
     expect(run.code).toBe(0);
     expect(run.json).toEqual({ tiers: 3, members: 20, events: 1, registrations: 5, promo_codes: 1 });
-    const db = openDb(database);
+    const db = await openDb(database);
     try {
       const rows = await db.read.select().from(members).where(eq(members.club_id, init.json.club_id));
       expect(rows).toHaveLength(20);
       expect(new Set(rows.map((m) => m.payment_status))).toEqual(new Set(["paid", "pending", "suspended"]));
       expect(rows.some((m) => m.membership_end < new Date().toISOString().slice(0, 10))).toBe(true);
       expect(rows.map((m) => m.last_name)).toContain("Żółć");
-      const registrations = db.raw.query("SELECT status FROM event_registrations WHERE club_id = ?").all(init.json.club_id) as { status: string }[];
+      const registrations = await db.read
+        .select({ status: eventRegistrations.status })
+        .from(eventRegistrations)
+        .where(eq(eventRegistrations.club_id, init.json.club_id));
       expect(registrations.map((r) => r.status)).toEqual(Array(5).fill("confirmed"));
     } finally {
       db.close();

@@ -1,4 +1,5 @@
-// Test fixtures: a real SQLite file in a temp folder with the migrations applied, the real app
+// Test fixtures: a real database (a SQLite file in a temp folder, or a PostgreSQL database when
+// the run says so: test/databases.ts) with the migrations applied, the real app
 // behind `app.handle`, a club with its owner and all-edit key, and helpers to call the API as a
 // client would and to make more keys, admins and clubs.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,6 +14,7 @@ import { allScopes, type Scopes } from "../lib/access";
 import { initClub } from "../lib/auth/init";
 import { loadConfig } from "../lib/config";
 import { createApp } from "../server/app";
+import { dropDatabase, freshDatabaseUrl } from "./databases";
 
 export type CallOptions = { key?: string | null; body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> };
 export type CallResult = { status: number; body: any; headers: Headers; text: string };
@@ -22,7 +24,7 @@ export async function setup(env: Record<string, string> = {}) {
   // No form challenge unless a test asks for one (test/routes/bots.test.ts does): the suites
   // register through the public route as an API client would with the check turned off.
   const config = loadConfig({
-    DATABASE_URL: join(dir, "club.db"),
+    DATABASE_URL: await freshDatabaseUrl(dir),
     OUTBOX_DIR: join(dir, "outbox"),
     BASE_URL: "http://localhost",
     LOG_LEVEL: "silent",
@@ -30,7 +32,7 @@ export async function setup(env: Record<string, string> = {}) {
     CHECK_RESPONSES: "true",
     ...env,
   });
-  const db = openDb(config.databaseUrl);
+  const db = await openDb(config.databaseUrl);
   const app = await createApp(db, config);
   const first = await initClub(db, { clubName: "Club de test", email: "owner@test.org", password: "owner-password" });
 
@@ -79,7 +81,8 @@ export async function setup(env: Record<string, string> = {}) {
 
   async function close() {
     await app.audit.drain();
-    db.close();
+    await db.close();
+    await dropDatabase(config.databaseUrl);
     rmSync(dir, { recursive: true, force: true });
   }
 

@@ -17,6 +17,9 @@
   const note = document.getElementById("camera-note");
   const t = JSON.parse(root.dataset.texts);
   const fill = (text, params) => text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  // The form of a counted text for `n` in the page's language, as lib/i18n/dashboard `plural` chooses it.
+  const rules = new Intl.PluralRules(document.documentElement.lang);
+  const plural = (forms, n) => fill(forms[rules.select(n)] ?? forms.other, { n });
   const storeKey = `door-queue:${root.dataset.event}`;
   let queue = [];
   try {
@@ -55,7 +58,8 @@
     if (kind !== "valid") return;
     const checked = Number(counts.dataset.checked) + 1;
     counts.dataset.checked = String(checked);
-    counts.textContent = counts.textContent.replace(/\d+/, String(checked));
+    const registered = Number(counts.dataset.registered);
+    counts.textContent = fill(t.counts.line, { checked: plural(t.counts.checked, checked), registered: plural(t.counts.registered, registered) });
   }
 
   function showNet() {
@@ -63,9 +67,9 @@
     net.className = offline ? "net net-offline" : "net";
     net.textContent = navigator.onLine
       ? queue.length
-        ? fill(t.queued, { n: queue.length })
+        ? plural(t.queued, queue.length)
         : t.online
-      : `${t.offline}${queue.length ? ` ${fill(t.queued, { n: queue.length })}` : ""}`;
+      : `${t.offline}${queue.length ? ` ${plural(t.queued, queue.length)}` : ""}`;
   }
 
   /** The server answered, but not as the signed-in door: the session has ended. */

@@ -4,7 +4,7 @@
 import { AuditLogQuery, listAuditLog } from "../../lib/audit";
 import { listTeam } from "../../lib/auth/admins";
 import { listApiKeys } from "../../lib/auth/keys";
-import { fill } from "../../lib/i18n/dashboard";
+import { fill, plural } from "../../lib/i18n/dashboard";
 import { AUDIT_TEXTS, type AuditTexts } from "../../lib/i18n/dashboard-audit";
 import { check, Field, type Problems } from "../components/form";
 import { RecordTable } from "../components/record-table";
@@ -105,7 +105,7 @@ async function auditPage(input: PageInput): Promise<Response> {
       <p>{tt.intro}</p>
       {filters}
       <p class="muted" role="status">
-        {fill(tt.found, { total: log.total })}
+        {plural(input.locale, tt.found, log.total)}
       </p>
       {log.items.length ? (
         <RecordTable

@@ -8,7 +8,7 @@
 import { checkinEvent, getEvent, listEvents } from "../../lib/events";
 import { CheckinPayload, type CheckinResult, type EventAdminDetail } from "../../lib/events/schemas";
 import { fill } from "../../lib/i18n/dashboard";
-import { DOOR_TEXTS, type DoorTexts } from "../../lib/i18n/dashboard-door";
+import { DOOR_TEXTS, type DoorTexts, doorCounts } from "../../lib/i18n/dashboard-door";
 import { newId } from "../../lib/ids";
 import { assetUrl } from "../assets";
 import { check, Notice, NO_PROBLEMS, type Problems, problemsOf } from "../components/form";
@@ -53,6 +53,7 @@ function doorPage(input: PageInput, event: EventAdminDetail, shown: Shown | null
     online: tt.online,
     offline: tt.offline,
     queued: tt.queued,
+    counts: tt.counts,
     savedOffline: tt.savedOffline,
     savedOfflineDetail: tt.savedOfflineDetail,
     signedOut: tt.signedOut,
@@ -70,7 +71,7 @@ function doorPage(input: PageInput, event: EventAdminDetail, shown: Shown | null
       <div id="door" data-event={event.id} data-jsqr={assetUrl("jsQR.js")} data-texts={JSON.stringify(scriptTexts)}>
         <p class="door-top">
           <span id="door-counts" data-checked={String(event.checked_in_count)} data-registered={String(event.registered_count)}>
-            {fill(tt.counts, { checked: event.checked_in_count, registered: event.registered_count })}
+            {doorCounts(input.locale, tt, event.checked_in_count, event.registered_count)}
           </span>
           <span id="net" class="net" role="status">
             {tt.online}

@@ -1,7 +1,7 @@
 // /admin/members — the roster: search, status filter, sort, pages and a bulk export (CSV or PDF of
 // the chosen members, or of all); adding a member by hand; importing a spreadsheet with a dry-run
 // preview of its line errors first. The member's own page is dashboard/pages/member.tsx.
-import { fill } from "../../lib/i18n/dashboard";
+import { fill, plural } from "../../lib/i18n/dashboard";
 import { MEMBERS_TEXTS, type MembersTexts } from "../../lib/i18n/dashboard-members";
 import type { Locale } from "../../lib/i18n";
 import { addMember } from "../../lib/members";
@@ -53,7 +53,7 @@ async function list(input: PageInput): Promise<Html | Response> {
   const results = (
     <div id="results">
       <p class="muted" role="status">
-        {fill(tt.found, { total: result.total })}
+        {plural(input.locale, tt.found, result.total)}
       </p>
       <form method="get" action="/admin/members/export" id="export">
         <div class="table-wrap">

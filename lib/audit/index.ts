@@ -54,7 +54,7 @@ export class AuditWriter {
         // request's key lookup read a page that had just changed (check-in lost 10 % of its rate).
         for (const [keyId, at] of lastUse) if (Date.parse(at) - (this.keyStamped.get(keyId) ?? 0) < LAST_USED_EVERY_MS) lastUse.delete(keyId);
         await this.db.tx(async (t) => {
-          for (const w of batch) await this.insert(w.row);
+          for (const w of batch) await this.insert(t, w.row);
           // A caller's keyId is an API key's id or an OAuth grant's (lib/auth/caller): one of the two updates finds it.
           for (const [keyId, at] of lastUse) {
             await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
@@ -75,13 +75,13 @@ export class AuditWriter {
    * One row through a statement prepared once per set of columns: building a multi-row insert
    * with Drizzle and preparing it anew for each group cost a tenth of an audited request.
    */
-  private insert(row: typeof auditLog.$inferInsert) {
+  private insert(t: Queryable, row: typeof auditLog.$inferInsert) {
     const given = Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined));
     const columns = Object.keys(given);
     return this.db
       .prepareTx(`audit.insert:${columns.join(",")}`, (q) =>
         q.insert(auditLog).values(Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as never),
-      )
+      )(t)
       .execute(given);
   }
 

@@ -5,11 +5,11 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { emailLine } from "../schema-types";
-import type { Db } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { adminSessions } from "../../db/schema";
 import type { PublicCtx } from "../context";
 import { RateLimited, Unauthorized } from "../errors";
-import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
+import { newId, randomBase62, sha256Hex } from "../ids";
 import { type AddressRate, failureBackoff } from "../ratelimit";
 import { findAdminByEmail } from "./admins";
 import { adminAccessEnded, SESSION_PREFIX } from "./caller";
@@ -54,11 +54,14 @@ export async function login(ctx: PublicCtx, input: z.infer<typeof LoginRequest>)
   if (!admin?.password_hash || !ok || admin.removed_at) throw new Unauthorized("INVALID_CREDENTIALS");
   backoff.succeeded(account);
   if (adminAccessEnded(admin, new Date())) throw new Unauthorized("ADMIN_ACCESS_ENDED");
+  return db.tx((t) => openSession(t, admin));
+}
+
+/** A new session of `admin`, written on `t`: its token (shown once, stored hashed) and end. */
+export async function openSession(t: Queryable, admin: { id: string; club_id: string }, now = new Date()): Promise<z.infer<typeof LoginResponse>> {
   const token = SESSION_PREFIX + randomBase62(40);
-  const expiresAt = new Date(Date.now() + SESSION_HOURS * 3600_000).toISOString();
-  await db.tx((t) =>
-    t.insert(adminSessions).values({ id: newId(), admin_id: admin.id, token_hash: sha256Hex(token), expires_at: expiresAt, created_at: nowIso() }),
-  );
+  const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3600_000).toISOString();
+  await t.insert(adminSessions).values({ id: newId(), admin_id: admin.id, token_hash: sha256Hex(token), expires_at: expiresAt, created_at: now.toISOString() });
   return { token, expires_at: expiresAt, admin_id: admin.id, club_id: admin.club_id };
 }
 

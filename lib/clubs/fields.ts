@@ -5,6 +5,7 @@
 // default of the wrong type, does not compile. The ClubAdmin and ClubUpdate shapes, creation and
 // update are derived from the two; test/db/club-columns.test.ts checks they agree.
 import { getTableColumns } from "drizzle-orm";
+import { columnKind } from "../../db/dialect";
 import { clubs } from "../../db/schema";
 
 type ClubRow = typeof clubs.$inferSelect;
@@ -208,21 +209,9 @@ export type UpdateOnlyColumn = { [K in ClubColumn]: (typeof FIELDS)[K] extends {
 const COLUMNS = getTableColumns(clubs);
 
 function kindOf(name: ClubColumn, format: FieldMeta<unknown>["format"]): FieldKind {
-  const type = COLUMNS[name].columnType;
-  switch (type) {
-    case "SQLiteInteger":
-      return "integer";
-    case "SQLiteReal":
-      return "number";
-    case "SQLiteBoolean":
-      return "boolean";
-    case "SQLiteTextJson":
-      return "json";
-    case "SQLiteText":
-      return format ?? "string";
-    default:
-      throw new Error(`clubs.${name}: no field kind for a ${type} column`);
-  }
+  const kind = columnKind(COLUMNS[name]);
+  if (kind === "blob") throw new Error(`clubs.${name}: no field kind for a blob column`);
+  return kind === "text" ? (format ?? "string") : kind;
 }
 
 const ALL_FIELDS: ClubField[] = (Object.keys(FIELDS) as ClubColumn[]).map((name) => {

@@ -2,8 +2,7 @@
 // (ClubUpdate: only writable fields change; card and finance fields need their own scopes; a
 // change that shows on the wallet card, such as a new `card_custom_link_url`, queues a pass update).
 import { and, eq, like, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db, Queryable } from "../../db";
+import type { AnyColumn, AnyTable, Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { foldText } from "../../db/text";
 import { type Caller, hasScope, requireScope } from "../access";
@@ -36,12 +35,7 @@ export function slugify(text: string, fallback = "club"): string {
  * the rows `scope` keeps (all rows without it): the slug itself, else `-2`, `-3`, ... Club slugs
  * are free across the installation, event slugs within their club.
  */
-export async function freeSlug(
-  q: Queryable,
-  where: { table: SQLiteTable; column: SQLiteColumn; scope?: SQL },
-  text: string,
-  fallback: string,
-): Promise<string> {
+export async function freeSlug(q: Queryable, where: { table: AnyTable; column: AnyColumn; scope?: SQL }, text: string, fallback: string): Promise<string> {
   const base = slugify(text, fallback);
   // Slugs hold only a-z, 0-9 and hyphens: `base` carries no LIKE wildcard.
   const rows = await q

@@ -1,7 +1,7 @@
 // Check-in at the door (SPEC rule 7, DESIGN.md section 8). One function owns every rule: the
 // verdict is a value, never an exception, and every scan is stored, refused ones included.
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { Db, Queryable } from "../../db";
+import { type Db, isUniqueViolation, type Queryable } from "../../db";
 import { checkIns, eventRegistrations, eventTickets, events } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
@@ -15,7 +15,7 @@ import type { CheckinPayload, CheckinResult } from "./schemas";
 type Verdict = CheckinResult["verdict"];
 
 /**
- * The statements of a scan at the door, prepared once on the writer (Db.prepareTx): 64 phones
+ * The statements of a scan at the door, prepared once (Db.prepareTx): 64 phones
  * scanning at once spent most of their time building these queries, not running them.
  */
 function statements(db: Db) {
@@ -66,9 +66,9 @@ function statements(db: Db) {
   };
 }
 
-async function answer(q: ReturnType<typeof statements>, verdict: Verdict, reg: RegistrationRow | null): Promise<CheckinResult> {
+async function answer(t: Queryable, q: ReturnType<typeof statements>, verdict: Verdict, reg: RegistrationRow | null): Promise<CheckinResult> {
   if (!reg || verdict === "not_registered") return { verdict: "not_registered", checked_in_at: null, registration: null };
-  const [ticket] = await q.ticketName.execute({ id: reg.ticket_id });
+  const [ticket] = await q.ticketName(t).execute({ id: reg.ticket_id });
   return {
     verdict,
     checked_in_at: reg.checked_in_at,
@@ -78,7 +78,7 @@ async function answer(q: ReturnType<typeof statements>, verdict: Verdict, reg: R
 
 /** The registration a code names at this event: a ticket's qr_token, else a member's card code. */
 async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, ctx: Ctx, eventId: string, code: string): Promise<RegistrationRow | null> {
-  const [byToken] = await q.byToken.execute({ code, event: eventId, club: ctx.clubId });
+  const [byToken] = await q.byToken(t).execute({ code, event: eventId, club: ctx.clubId });
   if (byToken) return byToken;
   const member = await findMemberByCode(t, ctx.clubId, code);
   if (!member) return null;
@@ -102,46 +102,63 @@ async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, 
 export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: CheckinPayload & { event_id: string }): Promise<CheckinResult> => {
   const now = new Date().toISOString();
   const q = statements(ctx.db);
-  return ctx.db.tx(async (t) => {
-    const [event] = await q.event.execute({ event: input.event_id, club: ctx.clubId });
-    if (!event) throw new NotFound("EVENT_NOT_FOUND");
-    if (input.nonce) {
-      const [seen] = await t
-        .select()
-        .from(checkIns)
-        .where(and(eq(checkIns.event_id, event.id), eq(checkIns.nonce, input.nonce)))
-        .limit(1);
-      if (seen) {
-        const [reg] = seen.registration_id ? await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, seen.registration_id)).limit(1) : [];
-        return answer(q, seen.verdict as Verdict, reg ?? null);
+  const scan = () =>
+    ctx.db.tx(async (t) => {
+      const [event] = await q.event(t).execute({ event: input.event_id, club: ctx.clubId });
+      if (!event) throw new NotFound("EVENT_NOT_FOUND");
+      if (input.nonce) {
+        const [seen] = await t
+          .select()
+          .from(checkIns)
+          .where(and(eq(checkIns.event_id, event.id), eq(checkIns.nonce, input.nonce)))
+          .limit(1);
+        if (seen) {
+          const [reg] = seen.registration_id ? await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, seen.registration_id)).limit(1) : [];
+          return answer(t, q, seen.verdict as Verdict, reg ?? null);
+        }
       }
-    }
-    // After the nonce: a retry gets the answer already given. A cancelled event refuses changes
-    // (DESIGN.md section 8) and a check-in is one; no verdict fits, so nothing is stored.
-    if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
-    let reg = await findRegistration(t, q, ctx, event.id, input.code);
-    let verdict: Verdict;
-    if (reg?.status !== "confirmed") verdict = "not_registered";
-    else if (reg.checked_in_at) verdict = "already";
-    else {
-      verdict = "valid";
-      [reg] = await q.checkIn.execute({ now, id: reg.id });
-    }
-    await q.insertScan.execute({
-      id: newId(),
-      club: ctx.clubId,
-      event: event.id,
-      registration: reg?.id ?? null,
-      code: input.code.slice(0, 200),
-      verdict,
-      nonce: input.nonce ?? null,
-      admin: ctx.actor.adminId,
-      prefix: ctx.actor.keyPrefix,
-      now,
+      // After the nonce: a retry gets the answer already given. A cancelled event refuses changes
+      // (DESIGN.md section 8) and a check-in is one; no verdict fits, so nothing is stored.
+      if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
+      let reg = await findRegistration(t, q, ctx, event.id, input.code);
+      let verdict: Verdict;
+      if (reg?.status !== "confirmed") verdict = "not_registered";
+      else if (reg.checked_in_at) verdict = "already";
+      else {
+        // A conditional write: of scans racing for the same registration (other connections or
+        // processes), one sets checked_in_at; the others find it set and answer `already`.
+        const [won] = await q.checkIn(t).execute({ now, id: reg.id });
+        if (won) {
+          verdict = "valid";
+          reg = won;
+        } else {
+          verdict = "already";
+          [reg] = await t.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.id)).limit(1);
+        }
+      }
+      await q.insertScan(t).execute({
+        id: newId(),
+        club: ctx.clubId,
+        event: event.id,
+        registration: reg?.id ?? null,
+        code: input.code.slice(0, 200),
+        verdict,
+        nonce: input.nonce ?? null,
+        admin: ctx.actor.adminId,
+        prefix: ctx.actor.keyPrefix,
+        now,
+      });
+      const result = await answer(t, q, verdict, reg ?? null);
+      // Only a check-in is an event for other systems; a refused or repeated scan changes nothing.
+      if (verdict === "valid") await emit(ctx.db, t, ctx.clubId, "checkin.created", () => ({ event_id: event.id, ...result }));
+      return result;
     });
-    const result = await answer(q, verdict, reg ?? null);
-    // Only a check-in is an event for other systems; a refused or repeated scan changes nothing.
-    if (verdict === "valid") await emit(ctx.db, ctx.clubId, "checkin.created", () => ({ event_id: event.id, ...result }));
-    return result;
-  });
+  try {
+    return await scan();
+  } catch (err) {
+    // The same nonce sent twice at once from two connections: the unique key (event, nonce)
+    // refused the second scan's row. Run again, it finds the first one's and answers as it did.
+    if (input.nonce && isUniqueViolation(err)) return await scan();
+    throw err;
+  }
 });

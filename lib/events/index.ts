@@ -128,7 +128,7 @@ async function insertEvent(ctx: Ctx, input: EventCreate, status: "published" | "
       .returning();
     for (const [i, p] of (v.tickets ?? []).entries()) await insertTicket(t, ctx, row.id, p, i, now);
     const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
-    await emit(ctx.db, ctx.clubId, "event.created", () => detail);
+    await emit(ctx.db, t, ctx.clubId, "event.created", () => detail);
     return detail;
   });
 }
@@ -185,7 +185,7 @@ export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpda
     if (row.status === "cancelled") await mailCancellation(t, ctx, row);
     else if (set.capacity !== undefined || tickets) await fillFromWaitlist(t, { db: ctx.db, event: row, baseUrl: ctx.baseUrl, now });
     const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
-    if (row !== current) await emit(ctx.db, ctx.clubId, row.status === "cancelled" ? "event.cancelled" : "event.updated", () => detail);
+    if (row !== current) await emit(ctx.db, t, ctx.clubId, row.status === "cancelled" ? "event.cancelled" : "event.updated", () => detail);
     return detail;
   });
 });

@@ -2,6 +2,7 @@
 // revenue, net), always computed from registrations and payments, never stored.
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
+import { lockRows } from "../../db/locks";
 import { eventRegistrations, events, eventTickets, payments } from "../../db/schema";
 import { freeSlug } from "../clubs";
 import { clubSettings } from "../clubs/internal";
@@ -70,6 +71,16 @@ export async function placesHeld(q: Queryable, eventIds: string[]): Promise<Map<
     held.byTicket.set(r.ticket_id, Number(r.n));
   }
   return out;
+}
+
+/**
+ * Inside a transaction that counts the event's places, then takes one (a registration, a
+ * promotion from the waiting list, a late payment keeping its place): locks the event first, so
+ * that two such transactions for one event, from any connection or process, count one after the
+ * other and never sell the same place twice. `max_per_email` is counted under the same lock.
+ */
+export async function lockEventPlaces(t: Queryable, eventId: string): Promise<void> {
+  await lockRows(t, events, events.id, eventId);
 }
 
 /** One event's places held. */

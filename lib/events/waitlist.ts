@@ -10,7 +10,7 @@ import type { Db, Queryable } from "../../db";
 import { eventRegistrations, eventTickets } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import { holdUntil, scheduleHoldExpiry } from "./hold";
-import { availability, type EventRow, eventPlacesHeld, type RegistrationRow, registrationItem } from "./internal";
+import { availability, type EventRow, eventPlacesHeld, lockEventPlaces, type RegistrationRow, registrationItem } from "./internal";
 import { emit } from "../webhooks/emit";
 import { queueRegistrantMail } from "./mails";
 
@@ -30,6 +30,7 @@ export async function fillFromWaitlist(
 ): Promise<RegistrationRow[]> {
   const { event } = input;
   if (event.status === "cancelled") return [];
+  await lockEventPlaces(t, event.id);
   const waiting = await t
     .select({ r: eventRegistrations, ticket: eventTickets })
     .from(eventRegistrations)
@@ -69,7 +70,7 @@ export async function fillFromWaitlist(
       kind: row.status === "confirmed" ? "promotedConfirmed" : "promotedPending",
     });
     if (row.status === "confirmed")
-      await emit(input.db, event.club_id, "registration.confirmed", () => ({ event_id: event.id, ...registrationItem(row, ticket.name, false) }));
+      await emit(input.db, t, event.club_id, "registration.confirmed", () => ({ event_id: event.id, ...registrationItem(row, ticket.name, false) }));
   }
   return promoted;
 }

@@ -1,5 +1,6 @@
 // The texts of the dashboard's audit log page (dashboard/pages/audit.tsx), in the four languages a
 // club can choose.
+import type { Plural } from "./dashboard";
 import type { Locale } from "./messages";
 
 export type AuditTexts = {
@@ -19,7 +20,8 @@ export type AuditTexts = {
   protocol: string;
   filter: string;
   reset: string;
-  found: string;
+  /** How many rows the journal found (`{n}`). */
+  found: Plural;
   empty: string;
   when: string;
   who: string;
@@ -48,7 +50,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     protocol: "Inclure les échanges techniques MCP",
     filter: "Filtrer",
     reset: "Tout afficher",
-    found: "{total} ligne(s)",
+    found: { one: "{n} ligne", other: "{n} lignes" },
     empty: "Aucune ligne ne correspond.",
     when: "Quand",
     who: "Qui",
@@ -75,7 +77,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     protocol: "Include MCP protocol exchanges",
     filter: "Filter",
     reset: "Show all",
-    found: "{total} row(s)",
+    found: { one: "{n} row", other: "{n} rows" },
     empty: "No row matches.",
     when: "When",
     who: "Who",
@@ -102,7 +104,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     protocol: "Technische MCP-Abläufe einbeziehen",
     filter: "Filtern",
     reset: "Alle anzeigen",
-    found: "{total} Zeile(n)",
+    found: { one: "{n} Zeile", other: "{n} Zeilen" },
     empty: "Keine Zeile passt.",
     when: "Wann",
     who: "Wer",
@@ -129,7 +131,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     protocol: "Includere gli scambi tecnici MCP",
     filter: "Filtra",
     reset: "Mostra tutto",
-    found: "{total} riga/e",
+    found: { one: "{n} riga", other: "{n} righe" },
     empty: "Nessuna riga corrisponde.",
     when: "Quando",
     who: "Chi",

@@ -1,5 +1,6 @@
 // The texts of the dashboard's members pages (dashboard/pages/members.tsx, member.tsx), in the
-// four languages. Placeholders: {count}, {total}, {name}, {line}.
+// four languages. Placeholders: {count}, {total}, {name}, {line}; {n} in a Plural.
+import type { Plural } from "./dashboard";
 import type { Locale } from "./messages";
 
 type Status = "active" | "expired" | "pending" | "suspended";
@@ -14,7 +15,8 @@ export type MembersTexts = {
   dir: string;
   asc: string;
   desc: string;
-  found: string;
+  /** How many members the list found (`{n}`). */
+  found: Plural;
   select: string;
   selectAll: string;
   exportCsv: string;
@@ -95,7 +97,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     dir: "Ordre",
     asc: "Croissant",
     desc: "Décroissant",
-    found: "{total} membre(s)",
+    found: { one: "{n} membre", other: "{n} membres" },
     select: "Choisir {name}",
     selectAll: "Tout choisir",
     exportCsv: "Exporter en CSV",
@@ -213,7 +215,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     dir: "Order",
     asc: "Ascending",
     desc: "Descending",
-    found: "{total} member(s)",
+    found: { one: "{n} member", other: "{n} members" },
     select: "Select {name}",
     selectAll: "Select all",
     exportCsv: "Export as CSV",
@@ -330,7 +332,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     dir: "Reihenfolge",
     asc: "Aufsteigend",
     desc: "Absteigend",
-    found: "{total} Mitglied(er)",
+    found: { one: "{n} Mitglied", other: "{n} Mitglieder" },
     select: "{name} auswählen",
     selectAll: "Alle auswählen",
     exportCsv: "Als CSV exportieren",
@@ -448,7 +450,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     dir: "Ordine",
     asc: "Crescente",
     desc: "Decrescente",
-    found: "{total} membro/i",
+    found: { one: "{n} membro", other: "{n} membri" },
     select: "Seleziona {name}",
     selectAll: "Seleziona tutti",
     exportCsv: "Esporta in CSV",

@@ -14,6 +14,8 @@ export type DashboardTexts = {
   nav: Record<NavId, string>;
   signIn: string;
   signInTitle: string;
+  /** The page of a one-time sign-in link (lib/auth/sign-in-links): choose a password, then in. */
+  welcome: { title: string; text: string; newPassword: string; confirm: string; hint: string; submit: string; expires: string };
   email: string;
   password: string;
   signOut: string;
@@ -52,6 +54,15 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
     },
     signIn: "Se connecter",
     signInTitle: "Connexion au tableau de bord",
+    welcome: {
+      title: "Choisir votre mot de passe",
+      text: "Vous vous connectez en tant que {email}. Choisissez un mot de passe : c'est avec lui, et votre adresse e-mail, que vous reviendrez ensuite.",
+      newPassword: "Nouveau mot de passe",
+      confirm: "Le même, une seconde fois",
+      hint: "Au moins {min} caractères ; quelques mots faciles à retenir font un bon mot de passe.",
+      submit: "Enregistrer et se connecter",
+      expires: "Ce lien ne sert qu'une fois et expire le {date}.",
+    },
     email: "Adresse e-mail",
     password: "Mot de passe",
     signOut: "Se déconnecter",
@@ -88,6 +99,15 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
     },
     signIn: "Sign in",
     signInTitle: "Sign in to the dashboard",
+    welcome: {
+      title: "Choose your password",
+      text: "You are signing in as {email}. Choose a password: with it and your email address you will sign in from now on.",
+      newPassword: "New password",
+      confirm: "The same password again",
+      hint: "At least {min} characters; a few words you remember make a good password.",
+      submit: "Save and sign in",
+      expires: "This link works once and expires on {date}.",
+    },
     email: "Email address",
     password: "Password",
     signOut: "Sign out",
@@ -124,6 +144,15 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
     },
     signIn: "Anmelden",
     signInTitle: "Beim Dashboard anmelden",
+    welcome: {
+      title: "Ihr Passwort wählen",
+      text: "Sie melden sich als {email} an. Wählen Sie ein Passwort: Damit und mit Ihrer E-Mail-Adresse melden Sie sich künftig an.",
+      newPassword: "Neues Passwort",
+      confirm: "Dasselbe Passwort noch einmal",
+      hint: "Mindestens {min} Zeichen; ein paar Wörter, die Sie sich merken, ergeben ein gutes Passwort.",
+      submit: "Speichern und anmelden",
+      expires: "Dieser Link gilt einmal und läuft am {date} ab.",
+    },
     email: "E-Mail-Adresse",
     password: "Passwort",
     signOut: "Abmelden",
@@ -160,6 +189,15 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
     },
     signIn: "Accedi",
     signInTitle: "Accedi alla dashboard",
+    welcome: {
+      title: "Scegli la tua password",
+      text: "Stai accedendo come {email}. Scegli una password: con essa e il tuo indirizzo e-mail accederai d'ora in poi.",
+      newPassword: "Nuova password",
+      confirm: "La stessa password di nuovo",
+      hint: "Almeno {min} caratteri; alcune parole facili da ricordare fanno una buona password.",
+      submit: "Salva e accedi",
+      expires: "Questo link vale una sola volta e scade il {date}.",
+    },
     email: "Indirizzo e-mail",
     password: "Password",
     signOut: "Esci",
@@ -183,6 +221,26 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
 /** `{name}` placeholders filled in (the same rule as the messages'). */
 export function fill(text: string, params: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+}
+
+/**
+ * A text whose words follow a number: one form per plural category of the language, as
+ * Intl.PluralRules names them (`one`, `many`, `other`...), `other` standing for any category not
+ * given. French says "0 membre, 1 membre, 2 membres"; English "0 members, 1 member"; Italian "1
+ * membro, 2 membri". The number fills `{n}`.
+ */
+export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+
+const pluralRules = new Map<Locale, Intl.PluralRules>();
+
+/** The form of `forms` for `n` in `locale`, its placeholders filled (`{n}`: the number). */
+export function plural(locale: Locale, forms: Plural, n: number, params: Record<string, string | number> = {}): string {
+  let rules = pluralRules.get(locale);
+  if (!rules) {
+    rules = new Intl.PluralRules(locale);
+    pluralRules.set(locale, rules);
+  }
+  return fill(forms[rules.select(n)] ?? forms.other, { n, ...params });
 }
 
 /** The 7 scope areas of lib/access (named here: i18n sits below access), as the keys page and the OAuth consent name them. */

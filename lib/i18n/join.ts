@@ -1,5 +1,6 @@
-// The texts of the join mails (lib/join): the payment details after joining, the link sent to
-// an address that is already a member's, an application approved or turned down; in the four
+// The texts of the join mails (lib/join/mails): the payment details after joining or after a
+// member asked to renew by bank transfer on their page, the link sent to an address that is
+// already a member's, an application approved or turned down; in the four
 // languages a club can choose. Placeholders: {first}, {club}, {amount}, {beneficiary}, {iban},
 // {bic}, {reference}.
 import type { Locale } from "./messages";
@@ -11,6 +12,8 @@ export type JoinMailTexts = {
   bye: string;
   /** After joining (or an approval) with an amount to pay by bank transfer. */
   payment: Mail & { details: string[]; action: string };
+  /** A member asked on their page to renew by bank transfer: what to pay (`payment.details` follow). */
+  renewalPayment: Mail & { action: string };
   /** After joining (or an approval) with an amount to pay by card: the member's page takes it (Stripe). */
   cardPayment: Mail & { action: string };
   /** Joined with nothing to pay: the membership is active. */
@@ -30,6 +33,11 @@ export const JOIN_MAIL_TEXTS: Record<Locale, JoinMailTexts> = {
       subject: "Votre adhésion à {club} : le paiement",
       body: "Merci de rejoindre {club} ! Votre adhésion sera active dès réception de votre virement de {amount} :",
       details: ["Bénéficiaire : {beneficiary}", "IBAN : {iban}", "BIC : {bic}", "Référence : {reference}"],
+      action: "Ma page de membre",
+    },
+    renewalPayment: {
+      subject: "Le renouvellement de votre adhésion à {club}",
+      body: "Merci de renouveler votre adhésion à {club} ! Elle sera prolongée dès réception de votre virement de {amount} :",
       action: "Ma page de membre",
     },
     cardPayment: {
@@ -61,6 +69,11 @@ export const JOIN_MAIL_TEXTS: Record<Locale, JoinMailTexts> = {
       details: ["Beneficiary: {beneficiary}", "IBAN: {iban}", "BIC: {bic}", "Reference: {reference}"],
       action: "My member page",
     },
+    renewalPayment: {
+      subject: "Renewing your membership of {club}",
+      body: "Thank you for renewing your membership of {club}! It is extended as soon as your bank transfer of {amount} arrives:",
+      action: "My member page",
+    },
     cardPayment: {
       subject: "Your membership of {club}: payment",
       body: "Thank you for joining {club}! Your membership becomes active as soon as your card payment of {amount} is made. If you have not paid yet, pay from your member page.",
@@ -90,6 +103,11 @@ export const JOIN_MAIL_TEXTS: Record<Locale, JoinMailTexts> = {
       details: ["Empfänger: {beneficiary}", "IBAN: {iban}", "BIC: {bic}", "Referenz: {reference}"],
       action: "Meine Mitgliederseite",
     },
+    renewalPayment: {
+      subject: "Die Verlängerung Ihrer Mitgliedschaft bei {club}",
+      body: "Danke, dass Sie Ihre Mitgliedschaft bei {club} verlängern! Sie wird verlängert, sobald Ihre Überweisung von {amount} eingegangen ist:",
+      action: "Meine Mitgliederseite",
+    },
     cardPayment: {
       subject: "Ihre Mitgliedschaft bei {club}: die Zahlung",
       body: "Danke, dass Sie {club} beitreten! Ihre Mitgliedschaft wird aktiv, sobald Ihre Kartenzahlung von {amount} erfolgt ist. Falls Sie noch nicht bezahlt haben, bezahlen Sie auf Ihrer Mitgliederseite.",
@@ -117,6 +135,11 @@ export const JOIN_MAIL_TEXTS: Record<Locale, JoinMailTexts> = {
       subject: "La vostra adesione a {club}: il pagamento",
       body: "Grazie di unirvi a {club}! La vostra adesione sarà attiva non appena riceveremo il vostro bonifico di {amount}:",
       details: ["Beneficiario: {beneficiary}", "IBAN: {iban}", "BIC: {bic}", "Riferimento: {reference}"],
+      action: "La mia pagina di membro",
+    },
+    renewalPayment: {
+      subject: "Il rinnovo della vostra adesione a {club}",
+      body: "Grazie di rinnovare la vostra adesione a {club}! Sarà prolungata non appena riceveremo il vostro bonifico di {amount}:",
       action: "La mia pagina di membro",
     },
     cardPayment: {

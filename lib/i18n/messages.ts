@@ -67,11 +67,47 @@ export const MESSAGES = {
     de: "Diese Route ist nur für Superadmins.",
     it: "Questa route è riservata ai superadmin.",
   },
+  MCP_ORIGIN_NOT_ALLOWED: {
+    fr: "Le point MCP ne répond pas aux pages web de {origin} : un client MCP n'envoie pas d'en-tête Origin, et l'adresse d'un outil web doit figurer dans CORS_ORIGINS.",
+    en: "The MCP endpoint does not answer web pages of {origin}: an MCP client sends no Origin header, and a web tool's address must be listed in CORS_ORIGINS.",
+    de: "Der MCP-Endpunkt antwortet keinen Webseiten von {origin}: Ein MCP-Client sendet keinen Origin-Header, und die Adresse eines Web-Werkzeugs muss in CORS_ORIGINS stehen.",
+    it: "L'endpoint MCP non risponde alle pagine web di {origin}: un client MCP non invia l'intestazione Origin, e l'indirizzo di uno strumento web deve figurare in CORS_ORIGINS.",
+  },
+  MCP_HOST_NOT_ALLOWED: {
+    fr: "Ce serveur n'écoute que sur cette machine et ne répond sur /mcp qu'à son propre nom, pas à {host} (BASE_URL donne l'adresse par laquelle on l'atteint).",
+    en: "This server listens on this machine only and answers /mcp under its own name only, not {host} (BASE_URL gives the address it is reached at).",
+    de: "Dieser Server lauscht nur auf diesem Rechner und antwortet auf /mcp nur unter seinem eigenen Namen, nicht unter {host} (BASE_URL nennt die Adresse, unter der er erreicht wird).",
+    it: "Questo server ascolta solo su questa macchina e risponde su /mcp solo al proprio nome, non a {host} (BASE_URL indica l'indirizzo con cui lo si raggiunge).",
+  },
   INVALID_CREDENTIALS: {
     fr: "E-mail ou mot de passe incorrect.",
     en: "Wrong email or password.",
     de: "E-Mail oder Passwort falsch.",
     it: "Email o password errati.",
+  },
+  SIGN_IN_LINK_USED: {
+    fr: "Ce lien de connexion a déjà servi ou a été remplacé par un plus récent. Connectez-vous avec votre mot de passe, ou demandez un nouveau lien à qui gère le serveur (bun run cli admins sign-in-link --email …).",
+    en: "This sign-in link has already been used, or a newer one replaced it. Sign in with your password, or ask whoever runs the server for a new link (bun run cli admins sign-in-link --email …).",
+    de: "Dieser Anmeldelink wurde schon benutzt oder durch einen neueren ersetzt. Melden Sie sich mit Ihrem Passwort an oder bitten Sie, wer den Server betreibt, um einen neuen Link (bun run cli admins sign-in-link --email …).",
+    it: "Questo link di accesso è già stato usato o sostituito da uno più recente. Accedi con la tua password, o chiedi un nuovo link a chi gestisce il server (bun run cli admins sign-in-link --email …).",
+  },
+  SIGN_IN_LINK_EXPIRED: {
+    fr: "Ce lien de connexion a expiré (il vaut {hours} heures). Demandez-en un nouveau à qui gère le serveur (bun run cli admins sign-in-link --email …).",
+    en: "This sign-in link has expired (it works for {hours} hours). Ask whoever runs the server for a new one (bun run cli admins sign-in-link --email …).",
+    de: "Dieser Anmeldelink ist abgelaufen (er gilt {hours} Stunden). Bitten Sie, wer den Server betreibt, um einen neuen (bun run cli admins sign-in-link --email …).",
+    it: "Questo link di accesso è scaduto (vale {hours} ore). Chiedine uno nuovo a chi gestisce il server (bun run cli admins sign-in-link --email …).",
+  },
+  PASSWORD_TOO_SHORT: {
+    fr: "Choisissez un mot de passe d'au moins {min} caractères (quelques mots font l'affaire).",
+    en: "Choose a password of at least {min} characters (a few words will do).",
+    de: "Wählen Sie ein Passwort mit mindestens {min} Zeichen (ein paar Wörter genügen).",
+    it: "Scegli una password di almeno {min} caratteri (bastano alcune parole).",
+  },
+  PASSWORDS_DIFFER: {
+    fr: "Les deux mots de passe ne sont pas identiques.",
+    en: "The two passwords are not the same.",
+    de: "Die beiden Passwörter stimmen nicht überein.",
+    it: "Le due password non coincidono.",
   },
   FORBIDDEN: {
     fr: "Accès refusé.",
@@ -822,6 +858,12 @@ export const MESSAGES = {
     en: "This address cannot receive webhooks: {reason}. Only public http(s) addresses are allowed.",
     de: "Diese Adresse kann keine Webhooks empfangen: {reason}. Nur öffentliche http(s)-Adressen sind erlaubt.",
     it: "Questo indirizzo non può ricevere webhook: {reason}. Sono ammessi solo indirizzi http(s) pubblici.",
+  },
+  WEBHOOK_URL_PRIVATE: {
+    fr: "Cette adresse ne peut pas recevoir de webhooks : {reason}. Les adresses locales et privées (un récepteur sur cette machine ou sur votre réseau) sont refusées, sauf si le serveur est lancé avec WEBHOOK_ALLOW_PRIVATE=true.",
+    en: "This address cannot receive webhooks: {reason}. Loopback and private addresses (a receiver on this machine or on your own network) are refused unless the server is started with WEBHOOK_ALLOW_PRIVATE=true.",
+    de: "Diese Adresse kann keine Webhooks empfangen: {reason}. Lokale und private Adressen (ein Empfänger auf diesem Rechner oder in Ihrem Netz) werden abgelehnt, außer der Server wird mit WEBHOOK_ALLOW_PRIVATE=true gestartet.",
+    it: "Questo indirizzo non può ricevere webhook: {reason}. Gli indirizzi locali e privati (un ricevitore su questa macchina o sulla vostra rete) sono rifiutati, a meno che il server non sia avviato con WEBHOOK_ALLOW_PRIVATE=true.",
   },
   WEBHOOK_DISABLED: {
     fr: "Ce webhook est désactivé : réactivez-le d'abord (PATCH enabled=true).",

@@ -7,6 +7,7 @@
 // bytes and get bytes.
 import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
+import { blobAsText } from "../../db/dialect";
 import { idempotencyKeys } from "../../db/schema";
 import { AppError, Conflict, ServiceUnavailable } from "../errors";
 import { recurringJob } from "../jobs";
@@ -258,7 +259,7 @@ export class KeyedWrite {
         return self.t ?? base.read;
       },
       // Once open, on the writer (in the transaction), under a name of its own: never a writer statement's.
-      prepareRead: (name, build) => (self.t ? base.prepareTx(`read:${name}`, build) : base.prepareRead(name, build)),
+      prepareRead: (name, build) => (self.t ? base.prepareTx(`read:${name}`, build)(self.t) : base.prepareRead(name, build)),
       tx: (fn) => self.run(fn),
     };
     writes.set(this.db, this);
@@ -284,7 +285,12 @@ export class KeyedWrite {
 
   private open(): Promise<Queryable> {
     this.opened ??= new Promise<Queryable>((resolve, reject) => {
+      let runs = 0;
       this.ended = this.base.tx(async (t) => {
+        // PostgreSQL runs a transaction that lost a deadlock or a serialization conflict again
+        // from the start: the request's writes went with the first run, so this one must not
+        // commit the answer alone. Not retried (an AppError): the whole request is undone.
+        if (++runs > 1) throw new KeyedWriteUndone();
         this.t = t;
         const verdict = new Promise<((t: Queryable) => Promise<void>) | typeof UNDONE | null>((r) => {
           this.settle = r;
@@ -373,11 +379,7 @@ export async function eraseAnswersMentioning(t: Queryable, clubId: string, texts
       .update(idempotencyKeys)
       .set({ body: null, headers: {} })
       .where(
-        and(
-          eq(idempotencyKeys.club_id, clubId),
-          isNotNull(idempotencyKeys.body),
-          sql`lower(cast(${idempotencyKeys.body} as text)) like ${pattern} escape '\\'`,
-        ),
+        and(eq(idempotencyKeys.club_id, clubId), isNotNull(idempotencyKeys.body), sql`lower(${blobAsText(idempotencyKeys.body)}) like ${pattern} escape '\\'`),
       )
       .returning({ key: idempotencyKeys.key });
     gone += rows.length;

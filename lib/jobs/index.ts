@@ -1,12 +1,17 @@
 // Background jobs: written in the same transaction as the change that causes them, run after
 // commit by one worker per process, retried with back-off, and resumed after a restart (a job
-// is only marked done once its handler has returned). What each kind of job does comes in a table
+// is only marked done once its handler has returned). Several processes share one queue: a
+// worker claims the jobs it runs with a lease in the job's row (claimJobs), renewed while it
+// runs them, so no two processes run a job at once, and a job whose process died is taken by
+// another once its lease lapses. What each kind of job does comes in a table
 // (JobKinds) that the caller hands to the run: no module registers anything by being imported, so
 // the server's table (server/jobs) is the whole list of what its worker can run. The worker runs
 // up to JOB_CONCURRENCY jobs at once, but the jobs of one concurrency key (a delivery's device or
 // wallet object, a club's fan-outs) one after the other, in order.
-import { and, asc, eq, inArray, lt, lte, notInArray, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { hostname } from "node:os";
 import type { Db, Queryable } from "../../db";
+import { skipLocked } from "../../db/locks";
 import { jobs } from "../../db/schema";
 import type { Config } from "../config";
 import { newId, nowIso } from "../ids";
@@ -82,6 +87,85 @@ export async function enqueueJob(t: Queryable, job: { clubId: string; kind: stri
   return id;
 }
 
+/** Who claims jobs here: this process, as long as it runs (a restart is another owner). */
+export const JOB_OWNER = `${hostname()}:${process.pid}:${newId().slice(-12)}`;
+/**
+ * How long a claim holds without being renewed: a worker renews its jobs' leases every third of
+ * it while they run, so only a process that died (or hangs) lets one lapse, and then another
+ * process runs the job after at most this long.
+ */
+export const JOB_LEASE_MS = 90_000;
+/** What a job's row loses when its outcome is recorded: nobody holds it any more. */
+const RELEASED = { lease_owner: null, lease_until: null };
+
+/** A job nobody holds, or whose holder's lease has lapsed at `now`. */
+const unclaimed = (now: SQL | Placeholder | string) => or(isNull(jobs.lease_until), lt(jobs.lease_until, now));
+
+/**
+ * Claims, of `candidates` (jobs read as due), those still pending, due and unclaimed at `now`,
+ * for this process (JOB_OWNER) until `now` + JOB_LEASE_MS; returns them, oldest first. Several
+ * processes claiming at once get different jobs (row locks, skipping locked rows; SQLite's
+ * write lock serializes the claims).
+ */
+export async function claimJobs(db: Db, candidates: readonly JobRow[], now: Date, owner = JOB_OWNER): Promise<JobRow[]> {
+  if (!candidates.length) return [];
+  const at = now.toISOString();
+  const until = new Date(now.getTime() + JOB_LEASE_MS).toISOString();
+  const claimed = await db.tx(async (t) => {
+    const free = await skipLocked(
+      t
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(
+          and(
+            inArray(
+              jobs.id,
+              candidates.map((j) => j.id),
+            ),
+            eq(jobs.status, "pending"),
+            lte(jobs.run_after, at),
+            unclaimed(at),
+          ),
+        ),
+    );
+    if (!free.length) return [];
+    return t
+      .update(jobs)
+      .set({ lease_owner: owner, lease_until: until })
+      .where(
+        inArray(
+          jobs.id,
+          free.map((r) => r.id),
+        ),
+      )
+      .returning();
+  });
+  return claimed.sort((a, b) => (a.run_after < b.run_after ? -1 : a.run_after > b.run_after ? 1 : 0));
+}
+
+/** Extends this process's leases on `ids` (jobs it still holds) from `now`. */
+export async function renewJobLeases(db: Db, ids: readonly string[], now = new Date(), owner = JOB_OWNER): Promise<void> {
+  if (!ids.length) return;
+  const until = new Date(now.getTime() + JOB_LEASE_MS).toISOString();
+  await db.tx((t) =>
+    t
+      .update(jobs)
+      .set({ lease_until: until })
+      .where(and(inArray(jobs.id, [...ids]), eq(jobs.lease_owner, owner))),
+  );
+}
+
+/** Gives back this process's claims on `ids`, jobs it will not run (a stop): another process may take them at once. */
+export async function releaseJobs(db: Db, ids: readonly string[], owner = JOB_OWNER): Promise<void> {
+  if (!ids.length) return;
+  await db.tx((t) =>
+    t
+      .update(jobs)
+      .set(RELEASED)
+      .where(and(inArray(jobs.id, [...ids]), eq(jobs.lease_owner, owner), eq(jobs.status, "pending"))),
+  );
+}
+
 /** Whether a job of `kind` is pending (due or not). */
 export async function hasPendingJob(q: Queryable, kind: string): Promise<boolean> {
   const [row] = await q
@@ -99,7 +183,7 @@ export async function hasPendingJob(q: Queryable, kind: string): Promise<boolean
 export async function completeJobIn(t: Queryable, job: JobRow, outcome: string): Promise<void> {
   await t
     .update(jobs)
-    .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome })
+    .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome, ...RELEASED })
     .where(eq(jobs.id, job.id));
 }
 
@@ -115,6 +199,7 @@ function failure(schedule: readonly number[] | undefined, job: JobRow, env: JobE
     status: giveUp ? "failed" : "pending",
     run_after: new Date(env.now.getTime() + delay).toISOString(),
     finished_at: giveUp ? nowIso() : null,
+    ...RELEASED,
   };
 }
 
@@ -128,14 +213,17 @@ export async function failJobIn(t: Queryable, job: JobRow, env: JobEnv, err: unk
   return { gaveUp: set.status === "failed" };
 }
 
-/** The pending jobs due at `now`, oldest first, leaving out those already in hand. */
+/**
+ * The pending jobs due and unclaimed at `now`, oldest first, leaving out those already in hand:
+ * candidates to claim (a read, so that an idle worker writes nothing).
+ */
 function dueJobs(db: Db, now: Date, inHand: Iterable<string>): Promise<JobRow[]> {
   const ids = [...inHand];
   const select = (q: Queryable, runAfter: SQL | Placeholder | string, notIn?: SQL) =>
     q
       .select()
       .from(jobs)
-      .where(and(eq(jobs.status, "pending"), lte(jobs.run_after, runAfter), notIn))
+      .where(and(eq(jobs.status, "pending"), lte(jobs.run_after, runAfter), unclaimed(runAfter), notIn))
       .orderBy(asc(jobs.run_after))
       .limit(BATCH);
   // The idle worker asks every second with nothing in hand: prepared once, such a tick runs
@@ -164,7 +252,7 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
     await db.tx((t) =>
       t
         .update(jobs)
-        .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome: outcome ?? null })
+        .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome: outcome ?? null, ...RELEASED })
         .where(eq(jobs.id, job.id)),
     );
   } catch (err) {
@@ -183,6 +271,8 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
 class JobPool {
   /** Job ids admitted and not yet recorded (queued or running). */
   readonly inHand = new Set<string>();
+  /** Jobs claimed that this pool will not run (admitted after a stop, or left queued by one). */
+  readonly dropped: string[] = [];
   /** Per key with a chain at work: the jobs queued behind the one running. */
   private readonly chains = new Map<string, JobRow[]>();
   private readonly chainsAtWork = new Set<Promise<void>>();
@@ -244,7 +334,11 @@ class JobPool {
   }
 
   admit(job: JobRow): void {
-    if (this.closed || this.inHand.has(job.id)) return;
+    if (this.inHand.has(job.id)) return;
+    if (this.closed) {
+      this.dropped.push(job.id);
+      return;
+    }
     this.inHand.add(job.id);
     const key = concurrencyKey(this.kinds, job);
     const queued = this.chains.get(key);
@@ -266,6 +360,7 @@ class JobPool {
         const job = queue.shift() as JobRow;
         if (this.closed) {
           this.inHand.delete(job.id);
+          this.dropped.push(job.id);
           this.release();
           break;
         }
@@ -282,7 +377,10 @@ class JobPool {
       }
     } finally {
       // No await between the loop's last look at `queue` and here: admit() cannot add to a dropped queue.
-      for (const job of queue) this.inHand.delete(job.id);
+      for (const job of queue) {
+        this.inHand.delete(job.id);
+        this.dropped.push(job.id);
+      }
       this.chains.delete(key);
       this.notify();
     }
@@ -320,8 +418,9 @@ export async function runDueJobs(db: Db, options: { kinds: JobKinds; config: Con
   const now = options.now ?? new Date();
   const env: JobEnv = { now, config: options.config };
   const pool = new JobPool(db, options.kinds, env.config.jobConcurrency, () => env, options.stopped);
-  for (const job of await dueJobs(db, now, [])) pool.admit(job);
+  for (const job of await claimJobs(db, await dueJobs(db, now, []), now)) pool.admit(job);
   await pool.settled();
+  await releaseJobs(db, pool.dropped.splice(0));
   if (pool.errors.length) throw pool.errors[0];
   return pool.ran;
 }
@@ -348,7 +447,8 @@ export function startJobWorker(db: Db, config: Config, kinds: JobKinds, interval
         const progressed = current.progress();
         let admitted = 0;
         if (current.wantsMore) {
-          const due = await dueJobs(db, new Date(), current.inHand);
+          const now = new Date();
+          const due = await claimJobs(db, await dueJobs(db, now, current.inHand), now);
           for (const job of due) current.admit(job);
           admitted = due.length;
         }
@@ -362,6 +462,8 @@ export function startJobWorker(db: Db, config: Config, kinds: JobKinds, interval
     } finally {
       await current.settled();
       if (current.errors.length) console.error("job worker:", current.errors[0]);
+      // Claimed but not run (a stop): free at once for another process, not after the lease.
+      await releaseJobs(db, current.dropped.splice(0)).catch(() => {});
       pool = null;
       running = null;
     }
@@ -371,11 +473,17 @@ export function startJobWorker(db: Db, config: Config, kinds: JobKinds, interval
     running = run();
   };
   const timer = setInterval(tick, intervalMs);
+  // The leases of the jobs in hand, renewed well before they lapse while they are worked on.
+  const renewal = setInterval(() => {
+    const held = (pool as JobPool | null)?.inHand;
+    if (held?.size) renewJobLeases(db, [...held]).catch((err) => console.error("job worker: lease renewal:", err));
+  }, JOB_LEASE_MS / 3);
   tick();
   return {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearInterval(renewal);
       (pool as JobPool | null)?.stop();
       await running;
     },
@@ -437,10 +545,14 @@ export function recurringJob(kind: string, everyMs: number, work: (db: Db, env: 
   };
   return {
     kinds: { [kind]: run },
-    ensure: (db) =>
-      db.tx(async (t) => {
-        if (!(await hasPendingJob(t, kind))) await enqueueJob(t, { clubId: "", kind, payload: {} });
-      }),
+    // Several processes starting at once: the unique key of pending recurring runs
+    // (jobs_recurring_pending_unique) keeps one; the others' inserts do nothing.
+    ensure: async (db) => {
+      const now = nowIso();
+      await db.tx((t) =>
+        t.insert(jobs).values({ id: newId(), club_id: "", kind, payload: {}, status: "pending", run_after: now, created_at: now }).onConflictDoNothing(),
+      );
+    },
   };
 }
 

@@ -12,11 +12,7 @@ import { type Ctx, type PublicCtx, verb } from "../context";
 import { Conflict, Forbidden, inClubLanguage, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { checkFormProof, spendFormProof } from "../forms";
 import type { Locale } from "../i18n";
-import { JOIN_MAIL_TEXTS } from "../i18n/join";
 import { nowIso } from "../ids";
-import { queueMail } from "../mail";
-import { clubMailLook, mailMoney } from "../mail/look";
-import { brandedBody, fillText } from "../mail/layout";
 import { bankTransferOf, memberCheckout, renewsItself, stripeOf } from "../member-page";
 import { type PaymentMethod, paymentMethods } from "../clubs/payments";
 import { newMemberRow } from "../members";
@@ -39,6 +35,7 @@ import { statusOn, todayUtc } from "../members/status";
 import { redeemMembershipPromo } from "../promo";
 import type { AddressRate } from "../ratelimit";
 import { emitter } from "../webhooks/emit";
+import { type JoinMail, queueJoinMail } from "./mails";
 import type { JoinAnswer, JoinRequest, PublicClub } from "./schemas";
 
 /** Joining and the club page a join form reads: 20 a minute per client address (DESIGN.md section 13). */
@@ -126,49 +123,6 @@ export function checkCustomFields(schema: unknown, answers: Record<string, unkno
     else values[d.key] = v;
   }
   return { values, items };
-}
-
-/** How a club's mail looks, who it is from, and its texts. */
-function mailOf(ctx: { baseUrl: string }, club: ClubRow) {
-  const look = clubMailLook(ctx.baseUrl, club);
-  return { ...look, tx: JOIN_MAIL_TEXTS[look.locale] };
-}
-
-type JoinMail = "payment" | "cardPayment" | "welcome" | "applied" | "alreadyMember" | "rejected";
-
-/** Queues one of the join mails to `to` (`m`: whose name and page; `transfer`: the payment details). */
-async function queueJoinMail(
-  t: Queryable,
-  ctx: { baseUrl: string },
-  club: ClubRow,
-  kind: JoinMail,
-  to: { email: string; first_name: string; manage_token?: string | null },
-  /** What is due; for a bank transfer, with the club's payout details and the reference. */
-  transfer?: (Pick<ReturnType<typeof bankTransferOf>, "amount_cents" | "currency"> & Partial<ReturnType<typeof bankTransferOf>>) | null,
-): Promise<void> {
-  const { locale, tx, sender, brand } = mailOf(ctx, club);
-  const mail = tx[kind];
-  const p = {
-    first: to.first_name,
-    club: brand.name,
-    amount: transfer ? mailMoney(transfer.amount_cents, transfer.currency, locale) : "",
-    beneficiary: transfer?.beneficiary ?? "",
-    iban: transfer?.iban ?? "",
-    bic: transfer?.bic ?? "",
-    reference: transfer?.reference ?? "",
-  };
-  const details = kind === "payment" && transfer ? tx.payment.details.filter((d) => !d.startsWith("BIC") || transfer.bic).map((d) => fillText(d, p)) : [];
-  const label = "action" in mail ? mail.action : null;
-  await queueMail(t, club.id, {
-    ...sender,
-    to: to.email,
-    subject: fillText(mail.subject, p),
-    ...brandedBody(brand, {
-      paragraphs: [fillText(tx.hello, p), fillText(mail.body, p), ...(details.length ? [details.join("\n")] : [])],
-      action: label && to.manage_token ? { label, url: memberPageUrl(ctx.baseUrl, to.manage_token) } : undefined,
-      bye: tx.bye,
-    }),
-  });
 }
 
 /** An active member of the club whose card code is `code`, or null. */
@@ -284,7 +238,7 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
           .returning();
         // Reserved, counted once the member pays (mark-paid: countMembershipPromo); a free join is paid now.
         await promo?.record(null, created.id, { awaitingPayment: amount > 0 });
-        await emitMemberChange(await emitter(ctx.db, club.id), null, created, () => getMemberItem(t, club.id, created.id));
+        await emitMemberChange(await emitter(ctx.db, t, club.id), null, created, () => getMemberItem(t, club.id, created.id));
         await writeHistory(t, memberAuthor(club.id), {
           memberId: created.id,
           action: "join",
@@ -359,7 +313,7 @@ export const approveMember = verb(
       const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
       await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
       // As any other change to a member: member.updated, and member.status_changed when a free one turns active.
-      await emitMemberChange(await emitter(ctx.db, ctx.clubId), m, after, () => getMemberItem(t, ctx.clubId, m.id));
+      await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), m, after, () => getMemberItem(t, ctx.clubId, m.id));
       const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");
       const transfer =
         due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;

@@ -7,14 +7,15 @@ import { timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Queryable } from "../../db";
-import { members, tiers } from "../../db/schema";
+import { members, remindersSent, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
 import { type PublicCtx, systemCtx } from "../context";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
-import { nowIso, randomBase62, sha256Hex } from "../ids";
+import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
+import { queueJoinMail } from "../join/mails";
 import { clubSender, queueMail } from "../mail";
 import { brandedBody, fillText } from "../mail/layout";
 import { queuePassUpdate, walletUrls } from "../passes";
@@ -121,7 +122,7 @@ function checked<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 
 /** A change the member made is a `member.updated` for the club's webhooks, as an admin's is. */
 async function toldToWebhooks(ctx: PublicCtx, t: Queryable, before: MemberRow, after: MemberRow): Promise<void> {
-  await emitMemberChange(await emitter(ctx.db, before.club_id), before, after, () => getMemberItem(t, before.club_id, before.id));
+  await emitMemberChange(await emitter(ctx.db, t, before.club_id), before, after, () => getMemberItem(t, before.club_id, before.id));
 }
 
 export async function updateMemberName(ctx: PublicCtx, token: string, given: MemberNameUpdate): Promise<MemberPage> {
@@ -258,14 +259,28 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
     const checkout = await memberCheckout(ctx, club, m, order);
     return { payment_method: "stripe", amount_cents: amount, currency, checkout_url: checkout, bank_transfer: null, renewed: false };
   }
-  return {
-    payment_method: "bank_transfer",
-    amount_cents: amount,
-    currency,
-    checkout_url: null,
-    bank_transfer: bankTransferOf(club, m.referral_code, amount, currency),
-    renewed: false,
-  };
+  const transfer = bankTransferOf(club, m.referral_code, amount, currency);
+  await mailTransferDetails(ctx, m, club, token, transfer);
+  return { payment_method: "bank_transfer", amount_cents: amount, currency, checkout_url: null, bank_transfer: transfer, renewed: false };
+}
+
+/**
+ * Mails the bank transfer details of a renewal to the member (DESIGN.md section 13: "in the
+ * answer and in a mail"), at most once a day for one amount: the page shows them again on each
+ * visit (`?renew=bank_transfer`, a reload), which should not fill the member's mailbox. The
+ * day's mark (reminders_sent, unique per member, kind and period) is written with the mail job,
+ * so two requests at once mail once.
+ */
+async function mailTransferDetails(ctx: PublicCtx, m: MemberRow, club: ClubRow, token: string, transfer: BankTransfer): Promise<void> {
+  const period = `${todayUtc()}:${transfer.reference}:${transfer.amount_cents}${transfer.currency}`;
+  await ctx.db.tx(async (t) => {
+    const marked = await t
+      .insert(remindersSent)
+      .values({ id: newId(), club_id: m.club_id, subject_id: m.id, kind: "renewal_transfer", period, created_at: nowIso() })
+      .onConflictDoNothing()
+      .returning({ id: remindersSent.id });
+    if (marked.length) await queueJoinMail(t, ctx, club, "renewalPayment", { email: m.email, first_name: m.first_name, manage_token: token }, transfer);
+  });
 }
 
 /** What renewing costs the member whose page token is `token` now (lib/members/dues), read only. */

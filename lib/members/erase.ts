@@ -103,6 +103,6 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
     await t.insert(memberHistory).values(historyRow(ctx, { memberId: m.id, action: "erase", from: m, to: m }));
     await t.delete(members).where(and(eq(members.club_id, ctx.clubId), eq(members.id, m.id)));
     // Only the id: the member's data is what was just erased.
-    await emit(ctx.db, ctx.clubId, "member.deleted", () => ({ id: m.id, deleted_at: nowIso() }));
+    await emit(ctx.db, t, ctx.clubId, "member.deleted", () => ({ id: m.id, deleted_at: nowIso() }));
   });
 });

@@ -15,6 +15,7 @@
 import { and, type Column, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
+import { typedParam } from "../../db/dialect";
 import { memberHistory, members } from "../../db/schema";
 import { verb } from "../context";
 import { memberPassChanged, queueMarkedPassUpdate } from "../passes";
@@ -29,6 +30,8 @@ import { clubSettings } from "../clubs/internal";
 import { newMemberRow } from "./index";
 import { type Field, foldHeading, isBlank, type Row, readSheet, recognisedHeadings, type SheetFile } from "./import-file";
 import {
+  addDays,
+  addMonths,
   emitMemberChange,
   freeReferralCodes,
   historyRow,
@@ -94,7 +97,7 @@ const STORED = {
 type Stored = Pick<MemberRow, keyof typeof STORED>;
 
 type Planned =
-  | { kind: "create"; line: number; email: string; values: Values & { membership_start: string; membership_end: string } }
+  | { kind: "create"; line: number; email: string; values: Values & { membership_start: string; membership_end: string }; joined: string | null }
   | { kind: "update"; line: number; before: Stored; set: Partial<Stored>; fields: FieldChange[] };
 
 /** zod's own email rule (that of the API's email fields), as a bare test: no result object per line. */
@@ -189,12 +192,25 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], row: Row, msg: Msg)
   return problems.length ? { problems } : { line: row.line, email, values };
 }
 
-type PlanOptions = { mode: ImportMode; allowShorten: boolean; withChanges: boolean; today: string };
+/** `months`: the club's period, from which a member's start is told when the file gives only the end. */
+type PlanOptions = { mode: ImportMode; allowShorten: boolean; withChanges: boolean; today: string; months: number };
 /** What the whole file comes to, summed batch by batch (`changes` only for a dry run). */
 type Totals = { created: number; updated: number; skipped: number; warnings: Warning[]; changes: ImportChange[] };
 
 /** A new member's period: the file's start, else today, or the end itself when it has passed (an expired member). */
 const startOf = (v: Values, today: string) => v.membership_start ?? (v.membership_end && v.membership_end < today ? v.membership_end : today);
+
+/**
+ * When an imported member joined: their `created_at`, the date SPEC's member carries and "new this
+ * month" counts (lib/stats). The member's own dates, not the import's: the start the file gives,
+ * else the start of the period that ends on the file's end (one club period before it). A start
+ * before today is kept (last season's members are not new this month); null: the import's instant
+ * (a member whose period starts today or later).
+ */
+function joinedOf(v: Values, o: PlanOptions): string | null {
+  const start = v.membership_start ?? (v.membership_end ? addDays(addMonths(v.membership_end, -o.months), 1) : o.today);
+  return start < o.today ? `${start}T00:00:00.000Z` : null;
+}
 
 /** The fields a new member gets, as the dry run shows them. */
 function createFields(email: string, v: Values & { membership_start: string }): FieldChange[] {
@@ -280,7 +296,7 @@ async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOption
         continue;
       }
       const v = { ...values, membership_start: startOf(values, o.today), membership_end: values.membership_end as string };
-      planned.push({ kind: "create", line, email, values: v });
+      planned.push({ kind: "create", line, email, values: v, joined: joinedOf(values, o) });
       totals.created++;
       if (o.withChanges) totals.changes.push({ line, member_id: null, email, action: "create", fields: createFields(email, v) });
       continue;
@@ -346,17 +362,17 @@ function statements(db: Db) {
   const rowsOf = (columns: string[], n: number) =>
     Array.from({ length: n }, (_, i) => Object.fromEntries(columns.map((c, j) => [c, slot(i, j, columns.length)]))) as never;
   return {
-    insert: (rows: MemberRow[]) => {
+    insert: (t: Queryable, rows: MemberRow[]) => {
       const columns = Object.keys(rows[0]);
       return db
-        .prepareTx(`members.import.insert:${rows.length}`, (q) => q.insert(members).values(rowsOf(columns, rows.length)))
+        .prepareTx(`members.import.insert:${rows.length}`, (q) => q.insert(members).values(rowsOf(columns, rows.length)))(t)
         .execute(slotted(columns, rows) as never);
     },
-    history: (rows: Record<string, unknown>[]) =>
+    history: (t: Queryable, rows: Record<string, unknown>[]) =>
       db
-        .prepareTx(`members.import.history:${rows.length}`, (q) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, rows.length)))
+        .prepareTx(`members.import.history:${rows.length}`, (q) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, rows.length)))(t)
         .execute(slotted(HISTORY_COLUMNS, rows) as never),
-    update: (clubId: string, rows: Record<string, unknown>[]) => {
+    update: (t: Queryable, clubId: string, rows: Record<string, unknown>[]) => {
       const columns = ["id", ...UPDATE_COLUMNS];
       return (
         db
@@ -365,7 +381,7 @@ function statements(db: Db) {
             const selects = rows.map(
               (_, i) =>
                 sql`select ${sql.join(
-                  columns.map((c, j) => sql`${sql.param(slot(i, j, columns.length), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
+                  columns.map((c, j) => sql`${typedParam(slot(i, j, columns.length), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
                   sql`, `,
                 )}`,
             );
@@ -374,7 +390,7 @@ function statements(db: Db) {
               .set(Object.fromEntries(UPDATE_COLUMNS.map((c) => [c, sql`${sql.identifier("v")}.${sql.identifier(c)}`])) as never)
               .from(sql`(${sql.join(selects, sql` union all `)}) as ${sql.identifier("v")}`)
               .where(and(eq(members.club_id, slot(rows.length, 0, columns.length)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
-          })
+          })(t)
           // The club's id after the rows' values: the placeholder that follows theirs.
           .execute([...slotted(columns, rows), clubId] as never)
       );
@@ -412,7 +428,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
         payment_status: "paid",
         payment_method: v.payment_method ?? null,
         custom_fields: v.custom ?? null,
-        created_at: now,
+        created_at: x.joined ?? now,
       });
       // A new member is `paid` unless the file says otherwise, by the rule of every status change.
       const status = v.payment_status ? paymentStatusChange({ payment_status: "paid", status_before_suspension: null }, v.payment_status) : {};
@@ -445,13 +461,13 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
       undo.push([before.id, history.id, { ...before }]);
     }
   }
-  if (inserts.length) await run.insert(inserts);
-  if (updates.length) await run.update(ctx.clubId, updates);
-  if (histories.length) await run.history(histories);
+  if (inserts.length) await run.insert(t, inserts);
+  if (updates.length) await run.update(t, ctx.clubId, updates);
+  if (histories.length) await run.history(t, histories);
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
   // Webhooks: the endpoints read once per batch, the members' items only when one is wanted.
-  const out = await emitter(ctx.db, ctx.clubId);
+  const out = await emitter(ctx.db, t, ctx.clubId);
   if (!(["member.created", "member.updated", "member.status_changed"] as const).some((type) => out.wants(type))) return { undo, now };
   const items = new Map(
     (
@@ -560,7 +576,7 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     if (batch.length) yield batch;
   }
 
-  const options: PlanOptions = { mode, allowShorten: !!input.allow_shorten, withChanges: dryRun, today: todayUtc() };
+  const options: PlanOptions = { mode, allowShorten: !!input.allow_shorten, withChanges: dryRun, today: todayUtc(), months: club.membership_duration_months };
   const noTotals = (): Totals => ({ created: 0, updated: 0, skipped: 0, warnings: [], changes: [] });
   let totals = noTotals();
   const stopped = () => errors.size > 0 && !input.partial;

@@ -2,7 +2,7 @@
 // transition runs in ONE transaction with its member_history row (and its payments row for
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
-import type { Db, Queryable } from "../../db";
+import { type Db, type Queryable, rowsAsArrays } from "../../db";
 import { members } from "../../db/schema";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
@@ -130,7 +130,7 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
     const total = search
       ? (await queries.count.execute(values))[0].total
       : await keptTotal(ctx.db, ctx.clubId, filter, q.status === "all" ? "" : day, queries.cond);
-    const rows = await queries.page.values(values);
+    const rows = await rowsAsArrays(queries.page, values);
     return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
   };
   if (search) return read();
@@ -232,7 +232,7 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
     await writeHistory(t, ctx, { memberId: created.id, action: "manual_create", to: created, details: { joined_at: input.joined_at ?? null } });
     // The item a webhook sends is read once, in the transaction, and is also the answer.
     let read: MemberAdminItem | undefined;
-    await emitMemberChange(await emitter(ctx.db, ctx.clubId), null, created, async () => {
+    await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), null, created, async () => {
       read = await getMemberItem(t, ctx.clubId, created.id);
       return read;
     });
@@ -278,7 +278,7 @@ async function transition(
       .returning();
     await writeHistory(t, ctx, { memberId, action: kind, from: before, to: after, reason, details });
     if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], kind);
-    const out = await emitter(ctx.db, ctx.clubId);
+    const out = await emitter(ctx.db, t, ctx.clubId);
     if (also) await also(after, out);
     const item = await getMemberItem(t, ctx.clubId, memberId);
     await emitMemberChange(out, before, after, async () => item);

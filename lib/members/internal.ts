@@ -1,7 +1,7 @@
 // Helpers of the members area: club-scoped lookups ("get in club or throw"), item shaping, the
 // search text, dates, codes, and the history row every transition writes.
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { alias } from "../../db/dialect";
 import type { Db, Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";

@@ -90,7 +90,7 @@ export async function recordPayment(t: Queryable, site: { db: Db; baseUrl: strin
       statement_line_key: input.statement_line_key ?? null,
     })
     .returning();
-  await emit(site.db, input.clubId, "payment.recorded", () => paymentData(payment));
+  await emit(site.db, t, input.clubId, "payment.recorded", () => paymentData(payment));
   await queueReceipt(t, site.baseUrl, club, payment);
   return payment;
 }

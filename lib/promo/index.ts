@@ -1,7 +1,7 @@
 // Promo codes (SPEC "Promo code create payload", rule 5; DESIGN.md sections 7 and 12): list,
 // create, change, and the one rule that decides whether a code applies and how much it takes
 // off, used inside the transaction of a registration.
-import { and, asc, eq, gt, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Queryable } from "../../db";
 import { promoCodes, promoRedemptions } from "../../db/schema";
@@ -292,11 +292,19 @@ async function redeemPromo(
   };
 }
 
-const countUse = (t: Queryable, promoId: string, now: string) =>
-  t
+/**
+ * Counts one use, if one is left: a conditional write, so that of registrations racing for a
+ * code's last use (any connection, any process) one gets it and the others are refused
+ * PROMO_CODE_EXHAUSTED, their whole transaction undone.
+ */
+async function countUse(t: Queryable, promoId: string, now: string): Promise<void> {
+  const [counted] = await t
     .update(promoCodes)
     .set({ used_count: sql`${promoCodes.used_count} + 1`, updated_at: now })
-    .where(eq(promoCodes.id, promoId));
+    .where(and(eq(promoCodes.id, promoId), or(isNull(promoCodes.max_uses), lt(promoCodes.used_count, promoCodes.max_uses))))
+    .returning({ id: promoCodes.id });
+  if (!counted) throw new Conflict("PROMO_CODE_EXHAUSTED");
+}
 
 /** An event registration's code: scope `event`, tied to this event or to none. */
 export const redeemEventPromo = (t: Queryable, input: { clubId: string; eventId: string; currency: string; code: string; price: number; now: Date }) =>

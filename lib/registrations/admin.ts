@@ -13,6 +13,7 @@ import {
   activeTicketOrThrow,
   availability,
   eventPlacesHeld,
+  lockEventPlaces,
   getEventOrThrow,
   type RegistrationRow,
   registrationItem,
@@ -87,6 +88,7 @@ export const addRegistration = verb(
   "events:edit",
   async (ctx: Ctx, input: RegistrationCreate & { event_id: string }): Promise<EventRegistrationItem> =>
     ctx.db.tx(async (t) => {
+      await lockEventPlaces(t, input.event_id);
       const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
       if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
       const ticket = await activeTicketOrThrow(t, event.id, input.ticket_id);
@@ -122,7 +124,7 @@ export const addRegistration = verb(
         })
         .returning();
       const item = registrationItem(reg, ticket.name, false);
-      await emit(ctx.db, ctx.clubId, "registration.created", () => ({ event_id: event.id, ...item }));
+      await emit(ctx.db, t, ctx.clubId, "registration.created", () => ({ event_id: event.id, ...item }));
       return item;
     }),
 );
@@ -149,7 +151,7 @@ export async function confirmPendingRegistration(ctx: Ctx, input: RegistrationCo
       .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
       .returning();
     const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
-    await emit(ctx.db, ctx.clubId, "registration.confirmed", () => ({ event_id: event.id, ...item }));
+    await emit(ctx.db, t, ctx.clubId, "registration.confirmed", () => ({ event_id: event.id, ...item }));
     return item;
   });
 }
@@ -186,7 +188,7 @@ export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: Re
     await releaseEventPromo(t, { clubId: ctx.clubId, registrationId: r.id, now });
     const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
     // Told before the promotion it causes, in the order the receiver should apply them.
-    await emit(ctx.db, ctx.clubId, "registration.cancelled", () => ({ event_id: event.id, ...item }));
+    await emit(ctx.db, t, ctx.clubId, "registration.cancelled", () => ({ event_id: event.id, ...item }));
     if (r.status !== "waitlisted") await fillFromWaitlist(t, { db: ctx.db, event, baseUrl: ctx.baseUrl, preferTicketId: r.ticket_id, now });
     return item;
   });

@@ -48,7 +48,7 @@ export const expireHoldJob: JobKind = {
         const club = await clubSettings(t, row.r.club_id);
         await queueRegistrantMail(t, { club, baseUrl: env.config.baseUrl, event: row.event, ticketName: row.ticketName, reg: cancelled, kind: "expired" });
       }
-      await emit(db, row.r.club_id, "registration.cancelled", () => ({ event_id: row.event.id, ...registrationItem(cancelled, row.ticketName, false) }));
+      await emit(db, t, row.r.club_id, "registration.cancelled", () => ({ event_id: row.event.id, ...registrationItem(cancelled, row.ticketName, false) }));
       const promoted = await fillFromWaitlist(t, { db, event: row.event, baseUrl: env.config.baseUrl, preferTicketId: row.r.ticket_id, now });
       return `expired; ${promoted.length} moved up`;
     }),

@@ -10,7 +10,7 @@ import { emailKeyOf } from "../../db/text";
 import { clubSettings } from "../clubs/internal";
 import type { PublicCtx } from "../context";
 import { Conflict, Forbidden, inClubLanguage, NotFound, ValidationFailed } from "../errors";
-import { activeTicketOrThrow, availability, eventPlacesHeld, publicUrl, registrationItem, ticketPriceFor } from "../events/internal";
+import { activeTicketOrThrow, availability, eventPlacesHeld, lockEventPlaces, publicUrl, registrationItem, ticketPriceFor } from "../events/internal";
 import { emit } from "../webhooks/emit";
 import type { PublicRegistration, PublicRegistrationCreate } from "../events/schemas";
 import type { Locale } from "../i18n";
@@ -39,8 +39,9 @@ async function registrationsOfEmail(t: Queryable, eventId: string, emailKey: str
 }
 
 /**
- * Registers someone to a published event. Inside one transaction (transactions run one at a
- * time), so the places counted are the places left: no overbooking under concurrent requests.
+ * Registers someone to a published event. Inside one transaction that holds the event's lock
+ * (lockEventPlaces), so the places counted are the places left: no overbooking under concurrent
+ * requests, from any process.
  * Price: a member (valid `member_code` of an active member) pays tier_prices[tier] or
  * member_price_cents; anyone else non_member_price_cents (null: members only, 403). A promo code
  * takes its discount and is redeemed in the same transaction. Free: `confirmed`; otherwise
@@ -64,6 +65,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
     () =>
       ctx.db.tx(async (t) => {
         await spendFormProof(t, proof, nowDate);
+        await lockEventPlaces(t, eventId);
         const [event] = await t.select().from(events).where(eq(events.id, eventId)).limit(1);
         if (!event || event.status === "draft") throw new NotFound("EVENT_NOT_FOUND");
         const club = await clubSettings(t, event.club_id);
@@ -80,7 +82,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
         if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");
         const price = ticketPriceFor(ticket, member);
         if (price === null) throw new Forbidden("TICKET_MEMBERS_ONLY");
-        // Counted and written in one transaction (they run one at a time): two requests for one
+        // Counted and written under the event's lock (lockEventPlaces): two requests for one
         // mailbox at once cannot both pass. The refusal says nothing about membership.
         const emailKey = emailKeyOf(input.email);
         if ((await registrationsOfEmail(t, event.id, emailKey)) >= event.max_per_email)
@@ -128,7 +130,7 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           .returning();
         await promo?.record(reg.id, member?.id ?? null);
         if (holdExpiresAt) await scheduleHoldExpiry(t, reg, holdExpiresAt);
-        await emit(ctx.db, event.club_id, "registration.created", () => ({ event_id: event.id, ...registrationItem(reg, ticket.name, false) }));
+        await emit(ctx.db, t, event.club_id, "registration.created", () => ({ event_id: event.id, ...registrationItem(reg, ticket.name, false) }));
         const checkout = byCard ? { club, event, ticketName: ticket.name } : null;
         return {
           checkout,

@@ -18,7 +18,7 @@ import { AppError, BadRequest, NotFound } from "../errors";
 import { asLocale } from "../i18n";
 import { nowIso } from "../ids";
 import { enqueueJob, type JobKind, type JobKinds, TemporaryFailure } from "../jobs";
-import { availability, eventPlacesHeld } from "../events/internal";
+import { availability, eventPlacesHeld, lockEventPlaces } from "../events/internal";
 import { HOLD_EXPIRED_REASON } from "../registrations/expiry";
 import { confirmRegistration, recordRegistrationPayment } from "../registrations/admin";
 import { endSubscription, markMemberPaid, recordMemberRefund } from "../members/index";
@@ -182,6 +182,7 @@ async function ticketPaid(ctx: Ctx, event: EventRef, registrationId: string, mon
 /** Whether the event of a registration whose hold ran out still has its place (not cancelled, capacity and ticket not full). */
 async function placeStillThere(ctx: Ctx, reg: typeof eventRegistrations.$inferSelect): Promise<boolean> {
   const t = await txOf(ctx);
+  await lockEventPlaces(t, reg.event_id);
   const [row] = await t
     .select({ event: events, ticket: eventTickets })
     .from(events)

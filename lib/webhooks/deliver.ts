@@ -82,7 +82,10 @@ async function firstKb(res: Response): Promise<string> {
 /** One attempt: the guard, then the signed POST. Never throws. */
 async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv): Promise<Attempt> {
   const verdict = await checkWebhookUrl(endpoint.url, env.config.webhooks);
-  if (!verdict.ok) return { status_code: null, duration_ms: 0, response_body: null, error: `WEBHOOK_URL_NOT_ALLOWED: ${verdict.reason}` };
+  if (!verdict.ok) {
+    const hint = verdict.private ? " (WEBHOOK_ALLOW_PRIVATE=true allows it)" : "";
+    return { status_code: null, duration_ms: 0, response_body: null, error: `WEBHOOK_URL_NOT_ALLOWED: ${verdict.reason}${hint}` };
+  }
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
@@ -187,10 +190,10 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   const round = job.attempts + 1;
   // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
   await db.tx(async (t) => {
-    await q.attempt.execute({ id: newId(), delivery: delivery.id, ...tried, now });
-    const [current] = await q.failingSince.execute({ id: endpoint.id });
+    await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
+    const [current] = await q.failingSince(t).execute({ id: endpoint.id });
     if (ok) {
-      await q.succeeded.execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
+      await q.succeeded(t).execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
       if (current?.failing_since) await t.update(webhookEndpoints).set({ failing_since: null }).where(eq(webhookEndpoints.id, endpoint.id));
       await completeJobIn(t, job, outcome);
       return;

@@ -23,7 +23,7 @@ export function messageOf(type: string, data: unknown, at = nowIso()): { msgId: 
 const deliveryJob = (t: Queryable, endpoint: EndpointRef, deliveryId: string) =>
   enqueueJob(t, { clubId: endpoint.club_id, kind: WEBHOOK_DELIVERY, payload: { delivery_id: deliveryId, endpoint_id: endpoint.id } });
 
-/** The statements of the outbox, prepared once on the writer (Db.prepareTx): every write of a club with webhooks runs them. */
+/** The statements of the outbox, prepared once (Db.prepareTx): every write of a club with webhooks runs them. */
 function statements(db: Db) {
   const p = (name: string) => sql.placeholder(name);
   return {
@@ -63,18 +63,25 @@ function statements(db: Db) {
 }
 
 /**
- * Queues `message` for each of `endpoints`, inside the current transaction of `db`: the delivery
+ * Queues `message` for each of `endpoints`, inside the transaction `t`: the delivery
  * rows and the jobs that send them. Returns the deliveries' ids, in the order of `endpoints`.
  */
-export async function queueDeliveries(db: Db, endpoints: EndpointRef[], message: { type: string; msgId: string; payload: string }): Promise<string[]> {
+export async function queueDeliveries(
+  db: Db,
+  t: Queryable,
+  endpoints: EndpointRef[],
+  message: { type: string; msgId: string; payload: string },
+): Promise<string[]> {
   const q = statements(db);
   const now = nowIso();
   const ids: string[] = [];
   for (const endpoint of endpoints) {
     const id = newId();
     const job = newId();
-    await q.job.execute({ id: job, club: endpoint.club_id, payload: { delivery_id: id, endpoint_id: endpoint.id }, now });
-    await q.delivery.execute({ id, club: endpoint.club_id, endpoint: endpoint.id, msg: message.msgId, type: message.type, payload: message.payload, now, job });
+    await q.job(t).execute({ id: job, club: endpoint.club_id, payload: { delivery_id: id, endpoint_id: endpoint.id }, now });
+    await q
+      .delivery(t)
+      .execute({ id, club: endpoint.club_id, endpoint: endpoint.id, msg: message.msgId, type: message.type, payload: message.payload, now, job });
     ids.push(id);
   }
   return ids;
@@ -97,11 +104,10 @@ export type Emitter = {
 };
 
 /**
- * Reads the club's enabled endpoints once, for the events of one transaction: call it inside
- * `db.tx` (its statements run in the current transaction, as the caller's `t` does).
+ * Reads the club's enabled endpoints once, for the events of the transaction `t`.
  */
-export async function emitter(db: Db, clubId: string): Promise<Emitter> {
-  const endpoints = (await statements(db).endpoints.execute({ club: clubId })).map((e) => ({
+export async function emitter(db: Db, t: Queryable, clubId: string): Promise<Emitter> {
+  const endpoints = (await statements(db).endpoints(t).execute({ club: clubId })).map((e) => ({
     ...e,
     events: typeof e.events === "string" ? (JSON.parse(e.events) as string[]) : e.events,
   }));
@@ -111,19 +117,18 @@ export async function emitter(db: Db, clubId: string): Promise<Emitter> {
     async emit(type, data) {
       const wanted = wanting(type);
       if (!wanted.length) return;
-      await queueDeliveries(db, wanted, { type, ...messageOf(type, await data()) });
+      await queueDeliveries(db, t, wanted, { type, ...messageOf(type, await data()) });
     },
   };
 }
 
 /**
- * Emits `type` for club `clubId`, inside the current transaction of `db` (call it in `db.tx`,
- * beside the change): each enabled endpoint that asked for it (or for `*`) gets a delivery of
+ * Emits `type` for club `clubId`, inside the transaction `t`, beside the change: each enabled endpoint that asked for it (or for `*`) gets a delivery of
  * `{type, timestamp, data}`. `data` is the object as the API shows it, built only when some
  * endpoint wants it (a club without webhooks pays one indexed read per change).
  */
-export async function emit(db: Db, clubId: string, type: EventType, data: () => unknown | Promise<unknown>): Promise<void> {
-  await (await emitter(db, clubId)).emit(type, data);
+export async function emit(db: Db, t: Queryable, clubId: string, type: EventType, data: () => unknown | Promise<unknown>): Promise<void> {
+  await (await emitter(db, t, clubId)).emit(type, data);
 }
 
 /**

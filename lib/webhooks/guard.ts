@@ -12,8 +12,12 @@ import type { WebhookSettings } from "../config";
 /** `public`: always allowed; `private`: loopback, private, shared (CGNAT), unspecified; `forbidden`: link-local, metadata, multicast, reserved. */
 export type AddressClass = "public" | "private" | "forbidden";
 
-/** `unresolved`: the host name did not resolve (no address to judge). */
-export type UrlVerdict = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string; unresolved?: true };
+/**
+ * `unresolved`: the host name did not resolve (no address to judge). `private`: every address
+ * refused is loopback or private, which WEBHOOK_ALLOW_PRIVATE would let through (the refusal
+ * then names the setting).
+ */
+export type UrlVerdict = { ok: true; url: URL; addresses: string[] } | { ok: false; reason: string; unresolved?: true; private?: true };
 
 /** Resolves a host name to its addresses; replaced in tests only through the parameter. */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -119,7 +123,11 @@ export async function checkWebhookUrl(raw: string, settings: WebhookSettings, re
     }
     if (!addresses.length) return { ok: false, reason: `${host} does not resolve`, unresolved: true };
   }
-  const refused = addresses.find((a) => !allowed(classifyAddress(a), settings));
-  if (refused) return { ok: false, reason: `${host === refused ? host : `${host} resolves to ${refused}, which`} is a ${classifyAddress(refused)} address` };
+  const refusedAll = addresses.filter((a) => !allowed(classifyAddress(a), settings));
+  const refused = refusedAll[0];
+  if (refused) {
+    const reason = `${host === refused ? host : `${host} resolves to ${refused}, which`} is a ${classifyAddress(refused)} address`;
+    return refusedAll.every((a) => classifyAddress(a) === "private") ? { ok: false, reason, private: true } : { ok: false, reason };
+  }
   return { ok: true, url, addresses };
 }

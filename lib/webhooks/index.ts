@@ -63,12 +63,15 @@ async function getEndpointRow(q: Queryable, clubId: string, id: string): Promise
 
 /**
  * 422 WEBHOOK_URL_NOT_ALLOWED unless `url` passes the guard (guard.ts). A name that does not
- * resolve now is accepted (the receiver may not be set up yet): each delivery checks again.
+ * resolve now is accepted (the receiver may not be set up yet): each delivery checks again. A
+ * loopback or private address (a receiver on this machine or the club's network) is told with
+ * the setting that allows it, WEBHOOK_ALLOW_PRIVATE (the item's code WEBHOOK_URL_PRIVATE).
  */
 async function assertUrlAllowed(ctx: Ctx, url: string): Promise<void> {
   const verdict = await checkWebhookUrl(url, ctx.webhooks);
   if (verdict.ok || verdict.unresolved) return;
-  throw new ValidationFailed([{ loc: ["body", "url"], code: "WEBHOOK_URL_NOT_ALLOWED", params: { reason: verdict.reason } }], "WEBHOOK_URL_NOT_ALLOWED");
+  const code = verdict.private ? "WEBHOOK_URL_PRIVATE" : "WEBHOOK_URL_NOT_ALLOWED";
+  throw new ValidationFailed([{ loc: ["body", "url"], code, params: { reason: verdict.reason } }], "WEBHOOK_URL_NOT_ALLOWED");
 }
 
 /** `["*"]` alone when every type is asked for; duplicates dropped. */
@@ -230,7 +233,7 @@ export const testWebhook = verb("access_control:edit", async (ctx: Ctx, input: {
     const endpoint = await getEndpointRow(t, ctx.clubId, input.webhook_id);
     if (!endpoint.enabled) throw new Conflict("WEBHOOK_DISABLED");
     const message = { type: TEST_EVENT, ...messageOf(TEST_EVENT, { webhook_id: endpoint.id, club_id: ctx.clubId, message: "This is a test event." }) };
-    const [id] = await queueDeliveries(ctx.db, [endpoint], message);
+    const [id] = await queueDeliveries(ctx.db, t, [endpoint], message);
     return oneDelivery(t, id);
   });
 });

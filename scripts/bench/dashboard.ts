@@ -45,7 +45,7 @@ async function timedPages(round: number, log: (line: string) => void): Promise<M
   let server: Server | undefined;
   try {
     const dbPath = freshCopy(ds, dir);
-    const db = openDb(dbPath);
+    const db = await openDb(dbPath);
     await db.tx((t) => createAdmin(t, { clubId: ds.clubId, email: EMAIL, password: PASSWORD }));
     db.close();
     server = await startOurs(dbPath, dir);

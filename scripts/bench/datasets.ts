@@ -55,7 +55,7 @@ async function seed(name: string, spec: DatasetSpec, log: (line: string) => void
   const started = performance.now();
   const dir = makeTempDir(`club-bench-data-${name}-`);
   const path = join(dir, "club.db");
-  const db = openDb(path);
+  const db = await openDb(path);
   try {
     const club = await initClub(db, { clubName: "Bench club", email: "bench@example.org", locale: "fr", currency: "CHF" });
     const ctx = await operatorCtx(db, club.club_id, loadConfig({ DATABASE_URL: path, OUTBOX_DIR: join(dir, "outbox"), BASE_URL: "http://127.0.0.1" }));

@@ -14,7 +14,7 @@ import type { ImportMode } from "../../lib/members/schemas";
 const [dbPath, clubId, file, mode] = Bun.argv.slice(2);
 const hwm = () => Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? Number.NaN);
 
-const db = openDb(dbPath);
+const db = await openDb(dbPath);
 const ctx = await operatorCtx(db, clubId, loadConfig({ DATABASE_URL: dbPath, BASE_URL: "http://127.0.0.1" }));
 const csv = new Uint8Array(readFileSync(file));
 const peakBeforeKb = hwm();

@@ -12,7 +12,7 @@ export type Values<F extends Flags> = { [K in keyof F]?: F[K]["type"] extends "b
 
 export type CliEnv = {
   /** Opens the database (DATABASE_URL) on first use; commands that fail on their flags never touch it. */
-  db(): Db;
+  db(): Promise<Db>;
   config: Config;
   /** --json was given: stdout carries the one JSON object, and nothing meant for a person is drawn. */
   json: boolean;

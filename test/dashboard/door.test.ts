@@ -26,7 +26,7 @@ describe("the door", () => {
     const page = await owner.request("GET", door);
     expect(page.status).toBe(200);
     expect(page.text).toContain("Entrée · Concert");
-    expect(page.text).toContain("0 entrés sur 0 inscrits");
+    expect(page.text).toContain("0 entré sur 0 inscrit");
     expect(page.text).toContain('<label for="f-code">');
     expect(page.text).toMatch(/<script src="\/admin\/assets\/door\.js\?v=[0-9a-f]{12}" defer><\/script>/);
     const script = await owner.request("GET", page.text.match(/\/admin\/assets\/door\.js\?v=[0-9a-f]+/)![0]);

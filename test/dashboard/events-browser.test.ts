@@ -126,7 +126,7 @@ describe.skipIf(!HAS_BROWSER)("tiers, promo codes, events and the door in Chromi
     await expect(verdict.locator(".v-title").filter({ hasText: "Valide" }).waitFor()).resolves.toBeUndefined();
     expect(await verdict.textContent()).toContain("Nora Hopper");
     expect(await verdict.getAttribute("class")).toContain("verdict-valid");
-    expect(await page.locator("#door-counts").textContent()).toMatch(/^1 entrés/);
+    expect(await page.locator("#door-counts").textContent()).toMatch(/^1 entré sur /);
     await shot(page, "door-valid", PHONE.width);
     await code.fill(nora.qr_token);
     await code.press("Enter");
@@ -147,7 +147,7 @@ describe.skipIf(!HAS_BROWSER)("tiers, promo codes, events and the door in Chromi
     await code.press("Enter");
     await expect(verdict.locator(".v-title").filter({ hasText: "Gardé hors ligne" }).waitFor()).resolves.toBeUndefined();
     expect(await page.locator("#net").textContent()).toContain("Hors ligne");
-    expect(await page.locator("#net").textContent()).toContain("1 scan(s) en attente");
+    expect(await page.locator("#net").textContent()).toContain("1 scan en attente");
     expect((await registrationRow(env, luca.id)).checked_in_at).toBeNull();
     await shot(page, "door-offline", PHONE.width);
     await page.context().setOffline(false);
@@ -168,7 +168,7 @@ describe.skipIf(!HAS_BROWSER)("tiers, promo codes, events and the door in Chromi
     await code.fill(sami.qr_token);
     await code.press("Enter");
     await expect(verdict.locator(".v-title").filter({ hasText: "Session terminée" }).waitFor()).resolves.toBeUndefined();
-    expect(await page.locator("#net").textContent()).toContain("1 scan(s) en attente");
+    expect(await page.locator("#net").textContent()).toContain("1 scan en attente");
     expect(await page.evaluate(() => Object.keys(localStorage).map((k) => JSON.parse(localStorage.getItem(k) ?? "[]").length))).toContain(1);
     expect((await registrationRow(env, sami.id)).checked_in_at).toBeNull();
     await page.close();

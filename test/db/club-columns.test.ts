@@ -3,10 +3,13 @@
 // name the same fields with the same types, as the migrated database has them, and a new club
 // must hold every stated default. db/ is the bottom layer: it imports nothing from the rest.
 import { afterAll, describe, expect, it } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { eq, getTableColumns } from "drizzle-orm";
 import { openDb } from "../../db";
+import { columnKind } from "../../db/dialect";
+import { dropDatabase, freshDatabaseUrl, onPostgres } from "../databases";
 import { clubs } from "../../db/schema";
 import { createClub } from "../../lib/clubs";
 import { CLUB_FIELDS, type ClubField, defaultOf, type FieldKind, UPDATE_ONLY_FIELDS } from "../../lib/clubs/fields";
@@ -14,27 +17,33 @@ import { CLUB_FIELDS, type ClubField, defaultOf, type FieldKind, UPDATE_ONLY_FIE
 const FIELDS = [...CLUB_FIELDS, ...UPDATE_ONLY_FIELDS];
 /** Columns added once clubs existed (issues 14 and 18), with the SQL default the migration gave the rows already there. */
 const ADDED_WITH_SQL_DEFAULT: Record<string, string> = {
-  renewal_reminder_days: "'[30,7]'",
+  renewal_reminder_days: onPostgres ? "'[30,7]'::text" : "'[30,7]'",
   grace_period_days: "0",
   expiry_notice: "true",
   pending_hold_hours: "48",
 };
 const NOT_FIELDS = ["id", "created_at", "updated_at"];
-const db = openDb(":memory:");
-afterAll(() => db.close());
+const dir = mkdtempSync(join(tmpdir(), "club-columns-"));
+const url = await freshDatabaseUrl(dir);
+const db = await openDb(url);
+afterAll(async () => {
+  await db.close();
+  await dropDatabase(url);
+  rmSync(dir, { recursive: true, force: true });
+});
 
-/** The clubs table as the migrations made it. */
-const table = db.raw.query<{ name: string; type: string; notnull: number; dflt_value: string | null }, []>("PRAGMA table_info(clubs)").all();
+type ColumnInfo = { name: string; type: string; notnull: number; dflt_value: string | null };
+/** The clubs table as the migrations made it, as each engine describes it. */
+const table = await db.query<ColumnInfo>(
+  onPostgres
+    ? "SELECT column_name AS name, data_type AS type, (is_nullable = 'NO')::int AS notnull, column_default AS dflt_value FROM information_schema.columns WHERE table_name = 'clubs' ORDER BY ordinal_position"
+    : "SELECT name, type, \"notnull\", dflt_value FROM pragma_table_info('clubs')",
+);
 
-const SQL_TYPE: Record<FieldKind, string> = {
-  string: "text",
-  datetime: "text",
-  date: "text",
-  json: "text",
-  integer: "integer",
-  boolean: "integer",
-  number: "real",
-};
+/** The SQL type each kind of field is stored as (db/dialect.ts). */
+const SQL_TYPE: Record<FieldKind, string> = onPostgres
+  ? { string: "text", datetime: "text", date: "text", json: "text", integer: "bigint", boolean: "boolean", number: "double precision" }
+  : { string: "text", datetime: "text", date: "text", json: "text", integer: "integer", boolean: "integer", number: "real" };
 const DRIZZLE_TYPE: Record<FieldKind, "string" | "number" | "boolean" | "json"> = {
   string: "string",
   datetime: "string",
@@ -65,7 +74,9 @@ describe("the club's fields and columns", () => {
         sql: SQL_TYPE[field.kind],
         notnull: !field.nullable,
       });
-      expect({ field: field.name, drizzle: columns[field.name].dataType }).toEqual({ field: field.name, drizzle: DRIZZLE_TYPE[field.kind] });
+      // PostgreSQL's JSON-as-text column is a custom one (db/dialect.ts): its kind says json.
+      const dataType = columnKind(columns[field.name]) === "json" ? "json" : columns[field.name].dataType;
+      expect({ field: field.name, drizzle: dataType }).toEqual({ field: field.name, drizzle: DRIZZLE_TYPE[field.kind] });
       // Defaults are written by createClub, never by SQL; a column added to the existing table
       // carries one for the clubs already there, the same as the field's.
       const added = ADDED_WITH_SQL_DEFAULT[field.name] ?? null;

@@ -1,5 +1,5 @@
 // lib/idempotency `KeyedWrite`: the one transaction a keyed request and its kept answer commit in.
-// On a database file (a reader beside the writer, as the server runs): nothing is held before the
+// On the run's engine (SQLite: a file, a reader beside the writer, as the server runs): nothing is held before the
 // request's first write; from it, the request's reads see its writes and nobody else's writes go
 // between; its answer commits with it or nothing does; a write that failed inside undoes it all.
 import { afterAll, describe, expect, it } from "bun:test";
@@ -10,11 +10,14 @@ import { eq } from "drizzle-orm";
 import { openDb, type Queryable } from "../../db";
 import { idempotencyKeys } from "../../db/schema";
 import { holdsWriter, KeyedWrite, KeyedWriteUndone } from "../../lib/idempotency";
+import { dropDatabase, freshDatabaseUrl } from "../databases";
 
 const dir = mkdtempSync(join(tmpdir(), "club-keyed-write-"));
-const db = openDb(join(dir, "club.db"));
-afterAll(() => {
-  db.close();
+const url = await freshDatabaseUrl(dir);
+const db = await openDb(url);
+afterAll(async () => {
+  await db.close();
+  await dropDatabase(url);
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -14,6 +14,7 @@ import type { Ctx } from "../../lib/context";
 import { importMembers } from "../../lib/members/import";
 import { recoverImports, whenOthersWait } from "../../lib/members/import-journal";
 import { setup, type TestEnv } from "../helpers";
+import { onPostgres } from "../databases";
 
 let env: TestEnv;
 let ctx: Ctx;
@@ -69,7 +70,8 @@ describe("during an import", () => {
 });
 
 describe("all or nothing across short transactions", () => {
-  it("an error that appears half-way undoes the batches written, and keeps a change made meanwhile", async () => {
+  // Others write synchronously between two batches, on SQLite's one writer connection.
+  it.skipIf(onPostgres)("an error that appears half-way undoes the batches written, and keeps a change made meanwhile", async () => {
     await importMembers(ctx, { csv: csv("undo", 2000) });
     env.db.raw.run("UPDATE members SET membership_end = '2032-12-31' WHERE email = 'undo-1999@test.org'");
     const before = await env.db.read.select().from(members).where(like(members.email, "undo-%"));
@@ -120,7 +122,7 @@ import { operatorCtx } from "${root}/lib/auth/operator";
 import { loadConfig } from "${root}/lib/config";
 import { importMembers } from "${root}/lib/members/import";
 const config = loadConfig({ DATABASE_URL: process.argv[2], LOG_LEVEL: "silent" });
-const db = openDb(config.databaseUrl);
+const db = await openDb(config.databaseUrl);
 const ctx = await operatorCtx(db, process.argv[3], config);
 const rows = Array.from({ length: 2000 }, (_, i) => "Kim,K" + i + ",crash-" + i + "@test.org,2030-12-31").join("\\n");
 await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" + rows + "\\n", onProgress: (done) => {
@@ -128,7 +130,7 @@ await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" +
 } });
 `,
     );
-    const child = Bun.spawn(["bun", script, env.db.path, env.clubId], { stdout: "ignore", stderr: "pipe" });
+    const child = Bun.spawn(["bun", script, env.config.databaseUrl, env.clubId], { stdout: "ignore", stderr: "pipe" });
     expect(await child.exited).not.toBe(0);
     expect(child.signalCode).toBe("SIGKILL");
     // What was committed before the kill is visible until the recovery.

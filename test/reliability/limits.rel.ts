@@ -2,7 +2,8 @@
 // request of a minute is refused with 429 and Retry-After, HTTP and MCP calls of one key counted
 // together; a revoked key is refused on its very next request; random check-in codes never give
 // `valid` and a key guessing them is throttled. No size of input reaches a stack limit: a
-// 900,000-line dry-run import through the CLI completes (issue 18 item 8).
+// 900,000-line dry-run import through the CLI completes (issue 18 item 8). A page of another site
+// reaching the real server's /mcp through a rebound name is refused, key or not (issue 32).
 
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { join } from "node:path";
@@ -14,7 +15,7 @@ import { checkinEvent } from "../../lib/events";
 import { randomBase62, readableCode } from "../../lib/ids";
 import { insertMember, insertRegistration } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
-import { ROOT } from "./server-process";
+import { ROOT, startServer } from "./server-process";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -128,3 +129,27 @@ it("a 900,000-line dry-run import through the CLI completes without a stack erro
   const head = await Bun.file(out).slice(0, 200).text();
   expect(head).toStartWith(`{"created":${lines},"updated":0,"skipped":0,"errors":[]`);
 }, 600_000);
+
+it("the real server's /mcp refuses another site's Origin and, on loopback, a rebound Host, with its key; its own address passes", async () => {
+  const server = await startServer(join(env.dir, "rebinding.db"));
+  try {
+    const port = new URL(server.base).port;
+    const call = (headers: Record<string, string>) =>
+      fetch(`${server.base}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.key}`, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "whoami", arguments: {} } }),
+      });
+    const byOrigin = await call({ origin: "http://evil.example.com" });
+    expect(byOrigin.status).toBe(403);
+    expect((await byOrigin.json()).error.data.code).toBe("MCP_ORIGIN_NOT_ALLOWED");
+    // What a rebinding page sends: its own name as Host, and (a same-origin fetch) often no Origin.
+    const byHost = await call({ host: `evil.example.com:${port}` });
+    expect(byHost.status).toBe(403);
+    expect((await byHost.json()).error.data.code).toBe("MCP_HOST_NOT_ALLOWED");
+    expect((await call({})).status).toBe(200);
+    expect((await call({ origin: server.base })).status).toBe(200);
+  } finally {
+    await server.stop();
+  }
+}, 60_000);

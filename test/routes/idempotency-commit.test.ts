@@ -6,27 +6,32 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, idempotencyKeys, members, payments } from "../../db/schema";
 import { callTool, mcpClient } from "../mcp/client";
+import { onPostgres } from "../databases";
 import { createEventVia } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, memberRow, paymentsOf, seedMember, todayUtc } from "../members-fixtures";
 
 let env: TestEnv;
+/** The database refusing the kept answer of the keys named `fail-...`, as a full disk or an I/O error would: a trigger, in each engine's SQL. */
+const REFUSE = onPostgres
+  ? [
+      "CREATE OR REPLACE FUNCTION refuse_kept_answer() RETURNS trigger AS $$ BEGIN IF NEW.key LIKE 'fail-%' THEN RAISE EXCEPTION 'kept answer refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql",
+      "CREATE TRIGGER refuse_kept_answer BEFORE INSERT ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_kept_answer()",
+    ]
+  : ["CREATE TRIGGER refuse_kept_answer BEFORE INSERT ON idempotency_keys WHEN NEW.key LIKE 'fail-%' BEGIN SELECT RAISE(ABORT, 'kept answer refused'); END"];
+const restoreRefusal = async () => {
+  for (const statement of REFUSE) await env.db.query(statement);
+};
+/** The same key once the database takes it again: the retry is sent as the original with the trigger gone. */
+const withoutRefusal = () =>
+  env.db.query(onPostgres ? "DROP TRIGGER IF EXISTS refuse_kept_answer ON idempotency_keys" : "DROP TRIGGER IF EXISTS refuse_kept_answer");
 beforeAll(async () => {
   env = await setup();
-  // The disk refusing the kept answer of the keys named `fail-...`, as a full disk or an I/O error would.
-  env.db.raw.exec(
-    "CREATE TRIGGER refuse_kept_answer BEFORE INSERT ON idempotency_keys WHEN NEW.key LIKE 'fail-%' BEGIN SELECT RAISE(ABORT, 'kept answer refused'); END",
-  );
+  await restoreRefusal();
 });
 afterAll(() => env.close());
 
 const refusing = (key: string) => `fail-${key}`;
-/** The same key once the disk takes it again: the trigger matches the `fail-` keys only, so the retry is sent as the original with the trigger gone. */
-const withoutRefusal = () => env.db.raw.exec("DROP TRIGGER IF EXISTS refuse_kept_answer");
-const restoreRefusal = () =>
-  env.db.raw.exec(
-    "CREATE TRIGGER IF NOT EXISTS refuse_kept_answer BEFORE INSERT ON idempotency_keys WHEN NEW.key LIKE 'fail-%' BEGIN SELECT RAISE(ABORT, 'kept answer refused'); END",
-  );
 
 const markPaid = (memberId: string, key: string, amount = 4200) =>
   env.call("POST", `/api/clubs/${env.clubId}/members/${memberId}/actions/mark-paid`, {
@@ -43,7 +48,7 @@ describe("a keyed write commits with its kept answer", () => {
     expect(await paymentsOf(env, m.id)).toEqual([]);
     expect((await memberRow(env, m.id)).membership_end).toBe(m.membership_end);
 
-    withoutRefusal();
+    await withoutRefusal();
     try {
       const paid = await markPaid(m.id, key);
       expect(paid.status).toBe(200);
@@ -52,7 +57,7 @@ describe("a keyed write commits with its kept answer", () => {
       expect((await paymentsOf(env, m.id)).map((p) => p.amount_cents)).toEqual([4200]);
       expect((await memberRow(env, m.id)).membership_end).toBe(paid.body.membership_end);
     } finally {
-      restoreRefusal();
+      await restoreRefusal();
     }
   });
 
@@ -79,7 +84,7 @@ describe("a keyed write commits with its kept answer", () => {
       });
     const failed = await send();
     expect(failed.status).toBe(500);
-    withoutRefusal();
+    await withoutRefusal();
     try {
       const done = await send();
       expect([done.status, done.body.created, done.body.written]).toEqual([200, 2, true]);
@@ -89,7 +94,7 @@ describe("a keyed write commits with its kept answer", () => {
         expect([email, (await env.db.read.select().from(members).where(eq(members.email, email))).length]).toEqual([email, 1]);
       }
     } finally {
-      restoreRefusal();
+      await restoreRefusal();
     }
   });
 
@@ -101,7 +106,7 @@ describe("a keyed write commits with its kept answer", () => {
       const failed = await callTool(client, "mark_member_paid", args);
       expect([failed.isError, failed.body.code]).toEqual([true, "INTERNAL"]);
       expect(await paymentsOf(env, m.id)).toEqual([]);
-      withoutRefusal();
+      await withoutRefusal();
       try {
         const paid = await callTool(client, "mark_member_paid", args);
         expect(paid.isError).toBeFalsy();
@@ -109,7 +114,7 @@ describe("a keyed write commits with its kept answer", () => {
         expect(again._meta).toMatchObject({ idempotent_replayed: true });
         expect((await paymentsOf(env, m.id)).map((p) => p.amount_cents)).toEqual([3100]);
       } finally {
-        restoreRefusal();
+        await restoreRefusal();
       }
     } finally {
       await client.close();

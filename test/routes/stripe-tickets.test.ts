@@ -116,7 +116,7 @@ describe("a paid ticket", () => {
       // The server stops; a new one opens the same database file.
       await own.app.audit.drain();
       own.db.close();
-      db = openDb(own.config.databaseUrl);
+      db = await openDb(own.config.databaseUrl);
       const app = await createApp(db, own.config);
       const at = (minutes: number) => new Date(Date.now() + minutes * 60_000);
       await runDueJobs(db, { kinds: JOB_KINDS, config: own.config, now: at(HOLD_MINUTES - 5) });

@@ -61,7 +61,7 @@ describe("GET /api/verify/:serial", () => {
     // order: a lookup that took the first row found would answer the wrong member.
     const byReferral = await addMember(env, { first_name: "Referral", referral_code: "W1NSER1A", created_at: "2000-01-01T00:00:00.000Z" });
     const bySerial = await addMember(env, { first_name: "Serial", pass_serial_number: "W1NSER1A", referral_code: "ZZZZZZZZ" });
-    await env.db.tx(async (t) => t.run(sql`DROP INDEX members_pass_serial_unique`));
+    await env.db.query("DROP INDEX members_pass_serial_unique");
     try {
       const res = await verify("W1NSER1A");
       expect(res.status).toBe(200);
@@ -69,7 +69,7 @@ describe("GET /api/verify/:serial", () => {
       expect((await lastScan()).member_id).toBe(bySerial.id);
       expect(byReferral.id).not.toBe(bySerial.id);
     } finally {
-      await env.db.tx(async (t) => t.run(sql`CREATE UNIQUE INDEX members_pass_serial_unique ON members (pass_serial_number)`));
+      await env.db.query("CREATE UNIQUE INDEX members_pass_serial_unique ON members (pass_serial_number)");
     }
   });
 

@@ -510,6 +510,31 @@ describe("SSRF guard", () => {
     expect(await strict.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.club_id, strict.clubId))).toHaveLength(0);
   });
 
+  it("names WEBHOOK_ALLOW_PRIVATE when only that setting keeps the address out, in the club's language; never for what it cannot allow", async () => {
+    for (const url of refusedWithoutSetting) {
+      const res = await strict.call("POST", `/api/clubs/${strict.clubId}/webhooks`, { body: { url, events: ["*"] } });
+      expect({ url, code: res.body.code, type: res.body.detail[0].type }).toEqual({ url, code: "WEBHOOK_URL_NOT_ALLOWED", type: "webhook_url_private" });
+      expect(res.body.detail[0].msg).toContain("WEBHOOK_ALLOW_PRIVATE=true");
+    }
+    for (const url of refusedAlways) {
+      const res = await strict.call("POST", `/api/clubs/${strict.clubId}/webhooks`, { body: { url, events: ["*"] } });
+      expect({ url, type: res.body.detail[0].type }).toEqual({ url, type: "webhook_url_not_allowed" });
+      expect(res.body.detail[0].msg).not.toContain("WEBHOOK_ALLOW_PRIVATE");
+    }
+    const said: Record<string, string> = {};
+    for (const locale of ["fr", "en", "de", "it"]) {
+      await strict.call("PUT", `/api/clubs/${strict.clubId}`, { body: { locale } });
+      const res = await strict.call("POST", `/api/clubs/${strict.clubId}/webhooks`, { body: { url: "http://127.0.0.1:9/hook", events: ["*"] } });
+      said[locale] = res.body.detail[0].msg;
+    }
+    expect(said.fr).toStartWith("Cette adresse ne peut pas recevoir de webhooks : 127.0.0.1 is a private address. Les adresses locales et privées");
+    expect(said.en).toStartWith("This address cannot receive webhooks: 127.0.0.1 is a private address. Loopback and private addresses");
+    expect(said.de).toStartWith("Diese Adresse kann keine Webhooks empfangen: 127.0.0.1 is a private address. Lokale und private Adressen");
+    expect(said.it).toStartWith("Questo indirizzo non può ricevere webhook: 127.0.0.1 is a private address. Gli indirizzi locali e privati");
+    for (const msg of Object.values(said)) expect(msg).toContain("WEBHOOK_ALLOW_PRIVATE=true");
+    await strict.call("PUT", `/api/clubs/${strict.clubId}`, { body: { locale: "fr" } });
+  });
+
   it("WEBHOOK_ALLOW_PRIVATE lets loopback and private through, never link-local or metadata", async () => {
     for (const url of refusedWithoutSetting.slice(0, 4)) {
       const res = await env.call("POST", club("/webhooks"), { body: { url, events: ["event.cancelled"] } });
@@ -535,6 +560,7 @@ describe("SSRF guard", () => {
     expect(d.attempts[0]).toMatchObject({ status_code: null });
     expect(d.attempts[0].error).toContain("WEBHOOK_URL_NOT_ALLOWED");
     expect(d.attempts[0].error).toContain("127.0.0.1");
+    expect(d.attempts[0].error).toContain("WEBHOOK_ALLOW_PRIVATE=true allows it");
     expect(at("/late")).toHaveLength(0);
   });
 });

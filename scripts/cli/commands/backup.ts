@@ -6,12 +6,12 @@ import { command } from "../command";
 export const commands = [
   command({
     words: ["backup"],
-    summary: "Copy the database into FILE (online and consistent: VACUUM INTO). FILE must not exist.",
+    summary: "Copy the database into FILE (online and consistent: VACUUM INTO on SQLite, pg_dump on PostgreSQL). FILE must not exist.",
     flags: {},
     args: ["FILE"],
     async run(env, { args }) {
       try {
-        return backupTo(env.db(), args[0]);
+        return await backupTo(await env.db(), args[0], env.config.databaseUrl);
       } catch (err) {
         if (err instanceof BackupTargetExists) throw new Conflict("BACKUP_TARGET_EXISTS", { path: err.path });
         throw err;

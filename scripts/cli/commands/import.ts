@@ -39,7 +39,7 @@ export const commands = [
       const mode = (flags.mode ?? "create") as ImportMode;
       if (!IMPORT_MODES.includes(mode)) throw new UsageError(`--mode expects create or update, got "${flags.mode}"`);
       if (!existsSync(args[0])) throw new UsageError(`no such file: ${args[0]}`);
-      const db = env.db();
+      const db = await env.db();
       const club = await findClubByRef(db, requireFlag(flags.club, "club"));
       const ctx = await operatorCtx(db, club.id, env.config);
       // A bar on stderr for large files, when it is a terminal; never with --json.

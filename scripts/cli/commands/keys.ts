@@ -46,7 +46,7 @@ export const commands = [
       const expiresAt = isoFlag(flags["expires-at"], "expires-at");
       if (flags.name !== undefined && !isOneLine(flags.name))
         throw new UsageError("--name must be one line of text (no control characters or direction overrides)");
-      const db = env.db();
+      const db = await env.db();
       const admin = await findAdminByEmail(db, email);
       if (!admin || admin.removed_at) throw new NotFound("ADMIN_NOT_FOUND");
       if (flags.club !== undefined && (await findClubByRef(db, flags.club)).id !== admin.club_id) throw new NotFound("ADMIN_NOT_FOUND");
@@ -62,7 +62,7 @@ export const commands = [
     summary: "List a club's API keys (revoked ones included).",
     flags: { club: { type: "string", required: true, placeholder: "C", description: "the club's id or slug" } },
     async run(env, { flags }) {
-      const db = env.db();
+      const db = await env.db();
       const club = await findClubByRef(db, requireFlag(flags.club, "club"));
       return { keys: await listApiKeys(db, club.id), grants: await listGrants(db, club.id) };
     },
@@ -80,7 +80,7 @@ export const commands = [
     flags: {},
     args: ["GRANT_ID"],
     async run(env, { args }) {
-      await revokeGrant(env.db(), args[0]);
+      await revokeGrant(await env.db(), args[0]);
       return { revoked: true as const };
     },
     human: () => "Grant revoked.",
@@ -91,7 +91,7 @@ export const commands = [
     flags: {},
     args: ["PREFIX_OR_ID"],
     async run(env, { args }) {
-      await revokeApiKey(env.db(), args[0]);
+      await revokeApiKey(await env.db(), args[0]);
       return { revoked: true as const };
     },
     human: () => "Key revoked.",

@@ -22,7 +22,7 @@ export const commands = [
       ) {
         throw new UsageError(`--date expects a day YYYY-MM-DD, got "${today}"`);
       }
-      const db = env.db();
+      const db = await env.db();
       const clubId = flags.club ? (await findClubByRef(db, flags.club)).id : undefined;
       return runReminders(db, { baseUrl: env.config.baseUrl, today, clubId });
     },

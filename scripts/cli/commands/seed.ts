@@ -12,7 +12,7 @@ export const commands = [
     flags: { club: { type: "string", required: true, placeholder: "C", description: "the club's id or slug" } },
     args: [],
     async run(env, { flags }) {
-      const db = env.db();
+      const db = await env.db();
       const club = await findClubByRef(db, requireFlag(flags.club, "club"));
       return seedDemo(await operatorCtx(db, club.id, env.config));
     },

@@ -1,0 +1,29 @@
+// Row locks for the rules that read, then write on what they read (places left, uses left). On
+// SQLite every write transaction already holds the database's write lock from its first
+// statement (BEGIN IMMEDIATE, db/sqlite.ts), across connections and processes, so nothing more is
+// needed there. On PostgreSQL transactions run side by side: the first statement of such a rule
+// locks the row that stands for what it counts (`SELECT ... FOR UPDATE`), and a second
+// transaction for the same row waits until the first has committed, then reads what it wrote.
+import { type SQL, sql } from "drizzle-orm";
+import type { AnyColumn, AnyTable, Queryable } from "./index";
+import { onPostgres } from "./dialect";
+
+/**
+ * Locks the rows of `table` where `column` = `value` until the transaction `t` ends (PostgreSQL;
+ * nothing to do on SQLite). Lock parents before children and in one order (event, then ticket,
+ * then promo code) so two rules never wait on each other.
+ */
+export async function lockRows(t: Queryable, table: AnyTable, column: AnyColumn, value: string): Promise<void> {
+  if (!onPostgres) return;
+  await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`select 1 from ${table} where ${column} = ${value} for update`);
+}
+
+/**
+ * `query` (a select of rows to claim) locking the rows it returns and passing over those another
+ * transaction has locked (PostgreSQL's `FOR UPDATE SKIP LOCKED`): claimers side by side take
+ * different rows instead of waiting on one another. SQLite's write lock serializes them already.
+ */
+export function skipLocked<Q>(query: Q): Q {
+  if (!onPostgres) return query;
+  return (query as unknown as { for(strength: "update", config: { skipLocked: true }): Q }).for("update", { skipLocked: true });
+}

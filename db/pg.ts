@@ -1,0 +1,156 @@
+// The PostgreSQL engine: DATABASE_URL=postgres://... A pool of node-postgres connections (the
+// client chosen by the soak in docs/decisions.md), Drizzle's PostgreSQL builders over it, and the
+// `Db` of db/index.ts. Transactions run side by side at READ COMMITTED: what must hold under
+// concurrency holds by a constraint, a row lock or a conditional write (see db/locks.ts), and a
+// transaction that loses a deadlock is run again.
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { migrate } from "drizzle-orm/node-postgres/migrator";
+import pg from "pg";
+import { type Db, DatabaseRefused, type Queryable, type Schema, schema } from "./index";
+import { unavailability } from "./unavailable";
+
+const MIGRATIONS = join(import.meta.dir, "pg-migrations");
+
+/** Connections one process keeps; several processes share the server's max_connections. */
+const POOL_SIZE = 16;
+/** How long a request waits for a connection (or a new one) before it is answered 503. */
+const CONNECT_TIMEOUT_MS = 5_000;
+/** Times a transaction that lost a deadlock or a serialization conflict is tried again. */
+const RETRIES = 8;
+
+/**
+ * Integers come back as numbers, as from SQLite: `count(*)` and `sum()` are bigint and numeric
+ * in PostgreSQL, which node-postgres would hand over as strings. Every value here is a count or
+ * an amount in cents, far below 2^53.
+ */
+const TYPES = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/** The address without its password, for messages and `Db.path`. */
+function shown(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres://(unreadable address)";
+  }
+}
+
+function where(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || "localhost"}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+/** What an error met at start means for the operator, in one line. */
+function refusal(url: string, err: unknown): DatabaseRefused {
+  const said = err instanceof Error ? err.message || String((err as { code?: string }).code) : String(err);
+  const code = (err as { code?: string })?.code;
+  if (code === "28P01" || code === "28000") return new DatabaseRefused(`PostgreSQL at ${where(url)} refused the user or password of DATABASE_URL (${said}).`);
+  if (code === "3D000") return new DatabaseRefused(`PostgreSQL at ${where(url)} has no such database (${said}): create it, or correct DATABASE_URL.`);
+  if (unavailability(err) === "down")
+    return new DatabaseRefused(`PostgreSQL at ${where(url)} (DATABASE_URL) cannot be reached: ${said}. Start it, or correct DATABASE_URL.`);
+  return new DatabaseRefused(`PostgreSQL at ${where(url)} (DATABASE_URL) cannot be used: ${said}`);
+}
+
+/** Statement names are at most 63 bytes in PostgreSQL; a longer one is shortened by its hash. */
+function statementName(name: string): string {
+  if (name.length <= 63) return name;
+  return `${name.slice(0, 22)}:${createHash("sha1").update(name).digest("hex")}`;
+}
+
+const retryable = (err: unknown) => {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "40001" || code === "40P01") return true;
+  }
+  return false;
+};
+
+/** Migrates under an advisory lock: several processes starting at once migrate once. */
+async function migrated(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    // Any fixed number: the lock is the whole server's, held only while migrating.
+    await client.query("SELECT pg_advisory_lock(7261001)");
+    try {
+      await migrate(drizzle({ client, schema }), { migrationsFolder: MIGRATIONS });
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(7261001)");
+    }
+  } finally {
+    client.release();
+  }
+}
+
+export async function openPostgres(url: string): Promise<Db> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    types: TYPES,
+    application_name: "club-api",
+  });
+  // A connection cut while idle (the server restarted) is dropped from the pool; the next query
+  // opens a new one. Without a listener the error would end the process.
+  pool.on("error", () => {});
+  try {
+    await migrated(pool);
+  } catch (err) {
+    await pool.end().catch(() => {});
+    throw refusal(url, err);
+  }
+  const db: NodePgDatabase<Schema> = drizzle({ client: pool, schema });
+  const prepared = new Map<string, unknown>();
+  return {
+    engine: "postgres",
+    read: db as unknown as Queryable,
+    async tx(fn) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await db.transaction((t) => fn(t as unknown as Queryable));
+        } catch (err) {
+          if (attempt >= RETRIES || !retryable(err)) throw err;
+          // Both sides of a deadlock are retried; a random wait lets one of them pass first.
+          await Bun.sleep(Math.random() * 5 * (attempt + 1));
+        }
+      }
+    },
+    prepareRead<P>(name: string, build: (q: Queryable) => { prepare(): P }): P {
+      let query = prepared.get(name) as P | undefined;
+      if (query === undefined) {
+        query = (build(db as unknown as Queryable) as unknown as { prepare(name: string): P }).prepare(statementName(name));
+        prepared.set(name, query);
+      }
+      return query;
+    },
+    prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): (t: Queryable) => P {
+      // Built on the transaction's own connection each time (a statement prepared on the pool
+      // would run on whichever connection is free, outside the transaction); the server keeps
+      // the parsed statement per connection by its name.
+      const named = statementName(`tx:${name}`);
+      return (t) => (build(t) as unknown as { prepare(name: string): P }).prepare(named);
+    },
+    othersWrote: () => false,
+    path: shown(url),
+    // SQLite's connection: there is none (a getter that threw would break `{ ...db }`).
+    raw: undefined as never,
+    async query<R>(text: string, params: unknown[] = []) {
+      return (await pool.query(text, params)).rows as R[];
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,354 @@
+// The SQLite engine (the embedded default). It opens the file with two connections — one
+// writer behind a FIFO queue (group commit), one reader (WAL lets reads run beside the writer) —
+// and hands lib/ a `Db` (db/index.ts). Every write transaction begins IMMEDIATE, so it holds the
+// file's write lock from its first statement: across connections and processes, what it reads
+// cannot change before it commits.
+import { Database } from "bun:sqlite";
+import { mkdirSync, statfsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import { type Db, DatabaseRefused, type Queryable, schema } from "./index";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { emailKeyOf, sortNameOf } from "./text";
+import { sqliteCodes } from "./unavailable";
+
+const MIGRATIONS = join(import.meta.dir, "migrations");
+
+function configure(conn: Database, writer: boolean) {
+  conn.exec("PRAGMA busy_timeout = 5000");
+  conn.exec("PRAGMA foreign_keys = ON");
+  // Deleted or overwritten content is zeroed in the file, not left in free space: an erased
+  // member's name must not be readable from the database file afterwards (GDPR art. 17).
+  conn.exec("PRAGMA secure_delete = ON");
+  if (writer) {
+    conn.exec("PRAGMA journal_mode = WAL");
+    // An acknowledged write must survive a power cut: FULL syncs the WAL at each commit.
+    conn.exec("PRAGMA synchronous = FULL");
+    // A statement that fires a trigger (the members version's, below) inside a transaction keeps
+    // a statement journal, and GroupCommit's savepoints keep those until the savepoint ends: on
+    // disk (SQLite spills past 64 KiB to a temporary file) a 5,000-line import made 130,000
+    // extra writes (0.6 s of system time). In memory they are bounded by one transaction's pages.
+    conn.exec("PRAGMA temp_store = MEMORY");
+  }
+}
+
+type Queued = { fn: (t: Queryable) => Promise<unknown>; resolve: (value: unknown) => void; reject: (err: unknown) => void };
+type Outcome = { job: Queued; ok: boolean; value: unknown };
+
+/** Most transactions one commit carries. */
+const GROUP_MAX = 256;
+
+/**
+ * Group commit. Transactions run one after the other in the order they asked (FIFO), on the one
+ * writer connection; those waiting at the same moment (every request that reached its write in
+ * the same turn of the event loop) run inside ONE `BEGIN IMMEDIATE ... COMMIT`, each in a
+ * savepoint of its own, so that a failing one undoes only its own writes. Nobody hears "done"
+ * before the COMMIT: a transaction is as durable as before, and a burst of N writers pays one
+ * disk sync (synchronous = FULL) instead of N. Each transaction still sees the writes of those
+ * before it (same connection), so rules such as "one `valid` check-in per ticket" hold.
+ */
+class GroupCommit {
+  private queue: Queued[] = [];
+  private running = false;
+
+  constructor(
+    private readonly conn: Database,
+    private readonly writer: Queryable,
+  ) {}
+
+  run<T>(fn: (t: Queryable) => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.running) {
+        this.running = true;
+        // Let the requests already read in this turn of the event loop join the group.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length) await this.runGroup(this.queue.splice(0, GROUP_MAX));
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async runGroup(group: Queued[]): Promise<void> {
+    const done: Outcome[] = [];
+    for (let i = 0; i < group.length; i++) {
+      if (!this.conn.inTransaction) {
+        try {
+          this.conn.exec("BEGIN IMMEDIATE");
+        } catch (err) {
+          for (const job of group.slice(i)) job.reject(err);
+          break;
+        }
+      }
+      const job = group[i];
+      // A transaction alone in its group needs no savepoint: its failure rolls back all there is.
+      // A savepoint also keeps every statement journal of the transaction until it ends (a
+      // statement that fires a trigger journals the pages it touches): megabytes for an import's slice.
+      const alone = group.length === 1;
+      if (!alone) this.conn.exec("SAVEPOINT tx");
+      try {
+        const value = await job.fn(this.writer);
+        if (!alone) this.conn.exec("RELEASE tx");
+        done.push({ job, ok: true, value });
+      } catch (err) {
+        if (this.conn.inTransaction) {
+          if (alone) this.conn.exec("ROLLBACK");
+          else {
+            this.conn.exec("ROLLBACK TO tx");
+            this.conn.exec("RELEASE tx");
+          }
+          done.push({ job, ok: false, value: err });
+        } else {
+          // SQLite rolled the whole transaction back itself (disk full, I/O error): the group's
+          // earlier work is gone too. They fail; the next ones start a new transaction.
+          for (const d of done) if (d.ok) Object.assign(d, { ok: false, value: err });
+          done.push({ job, ok: false, value: err });
+          this.settle(done.splice(0));
+        }
+      }
+    }
+    if (this.conn.inTransaction) {
+      try {
+        this.conn.exec("COMMIT");
+      } catch (err) {
+        if (this.conn.inTransaction) this.conn.exec("ROLLBACK");
+        for (const d of done) if (d.ok) Object.assign(d, { ok: false, value: err });
+      }
+    }
+    this.settle(done);
+  }
+
+  private settle(outcomes: Outcome[]) {
+    for (const d of outcomes) d.ok ? d.job.resolve(d.value) : d.job.reject(d.value);
+  }
+}
+
+/**
+ * Members written before `sort_name` existed (migration 0007) get theirs here, once: the key is
+ * made by JS (db/text), which SQL cannot do. Every write since sets it, so this finds nothing.
+ * Asked per club, so that the (club_id, sort_name) index answers: a scan of every member at each
+ * start read the whole table and left the start-up process megabytes of page cache heavier.
+ */
+function backfillSortNames(conn: Database): void {
+  const rows = conn
+    .query<{ id: string; first_name: string; last_name: string }, []>(
+      "SELECT id, first_name, last_name FROM members WHERE club_id IN (SELECT id FROM clubs) AND sort_name = ''",
+    )
+    .all();
+  if (!rows.length) return;
+  const update = conn.prepare<void, [string, string]>("UPDATE members SET sort_name = ? WHERE id = ?");
+  conn.transaction(() => {
+    for (const r of rows) update.run(sortNameOf(r), r.id);
+  })();
+}
+
+/** Free space the database's folder must have at start (the WAL grows before a checkpoint). */
+const MIN_FREE_BYTES = 32 * 1024 * 1024;
+
+/** What an error met while opening the file means for the operator. */
+function refusal(path: string, err: unknown): DatabaseRefused {
+  const codes = sqliteCodes(err).join(" ");
+  const said = err instanceof Error ? err.message : String(err);
+  if (/SQLITE_(NOTADB|CORRUPT)/.test(codes))
+    return new DatabaseRefused(`${path} is not a readable SQLite database (damaged or truncated: ${said}). Restore it from a backup.`);
+  if (/SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(codes))
+    return new DatabaseRefused(`${path} cannot be opened for writing (${said}). Give the server's user write access to the file and its folder.`);
+  if (/SQLITE_FULL/.test(codes)) return new DatabaseRefused(`the disk holding ${path} is full (${said}). Free some space.`);
+  if (/SQLITE_IOERR/.test(codes)) return new DatabaseRefused(`${path} cannot be read or written (I/O error: ${said}). Check the disk.`);
+  return new DatabaseRefused(`${path} cannot be opened: ${said}`);
+}
+
+/**
+ * What a server checks before it serves (an answer of 500 to every write, or a stack trace, was
+ * all an operator saw before): the file is sound (`PRAGMA quick_check`), can be written (a write
+ * transaction is begun and rolled back), and its folder has room. Throws DatabaseRefused.
+ */
+function checkUsable(conn: Database, path: string): void {
+  const problems = conn
+    .query<{ quick_check: string }, []>("PRAGMA quick_check")
+    .all()
+    .map((r) => r.quick_check);
+  if (problems.join() !== "ok") {
+    const found = problems.join("; ").replace(/\s+/g, " ").slice(0, 200);
+    throw new DatabaseRefused(`${path} is damaged (PRAGMA quick_check: ${found}...). Restore it from a backup.`);
+  }
+  const version = conn.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+  conn.exec("BEGIN IMMEDIATE");
+  try {
+    // Rewrites the header page: a read-only file, or one SQLite opened read-only, refuses it.
+    conn.exec(`PRAGMA user_version = ${version}`);
+  } finally {
+    conn.exec("ROLLBACK");
+  }
+  const { bavail, bsize } = statfsSync(dirname(path));
+  const free = bavail * bsize;
+  if (free < MIN_FREE_BYTES) {
+    const mb = (n: number) => `${Math.floor(n / 1024 / 1024)} MB`;
+    throw new DatabaseRefused(`the disk holding ${path} has ${mb(free)} free; the server needs at least ${mb(MIN_FREE_BYTES)}. Free some space.`);
+  }
+}
+
+/**
+ * Opens the database, applies the migrations. `check` (the server's start) also refuses a file
+ * that is damaged, read-only or on a full disk (checkUsable). Any failure to open the file is a
+ * DatabaseRefused, whose message is one line for the operator.
+ */
+export function openSqlite(path: string, options: { check?: boolean } = {}): Db {
+  let writerConn: Database | undefined;
+  let readerConn: Database | undefined;
+  try {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    writerConn = new Database(path, { create: true, strict: true });
+    configure(writerConn, true);
+    if (options.check && path !== ":memory:") checkUsable(writerConn, path);
+    // An in-memory database cannot be shared between connections: reads use the writer then.
+    readerConn = path === ":memory:" ? writerConn : new Database(path, { strict: true });
+    if (readerConn !== writerConn) configure(readerConn, false);
+    unplannedLimits(writerConn);
+    if (readerConn !== writerConn) unplannedLimits(readerConn);
+    return ready(path, writerConn, readerConn);
+  } catch (err) {
+    if (readerConn !== writerConn) readerConn?.close();
+    writerConn?.close();
+    throw err instanceof DatabaseRefused ? err : refusal(path, err);
+  }
+}
+
+/**
+ * Members without a page token (DESIGN.md section 14: /m/<manage_token>) get one here, once: every
+ * member created since has one; this covers rows written by older versions or by hand. Random,
+ * 32 bytes, base64url, like lib/members' own.
+ */
+function backfillManageTokens(conn: Database): void {
+  const rows = conn.query<{ id: string }, []>("SELECT id FROM members WHERE manage_token IS NULL").all();
+  if (!rows.length) return;
+  const update = conn.prepare<void, [string, string]>("UPDATE members SET manage_token = ? WHERE id = ?");
+  conn.transaction(() => {
+    for (const r of rows) update.run(Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"), r.id);
+  })();
+}
+
+/**
+ * Registrations written before `email_key` existed get theirs here (JS makes the key, as for
+ * sort_name), so `max_per_email` counts them too. Asked per event, so that the (event_id,
+ * email_key) index answers and a start does not read the whole table.
+ */
+function backfillEmailKeys(conn: Database): void {
+  const events = conn.query<{ id: string }, []>("SELECT id FROM events").all();
+  const find = conn.query<{ id: string; email: string }, [string]>(
+    "SELECT id, email FROM event_registrations WHERE event_id = ? AND email_key IS NULL AND email IS NOT NULL",
+  );
+  const update = conn.prepare<void, [string, string]>("UPDATE event_registrations SET email_key = ? WHERE id = ?");
+  for (const { id } of events) {
+    const rows = find.all(id);
+    if (!rows.length) continue;
+    conn.transaction(() => {
+      for (const r of rows) update.run(emailKeyOf(r.email), r.id);
+    })();
+  }
+}
+
+/** Raises a club's members version (`member_versions`), creating its row at the first write. */
+const bumpVersion = (club: string, when = "true") =>
+  `INSERT INTO member_versions (club_id, version) SELECT ${club}, 1 WHERE ${when} ON CONFLICT (club_id) DO UPDATE SET version = version + 1;`;
+
+/**
+ * Every insert, update and delete of a member raises its club's members version in the same
+ * transaction (rolled back with it), whoever writes: the list's kept counts and pages
+ * (lib/members/kept.ts) cannot miss a write, today's or one added later. So does what else a page
+ * of the list shows: a tier's name (each item's tier_name) and the club's grace period (each
+ * item's status). Triggers are not something drizzle-kit generates from schema.ts, hence here, at
+ * every open (IF NOT EXISTS: once per file).
+ */
+function memberVersionTriggers(conn: Database): void {
+  conn.exec(`CREATE TRIGGER IF NOT EXISTS members_version_insert AFTER INSERT ON members BEGIN ${bumpVersion("NEW.club_id")} END`);
+  conn.exec(`CREATE TRIGGER IF NOT EXISTS members_version_delete AFTER DELETE ON members BEGIN ${bumpVersion("OLD.club_id")} END`);
+  conn.exec(
+    `CREATE TRIGGER IF NOT EXISTS members_version_update AFTER UPDATE ON members BEGIN ${bumpVersion("NEW.club_id")} ${bumpVersion("OLD.club_id", "OLD.club_id IS NOT NEW.club_id")} END`,
+  );
+  conn.exec(
+    `CREATE TRIGGER IF NOT EXISTS members_version_tier_name AFTER UPDATE OF name ON tiers WHEN OLD.name IS NOT NEW.name BEGIN ${bumpVersion("NEW.club_id")} END`,
+  );
+  conn.exec(
+    `CREATE TRIGGER IF NOT EXISTS members_version_grace AFTER UPDATE OF grace_period_days ON clubs WHEN OLD.grace_period_days IS NOT NEW.grace_period_days BEGIN ${bumpVersion("NEW.id")} END`,
+  );
+}
+
+/**
+ * Drizzle binds LIMIT and OFFSET (`limit ?`); SQLite (3.47 on) reads a bare bound LIMIT while
+ * planning, so binding one marks the statement expired and every execution prepares it again:
+ * reading the 111-column club row took five times as long, a page of members 15 % longer. As
+ * `(? + 0)` the value is the same and the plan no longer depends on it.
+ */
+function unplannedLimits(conn: Database): void {
+  const prepare = conn.prepare.bind(conn);
+  conn.prepare = ((sql: string, ...rest: unknown[]) => prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"), ...(rest as []))) as typeof conn.prepare;
+}
+
+function ready(path: string, writerConn: Database, readerConn: Database): Db {
+  const writer = drizzle({ client: writerConn, schema });
+  const reader = drizzle({ client: readerConn, schema });
+  migrate(writer, { migrationsFolder: MIGRATIONS });
+  backfillSortNames(writerConn);
+  backfillManageTokens(writerConn);
+  backfillEmailKeys(writerConn);
+  memberVersionTriggers(writerConn);
+  const group = new GroupCommit(writerConn, writer);
+  const dataVersion = writerConn.prepare<{ data_version: number }, []>("PRAGMA data_version");
+  let seenVersion = dataVersion.get()?.data_version;
+  const preparedReads = new Map<string, unknown>();
+  const preparedWrites = new Map<string, unknown>();
+  return {
+    engine: "sqlite",
+    read: reader,
+    prepareRead<P>(name: string, build: (q: Queryable) => { prepare(): P }): P {
+      let query = preparedReads.get(name) as P | undefined;
+      if (query === undefined) {
+        query = build(reader).prepare();
+        preparedReads.set(name, query);
+      }
+      return query;
+    },
+    prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): (t: Queryable) => P {
+      // Every transaction runs on the writer connection (GroupCommit), so the statement prepared
+      // there once serves each `t`.
+      let query = preparedWrites.get(name) as P | undefined;
+      if (query === undefined) {
+        query = build(writer).prepare();
+        preparedWrites.set(name, query);
+      }
+      const prepared = query;
+      return () => prepared;
+    },
+    othersWrote() {
+      const now = dataVersion.get()?.data_version;
+      const changed = now !== seenVersion;
+      seenVersion = now;
+      return changed;
+    },
+    path,
+    raw: writerConn,
+    tx: (fn) => group.run(fn),
+    async query<R>(text: string, params: unknown[] = []) {
+      return readerConn.query(text).all(...(params as [])) as R[];
+    },
+    async close() {
+      if (readerConn !== writerConn) readerConn.close();
+      // Cached statements make close() lazy (sqlite3_close_v2), which skips the checkpoint a
+      // last close does: without this the database file alone, copied after a clean stop, would
+      // miss what is still in the -wal file. PASSIVE never waits: a CLI command closing while
+      // the server writes is not held up (the server checkpoints when it stops).
+      try {
+        if (path !== ":memory:") writerConn.run("PRAGMA wal_checkpoint(PASSIVE)");
+      } finally {
+        writerConn.close();
+      }
+    },
+  };
+}
