@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { openDb, type Queryable } from "../../db";
 import { idempotencyKeys } from "../../db/schema";
 import { holdsWriter, KeyedWrite, KeyedWriteUndone } from "../../lib/idempotency";
-import { dropDatabase, freshDatabaseUrl } from "../databases";
+import { dropDatabase, freshDatabaseUrl, onPostgres } from "../databases";
 
 const dir = mkdtempSync(join(tmpdir(), "club-keyed-write-"));
 const url = await freshDatabaseUrl(dir);
@@ -47,22 +47,27 @@ describe("KeyedWrite", () => {
     await write.commit();
   });
 
-  it("from its first write the writer waits for its answer; its reads see its writes, others' do not until it commits", async () => {
+  it("from its first write its transaction is held until its answer; its reads see its writes, others' reads do not until it commits", async () => {
     const write = new KeyedWrite(db);
-    await write.db.tx((t) => insert(t, "held-write"));
-    expect(holdsWriter(write.db)).toBe(true);
-    expect((await write.db.read.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "held-write"))).length).toBe(1);
-    expect(await stored("held-write")).toEqual([]);
-    let otherDone = false;
-    const other = db
-      .tx((t) => insert(t, "other-during"))
-      .then(() => {
-        otherDone = true;
-      });
-    await Bun.sleep(50);
-    expect(otherDone).toBe(false);
-    await write.commit((t) => insert(t, "held-answer", 201));
-    await other;
+    try {
+      await write.db.tx((t) => insert(t, "held-write"));
+      expect(holdsWriter(write.db)).toBe(true);
+      expect((await write.db.read.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "held-write"))).length).toBe(1);
+      expect(await stored("held-write")).toEqual([]);
+      let otherDone = false;
+      const other = db
+        .tx((t) => insert(t, "other-during"))
+        .then(() => {
+          otherDone = true;
+        });
+      await Bun.sleep(50);
+      // SQLite has one writer: the others wait for the answer. PostgreSQL's transactions run side by side.
+      expect(otherDone).toBe(onPostgres);
+      await write.commit((t) => insert(t, "held-answer", 201));
+      await other;
+    } finally {
+      await write.rollback();
+    }
     expect([await stored("held-write"), await stored("held-answer"), await stored("other-during")]).toEqual([[200], [201], [200]]);
     expect(holdsWriter(write.db)).toBe(false);
   });
