@@ -102,7 +102,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     const auth = match?.guard?.auth ?? "public";
     const cors = corsKind(path, auth);
     let response: Response;
-    // A keyed write's first answer, committed with the audit row (server/idempotency.ts).
+    // A keyed write's refusal, kept with the audit row (server/idempotency.ts; a success's is kept with its write).
     let keeping: Keeping | null = null;
     try {
       // The caller behind the bearer token, counted against its key's rate and named for the audit
@@ -148,7 +148,11 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0));
         setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id });
         const ready = request;
-        ({ response, keeping } = await idempotent(idempotency, ready, seen.caller, () => elysia.handle(ready)));
+        ({ response, keeping } = await idempotent(idempotency, db, ready, seen.caller, (keyed) => {
+          const state = getState(ready);
+          if (keyed && state) state.db = keyed;
+          return elysia.handle(ready);
+        }));
       }
     } catch (err) {
       response =
@@ -176,7 +180,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     }
     if (request.method !== "OPTIONS") for (const [name, value] of Object.entries(corsHeaders(cors, origin, config.corsOrigins))) headers.set(name, value);
     headers.set("x-request-id", id);
-    // A dashboard session's keyed write has no audit row to carry its kept answer: its own transaction.
+    // A dashboard session's keyed refusal has no audit row to carry its kept answer: its own transaction.
     if (keeping && !seen.auditAs) {
       try {
         await db.tx(keeping.write);

@@ -281,7 +281,8 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           if (spec.rateLimit) limitAddress(deps.db, spec.rateLimit.scope, spec.rateLimit.perMinute, ip);
           const ctx: Ctx | PublicCtx = caller
             ? {
-                db: deps.db,
+                // A keyed write runs in the one transaction that also keeps its answer (server/idempotency.ts).
+                db: state?.db ?? deps.db,
                 actor: caller,
                 clubId: c.params?.club_id ?? caller.clubId,
                 locale: state.locale,

@@ -407,7 +407,7 @@ const PARAMETERS = {
     in: "header",
     required: false,
     description:
-      "Makes the write safe to retry: kept 24 h per key (API key or dashboard session), with the method, path and SHA-256 of the body. The same request again gets the first answer back (`Idempotent-Replayed: true`) and does nothing; another request under the same key is 422 `IDEMPOTENCY_KEY_REUSED`; while the first still runs, 409 `IDEMPOTENCY_KEY_IN_USE`. Not kept, so the key may be retried: 400, 422 `VALIDATION_FAILED`, 429 and 5xx answers. A UUID per operation does well.",
+      "Makes the write safe to retry: kept 24 h per key (API key or dashboard session), with the method, path and SHA-256 of the body. The same request again gets the first answer back (`Idempotent-Replayed: true`) and does nothing; another request under the same key is 422 `IDEMPOTENCY_KEY_REUSED`; while the first still runs, 409 `IDEMPOTENCY_KEY_IN_USE`; once the first answer named a member erased since, 409 `IDEMPOTENCY_ANSWER_ERASED` (it was done and is not done again; its answer is gone). A write and its kept answer commit together: a retry after a crash or a lost connection finds both or neither. Not kept, so the key may be retried: 400, 422 `VALIDATION_FAILED`, 429 and 5xx answers (503 `KEYED_WRITE_UNDONE`: part of the write met a change made at the same time, and nothing of it was kept). A UUID per operation does well.",
     schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
   },
   RequestId: {
@@ -456,7 +456,8 @@ function allErrors(route: MountedRoute): Record<number, ZodType> {
 function statusText(route: MountedRoute, status: number): string {
   const text = STATUS_TEXT[status] ?? "Refused.";
   if (!takesIdempotencyKey(route)) return text;
-  const inUse = "`IDEMPOTENCY_KEY_IN_USE`: a request with the same `Idempotency-Key` is still running.";
+  const inUse =
+    "`IDEMPOTENCY_KEY_IN_USE`: a request with the same `Idempotency-Key` is still running. `IDEMPOTENCY_ANSWER_ERASED`: it was done, and its answer named a member erased since.";
   // A route no business rule refuses with a 409 says only that.
   if (status === 409) return errorSchemas(route.spec, route.path, route.params)[409] ? `${text} ${inUse}` : inUse;
   if (status === 422) return `${text} \`IDEMPOTENCY_KEY_REUSED\` (\`{detail, code}\`): the \`Idempotency-Key\` was used for another request.`;

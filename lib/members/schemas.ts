@@ -281,7 +281,7 @@ export const MemberUpdate = z
 export type MemberUpdate = z.infer<typeof MemberUpdate>;
 
 export const HISTORY_KINDS_NOTE =
-  "`manual_create`, `import_create`, `import_update`, `update`, `correction` (membership_end corrected), `extend`, `mark_paid`, `suspend`, `reactivate`, `cancel_subscription`, `card_email_sent`, or `payment` (a payment recorded outside a member transition, e.g. an event ticket).";
+  "`manual_create`, `import_create`, `import_update`, `update`, `correction` (membership_end corrected), `extend`, `mark_paid`, `suspend`, `reactivate`, `cancel_subscription`, `card_email_sent`, `payment` (a payment recorded outside a member transition, e.g. an event ticket), or `payment_flagged` (a provider's payment that is not what was asked: recorded, not applied; GET .../payments/flagged).";
 
 export const MemberHistoryItem = z
   .object({
