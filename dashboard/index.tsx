@@ -29,6 +29,8 @@ export type Dashboard = {
   handle(request: Request, ip: string | null, requestId: string): Promise<Response>;
   /** A refusal met before `handle` (a body over MAX_BODY_BYTES) as a page, not the API's JSON. */
   refused(err: unknown, request: Request): Response;
+  /** The largest body the route of `method` and `path` reads, where it declares more than MAX_BODY_BYTES. */
+  maxBodyBytes(method: string, path: string): number | undefined;
 };
 
 export function isDashboardPath(path: string): boolean {
@@ -229,5 +231,10 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
     return errorPage(err, locale, null, request.headers.get("hx-request") === "true");
   }
 
-  return { handle, refused };
+  function maxBodyBytes(method: string, path: string): number | undefined {
+    const found = match(method, path);
+    return found && found !== "method" ? found.route.maxBodyBytes : undefined;
+  }
+
+  return { handle, refused, maxBodyBytes };
 }

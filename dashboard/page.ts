@@ -42,6 +42,8 @@ export type DashRoute = {
   path: string;
   /** Checked before the handler (403 page): the same scopes as the API route doing the same thing. */
   scope?: Needs;
+  /** The largest body this route reads, where it is more than MAX_BODY_BYTES (the logo upload). */
+  maxBodyBytes?: number;
   handler(input: PageInput): Promise<Html | Response> | Html | Response;
 };
 

@@ -103,8 +103,12 @@ export async function openPostgres(url: string): Promise<Db> {
     application_name: "club-api",
   });
   // A connection cut while idle (the server restarted) is dropped from the pool; the next query
-  // opens a new one. Without a listener the error would end the process.
+  // opens a new one. Without a listener the error would end the process. A connection cut while
+  // checked out (a transaction holds it) emits its error on the client itself, where the pool
+  // listens no more: each client gets a listener of its own (its queries fail anyway, answered
+  // 503, and the pool drops it when it is released).
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   try {
     await migrated(pool);
   } catch (err) {

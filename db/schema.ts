@@ -488,6 +488,38 @@ export const stripeEvents = table("stripe_events", {
   received_at: text("received_at").notNull(),
 });
 
+/**
+ * Payments a provider reported that are not what the product asked for (another currency or
+ * another amount than its Checkout, a refund beyond its payment): recorded here and not applied
+ * (lib/stripe-events), for the treasurer to look at (GET .../payments/flagged). Kept apart from
+ * `payments`, which every total, receipt and export reads: nothing here counts until an admin acts.
+ */
+export const flaggedPayments = table(
+  "flagged_payments",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    /** The provider's event that reported it (`evt_...`) and its type. */
+    provider_event_id: text("provider_event_id").notNull(),
+    event_type: text("event_type").notNull(),
+    /** `membership`, `event` or `refund`. */
+    purpose: text("purpose").notNull(),
+    /** No foreign key, as for payments: kept, as the anonymous member's, when the member is erased. */
+    member_id: text("member_id"),
+    registration_id: text("registration_id"),
+    /** What the provider says was paid (refunded, for `refund`). */
+    amount_cents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    /** What was asked; null when it is not known (an amount of a Checkout opened before this was recorded). */
+    expected_amount_cents: integer("expected_amount_cents"),
+    expected_currency: text("expected_currency"),
+    /** The provider's payment (Stripe's PaymentIntent `pi_...`), when the event names one. */
+    provider_payment_id: text("provider_payment_id"),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [index("flagged_payments_club_created_idx").on(t.club_id, t.created_at)],
+);
+
 // ---- Cards: scans of members' cards (cards issue) ------------------------------------------
 
 /**
@@ -1036,4 +1068,29 @@ export const oauthTokens = table(
     created_at: text("created_at").notNull(),
   },
   (t) => [index("oauth_tokens_grant_idx").on(t.grant_id)],
+);
+
+// ---- The club's logo (issue 32) -------------------------------------------------------------
+
+/**
+ * The club's uploaded logo, one row per rendition (lib/clubs/logo.ts: `logo`, `square`,
+ * `horizontal` and the wallet's sizes), each a PNG made at upload from what the admin sent. Kept
+ * here rather than on a disk so that every server process, on any machine, serves the same file.
+ * `etag` is a hash of `data`: the public URL carries it (`?v=`), so a new logo is a new address.
+ */
+export const clubLogos = table(
+  "club_logos",
+  {
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    variant: text("variant").notNull(),
+    content_type: text("content_type").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    data: blob("data", { mode: "buffer" }).notNull(),
+    etag: text("etag").notNull(),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.club_id, t.variant] })],
 );

@@ -71,7 +71,8 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     if (isDashboardPath(path)) {
       let response: Response;
       try {
-        response = await dashboard.handle(await capBody(request, config.maxBodyBytes), ip, id);
+        const cap = Math.max(config.maxBodyBytes, dashboard.maxBodyBytes(request.method, path) ?? 0);
+        response = await dashboard.handle(await capBody(request, cap), ip, id);
       } catch (err) {
         response = dashboard.refused(err, request);
       }
@@ -101,7 +102,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     const auth = match?.guard?.auth ?? "public";
     const cors = corsKind(path, auth);
     let response: Response;
-    // A keyed write's first answer, committed with the audit row (server/idempotency.ts).
+    // A keyed write's refusal, kept with the audit row (server/idempotency.ts; a success's is kept with its write).
     let keeping: Keeping | null = null;
     try {
       // The caller behind the bearer token, counted against its key's rate and named for the audit
@@ -144,10 +145,14 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         if (auth !== "public") await identify(true);
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
         authorize(match.guard as Guard, seen.caller, match.params);
-        request = await capBody(request, config.maxBodyBytes);
+        request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0));
         setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id });
         const ready = request;
-        ({ response, keeping } = await idempotent(idempotency, ready, seen.caller, () => elysia.handle(ready)));
+        ({ response, keeping } = await idempotent(idempotency, db, ready, seen.caller, (keyed) => {
+          const state = getState(ready);
+          if (keyed && state) state.db = keyed;
+          return elysia.handle(ready);
+        }));
       }
     } catch (err) {
       response =
@@ -175,7 +180,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     }
     if (request.method !== "OPTIONS") for (const [name, value] of Object.entries(corsHeaders(cors, origin, config.corsOrigins))) headers.set(name, value);
     headers.set("x-request-id", id);
-    // A dashboard session's keyed write has no audit row to carry its kept answer: its own transaction.
+    // A dashboard session's keyed refusal has no audit row to carry its kept answer: its own transaction.
     if (keeping && !seen.auditAs) {
       try {
         await db.tx(keeping.write);

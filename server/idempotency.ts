@@ -3,10 +3,11 @@
 // request again gets the kept answer with `Idempotent-Replayed: true`. The rules and the store
 // are lib/idempotency's; this module turns a request into a fingerprint and an answer into bytes
 // and back. A request without the header costs one header lookup.
+import type { Db } from "../db";
 import type { Caller } from "../lib/access";
 import { ValidationFailed } from "../lib/errors";
 import type { Alongside } from "../lib/audit";
-import { type IdempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, keepsAnswer, sha256Hex } from "../lib/idempotency";
+import { type IdempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, KeyedWrite, keepsAnswer, sha256Hex } from "../lib/idempotency";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** The headers of an answer that describe its body, kept with it; the rest (rate limit, request id, CORS) belong to each request. */
@@ -40,50 +41,75 @@ function replayed(answer: KeptAnswer): Response {
   });
 }
 
-/** What the pipeline commits with the request's audit row, then releases: the kept answer of a keyed write. */
+/** What the pipeline commits with the request's audit row, then releases: the kept answer of a keyed write's refusal. */
 export type Keeping = { write: Alongside; release(): void };
 
 /**
  * Runs `run` under the request's `Idempotency-Key`, if it is a write by a caller with one: 422
  * for a malformed key, the kept answer for a repeat, 422 IDEMPOTENCY_KEY_REUSED for another
- * request under the same key, 409 IDEMPOTENCY_KEY_IN_USE while the first one runs. A first
- * answer worth keeping comes with `keeping`, which the pipeline writes in the transaction of the
- * request's audit row (no disk sync of its own) and then releases; until then, the key is busy.
+ * request under the same key, 409 IDEMPOTENCY_KEY_IN_USE while the first one runs, 409
+ * IDEMPOTENCY_ANSWER_ERASED when its answer went with an erased member. A keyed request runs on
+ * the database of a `KeyedWrite` (handed to `run`): a success commits with its kept answer in ONE
+ * transaction before this returns, so a crash leaves both or neither; a refusal undoes whatever
+ * it wrote, and its answer, when worth keeping, comes back as `keeping`, which the pipeline writes
+ * in the transaction of the request's audit row and then releases; until then, the key is busy.
  * `request`'s body must already be in memory (the pipeline's size cap reads it).
  */
 export async function idempotent(
   store: IdempotencyStore,
+  db: Db,
   request: Request,
   caller: Caller | null,
-  run: () => Promise<Response>,
+  run: (keyed: Db | null) => Promise<Response>,
 ): Promise<{ response: Response; keeping: Keeping | null }> {
   const key = request.headers.get("idempotency-key");
-  if (key === null || !caller || !WRITES.has(request.method)) return { response: await run(), keeping: null };
+  if (key === null || !caller || !WRITES.has(request.method)) return { response: await run(null), keeping: null };
   if (!KEY_PATTERN.test(key)) throw new ValidationFailed([{ loc: ["header", "Idempotency-Key"], code: "IDEMPOTENCY_KEY_INVALID", params: { max: KEY_MAX } }]);
   const url = new URL(request.url);
   const hash = sha256Hex(new Uint8Array(await request.clone().arrayBuffer()));
   const claim = await store.claim(keyOwner(caller), key, { clubId: caller.clubId, method: request.method, path: url.pathname + url.search, hash });
   if (claim.kind === "replay") return { response: replayed(claim.answer), keeping: null };
   const { running } = claim;
+  const write = new KeyedWrite(db);
   let response: Response;
   let body: Uint8Array;
   try {
-    response = await run();
+    response = await run(write.db);
     body = new Uint8Array(await response.arrayBuffer());
+  } catch (err) {
+    await write.rollback().finally(running.release);
+    throw err;
+  }
+  const answer = new Response(body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null, { status: response.status, headers: response.headers });
+  const kept = isKept(response, body) ? keptAnswer(response, body) : null;
+  if (response.status < 400) {
+    try {
+      await write.commit(kept ? (t) => running.write(t, kept) : undefined);
+    } finally {
+      running.release();
+    }
+    return { response: answer, keeping: null };
+  }
+  // A refusal: what the verb wrote before refusing goes (a verb refuses before it writes; this holds when one does not).
+  try {
+    await write.rollback();
   } catch (err) {
     running.release();
     throw err;
   }
-  const answer = new Response(body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null, { status: response.status, headers: response.headers });
-  if (!isKept(response, body)) {
+  if (!kept) {
     running.release();
     return { response: answer, keeping: null };
   }
+  return { response: answer, keeping: { write: (t) => running.write(t, kept), release: running.release } };
+}
+
+/** The answer as kept: its status, the headers that describe its body, its bytes. */
+function keptAnswer(response: Response, body: Uint8Array): KeptAnswer {
   const headers: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = response.headers.get(name);
     if (value !== null) headers[name] = value;
   }
-  const kept = { status: response.status, headers, body };
-  return { response: answer, keeping: { write: (t) => running.write(t, kept), release: running.release } };
+  return { status: response.status, headers, body };
 }

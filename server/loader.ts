@@ -40,8 +40,8 @@ function defaultParams(path: string): ZodObject | undefined {
   return z.object(Object.fromEntries(names.map((n) => [n, n.endsWith("_id") ? z.uuid() : z.string().min(1).max(200)])));
 }
 
-/** What a call is checked against: who may call the route, and the scope it needs. */
-export type Guard = { auth: Auth; scope?: AnyRoute["scope"] };
+/** What a call is checked against: who may call the route, the scope it needs, and the largest body it reads when that is more than MAX_BODY_BYTES. */
+export type Guard = { auth: Auth; scope?: AnyRoute["scope"]; maxBodyBytes?: number };
 
 /**
  * The one authorization of a call, before its body is read: a caller for any route that is not
@@ -103,7 +103,7 @@ export function routeTable(routes: MountedRoute[]): RouteTable {
       byPath.set(r.path, entry);
     }
     entry.methods.push(r.method);
-    entry.guards.set(r.method, { auth: r.spec.auth ?? "key", scope: r.spec.scope });
+    entry.guards.set(r.method, { auth: r.spec.auth ?? "key", scope: r.spec.scope, maxBodyBytes: r.spec.maxBodyBytes });
   }
   const entries = [...byPath.values()];
   return {
@@ -147,9 +147,15 @@ export function errorSchemas(spec: AnyRoute, path: string, params?: ZodObject): 
   return map;
 }
 
-/** A text, XML (a camt.053 statement) or binary body as bytes (RouteSpec.bytes). */
+/** A text, XML (a camt.053 statement), image or binary body, or one sent without a type, as bytes (RouteSpec.bytes). */
 async function bodyBytes({ request }: { request: Request }, contentType: string): Promise<Uint8Array | undefined> {
-  if (contentType.startsWith("text/") || contentType === "application/octet-stream" || /^application\/([\w.-]+\+)?xml\b/.test(contentType))
+  if (
+    contentType === "" ||
+    contentType.startsWith("text/") ||
+    contentType.startsWith("image/") ||
+    contentType === "application/octet-stream" ||
+    /^application\/([\w.-]+\+)?xml\b/.test(contentType)
+  )
     return new Uint8Array(await request.arrayBuffer());
   return undefined;
 }
@@ -275,7 +281,8 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           if (spec.rateLimit) limitAddress(deps.db, spec.rateLimit.scope, spec.rateLimit.perMinute, ip);
           const ctx: Ctx | PublicCtx = caller
             ? {
-                db: deps.db,
+                // A keyed write runs in the one transaction that also keeps its answer (server/idempotency.ts).
+                db: state?.db ?? deps.db,
                 actor: caller,
                 clubId: c.params?.club_id ?? caller.clubId,
                 locale: state.locale,

@@ -28,7 +28,7 @@ import { AppError, Forbidden } from "../lib/errors";
 import { t } from "../lib/i18n";
 import { CLUB_SCHEME, INSTRUCTIONS, PROMPTS, type PromptDef, RESOURCES, type ResourceDef, resourceUri, TOOLS } from "../lib/mcp";
 import type { ToolDef } from "../lib/mcp/tool";
-import { idempotencyStore, KEY_MAX, KEY_PATTERN, keepsAnswer, sha256Hex } from "../lib/idempotency";
+import { idempotencyStore, KEY_MAX, KEY_PATTERN, KeyedWrite, keepsAnswer, sha256Hex } from "../lib/idempotency";
 import { keyOwner } from "./idempotency";
 import { answersObject, inputSchema, outputSchema } from "./mcp-schema";
 import { type ErrorBody, errorAnswer, json, parseInput, validationBody, withRequestId } from "./errors";
@@ -61,7 +61,7 @@ const IDEMPOTENCY_KEY_SCHEMA = {
   minLength: 1,
   maxLength: KEY_MAX,
   description:
-    "Optional. Makes the call safe to retry: the same call (same tool, same arguments) with the same key within 24 h returns the first result and does nothing again; other arguments under the same key are refused (IDEMPOTENCY_KEY_REUSED), as is a call while the first still runs (IDEMPOTENCY_KEY_IN_USE). A fresh UUID per intended change does well.",
+    "Optional. Makes the call safe to retry: the same call (same tool, same arguments) with the same key within 24 h returns the first result and does nothing again; other arguments under the same key are refused (IDEMPOTENCY_KEY_REUSED), as is a call while the first still runs (IDEMPOTENCY_KEY_IN_USE), and one whose first result named a member erased since (IDEMPOTENCY_ANSWER_ERASED: it was done; it is not done again). A fresh UUID per intended change does well.",
 };
 
 let listed: Tool[] | undefined;
@@ -103,11 +103,19 @@ function canonical(value: unknown): string {
 /**
  * Runs a write tool under its `idempotency_key` (none: just runs it). Kept like an HTTP answer:
  * a result or a business refusal, not a validation refusal or our own failure (a retry may fix
- * those). A replay is the first result, marked in `_meta`.
+ * those). The tool runs on a `KeyedWrite`'s database: its result is kept in the transaction of
+ * its write (a crash leaves both or neither); a refusal undoes what it wrote and is kept apart.
+ * A replay is the first result, marked in `_meta`.
  */
-async function underKey(ctx: Ctx, request: Request, def: ToolDef, args: Record<string, unknown>, run: (args: Record<string, unknown>) => Promise<ToolOutcome>) {
+async function underKey(
+  ctx: Ctx,
+  request: Request,
+  def: ToolDef,
+  args: Record<string, unknown>,
+  run: (ctx: Ctx, args: Record<string, unknown>) => Promise<ToolOutcome>,
+) {
   const { idempotency_key: key, ...rest } = args;
-  if (key === undefined || !isWrite(def)) return (await run(rest)).result;
+  if (key === undefined || !isWrite(def)) return (await run(ctx, rest)).result;
   if (typeof key !== "string" || !KEY_PATTERN.test(key)) {
     const items = [{ loc: ["body", "idempotency_key"], msg: t(ctx.locale, "IDEMPOTENCY_KEY_INVALID", { max: KEY_MAX }), type: "idempotency_key_invalid" }];
     return refusal(validationBody(items), request);
@@ -124,15 +132,30 @@ async function underKey(ctx: Ctx, request: Request, def: ToolDef, args: Record<s
     return { ...kept, _meta: { ...kept._meta, idempotent_replayed: true } };
   }
   const { running } = claim;
+  const write = new KeyedWrite(ctx.db);
   let outcome: ToolOutcome;
   try {
-    outcome = await run(rest);
+    outcome = await run({ ...ctx, db: write.db }, rest);
   } catch (err) {
-    running.release();
+    await write.rollback().finally(running.release);
     throw err;
   }
-  if (!keepsAnswer(outcome.status, outcome.code)) running.release();
-  else await store.keep(running, { status: outcome.status, headers: {}, body: new TextEncoder().encode(JSON.stringify(outcome.result)) });
+  const kept = keepsAnswer(outcome.status, outcome.code)
+    ? { status: outcome.status, headers: {}, body: new TextEncoder().encode(JSON.stringify(outcome.result)) }
+    : null;
+  try {
+    if (outcome.status < 400) {
+      await write.commit(kept ? (t) => running.write(t, kept) : undefined);
+      running.release();
+    } else {
+      await write.rollback();
+      if (kept) await store.keep(running, kept);
+      else running.release();
+    }
+  } catch (err) {
+    running.release();
+    return refusal(errorAnswer(err, ctx.locale).body, request);
+  }
   return outcome.result;
 }
 
@@ -149,7 +172,7 @@ async function callTool(ctx: Ctx, request: Request, name: string, args: Record<s
   if (!def) throw new Refused(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const state = getState(request);
   if (state) state.tool = def.name;
-  return underKey(ctx, request, def, args ?? {}, async (rest) => {
+  return underKey(ctx, request, def, args ?? {}, async (ctx, rest) => {
     const input = parseInput(def.input, rest, "body", ctx.locale);
     if (!input.success) return { result: refusal(validationBody(input.items), request), status: 422, code: "VALIDATION_FAILED" };
     try {

@@ -72,7 +72,7 @@ const PARAM_TEXT: Record<string, string> = {
 
 /**
  * Request bodies that no zod schema describes: the route reads them raw. The import route takes
- * a CSV file, sent as such or as a multipart upload.
+ * a CSV file, sent as such or as a multipart upload; the logo route, an image.
  */
 const RAW_BODIES: Partial<Record<string, () => Json>> = {
   "POST /api/clubs/:club_id/members/import": () => ({
@@ -106,6 +106,24 @@ const RAW_BODIES: Partial<Record<string, () => Json>> = {
       },
     },
   }),
+  "PUT /api/clubs/:club_id/logo": () => {
+    const image = { type: "string", contentMediaType: "application/octet-stream", description: "The image's bytes (PNG, JPEG, WebP or SVG), at most 2 MB." };
+    return {
+      required: true,
+      content: {
+        // First: the one a page can show as text, and Try it out send as is.
+        "image/svg+xml": {
+          schema: { type: "string", description: "An SVG drawing: cleaned, then drawn into PNGs." },
+          example:
+            '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80"><rect width="240" height="80" rx="12" fill="#1D4ED8"/><circle cx="40" cy="40" r="24" fill="#F59E0B"/></svg>',
+        },
+        "image/png": { schema: image },
+        "image/jpeg": { schema: image },
+        "image/webp": { schema: image },
+        "multipart/form-data": { schema: { type: "object", properties: { file: image }, required: ["file"] } },
+      },
+    };
+  },
   "POST /api/clubs/:club_id/payments/import": () => ({
     required: true,
     content: {
@@ -389,7 +407,7 @@ const PARAMETERS = {
     in: "header",
     required: false,
     description:
-      "Makes the write safe to retry: kept 24 h per key (API key or dashboard session), with the method, path and SHA-256 of the body. The same request again gets the first answer back (`Idempotent-Replayed: true`) and does nothing; another request under the same key is 422 `IDEMPOTENCY_KEY_REUSED`; while the first still runs, 409 `IDEMPOTENCY_KEY_IN_USE`. Not kept, so the key may be retried: 400, 422 `VALIDATION_FAILED`, 429 and 5xx answers. A UUID per operation does well.",
+      "Makes the write safe to retry: kept 24 h per key (API key or dashboard session), with the method, path and SHA-256 of the body. The same request again gets the first answer back (`Idempotent-Replayed: true`) and does nothing; another request under the same key is 422 `IDEMPOTENCY_KEY_REUSED`; while the first still runs, 409 `IDEMPOTENCY_KEY_IN_USE`; once the first answer named a member erased since, 409 `IDEMPOTENCY_ANSWER_ERASED` (it was done and is not done again; its answer is gone). A write and its kept answer commit together: a retry after a crash or a lost connection finds both or neither. Not kept, so the key may be retried: 400, 422 `VALIDATION_FAILED`, 429 and 5xx answers (503 `KEYED_WRITE_UNDONE`: part of the write met a change made at the same time, and nothing of it was kept). A UUID per operation does well.",
     schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
   },
   RequestId: {
@@ -438,7 +456,8 @@ function allErrors(route: MountedRoute): Record<number, ZodType> {
 function statusText(route: MountedRoute, status: number): string {
   const text = STATUS_TEXT[status] ?? "Refused.";
   if (!takesIdempotencyKey(route)) return text;
-  const inUse = "`IDEMPOTENCY_KEY_IN_USE`: a request with the same `Idempotency-Key` is still running.";
+  const inUse =
+    "`IDEMPOTENCY_KEY_IN_USE`: a request with the same `Idempotency-Key` is still running. `IDEMPOTENCY_ANSWER_ERASED`: it was done, and its answer named a member erased since.";
   // A route no business rule refuses with a 409 says only that.
   if (status === 409) return errorSchemas(route.spec, route.path, route.params)[409] ? `${text} ${inUse}` : inUse;
   if (status === 422) return `${text} \`IDEMPOTENCY_KEY_REUSED\` (\`{detail, code}\`): the \`Idempotency-Key\` was used for another request.`;

@@ -77,6 +77,11 @@ export type RouteSpec<
   bytes?: boolean;
   /** The handler gets the body as the exact text sent, whatever its type: a signature covers those bytes (the Stripe webhook). */
   text?: boolean;
+  /**
+   * The largest body this route reads, where it is more than MAX_BODY_BYTES (the logo upload):
+   * the pipeline's cap for this route only. The lib/ verb keeps its own, exact, limit.
+   */
+  maxBodyBytes?: number;
   handler(input: HandlerInput<P, Q, B, A>): unknown;
 };
 

@@ -1,6 +1,7 @@
 // What the request pipeline learns about a request before Elysia sees it (the caller, the
 // language of its answers) and what a handler adds for the audit row (the MCP method, and the
 // tool, resource or prompt it named).
+import type { Db } from "../db";
 import type { Caller } from "../lib/access";
 import type { Locale } from "../lib/i18n";
 
@@ -14,6 +15,8 @@ export type RequestState = {
   ip: string | null;
   /** The answer's X-Request-Id, which error bodies carry (`request_id`). */
   requestId?: string;
+  /** A keyed write's view of the database (lib/idempotency `KeyedWrite`): the caller's Ctx runs on it. */
+  db?: Db;
 };
 
 const states = new WeakMap<Request, RequestState>();

@@ -87,6 +87,17 @@ describe("README: the curl tour", () => {
     expect(run(cmd)).toBe(first);
   });
 
+  it("the logo command uploads logo.png from the folder it runs in; the address it names serves it", async () => {
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40"><rect width="120" height="40" fill="#0F766E"/></svg>';
+    // A PNG made by the server's own image library from an SVG: what a club has on its disk.
+    const png = await (await import("sharp")).default(Buffer.from(svg)).png().toBuffer();
+    await Bun.write(join(dir, "logo.png"), png);
+    const club = JSON.parse(run(`cd "${dir}" && ${command(/\/logo$/)}`));
+    expect(club.logo_url).toStartWith(`${server.base}/logos/${server.clubId}/logo.png?v=`);
+    const file = await fetch(club.logo_url);
+    expect(file.headers.get("content-type")).toBe("image/png");
+  });
+
   it("the club slug comes from GET /api/auth/me, and the public event list answers for it", async () => {
     const slug = run(`${command(/^SLUG=/)}; printf %s "$SLUG"`);
     const me = await (await fetch(`${server.base}/api/auth/me`, { headers: { authorization: `Bearer ${server.key}` } })).json();

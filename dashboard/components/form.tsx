@@ -128,13 +128,15 @@ export function Field(props: FieldProps): Html {
 
 export function Select(props: {
   name: string;
+  /** The element's id (default `f-<name>`), as `Field`'s. */
+  id?: string;
   label: string;
   options: { value: string; label: string }[];
   value?: string | null;
   error?: string;
   hint?: string;
 }): Html {
-  const id = `f-${props.name}`;
+  const id = props.id ?? `f-${props.name}`;
   return (
     <div class="field">
       <label for={id}>{props.label}</label>

@@ -1,15 +1,28 @@
-// /admin/members/:member_id — one member: details, the actions their state allows (extend, record
-// a payment, suspend, reactivate, stop automatic renewal, approve or reject an application), the
-// history and payments, editing, the data export, and erasure behind a confirmation. Each action
-// is the API's verb with the API's schema and scope.
+// /admin/members/:member_id — one member: details, links to their web card (/c/) and own page
+// (/m/), the card sent by email, the actions their state allows (extend, record a payment,
+// suspend, reactivate, stop automatic renewal, approve or reject an application), the history and
+// payments, editing, the data export, and erasure behind a confirmation. Each action is the API's
+// verb with the API's schema and scope; a payment method is chosen from PAYMENT_METHODS.
 import { z } from "zod";
 import { fill } from "../../lib/i18n/dashboard";
 import { type MemberAction, MEMBERS_TEXTS, type MembersTexts } from "../../lib/i18n/dashboard-members";
 import { approveMember, rejectMember } from "../../lib/join";
 import { cancelSubscription, extendMembership, getMember, markMemberPaid, reactivateMember, suspendMember, updateMember } from "../../lib/members";
+import { sendCardEmail } from "../../lib/members/card-email";
 import { eraseMember } from "../../lib/members/erase";
 import { exportMemberData } from "../../lib/members/history";
-import { ExtendRequest, MarkPaidRequest, type MemberAdminItem, MemberUpdate, ReactivateRequest, SuspendRequest } from "../../lib/members/schemas";
+import { memberPageUrl } from "../../lib/members/internal";
+import {
+  ExtendRequest,
+  MANUAL_PAYMENT_METHODS,
+  MarkPaidRequest,
+  type MemberAdminItem,
+  MemberUpdate,
+  PAYMENT_METHODS,
+  ReactivateRequest,
+  SuspendRequest,
+} from "../../lib/members/schemas";
+import { webCardUrl } from "../../lib/passes";
 import type { Verb } from "../../lib/context";
 import { cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { day, instant, money, zoned } from "../format";
@@ -57,7 +70,14 @@ const ACTIONS: Record<MemberAction, Action> = {
           required
           error={p.fields.amount_cents ?? p.fields.amount}
         />
-        <Field name="payment_method" id="mark-paid-method" label={tt.method} value="bank_transfer" error={p.fields.payment_method} />
+        <Select
+          name="payment_method"
+          id="mark-paid-method"
+          label={tt.method}
+          options={methodOptions(tt, MANUAL_PAYMENT_METHODS)}
+          value="bank_transfer"
+          error={p.fields.payment_method}
+        />
         <Reason tt={tt} problems={p} action="mark-paid" />
       </Fragment>
     ),
@@ -105,6 +125,12 @@ function methodName(tt: MembersTexts, method: string): string {
   return Object.hasOwn(tt.methods, method) ? tt.methods[method] : method;
 }
 
+/** `methods` as a select's options; a `current` value outside them (imported, typed through the API) stays offered, so saving keeps it. */
+function methodOptions(tt: MembersTexts, methods: readonly string[], current?: string | null): { value: string; label: string }[] {
+  const all = current && !methods.includes(current) ? [...methods, current] : methods;
+  return all.map((m) => ({ value: m, label: methodName(tt, m) }));
+}
+
 async function memberPage(input: PageInput, opts: { problems?: Problems; failed?: MemberAction } = {}): Promise<Response> {
   const { ctx, locale } = input;
   const tt = MEMBERS_TEXTS[locale];
@@ -140,6 +166,8 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
           <dd>{m.payment_method ? methodName(tt, m.payment_method) : ""}</dd>
           <dt>{tt.referralCode}</dt>
           <dd>{m.referral_code}</dd>
+          <dt>{m.card_email_sent_at ? zoned(tt.cardSent, input.timeZone) : tt.cardSent}</dt>
+          <dd>{m.card_email_sent_at ? instant(m.card_email_sent_at, locale, input.timeZone) : tt.cardNeverSent}</dd>
           <dt>{tt.joined}</dt>
           <dd>{day(m.created_at, locale)}</dd>
         </dl>
@@ -147,6 +175,20 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
           {canEdit ? (
             <a class="button" href={`${path}/edit`}>
               {tt.edit}
+            </a>
+          ) : null}
+          {input.can(sendCardEmail.scope) ? (
+            <form method="post" action={`${path}/send-card`} class="inline">
+              <CsrfField token={input.csrf} />
+              <button type="submit">{tt.sendCard}</button>
+            </form>
+          ) : null}
+          <a class="button secondary" href={webCardUrl(ctx, m.pass_serial_number)}>
+            {tt.openCard}
+          </a>
+          {m.manage_token ? (
+            <a class="button secondary" href={memberPageUrl(ctx.baseUrl, m.manage_token)}>
+              {tt.openPage}
             </a>
           ) : null}
           <a class="button secondary" href={`${path}/data`} download="">
@@ -300,7 +342,13 @@ async function editForm(input: PageInput, values: Record<string, string> | null,
       <Field name="last_name" label={tt.lastName} value={v.last_name} error={problems.fields.last_name} required autocomplete="off" />
       <Field name="email" label={tt.email} type="email" value={v.email} error={problems.fields.email} required autocomplete="off" />
       <Select name="tier_id" label={tt.tier} options={await tierOptions(input, tt)} value={v.tier_id} error={problems.fields.tier_id} />
-      <Field name="payment_method" label={tt.paymentMethod} value={v.payment_method} error={problems.fields.payment_method} autocomplete="off" />
+      <Select
+        name="payment_method"
+        label={tt.paymentMethod}
+        options={[{ value: "", label: tt.noMethod }, ...methodOptions(tt, PAYMENT_METHODS, v.payment_method)]}
+        value={v.payment_method}
+        error={problems.fields.payment_method}
+      />
       <Field name="membership_end" label={tt.end} type="date" value={v.membership_end} error={problems.fields.membership_end} />
       <Field name="reason" label={tt.reason} value={v.reason} hint={tt.reasonHint} error={problems.fields.reason} autocomplete="off" />
       <div class="actions">
@@ -330,6 +378,17 @@ async function saveEdit(input: PageInput): Promise<Response> {
     return editForm(input, raw, problemsOf(err, input.locale));
   }
   return input.redirect(`/admin/members/${member_id}?done=saved`);
+}
+
+/** Sends the member their card by email (the verb of POST .../send-card-email); a failed send (502) shows the page with the reason. */
+async function sendCard(input: PageInput): Promise<Response> {
+  const member_id = input.params.member_id;
+  try {
+    await sendCardEmail(input.ctx, { member_id });
+  } catch (err) {
+    return memberPage(input, { problems: problemsOf(err, input.locale) });
+  }
+  return input.redirect(`/admin/members/${member_id}?done=send-card`);
 }
 
 async function erasePage(input: PageInput, problems: Problems): Promise<Response> {
@@ -389,6 +448,7 @@ export default definePage({
     { method: "POST", path: "/members/:member_id/edit", scope: updateMember.scope, handler: saveEdit },
     { method: "GET", path: "/members/:member_id/erase", scope: eraseMember.scope, handler: (input) => erasePage(input, NO_PROBLEMS) },
     { method: "POST", path: "/members/:member_id/erase", scope: eraseMember.scope, handler: erase },
+    { method: "POST", path: "/members/:member_id/send-card", scope: sendCardEmail.scope, handler: sendCard },
     ...(Object.keys(ACTIONS) as MemberAction[]).map(actionRoute),
   ],
 });

@@ -1,12 +1,14 @@
 // /admin/settings — the club's settings in groups (identity, membership, renewal reminders, fee
 // and payouts, language), each its own form saved through the verb of PUT /api/clubs/<club>
-// (updateClub) with the API's schema and scopes; and /admin/settings/card — the card's appearance
-// with a live preview, the web card itself drawn for a sample member (lib/cards/preview) in a
-// frame that htmx reloads as the fields change.
+// (updateClub) with the API's schema and scopes, and the club's logo, uploaded and removed
+// through the verbs of PUT and DELETE /api/clubs/<club>/logo; and /admin/settings/card — the
+// card's appearance with a live preview, the web card itself drawn for a sample member
+// (lib/cards/preview) in a frame that htmx reloads as the fields change.
 import type { Needs, Scope } from "../../lib/access";
 import { CARD_PREVIEW_FIELDS, previewCard } from "../../lib/cards/preview";
 import { privatePageHeaders } from "../../lib/cards/web";
 import { getClub, updateClub } from "../../lib/clubs";
+import { LOGO_MAX_BYTES, logoFileFromBody, removeClubLogo, uploadClubLogo } from "../../lib/clubs/logo";
 import { BARCODE_FORMATS, CARD_BACK_FIELD_TYPES, type CardBackField, ClubUpdate } from "../../lib/clubs/schemas";
 import { LOCALES } from "../../lib/i18n";
 import { fill } from "../../lib/i18n/dashboard";
@@ -252,7 +254,69 @@ function Tabs(props: { tt: SettingsTexts; current: "club" | "card" }): Html {
   );
 }
 
-async function clubPage(input: PageInput, failed?: { group: SettingsGroup; values: Record<string, unknown>; problems: Problems }): Promise<Response> {
+/**
+ * The logo as the dashboard shows it: the path of one we serve (the page's CSP takes images from
+ * this host only, and BASE_URL may name another address of it); an outside address as it is.
+ */
+function logoSrc(logoUrl: unknown): string | null {
+  if (typeof logoUrl !== "string" || !logoUrl) return null;
+  const url = URL.parse(logoUrl);
+  return url?.pathname.startsWith("/logos/") ? `${url.pathname}${url.search}` : logoUrl;
+}
+
+/** The logo, with a form to upload another (multipart: the file in `file`) and one to remove it, for an admin who may. */
+function LogoForm(props: { input: PageInput; tt: SettingsTexts; logoUrl: unknown; problems: Problems }): Html {
+  const { input, tt, problems } = props;
+  const src = logoSrc(props.logoUrl);
+  const error = problems.fields.file;
+  const described = ["f-logo-file-hint", error ? "f-logo-file-error" : null].filter(Boolean).join(" ");
+  return (
+    <section class="card settings" id="logo" aria-labelledby="g-logo">
+      <h2 id="g-logo">{tt.logo}</h2>
+      <Notice error={problems.message} />
+      {src ? <img src={src} alt={tt.logoAlt} class="logo-preview" /> : <p>{tt.noLogo}</p>}
+      {input.can(uploadClubLogo.scope) ? (
+        <Fragment>
+          <form method="post" action="/admin/settings/logo" enctype="multipart/form-data">
+            <CsrfField token={input.csrf} />
+            <div class="field">
+              <label for="f-logo-file">{tt.logoFile}</label>
+              <input
+                id="f-logo-file"
+                name="file"
+                type="file"
+                accept="image/png,image/jpeg,image/webp,image/svg+xml"
+                required
+                aria-invalid={error ? "true" : undefined}
+                aria-describedby={described}
+              />
+              <FieldNotes id="f-logo-file" hint={tt.logoHint} error={error} />
+            </div>
+            <div class="actions">
+              <button type="submit">{tt.logoUpload}</button>
+            </div>
+          </form>
+          {src ? (
+            <form method="post" action="/admin/settings/logo/remove" class="actions">
+              <CsrfField token={input.csrf} />
+              <button type="submit" class="secondary">
+                {tt.logoRemove}
+              </button>
+            </form>
+          ) : null}
+        </Fragment>
+      ) : (
+        <p class="muted">{tt.logoHint}</p>
+      )}
+    </section>
+  );
+}
+
+async function clubPage(
+  input: PageInput,
+  failed?: { group: SettingsGroup; values: Record<string, unknown>; problems: Problems },
+  logoProblems: Problems = NO_PROBLEMS,
+): Promise<Response> {
   const tt = SETTINGS_TEXTS[input.locale];
   const club = (await getClub(input.ctx)) as Record<string, unknown>;
   const done = input.query.get("done");
@@ -263,6 +327,7 @@ async function clubPage(input: PageInput, failed?: { group: SettingsGroup; value
       <Notice done={done ? tt.saved : null} />
       {await zeroPriceWarning(input)}
       <div class="settings-grid">
+        <LogoForm input={input} tt={tt} logoUrl={club.logo_url} problems={logoProblems} />
         {GROUPS.filter((g) => !g.readScope || input.can(g.readScope)).map((group) => {
           const mine = failed?.group === group.id;
           return (
@@ -279,8 +344,23 @@ async function clubPage(input: PageInput, failed?: { group: SettingsGroup; value
         })}
       </div>
     </Fragment>,
-    { status: failed?.problems.status },
+    { status: failed?.problems.status ?? (logoProblems.status === 200 ? undefined : logoProblems.status) },
   );
+}
+
+/**
+ * Uploads the form's file through the API's verb; a refusal shows the page again with the reason
+ * beside the field (a file over the limit in words, not bytes).
+ */
+async function uploadLogo(input: PageInput): Promise<Response> {
+  try {
+    await uploadClubLogo(input.ctx, { file: await logoFileFromBody({ file: input.form?.get("file") }) });
+  } catch (err) {
+    const problems = problemsOf(err, input.locale);
+    const tooLarge = problems.status === 413 ? { fields: { file: SETTINGS_TEXTS[input.locale].logoTooLarge }, message: null } : {};
+    return clubPage(input, undefined, { ...problems, ...tooLarge });
+  }
+  return input.redirect("/admin/settings?done=logo#logo");
 }
 
 /** Saves one group through updateClub; a refusal shows the page again with the typed values and the API's messages. */
@@ -366,7 +446,7 @@ async function cardPage(input: PageInput, failed?: { values: Record<string, unkn
   const club = (await getClub(input.ctx)) as Record<string, unknown>;
   const values = failed ? { ...club, ...failed.values } : club;
   const backs = (values.card_back_fields as Record<string, unknown>[] | null) ?? [];
-  const logo = typeof club.logo_url === "string" ? club.logo_url : null;
+  const logo = logoSrc(club.logo_url);
   const problems = failed?.problems ?? NO_PROBLEMS;
   const backError = problems.fields.card_back_fields;
   const previewQuery = Object.fromEntries(CARD_PREVIEW_FIELDS.filter((k) => typeof values[k] === "string").map((k) => [k, values[k]]));
@@ -407,8 +487,10 @@ async function cardPage(input: PageInput, failed?: { values: Record<string, unkn
             <PreviewFrame src={previewSrc(previewQuery)} tt={tt} />
           </div>
           <h3>{tt.logo}</h3>
-          {logo ? <img src={logo} alt={tt.logo} class="logo-preview" /> : <p>{tt.noLogo}</p>}
-          <p class="muted">{tt.logoHint}</p>
+          {logo ? <img src={logo} alt={tt.logoAlt} class="logo-preview" /> : <p>{tt.noLogo}</p>}
+          <p class="muted">
+            <a href="/admin/settings#logo">{tt.logoElsewhere}</a>
+          </p>
         </section>
       </div>
     </Fragment>,
@@ -431,6 +513,17 @@ export default definePage({
   routes: [
     { method: "GET", path: "/settings", scope: "page:view", handler: (input) => clubPage(input) },
     ...groupRoutes,
+    // Up to twice the limit reaches the form, whose answer says the file is too large; past that the frame refuses it.
+    { method: "POST", path: "/settings/logo", scope: uploadClubLogo.scope, maxBodyBytes: 2 * LOGO_MAX_BYTES, handler: uploadLogo },
+    {
+      method: "POST",
+      path: "/settings/logo/remove",
+      scope: removeClubLogo.scope,
+      handler: async (input) => {
+        await removeClubLogo(input.ctx, {});
+        return input.redirect("/admin/settings?done=logo#logo");
+      },
+    },
     { method: "GET", path: "/settings/card", scope: "card:view", handler: (input) => cardPage(input) },
     {
       method: "POST",

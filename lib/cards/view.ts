@@ -11,7 +11,7 @@ import type { z } from "zod";
 import type { Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
 import { CARD_CLUB_FIELDS, type CardClub, loadCardClub } from "../clubs/internal";
-import { BARCODE_FORMATS, type BarcodeFormat, type CardBackField, CardLocation, HTTP_URL, readCardBackFields } from "../clubs/schemas";
+import { BARCODE_FORMATS, type BarcodeFormat, type CardBackField, CardLocation, httpUrl, readCardBackFields } from "../clubs/schemas";
 
 export type { BarcodeFormat };
 
@@ -48,13 +48,7 @@ export async function loadCard(q: Queryable, by: { memberId: string } | { serial
   return club ? { member: row.member, club, tierName: row.tier_name } : null;
 }
 
-/** An http(s) address (trimmed), or null: anything else (javascript:, data:, quotes...) is no link on any card. */
-export function httpUrl(value: unknown): string | null {
-  const v = typeof value === "string" ? value.trim() : "";
-  return v && HTTP_URL.test(v) ? v : null;
-}
-
-export { color, labelOn, textOn };
+export { color, httpUrl, labelOn, textOn };
 
 /** `day` written long in the club's language, in the style of its country when it has one (`fr-CH`). */
 export function formatDate(day: string, locale: Locale, country: unknown): string {

@@ -96,7 +96,7 @@ body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica N
 .wrap{max-width:440px;margin:0 auto;padding:16px 14px 40px}
 .card{background:var(--primary);color:var(--on-primary);border-radius:20px;overflow:hidden;box-shadow:0 10px 30px rgba(0,0,0,.18)}
 .card-head{display:flex;align-items:center;gap:12px;padding:18px 20px 14px}
-.logo{width:44px;height:44px;border-radius:10px;object-fit:contain;background:rgba(255,255,255,.9)}
+.logo{height:44px;width:auto;min-width:44px;max-width:132px;padding:4px;box-sizing:border-box;border-radius:10px;object-fit:contain;background:rgba(255,255,255,.9)}
 .club{font-size:1.15rem;font-weight:700;margin:0;overflow-wrap:anywhere}
 .status{display:flex;align-items:center;gap:8px;padding:9px 20px;font-weight:700;font-size:.95rem;color:#fff;background:var(--status)}
 .status::before{content:"";width:10px;height:10px;border-radius:50%;background:#fff;flex:none}

@@ -86,6 +86,8 @@ export type ClubSettings = {
   custom_fields_schema: unknown;
   /** Where members' replies go (the card email's Reply-To). */
   contact_email: string | null;
+  /** The club's logo (lib/clubs/logo), shown atop the card email. */
+  logo_url: string | null;
   /** Days a member stays `active` past the end (lib/members/status `statusDay`). */
   grace_period_days: number;
   /** Hours an unpaid public registration holds its place (issue 18). */
@@ -108,6 +110,7 @@ export async function clubSettings(q: Queryable, clubId: string): Promise<ClubSe
       commission_rate_percent: clubs.commission_rate_percent,
       custom_fields_schema: clubs.custom_fields_schema,
       contact_email: clubs.contact_email,
+      logo_url: clubs.logo_url,
       grace_period_days: clubs.grace_period_days,
       pending_hold_hours: clubs.pending_hold_hours,
       payout_iban: clubs.payout_iban,

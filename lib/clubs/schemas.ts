@@ -174,3 +174,9 @@ export const ClubUpdate = z
 /** The Club: every column but those only ClubUpdate has, the back fields read as CardBackFields. */
 export type ClubAdmin = Omit<typeof clubs.$inferSelect, UpdateOnlyColumn | "card_back_fields"> & { card_back_fields: CardBackField[] | null };
 export type ClubUpdate = Record<string, unknown>;
+
+/** An http(s) address (trimmed), or null: anything else (javascript:, data:, quotes...) is no link on any card. */
+export function httpUrl(value: unknown): string | null {
+  const v = typeof value === "string" ? value.trim() : "";
+  return v && HTTP_URL.test(v) ? v : null;
+}

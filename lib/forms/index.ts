@@ -17,7 +17,14 @@ import type { AddressRate } from "../ratelimit";
 
 /** How long a challenge may be answered: a form fetches one when it is sent, so minutes are plenty. */
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000;
-const VERSION = "c1";
+/**
+ * Who issued a challenge, first in its signed text: the API (`GET /api/public/challenge`) or a
+ * club's HTML page, which embeds it in its form. Only a page's may come back without the work
+ * (`NO_SCRIPT_MIN_MS`): an API challenge always needs its nonce, else a bot fetched one, waited
+ * three seconds and sent a form with no work done.
+ */
+const KINDS = { api: "c1", page: "p1" } as const;
+export type ChallengeKind = keyof typeof KINDS;
 const SECRET_NAME = "form_challenge_hmac";
 
 /** What a form with the check carries besides its own fields (the same three on every form). */
@@ -91,10 +98,10 @@ export function leadingZeroBits(digest: Uint8Array): number {
   return n;
 }
 
-/** A new challenge asking for `bits` of work, signed, valid CHALLENGE_TTL_MS from `now`. */
-export async function issueChallenge(db: Db, bits: number, now = new Date()): Promise<FormChallenge> {
+/** A new challenge asking for `bits` of work, signed, valid CHALLENGE_TTL_MS from `now`; `kind`: who hands it out (KINDS). */
+export async function issueChallenge(db: Db, bits: number, now = new Date(), kind: ChallengeKind = "api"): Promise<FormChallenge> {
   const expires = now.getTime() + CHALLENGE_TTL_MS;
-  const payload = `${VERSION}.${expires.toString(36)}.${bits}.${randomBase62(16)}`;
+  const payload = `${KINDS[kind]}.${expires.toString(36)}.${bits}.${randomBase62(16)}`;
   return { challenge: `${payload}.${sign(await formSecret(db), payload)}`, bits, algorithm: "sha256", expires_at: new Date(expires).toISOString() };
 }
 
@@ -103,6 +110,9 @@ export const FORM_CHALLENGE_RATE: AddressRate = { scope: "form-challenge", perMi
 
 /** A challenge for the next form this client sends, at the server's difficulty (`bits` 0: none needed). */
 export const formChallenge = (ctx: PublicCtx): Promise<FormChallenge> => issueChallenge(ctx.db, ctx.formProofBits);
+
+/** The challenge a club's HTML page embeds in its form: the one kind the no-script rule takes without its nonce. */
+export const pageChallenge = (ctx: PublicCtx): Promise<FormChallenge> => issueChallenge(ctx.db, ctx.formProofBits, new Date(), "page");
 
 /**
  * How long a club's own page (lib/pages) must have shown its form before the form may come back
@@ -117,15 +127,16 @@ export const NO_SCRIPT_MIN_MS = 3_000;
  * challenge is ours, unaltered and asks at least `bits` (CHALLENGE_INVALID), has not expired
  * (CHALLENGE_EXPIRED), and the nonce does the work (CHALLENGE_INVALID). Whether it was used
  * before is for `spendFormProof`, in the form's transaction. `noScriptMinMs` (the HTML pages
- * only, whose challenge was issued with the page): a challenge without a nonce passes when it
- * was issued at least that long ago (403 FORM_SENT_TOO_FAST), and is spent all the same.
+ * only): a challenge a page issued (`pageChallenge`) passes without a nonce when it was issued at
+ * least that long ago (403 FORM_SENT_TOO_FAST), and is spent all the same; any other needs its
+ * nonce (403 CHALLENGE_REQUIRED).
  */
 export async function checkFormProof(db: Db, bits: number, input: FormProofInput, now = new Date(), noScriptMinMs?: number): Promise<CheckedProof> {
   if (input.website) throw new Forbidden("HONEYPOT_FILLED");
   if (bits <= 0) return null;
   if (!input.challenge || (!input.nonce && noScriptMinMs === undefined)) throw new Forbidden("CHALLENGE_REQUIRED");
   const parts = input.challenge.split(".");
-  if (parts.length !== 5 || parts[0] !== VERSION) throw new Forbidden("CHALLENGE_INVALID");
+  if (parts.length !== 5 || (parts[0] !== KINDS.api && parts[0] !== KINDS.page)) throw new Forbidden("CHALLENGE_INVALID");
   const payload = parts.slice(0, 4).join(".");
   const expected = Buffer.from(sign(await formSecret(db), payload));
   const given = Buffer.from(parts[4]);
@@ -134,6 +145,8 @@ export async function checkFormProof(db: Db, bits: number, input: FormProofInput
   if (Number(parts[2]) < bits) throw new Forbidden("CHALLENGE_INVALID");
   if (!(expires > now.getTime())) throw new Forbidden("CHALLENGE_EXPIRED");
   if (!input.nonce) {
+    // Signed with the rest: an API challenge cannot pass for a page's.
+    if (parts[0] !== KINDS.page) throw new Forbidden("CHALLENGE_REQUIRED");
     if (now.getTime() - (expires - CHALLENGE_TTL_MS) < (noScriptMinMs ?? 0)) throw new Forbidden("FORM_SENT_TOO_FAST");
     return { id: parts[3], expiresAt: new Date(expires).toISOString() };
   }

@@ -19,7 +19,7 @@ header.top{background:var(--primary);color:var(--on-primary);padding:18px 18px 2
 header.top p{margin:0;font-weight:700;font-size:1.05rem;overflow-wrap:anywhere}
 header.top h1{margin:6px 0 0;font-size:1.5rem;overflow-wrap:anywhere}
 header.top .brand{display:flex;align-items:center;gap:12px}
-header.top .logo{width:48px;height:48px;border-radius:10px;object-fit:contain;background:#fff;flex:none}
+header.top .logo{height:48px;width:auto;min-width:48px;max-width:144px;padding:4px;box-sizing:border-box;border-radius:10px;object-fit:contain;background:#fff;flex:none}
 .status{display:flex;align-items:center;gap:8px;margin:0;padding:10px 18px;font-weight:700;color:#fff;background:var(--status)}
 .status::before{content:"";width:10px;height:10px;border-radius:50%;background:#fff;flex:none}
 main{padding:0 14px}

@@ -56,7 +56,15 @@ export type MembersTexts = {
   method: string;
   months: string;
   action: Record<MemberAction, string>;
-  done: Record<MemberAction | "created" | "saved" | "erased", string>;
+  done: Record<MemberAction | "created" | "saved" | "erased" | "send-card", string>;
+  /** The card by email (POST .../send-card-email), the member's web card (/c/) and own page (/m/). */
+  sendCard: string;
+  openCard: string;
+  openPage: string;
+  cardSent: string;
+  cardNeverSent: string;
+  /** The empty choice of the payment method (none recorded). */
+  noMethod: string;
   erase: string;
   eraseTitle: string;
   eraseText: string;
@@ -138,7 +146,14 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       "cancel-subscription": "Renouvellement automatique arrêté.",
       approve: "Candidature acceptée.",
       reject: "Candidature refusée.",
+      "send-card": "Carte envoyée par e-mail.",
     },
+    sendCard: "Envoyer la carte par e-mail",
+    openCard: "Ouvrir la carte",
+    openPage: "Ouvrir la page du membre",
+    cardSent: "Carte envoyée",
+    cardNeverSent: "Jamais",
+    noMethod: "Aucun",
     erase: "Effacer",
     eraseTitle: "Effacer {name}",
     eraseText:
@@ -159,6 +174,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       cancel_subscription: "Fin du renouvellement automatique",
       card_email_sent: "Carte envoyée par e-mail",
       payment: "Paiement",
+      payment_flagged: "Paiement à vérifier (non appliqué)",
       join: "Adhésion en ligne",
       renew: "Renouvellement",
       approve: "Candidature acceptée",
@@ -237,7 +253,14 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       "cancel-subscription": "Automatic renewal stopped.",
       approve: "Application approved.",
       reject: "Application rejected.",
+      "send-card": "Card sent by email.",
     },
+    sendCard: "Send the card by email",
+    openCard: "Open the card",
+    openPage: "Open the member's page",
+    cardSent: "Card sent",
+    cardNeverSent: "Never",
+    noMethod: "None",
     erase: "Erase",
     eraseTitle: "Erase {name}",
     eraseText: "Erasure (GDPR art. 17) is final: name, email, custom fields, codes and card are removed. Payments stay, attached to an anonymous member.",
@@ -257,6 +280,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       cancel_subscription: "Automatic renewal stopped",
       card_email_sent: "Card emailed",
       payment: "Payment",
+      payment_flagged: "Payment to check (not applied)",
       join: "Joined online",
       renew: "Renewed",
       approve: "Application approved",
@@ -335,7 +359,14 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       "cancel-subscription": "Automatische Verlängerung beendet.",
       approve: "Antrag angenommen.",
       reject: "Antrag abgelehnt.",
+      "send-card": "Karte per E-Mail gesendet.",
     },
+    sendCard: "Karte per E-Mail senden",
+    openCard: "Karte öffnen",
+    openPage: "Seite des Mitglieds öffnen",
+    cardSent: "Karte gesendet",
+    cardNeverSent: "Nie",
+    noMethod: "Keine",
     erase: "Löschen",
     eraseTitle: "{name} löschen",
     eraseText:
@@ -356,6 +387,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       cancel_subscription: "Automatische Verlängerung beendet",
       card_email_sent: "Karte per E-Mail gesendet",
       payment: "Zahlung",
+      payment_flagged: "Zahlung zu prüfen (nicht verbucht)",
       join: "Online beigetreten",
       renew: "Erneuert",
       approve: "Antrag angenommen",
@@ -434,7 +466,14 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       "cancel-subscription": "Rinnovo automatico fermato.",
       approve: "Candidatura accettata.",
       reject: "Candidatura rifiutata.",
+      "send-card": "Tessera inviata per e-mail.",
     },
+    sendCard: "Invia la tessera per e-mail",
+    openCard: "Apri la tessera",
+    openPage: "Apri la pagina del socio",
+    cardSent: "Tessera inviata",
+    cardNeverSent: "Mai",
+    noMethod: "Nessuno",
     erase: "Cancella",
     eraseTitle: "Cancella {name}",
     eraseText:
@@ -455,6 +494,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
       cancel_subscription: "Rinnovo automatico fermato",
       card_email_sent: "Tessera inviata per e-mail",
       payment: "Pagamento",
+      payment_flagged: "Pagamento da verificare (non applicato)",
       join: "Adesione online",
       renew: "Rinnovo",
       approve: "Candidatura accettata",

@@ -24,6 +24,13 @@ export type SettingsTexts = {
   logo: string;
   noLogo: string;
   logoHint: string;
+  logoAlt: string;
+  logoFile: string;
+  logoUpload: string;
+  logoRemove: string;
+  logoTooLarge: string;
+  /** On the card page: where the logo is changed. */
+  logoElsewhere: string;
   preview: string;
   previewTitle: string;
   previewHint: string;
@@ -102,7 +109,13 @@ export const SETTINGS_TEXTS: Record<Locale, SettingsTexts> = {
     perk: "Avantage partenaire",
     logo: "Logo",
     noLogo: "Aucun logo.",
-    logoHint: "Le logo ne se change pas ici : l'API ne l'écrit pas encore. Il apparaît sur les cartes.",
+    logoHint: "PNG, JPEG, WebP ou SVG, 2 Mo au plus. Il apparaît sur les cartes, les pages publiques, les e-mails et la liste imprimée.",
+    logoAlt: "Le logo actuel du club",
+    logoFile: "Image du logo",
+    logoUpload: "Envoyer le logo",
+    logoRemove: "Retirer le logo",
+    logoTooLarge: "Le fichier dépasse 2 Mo.",
+    logoElsewhere: "Le logo se change dans les réglages du club.",
     preview: "Aperçu",
     previewTitle: "Aperçu de la carte d'un membre",
     previewHint: "L'aperçu suit vos modifications ; rien n'est enregistré avant « Enregistrer ».",
@@ -179,7 +192,13 @@ export const SETTINGS_TEXTS: Record<Locale, SettingsTexts> = {
     perk: "Partner benefit",
     logo: "Logo",
     noLogo: "No logo.",
-    logoHint: "The logo cannot be changed here: the API does not write it yet. It shows on the cards.",
+    logoHint: "PNG, JPEG, WebP or SVG, 2 MB at most. It shows on the cards, the public pages, the mails and the printed roster.",
+    logoAlt: "The club's current logo",
+    logoFile: "Logo image",
+    logoUpload: "Upload the logo",
+    logoRemove: "Remove the logo",
+    logoTooLarge: "The file is larger than 2 MB.",
+    logoElsewhere: "The logo is changed in the club's settings.",
     preview: "Preview",
     previewTitle: "Preview of a member's card",
     previewHint: "The preview follows your changes; nothing is saved until you press Save.",
@@ -256,7 +275,13 @@ export const SETTINGS_TEXTS: Record<Locale, SettingsTexts> = {
     perk: "Partnervorteil",
     logo: "Logo",
     noLogo: "Kein Logo.",
-    logoHint: "Das Logo lässt sich hier nicht ändern: die API schreibt es noch nicht. Es erscheint auf den Karten.",
+    logoHint: "PNG, JPEG, WebP oder SVG, höchstens 2 MB. Es erscheint auf den Karten, den öffentlichen Seiten, den E-Mails und der gedruckten Liste.",
+    logoAlt: "Das aktuelle Logo des Vereins",
+    logoFile: "Bild des Logos",
+    logoUpload: "Logo hochladen",
+    logoRemove: "Logo entfernen",
+    logoTooLarge: "Die Datei ist größer als 2 MB.",
+    logoElsewhere: "Das Logo wird in den Einstellungen des Vereins geändert.",
     preview: "Vorschau",
     previewTitle: "Vorschau der Karte eines Mitglieds",
     previewHint: "Die Vorschau folgt Ihren Änderungen; gespeichert wird erst mit «Speichern».",
@@ -333,7 +358,13 @@ export const SETTINGS_TEXTS: Record<Locale, SettingsTexts> = {
     perk: "Vantaggio partner",
     logo: "Logo",
     noLogo: "Nessun logo.",
-    logoHint: "Il logo non si cambia qui: l'API non lo scrive ancora. Appare sulle tessere.",
+    logoHint: "PNG, JPEG, WebP o SVG, al massimo 2 MB. Appare sulle tessere, sulle pagine pubbliche, nelle e-mail e nell'elenco stampato.",
+    logoAlt: "Il logo attuale del club",
+    logoFile: "Immagine del logo",
+    logoUpload: "Carica il logo",
+    logoRemove: "Rimuovi il logo",
+    logoTooLarge: "Il file supera 2 MB.",
+    logoElsewhere: "Il logo si cambia nelle impostazioni del club.",
     preview: "Anteprima",
     previewTitle: "Anteprima della tessera di un membro",
     previewHint: "L'anteprima segue le vostre modifiche; nulla è salvato prima di «Salva».",

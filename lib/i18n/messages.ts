@@ -756,6 +756,18 @@ export const MESSAGES = {
     de: "Eine Anfrage mit diesem Idempotenzschlüssel läuft noch: versuchen Sie es gleich noch einmal.",
     it: "Una richiesta con questa chiave di idempotenza è ancora in corso: riprovate tra un momento.",
   },
+  IDEMPOTENCY_ANSWER_ERASED: {
+    fr: "La requête de cette clé d'idempotence a déjà été faite, mais sa réponse nommait un membre effacé depuis : elle ne sera pas refaite et sa réponse n'est plus gardée.",
+    en: "The request of this idempotency key was already carried out, but its answer named a member erased since: it is not run again and its answer is no longer kept.",
+    de: "Die Anfrage dieses Idempotenzschlüssels wurde bereits ausgeführt, ihre Antwort nannte aber ein inzwischen gelöschtes Mitglied: sie wird nicht erneut ausgeführt und ihre Antwort nicht mehr aufbewahrt.",
+    it: "La richiesta di questa chiave di idempotenza è già stata eseguita, ma la sua risposta nominava un membro cancellato da allora: non viene rieseguita e la sua risposta non è più conservata.",
+  },
+  KEYED_WRITE_UNDONE: {
+    fr: "Une partie de cette requête a rencontré une modification faite en même temps ; rien n'en a été enregistré : renvoyez-la avec la même clé d'idempotence.",
+    en: "Part of this request met a change made at the same time; nothing of it was recorded: send it again with the same idempotency key.",
+    de: "Ein Teil dieser Anfrage traf auf eine gleichzeitige Änderung; nichts davon wurde gespeichert: senden Sie sie mit demselben Idempotenzschlüssel erneut.",
+    it: "Una parte di questa richiesta ha incontrato una modifica fatta nello stesso momento; nulla è stato registrato: inviatela di nuovo con la stessa chiave di idempotenza.",
+  },
 
   // The member's own page (DESIGN.md section 14)
   MEMBER_PAGE_NOT_FOUND: {
@@ -1061,6 +1073,31 @@ export const MESSAGES = {
     en: "Revoking access granted by another admin needs the right to edit access control.",
     de: "Einen von einem anderen Administrator gewährten Zugriff zu widerrufen erfordert das Recht, Zugriffe zu bearbeiten.",
     it: "Revocare l'accesso concesso da un altro amministratore richiede il diritto di modificare gli accessi.",
+  },
+  // ---- The club's logo (issue 32) ----
+  LOGO_FILE_MISSING: {
+    fr: "Envoyez l'image du logo (PNG, JPEG, WebP ou SVG).",
+    en: "Send the logo's image (PNG, JPEG, WebP or SVG).",
+    de: "Senden Sie das Bild des Logos (PNG, JPEG, WebP oder SVG).",
+    it: "Inviate l'immagine del logo (PNG, JPEG, WebP o SVG).",
+  },
+  LOGO_NOT_AN_IMAGE: {
+    fr: "Ce fichier n'est pas une image PNG, JPEG, WebP ou SVG lisible.",
+    en: "This file is not a readable PNG, JPEG, WebP or SVG image.",
+    de: "Diese Datei ist kein lesbares PNG-, JPEG-, WebP- oder SVG-Bild.",
+    it: "Questo file non è un'immagine PNG, JPEG, WebP o SVG leggibile.",
+  },
+  LOGO_TOO_MANY_PIXELS: {
+    fr: "L'image est trop grande : au plus {max} pixels.",
+    en: "The image is too large: at most {max} pixels.",
+    de: "Das Bild ist zu groß: höchstens {max} Pixel.",
+    it: "L'immagine è troppo grande: al massimo {max} pixel.",
+  },
+  LOGO_NOT_FOUND: {
+    fr: "Ce club n'a pas de logo.",
+    en: "This club has no logo.",
+    de: "Dieser Verein hat kein Logo.",
+    it: "Questo club non ha un logo.",
   },
 } satisfies Record<string, Texts>;
 

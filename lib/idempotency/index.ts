@@ -1,13 +1,15 @@
 // Idempotency keys (DESIGN.md section 12): a write sent again with the same key does nothing and
 // gets the first answer back. Owns the rules of one key's life (running, answered and kept,
-// replayed, reused for another request, expired after 24 h), the store of kept answers (table
-// idempotency_keys) and the job that purges expired ones. Transport-free: server/idempotency.ts
-// applies it to HTTP writes, server/mcp.ts to MCP tool calls; both hand it bytes and get bytes.
-import { and, eq, lt, sql } from "drizzle-orm";
+// replayed, reused for another request, expired after 24 h, its answer erased with a member),
+// the store of kept answers (table idempotency_keys), the one transaction a keyed write and its
+// kept answer commit in (`KeyedWrite`) and the job that purges expired keys. Transport-free:
+// server/idempotency.ts applies it to HTTP writes, server/mcp.ts to MCP tool calls; both hand it
+// bytes and get bytes.
+import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { blobAsText } from "../../db/dialect";
 import { idempotencyKeys } from "../../db/schema";
-import { AppError, Conflict } from "../errors";
+import { AppError, Conflict, ServiceUnavailable } from "../errors";
 import { recurringJob } from "../jobs";
 
 /** How long a key is kept (and honoured) after its answer. */
@@ -53,6 +55,20 @@ export class IdempotencyKeyInUse extends Conflict {
   }
 }
 
+/** The key's request was done, but its answer named a member since erased: it is not run again, and its answer is gone. */
+export class IdempotencyAnswerErased extends Conflict {
+  constructor() {
+    super("IDEMPOTENCY_ANSWER_ERASED");
+  }
+}
+
+/** A keyed write met a refusal part-way that cannot be undone alone (`KeyedWrite`): nothing of it stays; the same request again may pass. */
+export class KeyedWriteUndone extends ServiceUnavailable {
+  constructor() {
+    super("KEYED_WRITE_UNDONE");
+  }
+}
+
 export const sha256Hex = (bytes: Uint8Array | string): string => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 
 /**
@@ -72,8 +88,9 @@ const fingerprintText = (f: Fingerprint) => `${f.method} ${f.path} ${f.hash}`;
  * One store per database and process. The keys whose request is running are held here, in
  * memory: one process serves a database (as for the rate limit), and claiming a key costs no
  * transaction and no disk sync before the request runs; a process killed meanwhile leaves no key
- * locked (nothing of a running key is on disk). Kept answers are rows, written in the request's
- * audit transaction (server/app.ts), so they cost no disk sync of their own either.
+ * locked (nothing of a running key is on disk). Kept answers are rows: a success's in the
+ * transaction of its write (`KeyedWrite`), a refusal's (which wrote nothing) in the request's
+ * audit transaction (server/app.ts); neither costs a disk sync of its own.
  */
 export class IdempotencyStore {
   /** Running keys (`owner \n key`) and what their request asked. */
@@ -107,18 +124,24 @@ export class IdempotencyStore {
         .execute({ owner, key });
       if (row && Date.parse(row.created_at) > this.clock().getTime() - KEEP_MS) {
         if (fingerprintText({ clubId: row.club_id, method: row.method, path: row.path, hash: row.request_hash }) !== text) throw new IdempotencyKeyReused();
+        if (row.body === null) throw new IdempotencyAnswerErased();
         this.running.delete(id);
-        return { kind: "replay", answer: { status: row.status, headers: row.headers ?? {}, body: row.body ?? new Uint8Array() } };
+        return { kind: "replay", answer: { status: row.status, headers: row.headers ?? {}, body: row.body } };
       }
     } catch (err) {
       this.running.delete(id);
       throw err;
     }
+    let released = false;
     return {
       kind: "run",
       running: {
         write: (t, answer) => this.write(t, owner, key, asked, answer),
-        release: () => this.running.delete(id),
+        // Once: a second call must not free the key a later request has claimed since.
+        release: () => {
+          if (!released) this.running.delete(id);
+          released = true;
+        },
       },
     };
   }
@@ -146,7 +169,7 @@ export class IdempotencyStore {
       });
   }
 
-  /** Keeps `answer` in a transaction of its own, then releases the key (when no audit row carries it: MCP, sessions). */
+  /** Keeps `answer` in a transaction of its own, then releases the key: a refusal (it wrote nothing) when no audit row carries it (MCP). */
   async keep(running: Running, answer: KeptAnswer): Promise<void> {
     try {
       await this.db.tx((t) => running.write(t, answer));
@@ -158,14 +181,168 @@ export class IdempotencyStore {
 
 const stores = new WeakMap<Db, IdempotencyStore>();
 
-/** The store of `db` in this process, shared by HTTP and MCP (one `held` list per database). */
+/** The store of `db` in this process, shared by HTTP and MCP (one `running` list per database, whichever keyed write's view of it is asked). */
 export function idempotencyStore(db: Db): IdempotencyStore {
-  let store = stores.get(db);
+  const root = rootOf(db);
+  let store = stores.get(root);
   if (!store) {
-    store = new IdempotencyStore(db);
-    stores.set(db, store);
+    store = new IdempotencyStore(root);
+    stores.set(root, store);
   }
   return store;
+}
+
+// ---- the transaction of a keyed write -------------------------------------------------------
+
+/** Each keyed write's view of a database (`KeyedWrite.db`) -> the write, so the store and the pace of an import find what is under it. */
+const writes = new WeakMap<Db, KeyedWrite>();
+
+/** The database under any keyed write's view of it. */
+function rootOf(db: Db): Db {
+  let root = db;
+  for (let w = writes.get(root); w; w = writes.get(root)) root = w.base;
+  return root;
+}
+
+/** Whether `db` is a keyed write's view whose transaction is open (the writer waits for its answer). */
+export function holdsWriter(db: Db): boolean {
+  return writes.get(db)?.holding ?? false;
+}
+
+/**
+ * The database under a keyed write's view (`db` itself for any other), for a verb that commits in
+ * steps of its own and is made whole after a crash by its own means: the member import, whose
+ * journal undoes an import that never reached `done`. Its steps then do not hold the writer for
+ * the whole request (a 5,000-line import held every other write for seconds); its last commit,
+ * made through the keyed view, carries the kept answer. Never write through it after the keyed
+ * view has written: that transaction would wait behind the keyed one, which waits for the answer.
+ */
+export function stepwiseDb(db: Db): Db {
+  return writes.get(db)?.base ?? db;
+}
+
+/** Why a held transaction ends without committing (never seen outside this module). */
+const UNDONE = Symbol("keyed write undone");
+
+/**
+ * One keyed write (DESIGN.md section 12): the request and its kept answer commit in ONE
+ * transaction, so that no crash can leave the write without the answer a retry of its key would
+ * replay (the retry would do it again: pay twice). The request runs on `db`, whose first `tx`
+ * opens that transaction and holds it, on the writer, until the answer is known: `commit` then
+ * writes the kept answer in it and commits; `rollback` undoes it all (a refusal). Its later `tx`
+ * calls run in it too, one at a time, and its reads go through it once it is open (they see its
+ * writes). Until its first `tx` nothing is held, so the network calls a verb makes before it
+ * writes (Stripe, the mail server) do not hold the writer.
+ *
+ * Without savepoints (db/index.ts hands out none), a `tx` that fails inside cannot be undone
+ * apart: its partial writes would stay with the others'. A request that goes on to succeed after
+ * one (a bank statement line raced by another write) is undone whole: 503 KEYED_WRITE_UNDONE, and
+ * the same request again finds the state that refusal came from. A refused request undoes all.
+ */
+export class KeyedWrite {
+  /** The database as the keyed request sees it. */
+  readonly db: Db;
+  private t: Queryable | null = null;
+  private opened: Promise<Queryable> | null = null;
+  private ended: Promise<void> | null = null;
+  private settle: ((keep: ((t: Queryable) => Promise<void>) | typeof UNDONE | null) => void) | null = null;
+  /** The `tx` calls, one after the other, as the writer runs transactions. */
+  private turns: Promise<unknown> = Promise.resolve();
+  private broken = false;
+  private finished = false;
+
+  constructor(readonly base: Db) {
+    const self = this;
+    this.db = {
+      ...base,
+      get read() {
+        return self.t ?? base.read;
+      },
+      // Once open, on the writer (in the transaction), under a name of its own: never a writer statement's.
+      prepareRead: (name, build) => (self.t ? base.prepareTx(`read:${name}`, build)(self.t) : base.prepareRead(name, build)),
+      tx: (fn) => self.run(fn),
+    };
+    writes.set(this.db, this);
+  }
+
+  /** Whether its transaction is open and not yet ended. */
+  get holding(): boolean {
+    return this.t !== null && !this.finished;
+  }
+
+  private async run<T>(fn: (t: Queryable) => Promise<T>): Promise<T> {
+    if (this.finished) throw new Error("a keyed write's transaction was used after its answer");
+    const t = await this.open();
+    const turn = this.turns.then(() => fn(t));
+    this.turns = turn.catch(() => {});
+    try {
+      return await turn;
+    } catch (err) {
+      this.broken = true;
+      throw err;
+    }
+  }
+
+  private open(): Promise<Queryable> {
+    this.opened ??= new Promise<Queryable>((resolve, reject) => {
+      let runs = 0;
+      this.ended = this.base.tx(async (t) => {
+        // PostgreSQL runs a transaction that lost a deadlock or a serialization conflict again
+        // from the start: the request's writes went with the first run, so this one must not
+        // commit the answer alone. Not retried (an AppError): the whole request is undone.
+        if (++runs > 1) throw new KeyedWriteUndone();
+        this.t = t;
+        const verdict = new Promise<((t: Queryable) => Promise<void>) | typeof UNDONE | null>((r) => {
+          this.settle = r;
+        });
+        resolve(t);
+        const keep = await verdict;
+        if (keep === UNDONE) throw UNDONE;
+        if (keep) await keep(t);
+      });
+      // The writer could not begin (busy, disk full): the first `tx` fails with its error.
+      this.ended.catch(reject);
+    });
+    return this.opened;
+  }
+
+  /**
+   * Commits what the request wrote with `keep`'s writes (its kept answer) in the same
+   * transaction; resolves once durable. Nothing written: `keep` runs in a transaction of its own.
+   * Throws KeyedWriteUndone after a failed `tx` inside (all undone), or the commit's own error.
+   */
+  async commit(keep?: (t: Queryable) => Promise<void>): Promise<void> {
+    if (!this.opened) {
+      this.finished = true;
+      if (keep) await this.base.tx(keep);
+      return;
+    }
+    await this.opened;
+    await this.turns;
+    if (this.broken) {
+      await this.rollback();
+      throw new KeyedWriteUndone();
+    }
+    this.finished = true;
+    this.settle?.(keep ?? null);
+    await this.ended;
+  }
+
+  /** Undoes whatever the request wrote; resolves once the transaction has ended. */
+  async rollback(): Promise<void> {
+    this.finished = true;
+    if (!this.opened) return;
+    try {
+      await this.opened;
+    } catch {
+      return;
+    }
+    await this.turns;
+    this.settle?.(UNDONE);
+    await this.ended?.catch((err) => {
+      if (err !== UNDONE) throw err;
+    });
+  }
 }
 
 // ---- the purge job ------------------------------------------------------------------------
@@ -188,17 +365,22 @@ export async function purgeExpiredKeys(db: Db, now: Date): Promise<number> {
 export const idempotencyPurge = recurringJob(IDEMPOTENCY_PURGE, PURGE_EVERY_MS, async (db, env) => `${await purgeExpiredKeys(db, env.now)} purged`);
 
 /**
- * Deletes the club's kept answers whose body mentions one of `texts` (an erased member's id and
- * email, GDPR art. 17): a replay would otherwise hand back their name for 24 h. Matched as text,
- * case-folded, whatever the route.
+ * Erases the answers kept by the club whose body mentions one of `texts` (an erased member's id
+ * and email, GDPR art. 17): a replay would otherwise hand back their name for 24 h. Matched as
+ * text, case-folded, whatever the route. The key stays, its answer gone (`body` null): a retry of
+ * it is refused (IdempotencyAnswerErased) rather than run again; deleting the row let the retry of
+ * the create re-create the erased member.
  */
-export async function forgetAnswersMentioning(t: Queryable, clubId: string, texts: string[]): Promise<number> {
+export async function eraseAnswersMentioning(t: Queryable, clubId: string, texts: string[]): Promise<number> {
   let gone = 0;
   for (const text of texts) {
     const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = await t
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.club_id, clubId), sql`lower(${blobAsText(idempotencyKeys.body)}) like ${pattern} escape '\\'`))
+      .update(idempotencyKeys)
+      .set({ body: null, headers: {} })
+      .where(
+        and(eq(idempotencyKeys.club_id, clubId), isNotNull(idempotencyKeys.body), sql`lower(${blobAsText(idempotencyKeys.body)}) like ${pattern} escape '\\'`),
+      )
       .returning({ key: idempotencyKeys.key });
     gone += rows.length;
   }

@@ -1,6 +1,8 @@
-// The look of a club's mail: its name on a band of its primary colour, the paragraphs, one button
-// in its secondary colour, the sign-off; and the same as plain text (the link written out). Inline
-// styles and tables only (mail clients drop <style> and most CSS), nothing loaded from elsewhere.
+// The look of a club's mail: its logo and name on a band of its primary colour, the paragraphs,
+// one button in its secondary colour, the sign-off; and the same as plain text (the link written
+// out). Inline styles and tables only (mail clients drop <style> and most CSS). The one thing
+// loaded is the club's logo, from our own public address (lib/clubs/logo): a client that holds
+// back images still shows the name beside it.
 import type { MailMessage } from "./index";
 
 /** Escapes text for HTML. */
@@ -9,7 +11,18 @@ export const escapeMailHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c
 /** Replaces each `{name}` of `text` by `params[name]` (unknown names stay as they are). */
 export const fillText = (text: string, params: Record<string, string>) => text.replace(/\{(\w+)\}/g, (m, k: string) => params[k] ?? m);
 
-export type MailBrand = { name: string; primary: string; onPrimary: string; secondary: string; onSecondary: string };
+export type MailBrand = {
+  name: string;
+  primary: string;
+  onPrimary: string;
+  secondary: string;
+  onSecondary: string;
+  /** The club's logo (`logo_url`, http(s) only); none: the name alone. */
+  logoUrl?: string | null;
+};
+
+/** The band's height in pixels: the logo is drawn this high, its width following. */
+const LOGO_HEIGHT = 40;
 
 export type MailContent = {
   /** Paragraphs; a `\n` inside one is a line break. */
@@ -34,10 +47,14 @@ export function brandedBody(brand: MailBrand, content: MailContent): Pick<MailMe
   const button = content.action
     ? `<p style="margin:8px 0 24px"><a href="${escapeMailHtml(content.action.url)}" style="display:inline-block;padding:12px 20px;border-radius:8px;background:${brand.secondary};color:${brand.onSecondary};font-weight:bold;text-decoration:none;font-size:16px">${escapeMailHtml(content.action.label)}</a></p>`
     : "";
+  // On a white tile, as the pages show it: a dark logo stays visible on a dark band.
+  const logo = brand.logoUrl
+    ? `<img src="${escapeMailHtml(brand.logoUrl)}" alt="" height="${LOGO_HEIGHT}" style="height:${LOGO_HEIGHT}px;width:auto;max-width:160px;vertical-align:middle;margin-right:12px;background:#FFFFFF;border-radius:8px;padding:4px">`
+    : "";
   const html = `<!doctype html><html><body style="margin:0;padding:0;background:#F3F4F6;font-family:Arial,Helvetica,sans-serif">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#F3F4F6"><tr><td align="center" style="padding:16px 8px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#FFFFFF;border-radius:12px;overflow:hidden">
-<tr><td style="background:${brand.primary};color:${brand.onPrimary};padding:18px 24px;font-size:20px;font-weight:bold">${escapeMailHtml(brand.name)}</td></tr>
+<tr><td style="background:${brand.primary};color:${brand.onPrimary};padding:18px 24px;font-size:20px;font-weight:bold">${logo}${escapeMailHtml(brand.name)}</td></tr>
 <tr><td style="padding:24px">${content.paragraphs.map(p).join("")}${button}${after.map(p).join("")}${p(`${content.bye}\n${brand.name}`)}</td></tr>
 </table></td></tr></table></body></html>`;
   return { text, html };

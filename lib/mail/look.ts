@@ -1,7 +1,8 @@
-// How a club's mail looks and reads, whatever it says: its language, its sender, its colours, and
-// money and dates written as its language writes them. The join mails and the payment receipts
-// draw from here.
+// How a club's mail looks and reads, whatever it says: its language, its sender, its colours and
+// logo, and money and dates written as its language writes them. The join mails and the payment
+// receipts draw from here.
 import type { clubs } from "../../db/schema";
+import { httpUrl } from "../clubs/schemas";
 import { brandColors } from "../colors";
 import { asLocale, type Locale } from "../i18n";
 import { clubSender } from "./index";
@@ -11,7 +12,11 @@ export type ClubMailLook = { locale: Locale; sender: ReturnType<typeof clubSende
 
 /** The club's language, sender and colours for a mail. */
 export function clubMailLook(baseUrl: string, club: typeof clubs.$inferSelect): ClubMailLook {
-  return { locale: asLocale(club.locale), sender: clubSender(baseUrl, club), brand: { name: String(club.name ?? ""), ...brandColors(club) } };
+  return {
+    locale: asLocale(club.locale),
+    sender: clubSender(baseUrl, club),
+    brand: { name: String(club.name ?? ""), ...brandColors(club), logoUrl: httpUrl(club.logo_url) },
+  };
 }
 
 /** `cents` of `currency` as the language writes money ("CHF 25.00", "25,00 €"). */

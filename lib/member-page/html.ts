@@ -1,11 +1,11 @@
 // The member's own page as HTML (DESIGN.md section 14): /m/<manage_token>, phone first, in the
 // club's colours and language, drawn on the server from the same data as the JSON twin
-// (lib/members/page). No script and nothing from another host: each action is a plain HTML form
-// posted to /m/<token>/<action>, which answers a redirect back to the page (post/redirect/get)
-// with a line saying it was done, or a short page saying why not. Renewal by bank transfer is a
-// link (?renew=bank_transfer) that shows the payment details on the page; by card, a link
-// (?renew=stripe) that leads on to Stripe's page; with nothing to pay, a form (it renews: a
-// write, never a link).
+// (lib/members/page). No script and nothing from another host (the club's logo is served by us:
+// lib/clubs/logo): each action is a plain HTML form posted to /m/<token>/<action>, which answers
+// a redirect back to the page (post/redirect/get) with a line saying it was done, or a short page
+// saying why not. Renewal by bank transfer is a link (?renew=bank_transfer) that shows the payment
+// details on the page; by card, a link (?renew=stripe) that leads on to Stripe's page; with
+// nothing to pay, a form (it renews: a write, never a link).
 import { privatePageHeaders } from "../cards/web";
 import { formatDate } from "../cards/view";
 import type { PublicCtx } from "../context";
@@ -14,7 +14,7 @@ import { type Locale, t } from "../i18n";
 import { MEMBER_PAGE_TEXTS, type MemberPageTexts } from "../i18n/member-page";
 import type { FileReply, RedirectReply } from "../reply";
 import { memberPageUrl } from "../members/internal";
-import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, postForm as form, transferDetails } from "../html/layout";
+import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, postForm as form, topHeader, transferDetails } from "../html/layout";
 import {
   confirmEmailChange,
   getMemberPage,
@@ -79,7 +79,7 @@ function body(
     ? `<p>${escapeHtml(fill(tx.erasureAsked, { date: date(m.erasure_requested_at.slice(0, 10)) }))}</p>`
     : `<p class="muted">${escapeHtml(tx.erasureText)}</p>${form(`${here}/erasure-request`, `<button class="danger" type="submit">${escapeHtml(tx.erasureAsk)}</button>`)}`;
   return `<div class="wrap">
-<header class="top"><p>${escapeHtml(club.name)}</p><h1>${escapeHtml(`${m.first_name} ${m.last_name}`)}</h1></header>
+${topHeader(club.name, `${m.first_name} ${m.last_name}`, club.logo_url)}
 <p class="status" role="status">${escapeHtml(tx.status[m.status])}</p>
 <main>
 ${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ""}

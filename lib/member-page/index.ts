@@ -176,7 +176,7 @@ export async function requestEmailChange(ctx: PublicCtx, token: string, input: {
       to: email,
       subject: fillText(tx.emailChange.subject, p),
       ...brandedBody(
-        { name: view.clubName, primary, onPrimary, secondary, onSecondary },
+        { name: view.clubName, primary, onPrimary, secondary, onSecondary, logoUrl: view.logoUrl },
         {
           paragraphs: [fillText(tx.hello, p), fillText(tx.emailChange.body, p)],
           action: { label: tx.emailChange.action, url: link },

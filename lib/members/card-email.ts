@@ -15,6 +15,7 @@ import { webCardUrl } from "../passes";
 import { qrPng } from "../qr";
 import { getMemberRow, type HistoryAuthor, type MemberRow, writeHistory } from "./internal";
 import { clubSettings } from "../clubs/internal";
+import { httpUrl } from "../clubs/schemas";
 import { CARD_EMAIL_TEXTS } from "../i18n/texts";
 
 const QR_CID = "member-card-qr@club";
@@ -37,13 +38,15 @@ async function deliverCardEmail(db: Db, site: Pick<Ctx, "baseUrl" | "mail">, mem
   const p = { club: name, first: member.first_name, code: member.referral_code };
   // The QR code carries the referral code, like the wallet pass (SPEC "Member").
   const qr = await qrPng(member.referral_code, 320);
+  // Loaded from our own public address (lib/clubs/logo); a client that holds back images shows the name.
+  const logo = httpUrl(club.logo_url);
   try {
     await sendMail(site.mail, {
       ...clubSender(site.baseUrl, club),
       to: member.email,
       subject: fill(text.subject, p),
       text: [fill(text.hello, p), "", fill(text.intro, p), `${text.open}: ${url}`, "", fill(text.qr, p), "", text.bye, name].join("\n"),
-      html: `<p>${esc(fill(text.hello, p))}</p><p>${esc(fill(text.intro, p))}</p><p><a href="${esc(url)}">${esc(text.open)}</a></p><p><img src="cid:${QR_CID}" alt="QR ${esc(member.referral_code)}" width="240" height="240"></p><p>${esc(fill(text.qr, p))}</p><p>${esc(text.bye)}<br>${esc(name)}</p>`,
+      html: `${logo ? `<p><img src="${esc(logo)}" alt="${esc(name)}" height="48" style="height:48px;width:auto;max-width:200px"></p>` : ""}<p>${esc(fill(text.hello, p))}</p><p>${esc(fill(text.intro, p))}</p><p><a href="${esc(url)}">${esc(text.open)}</a></p><p><img src="cid:${QR_CID}" alt="QR ${esc(member.referral_code)}" width="240" height="240"></p><p>${esc(fill(text.qr, p))}</p><p>${esc(text.bye)}<br>${esc(name)}</p>`,
       attachments: [{ filename: "carte-qr.png", content: qr, contentType: "image/png", cid: QR_CID }],
     });
   } catch (err) {

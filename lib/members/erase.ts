@@ -13,7 +13,7 @@ import type { Queryable } from "../../db";
 import { appleRegistrations, checkIns, eventRegistrations, memberHistory, members, payments, scans } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
-import { forgetAnswersMentioning } from "../idempotency";
+import { eraseAnswersMentioning } from "../idempotency";
 import { forgetJobsMentioning } from "../jobs";
 import { voidWalletPasses } from "../passes/voided";
 import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";
@@ -29,8 +29,8 @@ function keptDetails(details: Record<string, unknown> | null): Record<string, un
   return Object.keys(kept).length ? kept : null;
 }
 
-/** The member's registrations lose names, email, answers and ticket code; amounts and statuses stay. */
-async function anonymiseRegistrations(t: Queryable, ctx: Ctx, m: MemberRow): Promise<void> {
+/** The member's registrations lose names, email, answers and ticket code; amounts and statuses stay. Answers their ids. */
+async function anonymiseRegistrations(t: Queryable, ctx: Ctx, m: MemberRow): Promise<string[]> {
   const regs = await t
     .select({ id: eventRegistrations.id, qr_token: eventRegistrations.qr_token })
     .from(eventRegistrations)
@@ -59,6 +59,7 @@ async function anonymiseRegistrations(t: Queryable, ctx: Ctx, m: MemberRow): Pro
         ),
       ),
     );
+  return regIds;
 }
 
 /**
@@ -73,7 +74,7 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
   if (seen.stripe_subscription_id) await endStripeSubscriptionNow(ctx.stripe, seen.stripe_subscription_id);
   await ctx.db.tx(async (t) => {
     const m = await getMemberRow(t, ctx.clubId, input.member_id);
-    await anonymiseRegistrations(t, ctx, m);
+    const registrationIds = await anonymiseRegistrations(t, ctx, m);
     await t
       .update(scans)
       .set({ code: "" })
@@ -95,7 +96,8 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
     await voidWalletPasses(t, ctx.clubId, ctx.wallets, m);
     await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
     await forgetJobsMentioning(t, ctx.clubId, m.email);
-    await forgetAnswersMentioning(t, ctx.clubId, [m.id, m.email]);
+    // A check-in's answer names the registration (with the member's names), not the member.
+    await eraseAnswersMentioning(t, ctx.clubId, [m.id, m.email, ...registrationIds]);
     await forgetDeliveriesMentioning(t, ctx.clubId, [m.email, m.id]);
     // Who erased, and when: the last row of the anonymous member's history.
     await t.insert(memberHistory).values(historyRow(ctx, { memberId: m.id, action: "erase", from: m, to: m }));

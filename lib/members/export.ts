@@ -10,6 +10,7 @@ import { ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
 import { lazy } from "../lazy";
 import { clubSettings } from "../clubs/internal";
+import { logoForPdf } from "../clubs/logo";
 import type { FileReply } from "../reply";
 import type { MemberRow } from "./internal";
 import type { RosterRow, RosterSource } from "./roster";
@@ -222,7 +223,13 @@ export const exportMembers = verb("members:view", async (ctx: Ctx, input: Member
   if (input.format === "pdf") {
     const source = await rosterSource(ctx, ids);
     const { rosterPdf } = await roster();
-    return { filename: `${base}.pdf`, contentType: "application/pdf", body: rosterPdf(source, club, asLocale(club.locale), today), count: source.total };
+    const logo = await logoForPdf(ctx.db.read, ctx.clubId);
+    return {
+      filename: `${base}.pdf`,
+      contentType: "application/pdf",
+      body: rosterPdf(source, { name: club.name, logo }, asLocale(club.locale), today),
+      count: source.total,
+    };
   }
   const file = { filename: `${base}.csv`, contentType: "text/csv; charset=utf-8" };
   const custom = customFieldsOf(club.custom_fields_schema);

@@ -9,6 +9,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { memberHistory, memberImports, memberImportUndo, members } from "../../db/schema";
 import { Conflict } from "../errors";
+import { stepwiseDb } from "../idempotency";
 import { newId, nowIso } from "../ids";
 import { queueMarkedPassUpdate } from "../passes";
 import { searchTextOf, sortNameOf } from "./internal";
@@ -281,14 +282,17 @@ export function withImportLock<T>(db: Db, clubId: string, write: (importId: stri
 }
 
 async function locked<T>(db: Db, clubId: string, write: (importId: string) => Promise<{ keep: boolean; result: T }>): Promise<T> {
-  await recoverImports(db, clubId);
+  // Every step but the last commits on its own, even for a keyed import: the journal makes a crash
+  // before `done` harmless (recoverImports undoes it, and the key's retry imports again).
+  const steps = stepwiseDb(db);
+  await recoverImports(steps, clubId);
   const id = newId();
   runningHere.add(id);
   try {
     try {
-      await db.tx((t) => t.insert(memberImports).values({ id, club_id: clubId, status: "running", host: HOST, pid: process.pid, started_at: nowIso() }));
+      await steps.tx((t) => t.insert(memberImports).values({ id, club_id: clubId, status: "running", host: HOST, pid: process.pid, started_at: nowIso() }));
     } catch (err) {
-      const [other] = await db.read
+      const [other] = await steps.read
         .select({ id: memberImports.id })
         .from(memberImports)
         .where(and(eq(memberImports.club_id, clubId), eq(memberImports.status, "running")));
@@ -299,14 +303,15 @@ async function locked<T>(db: Db, clubId: string, write: (importId: string) => Pr
     try {
       outcome = await write(id);
     } catch (err) {
-      await undoImport(db, id, clubId);
+      await undoImport(steps, id, clubId);
       throw err;
     }
     if (!outcome.keep) {
-      await undoImport(db, id, clubId);
+      await undoImport(steps, id, clubId);
       return outcome.result;
     }
-    // The one short commit that makes the import final; its undo rows then go, a batch at a time.
+    // The one short commit that makes the import final (through `db`: a keyed import's answer is
+    // kept with it, lib/idempotency); its undo rows then go, a batch at a time.
     await db.tx((t) => t.update(memberImports).set({ status: "done", finished_at: nowIso() }).where(eq(memberImports.id, id)));
     await purgeUndo(db, id);
     return outcome.result;

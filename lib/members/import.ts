@@ -26,6 +26,7 @@ import type { Ctx } from "../context";
 import { type Locale, t as translate } from "../i18n";
 import type { MessageCode } from "../i18n/messages";
 import { nowIso } from "../ids";
+import { stepwiseDb } from "../idempotency";
 import { isOneLine, isPlainText } from "../schema-types";
 import { customFieldsOf } from "./export";
 import { clubSettings } from "../clubs/internal";
@@ -694,8 +695,9 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
         done += next.value.length;
         next = lines.next();
       } else {
-        // One transaction takes batches until its slice of the writer is used up.
-        await ctx.db
+        // One transaction takes batches until its slice of the writer is used up (a keyed import's
+        // too: its journal, not one transaction, makes it whole, lib/members/import-journal `locked`).
+        await stepwiseDb(ctx.db)
           .tx(async (t) => {
             const since = performance.now();
             do {

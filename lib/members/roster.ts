@@ -1,12 +1,12 @@
 // The printed roster (SPEC rule 2): an A4 PDF of the members sorted by last then first name,
-// columns nom, prénom, email, fin abonnement, statut, with the club's name and the date on top
+// columns nom, prénom, email, fin abonnement, statut, with the club's name, logo and the date on top
 // and "page n / total" at the foot, in the club's language. It is written a few pages at a time
 // as the download is read (lib/pdf), in DejaVu Sans so that names outside Latin-1 print. The
 // order is the database's (`members.sort_name`, db/text), so rows arrive sorted.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Locale } from "../i18n";
-import { PdfDocument } from "../pdf/document";
+import { PdfDocument, type PdfImage } from "../pdf/document";
 import { TrueTypeFont } from "../pdf/truetype";
 import type { MemberRow } from "./internal";
 import { derivedStatus } from "./status";
@@ -36,6 +36,8 @@ const SIZE = 9;
 const GAP = 4;
 /** How the last name, first name and email columns share what the end date and the status leave. */
 const SHARES = [34, 30, 60];
+/** The box the club's logo is drawn in at the top right, mm: above the column headings. */
+const LOGO_BOX = { width: 45, height: 17 };
 const FIRST_ROW = 37;
 const ROW_HEIGHT = 6;
 const LAST_ROW = 280;
@@ -63,10 +65,21 @@ function columns(doc: PdfDocument, text: RosterTexts): { x: number; room: number
  * pages, taking their rows from `source` as it goes: what is held is a batch of rows and the
  * page being drawn, whatever the size of the club. At most `source.total` members are printed.
  */
-export function rosterPdf(source: RosterSource, club: { name: string }, locale: Locale, today: string, now = new Date()): ReadableStream<Uint8Array> {
+export function rosterPdf(
+  source: RosterSource,
+  club: { name: string; logo?: PdfImage | null },
+  locale: Locale,
+  today: string,
+  now = new Date(),
+): ReadableStream<Uint8Array> {
   const text = ROSTER_TEXTS[locale];
-  const doc = new PdfDocument(rosterFont(), { title: `${club.name} — ${text.title}`, lang: locale, created: now });
+  const logo = club.logo ?? null;
+  const doc = new PdfDocument(rosterFont(), { title: `${club.name} — ${text.title}`, lang: locale, created: now }, logo);
   const cols = columns(doc, text);
+  // The logo at the top right, in its own proportions within LOGO_BOX; the name takes what is left.
+  const scale = logo ? Math.min(LOGO_BOX.width / logo.width, LOGO_BOX.height / logo.height) : 0;
+  const logoBox = logo ? { width: logo.width * scale, height: logo.height * scale } : null;
+  const clubName = doc.fit(club.name, RIGHT - LEFT - (logoBox ? logoBox.width + GAP : 0), 14);
   const pages = Math.max(1, Math.ceil(source.total / ROWS_PER_PAGE));
   let next = 0;
   let left = source.total;
@@ -95,7 +108,8 @@ export function rosterPdf(source: RosterSource, club: { name: string }, locale: 
         const rows = await take();
         controller.enqueue(
           doc.page((page) => {
-            page.text(club.name, LEFT, 15, 14);
+            if (logoBox) page.image(RIGHT - logoBox.width, 8, logoBox.width, logoBox.height);
+            page.text(clubName, LEFT, 15, 14);
             page.text(`${text.title} — ${today}`, LEFT, 21, 9);
             text.headers.forEach((h, i) => {
               page.text(doc.fit(h, cols[i].room, SIZE), cols[i].x, 30, SIZE);

@@ -132,6 +132,15 @@ export const ExtendRequest = z
   });
 export type ExtendRequest = z.infer<typeof ExtendRequest>;
 
+/**
+ * How a member pays, as the dashboard offers it (`payment_method` stays free text in the API,
+ * SPEC "Member"; `bank_transfer` is MarkPaidRequest's default, `stripe` what card payments online
+ * record). Each has its name in lib/i18n/dashboard-members `methods`.
+ */
+export const PAYMENT_METHODS = ["bank_transfer", "cash", "card", "stripe"] as const;
+/** The methods of a payment received outside the payment provider (MarkPaidRequest): all but `stripe`, which Stripe's own events record. */
+export const MANUAL_PAYMENT_METHODS = ["bank_transfer", "cash", "card"] as const;
+
 export const MarkPaidRequest = z
   .object({
     amount_cents: z.int().min(0).max(100_000_000),
@@ -276,7 +285,7 @@ export const MemberUpdate = z
 export type MemberUpdate = z.infer<typeof MemberUpdate>;
 
 export const HISTORY_KINDS_NOTE =
-  "`manual_create`, `import_create`, `import_update`, `update`, `correction` (membership_end corrected), `extend`, `mark_paid`, `suspend`, `reactivate`, `cancel_subscription`, `card_email_sent`, or `payment` (a payment recorded outside a member transition, e.g. an event ticket).";
+  "`manual_create`, `import_create`, `import_update`, `update`, `correction` (membership_end corrected), `extend`, `mark_paid`, `suspend`, `reactivate`, `cancel_subscription`, `card_email_sent`, `payment` (a payment recorded outside a member transition, e.g. an event ticket), or `payment_flagged` (a provider's payment that is not what was asked: recorded, not applied; GET .../payments/flagged).";
 
 export const MemberHistoryItem = z
   .object({

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { ZodType, z } from "zod";
 import type { PublicCtx } from "../context";
 import { AppError, ValidationFailed } from "../errors";
-import { formChallenge, NO_SCRIPT_MIN_MS } from "../forms";
+import { NO_SCRIPT_MIN_MS, pageChallenge } from "../forms";
 import { asLocale, LOCALES, type Locale, type MessageCode, t, zodErrorMap } from "../i18n";
 import { MESSAGES } from "../i18n/messages";
 import type { BankTransfer } from "../member-page/schemas";
@@ -91,7 +91,7 @@ async function challengeFor(ctx: PublicCtx, sent: string, refusal: AppError | nu
   // Spent (ALREADY_MEMBER commits it) or refused: a new one. Any other refusal rolled the verb's
   // transaction back: the challenge is unspent and keeps its age (the no-script rule counts it).
   const unusable = refusal && (refusal.code === "ALREADY_MEMBER" || (PROOF_REFUSALS.has(refusal.code) && refusal.code !== "FORM_SENT_TOO_FAST"));
-  return sent && !unusable ? sent : (await formChallenge(ctx)).challenge;
+  return sent && !unusable ? sent : (await pageChallenge(ctx)).challenge;
 }
 
 /** The form's hidden parts: the challenge, its nonce (the script fills it), the honeypot. */
@@ -174,7 +174,7 @@ export type Shown = { locale: Locale; lang: string | undefined; values: Posted; 
 
 /** A form as first drawn: empty, with a new challenge. */
 export async function freshForm(ctx: PublicCtx, locale: Locale, lang: string | undefined): Promise<Shown> {
-  return { locale, lang, values: {}, errors: NO_ERRORS, challenge: (await formChallenge(ctx)).challenge, bits: ctx.formProofBits };
+  return { locale, lang, values: {}, errors: NO_ERRORS, challenge: (await pageChallenge(ctx)).challenge, bits: ctx.formProofBits };
 }
 
 /** A page's address with the `?lang=` the visitor chose. */

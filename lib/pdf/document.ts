@@ -30,6 +30,9 @@ function pdfDate(d: Date): string {
 
 export type DocumentInfo = { title: string; lang: string; created: Date };
 
+/** A picture a document draws (the club's logo): 8-bit RGB pixels, row by row, and their opacity apart. */
+export type PdfImage = { width: number; height: number; rgb: Uint8Array; alpha: Uint8Array };
+
 const HEX = Array.from("0123456789abcdef", (c) => c.charCodeAt(0));
 
 /** A growing byte buffer, reused for each page's content so that drawing a page makes little garbage. */
@@ -87,6 +90,11 @@ export class Page {
     this.out.ascii("> Tj\n");
   }
 
+  /** The document's image (PdfDocument `image`) in the box at x, y (its top left corner) of width w and height h, in mm. */
+  image(x: number, y: number, w: number, h: number): void {
+    this.out.ascii(`ET q ${num(w * MM)} 0 0 ${num(h * MM)} ${num(x * MM)} ${num((A4.height - y - h) * MM)} cm /Im1 Do Q BT\n`);
+  }
+
   line(x1: number, y1: number, x2: number, y2: number, width = 0.2): void {
     this.out.ascii(`ET ${num(width * MM)} w ${num(x1 * MM)} ${num((A4.height - y1) * MM)} m ${num(x2 * MM)} ${num((A4.height - y2) * MM)} l S BT\n`);
   }
@@ -129,6 +137,8 @@ export class PdfDocument {
   constructor(
     private readonly font: TrueTypeFont,
     private readonly info: DocumentInfo,
+    /** One picture every page may draw (`Page.image`), written once with the shared resources. */
+    private readonly picture: PdfImage | null = null,
   ) {
     this.fallback = font.glyph(0xfffd) || font.glyph(0x3f);
     this.space = font.glyph(0x20);
@@ -191,16 +201,35 @@ export class PdfDocument {
     }
   }
 
-  /** The header, catalog and shared resources. */
+  /** The header, catalog and shared resources (the picture among them). */
   start(): Uint8Array {
     const lang = this.info.lang.replace(/[^A-Za-z-]/g, "");
     // The header's second line marks the file as binary: bytes above 127, written one per char.
     const header = Uint8Array.from("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", (c) => c.charCodeAt(0));
     this.position += header.length;
+    const picture = this.picture;
+    // Numbered only when there is one: the cross-reference table lists every number up to the last.
+    const image = picture ? this.nextId++ : 0;
+    const mask = picture ? this.nextId++ : 0;
+    const xobject = picture ? ` /XObject << /Im1 ${image} 0 R >>` : "";
     return this.join([
       header,
       this.object(CATALOG, `<< /Type /Catalog /Pages ${PAGES} 0 R /Lang (${lang}) >>`),
-      this.object(RESOURCES, `<< /Font << /F1 ${FONT} 0 R >> /ProcSet [/PDF /Text] >>`),
+      this.object(RESOURCES, `<< /Font << /F1 ${FONT} 0 R >>${xobject} /ProcSet [/PDF /Text /ImageC] >>`),
+      ...(picture
+        ? [
+            this.stream(
+              image,
+              `/Type /XObject /Subtype /Image /Width ${picture.width} /Height ${picture.height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask ${mask} 0 R`,
+              picture.rgb,
+            ),
+            this.stream(
+              mask,
+              `/Type /XObject /Subtype /Image /Width ${picture.width} /Height ${picture.height} /ColorSpace /DeviceGray /BitsPerComponent 8`,
+              picture.alpha,
+            ),
+          ]
+        : []),
     ]);
   }
 

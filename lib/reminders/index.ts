@@ -35,11 +35,11 @@ type Due = { kind: ReminderKind; subjectId: string; periods: string[]; message: 
 
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
-/** The club's name and colours as a mail shows them (the card's, so they read the same). */
+/** The club's name, colours and logo as a mail shows them (the card's, so they read the same). */
 function brandOf(club: ClubRow): { brand: MailBrand; locale: ReturnType<typeof clubCardView>["locale"]; country: string | null } {
   const view = clubCardView(club);
   const { primary, onPrimary, secondary, onSecondary } = view.colors;
-  return { brand: { name: view.clubName, primary, onPrimary, secondary, onSecondary }, locale: view.locale, country: view.country };
+  return { brand: { name: view.clubName, primary, onPrimary, secondary, onSecondary, logoUrl: view.logoUrl }, locale: view.locale, country: view.country };
 }
 
 /** `when`: the event's start, `2030-06-20 18:00 UTC` (dates are stored in UTC; the club has no time zone yet). */

@@ -6,7 +6,9 @@
 // place a payment is recorded: receipt, commission, `payment.recorded`), acting as the system, in ONE
 // transaction with the event's `stripe_events` row, whose key makes any second copy a no-op
 // (two copies at the same moment included). What must be read from Stripe (the fee) is read
-// before that transaction: no network inside it.
+// before that transaction: no network inside it. A payment is applied only when it is what was
+// asked, in currency and amount (the Checkout's metadata, a ticket's price); anything else is
+// recorded as a payment to check (lib/stripe-events/flagged) and not applied.
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, withinTx } from "../../db";
@@ -21,6 +23,9 @@ import { HOLD_EXPIRED_REASON } from "../registrations/expiry";
 import { confirmRegistration, recordRegistrationPayment } from "../registrations/admin";
 import { endSubscription, markMemberPaid, recordMemberRefund } from "../members/index";
 import { queueCardEmail } from "../members/card-email";
+import { memberDues } from "../members/dues";
+import { getMemberRow } from "../members/internal";
+import { type Expected, flagPayment, type Money, paidAsAsked } from "./flagged";
 import type { PaymentOrigin } from "../payments/record";
 import {
   invoicePaymentIntent,
@@ -45,18 +50,52 @@ export const STRIPE_EVENT_TYPES = [
 
 export type StripeReceipt = { received: true; event_id: string; outcome: string };
 
+/** The event being applied, as a payment to check names it. */
+type EventRef = { id: string; type: string };
 /** What an event does once its club is known: returns the outcome stored with it. */
-type Effect = (ctx: Ctx) => Promise<string>;
+type Effect = (ctx: Ctx, event: EventRef) => Promise<string>;
 type Plan = { clubId: string | null; effect: Effect | null; outcome: string };
 
 const idOf = (x: string | { id: string } | null | undefined): string | null => (typeof x === "string" ? x : (x?.id ?? null));
 
 const ignored = (outcome: string): Plan => ({ clubId: null, effect: null, outcome: `ignored: ${outcome}` });
 
-/** Our metadata on a Stripe object, when it is ours: a club, a purpose, what it pays for. */
+/** Our metadata on a Stripe object, when it is ours: a club, a purpose, what it pays for, what it asked. */
 function metadataOf(meta: Stripe.Metadata | null | undefined): PaymentMetadata | null {
   if (!meta?.club_id || (meta.purpose !== "membership" && meta.purpose !== "event")) return null;
-  return { club_id: meta.club_id, purpose: meta.purpose, member_id: meta.member_id, registration_id: meta.registration_id };
+  const { club_id, purpose, member_id, registration_id, amount_cents, currency } = meta;
+  return { club_id, purpose, member_id, registration_id, amount_cents, currency };
+}
+
+/** What the Checkout asked (its metadata, lib/stripe `createCheckout`); null for one opened before it said. */
+function askedOf(meta: PaymentMetadata): Expected | null {
+  const amount = Number(meta.amount_cents);
+  return meta.currency && meta.amount_cents && Number.isSafeInteger(amount) ? { amount, currency: meta.currency } : null;
+}
+
+const moneyOf = (amount: number | null | undefined, currency: string | null | undefined): Money => ({
+  amount: amount ?? 0,
+  currency: (currency ?? "").toUpperCase(),
+});
+
+/**
+ * What a paid Checkout Session took, in the currency it asked: with Stripe's Adaptive Pricing the
+ * payer may pay in their own, and `currency_conversion` holds the total in ours.
+ */
+function sessionPaid(session: Stripe.Checkout.Session): Money {
+  const converted = session.currency_conversion;
+  return converted?.source_currency ? moneyOf(converted.amount_total, converted.source_currency) : moneyOf(session.amount_total, session.currency);
+}
+
+/**
+ * What a membership payment must be: what its Checkout asked; for one opened before the product
+ * wrote that down (a subscription billing since), its currency only: the member's tier's or club's.
+ */
+async function membershipExpected(ctx: Ctx, meta: PaymentMetadata, memberId: string): Promise<Expected> {
+  const asked = askedOf(meta);
+  if (asked) return asked;
+  const t = await txOf(ctx);
+  return { amount: null, currency: (await memberDues(t, await getMemberRow(t, ctx.clubId, memberId))).currency };
 }
 
 /** A payment made through Stripe by the PaymentIntent `intent` (null: none, so no fee): its origin, with the fee Stripe took (read from Stripe). */
@@ -70,7 +109,7 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
   if (session.payment_status === "unpaid") return ignored("awaiting payment");
   const meta = metadataOf(session.metadata);
   if (!meta) return ignored("not a session of this service");
-  const amount = session.amount_total ?? 0;
+  const money = sessionPaid(session);
   const subscriptionId = session.mode === "subscription" ? idOf(session.subscription) : null;
   const invoice = idOf(session.invoice);
   const intent = subscriptionId ? invoice && (await invoicePaymentIntent(stripe, invoice)) : idOf(session.payment_intent);
@@ -81,8 +120,13 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
     return {
       clubId: meta.club_id,
       outcome: "paid",
-      effect: async (ctx) => {
-        await markMemberPaid(ctx, { member_id: memberId, amount_cents: amount, payment_method: "stripe", reason: null, ...paid, billing });
+      effect: async (ctx, event) => {
+        const expected = await membershipExpected(ctx, meta, memberId);
+        if (!paidAsAsked(money, expected)) {
+          const flagged = { clubId: ctx.clubId, event, purpose: "membership", memberId, paid: money, expected, providerPaymentId: intent } as const;
+          return flagPayment(await txOf(ctx), ctx, flagged);
+        }
+        await markMemberPaid(ctx, { member_id: memberId, amount_cents: money.amount, payment_method: "stripe", reason: null, ...paid, billing });
         await queueCardEmail(await txOf(ctx), ctx.clubId, memberId);
         return "paid";
       },
@@ -93,7 +137,7 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
     return {
       clubId: meta.club_id,
       outcome: "confirmed",
-      effect: (ctx) => ticketPaid(ctx, registrationId, amount, paid),
+      effect: (ctx, event) => ticketPaid(ctx, event, registrationId, money, paid),
     };
   }
   return ignored("nothing to pay for");
@@ -102,9 +146,10 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
 /**
  * A ticket paid: a pending registration is confirmed with its payment. One whose hold ran out
  * before the payment came is given its place back when one is left (then confirmed), else the
- * payment is refunded at Stripe (a job: after the commit) and nothing is recorded.
+ * payment is refunded at Stripe (a job: after the commit) and nothing is recorded. A payment that
+ * is not the ticket's price in its currency is a payment to check: nothing else happens.
  */
-async function ticketPaid(ctx: Ctx, registrationId: string, amount: number, paid: PaymentOrigin) {
+async function ticketPaid(ctx: Ctx, event: EventRef, registrationId: string, money: Money, paid: PaymentOrigin) {
   const t = await txOf(ctx);
   const [reg] = await t
     .select()
@@ -112,6 +157,12 @@ async function ticketPaid(ctx: Ctx, registrationId: string, amount: number, paid
     .where(and(eq(eventRegistrations.id, registrationId), eq(eventRegistrations.club_id, ctx.clubId)))
     .limit(1);
   if (!reg) return "ignored: unknown registration";
+  const expected = { amount: reg.amount_cents, currency: reg.currency };
+  if (!paidAsAsked(money, expected)) {
+    const flagged = { clubId: ctx.clubId, event, purpose: "event", registrationId: reg.id, paid: money, expected } as const;
+    return flagPayment(t, ctx, { ...flagged, providerPaymentId: paid.provider_payment_id });
+  }
+  const amount = money.amount;
   if (reg.status === "cancelled" && reg.cancel_reason === HOLD_EXPIRED_REASON) {
     if (!(await placeStillThere(ctx, reg))) {
       if (paid.provider_payment_id) await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_REFUND_JOB, payload: { payment_intent: paid.provider_payment_id } });
@@ -149,13 +200,19 @@ async function invoicePaid(stripe: StripeSettings, invoice: Stripe.Invoice): Pro
   if (!meta?.member_id) return ignored("not a subscription of this service");
   const paid = await providerPayment(stripe, await invoicePaymentIntent(stripe, invoice.id as string));
   const memberId = meta.member_id;
+  const money = moneyOf(invoice.amount_paid, invoice.currency);
   return {
     clubId: meta.club_id,
     outcome: "renewed",
-    effect: async (ctx) => {
+    effect: async (ctx, event) => {
+      const expected = await membershipExpected(ctx, meta, memberId);
+      if (!paidAsAsked(money, expected)) {
+        const flagged = { clubId: ctx.clubId, event, purpose: "membership", memberId, paid: money, expected } as const;
+        return flagPayment(await txOf(ctx), ctx, { ...flagged, providerPaymentId: paid.provider_payment_id });
+      }
       await markMemberPaid(ctx, {
         member_id: memberId,
-        amount_cents: invoice.amount_paid,
+        amount_cents: money.amount,
         payment_method: "stripe",
         reason: null,
         ...paid,
@@ -182,7 +239,8 @@ function subscriptionDeleted(sub: Stripe.Subscription): Plan {
 /**
  * A refund (whole or part) of a charge: a negative payment row for what is refunded beyond what
  * was recorded already (`amount_refunded` is the charge's running total), against the payment the
- * charge's PaymentIntent recorded. The member's or registration's status does not change.
+ * charge's PaymentIntent recorded. The member's or registration's status does not change. A
+ * refund in another currency than the payment, or beyond what is left of it, is a payment to check.
  */
 async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
   const intent = idOf(charge.payment_intent);
@@ -194,7 +252,7 @@ async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
   return {
     clubId,
     outcome: "refund recorded",
-    effect: async (ctx) => {
+    effect: async (ctx, event) => {
       const t = await txOf(ctx);
       const rows = await t
         .select()
@@ -205,6 +263,12 @@ async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
       const refunded = -rows.filter((r) => r.amount_cents < 0).reduce((sum, r) => sum + r.amount_cents, 0);
       const more = charge.amount_refunded - refunded;
       if (more <= 0) return "ignored: refund already recorded";
+      const money = moneyOf(more, charge.currency);
+      const left = { amount: paid.amount_cents - refunded, currency: paid.currency.toUpperCase() };
+      if (money.currency !== left.currency || money.amount > left.amount) {
+        const who = { memberId: paid.member_id, registrationId: paid.registration_id };
+        return flagPayment(t, ctx, { clubId: ctx.clubId, event, purpose: "refund", ...who, paid: money, expected: left, providerPaymentId: intent });
+      }
       const refund = { source: "provider", provider_fee_cents: 0, provider_payment_id: intent } as const;
       if (paid.member_id && paid.kind === "membership") {
         await recordMemberRefund(ctx, {
@@ -234,6 +298,8 @@ const Session = z.looseObject({
   payment_status: z.string().nullish(),
   metadata: Metadata,
   amount_total: z.number().int().nullish(),
+  currency: z.string().nullish(),
+  currency_conversion: z.looseObject({ amount_total: z.number().int().nullish(), source_currency: z.string().nullish() }).nullish(),
   mode: z.string().nullish(),
   subscription: IdRef,
   invoice: IdRef,
@@ -247,10 +313,11 @@ const OBJECT_SHAPES: Record<string, z.ZodType> = {
     id: z.string(),
     billing_reason: z.string().nullish(),
     amount_paid: z.number().int(),
+    currency: z.string().nullish(),
     parent: z.looseObject({ subscription_details: z.looseObject({ metadata: Metadata }).nullish() }).nullish(),
   }),
   "customer.subscription.deleted": z.looseObject({ id: z.string(), metadata: Metadata }),
-  "charge.refunded": z.looseObject({ payment_intent: IdRef, amount_refunded: z.number().int() }),
+  "charge.refunded": z.looseObject({ payment_intent: IdRef, amount_refunded: z.number().int(), currency: z.string().nullish() }),
 };
 const Envelope = z.looseObject({ id: z.string().min(1).max(255), type: z.string().min(1).max(255), data: z.looseObject({ object: z.looseObject({}) }) });
 
@@ -322,7 +389,7 @@ export async function receiveStripeEvent(ctx: PublicCtx, body: string, signature
         .returning();
       if (!fresh) return "duplicate";
       if (!effect || !clubId || !locale) return fresh.outcome;
-      const done = await effect(systemCtx(withinTx(ctx.db, t), site, clubId, locale, STRIPE_SCOPES));
+      const done = await effect(systemCtx(withinTx(ctx.db, t), site, clubId, locale, STRIPE_SCOPES), { id: event.id, type: event.type });
       if (done !== fresh.outcome) await t.update(stripeEvents).set({ outcome: done }).where(eq(stripeEvents.id, event.id));
       return done;
     });

@@ -12,8 +12,12 @@ export type { StripeSettings };
 /** What a payment is for: the metadata of its Checkout Session, its PaymentIntent and its subscription. */
 export type Purpose = "membership" | "event";
 
-/** What every object this product makes at Stripe carries, so an event names its club and what it paid for. */
-export type PaymentMetadata = { club_id: string; purpose: Purpose; member_id?: string; registration_id?: string };
+/**
+ * What every object this product makes at Stripe carries, so an event names its club and what it
+ * paid for; and what it asked (`amount_cents`, `currency`: set by `createCheckout`), so an event
+ * for another amount or currency is told apart (lib/stripe-events).
+ */
+export type PaymentMetadata = { club_id: string; purpose: Purpose; member_id?: string; registration_id?: string; amount_cents?: string; currency?: string };
 
 /** Longest subscription period Stripe bills (36 months). */
 export const MAX_SUBSCRIPTION_MONTHS = 36;
@@ -73,7 +77,8 @@ export type CheckoutOrder = {
 
 /** Opens a Checkout Session for `order`: its id and the address of Stripe's payment page. 502 when Stripe fails. */
 export async function createCheckout(settings: StripeSettings, order: CheckoutOrder, now = new Date()): Promise<{ id: string; url: string }> {
-  const metadata = { ...order.metadata };
+  // On the session, its PaymentIntent and its subscription (so on each invoice): what a payment of it must be.
+  const metadata = { ...order.metadata, amount_cents: String(order.amountCents), currency: order.currency.toUpperCase() };
   const expires = order.expiresAt ? Math.min(Math.max(order.expiresAt.getTime(), now.getTime() + CHECKOUT_MIN_MS), now.getTime() + CHECKOUT_MAX_MS) : null;
   const session = await calling(() =>
     client(settings).checkout.sessions.create({

@@ -6,7 +6,8 @@ import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { members } from "../../db/schema";
+import sharp from "sharp";
+import { clubLogos, members } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, memberRow, seedMember, todayUtc } from "../members-fixtures";
 import { type ApplePki, makeApplePki, PASS_TYPE_ID, readJson, TEAM_ID, unzipPass } from "./apple-fixtures";
@@ -184,6 +185,44 @@ describe("the pass file", () => {
       await env2.close();
       locked.close();
     }
+  });
+});
+
+describe("the club's logo on the pass (issue 32)", () => {
+  it("icon and logo are the uploaded logo's renditions; a new logo marks the passes changed; without one, the plain icon again", async () => {
+    const m = await seedMember(env);
+    const png = await sharp({ create: { width: 600, height: 200, channels: 3, background: "#0F766E" } })
+      .png()
+      .toBuffer();
+    const before = (await memberRow(env, m.id)).pass_updated_at;
+    const put = await env.call("PUT", `/api/clubs/${env.clubId}/logo`, { rawBody: png, headers: { "content-type": "image/png" } });
+    expect(put.status).toBe(200);
+    expect((await memberRow(env, m.id)).pass_updated_at).not.toBe(before);
+    const { bytes } = await download(m.pass_serial_number);
+    const files = unzipPass(bytes);
+    expect(Object.keys(files).sort()).toEqual([
+      "icon.png",
+      "icon@2x.png",
+      "icon@3x.png",
+      "logo.png",
+      "logo@2x.png",
+      "logo@3x.png",
+      "manifest.json",
+      "pass.json",
+      "signature",
+    ]);
+    const rows = await env.db.read.select().from(clubLogos).where(eq(clubLogos.club_id, env.clubId));
+    const of = (variant: string) => Buffer.from(rows.find((r) => r.variant === variant)?.data as Uint8Array);
+    expect(Buffer.from(files["icon@3x.png"]).equals(of("apple-icon@3x"))).toBe(true);
+    expect(Buffer.from(files["logo.png"]).equals(of("apple-logo"))).toBe(true);
+    // Apple's sizes: icon 29 points square, logo at most 160 x 50 points.
+    expect(await sharp(files["icon.png"]).metadata()).toMatchObject({ width: 29, height: 29 });
+    expect(await sharp(files["logo@2x.png"]).metadata()).toMatchObject({ width: 300, height: 100 });
+    // The manifest covers the logo files too.
+    const manifest = readJson(files["manifest.json"]);
+    expect(manifest["logo.png"]).toBe(createHash("sha1").update(files["logo.png"]).digest("hex"));
+    expect((await env.call("DELETE", `/api/clubs/${env.clubId}/logo`)).status).toBe(200);
+    expect(Object.keys(unzipPass((await download(m.pass_serial_number)).bytes))).not.toContain("logo.png");
   });
 });
 

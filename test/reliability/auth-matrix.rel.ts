@@ -32,6 +32,8 @@ import { type ClubObjects, makeWorld, type World } from "./world";
 const DESIGN_SCOPES: [RegExp, Scope | Scope[] | null][] = [
   [/^GET \/api\/auth\/me$/, null],
   [/^PUT \/api\/clubs\/:club_id$/, "page:edit"],
+  // The logo is the club's branding: the scope of PUT /api/clubs/<id> for it (issue 32).
+  [/^(PUT|DELETE) \/api\/clubs\/:club_id\/logo$/, "page:edit"],
   [/^GET \/api\/clubs\/:club_id\/stats$/, "finances:view"],
   [/^GET \/api\/clubs\/:club_id\/attendance$/, "access_control:view"],
   [/^GET \/api\/verify\/:serial$/, "access_control:view"],

@@ -77,7 +77,7 @@ describe("GET /join/<slug>", () => {
     expect(res.text).toMatch(/50,00\sCHF/);
     expect(res.text).toContain("Gratuit");
     expect(res.text).toContain(`action="/join/${slug}"`);
-    expect(res.text).toContain('name="challenge" value="c1.');
+    expect(res.text).toContain('name="challenge" value="p1.');
     for (const name of ["first_name", "last_name", "email", "promo_code", "referral_code", "payment_method", "website"])
       expect(res.text).toContain(`name="${name}"`);
     // Nothing from another host; the one script is the form's, allowed by its hash only.
@@ -284,28 +284,46 @@ describe("POST /join/<slug> against bots (PUBLIC_FORM_POW_BITS=8)", () => {
   });
 
   it("without script: refuses a form sent as soon as its page was drawn, takes it once the page has been open 3 s", async () => {
-    const fresh = (await issueChallenge(bots.db, 8)).challenge;
+    const fresh = (await issueChallenge(bots.db, 8, new Date(), "page")).challenge;
     const fast = await send({ email: "fast@example.org", challenge: fresh });
     expect(fast.status).toBe(403);
     expect(fast.text).toContain("trop vite");
     // The same challenge is offered again: it was not spent.
     expect(fast.text).toContain(`value="${fresh}"`);
     expect(await stored("fast@example.org")).toBe(0);
-    const aged = (await issueChallenge(bots.db, 8, new Date(Date.now() - 4_000))).challenge;
+    const aged = (await issueChallenge(bots.db, 8, new Date(Date.now() - 4_000), "page")).challenge;
     expect((await send({ email: "slow@example.org", challenge: aged })).status).toBe(201);
     expect(await stored("slow@example.org")).toBe(1);
   });
 
+  it("without script, only the page's own challenge: one from GET /api/public/challenge needs its work however old (403, a page challenge offered)", async () => {
+    const fromApi = await bots.call("GET", "/api/public/challenge", { key: null });
+    expect(fromApi.status).toBe(200);
+    // Its age, as a bot that waited would have it: the API's challenges are issued the same way, with `kind` api.
+    const aged = (await issueChallenge(bots.db, 8, new Date(Date.now() - 4_000))).challenge;
+    expect([fromApi.body.challenge.split(".")[0], aged.split(".")[0]]).toEqual(["c1", "c1"]);
+    for (const challenge of [fromApi.body.challenge, aged]) {
+      const res = await send({ email: "api-challenge@example.org", challenge });
+      expect(res.status).toBe(403);
+      expect(res.text).not.toContain(`value="${challenge}"`);
+      expect(res.text).toMatch(/name="challenge" value="p1\./);
+    }
+    expect(await stored("api-challenge@example.org")).toBe(0);
+    // With its work done, an API challenge is as good as any.
+    const solved = { email: "api-solved@example.org", challenge: aged, nonce: solveChallenge(aged, 8) };
+    expect((await send(solved)).status).toBe(201);
+  });
+
   it("refuses a form with no challenge, or with the honeypot filled", async () => {
     expect((await send({ email: "none@example.org" })).status).toBe(403);
-    const aged = (await issueChallenge(bots.db, 8, new Date(Date.now() - 4_000))).challenge;
+    const aged = (await issueChallenge(bots.db, 8, new Date(Date.now() - 4_000), "page")).challenge;
     expect((await send({ email: "honey@example.org", challenge: aged, website: "http://spam" })).status).toBe(403);
     expect(await stored("none@example.org")).toBe(0);
     expect(await stored("honey@example.org")).toBe(0);
   });
 
-  it("keeps the JSON route to the work: no nonce there is 403 CHALLENGE_REQUIRED, however old the challenge", async () => {
-    const aged = (await issueChallenge(bots.db, 8, new Date(Date.now() - 4_000))).challenge;
+  it("keeps the JSON route to the work: no nonce there is 403 CHALLENGE_REQUIRED, however old the challenge, even a page's", async () => {
+    const aged = (await issueChallenge(bots.db, 8, new Date(Date.now() - 4_000), "page")).challenge;
     const res = await bots.call("POST", `/api/public/clubs/${botSlug}/join`, {
       key: null,
       body: { tier_id: tier, first_name: "Bo", last_name: "T", email: "json@example.org", payment_method: "bank_transfer", challenge: aged },

@@ -99,11 +99,12 @@ describe("OpenAPI for a newcomer", () => {
     expect(firstTags).toEqual([...firstTags].sort((a, b) => a - b));
   });
 
-  it("documents only the request media types that work: JSON bodies as application/json, the import as CSV", () => {
+  it("documents only the request media types that work: JSON bodies as application/json, the import as CSV, the logo as an image", () => {
     for (const op of operations.filter((o) => o.requestBody)) {
       const types = Object.keys(op.requestBody?.content ?? {});
       if (op.operationId === "importMembers") expect(types.sort()).toEqual(["multipart/form-data", "text/csv"]);
       else if (op.operationId === "importBankStatement") expect(types.sort()).toEqual(["application/xml", "text/csv"]);
+      else if (op.operationId === "setClubLogo") expect(types).toEqual(["image/svg+xml", "image/png", "image/jpeg", "image/webp", "multipart/form-data"]);
       else expect(types).toEqual(["application/json"]);
     }
   });
@@ -165,6 +166,7 @@ describe("OpenAPI for a newcomer", () => {
     "createPromoCode 201",
     "updatePromoCode 200",
     "updateClub 200",
+    "setClubLogo 200",
     "createApiKey 201",
     // The example's host does not resolve here: accepted (each delivery checks again).
     "createWebhook 201",

@@ -127,6 +127,9 @@ describe.skipIf(!onPostgres)("PostgreSQL going away while serving", () => {
       const tiers = (await (await fetch(`${base}/api/clubs/${clubId}/tiers`, { headers })).json()) as { items?: { name: string }[] } | { name: string }[];
       const names = (Array.isArray(tiers) ? tiers : (tiers.items ?? [])).map((t) => t.name).sort();
       expect(names).toEqual(["After", "Before"]);
+    } catch (err) {
+      proc.kill("SIGKILL");
+      throw new Error(`${err}\nserver said: ${await new Response(proc.stderr).text()}`);
     } finally {
       proc.kill("SIGKILL");
       await proc.exited;

@@ -42,6 +42,7 @@ describe("public routes", () => {
         cards: [300],
         "form-challenge": [60],
         health: [600],
+        logos: [600],
         login: [10],
         passkit: [300],
         "public-events": [60],

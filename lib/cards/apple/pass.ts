@@ -14,6 +14,7 @@ import { NotFound } from "../../errors";
 import { randomBase62, sha256Hex } from "../../ids";
 import { lazy } from "../../lazy";
 import type { FileReply } from "../../reply";
+import { passLogoImages } from "../../clubs/logo";
 import { solidPng } from "../png";
 import { type BarcodeFormat, type CardClub, type CardData, type ClubCardView, cardView, clubCardView, loadCard, type MemberRow } from "../view";
 import { appleCertificates } from "./certs";
@@ -83,12 +84,24 @@ export function hashMatches(hash: string, given: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** A storeCard pass of the club (name, colours, icon, web service) for `serial`, without any member field yet. */
-async function clubPass(apple: AppleWalletConfig, site: AppleSite, club: ClubCardView, serial: string, token: string, voided: boolean) {
+/**
+ * A storeCard pass of the club (name, colours, icon, web service) for `serial`, without any member
+ * field yet. Its icon and logo are the club's uploaded logo (`logo`: lib/clubs/logo
+ * `passLogoImages`), else a square of its colour: Apple refuses a pass without an icon.
+ */
+async function clubPass(
+  apple: AppleWalletConfig,
+  site: AppleSite,
+  club: ClubCardView,
+  logo: Record<string, Buffer> | null,
+  serial: string,
+  token: string,
+  voided: boolean,
+) {
   const { locale, clubName, colors } = club;
   const { PKPass } = await passkit();
   const pass = new PKPass(
-    {
+    logo ?? {
       "icon.png": solidPng(29, colors.primary),
       "icon@2x.png": solidPng(58, colors.primary),
       "icon@3x.png": solidPng(87, colors.primary),
@@ -120,9 +133,9 @@ async function clubPass(apple: AppleWalletConfig, site: AppleSite, club: ClubCar
  * colours and "no longer valid" in the club's language; no name, code, barcode or date.
  * `token` is the one the device proved itself with (only its hash is kept).
  */
-export async function buildVoidedPass(site: AppleSite, club: CardClub, serial: string, token: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function buildVoidedPass(db: Db, site: AppleSite, club: CardClub, serial: string, token: string): Promise<Uint8Array<ArrayBuffer>> {
   const view = clubCardView(club);
-  const pass = await clubPass(requireApple(site.wallets), site, view, serial, token, true);
+  const pass = await clubPass(requireApple(site.wallets), site, view, await passLogoImages(db.read, club.id), serial, token, true);
   pass.primaryFields.push({ key: "voided", label: "", value: view.texts.voided });
   return new Uint8Array(pass.getAsBuffer());
 }
@@ -134,7 +147,8 @@ export async function buildPass(db: Db, site: AppleSite, data: CardData): Promis
   const token = await passAuthToken(db, member);
   const card = cardView(data);
   const { texts: tx, clubName } = card;
-  const pass = await clubPass(apple, site, card, member.pass_serial_number, token, member.payment_status === "suspended");
+  const logo = await passLogoImages(db.read, member.club_id);
+  const pass = await clubPass(apple, site, card, logo, member.pass_serial_number, token, member.payment_status === "suspended");
 
   pass.headerFields.push({ key: "status", label: "", value: tx.status[card.status] });
   pass.primaryFields.push({ key: "member", label: tx.member, value: card.holderName });

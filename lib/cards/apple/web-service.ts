@@ -174,7 +174,7 @@ export async function latestPass(ctx: PublicCtx, input: PassCall & { ifModifiedS
   if ("data" in found) return { body: await buildPass(ctx.db, ctx, found.data), contentType: PKPASS_TYPE, headers };
   const club = await loadCardClub(ctx.db.read, found.voided.club_id);
   if (!club) throw new Unauthorized("PASS_UNAUTHORIZED");
-  return { body: await buildVoidedPass(ctx, club, input.serial, found.token), contentType: PKPASS_TYPE, headers };
+  return { body: await buildVoidedPass(ctx.db, ctx, club, input.serial, found.token), contentType: PKPASS_TYPE, headers };
 }
 
 /** Messages a device reports about our web service (bad answers, signature errors): logged, at most 20, each cut. */

@@ -1,0 +1,277 @@
+// The image work behind the club's logo (lib/clubs/logo.ts): what a sent file is, read from its
+// bytes (never from the Content-Type it was declared with), an SVG cleaned of everything that
+// reaches outside the drawing, and the PNG renditions each use of the logo needs. SVG is drawn
+// into PNGs here and never served as SVG: a served SVG runs its scripts in our origin, which is
+// also the dashboard's, so only pixels leave. Images are decoded and resized with sharp (libvips),
+// loaded with the first upload (docs/decisions.md, "The club's logo").
+import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
+import type { Invalid } from "../errors";
+import { lazy } from "../lazy";
+
+/** The formats a logo may be sent in, as found in its bytes. */
+export type LogoFormat = "png" | "jpeg" | "webp" | "svg";
+
+/** Largest file accepted, in bytes (413 beyond). */
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+/** Largest picture accepted, in pixels: a small file may still unpack to gigabytes (a "decompression bomb"). */
+export const LOGO_MAX_PIXELS = 40_000_000;
+
+/**
+ * Every rendition made of an upload: its box in pixels and how the logo fills it. `inside`: the
+ * whole logo, scaled down to fit (never up), its own proportions; `padded`: the logo centred in a
+ * square of that side, inside the circle a wallet cuts out of it (Google shows the logo as a disc).
+ */
+export const LOGO_RENDITIONS = {
+  /** `logo_url`: the public pages, the web card, the mails, the dashboard. */
+  logo: { width: 512, height: 512, fit: "inside" },
+  /** `logo_square_url`: Google Wallet's program logo (660 px, its recommended size), on white. */
+  square: { width: 660, height: 660, fit: "padded" },
+  /** `logo_horizontal_url`, and Apple Wallet's logo.png at @3x (160 x 50 points). */
+  horizontal: { width: 480, height: 150, fit: "inside" },
+  "apple-logo": { width: 160, height: 50, fit: "inside" },
+  "apple-logo@2x": { width: 320, height: 100, fit: "inside" },
+  /** Apple Wallet's icon.png (29 points, square), shown with notifications. */
+  "apple-icon": { width: 29, height: 29, fit: "padded" },
+  "apple-icon@2x": { width: 58, height: 58, fit: "padded" },
+  "apple-icon@3x": { width: 87, height: 87, fit: "padded" },
+} as const satisfies Record<string, { width: number; height: number; fit: "inside" | "padded" }>;
+
+export type LogoVariant = keyof typeof LOGO_RENDITIONS;
+export const LOGO_VARIANTS = Object.keys(LOGO_RENDITIONS) as LogoVariant[];
+
+export type Rendition = { variant: LogoVariant; width: number; height: number; data: Buffer };
+
+/** Where a refusal of the file points (422 `detail[].loc`): the multipart field, or the body itself. */
+export const LOGO_FIELD = ["body", "file"] as const;
+
+/** The sent file is none of the four formats (or does not decode as the one its bytes announce). */
+export const notAnImage = (): Invalid => ({ loc: [...LOGO_FIELD], code: "LOGO_NOT_AN_IMAGE" });
+
+/** The format of `bytes`, read from their first bytes (PNG, JPEG and WebP signatures; an XML document whose root is `<svg>`); null for anything else. */
+export function sniffLogo(bytes: Uint8Array): LogoFormat | null {
+  const at = (i: number, ...b: number[]) => b.every((v, k) => bytes[i + k] === v);
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "png";
+  if (at(0, 0xff, 0xd8, 0xff)) return "jpeg";
+  if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return "webp";
+  // An SVG is text: its root element, after any declaration, comments and doctype, is <svg.
+  const head = new TextDecoder("utf-8", { fatal: false }).decode(bytes.subarray(0, 4096)).replace(/^\uFEFF/, "");
+  const start = head.replace(/^(\s+|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>)*/i, "");
+  return /^<svg[\s>/]/.test(start) ? "svg" : null;
+}
+
+// ---- SVG ------------------------------------------------------------------------------------
+
+/**
+ * Elements dropped with everything inside them: scripts, foreign content (HTML in the drawing),
+ * inclusions of other files (librsvg draws `<xi:include parse="text">` of a local file as text),
+ * embedded documents, and animation (a still logo needs none; `<set>` can rewrite a link).
+ */
+const DROPPED_ELEMENTS = new Set([
+  "script",
+  "foreignobject",
+  "include",
+  "iframe",
+  "embed",
+  "object",
+  "audio",
+  "video",
+  "animate",
+  "animatecolor",
+  "animatemotion",
+  "animatetransform",
+  "set",
+  "discard",
+  "handler",
+  "listener",
+]);
+
+/** A link the cleaned drawing may keep: to a part of itself, or a picture carried inline (a raster one: an inline SVG could carry its own links). */
+const SAFE_LINK = /^\s*(#|data:image\/(png|jpeg|webp|gif);)/i;
+
+const XML_OPTIONS = {
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: "",
+  // A doctype's own entities are expanded once (old Illustrator files name the SVG namespace by
+  // one), not within each other (no "billion laughs"); an external entity is refused.
+  processEntities: true,
+  allowBooleanAttributes: true,
+  commentPropName: "#comment",
+  cdataPropName: "#cdata",
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+} as const;
+
+type XmlNode = Record<string, unknown> & { ":@"?: Record<string, string> };
+
+const localName = (name: string) => name.slice(name.indexOf(":") + 1).toLowerCase();
+
+/** CSS with its imports removed and every `url(...)` that points outside the drawing replaced by `none`. */
+function cleanCss(css: string): string {
+  return css.replace(/@import[^;]*;?/gi, "").replace(/url\(\s*(['"]?)(?!#)[^)]*\)/gi, "none");
+}
+
+/** A text or CDATA child of a `<style>` element, its CSS cleaned. */
+function cleanStyleText(node: XmlNode): XmlNode {
+  if (typeof node["#text"] === "string") return { "#text": cleanCss(node["#text"]) };
+  if (Array.isArray(node["#cdata"])) return { "#cdata": (node["#cdata"] as XmlNode[]).map(cleanStyleText) };
+  return node;
+}
+
+function cleanAttributes(attrs: Record<string, string>): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(attrs)) {
+    const local = localName(name);
+    if (local.startsWith("on")) continue;
+    if ((local === "href" || local === "src") && !SAFE_LINK.test(String(value))) continue;
+    if (name.toLowerCase() === "xml:base") continue;
+    out[name] = local === "style" ? cleanCss(String(value)) : value;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+function cleanNodes(nodes: XmlNode[]): XmlNode[] {
+  const out: XmlNode[] = [];
+  for (const node of nodes) {
+    const name = Object.keys(node).find((k) => k !== ":@");
+    if (!name) continue;
+    if (name === "#text" || name === "#comment") {
+      if (name === "#text") out.push(node);
+      continue;
+    }
+    if (name === "#cdata") {
+      out.push(node);
+      continue;
+    }
+    if (DROPPED_ELEMENTS.has(localName(name))) continue;
+    let children = cleanNodes((node[name] as XmlNode[]) ?? []);
+    if (localName(name) === "style") children = children.map(cleanStyleText);
+    const cleaned: XmlNode = { [name]: children };
+    const attrs = node[":@"] ? cleanAttributes(node[":@"]) : undefined;
+    if (attrs) cleaned[":@"] = attrs;
+    out.push(cleaned);
+  }
+  return out;
+}
+
+/**
+ * The SVG `text` without what could act or reach outside the drawing: scripts, `on*` event
+ * handlers, foreign content, inclusions, animation, links that are not to a part of the drawing
+ * (or an inline raster picture), CSS imports and outside `url()`s, the doctype (its own entities
+ * expanded). Null when it is not well-formed XML with an `<svg>` root, or names an external entity.
+ */
+export function sanitizeSvg(text: string): string | null {
+  let tree: XmlNode[];
+  try {
+    if (XMLValidator.validate(text) !== true) return null;
+    tree = new XMLParser(XML_OPTIONS).parse(text) as XmlNode[];
+  } catch {
+    return null;
+  }
+  const cleaned = cleanNodes(tree).filter((n) => !("#text" in n) || String(n["#text"]).trim() !== "");
+  if (cleaned.length !== 1 || localName(Object.keys(cleaned[0]).find((k) => k !== ":@") ?? "") !== "svg") return null;
+  return String(new XMLBuilder({ ...XML_OPTIONS, suppressEmptyNode: true }).build(cleaned));
+}
+
+// ---- Renditions -----------------------------------------------------------------------------
+
+const sharpModule = lazy(async () => {
+  const sharp = (await import("sharp")).default;
+  // Nothing is kept between uploads: each one is decoded once, and the process stays small.
+  sharp.cache(false);
+  return sharp;
+});
+
+/** The longest side an SVG is drawn at before it is resized: enough for the largest rendition. */
+const SVG_DRAWN_AT = 1024;
+/** The side of the padded square the logo itself takes: inside the circle a wallet cuts out of it. */
+const PADDED_SHARE = Math.SQRT1_2 * 0.96;
+
+/**
+ * The renditions of a logo sent as `bytes`, every one a PNG (LOGO_RENDITIONS). Refuses (422
+ * `LOGO_NOT_AN_IMAGE`, `LOGO_TOO_MANY_PIXELS`) a file that is none of the four formats, that does
+ * not decode as the format its bytes announce, or whose picture is larger than LOGO_MAX_PIXELS.
+ * The size limit (LOGO_MAX_BYTES) is the caller's: it knows how the file came.
+ */
+export async function logoRenditions(bytes: Uint8Array): Promise<{ ok: true; format: LogoFormat; renditions: Rendition[] } | { ok: false; invalid: Invalid }> {
+  const format = sniffLogo(bytes);
+  if (!format) return { ok: false, invalid: notAnImage() };
+  const sharp = await sharpModule();
+  let input: Buffer = Buffer.from(bytes);
+  let density: number | undefined;
+  if (format === "svg") {
+    const clean = sanitizeSvg(new TextDecoder().decode(bytes));
+    if (!clean) return { ok: false, invalid: notAnImage() };
+    input = Buffer.from(clean);
+    // Drawn so that its longest side is SVG_DRAWN_AT pixels, whatever size it declares.
+    try {
+      const declared = await sharp(input, { limitInputPixels: LOGO_MAX_PIXELS }).metadata();
+      const longest = Math.max(declared.width ?? 0, declared.height ?? 0);
+      density = longest > 0 ? Math.min(Math.max((72 * SVG_DRAWN_AT) / longest, 1), 100_000) : 72;
+    } catch (err) {
+      return { ok: false, invalid: refusalOf(err) };
+    }
+  }
+  let master: Buffer;
+  try {
+    const image = sharp(input, { limitInputPixels: LOGO_MAX_PIXELS, ...(density ? { density } : {}) });
+    const meta = await image.metadata();
+    // What sharp read must be what the bytes announced: a GIF or a TIFF behind another name is refused.
+    if (meta.format !== format && !(format === "svg" && meta.format === "svg")) return { ok: false, invalid: notAnImage() };
+    // Turned upright as the camera said (EXIF orientation), then drawn once at the largest size any rendition needs.
+    master = await image.rotate().resize(1024, 1024, { fit: "inside", withoutEnlargement: true }).ensureAlpha().png().toBuffer();
+  } catch (err) {
+    return { ok: false, invalid: refusalOf(err) };
+  }
+  const renditions: Rendition[] = [];
+  for (const variant of LOGO_VARIANTS) renditions.push(await render(sharp, master, variant));
+  return { ok: true, format, renditions };
+}
+
+function refusalOf(err: unknown): Invalid {
+  const message = err instanceof Error ? err.message : "";
+  if (/pixel limit/i.test(message)) return { loc: [...LOGO_FIELD], code: "LOGO_TOO_MANY_PIXELS", params: { max: LOGO_MAX_PIXELS } };
+  return notAnImage();
+}
+
+type Sharp = Awaited<ReturnType<typeof sharpModule>>;
+
+async function render(sharp: Sharp, master: Buffer, variant: LogoVariant): Promise<Rendition> {
+  const box = LOGO_RENDITIONS[variant];
+  const png = { compressionLevel: 9, adaptiveFiltering: true } as const;
+  if (box.fit === "inside") {
+    const { data, info } = await sharp(master)
+      .resize(box.width, box.height, { fit: "inside", withoutEnlargement: true })
+      .png(png)
+      .toBuffer({ resolveWithObject: true });
+    return { variant, width: info.width, height: info.height, data };
+  }
+  const inner = Math.max(1, Math.floor(box.width * PADDED_SHARE));
+  const logo = await sharp(master).resize(inner, inner, { fit: "inside" }).png().toBuffer();
+  // Google's disc is drawn on white; Apple's icon keeps the logo's own transparency.
+  const background = variant === "square" ? { r: 255, g: 255, b: 255, alpha: 1 } : { r: 0, g: 0, b: 0, alpha: 0 };
+  const data = await sharp({ create: { width: box.width, height: box.height, channels: 4, background } })
+    .composite([{ input: logo, gravity: "centre" }])
+    .png(png)
+    .toBuffer();
+  return { variant, width: box.width, height: box.height, data };
+}
+
+/** A PNG's pixels as a PDF takes them: RGB and the alpha channel apart (lib/pdf `PdfImage`). */
+export async function pngPixels(png: Uint8Array): Promise<{ width: number; height: number; rgb: Uint8Array; alpha: Uint8Array }> {
+  const sharp = await sharpModule();
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const pixels = info.width * info.height;
+  const rgb = new Uint8Array(pixels * 3);
+  const alpha = new Uint8Array(pixels);
+  for (let i = 0; i < pixels; i++) {
+    rgb[i * 3] = data[i * 4];
+    rgb[i * 3 + 1] = data[i * 4 + 1];
+    rgb[i * 3 + 2] = data[i * 4 + 2];
+    alpha[i] = data[i * 4 + 3];
+  }
+  return { width: info.width, height: info.height, rgb, alpha };
+}
