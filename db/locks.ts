@@ -27,3 +27,13 @@ export function skipLocked<Q>(query: Q): Q {
   if (!onPostgres) return query;
   return (query as unknown as { for(strength: "update", config: { skipLocked: true }): Q }).for("update", { skipLocked: true });
 }
+
+/**
+ * Locks the name `name` until the transaction `t` ends (PostgreSQL's transaction-level advisory
+ * lock on the name's 64-bit hash; nothing to do on SQLite), for a rule about rows that may not
+ * exist yet, which no row lock can cover: "no member of this club has this email yet, so insert".
+ */
+export async function lockName(t: Queryable, name: string): Promise<void> {
+  if (!onPostgres) return;
+  await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
+}

@@ -40,6 +40,7 @@ import {
   freeReferralCodes,
   historyRow,
   loadItems,
+  lockMemberEmails,
   type MemberRow,
   normalizeEmail,
   paymentStatusChange,
@@ -700,6 +701,8 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
         await stepwiseDb(ctx.db)
           .tx(async (t) => {
             const since = performance.now();
+            // Emails read as free by planBatch stay free until this transaction commits.
+            await lockMemberEmails(t, ctx.clubId);
             do {
               const planned = await planBatch(t, ctx, next.value as Checked[], options, msg, errors, totals);
               // An error only the database shows now (a change made since the check): nothing of this transaction.

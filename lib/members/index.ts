@@ -35,6 +35,7 @@ import {
   selectPage,
   writeHistory,
   emitMemberChange,
+  lockMemberEmails,
 } from "./internal";
 import {
   type ExtendRequest,
@@ -158,8 +159,13 @@ export async function countByStatus(db: Db, clubId: string, day: string): Promis
   return out;
 }
 
-/** Raised inside a transaction when an email is already a member's (unique per club). */
+/**
+ * Raised inside a transaction when an email is already a member's (unique per club). Takes the
+ * club's member-emails lock first (lockMemberEmails), so that two transactions adding or moving
+ * to one email, from any connection, check one after the other.
+ */
 export async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {
+  await lockMemberEmails(t, clubId);
   const [taken] = await t
     .select({ id: members.id })
     .from(members)

@@ -2,6 +2,7 @@
 // search text, dates, codes, and the history row every transition writes.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "../../db/dialect";
+import { lockName } from "../../db/locks";
 import type { Db, Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
@@ -77,6 +78,15 @@ const REFERRAL_DRAWS = 10;
  * drawn, checked in batches, and drawn again where taken. Read in the writing transaction `t`, so
  * no other writer takes a code before the insert. An import draws all its codes at once.
  */
+/**
+ * Held until the transaction ends by whoever reads "is this email free in the club" and then
+ * writes a member with it (a create, an email change, an import's batch, a join): such
+ * transactions of one club run one after the other, on any engine and across processes.
+ */
+export async function lockMemberEmails(t: Queryable, clubId: string): Promise<void> {
+  await lockName(t, `members.email:${clubId}`);
+}
+
 export async function freeReferralCodes(t: Queryable, clubId: string, n: number): Promise<string[]> {
   const free: string[] = [];
   const seen = new Set<string>();

@@ -10,6 +10,8 @@ import { creditorReference } from "../../lib/payments/reference";
 import { statusOn } from "../../lib/members/status";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, importFile, seedMember, todayUtc } from "../members-fixtures";
+import pg from "pg";
+import { onPostgres } from "../databases";
 
 let env: TestEnv;
 let slug: string;
@@ -66,8 +68,25 @@ async function expectExact() {
   for (const item of items) expect(item).toEqual((await env.call("GET", `/api/clubs/${env.clubId}/members/${item.id}`)).body);
 }
 
-/** `sql` run by a connection of its own, as the CLI's process or a hand in the sqlite3 shell would. */
-function byAnotherConnection(sql: string, ...values: string[]) {
+/**
+ * `sql` run by a connection of its own, as the CLI's process or a hand in the sqlite3 shell (or
+ * psql) would: SQLite's `?` parameters become PostgreSQL's `$1`, `$2`...
+ */
+async function byAnotherConnection(sql: string, ...values: string[]) {
+  if (onPostgres) {
+    const other = new pg.Client({ connectionString: env.config.databaseUrl });
+    await other.connect();
+    try {
+      let n = 0;
+      await other.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        values,
+      );
+    } finally {
+      await other.end();
+    }
+    return;
+  }
   const other = new Database(env.config.databaseUrl);
   try {
     other.exec("PRAGMA busy_timeout = 5000");
@@ -202,7 +221,7 @@ const WRITES: [string, () => Promise<void>][] = [
     async () => {
       const id = await member();
       await expectExact();
-      byAnotherConnection("UPDATE members SET payment_status = 'suspended' WHERE id = ?", id);
+      await byAnotherConnection("UPDATE members SET payment_status = 'suspended' WHERE id = ?", id);
     },
   ],
   // The routes that rename a tier or change the grace period also queue the members' cards for an
@@ -212,7 +231,7 @@ const WRITES: [string, () => Promise<void>][] = [
     async () => {
       await member({ tier_id: tier });
       await expectExact();
-      byAnotherConnection("UPDATE tiers SET name = ? WHERE id = ?", `Junior ${crypto.randomUUID().slice(0, 4)}`, tier);
+      await byAnotherConnection("UPDATE tiers SET name = ? WHERE id = ?", `Junior ${crypto.randomUUID().slice(0, 4)}`, tier);
     },
   ],
   [
@@ -220,7 +239,7 @@ const WRITES: [string, () => Promise<void>][] = [
     async () => {
       await member({ membership_end: addDays(todayUtc(), -2) });
       await expectExact();
-      byAnotherConnection("UPDATE clubs SET grace_period_days = CASE grace_period_days WHEN 0 THEN 5 ELSE 0 END WHERE id = ?", env.clubId);
+      await byAnotherConnection("UPDATE clubs SET grace_period_days = CASE grace_period_days WHEN 0 THEN 5 ELSE 0 END WHERE id = ?", env.clubId);
     },
   ],
 ];
