@@ -23,14 +23,11 @@ const RETRIES = 8;
 /**
  * Integers come back as numbers, as from SQLite: `count(*)` and `sum()` are bigint and numeric
  * in PostgreSQL, which node-postgres would hand over as strings. Every value here is a count or
- * an amount in cents, far below 2^53.
+ * an amount in cents, far below 2^53. Set on the driver's own table: Drizzle's queries pass a
+ * type table of their own that falls back to it (a pool's `types` option never reaches them).
  */
-const TYPES = {
-  getTypeParser(oid: number, format?: "text" | "binary") {
-    if (oid === 20 || oid === 1700) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value: string) => Number(value));
 
 /** The address without its password, for messages and `Db.path`. */
 function shown(url: string): string {
@@ -99,7 +96,6 @@ export async function openPostgres(url: string): Promise<Db> {
     max: POOL_SIZE,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
-    types: TYPES,
     application_name: "club-api",
   });
   // A connection cut while idle (the server restarted) is dropped from the pool; the next query

@@ -30,7 +30,7 @@ import {
   writeHistory,
 } from "../members/internal";
 import type { MemberAdminItem } from "../members/schemas";
-import { emitMemberChange, getMemberItem, lockMemberEmails } from "../members/internal";
+import { emitMemberChange, getMemberItem, lockMember, lockMemberEmails } from "../members/internal";
 import { statusOn, todayUtc } from "../members/status";
 import { redeemMembershipPromo } from "../promo";
 import type { AddressRate } from "../ratelimit";
@@ -287,6 +287,7 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
 
 /** The applicant `memberId`, 409 NOT_AWAITING_APPROVAL unless their application awaits a decision. */
 async function applicantOf(t: Queryable, ctx: Ctx, memberId: string): Promise<MemberRow> {
+  await lockMember(t, memberId);
   const m = await getMemberRow(t, ctx.clubId, memberId);
   if (m.application_status !== "pending_approval") throw new Conflict("NOT_AWAITING_APPROVAL");
   return m;

@@ -18,7 +18,7 @@ import { forgetJobsMentioning } from "../jobs";
 import { voidWalletPasses } from "../passes/voided";
 import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";
 import { memberRegistrations } from "./history";
-import { getMemberRow, historyRow, type MemberRow } from "./internal";
+import { getMemberRow, historyRow, lockMember, type MemberRow } from "./internal";
 
 /** Keys of a history row's details that say nothing about who the member was (amounts, periods). */
 const KEPT_DETAILS = ["amount_cents", "payment_method", "payment_id", "months", "fields"] as const;
@@ -73,6 +73,7 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
   const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
   if (seen.stripe_subscription_id) await endStripeSubscriptionNow(ctx.stripe, seen.stripe_subscription_id);
   await ctx.db.tx(async (t) => {
+    await lockMember(t, input.member_id);
     const m = await getMemberRow(t, ctx.clubId, input.member_id);
     const registrationIds = await anonymiseRegistrations(t, ctx, m);
     await t

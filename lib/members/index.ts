@@ -35,6 +35,7 @@ import {
   selectPage,
   writeHistory,
   emitMemberChange,
+  lockMember,
   lockMemberEmails,
 } from "./internal";
 import {
@@ -267,6 +268,7 @@ async function transition(
   // The answer is read in the same transaction: it shows this transition's result, never that of
   // a concurrent one committed in the same group.
   return ctx.db.tx(async (t) => {
+    await lockMember(t, memberId);
     const before = await getMemberRow(t, ctx.clubId, memberId);
     const decided = await decide(before, t);
     // Nothing to change (an update sending the stored values): no write, no history row.

@@ -2,7 +2,7 @@
 // search text, dates, codes, and the history row every transition writes.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "../../db/dialect";
-import { lockName } from "../../db/locks";
+import { lockName, lockRows } from "../../db/locks";
 import type { Db, Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
@@ -308,6 +308,15 @@ export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
 }
 
 /** The member of the club, or 404 (another club's id is unknown here: nothing leaks). */
+/**
+ * Locks the member's row until the transaction ends, before a change that reads it, decides,
+ * then writes (a transition, a payment, an erasure): two such changes of one member, from any
+ * connection, run one after the other, and a member erased meanwhile is not found.
+ */
+export async function lockMember(t: Queryable, memberId: string): Promise<void> {
+  await lockRows(t, members, members.id, memberId);
+}
+
 export async function getMemberRow(q: Queryable, clubId: string, memberId: string): Promise<MemberRow> {
   const [row] = await q
     .select()

@@ -81,7 +81,7 @@ it("simultaneous extends, suspends and reactivations of one member: the history 
     if (calls[i] === "extend") expect(a.status).toBe(200);
     else expect([200, 409]).toContain(a.status);
   }
-  const history = await env.db.read.select().from(memberHistory).where(eq(memberHistory.member_id, id)).orderBy(asc(sql`rowid`));
+  const history = await env.db.read.select().from(memberHistory).where(eq(memberHistory.member_id, id)).orderBy(asc(memberHistory.id));
   expect(history[0].action).toBe("manual_create");
   const transitions = history.slice(1);
   expect(transitions.length).toBe(answers.filter((a) => a.status === 200).length);

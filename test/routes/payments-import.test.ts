@@ -12,6 +12,7 @@ import { authCases } from "../auth-cases";
 import { createEventVia } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, memberRow, seedMember, todayUtc } from "../members-fixtures";
+import { onPostgres } from "../databases";
 
 let env: TestEnv;
 let tier: string;
@@ -240,9 +241,15 @@ describe("POST payments/import: CSV", () => {
     const gone = await joiner("GONEAAA2");
     // Recording the first line erases the second line's member in the same transaction, as an
     // erasure landing between the two would.
-    env.db.raw.exec(
-      `CREATE TRIGGER test_erase_between AFTER INSERT ON payments WHEN NEW.member_id = '${first.id}' BEGIN DELETE FROM members WHERE id = '${gone.id}'; END`,
-    );
+    if (onPostgres) {
+      await env.db.query(
+        `CREATE FUNCTION test_erase_between() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.member_id = '${first.id}' THEN DELETE FROM members WHERE id = '${gone.id}'; END IF; RETURN NEW; END $$`,
+      );
+      await env.db.query("CREATE TRIGGER test_erase_between AFTER INSERT ON payments FOR EACH ROW EXECUTE FUNCTION test_erase_between()");
+    } else
+      env.db.raw.exec(
+        `CREATE TRIGGER test_erase_between AFTER INSERT ON payments WHEN NEW.member_id = '${first.id}' BEGIN DELETE FROM members WHERE id = '${gone.id}'; END`,
+      );
     try {
       const csv = `date,amount,currency,reference\n${todayUtc()},50.00,CHF,${creditorReference("GONEAAA1")}\n${todayUtc()},50.00,CHF,${creditorReference("GONEAAA2")}\n`;
       const res = await importStatement(csv);
@@ -252,7 +259,10 @@ describe("POST payments/import: CSV", () => {
       expect((await memberRow(env, first.id)).payment_status).toBe("paid");
       expect((await paymentsOfClub()).filter((p) => p.member_id === gone.id)).toEqual([]);
     } finally {
-      env.db.raw.exec("DROP TRIGGER test_erase_between");
+      if (onPostgres) {
+        await env.db.query("DROP TRIGGER test_erase_between ON payments");
+        await env.db.query("DROP FUNCTION test_erase_between()");
+      } else env.db.raw.exec("DROP TRIGGER test_erase_between");
     }
   });
 
