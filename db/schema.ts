@@ -334,7 +334,10 @@ export const members = table(
     pass_serial_number: text("pass_serial_number").notNull(),
     /** What the wallet QR code carries: short, upper-case, unique per club. */
     referral_code: text("referral_code").notNull(),
+    /** SHA-256 (hex) of the token of the member's page (/m/<token>): the token itself is only in the answer or mail that carried it. */
     manage_token: text("manage_token"),
+    /** SHA-256 (hex) of the page's address an admin last opened from the dashboard: a second address, so that opening it ends no link the member was mailed. */
+    admin_page_token: text("admin_page_token"),
     tier_id: text("tier_id").references(() => tiers.id),
     pending_tier_id: text("pending_tier_id").references(() => tiers.id),
     pending_tier_change_at: text("pending_tier_change_at"),
@@ -393,6 +396,7 @@ export const members = table(
     index("members_club_status_end_idx").on(t.club_id, t.payment_status, t.membership_end),
     // The member's page is found by its token (/m/<manage_token>).
     uniqueIndex("members_manage_token_unique").on(t.manage_token),
+    uniqueIndex("members_admin_page_token_unique").on(t.admin_page_token),
   ],
 );
 
@@ -919,7 +923,9 @@ export const serverSecrets = table("server_secrets", {
  * A club's webhook endpoint. `secret` is kept as given (`whsec_...`): signing needs it, so only a
  * hash would not do; `previous_secret` still signs until `previous_secret_expires_at` after a
  * rotation. `failing_since`: the first failed attempt of the current run of failures (cleared by
- * a success), which disables the endpoint once it is 3 days old.
+ * a success), which disables the endpoint once it is 3 days old. `timeouts`: the attempts in a
+ * row that got no answer in time (any answer resets it); from the second, deliveries wait until
+ * `paused_until` (lib/webhooks/deliver), so an endpoint that hangs does not hold the workers.
  */
 export const webhookEndpoints = table(
   "webhook_endpoints",
@@ -938,6 +944,8 @@ export const webhookEndpoints = table(
     disabled_reason: text("disabled_reason"),
     disabled_at: text("disabled_at"),
     failing_since: text("failing_since"),
+    timeouts: integer("timeouts").notNull().default(0),
+    paused_until: text("paused_until"),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
   },
@@ -1020,6 +1028,8 @@ export const oauthCodes = table("oauth_codes", {
   scopes: text("scopes", { mode: "json" }).notNull().$type<Record<string, string>>(),
   resource: text("resource").notNull(),
   redirect_uri: text("redirect_uri").notNull(),
+  /** The request named `redirect_uri` (it may be left out when the client has one): the token request must name it too (RFC 6749 section 4.1.3). */
+  redirect_uri_given: integer("redirect_uri_given", { mode: "boolean" }).notNull().default(false),
   code_challenge: text("code_challenge").notNull(),
   expires_at: text("expires_at").notNull(),
   used_at: text("used_at"),
@@ -1063,6 +1073,8 @@ export const oauthTokens = table(
       .references(() => oauthGrants.id),
     kind: text("kind").notNull(),
     token_hash: text("token_hash").notNull().unique(),
+    /** An access token's scopes when a refresh asked for fewer than the grant's (RFC 6749 section 6); null: the grant's. */
+    scopes: text("scopes", { mode: "json" }).$type<Record<string, string>>(),
     expires_at: text("expires_at").notNull(),
     rotated_at: text("rotated_at"),
     created_at: text("created_at").notNull(),
