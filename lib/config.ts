@@ -47,7 +47,11 @@ export type Config = {
 export type StripeSettings = { secretKey: string; webhookSecret: string; apiUrl: string };
 
 /** What the webhook guard allows: link-local and metadata addresses stay refused whatever this says. */
-export type WebhookSettings = { allowPrivate: boolean };
+export type WebhookSettings = {
+  allowPrivate: boolean;
+  /** How long a delivery waits for an answer; DESIGN.md section 15 says 15 s (lib/webhooks/deliver), set only by tests. */
+  deliveryTimeoutMs?: number;
+};
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

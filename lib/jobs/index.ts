@@ -7,7 +7,9 @@
 // (JobKinds) that the caller hands to the run: no module registers anything by being imported, so
 // the server's table (server/jobs) is the whole list of what its worker can run. The worker runs
 // up to JOB_CONCURRENCY jobs at once, but the jobs of one concurrency key (a delivery's device or
-// wallet object, a club's fan-outs) one after the other, in order.
+// wallet object, a club's fan-outs) one after the other, in order, and at most a quarter of the
+// slots for the jobs of one share (one club's webhooks), so one club's slow far ends cannot take
+// every slot.
 import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { hostname } from "node:os";
 import type { Db, Queryable } from "../../db";
@@ -44,6 +46,13 @@ export type JobKind = {
    * up. Without it: 2 s, 4 s, 8 s ... for MAX_ATTEMPTS attempts.
    */
   retryDelaysMs?: readonly number[];
+  /**
+   * The share of the slots its jobs draw on: the jobs of one share hold at most shareCap(limit)
+   * slots at once, whatever their keys. A kind whose far end a club chooses (its webhook
+   * endpoints) names the club here, so that endpoints which hang hold a quarter of the workers
+   * for their timeout, not all of them, and another club's jobs still start at once.
+   */
+  share?: (job: JobRow) => string;
 };
 /** The kinds a run knows, by the `kind` of their rows. A row of another kind fails (and is retried). */
 export type JobKinds = Readonly<Record<string, JobKind>>;
@@ -70,6 +79,9 @@ const MAX_IN_HAND = 500;
 
 /** The kind of `job` in `kinds`; own entries only, so a row's kind never reaches Object's prototype. */
 const kindOf = (kinds: JobKinds, job: JobRow): JobKind | undefined => (Object.hasOwn(kinds, job.kind) ? kinds[job.kind] : undefined);
+
+/** The slots the jobs of one share may hold at once, of a run's `limit`: a quarter, at least one. */
+export const shareCap = (limit: number): number => Math.max(1, Math.floor(limit / 4));
 
 /** The key that orders `job` among the others (JobKind's `orderKey`). */
 export function concurrencyKey(kinds: JobKinds, job: JobRow): string {
@@ -187,6 +199,17 @@ export async function completeJobIn(t: Queryable, job: JobRow, outcome: string):
     .where(eq(jobs.id, job.id));
 }
 
+/**
+ * Puts `job` off until `runAfter` inside `t`, without counting an attempt (its far end is known
+ * to be down for now: a webhook endpoint paused after timeouts). `outcome` says why.
+ */
+export async function deferJobIn(t: Queryable, job: JobRow, runAfter: string, outcome: string): Promise<void> {
+  await t
+    .update(jobs)
+    .set({ status: "pending", run_after: runAfter, outcome, ...RELEASED })
+    .where(eq(jobs.id, job.id));
+}
+
 /** What a failed attempt of `job` writes: pushed back on its kind's schedule (else 2 s, 4 s, 8 s ...), or failed for good. */
 function failure(schedule: readonly number[] | undefined, job: JobRow, env: JobEnv, err: unknown) {
   const attempts = job.attempts + 1;
@@ -262,11 +285,12 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
 }
 
 /**
- * The jobs in hand of one run: at most `limit` handlers at once, and the jobs of one key
- * (concurrencyKey) one after the other in the order they were admitted (`run_after` order, as
- * read). A job stays "in hand" from its admission until its outcome is recorded, so a query made
- * meanwhile leaves it out and no job runs twice at once. After `stop()` (or a failed record)
- * no job starts; the ones running finish and are recorded, the ones queued stay pending.
+ * The jobs in hand of one run: at most `limit` handlers at once, at most shareCap(limit) of one
+ * share (JobKind's `share`), and the jobs of one key (concurrencyKey) one after the other in the
+ * order they were admitted (`run_after` order, as read). A job stays "in hand" from its admission
+ * until its outcome is recorded, so a query made meanwhile leaves it out and no job runs twice at
+ * once. After `stop()` (or a failed record) no job starts; the ones running finish and are
+ * recorded, the ones queued stay pending. This is the one place that decides which job may start.
  */
 class JobPool {
   /** Job ids admitted and not yet recorded (queued or running). */
@@ -276,9 +300,12 @@ class JobPool {
   /** Per key with a chain at work: the jobs queued behind the one running. */
   private readonly chains = new Map<string, JobRow[]>();
   private readonly chainsAtWork = new Set<Promise<void>>();
-  /** Chains waiting for a free slot, first come first served. */
-  private readonly waiting: (() => void)[] = [];
+  /** Chains waiting for a slot, first come first served among those whose share has room. */
+  private readonly waiting: { share: string | null; go: () => void }[] = [];
   private running = 0;
+  /** Slots held per share. */
+  private readonly held = new Map<string, number>();
+  private readonly perShare: number;
   private halted = false;
   private progressed!: Promise<void>;
   private signal!: () => void;
@@ -294,6 +321,7 @@ class JobPool {
     private readonly envFor: () => JobEnv,
     private readonly stopped: () => boolean = () => false,
   ) {
+    this.perShare = shareCap(limit);
     this.rearm();
   }
 
@@ -323,13 +351,25 @@ class JobPool {
     return this.inHand.size === 0;
   }
 
-  /** Whether reading more due jobs could give a free slot work: few chains wait for a slot, and the hand is not full. */
+  /**
+   * Whether reading more due jobs could give a free slot work: few chains wait for a slot, and
+   * the hand is not full. Chains held back by their share's cap do not count: a free slot cannot
+   * go to them, so the jobs of other shares must still be read.
+   */
   get wantsMore(): boolean {
-    return !this.closed && this.waiting.length < this.limit && this.inHand.size < MAX_IN_HAND;
+    if (this.closed || this.inHand.size >= MAX_IN_HAND) return false;
+    let ready = 0;
+    for (const w of this.waiting) if (this.shareHasRoom(w.share)) ready++;
+    return ready < this.limit;
   }
 
   stop() {
     this.halted = true;
+    this.notify();
+  }
+
+  /** Makes the run look for due jobs now, though none of its own was recorded (its jobs may all be waiting on slow far ends). */
+  wake() {
     this.notify();
   }
 
@@ -352,16 +392,21 @@ class JobPool {
     this.chainsAtWork.add(chain);
   }
 
-  /** Runs the jobs of one key in turn, each once a slot is free. */
+  private shareOf(job: JobRow): string | null {
+    return kindOf(this.kinds, job)?.share?.(job) ?? null;
+  }
+
+  /** Runs the jobs of one key in turn, each once a slot is free (and its share has room). */
   private async chain(key: string, queue: JobRow[]): Promise<void> {
     try {
       while (queue.length && !this.closed) {
-        await this.acquire();
+        const share = this.shareOf(queue[0]);
+        await this.acquire(share);
         const job = queue.shift() as JobRow;
         if (this.closed) {
           this.inHand.delete(job.id);
           this.dropped.push(job.id);
-          this.release();
+          this.release(share);
           break;
         }
         this.ran++;
@@ -372,7 +417,7 @@ class JobPool {
           this.halted = true;
         } finally {
           this.inHand.delete(job.id);
-          this.release();
+          this.release(share);
         }
       }
     } finally {
@@ -386,19 +431,41 @@ class JobPool {
     }
   }
 
-  private acquire(): Promise<void> {
-    if (this.running < this.limit) {
-      this.running++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
+  private shareHasRoom(share: string | null): boolean {
+    return share === null || (this.held.get(share) ?? 0) < this.perShare;
   }
 
-  /** Hands the slot to the next waiting chain, else frees it. */
-  private release() {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
+  private take(share: string | null) {
+    this.running++;
+    if (share !== null) this.held.set(share, (this.held.get(share) ?? 0) + 1);
+  }
+
+  private acquire(share: string | null): Promise<void> {
+    if (this.running < this.limit && this.shareHasRoom(share)) {
+      this.take(share);
+      return Promise.resolve();
+    }
+    return new Promise((go) => this.waiting.push({ share, go }));
+  }
+
+  /** Frees a slot of `share`, then hands free slots to the waiting chains whose share has room, in their order. */
+  private release(share: string | null) {
+    this.running--;
+    if (share !== null) {
+      const left = (this.held.get(share) ?? 1) - 1;
+      if (left) this.held.set(share, left);
+      else this.held.delete(share);
+    }
+    for (let i = 0; i < this.waiting.length && this.running < this.limit; ) {
+      const next = this.waiting[i];
+      if (!this.shareHasRoom(next.share)) {
+        i++;
+        continue;
+      }
+      this.waiting.splice(i, 1);
+      this.take(next.share);
+      next.go();
+    }
     this.notify();
   }
 
@@ -469,8 +536,11 @@ export function startJobWorker(db: Db, config: Config, kinds: JobKinds, interval
     }
   };
   const tick = () => {
-    if (running || stopped) return;
-    running = run();
+    if (stopped) return;
+    // A run in progress reads due jobs each time one of its own is recorded; when every job in
+    // hand waits on a far end that does not answer, the tick makes it read the new ones anyway.
+    if (running) (pool as JobPool | null)?.wake();
+    else running = run();
   };
   const timer = setInterval(tick, intervalMs);
   // The leases of the jobs in hand, renewed well before they lapse while they are worked on.

@@ -5,7 +5,9 @@
 // POSTs with a 15 s timeout and no redirect followed, and records what came back. Only a 2xx
 // counts. Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; a 410 disables the endpoint,
 // as do 3 days of failures (then the club's contact is mailed). A crash between the send and
-// its record sends again: at least once, never lost.
+// its record sends again: at least once, never lost. A club's deliveries hold at most a quarter
+// of the job slots at once (the kind's `share`), and an endpoint that keeps timing out is paused
+// (its deliveries wait, no attempt counted), so a club's hanging endpoints delay no other club.
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { Webhook as Signer } from "standardwebhooks";
 import type { Db } from "../../db";
@@ -15,6 +17,7 @@ import { WEBHOOK_DISABLED_TEXTS } from "../i18n/texts";
 import { newId } from "../ids";
 import {
   completeJobIn,
+  deferJobIn,
   enqueueJob,
   failJobIn,
   type JobEnv,
@@ -32,6 +35,17 @@ import { checkWebhookUrl } from "./guard";
 /** Waits before each retry (Standard Webhooks' usual schedule): 8 attempts over about 27 h. */
 export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
 export const DELIVERY_TIMEOUT_MS = 15_000;
+/**
+ * From this many timeouts in a row, the endpoint is paused: 1 min, then twice as long at each
+ * further timeout, 1 h at most (so it is still tried hourly, and the 3 days' rule still applies).
+ */
+export const PAUSE_FROM_TIMEOUTS = 2;
+export const PAUSE_BASE_MS = 60_000;
+export const PAUSE_MAX_MS = 3_600_000;
+
+/** How long an endpoint with `timeouts` timeouts in a row is paused (0: not). */
+export const pauseAfter = (timeouts: number): number =>
+  timeouts < PAUSE_FROM_TIMEOUTS ? 0 : Math.min(PAUSE_MAX_MS, PAUSE_BASE_MS * 2 ** (timeouts - PAUSE_FROM_TIMEOUTS));
 /** An endpoint failing without a success for this long is disabled. */
 export const FAILING_LIMIT_MS = 3 * 86_400_000;
 /** How much of an answer the delivery log keeps. */
@@ -41,6 +55,8 @@ export const WEBHOOK_DISABLED_MAIL = "webhook_disabled_mail";
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type Attempt = { status_code: number | null; duration_ms: number; response_body: string | null; error: string | null };
+/** An attempt, and whether it went unanswered for the whole timeout (what pauses an endpoint). */
+type Tried = { attempt: Attempt; timedOut: boolean };
 
 /** The `webhook-*` headers of `payload`: one `v1,` signature per secret in use at `now`, space-separated. */
 export function signedHeaders(
@@ -80,12 +96,13 @@ async function firstKb(res: Response): Promise<string> {
 }
 
 /** One attempt: the guard, then the signed POST. Never throws. */
-async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv): Promise<Attempt> {
+async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv): Promise<Tried> {
   const verdict = await checkWebhookUrl(endpoint.url, env.config.webhooks);
   if (!verdict.ok) {
     const hint = verdict.private ? " (WEBHOOK_ALLOW_PRIVATE=true allows it)" : "";
-    return { status_code: null, duration_ms: 0, response_body: null, error: `WEBHOOK_URL_NOT_ALLOWED: ${verdict.reason}${hint}` };
+    return { attempt: { status_code: null, duration_ms: 0, response_body: null, error: `WEBHOOK_URL_NOT_ALLOWED: ${verdict.reason}${hint}` }, timedOut: false };
   }
+  const timeoutMs = env.config.webhooks.deliveryTimeoutMs ?? DELIVERY_TIMEOUT_MS;
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
@@ -98,17 +115,20 @@ async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv
       },
       body: delivery.payload,
       redirect: "manual",
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const body = await firstKb(res).catch(() => "");
-    return { status_code: res.status, duration_ms: took(), response_body: body, error: null };
+    return { attempt: { status_code: res.status, duration_ms: took(), response_body: body, error: null }, timedOut: false };
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
     return {
-      status_code: null,
-      duration_ms: took(),
-      response_body: null,
-      error: timedOut ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : String(err).slice(0, 500),
+      attempt: {
+        status_code: null,
+        duration_ms: took(),
+        response_body: null,
+        error: timedOut ? `no answer within ${timeoutMs / 1000} s` : String(err).slice(0, 500),
+      },
+      timedOut,
     };
   }
 }
@@ -133,7 +153,7 @@ function statements(db: Db) {
     ),
     failingSince: db.prepareTx("webhooks.deliver.failing", (q) =>
       q
-        .select({ enabled: webhookEndpoints.enabled, failing_since: webhookEndpoints.failing_since })
+        .select({ enabled: webhookEndpoints.enabled, failing_since: webhookEndpoints.failing_since, timeouts: webhookEndpoints.timeouts })
         .from(webhookEndpoints)
         .where(eq(webhookEndpoints.id, p("id")))
         .limit(1),
@@ -182,7 +202,16 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
     });
     return RECORDED;
   }
-  const tried = await attempt(endpoint, delivery, env);
+  // Paused after timeouts: the delivery waits, no attempt counted, no slot held for 15 s.
+  if (endpoint.paused_until && endpoint.paused_until > now) {
+    const until = endpoint.paused_until;
+    await db.tx(async (t) => {
+      await t.update(webhookDeliveries).set({ next_attempt_at: until }).where(eq(webhookDeliveries.id, delivery.id));
+      await deferJobIn(t, job, until, `endpoint paused until ${until}: it kept timing out`);
+    });
+    return RECORDED;
+  }
+  const { attempt: tried, timedOut } = await attempt(endpoint, delivery, env);
   const ok = tried.status_code !== null && tried.status_code >= 200 && tried.status_code < 300;
   const outcome = outcomeOf(tried);
   const attempts = delivery.attempts + 1;
@@ -192,9 +221,17 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   await db.tx(async (t) => {
     await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
     const [current] = await q.failingSince(t).execute({ id: endpoint.id });
+    // Timeouts in a row: any answer (or a failure that came quickly) ends the run.
+    const timeouts = timedOut ? (current?.timeouts ?? 0) + 1 : 0;
+    const pause = pauseAfter(timeouts);
+    const pacing: Partial<EndpointRow> = {};
+    if (current && current.timeouts !== timeouts) pacing.timeouts = timeouts;
+    if (pause) pacing.paused_until = new Date(env.now.getTime() + pause).toISOString();
+    else if (current?.timeouts) pacing.paused_until = null;
     if (ok) {
       await q.succeeded(t).execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
-      if (current?.failing_since) await t.update(webhookEndpoints).set({ failing_since: null }).where(eq(webhookEndpoints.id, endpoint.id));
+      if (current?.failing_since) pacing.failing_since = null;
+      if (Object.keys(pacing).length) await t.update(webhookEndpoints).set(pacing).where(eq(webhookEndpoints.id, endpoint.id));
       await completeJobIn(t, job, outcome);
       return;
     }
@@ -214,11 +251,14 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
     if (current?.enabled && disable) {
       await t
         .update(webhookEndpoints)
-        .set({ enabled: false, disabled_reason: disable, disabled_at: now, failing_since: failingSince, updated_at: now })
+        .set({ ...pacing, enabled: false, disabled_reason: disable, disabled_at: now, failing_since: failingSince, updated_at: now })
         .where(eq(webhookEndpoints.id, endpoint.id));
       await enqueueJob(t, { clubId: endpoint.club_id, kind: WEBHOOK_DISABLED_MAIL, payload: { endpoint_id: endpoint.id, reason: disable } });
-    } else if (current && !current.failing_since) {
-      await t.update(webhookEndpoints).set({ failing_since: failingSince }).where(eq(webhookEndpoints.id, endpoint.id));
+    } else if (current && (!current.failing_since || Object.keys(pacing).length)) {
+      await t
+        .update(webhookEndpoints)
+        .set({ ...pacing, failing_since: failingSince })
+        .where(eq(webhookEndpoints.id, endpoint.id));
     }
     // Pushed back on the schedule (the job's own count: a manual retry starts a new one), or failed for good.
     await failJobIn(t, job, env, last ? new PermanentFailure(outcome) : new TemporaryFailure(outcome), RETRY_DELAYS_MS);
@@ -265,6 +305,7 @@ export const WEBHOOK_JOBS: JobKinds = {
   [WEBHOOK_DELIVERY]: {
     run: runDelivery,
     orderKey: (job) => `webhook:${String(job.payload.endpoint_id)}`,
+    share: (job) => `webhooks:${job.club_id}`,
     retryDelaysMs: RETRY_DELAYS_MS,
   },
   [WEBHOOK_DISABLED_MAIL]: { run: runDisabledMail },

@@ -44,6 +44,7 @@ function toWebhook(row: EndpointRow): Webhook {
     disabled_reason: row.disabled_reason as Webhook["disabled_reason"],
     disabled_at: row.disabled_at,
     failing_since: row.failing_since,
+    paused_until: row.paused_until && row.paused_until > nowIso() ? row.paused_until : null,
     previous_secret_expires_at: row.previous_secret_expires_at,
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -72,6 +73,11 @@ async function assertUrlAllowed(ctx: Ctx, url: string): Promise<void> {
   if (verdict.ok || verdict.unresolved) return;
   const code = verdict.private ? "WEBHOOK_URL_PRIVATE" : "WEBHOOK_URL_NOT_ALLOWED";
   throw new ValidationFailed([{ loc: ["body", "url"], code, params: { reason: verdict.reason } }], "WEBHOOK_URL_NOT_ALLOWED");
+}
+
+/** An admin's retry or test goes out now, even to an endpoint paused after timeouts (they may have just fixed it). */
+async function resumeEndpoint(t: Queryable, endpoint: EndpointRow): Promise<void> {
+  if (endpoint.paused_until) await t.update(webhookEndpoints).set({ paused_until: null }).where(eq(webhookEndpoints.id, endpoint.id));
 }
 
 /** `["*"]` alone when every type is asked for; duplicates dropped. */
@@ -117,10 +123,13 @@ export const updateWebhook = verb("access_control:edit", async (ctx: Ctx, input:
   return ctx.db.tx(async (t) => {
     const current = await getEndpointRow(t, ctx.clubId, input.webhook_id);
     const set: Partial<EndpointRow> = {};
+    // Another address is another far end: its predecessor's timeouts say nothing of it.
     if (input.url !== undefined) set.url = input.url;
+    if (input.url !== undefined && input.url !== current.url) Object.assign(set, { timeouts: 0, paused_until: null });
     if (input.events !== undefined) set.events = normalEvents(input.events);
     if (input.description !== undefined) set.description = input.description;
-    if (input.enabled === true && !current.enabled) Object.assign(set, { enabled: true, disabled_reason: null, disabled_at: null, failing_since: null });
+    if (input.enabled === true && !current.enabled)
+      Object.assign(set, { enabled: true, disabled_reason: null, disabled_at: null, failing_since: null, timeouts: 0, paused_until: null });
     if (input.enabled === false && current.enabled) Object.assign(set, { enabled: false, disabled_reason: "manual", disabled_at: nowIso() });
     if (!Object.keys(set).length) return toWebhook(current);
     const [row] = await t
@@ -221,6 +230,7 @@ export const retryWebhookDelivery = verb(
         .where(and(eq(webhookDeliveries.endpoint_id, endpoint.id), eq(webhookDeliveries.id, input.delivery_id)))
         .limit(1);
       if (!delivery) throw new NotFound("WEBHOOK_DELIVERY_NOT_FOUND");
+      await resumeEndpoint(t, endpoint);
       await requeueDelivery(t, endpoint, delivery.id);
       return oneDelivery(t, delivery.id);
     });
@@ -232,6 +242,7 @@ export const testWebhook = verb("access_control:edit", async (ctx: Ctx, input: {
   return ctx.db.tx(async (t) => {
     const endpoint = await getEndpointRow(t, ctx.clubId, input.webhook_id);
     if (!endpoint.enabled) throw new Conflict("WEBHOOK_DISABLED");
+    await resumeEndpoint(t, endpoint);
     const message = { type: TEST_EVENT, ...messageOf(TEST_EVENT, { webhook_id: endpoint.id, club_id: ctx.clubId, message: "This is a test event." }) };
     const [id] = await queueDeliveries(ctx.db, t, [endpoint], message);
     return oneDelivery(t, id);

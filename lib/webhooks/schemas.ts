@@ -74,6 +74,10 @@ export const Webhook = z
       .meta({ description: "`gone`: the endpoint answered 410; `failing`: every attempt failed for 3 days; `manual`: disabled by an admin." }),
     disabled_at: dateTimeOutput().nullable(),
     failing_since: dateTimeOutput().nullable().meta({ description: "First failure of the current run of failures (null after a success)." }),
+    paused_until: dateTimeOutput().nullable().meta({
+      description:
+        "Set after two attempts in a row got no answer within 15 s: deliveries wait until then, without counting an attempt (1 min, doubling at each further timeout, 1 h at most). Any answer, a retry, a test or a change of URL ends it.",
+    }),
     previous_secret_expires_at: dateTimeOutput().nullable().meta({ description: "After a rotation, the old secret also signs until then (24 h)." }),
     created_at: dateTimeOutput(),
     updated_at: dateTimeOutput(),

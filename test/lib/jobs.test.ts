@@ -26,6 +26,7 @@ import {
   PermanentFailure,
   recurringJob,
   runDueJobs,
+  shareCap,
   startJobWorker,
   TemporaryFailure,
 } from "../../lib/jobs";
@@ -303,6 +304,71 @@ it("a handler that throws still records its back-off (or its failure) while the 
   expect(await runDueJobs(env.db, { kinds: KINDS, config: at4(), now: new Date(now.getTime() + 1000) })).toBe(0);
 });
 
+/** Per share: handlers of it in flight now, and the most seen at once. */
+const shares = new Map<string, { now: number; max: number }>();
+const sharedKind: JobKind = {
+  run: async (db, job, env) => {
+    const share = shares.get(String(job.payload.share)) ?? { now: 0, max: 0 };
+    shares.set(String(job.payload.share), share);
+    share.now++;
+    share.max = Math.max(share.max, share.now);
+    try {
+      return await gated.run(db, job, env);
+    } finally {
+      share.now--;
+    }
+  },
+  orderKey: (job) => `test_shared:${job.id}`,
+  share: (job) => String(job.payload.share),
+};
+
+it("the jobs of one share hold at most a quarter of the slots: another share's job, and a job of no share, start at once beside them", async () => {
+  resetFlight();
+  shares.clear();
+  held = gate();
+  expect(shareCap(8)).toBe(2);
+  expect([1, 3, 4, 64].map(shareCap)).toEqual([1, 1, 1, 16]);
+  // Six jobs of club x's share are due first (its slow far ends), then one of y and one of no share.
+  await queue(
+    "test_shared",
+    Array.from({ length: 6 }, (_, i) => ({ share: "x", i })),
+  );
+  await queue("test_shared", [{ share: "y" }]);
+  await queue("test_gated", [{ i: 0 }]);
+  const ran = runDueJobs(env.db, { kinds: KINDS, config: { ...env.config, jobConcurrency: 8 } });
+  await waitFor(async () => flight.now === 4, 2_000);
+  await Bun.sleep(50);
+  // Two of x hold their quarter of the 8 slots; y's and the unshared job did not wait behind the four others of x.
+  expect(flight.now).toBe(4);
+  expect(shares.get("x")).toEqual({ now: 2, max: 2 });
+  expect(shares.get("y")).toEqual({ now: 1, max: 1 });
+  held.open();
+  expect(await ran).toBe(8);
+  expect(shares.get("x")?.max).toBe(2);
+  expect((await jobsOf("test_shared")).map((j) => j.status)).toEqual(Array.from({ length: 7 }, () => "done"));
+});
+
+it("a running worker whose jobs all wait on far ends that do not answer still starts a job queued meanwhile (the tick wakes it)", async () => {
+  resetFlight();
+  shares.clear();
+  held = gate();
+  await queue(
+    "test_shared",
+    Array.from({ length: 4 }, (_, i) => ({ share: "x", i })),
+  );
+  const worker = startJobWorker(env.db, { ...env.config, jobConcurrency: 8 }, KINDS, 50);
+  try {
+    await waitFor(async () => flight.now === 2, 2_000);
+    // Nothing is recorded while x's jobs hang: only the tick makes the run read y's job.
+    await queue("test_shared", [{ share: "y" }]);
+    await waitFor(async () => flight.now === 3, 1_000);
+    expect(shares.get("y")?.now).toBe(1);
+  } finally {
+    held.open();
+    await worker.stop();
+  }
+});
+
 /** The product's kinds and this file's probes: the table every run of this file is given. */
 const KINDS: JobKinds = {
   ...JOB_KINDS,
@@ -313,6 +379,7 @@ const KINDS: JobKinds = {
   test_paced: paced,
   test_keyed: keyed,
   test_mixed: mixed,
+  test_shared: sharedKind,
 };
 
 it("a job of a kind the table does not name fails and is retried, as any failure", async () => {

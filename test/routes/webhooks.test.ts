@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
-import { DELIVERY_LOG_KEEP_DAYS, purgeDeliveryLog } from "../../lib/webhooks/deliver";
+import { DELIVERY_LOG_KEEP_DAYS, pauseAfter, purgeDeliveryLog } from "../../lib/webhooks/deliver";
 import { runDueJobs } from "../../lib/jobs";
 import { checkWebhookUrl } from "../../lib/webhooks/guard";
 import { JOB_KINDS } from "../../server/jobs";
@@ -15,7 +15,7 @@ import { setup, type TestEnv } from "../helpers";
 type Received = { path: string; headers: Record<string, string>; body: string };
 const received: Received[] = [];
 /** What the receiver answers per path: a status (200 by default) or a Response. */
-const answers: Record<string, number | (() => Response)> = {};
+const answers: Record<string, number | (() => Response | Promise<Response>)> = {};
 const inbox: { to: string[]; raw: string }[] = [];
 
 let receiver: ReturnType<typeof Bun.serve>;
@@ -391,6 +391,71 @@ describe("delivery", () => {
     const [d] = await deliveries(moved.id);
     expect(d).toMatchObject({ status: "pending", last_status_code: 302 });
     expect(at("/moved-here")).toHaveLength(0);
+  });
+
+  it("an endpoint that times out twice in a row is paused: its deliveries wait without an attempt, for 1 min, then 2, 4 ... 1 h at most; an answer ends it", async () => {
+    expect([0, 1, 2, 3, 4, 8, 20].map(pauseAfter)).toEqual([0, 0, 60_000, 120_000, 240_000, 3_600_000, 3_600_000]);
+    // The receiver answers after 1 s; deliveries here wait 0.1 s (the 15 s of DESIGN.md, shortened for the test).
+    answers["/hangs"] = () => Bun.sleep(1_000).then(() => new Response("late"));
+    const config = { ...env.config, webhooks: { ...env.config.webhooks, deliveryTimeoutMs: 100 } };
+    const slow = await hook("/hangs", ["member.created"]);
+    for (let i = 0; i < 3; i++) await addMember();
+    const t0 = Date.now() + 1000;
+    await drain(new Date(t0), config);
+    // Two attempts went unanswered; the third delivery waits for the pause's end, no attempt counted.
+    expect(at("/hangs")).toHaveLength(2);
+    const pausedUntil = new Date(t0 + 60_000).toISOString();
+    const [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, slow.id));
+    expect(endpoint).toMatchObject({ timeouts: 2, paused_until: pausedUntil, enabled: true });
+    const [third, second, first] = await deliveries(slow.id);
+    expect(first).toMatchObject({ status: "pending", attempt_count: 1 });
+    expect(first.attempts[0].error).toBe("no answer within 0.1 s");
+    expect(second).toMatchObject({ status: "pending", attempt_count: 1 });
+    expect(third).toMatchObject({ status: "pending", attempt_count: 0, next_attempt_at: pausedUntil });
+    const [job] = await env.db.read
+      .select()
+      .from(jobs)
+      .where(eq(jobs.id, (await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, third.id)))[0].job_id as string));
+    expect(job).toMatchObject({ status: "pending", attempts: 0, run_after: pausedUntil });
+    expect(job.outcome).toContain("paused");
+    // The API shows the pause.
+    const listed = (await env.call("GET", club("/webhooks"))).body.items.find((w: { id: string }) => w.id === slow.id);
+    expect(listed.paused_until).toBe(pausedUntil);
+    // The first delivery's retry (due after 5 s) waits too: nothing is sent during the pause.
+    await drain(new Date(t0 + 30_000), config);
+    expect(at("/hangs")).toHaveLength(2);
+    expect((await deliveries(slow.id)).map((d: { attempt_count: number }) => d.attempt_count)).toEqual([0, 1, 1]);
+    // Still hanging at the pause's end: one probe, then paused twice as long.
+    await drain(new Date(t0 + 61_000), config);
+    expect(at("/hangs")).toHaveLength(3);
+    const [again] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, slow.id));
+    expect(again).toMatchObject({ timeouts: 3, paused_until: new Date(t0 + 61_000 + 120_000).toISOString() });
+    // It answers again: every delivery goes (the probe's own after its 5 min retry), and the endpoint is no longer paused.
+    answers["/hangs"] = 200;
+    await drain(new Date(t0 + 61_000 + 300_000), config);
+    expect((await deliveries(slow.id)).map((d: { status: string }) => d.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
+    const [healed] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, slow.id));
+    expect(healed).toMatchObject({ timeouts: 0, failing_since: null });
+    expect((await env.call("GET", club("/webhooks"))).body.items.find((w: { id: string }) => w.id === slow.id).paused_until).toBeNull();
+    await env.call("DELETE", club(`/webhooks/${slow.id}`));
+  });
+
+  it("an admin's retry or test goes out at once to a paused endpoint (they may have fixed it)", async () => {
+    answers["/paused"] = 200;
+    const paused = await hook("/paused", ["member.created"]);
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    await env.db.tx((t) => t.update(webhookEndpoints).set({ timeouts: 5, paused_until: until }).where(eq(webhookEndpoints.id, paused.id)));
+    await addMember();
+    await drain();
+    expect(at("/paused")).toHaveLength(0);
+    const [waiting] = await deliveries(paused.id);
+    expect(waiting).toMatchObject({ status: "pending", attempt_count: 0, next_attempt_at: until });
+    expect((await env.call("POST", club(`/webhooks/${paused.id}/deliveries/${waiting.id}/retry`))).status).toBe(202);
+    await drain();
+    expect(at("/paused")).toHaveLength(1);
+    const [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, paused.id));
+    expect(endpoint).toMatchObject({ timeouts: 0, paused_until: null });
+    await env.call("DELETE", club(`/webhooks/${paused.id}`));
   });
 
   it("retries a delivery by hand, with a new schedule; the old job stands down", async () => {
