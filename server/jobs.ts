@@ -12,9 +12,10 @@ import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
 import { remindersSchedule } from "../lib/reminders";
 import { deliveryLogPurge, WEBHOOK_JOBS } from "../lib/webhooks/deliver";
 import { oauthPurge } from "../lib/oauth/grants";
+import { oauthClientsPurge } from "../lib/oauth/clients";
 
 /** The jobs that repeat for as long as the server runs: the reminders, and the purges that keep tables from growing for ever. */
-export const RECURRING: readonly Recurring[] = [idempotencyPurge, remindersSchedule, jobsPurge, deliveryLogPurge, oauthPurge];
+export const RECURRING: readonly Recurring[] = [idempotencyPurge, remindersSchedule, jobsPurge, deliveryLogPurge, oauthPurge, oauthClientsPurge];
 
 export const JOB_KINDS: JobKinds = Object.assign(
   { ...CARD_JOBS, ...MAIL_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS, ...CARD_EMAIL_JOBS, ...STRIPE_JOBS },

@@ -2,7 +2,7 @@
 // (the pipeline's CORS), and refusals in OAuth's own shape `{error, error_description}` (RFC 6749
 // section 5.2), the one exception to section 5's `{detail, code}`.
 import type { PublicCtx } from "../lib/context";
-import { AppError, OAuthRefused } from "../lib/errors";
+import { AppError, OAuthRefused, RateLimited } from "../lib/errors";
 import { REGISTER_PATH } from "../lib/oauth/metadata";
 import type { AddressRate } from "../lib/ratelimit";
 import { route } from "./route";
@@ -34,7 +34,8 @@ export async function oauthAnswer(run: () => Promise<Response>): Promise<Respons
       const headers: Record<string, string> = err.status === 401 ? { "www-authenticate": 'Bearer error="invalid_client"' } : {};
       return oauthJson(err.status, { error: err.error, error_description: err.description }, headers);
     }
-    if (err instanceof AppError) return oauthJson(400, { error: "invalid_request", error_description: err.code });
+    // A count exceeded inside the verb answers as the route's own rate does: the house 429 with Retry-After.
+    if (err instanceof AppError && !(err instanceof RateLimited)) return oauthJson(400, { error: "invalid_request", error_description: err.code });
     throw err;
   }
 }

@@ -9,7 +9,6 @@ import { OAUTH_TEXTS, type OAuthTexts } from "../../lib/i18n/dashboard-oauth";
 import type { Locale } from "../../lib/i18n";
 import {
   AUTHORIZE_PARAMS,
-  type AuthorizeParams,
   type AuthorizeRequest,
   answerAuthorizeRequest,
   grantable,
@@ -24,15 +23,6 @@ import { definePage, type PageInput } from "../page";
 
 /** 303 to the client's redirect URI (another site: not the frame's redirectTo, which stays in /admin). */
 const toClient = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
-
-function paramsOf(source: URLSearchParams | FormData): AuthorizeParams {
-  const out: AuthorizeParams = {};
-  for (const name of AUTHORIZE_PARAMS) {
-    const value = source.get(name);
-    if (typeof value === "string" && value !== "") out[name] = value;
-  }
-  return out;
-}
 
 function Shell(props: { locale: Locale; title: string; children?: unknown }): Html {
   return (
@@ -125,7 +115,7 @@ function picked(form: FormData): Scopes {
 async function read(input: PageInput, source: URLSearchParams | FormData): Promise<AuthorizeRequest | Response> {
   const t = OAUTH_TEXTS[input.locale];
   try {
-    const request = await readAuthorizeRequest(input.ctx, paramsOf(source));
+    const request = await readAuthorizeRequest(input.ctx, source);
     return "location" in request ? toClient(request.location) : request;
   } catch (err) {
     if (err instanceof NotRedirectable) return refusedPage(input.locale, t, err);

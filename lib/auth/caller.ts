@@ -80,7 +80,8 @@ async function resolveAccessToken(db: Db, token: string, now: Date, resource: st
     adminId: admin.id,
     clubId: grant.club_id,
     locale: known.locale,
-    scopes: capToAdmin(grant.scopes as Scopes, admin.read_only),
+    // A token a refresh narrowed carries its own scopes (always within the grant's).
+    scopes: capToAdmin((row.token.scopes ?? grant.scopes) as Scopes, admin.read_only),
     readOnly: admin.read_only,
     isSuperadmin: admin.is_superadmin,
     keyId: grant.id,

@@ -22,9 +22,31 @@ export const AUTHORIZE_PARAMS = [
 ] as const;
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMS)[number], string>>;
 
+/** Where the parameters come from: the query (URLSearchParams) or the consent form (FormData). */
+export type ParamSource = { getAll(name: string): unknown[] };
+
+/**
+ * The request's parameters (an empty one is absent), and those given more than once: RFC 6749
+ * section 3.1 says each is sent at most once, and reading only the first of two lets a page that
+ * appends its own (`redirect_uri`, `scope`) pass what the client did not mean.
+ */
+export function authorizeParamsOf(source: ParamSource): { params: AuthorizeParams; repeated: string[] } {
+  const params: AuthorizeParams = {};
+  const repeated: string[] = [];
+  for (const name of AUTHORIZE_PARAMS) {
+    const values = source.getAll(name);
+    if (values.length > 1) repeated.push(name);
+    const value = values[0];
+    if (typeof value === "string" && value !== "") params[name] = value;
+  }
+  return { params, repeated };
+}
+
 export type AuthorizeRequest = {
   client: OAuthClient;
   redirectUri: string;
+  /** The request named it (it may be left out when the client has only one): the token request must name it too. */
+  redirectUriGiven: boolean;
   state: string | undefined;
   /** What the client asked for, unknown scopes left out. */
   asked: Scopes;
@@ -54,12 +76,17 @@ function redirectWith(redirectUri: string, values: Record<string, string | undef
 }
 
 /**
- * Checks an authorization request. Throws NotRedirectable (unknown client, foreign redirect URI)
- * or returns a Redirect carrying OAuth's error (`unsupported_response_type`, `invalid_request`
- * for a missing or `plain` PKCE challenge, `invalid_target` for a resource other than
- * BASE_URL/mcp). A missing `resource` means BASE_URL/mcp, the only resource there is.
+ * Reads and checks an authorization request. Throws NotRedirectable (unknown client, foreign
+ * redirect URI, either given twice) or returns a Redirect carrying OAuth's error
+ * (`invalid_request` for a parameter given twice or a missing or `plain` PKCE challenge,
+ * `unsupported_response_type`, `invalid_target` for a resource other than BASE_URL/mcp). A
+ * missing `resource` means BASE_URL/mcp, the only resource there is.
  */
-export async function readAuthorizeRequest(ctx: Ctx, params: AuthorizeParams, via: DocumentFetch = {}): Promise<AuthorizeRequest | Redirect> {
+export async function readAuthorizeRequest(ctx: Ctx, source: ParamSource, via: DocumentFetch = {}): Promise<AuthorizeRequest | Redirect> {
+  const { params, repeated } = authorizeParamsOf(source);
+  // Which client, and where to send a refusal, must be beyond doubt before anything is sent there.
+  if (repeated.includes("client_id")) throw new NotRedirectable("client", "client_id is given more than once");
+  if (repeated.includes("redirect_uri")) throw new NotRedirectable("redirect_uri", "redirect_uri (given more than once)");
   if (!params.client_id) throw new NotRedirectable("client", "client_id is missing");
   let client: OAuthClient;
   try {
@@ -74,13 +101,23 @@ export async function readAuthorizeRequest(ctx: Ctx, params: AuthorizeParams, vi
     throw new NotRedirectable("redirect_uri", redirectUri ?? "redirect_uri is missing");
   const fail = (error: string, description: string) =>
     redirectWith(redirectUri, { error, error_description: description, state: params.state, iss: ctx.baseUrl });
+  if (repeated.length) return fail("invalid_request", `${repeated.join(", ")} given more than once`);
   if (params.response_type !== "code") return fail("unsupported_response_type", "response_type must be code");
   if (!params.code_challenge) return fail("invalid_request", "code_challenge is required (PKCE)");
   if (params.code_challenge_method !== "S256") return fail("invalid_request", "code_challenge_method must be S256");
   if (!CHALLENGE.test(params.code_challenge)) return fail("invalid_request", "code_challenge is not an S256 challenge");
   const resource = params.resource ?? mcpResource(ctx.baseUrl);
   if (resource !== mcpResource(ctx.baseUrl)) return fail("invalid_target", `resource must be ${mcpResource(ctx.baseUrl)}`);
-  return { client, redirectUri, state: params.state, asked: parseScopeParam(params.scope), codeChallenge: params.code_challenge, resource, params };
+  return {
+    client,
+    redirectUri,
+    redirectUriGiven: params.redirect_uri !== undefined,
+    state: params.state,
+    asked: parseScopeParam(params.scope),
+    codeChallenge: params.code_challenge,
+    resource,
+    params,
+  };
 }
 
 /** What the admin may grant: their own rights (a read-only admin: view only). */
@@ -112,6 +149,7 @@ export async function answerAuthorizeRequest(
   const code = await issueCode(ctx.db, ctx.actor, {
     client: request.client,
     redirectUri: request.redirectUri,
+    redirectUriGiven: request.redirectUriGiven,
     scopes: decision.scopes,
     resource: request.resource,
     codeChallenge: request.codeChallenge,

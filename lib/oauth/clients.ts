@@ -2,13 +2,18 @@
 // client registration, or named by the https URL of a client ID metadata document, which is
 // fetched through the webhooks' SSRF guard, validated and cached here. Every client is public
 // (PKCE, no secret); a redirect URI is https, or http on a loopback address with any port.
-import { eq } from "drizzle-orm";
+// Registration is open to anyone, so what it may store is bounded: small fields, a count per
+// address and for the whole server per hour, and an hourly sweep of the clients no admin ever
+// allowed (a day after they came).
+import { and, eq, lt, notExists, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db";
-import { oauthClients } from "../../db/schema";
+import { oauthClients, oauthCodes, oauthGrants } from "../../db/schema";
 import type { WebhookSettings } from "../config";
 import { OAuthRefused } from "../errors";
 import { newId, nowIso } from "../ids";
+import { recurringJob } from "../jobs";
+import { limitAddress, limitOverall } from "../ratelimit";
 import { isOneLine } from "../schema-types";
 import { checkWebhookUrl, type Resolver, resolveHost } from "../webhooks/guard";
 
@@ -37,6 +42,8 @@ export function redirectUriAllowed(raw: string): boolean {
  * with any port (a local client picks a free port at each start, RFC 8252 section 7.3).
  */
 export function redirectUriMatches(given: string, registered: readonly string[]): boolean {
+  // What registration refuses is refused here too: `http://evil.example@127.0.0.1:5555/cb` has a loopback host, but shows another site first.
+  if (!redirectUriAllowed(given)) return false;
   if (registered.includes(given)) return true;
   let url: URL;
   try {
@@ -56,20 +63,27 @@ export function redirectUriMatches(given: string, registered: readonly string[])
   });
 }
 
-const name = z.string().min(1).max(200).refine(isOneLine);
+/**
+ * What one client may store: a name the consent page shows on a line, a few redirect URIs (a
+ * desktop client registers one or two loopback ones), each of the length a real callback has.
+ */
+export const CLIENT_LIMITS = { name: 100, uri: 500, redirectUris: 10, listItems: 10, scope: 1000 } as const;
+
+const name = z.string().min(1).max(CLIENT_LIMITS.name).refine(isOneLine);
+const shortList = z.array(z.string().max(100)).max(CLIENT_LIMITS.listItems);
 
 /**
  * Client metadata (RFC 7591 section 2), as far as this server uses it: one schema for a
  * registration request and a metadata document. Other fields are kept out, not refused.
  */
 export const ClientMetadata = z.looseObject({
-  redirect_uris: z.array(z.string().max(2000)).min(1).max(20),
+  redirect_uris: z.array(z.string().max(CLIENT_LIMITS.uri)).min(1).max(CLIENT_LIMITS.redirectUris),
   client_name: name.optional(),
-  client_uri: z.url().max(2000).optional(),
-  token_endpoint_auth_method: z.string().optional(),
-  grant_types: z.array(z.string()).optional(),
-  response_types: z.array(z.string()).optional(),
-  scope: z.string().max(1000).optional(),
+  client_uri: z.url().max(CLIENT_LIMITS.uri).optional(),
+  token_endpoint_auth_method: z.string().max(100).optional(),
+  grant_types: shortList.optional(),
+  response_types: shortList.optional(),
+  scope: z.string().max(CLIENT_LIMITS.scope).optional(),
 });
 export type ClientMetadata = z.infer<typeof ClientMetadata>;
 
@@ -115,12 +129,23 @@ export type RegisteredClient = {
   client_uri?: string;
 };
 
+/** Registrations an hour from one client address (the route also allows 10 a minute): a client registers once, then keeps its client_id. */
+export const REGISTRATIONS_PER_ADDRESS_PER_HOUR = 20;
+/** Registrations an hour from every address together: with the sweep, the clients never used stay under about 5,000. */
+export const REGISTRATIONS_PER_HOUR = 200;
+
 /**
- * RFC 7591 dynamic client registration: a public client (no secret) with its redirect URIs.
- * Refusals: `invalid_redirect_uri`, `invalid_client_metadata`.
+ * RFC 7591 dynamic client registration from client address `ip`: a public client (no secret)
+ * with its redirect URIs. Refusals: `invalid_redirect_uri`, `invalid_client_metadata` (a field
+ * too long or too many: RFC 7591 section 3.2.2); 429 RATE_LIMITED (the house answer, with
+ * Retry-After) beyond REGISTRATIONS_PER_ADDRESS_PER_HOUR or REGISTRATIONS_PER_HOUR. Only a
+ * registration that is valid counts.
  */
-export async function registerClient(db: Db, body: unknown): Promise<RegisteredClient> {
+export async function registerClient(db: Db, body: unknown, ip: string | null = null): Promise<RegisteredClient> {
   const meta = parseMetadata(body);
+  // The address first: a caller over its own count does not use up everyone's.
+  limitAddress(db, "oauth-register-hour", REGISTRATIONS_PER_ADDRESS_PER_HOUR, ip, Date.now(), 3_600_000);
+  limitOverall(db, "oauth-register-all", REGISTRATIONS_PER_HOUR, 3_600_000);
   const row = {
     client_id: newId(),
     kind: "registered",
@@ -231,3 +256,33 @@ export async function findClient(db: Db, clientId: string, settings: WebhookSett
   );
   return toClient(fresh);
 }
+
+/** A client no admin has allowed (no grant, no code) is deleted this long after it came. */
+export const UNUSED_CLIENT_KEEP_MS = 86_400_000;
+
+/**
+ * Deletes the clients that came more than UNUSED_CLIENT_KEEP_MS before `now` and that no admin
+ * ever allowed: no grant and no code names them (a registration abandoned, or made only to fill
+ * the table). A metadata document's copy goes too: it is fetched again if its client comes back.
+ * Answers how many went.
+ */
+export async function purgeUnusedClients(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - UNUSED_CLIENT_KEEP_MS).toISOString();
+  const gone = await db.tx((t) => {
+    const unnamedIn = (table: typeof oauthGrants | typeof oauthCodes) =>
+      notExists(t.select({ one: sql`1` }).from(table).where(eq(table.client_id, oauthClients.client_id)));
+    return t
+      .delete(oauthClients)
+      .where(and(lt(oauthClients.created_at, before), unnamedIn(oauthGrants), unnamedIn(oauthCodes)))
+      .returning({ id: oauthClients.client_id });
+  });
+  return gone.length;
+}
+
+export const OAUTH_CLIENTS_PURGE = "oauth_clients.purge";
+/** Hourly: clients registered and never allowed do not pile up. */
+export const oauthClientsPurge = recurringJob(
+  OAUTH_CLIENTS_PURGE,
+  3_600_000,
+  async (db, env) => `${await purgeUnusedClients(db, env.now)} OAuth clients never used purged`,
+);

@@ -69,7 +69,7 @@ export type TokenResponse = {
 export async function issueCode(
   db: Db,
   actor: AdminCaller,
-  input: { client: OAuthClient; redirectUri: string; scopes: Scopes; resource: string; codeChallenge: string },
+  input: { client: OAuthClient; redirectUri: string; redirectUriGiven: boolean; scopes: Scopes; resource: string; codeChallenge: string },
 ): Promise<string> {
   if (!within(input.scopes, actor.scopes) || (actor.readOnly && Object.values(input.scopes).includes("edit"))) throw new Forbidden("SCOPES_EXCEED_ADMIN");
   const code = randomBase62(43);
@@ -85,6 +85,7 @@ export async function issueCode(
       scopes: input.scopes,
       resource: input.resource,
       redirect_uri: input.redirectUri,
+      redirect_uri_given: input.redirectUriGiven,
       code_challenge: input.codeChallenge,
       expires_at: new Date(now + CODE_TTL_SECONDS * 1000).toISOString(),
       used_at: null,
@@ -95,8 +96,12 @@ export async function issueCode(
   return code;
 }
 
-/** A new access and refresh token for `grantId`, written with `t`. */
-async function issueTokens(t: Queryable, grantId: string, scopes: Scopes, now: number): Promise<TokenResponse> {
+/**
+ * A new access and refresh token for `grantId`, written with `t`. The access token carries
+ * `narrowed` when a refresh asked for less than the grant; the refresh token always the grant's
+ * scopes (RFC 6749 section 6: a new refresh token's scope is the one presented).
+ */
+async function issueTokens(t: Queryable, grantId: string, scopes: Scopes, now: number, narrowed: Scopes | null = null): Promise<TokenResponse> {
   const access = ACCESS_TOKEN_PREFIX + randomBase62(43);
   const refresh = REFRESH_TOKEN_PREFIX + randomBase62(43);
   const created_at = new Date(now).toISOString();
@@ -106,6 +111,7 @@ async function issueTokens(t: Queryable, grantId: string, scopes: Scopes, now: n
       grant_id: grantId,
       kind: "access",
       token_hash: sha256Hex(access),
+      scopes: narrowed,
       expires_at: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000).toISOString(),
       created_at,
     },
@@ -118,7 +124,13 @@ async function issueTokens(t: Queryable, grantId: string, scopes: Scopes, now: n
       created_at,
     },
   ]);
-  return { access_token: access, token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh, scope: scopeString(scopes) };
+  return {
+    access_token: access,
+    token_type: "Bearer",
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    refresh_token: refresh,
+    scope: scopeString(narrowed ?? scopes),
+  };
 }
 
 const revoke = (t: Queryable, grantId: string, reason: string) =>
@@ -155,6 +167,9 @@ export async function exchangeCode(
     await t.update(oauthCodes).set({ used_at: now.toISOString() }).where(eq(oauthCodes.id, code.id));
     if (Date.parse(code.expires_at) <= now.getTime()) return new OAuthRefused("invalid_grant", "authorization code expired");
     if (code.client_id !== input.clientId) return new OAuthRefused("invalid_grant", "authorization code was issued to another client");
+    // RFC 6749 section 4.1.3: required when the authorization request named it, and then the same.
+    if (code.redirect_uri_given && input.redirectUri === undefined)
+      return new OAuthRefused("invalid_request", "redirect_uri is required: the authorization request named it");
     if (input.redirectUri !== undefined && input.redirectUri !== code.redirect_uri)
       return new OAuthRefused("invalid_grant", "redirect_uri differs from the authorization request's");
     if (!input.codeVerifier) return new OAuthRefused("invalid_request", "code_verifier is required (PKCE)");
@@ -184,8 +199,10 @@ export async function exchangeCode(
 /**
  * The refresh token grant (RFC 6749 section 6): the token is spent and a new pair issued. A
  * spent token presented again means it leaked (or the client lost an answer): the grant is
- * revoked, every token of it ends (OAuth 2.1 section 4.3.1). `scope` may narrow nothing beyond
- * the grant (`invalid_scope`); `resource` must be the grant's (`invalid_target`).
+ * revoked, every token of it ends (OAuth 2.1 section 4.3.1). `scope` narrows the new access
+ * token (the answer's `scope` says so; the new refresh token keeps the grant's), and may ask
+ * nothing beyond the grant nor name none of its scopes (`invalid_scope`); `resource` must be
+ * the grant's (`invalid_target`).
  */
 export async function refreshTokens(
   db: Db,
@@ -210,10 +227,14 @@ export async function refreshTokens(
     if (Date.parse(token.expires_at) <= now.getTime()) return new OAuthRefused("invalid_grant", "refresh token expired");
     if (input.resource !== undefined && input.resource !== grant.resource) return new OAuthRefused("invalid_target", `resource must be ${grant.resource}`);
     const scopes = grant.scopes as Scopes;
-    if (input.scope !== undefined && !within(parseScopeParam(input.scope), scopes)) return new OAuthRefused("invalid_scope", "scope exceeds what was allowed");
+    const asked = input.scope === undefined ? null : parseScopeParam(input.scope);
+    if (asked && !within(asked, scopes)) return new OAuthRefused("invalid_scope", "scope exceeds what was allowed");
+    if (asked && !Object.keys(asked).length) return new OAuthRefused("invalid_scope", "scope names none of the scopes allowed");
     if (!(await adminActive(t, grant.admin_id, now))) return new OAuthRefused("invalid_grant", "the admin who allowed this client no longer has access");
     await t.update(oauthTokens).set({ rotated_at: now.toISOString() }).where(eq(oauthTokens.id, token.id));
-    return issueTokens(t, grant.id, scopes, now.getTime());
+    // The whole grant asked again is no narrowing: the token carries the grant's (null).
+    const narrowed = asked && !within(scopes, asked) ? asked : null;
+    return issueTokens(t, grant.id, scopes, now.getTime(), narrowed);
   });
   if (outcome instanceof OAuthRefused) throw outcome;
   return outcome;

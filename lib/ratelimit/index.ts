@@ -60,11 +60,7 @@ export type AddressRate = { scope: string; perMinute: number };
 // per scope of public routes.
 const byAddress = new WeakMap<object, Map<string, SlidingWindowLimiter>>();
 
-/**
- * Counts a request of client address `ip` (null: unknown, all such share one count) against
- * `perMinute` requests a minute in `scope`; 429 RATE_LIMITED with Retry-After beyond it.
- */
-export function limitAddress(owner: object, scope: string, perMinute: number, ip: string | null, now = Date.now()): void {
+function limiterOf(owner: object, scope: string, limit: number, windowMs: number): SlidingWindowLimiter {
   let scopes = byAddress.get(owner);
   if (!scopes) {
     scopes = new Map();
@@ -72,10 +68,25 @@ export function limitAddress(owner: object, scope: string, perMinute: number, ip
   }
   let limiter = scopes.get(scope);
   if (!limiter) {
-    limiter = new SlidingWindowLimiter(perMinute);
+    limiter = new SlidingWindowLimiter(limit, windowMs);
     scopes.set(scope, limiter);
   }
-  const decision = limiter.hit(`ip:${ip ?? "unknown"}`, now);
+  return limiter;
+}
+
+/**
+ * Counts a request of client address `ip` (null: unknown, all such share one count) against
+ * `perMinute` requests a minute in `scope` (or `perMinute` per `windowMs`); 429 RATE_LIMITED with
+ * Retry-After beyond it.
+ */
+export function limitAddress(owner: object, scope: string, perMinute: number, ip: string | null, now = Date.now(), windowMs = 60_000): void {
+  const decision = limiterOf(owner, scope, perMinute, windowMs).hit(`ip:${ip ?? "unknown"}`, now);
+  if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
+}
+
+/** Counts a request against `limit` per `windowMs` in `scope`, every caller together (a ceiling for the whole server); 429 beyond it. */
+export function limitOverall(owner: object, scope: string, limit: number, windowMs: number, now = Date.now()): void {
+  const decision = limiterOf(owner, scope, limit, windowMs).hit("all", now);
   if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
 }
 

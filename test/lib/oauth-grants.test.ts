@@ -4,10 +4,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { admins, oauthGrants } from "../../db/schema";
+import { admins, oauthGrants, oauthTokens } from "../../db/schema";
 import type { Scopes } from "../../lib/access";
 import { resolveCaller } from "../../lib/auth/caller";
 import { OAuthRefused } from "../../lib/errors";
+import { sha256Hex } from "../../lib/ids";
 import { registerClient } from "../../lib/oauth/clients";
 import { exchangeCode, issueCode, refreshTokens, revokeGrant } from "../../lib/oauth/grants";
 import { setup, type TestEnv } from "../helpers";
@@ -30,6 +31,7 @@ async function codeFor(key = env.key, scopes: Scopes = { members: "view" }) {
   const code = await issueCode(env.db, actor, {
     client: { client_id: client.client_id, kind: "registered", client_name: "Grants test", client_uri: null, redirect_uris: client.redirect_uris },
     redirectUri: REDIRECT,
+    redirectUriGiven: false,
     scopes,
     resource: RESOURCE,
     codeChallenge: CHALLENGE,
@@ -55,6 +57,26 @@ describe("the authorization code", () => {
     const { code } = await codeFor();
     const other = await codeFor();
     expect(await refusal(exchange(code, other.clientId))).toBe("invalid_grant");
+  });
+
+  test("without the redirect_uri its authorization request named: invalid_request (RFC 6749 section 4.1.3); with it, tokens", async () => {
+    const client = await registerClient(env.db, { client_name: "Named", redirect_uris: [REDIRECT] });
+    const actor = await resolveCaller(env.db, `Bearer ${env.key}`);
+    const issue = (redirectUriGiven: boolean) =>
+      issueCode(env.db, actor, {
+        client: { client_id: client.client_id, kind: "registered", client_name: "Named", client_uri: null, redirect_uris: [REDIRECT] },
+        redirectUri: REDIRECT,
+        redirectUriGiven,
+        scopes: { members: "view" },
+        resource: RESOURCE,
+        codeChallenge: CHALLENGE,
+      });
+    const bare = (code: string) =>
+      exchangeCode(env.db, { code, clientId: client.client_id, codeVerifier: VERIFIER, redirectUri: undefined, resource: undefined });
+    expect(await refusal(bare(await issue(true)))).toBe("invalid_request");
+    expect((await exchange(await issue(true), client.client_id)).scope).toBe("members:view");
+    // Left out of the authorization request (the client has one redirect URI): it may be left out here too.
+    expect((await bare(await issue(false))).scope).toBe("members:view");
   });
 
   test("with another of the client's redirect URIs than the authorization request's: invalid_grant", async () => {
@@ -102,6 +124,24 @@ describe("the refresh token", () => {
     expect(await refusal(refresh(tokens.refresh_token, clientId, { scope: "members:edit" }))).toBe("invalid_scope");
     expect(await refusal(refresh(tokens.refresh_token, clientId, { scope: "events:view" }))).toBe("invalid_scope");
     expect((await refresh(tokens.refresh_token, clientId, { scope: "members:view" })).scope).toBe("members:view");
+  });
+
+  test("asking fewer scopes narrows the new access token (RFC 6749 section 6); the new refresh token keeps the grant's", async () => {
+    const { clientId, tokens } = await tokensFor(env.key, { members: "edit", events: "view" });
+    const narrowed = await refresh(tokens.refresh_token, clientId, { scope: "members:view" });
+    expect(narrowed.scope).toBe("members:view");
+    const caller = await resolveCaller(env.db, `Bearer ${narrowed.access_token}`, new Date(), RESOURCE);
+    expect(caller.scopes).toEqual({ members: "view" });
+    const [row] = await env.db.read
+      .select()
+      .from(oauthTokens)
+      .where(eq(oauthTokens.token_hash, sha256Hex(narrowed.access_token)));
+    expect(row.scopes).toEqual({ members: "view" });
+    // The next refresh, asking nothing, gives the whole grant again; asking a scope of none of its areas is refused.
+    const whole = await refresh(narrowed.refresh_token, clientId);
+    expect(whole.scope).toBe("members:edit events:view");
+    expect((await resolveCaller(env.db, `Bearer ${whole.access_token}`, new Date(), RESOURCE)).scopes).toEqual({ members: "edit", events: "view" });
+    expect(await refusal(refresh(whole.refresh_token, clientId, { scope: "nothing:here" }))).toBe("invalid_scope");
   });
 
   test("its admin's access ended: invalid_grant", async () => {

@@ -16,6 +16,7 @@ import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
 import { WEBHOOK_DISABLED_MAIL, WEBHOOK_LOG_PURGE } from "../../lib/webhooks/deliver";
 import { OAUTH_PURGE } from "../../lib/oauth/grants";
+import { OAUTH_CLIENTS_PURGE } from "../../lib/oauth/clients";
 import { JOB_KINDS, RECURRING } from "../../server/jobs";
 import { JOBS_PURGE } from "../../lib/jobs";
 import { VOIDED_PASS_FORGET } from "../../lib/passes/voided";
@@ -54,6 +55,7 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       JOBS_PURGE,
       WEBHOOK_LOG_PURGE,
       OAUTH_PURGE,
+      OAUTH_CLIENTS_PURGE,
     ].sort(),
   );
 });

@@ -189,6 +189,7 @@ describe("refusals", () => {
       code,
       client_id: c2,
       code_verifier: VERIFIER,
+      redirect_uri: REDIRECT,
       resource: "http://localhost/api",
     });
     expect(res.status).toBe(400);
@@ -209,19 +210,27 @@ describe("refusals", () => {
       expect({ path, body, status: res.status, error: res.body.error }).toEqual({ path, body, status: 400, error });
     }
     // None of these spent the code: it still gives tokens.
-    const tokens = await formPost(env, "/oauth/token", { grant_type: "authorization_code", code: a.code, client_id: a.clientId, code_verifier: VERIFIER });
+    const tokens = await formPost(env, "/oauth/token", {
+      grant_type: "authorization_code",
+      code: a.code,
+      client_id: a.clientId,
+      code_verifier: VERIFIER,
+      redirect_uri: REDIRECT,
+    });
     expect(tokens.status).toBe(200);
   });
 
   test("a missing or wrong PKCE verifier is refused, and the code is spent by the attempt", async () => {
     const a = await codeFor();
-    const missing = await formPost(env, "/oauth/token", { grant_type: "authorization_code", code: a.code, client_id: a.clientId });
+    const missing = await formPost(env, "/oauth/token", { grant_type: "authorization_code", code: a.code, client_id: a.clientId, redirect_uri: REDIRECT });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe("invalid_request");
     const b = await codeFor();
-    const wrong = await formPost(env, "/oauth/token", { grant_type: "authorization_code", code: b.code, client_id: b.clientId, code_verifier: "w".repeat(50) });
+    const exchange = (code_verifier: string) =>
+      formPost(env, "/oauth/token", { grant_type: "authorization_code", code: b.code, client_id: b.clientId, code_verifier, redirect_uri: REDIRECT });
+    const wrong = await exchange("w".repeat(50));
     expect(wrong.body.error).toBe("invalid_grant");
-    const retried = await formPost(env, "/oauth/token", { grant_type: "authorization_code", code: b.code, client_id: b.clientId, code_verifier: VERIFIER });
+    const retried = await exchange(VERIFIER);
     expect(retried.body.error).toBe("invalid_grant");
     expect(Object.keys(retried.body).sort()).toEqual(["error", "error_description"]);
   });
@@ -260,7 +269,7 @@ describe("refusals", () => {
 
   test("the code is single use: a second exchange revokes what the first gave", async () => {
     const { clientId, code } = await codeFor();
-    const form = { grant_type: "authorization_code", code, client_id: clientId, code_verifier: VERIFIER };
+    const form = { grant_type: "authorization_code", code, client_id: clientId, code_verifier: VERIFIER, redirect_uri: REDIRECT };
     const first = await formPost(env, "/oauth/token", form);
     expect(first.status).toBe(200);
     const second = await formPost(env, "/oauth/token", form);
@@ -449,6 +458,7 @@ test("a token counts against the rate limit per grant, as a key does (RATE_LIMIT
     const code = await issueCode(small.db, owner, {
       client: { client_id: client.client_id, kind: "registered", client_name: "Busy", client_uri: null, redirect_uris: [REDIRECT] },
       redirectUri: REDIRECT,
+      redirectUriGiven: true,
       scopes: { members: "view" },
       resource: "http://localhost/mcp",
       codeChallenge: challengeOf(VERIFIER),

@@ -141,6 +141,7 @@ async function oauthTokens_(db: World["env"]["db"], key: string, scopes: Scopes)
   const code = await issueCode(db, actor, {
     client: { client_id: client.client_id, kind: "registered", client_name: client.client_name, client_uri: null, redirect_uris: client.redirect_uris },
     redirectUri: "http://127.0.0.1/cb",
+    redirectUriGiven: false,
     scopes,
     resource: "http://localhost/mcp",
     codeChallenge: createHash("sha256").update(verifier).digest("base64url"),
