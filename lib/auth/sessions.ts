@@ -10,7 +10,7 @@ import { adminSessions } from "../../db/schema";
 import type { PublicCtx } from "../context";
 import { RateLimited, Unauthorized } from "../errors";
 import { newId, randomBase62, sha256Hex } from "../ids";
-import { type AddressRate, failureBackoff } from "../ratelimit";
+import { type AddressRate, signInBackoff } from "../ratelimit";
 import { findAdminByEmail } from "./admins";
 import { adminAccessEnded, SESSION_PREFIX } from "./caller";
 
@@ -38,21 +38,22 @@ export const LOGIN_RATE: AddressRate = { scope: "login", perMinute: LOGIN_ATTEMP
  * A session for the admin whose email and password these are. 401 INVALID_CREDENTIALS for a wrong
  * pair (the same answer and time for an unknown email), 401 ADMIN_ACCESS_ENDED for an admin whose
  * access has ended (told only once the password is right), 429 LOGIN_TOO_MANY_FAILURES (with
- * Retry-After) while the account waits after repeated failures (lib/ratelimit FailureBackoff).
+ * Retry-After) while the account waits after repeated failures at this address, or from
+ * addresses it never signed in from (lib/ratelimit SignInBackoff).
  */
 export async function login(ctx: PublicCtx, input: z.infer<typeof LoginRequest>): Promise<z.infer<typeof LoginResponse>> {
   const { db } = ctx;
   // Per account, whether it exists or not (the same answers for an unknown email).
-  const backoff = failureBackoff(db);
+  const backoff = signInBackoff(db);
   const account = input.email.trim().toLowerCase();
-  const wait = backoff.attempt(account);
+  const wait = backoff.attempt(account, ctx.ip);
   if (wait) throw new RateLimited(wait, "LOGIN_TOO_MANY_FAILURES");
   const admin = await findAdminByEmail(db, input.email);
   // Verify against a dummy hash when the admin is unknown so both paths take the same time.
   const hash = admin?.password_hash ?? "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$K3sJ0Tq3lJQ1tm6Cd1R7n4nQ2mQ3pLNpQ8Y0x3m2b1c";
   const ok = await Bun.password.verify(input.password, hash).catch(() => false);
   if (!admin?.password_hash || !ok || admin.removed_at) throw new Unauthorized("INVALID_CREDENTIALS");
-  backoff.succeeded(account);
+  backoff.succeeded(account, ctx.ip);
   if (adminAccessEnded(admin, new Date())) throw new Unauthorized("ADMIN_ACCESS_ENDED");
   return db.tx((t) => openSession(t, admin));
 }

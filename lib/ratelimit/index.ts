@@ -91,13 +91,13 @@ export function limitOverall(owner: object, scope: string, limit: number, window
 }
 
 /**
- * Failed attempts per account (sign-in, issue 18): the per-address limit alone let 30 addresses
- * try 30 passwords of one account in a minute. Each attempt counts as a failure when it starts
- * (so parallel attempts cannot all slip in before the first one fails) and a success forgets the
- * account. The first `free` failures cost nothing; from then on the account waits a delay that
- * doubles with each further failure (15 s, 30 s, 1 min, ... at most 15 min) after its last one.
- * An attempt made while it waits is refused without being counted, so Retry-After is true.
- * Failures are forgotten an hour after the last. In memory, like the other limits.
+ * Failed attempts per key (an account, or an account at one address): each attempt counts as a
+ * failure when it starts (so parallel attempts cannot all slip in before the first one fails)
+ * and a success forgets the key. The first `free` failures cost nothing; from then on the key
+ * waits a delay that doubles with each further failure (15 s, 30 s, 1 min, ... at most 15 min)
+ * after its last one. An attempt made while it waits is refused without being counted, so
+ * Retry-After is true. Failures are forgotten an hour after the last. In memory, like the other
+ * limits.
  */
 export class FailureBackoff {
   private readonly accounts = new Map<string, { failures: number; last: number }>();
@@ -115,19 +115,32 @@ export class FailureBackoff {
     return failures < this.free ? 0 : Math.min(this.maxMs, this.baseMs * 2 ** (failures - this.free));
   }
 
-  /** Starts an attempt on `account`: the seconds it must still wait (the attempt is refused), or 0 (counted as a failure until `succeeded`). */
-  attempt(account: string, now = Date.now()): number {
+  private current(account: string, now: number) {
     if (now - this.swept >= this.forgetMs) {
       for (const [key, entry] of this.accounts) if (entry.last <= now - this.forgetMs) this.accounts.delete(key);
       this.swept = now;
     }
-    let entry = this.accounts.get(account);
-    if (entry && entry.last <= now - this.forgetMs) entry = undefined;
-    const failures = entry?.failures ?? 0;
-    const waitMs = entry ? entry.last + this.delayMs(failures) - now : 0;
-    if (waitMs > 0) return Math.ceil(waitMs / 1000);
-    this.accounts.set(account, { failures: failures + 1, last: now });
-    return 0;
+    const entry = this.accounts.get(account);
+    return entry && entry.last > now - this.forgetMs ? entry : undefined;
+  }
+
+  /** The seconds `account` must still wait before it may try (0: it may). */
+  waitSeconds(account: string, now = Date.now()): number {
+    const entry = this.current(account, now);
+    const waitMs = entry ? entry.last + this.delayMs(entry.failures) - now : 0;
+    return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
+  }
+
+  /** Counts a failure of `account` at `now`. */
+  fail(account: string, now = Date.now()): void {
+    this.accounts.set(account, { failures: (this.current(account, now)?.failures ?? 0) + 1, last: now });
+  }
+
+  /** Starts an attempt on `account`: the seconds it must still wait (the attempt is refused), or 0 (counted as a failure until `succeeded`). */
+  attempt(account: string, now = Date.now()): number {
+    const wait = this.waitSeconds(account, now);
+    if (!wait) this.fail(account, now);
+    return wait;
   }
 
   /** The attempt succeeded: the account starts afresh. */
@@ -141,13 +154,80 @@ export class FailureBackoff {
   }
 }
 
-const backoffs = new WeakMap<object, FailureBackoff>();
+/**
+ * What counts as one client address for the sign-in: an IPv4 address, or an IPv6 address's /64
+ * (a home or office network, whose machines change their last 64 bits daily).
+ */
+export function addressGroup(ip: string | null): string {
+  if (!ip) return "unknown";
+  if (!ip.includes(":")) return ip;
+  const [head, tail = ""] = ip.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
+
+/** How long an address the account signed in from stays one it may always try from. */
+export const KNOWN_ADDRESS_DAYS = 30;
+/** Addresses remembered per account (the newest): a person's home, office, phone... */
+const KNOWN_ADDRESSES = 10;
+
+/**
+ * Sign-in failures (issue 18 item 9, issue 32). Two counts: per account and address, five free
+ * failures then the doubling wait (a person mistyping, or a guesser at one address); per account
+ * over every address it never signed in from, twenty free then the same wait (guessing spread
+ * over many addresses). An address the account signed in from in the last 30 days is held by the
+ * first count only: a stranger's failures, from wherever, cannot lock the owner out of their
+ * usual address. The addresses are remembered in memory, like the counts.
+ */
+export class SignInBackoff {
+  readonly byAddress = new FailureBackoff(5);
+  readonly byAccount = new FailureBackoff(20);
+  private readonly known = new Map<string, Map<string, number>>();
+
+  private isKnown(account: string, address: string, now: number): boolean {
+    const at = this.known.get(account)?.get(address);
+    return at !== undefined && at > now - KNOWN_ADDRESS_DAYS * 86_400_000;
+  }
+
+  /** Starts an attempt on `account` from `ip`: the seconds it must still wait (refused, not counted), or 0 (counted as a failure until `succeeded`). */
+  attempt(account: string, ip: string | null, now = Date.now()): number {
+    const address = addressGroup(ip);
+    const here = `${account}\n${address}`;
+    const known = this.isKnown(account, address, now);
+    const wait = Math.max(this.byAddress.waitSeconds(here, now), known ? 0 : this.byAccount.waitSeconds(account, now));
+    if (wait) return wait;
+    this.byAddress.fail(here, now);
+    if (!known) this.byAccount.fail(account, now);
+    return 0;
+  }
+
+  /**
+   * The attempt succeeded: the address starts afresh and is remembered as the account's. The
+   * count over unknown addresses stays (it may be a guessing run still going on elsewhere).
+   */
+  succeeded(account: string, ip: string | null, now = Date.now()): void {
+    const address = addressGroup(ip);
+    this.byAddress.succeeded(`${account}\n${address}`);
+    const addresses = this.known.get(account) ?? new Map<string, number>();
+    addresses.delete(address);
+    addresses.set(address, now);
+    for (const [old] of addresses) if (addresses.size > KNOWN_ADDRESSES) addresses.delete(old);
+    this.known.set(account, addresses);
+  }
+}
+
+const backoffs = new WeakMap<object, SignInBackoff>();
 
 /** The sign-in failures of one owner (the app's database, as for `limitAddress`). */
-export function failureBackoff(owner: object): FailureBackoff {
+export function signInBackoff(owner: object): SignInBackoff {
   let backoff = backoffs.get(owner);
   if (!backoff) {
-    backoff = new FailureBackoff();
+    backoff = new SignInBackoff();
     backoffs.set(owner, backoff);
   }
   return backoff;
