@@ -12,6 +12,7 @@ import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
 import { startJobWorker } from "../lib/jobs";
+import { hashClearPageTokens } from "../lib/member-page";
 import { recoverImports, whenOthersWait } from "../lib/members/import-journal";
 import { type App, createApp } from "./app";
 import { clientAddress } from "./client-address";
@@ -106,6 +107,9 @@ const undone = await recoverImports(db);
 // An import over HTTP rests between its slices only while another request is in hand (its own is one).
 whenOthersWait(() => inFlight > 1);
 if (undone) console.log(`Undid ${undone} member import(s) cut short by a stop.`);
+// Page tokens an older version kept in clear are hashed before anyone opens a page; their links keep working.
+const hashed = await hashClearPageTokens(db);
+if (hashed) console.log(`Hashed ${hashed} member page token(s) an older version kept in clear.`);
 
 if (await isEmpty(db)) {
   const email = process.env.ADMIN_EMAIL ?? "owner@example.org";

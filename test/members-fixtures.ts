@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { clubs, jobs, memberHistory, members, payments, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { newMemberRow } from "../lib/members";
-import { searchTextOf, sortNameOf } from "../lib/members/internal";
+import { manageTokenHash, newManageToken, searchTextOf, sortNameOf } from "../lib/members/internal";
 import { addDays, todayUtc } from "./members-dates";
 import type { TestEnv } from "./helpers";
 
@@ -10,8 +10,23 @@ export { addDays, todayUtc };
 
 export type Seed = Partial<typeof members.$inferInsert> & { first_name?: string; last_name?: string; email?: string };
 
+/** The page token of each seeded member (its row keeps only the hash). */
+const pageTokens = new WeakMap<object, string>();
+
+/** The token of a seeded member's page (/m/<token>): what a mail would have carried. */
+export function pageTokenOf(m: object): string {
+  const token = pageTokens.get(m);
+  if (!token) throw new Error("not a member seedMember made");
+  return token;
+}
+
+/**
+ * A member row as `over` says, as the database holds it: `manage_token` is the hash of its page
+ * token, which pageTokenOf gives (`over.manage_token`, when given, is that token).
+ */
 export async function seedMember(env: TestEnv, over: Seed = {}, clubId = env.clubId) {
   const today = todayUtc();
+  const page = over.manage_token ?? newManageToken().token;
   const base = newMemberRow(clubId, {
     first_name: over.first_name ?? "Anna",
     last_name: over.last_name ?? "Muster",
@@ -19,13 +34,16 @@ export async function seedMember(env: TestEnv, over: Seed = {}, clubId = env.clu
     membership_start: over.membership_start ?? today,
     membership_end: over.membership_end ?? addDays(today, 300),
     payment_status: over.payment_status ?? "paid",
+    page_token: page,
   });
+  const values = { ...base, ...over, manage_token: manageTokenHash(page) };
   const [row] = await env.db.tx((t) =>
     t
       .insert(members)
-      .values({ ...base, ...over, search_text: searchTextOf({ ...base, ...over } as never), sort_name: sortNameOf({ ...base, ...over }) })
+      .values({ ...values, search_text: searchTextOf(values as never), sort_name: sortNameOf(values) })
       .returning(),
   );
+  pageTokens.set(row, page);
   return row;
 }
 

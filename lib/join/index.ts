@@ -179,13 +179,11 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
           .where(and(eq(members.club_id, club.id), eq(members.email, email)))
           .limit(1);
         if (existing) {
-          // Committed with the spent challenge; the refusal is thrown once it is.
-          let token = existing.manage_token;
-          if (!token) {
-            token = newManageToken();
-            await t.update(members).set({ manage_token: token }).where(eq(members.id, existing.id));
-          }
-          await queueJoinMail(t, ctx, club, "alreadyMember", { ...existing, manage_token: token });
+          // Committed with the spent challenge; the refusal is thrown once it is. Only the page
+          // token's hash is kept, so the mail carries a new one (the member's older links end).
+          const page = newManageToken();
+          await t.update(members).set({ manage_token: page.hash }).where(eq(members.id, existing.id));
+          await queueJoinMail(t, ctx, club, "alreadyMember", { ...existing, pageToken: page.token });
           return { already: true as const };
         }
 
@@ -214,7 +212,9 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
         if (byCard) renewsItself(club, input.subscription, tier.duration_months);
 
         const activeNow = amount === 0 && mode === "open";
+        const page = newManageToken();
         const row = newMemberRow(club.id, {
+          page_token: page.token,
           first_name: input.first_name,
           last_name: input.last_name,
           email,
@@ -248,11 +248,11 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
         });
         const transfer = amount > 0 && mode === "open" && !byCard ? bankTransferOf(club, created.referral_code, amount, tier.currency) : null;
         const mail: JoinMail = mode === "application" ? "applied" : transfer ? "payment" : byCard ? "cardPayment" : "welcome";
-        await queueJoinMail(t, ctx, club, mail, created, transfer ?? { amount_cents: amount, currency: tier.currency });
+        await queueJoinMail(t, ctx, club, mail, { ...created, pageToken: page.token }, transfer ?? { amount_cents: amount, currency: tier.currency });
         return {
           already: false as const,
           // What the card payment is opened with, once this transaction is committed.
-          checkout: byCard && mode === "open" ? { club, member: created, tier } : null,
+          checkout: byCard && mode === "open" ? { club, member: created, tier, pageToken: page.token } : null,
           answer: {
             member_id: created.id,
             status: activeNow ? ("active" as const) : ("pending" as const),
@@ -260,7 +260,7 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
             amount_cents: amount,
             discount_cents: discount,
             currency: tier.currency,
-            manage_url: memberPageUrl(ctx.baseUrl, created.manage_token as string),
+            manage_url: memberPageUrl(ctx.baseUrl, page.token),
             checkout_url: null as string | null,
             bank_transfer: transfer,
           },
@@ -275,11 +275,11 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
   const { checkout, answer } = outcome;
   // Network I/O after the commit: a failure (502) leaves a pending member, who can pay from their page.
   if (checkout) {
-    const { club, member, tier } = checkout;
+    const { club, member, tier, pageToken } = checkout;
     const order = { amount: answer.amount_cents, currency: tier.currency, months: tier.duration_months, label: tier.name, subscription: input.subscription };
     answer.checkout_url = await inClubLanguage(
       () => locale,
-      () => memberCheckout(ctx, club, member, order),
+      () => memberCheckout(ctx, club, member, order, pageToken),
     );
   }
   return answer;
@@ -308,7 +308,9 @@ export const approveMember = verb(
       const currency = tier?.currency ?? club.currency;
       const due = m.amount_due_cents ?? 0;
       const today = todayUtc();
-      const set: Partial<MemberRow> = { application_status: null, updated_at: nowIso() };
+      // The mail links the applicant's page: a new token (only its hash is kept).
+      const page = newManageToken();
+      const set: Partial<MemberRow> = { application_status: null, manage_token: page.hash, updated_at: nowIso() };
       // The period starts when the applicant is accepted (free) or pays (mark-paid starts it then).
       if (due === 0) Object.assign(set, { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months) });
       else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
@@ -319,7 +321,14 @@ export const approveMember = verb(
       const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");
       const transfer =
         due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
-      await queueJoinMail(t, ctx, club, due === 0 ? "welcome" : byCard ? "cardPayment" : "payment", after, transfer ?? { amount_cents: due, currency });
+      await queueJoinMail(
+        t,
+        ctx,
+        club,
+        due === 0 ? "welcome" : byCard ? "cardPayment" : "payment",
+        { ...after, pageToken: page.token },
+        transfer ?? { amount_cents: due, currency },
+      );
       return getMemberItem(t, ctx.clubId, m.id);
     }),
 );

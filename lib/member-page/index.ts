@@ -4,9 +4,9 @@
 // a link mailed to the new address, renew, turn the automatic renewal off and on, download their
 // data, ask to be erased) is written to their history with `actor: member`.
 import { timingSafeEqual } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Queryable } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { members, remindersSent, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
@@ -30,6 +30,7 @@ import {
   getMemberItem,
   type MemberRow,
   memberAuthor,
+  manageTokenHash,
   memberPageUrl,
   newManageToken,
   normalizeEmail,
@@ -52,7 +53,14 @@ export const MEMBER_PAGE_RATE = { scope: "member-page", perMinute: 20 } as const
 
 /** The member whose page token is `token`, with their club; 404 MEMBER_PAGE_NOT_FOUND otherwise. */
 async function memberOf(ctx: PublicCtx, q: Queryable, token: string): Promise<{ m: MemberRow; club: ClubRow }> {
-  const [m] = token.length >= 20 && token.length <= 100 ? await q.select().from(members).where(eq(members.manage_token, token)).limit(1) : [];
+  const [m] =
+    token.length >= 20 && token.length <= 100
+      ? await q
+          .select()
+          .from(members)
+          .where(eq(members.manage_token, manageTokenHash(token)))
+          .limit(1)
+      : [];
   if (!m) throw new NotFound("MEMBER_PAGE_NOT_FOUND");
   return { m, club: await getClubRow(ctx.db, m.club_id) };
 }
@@ -209,7 +217,7 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
       .set({
         email: m.pending_email,
         search_text: searchTextOf({ ...m, email: m.pending_email }),
-        manage_token: next,
+        manage_token: next.hash,
         pending_email: null,
         pending_email_code_hash: null,
         pending_email_expires_at: null,
@@ -219,7 +227,7 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
       .returning();
     await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "update", from: m, to: after, details: { fields: ["email"] } });
     await toldToWebhooks(ctx, t, m, after);
-    return { email: after.email, manage_url: memberPageUrl(ctx.baseUrl, next) };
+    return { email: after.email, manage_url: memberPageUrl(ctx.baseUrl, next.token) };
   });
 }
 
@@ -256,7 +264,7 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
       label: tier?.name ?? club.name,
       subscription: input.subscription,
     };
-    const checkout = await memberCheckout(ctx, club, m, order);
+    const checkout = await memberCheckout(ctx, club, m, order, token);
     return { payment_method: "stripe", amount_cents: amount, currency, checkout_url: checkout, bank_transfer: null, renewed: false };
   }
   const transfer = bankTransferOf(club, m.referral_code, amount, currency);
@@ -279,7 +287,7 @@ async function mailTransferDetails(ctx: PublicCtx, m: MemberRow, club: ClubRow, 
       .values({ id: newId(), club_id: m.club_id, subject_id: m.id, kind: "renewal_transfer", period, created_at: nowIso() })
       .onConflictDoNothing()
       .returning({ id: remindersSent.id });
-    if (marked.length) await queueJoinMail(t, ctx, club, "renewalPayment", { email: m.email, first_name: m.first_name, manage_token: token }, transfer);
+    if (marked.length) await queueJoinMail(t, ctx, club, "renewalPayment", { email: m.email, first_name: m.first_name, pageToken: token }, transfer);
   });
 }
 
@@ -333,17 +341,19 @@ export function renewsItself(club: ClubRow, asked: boolean | null | undefined, m
 /**
  * Opens a Stripe Checkout Session for the member `m` to pay `amount` (their join or a renewal):
  * its metadata names the club, the member and the purpose; success and cancel lead back to their
- * page. Answers the checkout's address. 502 when Stripe fails.
+ * page, at `pageToken` (the one the member came with, or was just given: only its hash is kept).
+ * Answers the checkout's address. 502 when Stripe fails.
  */
 export async function memberCheckout(
   ctx: PublicCtx,
   club: ClubRow,
   m: MemberRow,
   order: { amount: number; currency: string; months: number; label: string; subscription: boolean | null | undefined },
+  pageToken: string,
 ): Promise<string> {
   const stripe = stripeOf(ctx);
   if (!stripe) throw new Conflict("PAYMENT_METHOD_UNAVAILABLE");
-  const page = memberPageUrl(ctx.baseUrl, m.manage_token as string);
+  const page = memberPageUrl(ctx.baseUrl, pageToken);
   const view = clubCardView(club);
   const session = await createCheckout(stripe, {
     metadata: { club_id: club.id, member_id: m.id, purpose: "membership" },
@@ -415,4 +425,36 @@ export async function requestErasure(ctx: PublicCtx, token: string): Promise<{ e
     await toldToWebhooks(ctx, t, m, after);
     return { erasure_requested_at: now };
   });
+}
+
+/** Page tokens hashed per transaction by hashClearPageTokens. */
+const HASH_SLICE = 500;
+
+/**
+ * Hashes the page tokens an older version kept in clear (run at every start, after the
+ * migrations; a no-op once done): a link already mailed keeps working, its token's hash being
+ * what is kept now. A hash is 64 hexadecimal characters, a token never was (32, or 43 from the
+ * database's own backfill). Written only where the row still holds that clear token (a token
+ * changed meanwhile is left alone). Answers how many were hashed.
+ */
+export async function hashClearPageTokens(db: Db): Promise<number> {
+  let hashed = 0;
+  for (;;) {
+    const rows = await db.read
+      .select({ id: members.id, token: members.manage_token })
+      .from(members)
+      .where(and(isNotNull(members.manage_token), ne(sql`length(${members.manage_token})`, 64)))
+      .limit(HASH_SLICE);
+    if (!rows.length) return hashed;
+    await db.tx(async (t) => {
+      for (const { id, token } of rows) {
+        if (!token) continue;
+        await t
+          .update(members)
+          .set({ manage_token: manageTokenHash(token) })
+          .where(and(eq(members.id, id), eq(members.manage_token, token)));
+      }
+    });
+    hashed += rows.length;
+  }
 }

@@ -25,7 +25,8 @@ export async function queueJoinMail(
   ctx: { baseUrl: string },
   club: ClubRow,
   kind: JoinMail,
-  to: { email: string; first_name: string; manage_token?: string | null },
+  /** `pageToken`: the member's page token, the one they came with or a new one (the row keeps only its hash); none: the mail has no link. */
+  to: { email: string; first_name: string; pageToken?: string },
   /** What is due; for a bank transfer, with the club's payout details and the reference. */
   transfer?: (Pick<BankTransfer, "amount_cents" | "currency"> & Partial<BankTransfer>) | null,
 ): Promise<void> {
@@ -52,7 +53,7 @@ export async function queueJoinMail(
     subject: fillText(mail.subject, p),
     ...brandedBody(brand, {
       paragraphs: [fillText(tx.hello, p), fillText(mail.body, p), ...(details.length ? [details.join("\n")] : [])],
-      action: label && to.manage_token ? { label, url: memberPageUrl(ctx.baseUrl, to.manage_token) } : undefined,
+      action: label && to.pageToken ? { label, url: memberPageUrl(ctx.baseUrl, to.pageToken) } : undefined,
       bye: tx.bye,
     }),
   });

@@ -24,6 +24,7 @@ import {
   pageItems,
   LAST_DAY,
   type MemberRow,
+  manageTokenHash,
   newManageToken,
   newPassSerial,
   newReferralCode,
@@ -191,11 +192,14 @@ export function newMemberRow(
     created_at?: string;
     /** Drawn here when not given; inside a transaction give `freeReferralCode(t, clubId)`. */
     referral_code?: string;
+    /** The page token the caller shows or mails (newManageToken); none: one nobody knows, until a mail makes a new one. */
+    page_token?: string;
   },
 ): typeof members.$inferInsert {
   const now = nowIso();
+  const { page_token, ...fields } = input;
   const referral_code = input.referral_code ?? newReferralCode();
-  const base = { ...input, first_name: input.first_name.trim(), last_name: input.last_name.trim(), email: normalizeEmail(input.email), referral_code };
+  const base = { ...fields, first_name: input.first_name.trim(), last_name: input.last_name.trim(), email: normalizeEmail(input.email), referral_code };
   return {
     id: newId(),
     club_id: clubId,
@@ -204,7 +208,7 @@ export function newMemberRow(
     tier_id: input.tier_id ?? null,
     custom_fields: input.custom_fields ?? null,
     pass_serial_number: newPassSerial(),
-    manage_token: newManageToken(),
+    manage_token: page_token ? manageTokenHash(page_token) : newManageToken().hash,
     is_manual: true,
     search_text: searchTextOf(base),
     sort_name: sortNameOf(base),
@@ -223,12 +227,14 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
   if (input.membership_end < today) {
     throw new ValidationFailed([{ loc: ["body", "membership_end"], code: "MEMBERSHIP_END_BEFORE_START", params: { start: today, end: input.membership_end } }]);
   }
+  const page = newManageToken();
   const made = await ctx.db.tx(async (t) => {
     if (input.tier_id) await getTierRow(t, ctx.clubId, input.tier_id);
     const email = normalizeEmail(input.email);
     await assertEmailFree(t, ctx.clubId, email);
     const row = newMemberRow(ctx.clubId, {
       ...input,
+      page_token: page.token,
       referral_code: await freeReferralCode(t, ctx.clubId),
       email,
       membership_start: today,
@@ -246,7 +252,8 @@ export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemb
     return { id: created.id, item: read };
   });
   const item = made.item ?? (await getMemberItem(ctx.db.read, ctx.clubId, made.id));
-  return { ...item, wallet_urls: walletUrls(ctx, item.pass_serial_number) };
+  // The page's token, this once (the row keeps its hash): a webhook's copy of the member never has it.
+  return { ...item, manage_token: page.token, wallet_urls: walletUrls(ctx, item.pass_serial_number) };
 });
 
 type Change = Partial<typeof members.$inferInsert>;

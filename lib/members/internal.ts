@@ -6,7 +6,7 @@ import { lockName, lockRows } from "../../db/locks";
 import type { Db, Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
-import { newId, nowIso, randomBase62, readableCode } from "../ids";
+import { newId, nowIso, randomBase62, readableCode, sha256Hex } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../../db/text";
 import { derivedStatus, statusOn, todayUtc } from "./status";
@@ -115,7 +115,19 @@ export async function freeReferralCodes(t: Queryable, clubId: string, n: number)
 export const freeReferralCode = async (t: Queryable, clubId: string): Promise<string> => (await freeReferralCodes(t, clubId, 1))[0];
 
 export const newPassSerial = () => randomBase62(24);
-export const newManageToken = () => randomBase62(32);
+/**
+ * A new token of the member's page (DESIGN.md section 14). The row keeps only `hash` (SHA-256,
+ * as for API keys): `token` exists in the one answer or mail that carries the member's link, made
+ * in the transaction that stores its hash. A link needed later (a reminder) is a new token: the
+ * previous links stop working then.
+ */
+export function newManageToken(): { token: string; hash: string } {
+  const token = randomBase62(32);
+  return { token, hash: manageTokenHash(token) };
+}
+
+/** What the row keeps of a page token, and what a page's address is looked up by. */
+export const manageTokenHash = (token: string): string => sha256Hex(token);
 
 /** The member's own page (DESIGN.md section 14): renew, card, name, email, data, erasure. */
 export const memberPageUrl = (baseUrl: string, manageToken: string) => `${baseUrl}/m/${manageToken}`;
@@ -166,7 +178,6 @@ const ITEM_COLUMNS = {
   card_email_reminder_sent_at: members.card_email_reminder_sent_at,
   card_installed_at: members.card_installed_at,
   renewal_opt_out_at: members.renewal_opt_out_at,
-  manage_token: members.manage_token,
   erasure_requested_at: members.erasure_requested_at,
   application_status: members.application_status,
   created_at: members.created_at,
@@ -300,7 +311,8 @@ export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
     card_email_reminder_sent_at: m.card_email_reminder_sent_at,
     card_installed_at: m.card_installed_at,
     renewal_opt_out_at: m.renewal_opt_out_at,
-    manage_token: m.manage_token,
+    // Only its hash is kept: the token is in the answer that creates the member, never read back.
+    manage_token: null,
     erasure_requested_at: m.erasure_requested_at,
     application_status: m.application_status as MemberAdminItem["application_status"],
     created_at: m.created_at,

@@ -51,7 +51,10 @@ export const MemberAdminItem = z
     card_email_reminder_sent_at: dateTimeOutput().nullable(),
     card_installed_at: dateTimeOutput().nullable(),
     renewal_opt_out_at: dateTimeOutput().nullable(),
-    manage_token: z.string().nullable(),
+    manage_token: z.string().nullable().meta({
+      description:
+        "The token of the member's page (/m/<manage_token>), in the answer that creates the member only: it is kept as a hash, so every other answer says null. The page's link reaches the member by mail (welcome, reminders).",
+    }),
     erasure_requested_at: dateTimeOutput().nullable().meta({ description: "When the member asked, from their page, to be erased; null: never." }),
     application_status: z
       .enum(["pending_approval"])

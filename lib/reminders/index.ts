@@ -5,6 +5,9 @@
 // same transaction as the mail job, so a run repeated, run twice at once (the server and the
 // CLI), or killed half-way sends nothing twice. The server runs it hourly as a job that queues its
 // own next run (`remindersSchedule`); the CLI runs it as of any day (`reminders run --date`).
+// A member's page is known by its token's hash only, so a renewal or expiry mail carries a new
+// token, stored in the transaction that queues it: the member's newest mail always has a working
+// link (the links of earlier mails stop working).
 import { and, asc, eq, gte, inArray, isNotNull, lt, lte, ne, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db";
 import { clubs, eventRegistrations, events, members, remindersSent } from "../../db/schema";
@@ -12,6 +15,7 @@ import { clubCardView, formatDate } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
 import { newId, nowIso } from "../ids";
+import { newManageToken } from "../members/internal";
 import { recurringJob } from "../jobs";
 import { clubSender, type MailMessage, queueMail } from "../mail";
 import { brandedBody, fillText, type MailBrand } from "../mail/layout";
@@ -30,8 +34,11 @@ export const EXPIRY_CATCH_UP_DAYS = 7;
 /** Reminders written per transaction: a big club's run does not hold the writer for long. */
 const CHUNK = 200;
 
-/** One reminder due: the rows that mark it sent (the first names this reminder) and its mail. */
-type Due = { kind: ReminderKind; subjectId: string; periods: string[]; message: Omit<MailMessage, "attachments"> };
+/**
+ * One reminder due: the rows that mark it sent (the first names this reminder) and its mail,
+ * given the address of the member's page when it links there (a new token, made at sending).
+ */
+type Due = { kind: ReminderKind; subjectId: string; periods: string[]; linksPage: boolean; message: (pageUrl: string) => Omit<MailMessage, "attachments"> };
 
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
@@ -46,12 +53,12 @@ function brandOf(club: ClubRow): { brand: MailBrand; locale: ReturnType<typeof c
 const startsText = (day: string, iso: string, locale: Parameters<typeof formatDate>[1], country: unknown) =>
   `${formatDate(day, locale, country)}, ${iso.slice(11, 16)} UTC`;
 
-/** The club's paid members (with a page to link to) that `where` keeps, nearest end first. */
+/** The club's paid members that `where` keeps, nearest end first. */
 function paidMembers(db: Db, clubId: string, ...where: (SQL | undefined)[]) {
   return db.read
-    .select({ id: members.id, first: members.first_name, email: members.email, end: members.membership_end, token: members.manage_token })
+    .select({ id: members.id, first: members.first_name, email: members.email, end: members.membership_end })
     .from(members)
-    .where(and(eq(members.club_id, clubId), eq(members.payment_status, "paid"), isNotNull(members.manage_token), ...where))
+    .where(and(eq(members.club_id, clubId), eq(members.payment_status, "paid"), ...where))
     .orderBy(asc(members.membership_end), asc(members.id));
 }
 
@@ -83,15 +90,17 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
         kind: "renewal",
         subjectId: m.id,
         periods: reached.map((n) => `${m.end}:${n}`),
-        message: mail(
-          m.email,
-          fillText(tx.renewal.subject, p),
-          brandedBody(brand, {
-            paragraphs: [fillText(tx.hello, p), fillText(left === 0 ? tx.renewal.lastDay : tx.renewal.body, p)],
-            action: { label: tx.renewal.action, url: memberPageUrl(baseUrl, m.token as string) },
-            bye: tx.bye,
-          }),
-        ),
+        linksPage: true,
+        message: (url) =>
+          mail(
+            m.email,
+            fillText(tx.renewal.subject, p),
+            brandedBody(brand, {
+              paragraphs: [fillText(tx.hello, p), fillText(left === 0 ? tx.renewal.lastDay : tx.renewal.body, p)],
+              action: { label: tx.renewal.action, url },
+              bye: tx.bye,
+            }),
+          ),
       });
     }
   }
@@ -111,15 +120,17 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
         kind: "expiry",
         subjectId: m.id,
         periods: [m.end],
-        message: mail(
-          m.email,
-          fillText(tx.expiry.subject, p),
-          brandedBody(brand, {
-            paragraphs: [fillText(tx.hello, p), fillText(tx.expiry.body, p)],
-            action: { label: tx.expiry.action, url: memberPageUrl(baseUrl, m.token as string) },
-            bye: tx.bye,
-          }),
-        ),
+        linksPage: true,
+        message: (url) =>
+          mail(
+            m.email,
+            fillText(tx.expiry.subject, p),
+            brandedBody(brand, {
+              paragraphs: [fillText(tx.hello, p), fillText(tx.expiry.body, p)],
+              action: { label: tx.expiry.action, url },
+              bye: tx.bye,
+            }),
+          ),
       });
     }
   }
@@ -156,7 +167,8 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
     const byId = new Map(evs.map((e) => [e.id, e]));
     for (const r of regs) {
       const e = byId.get(r.event_id);
-      if (!e || !r.email) continue;
+      const email = r.email;
+      if (!e || !email) continue;
       const p = {
         first: r.first_name,
         club: brand.name,
@@ -169,15 +181,17 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
         kind: "event",
         subjectId: r.id,
         periods: [e.starts_at.slice(0, 10)],
-        message: mail(
-          r.email,
-          fillText(tx.event.subject, p),
-          brandedBody(brand, {
-            paragraphs: [fillText(tx.hello, p), fillText(tx.event.body, p), ...(p.place ? [fillText(tx.event.place, p)] : []), fillText(tx.event.code, p)],
-            action: { label: tx.event.action, url: `${baseUrl}/api/public/registrations/${r.qr_token}/ics` },
-            bye: tx.bye,
-          }),
-        ),
+        linksPage: false,
+        message: () =>
+          mail(
+            email,
+            fillText(tx.event.subject, p),
+            brandedBody(brand, {
+              paragraphs: [fillText(tx.hello, p), fillText(tx.event.body, p), ...(p.place ? [fillText(tx.event.place, p)] : []), fillText(tx.event.code, p)],
+              action: { label: tx.event.action, url: `${baseUrl}/api/public/registrations/${r.qr_token}/ics` },
+              bye: tx.bye,
+            }),
+          ),
       });
     }
   }
@@ -206,7 +220,13 @@ export async function runReminders(db: Db, input: { baseUrl: string; today: stri
             .returning({ period: remindersSent.period });
           // Sent before (the reminder's own row was there): nothing to do.
           if (!marked.some((r) => r.period === d.periods[0])) continue;
-          await queueMail(t, clubId, d.message);
+          let pageUrl = "";
+          if (d.linksPage) {
+            const page = newManageToken();
+            await t.update(members).set({ manage_token: page.hash }).where(eq(members.id, d.subjectId));
+            pageUrl = memberPageUrl(input.baseUrl, page.token);
+          }
+          await queueMail(t, clubId, d.message(pageUrl));
           run.sent++;
           run.by_kind[d.kind]++;
         }

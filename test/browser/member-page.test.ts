@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { clubs } from "../../db/schema";
 import { freePort, HAS_BROWSER, launch, pageCheck, phonePage as openPhonePage } from "../dashboard/browser-harness";
 import { setup } from "../helpers";
-import { memberRow, seedMember } from "../members-fixtures";
+import { memberRow, pageTokenOf, seedMember } from "../members-fixtures";
 
 type Env = Awaited<ReturnType<typeof setup>>;
 let env: Env;
@@ -54,7 +54,7 @@ describe.skipIf(!HAS_BROWSER)("member page in Chromium", () => {
       await clubIn(locale);
       const m = await seedMember(env, { first_name: "Léa", last_name: "Rochat", email: `lea-${locale}@test.org`, payment_mode: "subscription" });
       const page = await phonePage();
-      await page.goto(`${run.base}/m/${m.manage_token}?renew=bank_transfer`);
+      await page.goto(`${run.base}/m/${pageTokenOf(m)}?renew=bank_transfer`);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Léa Rochat");
       expect(await page.getByRole("heading", { name: locale === "fr" ? "Virement bancaire" : "Bank transfer" }).count()).toBe(1);
       expect(await page.locator("main").textContent()).toContain("CH9300762011623852957");
@@ -67,7 +67,7 @@ describe.skipIf(!HAS_BROWSER)("member page in Chromium", () => {
     await clubIn("en");
     const m = await seedMember(env, { first_name: "Lea", last_name: "Rochat", payment_mode: "subscription" });
     const page = await phonePage();
-    await page.goto(`${run.base}/m/${m.manage_token}`);
+    await page.goto(`${run.base}/m/${pageTokenOf(m)}`);
     await page.getByLabel("First name").fill("Léa");
     await page.getByRole("button", { name: "Save" }).click();
     await page.waitForURL(/done=name/);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
-import { addDays, historyOf, memberRow, seedMember, todayUtc } from "../members-fixtures";
+import { addDays, historyOf, memberRow, pageTokenOf, seedMember, todayUtc } from "../members-fixtures";
 
 let env: TestEnv;
 let tier: string;
@@ -58,12 +58,12 @@ describe("members list: application_status", () => {
 describe("the referral credit off the next renewal", () => {
   it("the member's page quotes the tier's price less the credit; mark-paid spends what the payment left uncovered", async () => {
     const m = await seedMember(env, { tier_id: tier, referral_credit_cents: 1200 });
-    const quote = await renewQuote(m.manage_token as string);
+    const quote = await renewQuote(pageTokenOf(m));
     expect([quote.amount_cents, quote.bank_transfer.amount_cents]).toEqual([3800, 3800]);
     expect((await markPaid(m.id, 3800)).status).toBe(200);
     expect((await memberRow(env, m.id)).referral_credit_cents).toBe(0);
     expect((await historyOf(env, m.id)).find((h) => h.action === "mark_paid")?.details).toMatchObject({ referral_credit_spent_cents: 1200 });
-    expect((await renewQuote(m.manage_token as string)).amount_cents).toBe(5000);
+    expect((await renewQuote(pageTokenOf(m))).amount_cents).toBe(5000);
   });
 
   it("never below 0: a credit above the price makes the renewal free and keeps the rest; a full payment keeps the credit", async () => {
@@ -72,7 +72,7 @@ describe("the referral credit off the next renewal", () => {
     expect((await memberRow(env, rich.id)).referral_credit_cents).toBe(3000);
     // Renewing from the page, once due, with nothing to pay: renewed at once, the credit spent again.
     const due = await seedMember(env, { tier_id: tier, referral_credit_cents: 8000, membership_end: addDays(todayUtc(), 3) });
-    expect(await renewQuote(due.manage_token as string)).toMatchObject({ amount_cents: 0, renewed: true, bank_transfer: null });
+    expect(await renewQuote(pageTokenOf(due))).toMatchObject({ amount_cents: 0, renewed: true, bank_transfer: null });
     expect((await memberRow(env, due.id)).referral_credit_cents).toBe(3000);
     const payer = await seedMember(env, { tier_id: tier, referral_credit_cents: 1000 });
     expect((await markPaid(payer.id, 5000)).status).toBe(200);
@@ -81,7 +81,7 @@ describe("the referral credit off the next renewal", () => {
 
   it("the first payment after joining is what was owed: the credit is not spent on it", async () => {
     const joiner = await seedMember(env, { tier_id: tier, payment_status: "pending", amount_due_cents: 4500, referral_credit_cents: 500 });
-    expect((await renewQuote(joiner.manage_token as string)).amount_cents).toBe(4500);
+    expect((await renewQuote(pageTokenOf(joiner))).amount_cents).toBe(4500);
     expect((await markPaid(joiner.id, 4500)).status).toBe(200);
     expect(await memberRow(env, joiner.id)).toMatchObject({ referral_credit_cents: 500, amount_due_cents: null });
   });

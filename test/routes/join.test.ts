@@ -7,10 +7,11 @@ import { and, eq } from "drizzle-orm";
 import { clubs, memberHistory, members, promoCodes } from "../../db/schema";
 import { solveChallenge } from "../../lib/forms";
 import { runDueJobs } from "../../lib/jobs";
+import { sha256Hex } from "../../lib/ids";
 import { isCreditorReference } from "../../lib/payments/reference";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
-import { memberRow, seedMember, setCustomFields, withEndpoint } from "../members-fixtures";
+import { memberRow, pageTokenOf, seedMember, setCustomFields, withEndpoint } from "../members-fixtures";
 import { header, startSmtp, type TestSmtp, textOf } from "../smtp";
 
 let env: TestEnv;
@@ -83,7 +84,7 @@ describe("GET /api/public/clubs/<slug>", () => {
       ["Junior", 0],
     ]);
     expect(res.body.custom_fields).toEqual([{ key: "club_licence", label: "Licence", required: false }]);
-    for (const secret of ["secret-member@example.org", "Secret", m.referral_code, m.id, m.manage_token as string, "CH93"])
+    for (const secret of ["secret-member@example.org", "Secret", m.referral_code, m.id, pageTokenOf(m), m.manage_token as string, "CH93"])
       expect(res.text).not.toContain(secret);
     await setCustomFields(env, []);
     expect((await env.call("GET", "/api/public/clubs/no-such-club", { key: null })).status).toBe(404);
@@ -113,7 +114,9 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     expect(isCreditorReference(b.bank_transfer.reference)).toBe(true);
     const row = await memberRow(env, b.member_id);
     expect(row).toMatchObject({ email: who, payment_status: "pending", tier_id: paidTier, is_manual: false, amount_due_cents: 5000, application_status: null });
-    expect(b.manage_url).toBe(`http://localhost/m/${row.manage_token}`);
+    // The page's token is in the answer (and the mail); the row keeps its hash.
+    const token = /^http:\/\/localhost\/m\/(\w{32})$/.exec(b.manage_url)?.[1] as string;
+    expect(row.manage_token).toBe(sha256Hex(token));
     const mails = await deliver();
     expect(mails.map((m) => m.to[0])).toEqual([who]);
     expect(header(mails[0].raw, "subject")).toContain("paiement");
@@ -220,12 +223,16 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     const res = await join({ email: "Known@Example.org" });
     expect([res.status, res.body.code]).toEqual([409, "ALREADY_MEMBER"]);
     expect(res.body.detail).toContain("boîte mail");
-    expect(res.text).not.toContain(m.manage_token as string);
+    expect(res.text).not.toContain(pageTokenOf(m));
     expect(res.text).not.toContain("/m/");
     expect((await env.db.read.select().from(members)).length).toBe(before);
     const mails = await deliver();
     expect(mails.map((x) => x.to[0])).toEqual(["known@example.org"]);
-    expect(textOf(mails[0].raw)).toContain(`http://localhost/m/${m.manage_token}`);
+    // Only a hash of the page's token is kept: the mail carries a new one, and the older link ends.
+    const link = /http:\/\/localhost\/m\/(\w{32})/.exec(textOf(mails[0].raw))?.[1] as string;
+    expect((await memberRow(env, m.id)).manage_token).toBe(sha256Hex(link));
+    expect((await env.call("GET", `/api/public/manage/${link}`, { key: null })).status).toBe(200);
+    expect((await env.call("GET", `/api/public/manage/${pageTokenOf(m)}`, { key: null })).status).toBe(404);
   });
 
   it("closed: 403 JOIN_CLOSED, nothing stored; unknown slug 404; unknown or inactive tier 422; stripe 409 PAYMENT_METHOD_UNAVAILABLE", async () => {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, jobs, members } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
-import { addDays, memberRow, seedMember, todayUtc } from "../members-fixtures";
+import { addDays, memberRow, pageTokenOf, seedMember, todayUtc } from "../members-fixtures";
+import { sha256Hex } from "../../lib/ids";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -36,7 +37,7 @@ async function post(path: string, form: Record<string, string>) {
 describe("/m/<token>", () => {
   it("is the member's page in the club's language and colours, with no script and nothing from another host", async () => {
     const m = await seedMember(env, { first_name: "Léa", last_name: "Rochat" });
-    const res = await get(`/m/${m.manage_token}`);
+    const res = await get(`/m/${pageTokenOf(m)}`);
     expect(res.status).toBe(200);
     expect(res.text).toContain('<html lang="fr">');
     expect(res.text).toContain("--primary:#0B5394");
@@ -49,7 +50,7 @@ describe("/m/<token>", () => {
 
   it("takes an odd query (a notice too long) as no query: the page, never a 422", async () => {
     const m = await seedMember(env);
-    const res = await get(`/m/${m.manage_token}?done=${"x".repeat(60)}&renew=${"y".repeat(60)}`);
+    const res = await get(`/m/${pageTokenOf(m)}?done=${"x".repeat(60)}&renew=${"y".repeat(60)}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
   });
@@ -62,7 +63,7 @@ describe("/m/<token>", () => {
 
   it("shows the bank transfer details with the reference", async () => {
     const m = await seedMember(env);
-    const res = await get(`/m/${m.manage_token}?renew=bank_transfer`);
+    const res = await get(`/m/${pageTokenOf(m)}?renew=bank_transfer`);
     expect(res.text).toContain("CH9300762011623852957");
     expect(res.text).toMatch(new RegExp(`RF\\d{2}${m.referral_code}`));
     // The amount as the club's language writes it.
@@ -71,7 +72,7 @@ describe("/m/<token>", () => {
 
   it("answers a renewal it refuses (a suspended member) with its page saying why, not the API's JSON", async () => {
     const m = await seedMember(env, { payment_status: "suspended" });
-    const res = await get(`/m/${m.manage_token}?renew=bank_transfer`);
+    const res = await get(`/m/${pageTokenOf(m)}?renew=bank_transfer`);
     expect(res.status).toBe(409);
     expect(res.headers.get("content-type")).toContain("text/html");
     expect(res.text).not.toContain("CH9300762011623852957");
@@ -86,18 +87,18 @@ describe("/m/<token>", () => {
     );
     const end = addDays(todayUtc(), 5);
     const m = await seedMember(env, { membership_end: end });
-    const shown = await get(`/m/${m.manage_token}?renew=stripe`);
+    const shown = await get(`/m/${pageTokenOf(m)}?renew=stripe`);
     expect(shown.status).toBe(200);
-    expect(shown.text).toContain(`action="/m/${m.manage_token}/renew"`);
+    expect(shown.text).toContain(`action="/m/${pageTokenOf(m)}/renew"`);
     expect(shown.text).toContain("Rien à payer");
     expect((await memberRow(env, m.id)).membership_end).toBe(end);
-    const done = await post(`/m/${m.manage_token}/renew`, {});
+    const done = await post(`/m/${pageTokenOf(m)}/renew`, {});
     expect(done.status).toBe(302);
-    expect(done.location).toBe(`http://localhost/m/${m.manage_token}?done=renewed`);
+    expect(done.location).toBe(`http://localhost/m/${pageTokenOf(m)}?done=renewed`);
     expect((await memberRow(env, m.id)).membership_end > end).toBe(true);
-    expect((await get(`/m/${m.manage_token}?done=renewed`)).text).toContain("Votre adhésion est renouvelée.");
+    expect((await get(`/m/${pageTokenOf(m)}?done=renewed`)).text).toContain("Votre adhésion est renouvelée.");
     // Renewed: the next period is not due yet, so the form is refused with the page saying from when.
-    const again = await post(`/m/${m.manage_token}/renew`, {});
+    const again = await post(`/m/${pageTokenOf(m)}/renew`, {});
     expect(again.status).toBe(409);
     expect(again.text).toContain("pas encore ouvert");
     await env.db.tx((t) => t.update(clubs).set({ membership_fee_cents: 5000 }).where(eq(clubs.id, env.clubId)));
@@ -105,7 +106,7 @@ describe("/m/<token>", () => {
 
   it("runs its forms and redirects back with a notice", async () => {
     const m = await seedMember(env);
-    const token = m.manage_token as string;
+    const token = pageTokenOf(m);
     const named = await post(`/m/${token}/name`, { first_name: "Zoé", last_name: "Favre" });
     expect(named.status).toBe(302);
     expect(named.location).toBe(`http://localhost/m/${token}?done=name`);
@@ -121,7 +122,7 @@ describe("/m/<token>", () => {
 
   it("refuses a name or an address with a control or direction-override character, as the JSON route does, and stores nothing", async () => {
     const m = await seedMember(env);
-    const token = m.manage_token as string;
+    const token = pageTokenOf(m);
     const bodies: Record<string, string>[] = [{ first_name: "Zoé\r\nBcc: x" }, { last_name: "Favre\u202E" }];
     for (const body of bodies) {
       const refused = await post(`/m/${token}/name`, body);
@@ -133,7 +134,7 @@ describe("/m/<token>", () => {
 
   it("confirms a new email from the mailed link once, then lives at its new address", async () => {
     const m = await seedMember(env);
-    const token = m.manage_token as string;
+    const token = pageTokenOf(m);
     expect((await post(`/m/${token}/email`, { email: "zoe.new@test.org" })).location).toBe(`http://localhost/m/${token}?done=email`);
     const [job] = (await env.db.read.select().from(jobs).where(eq(jobs.kind, "mail"))).filter(
       (j) => (j.payload as { message: { to: string } }).message.to === "zoe.new@test.org",
@@ -143,7 +144,9 @@ describe("/m/<token>", () => {
     expect(followed.status).toBe(302);
     const row = await memberRow(env, m.id);
     expect(row.email).toBe("zoe.new@test.org");
-    expect(followed.headers.get("location")).toBe(`http://localhost/m/${row.manage_token}?done=email_confirmed`);
+    // The page at its new token (the row keeps its hash).
+    const next = /^http:\/\/localhost\/m\/(\w+)\?done=email_confirmed$/.exec(followed.headers.get("location") ?? "")?.[1] as string;
+    expect(row.manage_token).toBe(sha256Hex(next));
     // The link again: its page no longer exists.
     expect((await get(link)).status).toBe(404);
     await env.db.tx((t) =>
@@ -152,7 +155,7 @@ describe("/m/<token>", () => {
         .set({ pending_email: "x@test.org", pending_email_code_hash: "0", pending_email_expires_at: "2000-01-01T00:00:00.000Z" })
         .where(eq(members.id, m.id)),
     );
-    const wrong = await get(`/m/${row.manage_token}/email/confirm?code=abc`);
+    const wrong = await get(`/m/${next}/email/confirm?code=abc`);
     expect(wrong.status).toBe(409);
     expect(wrong.text).toContain("code de confirmation");
   });

@@ -4,9 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, desc, eq } from "drizzle-orm";
 import { clubs, jobs, members } from "../../db/schema";
+import { sha256Hex } from "../../lib/ids";
+import { hashClearPageTokens } from "../../lib/member-page";
 import { isCreditorReference } from "../../lib/payments/reference";
 import { setup, type TestEnv } from "../helpers";
-import { addDays, memberRow, paymentsOf, seedMember, todayUtc, withEndpoint } from "../members-fixtures";
+import { addDays, memberRow, pageTokenOf, paymentsOf, seedMember, todayUtc, withEndpoint } from "../members-fixtures";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -43,7 +45,7 @@ async function history(memberId: string) {
 describe("the member's page (JSON)", () => {
   it("answers the member's status, card and club; a wrong token is a plain 404", async () => {
     const m = await seedMember(env, { first_name: "Léa", membership_end: "2031-03-15" });
-    const res = await page("GET", m.manage_token as string);
+    const res = await page("GET", pageTokenOf(m));
     expect(res.status).toBe(200);
     expect(res.body.member).toMatchObject({
       first_name: "Léa",
@@ -54,7 +56,7 @@ describe("the member's page (JSON)", () => {
     });
     expect(res.body.card.web).toBe(`http://localhost/c/${m.pass_serial_number}`);
     expect(res.body.club.name).toBe("Club de test");
-    for (const wrong of ["x", `${m.manage_token}x`, "A".repeat(32), "A".repeat(199)]) {
+    for (const wrong of ["x", `${pageTokenOf(m)}x`, "A".repeat(32), "A".repeat(199)]) {
       const miss = await page("GET", wrong);
       expect({ wrong, status: miss.status, code: miss.body.code }).toEqual({ wrong, status: 404, code: "MEMBER_PAGE_NOT_FOUND" });
     }
@@ -62,13 +64,13 @@ describe("the member's page (JSON)", () => {
 
   it("corrects the name, in the history with actor member", async () => {
     const m = await seedMember(env);
-    const res = await page("PATCH", m.manage_token as string, "", { first_name: "Anne-Marie", last_name: "Dupont" });
+    const res = await page("PATCH", pageTokenOf(m), "", { first_name: "Anne-Marie", last_name: "Dupont" });
     expect(res.status).toBe(200);
     expect(res.body.member).toMatchObject({ first_name: "Anne-Marie", last_name: "Dupont" });
     expect(await memberRow(env, m.id)).toMatchObject({ first_name: "Anne-Marie", last_name: "Dupont" });
     expect((await history(m.id))[0]).toMatchObject({ kind: "update", actor: "member" });
-    expect((await page("PATCH", m.manage_token as string, "", { first_name: "" })).status).toBe(422);
-    const control = await page("PATCH", m.manage_token as string, "", { last_name: "Dupont\nX" });
+    expect((await page("PATCH", pageTokenOf(m), "", { first_name: "" })).status).toBe(422);
+    const control = await page("PATCH", pageTokenOf(m), "", { last_name: "Dupont\nX" });
     expect(control.status).toBe(422);
     expect(control.body.detail[0]).toMatchObject({ loc: ["body", "last_name"], type: "text_control_character" });
     expect((await memberRow(env, m.id)).last_name).toBe("Dupont");
@@ -78,8 +80,8 @@ describe("the member's page (JSON)", () => {
     const m = await seedMember(env);
     try {
       await withEndpoint(env, ["member.updated"], async (sent) => {
-        expect((await page("PATCH", m.manage_token as string, "", { last_name: "Renamed" })).status).toBe(200);
-        expect((await page("POST", m.manage_token as string, "/erasure-request", {})).status).toBe(200);
+        expect((await page("PATCH", pageTokenOf(m), "", { last_name: "Renamed" })).status).toBe(200);
+        expect((await page("POST", pageTokenOf(m), "/erasure-request", {})).status).toBe(200);
         const delivered = await sent();
         expect(delivered.map((d) => d.type)).toEqual(["member.updated", "member.updated"]);
         const admin = await env.call("GET", `/api/clubs/${env.clubId}/members/${m.id}`);
@@ -92,9 +94,21 @@ describe("the member's page (JSON)", () => {
     }
   });
 
+  it("a token an older version kept in clear is hashed by the pass the server runs at start; its link works again, and a second pass finds nothing", async () => {
+    const m = await seedMember(env);
+    const clear = "KeptInClearByAnOlderVersion01234";
+    await env.db.tx((t) => t.update(members).set({ manage_token: clear }).where(eq(members.id, m.id)));
+    // Pages are found by the token's hash: until the pass, the clear one finds nothing.
+    expect((await page("GET", clear)).status).toBe(404);
+    expect(await hashClearPageTokens(env.db)).toBe(1);
+    expect((await memberRow(env, m.id)).manage_token).toBe(sha256Hex(clear));
+    expect((await page("GET", clear)).status).toBe(200);
+    expect(await hashClearPageTokens(env.db)).toBe(0);
+  });
+
   it("changes the email through the link mailed to the new address; the token changes, the link works once", async () => {
     const m = await seedMember(env, { email: "old@test.org" });
-    const token = m.manage_token as string;
+    const token = pageTokenOf(m);
     const asked = await page("POST", token, "/email", { email: "New@Test.org" });
     expect(asked.status).toBe(202);
     expect(asked.body.pending_email).toBe("new@test.org");
@@ -109,11 +123,14 @@ describe("the member's page (JSON)", () => {
     expect(done.body.email).toBe("new@test.org");
     const row = await memberRow(env, m.id);
     expect(row.email).toBe("new@test.org");
-    expect(row.manage_token).not.toBe(token);
-    expect(done.body.manage_url).toBe(`http://localhost/m/${row.manage_token}`);
+    // A new token, of which the row keeps only the hash.
+    const next = (done.body.manage_url as string).replace("http://localhost/m/", "");
+    expect(next).not.toBe(token);
+    expect(row.manage_token).toBe(sha256Hex(next));
+    expect((await page("GET", next)).status).toBe(200);
     // The old address of the page is gone; the code does not work twice.
     expect((await page("GET", token)).status).toBe(404);
-    const again = await page("POST", row.manage_token as string, "/email/confirm", { code });
+    const again = await page("POST", next, "/email/confirm", { code });
     expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: "EMAIL_CHANGE_NOT_PENDING" });
     expect((await history(m.id))[0]).toMatchObject({ kind: "update", actor: "member" });
   });
@@ -121,7 +138,7 @@ describe("the member's page (JSON)", () => {
   it("refuses an expired link, another member's address and the member's own", async () => {
     const m = await seedMember(env, { email: "exp@test.org" });
     const other = await seedMember(env, { email: "taken@test.org" });
-    const token = m.manage_token as string;
+    const token = pageTokenOf(m);
     expect((await page("POST", token, "/email", { email: other.email })).body.code).toBe("MEMBER_EMAIL_TAKEN");
     expect((await page("POST", token, "/email", { email: "exp@test.org" })).body.code).toBe("EMAIL_UNCHANGED");
     await page("POST", token, "/email", { email: "later@test.org" });
@@ -134,7 +151,7 @@ describe("the member's page (JSON)", () => {
 
   it("renews by bank transfer with the club's payout details and a creditor reference; refuses what the club does not offer", async () => {
     const m = await seedMember(env);
-    const token = m.manage_token as string;
+    const token = pageTokenOf(m);
     await env.db.tx((t) => t.update(clubs).set({ membership_fee_cents: 5000 }).where(eq(clubs.id, env.clubId)));
     const none = await page("POST", token, "/renew", { payment_method: "bank_transfer" });
     expect({ status: none.status, code: none.body.code }).toEqual({ status: 409, code: "PAYMENT_METHOD_UNAVAILABLE" });
@@ -164,7 +181,7 @@ describe("the member's page (JSON)", () => {
     );
     const end = addDays(todayUtc(), 10);
     const due = await seedMember(env, { membership_end: end, referral_credit_cents: 6000 });
-    const res = await page("POST", due.manage_token as string, "/renew", { payment_method: "stripe" });
+    const res = await page("POST", pageTokenOf(due), "/renew", { payment_method: "stripe" });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ payment_method: "stripe", amount_cents: 0, checkout_url: null, bank_transfer: null, renewed: true });
     const after = await memberRow(env, due.id);
@@ -174,7 +191,7 @@ describe("the member's page (JSON)", () => {
 
     // Ending in 200 days, reminders from 30 days before: not due yet, nothing changes.
     const early = await seedMember(env, { membership_end: addDays(todayUtc(), 200), referral_credit_cents: 6000 });
-    const refused = await page("POST", early.manage_token as string, "/renew", { payment_method: "bank_transfer" });
+    const refused = await page("POST", pageTokenOf(early), "/renew", { payment_method: "bank_transfer" });
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: "RENEWAL_NOT_DUE" });
     // The answer says from when (the longest reminder, 30 days, before the end).
     expect(refused.body.detail).toContain(addDays(todayUtc(), 170));
@@ -184,10 +201,10 @@ describe("the member's page (JSON)", () => {
 
   it("turns the automatic renewal off and on, only on a subscription", async () => {
     const plain = await seedMember(env);
-    const refused = await page("POST", plain.manage_token as string, "/auto-renewal", { enabled: false });
+    const refused = await page("POST", pageTokenOf(plain), "/auto-renewal", { enabled: false });
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: "NO_SUBSCRIPTION" });
     const sub = await seedMember(env, { payment_mode: "subscription" });
-    const token = sub.manage_token as string;
+    const token = pageTokenOf(sub);
     const off = await page("POST", token, "/auto-renewal", { enabled: false });
     expect(off.body.member.auto_renewal).toBe(false);
     expect((await memberRow(env, sub.id)).renewal_opt_out_at).not.toBeNull();
@@ -202,7 +219,7 @@ describe("the member's page (JSON)", () => {
 
   it("gives the member their data (the art. 15 document)", async () => {
     const m = await seedMember(env, { first_name: "Data" });
-    const res = await page("GET", m.manage_token as string, "/data-export");
+    const res = await page("GET", pageTokenOf(m), "/data-export");
     expect(res.status).toBe(200);
     expect(res.body.member).toMatchObject({ id: m.id, first_name: "Data" });
     expect(Array.isArray(res.body.history)).toBe(true);
@@ -210,9 +227,9 @@ describe("the member's page (JSON)", () => {
 
   it("records an erasure request the admin sees in the item and the list filter", async () => {
     const m = await seedMember(env);
-    const res = await page("POST", m.manage_token as string, "/erasure-request");
+    const res = await page("POST", pageTokenOf(m), "/erasure-request");
     expect(res.status).toBe(200);
-    const again = await page("POST", m.manage_token as string, "/erasure-request");
+    const again = await page("POST", pageTokenOf(m), "/erasure-request");
     expect(again.body.erasure_requested_at).toBe(res.body.erasure_requested_at);
     const item = await env.call("GET", `/api/clubs/${env.clubId}/members/${m.id}`);
     expect(item.body.erasure_requested_at).toBe(res.body.erasure_requested_at);
@@ -226,10 +243,10 @@ describe("the member's page (JSON)", () => {
   it("is rate-limited per address: 20 a minute", async () => {
     const m = await seedMember(env);
     const statuses: number[] = [];
-    for (let i = 0; i < 21; i++) statuses.push((await page("GET", m.manage_token as string, "", undefined, "10.9.9.9")).status);
+    for (let i = 0; i < 21; i++) statuses.push((await page("GET", pageTokenOf(m), "", undefined, "10.9.9.9")).status);
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
     expect(statuses[20]).toBe(429);
-    expect((await page("GET", m.manage_token as string, "", undefined, "10.9.9.8")).status).toBe(200);
+    expect((await page("GET", pageTokenOf(m), "", undefined, "10.9.9.8")).status).toBe(200);
   });
 });
 

@@ -7,6 +7,7 @@ import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, historyOf, memberRow, paymentsOf, seedMember, todayUtc } from "../members-fixtures";
 import { addMonths, periodEnd } from "../members-dates";
+import { sha256Hex } from "../../lib/ids";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -182,7 +183,10 @@ describe("POST /api/clubs/:club_id/members/manual", () => {
     expect(row.membership_end).toBe(body.membership_end);
     expect(row.search_text).toContain("jeanne dupont jeanne.dupont@test.org");
     expect(row.custom_fields).toEqual({ licence: "A-12" });
-    expect(row.manage_token).toHaveLength(32);
+    // The page's token is in this answer only; the row keeps its hash, and a read says null.
+    expect(res.body.manage_token).toHaveLength(32);
+    expect(row.manage_token).toBe(sha256Hex(res.body.manage_token));
+    expect((await env.call("GET", `${base()}/${res.body.id}`)).body.manage_token).toBeNull();
     const history = await historyOf(env, res.body.id);
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ action: "manual_create", to_status: "paid", admin_id: env.adminId });

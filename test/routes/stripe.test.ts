@@ -11,7 +11,7 @@ import { MAIL_SEND } from "../../lib/mail";
 import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
-import { memberRow, paymentsOf, seedMember } from "../members-fixtures";
+import { memberRow, pageTokenOf, paymentsOf, seedMember } from "../members-fixtures";
 import { startSmtp, type TestSmtp } from "../smtp";
 import { pageGet, pagePost } from "../pages-fixtures";
 import { type FakeStripe, fakeStripe, type Json, WEBHOOK_SECRET } from "../stripe-fake";
@@ -84,7 +84,7 @@ async function joinedAndPaid(body: Record<string, unknown> = {}) {
   const paid = stripe.pay(session.id);
   const res = await send(paid);
   expect(res.status).toBe(200);
-  return { memberId: joined.body.member_id as string, paid, session, res };
+  return { memberId: joined.body.member_id as string, pageUrl: joined.body.manage_url as string, paid, session, res };
 }
 
 describe("the provider's truth", () => {
@@ -136,8 +136,8 @@ describe("join by card", () => {
       payment_intent_metadata: { club_id: env.clubId, member_id: joined.body.member_id, purpose: "membership" },
     });
     const m = await memberRow(env, joined.body.member_id);
-    expect(session.success_url).toBe(`http://localhost/m/${m.manage_token}?checkout=success`);
-    expect(session.cancel_url).toBe(`http://localhost/m/${m.manage_token}?checkout=cancelled`);
+    expect(session.success_url).toBe(`${joined.body.manage_url}?checkout=success`);
+    expect(session.cancel_url).toBe(`${joined.body.manage_url}?checkout=cancelled`);
     expect(m).toMatchObject({ payment_status: "pending", payment_method: "stripe" });
   });
 
@@ -325,12 +325,12 @@ describe("subscriptions", () => {
   });
 
   it("cancel-subscription cancels at Stripe at the period's end; the member's page turns the renewal back on there too", async () => {
-    const { memberId, session } = await joinedAndPaid();
+    const { memberId, pageUrl, session } = await joinedAndPaid();
     const res = await env.call("POST", `/api/clubs/${env.clubId}/members/${memberId}/actions/cancel-subscription`, { body: {} });
     expect(res.status).toBe(200);
     expect(stripe.subscriptions.get(session.subscription).cancel_at_period_end).toBe(true);
     expect((await memberRow(env, memberId)).renewal_opt_out_at).not.toBeNull();
-    const token = (await memberRow(env, memberId)).manage_token;
+    const token = pageUrl.split("/m/")[1];
     const on = await env.call("POST", `/api/public/manage/${token}/auto-renewal`, { key: null, body: { enabled: true } });
     expect(on.status).toBe(200);
     expect(stripe.subscriptions.get(session.subscription).cancel_at_period_end).toBe(false);
@@ -380,12 +380,12 @@ describe("subscriptions", () => {
 describe("renewal from the member's page and refunds", () => {
   it("renew by card: a checkout back to the page; its payment renews from the end", async () => {
     const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
-    const res = await env.call("POST", `/api/public/manage/${m.manage_token}/renew`, { key: null, body: { payment_method: "stripe" } });
+    const res = await env.call("POST", `/api/public/manage/${pageTokenOf(m)}/renew`, { key: null, body: { payment_method: "stripe" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ payment_method: "stripe", amount_cents: 5000, bank_transfer: null });
     const session = stripe.sessionOf(res.body.checkout_url);
     expect(session).toMatchObject({ mode: "payment", metadata: { member_id: m.id, purpose: "membership" }, customer_email: m.email });
-    expect(session.success_url).toContain(`/m/${m.manage_token}`);
+    expect(session.success_url).toContain(`/m/${pageTokenOf(m)}`);
     await send(stripe.pay(session.id));
     const after = await memberRow(env, m.id);
     expect(after.membership_end > m.membership_end).toBe(true);
@@ -398,21 +398,21 @@ describe("renewal from the member's page and refunds", () => {
       amount_due_cents: 4500,
       manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}`,
     });
-    const res = await env.call("POST", `/api/public/manage/${m.manage_token}/renew`, { key: null, body: { payment_method: "stripe" } });
+    const res = await env.call("POST", `/api/public/manage/${pageTokenOf(m)}/renew`, { key: null, body: { payment_method: "stripe" } });
     expect(res.body.amount_cents).toBe(4500);
     expect(stripe.sessionOf(res.body.checkout_url).amount_total).toBe(4500);
   });
 
   it("the member's HTML page: a card button that leads to Stripe's page, and a word on coming back", async () => {
     const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
-    const page = await env.call("GET", `/m/${m.manage_token}`, { key: null });
-    expect(page.text).toContain(`href="/m/${m.manage_token}?renew=stripe"`);
+    const page = await env.call("GET", `/m/${pageTokenOf(m)}`, { key: null });
+    expect(page.text).toContain(`href="/m/${pageTokenOf(m)}?renew=stripe"`);
     expect(page.text).toContain("Payer par carte");
-    const res = await env.app.handle(new Request(`http://localhost/m/${m.manage_token}?renew=stripe`), "10.21.0.1");
+    const res = await env.app.handle(new Request(`http://localhost/m/${pageTokenOf(m)}?renew=stripe`), "10.21.0.1");
     expect(res.status).toBe(302);
     const session = stripe.sessionOf(res.headers.get("location") as string);
     expect(session.metadata).toMatchObject({ member_id: m.id, purpose: "membership" });
-    expect((await env.call("GET", `/m/${m.manage_token}?checkout=success`, { key: null })).text).toContain("en cours de confirmation");
+    expect((await env.call("GET", `/m/${pageTokenOf(m)}?checkout=success`, { key: null })).text).toContain("en cours de confirmation");
   });
 
   it("a refund, part then the rest: negative payments of what was refunded, each once; the membership stays", async () => {
@@ -511,7 +511,7 @@ describe("one path for every payment (lib/payments/record): what a card payment 
 
   it("a renewal by card asks the price less the referral credit, and its payment spends that credit", async () => {
     const m = await seedMember(env, { tier_id: tierId, referral_credit_cents: 1200, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
-    const res = await env.call("POST", `/api/public/manage/${m.manage_token}/renew`, { key: null, body: { payment_method: "stripe" } });
+    const res = await env.call("POST", `/api/public/manage/${pageTokenOf(m)}/renew`, { key: null, body: { payment_method: "stripe" } });
     expect(res.body.amount_cents).toBe(3800);
     const session = stripe.sessionOf(res.body.checkout_url);
     expect(session.amount_total).toBe(3800);
