@@ -17,6 +17,7 @@ import { runDueJobs, startJobWorker } from "../../lib/jobs";
 import { newMemberRow } from "../../lib/members";
 import { REGISTRATIONS_PER_ADDRESS_PER_HOUR, registerClient } from "../../lib/oauth/clients";
 import { JOB_KINDS, RECURRING } from "../../server/jobs";
+import { dropDatabase, freshDatabaseUrl } from "../databases";
 import { setup, type TestEnv } from "../helpers";
 import { adminBrowser, challengeOf, formPost } from "../mcp/oauth-flow";
 import { startServer } from "./server-process";
@@ -187,9 +188,9 @@ it("the member's page token is kept as a hash: shown once at creation, null on e
 
 it("tokens an older version kept in clear are hashed when the server starts, and the links already mailed still work", async () => {
   const dir = mkdtempSync(join(tmpdir(), "club-rt-"));
-  const path = join(dir, "club.db");
+  const url = await freshDatabaseUrl(dir);
   const clear = "OlderVersionClearToken0123456789";
-  const db = openDb(path);
+  const db = await openDb(url);
   const club = await initClub(db, { clubName: "Old club", email: "old-owner@test.org" });
   const row = newMemberRow(club.club_id, {
     first_name: "Ola",
@@ -200,23 +201,27 @@ it("tokens an older version kept in clear are hashed when the server starts, and
     payment_status: "paid",
   });
   await db.tx((t) => t.insert(members).values({ ...row, manage_token: clear }));
-  db.close();
-  const server = await startServer(path);
+  await db.close();
   try {
-    expect(server.out).toContain("Hashed 1 member page token(s)");
-    expect((await fetch(`${server.base}/m/${clear}`)).status).toBe(200);
+    const server = await startServer(url);
+    try {
+      expect(server.out).toContain("Hashed 1 member page token(s)");
+      expect((await fetch(`${server.base}/m/${clear}`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    const after = await openDb(url);
+    try {
+      const [stored] = await after.read
+        .select()
+        .from(members)
+        .where(eq(members.id, row.id as string));
+      expect(stored.manage_token).toBe(sha256Hex(clear));
+    } finally {
+      await after.close();
+    }
   } finally {
-    await server.stop();
-  }
-  const after = openDb(path);
-  try {
-    const [stored] = await after.read
-      .select()
-      .from(members)
-      .where(eq(members.id, row.id as string));
-    expect(stored.manage_token).toBe(sha256Hex(clear));
-  } finally {
-    after.close();
+    await dropDatabase(url);
     rmSync(dir, { recursive: true, force: true });
   }
 });
