@@ -7,7 +7,7 @@ export const list_webhooks = tool({
   name: "list_webhooks",
   title: "List webhook endpoints",
   description:
-    "Lists the club's webhook endpoints (id, url, events they receive, enabled, why one was disabled, failing_since). Secrets are never shown. Use an endpoint's id as webhook_id in webhook_deliveries.",
+    "Lists the club's webhook endpoints (id, url, events they receive, enabled, why one was disabled, failing_since, paused_until: set while its deliveries wait after timeouts). Secrets are never shown. Use an endpoint's id as webhook_id in webhook_deliveries.",
   input: z.object({}),
   annotations: READ_ONLY,
   output: WebhookList,
