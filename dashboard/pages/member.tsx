@@ -11,7 +11,7 @@ import { cancelSubscription, extendMembership, getMember, markMemberPaid, reacti
 import { sendCardEmail } from "../../lib/members/card-email";
 import { eraseMember } from "../../lib/members/erase";
 import { exportMemberData } from "../../lib/members/history";
-import { memberPageUrl } from "../../lib/members/internal";
+import { openMemberPage } from "../../lib/member-page";
 import {
   ExtendRequest,
   MANUAL_PAYMENT_METHODS,
@@ -186,10 +186,13 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
           <a class="button secondary" href={webCardUrl(ctx, m.pass_serial_number)}>
             {tt.openCard}
           </a>
-          {m.manage_token ? (
-            <a class="button secondary" href={memberPageUrl(ctx.baseUrl, m.manage_token)}>
-              {tt.openPage}
-            </a>
+          {input.can(openMemberPage.scope) ? (
+            <form method="post" action={`${path}/page`} class="inline">
+              <CsrfField token={input.csrf} />
+              <button type="submit" class="secondary">
+                {tt.openPage}
+              </button>
+            </form>
           ) : null}
           <a class="button secondary" href={`${path}/data`} download="">
             {tt.exportData}
@@ -380,6 +383,16 @@ async function saveEdit(input: PageInput): Promise<Response> {
   return input.redirect(`/admin/members/${member_id}?done=saved`);
 }
 
+/**
+ * Opens the member's own page: a new address of it for the admin (openMemberPage; the page's
+ * token is kept as a hash, so no link can be shown before), the links mailed to the member
+ * still working.
+ */
+async function openPage(input: PageInput): Promise<Response> {
+  const { url } = await openMemberPage(input.ctx, { member_id: input.params.member_id });
+  return new Response(null, { status: 303, headers: { location: url, "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+}
+
 /** Sends the member their card by email (the verb of POST .../send-card-email); a failed send (502) shows the page with the reason. */
 async function sendCard(input: PageInput): Promise<Response> {
   const member_id = input.params.member_id;
@@ -449,6 +462,7 @@ export default definePage({
     { method: "GET", path: "/members/:member_id/erase", scope: eraseMember.scope, handler: (input) => erasePage(input, NO_PROBLEMS) },
     { method: "POST", path: "/members/:member_id/erase", scope: eraseMember.scope, handler: erase },
     { method: "POST", path: "/members/:member_id/send-card", scope: sendCardEmail.scope, handler: sendCard },
+    { method: "POST", path: "/members/:member_id/page", scope: openMemberPage.scope, handler: openPage },
     ...(Object.keys(ACTIONS) as MemberAction[]).map(actionRoute),
   ],
 });

@@ -4,13 +4,13 @@
 // a link mailed to the new address, renew, turn the automatic renewal off and on, download their
 // data, ask to be erased) is written to their history with `actor: member`.
 import { timingSafeEqual } from "node:crypto";
-import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { and, eq, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { members, remindersSent, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
-import { type PublicCtx, systemCtx } from "../context";
+import { type Ctx, type PublicCtx, systemCtx, verb } from "../context";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
@@ -28,6 +28,7 @@ import {
   addDays,
   emitMemberChange,
   getMemberItem,
+  getMemberRow,
   type MemberRow,
   memberAuthor,
   manageTokenHash,
@@ -58,7 +59,7 @@ async function memberOf(ctx: PublicCtx, q: Queryable, token: string): Promise<{ 
       ? await q
           .select()
           .from(members)
-          .where(eq(members.manage_token, manageTokenHash(token)))
+          .where(or(eq(members.manage_token, manageTokenHash(token)), eq(members.admin_page_token, manageTokenHash(token))))
           .limit(1)
       : [];
   if (!m) throw new NotFound("MEMBER_PAGE_NOT_FOUND");
@@ -218,6 +219,8 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
         email: m.pending_email,
         search_text: searchTextOf({ ...m, email: m.pending_email }),
         manage_token: next.hash,
+        // The address an admin opened ends too: the page moves to its new address only.
+        admin_page_token: null,
         pending_email: null,
         pending_email_code_hash: null,
         pending_email_expires_at: null,
@@ -426,6 +429,21 @@ export async function requestErasure(ctx: PublicCtx, token: string): Promise<{ e
     return { erasure_requested_at: now };
   });
 }
+
+/**
+ * A new address of the member's page for the admin opening it from the dashboard: a token of its
+ * own (members.admin_page_token, kept as a hash), so the links the member was mailed keep
+ * working; the address an admin opened before stops. members:edit, since whoever holds the
+ * address acts there as the member. 404 MEMBER_NOT_FOUND.
+ */
+export const openMemberPage = verb("members:edit", async function openMemberPage(ctx: Ctx, input: { member_id: string }): Promise<{ url: string }> {
+  const page = newManageToken();
+  await ctx.db.tx(async (t) => {
+    const m = await getMemberRow(t, ctx.clubId, input.member_id);
+    await t.update(members).set({ admin_page_token: page.hash }).where(eq(members.id, m.id));
+  });
+  return { url: memberPageUrl(ctx.baseUrl, page.token) };
+});
 
 /** Page tokens hashed per transaction by hashClearPageTokens. */
 const HASH_SLICE = 500;

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { clubLogos, clubs, members, payments } from "../../db/schema";
-import { historyOf, seedMember } from "../members-fixtures";
+import { sha256Hex } from "../../lib/ids";
+import { historyOf, pageTokenOf, seedMember } from "../members-fixtures";
 import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
 let env: Env;
@@ -103,16 +104,43 @@ describe("the logo in the club's settings", () => {
 });
 
 describe("the member page", () => {
-  it("links the member's card (/c/) and own page (/m/)", async () => {
+  it("links the member's card (/c/) and opens their own page (/m/) at an address of the admin's, the member's link still working", async () => {
     const m = await seedMember(env, { first_name: "Ida", last_name: "Links" });
     const page = await owner.request("GET", `/admin/members/${m.id}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain(`href="http://localhost/c/${m.pass_serial_number}">Ouvrir la carte</a>`);
-    expect(page.text).toContain(`href="http://localhost/m/${m.manage_token}">Ouvrir la page du membre</a>`);
+    expect(page.text).toContain(`action="/admin/members/${m.id}/page"`);
     expect(page.text).toContain("<dt>Carte envoyée</dt><dd>Jamais</dd>");
-    // The links lead somewhere: the card and the page answer.
+    // The page's token is kept as a hash: "open" makes the admin an address of their own.
+    const opened = await owner.post(`/admin/members/${m.id}/page`, {}, `/admin/members/${m.id}`);
+    expect(opened.status).toBe(303);
+    const token = /^http:\/\/localhost\/m\/(\w{32})$/.exec(opened.headers.get("location") ?? "")?.[1] as string;
+    const [row] = await env.db.read.select().from(members).where(eq(members.id, m.id));
+    expect(row.admin_page_token).toBe(sha256Hex(token));
+    expect(row.manage_token).toBe(sha256Hex(pageTokenOf(m)));
+    // The links lead somewhere: the card, the admin's address and the member's own link answer.
     expect((await env.app.handle(new Request(`http://localhost/c/${m.pass_serial_number}`), "10.9.0.1")).status).toBe(200);
-    expect((await env.app.handle(new Request(`http://localhost/m/${m.manage_token}`), "10.9.0.2")).status).toBe(200);
+    expect((await env.app.handle(new Request(`http://localhost/m/${token}`), "10.9.0.2")).status).toBe(200);
+    expect((await env.app.handle(new Request(`http://localhost/m/${pageTokenOf(m)}`), "10.9.0.2")).status).toBe(200);
+    // Opened again: a new address; the one before stops, the member's does not.
+    const again = await owner.post(`/admin/members/${m.id}/page`, {}, `/admin/members/${m.id}`);
+    expect(again.headers.get("location")).not.toContain(token);
+    expect((await env.app.handle(new Request(`http://localhost/m/${token}`), "10.9.0.3")).status).toBe(404);
+    expect((await env.app.handle(new Request(`http://localhost/m/${pageTokenOf(m)}`), "10.9.0.3")).status).toBe(200);
+  });
+
+  it("a read-only admin is not offered the member's page (whoever holds its address acts as the member), and cannot open it", async () => {
+    const m = await seedMember(env, { first_name: "Ro", last_name: "Page" });
+    const ro = await env.makeAdmin({ readOnly: true });
+    const viewer = browser(env);
+    await viewer.signIn(ro.email, "admin-password");
+    const page = await viewer.request("GET", `/admin/members/${m.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain(`action="/admin/members/${m.id}/page"`);
+    const refused = await viewer.post(`/admin/members/${m.id}/page`, {}, `/admin/members/${m.id}`);
+    expect(refused.status).toBe(403);
+    const [row] = await env.db.read.select().from(members).where(eq(members.id, m.id));
+    expect(row.admin_page_token).toBeNull();
   });
 
   it("sends the card by email with the API's verb: the mail goes out, card_email_sent_at and the history say so", async () => {

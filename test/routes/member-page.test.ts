@@ -109,6 +109,15 @@ describe("the member's page (JSON)", () => {
   it("changes the email through the link mailed to the new address; the token changes, the link works once", async () => {
     const m = await seedMember(env, { email: "old@test.org" });
     const token = pageTokenOf(m);
+    // An admin opened the page from the dashboard too (an address of their own): it works beside the member's.
+    const admins = "AdminOpenedThePageFromDashboard1";
+    await env.db.tx((t) =>
+      t
+        .update(members)
+        .set({ admin_page_token: sha256Hex(admins) })
+        .where(eq(members.id, m.id)),
+    );
+    expect((await page("GET", admins)).status).toBe(200);
     const asked = await page("POST", token, "/email", { email: "New@Test.org" });
     expect(asked.status).toBe(202);
     expect(asked.body.pending_email).toBe("new@test.org");
@@ -128,8 +137,10 @@ describe("the member's page (JSON)", () => {
     expect(next).not.toBe(token);
     expect(row.manage_token).toBe(sha256Hex(next));
     expect((await page("GET", next)).status).toBe(200);
-    // The old address of the page is gone; the code does not work twice.
+    // The old address of the page is gone, and so is one an admin had opened; the code does not work twice.
     expect((await page("GET", token)).status).toBe(404);
+    expect((await page("GET", admins)).status).toBe(404);
+    expect((await memberRow(env, m.id)).admin_page_token).toBeNull();
     const again = await page("POST", next, "/email/confirm", { code });
     expect({ status: again.status, code: again.body.code }).toEqual({ status: 409, code: "EMAIL_CHANGE_NOT_PENDING" });
     expect((await history(m.id))[0]).toMatchObject({ kind: "update", actor: "member" });
