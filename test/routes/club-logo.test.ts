@@ -18,7 +18,7 @@ import { JOB_KINDS } from "../../server/jobs";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { HOSTILE_SVG } from "../logo-fixtures";
-import { seedMember } from "../members-fixtures";
+import { pageTokenOf, seedMember } from "../members-fixtures";
 import { pageGet } from "../pages-fixtures";
 import { bodyOf, parts } from "../smtp";
 
@@ -241,7 +241,7 @@ describe("where the logo shows", () => {
     const img = `<img class="logo" src="${logoUrl.replace(/&/g, "&amp;")}"`;
     expect((await pageGet(env, `/c/${m.pass_serial_number}`)).text).toContain(img);
     expect((await pageGet(env, `/join/${(await clubRow()).slug}`)).text).toContain(img);
-    expect((await pageGet(env, `/m/${m.manage_token}`)).text).toContain(img);
+    expect((await pageGet(env, `/m/${pageTokenOf(m)}`)).text).toContain(img);
   });
 
   it("Google's loyalty class names the square rendition", async () => {

@@ -8,7 +8,7 @@ import { clubs, remindersSent } from "../../db/schema";
 import { runDueJobs } from "../../lib/jobs";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
-import { seedMember } from "../members-fixtures";
+import { pageTokenOf, seedMember } from "../members-fixtures";
 import { header, startSmtp, type TestSmtp, textOf } from "../smtp";
 
 let env: TestEnv;
@@ -52,7 +52,7 @@ describe("renewing by bank transfer from the member's page", () => {
       payout_beneficiary_name: "Club de test",
     });
     const m = await seedMember(env, { first_name: "Jonas", email: "jonas@test.org" });
-    const res = await renew(m.manage_token as string);
+    const res = await renew(pageTokenOf(m));
     expect(res.status).toBe(200);
     const transfer = res.body.bank_transfer;
     expect(transfer).toMatchObject({ iban: "CH9300762011623852957", amount_cents: 5000, currency: "CHF" });
@@ -69,7 +69,7 @@ describe("renewing by bank transfer from the member's page", () => {
     expect(text).toContain("IBAN: CH9300762011623852957");
     expect(text).toContain("BIC: POFICHBEXXX");
     expect(text).toContain(`Referenz: ${transfer.reference}`);
-    expect(text).toContain(`http://localhost/m/${m.manage_token}`);
+    expect(text).toContain(`http://localhost/m/${pageTokenOf(m)}`);
   });
 
   it("mails once a day for one amount: asking again, or the page showing the details again, sends nothing more", async () => {
@@ -81,7 +81,7 @@ describe("renewing by bank transfer from the member's page", () => {
       payout_beneficiary_name: "Club de test",
     });
     const m = await seedMember(env, { first_name: "Léa", email: "lea@test.org" });
-    const token = m.manage_token as string;
+    const token = pageTokenOf(m);
     expect((await renew(token)).status).toBe(200);
     expect((await renew(token)).status).toBe(200);
     const page = await renew(token, `/m/${token}?renew=bank_transfer`, "GET");
