@@ -151,7 +151,10 @@ describe.skipIf(!HAS_BROWSER)("tiers, promo codes, events and the door in Chromi
     expect((await registrationRow(env, luca.id)).checked_in_at).toBeNull();
     await shot(page, "door-offline", PHONE.width);
     await page.context().setOffline(false);
-    await expect(page.locator("#recent li").filter({ hasText: "envoyé au retour du réseau" }).waitFor()).resolves.toBeUndefined();
+    // A send begun as the network comes back may hang: the page gives it up after 8 s and tries
+    // again at its next 5 s tick, so the scan may take up to ~15 s to go (the page's 10 s default
+    // made this flaky on a busy machine).
+    await expect(page.locator("#recent li").filter({ hasText: "envoyé au retour du réseau" }).waitFor({ timeout: 30_000 })).resolves.toBeUndefined();
     expect(await page.locator("#net").textContent()).toBe("En ligne");
     expect((await registrationRow(env, luca.id)).checked_in_at).not.toBeNull();
     const scans = await env.db.read.select().from(checkIns).where(eq(checkIns.registration_id, luca.id));
