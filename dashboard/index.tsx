@@ -11,7 +11,7 @@ import { resolveCaller, SESSION_PREFIX } from "../lib/auth/caller";
 import { refreshSession } from "../lib/auth/sessions";
 import { clubTimeZone } from "../lib/clubs/time-zone";
 import { type Ctx, siteOf } from "../lib/context";
-import { AppError, Forbidden } from "../lib/errors";
+import { AppError, Forbidden, nulItems, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { DASHBOARD_TEXTS } from "../lib/i18n/dashboard";
 import { errorAnswer } from "../server/errors";
@@ -199,6 +199,10 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
       if (found === null) return layout(t.notFoundTitle, <p>{t.notFoundText}</p>, 404);
       if (found === "method") throw new AppError(405, "METHOD_NOT_ALLOWED", { path, method });
       requireScope(signedIn, ...scopeList(found.route.scope));
+      // A NUL in the address or a form field: refused, as on the API (lib/errors nulItems).
+      const fields = form ? [...form.entries()].filter(([, v]) => typeof v === "string") : [];
+      const nul = [...nulItems(Object.fromEntries(url.searchParams), ["query"]), ...nulItems(Object.fromEntries(fields), ["body"])];
+      if (nul.length) throw new ValidationFailed(nul);
       const input: PageInput = {
         ctx,
         locale,

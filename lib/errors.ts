@@ -78,6 +78,21 @@ export class ServiceUnavailable extends AppError {
 export type Invalid = { loc: (string | number)[]; code: MessageCode; params?: Params };
 
 /** A business-level validation failure (a rule no schema can state, such as ends_at > starts_at). */
+/**
+ * Every string of a request (a query, a JSON body, a tool's arguments) that holds a NUL (U+0000),
+ * as refusals naming where: no text column may hold one (PostgreSQL refuses the statement
+ * outright, which would be a 500), whatever field a schema lets through as free text.
+ */
+export function nulItems(value: unknown, loc: (string | number)[], depth = 0): Invalid[] {
+  if (typeof value === "string") return value.includes("\u0000") ? [{ loc, code: "TEXT_CONTROL_CHARACTER" }] : [];
+  if (!value || typeof value !== "object" || depth > 32 || value instanceof Uint8Array) return [];
+  const entries = Array.isArray(value) ? value.map((v, i) => [i, v] as const) : Object.entries(value);
+  return entries.flatMap(([k, v]) => [
+    ...(typeof k === "string" && k.includes("\u0000") ? [{ loc: [...loc, k], code: "TEXT_CONTROL_CHARACTER" as const }] : []),
+    ...nulItems(v, [...loc, k], depth + 1),
+  ]);
+}
+
 export class ValidationFailed extends AppError {
   /** `code`: the body's `code`, VALIDATION_FAILED unless one rule names the refusal (WEBHOOK_URL_NOT_ALLOWED). */
   constructor(

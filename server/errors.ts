@@ -6,7 +6,7 @@
 // client to quote.
 import type { ZodType, z } from "zod";
 import { unavailability } from "../db";
-import { AppError, RateLimited, ValidationFailed } from "../lib/errors";
+import { AppError, nulItems, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, t, zodErrorMap } from "../lib/i18n";
 import { MESSAGES, type MessageCode } from "../lib/i18n/messages";
 
@@ -34,6 +34,8 @@ export function parseInput<S extends ZodType>(
   where: string,
   locale: Locale,
 ): { success: true; data: z.output<S> } | { success: false; items: ValidationItem[] } {
+  const nul = nulItems(value, [where]);
+  if (nul.length) return { success: false, items: nul.map((i) => ({ loc: i.loc, msg: t(locale, i.code), type: i.code.toLowerCase() })) };
   const result = schema.safeParse(value, { error: zodErrorMap(locale) });
   if (result.success) return { success: true, data: result.data };
   const items = result.error.issues.map((issue) => ({

@@ -10,7 +10,7 @@ import type { Elysia } from "elysia";
 import { z, type ZodObject, type ZodType } from "zod";
 import { type Caller, requireScope, scopeList } from "../lib/access";
 import { type Ctx, type PublicCtx, type Site, siteOf } from "../lib/context";
-import { Forbidden, Unauthorized } from "../lib/errors";
+import { Forbidden, nulItems, Unauthorized, ValidationFailed } from "../lib/errors";
 import { DEFAULT_LOCALE, type Locale } from "../lib/i18n";
 import { limitAddress } from "../lib/ratelimit";
 import { isSharedAnswer, type Reply } from "../lib/reply";
@@ -277,6 +277,10 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           const state = getState(c.request);
           const caller = state?.caller;
           const ip = state?.ip ?? null;
+          // A NUL in any string of the request is a 422 naming it, on both engines (lib/errors
+          // nulItems). A raw route reads its own body (MCP checks a tool's arguments itself).
+          const nul = [...nulItems(c.query, ["query"]), ...(spec.raw ? [] : nulItems(c.body, ["body"]))];
+          if (nul.length) throw new ValidationFailed(nul);
           // Counted once the input is valid and before the handler: a refused request does nothing.
           if (spec.rateLimit) limitAddress(deps.db, spec.rateLimit.scope, spec.rateLimit.perMinute, ip);
           const ctx: Ctx | PublicCtx = caller
