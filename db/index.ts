@@ -6,6 +6,7 @@ import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ENGINE, type Engine, engineOf } from "./dialect";
 import * as schema from "./schema";
+import { codesOf } from "./unavailable";
 
 export { schema };
 export type Schema = typeof schema;
@@ -100,11 +101,7 @@ export async function openDb(url: string, options: { check?: boolean } = {}): Pr
 
 /** Whether `err` is a unique key refusing a row (SQLite's SQLITE_CONSTRAINT_UNIQUE, PostgreSQL's 23505). */
 export function isUniqueViolation(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY") return true;
-  }
-  return false;
+  return codesOf(err).some((code) => code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY");
 }
 
 /**

@@ -9,7 +9,7 @@ import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { type Db, DatabaseRefused, type Queryable, type Schema, schema } from "./index";
-import { unavailability } from "./unavailable";
+import { codesOf, unavailability } from "./unavailable";
 
 const MIGRATIONS = join(import.meta.dir, "pg-migrations");
 
@@ -66,13 +66,8 @@ function statementName(name: string): string {
   return `${name.slice(0, 22)}:${createHash("sha1").update(name).digest("hex")}`;
 }
 
-const retryable = (err: unknown) => {
-  for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (code === "40001" || code === "40P01") return true;
-  }
-  return false;
-};
+/** A deadlock or a serialization conflict: the transaction may simply be run again. */
+const retryable = (err: unknown) => codesOf(err).some((code) => code === "40001" || code === "40P01");
 
 /** Migrates under an advisory lock: several processes starting at once migrate once. */
 async function migrated(pool: pg.Pool): Promise<void> {

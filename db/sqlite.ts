@@ -6,7 +6,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync, statfsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type BunSQLiteDatabase, drizzle } from "drizzle-orm/bun-sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
 import { type Db, DatabaseRefused, type Queryable, schema } from "./index";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { emailKeyOf, sortNameOf } from "./text";

@@ -7,7 +7,7 @@ export function sqliteCodes(err: unknown): string[] {
 }
 
 /** The `code` of `err` and of the errors it wraps (Drizzle wraps the driver's as `cause`). */
-function codesOf(err: unknown): string[] {
+export function codesOf(err: unknown): string[] {
   const codes: string[] = [];
   for (let e = err, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;
