@@ -33,9 +33,11 @@ export type Db = {
    * Runs `fn` in one transaction and resolves once it is durable. Rolls back (only `fn`'s own
    * writes) when `fn` throws. `fn` may await, but must not do network I/O: queue a job instead.
    * Every statement of `fn` runs on `t`. On PostgreSQL a transaction that lost a deadlock or a
-   * serialization conflict is run again from the start, so `fn` must only touch the database.
+   * serialization conflict is run again from the start, so `fn` must only touch the database;
+   * `once` is for a `fn` that keeps state outside (an import's reader and counts): it is not run
+   * again, and the conflict is the caller's (a 503 to retry).
    */
-  tx<T>(fn: (t: Queryable) => Promise<T>): Promise<T>;
+  tx<T>(fn: (t: Queryable) => Promise<T>, options?: { once?: boolean }): Promise<T>;
   /**
    * A read query built once per database and kept prepared, for hot paths: building a select of a
    * wide table (clubs has 100+ columns) costs ten times more than running it. `name` identifies

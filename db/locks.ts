@@ -4,18 +4,25 @@
 // needed there. On PostgreSQL transactions run side by side: the first statement of such a rule
 // locks the row that stands for what it counts (`SELECT ... FOR UPDATE`), and a second
 // transaction for the same row waits until the first has committed, then reads what it wrote.
-import { type SQL, sql } from "drizzle-orm";
+import { inArray, type SQL, sql } from "drizzle-orm";
 import type { AnyColumn, AnyTable, Queryable } from "./index";
 import { onPostgres } from "./dialect";
 
 /**
- * Locks the rows of `table` where `column` = `value` until the transaction `t` ends (PostgreSQL;
+ * Locks the rows of `table` where `column` is `value` (or one of the values, within `scope`) until
+ * the transaction `t` ends (PostgreSQL;
  * nothing to do on SQLite). Lock parents before children and in one order (event, then ticket,
  * then promo code) so two rules never wait on each other.
  */
-export async function lockRows(t: Queryable, table: AnyTable, column: AnyColumn, value: string): Promise<void> {
+export async function lockRows(t: Queryable, table: AnyTable, column: AnyColumn, value: string | readonly string[], scope?: SQL): Promise<void> {
   if (!onPostgres) return;
-  await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`select 1 from ${table} where ${column} = ${value} for update`);
+  const values = typeof value === "string" ? [value] : value;
+  if (!values.length) return;
+  const key = (table as unknown as Record<string, AnyColumn>).id ?? column;
+  // In the order of the rows' ids, so that two lockers of overlapping sets never wait on each other.
+  await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(
+    sql`select 1 from ${table} where ${inArray(column, [...values])} ${scope ? sql`and ${scope}` : sql``} order by ${key} for update`,
+  );
 }
 
 /**

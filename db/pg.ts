@@ -111,12 +111,12 @@ export async function openPostgres(url: string): Promise<Db> {
   return {
     engine: "postgres",
     read: db as unknown as Queryable,
-    async tx(fn) {
+    async tx(fn, options) {
       for (let attempt = 0; ; attempt++) {
         try {
           return await db.transaction((t) => fn(t as unknown as Queryable));
         } catch (err) {
-          if (attempt >= RETRIES || !retryable(err)) throw err;
+          if (options?.once || attempt >= RETRIES || !retryable(err)) throw err;
           // Both sides of a deadlock are retried; a random wait lets one of them pass first.
           await Bun.sleep(Math.random() * 5 * (attempt + 1));
         }

@@ -18,6 +18,7 @@ import { and, type Column, eq, getTableColumns, inArray, sql } from "drizzle-orm
 import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { typedParam } from "../../db/dialect";
+import { lockRows } from "../../db/locks";
 import { memberHistory, members, tiers as tierTable } from "../../db/schema";
 import { verb } from "../context";
 import { ValidationFailed } from "../errors";
@@ -699,20 +700,34 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
         // One transaction takes batches until its slice of the writer is used up (a keyed import's
         // too: its journal, not one transaction, makes it whole, lib/members/import-journal `locked`).
         await stepwiseDb(ctx.db)
-          .tx(async (t) => {
-            const since = performance.now();
-            // Emails read as free by planBatch stay free until this transaction commits.
-            await lockMemberEmails(t, ctx.clubId);
-            do {
-              const planned = await planBatch(t, ctx, next.value as Checked[], options, msg, errors, totals);
-              // An error only the database shows now (a change made since the check): nothing of this transaction.
-              if (stopped()) throw new Abandoned();
-              const written = await writeBatch(t, ctx, planned);
-              await journal(t, importId, written.undo, written.now);
-              done += (next.value as Checked[]).length;
-              next = lines.next();
-            } while (!next.done && !rhythm.sliceOver(since));
-          })
+          .tx(
+            async (t) => {
+              const since = performance.now();
+              // Emails read as free by planBatch stay free until this transaction commits.
+              await lockMemberEmails(t, ctx.clubId);
+              do {
+                // The batch's members, locked before they are read: a change made meanwhile by
+                // another request (a tier set, a payment) is read, never written over.
+                await lockRows(
+                  t,
+                  members,
+                  members.email,
+                  (next.value as Checked[]).map((c) => c.email),
+                  eq(members.club_id, ctx.clubId),
+                );
+                const planned = await planBatch(t, ctx, next.value as Checked[], options, msg, errors, totals);
+                // An error only the database shows now (a change made since the check): nothing of this transaction.
+                if (stopped()) throw new Abandoned();
+                const written = await writeBatch(t, ctx, planned);
+                await journal(t, importId, written.undo, written.now);
+                done += (next.value as Checked[]).length;
+                next = lines.next();
+              } while (!next.done && !rhythm.sliceOver(since));
+              // Once: this function advances the file's reader and the counts, so a run again
+              // after a deadlock would skip the batches it had taken. The conflict undoes the import.
+            },
+            { once: true },
+          )
           .catch((err) => {
             if (!(err instanceof Abandoned)) throw err;
           });

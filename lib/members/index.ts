@@ -271,10 +271,13 @@ async function transition(
     m: MemberRow,
     t: Queryable,
   ) => Promise<{ set: Change; details?: Record<string, unknown>; also?: (m: MemberRow, out: Emitter) => Promise<void>; action?: string } | null>,
+  options: { emails?: boolean } = {},
 ): Promise<MemberAdminItem> {
   // The answer is read in the same transaction: it shows this transition's result, never that of
   // a concurrent one committed in the same group.
   return ctx.db.tx(async (t) => {
+    // The club's email lock before the member's row, as an import takes them (no deadlock).
+    if (options.emails) await lockMemberEmails(t, ctx.clubId);
     await lockMember(t, memberId);
     const before = await getMemberRow(t, ctx.clubId, memberId);
     const decided = await decide(before, t);
@@ -492,43 +495,54 @@ function mergeCustomFields(stored: Record<string, unknown> | null, sent: Record<
  * that is not the club's. A change the card shows queues a pass update.
  */
 export const updateMember = verb("members:edit", async (ctx: Ctx, input: MemberUpdate & { member_id: string }) =>
-  transition(ctx, input.member_id, "update", input.reason, async (m, t) => {
-    const want: Change = {};
-    if (input.first_name !== undefined) want.first_name = input.first_name.trim();
-    if (input.last_name !== undefined) want.last_name = input.last_name.trim();
-    if (input.email !== undefined) want.email = normalizeEmail(input.email);
-    for (const f of PLAIN_FIELDS) if (input[f] !== undefined) Object.assign(want, { [f]: input[f] });
-    if (input.custom_fields !== undefined) want.custom_fields = mergeCustomFields(m.custom_fields, input.custom_fields);
-    const set = Object.fromEntries(
-      Object.entries(want).filter(([k, v]) => JSON.stringify(v ?? null) !== JSON.stringify(m[k as keyof MemberRow] ?? null)),
-    ) as Change;
-    const fields = Object.keys(set);
-    if (!fields.length) return null;
-    const invalid: Invalid[] = [];
-    if (set.membership_end !== undefined) {
-      if (set.membership_end < m.membership_start) {
-        invalid.push({ loc: ["body", "membership_end"], code: "MEMBERSHIP_END_BEFORE_START", params: { start: m.membership_start, end: set.membership_end } });
+  transition(
+    ctx,
+    input.member_id,
+    "update",
+    input.reason,
+    async (m, t) => {
+      const want: Change = {};
+      if (input.first_name !== undefined) want.first_name = input.first_name.trim();
+      if (input.last_name !== undefined) want.last_name = input.last_name.trim();
+      if (input.email !== undefined) want.email = normalizeEmail(input.email);
+      for (const f of PLAIN_FIELDS) if (input[f] !== undefined) Object.assign(want, { [f]: input[f] });
+      if (input.custom_fields !== undefined) want.custom_fields = mergeCustomFields(m.custom_fields, input.custom_fields);
+      const set = Object.fromEntries(
+        Object.entries(want).filter(([k, v]) => JSON.stringify(v ?? null) !== JSON.stringify(m[k as keyof MemberRow] ?? null)),
+      ) as Change;
+      const fields = Object.keys(set);
+      if (!fields.length) return null;
+      const invalid: Invalid[] = [];
+      if (set.membership_end !== undefined) {
+        if (set.membership_end < m.membership_start) {
+          invalid.push({
+            loc: ["body", "membership_end"],
+            code: "MEMBERSHIP_END_BEFORE_START",
+            params: { start: m.membership_start, end: set.membership_end },
+          });
+        }
+        if (!input.reason?.trim()) invalid.push({ loc: ["body", "reason"], code: "REASON_REQUIRED" });
       }
-      if (!input.reason?.trim()) invalid.push({ loc: ["body", "reason"], code: "REASON_REQUIRED" });
-    }
-    if (set.tier_id) {
-      const tier = await getTierRow(t, ctx.clubId, set.tier_id).catch((err) => {
-        if (err instanceof NotFound) return null;
-        throw err;
-      });
-      if (!tier) invalid.push({ loc: ["body", "tier_id"], code: "TIER_NOT_FOUND" });
-    }
-    if (invalid.length) throw new ValidationFailed(invalid);
-    if (set.email !== undefined) await assertEmailFree(t, ctx.clubId, set.email, m.id);
-    if (set.first_name !== undefined || set.last_name !== undefined || set.email !== undefined) {
-      const names = {
-        first_name: set.first_name ?? m.first_name,
-        last_name: set.last_name ?? m.last_name,
-        email: set.email ?? m.email,
-        referral_code: m.referral_code,
-      };
-      Object.assign(set, { search_text: searchTextOf(names), sort_name: sortNameOf(names) });
-    }
-    return { set, action: set.membership_end !== undefined ? "correction" : "update", details: { fields } };
-  }),
+      if (set.tier_id) {
+        const tier = await getTierRow(t, ctx.clubId, set.tier_id).catch((err) => {
+          if (err instanceof NotFound) return null;
+          throw err;
+        });
+        if (!tier) invalid.push({ loc: ["body", "tier_id"], code: "TIER_NOT_FOUND" });
+      }
+      if (invalid.length) throw new ValidationFailed(invalid);
+      if (set.email !== undefined) await assertEmailFree(t, ctx.clubId, set.email, m.id);
+      if (set.first_name !== undefined || set.last_name !== undefined || set.email !== undefined) {
+        const names = {
+          first_name: set.first_name ?? m.first_name,
+          last_name: set.last_name ?? m.last_name,
+          email: set.email ?? m.email,
+          referral_code: m.referral_code,
+        };
+        Object.assign(set, { search_text: searchTextOf(names), sort_name: sortNameOf(names) });
+      }
+      return { set, action: set.membership_end !== undefined ? "correction" : "update", details: { fields } };
+    },
+    { emails: input.email !== undefined },
+  ),
 );
