@@ -8,6 +8,7 @@ import type { Caller } from "../lib/access";
 import { ValidationFailed } from "../lib/errors";
 import type { Alongside } from "../lib/audit";
 import { type IdempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, KeyedWrite, keepsAnswer, sha256Hex } from "../lib/idempotency";
+import { getState } from "./state";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** The headers of an answer that describe its body, kept with it; the rest (rate limit, request id, CORS) belong to each request. */
@@ -63,7 +64,11 @@ export async function idempotent(
   run: (keyed: Db | null) => Promise<Response>,
 ): Promise<{ response: Response; keeping: Keeping | null }> {
   const key = request.headers.get("idempotency-key");
-  if (key === null || !caller || !WRITES.has(request.method)) return { response: await run(null), keeping: null };
+  // MCP keys each tool call by its own `idempotency_key` (server/mcp.ts): a header around the whole
+  // JSON-RPC request would hold a second keyed write around the tool's, and a refused tool then
+  // waited on the outer one for good (every write of a SQLite server with it). The header is ignored there.
+  const mcp = getState(request)?.via === "mcp";
+  if (key === null || !caller || !WRITES.has(request.method) || mcp) return { response: await run(null), keeping: null };
   if (!KEY_PATTERN.test(key)) throw new ValidationFailed([{ loc: ["header", "Idempotency-Key"], code: "IDEMPOTENCY_KEY_INVALID", params: { max: KEY_MAX } }]);
   const url = new URL(request.url);
   const hash = sha256Hex(new Uint8Array(await request.clone().arrayBuffer()));

@@ -63,6 +63,25 @@ describe("MCP idempotency_key", () => {
     expect([mcp.isError, mcp.body.code]).toEqual([true, "IDEMPOTENCY_KEY_REUSED"]);
   });
 
+  it("an Idempotency-Key header on /mcp is ignored: a refused tool under both keys answers, and later writes go on", async () => {
+    const call = suite.env.call("POST", "/mcp", {
+      headers: { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18", "idempotency-key": "mcp-header-both" },
+      body: {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "mark_member_paid", arguments: { member_id: crypto.randomUUID(), amount_cents: 100, idempotency_key: "mcp-tool-both" } },
+      },
+    });
+    // Before: the tool's refusal waited on the header's keyed write, and so did every write after it.
+    const answered = await Promise.race([call.then(() => true), Bun.sleep(5000).then(() => false)]);
+    expect(answered).toBe(true);
+    expect((await call).text).toContain("MEMBER_NOT_FOUND");
+    const after = await callTool(suite.client, "add_member", newMember("mia.after-header@test.org"));
+    expect(after.isError).toBe(false);
+    expect(await count("mia.after-header@test.org")).toBe(1);
+  });
+
   it("a refused argument check is not kept: fixed, the call runs under the same key", async () => {
     const bad = await callTool(suite.client, "add_member", { ...newMember("not-an-email"), idempotency_key: "mcp-fix" });
     expect([bad.isError, bad.body.code]).toEqual([true, "VALIDATION_FAILED"]);
