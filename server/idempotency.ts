@@ -89,7 +89,7 @@ export async function idempotent(
   const kept = isKept(response, body) ? keptAnswer(response, body) : null;
   if (response.status < 400) {
     try {
-      await write.commit(kept ? (t) => running.write(t, kept) : undefined);
+      await write.commit(kept ? (t) => running.writeDone(t, kept) : undefined);
     } finally {
       running.release();
     }

@@ -145,7 +145,7 @@ async function underKey(
     : null;
   try {
     if (outcome.status < 400) {
-      await write.commit(kept ? (t) => running.write(t, kept) : undefined);
+      await write.commit(kept ? (t) => running.writeDone(t, kept) : undefined);
       running.release();
     } else {
       await write.rollback();

@@ -37,7 +37,14 @@ export type KeptAnswer = { status: number; headers: Record<string, string>; body
  * `release`, once that has committed (or when the answer is not kept), frees the key.
  */
 export type Running = {
+  /** Keeps a refusal's answer (a row already there, another process's, stays as it is). */
   write(t: Queryable, answer: KeptAnswer): Promise<void>;
+  /**
+   * Keeps a success's answer in its write's transaction. Another process that ran the same key
+   * meanwhile (the keys in flight are this process's own) committed its answer first: then this
+   * throws IdempotencyKeyInUse, the whole request is undone, and its retry replays the first.
+   */
+  writeDone(t: Queryable, answer: KeptAnswer): Promise<void>;
   release(): void;
 };
 
@@ -86,7 +93,8 @@ const fingerprintText = (f: Fingerprint) => `${f.method} ${f.path} ${f.hash}`;
 
 /**
  * One store per database and process. The keys whose request is running are held here, in
- * memory: one process serves a database (as for the rate limit), and claiming a key costs no
+ * memory (a retry reaching another process runs, and its answer then finds the first's row:
+ * `writeDone` undoes it, 409 IDEMPOTENCY_KEY_IN_USE), and claiming a key costs no
  * transaction and no disk sync before the request runs; a process killed meanwhile leaves no key
  * locked (nothing of a running key is on disk). Kept answers are rows: a success's in the
  * transaction of its write (`KeyedWrite`), a refusal's (which wrote nothing) in the request's
@@ -136,7 +144,12 @@ export class IdempotencyStore {
     return {
       kind: "run",
       running: {
-        write: (t, answer) => this.write(t, owner, key, asked, answer),
+        write: async (t, answer) => {
+          await this.write(t, owner, key, asked, answer);
+        },
+        writeDone: async (t, answer) => {
+          if (!(await this.write(t, owner, key, asked, answer))) throw new IdempotencyKeyInUse();
+        },
         // Once: a second call must not free the key a later request has claimed since.
         release: () => {
           if (!released) this.running.delete(id);
@@ -146,8 +159,11 @@ export class IdempotencyStore {
     };
   }
 
-  /** Writes a kept answer inside `t`, over an expired row of the same key if there is one. */
-  private async write(t: Queryable, owner: string, key: string, asked: Fingerprint, answer: KeptAnswer): Promise<void> {
+  /**
+   * Writes a kept answer inside `t`, over an expired row of the same key if there is one; false
+   * when a live row of the key is there (the unique key made this wait for its commit).
+   */
+  private async write(t: Queryable, owner: string, key: string, asked: Fingerprint, answer: KeptAnswer): Promise<boolean> {
     const now = this.clock();
     const fields = {
       club_id: asked.clubId,
@@ -159,14 +175,16 @@ export class IdempotencyStore {
       body: Buffer.from(answer.body),
       created_at: now.toISOString(),
     };
-    await t
+    const written = await t
       .insert(idempotencyKeys)
       .values({ owner, key, ...fields })
       .onConflictDoUpdate({
         target: [idempotencyKeys.owner, idempotencyKeys.key],
         set: fields,
         setWhere: lt(idempotencyKeys.created_at, new Date(now.getTime() - KEEP_MS).toISOString()),
-      });
+      })
+      .returning({ key: idempotencyKeys.key });
+    return written.length > 0;
   }
 
   /** Keeps `answer` in a transaction of its own, then releases the key: a refusal (it wrote nothing) when no audit row carries it (MCP). */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { openDb, type Queryable } from "../../db";
 import { idempotencyKeys } from "../../db/schema";
-import { holdsWriter, KeyedWrite, KeyedWriteUndone } from "../../lib/idempotency";
+import { holdsWriter, IdempotencyKeyInUse, idempotencyStore, KeyedWrite, KeyedWriteUndone } from "../../lib/idempotency";
 import { dropDatabase, freshDatabaseUrl, onPostgres } from "../databases";
 
 const dir = mkdtempSync(join(tmpdir(), "club-keyed-write-"));
@@ -130,5 +130,33 @@ describe("KeyedWrite", () => {
     const write = new KeyedWrite(db);
     await write.commit((t) => insert(t, "answer-alone"));
     expect(await stored("answer-alone")).toEqual([200]);
+  });
+});
+
+describe("a key run by two processes at once (the keys in flight are each process's own)", () => {
+  it("the second to commit is undone whole and refused IDEMPOTENCY_KEY_IN_USE; its retry replays the first", async () => {
+    const other = await openDb(url);
+    try {
+      const asked = { clubId: "club", method: "POST", path: "/pay", hash: "same" };
+      const [a, b] = [idempotencyStore(db), idempotencyStore(other)];
+      const claimA = await a.claim("owner", "twice", asked);
+      const claimB = await b.claim("owner", "twice", asked);
+      if (claimA.kind !== "run" || claimB.kind !== "run") throw new Error("both processes run the key");
+      const answer = (text: string) => ({ status: 201, headers: {}, body: new TextEncoder().encode(text) });
+      const first = new KeyedWrite(db);
+      await first.db.tx((t) => insert(t, "paid-by-a"));
+      await first.commit((t) => claimA.running.writeDone(t, answer("a")));
+      claimA.running.release();
+      const second = new KeyedWrite(other);
+      await second.db.tx((t) => insert(t, "paid-by-b"));
+      await expect(second.commit((t) => claimB.running.writeDone(t, answer("b")))).rejects.toBeInstanceOf(IdempotencyKeyInUse);
+      expect(await stored("paid-by-a")).toEqual([200]);
+      expect(await stored("paid-by-b")).toEqual([]);
+      claimB.running.release();
+      const retry = await b.claim("owner", "twice", asked);
+      expect(retry.kind === "replay" && new TextDecoder().decode(retry.answer.body)).toBe("a");
+    } finally {
+      await other.close();
+    }
   });
 });
