@@ -15,5 +15,6 @@ export const HOSTILE_SVG = `<?xml version="1.0"?>
   <xi:include href="/etc/passwd" parse="text"/>
   <a href="javascript:alert(4)"><text x="10" y="60" font-size="30">&name;</text></a>
   <use href="#g"/>
+  <circle r="5" fill="url(https://evil.example/fill)" filter="url(http://evil.example/f)"/>
   <set attributeName="href" to="https://evil.example/"/>
 </svg>`;

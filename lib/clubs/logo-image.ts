@@ -128,7 +128,8 @@ function cleanAttributes(attrs: Record<string, string>): Record<string, string> 
     if (local.startsWith("on")) continue;
     if ((local === "href" || local === "src") && !SAFE_LINK.test(String(value))) continue;
     if (name.toLowerCase() === "xml:base") continue;
-    out[name] = local === "style" ? cleanCss(String(value)) : value;
+    // A presentation attribute may name an outside resource too (fill="url(https://...)").
+    out[name] = local === "style" || /url\s*\(/i.test(String(value)) ? cleanCss(String(value)) : value;
   }
   return Object.keys(out).length ? out : undefined;
 }

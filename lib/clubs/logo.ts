@@ -94,9 +94,12 @@ export const removeClubLogo = verb("page:edit", async function removeClubLogo(ct
   return ctx.db.tx(async (t) => {
     const none = { logo_url: null, logo_square_url: null, logo_horizontal_url: null, logo_circular_url: null };
     const changed = await setLogoFields(t, ctx.clubId, none, nowIso());
-    await t.delete(clubLogos).where(eq(clubLogos.club_id, ctx.clubId));
-    // A club without a logo stays as it is: its passes are not sent again.
-    if (changed) await queuePassUpdate(t, ctx.clubId, null, "logo_url");
+    // A club without a logo stays as it is: no row to delete, its passes not sent again. (An
+    // unconditional delete here took the images of an upload committed meanwhile, its fields kept.)
+    if (changed) {
+      await t.delete(clubLogos).where(eq(clubLogos.club_id, ctx.clubId));
+      await queuePassUpdate(t, ctx.clubId, null, "logo_url");
+    }
     return toClubAdmin(changed ?? (await clubRowIn(t, ctx.clubId)), ctx.actor, !!ctx.stripe);
   });
 });

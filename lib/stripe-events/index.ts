@@ -12,6 +12,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, withinTx } from "../../db";
+import { lockRows } from "../../db/locks";
 import { clubs, eventRegistrations, events, eventTickets, payments, stripeEvents } from "../../db/schema";
 import { type Ctx, type PublicCtx, systemCtx } from "../context";
 import { AppError, BadRequest, NotFound } from "../errors";
@@ -254,6 +255,9 @@ async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
     outcome: "refund recorded",
     effect: async (ctx, event) => {
       const t = await txOf(ctx);
+      // Locked first: two refunds of one payment (two events at once) count what is left one
+      // after the other, so together they never refund more than was paid unflagged.
+      await lockRows(t, payments, payments.provider_payment_id, intent, eq(payments.club_id, ctx.clubId));
       const rows = await t
         .select()
         .from(payments)
