@@ -160,6 +160,7 @@ export class FailureBackoff {
  */
 export function addressGroup(ip: string | null): string {
   if (!ip) return "unknown";
+  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(ip)) return ip.slice(7);
   if (!ip.includes(":")) return ip;
   const [head, tail = ""] = ip.toLowerCase().split("::");
   const left = head ? head.split(":") : [];

@@ -11,6 +11,7 @@
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import { Webhook as Signer } from "standardwebhooks";
 import type { Db } from "../../db";
+import { lockRows } from "../../db/locks";
 import { admins, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import { WEBHOOK_DISABLED_TEXTS } from "../i18n/texts";
@@ -117,8 +118,14 @@ async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const body = await firstKb(res).catch(() => "");
-    return { attempt: { status_code: res.status, duration_ms: took(), response_body: body, error: null }, timedOut: false };
+    // An answer whose body stalls past the time limit counts as a time-out (its endpoint is paused
+    // like one that never answers), though its status is kept.
+    let stalled = false;
+    const body = await firstKb(res).catch((err) => {
+      stalled = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+      return "";
+    });
+    return { attempt: { status_code: res.status, duration_ms: took(), response_body: body, error: null }, timedOut: stalled };
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
     return {
@@ -219,6 +226,9 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   const round = job.attempts + 1;
   // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
   await db.tx(async (t) => {
+    // The endpoint's counts are read, then written back: deliveries to it finishing at once (on
+    // several processes) count one after the other.
+    await lockRows(t, webhookEndpoints, webhookEndpoints.id, endpoint.id);
     await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
     const [current] = await q.failingSince(t).execute({ id: endpoint.id });
     // Timeouts in a row: any answer (or a failure that came quickly) ends the run.

@@ -117,6 +117,8 @@ describe("addressGroup", () => {
     expect(addressGroup("198.51.100.7")).toBe("198.51.100.7");
     expect(addressGroup(null)).toBe("unknown");
     expect(addressGroup("2001:db8:5:7:aaaa::1")).toBe("2001:db8:5:7::/64");
+    // A dual-stack socket's IPv4 peer is that IPv4 address, not one /64 for every IPv4 client.
+    expect(addressGroup("::ffff:198.51.100.7")).toBe("198.51.100.7");
     expect(addressGroup("2001:0DB8:0005:0007:1:2:3:4")).toBe("2001:db8:5:7::/64");
     expect(addressGroup("2001:db8::1")).toBe("2001:db8:0:0::/64");
     expect(addressGroup("::1")).toBe("0:0:0:0::/64");

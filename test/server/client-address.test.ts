@@ -18,3 +18,10 @@ describe("clientAddress", () => {
     expect(clientAddress("127.0.0.1", null, ["127.0.0.1"])).toBe("127.0.0.1");
   });
 });
+
+describe("clientAddress on a dual-stack socket (HOST=::)", () => {
+  it("gives an IPv4 peer's own address, not its ::ffff: form", () => {
+    expect(clientAddress("::ffff:198.51.100.7", null, [])).toBe("198.51.100.7");
+    expect(clientAddress("::ffff:198.51.100.7", "203.0.113.9", [])).toBe("198.51.100.7");
+  });
+});
