@@ -5,7 +5,7 @@
 // An SVG scales its text with its width: one drawing shrank its 11-unit labels to 5 px on a
 // phone. So the chart is drawn twice, wide (600 units, 6 labels) and narrow (320 units, 4
 // labels, each bar's short label), and the stylesheet shows the one that fits the chart's own
-// width (a container query): its labels render at 11 px or more from a 330 px chart up.
+// width (a container query): its labels render at 11 px or more from a 300 px chart up (12 x 300 / 320).
 import { Fragment, h, type Html } from "../jsx";
 
 /** A period's bar: `label` in the table and the bar's title, `short` (default `label`) under the axis. */
