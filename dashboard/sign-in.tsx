@@ -248,7 +248,7 @@ export function signInRoutes(deps: { db: Db; config: Config; audit: AuditWriter;
     const checked = check(SetPasswordRequest, input, admin.locale);
     if (!checked.ok) return welcomeForm(admin.locale, input.token, admin, checked.problems);
     try {
-      const session = await useSignInLink(db, checked.data);
+      const session = await useSignInLink(db, checked.data, ip);
       const response = redirectTo(request, "/admin");
       response.headers.append("set-cookie", cookieHeader(SESSION_COOKIE, session.token, SESSION_COOKIE_MAX_AGE, secure));
       response.headers.append("set-cookie", cookieHeader(LOGIN_COOKIE, "", 0, secure));

@@ -10,6 +10,7 @@ import type { Db } from "../../db";
 import { adminSessions, adminSignInLinks, admins, clubs } from "../../db/schema";
 import { AppError, type Invalid, ValidationFailed } from "../errors";
 import { asLocale, type Locale } from "../i18n";
+import { signInBackoff } from "../ratelimit";
 import { newId, randomBase62, sha256Hex } from "../ids";
 import { adminAccessEnded } from "./caller";
 import { openSession, type LoginResponse } from "./sessions";
@@ -102,7 +103,7 @@ export async function signInLinkAdmin(db: Db, token: string, now = new Date()): 
  * password too short or the two entries different, told on the field) is checked before the
  * link is touched, so a typo does not use it up.
  */
-export async function useSignInLink(db: Db, input: SetPasswordRequest, now = new Date()): Promise<z.infer<typeof LoginResponse>> {
+export async function useSignInLink(db: Db, input: SetPasswordRequest, ip: string | null, now = new Date()): Promise<z.infer<typeof LoginResponse>> {
   const row = await findLink(db, input.token);
   const refused = refusal(row, now);
   if (refused || !row) throw refused;
@@ -132,5 +133,8 @@ export async function useSignInLink(db: Db, input: SetPasswordRequest, now = new
     e.clubLocale = asLocale(row.locale);
     throw e;
   }
+  // A sign-in as any other: the address becomes one the account signed in from (a stranger's
+  // wrong passwords elsewhere cannot lock the owner out of it), its own failures forgotten.
+  signInBackoff(db).succeeded(row.admin.email.toLowerCase(), ip);
   return session;
 }

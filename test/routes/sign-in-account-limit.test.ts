@@ -6,6 +6,7 @@
 // failures hold their own address, and never the address the owner signed in from.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { adminSessions } from "../../db/schema";
+import { createSignInLink, useSignInLink } from "../../lib/auth/sign-in-links";
 import { addressGroup, FailureBackoff } from "../../lib/ratelimit";
 import { setup, type TestEnv } from "../helpers";
 
@@ -46,6 +47,16 @@ describe("sign-in, per account", () => {
       request_id: expect.any(String),
     });
     expect(await sessions()).toBe(before);
+  });
+
+  it("the address an owner came in from by the one-time link is theirs: strangers at many addresses do not lock them out of it", async () => {
+    const admin = await env.makeAdmin({ email: "by-link@test.org" });
+    const link = await createSignInLink(env.db, { adminId: admin.id, baseUrl: "http://localhost" });
+    const token = new URL(link.url).searchParams.get("token") as string;
+    await useSignInLink(env.db, { token, password: "a-new-long-password", confirm: "a-new-long-password" }, "192.0.2.55");
+    for (let i = 0; i < 25; i++) await login(`198.18.0.${i + 1}`, admin.email, "guess");
+    expect((await login("198.18.0.200", admin.email, "a-new-long-password")).status).toBe(429);
+    expect((await login("192.0.2.55", admin.email, "a-new-long-password")).status).toBe(200);
   });
 
   it("a stranger's failures at one address hold that address only: the owner signs in from another", async () => {
