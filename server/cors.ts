@@ -32,11 +32,14 @@ export function corsKind(path: string, auth: Auth): CorsKind {
 /** OAuth's metadata and endpoints: browser-based MCP clients (the MCP Inspector) discover, register and get tokens from any origin. */
 const isOAuthPath = (path: string) => path.startsWith("/.well-known/oauth-") || path.startsWith("/oauth/");
 
+/** Whether CORS_ORIGINS (`allowed`) lets the web pages of `origin` call the keyed routes (and /mcp). */
+export const originListed = (origin: string, allowed: readonly string[]): boolean => allowed.includes("*") || allowed.includes(origin);
+
 /** The CORS headers of an answer to `origin` (none when the origin is not allowed). */
 export function corsHeaders(kind: CorsKind, origin: string | null, allowed: readonly string[]): Record<string, string> {
   if (kind === "open") return { "access-control-allow-origin": "*", "access-control-expose-headers": EXPOSED_HEADERS };
   const vary: Record<string, string> = allowed.length ? { vary: "Origin" } : {};
-  if (!origin || !(allowed.includes("*") || allowed.includes(origin))) return vary;
+  if (!origin || !originListed(origin, allowed)) return vary;
   return { ...vary, "access-control-allow-origin": origin, "access-control-expose-headers": EXPOSED_HEADERS };
 }
 

@@ -9,6 +9,7 @@ import type { Config } from "../lib/config";
 import { Forbidden } from "../lib/errors";
 import type { Locale } from "../lib/i18n";
 import { errorAnswer, json, withRequestId } from "./errors";
+import { originListed } from "./cors";
 
 /** JSON-RPC's "invalid request", what the project answers for a refusal outside a tool (server/mcp.ts). */
 const INVALID_REQUEST = -32600;
@@ -42,7 +43,7 @@ function ownOrigin(baseUrl: string): URL | null {
 export function foreignMcpRequest(request: Request, config: Pick<Config, "baseUrl" | "corsOrigins" | "host">): ForeignMcpRequest | null {
   const own = ownOrigin(config.baseUrl);
   const origin = request.headers.get("origin");
-  if (origin !== null && origin !== own?.origin && !config.corsOrigins.includes("*") && !config.corsOrigins.includes(origin)) {
+  if (origin !== null && origin !== own?.origin && !originListed(origin, config.corsOrigins)) {
     return new ForeignMcpRequest("MCP_ORIGIN_NOT_ALLOWED", { origin: origin.slice(0, 200) });
   }
   const host = request.headers.get("host");

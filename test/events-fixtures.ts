@@ -6,7 +6,7 @@ import { newId, randomBase62 } from "../lib/ids";
 import type { TestEnv } from "./helpers";
 
 const today = () => new Date().toISOString().slice(0, 10);
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 /** A date-time `days` from today at `time` UTC ("2027-05-20T18:00:00Z"): tests stay true whatever year they run in. */
 export const inDaysAt = (days: number, time = "18:00:00") => `${inDays(days)}T${time}Z`;
@@ -135,6 +135,18 @@ export async function insertPayment(
       .returning(),
   );
   return row;
+}
+
+/**
+ * A POST as a client at address `ip` sends it, through the real app (`key`: the all-edit key
+ * unless given; null: none, a public route). For many requests at once: the races' tests.
+ */
+export async function postAs<B = Record<string, any>>(env: TestEnv, path: string, body: unknown, opts: { key?: string | null; ip?: string } = {}) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const key = opts.key === undefined ? env.key : opts.key;
+  if (key) headers.authorization = `Bearer ${key}`;
+  const res = await env.app.handle(new Request(`http://localhost${path}`, { method: "POST", headers, body: JSON.stringify(body) }), opts.ip ?? null);
+  return { status: res.status, body: (await res.json()) as B };
 }
 
 /** An event made through the API (the all-edit key), answering its EventAdminDetail; it starts in 180 days unless told. */

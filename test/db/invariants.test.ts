@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
 import { checkIns, eventRegistrations, promoCodes, promoRedemptions } from "../../db/schema";
-import { insertRegistration } from "../events-fixtures";
+import { createEventVia, insertRegistration, postAs } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
@@ -16,21 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
-
-async function post(path: string, body: unknown, opts: { key?: string | null; ip?: string } = {}) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  const key = opts.key === undefined ? env.key : opts.key;
-  if (key) headers.authorization = `Bearer ${key}`;
-  const res = await env.app.handle(new Request(`http://localhost${path}`, { method: "POST", headers, body: JSON.stringify(body) }), opts.ip ?? null);
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
-
-async function createEvent(body: Record<string, unknown>) {
-  const res = await env.call("POST", `/api/clubs/${env.clubId}/events`, { body: { title: "Course", starts_at: inDays(10), ...body } });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; tickets: { id: string }[] };
-}
+const post = (path: string, body: unknown, opts: { key?: string | null; ip?: string } = {}) => postAs(env, path, body, opts);
+const createEvent = async (body: Record<string, unknown>) => (await createEventVia(env, body)) as { id: string; tickets: { id: string }[] };
 
 const register = (eventId: string, ticketId: string, i: number, extra: Record<string, unknown> = {}) =>
   post(

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from "bun:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { checkIns, eventRegistrations, memberHistory } from "../../db/schema";
 import { getMemberRow } from "../../lib/members/internal";
-import { insertRegistration } from "../events-fixtures";
+import { createEventVia, inDays, insertRegistration, postAs } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
 import type { Schema } from "./schema-values";
 
@@ -16,21 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
-
-async function post(path: string, body: unknown, opts: { key?: string | null; ip?: string } = {}) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  const key = opts.key === undefined ? env.key : opts.key;
-  if (key) headers.authorization = `Bearer ${key}`;
-  const res = await env.app.handle(new Request(`http://localhost${path}`, { method: "POST", headers, body: JSON.stringify(body) }), opts.ip ?? null);
-  return { status: res.status, body: (await res.json()) as Schema };
-}
-
-async function createEvent(body: Record<string, unknown>) {
-  const res = await env.call("POST", `/api/clubs/${env.clubId}/events`, { body: { title: "Course", starts_at: inDays(10), ...body } });
-  expect(res.status).toBe(201);
-  return res.body as { id: string; tickets: { id: string }[] };
-}
+const post = (path: string, body: unknown, opts: { key?: string | null; ip?: string } = {}) => postAs<Schema>(env, path, body, opts);
+const createEvent = async (body: Record<string, unknown>) => (await createEventVia(env, body)) as { id: string; tickets: { id: string }[] };
 
 it("20 codes x 50 simultaneous check-ins: exactly one valid per code, the others already", async () => {
   const event = await createEvent({ tickets: [{ name: "Entrée", member_price_cents: 0, non_member_price_cents: 0 }] });
@@ -69,7 +56,7 @@ it("100 simultaneous public registrations for 10 places: exactly 10 accepted, 90
 
 it("simultaneous extends, suspends and reactivations of one member: the history tells one consistent story", async () => {
   const created = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, {
-    body: { first_name: "Race", last_name: "Condition", email: "race@example.org", membership_end: inDays(100).slice(0, 10) },
+    body: { first_name: "Race", last_name: "Condition", email: "race@example.org", membership_end: inDays(100) },
   });
   expect(created.status).toBe(201);
   const id = created.body.id as string;
