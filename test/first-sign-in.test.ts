@@ -10,12 +10,12 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { type Db, openDb } from "../db";
 import { freshDatabaseUrl } from "./databases";
+import { ROOT, startServer } from "./reliability/server-process";
 import { adminSessions, adminSignInLinks, admins } from "../db/schema";
 import { sha256Hex } from "../lib/ids";
 import { chromium } from "playwright-core";
 import { CHROME, freePort, HAS_BROWSER, newPage, PHONE, pageCheck, signInOn } from "./dashboard/browser-harness";
 
-const ROOT = join(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "club-first-day-"));
 const dbPath = await freshDatabaseUrl(dir);
 const port = freePort();
@@ -24,31 +24,8 @@ const OWNER = "secretary@club.test";
 
 type Server = { out: string; stop(): Promise<void> };
 
-/** Starts the server as `bun run start` does, waits until it listens, returns what it printed. */
-async function start(): Promise<Server> {
-  const proc = Bun.spawn(["bun", "server/index.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: dbPath, BASE_URL: "", ADMIN_EMAIL: OWNER, LOG_LEVEL: "silent" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const reader = proc.stdout.getReader();
-  let out = "";
-  const deadline = Date.now() + 15_000;
-  while (!out.includes("Listening on") && Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return {
-    out,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
-}
+/** Starts the server as `bun run start` does, on the suite's port, waits until it listens. */
+const start = (): Promise<Server> => startServer(dbPath, { ADMIN_EMAIL: OWNER, LOG_LEVEL: "silent" }, { port });
 
 /** `bun run cli ...args --json` on the server's database, its JSON answer. */
 async function cli(...args: string[]) {

@@ -5,35 +5,13 @@ import { afterAll, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ROOT, startServer } from "./reliability/server-process";
 
-const ROOT = join(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "club-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts the server, waits until it listens, returns what it printed and a way to stop it. */
-async function start(port: number) {
-  const proc = Bun.spawn(["bun", "server/index.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: join(dir, "club.db"), BASE_URL: "" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const reader = proc.stdout.getReader();
-  let out = "";
-  const deadline = Date.now() + 15_000;
-  while (!out.includes("Listening on") && Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    out += new TextDecoder().decode(value);
-  }
-  return {
-    out,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
-}
+/** Starts the server on `port` as `bun run start` does, waits until it listens: what it printed, and a way to stop it. */
+const start = (port: number) => startServer(join(dir, "club.db"), {}, { port });
 
 describe("bun run start", () => {
   const port = 20_000 + Math.floor(Math.random() * 20_000);

@@ -17,10 +17,14 @@ export type ServerProcess = {
   stop(): Promise<void>;
 };
 
-/** `preload`: a script Bun runs in the server's process before it (`bun --preload`), for what a test observes from inside. */
-export async function startServer(dbPath: string, env: Record<string, string> = {}, options: { preload?: string } = {}): Promise<ServerProcess> {
+/**
+ * `preload`: a script Bun runs in the server's process before it (`bun --preload`), for what a
+ * test observes from inside. `port`: this one (a restart on the same address), else a free one
+ * found by trying.
+ */
+export async function startServer(dbPath: string, env: Record<string, string> = {}, options: { preload?: string; port?: number } = {}): Promise<ServerProcess> {
   for (let attempt = 0; ; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    const port = options.port ?? 20_000 + Math.floor(Math.random() * 30_000);
     const proc = Bun.spawn(["bun", ...(options.preload ? [`--preload=${options.preload}`] : []), "server/index.ts"], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: dbPath, BASE_URL: "", ...env },
@@ -40,7 +44,7 @@ export async function startServer(dbPath: string, env: Record<string, string> = 
       proc.kill("SIGKILL");
       await proc.exited;
       const err = await new Response(proc.stderr).text();
-      if (attempt < 3 && /EADDRINUSE|in use/i.test(err)) continue;
+      if (attempt < 3 && !options.port && /EADDRINUSE|in use/i.test(err)) continue;
       throw new Error(`server did not start: ${out}\n${err}`);
     }
     // Keep draining its output so a chatty server never blocks on a full pipe.
