@@ -7,6 +7,7 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db";
+import { lockRows } from "../../db/locks";
 import { adminSessions, adminSignInLinks, admins, clubs } from "../../db/schema";
 import { AppError, type Invalid, ValidationFailed } from "../errors";
 import { asLocale, type Locale } from "../i18n";
@@ -52,6 +53,9 @@ export async function createSignInLink(db: Db, input: { adminId: string; baseUrl
   const token = randomBase62(43);
   const expires_at = new Date(now.getTime() + SIGN_IN_LINK_HOURS * 3600_000).toISOString();
   await db.tx(async (t) => {
+    // The admin's row first: two links made at once (two processes) come one after the other, and
+    // the second's delete sees the first's link.
+    await lockRows(t, admins, admins.id, input.adminId);
     await t.delete(adminSignInLinks).where(and(eq(adminSignInLinks.admin_id, input.adminId), isNull(adminSignInLinks.used_at)));
     await t.insert(adminSignInLinks).values({ id: newId(), admin_id: input.adminId, token_hash: sha256Hex(token), expires_at, created_at: now.toISOString() });
   });

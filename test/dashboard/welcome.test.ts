@@ -118,3 +118,12 @@ describe("/admin/welcome", () => {
     expect((await browser(env).request("GET", recent.path)).status).toBe(200);
   });
 });
+
+describe("links made at once", () => {
+  it("leave one working link, however many are made together (on PostgreSQL: side by side)", async () => {
+    const admin = await env.makeAdmin({ email: "many-links@test.org" });
+    await Promise.all(Array.from({ length: 8 }, () => createSignInLink(env.db, { adminId: admin.id, baseUrl: "http://localhost" })));
+    const live = (await env.db.read.select().from(adminSignInLinks).where(eq(adminSignInLinks.admin_id, admin.id))).filter((l) => l.used_at === null);
+    expect(live).toHaveLength(1);
+  });
+});
