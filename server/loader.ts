@@ -252,6 +252,13 @@ function checkRates(mounted: MountedRoute[]): void {
   }
 }
 
+
+/** The query parameters `spec` declares, of those sent: the ones its handler reads. */
+function declaredQuery(spec: AnyRoute, query: unknown): Record<string, unknown> {
+  const shape = (spec.query as ZodObject | undefined)?.shape;
+  if (!shape || !query || typeof query !== "object") return {};
+  return Object.fromEntries(Object.entries(query).filter(([k]) => k in shape));
+}
 export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute[]> {
   // `dot`: /.well-known/ routes (OAuth metadata) live in routes/.well-known/.
   const files = [...new Bun.Glob("**/*.ts").scanSync({ cwd: ROUTES_DIR, dot: true })].filter((f) => !f.split("/").some((p) => p.startsWith("_"))).sort();
@@ -277,9 +284,11 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           const state = getState(c.request);
           const caller = state?.caller;
           const ip = state?.ip ?? null;
-          // A NUL in any string of the request is a 422 naming it, on both engines (lib/errors
-          // nulItems). A raw route reads its own body (MCP checks a tool's arguments itself).
-          const nul = [...nulItems(c.query, ["query"]), ...(spec.raw ? [] : nulItems(c.body, ["body"]))];
+          // A NUL in any string the route reads is a 422 naming it, on both engines (lib/errors
+          // nulItems): the query parameters it declares (others are ignored), its JSON body. A raw
+          // route reads its own body (MCP checks a tool's arguments itself); a signed text body
+          // (Stripe's) is checked by its signature and never stored as sent.
+          const nul = [...nulItems(declaredQuery(spec, c.query), ["query"]), ...(spec.raw || spec.text ? [] : nulItems(c.body, ["body"]))];
           if (nul.length) throw new ValidationFailed(nul);
           // Counted once the input is valid and before the handler: a refused request does nothing.
           if (spec.rateLimit) limitAddress(deps.db, spec.rateLimit.scope, spec.rateLimit.perMinute, ip);

@@ -106,7 +106,7 @@ export const JOB_OWNER = `${hostname()}:${process.pid}:${newId().slice(-12)}`;
  * it while they run, so only a process that died (or hangs) lets one lapse, and then another
  * process runs the job after at most this long.
  */
-export const JOB_LEASE_MS = 90_000;
+export const JOB_LEASE_MS = 30_000;
 /** What a job's row loses when its outcome is recorded: nobody holds it any more. */
 const RELEASED = { lease_owner: null, lease_until: null };
 
