@@ -252,7 +252,6 @@ function checkRates(mounted: MountedRoute[]): void {
   }
 }
 
-
 /** The query parameters `spec` declares, of those sent: the ones its handler reads. */
 function declaredQuery(spec: AnyRoute, query: unknown): Record<string, unknown> {
   const shape = (spec.query as ZodObject | undefined)?.shape;
