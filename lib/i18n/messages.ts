@@ -962,6 +962,12 @@ export const MESSAGES = {
     de: "Kartenzahlungen (Stripe) sind auf diesem Server nicht eingerichtet.",
     it: "I pagamenti con carta (Stripe) non sono configurati su questo server.",
   },
+  STRIPE_KEYS_MISSING: {
+    fr: "Cette action passe par Stripe, mais ce serveur n'a plus les clés de Stripe : l'administrateur du serveur doit les remettre.",
+    en: "This goes through Stripe, but this server no longer has Stripe's keys: the server's administrator must set them again.",
+    de: "Dies läuft über Stripe, aber dieser Server hat die Schlüssel von Stripe nicht mehr: die Serververwaltung muss sie wieder eintragen.",
+    it: "Questa operazione passa da Stripe, ma questo server non ha più le chiavi di Stripe: l'amministratore del server deve reinserirle.",
+  },
   SUBSCRIPTION_NOT_OFFERED: {
     fr: "Le club ne propose pas de renouvellement automatique.",
     en: "The club does not offer automatic renewal.",

@@ -453,7 +453,7 @@ export const reactivateMember = verb("members:edit", async (ctx: Ctx, input: Rea
  * Stops the automatic renewal: only for `payment_mode` `subscription` without
  * `renewal_opt_out_at` (else 409). The member stays active until the end of the paid period. A
  * Stripe subscription is cancelled at Stripe first, at the end of its period (502 when Stripe
- * refuses, 503 STRIPE_NOT_CONFIGURED when its keys are gone: nothing changes here then).
+ * refuses, 503 STRIPE_KEYS_MISSING when its keys are gone: nothing changes here then).
  */
 export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) => {
   const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);

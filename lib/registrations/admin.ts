@@ -8,7 +8,7 @@ import { eventRegistrations, eventTickets, payments } from "../../db/schema";
 import { emailKeyOf } from "../../db/text";
 import { requireScope } from "../access";
 import { type Ctx, verb } from "../context";
-import { Conflict, NotFound } from "../errors";
+import { Conflict, Forbidden, NotFound } from "../errors";
 import {
   activeTicketOrThrow,
   availability,
@@ -94,7 +94,7 @@ export const addRegistration = verb(
       const ticket = await activeTicketOrThrow(t, event.id, input.ticket_id);
       const member = input.member_id ? await getMemberRow(t, ctx.clubId, input.member_id) : null;
       const price = ticketPriceFor(ticket, member);
-      if (price === null) throw new Conflict("TICKET_MEMBERS_ONLY");
+      if (price === null) throw new Forbidden("TICKET_MEMBERS_ONLY");
       const left = availability(event, await eventPlacesHeld(t, event.id), ticket);
       if (left.full) throw new Conflict("EVENT_FULL");
       if (left.ticket_sold_out) throw new Conflict("TICKET_SOLD_OUT");

@@ -108,9 +108,9 @@ export async function createCheckout(settings: StripeSettings, order: CheckoutOr
   return { id: session.id, url: session.url };
 }
 
-/** Stripe's settings, or 503 STRIPE_NOT_CONFIGURED: a member's subscription is at Stripe, and its keys are gone. */
+/** Stripe's settings, or 503 STRIPE_KEYS_MISSING: a member's subscription is at Stripe, and its keys are gone. */
 function configured(settings: StripeSettings | null | undefined): StripeSettings {
-  if (!settings) throw new ServiceUnavailable("STRIPE_NOT_CONFIGURED");
+  if (!settings) throw new ServiceUnavailable("STRIPE_KEYS_MISSING");
   return settings;
 }
 
@@ -122,7 +122,7 @@ export async function cancelAtPeriodEnd(settings: StripeSettings | null | undefi
 
 /**
  * Cancels the subscription now (an erased member: nobody to bill). One already gone at Stripe is
- * fine; 503 STRIPE_NOT_CONFIGURED without Stripe's keys, 502 when Stripe fails.
+ * fine; 503 STRIPE_KEYS_MISSING without Stripe's keys, 502 when Stripe fails.
  */
 export async function endStripeSubscriptionNow(settings: StripeSettings | null | undefined, subscriptionId: string): Promise<void> {
   const stripe = configured(settings);

@@ -97,10 +97,10 @@ describe("POST /api/clubs/:club_id/events/:event_id/registrations", () => {
     expect(await countRegs(sold.id)).toBe(1);
   });
 
-  it("a members-only ticket for a non-member -> 409 TICKET_MEMBERS_ONLY; a cancelled event -> 409 EVENT_CANCELLED", async () => {
+  it("a members-only ticket for a non-member -> 403 TICKET_MEMBERS_ONLY (as on the public form); a cancelled event -> 409 EVENT_CANCELLED", async () => {
     const { event, membersOnly, guest } = await party();
     const res = await add(event.id, { ticket_id: membersOnly });
-    expect([res.status, res.body.code]).toEqual([409, "TICKET_MEMBERS_ONLY"]);
+    expect([res.status, res.body.code]).toEqual([403, "TICKET_MEMBERS_ONLY"]);
     await env.call("PATCH", `/api/clubs/${env.clubId}/events/${event.id}`, { body: { status: "cancelled" } });
     const late = await add(event.id, { ticket_id: guest });
     expect([late.status, late.body.code]).toEqual([409, "EVENT_CANCELLED"]);

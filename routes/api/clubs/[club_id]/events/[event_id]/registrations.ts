@@ -20,7 +20,7 @@ export const POST = route({
   summary: "Add a registration",
   operationId: "addRegistration",
   description:
-    "An admin adds an attendee. Price: a member (`member_id`) pays their tier's price or the member price, anyone else the non-member price (409 `TICKET_MEMBERS_ONLY` when there is none). Status: `confirmed` when free, else `pending`, unless `status` says. Capacity and the ticket's quantity_max hold (409 `EVENT_FULL`, `TICKET_SOLD_OUT`); the registration window does not.",
+    "An admin adds an attendee. Price: a member (`member_id`) pays their tier's price or the member price, anyone else the non-member price (403 `TICKET_MEMBERS_ONLY` when there is none, as on the public form). Status: `confirmed` when free, else `pending`, unless `status` says. Capacity and the ticket's quantity_max hold (409 `EVENT_FULL`, `TICKET_SOLD_OUT`); the registration window does not.",
   tags: ["events"],
   scope: addRegistration.scope,
   params: EventIdParams,
