@@ -147,7 +147,7 @@ export function signInRoutes(deps: { db: Db; config: Config; audit: AuditWriter;
     const next = nextPath(fields.get("next"));
     try {
       if (!sameToken(fields.get("_csrf") as string | null, readCookie(request, LOGIN_COOKIE) ?? "")) throw new Forbidden("CSRF_INVALID");
-      limitAddress(db, LOGIN_RATE.scope, LOGIN_RATE.perMinute, ip);
+      await limitAddress(db, LOGIN_RATE.scope, LOGIN_RATE.perMinute, ip);
       // The API's own schema: a malformed pair is refused (422) before it costs a password check or counts as a failure.
       const checked = check(LoginRequest, { email, password }, locale);
       if (!checked.ok) return form(locale, next, 422, email, Object.values(checked.problems.fields).join(" "));
@@ -240,7 +240,7 @@ export function signInRoutes(deps: { db: Db; config: Config; audit: AuditWriter;
     try {
       if (!sameToken(fields.get("_csrf") as string | null, readCookie(request, LOGIN_COOKIE) ?? "")) throw new Forbidden("CSRF_INVALID");
       // Each try costs a password hash, as a sign-in does: the sign-in's rate per address.
-      limitAddress(db, LOGIN_RATE.scope, LOGIN_RATE.perMinute, ip);
+      await limitAddress(db, LOGIN_RATE.scope, LOGIN_RATE.perMinute, ip);
       admin = await signInLinkAdmin(db, input.token);
     } catch (err) {
       return linkRefused(err, locale);

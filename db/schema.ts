@@ -1106,3 +1106,22 @@ export const clubLogos = table(
   },
   (t) => [primaryKey({ columns: [t.club_id, t.variant] })],
 );
+
+// ---- Request rates shared by every process (issue 26) ---------------------------------------
+
+/**
+ * The requests let through per rate scope and key (an API key, a client address) in the last
+ * window, one row each, on PostgreSQL: several server processes count together, so N processes
+ * do not allow N times the limit (lib/ratelimit). SQLite's single server process counts in memory
+ * and leaves this empty. `at` in epoch milliseconds.
+ */
+export const rateHits = table(
+  "rate_hits",
+  {
+    id: text("id").primaryKey(),
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("rate_hits_scope_key_at_idx").on(t.scope, t.key, t.at), index("rate_hits_at_idx").on(t.at)],
+);

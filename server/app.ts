@@ -13,7 +13,7 @@ import { idempotencyStore } from "../lib/idempotency";
 import type { Config } from "../lib/config";
 import { AppError, Forbidden, NotFound, PayloadTooLarge, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
-import { SlidingWindowLimiter } from "../lib/ratelimit";
+import { hitRate, type RateDecision } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
 import { authorize, type Guard, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
 import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
@@ -30,7 +30,6 @@ export type App = {
   handle(request: Request, ip?: string | null): Promise<Response>;
   routes: MountedRoute[];
   audit: AuditWriter;
-  limiter: SlidingWindowLimiter;
   elysia: Elysia;
 };
 
@@ -42,7 +41,6 @@ export type AppOptions = {
 export async function createApp(db: Db, config: Config, options: AppOptions = {}): Promise<App> {
   const logger = createLogger(config.logLevel, options.logSink);
   const audit = new AuditWriter(db);
-  const limiter = new SlidingWindowLimiter(config.rateLimitPerMinute);
   const deps = { db, config, audit };
   const idempotency = idempotencyStore(db);
 
@@ -94,7 +92,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     // Filled by `identify` (a closure: kept in one object so the type checker sees its writes).
     const seen: {
       caller: Caller | null;
-      rate: ReturnType<SlidingWindowLimiter["hit"]> | null;
+      rate: RateDecision | null;
       auditAs: { clubId: string; adminId: string; keyPrefix: string | null } | null;
     } = { caller: null, rate: null, auditAs: null };
     const via = path === "/mcp" ? "mcp" : "http";
@@ -121,7 +119,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         locale = seen.caller.locale;
         if (seen.caller.kind === "key") {
           seen.auditAs = { clubId: seen.caller.clubId, adminId: seen.caller.adminId, keyPrefix: seen.caller.keyPrefix };
-          seen.rate = limiter.hit(seen.caller.keyId as string);
+          seen.rate = await hitRate(db, "key", seen.caller.keyId as string, config.rateLimitPerMinute, 60_000);
           if (!seen.rate.allowed) throw new RateLimited(seen.rate.retryAfterSeconds);
         }
       };
@@ -253,7 +251,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     return new Response(null, { status: 204, headers: preflightHeaders(kind, origin, methods) });
   }
 
-  return { handle, routes, audit, limiter, elysia: elysia as unknown as Elysia };
+  return { handle, routes, audit, elysia: elysia as unknown as Elysia };
 }
 
 /** The `Allow` list of a path's methods (a route of every method, such as /mcp's, lists them). */

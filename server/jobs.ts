@@ -13,9 +13,10 @@ import { remindersSchedule } from "../lib/reminders";
 import { deliveryLogPurge, WEBHOOK_JOBS } from "../lib/webhooks/deliver";
 import { oauthPurge } from "../lib/oauth/grants";
 import { oauthClientsPurge } from "../lib/oauth/clients";
+import { ratePurge } from "../lib/ratelimit";
 
 /** The jobs that repeat for as long as the server runs: the reminders, and the purges that keep tables from growing for ever. */
-export const RECURRING: readonly Recurring[] = [idempotencyPurge, remindersSchedule, jobsPurge, deliveryLogPurge, oauthPurge, oauthClientsPurge];
+export const RECURRING: readonly Recurring[] = [idempotencyPurge, remindersSchedule, jobsPurge, deliveryLogPurge, oauthPurge, oauthClientsPurge, ratePurge];
 
 export const JOB_KINDS: JobKinds = Object.assign(
   { ...CARD_JOBS, ...MAIL_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS, ...CARD_EMAIL_JOBS, ...STRIPE_JOBS },

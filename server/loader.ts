@@ -290,7 +290,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
           const nul = [...nulItems(declaredQuery(spec, c.query), ["query"]), ...(spec.raw || spec.text ? [] : nulItems(c.body, ["body"]))];
           if (nul.length) throw new ValidationFailed(nul);
           // Counted once the input is valid and before the handler: a refused request does nothing.
-          if (spec.rateLimit) limitAddress(deps.db, spec.rateLimit.scope, spec.rateLimit.perMinute, ip);
+          if (spec.rateLimit) await limitAddress(deps.db, spec.rateLimit.scope, spec.rateLimit.perMinute, ip);
           const ctx: Ctx | PublicCtx = caller
             ? {
                 // A keyed write runs in the one transaction that also keeps its answer (server/idempotency.ts).

@@ -144,8 +144,8 @@ export const REGISTRATIONS_PER_HOUR = 200;
 export async function registerClient(db: Db, body: unknown, ip: string | null = null): Promise<RegisteredClient> {
   const meta = parseMetadata(body);
   // The address first: a caller over its own count does not use up everyone's.
-  limitAddress(db, "oauth-register-hour", REGISTRATIONS_PER_ADDRESS_PER_HOUR, ip, Date.now(), 3_600_000);
-  limitOverall(db, "oauth-register-all", REGISTRATIONS_PER_HOUR, 3_600_000);
+  await limitAddress(db, "oauth-register-hour", REGISTRATIONS_PER_ADDRESS_PER_HOUR, ip, Date.now(), 3_600_000);
+  await limitOverall(db, "oauth-register-all", REGISTRATIONS_PER_HOUR, 3_600_000);
   const row = {
     client_id: newId(),
     kind: "registered",

@@ -1,9 +1,17 @@
 // Request rates as sliding windows of the times of the requests let through: per API key (SPEC
 // "Limits": 300 a minute) and per client address on the public routes (DESIGN section 11). A
 // refused request is not counted, so `Retry-After` is true: a client that waits that long gets
-// through. Held in memory: one process serves the API. A public route declares its rate on
-// itself (`rateLimit` in server/route), and the request pipeline counts it before the handler.
+// through. On SQLite, whose one server process serves the API, the windows are held in memory; on
+// PostgreSQL, where several processes serve it, in the database (`rate_hits`), so that they count
+// together (hitRate). A public route declares its rate on itself (`rateLimit` in server/route),
+// and the request pipeline counts it before the handler.
+import { and, count, eq, lte, min } from "drizzle-orm";
+import type { Db } from "../../db";
+import { lockName } from "../../db/locks";
+import { rateHits } from "../../db/schema";
 import { RateLimited } from "../errors";
+import { newId } from "../ids";
+import { recurringJob } from "../jobs";
 
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number; retryAfterSeconds: number };
 
@@ -75,18 +83,57 @@ function limiterOf(owner: object, scope: string, limit: number, windowMs: number
 }
 
 /**
+ * Counts a request of `key` in `scope` against `limit` per `windowMs`: in memory on SQLite, in
+ * `rate_hits` on PostgreSQL. There the window of one scope and key is read and extended under
+ * a lock on its name, so processes counting at the same moment see each other's requests: the
+ * limit holds for all of them together, exactly as it does for one.
+ */
+export async function hitRate(db: Db, scope: string, key: string, limit: number, windowMs: number, now = Date.now()): Promise<RateDecision> {
+  if (db.engine !== "postgres") return limiterOf(db, scope, limit, windowMs).hit(key, now);
+  return db.tx(async (t) => {
+    await lockName(t, `rate:${scope}:${key}`);
+    const mine = and(eq(rateHits.scope, scope), eq(rateHits.key, key));
+    await t.delete(rateHits).where(and(mine, lte(rateHits.at, now - windowMs)));
+    const [held] = await t
+      .select({ n: count(), oldest: min(rateHits.at) })
+      .from(rateHits)
+      .where(mine);
+    const allowed = held.n < limit;
+    if (allowed) await t.insert(rateHits).values({ id: newId(), scope, key, at: now });
+    const taken = held.n + (allowed ? 1 : 0);
+    const resetSeconds = Math.max(1, Math.ceil(((held.oldest ?? now) + windowMs - now) / 1000));
+    return { allowed, limit, remaining: Math.max(0, limit - taken), resetSeconds, retryAfterSeconds: allowed ? 0 : resetSeconds };
+  });
+}
+
+/** The longest window counted (an OAuth registration's hour): older requests are purged daily. */
+const LONGEST_WINDOW_MS = 3_600_000;
+
+/** Forgets the requests older than any window at `now` (PostgreSQL: the windows of callers gone quiet); how many. */
+export async function purgeRateHits(db: Db, now = Date.now()): Promise<number> {
+  if (db.engine !== "postgres") return 0;
+  const gone = await db.tx((t) =>
+    t
+      .delete(rateHits)
+      .where(lte(rateHits.at, now - LONGEST_WINDOW_MS))
+      .returning({ id: rateHits.id }),
+  );
+  return gone.length;
+}
+
+/**
  * Counts a request of client address `ip` (null: unknown, all such share one count) against
  * `perMinute` requests a minute in `scope` (or `perMinute` per `windowMs`); 429 RATE_LIMITED with
  * Retry-After beyond it.
  */
-export function limitAddress(owner: object, scope: string, perMinute: number, ip: string | null, now = Date.now(), windowMs = 60_000): void {
-  const decision = limiterOf(owner, scope, perMinute, windowMs).hit(`ip:${ip ?? "unknown"}`, now);
+export async function limitAddress(db: Db, scope: string, perMinute: number, ip: string | null, now = Date.now(), windowMs = 60_000): Promise<void> {
+  const decision = await hitRate(db, scope, `ip:${ip ?? "unknown"}`, perMinute, windowMs, now);
   if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
 }
 
 /** Counts a request against `limit` per `windowMs` in `scope`, every caller together (a ceiling for the whole server); 429 beyond it. */
-export function limitOverall(owner: object, scope: string, limit: number, windowMs: number, now = Date.now()): void {
-  const decision = limiterOf(owner, scope, limit, windowMs).hit("all", now);
+export async function limitOverall(db: Db, scope: string, limit: number, windowMs: number, now = Date.now()): Promise<void> {
+  const decision = await hitRate(db, scope, "all", limit, windowMs, now);
   if (!decision.allowed) throw new RateLimited(decision.retryAfterSeconds);
 }
 
@@ -233,3 +280,6 @@ export function signInBackoff(owner: object): SignInBackoff {
   }
   return backoff;
 }
+
+/** The purge of `rate_hits`, hourly (the server ensures it at start; nothing to purge on SQLite). */
+export const ratePurge = recurringJob("rate.purge", LONGEST_WINDOW_MS, async (db, env) => `${await purgeRateHits(db, env.now.getTime())} purged`);

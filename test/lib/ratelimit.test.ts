@@ -1,7 +1,13 @@
-// The sliding window: exact counts at the window's edges, with a controlled clock.
-import { describe, expect, it } from "bun:test";
+// The sliding window: exact counts at the window's edges, with a controlled clock; on PostgreSQL
+// counted in the database, so that several processes count together.
+import { afterAll, describe, expect, it } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Db, openDb } from "../../db";
 import { RateLimited } from "../../lib/errors";
-import { limitAddress, SlidingWindowLimiter } from "../../lib/ratelimit";
+import { limitAddress, purgeRateHits, SlidingWindowLimiter } from "../../lib/ratelimit";
+import { dropDatabase, freshDatabaseUrl, onPostgres } from "../databases";
 
 describe("SlidingWindowLimiter", () => {
   it("refuses past the limit and lets through again once the oldest request leaves the window", () => {
@@ -29,20 +35,51 @@ describe("SlidingWindowLimiter", () => {
 });
 
 describe("limitAddress", () => {
-  it("refuses an address beyond its scope's rate with 429 and Retry-After; other addresses, scopes and apps count apart", () => {
-    const app = {};
+  const dir = mkdtempSync(join(tmpdir(), "club-rate-"));
+  const opened: { db: Db; url: string }[] = [];
+  const open = async (url?: string) => {
+    const at = url ?? (await freshDatabaseUrl(dir, `rate-${opened.length}.db`));
+    const db = await openDb(at);
+    opened.push({ db, url: at });
+    return db;
+  };
+  afterAll(async () => {
+    for (const { db } of opened) await db.close();
+    for (const url of new Set(opened.map((o) => o.url))) await dropDatabase(url);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const refusal = (p: Promise<void>) =>
+    p.then(
+      () => null,
+      (err: unknown) => err,
+    );
+
+  it("refuses an address beyond its scope's rate with 429 and Retry-After; other addresses, scopes and databases count apart", async () => {
+    const db = await open();
     const t0 = 9_000_000;
-    for (let i = 0; i < 3; i++) limitAddress(app, "login", 3, "10.0.0.1", t0 + i);
-    let refused: unknown;
-    try {
-      limitAddress(app, "login", 3, "10.0.0.1", t0 + 10);
-    } catch (err) {
-      refused = err;
-    }
+    for (let i = 0; i < 3; i++) await limitAddress(db, "login", 3, "10.0.0.1", t0 + i);
+    const refused = await refusal(limitAddress(db, "login", 3, "10.0.0.1", t0 + 10));
     expect(refused).toBeInstanceOf(RateLimited);
     expect((refused as RateLimited).retryAfterSeconds).toBe(60);
-    expect(() => limitAddress(app, "login", 3, "10.0.0.2", t0 + 10)).not.toThrow();
-    expect(() => limitAddress(app, "cards", 3, "10.0.0.1", t0 + 10)).not.toThrow();
-    expect(() => limitAddress({}, "login", 3, "10.0.0.1", t0 + 10)).not.toThrow();
+    expect(await refusal(limitAddress(db, "login", 3, "10.0.0.2", t0 + 10))).toBeNull();
+    expect(await refusal(limitAddress(db, "cards", 3, "10.0.0.1", t0 + 10))).toBeNull();
+    expect(await refusal(limitAddress(await open(), "login", 3, "10.0.0.1", t0 + 10))).toBeNull();
+    // The window slides: once the first request is a minute old, one more gets through.
+    expect(await refusal(limitAddress(db, "login", 3, "10.0.0.1", t0 + 60_000))).toBeNull();
+    expect(await refusal(limitAddress(db, "login", 3, "10.0.0.1", t0 + 60_000))).toBeInstanceOf(RateLimited);
+  });
+
+  it.skipIf(!onPostgres)("on PostgreSQL, several processes count together: 40 requests at once through 4 of them let 10 through", async () => {
+    const first = await open();
+    const url = opened[opened.length - 1].url;
+    const processes = [first, await open(url), await open(url), await open(url)];
+    const t0 = 20_000_000;
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => refusal(limitAddress(processes[i % 4], "join", 10, "10.9.9.9", t0 + i))));
+    expect(outcomes.filter((o) => o === null)).toHaveLength(10);
+    expect(outcomes.filter((o) => o instanceof RateLimited)).toHaveLength(30);
+    // Refusals are not counted: the database holds the ten let through, and they are forgotten once past every window.
+    const held = await first.query<{ n: string }>("select count(*) as n from rate_hits where scope = 'join'");
+    expect(Number(held[0].n)).toBe(10);
+    expect(await purgeRateHits(first, t0 + 3_600_040)).toBe(10);
   });
 });
