@@ -7,7 +7,7 @@ import type { Db } from "../db";
 import type { Caller } from "../lib/access";
 import { ValidationFailed } from "../lib/errors";
 import type { Alongside } from "../lib/audit";
-import { type IdempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, KeyedWrite, keepsAnswer, sha256Hex } from "../lib/idempotency";
+import { type IdempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, keepsAnswer, keyedWrite, sha256Hex } from "../lib/idempotency";
 import { getState } from "./state";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -75,16 +75,21 @@ export async function idempotent(
   const claim = await store.claim(keyOwner(caller), key, { clubId: caller.clubId, method: request.method, path: url.pathname + url.search, hash });
   if (claim.kind === "replay") return { response: replayed(claim.answer), keeping: null };
   const { running } = claim;
-  const write = new KeyedWrite(db);
+  const { write, replacedBy } = keyedWrite(db, running);
   let response: Response;
   let body: Uint8Array;
   try {
     response = await run(write.db);
     body = new Uint8Array(await response.arrayBuffer());
   } catch (err) {
+    const first = await replacedBy(true);
+    if (first) return { response: replayed(first), keeping: null };
     await write.rollback().finally(running.release);
     throw err;
   }
+  // The same key ran in another process at the same moment and kept its answer: that one is the answer.
+  const first = await replacedBy(response.status >= 400);
+  if (first) return { response: replayed(first), keeping: null };
   const answer = new Response(body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null, { status: response.status, headers: response.headers });
   const kept = isKept(response, body) ? keptAnswer(response, body) : null;
   if (response.status < 400) {

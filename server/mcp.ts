@@ -28,7 +28,7 @@ import { AppError, Forbidden } from "../lib/errors";
 import { t } from "../lib/i18n";
 import { CLUB_SCHEME, INSTRUCTIONS, PROMPTS, type PromptDef, RESOURCES, type ResourceDef, resourceUri, TOOLS } from "../lib/mcp";
 import type { ToolDef } from "../lib/mcp/tool";
-import { idempotencyStore, KEY_MAX, KEY_PATTERN, KeyedWrite, keepsAnswer, sha256Hex } from "../lib/idempotency";
+import { idempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, keepsAnswer, keyedWrite, sha256Hex } from "../lib/idempotency";
 import { keyOwner } from "./idempotency";
 import { answersObject, inputSchema, outputSchema } from "./mcp-schema";
 import { type ErrorBody, errorAnswer, json, parseInput, validationBody, withRequestId } from "./errors";
@@ -127,19 +127,21 @@ async function underKey(
   } catch (err) {
     return refusal(errorAnswer(err, ctx.locale).body, request);
   }
-  if (claim.kind === "replay") {
-    const kept = JSON.parse(new TextDecoder().decode(claim.answer.body)) as CallToolResult;
-    return { ...kept, _meta: { ...kept._meta, idempotent_replayed: true } };
-  }
+  if (claim.kind === "replay") return replayOf(claim.answer);
   const { running } = claim;
-  const write = new KeyedWrite(ctx.db);
+  const { write, replacedBy } = keyedWrite(ctx.db, running);
   let outcome: ToolOutcome;
   try {
     outcome = await run({ ...ctx, db: write.db }, rest);
   } catch (err) {
+    const first = await replacedBy(true);
+    if (first) return replayOf(first);
     await write.rollback().finally(running.release);
     throw err;
   }
+  // The same key ran in another process at the same moment and kept its answer: that one is the answer.
+  const first = await replacedBy(outcome.status >= 400);
+  if (first) return replayOf(first);
   const kept = keepsAnswer(outcome.status, outcome.code)
     ? { status: outcome.status, headers: {}, body: new TextEncoder().encode(JSON.stringify(outcome.result)) }
     : null;
@@ -157,6 +159,12 @@ async function underKey(
     return refusal(errorAnswer(err, ctx.locale).body, request);
   }
   return outcome.result;
+}
+
+/** A kept tool result, marked as a replay. */
+function replayOf(answer: KeptAnswer): CallToolResult {
+  const kept = JSON.parse(new TextDecoder().decode(answer.body)) as CallToolResult;
+  return { ...kept, _meta: { ...kept._meta, idempotent_replayed: true } };
 }
 
 /** A tool's result, with the HTTP status it stands for (200, or its refusal's) for the idempotency store. */

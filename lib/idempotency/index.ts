@@ -8,6 +8,7 @@
 import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { blobAsText } from "../../db/dialect";
+import { lockName } from "../../db/locks";
 import { idempotencyKeys } from "../../db/schema";
 import { AppError, Conflict, ServiceUnavailable } from "../errors";
 import { recurringJob } from "../jobs";
@@ -45,6 +46,13 @@ export type Running = {
    * throws IdempotencyKeyInUse, the whole request is undone, and its retry replays the first.
    */
   writeDone(t: Queryable, answer: KeptAnswer): Promise<void>;
+  /**
+   * The answer another process kept for this key since it was claimed here (null: none). With
+   * `t`, the keyed write's transaction as it opens: first waits, under a lock on the key's name,
+   * for another process's keyed write of it to end (PostgreSQL), so a key in flight anywhere is
+   * seen, and the request here replays its answer instead of running a second time.
+   */
+  answeredElsewhere(t?: Queryable): Promise<KeptAnswer | null>;
   release(): void;
 };
 
@@ -93,8 +101,8 @@ const fingerprintText = (f: Fingerprint) => `${f.method} ${f.path} ${f.hash}`;
 
 /**
  * One store per database and process. The keys whose request is running are held here, in
- * memory (a retry reaching another process runs, and its answer then finds the first's row:
- * `writeDone` undoes it, 409 IDEMPOTENCY_KEY_IN_USE), and claiming a key costs no
+ * memory (a retry reaching another process waits, as its keyed write opens, for the first's to
+ * end under the key's lock, then replays its answer: `keyedWrite`), and claiming a key costs no
  * transaction and no disk sync before the request runs; a process killed meanwhile leaves no key
  * locked (nothing of a running key is on disk). Kept answers are rows: a success's in the
  * transaction of its write (`KeyedWrite`), a refusal's (which wrote nothing) in the request's
@@ -149,6 +157,17 @@ export class IdempotencyStore {
         },
         writeDone: async (t, answer) => {
           if (!(await this.write(t, owner, key, asked, answer))) throw new IdempotencyKeyInUse();
+        },
+        answeredElsewhere: async (t) => {
+          if (t) await lockName(t, `idempotency:${id}`);
+          const [row] = await (t ?? this.db.read)
+            .select()
+            .from(idempotencyKeys)
+            .where(and(eq(idempotencyKeys.owner, owner), eq(idempotencyKeys.key, key)));
+          const live = row && Date.parse(row.created_at) > this.clock().getTime() - KEEP_MS && row.body !== null;
+          return live && fingerprintText({ clubId: row.club_id, method: row.method, path: row.path, hash: row.request_hash }) === text
+            ? { status: row.status, headers: row.headers ?? {}, body: row.body as Uint8Array }
+            : null;
         },
         // Once: a second call must not free the key a later request has claimed since.
         release: () => {
@@ -239,6 +258,35 @@ export function stepwiseDb(db: Db): Db {
   return writes.get(db)?.base ?? db;
 }
 
+/**
+ * The keyed write of `running`'s request. Its transaction opens by looking, under the key's lock,
+ * for an answer another process kept for the key meanwhile (the keys in flight in memory are this
+ * process's own): when there is one, the request's writes fail and `replacedBy` hands it back, to
+ * replay instead of answering a second run (which a unique email or an already-paid line would
+ * have refused: the client then saw a refusal for a write that was done).
+ */
+export function keyedWrite(db: Db, running: Running): { write: KeyedWrite; replacedBy(refused: boolean): Promise<KeptAnswer | null> } {
+  let found: KeptAnswer | null = null;
+  const write = new KeyedWrite(db, async (t) => {
+    found = await running.answeredElsewhere(t);
+    if (found) throw new IdempotencyKeyInUse();
+  });
+  return {
+    write,
+    /**
+     * After the request ran: the answer another process kept for the key, with the request's own
+     * writes undone and the key released; null when there is none (go on with its own answer).
+     * `refused`: the request here was refused, which the other's success may be why, even when it
+     * refused before writing anything.
+     */
+    async replacedBy(refused) {
+      const answer = found ?? (refused ? await running.answeredElsewhere() : null);
+      if (answer) await write.rollback().finally(running.release);
+      return answer;
+    },
+  };
+}
+
 /** Why a held transaction ends without committing (never seen outside this module). */
 const UNDONE = Symbol("keyed write undone");
 
@@ -269,7 +317,14 @@ export class KeyedWrite {
   private broken = false;
   private finished = false;
 
-  constructor(readonly base: Db) {
+  /**
+   * `onOpen`: run first in the transaction as it opens (the key's lock and its look for another
+   * process's answer); when it throws, the request's writes fail with its error.
+   */
+  constructor(
+    readonly base: Db,
+    private readonly onOpen?: (t: Queryable) => Promise<void>,
+  ) {
     const self = this;
     this.db = {
       ...base,
@@ -309,6 +364,7 @@ export class KeyedWrite {
         // from the start: the request's writes went with the first run, so this one must not
         // commit the answer alone. Not retried (an AppError): the whole request is undone.
         if (++runs > 1) throw new KeyedWriteUndone();
+        await this.onOpen?.(t);
         this.t = t;
         const verdict = new Promise<((t: Queryable) => Promise<void>) | typeof UNDONE | null>((r) => {
           this.settle = r;
