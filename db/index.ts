@@ -66,12 +66,13 @@ export type Db = {
 
 /**
  * `db` as seen from inside its transaction `t`: `tx(fn)` runs `fn` in `t` rather than queueing a
- * new transaction (which would wait behind the one running it). A caller that must write its own
+ * new transaction (which would wait behind the one running it), and reads run in `t`. A caller that must write its own
  * row in the same transaction as a verb's change (the Stripe webhook's "handled once" row) hands
  * the verb this; everything commits, or is undone, together.
  */
 export function withinTx(db: Db, t: Queryable): Db {
-  return { ...db, tx: (fn) => fn(t) };
+  // Its reads too: they see the transaction's writes (a reader connection would not, before the commit).
+  return { ...db, read: t, prepareRead: (name, build) => db.prepareTx(`read:${name}`, build)(t), tx: (fn) => fn(t) };
 }
 
 /**

@@ -6,8 +6,8 @@
 // the database closed (WAL checkpointed).
 import type { Server } from "bun";
 import { DatabaseRefused, type Db, openDb } from "../db";
-import { initClub, isEmpty } from "../lib/auth/init";
-import { createSignInLink, SIGN_IN_LINK_HOURS } from "../lib/auth/sign-in-links";
+import { initFirstClub } from "../lib/auth/init";
+import { SIGN_IN_LINK_HOURS } from "../lib/auth/sign-in-links";
 import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
@@ -111,11 +111,10 @@ if (undone) console.log(`Undid ${undone} member import(s) cut short by a stop.`)
 const hashed = await hashClearPageTokens(db);
 if (hashed) console.log(`Hashed ${hashed} member page token(s) an older version kept in clear.`);
 
-if (await isEmpty(db)) {
-  const email = process.env.ADMIN_EMAIL ?? "owner@example.org";
-  const first = await initClub(db, { clubName: process.env.CLUB_NAME ?? "My club", email });
-  // The owner has no password yet: the link lets them choose one in the dashboard, no CLI needed.
-  const link = await createSignInLink(db, { adminId: first.admin_id, baseUrl: config.baseUrl });
+const email = process.env.ADMIN_EMAIL ?? "owner@example.org";
+const first = await initFirstClub(db, { clubName: process.env.CLUB_NAME ?? "My club", email, baseUrl: config.baseUrl });
+if (first) {
+  const { link } = first;
   console.log(
     [
       "",

@@ -5,6 +5,9 @@ import { afterAll, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openDb } from "../db";
+import { clubs as clubsTable } from "../db/schema";
+import { dropDatabase, freshDatabaseUrl } from "./databases";
 import { ROOT, startServer } from "./reliability/server-process";
 
 const dir = mkdtempSync(join(tmpdir(), "club-start-"));
@@ -41,6 +44,31 @@ describe("bun run start", () => {
       expect(me.status).toBe(200);
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe("three processes started at once on an empty database (a host's units)", () => {
+  it("make one club: one of them prints its key and sign-in link, the others nothing secret, and the key works on all three", async () => {
+    const url = await freshDatabaseUrl(dir, "three.db");
+    const servers = await Promise.all([1, 2, 3].map(() => startServer(url)));
+    try {
+      const printed = servers.filter((s) => s.out.includes("API key:"));
+      expect(printed).toHaveLength(1);
+      expect(printed[0].out).toContain("/admin/welcome");
+      for (const s of servers) {
+        const me = await fetch(`${s.base}/api/auth/me`, { headers: { authorization: `Bearer ${printed[0].key}` } });
+        expect(me.status).toBe(200);
+      }
+      const db = await openDb(url);
+      try {
+        expect(await db.read.select({ id: clubsTable.id }).from(clubsTable)).toEqual([{ id: printed[0].clubId as string }]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+      await dropDatabase(url);
     }
   });
 });

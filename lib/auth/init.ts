@@ -2,12 +2,14 @@
 // empty database both do. Here, not in lib/clubs, because it makes an admin and a key: the club
 // area stays below the auth area.
 import { count } from "drizzle-orm";
-import type { Db } from "../../db";
+import { type Db, withinTx } from "../../db";
+import { lockName } from "../../db/locks";
 import { clubs } from "../../db/schema";
 import { allScopes } from "../access";
 import { createClub } from "../clubs";
 import { createAdmin } from "./admins";
 import { createApiKey } from "./keys";
+import { createSignInLink, type SignInLink } from "./sign-in-links";
 
 export type InitResult = { club_id: string; admin_id: string; api_key: string };
 
@@ -24,7 +26,21 @@ export async function initClub(
   return { club_id: club.id, admin_id: admin.id, api_key: key.api_key };
 }
 
-export async function isEmpty(db: Db): Promise<boolean> {
-  const [{ n }] = await db.read.select({ n: count() }).from(clubs);
-  return n === 0;
+/**
+ * The first start's club, its owner, key and one-time sign-in link, all in one transaction: null
+ * when the database holds a club already. Several processes starting at once on an empty
+ * database (a host's systemd units) make one club, not one each: the check and the creation run
+ * under one lock (PostgreSQL's advisory lock; SQLite's write lock).
+ */
+export async function initFirstClub(db: Db, input: { clubName: string; email: string; baseUrl: string }): Promise<(InitResult & { link: SignInLink }) | null> {
+  return db.tx(async (t) => {
+    await lockName(t, "first-club");
+    const [{ n }] = await t.select({ n: count() }).from(clubs);
+    if (n) return null;
+    const inside = withinTx(db, t);
+    const first = await initClub(inside, { clubName: input.clubName, email: input.email });
+    // The owner has no password yet: the link lets them choose one in the dashboard, no CLI needed.
+    const link = await createSignInLink(inside, { adminId: first.admin_id, baseUrl: input.baseUrl });
+    return { ...first, link };
+  });
 }
