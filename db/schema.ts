@@ -817,6 +817,11 @@ export const memberImports = table(
     pid: integer("pid").notNull(),
     started_at: text("started_at").notNull(),
     finished_at: text("finished_at"),
+    /**
+     * Until when the running import's process vouches for it, renewed while it runs: a process on
+     * another machine, whose pid cannot be looked at, is taken as gone once this has passed.
+     */
+    lease_until: text("lease_until"),
   },
   (t) => [uniqueIndex("member_imports_running_unique").on(t.club_id).where(sql`status = 'running'`)],
 );

@@ -1,6 +1,6 @@
 // The journal of a member import that writes in short transactions (issue 18: an import must
 // never hold the single writer for long). It owns the club's import lock (a `running` row of
-// member_imports), the undo rows each batch writes beside its members (member_import_undo), and
+// member_imports, held with a lease that its process renews), the undo rows each batch writes beside its members (member_import_undo), and
 // undoing: an import that stops on an error found while writing, or that throws, or whose
 // process died (kill -9, power cut: `recoverImports` at the next start), is undone batch by batch,
 // so no half import stays. Only lib/members/import.ts writes through it.
@@ -18,6 +18,12 @@ import { searchTextOf, sortNameOf } from "./internal";
 export type UndoEntry = [memberId: string, historyId: string, before: Record<string, unknown> | null];
 
 const HOST = hostname();
+/**
+ * How long a running import's lease holds unrenewed; its process renews it every quarter of
+ * that. An import of a process on another machine that stopped renewing (kill -9, power cut) is
+ * undone by the next import of its club, or the next start, once it has lapsed.
+ */
+export const IMPORT_LEASE_MS = 60_000;
 /** Undo rows (a batch of up to 50 members each) read, and their members restored, per transaction (each well under ~100 ms of the writer). */
 const UNDO_ROWS = 5;
 /** Undo rows deleted per transaction once an import is done. */
@@ -151,14 +157,16 @@ function alive(pid: number): boolean {
 
 /**
  * Whether the process that ran an import is gone: on this machine, its pid no longer runs (or is
- * ours while this process runs no such import). An import of another machine sharing the file
- * cannot be told: it is left as it is.
+ * ours while this process runs no such import); on another machine (several processes on one
+ * PostgreSQL), its lease has lapsed unrenewed.
  */
-function ownerGone(row: { id: string; host: string; pid: number }): boolean {
-  if (row.host !== HOST) return false;
+function ownerGone(row: { id: string; host: string; pid: number; lease_until: string | null }, now: string): boolean {
+  if (row.host !== HOST) return row.lease_until !== null && row.lease_until < now;
   if (row.pid === process.pid) return !runningHere.has(row.id);
   return !alive(row.pid);
 }
+
+const leaseFrom = (now: number) => new Date(now + IMPORT_LEASE_MS).toISOString();
 
 /**
  * Undoes what import `importId` wrote, newest first, in short transactions: a member it created
@@ -253,11 +261,12 @@ async function purgeUndo(db: Db, importId: string): Promise<void> {
  */
 export async function recoverImports(db: Db, clubId?: string): Promise<number> {
   const running = await db.read
-    .select({ id: memberImports.id, club_id: memberImports.club_id, host: memberImports.host, pid: memberImports.pid })
+    .select({ id: memberImports.id, club_id: memberImports.club_id, host: memberImports.host, pid: memberImports.pid, lease_until: memberImports.lease_until })
     .from(memberImports)
     .where(and(eq(memberImports.status, "running"), clubId ? eq(memberImports.club_id, clubId) : undefined));
+  const now = nowIso();
   let undone = 0;
-  for (const row of running.filter(ownerGone)) {
+  for (const row of running.filter((r) => ownerGone(r, now))) {
     await undoImport(db, row.id, row.club_id);
     undone++;
   }
@@ -288,9 +297,24 @@ async function locked<T>(db: Db, clubId: string, write: (importId: string) => Pr
   await recoverImports(steps, clubId);
   const id = newId();
   runningHere.add(id);
+  // Renewed while this import runs: another machine's process takes it as gone only once it lapses.
+  const renewal = setInterval(() => {
+    steps
+      .tx((t) =>
+        t
+          .update(memberImports)
+          .set({ lease_until: leaseFrom(Date.now()) })
+          .where(and(eq(memberImports.id, id), eq(memberImports.status, "running"))),
+      )
+      .catch((err) => console.error("member import: lease renewal:", err));
+  }, IMPORT_LEASE_MS / 4);
   try {
     try {
-      await steps.tx((t) => t.insert(memberImports).values({ id, club_id: clubId, status: "running", host: HOST, pid: process.pid, started_at: nowIso() }));
+      await steps.tx((t) =>
+        t
+          .insert(memberImports)
+          .values({ id, club_id: clubId, status: "running", host: HOST, pid: process.pid, started_at: nowIso(), lease_until: leaseFrom(Date.now()) }),
+      );
     } catch (err) {
       const [other] = await steps.read
         .select({ id: memberImports.id })
@@ -316,6 +340,7 @@ async function locked<T>(db: Db, clubId: string, write: (importId: string) => Pr
     await purgeUndo(db, id);
     return outcome.result;
   } finally {
+    clearInterval(renewal);
     runningHere.delete(id);
   }
 }

@@ -162,4 +162,47 @@ await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" +
     expect(await env.db.read.select().from(memberHistory).where(eq(memberHistory.id, historyId))).toEqual([]);
     expect(await env.db.read.select().from(memberImportUndo)).toEqual([]);
   });
+
+  it("an import of a process on another machine: its club is locked while its lease holds (409 IMPORT_RUNNING), undone once it has lapsed", async () => {
+    await importMembers(ctx, { csv: csv("remote", 2) });
+    const [m] = await env.db.read.select().from(members).where(eq(members.email, "remote-0@test.org"));
+    const importId = crypto.randomUUID();
+    const historyId = crypto.randomUUID();
+    const writtenAt = new Date().toISOString();
+    // As a process on another machine leaves it mid-way: a member renamed, its undo row, a lease it renews.
+    await env.db.tx(async (t) => {
+      await t.insert(memberImports).values({
+        id: importId,
+        club_id: env.clubId,
+        status: "running",
+        host: "another-machine",
+        pid: process.pid,
+        started_at: writtenAt,
+        lease_until: new Date(Date.now() + 60_000).toISOString(),
+      });
+      await t.update(members).set({ first_name: "Remote", updated_at: writtenAt }).where(eq(members.id, m.id));
+      await t.insert(memberHistory).values({ id: historyId, club_id: env.clubId, member_id: m.id, action: "import_update", created_at: writtenAt });
+      await t.insert(memberImportUndo).values({ import_id: importId, member_id: m.id, history_id: historyId, before: { ...m }, written_at: writtenAt });
+    });
+    // Alive (its lease holds): nothing undone, and another import of the club waits its turn.
+    expect(await recoverImports(env.db, env.clubId)).toBe(0);
+    const refused = await env.call("POST", `/api/clubs/${env.clubId}/members/import`, {
+      rawBody: csv("meanwhile", 1),
+      headers: { "content-type": "text/csv" },
+    });
+    expect([refused.status, refused.body.code]).toEqual([409, "IMPORT_RUNNING"]);
+    expect((await env.db.read.select().from(members).where(eq(members.id, m.id)))[0].first_name).toBe("Remote");
+    // It stopped renewing (its machine died): once the lease has lapsed, the next import undoes it and runs.
+    await env.db.tx((t) =>
+      t
+        .update(memberImports)
+        .set({ lease_until: new Date(Date.now() - 1).toISOString() })
+        .where(eq(memberImports.id, importId)),
+    );
+    const next = await env.call("POST", `/api/clubs/${env.clubId}/members/import`, { rawBody: csv("after", 1), headers: { "content-type": "text/csv" } });
+    expect(next.status).toBe(200);
+    expect((await env.db.read.select().from(members).where(eq(members.id, m.id)))[0].first_name).toBe(m.first_name);
+    const [undone] = await env.db.read.select().from(memberImports).where(eq(memberImports.id, importId));
+    expect(undone.status).toBe("undone");
+  });
 });
