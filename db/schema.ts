@@ -1130,3 +1130,25 @@ export const rateHits = table(
   },
   (t) => [index("rate_hits_scope_key_at_idx").on(t.scope, t.key, t.at), index("rate_hits_at_idx").on(t.at)],
 );
+
+/**
+ * Sign-in failures (lib/ratelimit SignInBackoff) on PostgreSQL, where several processes take
+ * sign-ins: one row per count (`key`: `address:<account>\n<address group>` or `account:<account>`),
+ * its failures and the last one's time (epoch ms). SQLite's one process keeps them in memory.
+ */
+export const signInFailures = table("sign_in_failures", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull(),
+  last_at: integer("last_at").notNull(),
+});
+
+/** The addresses (groups) an account signed in from, with the last time (epoch ms): PostgreSQL's twin of the backoff's memory. */
+export const signInAddresses = table(
+  "sign_in_addresses",
+  {
+    account: text("account").notNull(),
+    address: text("address").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.address] })],
+);

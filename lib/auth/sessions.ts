@@ -46,14 +46,14 @@ export async function login(ctx: PublicCtx, input: z.infer<typeof LoginRequest>)
   // Per account, whether it exists or not (the same answers for an unknown email).
   const backoff = signInBackoff(db);
   const account = input.email.trim().toLowerCase();
-  const wait = backoff.attempt(account, ctx.ip);
+  const wait = await backoff.attempt(account, ctx.ip);
   if (wait) throw new RateLimited(wait, "LOGIN_TOO_MANY_FAILURES");
   const admin = await findAdminByEmail(db, input.email);
   // Verify against a dummy hash when the admin is unknown so both paths take the same time.
   const hash = admin?.password_hash ?? "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$K3sJ0Tq3lJQ1tm6Cd1R7n4nQ2mQ3pLNpQ8Y0x3m2b1c";
   const ok = await Bun.password.verify(input.password, hash).catch(() => false);
   if (!admin?.password_hash || !ok || admin.removed_at) throw new Unauthorized("INVALID_CREDENTIALS");
-  backoff.succeeded(account, ctx.ip);
+  await backoff.succeeded(account, ctx.ip);
   if (adminAccessEnded(admin, new Date())) throw new Unauthorized("ADMIN_ACCESS_ENDED");
   return db.tx((t) => openSession(t, admin));
 }

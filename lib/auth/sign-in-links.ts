@@ -139,6 +139,6 @@ export async function useSignInLink(db: Db, input: SetPasswordRequest, ip: strin
   }
   // A sign-in as any other: the address becomes one the account signed in from (a stranger's
   // wrong passwords elsewhere cannot lock the owner out of it), its own failures forgotten.
-  signInBackoff(db).succeeded(row.admin.email.toLowerCase(), ip);
+  await signInBackoff(db).succeeded(row.admin.email.toLowerCase(), ip);
   return session;
 }

@@ -5,10 +5,10 @@
 // PostgreSQL, where several processes serve it, in the database (`rate_hits`), so that they count
 // together (hitRate). A public route declares its rate on itself (`rateLimit` in server/route),
 // and the request pipeline counts it before the handler.
-import { and, count, eq, lte, min } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, lte, min } from "drizzle-orm";
 import type { Db } from "../../db";
 import { lockName } from "../../db/locks";
-import { rateHits } from "../../db/schema";
+import { rateHits, signInAddresses, signInFailures } from "../../db/schema";
 import { RateLimited } from "../errors";
 import { newId } from "../ids";
 import { recurringJob } from "../jobs";
@@ -112,13 +112,22 @@ const LONGEST_WINDOW_MS = 3_600_000;
 /** Forgets the requests older than any window at `now` (PostgreSQL: the windows of callers gone quiet); how many. */
 export async function purgeRateHits(db: Db, now = Date.now()): Promise<number> {
   if (db.engine !== "postgres") return 0;
-  const gone = await db.tx((t) =>
-    t
+  return db.tx(async (t) => {
+    const gone = await t
       .delete(rateHits)
       .where(lte(rateHits.at, now - LONGEST_WINDOW_MS))
-      .returning({ id: rateHits.id }),
-  );
-  return gone.length;
+      .returning({ id: rateHits.id });
+    // And the sign-in counts past being forgotten (an hour after the last failure), the addresses past 30 days.
+    const failures = await t
+      .delete(signInFailures)
+      .where(lte(signInFailures.last_at, now - 3_600_000))
+      .returning({ key: signInFailures.key });
+    const addresses = await t
+      .delete(signInAddresses)
+      .where(lte(signInAddresses.at, now - KNOWN_ADDRESS_DAYS * 86_400_000))
+      .returning({ at: signInAddresses.at });
+    return gone.length + failures.length + addresses.length;
+  });
 }
 
 /**
@@ -230,9 +239,18 @@ const KNOWN_ADDRESSES = 10;
  * over every address it never signed in from, twenty free then the same wait (guessing spread
  * over many addresses). An address the account signed in from in the last 30 days is held by the
  * first count only: a stranger's failures, from wherever, cannot lock the owner out of their
- * usual address. The addresses are remembered in memory, like the counts.
+ * usual address. Held in memory on SQLite (SignInBackoff), in the database on PostgreSQL
+ * (SharedSignInBackoff), where several processes take sign-ins.
  */
-export class SignInBackoff {
+export type SignInCounts = {
+  /** Starts an attempt on `account` from `ip`: the seconds it must still wait (refused, not counted), or 0 (counted as a failure until `succeeded`). */
+  attempt(account: string, ip: string | null, now?: number): Promise<number>;
+  /** The attempt succeeded: the address starts afresh and is remembered as the account's (the count over unknown addresses stays: a guessing run may go on elsewhere). */
+  succeeded(account: string, ip: string | null, now?: number): Promise<void>;
+};
+
+/** The counts of one process, in memory (SQLite). */
+export class SignInBackoff implements SignInCounts {
   readonly byAddress = new FailureBackoff(5);
   readonly byAccount = new FailureBackoff(20);
   private readonly known = new Map<string, Map<string, number>>();
@@ -242,8 +260,7 @@ export class SignInBackoff {
     return at !== undefined && at > now - KNOWN_ADDRESS_DAYS * 86_400_000;
   }
 
-  /** Starts an attempt on `account` from `ip`: the seconds it must still wait (refused, not counted), or 0 (counted as a failure until `succeeded`). */
-  attempt(account: string, ip: string | null, now = Date.now()): number {
+  async attempt(account: string, ip: string | null, now = Date.now()): Promise<number> {
     const address = addressGroup(ip);
     const here = `${account}\n${address}`;
     const known = this.isKnown(account, address, now);
@@ -254,11 +271,7 @@ export class SignInBackoff {
     return 0;
   }
 
-  /**
-   * The attempt succeeded: the address starts afresh and is remembered as the account's. The
-   * count over unknown addresses stays (it may be a guessing run still going on elsewhere).
-   */
-  succeeded(account: string, ip: string | null, now = Date.now()): void {
+  async succeeded(account: string, ip: string | null, now = Date.now()): Promise<void> {
     const address = addressGroup(ip);
     this.byAddress.succeeded(`${account}\n${address}`);
     const addresses = this.known.get(account) ?? new Map<string, number>();
@@ -269,14 +282,97 @@ export class SignInBackoff {
   }
 }
 
-const backoffs = new WeakMap<object, SignInBackoff>();
+/**
+ * The same counts in the database (PostgreSQL): `sign_in_failures` and `sign_in_addresses`, read
+ * and written in one transaction per attempt under a lock on the account's name, so attempts on
+ * one account at the same moment in several processes count one after the other, as in memory.
+ */
+export class SharedSignInBackoff implements SignInCounts {
+  private readonly rules = new SignInBackoff();
 
-/** The sign-in failures of one owner (the app's database, as for `limitAddress`). */
-export function signInBackoff(owner: object): SignInBackoff {
-  let backoff = backoffs.get(owner);
+  constructor(private readonly db: Db) {}
+
+  async attempt(account: string, ip: string | null, now = Date.now()): Promise<number> {
+    const { byAddress, byAccount } = this.rules;
+    const address = addressGroup(ip);
+    const here = `address:${account}\n${address}`;
+    const all = `account:${account}`;
+    return this.db.tx(async (t) => {
+      await lockName(t, `sign-in:${account}`);
+      const [seen] = await t
+        .select({ at: signInAddresses.at })
+        .from(signInAddresses)
+        .where(and(eq(signInAddresses.account, account), eq(signInAddresses.address, address), gt(signInAddresses.at, now - KNOWN_ADDRESS_DAYS * 86_400_000)));
+      const known = seen !== undefined;
+      const rows = new Map(
+        (
+          await t
+            .select()
+            .from(signInFailures)
+            .where(inArray(signInFailures.key, [here, all]))
+        ).map((r) => [r.key, r]),
+      );
+      // A count whose last failure is older than `forgetMs` is forgotten, as in memory.
+      const failures = (key: string, rule: FailureBackoff) => {
+        const row = rows.get(key);
+        return row && row.last_at > now - rule.forgetMs ? row : undefined;
+      };
+      const waitOf = (key: string, rule: FailureBackoff) => {
+        const row = failures(key, rule);
+        const ms = row ? row.last_at + rule.delayMs(row.failures) - now : 0;
+        return ms > 0 ? Math.ceil(ms / 1000) : 0;
+      };
+      const wait = Math.max(waitOf(here, byAddress), known ? 0 : waitOf(all, byAccount));
+      if (wait) return wait;
+      const counted = known ? [[here, byAddress] as const] : [[here, byAddress] as const, [all, byAccount] as const];
+      for (const [key, rule] of counted) {
+        const value = { failures: (failures(key, rule)?.failures ?? 0) + 1, last_at: now };
+        await t
+          .insert(signInFailures)
+          .values({ key, ...value })
+          .onConflictDoUpdate({ target: signInFailures.key, set: value });
+      }
+      return 0;
+    });
+  }
+
+  async succeeded(account: string, ip: string | null, now = Date.now()): Promise<void> {
+    const address = addressGroup(ip);
+    await this.db.tx(async (t) => {
+      await lockName(t, `sign-in:${account}`);
+      await t.delete(signInFailures).where(eq(signInFailures.key, `address:${account}\n${address}`));
+      await t
+        .insert(signInAddresses)
+        .values({ account, address, at: now })
+        .onConflictDoUpdate({ target: [signInAddresses.account, signInAddresses.address], set: { at: now } });
+      const older = await t
+        .select({ address: signInAddresses.address })
+        .from(signInAddresses)
+        .where(eq(signInAddresses.account, account))
+        .orderBy(desc(signInAddresses.at))
+        .offset(KNOWN_ADDRESSES);
+      if (older.length)
+        await t.delete(signInAddresses).where(
+          and(
+            eq(signInAddresses.account, account),
+            inArray(
+              signInAddresses.address,
+              older.map((o) => o.address),
+            ),
+          ),
+        );
+    });
+  }
+}
+
+const backoffs = new WeakMap<object, SignInCounts>();
+
+/** The sign-in failures of one database: in this process's memory on SQLite, in the database on PostgreSQL. */
+export function signInBackoff(db: Db): SignInCounts {
+  let backoff = backoffs.get(db);
   if (!backoff) {
-    backoff = new SignInBackoff();
-    backoffs.set(owner, backoff);
+    backoff = db.engine === "postgres" ? new SharedSignInBackoff(db) : new SignInBackoff();
+    backoffs.set(db, backoff);
   }
   return backoff;
 }

@@ -67,4 +67,30 @@ describe.skipIf(!onPostgres)("rates and keys shared by the processes of one Post
       expect(rows).toHaveLength(1);
     }
   });
+
+  it("wrong passwords sent to either process count together: the sixth try from one address waits (429 LOGIN_TOO_MANY_FAILURES)", async () => {
+    const admin = await env.makeAdmin({ email: "guessed@test.org" });
+    expect(admin).toBeTruthy();
+    const login = (app: typeof second, password: string) =>
+      app.handle(
+        new Request("http://localhost/api/auth/login", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "guessed@test.org", password }),
+        }),
+        "198.51.100.9",
+      );
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await login(i % 2 ? second : env.app, `wrong-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+    const sixth = await login(second, "admin-password");
+    expect(sixth.status).toBe(429);
+    expect((await sixth.json()).code).toBe("LOGIN_TOO_MANY_FAILURES");
+    expect(Number(sixth.headers.get("retry-after"))).toBeGreaterThan(0);
+    const stored = await env.db.query<{ key: string; failures: number }>("SELECT key, failures FROM sign_in_failures ORDER BY key");
+    expect(stored.map((r) => [r.key, Number(r.failures)])).toEqual([
+      ["account:guessed@test.org", 5],
+      ["address:guessed@test.org\n198.51.100.9", 5],
+    ]);
+  });
 });
