@@ -64,6 +64,14 @@ function copySqlite(db: Db, partial: string): void {
   try {
     conn.exec("PRAGMA busy_timeout = 5000");
     conn.prepare("VACUUM INTO ?").run(partial);
+    // The search index (FTS5, migration 0032) points at members by rowid, which SQLite says VACUUM
+    // may renumber for a table without an INTEGER PRIMARY KEY: the copy's is built again from its members.
+    const copy = new Database(partial);
+    try {
+      copy.exec("INSERT INTO members_search(members_search) VALUES ('rebuild')");
+    } finally {
+      copy.close();
+    }
   } catch (err) {
     rmSync(partial, { force: true });
     throw err;

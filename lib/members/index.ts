@@ -4,6 +4,7 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { type Db, type Queryable, rowsAsArrays } from "../../db";
 import { members } from "../../db/schema";
+import { membersOfClubMatching, searchByIndex, searchMatch } from "../../db/search";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
@@ -68,7 +69,8 @@ type ListShape = ReturnType<typeof MemberListQuerySchema.parse>;
 function listQueries(
   db: Db,
   status: ListShape["status"],
-  searching: boolean,
+  /** Whether a search filters the list, and whether its matches are read from the search index (db/search). */
+  searching: false | "scan" | "index",
   sort: ListShape["sort"],
   direction: ListShape["dir"],
   erasure: ListShape["erasure_requested"],
@@ -78,7 +80,7 @@ function listQueries(
   // Built only the first time a shape is asked for (the callbacks of prepareRead).
   const p = (placeholder: string) => sql.placeholder(placeholder);
   const cond = () => {
-    const where: SQL[] = [eq(members.club_id, p("club"))];
+    const where: SQL[] = [searching === "index" ? membersOfClubMatching(p("club"), p("match")) : eq(members.club_id, p("club"))];
     // `day`: today less the club's grace period (lib/members/status `statusDay`).
     if (status !== "all") where.push(statusWhere(status, p("day")));
     if (erasure === "true") where.push(isNotNull(members.erasure_requested_at));
@@ -125,8 +127,16 @@ export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberLi
   const read = async (): Promise<MemberListResponse> => {
     const grace = await clubGraceDays(ctx.db, ctx.clubId);
     const day = statusDay(today, grace);
-    const queries = listQueries(ctx.db, q.status, !!search, q.sort, q.dir, q.erasure_requested, q.application_status);
-    const values = { club: ctx.clubId, day, search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit, offset: (q.page - 1) * limit };
+    const searching = search ? ((await searchByIndex(ctx.db, search)) ? "index" : "scan") : false;
+    const queries = listQueries(ctx.db, q.status, searching, q.sort, q.dir, q.erasure_requested, q.application_status);
+    const values = {
+      club: ctx.clubId,
+      day,
+      search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+      match: searchMatch(search),
+      limit,
+      offset: (q.page - 1) * limit,
+    };
     // A search counts (its matches are read from the narrowest index that holds search_text); the
     // count of a filter is kept while the club's members and the status day (today less the grace
     // period) stay the same.

@@ -26,7 +26,7 @@ async function sqliteCatalog(): Promise<Catalog> {
     script,
     `import { openDb } from ${JSON.stringify(join(ROOT, "db"))};
 const db = await openDb(${JSON.stringify(join(dir, "club.db"))});
-const tables = await db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name");
+const tables = await db.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' AND name NOT LIKE 'members_search%' ORDER BY name");
 const out = {};
 for (const { name } of tables) {
   const columns = (await db.query("SELECT name, type, \\"notnull\\", dflt_value FROM pragma_table_info(?) ORDER BY cid", [name]))
@@ -71,7 +71,7 @@ async function postgresCatalog(url: string): Promise<Catalog> {
     }
     for (const ix of indexes) {
       // The primary key is a constraint on both sides (compared with the columns); the trigram
-      // index of member search is PostgreSQL's own way to a search SQLite answers otherwise.
+      // index of member search is PostgreSQL's own, as the FTS5 table members_search is SQLite's.
       if (ix.primary || ix.name === "members_search_trgm_idx") continue;
       out[ix.table].indexes.push({ name: ix.name.replace(/_key$/, "_unique"), unique: ix.unique, columns: ix.columns, partial: ix.partial });
     }
