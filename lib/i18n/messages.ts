@@ -236,6 +236,12 @@ export const MESSAGES = {
     de: "http(s)-Webadresse erwartet.",
     it: "Indirizzo web http(s) atteso.",
   },
+  INVALID_IBAN: {
+    fr: "IBAN invalide : vérifiez le pays, la longueur et les chiffres de contrôle.",
+    en: "Not a valid IBAN: check its country, length and check digits.",
+    de: "Ungültige IBAN: Land, Länge und Prüfziffern prüfen.",
+    it: "IBAN non valido: verificare paese, lunghezza e cifre di controllo.",
+  },
   INVALID_ENUM: {
     fr: "Valeur attendue parmi : {values}.",
     en: "Expected one of: {values}.",
