@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { clubs } from "../../db/schema";
 import { LOCALES } from "../i18n";
-import { isValidIban } from "../payments/iban";
+import { isValidIban } from "../iban";
 import { emailLine, multiLine, oneLine } from "../schema-types";
 import { CLUB_FIELDS, type ClubField, UPDATE_ONLY_FIELDS, type UpdateOnlyColumn } from "./fields";
 

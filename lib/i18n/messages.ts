@@ -242,6 +242,25 @@ export const MESSAGES = {
     de: "Ungültige IBAN: Land, Länge und Prüfziffern prüfen.",
     it: "IBAN non valido: verificare paese, lunghezza e cifre di controllo.",
   },
+  INVOICE_NOT_FOUND: { fr: "Facture introuvable.", en: "Invoice not found.", de: "Rechnung nicht gefunden.", it: "Fattura non trovata." },
+  INVOICE_PAID: {
+    fr: "La facture {number} a reçu un paiement : remboursez-le avant de l'annuler.",
+    en: "Invoice {number} has a payment: refund it before cancelling.",
+    de: "Auf Rechnung {number} ist eine Zahlung eingegangen: vor dem Stornieren zurückerstatten.",
+    it: "La fattura {number} ha ricevuto un pagamento: rimborsarlo prima di annullarla.",
+  },
+  INVOICE_NO_LINE: {
+    fr: "Une facture a au moins une ligne (ou tier_id).",
+    en: "An invoice has at least one line (or tier_id).",
+    de: "Eine Rechnung hat mindestens eine Zeile (oder tier_id).",
+    it: "Una fattura ha almeno una riga (o tier_id).",
+  },
+  INVOICE_TOTAL_NOT_POSITIVE: {
+    fr: "Le total de la facture doit être supérieur à zéro.",
+    en: "The invoice's total must be above zero.",
+    de: "Der Rechnungsbetrag muss grösser als null sein.",
+    it: "Il totale della fattura deve essere maggiore di zero.",
+  },
   INVALID_ENUM: {
     fr: "Valeur attendue parmi : {values}.",
     en: "Expected one of: {values}.",

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs } from "../../db/schema";
-import { isQrIban, isValidIban } from "../../lib/payments/iban";
+import { isQrIban, isValidIban } from "../../lib/iban";
 import { setup, type TestEnv } from "../helpers";
 
 let env: TestEnv;
