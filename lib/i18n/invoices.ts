@@ -25,6 +25,8 @@ export type InvoiceTexts = {
   why: { noIban: string; address: string; currency: string; reference: string; invalid: string };
   cancelled: string;
   paid: string;
+  /** The mail that carries the PDF (lib/invoices/send.ts). Placeholders: {first}, {club}, {number}, {amount}, {due}. */
+  mail: { subject: string; hello: string; body: string; bye: string };
 };
 
 export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
@@ -52,6 +54,12 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
     },
     cancelled: "Facture annulée : rien à payer.",
     paid: "Facture payée. Merci !",
+    mail: {
+      subject: "Facture {number} de {club}",
+      hello: "Bonjour {first},",
+      body: "Voici notre facture {number} de {amount}, à régler d'ici le {due}. Vous la trouverez en pièce jointe (PDF), avec tout ce qu'il faut pour le paiement.",
+      bye: "Merci et à bientôt,",
+    },
   },
   en: {
     title: "Invoice",
@@ -77,6 +85,12 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
     },
     cancelled: "Invoice cancelled: nothing to pay.",
     paid: "Invoice paid. Thank you!",
+    mail: {
+      subject: "Invoice {number} from {club}",
+      hello: "Hello {first},",
+      body: "Here is our invoice {number} for {amount}, due by {due}. It is attached (PDF), with all you need to pay it.",
+      bye: "Thank you, and see you soon,",
+    },
   },
   de: {
     title: "Rechnung",
@@ -102,6 +116,12 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
     },
     cancelled: "Rechnung storniert: nichts zu bezahlen.",
     paid: "Rechnung bezahlt. Vielen Dank!",
+    mail: {
+      subject: "Rechnung {number} von {club}",
+      hello: "Hallo {first},",
+      body: "Hier ist unsere Rechnung {number} über {amount}, zahlbar bis {due}. Sie finden sie im Anhang (PDF), mit allem, was Sie zum Bezahlen brauchen.",
+      bye: "Vielen Dank und bis bald,",
+    },
   },
   it: {
     title: "Fattura",
@@ -127,5 +147,11 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
     },
     cancelled: "Fattura annullata: nulla da pagare.",
     paid: "Fattura pagata. Grazie!",
+    mail: {
+      subject: "Fattura {number} di {club}",
+      hello: "Ciao {first},",
+      body: "Ecco la nostra fattura {number} di {amount}, da pagare entro il {due}. La trovate in allegato (PDF), con tutto il necessario per il pagamento.",
+      bye: "Grazie e a presto,",
+    },
   },
 };

@@ -249,6 +249,24 @@ export const MESSAGES = {
     de: "Auf Rechnung {number} ist eine Zahlung eingegangen: vor dem Stornieren zurückerstatten.",
     it: "La fattura {number} ha ricevuto un pagamento: rimborsarlo prima di annullarla.",
   },
+  INVOICE_CANCELLED: {
+    fr: "La facture {number} est annulée : il n'y a rien à envoyer.",
+    en: "Invoice {number} is cancelled: there is nothing to send.",
+    de: "Rechnung {number} ist storniert: es gibt nichts zu senden.",
+    it: "La fattura {number} è annullata: non c'è nulla da inviare.",
+  },
+  INVOICE_NO_RECIPIENT: {
+    fr: "Le membre de la facture {number} n'existe plus : à qui l'envoyer ?",
+    en: "The member of invoice {number} no longer exists: there is no one to send it to.",
+    de: "Das Mitglied der Rechnung {number} existiert nicht mehr: es gibt niemanden, an den sie gehen kann.",
+    it: "Il membro della fattura {number} non esiste più: non c'è nessuno a cui inviarla.",
+  },
+  INVOICE_MAIL_FAILED: {
+    fr: "Le serveur de messagerie a refusé la facture : {reason}",
+    en: "The mail server refused the invoice: {reason}",
+    de: "Der Mailserver hat die Rechnung abgelehnt: {reason}",
+    it: "Il server di posta ha rifiutato la fattura: {reason}",
+  },
   INVOICE_NO_LINE: {
     fr: "Une facture a au moins une ligne (ou tier_id).",
     en: "An invoice has at least one line (or tier_id).",

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import type { Font as FontkitFont } from "fontkit";
 import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db";
 import { members } from "../../db/schema";
 import { getClubRow } from "../clubs/internal";
 import { logoImage } from "../clubs/logo";
@@ -236,21 +237,22 @@ export async function invoicePdfBytes(
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-/** GET .../invoices/<id>/pdf: the invoice as an A4 PDF with its payment part. */
-export const invoicePdf = verb("finances:view", async (ctx: Ctx, input: { invoice_id: string }): Promise<FileReply> => {
-  const invoice = await invoiceRow(ctx.db.read, ctx.clubId, input.invoice_id);
-  const club = await getClubRow(ctx.db, ctx.clubId);
-  const [member] = await ctx.db.read
+/** What an invoice's PDF is drawn from, read from the database: the club, the member (null once erased) and the logo. */
+export async function invoiceDocument(db: Db, invoice: InvoiceRow) {
+  const club = await getClubRow(db, invoice.club_id);
+  const [member] = await db.read
     .select({ first_name: members.first_name, last_name: members.last_name, email: members.email })
     .from(members)
-    .where(and(eq(members.club_id, ctx.clubId), eq(members.id, invoice.member_id)))
+    .where(and(eq(members.club_id, invoice.club_id), eq(members.id, invoice.member_id)))
     .limit(1);
-  const logo = await logoImage(ctx.db.read, ctx.clubId, "horizontal");
-  const body = await invoicePdfBytes(club, invoice, member ?? null, logo);
-  return {
-    body,
-    contentType: "application/pdf",
-    filename: `${INVOICE_TEXTS[asLocale(club.locale)].title.toLowerCase()}-${invoice.number}.pdf`,
-    headers: { "cache-control": "private, no-store" },
-  };
+  const logo = await logoImage(db.read, invoice.club_id, "horizontal");
+  const bytes = await invoicePdfBytes(club, invoice, member ?? null, logo);
+  const filename = `${INVOICE_TEXTS[asLocale(club.locale)].title.toLowerCase()}-${invoice.number}.pdf`;
+  return { club, member: member ?? null, bytes, filename };
+}
+
+/** GET .../invoices/<id>/pdf: the invoice as an A4 PDF with its payment part. */
+export const invoicePdf = verb("finances:view", async (ctx: Ctx, input: { invoice_id: string }): Promise<FileReply> => {
+  const { bytes, filename } = await invoiceDocument(ctx.db, await invoiceRow(ctx.db.read, ctx.clubId, input.invoice_id));
+  return { body: bytes, contentType: "application/pdf", filename, headers: { "cache-control": "private, no-store" } };
 });

@@ -78,3 +78,11 @@ export type InvoiceListQuery = z.input<typeof InvoiceListQuery>;
 
 export const InvoiceList = z.object({ total: z.int(), page: z.int(), limit: z.int(), items: z.array(Invoice) }).meta({ id: "InvoiceList" });
 export type InvoiceList = z.infer<typeof InvoiceList>;
+
+export const InvoiceSent = z
+  .object({
+    sent: z.literal(true),
+    to: z.string().meta({ description: "The member's address it went to." }),
+    invoice: Invoice,
+  })
+  .meta({ id: "InvoiceSent" });
