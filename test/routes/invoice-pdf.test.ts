@@ -192,6 +192,33 @@ describe("GET invoices/<id>/pdf", () => {
     expect(text).toContain("CH93 0076 2011 6238 5295 7");
   }, 30_000);
 
+  it("an RF invoice after the club moved to a QR-IBAN: no QR-bill a bank would refuse, the transfer in text and why", async () => {
+    await setClub({ ...ADDRESS, payout_iban: "CH93 0076 2011 6238 5295 7", payout_bic: null, locale: "en", currency: "CHF" });
+    const invoice = await invoiceFor();
+    await setClub({ payout_iban: "CH44 3199 9123 0008 8901 2" });
+    const { png, text } = await render(invoice.id, "moved");
+    expect(await decodeQr(png)).toBeNull();
+    expect(text).toContain("this invoice's reference was made for another account");
+  }, 30_000);
+
+  it("the club's logo heads the page", async () => {
+    await setClub({ payout_iban: "CH44 3199 9123 0008 8901 2", locale: "fr" });
+    // A red square: its pixels are found on the page's top left, where the letterhead is.
+    const logo = await sharp({ create: { width: 300, height: 100, channels: 3, background: { r: 220, g: 0, b: 0 } } })
+      .png()
+      .toBuffer();
+    expect((await env.call("PUT", `/api/clubs/${env.clubId}/logo`, { rawBody: logo, headers: { "content-type": "image/png" } })).status).toBe(200);
+    const invoice = await invoiceFor();
+    const { png } = await render(invoice.id, "logo", 50);
+    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+    const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * info.channels, (y * info.width + x) * info.channels + 3)];
+    // 50 dpi: 20 mm from the left and 15 mm from the top is about (39, 30); the logo is 60 x 18 mm at most.
+    const [r, g, b] = at(50, 40);
+    expect(r > 180 && g < 50 && b < 50).toBe(true);
+    expect(at(info.width - 20, 40)).toEqual([255, 255, 255]);
+    await env.call("DELETE", `/api/clubs/${env.clubId}/logo`);
+  }, 30_000);
+
   it("no payout IBAN: the invoice without a payment part, and the page says why", async () => {
     await setClub({ ...ADDRESS, payout_iban: null, locale: "it" });
     const invoice = await invoiceFor();

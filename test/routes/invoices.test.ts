@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { clubs, invoiceCounters, invoices } from "../../db/schema";
-import { isCreditorReference, isQrReference } from "../../lib/payments/reference";
+import { invoiceReference, isCreditorReference, isQrReference, qrReference } from "../../lib/payments/reference";
 import { insertTier } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember, withEndpoint } from "../members-fixtures";
@@ -133,6 +133,18 @@ describe("POST invoices", () => {
         ["invoice.cancelled", made.body.number],
       ]);
     });
+  });
+});
+
+describe("references", () => {
+  it("QRR: SIX's own example checks, a changed digit does not; RF: ISO 11649 check digits", () => {
+    expect(isQrReference("21 00000 00003 13947 14300 09017")).toBe(true);
+    expect(qrReference("21000000000313947143000901")).toBe("210000000003139471430009017");
+    expect(isQrReference("210000000003139471430009018")).toBe(false);
+    expect(isQrReference("210000000003139471430009107")).toBe(false);
+    expect(invoiceReference(true, 2026, 12345)).toBe(qrReference("20260000012345"));
+    expect(isCreditorReference(invoiceReference(false, 2026, 7))).toBe(true);
+    expect(invoiceReference(false, 2026, 7)).toMatch(/^RF\d\dINV2026000007$/);
   });
 });
 
