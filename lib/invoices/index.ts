@@ -72,8 +72,9 @@ export const invoiceNumber = (year: number, seq: number) => `${year}-${String(se
 
 /**
  * Creates an invoice for a member of the club: `lines`, after the tier's fee when `tier_id` is
- * given. 422 naming the field for an unknown member or tier (or an inactive tier), no line at
- * all, a total of zero or less, or a due date before the issue date. Emits `invoice.created`.
+ * given. 422 naming the field for an unknown member or tier (or an inactive tier; the body's
+ * `code` is then MEMBER_NOT_FOUND or TIER_NOT_FOUND), no line at all, a total of zero or less,
+ * or a due date before the issue date. Emits `invoice.created`.
  */
 export const createInvoice = verb("finances:edit", async (ctx: Ctx, input: InvoiceCreate): Promise<Invoice> => {
   const club = await getClubRow(ctx.db, ctx.clubId);
@@ -102,7 +103,10 @@ export const createInvoice = verb("finances:edit", async (ctx: Ctx, input: Invoi
     else if ((tier || !input.tier_id) && total <= 0)
       problems.push({ loc: ["body", input.lines?.length ? "lines" : "tier_id"], code: "INVOICE_TOTAL_NOT_POSITIVE" });
     if (dueOn < issuedOn) problems.push({ loc: ["body", "due_on"], code: "DATE_ORDER", params: { field: "due_on", other: "issued_on" } });
-    if (problems.length) throw new ValidationFailed(problems);
+    // An id that is not the club's names the refusal (422 MEMBER_NOT_FOUND / TIER_NOT_FOUND, as
+    // WEBHOOK_URL_NOT_ALLOWED does): a caller with another club's ids learns "not found", no more.
+    const notFound = problems.find((p) => p.code === "MEMBER_NOT_FOUND" || p.code === "TIER_NOT_FOUND");
+    if (problems.length) throw new ValidationFailed(problems, notFound?.code);
 
     const year = Number(issuedOn.slice(0, 4));
     const seq = await nextNumber(t, ctx.clubId, year);

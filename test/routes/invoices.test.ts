@@ -106,7 +106,11 @@ describe("POST invoices", () => {
     const stranger = await seedMember(env, {}, other.club_id);
     const res = await create({ member_id: stranger.id, lines: [{ label: "x", amount_cents: 100 }] });
     expect(res.status).toBe(422);
+    expect(res.body.code).toBe("MEMBER_NOT_FOUND");
     expect(res.body.detail[0].loc).toEqual(["body", "member_id"]);
+    const tierless = await create({ member_id: member.id, tier_id: crypto.randomUUID(), lines: [{ label: "x", amount_cents: 0 }] });
+    expect(tierless.body.code).toBe("TIER_NOT_FOUND");
+    expect((await create({ member_id: member.id, lines: [] })).body.code).toBe("VALIDATION_FAILED");
     expect((await env.db.read.select().from(invoices)).length).toBe(before);
   });
 
