@@ -156,7 +156,7 @@ describe("OpenAPI for a newcomer", () => {
     "createTier 201",
     "updateTier 200",
     // The example cannot know a member id of the club (422 MEMBER_NOT_FOUND on member_id).
-    "createInvoice 422 VALIDATION_FAILED",
+    "createInvoice 422 MEMBER_NOT_FOUND",
     "createEvent 201",
     "updateEvent 200",
     // The example cannot know a ticket id; confirm and cancel act on a registration made by the test.
