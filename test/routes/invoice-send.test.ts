@@ -121,4 +121,17 @@ describe("POST invoices/<id>/actions/send", () => {
     }
     expect(inbox).toHaveLength(0);
   }, 30_000);
+
+  it("once the member is erased: the invoice stays (an accounting record), its PDF still renders, sending it is a 409", async () => {
+    const invoice = await invoiceFor("erased@test.org");
+    const [row] = await env.db.read.select().from(invoices).where(eq(invoices.id, invoice.id));
+    expect((await env.call("DELETE", `/api/clubs/${env.clubId}/members/${row.member_id}`)).status).toBe(204);
+    inbox.length = 0;
+    const res = await send(invoice.id);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe("INVOICE_NO_RECIPIENT");
+    expect(inbox).toHaveLength(0);
+    expect((await env.call("GET", `/api/clubs/${env.clubId}/invoices/${invoice.id}/pdf`)).status).toBe(200);
+    expect((await env.db.read.select().from(invoices).where(eq(invoices.id, invoice.id)))[0].status).toBe("open");
+  }, 30_000);
 });
