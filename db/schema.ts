@@ -1152,3 +1152,69 @@ export const signInAddresses = table(
   },
   (t) => [primaryKey({ columns: [t.account, t.address] })],
 );
+
+// ---- Invoices (issue 27, DESIGN.md section 20) ---------------------------------------------------
+
+/** One line of an invoice: what it is for and its amount (negative: a discount). */
+export type InvoiceLine = { label: string; amount_cents: number };
+
+/**
+ * An invoice to a member (lib/invoices). `number` is `YYYY-NNNN`, per club and year in order
+ * without gaps (invoice_counters); `reference` is what the member's bank transfer quotes (QRR or
+ * RF), unique in the club.
+ */
+export const invoices = table(
+  "invoices",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    number: text("number").notNull(),
+    /** No foreign key, as for payments: an invoice is kept (the anonymous member's) when the member is erased. */
+    member_id: text("member_id").notNull(),
+    registration_id: text("registration_id"),
+    /** `membership`, `event` or `other`. */
+    kind: text("kind").notNull(),
+    lines: text("lines", { mode: "json" }).notNull().$type<InvoiceLine[]>(),
+    amount_cents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    /** YYYY-MM-DD */
+    issued_on: text("issued_on").notNull(),
+    due_on: text("due_on").notNull(),
+    /** `open`, `paid` or `cancelled`. */
+    status: text("status").notNull(),
+    paid_cents: integer("paid_cents").notNull().default(0),
+    reference: text("reference").notNull(),
+    /** The tier whose fee the invoice asks, when it was made from one. */
+    tier_id: text("tier_id"),
+    dunning_level: integer("dunning_level").notNull().default(0),
+    last_reminded_at: text("last_reminded_at"),
+    cancelled_at: text("cancelled_at"),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("invoices_club_number_unique").on(t.club_id, t.number),
+    uniqueIndex("invoices_club_reference_unique").on(t.club_id, t.reference),
+    index("invoices_club_issued_idx").on(t.club_id, t.issued_on),
+    index("invoices_member_idx").on(t.member_id),
+  ],
+);
+
+/**
+ * The last invoice number given per club and year: the invoice's transaction adds one to it
+ * (`UPDATE ... RETURNING`, which holds the row until the commit on PostgreSQL), so numbers follow
+ * each other without gaps, a rolled back invoice giving its number back.
+ */
+export const invoiceCounters = table(
+  "invoice_counters",
+  {
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    year: integer("year").notNull(),
+    last: integer("last").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.club_id, t.year] })],
+);

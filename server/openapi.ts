@@ -29,6 +29,7 @@ const TAG_TEXT = {
   events: "Events, their tickets, registrations and check-in at the door.",
   "promo-codes": "Promo codes for memberships and events.",
   stats: "Member counts and revenue.",
+  invoices: "Invoices to members: numbered, with a payment reference and a PDF carrying the Swiss QR-bill or an EPC QR code.",
   payments: "Payments received: import a bank statement, matched by creditor reference.",
   attendance: "Card scans over days and periods.",
   cards: "Membership cards: verifying a scanned card.",

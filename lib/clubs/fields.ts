@@ -33,7 +33,8 @@ export type FieldCheck =
   | "country"
   | "reminder_days"
   | "grace_days"
-  | "hold_hours";
+  | "hold_hours"
+  | "iban";
 
 /** What the API does with a column whose values are `T`. */
 type FieldMeta<T> = {
@@ -111,7 +112,7 @@ const FIELDS = {
   provider_organization_id: readOnlyFinances,
   provider_profile_id: readOnlyFinances,
   // Payout
-  payout_iban: finances,
+  payout_iban: { check: "iban", ...finances },
   payout_bic: finances,
   payout_beneficiary_name: finances,
   payout_bank_name: finances,

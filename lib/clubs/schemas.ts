@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { clubs } from "../../db/schema";
 import { LOCALES } from "../i18n";
+import { isValidIban } from "../iban";
 import { emailLine, multiLine, oneLine } from "../schema-types";
 import { CLUB_FIELDS, type ClubField, UPDATE_ONLY_FIELDS, type UpdateOnlyColumn } from "./fields";
 
@@ -96,6 +97,12 @@ function inputType(field: ClubField): z.ZodType {
       return emailLine().max(320);
     case "currency":
       return z.string().regex(/^[A-Z]{3}$/);
+    case "iban":
+      // Spaces between the groups are kept as typed; the check sum is what catches a typo.
+      return oneLine()
+        .max(50)
+        .refine(isValidIban, { error: "INVALID_IBAN" })
+        .meta({ description: "An IBAN (spaces allowed) whose check digits are right; invoices' QR codes carry it." });
     case "country":
       return z.string().regex(/^[A-Z]{2}$/);
     case "locale":

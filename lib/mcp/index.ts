@@ -3,6 +3,7 @@
 import * as cards from "./tools/cards";
 import * as clubs from "./tools/clubs";
 import * as events from "./tools/events";
+import * as invoices from "./tools/invoices";
 import * as members from "./tools/members";
 import * as payments from "./tools/payments";
 import * as tiers from "./tools/tiers";
@@ -21,4 +22,5 @@ export const TOOLS: ToolDef[] = [
   ...Object.values(cards),
   ...Object.values(webhooks),
   ...Object.values(payments),
+  ...Object.values(invoices),
 ] as ToolDef[];

@@ -49,3 +49,38 @@ export function referenceTarget(reference: string): ReferenceTarget | null {
   }
   return { kind: "member", code: body };
 }
+
+// Swiss QR references (QRR, SIX "Swiss Implementation Guidelines for the QR-bill"): 26 digits
+// and a check digit by mod 10 recursive, the only reference a payment to a QR-IBAN may carry.
+const MOD10_TABLE = [0, 9, 4, 6, 8, 2, 7, 1, 3, 5];
+
+/** The mod 10 recursive check digit of `digits`. */
+function mod10Recursive(digits: string): number {
+  let carry = 0;
+  for (const d of digits) carry = MOD10_TABLE[(carry + Number(d)) % 10];
+  return (10 - carry) % 10;
+}
+
+/** The QR reference of `digits` (at most 26, left-padded with zeros), its check digit appended. */
+export function qrReference(digits: string): string {
+  const body = digits.padStart(26, "0");
+  if (!/^\d{26}$/.test(body)) throw new Error("a QR reference holds 26 digits and its check digit");
+  return `${body}${mod10Recursive(body)}`;
+}
+
+/** Whether `reference` is 27 digits whose last is the mod 10 recursive check digit of the others. */
+export function isQrReference(reference: string): boolean {
+  const r = reference.replace(/\s+/g, "");
+  return /^\d{27}$/.test(r) && mod10Recursive(r.slice(0, 26)) === Number(r[26]);
+}
+
+/**
+ * An invoice's reference, from its year and its number in the year (unique per club, as they
+ * are): a QR reference when the club's IBAN is a QR-IBAN (nothing else is accepted there), else
+ * the creditor reference `RF..INV<year><number, 6 digits>`: `INV` and 10 digits, never a member's
+ * card code nor a registration's `T...` reference, so a reference names one kind of thing.
+ */
+export function invoiceReference(qrIban: boolean, year: number, seq: number): string {
+  const digits = `${year}${String(seq).padStart(10, "0")}`;
+  return qrIban ? qrReference(digits) : creditorReference(`INV${year}${String(seq).padStart(6, "0")}`);
+}

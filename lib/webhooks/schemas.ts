@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   "registration.created",
   "registration.confirmed",
   "registration.cancelled",
+  "invoice.created",
+  "invoice.cancelled",
   "checkin.created",
   "event.created",
   "event.updated",

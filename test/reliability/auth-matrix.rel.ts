@@ -63,6 +63,10 @@ const DESIGN_SCOPES: [RegExp, Scope | Scope[] | null][] = [
 
   // DESIGN.md section 13.
   [/^POST \/api\/clubs\/:club_id\/members\/:member_id\/actions\/(approve|reject)$/, "members:edit"],
+  // DESIGN.md section 20.
+  [/^GET \/api\/clubs\/:club_id\/(invoices(\/:invoice_id(\/pdf)?)?|members\/:member_id\/invoices)$/, "finances:view"],
+  [/^POST \/api\/clubs\/:club_id\/invoices(\/:invoice_id\/actions\/cancel)?$/, "finances:edit"],
+  [/^POST \/api\/clubs\/:club_id\/invoices\/:invoice_id\/actions\/send$/, ["finances:edit", "communication:edit"]],
 ];
 
 /** The MCP tools SPEC names, with the scope of the route each mirrors (DESIGN.md section 4). */
@@ -260,6 +264,7 @@ function markers(c: ClubObjects, tag: string): string[] {
     c.passSerial,
     c.qrToken,
     c.promoCode,
+    c.invoiceId,
     `Lovelace ${tag}`,
     `ada-${tag}@`,
     `Soirée ${tag}`,
@@ -317,6 +322,7 @@ function requestFor(route: MountedRoute, objects: ClubObjects, clubId: string, r
     qr_token: () => objects.qrToken,
     registration_id: () => objects.registrationId,
     promo_code_id: () => objects.promoCodeId,
+    invoice_id: () => objects.invoiceId,
     slug: () => objects.slug,
     member_code: () => objects.memberCode,
     // A scanned code for check-in; anywhere else (a promo code) a fresh one, so that no token is stored under another name.
@@ -463,6 +469,7 @@ async function mcpMatrix() {
       ticket_id: () => objects.ticketId,
       registration_id: () => objects.registrationId,
       promo_code_id: () => objects.promoCodeId,
+      invoice_id: () => objects.invoiceId,
       webhook_id: () => objects.webhookId,
     };
     if (def.name === "update_club") return { name: "Club de test" };

@@ -114,6 +114,7 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     qr_token: () => ours.qrToken,
     registration_id: () => ours.registrationId,
     promo_code_id: () => ours.promoCodeId,
+    invoice_id: () => ours.invoiceId,
     member_code: () => ours.memberCode,
     member_ids: () => pick(ours.memberId, `${ours.memberId},${other.memberId}`),
     code: () => pick(ours.qrToken, ours.memberCode, `FUZZ${rng.int(1000, 9999)}`),
@@ -133,6 +134,7 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     qr_token: other.qrToken,
     registration_id: other.registrationId,
     promo_code_id: other.promoCodeId,
+    invoice_id: other.invoiceId,
   };
   const values = new SchemaValues(doc.components.schemas, rng, pools);
   const validate = compileResponses();

@@ -1,5 +1,5 @@
 // The data the reliability suites act on, made through the public API as a client would: in our
-// club a tier, a member, an event with a free ticket, a registration, a promo code and a dashboard
+// club a tier, a member, an event with a free ticket, a registration, a promo code, an invoice and a dashboard
 // session; in another club the same objects, whose ids must never reach our club's answers.
 import { issueChallenge, solveChallenge } from "../../lib/forms";
 import { members, webhookEndpoints } from "../../db/schema";
@@ -30,6 +30,8 @@ export type ClubObjects = {
   spareMemberId: () => string;
 
   promoCodeId: string;
+  /** An open invoice to `memberId` (issue 27). */
+  invoiceId: string;
   /** A webhook endpoint (its host does not resolve: nothing is ever sent) and a delivery of its test event. */
   webhookId: string;
   deliveryId: string;
@@ -96,6 +98,11 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
   await expectOk(hook, "webhook");
   const test = await env.call("POST", `${base}/webhooks/${hook.body.id}/test`, { key });
   await expectOk(test, "webhook test");
+  const invoice = await env.call("POST", `${base}/invoices`, {
+    key,
+    body: { member_id: member.body.id, lines: [{ label: `Cotisation ${tag}`, amount_cents: 5000 }] },
+  });
+  await expectOk(invoice, "invoice");
   const me = await env.call("GET", "/api/auth/me", { key });
   return {
     clubId,
@@ -115,6 +122,7 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
     spareMemberId: await spareMembers(env, clubId, 400),
 
     promoCodeId: promo.body.id,
+    invoiceId: invoice.body.id,
     webhookId: hook.body.id,
     deliveryId: test.body.id,
     spareWebhookId: await spareWebhooks(env, clubId, 100),

@@ -1,0 +1,88 @@
+// The invoice's shapes (DESIGN.md section 20): the Invoice as every reader sees it, what creating
+// one takes, and the list's filters and page. They validate requests, document the OpenAPI
+// components and declare the MCP tools' parameters.
+import { z } from "zod";
+import { dateTimeOutput, oneLine } from "../schema-types";
+
+export const INVOICE_STATUSES = ["open", "paid", "cancelled"] as const;
+export const INVOICE_KINDS = ["membership", "event", "other"] as const;
+
+const day = () => z.iso.date().meta({ format: "date" });
+
+export const InvoiceLine = z
+  .object({
+    label: oneLine().trim().min(1).max(200),
+    amount_cents: z
+      .int()
+      .min(-100_000_000)
+      .max(100_000_000)
+      .meta({ description: "In the invoice's currency; negative for a discount. The lines' sum must be above zero." }),
+  })
+  .meta({ id: "InvoiceLine" });
+
+export const Invoice = z
+  .object({
+    id: z.uuid(),
+    number: z.string().meta({ description: "`YYYY-NNNN`: per club and year, in order, without gaps.", examples: ["2026-0001"] }),
+    member_id: z.string(),
+    registration_id: z.string().nullable(),
+    tier_id: z.string().nullable().meta({ description: "The tier whose fee the invoice asks, when made from one." }),
+    kind: z.enum(INVOICE_KINDS),
+    lines: z.array(InvoiceLine),
+    amount_cents: z.int().meta({ description: "The lines' sum." }),
+    currency: z.string(),
+    issued_on: z.string().meta({ format: "date" }),
+    due_on: z.string().meta({ format: "date" }),
+    status: z.enum(INVOICE_STATUSES),
+    overdue: z.boolean().meta({ description: "Open and past `due_on` (UTC)." }),
+    paid_cents: z.int(),
+    reference: z.string().meta({
+      description:
+        "What the payment quotes: a QR reference (27 digits) when the club's payout IBAN is a QR-IBAN, else an ISO 11649 creditor reference (`RF..`). Unique in the club.",
+    }),
+    dunning_level: z.int().min(0).max(3),
+    last_reminded_at: dateTimeOutput().nullable(),
+    cancelled_at: dateTimeOutput().nullable(),
+    pdf_url: z.string().meta({ description: "The invoice as a PDF (A4, with its payment part); needs finances:view." }),
+    created_at: dateTimeOutput(),
+  })
+  .meta({ id: "Invoice" });
+export type Invoice = z.infer<typeof Invoice>;
+
+export const InvoiceCreate = z
+  .object({
+    member_id: z.uuid(),
+    tier_id: z.uuid().optional().meta({ description: "Invoice this tier's fee (its name and price as the first line, its currency, kind `membership`)." }),
+    lines: z.array(InvoiceLine).max(50).optional().meta({ description: "What is asked; with `tier_id`, after the tier's fee. At least one line in all." }),
+    kind: z.enum(INVOICE_KINDS).optional().meta({ description: "Default: `membership` with a tier, else `other`." }),
+    issued_on: day().optional().meta({ description: "Default: today (UTC). Its year is the number's." }),
+    due_on: day().optional().meta({ description: "Default: 30 days after `issued_on`; not before it." }),
+  })
+  .meta({
+    id: "InvoiceCreate",
+    examples: [{ member_id: "0190f5e2-7c1a-7000-8000-000000000001", lines: [{ label: "Cotisation 2026", amount_cents: 8000 }] }],
+  });
+export type InvoiceCreate = z.infer<typeof InvoiceCreate>;
+
+export const InvoiceListQuery = z.object({
+  status: z.enum(INVOICE_STATUSES).optional(),
+  overdue: z.enum(["true", "false"]).optional().meta({ description: "`true`: open invoices past their due date; `false`: the others." }),
+  member_id: z.uuid().optional(),
+  from: day().optional().meta({ description: "Issued on or after this day." }),
+  to: day().optional().meta({ description: "Issued on or before this day." }),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(1000).optional().meta({ description: "Page size, 1..1000 (default 50)." }),
+  page_size: z.coerce.number().int().min(1).max(1000).optional().meta({ description: "Same as `limit` (used when `limit` is absent)." }),
+});
+export type InvoiceListQuery = z.input<typeof InvoiceListQuery>;
+
+export const InvoiceList = z.object({ total: z.int(), page: z.int(), limit: z.int(), items: z.array(Invoice) }).meta({ id: "InvoiceList" });
+export type InvoiceList = z.infer<typeof InvoiceList>;
+
+export const InvoiceSent = z
+  .object({
+    sent: z.literal(true),
+    to: z.string().meta({ description: "The member's address it went to." }),
+    invoice: Invoice,
+  })
+  .meta({ id: "InvoiceSent" });

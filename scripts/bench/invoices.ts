@@ -1,0 +1,85 @@
+// An invoice's PDF with its QR-bill, GET /api/clubs/<club_id>/invoices/<id>/pdf (issue 27: under
+// 50 ms): a club with a QR-IBAN and a postal address, an invoice of three lines, its PDF fetched
+// one request after another on a fresh server, timed from the request to the last byte.
+import { type Benchmark, type ConfigName, expectJson, mb, startOurs, timedMeasurement } from "./common";
+import { type Dataset, dataset, freshCopy } from "./datasets";
+import { makeTempDir, peakRssKb, removeTempDir, type Server } from "./harness";
+
+/** Timed PDFs per round (after one untimed: the first loads PDFKit and swissqrbill). */
+const RUNS = 20;
+let ds: Dataset;
+
+export const invoicesBench: Benchmark = {
+  name: "invoices",
+  title: "GET /api/clubs/<club_id>/invoices/<id>/pdf, with its Swiss QR-bill",
+  about: [
+    "Ours only: the real server, one request at a time, timed by the client from the request to the last byte: the key,",
+    "the audit row, the invoice, club, member and logo read, the A4 page drawn with PDFKit (DejaVu Sans embedded for the",
+    "letterhead) and the payment part drawn by swissqrbill (its QR code as vector squares). A club with a QR-IBAN, a",
+    "postal address, an invoice of three lines; 20 timed PDFs per round after one untimed. Target under 50 ms.",
+  ],
+  cases: [{ id: "pdf", title: "invoice PDF with QR-bill", kind: "time", target: { kind: "ms-max", value: 50 }, baseline: false }],
+  async prepare(env) {
+    ds = await dataset({ members: 10_000 }, env.log);
+  },
+  async run(config: ConfigName, round, env) {
+    if (config === "baseline") return [];
+    const dir = makeTempDir("club-bench-invoices-");
+    let server: Server | undefined;
+    try {
+      server = await startOurs(freshCopy(ds, dir), dir);
+      const headers = { authorization: `Bearer ${ds.key}`, "content-type": "application/json" };
+      const base = `${server.url}/api/clubs/${ds.clubId}`;
+      await expectJson(
+        await fetch(base, {
+          method: "PUT",
+          headers,
+          body: JSON.stringify({ payout_iban: "CH44 3199 9123 0008 8901 2", address: "Rue du Lac 12", postal_code: "1003", city: "Lausanne", country: "CH" }),
+        }),
+        "ours PUT club",
+      );
+      const list = await expectJson(await fetch(`${base}/members?limit=1`, { headers }), "ours GET members");
+      const member = (list.items as { id: string }[])[0];
+      const lines = [
+        { label: "Cotisation", amount_cents: 8000 },
+        { label: "Licence", amount_cents: 1550 },
+        { label: "Rabais famille", amount_cents: -1000 },
+      ];
+      const invoice = await expectJson(
+        await fetch(`${base}/invoices`, { method: "POST", headers, body: JSON.stringify({ member_id: member.id, lines }) }),
+        "ours POST invoices",
+        201,
+      );
+      const url = `${base}/invoices/${invoice.id}/pdf`;
+      const before = peakRssKb(server.pid);
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i <= RUNS; i++) {
+        const started = performance.now();
+        const res = await fetch(url, { headers });
+        const body = await res.arrayBuffer();
+        const ms = performance.now() - started;
+        if (res.status !== 200) throw new Error(`ours invoice pdf: ${res.status} ${new TextDecoder().decode(body).slice(0, 300)}`);
+        bytes = body.byteLength;
+        if (i > 0) times.push(ms);
+      }
+      const after = peakRssKb(server.pid);
+      const m = timedMeasurement({
+        bench: "invoices",
+        caseId: "pdf",
+        round,
+        config: "ours",
+        times,
+        peakKb: after,
+        growthKb: before !== null && after !== null ? after - before : null,
+        signature: null,
+        note: `${bytes} bytes; times ${times.map((t) => t.toFixed(0)).join(", ")} ms; VmHWM ${mb(before)} before, ${mb(after)} after`,
+      });
+      env.log(`round ${round} ${"invoices/pdf".padEnd(24)} ours     median ${m.p50Ms.toFixed(1)} ms  ${m.note}`);
+      return [m];
+    } finally {
+      await server?.stop();
+      removeTempDir(dir);
+    }
+  },
+};
