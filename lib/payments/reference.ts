@@ -49,3 +49,6 @@ export function referenceTarget(reference: string): ReferenceTarget | null {
   }
   return { kind: "member", code: body };
 }
+
+/** A payment's number as its receipt prints it and the journal's `doc` names it: the last 12 hex digits of its id, upper case. */
+export const receiptNumber = (paymentId: string): string => paymentId.slice(-12).toUpperCase();
