@@ -211,3 +211,56 @@ export async function journalOf(ctx: Ctx, q: Omit<JournalQuery, "format">): Prom
 }
 
 export type { JournalFormat };
+
+/** Lines an assistant's answer holds at most: beyond, it gets the totals and the export's address. */
+export const ASSISTANT_JOURNAL_LIMIT = 500;
+
+export const AssistantJournal = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    format: z.enum(JOURNAL_FORMATS),
+    line_count: z.int(),
+    accounts: z
+      .array(z.object({ account: z.string(), name: z.string(), debit_cents: z.int(), credit_cents: z.int(), balance_cents: z.int() }))
+      .meta({ description: "Each account's debits, credits and balance over the period (the balances sum to zero)." }),
+    lines: z
+      .array(
+        z.object({
+          date: z.string(),
+          doc: z.string(),
+          description: z.string(),
+          debit_account: z.string(),
+          credit_account: z.string(),
+          amount_cents: z.int(),
+          currency: z.string(),
+        }),
+      )
+      .nullable()
+      .meta({ description: `The lines (format json), up to ${ASSISTANT_JOURNAL_LIMIT}; null otherwise.` }),
+    text: z
+      .string()
+      .nullable()
+      .meta({
+        description: `The file's text (csv, banana), up to ${ASSISTANT_JOURNAL_LIMIT} lines; null otherwise (datev is Windows-1252 bytes: download it).`,
+      }),
+    url: z.string().meta({ description: "The HTTP export of the same file, to download with the same key." }),
+  })
+  .meta({ id: "AssistantJournal" });
+
+/** The journal for an assistant: the trial balance always, the lines or the file's text when not too many, and the export's address. */
+export const journalForAssistant = verb("finances:view", async (ctx: Ctx, q: JournalQuery): Promise<z.infer<typeof AssistantJournal>> => {
+  const { lines, accounts } = await journalOf(ctx, q);
+  const small = lines.length <= ASSISTANT_JOURNAL_LIMIT;
+  const text = small && (q.format === "csv" || q.format === "banana") ? await new Response((await exportJournal(ctx, q)).body).text() : null;
+  return {
+    from: q.from,
+    to: q.to,
+    format: q.format,
+    line_count: lines.length,
+    accounts,
+    lines: small && q.format === "json" ? lines : null,
+    text: text?.replace(/^\uFEFF/, "") ?? null,
+    url: `${ctx.baseUrl}/api/clubs/${ctx.clubId}/journal?from=${q.from}&to=${q.to}&format=${q.format}`,
+  };
+});
