@@ -12,7 +12,7 @@
 // clock read. The whole period is read a page at a time and written as it is read (a stream).
 import { and, eq, max, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { clubs, payments } from "../../db/schema";
+import { clubs, payments, payouts } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { NotFound, ValidationFailed } from "../errors";
 import { asLocale, type Locale } from "../i18n";
@@ -21,6 +21,7 @@ import { fillText } from "../mail/layout";
 import { receiptNumber } from "../payments/reference";
 import type { FileReply } from "../reply";
 import { type AccountTotal, fitsWindows1252, JOURNAL_FORMATS, type JournalFormat, type JournalHead, type JournalLine, WRITERS } from "./formats";
+import { type PayoutRow, payoutsOf } from "./payouts";
 import { checkPeriod, describe, LEDGER_TIME_ORDER, type LedgerRow, ledgerQuery, paidFor, periodWhere } from "./ledger";
 
 export const JournalQuery = z.object({
@@ -89,21 +90,41 @@ export function paymentLines(row: LedgerRow, accounts: Accounts, locale: Locale)
   ];
 }
 
+/** A provider's payout: bank to passage (its doc: the provider's payout id). */
+export function payoutLines(row: PayoutRow, accounts: Accounts, locale: Locale): JournalLine[] {
+  const base = { date: row.paid_at.slice(0, 10), doc: row.provider_payout_id, currency: row.currency };
+  return signed(base, fillText(BOOKS_TEXTS[locale].payout, { id: row.provider_payout_id }), accounts.bank, accounts.passage, row.amount_cents);
+}
+
 /** Payments read at a time. */
 const JOURNAL_PAGE = 1000;
 
-/** The period's lines, a page of payments at a time, in the order of (paid_at, id). */
+type Keyed = { paid_at: string; id: string };
+const before = (a: Keyed, b: Keyed) => a.paid_at < b.paid_at || (a.paid_at === b.paid_at && a.id < b.id);
+
+/** The period's lines, a page of payments at a time with the payouts between them, in the order of (paid_at, id). */
 async function* journalPages(ctx: Ctx, q: JournalQuery, accounts: Accounts, locale: Locale): AsyncGenerator<JournalLine[]> {
   const period = [eq(payments.club_id, ctx.clubId), ...periodWhere(payments.paid_at, q.from, q.to)];
-  let after: { paid_at: string; id: string } | null = null;
+  const waiting = await payoutsOf(ctx, q.from, q.to);
+  let next = 0;
+  let after: Keyed | null = null;
   for (;;) {
     const where: SQL[] = after ? [...period, sql`(${payments.paid_at}, ${payments.id}) > (${after.paid_at}, ${after.id})`] : period;
     const rows = await ledgerQuery(ctx)
       .where(and(...where))
       .orderBy(...LEDGER_TIME_ORDER)
       .limit(JOURNAL_PAGE);
-    yield rows.flatMap((r) => paymentLines(r, accounts, locale));
-    if (rows.length < JOURNAL_PAGE) return;
+    const lines: JournalLine[] = [];
+    for (const row of rows) {
+      for (; next < waiting.length && before(waiting[next], row); next++) lines.push(...payoutLines(waiting[next], accounts, locale));
+      lines.push(...paymentLines(row, accounts, locale));
+    }
+    if (rows.length < JOURNAL_PAGE) {
+      for (; next < waiting.length; next++) lines.push(...payoutLines(waiting[next], accounts, locale));
+      yield lines;
+      return;
+    }
+    yield lines;
     const last = rows[rows.length - 1];
     after = { paid_at: last.paid_at, id: last.id };
   }
@@ -136,11 +157,16 @@ function trialBalance(totals: Map<string, { debit: number; credit: number }>, ac
 
 /** The latest record of the period: the export's fixed "as of" (DATEV's "created on"); the period's first instant when it holds none. */
 async function asOf(ctx: Ctx, q: JournalQuery): Promise<string> {
-  const [row] = await ctx.db.read
+  const [paid] = await ctx.db.read
     .select({ at: max(payments.created_at) })
     .from(payments)
     .where(and(eq(payments.club_id, ctx.clubId), ...periodWhere(payments.paid_at, q.from, q.to)));
-  return row?.at ?? `${q.from}T00:00:00.000Z`;
+  const [out] = await ctx.db.read
+    .select({ at: max(payouts.created_at) })
+    .from(payouts)
+    .where(and(eq(payouts.club_id, ctx.clubId), ...periodWhere(payouts.paid_at, q.from, q.to)));
+  const latest = [paid?.at, out?.at].filter((at): at is string => !!at).sort();
+  return latest.at(-1) ?? `${q.from}T00:00:00.000Z`;
 }
 
 export type JournalFile = FileReply & { filename: string; contentType: string; body: ReadableStream<Uint8Array> };

@@ -4,7 +4,7 @@
 // a month and the ledger's totals of its days are the same sums over the same rows.
 import { and, asc, count, desc, eq, gte, lt, notInArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { eventRegistrations, events, members, payments } from "../../db/schema";
+import { eventRegistrations, events, members, payments, type payouts } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { ValidationFailed } from "../errors";
 import type { Locale } from "../i18n";
@@ -86,7 +86,7 @@ export function checkPeriod(from: string | undefined, to: string | undefined): v
 }
 
 /** The conditions of a period of UTC days on `column` (an ISO 8601 UTC text). */
-export function periodWhere(column: typeof payments.paid_at, from: string | undefined, to: string | undefined): SQL[] {
+export function periodWhere(column: typeof payments.paid_at | typeof payouts.paid_at, from: string | undefined, to: string | undefined): SQL[] {
   const where: SQL[] = [];
   if (from) where.push(gte(column, startOf(from)));
   if (to) where.push(lt(column, dayAfter(to)));
