@@ -113,13 +113,31 @@ export const fitsWindows1252 = (text: string): boolean => [...text].every((c) =>
 
 /** `text` in Windows-1252, a character it lacks as its closest letters (`closest`). */
 export function encodeWindows1252(text: string): Uint8Array {
-  const out: number[] = [];
-  for (const ch of text) {
+  // One byte a UTF-16 unit, but for the rare letter written as two (`ǆ` as `dz`): grown then.
+  let out = new Uint8Array(text.length);
+  let n = 0;
+  const put = (b: number) => {
+    if (n === out.length) {
+      const bigger = new Uint8Array(out.length * 2 + 16);
+      bigger.set(out);
+      out = bigger;
+    }
+    out[n++] = b;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Latin-1's letters outside 0x80..0x9F are Windows-1252's too, at the same place.
+    if (code < 0x80 || (code >= 0xa0 && code <= 0xff)) {
+      put(code);
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i) as number);
+    if (ch.length === 2) i++;
     const b = CP1252.get(ch);
-    if (b !== undefined) out.push(b);
-    else for (const c of closest(ch)) out.push(CP1252.get(c) as number);
+    if (b !== undefined) put(b);
+    else for (const c of closest(ch)) put(CP1252.get(c) as number);
   }
-  return Uint8Array.from(out);
+  return out.subarray(0, n);
 }
 
 /** A DATEV text field: in quotes, a quote doubled, at most `max` characters. */

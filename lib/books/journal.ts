@@ -97,7 +97,7 @@ export function payoutLines(row: PayoutRow, accounts: Accounts, locale: Locale):
 }
 
 /** Payments read at a time. */
-const JOURNAL_PAGE = 1000;
+const JOURNAL_PAGE = 500;
 
 type Keyed = { paid_at: string; id: string };
 const before = (a: Keyed, b: Keyed) => a.paid_at < b.paid_at || (a.paid_at === b.paid_at && a.id < b.id);

@@ -2,7 +2,7 @@
 // then its baseline, the order alternating per round), prints the Markdown summary and writes the
 // whole report to docs/benchmarks.md. Not part of `bun test`.
 //
-// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks ("members" selects both
+// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks, journal ("members" selects both
 // member lists). With names, nothing is written unless BENCH_OUTPUT is set.
 //
 // Environment: BENCH_SECONDS (5) per measured run, BENCH_WARMUP_SECONDS (1), BENCH_ROUNDS (3),
@@ -19,6 +19,7 @@ import { BENCH_RATE_LIMIT, type Benchmark, type ConfigName, type Measurement, RO
 import { exportBench } from "./export";
 import { idempotency } from "./idempotency";
 import { importBench } from "./import";
+import { journalBench } from "./journal";
 import { loadGenerator, pinning, settingsFromEnv, wrkVersion } from "./harness";
 import { members10k, members100k } from "./members";
 import { memory } from "./memory";
@@ -26,7 +27,20 @@ import { markdown, summarize, summaryTables } from "./report";
 import { verify } from "./verify";
 import { webhooks } from "./webhooks";
 
-const ALL: Benchmark[] = [authMe, members10k, members100k, dashboardBench, exportBench, importBench, checkin, verify, memory, idempotency, webhooks];
+const ALL: Benchmark[] = [
+  authMe,
+  members10k,
+  members100k,
+  dashboardBench,
+  exportBench,
+  importBench,
+  checkin,
+  verify,
+  memory,
+  idempotency,
+  webhooks,
+  journalBench,
+];
 
 const log = (line: string) => console.error(line);
 const names = Bun.argv.slice(2);
