@@ -230,6 +230,15 @@ export const exportJournal = verb("finances:view", async (ctx: Ctx, q: JournalQu
   return { filename, contentType: writer.contentType, body, headers };
 });
 
+/** The period's trial balance alone (the dashboard's totals by account): the lines summed as they are made, none kept. */
+export const journalTotals = verb("finances:view", async (ctx: Ctx, q: Omit<JournalQuery, "format">): Promise<AccountTotal[]> => {
+  checkPeriod(q.from, q.to);
+  const { accounts, locale } = await accountsOf(ctx);
+  const totals = new Map<string, { debit: number; credit: number }>();
+  for await (const lines of journalPages(ctx, { ...q, format: "json" }, accounts, locale)) addTo(totals, lines);
+  return trialBalance(totals, accounts);
+});
+
 /** The journal's lines and trial balance of a period as values (an assistant's answer, a test). */
 export async function journalOf(ctx: Ctx, q: Omit<JournalQuery, "format">): Promise<{ lines: JournalLine[]; accounts: AccountTotal[] }> {
   const file = await exportJournal(ctx, { ...q, format: "json" });
@@ -241,27 +250,42 @@ export type { JournalFormat };
 /** Lines an assistant's answer holds at most: beyond, it gets the totals and the export's address. */
 export const ASSISTANT_JOURNAL_LIMIT = 500;
 
+const JournalLineShape = z
+  .object({
+    date: z.string().meta({ format: "date" }),
+    doc: z.string().meta({ description: "The payment's receipt number, or the provider's payout id." }),
+    description: z.string(),
+    debit_account: z.string(),
+    credit_account: z.string(),
+    amount_cents: z.int().min(1),
+    currency: z.string(),
+  })
+  .meta({ id: "JournalLine" });
+const TrialBalance = z
+  .array(z.object({ account: z.string(), name: z.string(), debit_cents: z.int(), credit_cents: z.int(), balance_cents: z.int() }).meta({ id: "AccountTotal" }))
+  .meta({ description: "Each account's debits, credits and balance (debits - credits) over the period: the balances sum to zero." });
+
+/** The journal as JSON (`format=json`). */
+export const JournalJson = z
+  .object({
+    from: z.string().meta({ format: "date" }),
+    to: z.string().meta({ format: "date" }),
+    currency: z.string(),
+    journal: z.string().meta({ description: "The club's `accounting_journal`." }),
+    lines: z.array(JournalLineShape),
+    accounts: TrialBalance,
+  })
+  .meta({ id: "Journal" });
+
 export const AssistantJournal = z
   .object({
     from: z.string(),
     to: z.string(),
     format: z.enum(JOURNAL_FORMATS),
     line_count: z.int(),
-    accounts: z
-      .array(z.object({ account: z.string(), name: z.string(), debit_cents: z.int(), credit_cents: z.int(), balance_cents: z.int() }))
-      .meta({ description: "Each account's debits, credits and balance over the period (the balances sum to zero)." }),
+    accounts: TrialBalance,
     lines: z
-      .array(
-        z.object({
-          date: z.string(),
-          doc: z.string(),
-          description: z.string(),
-          debit_account: z.string(),
-          credit_account: z.string(),
-          amount_cents: z.int(),
-          currency: z.string(),
-        }),
-      )
+      .array(JournalLineShape)
       .nullable()
       .meta({ description: `The lines (format json), up to ${ASSISTANT_JOURNAL_LIMIT}; null otherwise.` }),
     text: z

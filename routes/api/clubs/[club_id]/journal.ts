@@ -1,5 +1,5 @@
 // GET /api/clubs/[club_id]/journal — the period's double-entry journal, for the club's accountant (JSON, CSV, Banana, DATEV)
-import { exportJournal, JournalQuery } from "../../../../lib/books/journal";
+import { exportJournal, JournalJson, JournalQuery } from "../../../../lib/books/journal";
 import { route } from "../../../../server/route";
 
 export const GET = route({
@@ -13,6 +13,7 @@ export const GET = route({
   tags: ["payments"],
   scope: exportJournal.scope,
   query: JournalQuery,
+  response: JournalJson,
   raw: true,
   files: {
     "application/json": "The journal as JSON (`format=json`, default),",
