@@ -291,6 +291,16 @@ describe("GET /api/clubs/:club_id/journal", () => {
       }
       const ok = await e.call("PUT", `/api/clubs/${e.clubId}`, { body: { accounting_account_bank: "1000", accounting_account_revenue: "6000" } });
       expect(ok.status).toBe(200);
+      // The change is in the audit log: who (the key), what (PUT of the club), when, its answer.
+      await e.app.audit.drain();
+      const audit = await e.call("GET", `/api/clubs/${e.clubId}/audit-log?path=${encodeURIComponent(`/api/clubs/${e.clubId}`)}&limit=100`);
+      const puts = audit.body.items.filter((r: { method: string }) => r.method === "PUT");
+      expect(puts.map((r: { status: number; key_prefix: string }) => [r.status, r.key_prefix])).toEqual([
+        [200, e.key.slice(0, 12)],
+        [422, e.key.slice(0, 12)],
+        [422, e.key.slice(0, 12)],
+        [422, e.key.slice(0, 12)],
+      ]);
       await insertPayment(e, { kind: "membership", amount: 1000, paidAt: "2025-05-05T10:00:00.000Z" });
       const res = await e.call("GET", `/api/clubs/${e.clubId}/journal?from=2025-05-01&to=2025-05-31`);
       expect(res.body.lines.map((l: Line) => [l.debit_account, l.credit_account, l.description])).toEqual([["1000", "6000", "Paiement"]]);
