@@ -325,3 +325,53 @@ describe("GET /api/clubs/:club_id/journal", () => {
     expect((await journal("from=2024-12-01&to=2025-01-31&format=banana")).status).toBe(200);
   });
 });
+
+describe("a journal of many pages", () => {
+  it("reads the period a page at a time: every payment once, in order, the payouts between them", async () => {
+    const e = await setup();
+    try {
+      const { newId } = await import("../../lib/ids");
+      const { payouts } = await import("../../db/schema");
+      // 1,203 payments, several at the same instant (the id breaks the tie across a page's end).
+      const rows = Array.from({ length: 1203 }, (_, i) => {
+        const at = new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 3) * 3_600_000).toISOString();
+        return {
+          id: newId(),
+          club_id: e.clubId,
+          member_id: null,
+          kind: "membership",
+          amount_cents: 100 + i,
+          currency: "CHF",
+          method: "bank_transfer",
+          source: "manual",
+          paid_at: at,
+          created_at: at,
+        };
+      });
+      await e.db.tx((t) => t.insert(payments).values(rows));
+      await e.db.tx((t) =>
+        t.insert(payouts).values({
+          id: newId(),
+          club_id: e.clubId,
+          provider_payout_id: "po_between",
+          amount_cents: 777,
+          currency: "CHF",
+          paid_at: "2025-01-10T00:30:00.000Z",
+          created_at: "2025-01-10T00:30:00.000Z",
+        }),
+      );
+      const res = await e.call("GET", `/api/clubs/${e.clubId}/journal?from=2025-01-01&to=2025-12-31`);
+      const lines: Line[] = res.body.lines;
+      expect(lines.length).toBe(1204);
+      const docs = lines.filter((l) => l.doc !== "po_between").map((l) => l.doc);
+      expect(new Set(docs).size).toBe(1203);
+      const inOrder = [...rows].sort((a, b) => (a.paid_at === b.paid_at ? (a.id < b.id ? -1 : 1) : a.paid_at < b.paid_at ? -1 : 1));
+      expect(lines.filter((l) => l.doc !== "po_between").map((l) => l.amount_cents)).toEqual(inOrder.map((r) => r.amount_cents));
+      const at = lines.findIndex((l) => l.doc === "po_between");
+      expect(lines[at - 1].date <= "2025-01-10" && lines[at + 1].date >= "2025-01-10").toBe(true);
+      expect(lines[at]).toMatchObject({ debit_account: "1020", credit_account: "1021", amount_cents: 777 });
+    } finally {
+      await e.close();
+    }
+  }, 30_000);
+});
