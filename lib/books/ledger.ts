@@ -80,9 +80,9 @@ const dayAfter = (d: string) => new Date(Date.parse(startOf(d)) + DAY_MS).toISOS
 export function checkPeriod(from: string | undefined, to: string | undefined): void {
   if (!from || !to) return;
   if (from > to) throw new ValidationFailed([{ loc: ["query", "from"], code: "PERIOD_REVERSED" }]);
-  const [y, m, d] = from.split("-").map(Number);
-  const limit = new Date(Date.UTC(y + MAX_PERIOD_YEARS, m - 1, d)).toISOString().slice(0, 10);
-  if (to >= limit) throw new ValidationFailed([{ loc: ["query", "to"], code: "PERIOD_TOO_LONG", params: { max: MAX_PERIOD_YEARS } }]);
+  // The same day ten years on, as text (Date would read a year under 100 as 19xx); past 9999 no `to` reaches it.
+  const limit = `${String(Number(from.slice(0, 4)) + MAX_PERIOD_YEARS).padStart(4, "0")}${from.slice(4)}`;
+  if (limit.length === 10 && to >= limit) throw new ValidationFailed([{ loc: ["query", "to"], code: "PERIOD_TOO_LONG", params: { max: MAX_PERIOD_YEARS } }]);
 }
 
 /** The conditions of a period of UTC days on `column` (an ISO 8601 UTC text). */

@@ -127,6 +127,8 @@ describe("GET /api/clubs/:club_id/payments", () => {
     expect(long.status).toBe(422);
     expect(long.body.detail[0].loc).toEqual(["query", "to"]);
     expect((await ledger("from=2015-01-02&to=2025-01-01")).status).toBe(200);
+    expect((await ledger("from=0001-01-01&to=0050-01-01")).body.detail[0].loc).toEqual(["query", "to"]);
+    expect((await ledger("from=9995-01-01&to=9999-12-31")).status).toBe(200);
     const kind = await ledger("kind=gift");
     expect(kind.status).toBe(422);
     expect(kind.body.detail[0].loc).toEqual(["query", "kind"]);
