@@ -242,7 +242,7 @@ export const journalTotals = verb("finances:view", async (ctx: Ctx, q: Omit<Jour
 /** The journal's lines and trial balance of a period as values (an assistant's answer, a test). */
 export async function journalOf(ctx: Ctx, q: Omit<JournalQuery, "format">): Promise<{ lines: JournalLine[]; accounts: AccountTotal[] }> {
   const file = await exportJournal(ctx, { ...q, format: "json" });
-  return JSON.parse(await new Response(file.body).text());
+  return JSON.parse(await Bun.readableStreamToText(file.body));
 }
 
 export type { JournalFormat };
@@ -302,7 +302,7 @@ export const AssistantJournal = z
 export const journalForAssistant = verb("finances:view", async (ctx: Ctx, q: JournalQuery): Promise<z.infer<typeof AssistantJournal>> => {
   const { lines, accounts } = await journalOf(ctx, q);
   const small = lines.length <= ASSISTANT_JOURNAL_LIMIT;
-  const text = small && (q.format === "csv" || q.format === "banana") ? await new Response((await exportJournal(ctx, q)).body).text() : null;
+  const text = small && (q.format === "csv" || q.format === "banana") ? await Bun.readableStreamToText((await exportJournal(ctx, q)).body) : null;
   return {
     from: q.from,
     to: q.to,
