@@ -478,6 +478,28 @@ export const payments = table(
 );
 
 /**
+ * Money a payment provider paid out to the club's bank (Stripe's `payout.paid`, lib/books/payouts):
+ * the journal books it from the passage account to the bank (DESIGN.md section 21). One row per
+ * club and provider payout: a payout of several clubs' payments is split by their payments.
+ */
+export const payouts = table(
+  "payouts",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    /** The provider's payout (Stripe's `po_...`). */
+    provider_payout_id: text("provider_payout_id").notNull(),
+    /** What of it was this club's: the net of its payments and refunds the payout holds. */
+    amount_cents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    /** When it reached the bank (Stripe's `arrival_date`). */
+    paid_at: text("paid_at").notNull(),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("payouts_club_provider_unique").on(t.club_id, t.provider_payout_id), index("payouts_club_paid_idx").on(t.club_id, t.paid_at)],
+);
+
+/**
  * Stripe events already handled (lib/stripe-events): the row is inserted in the transaction that
  * applies the event, and its key makes a second copy, even one arriving at the same moment, a no-op.
  */

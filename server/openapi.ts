@@ -472,7 +472,13 @@ function responsesOf(route: MountedRoute, convert: (s: ZodType, io: Io) => Json)
   if (spec.files) {
     out[status] = {
       description: Object.values(spec.files).join(" "),
-      content: Object.fromEntries(Object.keys(spec.files).map((type) => [type, { schema: { type: "string", contentMediaType: type } }])),
+      // A file that is JSON is drawn with the route's response schema, when it names one.
+      content: Object.fromEntries(
+        Object.keys(spec.files).map((type) => [
+          type,
+          { schema: type === "application/json" && spec.response ? convert(spec.response, "output") : { type: "string", contentMediaType: type } },
+        ]),
+      ),
     };
   } else {
     out[status] = { description: STATUS_TEXT[status] ?? "OK.", ...(spec.response ? { content: jsonContent(convert(spec.response, "output")) } : {}) };

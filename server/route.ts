@@ -53,7 +53,7 @@ export type RouteSpec<
   params?: P;
   query?: Q;
   body?: B;
-  /** Success status (default 200) and its schema. */
+  /** Success status (default 200) and its schema (for a `raw` route, the schema of its `application/json` file). */
   status?: number;
   response?: ZodType;
   /** Statuses of business refusals this route may answer, for the description (409, 502...). */

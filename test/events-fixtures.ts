@@ -112,8 +112,12 @@ export async function insertPayment(
     registrationId?: string;
     memberId?: string;
     clubId?: string;
+    /** Default: `provider` with a fee, else `manual`. */
+    source?: "manual" | "provider";
+    method?: string;
   },
 ) {
+  const source = opts.source ?? (opts.fee ? "provider" : "manual");
   const [row] = await env.db.tx((t) =>
     t
       .insert(payments)
@@ -125,8 +129,8 @@ export async function insertPayment(
         registration_id: opts.registrationId ?? null,
         amount_cents: opts.amount,
         currency: "CHF",
-        method: opts.fee ? "card" : "bank_transfer",
-        source: opts.fee ? "provider" : "manual",
+        method: opts.method ?? (source === "provider" ? "card" : "bank_transfer"),
+        source,
         provider_fee_cents: opts.fee ?? 0,
         platform_commission_cents: opts.commission ?? 0,
         paid_at: opts.paidAt,

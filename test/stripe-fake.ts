@@ -39,6 +39,8 @@ export async function fakeStripe() {
   const txns = new Map<string, Json>();
   const subscriptions = new Map<string, Json>();
   const invoices = new Map<string, Json>();
+  /** Each payout's balance transactions, their sources expanded. */
+  const payoutTxns = new Map<string, Json[]>();
   const calls: Recorded[] = [];
   /** Statuses to answer to the next API calls, before anything else. */
   const failures: number[] = [];
@@ -178,6 +180,15 @@ export async function fakeStripe() {
       const txn = txns.get(txnId);
       return txn ? Response.json(txn) : error(404, "No such balance transaction");
     }
+    if (req.method === "GET" && path === "/v1/balance_transactions") {
+      const data = payoutTxns.get(body.payout) ?? [];
+      return Response.json({
+        object: "list",
+        data: expand.includes("data.source") ? data : data.map((t) => ({ ...t, source: t.source?.id ?? null })),
+        has_more: false,
+        url: "/v1/balance_transactions",
+      });
+    }
     if (req.method === "GET" && path === "/v1/invoice_payments") {
       const invoice = invoices.get(body.invoice);
       const data = invoice
@@ -288,6 +299,45 @@ export async function fakeStripe() {
       ch.amount_refunded += amount ?? ch.amount - ch.amount_refunded;
       ch.refunded = ch.amount_refunded >= ch.amount;
       return event("charge.refunded", { ...ch });
+    },
+    /**
+     * Stripe pays the balance out: a payout of the PaymentIntents' charges (their fee deducted),
+     * less what was refunded of them, and a `fee_adjustment` of `adjustment` cents that names no
+     * payment. The `payout.paid` event.
+     */
+    payout(paymentIntentIds: string[], opts: { adjustment?: number; arrival?: Date } = {}): Json {
+      const parts: Json[] = [];
+      for (const piId of paymentIntentIds) {
+        const ch = charges.get(intents.get(piId).latest_charge);
+        const fee = txns.get(ch.balance_transaction).fee;
+        parts.push({ id: id("txn"), object: "balance_transaction", type: "charge", amount: ch.amount, fee, net: ch.amount - fee, source: { ...ch } });
+        if (ch.amount_refunded) {
+          const refund = { id: id("re"), object: "refund", amount: ch.amount_refunded, payment_intent: piId, charge: ch.id };
+          parts.push({
+            id: id("txn"),
+            object: "balance_transaction",
+            type: "refund",
+            amount: -ch.amount_refunded,
+            fee: 0,
+            net: -ch.amount_refunded,
+            source: refund,
+          });
+        }
+      }
+      if (opts.adjustment)
+        parts.push({ id: id("txn"), object: "balance_transaction", type: "adjustment", amount: opts.adjustment, fee: 0, net: opts.adjustment, source: null });
+      const amount = parts.reduce((sum, t) => sum + t.net, 0);
+      const currency = charges.get(intents.get(paymentIntentIds[0]).latest_charge).currency;
+      const payout = {
+        id: id("po"),
+        object: "payout",
+        amount,
+        currency,
+        status: "paid",
+        arrival_date: Math.floor((opts.arrival ?? new Date()).getTime() / 1000),
+      };
+      payoutTxns.set(payout.id, parts);
+      return event("payout.paid", payout);
     },
     event,
     /** The `Stripe-Signature` header of `payload`, as Stripe makes it (`timestamp`: seconds; `secret`: another endpoint's to forge). */

@@ -34,7 +34,8 @@ export type FieldCheck =
   | "reminder_days"
   | "grace_days"
   | "hold_hours"
-  | "iban";
+  | "iban"
+  | "account";
 
 /** What the API does with a column whose values are `T`. */
 type FieldMeta<T> = {
@@ -181,11 +182,11 @@ const FIELDS = {
   // Custom fields
   custom_fields_schema: { default: () => [] },
   // Accounting
-  accounting_account_revenue: { default: "3100", ...finances },
-  accounting_account_fees: { default: "3090", ...finances },
-  accounting_account_bank: { default: "1020", ...finances },
-  accounting_account_events: { default: "3200", ...finances },
-  accounting_account_passage: { default: "1021", ...finances },
+  accounting_account_revenue: { default: "3100", ...finances, check: "account" },
+  accounting_account_fees: { default: "3090", ...finances, check: "account" },
+  accounting_account_bank: { default: "1020", ...finances, check: "account" },
+  accounting_account_events: { default: "3200", ...finances, check: "account" },
+  accounting_account_passage: { default: "1021", ...finances, check: "account" },
   accounting_journal: { default: "", ...finances },
   accounting_account_revenue_name: { default: "Cotisations", ...finances },
   accounting_account_fees_name: { default: "Frais de paiement", ...finances },

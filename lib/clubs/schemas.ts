@@ -138,6 +138,12 @@ function inputType(field: ClubField): z.ZodType {
         .meta({ description: "Days before membership_end a renewal reminder is sent: at most 5, each 1..365." });
     case "grace_days":
       return z.int().min(0).max(365).meta({ description: "Days a member stays `active` past membership_end." });
+    case "account":
+      // The journal writes it as is into Banana's and DATEV's account columns (lib/books).
+      return z
+        .string()
+        .regex(/^\d{1,10}$/, { error: "INVALID_ACCOUNT_NUMBER" })
+        .meta({ description: "An account number of the club's chart: 1 to 10 digits." });
   }
   if (field.kind === "string") return (MULTI_LINE.has(field.name) ? multiLine() : oneLine()).max(field.name === "name" ? 200 : 5000);
   if (field.kind === "json") return outputType(field);

@@ -4,7 +4,7 @@
 import type { Locale } from "./messages";
 
 /** The navigation's entries, one per page (a page lists itself only once it exists). */
-export const NAV_IDS = ["overview", "members", "tiers", "promo", "events", "door", "settings", "keys", "webhooks", "audit"] as const;
+export const NAV_IDS = ["overview", "members", "tiers", "promo", "events", "door", "finances", "settings", "keys", "webhooks", "audit"] as const;
 export type NavId = (typeof NAV_IDS)[number];
 
 export type DashboardTexts = {
@@ -47,6 +47,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       promo: "Codes promo",
       events: "Événements",
       door: "Entrée",
+      finances: "Finances",
       settings: "Réglages",
       keys: "Clés d'API",
       webhooks: "Webhooks",
@@ -92,6 +93,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       promo: "Promo codes",
       events: "Events",
       door: "Door",
+      finances: "Finances",
       settings: "Settings",
       keys: "API keys",
       webhooks: "Webhooks",
@@ -137,6 +139,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       promo: "Aktionscodes",
       events: "Veranstaltungen",
       door: "Einlass",
+      finances: "Finanzen",
       settings: "Einstellungen",
       keys: "API-Schlüssel",
       webhooks: "Webhooks",
@@ -182,6 +185,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       promo: "Codici promo",
       events: "Eventi",
       door: "Ingresso",
+      finances: "Finanze",
       settings: "Impostazioni",
       keys: "Chiavi API",
       webhooks: "Webhook",

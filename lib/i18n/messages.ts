@@ -1148,6 +1148,30 @@ export const MESSAGES = {
     de: "Dieser Verein hat kein Logo.",
     it: "Questo club non ha un logo.",
   },
+  PERIOD_REVERSED: {
+    fr: "La date de début est après la date de fin.",
+    en: "The start date is after the end date.",
+    de: "Das Anfangsdatum liegt nach dem Enddatum.",
+    it: "La data di inizio è successiva alla data di fine.",
+  },
+  PERIOD_TOO_LONG: {
+    fr: "La période dépasse {max} ans.",
+    en: "The period is longer than {max} years.",
+    de: "Der Zeitraum ist länger als {max} Jahre.",
+    it: "Il periodo supera {max} anni.",
+  },
+  DATEV_PERIOD_SPANS_YEARS: {
+    fr: "Un export DATEV couvre une seule année civile (ses dates n'ont pas d'année).",
+    en: "A DATEV export covers one calendar year (its dates carry no year).",
+    de: "Ein DATEV-Export umfasst ein Kalenderjahr (seine Belegdaten haben kein Jahr).",
+    it: "Un export DATEV copre un solo anno civile (le sue date non hanno l'anno).",
+  },
+  INVALID_ACCOUNT_NUMBER: {
+    fr: "Numéro de compte de 1 à 10 chiffres attendu.",
+    en: "Expected an account number of 1 to 10 digits.",
+    de: "Kontonummer mit 1 bis 10 Ziffern erwartet.",
+    it: "Atteso un numero di conto da 1 a 10 cifre.",
+  },
 } satisfies Record<string, Texts>;
 
 export type MessageCode = keyof typeof MESSAGES;

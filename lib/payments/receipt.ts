@@ -10,7 +10,7 @@ import { RECEIPT_TEXTS, type ReceiptTexts } from "../i18n/receipts";
 import { queueMail } from "../mail";
 import { clubMailLook, mailDay, mailMoney } from "../mail/look";
 import { brandedBody, fillText } from "../mail/layout";
-import { creditorReference, registrationReference } from "./reference";
+import { creditorReference, receiptNumber, registrationReference } from "./reference";
 
 type PaymentRow = typeof payments.$inferSelect;
 
@@ -75,7 +75,7 @@ export async function queueReceipt(t: Queryable, baseUrl: string, club: typeof c
     date: mailDay(payment.paid_at, locale),
     what: payer.what(tx, locale),
     reference: payer.reference,
-    receipt: payment.id.slice(-12).toUpperCase(),
+    receipt: receiptNumber(payment.id),
   };
   const lines = [tx.lines.amount, tx.lines.date, tx.lines.what, tx.lines.reference, tx.lines.receipt].map((line) => fillText(line, p));
   await queueMail(t, club.id, {

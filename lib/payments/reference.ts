@@ -84,3 +84,5 @@ export function invoiceReference(qrIban: boolean, year: number, seq: number): st
   const digits = `${year}${String(seq).padStart(10, "0")}`;
   return qrIban ? qrReference(digits) : creditorReference(`INV${year}${String(seq).padStart(6, "0")}`);
 }
+/** A payment's number as its receipt prints it and the journal's `doc` names it: the last 12 hex digits of its id, upper case. */
+export const receiptNumber = (paymentId: string): string => paymentId.slice(-12).toUpperCase();

@@ -1,7 +1,8 @@
 // What Stripe tells us (DESIGN.md section 13): the signed events of POST /api/webhooks/stripe,
 // each applied once. A paid Checkout Session pays a member (the verb behind mark-paid) or a ticket
 // (the verb behind confirm), with the fee Stripe took; a subscription's later invoice renews the
-// membership; a deleted subscription ends the automatic renewal; a refund is a negative payment.
+// membership; a deleted subscription ends the automatic renewal; a refund is a negative payment;
+// a payout is recorded for each club whose payments it carries (lib/books/payouts).
 // Every effect goes through the verb an admin would use (so through lib/payments/record, the one
 // place a payment is recorded: receipt, commission, `payment.recorded`), acting as the system, in ONE
 // transaction with the event's `stripe_events` row, whose key makes any second copy a no-op
@@ -28,10 +29,12 @@ import { memberDues } from "../members/dues";
 import { getMemberRow } from "../members/internal";
 import { type Expected, flagPayment, type Money, paidAsAsked } from "./flagged";
 import type { PaymentOrigin } from "../payments/record";
+import { payoutShares, recordPayout } from "../books/payouts";
 import {
   invoicePaymentIntent,
   type PaymentMetadata,
   paymentFee,
+  payoutParts,
   type ProviderFee,
   readSignedEvent,
   refundPayment,
@@ -47,6 +50,7 @@ export const STRIPE_EVENT_TYPES = [
   "invoice.paid",
   "customer.subscription.deleted",
   "charge.refunded",
+  "payout.paid",
 ] as const;
 
 export type StripeReceipt = { received: true; event_id: string; outcome: string };
@@ -293,6 +297,29 @@ async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
   };
 }
 
+/**
+ * A payout reached the bank: each club whose payments it carries (read from Stripe: its balance
+ * transactions) gets its share recorded, for the journal to book from passage to bank. The
+ * event's row names the first club; the shares of all are written in the same transaction.
+ */
+async function payoutPaid(db: Db, stripe: StripeSettings, payout: Stripe.Payout): Promise<Plan> {
+  const shares = await payoutShares(db, await payoutParts(stripe, payout.id));
+  if (!shares.size) return ignored("no payment of this service in the payout");
+  const clubIds = [...shares.keys()].sort();
+  const paidAt = new Date(payout.arrival_date * 1000).toISOString();
+  return {
+    clubId: clubIds[0],
+    outcome: "payout recorded",
+    effect: async (ctx) => {
+      const t = await txOf(ctx);
+      for (const clubId of clubIds) {
+        await recordPayout(t, { clubId, providerPayoutId: payout.id, amount: shares.get(clubId) as number, currency: payout.currency, paidAt });
+      }
+      return clubIds.length > 1 ? `payout recorded for ${clubIds.length} clubs` : "payout recorded";
+    },
+  };
+}
+
 // The fields of each event's object that the plans below read, checked before any is read: a
 // correctly signed body of another shape (a test from the dashboard, an API version that moved a
 // field) is refused with a 400 (Stripe retries it) instead of failing half-way.
@@ -322,6 +349,12 @@ const OBJECT_SHAPES: Record<string, z.ZodType> = {
   }),
   "customer.subscription.deleted": z.looseObject({ id: z.string(), metadata: Metadata }),
   "charge.refunded": z.looseObject({ payment_intent: IdRef, amount_refunded: z.number().int(), currency: z.string().nullish() }),
+  "payout.paid": z.looseObject({
+    id: z.string().min(1).max(255),
+    amount: z.number().int(),
+    currency: z.string().min(3).max(3),
+    arrival_date: z.number().int().min(0).max(32_503_680_000),
+  }),
 };
 const Envelope = z.looseObject({ id: z.string().min(1).max(255), type: z.string().min(1).max(255), data: z.looseObject({ object: z.looseObject({}) }) });
 
@@ -345,6 +378,8 @@ async function planOf(db: Db, stripe: StripeSettings, event: StripeEvent): Promi
       return subscriptionDeleted(event.data.object);
     case "charge.refunded":
       return chargeRefunded(db, event.data.object);
+    case "payout.paid":
+      return payoutPaid(db, stripe, event.data.object);
     default:
       return ignored(`type ${event.type}`);
   }

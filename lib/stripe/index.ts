@@ -164,6 +164,27 @@ export async function refundPayment(settings: StripeSettings, paymentIntentId: s
   await calling(() => client(settings).refunds.create({ payment_intent: paymentIntentId, metadata: { reason } }));
 }
 
+/** One movement a payout carries: the PaymentIntent it belongs to (a charge's or a refund's) and its net (fees deducted), in the payout's currency. */
+export type PayoutPart = { paymentIntent: string; netCents: number };
+
+/**
+ * What the payout `payoutId` carries, by PaymentIntent: its balance transactions whose source is
+ * a charge or a refund (others, such as adjustments, name no payment). 502 when Stripe fails.
+ */
+export async function payoutParts(settings: StripeSettings, payoutId: string): Promise<PayoutPart[]> {
+  return calling(async () => {
+    const parts: PayoutPart[] = [];
+    const list = client(settings).balanceTransactions.list({ payout: payoutId, expand: ["data.source"], limit: 100 });
+    for await (const txn of list) {
+      const source = txn.source && typeof txn.source === "object" ? (txn.source as { object?: string; payment_intent?: string | { id: string } | null }) : null;
+      if (!source || (source.object !== "charge" && source.object !== "refund")) continue;
+      const intent = typeof source.payment_intent === "string" ? source.payment_intent : source.payment_intent?.id;
+      if (intent) parts.push({ paymentIntent: intent, netCents: txn.net });
+    }
+    return parts;
+  });
+}
+
 /** How far a signed event's timestamp may be from now (DESIGN.md section 13: 300 s). */
 export const SIGNATURE_TOLERANCE_S = 300;
 

@@ -4,7 +4,7 @@
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDb } from "../../db";
-import { eventRegistrations, members } from "../../db/schema";
+import { eventRegistrations, members, payments } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import { initClub } from "../../lib/auth/init";
 import { loadConfig } from "../../lib/config";
@@ -30,7 +30,8 @@ export type Dataset = {
   event: { id: string; qrTokens: string[] } | null;
 };
 
-export type DatasetSpec = { members: number; registrations?: number };
+/** `payments`: that many payments over the last year (a year's journal), of the members, every kind. */
+export type DatasetSpec = { members: number; registrations?: number; payments?: number };
 
 const FIRST = ["Anna", "Élodie", "Łukasz", "Jiří", "Marco", "Sophie", "Jörg", "Chiara", "Luc", "Nina"];
 const LAST = ["Muster", "Żółć", "Čapek", "Favre", "Rossi", "Böhm", "Dupont", "Meier", "Keller", "Bianchi"];
@@ -42,7 +43,7 @@ const cache = new Map<string, Promise<Dataset>>();
 
 /** The dataset of `spec`, seeded on first use and shared by every benchmark that asks for the same. */
 export function dataset(spec: DatasetSpec, log: (line: string) => void): Promise<Dataset> {
-  const name = `${spec.members}-members${spec.registrations ? `-${spec.registrations}-registrations` : ""}`;
+  const name = `${spec.members}-members${spec.registrations ? `-${spec.registrations}-registrations` : ""}${spec.payments ? `-${spec.payments}-payments` : ""}`;
   let ds = cache.get(name);
   if (!ds) {
     ds = seed(name, spec, log);
@@ -66,6 +67,7 @@ async function seed(name: string, spec: DatasetSpec, log: (line: string) => void
     const today = todayUtc();
     const start = Date.parse(`${addDays(today, -400)}T08:00:00.000Z`);
     const serials: string[] = [];
+    const memberIds: string[] = [];
     const codes = new Set<string>();
     await db.tx(async (t) => {
       for (let i = 0; i < spec.members; i += BATCH) {
@@ -90,6 +92,7 @@ async function seed(name: string, spec: DatasetSpec, log: (line: string) => void
           }
           codes.add(row.referral_code);
           serials.push(row.pass_serial_number);
+          memberIds.push(row.id as string);
           batch.push(row);
         }
         await t.insert(members).values(batch);
@@ -128,12 +131,46 @@ async function seed(name: string, spec: DatasetSpec, log: (line: string) => void
       });
       event = { id: created.id, qrTokens };
     }
+    if (spec.payments) await seedPayments(db, club.club_id, spec.payments, memberIds);
     log(`dataset ${name}: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return { name, path, dir, clubId: club.club_id, key: club.api_key, members: spec.members, serials, event };
   } finally {
     // Closing the last connection checkpoints the WAL into the file: the copies are complete.
     db.close();
   }
+}
+
+/**
+ * `n` payments spread over the last 365 days, one member's each: half by card through Stripe (fee
+ * 2.9 % + 30, commission 1 %), a third by bank transfer, the rest cash, one in twenty a refund.
+ */
+async function seedPayments(db: Awaited<ReturnType<typeof openDb>>, clubId: string, n: number, memberIds: string[]): Promise<void> {
+  const end = Date.now();
+  await db.tx(async (t) => {
+    for (let i = 0; i < n; i += BATCH) {
+      const batch: (typeof payments.$inferInsert)[] = [];
+      for (let j = i; j < Math.min(n, i + BATCH); j++) {
+        const card = j % 2 === 0;
+        const amount = (j % 20 === 19 ? -1 : 1) * (2500 + (j % 4) * 1250);
+        const paidAt = new Date(end - Math.floor(((n - j) / n) * 365 * 86_400_000)).toISOString();
+        batch.push({
+          id: newId(),
+          club_id: clubId,
+          member_id: memberIds[j % memberIds.length],
+          kind: "membership",
+          amount_cents: amount,
+          currency: "CHF",
+          method: card ? "stripe" : j % 3 ? "bank_transfer" : "cash",
+          source: card ? "provider" : "manual",
+          provider_fee_cents: card && amount > 0 ? Math.round(amount * 0.029) + 30 : 0,
+          platform_commission_cents: Math.round(amount / 100),
+          paid_at: paidAt,
+          created_at: paidAt,
+        });
+      }
+      await t.insert(payments).values(batch);
+    }
+  });
 }
 
 /** A fresh copy of the dataset's database in `dir`; answers its path. */

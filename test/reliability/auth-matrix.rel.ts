@@ -35,6 +35,8 @@ const DESIGN_SCOPES: [RegExp, Scope | Scope[] | null][] = [
   // The logo is the club's branding: the scope of PUT /api/clubs/<id> for it (issue 32).
   [/^(PUT|DELETE) \/api\/clubs\/:club_id\/logo$/, "page:edit"],
   [/^GET \/api\/clubs\/:club_id\/stats$/, "finances:view"],
+  // DESIGN.md section 21.
+  [/^GET \/api\/clubs\/:club_id\/(payments|journal)$/, "finances:view"],
   [/^GET \/api\/clubs\/:club_id\/attendance$/, "access_control:view"],
   [/^GET \/api\/verify\/:serial$/, "access_control:view"],
   [/^GET \/api\/clubs\/:club_id\/audit-log$/, "access_control:view"],
@@ -100,6 +102,10 @@ const DESIGN_TOOL_SCOPES: Record<string, Scope | Scope[] | null> = {
   // DESIGN.md section 13.
   approve_member: "members:edit",
   reject_member: "members:edit",
+
+  // DESIGN.md section 21.
+  list_payments: "finances:view",
+  export_journal: "finances:view",
 };
 
 /**

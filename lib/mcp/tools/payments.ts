@@ -1,9 +1,11 @@
-// MCP tools for payments received: the bank statement import, the verb and shapes of POST
-// payments/import.
+// MCP tools for payments received: the bank statement import (the verb and shapes of POST
+// payments/import), the ledger (GET payments) and the journal (GET journal).
 import { z } from "zod";
 import { importPayments } from "../../bank/import";
 import { PaymentImportResult } from "../../bank/schemas";
-import { tool, WRITE } from "../tool";
+import { AssistantJournal, JournalQuery, journalForAssistant } from "../../books/journal";
+import { listPayments, PaymentList, PaymentListQuery } from "../../books/ledger";
+import { READ_ONLY, tool, WRITE } from "../tool";
 
 export const import_bank_statement = tool({
   name: "import_bank_statement",
@@ -17,4 +19,26 @@ export const import_bank_statement = tool({
   annotations: { ...WRITE, idempotentHint: true },
   output: PaymentImportResult,
   run: (ctx, input) => importPayments(ctx, { file: input.statement, dry_run: input.dry_run }),
+});
+
+export const list_payments = tool({
+  name: "list_payments",
+  title: "List payments (the ledger)",
+  description:
+    "Lists the club's payments newest first, one page at a time (total, page, limit, items, totals): each with paid_at, amount_cents (negative: a refund), method, kind (membership, event, refund, other), provider_fee_cents, platform_commission_cents, net_cents, member_id, registration_id, reference and description. Filter by from and to (UTC days YYYY-MM-DD, inclusive), method, kind, member_id. totals sums every payment the filter keeps (all pages): for a month it is club_stats' revenue.",
+  input: PaymentListQuery,
+  annotations: READ_ONLY,
+  output: PaymentList,
+  run: (ctx, input) => listPayments(ctx, input),
+});
+
+export const export_journal = tool({
+  name: "export_journal",
+  title: "Export the accounting journal",
+  description:
+    "The double-entry journal of a period (from, to: UTC days YYYY-MM-DD, inclusive, at most 10 years) on the club's accounts (accounting_account_*): bank transfers and cash debit bank and credit revenue (events for tickets); card payments debit passage, with the provider's fee and the platform's commission from passage to fees; refunds reversed. Answers each account's totals (a trial balance summing to zero), line_count and url (the file to download with the same key). format json gives the lines, csv and banana (Banana Accounting's import) the file's text, up to 500 lines; datev (DATEV Buchungsstapel, Windows-1252, one calendar year) only the url.",
+  input: JournalQuery,
+  annotations: READ_ONLY,
+  output: AssistantJournal,
+  run: (ctx, input) => journalForAssistant(ctx, input),
 });
