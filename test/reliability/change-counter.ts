@@ -10,8 +10,13 @@ const COUNTS = "_rel_changes";
 const BOOKKEEPING: Record<string, string[]> = { api_keys: ["last_used_at"] };
 
 export function dataTables(raw: Database, exclude: string[] = ["audit_log"]): string[] {
-  const rows = raw.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
-  return rows.map((r) => r.name).filter((n) => !n.startsWith("sqlite_") && !n.startsWith("__drizzle") && n !== COUNTS && !exclude.includes(n));
+  // Not the search index (FTS5's virtual table and its shadow tables): it follows `members`, counted already.
+  const rows = raw.query("SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL TABLE%' ORDER BY name").all() as {
+    name: string;
+  }[];
+  return rows
+    .map((r) => r.name)
+    .filter((n) => !n.startsWith("sqlite_") && !n.startsWith("__drizzle") && !n.startsWith("members_search_") && n !== COUNTS && !exclude.includes(n));
 }
 
 /** Installs the counting triggers (once per database file). */
