@@ -378,4 +378,5 @@ export function signInBackoff(db: Db): SignInCounts {
 }
 
 /** The purge of `rate_hits`, hourly (the server ensures it at start; nothing to purge on SQLite). */
-export const ratePurge = recurringJob("rate.purge", LONGEST_WINDOW_MS, async (db, env) => `${await purgeRateHits(db, env.now.getTime())} purged`);
+export const RATE_PURGE = "rate.purge";
+export const ratePurge = recurringJob(RATE_PURGE, LONGEST_WINDOW_MS, async (db, env) => `${await purgeRateHits(db, env.now.getTime())} purged`);

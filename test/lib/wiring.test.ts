@@ -19,6 +19,7 @@ import { OAUTH_PURGE } from "../../lib/oauth/grants";
 import { OAUTH_CLIENTS_PURGE } from "../../lib/oauth/clients";
 import { JOB_KINDS, RECURRING } from "../../server/jobs";
 import { JOBS_PURGE } from "../../lib/jobs";
+import { RATE_PURGE } from "../../lib/ratelimit";
 import { VOIDED_PASS_FORGET } from "../../lib/passes/voided";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -36,7 +37,7 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs, old webhook deliveries and expired OAuth tokens, the card email after an online payment and Stripe's refunds", () => {
+it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs, old webhook deliveries, expired OAuth tokens and counted request rates, the card email after an online payment and Stripe's refunds", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
     [
       APPLE_PUSH,
@@ -56,6 +57,7 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       WEBHOOK_LOG_PURGE,
       OAUTH_PURGE,
       OAUTH_CLIENTS_PURGE,
+      RATE_PURGE,
     ].sort(),
   );
 });
