@@ -55,3 +55,8 @@ export function month(value: string, locale: Locale): string {
     new Date(`${value}-01T00:00:00.000Z`),
   );
 }
+
+/** A payment method in the club's language (`methods`: the texts' names of the known ones); one they do not name (it is free text) as stored. */
+export function methodName(methods: Record<string, string>, method: string): string {
+  return Object.hasOwn(methods, method) ? methods[method] : method;
+}

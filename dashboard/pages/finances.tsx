@@ -6,10 +6,12 @@ import { listPayments, PAYMENT_KINDS, PaymentListQuery } from "../../lib/books/l
 import { clubSettings } from "../../lib/clubs/internal";
 import { fill, plural } from "../../lib/i18n/dashboard";
 import { FINANCES_TEXTS, type FinancesTexts } from "../../lib/i18n/dashboard-finances";
+import { MEMBERS_TEXTS } from "../../lib/i18n/dashboard-members";
+import { PAYMENT_METHODS } from "../../lib/members/schemas";
 import { replyResponse } from "../../server/reply";
 import { check, Field, Notice, type Problems, problemsOf, Select } from "../components/form";
 import { RecordTable } from "../components/record-table";
-import { day, money } from "../format";
+import { day, methodName, money } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { definePage, type PageInput } from "../page";
 
@@ -30,8 +32,8 @@ function link(values: Record<string, string>, page: number): string {
   return `/admin/finances?${params}`;
 }
 
-function Filters(props: { tt: FinancesTexts; values: Record<string, string>; problems: Problems }): Html {
-  const { tt, values, problems } = props;
+function Filters(props: { tt: FinancesTexts; methods: Record<string, string>; values: Record<string, string>; problems: Problems }): Html {
+  const { tt, methods, values, problems } = props;
   return (
     <form method="get" action="/admin/finances" class="card tight" aria-labelledby="filters">
       <h2 id="filters">{tt.filters}</h2>
@@ -45,7 +47,13 @@ function Filters(props: { tt: FinancesTexts; values: Record<string, string>; pro
           error={problems.fields.kind}
           options={[{ value: "", label: tt.anyKind }, ...PAYMENT_KINDS.map((k) => ({ value: k, label: tt.kinds[k] }))]}
         />
-        <Field name="method" label={tt.method} value={values.method} error={problems.fields.method} autocomplete="off" />
+        <Select
+          name="method"
+          label={tt.method}
+          value={values.method}
+          error={problems.fields.method}
+          options={[{ value: "", label: tt.anyKind }, ...PAYMENT_METHODS.map((m) => ({ value: m, label: methodName(methods, m) }))]}
+        />
       </div>
       <div class="actions">
         <button type="submit">{tt.filter}</button>
@@ -65,7 +73,7 @@ async function financesPage(input: PageInput): Promise<Response> {
   }
   const checked = check(PaymentListQuery, { ...Object.fromEntries(Object.entries(values).filter(([, v]) => v)), limit: PAGE_SIZE }, locale);
   let problems: Problems = checked.ok ? { status: 200, fields: {}, message: null } : checked.problems;
-  const filters = () => <Filters tt={tt} values={values} problems={problems} />;
+  const filters = () => <Filters tt={tt} methods={MEMBERS_TEXTS[locale].methods} values={values} problems={problems} />;
   if (!checked.ok) return input.page(t.nav.finances, filters(), { status: 422 });
   const q = checked.data;
   let ledger: Awaited<ReturnType<typeof listPayments>>;
@@ -158,7 +166,7 @@ async function financesPage(input: PageInput): Promise<Response> {
               day(p.paid_at, locale),
               p.description,
               tt.kinds[p.kind],
-              p.method,
+              methodName(MEMBERS_TEXTS[locale].methods, p.method),
               money(p.amount_cents, p.currency, locale),
               money(p.provider_fee_cents + p.platform_commission_cents, p.currency, locale),
               money(p.net_cents, p.currency, locale),

@@ -25,7 +25,7 @@ import {
 import { webCardUrl } from "../../lib/passes";
 import type { Verb } from "../../lib/context";
 import { cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
-import { day, instant, money, zoned } from "../format";
+import { day, instant, methodName, money, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -120,15 +120,10 @@ function actionBody(name: MemberAction, form: FormData | null): Record<string, u
   }
 }
 
-/** A payment method in the club's language; one the texts do not name (it is free text) as stored. */
-function methodName(tt: MembersTexts, method: string): string {
-  return Object.hasOwn(tt.methods, method) ? tt.methods[method] : method;
-}
-
 /** `methods` as a select's options; a `current` value outside them (imported, typed through the API) stays offered, so saving keeps it. */
 function methodOptions(tt: MembersTexts, methods: readonly string[], current?: string | null): { value: string; label: string }[] {
   const all = current && !methods.includes(current) ? [...methods, current] : methods;
-  return all.map((m) => ({ value: m, label: methodName(tt, m) }));
+  return all.map((m) => ({ value: m, label: methodName(tt.methods, m) }));
 }
 
 async function memberPage(input: PageInput, opts: { problems?: Problems; failed?: MemberAction } = {}): Promise<Response> {
@@ -163,7 +158,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
           <dt>{tt.end}</dt>
           <dd>{day(m.membership_end, locale)}</dd>
           <dt>{tt.paymentMethod}</dt>
-          <dd>{m.payment_method ? methodName(tt, m.payment_method) : ""}</dd>
+          <dd>{m.payment_method ? methodName(tt.methods, m.payment_method) : ""}</dd>
           <dt>{tt.referralCode}</dt>
           <dd>{m.referral_code}</dd>
           <dt>{m.card_email_sent_at ? zoned(tt.cardSent, input.timeZone) : tt.cardSent}</dt>
@@ -281,7 +276,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
                   <tr>
                     <td>{day(p.paid_at, locale)}</td>
                     <td class="num">{money(p.amount_cents, p.currency, locale)}</td>
-                    <td>{methodName(tt, p.method)}</td>
+                    <td>{methodName(tt.methods, p.method)}</td>
                   </tr>
                 ))}
               </tbody>

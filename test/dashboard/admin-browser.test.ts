@@ -1,4 +1,4 @@
-// The admin pages (settings, card appearance, API keys, webhooks, audit log) end to end in
+// The admin pages (settings, card appearance, API keys, webhooks, audit log, finances) end to end in
 // Chromium (test/dashboard/browser-harness.ts): elements found by role and label, axe-core finds
 // no serious or critical violation at 1280 px and at 390x844 (no horizontal scroll there), a key
 // created in the page works over the API and is refused (401) once revoked there, and the card's
@@ -24,6 +24,7 @@ const PAGES = () => [
   { name: "webhooks", path: "/admin/webhooks", heading: /webhooks/i },
   { name: "webhook", path: `/admin/webhooks/${hookId}`, heading: /hooks\.example\.org/i },
   { name: "audit", path: "/admin/audit", heading: /journal/i },
+  { name: "finances", path: "/admin/finances", heading: /finances/i },
 ];
 
 describe.skipIf(!HAS_BROWSER)("admin pages in Chromium", () => {
@@ -40,6 +41,11 @@ describe.skipIf(!HAS_BROWSER)("admin pages in Chromium", () => {
     await env.call("PUT", `/api/clubs/${env.clubId}`, {
       body: { card_back_fields: [{ type: "text", label: "Piscine", value: "Entrée libre", is_perk: true }], card_welcome_message: "Bienvenue au club !" },
     });
+    // A payment in the ledger (and so in the journal's totals by account).
+    const member = await env.call("POST", `/api/clubs/${env.clubId}/members/manual`, {
+      body: { first_name: "Léa", last_name: "Rochat", email: "lea.rochat@example.org", membership_end: "2030-01-01" },
+    });
+    await env.call("POST", `/api/clubs/${env.clubId}/members/${member.body.id}/actions/mark-paid`, { body: { amount_cents: 5000, reason: "Payé au local" } });
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   });
   afterAll(async () => {
