@@ -35,7 +35,8 @@ export type FieldCheck =
   | "grace_days"
   | "hold_hours"
   | "iban"
-  | "account";
+  | "account"
+  | "membership_mode";
 
 /** What the API does with a column whose values are `T`. */
 type FieldMeta<T> = {
@@ -168,7 +169,7 @@ const FIELDS = {
   latitude: { check: "latitude" },
   longitude: { check: "longitude" },
   // Membership and locale
-  membership_mode: { default: "open" },
+  membership_mode: { default: "open", check: "membership_mode" },
   application_instructions: {},
   locale: { default: "fr", check: "locale" },
   date_format: { default: "auto" },

@@ -84,6 +84,10 @@ function outputType(field: ClubField): z.ZodType {
  */
 export const HTTP_URL = /^https?:\/\/[^\s"'<>]+$/i;
 
+/** How the club takes new members (DESIGN.md section 13): paying at once, after an approval, or not at all. */
+export const MEMBERSHIP_MODES = ["open", "application", "closed"] as const;
+const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
+
 /** The club's text fields that may hold line breaks; every other one is one line (lib/schema-types). */
 const MULTI_LINE = new Set<string>(["description", "application_instructions", "card_welcome_message"]);
 
@@ -96,7 +100,10 @@ function inputType(field: ClubField): z.ZodType {
     case "email":
       return emailLine().max(320);
     case "currency":
-      return z.string().regex(/^[A-Z]{3}$/);
+      // An ISO 4217 code the runtime knows (prices, invoices and Stripe are in it): "ZZZ" was stored before.
+      return z.string().refine((c) => CURRENCIES.has(c), { error: "INVALID_CURRENCY" });
+    case "membership_mode":
+      return z.enum(MEMBERSHIP_MODES);
     case "iban":
       // Spaces between the groups are kept as typed; the check sum is what catches a typo.
       return oneLine()

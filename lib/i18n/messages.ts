@@ -224,6 +224,12 @@ export const MESSAGES = {
     de: "Interner Serverfehler.",
     it: "Errore interno del server.",
   },
+  INVALID_CURRENCY: {
+    fr: "Code de monnaie ISO 4217 attendu (CHF, EUR...).",
+    en: "Expected an ISO 4217 currency code (CHF, EUR...).",
+    de: "ISO-4217-Währungscode erwartet (CHF, EUR...).",
+    it: "Codice di valuta ISO 4217 atteso (CHF, EUR...).",
+  },
   INVALID_COLOR: {
     fr: "Couleur attendue au format #RRVVBB.",
     en: "Expected a colour in #RRGGBB form.",

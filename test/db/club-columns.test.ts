@@ -121,6 +121,7 @@ describe("the club's fields and columns", () => {
       hold_hours: "integer",
       iban: "string",
       account: "string",
+      membership_mode: "string",
     };
     for (const field of FIELDS.filter((f) => f.check)) {
       expect({ field: field.name, kind: field.kind }).toEqual({ field: field.name, kind: kindOfCheck[field.check as keyof typeof kindOfCheck] });

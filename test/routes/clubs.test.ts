@@ -98,6 +98,17 @@ describe("PUT /api/clubs/:club_id", () => {
     expect((await stored()).name).toBe(before.name);
   });
 
+  it("refuses a membership_mode or a currency it does not know (422 naming it) and stores neither", async () => {
+    const before = await stored();
+    const res = await put({ membership_mode: "bogus", currency: "ZZZ" });
+    expect(res.status).toBe(422);
+    expect(res.body.detail.map((d: { loc: unknown[] }) => d.loc.join(".")).sort()).toEqual(["body.currency", "body.membership_mode"]);
+    expect(res.body.detail.find((d: { loc: string[] }) => d.loc[1] === "currency").msg).toBe("Code de monnaie ISO 4217 attendu (CHF, EUR...).");
+    const after = await stored();
+    expect([after.membership_mode, after.currency]).toEqual([before.membership_mode, before.currency]);
+    expect((await put({ membership_mode: "application", currency: "EUR" })).status).toBe(200);
+  });
+
   it("refuses a link with a quote, an angle bracket or a space (the one URL rule the cards apply too), and stores nothing", async () => {
     for (const url of ['https://club.example/"onmouseover=alert(1)', "https://club.example/<b>", "https://club.example/a b", "javascript:alert(1)"]) {
       const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { card_custom_link_url: url } });
