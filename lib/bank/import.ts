@@ -48,7 +48,7 @@ const MOVED: Record<string, Reason> = {
 };
 
 /**
- * Reads the statement `file` (CSV or camt.053, lib/bank/statement) and records each line it
+ * Reads the statement `file` (CSV, camt.053 or camt.054, lib/bank/statement) and records each line it
  * can match, unless `dry_run`. 422 STATEMENT_UNREADABLE or STATEMENT_COLUMNS_MISSING for a file
  * that is no statement. The answer lists every credit or debit line, matched or not, in file order.
  */

@@ -53,14 +53,12 @@ export const PaymentImportMiss = z.object({
 
 export const PaymentImportResult = z
   .object({
-    format: z.enum(["csv", "camt.053"]),
+    format: z.enum(["csv", "camt.053", "camt.054"]),
     dry_run: z.boolean(),
-    matched: z
-      .array(PaymentImportMatch)
-      .meta({
-        description:
-          "Lines whose reference names a member or registration awaiting exactly that amount, or an open invoice (any amount): recorded (unless dry_run).",
-      }),
+    matched: z.array(PaymentImportMatch).meta({
+      description:
+        "Lines whose reference names a member or registration awaiting exactly that amount, or an open invoice (any amount): recorded (unless dry_run).",
+    }),
     unmatched: z.array(PaymentImportMiss).meta({ description: "Lines left for the treasurer, with the reason; nothing is guessed." }),
   })
   .meta({ id: "PaymentImportResult" });

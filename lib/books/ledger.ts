@@ -48,12 +48,9 @@ export const LedgerItem = z
     member_id: z.string().nullable(),
     registration_id: z.string().nullable(),
     invoice_id: z.string().nullable(),
-    reference: z
-      .string()
-      .nullable()
-      .meta({
-        description: "The RF creditor reference the payer was given (the invoice's QRR or RF when it paid one, else the registration's or the member's).",
-      }),
+    reference: z.string().nullable().meta({
+      description: "The RF creditor reference the payer was given (the invoice's QRR or RF when it paid one, else the registration's or the member's).",
+    }),
     description: z.string().meta({ description: "What it paid for, in the club's language (the journal's description)." }),
   })
   .meta({ id: "LedgerItem" });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, invoices, payments } from "../../db/schema";
 import { invoiceReference, qrReference } from "../../lib/payments/reference";
+import { camt054 } from "../fixtures/camt054";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, historyOf, memberRow, seedMember, todayUtc, withEndpoint } from "../members-fixtures";
 
@@ -147,6 +148,66 @@ describe("a statement line pays the invoice its reference names", () => {
     const res = await importCsv(csvOf(["50.00", made.body.reference]));
     expect(res.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["REFERENCE_UNKNOWN"]);
     expect(await rowOf(made.body.id)).toMatchObject({ status: "open", paid_cents: 0 });
+  });
+});
+
+describe("camt.054: a bank's notification of QR-bill payments", () => {
+  it("pays invoices by QRR (Prtry) and SCOR (Cd) references, lists the others, and records nothing twice", async () => {
+    const m = await seedMember(env);
+    // An RF invoice made while the club's IBAN was a plain one, then QRR invoices on its QR-IBAN.
+    const scor = await other(m.id, 2500);
+    await setIban(QR_IBAN);
+    try {
+      const full = await other(m.id, 5000);
+      const part = await other(m.id, 9000);
+      const cancelled = await other(m.id, 1000);
+      await env.call("POST", `/api/clubs/${env.clubId}/invoices/${cancelled.id}/actions/cancel`);
+      const xml = camt054([
+        { amount: "50.00", reference: spaced(full.reference), kind: "QRR", debtor: "Ada Muster" },
+        { amount: "40.00", reference: part.reference, kind: "QRR" },
+        { amount: "25.00", reference: spaced(scor.reference), kind: "SCOR" },
+        { amount: "10.00", reference: cancelled.reference, kind: "QRR" },
+        { amount: "12.00", reference: qrReference("77770000000001"), kind: "QRR" },
+      ]);
+      const send = (qs = "") =>
+        env.call("POST", `/api/clubs/${env.clubId}/payments/import${qs}`, { rawBody: xml, headers: { "content-type": "application/xml" } });
+      const dry = await send("?dry_run=true");
+      expect(dry.status).toBe(200);
+      expect(dry.body.format).toBe("camt.054");
+      expect(await paymentsFor(full.id)).toHaveLength(0);
+      const res = await send();
+      expect(res.body.format).toBe("camt.054");
+      expect(
+        res.body.matched.map((x: { invoice_id: string; invoice_status: string; amount_cents: number }) => [x.invoice_id, x.invoice_status, x.amount_cents]),
+      ).toEqual([
+        [full.id, "paid", 5000],
+        [part.id, "open", 4000],
+        [scor.id, "paid", 2500],
+      ]);
+      expect(res.body.matched[0]).toMatchObject({ date: "2026-11-03", currency: "CHF", counterparty: "Ada Muster", reference: full.reference });
+      // Each transaction is listed at the line its TxDtls opens on.
+      const lines = [...res.body.matched, ...res.body.unmatched].map((x: { line: number }) => x.line);
+      expect(new Set(lines).size).toBe(5);
+      expect(res.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["NOT_PAYABLE", "REFERENCE_UNKNOWN"]);
+      expect(await rowOf(full.id)).toMatchObject({ status: "paid", paid_cents: 5000 });
+      expect(await rowOf(part.id)).toMatchObject({ status: "open", paid_cents: 4000 });
+      expect(await rowOf(scor.id)).toMatchObject({ status: "paid", paid_cents: 2500 });
+      expect(await rowOf(cancelled.id)).toMatchObject({ status: "cancelled", paid_cents: 0 });
+      const again = await send();
+      expect(again.body.matched).toEqual([]);
+      expect((await paymentsFor(part.id)).map((p) => [p.amount_cents, p.paid_at.slice(0, 10)])).toEqual([[4000, "2026-11-03"]]);
+    } finally {
+      await setIban(PLAIN_IBAN);
+    }
+  });
+
+  it("a notification that is no camt document is a 422 naming the body", async () => {
+    const bad = await env.call("POST", `/api/clubs/${env.clubId}/payments/import`, {
+      rawBody: `<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctnX/></Document>`,
+      headers: { "content-type": "application/xml" },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ["body"], type: "statement_unreadable" });
   });
 });
 
