@@ -86,6 +86,11 @@ export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { fi
     if ("target" in d) paidInFile.add(targetKey(d.target));
     return { line, seen, d };
   });
+  // A dry run's invoices as the file's earlier lines leave them (its lines add up, as recorded ones would).
+  const dryInvoices = new Map<string, InvoiceRow>();
+  // The lines of one invoice recorded one after the other, in file order (PostgreSQL would run
+  // them side by side in any order): the same line completes it, however the batch runs.
+  const invoiceTurns = new Map<string, Promise<unknown>>();
   // ...then the matched ones recorded, each in its own transaction by the verb; a batch at once,
   // so that their transactions share commits (db/ GroupCommit): one by one, each would wait for
   // its own commit (an fsync).
@@ -98,7 +103,20 @@ export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { fi
       const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
       if (target.kind === "invoice") {
         try {
-          const paid = dryRun ? afterPayment(target.invoice, amount) : await payInvoice(ctx, target.invoice, amount, origin);
+          let paid: InvoiceRow;
+          if (dryRun) {
+            const before = dryInvoices.get(target.invoice.id) ?? target.invoice;
+            if (before.status === "paid") return missed(seen, "ALREADY_PAID");
+            paid = afterPayment(before, amount);
+            dryInvoices.set(paid.id, paid);
+          } else {
+            const turn = (invoiceTurns.get(target.invoice.id) ?? Promise.resolve()).then(() => payInvoice(ctx, target.invoice, amount, origin));
+            invoiceTurns.set(
+              target.invoice.id,
+              turn.catch(() => {}),
+            );
+            paid = await turn;
+          }
           return { matched: { ...seen, amount_cents: amount, member_id: target.invoice.member_id, ...invoiceOutcome(paid) } };
         } catch (err) {
           const reason = err instanceof AppError ? MOVED[err.code] : undefined;
@@ -168,7 +186,7 @@ async function payInvoice(ctx: Ctx, seen: InvoiceRow, amount: number, origin: { 
       return invoiceRow(t, ctx.clubId, row.id);
     }
     const kind = row.kind === "membership" || row.kind === "event" ? row.kind : "other";
-    await recordPayment(t, ctx, {
+    await recordPayment(t, inner, {
       ...originOf(origin),
       invoice_id: row.id,
       clubId: ctx.clubId,
@@ -179,7 +197,7 @@ async function payInvoice(ctx: Ctx, seen: InvoiceRow, amount: number, origin: { 
       method: origin.payment_method,
       adminId: ctx.actor.adminId,
     });
-    return addInvoicePayment(t, ctx, row, amount);
+    return addInvoicePayment(t, inner, row, amount);
   });
 }
 

@@ -119,6 +119,22 @@ describe("a statement line pays the invoice its reference names", () => {
     expect(await paymentsFor(inv.id)).toHaveLength(1);
   });
 
+  it("a dry run adds up the file's lines of one invoice as the import does: open, paid, then ALREADY_PAID", async () => {
+    const m = await seedMember(env);
+    const inv = await other(m.id, 5000);
+    const csv = csvOf(["30.00", inv.reference], ["20.00", inv.reference], ["5.00", inv.reference]);
+    const dry = await importCsv(csv, "?dry_run=true");
+    const real = await importCsv(csv);
+    for (const res of [dry, real]) {
+      expect(res.body.matched.map((x: { invoice_status: string; invoice_paid_cents: number }) => [x.invoice_status, x.invoice_paid_cents])).toEqual([
+        ["open", 3000],
+        ["paid", 5000],
+      ]);
+      expect(res.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["ALREADY_PAID"]);
+    }
+    expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 5000 });
+  });
+
   it("a cancelled invoice's line, an unknown invoice's, another currency: listed with the reason, nothing recorded", async () => {
     const m = await seedMember(env);
     const cancelled = await other(m.id);
