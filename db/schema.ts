@@ -468,9 +468,12 @@ export const payments = table(
     provider_payment_id: text("provider_payment_id"),
     /** The bank statement line it was imported from (lib/payments/import.ts): one line records one payment, however often the statement is imported. */
     statement_line_key: text("statement_line_key"),
+    /** The invoice it pays (lib/invoices/pay.ts), else null. */
+    invoice_id: text("invoice_id"),
   },
   (t) => [
     index("payments_club_paid_idx").on(t.club_id, t.paid_at),
+    index("payments_invoice_idx").on(t.invoice_id),
     index("payments_member_idx").on(t.member_id),
     index("payments_provider_payment_idx").on(t.provider_payment_id),
     uniqueIndex("payments_club_statement_line_unique").on(t.club_id, t.statement_line_key),

@@ -6,7 +6,9 @@
 // its statement line key (lib/payments/record), so an import cut short, or run again, records
 // nothing twice.
 import { and, eq, inArray, max, sql } from "drizzle-orm";
-import { eventRegistrations, events, members, payments } from "../../db/schema";
+import { withinTx } from "../../db";
+import { lockRows } from "../../db/locks";
+import { eventRegistrations, events, invoices, members, payments } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { AppError, ValidationFailed } from "../errors";
 import { t as translate } from "../i18n";
@@ -15,6 +17,9 @@ import { mailMoney } from "../mail/look";
 import { markMemberPaid } from "../members";
 import { memberDues } from "../members/dues";
 import type { MemberRow } from "../members/internal";
+import { type InvoiceRow, invoiceRow } from "../invoices";
+import { addInvoicePayment, assertPayable, invoiceLeft, lockInvoice } from "../invoices/pay";
+import { originOf, recordPayment } from "../payments/record";
 import { referenceTarget } from "../payments/reference";
 import { confirmPendingRegistration } from "../registrations/admin";
 import type { PaymentImportMiss, PaymentImportResult } from "./schemas";
@@ -23,7 +28,7 @@ import { readStatement, StatementRefused, type StatementLine } from "./statement
 type Reason = PaymentImportMiss["reason"];
 
 /** What a matched line pays, and how to record it. */
-type Target = { kind: "member"; member: MemberRow } | { kind: "registration"; id: string; event_id: string };
+type Target = { kind: "member"; member: MemberRow } | { kind: "registration"; id: string; event_id: string } | { kind: "invoice"; invoice: InvoiceRow };
 
 /**
  * What the recording verbs may answer when the state moved since the line was checked: a 409, or
@@ -38,10 +43,12 @@ const MOVED: Record<string, Reason> = {
   MEMBER_NOT_FOUND: "REFERENCE_UNKNOWN",
   REGISTRATION_NOT_FOUND: "REFERENCE_UNKNOWN",
   EVENT_NOT_FOUND: "REFERENCE_UNKNOWN",
+  INVOICE_CANCELLED: "NOT_PAYABLE",
+  INVOICE_PAID: "ALREADY_PAID",
 };
 
 /**
- * Reads the statement `file` (CSV or camt.053, lib/bank/statement) and records each line it
+ * Reads the statement `file` (CSV, camt.053 or camt.054, lib/bank/statement) and records each line it
  * can match, unless `dry_run`. 422 STATEMENT_UNREADABLE or STATEMENT_COLUMNS_MISSING for a file
  * that is no statement. The answer lists every credit or debit line, matched or not, in file order.
  */
@@ -79,6 +86,11 @@ export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { fi
     if ("target" in d) paidInFile.add(targetKey(d.target));
     return { line, seen, d };
   });
+  // A dry run's invoices as the file's earlier lines leave them (its lines add up, as recorded ones would).
+  const dryInvoices = new Map<string, InvoiceRow>();
+  // The lines of one invoice recorded one after the other, in file order (PostgreSQL would run
+  // them side by side in any order): the same line completes it, however the batch runs.
+  const invoiceTurns = new Map<string, Promise<unknown>>();
   // ...then the matched ones recorded, each in its own transaction by the verb; a batch at once,
   // so that their transactions share commits (db/ GroupCommit): one by one, each would wait for
   // its own commit (an fsync).
@@ -88,8 +100,31 @@ export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { fi
       if ("reason" in d) return missed(seen, d.reason, d.params, d.expected);
       const { target } = d;
       const amount = line.amount_cents as number;
+      const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
+      if (target.kind === "invoice") {
+        try {
+          let paid: InvoiceRow;
+          if (dryRun) {
+            const before = dryInvoices.get(target.invoice.id) ?? target.invoice;
+            if (before.status === "paid") return missed(seen, "ALREADY_PAID");
+            paid = afterPayment(before, amount);
+            dryInvoices.set(paid.id, paid);
+          } else {
+            const turn = (invoiceTurns.get(target.invoice.id) ?? Promise.resolve()).then(() => payInvoice(ctx, target.invoice, amount, origin));
+            invoiceTurns.set(
+              target.invoice.id,
+              turn.catch(() => {}),
+            );
+            paid = await turn;
+          }
+          return { matched: { ...seen, amount_cents: amount, member_id: target.invoice.member_id, ...invoiceOutcome(paid) } };
+        } catch (err) {
+          const reason = err instanceof AppError ? MOVED[err.code] : undefined;
+          if (!reason) throw err;
+          return missed(seen, reason, { state: (err as AppError).code });
+        }
+      }
       if (!dryRun) {
-        const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
         try {
           if (target.kind === "member") await markMemberPaid(ctx, { ...origin, member_id: target.member.id, amount_cents: amount, reason: null });
           else await confirmPendingRegistration(ctx, { ...origin, event_id: target.event_id, registration_id: target.id, amount_cents: amount });
@@ -116,7 +151,55 @@ const RECORD_BATCH = 100;
 
 type Seen = Omit<PaymentImportMiss, "reason" | "detail" | "expected_cents">;
 
-const targetKey = (target: Target) => (target.kind === "member" ? `m:${target.member.id}` : `r:${target.id}`);
+const targetKey = (target: Target) =>
+  target.kind === "member" ? `m:${target.member.id}` : target.kind === "invoice" ? `i:${target.invoice.id}` : `r:${target.id}`;
+
+/** The invoice as a payment of `amount` leaves it (what a dry run answers). */
+const afterPayment = (row: InvoiceRow, amount: number): InvoiceRow => {
+  const paid = row.paid_cents + amount;
+  return { ...row, paid_cents: paid, status: paid >= row.amount_cents ? "paid" : "open" };
+};
+
+/** What a matched line tells of its invoice: its state after the line, and what was paid over its amount. */
+const invoiceOutcome = (row: InvoiceRow) => ({
+  invoice_id: row.id,
+  invoice_status: row.status as "open" | "paid",
+  invoice_paid_cents: row.paid_cents,
+  ...(row.paid_cents > row.amount_cents ? { overpaid_cents: row.paid_cents - row.amount_cents } : {}),
+});
+
+/**
+ * Records a statement line paying `seen` (the invoice as the lookup read it), in one transaction
+ * holding the member's row, then the invoice's (mark-paid's order), and decided again on what
+ * they hold then: the payment that completes a membership invoice is mark-paid's (the period
+ * renewed once, the invoice paid there); any other is a payment on the invoice alone. 409s
+ * (cancelled, paid meanwhile, the line recorded by another import) roll it all back.
+ */
+async function payInvoice(ctx: Ctx, seen: InvoiceRow, amount: number, origin: { paid_at: string; statement_line_key: string; payment_method: string }) {
+  return ctx.db.tx(async (t) => {
+    const inner: Ctx = { ...ctx, db: withinTx(ctx.db, t) };
+    await lockRows(t, members, members.id, seen.member_id);
+    const row = await lockInvoice(t, ctx.clubId, seen.id);
+    assertPayable(row);
+    if (row.kind === "membership" && amount >= invoiceLeft(row)) {
+      await markMemberPaid(inner, { ...origin, member_id: row.member_id, amount_cents: amount, reason: null, invoice_id: row.id });
+      return invoiceRow(t, ctx.clubId, row.id);
+    }
+    const kind = row.kind === "membership" || row.kind === "event" ? row.kind : "other";
+    await recordPayment(t, inner, {
+      ...originOf(origin),
+      invoice_id: row.id,
+      clubId: ctx.clubId,
+      kind,
+      memberId: row.member_id,
+      amount,
+      currency: row.currency,
+      method: origin.payment_method,
+      adminId: ctx.actor.adminId,
+    });
+    return addInvoicePayment(t, inner, row, amount);
+  });
+}
 
 type Lookups = Awaited<ReturnType<typeof lookUp>>;
 
@@ -124,12 +207,23 @@ type Lookups = Awaited<ReturnType<typeof lookUp>>;
 async function lookUp(ctx: Ctx, lines: StatementLine[]) {
   const codes = new Set<string>();
   const tails = new Set<string>();
+  const invoiceRefs = new Set<string>();
   for (const line of lines) {
     const target = referenceTarget(line.reference);
     if (target?.kind === "member") codes.add(target.code);
     if (target?.kind === "registration") tails.add(target.idTail);
+    if (target?.kind === "invoice") invoiceRefs.add(target.reference);
   }
   const q = ctx.db.read;
+  const invoiceRows: InvoiceRow[] = [];
+  const refs = [...invoiceRefs];
+  for (let i = 0; i < refs.length; i += 500)
+    invoiceRows.push(
+      ...(await q
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.club_id, ctx.clubId), inArray(invoices.reference, refs.slice(i, i + 500))))),
+    );
   const memberRows = codes.size
     ? await q
         .select()
@@ -174,6 +268,7 @@ async function lookUp(ctx: Ctx, lines: StatementLine[]) {
   return {
     members: new Map(memberRows.map((m) => [m.referral_code, m])),
     registrations: new Map(registrationRows.map((r) => [r.tail, r])),
+    invoices: new Map(invoiceRows.map((r) => [r.reference, r])),
     lastPaid: new Map(lastPaid.map((p) => [p.member_id as string, p.at as string | null])),
     dues,
     recorded,
@@ -205,6 +300,16 @@ function decide(ctx: Ctx, line: StatementLine, found: Lookups, paidInFile: Set<s
     if (paidInFile.has(targetKey(target)) || (!dues.first && last && last.slice(0, 10) >= (line.date as string))) return { reason: "ALREADY_PAID" };
     if (amount !== dues.amount) return { reason: "AMOUNT_DIFFERS", params: { expected: money(dues.amount, dues.currency) }, expected: dues.amount };
     return { target };
+  }
+  if (ref.kind === "invoice") {
+    // Any amount is taken (a part, the rest, or more: the overpayment is kept and listed); one
+    // line after another of the same file add up.
+    const invoice = found.invoices.get(ref.reference);
+    if (!invoice) return { reason: "REFERENCE_UNKNOWN" };
+    if (invoice.status === "cancelled") return { reason: "NOT_PAYABLE", params: { state: "cancelled" } };
+    if (invoice.status === "paid") return { reason: "ALREADY_PAID" };
+    if (line.currency && line.currency !== invoice.currency.toUpperCase()) return { reason: "CURRENCY_DIFFERS", params: { expected: invoice.currency } };
+    return { target: { kind: "invoice", invoice } };
   }
   const hit = found.registrations.get(ref.idTail);
   if (!hit) return { reason: "REFERENCE_UNKNOWN" };

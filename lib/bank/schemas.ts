@@ -19,6 +19,16 @@ export const PaymentImportMatch = z.object({
   amount_cents: z.int(),
   member_id: z.uuid().optional().meta({ description: "The member whose membership the line pays (mark-paid)." }),
   registration_id: z.uuid().optional().meta({ description: "The event registration the line pays (confirm)." }),
+  invoice_id: z.uuid().optional().meta({ description: "The invoice whose QRR or RF reference the line quotes: any amount is recorded on it." }),
+  invoice_status: z
+    .enum(["open", "paid"])
+    .optional()
+    .meta({ description: "The invoice after the line: `open` while partly paid, `paid` once covered (a membership invoice renews then, as mark-paid)." }),
+  invoice_paid_cents: z.int().optional().meta({ description: "What the invoice has received in all, this line included." }),
+  overpaid_cents: z
+    .int()
+    .optional()
+    .meta({ description: "Present when the invoice has received more than its amount: by how much. The money is recorded, never dropped." }),
 });
 
 export const PaymentImportMiss = z.object({
@@ -43,11 +53,12 @@ export const PaymentImportMiss = z.object({
 
 export const PaymentImportResult = z
   .object({
-    format: z.enum(["csv", "camt.053"]),
+    format: z.enum(["csv", "camt.053", "camt.054"]),
     dry_run: z.boolean(),
-    matched: z
-      .array(PaymentImportMatch)
-      .meta({ description: "Lines whose reference names a member or registration awaiting exactly that amount: recorded (unless dry_run)." }),
+    matched: z.array(PaymentImportMatch).meta({
+      description:
+        "Lines whose reference names a member or registration awaiting exactly that amount, or an open invoice (any amount): recorded (unless dry_run).",
+    }),
     unmatched: z.array(PaymentImportMiss).meta({ description: "Lines left for the treasurer, with the reason; nothing is guessed." }),
   })
   .meta({ id: "PaymentImportResult" });

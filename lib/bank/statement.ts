@@ -1,9 +1,10 @@
 // Reading a bank statement as banks hand it out (DESIGN.md section 13): a CSV export (columns
 // date, amount, currency, reference, counterparty, headed in English, French, German or Italian,
 // `;` or `,` between cells, amounts with `.` or `,` as the decimal mark and `'`, `.`, `,` or
-// spaces between thousands) or an ISO 20022 camt.053 file (BkToCstmrStmt: each entry, or each
-// transaction of a batch entry, with its amount, currency, credit/debit mark, booking date,
-// structured creditor reference and the debtor's name). Each line gets a key that is the same
+// spaces between thousands) or an ISO 20022 camt.053 statement (BkToCstmrStmt/Stmt) or camt.054
+// debit/credit notification (BkToCstmrDbtCdtNtfctn/Ntfctn, the same entries: a QR-bill batch
+// comes so): each entry, or each transaction of a batch entry, with its amount, currency,
+// credit/debit mark, booking date, structured creditor reference (SCOR or QRR) and the debtor's name. Each line gets a key that is the same
 // whenever the same statement is read again, so an import records a line once. Pure: no database.
 import { XMLParser } from "fast-xml-parser";
 import type { Locale } from "../i18n";
@@ -28,7 +29,7 @@ export type StatementLine = {
   key: string;
 };
 
-export type Statement = { format: "csv" | "camt.053"; lines: StatementLine[] };
+export type Statement = { format: "csv" | "camt.053" | "camt.054"; lines: StatementLine[] };
 
 /** Why a file is not a statement: 422 STATEMENT_UNREADABLE (`problem`) or STATEMENT_COLUMNS_MISSING (`columns`). */
 export class StatementRefused extends Error {
@@ -180,7 +181,7 @@ function readCsv(text: string): Statement {
 // ---- camt.053 --------------------------------------------------------------------------------
 
 type Node = Record<string, unknown>;
-const ARRAYS = new Set(["Stmt", "Ntry", "NtryDtls", "TxDtls", "Strd", "CdtrRefInf", "Ustrd"]);
+const ARRAYS = new Set(["Stmt", "Ntfctn", "Ntry", "NtryDtls", "TxDtls", "Strd", "CdtrRefInf", "Ustrd"]);
 const asNode = (v: unknown): Node => (v && typeof v === "object" && !Array.isArray(v) ? (v as Node) : {});
 const list = (v: unknown): Node[] => (Array.isArray(v) ? v.map(asNode) : v === undefined ? [] : [asNode(v)]);
 const text = (v: unknown): string | null => {
@@ -204,7 +205,7 @@ function tagLines(xml: string, tag: string): { at: number; line: number }[] {
   return out;
 }
 
-/** A structured creditor reference of a transaction (RmtInf/Strd/CdtrRefInf/Ref), else "". */
+/** A structured creditor reference of a transaction (RmtInf/Strd/CdtrRefInf/Ref, whatever its Tp says: SCOR, QRR), else "". */
 function creditorRef(tx: Node): string {
   for (const strd of list(path(tx, "RmtInf", "Strd"))) for (const inf of list(strd.CdtrRefInf)) if (text(inf.Ref)) return referenceOf(text(inf.Ref));
   return "";
@@ -231,20 +232,34 @@ function readCamt(xml: string): Statement {
   } catch (err) {
     throw new StatementRefused("STATEMENT_UNREADABLE", { problem: err instanceof Error ? err.message.slice(0, 200) : "XML" });
   }
+  // camt.053's statements and camt.054's notifications hold the same entries.
   const statement = path(doc, "Document", "BkToCstmrStmt");
-  if (!statement || typeof statement !== "object") throw new StatementRefused("STATEMENT_UNREADABLE", { problem: "no Document/BkToCstmrStmt" });
+  const notification = path(doc, "Document", "BkToCstmrDbtCdtNtfctn");
+  const reports =
+    statement && typeof statement === "object"
+      ? list(asNode(statement).Stmt)
+      : notification && typeof notification === "object"
+        ? list(asNode(notification).Ntfctn)
+        : null;
+  if (!reports) throw new StatementRefused("STATEMENT_UNREADABLE", { problem: "no Document/BkToCstmrStmt or Document/BkToCstmrDbtCdtNtfctn" });
   const entryLines = tagLines(xml, "Ntry");
   const txLines = tagLines(xml, "TxDtls");
   const key = keyer("camt");
   const lines: StatementLine[] = [];
   let entryIndex = 0;
-  for (const stmt of list(asNode(statement).Stmt)) {
+  for (const stmt of reports) {
     for (const entry of list(stmt.Ntry)) {
       const opened = entryLines[entryIndex] ?? { at: 0, line: 0 };
       const next = entryLines[entryIndex + 1]?.at ?? Number.POSITIVE_INFINITY;
       entryIndex++;
       const credit = text(entry.CdtDbtInd) === "CRDT";
-      const rawDate = text(path(entry, "BookgDt", "Dt")) ?? text(path(entry, "BookgDt", "DtTm")) ?? "";
+      // A notification may give the value date alone (BookgDt is optional in camt.054).
+      const rawDate =
+        text(path(entry, "BookgDt", "Dt")) ??
+        text(path(entry, "BookgDt", "DtTm")) ??
+        text(path(entry, "ValDt", "Dt")) ??
+        text(path(entry, "ValDt", "DtTm")) ??
+        "";
       const date = parseDate(rawDate);
       const entryRef = text(entry.AcctSvcrRef);
       const txs = list(entry.NtryDtls).flatMap((d) => list(d.TxDtls));
@@ -278,10 +293,10 @@ function readCamt(xml: string): Statement {
       });
     }
   }
-  return { format: "camt.053", lines };
+  return { format: statement && typeof statement === "object" ? "camt.053" : "camt.054", lines };
 }
 
-/** Reads `file` (bytes or text) as a camt.053 document when it is XML, else as a CSV export. 422 (StatementRefused) when it is neither. */
+/** Reads `file` (bytes or text) as a camt.053 or camt.054 document when it is XML, else as a CSV export. 422 (StatementRefused) when it is neither. */
 export function readStatement(file: string | Uint8Array): Statement {
   const content = typeof file === "string" ? file.replace(/^\uFEFF/, "") : decodeText(file).text;
   if (!content.trim()) throw new StatementRefused("STATEMENT_UNREADABLE", { problem: "empty" });

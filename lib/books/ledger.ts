@@ -4,7 +4,7 @@
 // a month and the ledger's totals of its days are the same sums over the same rows.
 import { and, asc, count, desc, eq, gte, lt, notInArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { eventRegistrations, events, members, payments, type payouts } from "../../db/schema";
+import { eventRegistrations, events, invoices, members, payments, type payouts } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { ValidationFailed } from "../errors";
 import type { Locale } from "../i18n";
@@ -48,7 +48,9 @@ export const LedgerItem = z
     member_id: z.string().nullable(),
     registration_id: z.string().nullable(),
     invoice_id: z.string().nullable(),
-    reference: z.string().nullable().meta({ description: "The RF creditor reference the payer was given (the member's, or the registration's)." }),
+    reference: z.string().nullable().meta({
+      description: "The RF creditor reference the payer was given (the invoice's QRR or RF when it paid one, else the registration's or the member's).",
+    }),
     description: z.string().meta({ description: "What it paid for, in the club's language (the journal's description)." }),
   })
   .meta({ id: "LedgerItem" });
@@ -116,6 +118,8 @@ export const LEDGER_SELECTION = {
   platform_commission_cents: payments.platform_commission_cents,
   member_id: payments.member_id,
   registration_id: payments.registration_id,
+  invoice_id: payments.invoice_id,
+  invoice_reference: invoices.reference,
   member_first: members.first_name,
   member_last: members.last_name,
   member_code: members.referral_code,
@@ -131,7 +135,8 @@ export function ledgerQuery(ctx: Ctx) {
     .from(payments)
     .leftJoin(members, eq(members.id, payments.member_id))
     .leftJoin(eventRegistrations, eq(eventRegistrations.id, payments.registration_id))
-    .leftJoin(events, eq(events.id, eventRegistrations.event_id));
+    .leftJoin(events, eq(events.id, eventRegistrations.event_id))
+    .leftJoin(invoices, eq(invoices.id, payments.invoice_id));
 }
 export type LedgerRow = Awaited<ReturnType<typeof ledgerQuery>>[number];
 
@@ -159,6 +164,7 @@ export function describe(row: LedgerRow, locale: Locale): string {
 }
 
 function referenceOf(row: LedgerRow): string | null {
+  if (row.invoice_reference) return row.invoice_reference;
   if (row.registration_id) return registrationReference(row.registration_id);
   return row.member_code ? creditorReference(row.member_code) : null;
 }
@@ -176,8 +182,7 @@ export function toLedgerItem(row: LedgerRow, locale: Locale): LedgerItem {
     net_cents: netCents({ gross: row.amount_cents, fees: row.provider_fee_cents, commission: row.platform_commission_cents }),
     member_id: row.member_id,
     registration_id: row.registration_id,
-    // Invoices (DESIGN.md section 20) will name theirs; no payment pays one yet.
-    invoice_id: null,
+    invoice_id: row.invoice_id,
     reference: referenceOf(row),
     description: describe(row, locale),
   };

@@ -1037,10 +1037,10 @@ export const MESSAGES = {
     it: "Questa riga dell'estratto conto è già stata registrata.",
   },
   STATEMENT_UNREADABLE: {
-    fr: "Le relevé n'est ni un CSV lisible ni un fichier camt.053 : {problem}",
-    en: "The statement is neither a readable CSV nor a camt.053 file: {problem}",
-    de: "Der Kontoauszug ist weder ein lesbares CSV noch eine camt.053-Datei: {problem}",
-    it: "L'estratto conto non è né un CSV leggibile né un file camt.053: {problem}",
+    fr: "Le relevé n'est ni un CSV lisible ni un fichier camt.053 ou camt.054 : {problem}",
+    en: "The statement is neither a readable CSV nor a camt.053 or camt.054 file: {problem}",
+    de: "Der Kontoauszug ist weder ein lesbares CSV noch eine camt.053- oder camt.054-Datei: {problem}",
+    it: "L'estratto conto non è né un CSV leggibile né un file camt.053 o camt.054: {problem}",
   },
   STATEMENT_COLUMNS_MISSING: {
     fr: "Colonnes introuvables dans le relevé : {columns}.",

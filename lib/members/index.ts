@@ -58,6 +58,7 @@ import { creditReferrer } from "./referral";
 import { creditSpent, memberDues } from "./dues";
 import { countMembershipPromo } from "./promo-use";
 import { keptPage, keptTotal } from "./kept";
+import { addInvoicePayment, lockInvoice, oldestOpenMembershipInvoice } from "../invoices/pay";
 
 /**
  * The count and page queries of one shape of the list (status filter, search or not, sort, dir),
@@ -356,7 +357,9 @@ export type ProviderBilling = { customer_id?: string | null; subscription_id?: s
  * referrer and counts the promo code used; a renewal spends the referral credit the amount paid
  * left uncovered (lib/members/dues). 409 when suspended; 409 STATEMENT_LINE_ALREADY_RECORDED for
  * a statement line recorded before. `origin`: what the bank import or a provider adds (its fee and
- * payment id); `billing`: the provider's customer and subscription.
+ * payment id); `billing`: the provider's customer and subscription. The invoice `invoice_id` (a
+ * statement line's), else the member's oldest open membership invoice if any, is paid with it
+ * (409 INVOICE_CANCELLED / INVOICE_PAID when the one named cannot be).
  */
 export const markMemberPaid = verb(
   "finances:edit",
@@ -395,7 +398,12 @@ export const markMemberPaid = verb(
             await creditReferrer(t, m);
             await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
           }
-          await recordMembershipPayment(t, ctx, input, { id: paymentId, memberId: m.id, amount: input.amount_cents, currency, method, reason: input.reason });
+          // The invoice the payment names (a statement line's), else the member's oldest open
+          // membership invoice: paid with this payment, the membership renewed once, here.
+          const invoice = input.invoice_id ? await lockInvoice(t, ctx.clubId, input.invoice_id) : await oldestOpenMembershipInvoice(t, ctx.clubId, m.id);
+          const payment = { id: paymentId, memberId: m.id, amount: input.amount_cents, currency, method, reason: input.reason };
+          await recordMembershipPayment(t, ctx, { ...input, invoice_id: invoice?.id ?? null }, payment);
+          if (invoice) await addInvoicePayment(t, ctx, invoice, input.amount_cents, { settle: true });
         },
       };
     }),

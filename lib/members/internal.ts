@@ -10,6 +10,7 @@ import { newId, nowIso, randomBase62, readableCode, sha256Hex } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../../db/text";
 import { derivedStatus, statusOn, todayUtc } from "./status";
+import { addDays } from "../days";
 import type { Emitter } from "../webhooks/emit";
 
 export { foldText, sortNameOf } from "../../db/text";
@@ -24,11 +25,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 // ---- dates (YYYY-MM-DD, UTC) ----
 
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
+export { addDays } from "../days";
 
 /** Same day n months later, clamped to the month's last day (Jan 31 + 1 month = Feb 28/29). */
 export function addMonths(day: string, n: number): string {

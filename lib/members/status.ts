@@ -6,6 +6,7 @@
 import { and, eq, gte, lt, ne, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { members } from "../../db/schema";
 import type { MemberStatus } from "./schemas";
+import { todayUtc } from "../days";
 
 type Row = { payment_status: string; membership_end: string };
 
@@ -34,7 +35,7 @@ const RULES: Rule[] = [
   },
 ];
 
-export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
+export { todayUtc };
 
 /**
  * The day the status rules compare `membership_end` with: `today` less the club's

@@ -25,6 +25,8 @@ export type PaymentOrigin = {
   provider_fee_cents?: number;
   /** The provider's own payment (Stripe's PaymentIntent `pi_...`): its refunds are found by it. */
   provider_payment_id?: string | null;
+  /** The invoice the payment pays (lib/invoices/pay.ts). */
+  invoice_id?: string | null;
 };
 
 /** The origin fields of a verb's input (which carries others). */
@@ -34,13 +36,15 @@ export const originOf = (input: PaymentOrigin): PaymentOrigin => ({
   source: input.source,
   provider_fee_cents: input.provider_fee_cents,
   provider_payment_id: input.provider_payment_id,
+  invoice_id: input.invoice_id,
 });
 
 export type NewPayment = PaymentOrigin & {
   /** Drawn here unless the caller names it first (a history row pointing at it). */
   id?: string;
   clubId: string;
-  kind: "membership" | "event";
+  /** `other`: an invoice's that is neither a membership's nor a ticket's. */
+  kind: "membership" | "event" | "other";
   memberId: string | null;
   registrationId?: string | null;
   /** Negative: a refund. */
@@ -88,6 +92,7 @@ export async function recordPayment(t: Queryable, site: { db: Db; baseUrl: strin
       paid_at: input.paid_at ?? now,
       created_at: now,
       statement_line_key: input.statement_line_key ?? null,
+      invoice_id: input.invoice_id ?? null,
     })
     .returning();
   await emit(site.db, t, input.clubId, "payment.recorded", () => paymentData(payment));

@@ -36,13 +36,20 @@ export function registrationReference(registrationId: string): string {
   return creditorReference(`T${registrationId.slice(14).replace(/-/g, "")}`);
 }
 
-/** What a well-formed reference names: a member's card code, or the tail of a registration's id as stored (`xxxx-xxxx-xxxxxxxxxxxx`). */
-export type ReferenceTarget = { kind: "member"; code: string } | { kind: "registration"; idTail: string };
+/**
+ * What a well-formed reference names: a member's card code, the tail of a registration's id as
+ * stored (`xxxx-xxxx-xxxxxxxxxxxx`), or an invoice by its reference as stored (QRR digits, or
+ * `RF..INV...`: see invoiceReference).
+ */
+export type ReferenceTarget = { kind: "member"; code: string } | { kind: "registration"; idTail: string } | { kind: "invoice"; reference: string };
 
-/** The target of `reference`, or null when it is not a creditor reference with the right check digits. */
+/** The target of `reference` (spaces ignored), or null when it is neither a QR reference nor a creditor reference with the right check digits. */
 export function referenceTarget(reference: string): ReferenceTarget | null {
-  if (!isCreditorReference(reference)) return null;
-  const body = reference.replace(/\s+/g, "").toUpperCase().slice(4);
+  const compact = reference.replace(/\s+/g, "").toUpperCase();
+  if (isQrReference(compact)) return { kind: "invoice", reference: compact };
+  if (!isCreditorReference(compact)) return null;
+  const body = compact.slice(4);
+  if (/^INV\d{10}$/.test(body)) return { kind: "invoice", reference: compact };
   if (/^T[0-9A-F]{20}$/.test(body)) {
     const hex = body.slice(1).toLowerCase();
     return { kind: "registration", idTail: `${hex.slice(0, 4)}-${hex.slice(4, 8)}-${hex.slice(8)}` };

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   "registration.confirmed",
   "registration.cancelled",
   "invoice.created",
+  "invoice.paid",
   "invoice.cancelled",
   "checkin.created",
   "event.created",

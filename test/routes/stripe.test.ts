@@ -5,7 +5,7 @@
 // balance transaction, refunds, cancel at Stripe, club isolation. Stored rows read back.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { clubs, jobs, members, payments, promoCodes, stripeEvents, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { clubs, invoices, jobs, memberHistory, members, payments, promoCodes, stripeEvents, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { runDueJobs } from "../../lib/jobs";
 import { MAIL_SEND } from "../../lib/mail";
 import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
@@ -388,6 +388,22 @@ describe("renewal from the member's page and refunds", () => {
     expect(session.success_url).toContain(`/m/${pageTokenOf(m)}`);
     await send(stripe.pay(session.id));
     const after = await memberRow(env, m.id);
+    expect(after.membership_end > m.membership_end).toBe(true);
+  });
+
+  it("a renewal paid by card settles the member's open membership invoice with that payment, renewing once", async () => {
+    const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
+    const made = await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: m.id, tier_id: tierId } });
+    expect(made.status).toBe(201);
+    const res = await env.call("POST", `/api/public/manage/${pageTokenOf(m)}/renew`, { key: null, body: { payment_method: "stripe" } });
+    await send(stripe.pay(stripe.sessionOf(res.body.checkout_url).id));
+    const [invoice] = await env.db.read.select().from(invoices).where(eq(invoices.id, made.body.id));
+    expect(invoice).toMatchObject({ status: "paid", paid_cents: 5000 });
+    const rows = await paymentsOf(env, m.id);
+    expect(rows.map((p) => [p.amount_cents, p.source, p.invoice_id])).toEqual([[5000, "provider", made.body.id]]);
+    const after = await memberRow(env, m.id);
+    const history = await env.db.read.select().from(memberHistory).where(eq(memberHistory.member_id, m.id));
+    expect(history.filter((h) => h.action === "mark_paid")).toHaveLength(1);
     expect(after.membership_end > m.membership_end).toBe(true);
   });
 

@@ -1,0 +1,287 @@
+// Invoices get paid (DESIGN.md section 20, "Paying an invoice"; issue 27): a statement line
+// quoting an invoice's QRR or RF reference pays it, exactly and once (also with three imports
+// at once); a part leaves it open, the rest pays it and renews a membership once; more is kept
+// and listed; a cancelled or unknown invoice's line is listed with its reason. What is stored is
+// read back from the database.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { eq } from "drizzle-orm";
+import { clubs, invoices, payments } from "../../db/schema";
+import { invoiceReference, qrReference } from "../../lib/payments/reference";
+import { camt054 } from "../fixtures/camt054";
+import { setup, type TestEnv } from "../helpers";
+import { addDays, historyOf, memberRow, seedMember, todayUtc, withEndpoint } from "../members-fixtures";
+
+let env: TestEnv;
+let tier: string;
+const QR_IBAN = "CH44 3199 9123 0008 8901 2";
+const PLAIN_IBAN = "CH93 0076 2011 6238 5295 7";
+
+beforeAll(async () => {
+  env = await setup();
+  await env.db.tx((t) => t.update(clubs).set({ currency: "CHF", locale: "en", payout_iban: PLAIN_IBAN }).where(eq(clubs.id, env.clubId)));
+  tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Adult", price_cents: 8000, currency: "CHF", duration_months: 12 } })).body
+    .id;
+});
+afterAll(() => env.close());
+
+const setIban = (iban: string) => env.db.tx((t) => t.update(clubs).set({ payout_iban: iban }).where(eq(clubs.id, env.clubId)));
+const invoiceOf = async (body: Record<string, unknown>) => {
+  const res = await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; reference: string; number: string; member_id: string };
+};
+const other = (memberId: string, cents = 5000) => invoiceOf({ member_id: memberId, lines: [{ label: "Tournoi", amount_cents: cents }] });
+const rowOf = async (id: string) => (await env.db.read.select().from(invoices).where(eq(invoices.id, id)))[0];
+const paymentsFor = (invoiceId: string) => env.db.read.select().from(payments).where(eq(payments.invoice_id, invoiceId));
+const importCsv = (csv: string, qs = "") =>
+  env.call("POST", `/api/clubs/${env.clubId}/payments/import${qs}`, { rawBody: csv, headers: { "content-type": "text/csv" } });
+const csvOf = (...lines: [string, string][]) =>
+  `date,amount,currency,reference\n${lines.map(([amount, ref], i) => `${addDays(todayUtc(), -i)},${amount},CHF,${ref}`).join("\n")}\n`;
+/** A reference as people type it: in groups of four or five. */
+const spaced = (ref: string) => ref.replace(/(.{4})/g, "$1 ").trim();
+
+describe("a statement line pays the invoice its reference names", () => {
+  it("a part leaves it open, the rest pays it: two payments on the invoice, each once", async () => {
+    const m = await seedMember(env);
+    const inv = await other(m.id, 5000);
+    const first = await importCsv(csvOf(["20.00", spaced(inv.reference)]));
+    expect(first.status).toBe(200);
+    expect(first.body.matched).toEqual([
+      expect.objectContaining({ amount_cents: 2000, invoice_id: inv.id, member_id: m.id, invoice_status: "open", invoice_paid_cents: 2000 }),
+    ]);
+    expect(first.body.matched[0].overpaid_cents).toBeUndefined();
+    expect(await rowOf(inv.id)).toMatchObject({ status: "open", paid_cents: 2000 });
+    // The same file again: nothing twice.
+    const again = await importCsv(csvOf(["20.00", spaced(inv.reference)]));
+    expect(again.body.matched).toEqual([]);
+    expect(again.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["STATEMENT_LINE_ALREADY_RECORDED"]);
+    const rest = await importCsv(`date,amount,currency,reference\n${todayUtc()},30.00,CHF,${inv.reference}\n`);
+    expect(rest.body.matched[0]).toMatchObject({ invoice_status: "paid", invoice_paid_cents: 5000 });
+    expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 5000 });
+    const rows = await paymentsFor(inv.id);
+    expect(rows.map((p) => [p.amount_cents, p.kind, p.member_id, p.method]).sort()).toEqual([
+      [2000, "other", m.id, "bank_transfer"],
+      [3000, "other", m.id, "bank_transfer"],
+    ]);
+    // A kind `other` invoice is just paid: the membership is as it was.
+    expect((await memberRow(env, m.id)).membership_end).toBe(m.membership_end);
+  });
+
+  it("a QRR (QR-IBAN) with spaces pays it; a dry run says so and writes nothing", async () => {
+    await setIban(QR_IBAN);
+    try {
+      const m = await seedMember(env);
+      const inv = await other(m.id, 4000);
+      expect(inv.reference).toMatch(/^\d{27}$/);
+      const csv = csvOf(["40.00", spaced(inv.reference)]);
+      const dry = await importCsv(csv, "?dry_run=true");
+      expect(dry.body.matched).toEqual([expect.objectContaining({ invoice_id: inv.id, invoice_status: "paid", invoice_paid_cents: 4000 })]);
+      expect(await rowOf(inv.id)).toMatchObject({ status: "open", paid_cents: 0 });
+      expect(await paymentsFor(inv.id)).toHaveLength(0);
+      const res = await importCsv(csv);
+      expect(res.body.matched).toEqual([expect.objectContaining({ invoice_id: inv.id, invoice_status: "paid" })]);
+      expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 4000 });
+    } finally {
+      await setIban(PLAIN_IBAN);
+    }
+  });
+
+  it("the payment that completes a membership invoice renews one period, as mark-paid does; the part before renews nothing", async () => {
+    const m = await seedMember(env, { tier_id: tier, membership_end: addDays(todayUtc(), 20) });
+    const inv = await invoiceOf({ member_id: m.id, tier_id: tier });
+    await importCsv(csvOf(["30.00", inv.reference]));
+    expect((await memberRow(env, m.id)).membership_end).toBe(m.membership_end);
+    expect((await historyOf(env, m.id)).filter((h) => h.action === "mark_paid")).toHaveLength(0);
+    const done = await importCsv(`date,amount,currency,reference\n${todayUtc()},50.00,CHF,${inv.reference}\n`);
+    expect(done.body.matched[0]).toMatchObject({ invoice_status: "paid", member_id: m.id });
+    const after = await memberRow(env, m.id);
+    expect(after.membership_end > m.membership_end).toBe(true);
+    expect((await historyOf(env, m.id)).filter((h) => h.action === "mark_paid")).toHaveLength(1);
+    expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 8000 });
+    const rows = await paymentsFor(inv.id);
+    expect(rows.map((p) => [p.amount_cents, p.kind]).sort()).toEqual([
+      [3000, "membership"],
+      [5000, "membership"],
+    ]);
+    // Every payment of the member names the invoice: mark-paid did not record a second one.
+    expect((await env.db.read.select().from(payments).where(eq(payments.member_id, m.id))).length).toBe(2);
+  });
+
+  it("an overpayment is recorded and listed with what is over; a line for a paid invoice is ALREADY_PAID", async () => {
+    const m = await seedMember(env);
+    const inv = await other(m.id, 5000);
+    const res = await importCsv(csvOf(["75.00", inv.reference]));
+    expect(res.body.matched).toEqual([expect.objectContaining({ invoice_status: "paid", invoice_paid_cents: 7500, overpaid_cents: 2500 })]);
+    expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 7500 });
+    expect((await paymentsFor(inv.id)).map((p) => p.amount_cents)).toEqual([7500]);
+    const late = await importCsv(`date,amount,currency,reference\n${todayUtc()},10.00,CHF,${inv.reference}\n`);
+    expect(late.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["ALREADY_PAID"]);
+    expect(await paymentsFor(inv.id)).toHaveLength(1);
+  });
+
+  it("a dry run adds up the file's lines of one invoice as the import does: open, paid, then ALREADY_PAID", async () => {
+    const m = await seedMember(env);
+    const inv = await other(m.id, 5000);
+    const csv = csvOf(["30.00", inv.reference], ["20.00", inv.reference], ["5.00", inv.reference]);
+    const dry = await importCsv(csv, "?dry_run=true");
+    const real = await importCsv(csv);
+    for (const res of [dry, real]) {
+      expect(res.body.matched.map((x: { invoice_status: string; invoice_paid_cents: number }) => [x.invoice_status, x.invoice_paid_cents])).toEqual([
+        ["open", 3000],
+        ["paid", 5000],
+      ]);
+      expect(res.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["ALREADY_PAID"]);
+    }
+    expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 5000 });
+  });
+
+  it("a cancelled invoice's line, an unknown invoice's, another currency: listed with the reason, nothing recorded", async () => {
+    const m = await seedMember(env);
+    const cancelled = await other(m.id);
+    expect((await env.call("POST", `/api/clubs/${env.clubId}/invoices/${cancelled.id}/actions/cancel`)).status).toBe(200);
+    const open = await other(m.id);
+    const unknownRf = invoiceReference(false, 2031, 999_999);
+    const unknownQrr = qrReference("99990000000001");
+    const csv = `date,amount,currency,reference\n${todayUtc()},50.00,CHF,${cancelled.reference}\n${todayUtc()},50.00,CHF,${unknownRf}\n${todayUtc()},50.00,CHF,${unknownQrr}\n${todayUtc()},50.00,EUR,${open.reference}\n`;
+    const res = await importCsv(csv);
+    expect(res.body.matched).toEqual([]);
+    expect(res.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["NOT_PAYABLE", "REFERENCE_UNKNOWN", "REFERENCE_UNKNOWN", "CURRENCY_DIFFERS"]);
+    expect(res.body.unmatched[0].detail).toContain("cancelled");
+    expect(await paymentsFor(cancelled.id)).toHaveLength(0);
+    expect(await paymentsFor(open.id)).toHaveLength(0);
+    expect(await rowOf(cancelled.id)).toMatchObject({ status: "cancelled", paid_cents: 0 });
+  });
+
+  it("another club's invoice reference is unknown here", async () => {
+    const theirs = await env.otherClub();
+    const stranger = await seedMember(env, {}, theirs.club_id);
+    const made = await env.call("POST", `/api/clubs/${theirs.club_id}/invoices`, {
+      key: theirs.api_key,
+      // A year no invoice of ours is dated in: the same number here would be the same reference.
+      body: { member_id: stranger.id, lines: [{ label: "x", amount_cents: 5000 }], issued_on: "2030-03-01" },
+    });
+    expect(made.status).toBe(201);
+    const res = await importCsv(csvOf(["50.00", made.body.reference]));
+    expect(res.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["REFERENCE_UNKNOWN"]);
+    expect(await rowOf(made.body.id)).toMatchObject({ status: "open", paid_cents: 0 });
+  });
+});
+
+describe("camt.054: a bank's notification of QR-bill payments", () => {
+  it("pays invoices by QRR (Prtry) and SCOR (Cd) references, lists the others, and records nothing twice", async () => {
+    const m = await seedMember(env);
+    // An RF invoice made while the club's IBAN was a plain one, then QRR invoices on its QR-IBAN.
+    const scor = await other(m.id, 2500);
+    await setIban(QR_IBAN);
+    try {
+      const full = await other(m.id, 5000);
+      const part = await other(m.id, 9000);
+      const cancelled = await other(m.id, 1000);
+      await env.call("POST", `/api/clubs/${env.clubId}/invoices/${cancelled.id}/actions/cancel`);
+      const xml = camt054([
+        { amount: "50.00", reference: spaced(full.reference), kind: "QRR", debtor: "Ada Muster" },
+        { amount: "40.00", reference: part.reference, kind: "QRR" },
+        { amount: "25.00", reference: spaced(scor.reference), kind: "SCOR" },
+        { amount: "10.00", reference: cancelled.reference, kind: "QRR" },
+        { amount: "12.00", reference: qrReference("77770000000001"), kind: "QRR" },
+      ]);
+      const send = (qs = "") =>
+        env.call("POST", `/api/clubs/${env.clubId}/payments/import${qs}`, { rawBody: xml, headers: { "content-type": "application/xml" } });
+      const dry = await send("?dry_run=true");
+      expect(dry.status).toBe(200);
+      expect(dry.body.format).toBe("camt.054");
+      expect(await paymentsFor(full.id)).toHaveLength(0);
+      const res = await send();
+      expect(res.body.format).toBe("camt.054");
+      expect(
+        res.body.matched.map((x: { invoice_id: string; invoice_status: string; amount_cents: number }) => [x.invoice_id, x.invoice_status, x.amount_cents]),
+      ).toEqual([
+        [full.id, "paid", 5000],
+        [part.id, "open", 4000],
+        [scor.id, "paid", 2500],
+      ]);
+      expect(res.body.matched[0]).toMatchObject({ date: "2026-11-03", currency: "CHF", counterparty: "Ada Muster", reference: full.reference });
+      // Each transaction is listed at the line its TxDtls opens on.
+      const lines = [...res.body.matched, ...res.body.unmatched].map((x: { line: number }) => x.line);
+      expect(new Set(lines).size).toBe(5);
+      expect(res.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["NOT_PAYABLE", "REFERENCE_UNKNOWN"]);
+      expect(await rowOf(full.id)).toMatchObject({ status: "paid", paid_cents: 5000 });
+      expect(await rowOf(part.id)).toMatchObject({ status: "open", paid_cents: 4000 });
+      expect(await rowOf(scor.id)).toMatchObject({ status: "paid", paid_cents: 2500 });
+      expect(await rowOf(cancelled.id)).toMatchObject({ status: "cancelled", paid_cents: 0 });
+      const again = await send();
+      expect(again.body.matched).toEqual([]);
+      expect((await paymentsFor(part.id)).map((p) => [p.amount_cents, p.paid_at.slice(0, 10)])).toEqual([[4000, "2026-11-03"]]);
+    } finally {
+      await setIban(PLAIN_IBAN);
+    }
+  });
+
+  it("a notification that is no camt document is a 422 naming the body", async () => {
+    const bad = await env.call("POST", `/api/clubs/${env.clubId}/payments/import`, {
+      rawBody: `<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctnX/></Document>`,
+      headers: { "content-type": "application/xml" },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ loc: ["body"], type: "statement_unreadable" });
+  });
+});
+
+describe("three imports of the same statement at once", () => {
+  it("record each line once: the invoice's paid_cents is the file's sum, the membership renewed once", async () => {
+    const m = await seedMember(env, { tier_id: tier, membership_end: addDays(todayUtc(), 10) });
+    const inv = await invoiceOf({ member_id: m.id, tier_id: tier });
+    const part = await other(m.id, 6000);
+    // Two parts of the membership invoice (the second completes it) and two of the other.
+    const csv = csvOf(["50.00", inv.reference], ["30.00", inv.reference], ["10.00", part.reference], ["10.00", part.reference]);
+    const answers = await Promise.all([importCsv(csv), importCsv(csv), importCsv(csv)]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(answers.flatMap((r) => r.body.matched)).toHaveLength(4);
+    expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 8000 });
+    expect(await rowOf(part.id)).toMatchObject({ status: "open", paid_cents: 2000 });
+    expect((await paymentsFor(inv.id)).map((p) => p.amount_cents).sort()).toEqual([3000, 5000]);
+    expect(await paymentsFor(part.id)).toHaveLength(2);
+    expect((await historyOf(env, m.id)).filter((h) => h.action === "mark_paid")).toHaveLength(1);
+  });
+});
+
+describe("invoice.paid", () => {
+  it("fires once, when the invoice becomes paid (not for a part), by a statement line or by mark-paid", async () => {
+    const m = await seedMember(env, { tier_id: tier });
+    const inv = await other(m.id, 5000);
+    const membership = await invoiceOf({ member_id: m.id, tier_id: tier });
+    await withEndpoint(env, ["invoice.paid"], async (sent) => {
+      await importCsv(csvOf(["20.00", inv.reference]));
+      expect(await sent()).toHaveLength(0);
+      await importCsv(`date,amount,currency,reference\n${todayUtc()},30.00,CHF,${inv.reference}\n`);
+      const res = await env.call("POST", `/api/clubs/${env.clubId}/members/${m.id}/actions/mark-paid`, { body: { amount_cents: 8000 } });
+      expect(res.status).toBe(200);
+      const events = (await sent()).map((d) => [d.type, JSON.parse(d.payload).data.number, JSON.parse(d.payload).data.status]);
+      expect(events).toEqual([
+        ["invoice.paid", inv.number, "paid"],
+        ["invoice.paid", membership.number, "paid"],
+      ]);
+    });
+  });
+});
+
+describe("mark-paid settles the member's oldest open membership invoice", () => {
+  it("with that payment's amount, renewing once; a later one stays open; none: mark-paid as before", async () => {
+    const m = await seedMember(env, { tier_id: tier, membership_end: addDays(todayUtc(), 30) });
+    const older = await invoiceOf({ member_id: m.id, tier_id: tier, issued_on: addDays(todayUtc(), -40) });
+    const newer = await invoiceOf({ member_id: m.id, tier_id: tier });
+    const notMembership = await other(m.id);
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/${m.id}/actions/mark-paid`, { body: { amount_cents: 7000 } });
+    expect(res.status).toBe(200);
+    expect(await rowOf(older.id)).toMatchObject({ status: "paid", paid_cents: 7000 });
+    expect(await rowOf(newer.id)).toMatchObject({ status: "open", paid_cents: 0 });
+    expect(await rowOf(notMembership.id)).toMatchObject({ status: "open", paid_cents: 0 });
+    const mine = await env.db.read.select().from(payments).where(eq(payments.member_id, m.id));
+    expect(mine.map((p) => [p.amount_cents, p.invoice_id])).toEqual([[7000, older.id]]);
+    expect((await historyOf(env, m.id)).filter((h) => h.action === "mark_paid")).toHaveLength(1);
+    const alone = await seedMember(env, { tier_id: tier });
+    expect((await env.call("POST", `/api/clubs/${env.clubId}/members/${alone.id}/actions/mark-paid`, { body: { amount_cents: 8000 } })).status).toBe(200);
+    const hers = await env.db.read.select().from(payments).where(eq(payments.member_id, alone.id));
+    expect(hers.map((p) => p.invoice_id)).toEqual([null]);
+  });
+});
