@@ -243,3 +243,31 @@ export function cycleScript(
   writeFileSync(file, lua);
   return file;
 }
+
+/**
+ * Downloads `url` `runs` + 1 times one after the other, the first as warm-up: the times of the
+ * others (request to last byte) and the size of the last. Throws on a status other than 200, or
+ * when `check` (given each answer) says what is wrong with it.
+ */
+export async function timedDownloads(
+  url: string,
+  headers: Record<string, string>,
+  runs: number,
+  what: string,
+  check?: (res: Response) => string | null,
+): Promise<{ times: number[]; bytes: number }> {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i <= runs; i++) {
+    const started = performance.now();
+    const res = await fetch(url, { headers });
+    const body = await res.arrayBuffer();
+    const ms = performance.now() - started;
+    if (res.status !== 200) throw new Error(`${what}: ${res.status} ${new TextDecoder().decode(body).slice(0, 300)}`);
+    const wrong = check?.(res);
+    if (wrong) throw new Error(`${what}: ${wrong}`);
+    bytes = body.byteLength;
+    if (i > 0) times.push(ms);
+  }
+  return { times, bytes };
+}

@@ -5,7 +5,7 @@
 // fresh server, whose memory high-water mark is read before the first export and after the
 // last: the growth is what exporting cost in memory.
 import { join } from "node:path";
-import { type Benchmark, type ConfigName, expectJson, type Measurement, mb, ROOT, startOurs, timedMeasurement } from "./common";
+import { type Benchmark, type ConfigName, expectJson, type Measurement, mb, ROOT, startOurs, timedDownloads, timedMeasurement } from "./common";
 import { type Dataset, dataset, freshCopy } from "./datasets";
 import { makeTempDir, peakRssKb, pinning, removeTempDir, runCapture, type Server } from "./harness";
 
@@ -30,18 +30,9 @@ async function timedExports(
     await expectJson(await fetch(`${server.url}/api/auth/me`, { headers }), "ours GET /api/auth/me");
     const before = peakRssKb(server.pid);
     const url = `${server.url}/api/clubs/${ds.clubId}/members/export?format=${format}`;
-    const times: number[] = [];
-    let bytes = 0;
-    for (let i = 0; i <= env.settings.exportRuns; i++) {
-      const started = performance.now();
-      const res = await fetch(url, { headers });
-      const body = await res.arrayBuffer();
-      const ms = performance.now() - started;
-      if (res.status !== 200) throw new Error(`ours export ${format}: ${res.status} ${new TextDecoder().decode(body).slice(0, 300)}`);
-      if (res.headers.get("x-total-count") !== String(ds.members)) throw new Error(`ours export ${format}: ${res.headers.get("x-total-count")} members`);
-      bytes = body.byteLength;
-      if (i > 0) times.push(ms);
-    }
+    const { times, bytes } = await timedDownloads(url, headers, env.settings.exportRuns, `ours export ${format}`, (res) =>
+      res.headers.get("x-total-count") === String(ds.members) ? null : `${res.headers.get("x-total-count")} members`,
+    );
     const after = peakRssKb(server.pid);
     const growthKb = before !== null && after !== null ? after - before : null;
     const m = timedMeasurement({

@@ -2,7 +2,7 @@
 // about 50,000 lines with the fees and commissions) in each format, timed from the request to
 // the last byte received, on a fresh server whose memory high-water mark is read before the
 // first export and after the last (issue 28: under 2 s, memory growth under 50 MB).
-import { type Benchmark, type ConfigName, expectJson, type Measurement, mb, startOurs, timedMeasurement } from "./common";
+import { type Benchmark, type ConfigName, expectJson, type Measurement, mb, startOurs, timedDownloads, timedMeasurement } from "./common";
 import { type Dataset, dataset, freshCopy } from "./datasets";
 import { makeTempDir, peakRssKb, removeTempDir, type Server } from "./harness";
 
@@ -23,17 +23,7 @@ async function timedJournal(env: Parameters<Benchmark["run"]>[2], round: number,
     // DATEV holds one calendar year: its file is this year's part.
     const start = format === "datev" ? `${today.getUTCFullYear()}-01-01` : from;
     const url = `${server.url}/api/clubs/${ds.clubId}/journal?from=${start}&to=${today.toISOString().slice(0, 10)}&format=${format}`;
-    const times: number[] = [];
-    let bytes = 0;
-    for (let i = 0; i <= env.settings.exportRuns; i++) {
-      const started = performance.now();
-      const res = await fetch(url, { headers });
-      const body = await res.arrayBuffer();
-      const ms = performance.now() - started;
-      if (res.status !== 200) throw new Error(`ours journal ${format}: ${res.status} ${new TextDecoder().decode(body).slice(0, 300)}`);
-      bytes = body.byteLength;
-      if (i > 0) times.push(ms);
-    }
+    const { times, bytes } = await timedDownloads(url, headers, env.settings.exportRuns, `ours journal ${format}`);
     const after = peakRssKb(server.pid);
     const growthKb = before !== null && after !== null ? after - before : null;
     const m = timedMeasurement({
