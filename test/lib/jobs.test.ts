@@ -236,8 +236,9 @@ it("two jobs with the same target key never overlap and run in run_after order; 
   // One key: each job ends before the next one starts, in order.
   expect(of("a")).toEqual(["start a1", "end a1", "start a2", "end a2", "start a3", "end a3"]);
   expect(of("b")).toEqual(["start b1", "end b1", "start b2", "end b2"]);
-  // Different keys: b1 started while a1 was still running.
-  expect(keyedLog.slice(0, 2)).toEqual(["start a1", "start b1"]);
+  // Different keys: a1 and b1 both started before either ended (which first is the database's
+  // answer order: on PostgreSQL each job's status check is a query of its own, on any connection).
+  expect(keyedLog.slice(0, 2).sort()).toEqual(["start a1", "start b1"]);
   expect((await jobsOf("test_keyed")).every((j) => j.status === "done")).toBe(true);
 });
 
