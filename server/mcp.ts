@@ -5,24 +5,23 @@
 // caller's language; a refused resource read or prompt is a JSON-RPC error carrying that body.
 // A write tool (not `readOnlyHint`) takes an optional `idempotency_key`: the same call again
 // gets the first result back and does nothing (lib/idempotency, as the HTTP header does).
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
-  ErrorCode,
-  GetPromptRequestSchema,
+  createMcpHandler,
   type GetPromptResult,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
+  type HandlerResultTypeMap,
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceResult,
-  ReadResourceRequestSchema,
-  type ServerResult,
+  ResourceNotFoundError,
+  type RequestTypeMap,
+  Server,
+  specTypeSchemas,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
-import { type ZodObject, z } from "zod";
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import type { ZodObject, z } from "zod";
 import type { Ctx } from "../lib/context";
 import { AppError, Forbidden } from "../lib/errors";
 import { t } from "../lib/i18n";
@@ -38,7 +37,8 @@ import { getState } from "./state";
  * A JSON-RPC error. The SDK's McpError writes "MCP error <code>: " into the message, which its
  * client then writes again. A refusal outside a tool call (a resource read, a prompt) has the
  * answer's `detail` in the caller's language as message, the HTTP answer's status and body as data.
- * Codes: -32602 (invalid params) for a 422, -32002 (MCP's "resource not found") for a 404,
+ * Codes: -32602 (invalid params) for a 422 and for a 404 (the revision of 2026-07-28 answers a
+ * resource not found so on every revision; the SDK turns a -32002 into it and drops its data),
  * -32603 for our own failure, -32600 (invalid request) for any other refusal (403, 409...).
  */
 class Refused extends Error {
@@ -177,7 +177,7 @@ type ToolOutcome = { result: CallToolResult; status: number; code?: string };
  */
 async function callTool(ctx: Ctx, request: Request, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
   const def = BY_NAME.get(name);
-  if (!def) throw new Refused(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (!def) throw new Refused(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const state = getState(request);
   if (state) state.tool = def.name;
   return underKey(ctx, request, def, args ?? {}, async (ctx, rest) => {
@@ -194,11 +194,9 @@ async function callTool(ctx: Ctx, request: Request, name: string, args: Record<s
   });
 }
 
-const RESOURCE_NOT_FOUND = -32002;
-
 function refused(status: number, body: ErrorBody, locale: Ctx["locale"]): Refused {
   const code =
-    status === 422 ? ErrorCode.InvalidParams : status === 404 ? RESOURCE_NOT_FOUND : status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidRequest;
+    status === 422 || status === 404 ? ProtocolErrorCode.InvalidParams : status >= 500 ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidRequest;
   const message = typeof body.detail === "string" ? body.detail : t(locale, "VALIDATION_FAILED");
   return new Refused(code, message, { status, ...body });
 }
@@ -208,7 +206,7 @@ async function orRefused<T>(ctx: Ctx, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof Refused) throw err;
+    if (err instanceof Refused || err instanceof ProtocolError) throw err;
     const { status, body } = errorAnswer(err, ctx.locale);
     throw refused(status, body, ctx.locale);
   }
@@ -229,7 +227,7 @@ function findResource(ctx: Ctx, uri: string): { def: ResourceDef; query: Record<
   } catch {}
   const path = url?.pathname.replace(/\/$/, "") ?? "";
   const def = url?.protocol === CLUB_SCHEME ? RESOURCES.find((r) => r.path === path) : undefined;
-  if (!url || !def) throw new Refused(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  if (!url || !def) throw new ResourceNotFoundError(uri);
   if (url.hostname.toLowerCase() !== ctx.clubId.toLowerCase()) throw new Forbidden("CLUB_FORBIDDEN");
   return { def, query: Object.fromEntries(url.searchParams) };
 }
@@ -264,52 +262,51 @@ const promptInfo = (def: PromptDef) => ({
 /** Fills a prompt in, its arguments parsed like a tool's (422 items under `body`); the audit row names it. */
 async function getPrompt(ctx: Ctx, request: Request, name: string, args: unknown): Promise<GetPromptResult> {
   const def = PROMPT_BY_NAME.get(name);
-  if (!def) throw new Refused(ErrorCode.InvalidParams, `Unknown prompt: ${name}`);
+  if (!def) throw new Refused(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
   const state = getState(request);
   if (state) state.tool = def.name;
   const text = await orRefused(ctx, () => def.run(ctx, parsed(ctx, def.args, args ?? {}, "body")));
   return { description: def.description, messages: [{ role: "user", content: { type: "text", text } }] };
 }
 
-type Method =
-  | typeof ListToolsRequestSchema
-  | typeof CallToolRequestSchema
-  | typeof ListResourcesRequestSchema
-  | typeof ListResourceTemplatesRequestSchema
-  | typeof ReadResourceRequestSchema
-  | typeof ListPromptsRequestSchema
-  | typeof GetPromptRequestSchema;
+type Answered = "tools/list" | "tools/call" | "resources/list" | "resources/templates/list" | "resources/read" | "prompts/list" | "prompts/get";
+type ParamsOf<M extends Answered> = NonNullable<RequestTypeMap[M]["params"]>;
+
+/** The SDK's schema of each method's params, by its type name. */
+const PARAMS: Record<Answered, keyof typeof specTypeSchemas> = {
+  "tools/list": "PaginatedRequestParams",
+  "tools/call": "CallToolRequestParams",
+  "resources/list": "PaginatedRequestParams",
+  "resources/templates/list": "PaginatedRequestParams",
+  "resources/read": "ReadResourceRequestParams",
+  "prompts/list": "PaginatedRequestParams",
+  "prompts/get": "GetPromptRequestParams",
+};
 
 /**
- * Answers one method. The SDK parses a request with the handler's schema before the handler runs
- * and reports a failure as -32603 (internal error); registered under a schema that names only the
- * method, the request is parsed here, and malformed params are -32602 (invalid params).
+ * Answers one method. Registered with only a handler, the SDK reports params that fail its schema
+ * as -32603 (internal error) on the 2025 revisions; registered with the params' schema, as -32602
+ * (invalid params), which is what they are.
  */
-function answer<S extends Method>(server: McpServer, schema: S, handler: (request: z.output<S>) => ServerResult | Promise<ServerResult>) {
-  const method = schema.shape.method.value;
-  server.server.setRequestHandler(z.looseObject({ method: z.literal(method) }), (request) => {
-    const parsed = schema.safeParse(request);
-    if (!parsed.success) throw new Refused(ErrorCode.InvalidParams, `Invalid ${method} request: ${z.prettifyError(parsed.error)}`);
-    return handler(parsed.data as z.output<S>);
-  });
+function answer<M extends Answered>(server: Server, method: M, handler: (params: ParamsOf<M>) => HandlerResultTypeMap[M] | Promise<HandlerResultTypeMap[M]>) {
+  server.setRequestHandler(method, { params: specTypeSchemas[PARAMS[method]] }, (params) => handler(params as ParamsOf<M>));
 }
 
-function buildServer(ctx: Ctx, request: Request): McpServer {
+/** The low-level handlers: McpServer's own would check a tool's arguments itself, in English (see callTool). */
+function buildServer(ctx: Ctx, request: Request): Server {
   const capabilities = { tools: {}, resources: {}, prompts: {} };
-  const server = new McpServer({ name: "club-api", version: "1.0" }, { capabilities, instructions: INSTRUCTIONS });
-  // The low-level handlers: McpServer's own would check the arguments itself, in English (see
-  // callTool), and answer an unreadable resource URI with -32603.
-  answer(server, ListToolsRequestSchema, () => ({ tools: listedTools() }));
-  answer(server, CallToolRequestSchema, ({ params }) => callTool(ctx, request, params.name, params.arguments));
+  const server = new Server({ name: "club-api", version: "1.0" }, { capabilities, instructions: INSTRUCTIONS });
+  answer(server, "tools/list", () => ({ tools: listedTools() }));
+  answer(server, "tools/call", (params) => callTool(ctx, request, params.name, params.arguments));
   const fixed = RESOURCES.filter((def) => !def.query);
   const templates = RESOURCES.filter((def) => def.query);
-  answer(server, ListResourcesRequestSchema, () => ({ resources: fixed.map((def) => ({ uri: resourceUri(ctx.clubId, def), ...resourceInfo(def) })) }));
-  answer(server, ListResourceTemplatesRequestSchema, () => ({
+  answer(server, "resources/list", () => ({ resources: fixed.map((def) => ({ uri: resourceUri(ctx.clubId, def), ...resourceInfo(def) })) }));
+  answer(server, "resources/templates/list", () => ({
     resourceTemplates: templates.map((def) => ({ uriTemplate: resourceUri(ctx.clubId, def), ...resourceInfo(def) })),
   }));
-  answer(server, ReadResourceRequestSchema, ({ params }) => readResource(ctx, request, params.uri));
-  answer(server, ListPromptsRequestSchema, () => ({ prompts: PROMPTS.map(promptInfo) }));
-  answer(server, GetPromptRequestSchema, ({ params }) => getPrompt(ctx, request, params.name, params.arguments));
+  answer(server, "resources/read", (params) => readResource(ctx, request, params.uri));
+  answer(server, "prompts/list", () => ({ prompts: PROMPTS.map(promptInfo) }));
+  answer(server, "prompts/get", (params) => getPrompt(ctx, request, params.name, params.arguments));
   return server;
 }
 
@@ -341,17 +338,29 @@ export async function handleMcp(ctx: Ctx, request: Request, parsedBody: unknown)
     const { status, body } = errorAnswer(refused, ctx.locale);
     return json(status, withRequestId(body, state?.requestId), { allow: ALLOW });
   }
+  const authInfo = {
+    token: ctx.actor.keyPrefix ?? "session",
+    clientId: ctx.actor.adminId ?? "system",
+    scopes: Object.entries(ctx.actor.scopes).map(([a, l]) => `${a}:${l}`),
+    extra: { ctx },
+  };
+  if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { authInfo, parsedBody });
+  // 2025-11-25 and earlier: one server per request over the stateless transport, answered as JSON.
   const server = buildServer(ctx, request);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
-  const actor = ctx.actor;
-  return transport.handleRequest(request, {
-    parsedBody,
-    authInfo: {
-      token: actor.keyPrefix ?? "session",
-      clientId: actor.adminId ?? "system",
-      scopes: Object.entries(actor.scopes).map(([a, l]) => `${a}:${l}`),
-      extra: { caller: actor },
-    },
-  });
+  return transport.handleRequest(request, { parsedBody, authInfo });
 }
+
+/**
+ * The 2026-07-28 revision (stateless: each request carries its version in `_meta`, `server/discover`
+ * instead of the handshake), one server per request made from the caller handed over in `authInfo`.
+ */
+const modern = createMcpHandler(
+  ({ authInfo, requestInfo }) => {
+    const ctx = authInfo?.extra?.ctx as Ctx | undefined;
+    if (!ctx || !requestInfo) throw new Error("an MCP request reached the server without its caller");
+    return buildServer(ctx, requestInfo);
+  },
+  { legacy: "reject" },
+);

@@ -1,24 +1,47 @@
-// An MCP client (the official SDK's) talking to the real app through `app.handle`, with a key.
+// An MCP client (the official SDK's) talking to the real app through `app.handle`, with a key: the
+// first generation (@modelcontextprotocol/sdk 1.x, protocol 2025-11-25 after an `initialize`
+// handshake) unless a test asks for the second (@modelcontextprotocol/client 2.x pinned to the
+// stateless revision 2026-07-28, which starts with `server/discover`).
 import { afterAll, beforeAll } from "bun:test";
+import { Client as Client2026, StreamableHTTPClientTransport as Transport2026 } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { setup, type TestEnv } from "../helpers";
 
-/** `key: null` connects without credentials (to see the refusal). */
-export async function mcpClient(env: TestEnv, key: string | null = env.key) {
-  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+/** The stateless revision the second generation speaks. */
+export const MODERN = "2026-07-28";
+
+type Revision = typeof MODERN | "2025-11-25";
+
+/** Either generation's client: what the helpers below use of it. */
+export type AnyClient = Client | Client2026;
+
+function transportInit(env: TestEnv, key: string | null) {
+  return {
     requestInit: key ? { headers: { authorization: `Bearer ${key}` } } : undefined,
-    fetch: (url, init) => env.app.handle(new Request(url, init)),
-  });
+    fetch: (url: string | URL, init?: RequestInit) => env.app.handle(new Request(url, init)),
+  };
+}
+
+/** `key: null` connects without credentials (to see the refusal). The first generation's is the last overload (`ReturnType`'s). */
+export async function mcpClient(env: TestEnv, key: string | null, revision: typeof MODERN): Promise<Client2026>;
+export async function mcpClient(env: TestEnv, key?: string | null): Promise<Client>;
+export async function mcpClient(env: TestEnv, key: string | null = env.key, revision: Revision = "2025-11-25"): Promise<AnyClient> {
+  const url = new URL("http://localhost/mcp");
+  if (revision === MODERN) {
+    const client = new Client2026({ name: "test", version: "1.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await client.connect(new Transport2026(url, transportInit(env, key)));
+    return client;
+  }
   const client = new Client({ name: "test", version: "1.0" });
-  await client.connect(transport);
+  await client.connect(new StreamableHTTPClientTransport(url, transportInit(env, key)));
   return client;
 }
 
-const listed = new WeakSet<Client>();
+const listed = new WeakSet<AnyClient>();
 
 /** `tools/list`, after which the SDK checks each tool answer of this client against its outputSchema. */
-export async function listTools(client: Client) {
+export async function listTools(client: AnyClient) {
   const answer = await client.listTools();
   listed.add(client);
   return answer;
@@ -29,7 +52,7 @@ export async function listTools(client: Client) {
  * a refusal. The client has listed the tools first, so the SDK checks the tool's
  * `structuredContent` against its outputSchema (an answer that breaks its promise fails the test).
  */
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}) {
+export async function callTool(client: AnyClient, name: string, args: Record<string, unknown> = {}) {
   if (!listed.has(client)) await listTools(client);
   const res = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { type: string; text: string }[] };
   const text = res.content[0]?.text ?? "";

@@ -114,14 +114,14 @@ describe("resources", () => {
     expect(log.body.items.map((r: { tool: string }) => r.tool)).toContain(uri("/members?search=quux"));
   });
 
-  it("another club's URI is refused as the API refuses it (CLUB_FORBIDDEN); an unknown one is -32002", async () => {
+  it("another club's URI is refused as the API refuses it (CLUB_FORBIDDEN); an unknown one is not found: -32602 with its uri (the revision of 2026-07-28, on every revision)", async () => {
     const other = await s.env.otherClub();
     expect(await rpcError(s.client.readResource({ uri: `club://${other.club_id}/members` }))).toMatchObject({
       code: -32600,
       data: { status: 403, code: "CLUB_FORBIDDEN" },
     });
     for (const unknown of [uri("/nothing"), "https://example.org/", "not a uri"]) {
-      expect(await rpcError(s.client.readResource({ uri: unknown }))).toMatchObject({ code: -32002, data: { uri: unknown } });
+      expect(await rpcError(s.client.readResource({ uri: unknown }))).toMatchObject({ code: -32602, data: { uri: unknown } });
     }
   });
 });

@@ -21,7 +21,7 @@ const HEAVY = {
   passkit: pkg("passkit-generator"),
   forge: pkg("node-forge"),
   jose: pkg("jose"),
-  mcp: pkg("@modelcontextprotocol/sdk"),
+  mcp: pkg("@modelcontextprotocol/server"),
 } as const;
 type Heavy = keyof typeof HEAVY;
 
