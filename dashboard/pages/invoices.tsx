@@ -134,10 +134,10 @@ async function list(input: PageInput, problems: Problems = NO_PROBLEMS, query = 
       {result.items.length ? (
         <RecordTable
           columns={[
-            { label: tt.number },
+            { label: tt.number, class: "nowrap" },
             { label: tt.member, class: "wrap" },
-            { label: tt.issued, class: "hide-small" },
-            { label: tt.due },
+            { label: tt.issued, class: "nowrap hide-small" },
+            { label: tt.due, class: "nowrap" },
             { label: tt.amount, class: "num" },
             { label: tt.paid, class: "num" },
             { label: tt.status },
@@ -288,7 +288,7 @@ async function newForm(input: PageInput, values: NewValues, problems: Problems):
         {values.lines.map((line, i) => (
           <div class="fields">
             <Field name={`line${i}_label`} label={`${tt.label} ${i + 1}`} value={line.label} autocomplete="off" />
-            <Field name={`line${i}_amount`} label={fill(tt.lineAmount, { currency })} inputmode="decimal" value={line.amount} />
+            <Field name={`line${i}_amount`} label={fill(tt.lineAmount, { currency, n: i + 1 })} inputmode="decimal" value={line.amount} />
           </div>
         ))}
       </fieldset>

@@ -1,6 +1,6 @@
 // The texts of the dashboard's invoices page (dashboard/pages/invoices.tsx) and of the invoices
 // section of a member's page (dashboard/pages/member.tsx), in the four languages a club can choose.
-// Placeholders: {number}, {name}, {currency}.
+// Placeholders: {number}, {name}, {currency}, {n}.
 import type { Plural } from "./dashboard";
 import type { Locale } from "./messages";
 
@@ -102,7 +102,7 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     lines: "Lignes",
     linesHint: "Un libellé et un montant par ligne (négatif pour un rabais) ; les lignes vides sont ignorées.",
     label: "Libellé",
-    lineAmount: "Montant ({currency})",
+    lineAmount: "Montant {n} ({currency})",
     dueOn: "Échéance",
     dueHint: "Par défaut : 30 jours après aujourd'hui.",
     create: "Créer la facture",
@@ -149,7 +149,7 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     lines: "Lines",
     linesHint: "A label and an amount per line (negative for a discount); empty lines are left out.",
     label: "Label",
-    lineAmount: "Amount ({currency})",
+    lineAmount: "Amount {n} ({currency})",
     dueOn: "Due date",
     dueHint: "By default: 30 days from today.",
     create: "Create the invoice",
@@ -197,7 +197,7 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     lines: "Zeilen",
     linesHint: "Eine Bezeichnung und ein Betrag pro Zeile (negativ für einen Rabatt); leere Zeilen werden übergangen.",
     label: "Bezeichnung",
-    lineAmount: "Betrag ({currency})",
+    lineAmount: "Betrag {n} ({currency})",
     dueOn: "Fällig am",
     dueHint: "Standard: 30 Tage ab heute.",
     create: "Rechnung erstellen",
@@ -245,7 +245,7 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     lines: "Righe",
     linesHint: "Una descrizione e un importo per riga (negativo per uno sconto); le righe vuote sono ignorate.",
     label: "Descrizione",
-    lineAmount: "Importo ({currency})",
+    lineAmount: "Importo {n} ({currency})",
     dueOn: "Scadenza",
     dueHint: "Predefinita: 30 giorni da oggi.",
     create: "Crea la fattura",
