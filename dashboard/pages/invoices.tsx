@@ -16,6 +16,7 @@ import { listTiers } from "../../lib/tiers";
 import { replyResponse } from "../../server/reply";
 import { cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields, textOf } from "../components/form";
 import { RecordTable } from "../components/record-table";
+import { Pager } from "../components/pager";
 import { day, money } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
@@ -85,27 +86,21 @@ async function list(input: PageInput, problems: Problems = NO_PROBLEMS, query = 
   const canSend = input.can(sendInvoice.scope);
   const canCancel = input.can(cancelInvoice.scope);
   const canSeeMembers = input.can(listMembers.scope);
-  const rowActions = (i: (typeof result.items)[number]) => (
+  /** A row's button: its form posts to the action, with the list to come back to. */
+  const button = (i: Invoice, name: "send" | "cancel", confirm?: string) => (
+    <form method="post" action={`/admin/invoices/${i.id}/${name}`} class="inline" data-confirm={confirm}>
+      <CsrfField token={input.csrf} />
+      <input type="hidden" name="back" value={here} />
+      <button type="submit" class={name === "send" ? "secondary" : "danger"} aria-label={fill(name === "send" ? tt.sendOf : tt.cancelOf, { number: i.number })}>
+        {name === "send" ? tt.send : tt.cancel}
+      </button>
+    </form>
+  );
+  const rowActions = (i: Invoice) => (
     <div class="row-actions">
       <PdfLink invoice={i} tt={tt} />
-      {canSend && i.status !== "cancelled" ? (
-        <form method="post" action={`/admin/invoices/${i.id}/send`} class="inline">
-          <CsrfField token={input.csrf} />
-          <input type="hidden" name="back" value={here} />
-          <button type="submit" class="secondary" aria-label={fill(tt.sendOf, { number: i.number })}>
-            {tt.send}
-          </button>
-        </form>
-      ) : null}
-      {canCancel && i.status === "open" && i.paid_cents === 0 ? (
-        <form method="post" action={`/admin/invoices/${i.id}/cancel`} class="inline" data-confirm={fill(tt.cancelConfirm, { number: i.number })}>
-          <CsrfField token={input.csrf} />
-          <input type="hidden" name="back" value={here} />
-          <button type="submit" class="danger" aria-label={fill(tt.cancelOf, { number: i.number })}>
-            {tt.cancel}
-          </button>
-        </form>
-      ) : null}
+      {canSend && i.status !== "cancelled" ? button(i, "send") : null}
+      {canCancel && i.status === "open" && i.paid_cents === 0 ? button(i, "cancel", fill(tt.cancelConfirm, { number: i.number })) : null}
     </div>
   );
   return input.page(
@@ -159,21 +154,7 @@ async function list(input: PageInput, problems: Problems = NO_PROBLEMS, query = 
       ) : (
         <p class="card">{tt.empty}</p>
       )}
-      {pages > 1 ? (
-        <nav class="pager" aria-label={fill(t.pageOf, { page, pages })}>
-          {page > 1 ? (
-            <a href={listLink(tab, page - 1)} rel="prev">
-              {t.previous}
-            </a>
-          ) : null}
-          <span>{fill(t.pageOf, { page, pages })}</span>
-          {page < pages ? (
-            <a href={listLink(tab, page + 1)} rel="next">
-              {t.next}
-            </a>
-          ) : null}
-        </nav>
-      ) : null}
+      {pages > 1 ? <Pager t={t} page={page} pages={pages} link={(p) => listLink(tab, p)} /> : null}
     </Fragment>,
     { status: problems.status },
   );

@@ -6,9 +6,10 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { invoices } from "../../db/schema";
 import type { ClubRow } from "../clubs/internal";
+import { toInvoice } from "../invoices";
 import { invoiceTransfer } from "../invoices/payment-part";
 import { todayUtc } from "../days";
-import type { MemberPageInvoice } from "./schemas";
+import { MemberPageInvoice } from "./schemas";
 
 /** The most invoices the page lists (newest first): a member has a few a year. */
 export const PAGE_INVOICES = 20;
@@ -31,17 +32,12 @@ export async function memberPageInvoices(
     .orderBy(desc(invoices.issued_on), desc(invoices.number))
     .limit(PAGE_INVOICES);
   const today = todayUtc();
-  return rows.map((row) => ({
-    id: row.id,
-    number: row.number,
-    status: row.status as MemberPageInvoice["status"],
-    overdue: row.status === "open" && row.due_on < today,
-    issued_on: row.issued_on,
-    due_on: row.due_on,
-    amount_cents: row.amount_cents,
-    paid_cents: row.paid_cents,
-    currency: row.currency,
-    pdf_url: myInvoicePdfUrl(baseUrl, token, row.id),
-    bank_transfer: row.status === "open" ? invoiceTransfer(club, row) : null,
-  }));
+  // The Invoice as the API shows it, cut to what the page needs (the schema keeps its fields only).
+  return rows.map((row) =>
+    MemberPageInvoice.parse({
+      ...toInvoice(row, baseUrl, today),
+      pdf_url: myInvoicePdfUrl(baseUrl, token, row.id),
+      bank_transfer: row.status === "open" ? invoiceTransfer(club, row) : null,
+    }),
+  );
 }

@@ -2,7 +2,7 @@
 // answers (the HTML page /m/<token> draws the same), and the bodies of its actions.
 import { z } from "zod";
 import { dateTimeOutput, emailLine, oneLine } from "../schema-types";
-import { INVOICE_STATUSES } from "../invoices/schemas";
+import { Invoice } from "../invoices/schemas";
 import { STATUSES } from "../members/schemas";
 
 const date = () => z.iso.date().meta({ format: "date" });
@@ -23,18 +23,19 @@ export const BankTransfer = z
   .meta({ id: "BankTransfer" });
 export type BankTransfer = z.infer<typeof BankTransfer>;
 
-/** One of the member's invoices on their page, with its PDF and, while open, how to pay it. */
-export const MemberPageInvoice = z
-  .object({
-    id: z.string(),
-    number: z.string(),
-    status: z.enum(INVOICE_STATUSES),
-    overdue: z.boolean().meta({ description: "Open and past `due_on` (UTC)." }),
-    issued_on: date(),
-    due_on: date(),
-    amount_cents: z.int(),
-    paid_cents: z.int(),
-    currency: z.string(),
+/** One of the member's invoices on their page (the Invoice's figures), with its PDF and, while open, how to pay it. */
+export const MemberPageInvoice = Invoice.pick({
+  id: true,
+  number: true,
+  status: true,
+  overdue: true,
+  issued_on: true,
+  due_on: true,
+  amount_cents: true,
+  paid_cents: true,
+  currency: true,
+})
+  .extend({
     pdf_url: z.string().meta({ description: "The invoice as a PDF, at an address of this page (no key needed)." }),
     bank_transfer: BankTransfer.nullable().meta({
       description: "While open and the club has a payout account: the account, the invoice's reference and what is left to pay.",
