@@ -128,6 +128,7 @@ async function list(input: PageInput, problems: Problems = NO_PROBLEMS, query = 
       </p>
       {result.items.length ? (
         <RecordTable
+          compact
           columns={[
             { label: tt.number, class: "nowrap" },
             { label: tt.member, class: "wrap" },

@@ -311,6 +311,7 @@ async function memberInvoices(input: PageInput, memberId: string): Promise<Html>
       <h2 id="invoices">{tt.memberInvoices}</h2>
       {invoices.items.length ? (
         <RecordTable
+          compact
           columns={[{ label: tt.number }, { label: tt.due }, { label: tt.amount, class: "num" }, { label: tt.status }, { label: tt.pdf, actions: true }]}
           rows={invoices.items.map((i) => [
             i.number,
