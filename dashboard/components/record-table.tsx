@@ -11,10 +11,11 @@ export type Column = {
   actions?: true;
 };
 
-export function RecordTable(props: { columns: Column[]; rows: Child[][] }): Html {
+/** `compact`: on a phone each cell's label stands before its value on the same line (short values: figures, dates). */
+export function RecordTable(props: { columns: Column[]; rows: Child[][]; compact?: boolean }): Html {
   return (
     <div class="table-wrap">
-      <table class="stacked">
+      <table class={props.compact ? "stacked compact" : "stacked"}>
         <thead>
           <tr>
             {props.columns.map((c) => (

@@ -8,6 +8,7 @@ import { fill, plural } from "../../lib/i18n/dashboard";
 import { AUDIT_TEXTS, type AuditTexts } from "../../lib/i18n/dashboard-audit";
 import { check, Field, type Problems } from "../components/form";
 import { RecordTable } from "../components/record-table";
+import { Pager } from "../components/pager";
 import { instant, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { definePage, type PageInput } from "../page";
@@ -151,19 +152,7 @@ async function auditPage(input: PageInput): Promise<Response> {
       ) : (
         <p class="card">{tt.empty}</p>
       )}
-      <nav class="pager" aria-label={fill(t.pageOf, { page, pages })}>
-        {page > 1 ? (
-          <a href={pageLink(values, page - 1)} rel="prev">
-            {t.previous}
-          </a>
-        ) : null}
-        <span>{fill(t.pageOf, { page, pages })}</span>
-        {page < pages ? (
-          <a href={pageLink(values, page + 1)} rel="next">
-            {t.next}
-          </a>
-        ) : null}
-      </nav>
+      <Pager t={t} page={page} pages={pages} link={(p) => pageLink(values, p)} />
     </Fragment>,
   );
 }

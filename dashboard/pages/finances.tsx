@@ -4,13 +4,14 @@
 import { exportJournal, JournalQuery, journalTotals } from "../../lib/books/journal";
 import { listPayments, PAYMENT_KINDS, PaymentListQuery } from "../../lib/books/ledger";
 import { clubSettings } from "../../lib/clubs/internal";
-import { fill, plural } from "../../lib/i18n/dashboard";
+import { plural } from "../../lib/i18n/dashboard";
 import { FINANCES_TEXTS, type FinancesTexts } from "../../lib/i18n/dashboard-finances";
 import { MEMBERS_TEXTS } from "../../lib/i18n/dashboard-members";
 import { PAYMENT_METHODS } from "../../lib/members/schemas";
 import { replyResponse } from "../../server/reply";
 import { check, Field, Notice, type Problems, problemsOf, Select } from "../components/form";
 import { RecordTable } from "../components/record-table";
+import { Pager } from "../components/pager";
 import { day, methodName, money } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { definePage, type PageInput } from "../page";
@@ -176,19 +177,7 @@ async function financesPage(input: PageInput): Promise<Response> {
           <p class="card">{tt.empty}</p>
         )}
       </section>
-      <nav class="pager" aria-label={fill(t.pageOf, { page: q.page, pages })}>
-        {q.page > 1 ? (
-          <a href={link(values, q.page - 1)} rel="prev">
-            {t.previous}
-          </a>
-        ) : null}
-        <span>{fill(t.pageOf, { page: q.page, pages })}</span>
-        {q.page < pages ? (
-          <a href={link(values, q.page + 1)} rel="next">
-            {t.next}
-          </a>
-        ) : null}
-      </nav>
+      <Pager t={t} page={q.page} pages={pages} link={(p) => link(values, p)} />
     </Fragment>,
   );
 }

@@ -5,6 +5,8 @@
 // verb with the API's schema and scope; a payment method is chosen from PAYMENT_METHODS.
 import { z } from "zod";
 import { fill } from "../../lib/i18n/dashboard";
+import { INVOICES_TEXTS } from "../../lib/i18n/dashboard-invoices";
+import { createInvoice, listMemberInvoices } from "../../lib/invoices";
 import { type MemberAction, MEMBERS_TEXTS, type MembersTexts } from "../../lib/i18n/dashboard-members";
 import { approveMember, rejectMember } from "../../lib/join";
 import { cancelSubscription, extendMembership, getMember, markMemberPaid, reactivateMember, suspendMember, updateMember } from "../../lib/members";
@@ -25,10 +27,12 @@ import {
 import { webCardUrl } from "../../lib/passes";
 import type { Verb } from "../../lib/context";
 import { cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
+import { RecordTable } from "../components/record-table";
 import { day, instant, methodName, money, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
+import { InvoiceState, PdfLink } from "./invoices";
 import { StatusBadge, tierOptions } from "./members";
 
 type Action = {
@@ -136,6 +140,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
   const path = `/admin/members/${m.id}`;
   const actions = (Object.keys(ACTIONS) as MemberAction[]).filter((name) => ACTIONS[name].offered(m) && input.can(ACTIONS[name].verb.scope));
   const canEdit = input.can(updateMember.scope);
+  const invoices = input.can(listMemberInvoices.scope) ? await memberInvoices(input, m.id) : null;
   return input.page(
     `${m.first_name} ${m.last_name}`,
     <Fragment>
@@ -286,6 +291,7 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
           <p>{tt.noPayments}</p>
         )}
       </section>
+      {invoices}
       {canEdit ? (
         <p>
           <a href={`${path}/erase`}>{tt.erase}</a>
@@ -293,6 +299,39 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
       ) : null}
     </Fragment>,
     { status: problems.status },
+  );
+}
+
+/** The member's invoices (the latest 20; all of them on the invoices page) and the way to a new one. */
+async function memberInvoices(input: PageInput, memberId: string): Promise<Html> {
+  const tt = INVOICES_TEXTS[input.locale];
+  const invoices = await listMemberInvoices(input.ctx, { member_id: memberId, limit: 20 });
+  return (
+    <section aria-labelledby="invoices">
+      <h2 id="invoices">{tt.memberInvoices}</h2>
+      {invoices.items.length ? (
+        <RecordTable
+          compact
+          columns={[{ label: tt.number }, { label: tt.due }, { label: tt.amount, class: "num" }, { label: tt.status }, { label: tt.pdf, actions: true }]}
+          rows={invoices.items.map((i) => [
+            i.number,
+            day(i.due_on, input.locale),
+            money(i.amount_cents, i.currency, input.locale),
+            <InvoiceState invoice={i} tt={tt} />,
+            <PdfLink invoice={i} tt={tt} />,
+          ])}
+        />
+      ) : (
+        <p>{tt.memberNone}</p>
+      )}
+      {input.can(createInvoice.scope) ? (
+        <div class="actions">
+          <a class="button secondary" href={`/admin/invoices/new?member_id=${memberId}`}>
+            {tt.add}
+          </a>
+        </div>
+      ) : null}
+    </section>
   );
 }
 

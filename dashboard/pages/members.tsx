@@ -11,6 +11,7 @@ import { listMembers } from "../../lib/members";
 import { listTiers } from "../../lib/tiers";
 import { replyResponse } from "../../server/reply";
 import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
+import { Pager } from "../components/pager";
 import { day } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
@@ -109,19 +110,7 @@ async function list(input: PageInput): Promise<Html | Response> {
           </button>
         </div>
       </form>
-      <nav class="pager" aria-label={fill(t.pageOf, { page: query.page, pages })}>
-        {query.page > 1 ? (
-          <a href={pageLink(query, query.page - 1)} rel="prev">
-            {t.previous}
-          </a>
-        ) : null}
-        <span>{fill(t.pageOf, { page: query.page, pages })}</span>
-        {query.page < pages ? (
-          <a href={pageLink(query, query.page + 1)} rel="next">
-            {t.next}
-          </a>
-        ) : null}
-      </nav>
+      <Pager t={t} page={query.page} pages={pages} link={(p) => pageLink(query, p)} />
     </div>
   );
   if (input.htmx) return results;

@@ -56,6 +56,11 @@ dl.facts dd{font-family:inherit}
 .gap{margin-top:12px}
 .qr{margin:12px auto 0;background:#fff;padding:10px;max-width:240px;border:3px solid var(--secondary);border-radius:14px}
 .qr svg{display:block;width:100%;height:auto}
+ul.invoices{list-style:none;margin:0;padding:0}
+ul.invoices>li{padding:12px 0;border-top:1px solid #E5E7EB;overflow-wrap:anywhere}
+ul.invoices>li:first-child{border-top:0;padding-top:0}
+ul.invoices p{margin:0 0 4px}
+.state-overdue{color:#B91C1C;font-weight:700}
 ul.tickets{list-style:none;margin:0;padding:0}
 ul.tickets li{display:flex;justify-content:space-between;gap:10px;padding:8px 0;border-top:1px solid #E5E7EB}
 ul.tickets li>span:last-child{text-align:right}

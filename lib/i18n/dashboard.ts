@@ -4,7 +4,7 @@
 import type { Locale } from "./messages";
 
 /** The navigation's entries, one per page (a page lists itself only once it exists). */
-export const NAV_IDS = ["overview", "members", "tiers", "promo", "events", "door", "finances", "settings", "keys", "webhooks", "audit"] as const;
+export const NAV_IDS = ["overview", "members", "tiers", "promo", "events", "door", "finances", "invoices", "settings", "keys", "webhooks", "audit"] as const;
 export type NavId = (typeof NAV_IDS)[number];
 
 export type DashboardTexts = {
@@ -48,6 +48,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       events: "Événements",
       door: "Entrée",
       finances: "Finances",
+      invoices: "Factures",
       settings: "Réglages",
       keys: "Clés d'API",
       webhooks: "Webhooks",
@@ -94,6 +95,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       events: "Events",
       door: "Door",
       finances: "Finances",
+      invoices: "Invoices",
       settings: "Settings",
       keys: "API keys",
       webhooks: "Webhooks",
@@ -140,6 +142,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       events: "Veranstaltungen",
       door: "Einlass",
       finances: "Finanzen",
+      invoices: "Rechnungen",
       settings: "Einstellungen",
       keys: "API-Schlüssel",
       webhooks: "Webhooks",
@@ -186,6 +189,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       events: "Eventi",
       door: "Ingresso",
       finances: "Finanze",
+      invoices: "Fatture",
       settings: "Impostazioni",
       keys: "Chiavi API",
       webhooks: "Webhook",

@@ -48,6 +48,16 @@ export type MemberPageTexts = {
   notFoundText: string;
   problem: string;
   back: string;
+  /** The member's invoices (DESIGN.md section 20), each with its PDF; an open one with its transfer details. Placeholders: {number}, {date}, {amount}. */
+  invoices: {
+    title: string;
+    invoice: string;
+    issued: string;
+    due: string;
+    left: string;
+    states: Record<"open" | "overdue" | "paid" | "cancelled", string>;
+    pdf: string;
+  };
 };
 
 export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
@@ -112,6 +122,15 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     notFoundText: "Ce lien ne correspond à aucune page de membre. Utilisez le dernier lien reçu par e-mail.",
     problem: "Impossible de terminer",
     back: "Retour à ma page",
+    invoices: {
+      title: "Mes factures",
+      invoice: "Facture {number}",
+      issued: "Émise le {date}",
+      due: "À payer d'ici le {date}",
+      left: "Reste à payer : {amount}",
+      states: { open: "Ouverte", overdue: "En retard", paid: "Payée", cancelled: "Annulée" },
+      pdf: "Télécharger la facture {number} (PDF)",
+    },
   },
   en: {
     title: "My membership",
@@ -174,6 +193,15 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     notFoundText: "This link matches no member page. Use the latest link you received by email.",
     problem: "Could not finish",
     back: "Back to my page",
+    invoices: {
+      title: "My invoices",
+      invoice: "Invoice {number}",
+      issued: "Issued on {date}",
+      due: "To pay by {date}",
+      left: "Left to pay: {amount}",
+      states: { open: "Open", overdue: "Overdue", paid: "Paid", cancelled: "Cancelled" },
+      pdf: "Download invoice {number} (PDF)",
+    },
   },
   de: {
     title: "Meine Mitgliedschaft",
@@ -236,6 +264,15 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     notFoundText: "Dieser Link gehört zu keiner Mitgliederseite. Verwenden Sie den zuletzt per E-Mail erhaltenen Link.",
     problem: "Nicht möglich",
     back: "Zurück zu meiner Seite",
+    invoices: {
+      title: "Meine Rechnungen",
+      invoice: "Rechnung {number}",
+      issued: "Ausgestellt am {date}",
+      due: "Zahlbar bis {date}",
+      left: "Noch zu zahlen: {amount}",
+      states: { open: "Offen", overdue: "Überfällig", paid: "Bezahlt", cancelled: "Storniert" },
+      pdf: "Rechnung {number} herunterladen (PDF)",
+    },
   },
   it: {
     title: "La mia adesione",
@@ -298,5 +335,14 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
     notFoundText: "Questo link non corrisponde a nessuna pagina di socio. Usa l'ultimo link ricevuto per e-mail.",
     problem: "Impossibile completare",
     back: "Torna alla mia pagina",
+    invoices: {
+      title: "Le mie fatture",
+      invoice: "Fattura {number}",
+      issued: "Emessa il {date}",
+      due: "Da pagare entro il {date}",
+      left: "Resta da pagare: {amount}",
+      states: { open: "Aperta", overdue: "Scaduta", paid: "Pagata", cancelled: "Annullata" },
+      pdf: "Scarica la fattura {number} (PDF)",
+    },
   },
 };

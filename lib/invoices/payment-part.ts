@@ -34,6 +34,26 @@ export const printedIban = (iban: string) =>
     .trim();
 
 /**
+ * How to pay `invoice` by bank transfer (the PDF's payment part, the member's page): the club's
+ * payout account, the invoice's reference and what is left to pay (a partial payment already
+ * received is not asked again). Null when the club has no payout IBAN.
+ */
+export function invoiceTransfer(
+  club: Pick<ClubRow, "payout_iban" | "payout_beneficiary_name" | "payout_bic" | "name">,
+  invoice: Pick<InvoiceRow, "reference" | "amount_cents" | "paid_cents" | "currency">,
+): Transfer | null {
+  if (!club.payout_iban) return null;
+  return {
+    beneficiary: club.payout_beneficiary_name || club.name,
+    iban: printedIban(club.payout_iban),
+    bic: club.payout_bic || null,
+    reference: invoice.reference,
+    amount_cents: invoice.amount_cents - invoice.paid_cents,
+    currency: invoice.currency,
+  };
+}
+
+/**
  * The payment part of `invoice` for `club`. `message` is the payee's note (the invoice's number in
  * the club's language); `epc` builds the EPC payload (sepa-payment-qr-code, loaded by the caller).
  */
@@ -43,19 +63,11 @@ export function paymentPart(
   message: string,
   epc: (data: Parameters<typeof import("sepa-payment-qr-code").default>[0]) => string,
 ): PaymentPart {
-  if (!club.payout_iban) return { kind: "none", why: "noIban" };
+  const transfer = invoiceTransfer(club, invoice);
+  if (!transfer || !club.payout_iban) return { kind: "none", why: "noIban" };
   const iban = electronicIban(club.payout_iban);
-  // What is left to pay: a partial payment already received is not asked again.
-  const due = invoice.amount_cents - invoice.paid_cents;
-  const beneficiary = club.payout_beneficiary_name || club.name;
-  const transfer: Transfer = {
-    beneficiary,
-    iban: printedIban(iban),
-    bic: club.payout_bic || null,
-    reference: invoice.reference,
-    amount_cents: due,
-    currency: invoice.currency,
-  };
+  const due = transfer.amount_cents;
+  const beneficiary = transfer.beneficiary;
   const country = ibanCountry(iban);
   if ((country === "CH" || country === "LI") && (invoice.currency === "CHF" || invoice.currency === "EUR")) {
     if (!club.address || !club.postal_code || !club.city || !club.country) return { kind: "text", why: "address", transfer };

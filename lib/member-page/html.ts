@@ -14,7 +14,7 @@ import { type Locale, t } from "../i18n";
 import { MEMBER_PAGE_TEXTS, type MemberPageTexts } from "../i18n/member-page";
 import type { FileReply, RedirectReply } from "../reply";
 import { memberPageUrl } from "../members/internal";
-import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, postForm as form, topHeader, transferDetails } from "../html/layout";
+import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, money, postForm as form, topHeader, transferDetails } from "../html/layout";
 import {
   confirmEmailChange,
   getMemberPage,
@@ -63,6 +63,11 @@ function body(
       : `<p class="muted">${escapeHtml(tx.renewNone)}${club.contact_email ? ` <a href="mailto:${escapeHtml(club.contact_email)}">${escapeHtml(club.contact_email)}</a>` : ""}</p>`;
   const bt = transfer?.bank_transfer;
   const transferBlock = bt ? transferDetails(bt, tx.transfer, locale) : "";
+  const invoices = page.invoices.length
+    ? `<section id="invoices" aria-labelledby="h-invoices"><h2 id="h-invoices">${escapeHtml(tx.invoices.title)}</h2><ul class="invoices">${page.invoices
+        .map((i) => invoiceItem(i, tx, locale))
+        .join("")}</ul></section>`
+    : "";
   const wallets = [
     `<a class="button" href="${escapeHtml(card.web)}">${escapeHtml(tx.openCard)}</a>`,
     card.apple ? `<a class="button dark" href="${escapeHtml(card.apple)}">${escapeHtml(tx.addApple)}</a>` : "",
@@ -85,6 +90,7 @@ ${topHeader(club.name, `${m.first_name} ${m.last_name}`, club.logo_url)}
 ${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ""}
 <section aria-labelledby="h-membership"><h2 id="h-membership">${escapeHtml(tx.title)}</h2><p>${escapeHtml(validity)}</p>${m.tier_name ? `<p class="muted">${escapeHtml(tx.tier)} : ${escapeHtml(m.tier_name)}</p>` : ""}</section>
 <section id="renew" aria-labelledby="h-renew"><h2 id="h-renew">${escapeHtml(tx.renew)}</h2>${renew}${transferBlock}</section>
+${invoices}
 <section aria-labelledby="h-card"><h2 id="h-card">${escapeHtml(tx.card)}</h2>${wallets}</section>
 ${auto}
 <section aria-labelledby="h-name"><h2 id="h-name">${escapeHtml(tx.name)}</h2>${form(
@@ -100,6 +106,21 @@ ${auto}
 <section aria-labelledby="h-data"><h2 id="h-data">${escapeHtml(tx.data)}</h2><p class="muted">${escapeHtml(tx.dataText)}</p><a class="button plain" href="${escapeHtml(`${baseUrl}/api/public/manage/${token}/data-export`)}" download="data.json">${escapeHtml(tx.download)}</a></section>
 <section aria-labelledby="h-erasure"><h2 id="h-erasure">${escapeHtml(tx.erasure)}</h2>${erasure}</section>
 </main></div>`;
+}
+
+/** One of the member's invoices: number, dates, amount and state, its PDF, and while open how to pay it. */
+function invoiceItem(i: MemberPage["invoices"][number], tx: MemberPageTexts, locale: Locale): string {
+  const date = (d: string) => formatDate(d, locale, null);
+  const state = i.overdue ? "overdue" : i.status;
+  const p = { number: i.number, date: date(i.issued_on), amount: money(i.amount_cents - i.paid_cents, i.currency, locale) };
+  const lines = [
+    `<strong>${escapeHtml(fill(tx.invoices.invoice, p))}</strong> · ${escapeHtml(money(i.amount_cents, i.currency, locale))} · <span class="state state-${state}">${escapeHtml(tx.invoices.states[state])}</span>`,
+    escapeHtml(fill(tx.invoices.issued, p)),
+    ...(i.status === "open" ? [escapeHtml(fill(tx.invoices.due, { date: date(i.due_on) }))] : []),
+    ...(i.status === "open" && i.paid_cents > 0 ? [escapeHtml(fill(tx.invoices.left, p))] : []),
+  ];
+  const pdf = `<a class="button plain" href="${escapeHtml(i.pdf_url)}" download>${escapeHtml(fill(tx.invoices.pdf, p))}</a>`;
+  return `<li><p>${lines[0]}</p><p class="muted">${lines.slice(1).join("<br>")}</p>${pdf}${i.bank_transfer ? transferDetails(i.bank_transfer, tx.transfer, locale) : ""}</li>`;
 }
 
 const DONE = ["name", "email", "email_confirmed", "auto_renewal", "erasure", "renewed"] as const;

@@ -7,7 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import { and, eq, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Queryable } from "../../db";
-import { members, remindersSent, tiers } from "../../db/schema";
+import { invoices, members, remindersSent, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
 import { type Ctx, type PublicCtx, systemCtx, verb } from "../context";
@@ -16,6 +16,9 @@ import { asLocale } from "../i18n";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
 import { queueJoinMail } from "./mails";
+import { memberPageInvoices } from "./invoices";
+import { invoiceDocument } from "../invoices/pdf";
+import type { FileReply } from "../reply";
 import { clubSender, queueMail } from "../mail";
 import { brandedBody, fillText } from "../mail/layout";
 import { queuePassUpdate, walletUrls } from "../passes";
@@ -71,7 +74,7 @@ export const stripeOf = (ctx: PublicCtx): StripeSettings | null => ctx.site?.str
 
 const onSubscription = (m: MemberRow) => m.payment_mode === "subscription";
 
-function pageOf(ctx: PublicCtx, m: MemberRow, club: ClubRow, tierName: string | null): MemberPage {
+async function pageOf(ctx: PublicCtx, token: string, m: MemberRow, club: ClubRow, tierName: string | null): Promise<MemberPage> {
   const view = clubCardView(club);
   const wallets = walletUrls(ctx, m.pass_serial_number);
   return {
@@ -97,6 +100,7 @@ function pageOf(ctx: PublicCtx, m: MemberRow, club: ClubRow, tierName: string | 
       contact_email: club.contact_email,
     },
     card: { web: wallets.web, apple: wallets.apple, google: wallets.google },
+    invoices: await memberPageInvoices(ctx.db.read, ctx.baseUrl, token, m, club),
     payment_methods: paymentMethods(club, !!stripeOf(ctx)),
   };
 }
@@ -110,7 +114,7 @@ async function tierNameOf(q: Queryable, m: MemberRow): Promise<string | null> {
 /** The member's page. */
 export async function getMemberPage(ctx: PublicCtx, token: string): Promise<MemberPage> {
   const { m, club } = await memberOf(ctx, ctx.db.read, token);
-  return pageOf(ctx, m, club, await tierNameOf(ctx.db.read, m));
+  return pageOf(ctx, token, m, club, await tierNameOf(ctx.db.read, m));
 }
 
 /** Corrects the member's first and last name (a history row `update` naming the fields, by the member). */
@@ -155,7 +159,7 @@ export async function updateMemberName(ctx: PublicCtx, token: string, given: Mem
     await queuePassUpdate(t, m.club_id, [m.id], "member_page");
     return { m, club, after };
   });
-  return pageOf(ctx, after ?? m, club, await tierNameOf(ctx.db.read, m));
+  return pageOf(ctx, token, after ?? m, club, await tierNameOf(ctx.db.read, m));
 }
 
 /**
@@ -408,13 +412,30 @@ export async function setAutoRenewal(ctx: PublicCtx, token: string, input: { ena
     await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: input.enabled ? "auto_renewal_on" : "auto_renewal_off", from: m, to: after });
     return { after, club };
   });
-  return pageOf(ctx, after, club, await tierNameOf(ctx.db.read, after));
+  return pageOf(ctx, token, after, club, await tierNameOf(ctx.db.read, after));
 }
 
 /** Everything the club holds about the member (GDPR art. 15), the document an admin's export gives. */
 export async function exportMyData(ctx: PublicCtx, token: string): Promise<MemberDataExport> {
   const { m } = await memberOf(ctx, ctx.db.read, token);
   return memberDataDocument(ctx.db.read, m.club_id, m.id);
+}
+
+/**
+ * One of the member's own invoices as a PDF (the admin's GET invoices/<id>/pdf draws the same), at
+ * an address of their page: the page's token is the key. Another member's invoice, or none, is
+ * the same plain 404 as a wrong token (INVOICE_NOT_FOUND).
+ */
+export async function myInvoicePdf(ctx: PublicCtx, token: string, invoiceId: string): Promise<FileReply> {
+  const { m } = await memberOf(ctx, ctx.db.read, token);
+  const [row] = await ctx.db.read
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.club_id, m.club_id), eq(invoices.member_id, m.id), eq(invoices.id, invoiceId.toLowerCase())))
+    .limit(1);
+  if (!row) throw new NotFound("INVOICE_NOT_FOUND");
+  const { bytes, filename } = await invoiceDocument(ctx.db, row);
+  return { body: bytes, contentType: "application/pdf", filename, headers: { "cache-control": "private, no-store", "referrer-policy": "no-referrer" } };
 }
 
 /** Records the member's request to be erased (GDPR art. 17): the admin sees it and decides (DELETE members/<id>). Asking again keeps the first date. */

@@ -2,9 +2,47 @@
 // answers (the HTML page /m/<token> draws the same), and the bodies of its actions.
 import { z } from "zod";
 import { dateTimeOutput, emailLine, oneLine } from "../schema-types";
+import { Invoice } from "../invoices/schemas";
 import { STATUSES } from "../members/schemas";
 
 const date = () => z.iso.date().meta({ format: "date" });
+
+/** How to pay by bank transfer: the club's payout details and the member's creditor reference (renewal and join alike). */
+export const BankTransfer = z
+  .object({
+    beneficiary: z.string().nullable(),
+    iban: z.string(),
+    bic: z.string().nullable(),
+    reference: z.string().meta({
+      description:
+        "Give it with the transfer: an ISO 11649 creditor reference (RF...), or an invoice's QR reference (27 digits) for an invoice paid to a QR-IBAN.",
+    }),
+    amount_cents: z.int(),
+    currency: z.string(),
+  })
+  .meta({ id: "BankTransfer" });
+export type BankTransfer = z.infer<typeof BankTransfer>;
+
+/** One of the member's invoices on their page (the Invoice's figures), with its PDF and, while open, how to pay it. */
+export const MemberPageInvoice = Invoice.pick({
+  id: true,
+  number: true,
+  status: true,
+  overdue: true,
+  issued_on: true,
+  due_on: true,
+  amount_cents: true,
+  paid_cents: true,
+  currency: true,
+})
+  .extend({
+    pdf_url: z.string().meta({ description: "The invoice as a PDF, at an address of this page (no key needed)." }),
+    bank_transfer: BankTransfer.nullable().meta({
+      description: "While open and the club has a payout account: the account, the invoice's reference and what is left to pay.",
+    }),
+  })
+  .meta({ id: "MemberPageInvoice" });
+export type MemberPageInvoice = z.infer<typeof MemberPageInvoice>;
 
 export const MemberPage = z
   .object({
@@ -34,6 +72,7 @@ export const MemberPage = z
       apple: z.string().nullable(),
       google: z.string().nullable(),
     }),
+    invoices: z.array(MemberPageInvoice).meta({ description: "The member's invoices, newest first (the latest 20)." }),
     payment_methods: z.array(z.string()).meta({
       description: "What `renew` takes now: `stripe` when card payments are configured and enabled, `bank_transfer` when the club has a payout IBAN.",
     }),
@@ -70,18 +109,6 @@ export const RenewRequest = z
       .meta({ description: "With `stripe`: renew automatically (where the club allows it; default: the club's `subscription_default`)." }),
   })
   .meta({ id: "RenewRequest", examples: [{ payment_method: "bank_transfer" }] });
-/** How to pay by bank transfer: the club's payout details and the member's creditor reference (renewal and join alike). */
-export const BankTransfer = z
-  .object({
-    beneficiary: z.string().nullable(),
-    iban: z.string(),
-    bic: z.string().nullable(),
-    reference: z.string().meta({ description: "ISO 11649 creditor reference (RF...): give it with the transfer." }),
-    amount_cents: z.int(),
-    currency: z.string(),
-  })
-  .meta({ id: "BankTransfer" });
-export type BankTransfer = z.infer<typeof BankTransfer>;
 export const RenewAnswer = z
   .object({
     payment_method: z.string(),

@@ -1,0 +1,256 @@
+// The texts of the dashboard's invoices page (dashboard/pages/invoices.tsx) and of the invoices
+// section of a member's page (dashboard/pages/member.tsx), in the four languages a club can choose.
+// Placeholders: {number}, {name}, {currency}, {n}.
+import type { Plural } from "./dashboard";
+import type { Locale } from "./messages";
+
+export const INVOICE_TABS = ["open", "overdue", "paid", "cancelled", "all"] as const;
+export type InvoicesTab = (typeof INVOICE_TABS)[number];
+
+export type InvoicesTexts = {
+  intro: string;
+  tabsLabel: string;
+  tabs: Record<InvoicesTab, string>;
+  /** How many invoices the tab holds (`{n}`). */
+  found: Plural;
+  empty: string;
+  number: string;
+  member: string;
+  issued: string;
+  due: string;
+  amount: string;
+  paid: string;
+  status: string;
+  dunning: string;
+  actions: string;
+  /** An invoice's state as a badge: `overdue` is an open one past its due date. */
+  states: Record<"open" | "overdue" | "paid" | "cancelled", string>;
+  /** The member of an invoice, erased since. */
+  erased: string;
+  pdf: string;
+  /** The accessible names of a row's link and buttons. */
+  pdfOf: string;
+  send: string;
+  sendOf: string;
+  cancel: string;
+  cancelOf: string;
+  cancelConfirm: string;
+  add: string;
+  newTitle: string;
+  newFor: string;
+  /** Choosing the member of a new invoice (a search among the members). */
+  chooseMember: string;
+  search: string;
+  searchButton: string;
+  choose: string;
+  noMatch: string;
+  otherMember: string;
+  tier: string;
+  noTier: string;
+  tierHint: string;
+  lines: string;
+  linesHint: string;
+  label: string;
+  lineAmount: string;
+  dueOn: string;
+  dueHint: string;
+  create: string;
+  done: Record<"created" | "sent" | "cancelled", string>;
+  /** The member page's section. */
+  memberInvoices: string;
+  memberNone: string;
+};
+
+export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
+  fr: {
+    intro:
+      "Les factures du club, avec leur PDF et sa partie paiement (QR-facture). Elles sont réglées par les lignes de relevé qui citent leur référence, ou à la main.",
+    tabsLabel: "Factures à afficher",
+    tabs: { open: "Ouvertes", overdue: "En retard", paid: "Payées", cancelled: "Annulées", all: "Toutes" },
+    found: { one: "{n} facture", other: "{n} factures" },
+    empty: "Aucune facture ici.",
+    number: "N°",
+    member: "Membre",
+    issued: "Émise le",
+    due: "Échéance",
+    amount: "Montant",
+    paid: "Payé",
+    status: "État",
+    dunning: "Rappel",
+    actions: "Actions",
+    states: { open: "Ouverte", overdue: "En retard", paid: "Payée", cancelled: "Annulée" },
+    erased: "(membre effacé)",
+    pdf: "PDF",
+    pdfOf: "PDF de la facture {number}",
+    send: "Envoyer",
+    sendOf: "Envoyer la facture {number} au membre",
+    cancel: "Annuler",
+    cancelOf: "Annuler la facture {number}",
+    cancelConfirm: "Annuler la facture {number} ? Elle ne sera plus rappelée ni payable.",
+    add: "Nouvelle facture",
+    newTitle: "Nouvelle facture",
+    newFor: "Nouvelle facture pour {name}",
+    chooseMember: "Pour quel membre ?",
+    search: "Nom ou e-mail",
+    searchButton: "Chercher",
+    choose: "Choisir",
+    noMatch: "Aucun membre ne correspond.",
+    otherMember: "Choisir un autre membre",
+    tier: "Cotisation d'une catégorie",
+    noTier: "Aucune",
+    tierHint: "Son nom et son prix deviennent la première ligne.",
+    lines: "Lignes",
+    linesHint: "Un libellé et un montant par ligne (négatif pour un rabais) ; les lignes vides sont ignorées.",
+    label: "Libellé",
+    lineAmount: "Montant {n} ({currency})",
+    dueOn: "Échéance",
+    dueHint: "Par défaut : 30 jours après aujourd'hui.",
+    create: "Créer la facture",
+    done: { created: "Facture créée.", sent: "Facture envoyée au membre.", cancelled: "Facture annulée." },
+    memberInvoices: "Factures",
+    memberNone: "Aucune facture.",
+  },
+  en: {
+    intro: "The club's invoices, with their PDF and its payment part (QR-bill). They are paid by the statement lines that quote their reference, or by hand.",
+    tabsLabel: "Invoices to show",
+    tabs: { open: "Open", overdue: "Overdue", paid: "Paid", cancelled: "Cancelled", all: "All" },
+    found: { one: "{n} invoice", other: "{n} invoices" },
+    empty: "No invoice here.",
+    number: "No.",
+    member: "Member",
+    issued: "Issued",
+    due: "Due",
+    amount: "Amount",
+    paid: "Paid",
+    status: "Status",
+    dunning: "Reminder",
+    actions: "Actions",
+    states: { open: "Open", overdue: "Overdue", paid: "Paid", cancelled: "Cancelled" },
+    erased: "(member erased)",
+    pdf: "PDF",
+    pdfOf: "PDF of invoice {number}",
+    send: "Send",
+    sendOf: "Send invoice {number} to the member",
+    cancel: "Cancel",
+    cancelOf: "Cancel invoice {number}",
+    cancelConfirm: "Cancel invoice {number}? It will no longer be reminded or payable.",
+    add: "New invoice",
+    newTitle: "New invoice",
+    newFor: "New invoice for {name}",
+    chooseMember: "For which member?",
+    search: "Name or email",
+    searchButton: "Search",
+    choose: "Choose",
+    noMatch: "No member matches.",
+    otherMember: "Choose another member",
+    tier: "A tier's fee",
+    noTier: "None",
+    tierHint: "Its name and price become the first line.",
+    lines: "Lines",
+    linesHint: "A label and an amount per line (negative for a discount); empty lines are left out.",
+    label: "Label",
+    lineAmount: "Amount {n} ({currency})",
+    dueOn: "Due date",
+    dueHint: "By default: 30 days from today.",
+    create: "Create the invoice",
+    done: { created: "Invoice created.", sent: "Invoice sent to the member.", cancelled: "Invoice cancelled." },
+    memberInvoices: "Invoices",
+    memberNone: "No invoice.",
+  },
+  de: {
+    intro:
+      "Die Rechnungen des Vereins, mit ihrem PDF und dem Zahlteil (QR-Rechnung). Bezahlt werden sie durch die Kontoauszugszeilen mit ihrer Referenz, oder von Hand.",
+    tabsLabel: "Anzuzeigende Rechnungen",
+    tabs: { open: "Offen", overdue: "Überfällig", paid: "Bezahlt", cancelled: "Storniert", all: "Alle" },
+    found: { one: "{n} Rechnung", other: "{n} Rechnungen" },
+    empty: "Keine Rechnung hier.",
+    number: "Nr.",
+    member: "Mitglied",
+    issued: "Ausgestellt",
+    due: "Fällig",
+    amount: "Betrag",
+    paid: "Bezahlt",
+    status: "Status",
+    dunning: "Mahnstufe",
+    actions: "Aktionen",
+    states: { open: "Offen", overdue: "Überfällig", paid: "Bezahlt", cancelled: "Storniert" },
+    erased: "(Mitglied gelöscht)",
+    pdf: "PDF",
+    pdfOf: "PDF der Rechnung {number}",
+    send: "Senden",
+    sendOf: "Rechnung {number} an das Mitglied senden",
+    cancel: "Stornieren",
+    cancelOf: "Rechnung {number} stornieren",
+    cancelConfirm: "Rechnung {number} stornieren? Sie wird weder gemahnt noch bezahlt werden können.",
+    add: "Neue Rechnung",
+    newTitle: "Neue Rechnung",
+    newFor: "Neue Rechnung für {name}",
+    chooseMember: "Für welches Mitglied?",
+    search: "Name oder E-Mail",
+    searchButton: "Suchen",
+    choose: "Wählen",
+    noMatch: "Kein Mitglied passt.",
+    otherMember: "Ein anderes Mitglied wählen",
+    tier: "Beitrag einer Kategorie",
+    noTier: "Keiner",
+    tierHint: "Ihr Name und Preis werden die erste Zeile.",
+    lines: "Zeilen",
+    linesHint: "Eine Bezeichnung und ein Betrag pro Zeile (negativ für einen Rabatt); leere Zeilen werden übergangen.",
+    label: "Bezeichnung",
+    lineAmount: "Betrag {n} ({currency})",
+    dueOn: "Fällig am",
+    dueHint: "Standard: 30 Tage ab heute.",
+    create: "Rechnung erstellen",
+    done: { created: "Rechnung erstellt.", sent: "Rechnung an das Mitglied gesendet.", cancelled: "Rechnung storniert." },
+    memberInvoices: "Rechnungen",
+    memberNone: "Keine Rechnung.",
+  },
+  it: {
+    intro:
+      "Le fatture del club, con il loro PDF e la sezione di pagamento (QR-fattura). Sono pagate dalle righe dell'estratto conto che citano il loro riferimento, o a mano.",
+    tabsLabel: "Fatture da mostrare",
+    tabs: { open: "Aperte", overdue: "Scadute", paid: "Pagate", cancelled: "Annullate", all: "Tutte" },
+    found: { one: "{n} fattura", other: "{n} fatture" },
+    empty: "Nessuna fattura qui.",
+    number: "N.",
+    member: "Socio",
+    issued: "Emessa il",
+    due: "Scadenza",
+    amount: "Importo",
+    paid: "Pagato",
+    status: "Stato",
+    dunning: "Sollecito",
+    actions: "Azioni",
+    states: { open: "Aperta", overdue: "Scaduta", paid: "Pagata", cancelled: "Annullata" },
+    erased: "(socio cancellato)",
+    pdf: "PDF",
+    pdfOf: "PDF della fattura {number}",
+    send: "Invia",
+    sendOf: "Invia la fattura {number} al socio",
+    cancel: "Annulla",
+    cancelOf: "Annulla la fattura {number}",
+    cancelConfirm: "Annullare la fattura {number}? Non sarà più sollecitata né pagabile.",
+    add: "Nuova fattura",
+    newTitle: "Nuova fattura",
+    newFor: "Nuova fattura per {name}",
+    chooseMember: "Per quale socio?",
+    search: "Nome o e-mail",
+    searchButton: "Cerca",
+    choose: "Scegli",
+    noMatch: "Nessun socio corrisponde.",
+    otherMember: "Scegli un altro socio",
+    tier: "Quota di una categoria",
+    noTier: "Nessuna",
+    tierHint: "Il suo nome e prezzo diventano la prima riga.",
+    lines: "Righe",
+    linesHint: "Una descrizione e un importo per riga (negativo per uno sconto); le righe vuote sono ignorate.",
+    label: "Descrizione",
+    lineAmount: "Importo {n} ({currency})",
+    dueOn: "Scadenza",
+    dueHint: "Predefinita: 30 giorni da oggi.",
+    create: "Crea la fattura",
+    done: { created: "Fattura creata.", sent: "Fattura inviata al socio.", cancelled: "Fattura annullata." },
+    memberInvoices: "Fatture",
+    memberNone: "Nessuna fattura.",
+  },
+};

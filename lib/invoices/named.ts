@@ -1,0 +1,32 @@
+// Invoices with their member's name, as a list of them is read by a person (the dashboard's invoices
+// page): the Invoice itself names the member by id only. Under finances:view, as the invoices are
+// (the PDF shows the same name); an erased member's name is gone, and so null.
+import { and, eq, inArray } from "drizzle-orm";
+import { members } from "../../db/schema";
+import { type Ctx, verb } from "../context";
+import { listInvoices } from "./index";
+import type { Invoice, InvoiceList, InvoiceListQuery } from "./schemas";
+
+export type NamedInvoice = Invoice & { member_name: string | null };
+
+/** The members of `ids` in the club, by id: their name as shown beside an invoice. */
+export const invoiceMemberNames = verb("finances:view", async function invoiceMemberNames(ctx: Ctx, input: { member_ids: string[] }): Promise<
+  Map<string, string>
+> {
+  const ids = [...new Set(input.member_ids)];
+  if (!ids.length) return new Map();
+  const rows = await ctx.db.read
+    .select({ id: members.id, first_name: members.first_name, last_name: members.last_name })
+    .from(members)
+    .where(and(eq(members.club_id, ctx.clubId), inArray(members.id, ids)));
+  return new Map(rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`]));
+});
+
+/** listInvoices, each invoice with its member's name. */
+export const listNamedInvoices = verb("finances:view", async function listNamedInvoices(ctx: Ctx, input: InvoiceListQuery): Promise<
+  Omit<InvoiceList, "items"> & { items: NamedInvoice[] }
+> {
+  const list = await listInvoices(ctx, input);
+  const names = await invoiceMemberNames(ctx, { member_ids: list.items.map((i) => i.member_id) });
+  return { ...list, items: list.items.map((i) => ({ ...i, member_name: names.get(i.member_id) ?? null })) };
+});
