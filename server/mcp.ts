@@ -22,6 +22,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { ZodObject, z } from "zod";
+import { type Caller, hasScope, requireScope, scopeList } from "../lib/access";
 import type { Ctx } from "../lib/context";
 import { AppError, Forbidden } from "../lib/errors";
 import { t } from "../lib/i18n";
@@ -64,24 +65,33 @@ const IDEMPOTENCY_KEY_SCHEMA = {
     "Optional. Makes the call safe to retry: the same call (same tool, same arguments) with the same key within 24 h returns the first result and does nothing again; other arguments under the same key are refused (IDEMPOTENCY_KEY_REUSED), as is a call while the first still runs (IDEMPOTENCY_KEY_IN_USE), and one whose first result named a member erased since (IDEMPOTENCY_ANSWER_ERASED: it was done; it is not done again). A fresh UUID per intended change does well.",
 };
 
-let listed: Tool[] | undefined;
-/** What `tools/list` shows, made once, as McpServer.registerTool would show it. */
-function listedTools(): Tool[] {
-  listed ??= TOOLS.map((def) => {
-    const schema = inputSchema(def.input);
-    if (isWrite(def)) schema.properties = { ...(schema.properties as Record<string, unknown>), idempotency_key: IDEMPOTENCY_KEY_SCHEMA };
-    return {
-      name: def.name,
-      title: def.title,
-      description: def.description,
-      inputSchema: schema,
-      outputSchema: outputSchema(def.output),
-      annotations: def.annotations,
-      execution: { taskSupport: "forbidden" },
-    };
-  });
-  return listed;
+let listed: Map<ToolDef, Tool> | undefined;
+/** A tool as `tools/list` shows it, made once, as McpServer.registerTool would show it. */
+function listedTool(def: ToolDef): Tool {
+  listed ??= new Map(
+    TOOLS.map((def) => {
+      const schema = inputSchema(def.input);
+      if (isWrite(def)) schema.properties = { ...(schema.properties as Record<string, unknown>), idempotency_key: IDEMPOTENCY_KEY_SCHEMA };
+      const tool: Tool = {
+        name: def.name,
+        title: def.title,
+        description: def.description,
+        inputSchema: schema,
+        outputSchema: outputSchema(def.output),
+        annotations: def.annotations,
+        execution: { taskSupport: "forbidden" },
+      };
+      return [def, tool];
+    }),
+  );
+  return listed.get(def) as Tool;
 }
+
+/** Whether the caller holds what the tool's verb needs. */
+const allows = (actor: Caller, def: ToolDef) => scopeList(def.scope ?? undefined).every((scope) => hasScope(actor.scopes, scope));
+
+/** The tools the caller may call (its key's or token's scopes), no others. */
+const listedTools = (actor: Caller): Tool[] => TOOLS.filter((def) => allows(actor, def)).map(listedTool);
 
 function refusal(body: ErrorBody, request: Request): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(withRequestId(body, getState(request)?.requestId)) }] };
@@ -181,9 +191,11 @@ async function callTool(ctx: Ctx, request: Request, name: string, args: Record<s
   const state = getState(request);
   if (state) state.tool = def.name;
   return underKey(ctx, request, def, args ?? {}, async (ctx, rest) => {
-    const input = parseInput(def.input, rest, "body", ctx.locale);
-    if (!input.success) return { result: refusal(validationBody(input.items), request), status: 422, code: "VALIDATION_FAILED" };
     try {
+      // Before the arguments, as an HTTP route refuses before reading the body.
+      requireScope(ctx.actor, ...scopeList(def.scope ?? undefined));
+      const input = parseInput(def.input, rest, "body", ctx.locale);
+      if (!input.success) return { result: refusal(validationBody(input.items), request), status: 422, code: "VALIDATION_FAILED" };
       const result = await def.run(ctx, input.data);
       const structured = answersObject(def.output) ? (result as Record<string, unknown>) : { result };
       return { result: { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: structured }, status: 200 };
@@ -296,7 +308,7 @@ function answer<M extends Answered>(server: Server, method: M, handler: (params:
 function buildServer(ctx: Ctx, request: Request): Server {
   const capabilities = { tools: {}, resources: {}, prompts: {} };
   const server = new Server({ name: "club-api", version: "1.0" }, { capabilities, instructions: INSTRUCTIONS });
-  answer(server, "tools/list", () => ({ tools: listedTools() }));
+  answer(server, "tools/list", () => ({ tools: listedTools(ctx.actor) }));
   answer(server, "tools/call", (params) => callTool(ctx, request, params.name, params.arguments));
   const fixed = RESOURCES.filter((def) => !def.query);
   const templates = RESOURCES.filter((def) => def.query);

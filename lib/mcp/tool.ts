@@ -3,6 +3,7 @@
 // the schema of its answer (the HTTP route's response schema, so both transports promise one
 // shape), and a run function that calls one lib/ verb. No MCP SDK here: server/mcp.ts registers these.
 import type { z, ZodObject, ZodType } from "zod";
+import type { Needs } from "../access";
 import type { Ctx } from "../context";
 
 export type ToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
@@ -15,6 +16,12 @@ export type ToolDef<S extends ZodObject = ZodObject> = {
   annotations: ToolAnnotations;
   /** What `run` answers: an object schema is the tool's `structuredContent` as is; any other is wrapped as `{result}`. */
   output: ZodType;
+  /**
+   * The scope(s) of the verb `run` calls (its `.scope`; null: any admin of the club): `tools/list`
+   * shows the tool only to a caller holding them, and a call without them is refused before its
+   * arguments are read, as the HTTP route refuses before the body.
+   */
+  scope: Needs | null;
   run(ctx: Ctx, input: z.output<S>): Promise<unknown>;
 };
 

@@ -26,7 +26,7 @@ describe("MCP requests in the audit log", () => {
   it("a session (connect, tools/list, whoami) shows the whoami call and no nameless row; include_protocol=true shows the handshake", async () => {
     const key = await env.makeKey({ members: "view" });
     const client = await mcpClient(env, key);
-    expect((await listTools(client)).tools.length).toBeGreaterThan(10);
+    expect((await listTools(client)).tools.map((t) => t.name)).toContain("list_members");
     expect((await callTool(client, "whoami")).isError).toBe(false);
     await client.close();
 

@@ -11,6 +11,7 @@ export const verify_card = tool({
   input: VerifyInput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   output: CardVerification,
+  scope: verifyCard.scope,
   run: (ctx, input) => verifyCard(ctx, input),
 });
 
@@ -22,5 +23,6 @@ export const attendance = tool({
   input: AttendanceQuery,
   annotations: READ_ONLY,
   output: AttendanceResponse,
+  scope: getAttendance.scope,
   run: (ctx, input) => getAttendance(ctx, input),
 });

@@ -12,6 +12,7 @@ export const whoami = tool({
   input: z.object({}),
   annotations: READ_ONLY,
   output: AdminMe,
+  scope: null,
   run: (ctx) => getAdminMe(ctx),
 });
 
@@ -23,6 +24,7 @@ export const get_club = tool({
   input: z.object({}),
   annotations: READ_ONLY,
   output: ClubAdmin,
+  scope: null,
   run: (ctx) => getClub(ctx),
 });
 
@@ -34,5 +36,6 @@ export const update_club = tool({
   input: ClubUpdate,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: ClubAdmin,
+  scope: updateClub.scope,
   run: (ctx, input) => updateClub(ctx, input),
 });

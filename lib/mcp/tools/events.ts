@@ -29,6 +29,7 @@ export const list_events = tool({
   input: z.object({}),
   annotations: READ_ONLY,
   output: z.array(EventAdminItem),
+  scope: listEvents.scope,
   run: (ctx) => listEvents(ctx, {}),
 });
 
@@ -39,6 +40,7 @@ export const get_event = tool({
   input: z.object({ event_id: eventId }),
   annotations: READ_ONLY,
   output: EventAdminDetail,
+  scope: getEvent.scope,
   run: (ctx, input) => getEvent(ctx, input),
 });
 
@@ -50,6 +52,7 @@ export const create_event = tool({
   input: EventCreate,
   annotations: WRITE,
   output: EventAdminDetail,
+  scope: createEvent.scope,
   run: (ctx, input) => createEvent(ctx, input),
 });
 
@@ -61,6 +64,7 @@ export const update_event = tool({
   input: EventUpdate.extend({ event_id: eventId }),
   annotations: { ...WRITE, idempotentHint: true },
   output: EventAdminDetail,
+  scope: updateEvent.scope,
   run: (ctx, input) => updateEvent(ctx, input),
 });
 
@@ -72,6 +76,7 @@ export const event_registrations = tool({
   input: z.object({ event_id: eventId }),
   annotations: READ_ONLY,
   output: z.array(EventRegistrationItem),
+  scope: listEventRegistrations.scope,
   run: (ctx, input) => listEventRegistrations(ctx, input),
 });
 
@@ -85,6 +90,7 @@ export const add_registration = tool({
   input: RegistrationCreate.extend({ event_id: eventId }),
   annotations: WRITE,
   output: EventRegistrationItem,
+  scope: addRegistration.scope,
   run: (ctx, input) => addRegistration(ctx, input),
 });
 
@@ -96,6 +102,7 @@ export const confirm_registration = tool({
   input: RegistrationConfirm.extend({ event_id: eventId, registration_id: registrationId }),
   annotations: WRITE,
   output: EventRegistrationItem,
+  scope: confirmRegistration.scope,
   run: (ctx, input) => confirmRegistration(ctx, input),
 });
 
@@ -107,6 +114,7 @@ export const cancel_registration = tool({
   input: RegistrationCancel.extend({ event_id: eventId, registration_id: registrationId }),
   annotations: { ...WRITE, destructiveHint: true },
   output: EventRegistrationItem,
+  scope: cancelRegistration.scope,
   run: (ctx, input) => cancelRegistration(ctx, input),
 });
 
@@ -118,6 +126,7 @@ export const checkin_event = tool({
   input: CheckinPayload.extend({ event_id: eventId }),
   annotations: WRITE,
   output: CheckinResult,
+  scope: checkinEvent.scope,
   run: (ctx, input) => checkinEvent(ctx, input),
 });
 
@@ -132,6 +141,7 @@ export const list_promo_codes = tool({
   }),
   annotations: READ_ONLY,
   output: z.array(PromoCodePublic),
+  scope: listPromoCodes.scope,
   run: (ctx, input) => listPromoCodes(ctx, input),
 });
 
@@ -143,6 +153,7 @@ export const create_promo_code = tool({
   input: PromoCodeCreate,
   annotations: WRITE,
   output: PromoCodePublic,
+  scope: createPromoCode.scope,
   run: (ctx, input) => createPromoCode(ctx, input),
 });
 
@@ -154,6 +165,7 @@ export const club_stats = tool({
   input: z.object({}),
   annotations: READ_ONLY,
   output: ClubStats,
+  scope: clubStats.scope,
   run: (ctx) => clubStats(ctx, {}),
 });
 
@@ -165,5 +177,6 @@ export const update_promo_code = tool({
   input: PromoCodeUpdate.extend({ promo_code_id: z.uuid().meta({ description: "The promo code's id (from list_promo_codes)." }) }),
   annotations: { ...WRITE, idempotentHint: true },
   output: PromoCodePublic,
+  scope: updatePromoCode.scope,
   run: (ctx, input) => updatePromoCode(ctx, input),
 });

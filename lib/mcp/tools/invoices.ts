@@ -14,6 +14,7 @@ export const list_invoices = tool({
   input: InvoiceListQuery,
   annotations: READ_ONLY,
   output: InvoiceList,
+  scope: listInvoices.scope,
   run: (ctx, input) => listInvoices(ctx, input),
 });
 
@@ -25,6 +26,7 @@ export const create_invoice = tool({
   input: InvoiceCreate,
   annotations: WRITE,
   output: Invoice,
+  scope: createInvoice.scope,
   run: (ctx, input) => createInvoice(ctx, input),
 });
 
@@ -36,5 +38,6 @@ export const send_invoice = tool({
   input: z.object({ invoice_id: z.uuid() }),
   annotations: WRITE,
   output: InvoiceSent,
+  scope: sendInvoice.scope,
   run: (ctx, input) => sendInvoice(ctx, input),
 });

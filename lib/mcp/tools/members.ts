@@ -47,6 +47,7 @@ export const list_members = tool({
   input: MemberListQuery,
   annotations: READ_ONLY,
   output: MemberListResponse,
+  scope: listMembers.scope,
   run: (ctx, input) => listMembers(ctx, input),
 });
 
@@ -58,6 +59,7 @@ export const add_member = tool({
   input: ManualMemberCreate,
   annotations: WRITE,
   output: MemberWithWallet,
+  scope: addMember.scope,
   run: (ctx, input) => addMember(ctx, input),
 });
 
@@ -69,6 +71,7 @@ export const extend_membership = tool({
   input: MemberIdInput.extend(ExtendRequest.shape),
   annotations: WRITE,
   output: MemberAdminItem,
+  scope: extendMembership.scope,
   run: (ctx, input) => extendMembership(ctx, input),
 });
 
@@ -80,6 +83,7 @@ export const mark_member_paid = tool({
   input: MemberIdInput.extend(MarkPaidRequest.shape),
   annotations: WRITE,
   output: MemberAdminItem,
+  scope: markMemberPaid.scope,
   run: (ctx, input) => markMemberPaid(ctx, input),
 });
 
@@ -91,6 +95,7 @@ export const suspend_member = tool({
   input: MemberIdInput.extend(SuspendRequest.shape),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   output: MemberAdminItem,
+  scope: suspendMember.scope,
   run: (ctx, input) => suspendMember(ctx, input),
 });
 
@@ -101,6 +106,7 @@ export const reactivate_member = tool({
   input: MemberIdInput.extend(ReactivateRequest.shape),
   annotations: WRITE,
   output: MemberAdminItem,
+  scope: reactivateMember.scope,
   run: (ctx, input) => reactivateMember(ctx, input),
 });
 
@@ -112,6 +118,7 @@ export const cancel_subscription = tool({
   input: MemberIdInput.extend(SuspendRequest.shape),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   output: MemberAdminItem,
+  scope: cancelSubscription.scope,
   run: (ctx, input) => cancelSubscription(ctx, input),
 });
 
@@ -123,6 +130,7 @@ export const send_card_email = tool({
   input: MemberIdInput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   output: CardEmailResult,
+  scope: sendCardEmail.scope,
   run: (ctx, input) => sendCardEmail(ctx, input),
 });
 
@@ -136,6 +144,7 @@ export const export_members = tool({
   }),
   annotations: READ_ONLY,
   output: AssistantExport,
+  scope: exportMembersForAssistant.scope,
   run: (ctx, input) => exportMembersForAssistant(ctx, input),
 });
 
@@ -159,6 +168,7 @@ export const import_members = tool({
   }),
   annotations: WRITE,
   output: ImportResult,
+  scope: importMembers.scope,
   run: (ctx, input) => importMembers(ctx, input),
 });
 
@@ -170,6 +180,7 @@ export const get_member = tool({
   input: MemberIdInput,
   annotations: READ_ONLY,
   output: MemberAdminItem,
+  scope: getMember.scope,
   run: (ctx, input) => getMember(ctx, input),
 });
 
@@ -181,6 +192,7 @@ export const update_member = tool({
   input: MemberIdInput.extend(MemberUpdate.shape),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   output: MemberAdminItem,
+  scope: updateMember.scope,
   run: (ctx, input) => updateMember(ctx, input),
 });
 
@@ -194,6 +206,7 @@ export const delete_member = tool({
   input: MemberIdInput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   output: MemberErased,
+  scope: eraseMember.scope,
   run: async (ctx, input) => {
     await eraseMember(ctx, input);
     return { erased: true, member_id: input.member_id };
@@ -208,6 +221,7 @@ export const member_history = tool({
   input: MemberIdInput,
   annotations: READ_ONLY,
   output: MemberHistory,
+  scope: getMemberHistory.scope,
   run: (ctx, input) => getMemberHistory(ctx, input),
 });
 
@@ -219,6 +233,7 @@ export const export_member_data = tool({
   input: MemberIdInput,
   annotations: READ_ONLY,
   output: MemberDataExport,
+  scope: exportMemberData.scope,
   run: (ctx, input) => exportMemberData(ctx, input),
 });
 
@@ -230,6 +245,7 @@ export const approve_member = tool({
   input: MemberIdInput,
   annotations: WRITE,
   output: MemberAdminItem,
+  scope: approveMember.scope,
   run: (ctx, input) => approveMember(ctx, input),
 });
 
@@ -241,6 +257,7 @@ export const reject_member = tool({
   input: MemberIdInput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   output: MemberErased,
+  scope: rejectMember.scope,
   run: async (ctx, input) => {
     await rejectMember(ctx, input);
     return { erased: true, member_id: input.member_id };

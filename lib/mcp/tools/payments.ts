@@ -18,6 +18,7 @@ export const import_bank_statement = tool({
   }),
   annotations: { ...WRITE, idempotentHint: true },
   output: PaymentImportResult,
+  scope: importPayments.scope,
   run: (ctx, input) => importPayments(ctx, { file: input.statement, dry_run: input.dry_run }),
 });
 
@@ -29,6 +30,7 @@ export const list_payments = tool({
   input: PaymentListQuery,
   annotations: READ_ONLY,
   output: PaymentList,
+  scope: listPayments.scope,
   run: (ctx, input) => listPayments(ctx, input),
 });
 
@@ -40,5 +42,6 @@ export const export_journal = tool({
   input: JournalQuery,
   annotations: READ_ONLY,
   output: AssistantJournal,
+  scope: journalForAssistant.scope,
   run: (ctx, input) => journalForAssistant(ctx, input),
 });

@@ -11,6 +11,7 @@ export const list_tiers = tool({
   input: z.object({ include_inactive: z.boolean().default(false).describe("Also list soft-deleted (inactive) tiers.") }),
   annotations: READ_ONLY,
   output: z.array(Tier),
+  scope: listTiers.scope,
   run: (ctx, input) => listTiers(ctx, input),
 });
 
@@ -22,6 +23,7 @@ export const create_tier = tool({
   input: TierCreate,
   annotations: WRITE,
   output: Tier,
+  scope: createTier.scope,
   run: (ctx, input) => createTier(ctx, input),
 });
 
@@ -33,5 +35,6 @@ export const update_tier = tool({
   input: TierUpdate.extend({ tier_id: z.uuid().describe("The tier's id (from list_tiers).") }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   output: Tier,
+  scope: updateTier.scope,
   run: (ctx, input) => updateTier(ctx, input),
 });

@@ -11,6 +11,7 @@ export const list_webhooks = tool({
   input: z.object({}),
   annotations: READ_ONLY,
   output: WebhookList,
+  scope: listWebhooks.scope,
   run: (ctx) => listWebhooks(ctx, {}),
 });
 
@@ -26,5 +27,6 @@ export const webhook_deliveries = tool({
   }),
   annotations: READ_ONLY,
   output: WebhookDeliveryList,
+  scope: listWebhookDeliveries.scope,
   run: (ctx, input) => listWebhookDeliveries(ctx, input),
 });
