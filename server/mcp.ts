@@ -7,15 +7,20 @@
 // gets the first result back and does nothing (lib/idempotency, as the HTTP header does).
 import {
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
   type GetPromptResult,
   type HandlerResultTypeMap,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
   isLegacyRequest,
   ProtocolError,
   ProtocolErrorCode,
   type ReadResourceResult,
   ResourceNotFoundError,
   type RequestTypeMap,
+  type ServerContext,
   Server,
   specTypeSchemas,
   type Tool,
@@ -65,6 +70,12 @@ const IDEMPOTENCY_KEY_SCHEMA = {
     "Optional. Makes the call safe to retry: the same call (same tool, same arguments) with the same key within 24 h returns the first result and does nothing again; other arguments under the same key are refused (IDEMPOTENCY_KEY_REUSED), as is a call while the first still runs (IDEMPOTENCY_KEY_IN_USE), and one whose first result named a member erased since (IDEMPOTENCY_ANSWER_ERASED: it was done; it is not done again). A fresh UUID per intended change does well.",
 };
 
+const CONFIRM_SCHEMA = {
+  type: "boolean",
+  description:
+    "true once the user has confirmed this very call. Without it (and unless the client confirms through the protocol), nothing is done: the answer is CONFIRMATION_REQUIRED with the question to put to the user and what the call would do (`would`).",
+};
+
 let listed: Map<ToolDef, Tool> | undefined;
 /** A tool as `tools/list` shows it, made once, as McpServer.registerTool would show it. */
 function listedTool(def: ToolDef): Tool {
@@ -72,6 +83,7 @@ function listedTool(def: ToolDef): Tool {
     TOOLS.map((def) => {
       const schema = inputSchema(def.input);
       if (isWrite(def)) schema.properties = { ...(schema.properties as Record<string, unknown>), idempotency_key: IDEMPOTENCY_KEY_SCHEMA };
+      if (def.confirm) schema.properties = { ...(schema.properties as Record<string, unknown>), confirm: CONFIRM_SCHEMA };
       const tool: Tool = {
         name: def.name,
         title: def.title,
@@ -93,7 +105,7 @@ const allows = (actor: Caller, def: ToolDef) => scopeList(def.scope ?? undefined
 /** The tools the caller may call (its key's or token's scopes), no others. */
 const listedTools = (actor: Caller): Tool[] => TOOLS.filter((def) => allows(actor, def)).map(listedTool);
 
-function refusal(body: ErrorBody, request: Request): CallToolResult {
+function refusal(body: ErrorBody & { would?: unknown }, request: Request): CallToolResult {
   return { isError: true, content: [{ type: "text", text: JSON.stringify(withRequestId(body, getState(request)?.requestId)) }] };
 }
 
@@ -178,24 +190,69 @@ function replayOf(answer: KeptAnswer): CallToolResult {
 }
 
 /** A tool's result, with the HTTP status it stands for (200, or its refusal's) for the idempotency store. */
-type ToolOutcome = { result: CallToolResult; status: number; code?: string };
+type ToolOutcome = { result: CallToolResult | InputRequiredResult; status: number; code?: string };
+
+/** The key of the confirmation asked through the protocol (an input request of 2026-07-28). */
+const CONFIRM_INPUT = "confirm";
+
+/** Whether the call's client can be asked through the protocol: a 2026-07-28 client that declared elicitation. */
+function canAsk(req: ServerContext["mcpReq"]): boolean {
+  const envelope = req.envelope as Record<string, { elicitation?: unknown } | undefined> | undefined;
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY];
+  return !!capabilities?.elicitation;
+}
+
+/**
+ * The answer of a tool that asks before it acts and was not confirmed: an input request where the
+ * client can answer one (and has not declined it already), else the refusal with the question and
+ * what the call would do. Nothing is changed either way.
+ */
+async function unconfirmed(ctx: Ctx, request: Request, def: ToolDef, input: Record<string, unknown>, req: ServerContext["mcpReq"]): Promise<ToolOutcome> {
+  const confirmation = def.confirm as NonNullable<ToolDef["confirm"]>;
+  const would = await confirmation.preview(ctx, input);
+  const question = confirmation.question(ctx, input, would);
+  if (canAsk(req) && inputResponse(req.inputResponses, CONFIRM_INPUT).kind === "missing") {
+    const requestedSchema = { type: "object" as const, properties: { confirm: { type: "boolean" as const, title: question } }, required: ["confirm"] };
+    return { result: inputRequired({ inputRequests: { [CONFIRM_INPUT]: inputRequired.elicit({ message: question, requestedSchema }) } }), status: 428 };
+  }
+  const { status, body } = errorAnswer(new AppError(428, "CONFIRMATION_REQUIRED", { question }), ctx.locale);
+  return { result: refusal({ ...body, would }, request), status, code: body.code };
+}
+
+/** Whether the user confirmed: `confirm: true`, or an accepted input request answering yes. */
+function confirmedBy(args: Record<string, unknown>, req: ServerContext["mcpReq"]): boolean {
+  if (args.confirm === true) return true;
+  const answer = inputResponse(req.inputResponses, CONFIRM_INPUT);
+  return answer.kind === "elicit" && answer.action === "accept" && answer.content?.confirm === true;
+}
 
 /**
  * Runs one tool. The arguments are parsed here with the tool's own zod schema (not by the SDK,
  * whose refusal is English text): a failure is the HTTP 422 body, items under `body`, since a
- * tool's arguments are its request body. A refusal of the verb is the HTTP answer's body.
+ * tool's arguments are its request body. A refusal of the verb is the HTTP answer's body. A tool
+ * that asks first runs only confirmed; `confirm` is not part of the call's identity (its
+ * idempotency key's arguments).
  */
-async function callTool(ctx: Ctx, request: Request, name: string, args: Record<string, unknown> | undefined): Promise<CallToolResult> {
+async function callTool(
+  ctx: Ctx,
+  request: Request,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  req: ServerContext["mcpReq"],
+): Promise<CallToolResult | InputRequiredResult> {
   const def = BY_NAME.get(name);
   if (!def) throw new Refused(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const state = getState(request);
   if (state) state.tool = def.name;
-  return underKey(ctx, request, def, args ?? {}, async (ctx, rest) => {
+  const { confirm: _, ...call } = args ?? {};
+  const confirmed = !def.confirm || confirmedBy(args ?? {}, req);
+  return underKey(ctx, request, def, call, async (ctx, rest) => {
     try {
       // Before the arguments, as an HTTP route refuses before reading the body.
       requireScope(ctx.actor, ...scopeList(def.scope ?? undefined));
       const input = parseInput(def.input, rest, "body", ctx.locale);
       if (!input.success) return { result: refusal(validationBody(input.items), request), status: 422, code: "VALIDATION_FAILED" };
+      if (!confirmed && !def.confirm?.needless?.(input.data)) return await unconfirmed(ctx, request, def, input.data, req);
       const result = await def.run(ctx, input.data);
       const structured = answersObject(def.output) ? (result as Record<string, unknown>) : { result };
       return { result: { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: structured }, status: 200 };
@@ -300,8 +357,12 @@ const PARAMS: Record<Answered, keyof typeof specTypeSchemas> = {
  * as -32603 (internal error) on the 2025 revisions; registered with the params' schema, as -32602
  * (invalid params), which is what they are.
  */
-function answer<M extends Answered>(server: Server, method: M, handler: (params: ParamsOf<M>) => HandlerResultTypeMap[M] | Promise<HandlerResultTypeMap[M]>) {
-  server.setRequestHandler(method, { params: specTypeSchemas[PARAMS[method]] }, (params) => handler(params as ParamsOf<M>));
+function answer<M extends Answered>(
+  server: Server,
+  method: M,
+  handler: (params: ParamsOf<M>, call: ServerContext) => HandlerResultTypeMap[M] | Promise<HandlerResultTypeMap[M]>,
+) {
+  server.setRequestHandler(method, { params: specTypeSchemas[PARAMS[method]] }, (params, call) => handler(params as ParamsOf<M>, call));
 }
 
 /** The low-level handlers: McpServer's own would check a tool's arguments itself, in English (see callTool). */
@@ -309,7 +370,7 @@ function buildServer(ctx: Ctx, request: Request): Server {
   const capabilities = { tools: {}, resources: {}, prompts: {} };
   const server = new Server({ name: "club-api", version: "1.0" }, { capabilities, instructions: INSTRUCTIONS });
   answer(server, "tools/list", () => ({ tools: listedTools(ctx.actor) }));
-  answer(server, "tools/call", (params) => callTool(ctx, request, params.name, params.arguments));
+  answer(server, "tools/call", (params, call) => callTool(ctx, request, params.name, params.arguments, call.mcpReq));
   const fixed = RESOURCES.filter((def) => !def.query);
   const templates = RESOURCES.filter((def) => def.query);
   answer(server, "resources/list", () => ({ resources: fixed.map((def) => ({ uri: resourceUri(ctx.clubId, def), ...resourceInfo(def) })) }));

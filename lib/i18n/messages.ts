@@ -73,6 +73,36 @@ export const MESSAGES = {
     de: "Der MCP-Endpunkt antwortet keinen Webseiten von {origin}: Ein MCP-Client sendet keinen Origin-Header, und die Adresse eines Web-Werkzeugs muss in CORS_ORIGINS stehen.",
     it: "L'endpoint MCP non risponde alle pagine web di {origin}: un client MCP non invia l'intestazione Origin, e l'indirizzo di uno strumento web deve figurare in CORS_ORIGINS.",
   },
+  CONFIRMATION_REQUIRED: {
+    fr: "Rien n'a été fait. {question} Demandez-le à l'utilisateur, puis rappelez l'outil avec confirm: true (ce qu'il ferait : `would`).",
+    en: "Nothing was done. {question} Ask the user, then call the tool again with confirm: true (what it would do: `would`).",
+    de: "Es wurde nichts getan. {question} Fragen Sie den Benutzer und rufen Sie das Werkzeug dann mit confirm: true erneut auf (was es tun würde: `would`).",
+    it: "Non è stato fatto nulla. {question} Chiedetelo all'utente, poi richiamate lo strumento con confirm: true (cosa farebbe: `would`).",
+  },
+  CONFIRM_ERASE_MEMBER: {
+    fr: "Effacer définitivement {name} ({email}) ? Cela ne peut pas être annulé.",
+    en: "Erase {name} ({email}) for good? This cannot be undone.",
+    de: "{name} ({email}) endgültig löschen? Das kann nicht rückgängig gemacht werden.",
+    it: "Cancellare definitivamente {name} ({email})? Non si può annullare.",
+  },
+  CONFIRM_REJECT_MEMBER: {
+    fr: "Refuser la demande de {name} ({email}) ? La personne est effacée et reçoit la décision par e-mail.",
+    en: "Reject the application of {name} ({email})? They are erased and mailed the decision.",
+    de: "Den Antrag von {name} ({email}) ablehnen? Die Person wird gelöscht und erhält die Entscheidung per E-Mail.",
+    it: "Respingere la domanda di {name} ({email})? La persona viene cancellata e riceve la decisione per e-mail.",
+  },
+  CONFIRM_IMPORT_MEMBERS: {
+    fr: "Importer les membres : {create} à créer, {update} à mettre à jour ?",
+    en: "Import the members: {create} to create, {update} to update?",
+    de: "Die Mitglieder importieren: {create} neu, {update} zu aktualisieren?",
+    it: "Importare i membri: {create} da creare, {update} da aggiornare?",
+  },
+  CONFIRM_IMPORT_STATEMENT: {
+    fr: "Enregistrer le relevé bancaire : {matched} paiement(s) reconnus sur {lines} lignes ?",
+    en: "Record the bank statement: {matched} payment(s) matched of {lines} lines?",
+    de: "Den Kontoauszug buchen: {matched} Zahlung(en) von {lines} Zeilen zugeordnet?",
+    it: "Registrare l'estratto conto: {matched} pagamento/i riconosciuti su {lines} righe?",
+  },
   MCP_HOST_NOT_ALLOWED: {
     fr: "Ce serveur n'écoute que sur cette machine et ne répond sur /mcp qu'à son propre nom, pas à {host} (BASE_URL donne l'adresse par laquelle on l'atteint).",
     en: "This server listens on this machine only and answers /mcp under its own name only, not {host} (BASE_URL gives the address it is reached at).",

@@ -22,7 +22,24 @@ export type ToolDef<S extends ZodObject = ZodObject> = {
    * arguments are read, as the HTTP route refuses before the body.
    */
   scope: Needs | null;
+  /** A destructive or mass tool (DESIGN.md section 23): runs only once the user has confirmed. */
+  confirm?: Confirmation<S>;
   run(ctx: Ctx, input: z.output<S>): Promise<unknown>;
+};
+
+/**
+ * How a tool asks before it acts. Unconfirmed, the call changes nothing: the client is asked
+ * through the protocol where it can answer (the input request of 2026-07-28), else the call is
+ * refused with `CONFIRMATION_REQUIRED`, the question and what it would do (`would`), and
+ * `confirm: true` runs it.
+ */
+export type Confirmation<S extends ZodObject = ZodObject> = {
+  /** What the call would do, changing nothing: counts, names, a sample. */
+  preview(ctx: Ctx, input: z.output<S>): Promise<Record<string, unknown>>;
+  /** The question put to the user, in the caller's language, from the preview. */
+  question(ctx: Ctx, input: z.output<S>, preview: Record<string, unknown>): string;
+  /** A call that changes nothing anyway (a dry run) runs without asking. */
+  needless?(input: z.output<S>): boolean;
 };
 
 export function tool<S extends ZodObject>(def: ToolDef<S>): ToolDef<S> {

@@ -37,6 +37,8 @@ import { eraseMember } from "../../members/erase";
 import { exportMemberData, getMemberHistory } from "../../members/history";
 import { importMembers } from "../../members/import";
 import { approveMember, rejectMember } from "../../join";
+import type { Ctx } from "../../context";
+import { type Params, t } from "../../i18n";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
 export const list_members = tool({
@@ -169,6 +171,11 @@ export const import_members = tool({
   annotations: WRITE,
   output: ImportResult,
   scope: importMembers.scope,
+  confirm: {
+    preview: (ctx, input) => importMembers(ctx, { ...input, dry_run: true }),
+    question: (ctx, _input, would) => t(ctx.locale, "CONFIRM_IMPORT_MEMBERS", { create: Number(would.created), update: Number(would.updated) }),
+    needless: (input) => input.dry_run,
+  },
   run: (ctx, input) => importMembers(ctx, input),
 });
 
@@ -198,6 +205,12 @@ export const update_member = tool({
 
 const MemberErased = z.object({ erased: z.literal(true), member_id: z.uuid() });
 
+/** Who a member is, for the question before erasing or rejecting them. */
+async function memberPreview(ctx: Ctx, member_id: string) {
+  const member = await getMember(ctx, { member_id });
+  return { member_id, name: `${member.first_name} ${member.last_name}`.trim(), email: member.email, status: member.status };
+}
+
 export const delete_member = tool({
   name: "delete_member",
   title: "Erase a member (GDPR)",
@@ -207,6 +220,10 @@ export const delete_member = tool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   output: MemberErased,
   scope: eraseMember.scope,
+  confirm: {
+    preview: (ctx, input) => memberPreview(ctx, input.member_id),
+    question: (ctx, _input, would) => t(ctx.locale, "CONFIRM_ERASE_MEMBER", would as Params),
+  },
   run: async (ctx, input) => {
     await eraseMember(ctx, input);
     return { erased: true, member_id: input.member_id };
@@ -258,6 +275,10 @@ export const reject_member = tool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   output: MemberErased,
   scope: rejectMember.scope,
+  confirm: {
+    preview: (ctx, input) => memberPreview(ctx, input.member_id),
+    question: (ctx, _input, would) => t(ctx.locale, "CONFIRM_REJECT_MEMBER", would as Params),
+  },
   run: async (ctx, input) => {
     await rejectMember(ctx, input);
     return { erased: true, member_id: input.member_id };

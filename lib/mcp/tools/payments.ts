@@ -5,6 +5,7 @@ import { importPayments } from "../../bank/import";
 import { PaymentImportResult } from "../../bank/schemas";
 import { AssistantJournal, JournalQuery, journalForAssistant } from "../../books/journal";
 import { listPayments, PaymentList, PaymentListQuery } from "../../books/ledger";
+import { t } from "../../i18n";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
 export const import_bank_statement = tool({
@@ -19,6 +20,12 @@ export const import_bank_statement = tool({
   annotations: { ...WRITE, idempotentHint: true },
   output: PaymentImportResult,
   scope: importPayments.scope,
+  confirm: {
+    preview: (ctx, input) => importPayments(ctx, { file: input.statement, dry_run: true }),
+    question: (ctx, _input, would) =>
+      t(ctx.locale, "CONFIRM_IMPORT_STATEMENT", { matched: (would.matched as unknown[]).length, lines: (would.matched as unknown[]).length + (would.unmatched as unknown[]).length }),
+    needless: (input) => input.dry_run,
+  },
   run: (ctx, input) => importPayments(ctx, { file: input.statement, dry_run: input.dry_run }),
 });
 
