@@ -10,9 +10,9 @@
 // link (the links of earlier mails stop working).
 import { and, asc, eq, gte, inArray, isNotNull, lt, lte, ne, or, type SQL } from "drizzle-orm";
 import type { Db } from "../../db";
-import { clubs, eventRegistrations, events, members, remindersSent } from "../../db/schema";
+import { eventRegistrations, events, members, remindersSent } from "../../db/schema";
 import { clubCardView, formatDate } from "../cards/view";
-import { type ClubRow, getClubRow } from "../clubs/internal";
+import { allClubIds, type ClubRow, getClubRow } from "../clubs/internal";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
 import { newId, nowIso } from "../ids";
 import { newManageToken } from "../members/internal";
@@ -205,7 +205,7 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
  */
 export async function runReminders(db: Db, input: { baseUrl: string; today: string; clubId?: string }): Promise<ReminderRun> {
   const run: ReminderRun = { sent: 0, by_kind: { renewal: 0, expiry: 0, event: 0 } };
-  const clubIds = input.clubId ? [input.clubId] : (await db.read.select({ id: clubs.id }).from(clubs).orderBy(asc(clubs.id))).map((c) => c.id);
+  const clubIds = input.clubId ? [input.clubId] : await allClubIds(db);
   for (const clubId of clubIds) {
     const club = await getClubRow(db, clubId);
     const due = await dueFor(db, club, input.today, input.baseUrl);

@@ -2,6 +2,7 @@
 // its positional arguments, and a `run` that returns the one JSON object `--json` prints. Each
 // file of scripts/cli/commands/ exports its commands as `commands`; scripts/cli.ts finds them.
 import type { Db } from "../../db";
+import { allClubIds, findClubByRef } from "../../lib/clubs/internal";
 import type { Config } from "../../lib/config";
 
 export type Flag = { type: "string" | "boolean"; short?: string; description: string; placeholder?: string; required?: boolean };
@@ -49,4 +50,21 @@ export function isoFlag(value: string | undefined, name: string): string | undef
   const ms = Date.parse(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) throw new UsageError(`--${name} expects an ISO 8601 date or date-time, got "${value}"`);
   return new Date(ms).toISOString();
+}
+
+/** A day YYYY-MM-DD (UTC) that exists, as given to --date or --until. */
+export function dayFlag(value: string, name: string): string {
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(value) ||
+    Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ||
+    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value
+  ) {
+    throw new UsageError(`--${name} expects a day YYYY-MM-DD, got "${value}"`);
+  }
+  return value;
+}
+
+/** The clubs a command runs for: the one --club names (id or slug), else every club, in id order. */
+export async function clubsOf(db: Db, ref: string | undefined): Promise<string[]> {
+  return ref ? [(await findClubByRef(db, ref)).id] : allClubIds(db);
 }

@@ -1,9 +1,8 @@
 // `reminders run [--date D] [--club C]`: sends the reminders due as if today were D (DESIGN.md
 // section 14); a second run sends nothing new. The server runs the same every hour.
-import { findClubByRef } from "../../../lib/clubs/internal";
 import { runReminders } from "../../../lib/reminders";
 import { todayUtc } from "../../../lib/members/status";
-import { command, UsageError } from "../command";
+import { clubsOf, command, dayFlag } from "../command";
 
 export const commands = [
   command({
@@ -14,16 +13,9 @@ export const commands = [
       club: { type: "string", placeholder: "CLUB", description: "only this club (id or slug); default: every club" },
     },
     async run(env, { flags }) {
-      const today = flags.date ?? todayUtc();
-      if (
-        !/^\d{4}-\d{2}-\d{2}$/.test(today) ||
-        Number.isNaN(Date.parse(`${today}T00:00:00Z`)) ||
-        new Date(`${today}T00:00:00Z`).toISOString().slice(0, 10) !== today
-      ) {
-        throw new UsageError(`--date expects a day YYYY-MM-DD, got "${today}"`);
-      }
+      const today = dayFlag(flags.date ?? todayUtc(), "date");
       const db = await env.db();
-      const clubId = flags.club ? (await findClubByRef(db, flags.club)).id : undefined;
+      const clubId = flags.club ? (await clubsOf(db, flags.club))[0] : undefined;
       return runReminders(db, { baseUrl: env.config.baseUrl, today, clubId });
     },
     human: (r) => `Reminders queued: ${r.sent} (renewal ${r.by_kind.renewal}, expiry ${r.by_kind.expiry}, event ${r.by_kind.event})`,
