@@ -115,7 +115,7 @@ describe("POST invoices/run", () => {
     const c = await freshClub();
     const cancelled = await seedMember(env, { membership_end: SOON }, c.clubId);
     const paid = await seedMember(env, { membership_end: SOON }, c.clubId);
-    const open = await seedMember(env, { membership_end: SOON }, c.clubId);
+    await seedMember(env, { membership_end: SOON }, c.clubId);
     expect((await runOf(c, { until: UNTIL })).body.created).toBe(3);
     const rows = await invoicesOf(c.clubId);
     const of = (id: string) => rows.find((r) => r.member_id === id)?.id as string;
