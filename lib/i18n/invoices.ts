@@ -28,7 +28,13 @@ export type InvoiceTexts = {
   /** The mail that carries the PDF (lib/invoices/send.ts). Placeholders: {first}, {club}, {number}, {amount}, {due}. */
   mail: { subject: string; hello: string; body: string; bye: string };
   /** The dues run's line (lib/invoices/run.ts). Placeholders: {name} (the tier's, else `membership`), {date}. */
-  dues: { line: string; membership: string; credit: string };
+  dues: {
+    line: string;
+    membership: string;
+    credit: string;
+    /** In a renewal reminder that carries the invoice (`renewal_invoices`). Placeholders: {number}, {amount}, {due}. */
+    attached: string;
+  };
   /**
    * A reminder of an overdue invoice (lib/invoices/dunning.ts): the subject of the first level, of
    * a later one, of the last; the fee's line. Placeholders as the mail's, and {fee}.
@@ -74,7 +80,12 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
       body: "Voici notre facture {number} de {amount}, à régler d'ici le {due}. Vous la trouverez en pièce jointe (PDF), avec tout ce qu'il faut pour le paiement.",
       bye: "Merci et à bientôt,",
     },
-    dues: { line: "{name}, dès le {date}", membership: "Cotisation", credit: "Crédit de parrainage" },
+    dues: {
+      line: "{name}, dès le {date}",
+      membership: "Cotisation",
+      credit: "Crédit de parrainage",
+      attached: "Notre facture {number} de {amount}, à régler d'ici le {due}, est jointe (PDF) : vous pouvez aussi renouveler en la payant par virement.",
+    },
     dunning: {
       subject: {
         first: "Rappel : facture {number} de {club}",
@@ -118,7 +129,12 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
       body: "Here is our invoice {number} for {amount}, due by {due}. It is attached (PDF), with all you need to pay it.",
       bye: "Thank you, and see you soon,",
     },
-    dues: { line: "{name}, from {date}", membership: "Membership fee", credit: "Referral credit" },
+    dues: {
+      line: "{name}, from {date}",
+      membership: "Membership fee",
+      credit: "Referral credit",
+      attached: "Our invoice {number} for {amount}, due by {due}, is attached (PDF): you may also renew by paying it by bank transfer.",
+    },
     dunning: {
       subject: {
         first: "Reminder: invoice {number} from {club}",
@@ -162,7 +178,12 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
       body: "Hier ist unsere Rechnung {number} über {amount}, zahlbar bis {due}. Sie finden sie im Anhang (PDF), mit allem, was Sie zum Bezahlen brauchen.",
       bye: "Vielen Dank und bis bald,",
     },
-    dues: { line: "{name}, ab {date}", membership: "Mitgliederbeitrag", credit: "Empfehlungsguthaben" },
+    dues: {
+      line: "{name}, ab {date}",
+      membership: "Mitgliederbeitrag",
+      credit: "Empfehlungsguthaben",
+      attached: "Unsere Rechnung {number} über {amount}, zahlbar bis {due}, liegt bei (PDF): Sie können auch verlängern, indem Sie sie überweisen.",
+    },
     dunning: {
       subject: {
         first: "Zahlungserinnerung: Rechnung {number} von {club}",
@@ -206,7 +227,12 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
       body: "Ecco la nostra fattura {number} di {amount}, da pagare entro il {due}. La trovate in allegato (PDF), con tutto il necessario per il pagamento.",
       bye: "Grazie e a presto,",
     },
-    dues: { line: "{name}, dal {date}", membership: "Quota sociale", credit: "Credito di segnalazione" },
+    dues: {
+      line: "{name}, dal {date}",
+      membership: "Quota sociale",
+      credit: "Credito di segnalazione",
+      attached: "La nostra fattura {number} di {amount}, da pagare entro il {due}, è allegata (PDF): potete anche rinnovare pagandola con bonifico.",
+    },
     dunning: {
       subject: {
         first: "Promemoria: fattura {number} di {club}",
