@@ -64,6 +64,19 @@ export function dayFlag(value: string, name: string): string {
   return value;
 }
 
+/** The flags of a sweep run as of a day (reminders, dunning): --date and --club. */
+export const DAY_RUN_FLAGS = {
+  date: { type: "string", placeholder: "YYYY-MM-DD", description: "run as if today were this day (UTC)" },
+  club: { type: "string", placeholder: "CLUB", description: "only this club (id or slug); default: every club" },
+} as const satisfies Flags;
+
+/** What DAY_RUN_FLAGS ask for: the database, the day (default today, UTC), the one club or none (every club). */
+export async function dayRun(env: CliEnv, flags: { date?: string; club?: string }): Promise<{ db: Db; today: string; clubId: string | undefined }> {
+  const today = dayFlag(flags.date ?? new Date().toISOString().slice(0, 10), "date");
+  const db = await env.db();
+  return { db, today, clubId: flags.club ? (await clubsOf(db, flags.club))[0] : undefined };
+}
+
 /** The clubs a command runs for: the one --club names (id or slug), else every club, in id order. */
 export async function clubsOf(db: Db, ref: string | undefined): Promise<string[]> {
   return ref ? [(await findClubByRef(db, ref)).id] : allClubIds(db);

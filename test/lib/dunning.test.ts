@@ -4,7 +4,7 @@
 // with the second level, once; the suspension after the last; never for a cancelled or paid
 // invoice; the mails through a real SMTP server, in the club's language, the PDF attached;
 // `invoice.overdue`; the CLI's JSON; the hourly job.
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { clubs, invoices, jobs, members } from "../../db/schema";
 import { siteOf } from "../../lib/context";
@@ -13,30 +13,19 @@ import { DUNNING_RUN, dunningSchedule, runDunning } from "../../lib/invoices/dun
 import { runDueJobs } from "../../lib/jobs";
 import { main } from "../../scripts/cli";
 import { JOB_KINDS } from "../../server/jobs";
-import { setup, type TestEnv } from "../helpers";
+import type { TestEnv } from "../helpers";
 import { addDays, seedMember, withEndpoint } from "../members-fixtures";
-import { header, type Received, startSmtp, type TestSmtp, textOf } from "../smtp";
+import { header, mailedEnv, type Received, textOf } from "../smtp";
 
 const DUE = "2031-01-31";
+const box = mailedEnv({ RATE_LIMIT_PER_MINUTE: "100000000" });
 let env: TestEnv;
-let smtp: TestSmtp;
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  env = await setup({ SMTP_URL: smtp.url, RATE_LIMIT_PER_MINUTE: "100000000" });
-});
-afterAll(async () => {
-  await env.close();
-  await smtp.close();
+beforeAll(() => {
+  env = box.env;
 });
 
 const run = (today: string, clubId: string) => runDunning(env.db, { site: siteOf(env.config), today, clubId });
-/** Runs the queued jobs (the mails) and hands back what the SMTP server received meanwhile. */
-async function deliver(): Promise<Received[]> {
-  const before = smtp.inbox.length;
-  await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
-  return smtp.inbox.slice(before);
-}
+const deliver = () => box.deliver();
 const invoiceOf = async (id: string) => (await env.db.read.select().from(invoices).where(eq(invoices.id, id)))[0];
 
 /** A club of its own, its settings written through PUT /api/clubs/<id>. */

@@ -3,35 +3,24 @@
 // makes it) and the mail, received by a real SMTP server, carries its PDF; a later reminder
 // carries the same invoice; the dues run then finds the period invoiced. Without the setting,
 // or with nothing to pay, the reminder goes as before.
-import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, invoices, tiers } from "../../db/schema";
-import { runDueJobs } from "../../lib/jobs";
 import { runReminders } from "../../lib/reminders";
-import { JOB_KINDS } from "../../server/jobs";
 import { insertTier } from "../events-fixtures";
-import { setup, type TestEnv } from "../helpers";
+import type { TestEnv } from "../helpers";
 import { addDays, seedMember } from "../members-fixtures";
-import { type Received, startSmtp, type TestSmtp, textOf } from "../smtp";
+import { mailedEnv, textOf } from "../smtp";
 
 const END = "2031-03-15";
+const box = mailedEnv();
 let env: TestEnv;
-let smtp: TestSmtp;
-beforeAll(async () => {
-  smtp = await startSmtp();
-  env = await setup({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await env.close();
-  await smtp.close();
+beforeAll(() => {
+  env = box.env;
 });
 
 const remind = (today: string, clubId: string) => runReminders(env.db, { baseUrl: "http://localhost", today, clubId });
-async function deliver(): Promise<Received[]> {
-  const before = smtp.inbox.length;
-  await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
-  return smtp.inbox.slice(before);
-}
+const deliver = () => box.deliver();
 const invoicesOf = (clubId: string) => env.db.read.select().from(invoices).where(eq(invoices.club_id, clubId));
 const pdfName = (raw: string) => raw.match(/Content-Type: application\/pdf; name=(\S+)/)?.[1] ?? null;
 
