@@ -145,6 +145,15 @@ export const clubs = table(
     expiry_notice: integer("expiry_notice", { mode: "boolean" }).notNull().default(true),
     /** Hours an unpaid (`pending`) public registration holds its place before it is cancelled (1..720; issue 18). */
     pending_hold_hours: integer("pending_hold_hours").notNull().default(48),
+    // Dunning and renewal invoices (issue 27, DESIGN.md section 20): lib/invoices/dunning.ts.
+    /** Days after an invoice's due_on each reminder level is due (ascending, at most 3: dunning_level is 0..3). */
+    dunning_days: text("dunning_days", { mode: "json" }).notNull().default(sql`'[10,30]'`).$type<number[]>(),
+    /** Added once as an invoice line with the second reminder (0: none). */
+    dunning_fee_cents: integer("dunning_fee_cents").notNull().default(0),
+    /** Suspends the member once the last reminder level is reached. */
+    suspend_after_dunning: integer("suspend_after_dunning", { mode: "boolean" }).notNull().default(false),
+    /** The first renewal reminder makes the member's membership invoice and attaches its PDF. */
+    renewal_invoices: integer("renewal_invoices", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [uniqueIndex("clubs_slug_unique").on(t.slug)],
 );
@@ -1215,6 +1224,12 @@ export const invoices = table(
     tier_id: text("tier_id"),
     dunning_level: integer("dunning_level").notNull().default(0),
     last_reminded_at: text("last_reminded_at"),
+    /**
+     * A membership invoice of the dues run or a renewal reminder (lib/invoices/run.ts): the first
+     * day of the period it asks for (the day after the member's membership_end then). One open or
+     * paid invoice per member and period: the unique key below.
+     */
+    period_start: text("period_start"),
     cancelled_at: text("cancelled_at"),
     created_at: text("created_at").notNull(),
     updated_at: text("updated_at").notNull(),
@@ -1224,6 +1239,9 @@ export const invoices = table(
     uniqueIndex("invoices_club_reference_unique").on(t.club_id, t.reference),
     index("invoices_club_issued_idx").on(t.club_id, t.issued_on),
     index("invoices_member_idx").on(t.member_id),
+    uniqueIndex("invoices_member_period_unique").on(t.club_id, t.member_id, t.period_start).where(sql`status <> 'cancelled' and period_start is not null`),
+    // The dunning run reads the club's open invoices past their due date.
+    index("invoices_club_status_due_idx").on(t.club_id, t.status, t.due_on),
   ],
 );
 

@@ -10,15 +10,26 @@ import { CARD_EMAIL_JOBS } from "../lib/members/card-email";
 import { STRIPE_JOBS } from "../lib/stripe-events";
 import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
 import { remindersSchedule } from "../lib/reminders";
+import { dunningSchedule } from "../lib/invoices/dunning";
+import { INVOICE_JOBS } from "../lib/invoices/send";
 import { deliveryLogPurge, WEBHOOK_JOBS } from "../lib/webhooks/deliver";
 import { oauthPurge } from "../lib/oauth/grants";
 import { oauthClientsPurge } from "../lib/oauth/clients";
 import { ratePurge } from "../lib/ratelimit";
 
-/** The jobs that repeat for as long as the server runs: the reminders, and the purges that keep tables from growing for ever. */
-export const RECURRING: readonly Recurring[] = [idempotencyPurge, remindersSchedule, jobsPurge, deliveryLogPurge, oauthPurge, oauthClientsPurge, ratePurge];
+/** The jobs that repeat for as long as the server runs: the reminders, the dunning, and the purges that keep tables from growing for ever. */
+export const RECURRING: readonly Recurring[] = [
+  idempotencyPurge,
+  remindersSchedule,
+  dunningSchedule,
+  jobsPurge,
+  deliveryLogPurge,
+  oauthPurge,
+  oauthClientsPurge,
+  ratePurge,
+];
 
 export const JOB_KINDS: JobKinds = Object.assign(
-  { ...CARD_JOBS, ...MAIL_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS, ...CARD_EMAIL_JOBS, ...STRIPE_JOBS },
+  { ...CARD_JOBS, ...MAIL_JOBS, ...INVOICE_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS, ...CARD_EMAIL_JOBS, ...STRIPE_JOBS },
   ...RECURRING.map((r) => r.kinds),
 );

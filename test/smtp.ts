@@ -1,7 +1,11 @@
 // A real SMTP server on a local port (the `smtp-server` package) that keeps what it receives, and
 // readers for the raw messages: headers (RFC 2047 words decoded), MIME parts and their bodies
 // (base64, quoted-printable). For the tests of every mail the product sends.
+import { afterAll, beforeAll } from "bun:test";
 import { SMTPServer } from "smtp-server";
+import { runDueJobs } from "../lib/jobs";
+import { JOB_KINDS } from "../server/jobs";
+import { setup, type TestEnv } from "./helpers";
 
 export type Received = { from: string; to: string[]; raw: string };
 
@@ -87,4 +91,27 @@ export function bodyOf(p: { headers: string; body: string }): string {
 export function textOf(raw: string): string {
   const part = parts(raw).find((p) => /text\/plain/i.test(p.headers));
   return part ? bodyOf(part) : "";
+}
+
+/**
+ * A test file's env whose mail goes to a local SMTP server: both started before its tests, closed
+ * after (read `box.env`, `box.smtp` inside the tests). `deliver()` runs the queued jobs (the mails)
+ * and hands back what the server received meanwhile.
+ */
+export function mailedEnv(vars: Record<string, string> = {}) {
+  const box = {} as { env: TestEnv; smtp: TestSmtp; deliver(): Promise<Received[]> };
+  beforeAll(async () => {
+    box.smtp = await startSmtp();
+    box.env = await setup({ SMTP_URL: box.smtp.url, ...vars });
+  });
+  afterAll(async () => {
+    await box.env.close();
+    await box.smtp.close();
+  });
+  box.deliver = async () => {
+    const before = box.smtp.inbox.length;
+    await runDueJobs(box.env.db, { kinds: JOB_KINDS, config: box.env.config });
+    return box.smtp.inbox.slice(before);
+  };
+  return box;
 }

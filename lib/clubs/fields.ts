@@ -32,6 +32,7 @@ export type FieldCheck =
   | "barcode"
   | "country"
   | "reminder_days"
+  | "dunning_days"
   | "grace_days"
   | "hold_hours"
   | "iban"
@@ -204,6 +205,11 @@ const FIELDS = {
   payout_country: { shown: false, check: "country", ...finances },
   // Unpaid registrations (issue 18): how long a place is held waiting for money is the treasurer's call.
   pending_hold_hours: { default: 48, check: "hold_hours", ...finances },
+  // Dunning and renewal invoices (issue 27, DESIGN.md section 20): the treasurer's, like the invoices.
+  dunning_days: { default: () => [10, 30], check: "dunning_days", ...finances },
+  dunning_fee_cents: { default: 0, check: "nonnegative", ...finances },
+  suspend_after_dunning: { default: false, ...finances },
+  renewal_invoices: { default: false, ...finances },
 } satisfies { [K in ClubColumn]: FieldMeta<NonNullable<ClubRow[K]>> };
 
 /** The fields that exist only in ClubUpdate (`shown: false`). */

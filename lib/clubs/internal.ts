@@ -2,7 +2,7 @@
 // row (prepared: most requests read it), the narrow settings most verbs need, the card's fields,
 // and a club found by what a person types. Other areas read the club through these, never by
 // their own query, so a column's meaning is read in one place.
-import { eq, or, sql } from "drizzle-orm";
+import { asc, eq, or, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { NotFound } from "../errors";
@@ -146,4 +146,9 @@ export async function findClubByRef(db: Db, ref: string): Promise<{ id: string; 
     .limit(1);
   if (!row) throw new NotFound("CLUB_NOT_FOUND");
   return row;
+}
+
+/** Every club's id, in id order (a sweep over all clubs: reminders, dunning). */
+export async function allClubIds(db: Db): Promise<string[]> {
+  return (await db.read.select({ id: clubs.id }).from(clubs).orderBy(asc(clubs.id))).map((c) => c.id);
 }

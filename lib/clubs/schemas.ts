@@ -58,7 +58,7 @@ export function readCardBackFields(stored: unknown): CardBackField[] | null {
 function outputType(field: ClubField): z.ZodType {
   if (field.name === "card_back_fields") return z.array(CardBackField);
   if (field.name === "card_locations") return z.array(CardLocation);
-  if (field.name === "renewal_reminder_days") return z.array(z.int());
+  if (field.name === "renewal_reminder_days" || field.name === "dunning_days") return z.array(z.int());
   switch (field.kind) {
     case "integer":
       return z.int();
@@ -143,6 +143,12 @@ function inputType(field: ClubField): z.ZodType {
         .max(5)
         .transform((days) => [...new Set(days)].sort((a, b) => b - a))
         .meta({ description: "Days before membership_end a renewal reminder is sent: at most 5, each 1..365." });
+    case "dunning_days":
+      // One day per reminder level after due_on (DESIGN.md section 20); dunning_level is 0..3.
+      return z
+        .array(z.int().min(1).max(365))
+        .max(3)
+        .refine((days) => days.every((d, i) => i === 0 || d > days[i - 1]), { error: "DUNNING_DAYS_ORDER" });
     case "grace_days":
       return z.int().min(0).max(365).meta({ description: "Days a member stays `active` past membership_end." });
     case "account":
@@ -159,13 +165,25 @@ function inputType(field: ClubField): z.ZodType {
 
 const shownFields = CLUB_FIELDS;
 
+/** What a field does, where its name does not say it all (the Club's and ClubUpdate's descriptions). */
+const FIELD_NOTES: Partial<Record<string, string>> = {
+  dunning_days: "Days after an invoice's due_on each reminder level is mailed (ascending, at most 3; [] sends none). Default [10, 30].",
+  dunning_fee_cents: "Added once to an overdue invoice as a line, with its second reminder (0: none). Default 0.",
+  suspend_after_dunning: "Suspends the member when their invoice reaches the last reminder level. Default false.",
+  renewal_invoices: "The first renewal reminder makes the member's membership invoice (as the dues run does) and attaches its PDF. Default false.",
+};
+const noted = (f: ClubField, type: z.ZodType, prefix = "") => {
+  const note = FIELD_NOTES[f.name];
+  return note || prefix ? type.meta({ description: [note, prefix].filter(Boolean).join(" ") }) : type;
+};
+
 export const ClubAdmin = z
   .object({
     id: z.uuid(),
     ...Object.fromEntries(
       shownFields.map((f) => {
         const type = f.nullable ? outputType(f).nullable() : outputType(f);
-        return [f.name, f.readScope ? type.optional().meta({ description: `Only for callers with \`${f.readScope}\`; absent otherwise.` }) : type];
+        return [f.name, f.readScope ? noted(f, type.optional(), `Only for callers with \`${f.readScope}\`; absent otherwise.`) : noted(f, type)];
       }),
     ),
     created_at: z.string().meta({ format: "date-time" }),
@@ -180,7 +198,7 @@ export const ClubUpdate = z
         .filter((f) => f.writable)
         .map((f) => {
           const base = f.name === "name" ? (inputType(f) as z.ZodString).min(1) : inputType(f);
-          return [f.name, base.nullish()];
+          return [f.name, noted(f, base.nullish())];
         }),
     ),
   )

@@ -27,6 +27,26 @@ export type InvoiceTexts = {
   paid: string;
   /** The mail that carries the PDF (lib/invoices/send.ts). Placeholders: {first}, {club}, {number}, {amount}, {due}. */
   mail: { subject: string; hello: string; body: string; bye: string };
+  /** The dues run's line (lib/invoices/run.ts). Placeholders: {name} (the tier's, else `membership`), {date}. */
+  dues: {
+    line: string;
+    membership: string;
+    credit: string;
+    /** In a renewal reminder that carries the invoice (`renewal_invoices`). Placeholders: {number}, {amount}, {due}. */
+    attached: string;
+  };
+  /**
+   * A reminder of an overdue invoice (lib/invoices/dunning.ts): the subject of the first level, of
+   * a later one, of the last; the fee's line. Placeholders as the mail's, and {fee}.
+   */
+  dunning: {
+    subject: { first: string; again: string; last: string };
+    body: string;
+    fee: string;
+    feeLine: string;
+    suspended: string;
+    crossed: string;
+  };
 };
 
 export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
@@ -60,6 +80,24 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
       body: "Voici notre facture {number} de {amount}, à régler d'ici le {due}. Vous la trouverez en pièce jointe (PDF), avec tout ce qu'il faut pour le paiement.",
       bye: "Merci et à bientôt,",
     },
+    dues: {
+      line: "{name}, dès le {date}",
+      membership: "Cotisation",
+      credit: "Crédit de parrainage",
+      attached: "Notre facture {number} de {amount}, à régler d'ici le {due}, est jointe (PDF) : vous pouvez aussi renouveler en la payant par virement.",
+    },
+    dunning: {
+      subject: {
+        first: "Rappel : facture {number} de {club}",
+        again: "2e rappel : facture {number} de {club}",
+        last: "Dernier rappel : facture {number} de {club}",
+      },
+      body: "Sauf erreur de notre part, notre facture {number}, échue le {due}, n'est pas encore payée : il reste {amount} à régler. La voici à nouveau en pièce jointe (PDF).",
+      fee: "Des frais de rappel de {fee} y ont été ajoutés.",
+      feeLine: "Frais de rappel",
+      suspended: "Votre adhésion est suspendue jusqu'au paiement.",
+      crossed: "Si vous avez payé entre-temps, merci de ne pas tenir compte de ce message.",
+    },
   },
   en: {
     title: "Invoice",
@@ -90,6 +128,24 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
       hello: "Hello {first},",
       body: "Here is our invoice {number} for {amount}, due by {due}. It is attached (PDF), with all you need to pay it.",
       bye: "Thank you, and see you soon,",
+    },
+    dues: {
+      line: "{name}, from {date}",
+      membership: "Membership fee",
+      credit: "Referral credit",
+      attached: "Our invoice {number} for {amount}, due by {due}, is attached (PDF): you may also renew by paying it by bank transfer.",
+    },
+    dunning: {
+      subject: {
+        first: "Reminder: invoice {number} from {club}",
+        again: "Second reminder: invoice {number} from {club}",
+        last: "Final reminder: invoice {number} from {club}",
+      },
+      body: "Unless we are mistaken, our invoice {number}, due on {due}, is not paid yet: {amount} is left to pay. Here it is again, attached (PDF).",
+      fee: "A reminder fee of {fee} has been added to it.",
+      feeLine: "Reminder fee",
+      suspended: "Your membership is suspended until it is paid.",
+      crossed: "If you have paid in the meantime, please disregard this message.",
     },
   },
   de: {
@@ -122,6 +178,24 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
       body: "Hier ist unsere Rechnung {number} über {amount}, zahlbar bis {due}. Sie finden sie im Anhang (PDF), mit allem, was Sie zum Bezahlen brauchen.",
       bye: "Vielen Dank und bis bald,",
     },
+    dues: {
+      line: "{name}, ab {date}",
+      membership: "Mitgliederbeitrag",
+      credit: "Empfehlungsguthaben",
+      attached: "Unsere Rechnung {number} über {amount}, zahlbar bis {due}, liegt bei (PDF): Sie können auch verlängern, indem Sie sie überweisen.",
+    },
+    dunning: {
+      subject: {
+        first: "Zahlungserinnerung: Rechnung {number} von {club}",
+        again: "2. Mahnung: Rechnung {number} von {club}",
+        last: "Letzte Mahnung: Rechnung {number} von {club}",
+      },
+      body: "Sofern wir uns nicht irren, ist unsere Rechnung {number}, fällig am {due}, noch nicht bezahlt: es bleiben {amount} zu bezahlen. Sie finden sie nochmals im Anhang (PDF).",
+      fee: "Eine Mahngebühr von {fee} wurde hinzugefügt.",
+      feeLine: "Mahngebühr",
+      suspended: "Ihre Mitgliedschaft ist bis zur Zahlung gesperrt.",
+      crossed: "Falls Sie inzwischen bezahlt haben, betrachten Sie diese Nachricht bitte als gegenstandslos.",
+    },
   },
   it: {
     title: "Fattura",
@@ -152,6 +226,24 @@ export const INVOICE_TEXTS: Record<Locale, InvoiceTexts> = {
       hello: "Ciao {first},",
       body: "Ecco la nostra fattura {number} di {amount}, da pagare entro il {due}. La trovate in allegato (PDF), con tutto il necessario per il pagamento.",
       bye: "Grazie e a presto,",
+    },
+    dues: {
+      line: "{name}, dal {date}",
+      membership: "Quota sociale",
+      credit: "Credito di segnalazione",
+      attached: "La nostra fattura {number} di {amount}, da pagare entro il {due}, è allegata (PDF): potete anche rinnovare pagandola con bonifico.",
+    },
+    dunning: {
+      subject: {
+        first: "Promemoria: fattura {number} di {club}",
+        again: "2° sollecito: fattura {number} di {club}",
+        last: "Ultimo sollecito: fattura {number} di {club}",
+      },
+      body: "Salvo errore da parte nostra, la nostra fattura {number}, scaduta il {due}, non è ancora pagata: restano da pagare {amount}. La trovate di nuovo in allegato (PDF).",
+      fee: "Sono state aggiunte spese di sollecito di {fee}.",
+      feeLine: "Spese di sollecito",
+      suspended: "La vostra adesione è sospesa fino al pagamento.",
+      crossed: "Se avete pagato nel frattempo, non tenete conto di questo messaggio.",
     },
   },
 };

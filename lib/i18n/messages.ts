@@ -278,6 +278,12 @@ export const MESSAGES = {
     de: "Ungültige IBAN: Land, Länge und Prüfziffern prüfen.",
     it: "IBAN non valido: verificare paese, lunghezza e cifre di controllo.",
   },
+  DUNNING_DAYS_ORDER: {
+    fr: "Jours de rappel attendus en ordre croissant, chacun une fois (par ex. 10, 30).",
+    en: "Expected the reminder days in ascending order, each once (e.g. 10, 30).",
+    de: "Mahntage in aufsteigender Reihenfolge erwartet, jeder einmal (z. B. 10, 30).",
+    it: "Giorni di sollecito attesi in ordine crescente, ciascuno una volta (ad es. 10, 30).",
+  },
   INVOICE_NOT_FOUND: { fr: "Facture introuvable.", en: "Invoice not found.", de: "Rechnung nicht gefunden.", it: "Fattura non trovata." },
   INVOICE_PAID: {
     fr: "La facture {number} a reçu un paiement : remboursez-le avant de l'annuler.",

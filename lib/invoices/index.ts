@@ -43,6 +43,7 @@ export function toInvoice(row: InvoiceRow, baseUrl: string, today = todayUtc()):
     reference: row.reference,
     dunning_level: row.dunning_level,
     last_reminded_at: row.last_reminded_at,
+    period_start: row.period_start,
     cancelled_at: row.cancelled_at,
     pdf_url: invoicePdfUrl(baseUrl, row),
     created_at: row.created_at,
@@ -55,12 +56,13 @@ export function toInvoice(row: InvoiceRow, baseUrl: string, today = todayUtc()):
  * so a second invoice of the same club and year waits and reads the number the first took; a
  * rolled back invoice gives its number back. The counter's first row is made by an insert that
  * does nothing when another transaction has made it (it waits for that one's commit first).
+ * `count` numbers at once (the dues run's batch): the last of them is answered.
  */
-async function nextNumber(t: Queryable, clubId: string, year: number): Promise<number> {
+export async function nextNumber(t: Queryable, clubId: string, year: number, count = 1): Promise<number> {
   await t.insert(invoiceCounters).values({ club_id: clubId, year, last: 0 }).onConflictDoNothing();
   const [row] = await t
     .update(invoiceCounters)
-    .set({ last: sql`${invoiceCounters.last} + 1` })
+    .set({ last: sql`${invoiceCounters.last} + ${count}` })
     .where(and(eq(invoiceCounters.club_id, clubId), eq(invoiceCounters.year, year)))
     .returning({ last: invoiceCounters.last });
   return Number(row.last);

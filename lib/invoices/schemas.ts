@@ -42,6 +42,11 @@ export const Invoice = z
     }),
     dunning_level: z.int().min(0).max(3),
     last_reminded_at: dateTimeOutput().nullable(),
+    period_start: z.string().nullable().meta({
+      format: "date",
+      description:
+        "For a membership invoice of the dues run or a renewal reminder: the first day of the period it asks for (the day after the member's membership_end then). One open or paid invoice per member and period.",
+    }),
     cancelled_at: dateTimeOutput().nullable(),
     pdf_url: z.string().meta({ description: "The invoice as a PDF (A4, with its payment part); needs finances:view." }),
     created_at: dateTimeOutput(),
@@ -86,3 +91,46 @@ export const InvoiceSent = z
     invoice: Invoice,
   })
   .meta({ id: "InvoiceSent" });
+
+export const DuesRunRequest = z
+  .object({
+    until: day().meta({ description: "Invoice the members whose membership_end is before this day." }),
+    tier_ids: z.array(z.uuid()).min(1).max(100).optional().meta({ description: "Only the members of these tiers (default: every member)." }),
+    dry_run: z.boolean().default(false).meta({ description: "true: answer what the run would create, and write nothing." }),
+  })
+  .meta({ id: "DuesRunRequest", examples: [{ until: "2027-01-01", dry_run: true }] });
+export type DuesRunRequest = z.input<typeof DuesRunRequest>;
+
+export const DuesRunItem = z
+  .object({
+    member_id: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    period_start: z.string().meta({ format: "date" }),
+    lines: z.array(InvoiceLine),
+    amount_cents: z.int(),
+    currency: z.string(),
+    invoice_id: z.string().nullable().meta({ description: "The invoice made; null in a dry run." }),
+    number: z.string().nullable().meta({ description: "Its number; null in a dry run." }),
+  })
+  .meta({ id: "DuesRunItem" });
+export type DuesRunItem = z.infer<typeof DuesRunItem>;
+
+export const DuesRun = z
+  .object({
+    dry_run: z.boolean(),
+    until: z.string().meta({ format: "date" }),
+    created: z.int().meta({ description: "Invoices made (a dry run: that it would make)." }),
+    totals: z
+      .array(z.object({ currency: z.string(), amount_cents: z.int(), count: z.int() }))
+      .meta({ description: "Their sum per currency (a tier may have its own)." }),
+    skipped: z
+      .object({
+        nothing_to_pay: z.int().meta({ description: "A free tier, or a referral credit covering the fee." }),
+        already_invoiced: z.int().meta({ description: "An open membership invoice, or an open or paid one for that period, exists." }),
+      })
+      .meta({ description: "Members whose membership ends before `until` and who get no invoice, by reason." }),
+    sample: z.array(DuesRunItem).meta({ description: "The first invoices (at most 20), by membership end." }),
+  })
+  .meta({ id: "DuesRun" });
+export type DuesRun = z.infer<typeof DuesRun>;

@@ -27,6 +27,18 @@ export async function memberDues(q: Queryable, m: MemberRow): Promise<Dues> {
         .where(and(eq(tiers.id, m.tier_id), eq(tiers.club_id, m.club_id)))
         .limit(1)
     : [];
+  return duesOf(m, club, tier);
+}
+
+/**
+ * The rule of memberDues on rows already read (the dues run reads a club's tiers once for
+ * thousands of members): `tier` is the member's tier (any, active or not), else undefined.
+ */
+export function duesOf(
+  m: Pick<MemberRow, "amount_due_cents" | "referral_credit_cents">,
+  club: { fee: number; currency: string },
+  tier: { price: number; currency: string } | undefined,
+): Dues {
   const currency = tier?.currency ?? club.currency;
   if (m.amount_due_cents !== null) return { price: m.amount_due_cents, credit: 0, amount: m.amount_due_cents, currency, first: true };
   const price = tier?.price ?? club.fee;

@@ -7,13 +7,18 @@
 // own next run (`remindersSchedule`); the CLI runs it as of any day (`reminders run --date`).
 // A member's page is known by its token's hash only, so a renewal or expiry mail carries a new
 // token, stored in the transaction that queues it: the member's newest mail always has a working
-// link (the links of earlier mails stop working).
+// link (the links of earlier mails stop working). With the club's `renewal_invoices`, a renewal
+// reminder carries the member's membership invoice for the coming period, made by the first one
+// (lib/invoices/run) and attached as a PDF when the mail goes out (lib/invoices/send).
 import { and, asc, eq, gte, inArray, isNotNull, lt, lte, ne, or, type SQL } from "drizzle-orm";
-import type { Db } from "../../db";
-import { clubs, eventRegistrations, events, members, remindersSent } from "../../db/schema";
+import type { Db, Queryable } from "../../db";
+import { eventRegistrations, events, invoices, members, remindersSent } from "../../db/schema";
 import { clubCardView, formatDate } from "../cards/view";
-import { type ClubRow, getClubRow } from "../clubs/internal";
+import { allClubIds, type ClubRow, getClubRow } from "../clubs/internal";
+import { INVOICE_TEXTS } from "../i18n/invoices";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
+import { createPeriodInvoices, type DuesMember, periodStartOf } from "../invoices/run";
+import { invoiceMailParams, queueInvoiceMail } from "../invoices/send";
 import { newId, nowIso } from "../ids";
 import { newManageToken } from "../members/internal";
 import { recurringJob } from "../jobs";
@@ -38,7 +43,16 @@ const CHUNK = 200;
  * One reminder due: the rows that mark it sent (the first names this reminder) and its mail,
  * given the address of the member's page when it links there (a new token, made at sending).
  */
-type Due = { kind: ReminderKind; subjectId: string; periods: string[]; linksPage: boolean; message: (pageUrl: string) => Omit<MailMessage, "attachments"> };
+type Due = {
+  kind: ReminderKind;
+  subjectId: string;
+  periods: string[];
+  linksPage: boolean;
+  /** A renewal of a club with `renewal_invoices`: the member, whose membership invoice goes with it. */
+  invoiceFor?: DuesMember;
+  /** The mail; `after`: paragraphs after its text (the invoice attached). */
+  message: (pageUrl: string, after?: string[]) => Omit<MailMessage, "attachments">;
+};
 
 const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
@@ -56,7 +70,16 @@ const startsText = (day: string, iso: string, locale: Parameters<typeof formatDa
 /** The club's paid members that `where` keeps, nearest end first. */
 function paidMembers(db: Db, clubId: string, ...where: (SQL | undefined)[]) {
   return db.read
-    .select({ id: members.id, first: members.first_name, email: members.email, end: members.membership_end })
+    .select({
+      id: members.id,
+      first: members.first_name,
+      last: members.last_name,
+      email: members.email,
+      end: members.membership_end,
+      tier_id: members.tier_id,
+      amount_due_cents: members.amount_due_cents,
+      referral_credit_cents: members.referral_credit_cents,
+    })
     .from(members)
     .where(and(eq(members.club_id, clubId), eq(members.payment_status, "paid"), ...where))
     .orderBy(asc(members.membership_end), asc(members.id));
@@ -91,12 +114,23 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
         subjectId: m.id,
         periods: reached.map((n) => `${m.end}:${n}`),
         linksPage: true,
-        message: (url) =>
+        invoiceFor: club.renewal_invoices
+          ? {
+              id: m.id,
+              first_name: m.first,
+              last_name: m.last,
+              membership_end: m.end,
+              tier_id: m.tier_id,
+              amount_due_cents: m.amount_due_cents,
+              referral_credit_cents: m.referral_credit_cents,
+            }
+          : undefined,
+        message: (url, after = []) =>
           mail(
             m.email,
             fillText(tx.renewal.subject, p),
             brandedBody(brand, {
-              paragraphs: [fillText(tx.hello, p), fillText(left === 0 ? tx.renewal.lastDay : tx.renewal.body, p)],
+              paragraphs: [fillText(tx.hello, p), fillText(left === 0 ? tx.renewal.lastDay : tx.renewal.body, p), ...after],
               action: { label: tx.renewal.action, url },
               bye: tx.bye,
             }),
@@ -199,13 +233,34 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
 }
 
 /**
+ * The membership invoice a renewal reminder carries (`renewal_invoices`, DESIGN.md section 20),
+ * inside the reminder's transaction `t`: made with the reminder that first finds none for the
+ * period (the dues run's own making, lib/invoices/run), else the open one already made for it
+ * (a later reminder, or the dues run's). None when the member has nothing to pay, or an open
+ * membership invoice of no period (made by hand).
+ */
+async function renewalInvoice(t: Queryable, db: Db, input: { baseUrl: string; today: string }, club: ClubRow, m: DuesMember) {
+  const { created } = await createPeriodInvoices(t, { db, baseUrl: input.baseUrl }, club, [m], input.today);
+  const [row] = created.length
+    ? created
+    : await t
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.club_id, club.id), eq(invoices.member_id, m.id), eq(invoices.period_start, periodStartOf(m)), eq(invoices.status, "open")))
+        .limit(1);
+  if (!row) return null;
+  const { locale, params } = invoiceMailParams(club, input.baseUrl, { first_name: m.first_name, email: "" }, row);
+  return { row, paragraph: fillText(INVOICE_TEXTS[locale].dues.attached, params) };
+}
+
+/**
  * Sends every reminder due on `today` (a `YYYY-MM-DD` UTC day: the frozen clock of tests and of
  * the CLI's --date) for one club or all, and says how many it queued. Each reminder is queued at
  * most once, ever: running again (or at the same time elsewhere) queues nothing new.
  */
 export async function runReminders(db: Db, input: { baseUrl: string; today: string; clubId?: string }): Promise<ReminderRun> {
   const run: ReminderRun = { sent: 0, by_kind: { renewal: 0, expiry: 0, event: 0 } };
-  const clubIds = input.clubId ? [input.clubId] : (await db.read.select({ id: clubs.id }).from(clubs).orderBy(asc(clubs.id))).map((c) => c.id);
+  const clubIds = input.clubId ? [input.clubId] : await allClubIds(db);
   for (const clubId of clubIds) {
     const club = await getClubRow(db, clubId);
     const due = await dueFor(db, club, input.today, input.baseUrl);
@@ -226,7 +281,9 @@ export async function runReminders(db: Db, input: { baseUrl: string; today: stri
             await t.update(members).set({ manage_token: page.hash }).where(eq(members.id, d.subjectId));
             pageUrl = memberPageUrl(input.baseUrl, page.token);
           }
-          await queueMail(t, clubId, d.message(pageUrl));
+          const invoice = d.invoiceFor ? await renewalInvoice(t, db, input, club, d.invoiceFor) : null;
+          if (invoice) await queueInvoiceMail(t, clubId, invoice.row.id, d.message(pageUrl, [invoice.paragraph]));
+          else await queueMail(t, clubId, d.message(pageUrl));
           run.sent++;
           run.by_kind[d.kind]++;
         }

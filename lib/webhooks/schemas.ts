@@ -16,6 +16,7 @@ export const EVENT_TYPES = [
   "invoice.created",
   "invoice.paid",
   "invoice.cancelled",
+  "invoice.overdue",
   "checkin.created",
   "event.created",
   "event.updated",

@@ -2,6 +2,7 @@
 // its positional arguments, and a `run` that returns the one JSON object `--json` prints. Each
 // file of scripts/cli/commands/ exports its commands as `commands`; scripts/cli.ts finds them.
 import type { Db } from "../../db";
+import { allClubIds, findClubByRef } from "../../lib/clubs/internal";
 import type { Config } from "../../lib/config";
 
 export type Flag = { type: "string" | "boolean"; short?: string; description: string; placeholder?: string; required?: boolean };
@@ -49,4 +50,34 @@ export function isoFlag(value: string | undefined, name: string): string | undef
   const ms = Date.parse(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(ms)) throw new UsageError(`--${name} expects an ISO 8601 date or date-time, got "${value}"`);
   return new Date(ms).toISOString();
+}
+
+/** A day YYYY-MM-DD (UTC) that exists, as given to --date or --until. */
+export function dayFlag(value: string, name: string): string {
+  if (
+    !/^\d{4}-\d{2}-\d{2}$/.test(value) ||
+    Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ||
+    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value
+  ) {
+    throw new UsageError(`--${name} expects a day YYYY-MM-DD, got "${value}"`);
+  }
+  return value;
+}
+
+/** The flags of a sweep run as of a day (reminders, dunning): --date and --club. */
+export const DAY_RUN_FLAGS = {
+  date: { type: "string", placeholder: "YYYY-MM-DD", description: "run as if today were this day (UTC)" },
+  club: { type: "string", placeholder: "CLUB", description: "only this club (id or slug); default: every club" },
+} as const satisfies Flags;
+
+/** What DAY_RUN_FLAGS ask for: the database, the day (default today, UTC), the one club or none (every club). */
+export async function dayRun(env: CliEnv, flags: { date?: string; club?: string }): Promise<{ db: Db; today: string; clubId: string | undefined }> {
+  const today = dayFlag(flags.date ?? new Date().toISOString().slice(0, 10), "date");
+  const db = await env.db();
+  return { db, today, clubId: flags.club ? (await clubsOf(db, flags.club))[0] : undefined };
+}
+
+/** The clubs a command runs for: the one --club names (id or slug), else every club, in id order. */
+export async function clubsOf(db: Db, ref: string | undefined): Promise<string[]> {
+  return ref ? [(await findClubByRef(db, ref)).id] : allClubIds(db);
 }

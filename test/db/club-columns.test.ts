@@ -21,6 +21,10 @@ const ADDED_WITH_SQL_DEFAULT: Record<string, string> = {
   grace_period_days: "0",
   expiry_notice: "true",
   pending_hold_hours: "48",
+  dunning_days: onPostgres ? "'[10,30]'::text" : "'[10,30]'",
+  dunning_fee_cents: "0",
+  suspend_after_dunning: "false",
+  renewal_invoices: "false",
 };
 const NOT_FIELDS = ["id", "created_at", "updated_at"];
 const dir = mkdtempSync(join(tmpdir(), "club-columns-"));
@@ -117,6 +121,7 @@ describe("the club's fields and columns", () => {
       card_back_fields: "json",
       card_locations: "json",
       reminder_days: "json",
+      dunning_days: "json",
       grace_days: "integer",
       hold_hours: "integer",
       iban: "string",

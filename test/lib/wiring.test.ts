@@ -1,6 +1,8 @@
 // Wiring you can see: lib/ takes its settings from whoever calls it (the Config in the Ctx or the
 // job run), never from the environment, and nothing is wired by importing a module for its side
 // effects: the server names the job kinds its worker runs in one table (server/jobs).
+import { DUNNING_RUN } from "../../lib/invoices/dunning";
+import { INVOICE_MAIL } from "../../lib/invoices/send";
 import { CARD_EMAIL_JOB } from "../../lib/members/card-email";
 import { STRIPE_REFUND_JOB } from "../../lib/stripe-events";
 import { REMINDERS_RUN } from "../../lib/reminders";
@@ -37,7 +39,7 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs, old webhook deliveries, expired OAuth tokens and counted request rates, the card email after an online payment and Stripe's refunds", () => {
+it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs, old webhook deliveries, expired OAuth tokens and counted request rates, the card email after an online payment, Stripe's refunds, the dunning run and the invoice mails", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
     [
       APPLE_PUSH,
@@ -58,6 +60,8 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       OAUTH_PURGE,
       OAUTH_CLIENTS_PURGE,
       RATE_PURGE,
+      DUNNING_RUN,
+      INVOICE_MAIL,
     ].sort(),
   );
 });

@@ -67,7 +67,7 @@ const DESIGN_SCOPES: [RegExp, Scope | Scope[] | null][] = [
   [/^POST \/api\/clubs\/:club_id\/members\/:member_id\/actions\/(approve|reject)$/, "members:edit"],
   // DESIGN.md section 20.
   [/^GET \/api\/clubs\/:club_id\/(invoices(\/:invoice_id(\/pdf)?)?|members\/:member_id\/invoices)$/, "finances:view"],
-  [/^POST \/api\/clubs\/:club_id\/invoices(\/:invoice_id\/actions\/cancel)?$/, "finances:edit"],
+  [/^POST \/api\/clubs\/:club_id\/invoices(\/:invoice_id\/actions\/cancel|\/run)?$/, "finances:edit"],
   [/^POST \/api\/clubs\/:club_id\/invoices\/:invoice_id\/actions\/send$/, ["finances:edit", "communication:edit"]],
 ];
 

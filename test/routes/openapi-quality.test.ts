@@ -157,6 +157,8 @@ describe("OpenAPI for a newcomer", () => {
     "updateTier 200",
     // The example cannot know a member id of the club (422 MEMBER_NOT_FOUND on member_id).
     "createInvoice 422 MEMBER_NOT_FOUND",
+    // A dry run: nothing written.
+    "runInvoices 200",
     "createEvent 201",
     "updateEvent 200",
     // The example cannot know a ticket id; confirm and cancel act on a registration made by the test.

@@ -1,8 +1,9 @@
-// MCP tools for invoices (DESIGN.md section 20): the verbs and shapes of GET and POST invoices and
-// of POST invoices/<id>/actions/send.
+// MCP tools for invoices (DESIGN.md section 20): the verbs and shapes of GET and POST invoices, of
+// POST invoices/<id>/actions/send and of POST invoices/run (a dry run unless confirmed).
 import { z } from "zod";
 import { createInvoice, listInvoices } from "../../invoices";
-import { Invoice, InvoiceCreate, InvoiceList, InvoiceListQuery, InvoiceSent } from "../../invoices/schemas";
+import { runDues } from "../../invoices/run";
+import { DuesRun, DuesRunRequest, Invoice, InvoiceCreate, InvoiceList, InvoiceListQuery, InvoiceSent } from "../../invoices/schemas";
 import { sendInvoice } from "../../invoices/send";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
@@ -40,4 +41,18 @@ export const send_invoice = tool({
   output: InvoiceSent,
   scope: sendInvoice.scope,
   run: (ctx, input) => sendInvoice(ctx, input),
+});
+
+export const run_invoices = tool({
+  name: "run_invoices",
+  title: "Run the dues",
+  description:
+    "The season's dues: one membership invoice for each paid member whose membership ends before until (YYYY-MM-DD; only tier_ids' members when given) and who has no open membership invoice nor one for that period, at their tier's price (else the club's fee) less their referral credit. A dry run unless confirm is true: it then changes nothing and answers what it would make (created, totals per currency, skipped by reason, a sample). Show that to the user, and call again with confirm true only once they agree. A second confirmed run makes none. The invoices are not mailed: send_invoice does.",
+  input: DuesRunRequest.omit({ dry_run: true }).extend({
+    confirm: z.boolean().default(false).meta({ description: "true: make the invoices. Default false: a dry run that writes nothing." }),
+  }),
+  annotations: WRITE,
+  output: DuesRun,
+  scope: runDues.scope,
+  run: (ctx, input) => runDues(ctx, { until: input.until, tier_ids: input.tier_ids, dry_run: !input.confirm }),
 });

@@ -1,29 +1,15 @@
 // `reminders run [--date D] [--club C]`: sends the reminders due as if today were D (DESIGN.md
 // section 14); a second run sends nothing new. The server runs the same every hour.
-import { findClubByRef } from "../../../lib/clubs/internal";
 import { runReminders } from "../../../lib/reminders";
-import { todayUtc } from "../../../lib/members/status";
-import { command, UsageError } from "../command";
+import { command, DAY_RUN_FLAGS, dayRun } from "../command";
 
 export const commands = [
   command({
     words: ["reminders", "run"],
     summary: "Queue the renewal reminders, expiry notices and event reminders due today (or on --date), each once.",
-    flags: {
-      date: { type: "string", placeholder: "YYYY-MM-DD", description: "run as if today were this day (UTC)" },
-      club: { type: "string", placeholder: "CLUB", description: "only this club (id or slug); default: every club" },
-    },
+    flags: DAY_RUN_FLAGS,
     async run(env, { flags }) {
-      const today = flags.date ?? todayUtc();
-      if (
-        !/^\d{4}-\d{2}-\d{2}$/.test(today) ||
-        Number.isNaN(Date.parse(`${today}T00:00:00Z`)) ||
-        new Date(`${today}T00:00:00Z`).toISOString().slice(0, 10) !== today
-      ) {
-        throw new UsageError(`--date expects a day YYYY-MM-DD, got "${today}"`);
-      }
-      const db = await env.db();
-      const clubId = flags.club ? (await findClubByRef(db, flags.club)).id : undefined;
+      const { db, today, clubId } = await dayRun(env, flags);
       return runReminders(db, { baseUrl: env.config.baseUrl, today, clubId });
     },
     human: (r) => `Reminders queued: ${r.sent} (renewal ${r.by_kind.renewal}, expiry ${r.by_kind.expiry}, event ${r.by_kind.event})`,
