@@ -97,6 +97,12 @@ export const MESSAGES = {
     de: "Die Mitglieder importieren: {create} neu, {update} zu aktualisieren?",
     it: "Importare i membri: {create} da creare, {update} da aggiornare?",
   },
+  CONFIRM_RUN_INVOICES: {
+    fr: "Créer {count} facture(s) de cotisation ({totals}) ?",
+    en: "Make {count} membership invoice(s) ({totals})?",
+    de: "{count} Beitragsrechnung(en) erstellen ({totals})?",
+    it: "Creare {count} fattura/e di quota ({totals})?",
+  },
   CONFIRM_IMPORT_STATEMENT: {
     fr: "Enregistrer le relevé bancaire : {matched} paiement(s) reconnus sur {lines} lignes ?",
     en: "Record the bank statement: {matched} payment(s) matched of {lines} lines?",

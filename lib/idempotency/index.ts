@@ -88,12 +88,13 @@ export const sha256Hex = (bytes: Uint8Array | string): string => new Bun.CryptoH
 
 /**
  * Whether an answer is kept for replays. Not kept: a 400 or a validation 422 (refused before
- * anything ran: the client may fix the request and retry with the same key), a 429 and any 5xx
+ * anything ran: the client may fix the request and retry with the same key), a 428 (an MCP tool
+ * asking the user first: the confirmed call under the same key must run), a 429 and any 5xx
  * (a retry is the remedy). Kept: a success, and a business refusal (404, 409...) that the same
  * request would meet again. `code`: the error body's code, for a 422.
  */
 export function keepsAnswer(status: number, code?: string): boolean {
-  if (status === 400 || status === 429 || status >= 500) return false;
+  if (status === 400 || status === 428 || status === 429 || status >= 500) return false;
   return !(status === 422 && code === "VALIDATION_FAILED");
 }
 

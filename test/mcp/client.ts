@@ -13,6 +13,11 @@ export const MODERN = "2026-07-28";
 
 type Revision = typeof MODERN | "2025-11-25";
 
+/** A second-generation client that answers elicitations (the user, in a test): declares the capability. */
+type ModernOptions = {
+  elicit?: (params: { message: string }) => { action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean> };
+};
+
 /** Either generation's client: what the helpers below use of it. */
 export type AnyClient = Client | Client2026;
 
@@ -24,12 +29,15 @@ function transportInit(env: TestEnv, key: string | null) {
 }
 
 /** `key: null` connects without credentials (to see the refusal). The first generation's is the last overload (`ReturnType`'s). */
-export async function mcpClient(env: TestEnv, key: string | null, revision: typeof MODERN): Promise<Client2026>;
+export async function mcpClient(env: TestEnv, key: string | null, revision: typeof MODERN, opts?: ModernOptions): Promise<Client2026>;
 export async function mcpClient(env: TestEnv, key?: string | null): Promise<Client>;
-export async function mcpClient(env: TestEnv, key: string | null = env.key, revision: Revision = "2025-11-25"): Promise<AnyClient> {
+export async function mcpClient(env: TestEnv, key: string | null = env.key, revision: Revision = "2025-11-25", opts: ModernOptions = {}): Promise<AnyClient> {
   const url = new URL("http://localhost/mcp");
   if (revision === MODERN) {
-    const client = new Client2026({ name: "test", version: "1.0" }, { versionNegotiation: { mode: { pin: MODERN } } });
+    const capabilities = opts.elicit ? { elicitation: { form: {} } } : {};
+    const client = new Client2026({ name: "test", version: "1.0" }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
+    const elicit = opts.elicit;
+    if (elicit) client.setRequestHandler("elicitation/create", async (request) => elicit(request.params as { message: string }));
     await client.connect(new Transport2026(url, transportInit(env, key)));
     return client;
   }

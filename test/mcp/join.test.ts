@@ -31,10 +31,10 @@ describe("approve_member and reject_member", () => {
 
   it("reject erases the applicant; a member who never applied is refused", async () => {
     const m = await applicant();
-    expect((await callTool(client, "reject_member", { member_id: m.id })).body).toEqual({ erased: true, member_id: m.id });
+    expect((await callTool(client, "reject_member", { member_id: m.id, confirm: true })).body).toEqual({ erased: true, member_id: m.id });
     expect(await env.db.read.select().from(members).where(eq(members.id, m.id))).toEqual([]);
     const plain = await seedMember(env);
-    expect((await callTool(client, "reject_member", { member_id: plain.id })).body.code).toBe("NOT_AWAITING_APPROVAL");
+    expect((await callTool(client, "reject_member", { member_id: plain.id, confirm: true })).body.code).toBe("NOT_AWAITING_APPROVAL");
     expect(await memberRow(env, plain.id)).toBeDefined();
   });
 

@@ -58,7 +58,7 @@ describe("MCP tools of a member's other half", () => {
     expect([refused.isError, refused.body.code]).toEqual([true, "SCOPE_MISSING"]);
     await viewer.close();
     expect(await memberRow(env, m.id)).toBeDefined();
-    const res = await callTool(client, "delete_member", { member_id: m.id });
+    const res = await callTool(client, "delete_member", { member_id: m.id, confirm: true });
     expect(res.body).toEqual({ erased: true, member_id: m.id });
     expect(await env.db.read.select().from(members).where(eq(members.id, m.id))).toHaveLength(0);
     expect((await historyOf(env, m.id)).map((h) => h.action)).toEqual(["erase"]);

@@ -162,16 +162,19 @@ describe("MCP members and tiers tools", () => {
     const dry = await callTool(client, "import_members", { csv, dry_run: true });
     expect(dry.body).toMatchObject({ created: 1, dry_run: true, written: false });
     expect(dry.body.errors).toEqual([{ line: 3, detail: expect.stringContaining("nope") }]);
-    const partial = await callTool(client, "import_members", { csv, partial: true });
+    const partial = await callTool(client, "import_members", { csv, partial: true, confirm: true });
     expect(partial.body).toMatchObject({ created: 1, written: true });
     // The same modes as HTTP: an existing email is left alone unless mode is update.
     const renamed = "courriel,prénom\nada@test.org,Augusta Ada\n";
     expect((await callTool(client, "import_members", { csv: renamed, mode: "update", dry_run: true })).body.changes).toEqual([
       { line: 2, member_id: expect.any(String), email: "ada@test.org", action: "update", fields: [{ field: "first_name", from: "Ada", to: "Augusta Ada" }] },
     ]);
-    const kept = await callTool(client, "import_members", { csv: "prénom,nom,courriel,fin abonnement\nAugusta,Lovelace,ada@test.org,2031-12-31\n" });
+    const kept = await callTool(client, "import_members", {
+      csv: "prénom,nom,courriel,fin abonnement\nAugusta,Lovelace,ada@test.org,2031-12-31\n",
+      confirm: true,
+    });
     expect(kept.body).toMatchObject({ created: 0, skipped: 1, warnings: [{ line: 2, code: "MEMBER_EXISTS" }] });
-    expect((await callTool(client, "import_members", { csv: renamed, mode: "update" })).body).toMatchObject({ updated: 1, written: true });
+    expect((await callTool(client, "import_members", { csv: renamed, mode: "update", confirm: true })).body).toMatchObject({ updated: 1, written: true });
     const exported = await callTool(client, "export_members", {});
     expect(exported.body.url).toBeNull();
     expect(exported.body.csv).toStartWith("id,referral_code,pass_serial_number,first_name");
@@ -187,11 +190,11 @@ describe("MCP members and tiers tools", () => {
   it("import_members takes a default tier_id and a tier column by name, and refuses another club's tier", async () => {
     const tier = await callTool(client, "create_tier", { name: "Bénévole", price_cents: 2000 });
     const csv = "first_name,last_name,email,membership_end,tier\nAna,Mcp,mcp-tier-a@test.org,2031-06-30,\nBo,Mcp,mcp-tier-b@test.org,2031-06-30,BENEVOLE\n";
-    const res = await callTool(client, "import_members", { csv, tier_id: tier.body.id });
+    const res = await callTool(client, "import_members", { csv, tier_id: tier.body.id, confirm: true });
     expect(res.body).toMatchObject({ created: 2, errors: [], written: true });
     const tierOf = async (email: string) => (await env.db.read.select().from(members).where(eq(members.email, email)))[0].tier_id;
     expect([await tierOf("mcp-tier-a@test.org"), await tierOf("mcp-tier-b@test.org")]).toEqual([tier.body.id, tier.body.id]);
-    const refused = await callTool(client, "import_members", { csv: csv.replaceAll("mcp-tier", "mcp-none"), tier_id: crypto.randomUUID() });
+    const refused = await callTool(client, "import_members", { csv: csv.replaceAll("mcp-tier", "mcp-none"), tier_id: crypto.randomUUID(), confirm: true });
     expect(refused.body.code).toBe("VALIDATION_FAILED");
     expect((await env.db.read.select().from(members).where(eq(members.email, "mcp-none-a@test.org"))).length).toBe(0);
   });

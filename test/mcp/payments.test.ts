@@ -23,7 +23,7 @@ describe("import_bank_statement", () => {
     expect(dry.body).toMatchObject({ format: "csv", dry_run: true, matched: [{ line: 2, member_id: m.id, amount_cents: 4200 }] });
     expect(dry.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["REFERENCE_INVALID"]);
     expect((await memberRow(env, m.id)).payment_status).toBe("pending");
-    const real = await callTool(client, "import_bank_statement", { statement });
+    const real = await callTool(client, "import_bank_statement", { statement, confirm: true });
     expect(real.body.matched).toHaveLength(1);
     expect((await memberRow(env, m.id)).payment_status).toBe("paid");
     await client.close();

@@ -188,12 +188,18 @@ describe("the dues run's twins", () => {
     expect((await cli(["invoices", "run", "--json"])).code).toBe(2);
   });
 
-  it("MCP run_invoices: a dry run unless confirm is true", async () => {
+  it("MCP run_invoices: unconfirmed it makes nothing and answers what it would (CONFIRMATION_REQUIRED); dry_run needs no confirmation; confirm: true runs it", async () => {
     const c = await freshClub();
     const m = await seedMember(env, { membership_end: SOON }, c.clubId);
     const client = await mcpClient(env, c.key);
     try {
-      const dry = await callTool(client, "run_invoices", { until: UNTIL });
+      const asked = await callTool(client, "run_invoices", { until: UNTIL });
+      expect(asked.isError).toBe(true);
+      expect(asked.body).toMatchObject({
+        code: "CONFIRMATION_REQUIRED",
+        would: { dry_run: true, created: 1, sample: [{ member_id: m.id, invoice_id: null }] },
+      });
+      const dry = await callTool(client, "run_invoices", { until: UNTIL, dry_run: true });
       expect(dry.isError).toBe(false);
       expect(dry.body).toMatchObject({ dry_run: true, created: 1, sample: [{ member_id: m.id, invoice_id: null }] });
       expect(await invoicesOf(c.clubId)).toHaveLength(0);

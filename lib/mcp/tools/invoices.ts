@@ -5,6 +5,7 @@ import { createInvoice, listInvoices } from "../../invoices";
 import { runDues } from "../../invoices/run";
 import { DuesRun, DuesRunRequest, Invoice, InvoiceCreate, InvoiceList, InvoiceListQuery, InvoiceSent } from "../../invoices/schemas";
 import { sendInvoice } from "../../invoices/send";
+import { t } from "../../i18n";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
 export const list_invoices = tool({
@@ -47,12 +48,18 @@ export const run_invoices = tool({
   name: "run_invoices",
   title: "Run the dues",
   description:
-    "The season's dues: one membership invoice for each paid member whose membership ends before until (YYYY-MM-DD; only tier_ids' members when given) and who has no open membership invoice nor one for that period, at their tier's price (else the club's fee) less their referral credit. A dry run unless confirm is true: it then changes nothing and answers what it would make (created, totals per currency, skipped by reason, a sample). Show that to the user, and call again with confirm true only once they agree. A second confirmed run makes none. The invoices are not mailed: send_invoice does.",
-  input: DuesRunRequest.omit({ dry_run: true }).extend({
-    confirm: z.boolean().default(false).meta({ description: "true: make the invoices. Default false: a dry run that writes nothing." }),
-  }),
+    "The season's dues: one membership invoice for each paid member whose membership ends before until (YYYY-MM-DD; only tier_ids' members when given) and who has no open membership invoice nor one for that period, at their tier's price (else the club's fee) less their referral credit. Answers created, totals per currency, skipped by reason and a sample. dry_run true changes nothing and answers what it would make; a real run asks the user first (confirm). A second run makes none. The invoices are not mailed: send_invoice does.",
+  input: DuesRunRequest,
   annotations: WRITE,
   output: DuesRun,
   scope: runDues.scope,
-  run: (ctx, input) => runDues(ctx, { until: input.until, tier_ids: input.tier_ids, dry_run: !input.confirm }),
+  confirm: {
+    preview: (ctx, input) => runDues(ctx, { ...input, dry_run: true }),
+    question: (ctx, _input, would) => t(ctx.locale, "CONFIRM_RUN_INVOICES", { count: Number(would.created), totals: totalsText(would as DuesRun) }),
+    needless: (input) => input.dry_run,
+  },
+  run: (ctx, input) => runDues(ctx, input),
 });
+
+/** "CHF 1,234.00 + EUR 50.00": what a run would invoice, for the question. */
+const totalsText = (run: DuesRun) => run.totals.map((x) => `${x.currency} ${(x.amount_cents / 100).toFixed(2)}`).join(" + ") || "0";

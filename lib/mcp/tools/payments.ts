@@ -23,7 +23,10 @@ export const import_bank_statement = tool({
   confirm: {
     preview: (ctx, input) => importPayments(ctx, { file: input.statement, dry_run: true }),
     question: (ctx, _input, would) =>
-      t(ctx.locale, "CONFIRM_IMPORT_STATEMENT", { matched: (would.matched as unknown[]).length, lines: (would.matched as unknown[]).length + (would.unmatched as unknown[]).length }),
+      t(ctx.locale, "CONFIRM_IMPORT_STATEMENT", {
+        matched: (would.matched as unknown[]).length,
+        lines: (would.matched as unknown[]).length + (would.unmatched as unknown[]).length,
+      }),
     needless: (input) => input.dry_run,
   },
   run: (ctx, input) => importPayments(ctx, { file: input.statement, dry_run: input.dry_run }),
