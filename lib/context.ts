@@ -48,6 +48,9 @@ export function systemCtx(db: Db, site: Site, clubId: string, locale: Locale, sc
   return { db, actor, clubId, locale, ...site };
 }
 
+/** How far a long verb has come (lines, members): called between batches, last with done = total. */
+export type Progress = (done: number, total: number) => void;
+
 export type Verb<I, O> = ((ctx: Ctx, input: I) => Promise<O>) & { scope: Needs };
 
 /** A lib/ operation guarded by `scope` (DESIGN.md section 4's route table; several: all needed); the route reads `.scope` to refuse before the body is read. */

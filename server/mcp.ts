@@ -28,7 +28,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ZodObject, z } from "zod";
 import { type Caller, hasScope, requireScope, scopeList } from "../lib/access";
-import type { Ctx } from "../lib/context";
+import type { Ctx, Progress } from "../lib/context";
 import { AppError, Forbidden } from "../lib/errors";
 import { t } from "../lib/i18n";
 import { CLUB_SCHEME, INSTRUCTIONS, PROMPTS, type PromptDef, RESOURCES, type ResourceDef, resourceUri, TOOLS } from "../lib/mcp";
@@ -192,6 +192,25 @@ function replayOf(answer: KeptAnswer): CallToolResult {
 /** A tool's result, with the HTTP status it stands for (200, or its refusal's) for the idempotency store. */
 type ToolOutcome = { result: CallToolResult | InputRequiredResult; status: number; code?: string };
 
+/** Notifications a second apart at most (an import reports every 50 lines), and the last one always. */
+const PROGRESS_EVERY_MS = 1_000;
+
+/**
+ * Where a long tool reports how far it has come: `notifications/progress` with the call's
+ * progress token (none asked: no reports), so the answer becomes an event stream.
+ */
+function progressOf(req: ServerContext["mcpReq"]): Progress | undefined {
+  const progressToken = req._meta?.progressToken;
+  if (progressToken === undefined) return undefined;
+  let last = 0;
+  return (done, total) => {
+    const now = performance.now();
+    if (done < total && now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    req.notify({ method: "notifications/progress", params: { progressToken, progress: done, total } }).catch(() => {});
+  };
+}
+
 /** The key of the confirmation asked through the protocol (an input request of 2026-07-28). */
 const CONFIRM_INPUT = "confirm";
 
@@ -253,7 +272,7 @@ async function callTool(
       const input = parseInput(def.input, rest, "body", ctx.locale);
       if (!input.success) return { result: refusal(validationBody(input.items), request), status: 422, code: "VALIDATION_FAILED" };
       if (!confirmed && !def.confirm?.needless?.(input.data)) return await unconfirmed(ctx, request, def, input.data, req);
-      const result = await def.run(ctx, input.data);
+      const result = await def.run(ctx, input.data, progressOf(req));
       const structured = answersObject(def.output) ? (result as Record<string, unknown>) : { result };
       return { result: { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: structured }, status: 200 };
     } catch (err) {
@@ -420,9 +439,16 @@ export async function handleMcp(ctx: Ctx, request: Request, parsedBody: unknown)
   if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { authInfo, parsedBody });
   // 2025-11-25 and earlier: one server per request over the stateless transport, answered as JSON.
   const server = buildServer(ctx, request);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // JSON, unless a call asks for progress: its reports go before the answer on an event stream.
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksProgress(parsedBody) });
   await server.connect(transport);
   return transport.handleRequest(request, { parsedBody, authInfo });
+}
+
+/** Whether a POST body (a message or a batch) carries a progress token. */
+function asksProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => m?.params?._meta?.progressToken !== undefined);
 }
 
 /**

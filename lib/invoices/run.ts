@@ -12,7 +12,7 @@ import type { Db, Queryable } from "../../db";
 import { lockName } from "../../db/locks";
 import { invoices, members, tiers } from "../../db/schema";
 import { type ClubRow, getClubRow } from "../clubs/internal";
-import { type Ctx, verb } from "../context";
+import { type Ctx, type Progress, verb } from "../context";
 import { addDays, todayUtc } from "../days";
 import { type Invalid, ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
@@ -197,8 +197,9 @@ const readDuesMembers = (q: Queryable, ids: string[], where: SQL | undefined) =>
  * `tier_ids` when given) and who has none open or paid for that period, issued today; a second
  * run makes none. `dry_run`: answers the same (count, totals, a sample) and writes nothing.
  * 422 TIER_NOT_FOUND naming `tier_ids` for a tier not of the club. Emits `invoice.created` for each.
+ * `onProgress`: the members gone through, after each batch.
  */
-export const runDues = verb("finances:edit", async (ctx: Ctx, input: DuesRunRequest): Promise<DuesRun> => {
+export const runDues = verb("finances:edit", async (ctx: Ctx, input: DuesRunRequest & { onProgress?: Progress }): Promise<DuesRun> => {
   const q = DuesRunRequest.parse(input);
   const club = await getClubRow(ctx.db, ctx.clubId);
   if (q.tier_ids) {
@@ -235,11 +236,12 @@ export const runDues = verb("finances:edit", async (ctx: Ctx, input: DuesRunRequ
     if (q.dry_run) {
       const { plans, skipped } = await planFor(ctx.db.read, club, await readDuesMembers(ctx.db.read, chunk, where));
       tally(plans, skipped, []);
-      continue;
+    } else {
+      // The members read again inside the lock: one renewed since the list was read is left out.
+      const { plans, skipped, created } = await ctx.db.tx(async (t) => createPeriodInvoices(t, ctx, club, await readDuesMembers(t, chunk, where), today));
+      tally(plans, skipped, created);
     }
-    // The members read again inside the lock: one renewed since the list was read is left out.
-    const { plans, skipped, created } = await ctx.db.tx(async (t) => createPeriodInvoices(t, ctx, club, await readDuesMembers(t, chunk, where), today));
-    tally(plans, skipped, created);
+    input.onProgress?.(Math.min(i + BATCH, ids.length), ids.length);
   }
   run.totals = [...totals.values()];
   return run;

@@ -4,7 +4,7 @@
 // shape), and a run function that calls one lib/ verb. No MCP SDK here: server/mcp.ts registers these.
 import type { z, ZodObject, ZodType } from "zod";
 import type { Needs } from "../access";
-import type { Ctx } from "../context";
+import type { Ctx, Progress } from "../context";
 
 export type ToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
 
@@ -24,7 +24,8 @@ export type ToolDef<S extends ZodObject = ZodObject> = {
   scope: Needs | null;
   /** A destructive or mass tool (DESIGN.md section 23): runs only once the user has confirmed. */
   confirm?: Confirmation<S>;
-  run(ctx: Ctx, input: z.output<S>): Promise<unknown>;
+  /** `progress`: set when the call asked for progress (a token); a long verb reports through it. */
+  run(ctx: Ctx, input: z.output<S>, progress?: Progress): Promise<unknown>;
 };
 
 /**

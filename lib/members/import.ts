@@ -20,7 +20,7 @@ import type { Db, Queryable } from "../../db";
 import { typedParam } from "../../db/dialect";
 import { lockRows } from "../../db/locks";
 import { memberHistory, members, tiers as tierTable } from "../../db/schema";
-import { verb } from "../context";
+import { type Progress, verb } from "../context";
 import { ValidationFailed } from "../errors";
 import { memberPassChanged, queueMarkedPassUpdate } from "../passes";
 import type { Ctx } from "../context";
@@ -57,7 +57,7 @@ import { journal, pace, type UndoEntry, withImportLock } from "./import-journal"
  * Told how far an import has gone: `done` of the file's `total` data lines are handled (checked,
  * and written when they are to be). `done` only grows, and the last call has `done === total`.
  */
-export type ImportProgress = (done: number, total: number) => void;
+export type ImportProgress = Progress;
 
 export type ImportInput = {
   /** The file's bytes (any encoding ./import-file.ts reads), or its text. */

@@ -58,7 +58,7 @@ export const run_invoices = tool({
     question: (ctx, _input, would) => t(ctx.locale, "CONFIRM_RUN_INVOICES", { count: Number(would.created), totals: totalsText(would as DuesRun) }),
     needless: (input) => input.dry_run,
   },
-  run: (ctx, input) => runDues(ctx, input),
+  run: (ctx, input, progress) => runDues(ctx, { ...input, onProgress: progress }),
 });
 
 /** "CHF 1,234.00 + EUR 50.00": what a run would invoice, for the question. */

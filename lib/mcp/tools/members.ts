@@ -176,7 +176,7 @@ export const import_members = tool({
     question: (ctx, _input, would) => t(ctx.locale, "CONFIRM_IMPORT_MEMBERS", { create: Number(would.created), update: Number(would.updated) }),
     needless: (input) => input.dry_run,
   },
-  run: (ctx, input) => importMembers(ctx, input),
+  run: (ctx, input, progress) => importMembers(ctx, { ...input, onProgress: progress }),
 });
 
 export const get_member = tool({
