@@ -47,7 +47,8 @@ async function RunForm(props: { input: PageInput; tr: DuesRunTexts; values: RunV
   const tiers = input.can(listTiers.scope) ? await listTiers(input.ctx, {}) : [];
   const tierError = problems.fields.tier_ids;
   return (
-    <form method="post" action="/admin/invoices/run" class="card" novalidate>
+    // To the answer (`#dry-run`) once it comes, below the form: on a phone it is out of sight.
+    <form method="post" action="/admin/invoices/run#dry-run" class="card" novalidate>
       <Notice error={problems.message} />
       <CsrfField token={input.csrf} />
       <Field name="until" label={tr.until} type="date" value={values.until} hint={tr.untilHint} error={problems.fields.until} required />
@@ -84,14 +85,13 @@ function RunResult(props: { input: PageInput; tr: DuesRunTexts; run: DuesRun }):
   return (
     <Fragment>
       {run.totals.length ? (
-        <dl class="stats" aria-label={tr.totals}>
+        <dl class="stats few" aria-label={tr.totals}>
           {run.totals.map((sum) => (
             <div>
               <dt>
-                {tr.totals} {sum.currency}
+                {tr.totals} · {plural(locale, tt.found, sum.count)}
               </dt>
               <dd class="nowrap">{money(sum.amount_cents, sum.currency, locale)}</dd>
-              <dd class="muted small">{plural(locale, tt.found, sum.count)}</dd>
             </div>
           ))}
         </dl>
