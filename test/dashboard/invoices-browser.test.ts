@@ -98,7 +98,7 @@ describe.skipIf(!HAS_BROWSER)("the invoices pages in Chromium", () => {
         ["Zoé", "Müller"],
         ["Léa", "Rossi"],
       ];
-      const ids = [];
+      const ids: string[] = [];
       for (const [first_name, last_name] of names) ids.push((await seedMember(env, { first_name, last_name, membership_end: soon, tier_id: tier.id })).id);
       const theirs = async () => (await env.db.read.select().from(invoices)).filter((i) => ids.includes(i.member_id));
 
