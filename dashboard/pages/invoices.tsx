@@ -6,6 +6,7 @@
 import { createInvoice } from "../../lib/invoices";
 import { listNamedInvoices, invoiceMemberNames } from "../../lib/invoices/named";
 import { invoicePdf } from "../../lib/invoices/pdf";
+import { runDues } from "../../lib/invoices/run";
 import { type Invoice, InvoiceCreate } from "../../lib/invoices/schemas";
 import { sendInvoice } from "../../lib/invoices/send";
 import { cancelInvoice } from "../../lib/invoices";
@@ -108,12 +109,17 @@ async function list(input: PageInput, problems: Problems = NO_PROBLEMS, query = 
     <Fragment>
       <Notice error={problems.message} done={problems.message ? null : doneOf(query, tt.done)} />
       <p>{tt.intro}</p>
-      {/* The dues run (POST invoices/run, with its dry run) goes beside this button. */}
       {input.can(createInvoice.scope) ? (
         <div class="actions">
           <a class="button" href="/admin/invoices/new">
             {tt.add}
           </a>
+          {/* The dues run (POST invoices/run): dashboard/pages/invoices-run.tsx. */}
+          {input.can(runDues.scope) ? (
+            <a class="button secondary" href="/admin/invoices/run">
+              {tt.run.title}
+            </a>
+          ) : null}
         </div>
       ) : null}
       <nav class="tabs" aria-label={tt.tabsLabel}>

@@ -19,8 +19,12 @@ import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
 import { zeroPriceWarning } from "../components/zero-price";
 
-type Kind = "text" | "textarea" | "email" | "url" | "number" | "color" | "checkbox" | "days" | "amount" | { options: readonly string[] };
-type SettingField = { name: string; kind: Kind; required?: true };
+type Kind = "text" | "textarea" | "email" | "url" | "number" | "color" | "checkbox" | "days" | "amount" | "account" | { options: readonly string[] };
+/**
+ * `text`: sent as "" when left empty, for a text the club may leave blank but never null (an
+ * account's name, the journal code), or one the schema must refuse blank (an account number).
+ */
+type SettingField = { name: string; kind: Kind; required?: true; text?: true };
 type Group = {
   id: SettingsGroup;
   /** What saving the group needs: updateClub's own scopes for these fields (PUT /api/clubs/<club>). */
@@ -80,6 +84,24 @@ const GROUPS: Group[] = [
       { name: "payout_bank_name", kind: "text" },
     ],
   },
+  {
+    // Dunning and renewal invoices (DESIGN.md section 20) and the chart of accounts the journal
+    // writes (section 21): each account's number (1 to 10 digits: ClubUpdate says it) beside its name.
+    id: "finances",
+    scope: ["page:edit", "finances:edit"],
+    readScope: "finances:view",
+    fields: [
+      { name: "dunning_days", kind: "days" },
+      { name: "dunning_fee_cents", kind: "amount" },
+      { name: "suspend_after_dunning", kind: "checkbox" },
+      { name: "renewal_invoices", kind: "checkbox" },
+      ...(["revenue", "fees", "bank", "events", "passage"] as const).flatMap((account): SettingField[] => [
+        { name: `accounting_account_${account}`, kind: "account", text: true },
+        { name: `accounting_account_${account}_name`, kind: "text", text: true },
+      ]),
+      { name: "accounting_journal", kind: "text", text: true },
+    ],
+  },
   { id: "language", scope: "page:edit", fields: [{ name: "locale", kind: { options: LOCALES } }] },
 ];
 
@@ -121,7 +143,7 @@ function bodyOf(group: Group, form: FormData | null): Record<string, unknown> {
   for (const field of group.fields) {
     const text = textOf(form, field.name);
     if (field.kind === "checkbox") body[field.name] = form?.has(field.name) ?? false;
-    else if (text === "") body[field.name] = field.required ? "" : field.kind === "days" ? [] : null;
+    else if (text === "") body[field.name] = field.required || field.text ? "" : field.kind === "days" ? [] : null;
     else if (field.kind === "number") body[field.name] = numberOr(text);
     else if (field.kind === "amount") body[field.name] = cents(text);
     else if (field.kind === "days")
@@ -192,7 +214,7 @@ function Input(props: { field: SettingField; tt: SettingsTexts; value: unknown; 
       </div>
     );
   }
-  const type = { text: "text", email: "email", url: "url", number: "number", color: "color", days: "text", amount: "text" }[field.kind];
+  const type = { text: "text", email: "email", url: "url", number: "number", color: "color", days: "text", amount: "text", account: "text" }[field.kind];
   return (
     <Field
       name={field.name}
@@ -202,7 +224,7 @@ function Input(props: { field: SettingField; tt: SettingsTexts; value: unknown; 
       error={props.error}
       hint={hint}
       required={field.required}
-      inputmode={field.kind === "amount" ? "decimal" : field.kind === "days" ? "numeric" : undefined}
+      inputmode={field.kind === "amount" ? "decimal" : field.kind === "days" || field.kind === "account" ? "numeric" : undefined}
     />
   );
 }

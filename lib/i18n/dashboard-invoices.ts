@@ -59,6 +59,35 @@ export type InvoicesTexts = {
   /** The member page's section. */
   memberInvoices: string;
   memberNone: string;
+  /** The dues run (POST invoices/run): its form, its dry run, its result. */
+  run: DuesRunTexts;
+};
+
+export type DuesRunTexts = {
+  /** The list's button and the page's title. */
+  title: string;
+  intro: string;
+  until: string;
+  untilHint: string;
+  tiers: string;
+  tiersHint: string;
+  preview: string;
+  /** The dry run's heading: how many it would make (`{n}`). */
+  wouldMake: Plural;
+  /** The button that runs it for real. */
+  make: Plural;
+  /** The result's heading (`{n}`). */
+  made: Plural;
+  nothing: string;
+  totals: string;
+  skipped: string;
+  skippedReasons: Record<"nothing_to_pay" | "already_invoiced", Plural>;
+  sample: string;
+  sampleMore: string;
+  periodFrom: string;
+  openTab: string;
+  other: string;
+  back: string;
 };
 
 export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
@@ -109,6 +138,32 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     done: { created: "Facture créée.", sent: "Facture envoyée au membre.", cancelled: "Facture annulée." },
     memberInvoices: "Factures",
     memberNone: "Aucune facture.",
+    run: {
+      title: "Facturer les cotisations",
+      intro:
+        "Une facture de cotisation pour chaque membre dont l'adhésion se termine avant la date choisie et qui n'en a pas déjà une pour cette période. On voit d'abord ce qui serait créé ; rien n'est écrit avant de confirmer.",
+      until: "Adhésions se terminant avant le",
+      untilHint: "Par exemple le premier jour de la nouvelle saison.",
+      tiers: "Catégories",
+      tiersHint: "Aucune cochée : tous les membres.",
+      preview: "Voir ce qui serait créé",
+      wouldMake: { one: "{n} facture serait créée", other: "{n} factures seraient créées" },
+      make: { one: "Créer {n} facture", other: "Créer {n} factures" },
+      made: { one: "{n} facture créée", other: "{n} factures créées" },
+      nothing: "Aucun membre à facturer avant cette date.",
+      totals: "Total",
+      skipped: "Sans facture",
+      skippedReasons: {
+        nothing_to_pay: { one: "{n} membre n'a rien à payer", other: "{n} membres n'ont rien à payer" },
+        already_invoiced: { one: "{n} membre a déjà une facture pour cette période", other: "{n} membres ont déjà une facture pour cette période" },
+      },
+      sample: "Premières factures",
+      sampleMore: "Les 20 premières, par fin d'adhésion.",
+      periodFrom: "Période dès le",
+      openTab: "Voir les factures ouvertes",
+      other: "Changer la date ou les catégories",
+      back: "Retour aux factures",
+    },
   },
   en: {
     intro: "The club's invoices, with their PDF and its payment part (QR-bill). They are paid by the statement lines that quote their reference, or by hand.",
@@ -156,6 +211,32 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     done: { created: "Invoice created.", sent: "Invoice sent to the member.", cancelled: "Invoice cancelled." },
     memberInvoices: "Invoices",
     memberNone: "No invoice.",
+    run: {
+      title: "Invoice the dues",
+      intro:
+        "A membership invoice for each member whose membership ends before the chosen day and who has none for that period yet. You see first what would be made; nothing is written until you confirm.",
+      until: "Memberships ending before",
+      untilHint: "For instance the first day of the new season.",
+      tiers: "Tiers",
+      tiersHint: "None ticked: every member.",
+      preview: "See what would be made",
+      wouldMake: { one: "{n} invoice would be made", other: "{n} invoices would be made" },
+      make: { one: "Make {n} invoice", other: "Make {n} invoices" },
+      made: { one: "{n} invoice made", other: "{n} invoices made" },
+      nothing: "No member to invoice before this day.",
+      totals: "Total",
+      skipped: "Without an invoice",
+      skippedReasons: {
+        nothing_to_pay: { one: "{n} member has nothing to pay", other: "{n} members have nothing to pay" },
+        already_invoiced: { one: "{n} member already has an invoice for that period", other: "{n} members already have an invoice for that period" },
+      },
+      sample: "First invoices",
+      sampleMore: "The first 20, by membership end.",
+      periodFrom: "Period from",
+      openTab: "See the open invoices",
+      other: "Change the day or the tiers",
+      back: "Back to the invoices",
+    },
   },
   de: {
     intro:
@@ -204,6 +285,35 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     done: { created: "Rechnung erstellt.", sent: "Rechnung an das Mitglied gesendet.", cancelled: "Rechnung storniert." },
     memberInvoices: "Rechnungen",
     memberNone: "Keine Rechnung.",
+    run: {
+      title: "Beiträge in Rechnung stellen",
+      intro:
+        "Eine Beitragsrechnung für jedes Mitglied, dessen Mitgliedschaft vor dem gewählten Tag endet und das für diese Periode noch keine hat. Zuerst sehen Sie, was erstellt würde; geschrieben wird erst nach Ihrer Bestätigung.",
+      until: "Mitgliedschaften, die enden vor dem",
+      untilHint: "Zum Beispiel der erste Tag der neuen Saison.",
+      tiers: "Kategorien",
+      tiersHint: "Keine angekreuzt: alle Mitglieder.",
+      preview: "Anzeigen, was erstellt würde",
+      wouldMake: { one: "{n} Rechnung würde erstellt", other: "{n} Rechnungen würden erstellt" },
+      make: { one: "{n} Rechnung erstellen", other: "{n} Rechnungen erstellen" },
+      made: { one: "{n} Rechnung erstellt", other: "{n} Rechnungen erstellt" },
+      nothing: "Kein Mitglied vor diesem Tag in Rechnung zu stellen.",
+      totals: "Total",
+      skipped: "Ohne Rechnung",
+      skippedReasons: {
+        nothing_to_pay: { one: "{n} Mitglied hat nichts zu zahlen", other: "{n} Mitglieder haben nichts zu zahlen" },
+        already_invoiced: {
+          one: "{n} Mitglied hat für diese Periode schon eine Rechnung",
+          other: "{n} Mitglieder haben für diese Periode schon eine Rechnung",
+        },
+      },
+      sample: "Erste Rechnungen",
+      sampleMore: "Die ersten 20, nach Ende der Mitgliedschaft.",
+      periodFrom: "Periode ab",
+      openTab: "Offene Rechnungen anzeigen",
+      other: "Tag oder Kategorien ändern",
+      back: "Zurück zu den Rechnungen",
+    },
   },
   it: {
     intro:
@@ -252,5 +362,31 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     done: { created: "Fattura creata.", sent: "Fattura inviata al socio.", cancelled: "Fattura annullata." },
     memberInvoices: "Fatture",
     memberNone: "Nessuna fattura.",
+    run: {
+      title: "Fatturare le quote",
+      intro:
+        "Una fattura della quota per ogni socio la cui adesione termina prima del giorno scelto e che non ne ha ancora una per quel periodo. Prima si vede cosa verrebbe creato; nulla è scritto prima della conferma.",
+      until: "Adesioni che terminano prima del",
+      untilHint: "Per esempio il primo giorno della nuova stagione.",
+      tiers: "Categorie",
+      tiersHint: "Nessuna spuntata: tutti i soci.",
+      preview: "Vedere cosa verrebbe creato",
+      wouldMake: { one: "{n} fattura verrebbe creata", other: "{n} fatture verrebbero create" },
+      make: { one: "Creare {n} fattura", other: "Creare {n} fatture" },
+      made: { one: "{n} fattura creata", other: "{n} fatture create" },
+      nothing: "Nessun socio da fatturare prima di questo giorno.",
+      totals: "Totale",
+      skipped: "Senza fattura",
+      skippedReasons: {
+        nothing_to_pay: { one: "{n} socio non ha nulla da pagare", other: "{n} soci non hanno nulla da pagare" },
+        already_invoiced: { one: "{n} socio ha già una fattura per quel periodo", other: "{n} soci hanno già una fattura per quel periodo" },
+      },
+      sample: "Prime fatture",
+      sampleMore: "Le prime 20, per fine dell'adesione.",
+      periodFrom: "Periodo dal",
+      openTab: "Vedere le fatture aperte",
+      other: "Cambiare il giorno o le categorie",
+      back: "Torna alle fatture",
+    },
   },
 };

@@ -1,13 +1,15 @@
 // The invoices pages in Chromium (issue 27; test/dashboard/browser-harness.ts): the dashboard's
 // invoices list, a new invoice typed in its form, a cancel asked first, the member page's invoices,
-// and the member's own page with their invoices and the transfer details. axe-core finds no
+// and the member's own page with their invoices and the transfer details; the dues run, its dry run
+// then the run itself, at each width. axe-core finds no
 // serious violation and nothing scrolls sideways, at 1280 and 390 px. SHOTS_DIR=<dir> saves a
 // screenshot of each page at each width.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, invoices } from "../../db/schema";
+import { insertTier } from "../events-fixtures";
 import { setup } from "../helpers";
-import { pageTokenOf, seedMember } from "../members-fixtures";
+import { addDays, pageTokenOf, seedMember, todayUtc } from "../members-fixtures";
 import { DESKTOP, freePort, HAS_BROWSER, launch, newPage, noticeText, PHONE, pageCheck, signedIn } from "./browser-harness";
 
 type Env = Awaited<ReturnType<typeof setup>>;
@@ -82,6 +84,50 @@ describe.skipIf(!HAS_BROWSER)("the invoices pages in Chromium", () => {
       expect(await own.getByText("CH93 0076 2011 6238 5295 7").count()).toBe(2);
       expect(await pageCheck(own, `member-page-invoices-${w}`)).toEqual(ok(`member-page-invoices-${w}`));
       await own.close();
+    });
+  }
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    it(`runs the dues at ${viewport.width} px: the dry run writes nothing, its button makes the invoices, found in the open tab`, async () => {
+      const w = viewport.width;
+      // Members of a tier of this width's own, ending within the month: only they are ticked.
+      const tier = await insertTier(env, { name: `Saison ${w}` });
+      const soon = addDays(todayUtc(), 20);
+      const names = [
+        ["Jean-Baptiste", "de Pourtalès-Castellane"],
+        ["Zoé", "Müller"],
+        ["Léa", "Rossi"],
+      ];
+      const ids: string[] = [];
+      for (const [first_name, last_name] of names) ids.push((await seedMember(env, { first_name, last_name, membership_end: soon, tier_id: tier.id })).id);
+      const theirs = async () => (await env.db.read.select().from(invoices)).filter((i) => ids.includes(i.member_id));
+
+      const page = await signedIn(run.browser, run.base, viewport);
+      await page.goto(`${run.base}/admin/invoices`);
+      await page.getByRole("link", { name: "Facturer les cotisations" }).click();
+      await page.waitForLoadState("load");
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Facturer les cotisations");
+      expect(await pageCheck(page, `dues-run-form-${w}`)).toEqual(ok(`dues-run-form-${w}`));
+      await page.getByLabel("Adhésions se terminant avant le").fill(addDays(todayUtc(), 60));
+      await page.getByLabel(`Saison ${w} · 100,00 CHF`).check();
+      await page.getByRole("button", { name: "Voir ce qui serait créé" }).click();
+      await page.waitForLoadState("load");
+      expect(await page.getByRole("heading", { name: "3 factures seraient créées" }).isVisible()).toBe(true);
+      expect(await page.getByText("Jean-Baptiste de Pourtalès-Castellane").isVisible()).toBe(true);
+      expect(await pageCheck(page, `dues-run-dry-${w}`)).toEqual(ok(`dues-run-dry-${w}`));
+      expect(await theirs()).toEqual([]);
+
+      await page.getByRole("button", { name: "Créer 3 factures" }).click();
+      await page.waitForLoadState("load");
+      expect(await page.getByRole("heading", { name: "3 factures créées" }).isVisible()).toBe(true);
+      expect(await pageCheck(page, `dues-run-done-${w}`)).toEqual(ok(`dues-run-done-${w}`));
+      const made = await theirs();
+      expect(made.map((i) => [i.kind, i.status, i.amount_cents])).toEqual(Array(3).fill(["membership", "open", 10000]));
+
+      await page.getByRole("link", { name: "Voir les factures ouvertes" }).click();
+      await page.waitForLoadState("load");
+      for (const i of made) expect(await page.getByRole("link", { name: `PDF de la facture ${i.number}` }).isVisible()).toBe(true);
+      await page.close();
     });
   }
 

@@ -2,8 +2,8 @@
 // form stores (read back from the database), the API's refusals shown beside the field, the card
 // preview drawn by the web card with unsaved values, and a read-only admin's view and refusal.
 import { describe, expect, it } from "bun:test";
-import { eq } from "drizzle-orm";
-import { clubs } from "../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { auditLog, clubs } from "../../db/schema";
 import { browser, withOwner } from "./helpers";
 
 const t = withOwner();
@@ -14,7 +14,14 @@ describe("club settings", () => {
   it("shows every group with the club's values", async () => {
     const page = await t.owner.request("GET", "/admin/settings");
     expect(page.status).toBe(200);
-    for (const heading of ["Identité et coordonnées", "Adhésion", "Rappels de renouvellement", "Cotisation et versements", "Langue"]) {
+    for (const heading of [
+      "Identité et coordonnées",
+      "Adhésion",
+      "Rappels de renouvellement",
+      "Cotisation et versements",
+      "Finances et comptabilité",
+      "Langue",
+    ]) {
       expect(page.text).toContain(heading);
     }
     expect(page.text).toContain('value="Club de test"');
@@ -139,6 +146,102 @@ describe("card appearance", () => {
     expect(frame.text).toContain("Camille Exemple");
     // Nothing was saved.
     expect((await club()).primary_color).toBe("#112233");
+  });
+});
+
+describe("finances and accounting", () => {
+  /** Every field of the group, as its form posts them. */
+  const FORM = {
+    dunning_days: "7, 21, 45",
+    dunning_fee_cents: "10",
+    suspend_after_dunning: "true",
+    renewal_invoices: "true",
+    accounting_account_revenue: "3000",
+    accounting_account_revenue_name: "Cotisations des membres",
+    accounting_account_fees: "6840",
+    accounting_account_fees_name: "Frais bancaires",
+    accounting_account_bank: "1020",
+    accounting_account_bank_name: "PostFinance",
+    accounting_account_events: "3400",
+    accounting_account_events_name: "",
+    accounting_account_passage: "1090",
+    accounting_account_passage_name: "Stripe",
+    accounting_journal: "",
+  };
+
+  it("shows the dunning settings and the accounts with their defaults", async () => {
+    const page = await t.owner.request("GET", "/admin/settings");
+    expect(page.text).toContain('<h2 id="g-finances">Finances et comptabilité</h2>');
+    expect(page.text).toContain('name="dunning_days" type="text" value="10, 30"');
+    expect(page.text).toContain('name="dunning_fee_cents" type="text" value="0.00"');
+    expect(page.text).toContain('name="accounting_account_revenue" type="text" value="3100"');
+    expect(page.text).toContain('name="accounting_account_passage_name" type="text" value="Compte de passage"');
+    expect(page.text).toContain("Suspendre le membre après le dernier rappel");
+  });
+
+  it("saves them through the verb of PUT club: what the database holds, audited as a dashboard write", async () => {
+    const res = await t.owner.post("/admin/settings/finances", { ...FORM, accounting_journal: "CO" }, "/admin/settings");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/admin/settings?done=finances#finances");
+    expect(await club()).toMatchObject({
+      dunning_days: [7, 21, 45],
+      dunning_fee_cents: 1000,
+      suspend_after_dunning: true,
+      renewal_invoices: true,
+      accounting_account_revenue: "3000",
+      accounting_account_revenue_name: "Cotisations des membres",
+      accounting_account_fees: "6840",
+      accounting_account_passage_name: "Stripe",
+      accounting_account_events_name: "",
+      accounting_journal: "CO",
+    });
+    expect((await t.env.call("GET", `/api/clubs/${t.env.clubId}`)).body).toMatchObject({ dunning_days: [7, 21, 45], accounting_account_fees: "6840" });
+    const audit = await t.env.db.read
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.club_id, t.env.clubId), eq(auditLog.path, "/admin/settings/finances")));
+    expect(audit.map((a) => [a.via, a.status])).toContainEqual(["dashboard", 303]);
+    // Unticked boxes are false, an empty day list sends no reminder, an empty journal code is empty.
+    const off = await t.owner.post(
+      "/admin/settings/finances",
+      { ...FORM, suspend_after_dunning: [], renewal_invoices: [], dunning_days: "" },
+      "/admin/settings",
+    );
+    expect(off.status).toBe(303);
+    expect(await club()).toMatchObject({ dunning_days: [], suspend_after_dunning: false, renewal_invoices: false, accounting_journal: "" });
+  });
+
+  it("refuses a bad account number or days out of order beside the field, in the club's language, changing nothing", async () => {
+    const before = await club();
+    for (const [name, value] of [
+      ["accounting_account_bank", "10-20"],
+      ["accounting_account_revenue", "12345678901"],
+      ["accounting_account_fees", ""],
+    ]) {
+      const res = await t.owner.post("/admin/settings/finances", { ...FORM, [name]: value }, "/admin/settings");
+      expect(res.status).toBe(422);
+      expect(res.text).toContain(`<p id="f-${name}-error" class="error-text">Numéro de compte de 1 à 10 chiffres attendu.</p>`);
+      expect(res.text).toContain(`name="${name}" type="text" value="${value}"`);
+    }
+    const days = await t.owner.post("/admin/settings/finances", { ...FORM, dunning_days: "30, 10" }, "/admin/settings");
+    expect(days.status).toBe(422);
+    expect(days.text).toContain('<p id="f-dunning_days-error" class="error-text">Jours de rappel attendus en ordre croissant');
+    const fee = await t.owner.post("/admin/settings/finances", { ...FORM, dunning_fee_cents: "-5" }, "/admin/settings");
+    expect(fee.status).toBe(422);
+    expect(fee.text).toContain('id="f-dunning_fee_cents-error"');
+    expect(await club()).toEqual(before);
+  });
+
+  it("shows a read-only admin the group disabled, and refuses their save (403)", async () => {
+    const ro = await t.env.makeAdmin({ readOnly: true });
+    const viewer = browser(t.env);
+    await viewer.signIn(ro.email, "admin-password");
+    const page = await viewer.request("GET", "/admin/settings");
+    expect(page.text).toMatch(/<h2 id="g-finances">Finances et comptabilité<\/h2>(?:(?!<\/form>).)*<fieldset disabled/s);
+    const before = await club();
+    const res = await viewer.post("/admin/settings/finances", { ...FORM, accounting_account_bank: "9999" }, "/admin/settings");
+    expect(res.status).toBe(403);
+    expect(await club()).toEqual(before);
   });
 });
 
