@@ -274,7 +274,8 @@ async function callTool(
       if (!confirmed && !def.confirm?.needless?.(input.data)) return await unconfirmed(ctx, request, def, input.data, req);
       const result = await def.run(ctx, input.data, progressOf(req));
       const structured = answersObject(def.output) ? (result as Record<string, unknown>) : { result };
-      return { result: { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: structured }, status: 200 };
+      const links = (def.links?.(ctx, result) ?? []).map((link) => ({ type: "resource_link" as const, ...link }));
+      return { result: { content: [{ type: "text", text: JSON.stringify(result) }, ...links], structuredContent: structured }, status: 200 };
     } catch (err) {
       const { status, body } = errorAnswer(err, ctx.locale);
       return { result: refusal(body, request), status, code: body.code };
@@ -327,11 +328,12 @@ async function readResource(ctx: Ctx, request: Request, uri: string): Promise<Re
   return orRefused(ctx, async () => {
     const { def, query } = findResource(ctx, uri);
     const result = await def.read(ctx, def.query ? parsed(ctx, def.query, query, "query") : {});
+    if (def.mimeType) return { contents: [{ uri, mimeType: def.mimeType, blob: Buffer.from(result as Uint8Array).toString("base64") }] };
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(result) }] };
   });
 }
 
-const resourceInfo = (def: ResourceDef) => ({ name: def.name, title: def.title, description: def.description, mimeType: "application/json" });
+const resourceInfo = (def: ResourceDef) => ({ name: def.name, title: def.title, description: def.description, mimeType: def.mimeType ?? "application/json" });
 
 const PROMPT_BY_NAME = new Map<string, PromptDef>(PROMPTS.map((def) => [def.name, def]));
 

@@ -66,6 +66,23 @@ async function accountsOf(ctx: Ctx): Promise<{ accounts: Accounts; locale: Local
   };
 }
 
+/** The chart of accounts an assistant reads (the MCP resource): each account with the payments it takes. */
+export const chartOfAccounts = verb("finances:view", async (ctx: Ctx, _input: Record<string, never> = {}) => {
+  const { accounts, currency } = await accountsOf(ctx);
+  const roles = [
+    ["bank", accounts.bank, "Bank transfers and cash received; provider payouts arrive here."],
+    ["passage", accounts.passage, "Card payments on their way from the provider, until its payout."],
+    ["revenue", accounts.revenue, "Membership fees."],
+    ["events", accounts.events, "Event tickets."],
+    ["fees", accounts.fees, "The provider's fees and the platform's commission."],
+  ] as const;
+  return {
+    journal: accounts.journal,
+    currency,
+    accounts: roles.map(([role, number, used_for]) => ({ role, number, name: accounts.names.get(number) ?? "", used_for })),
+  };
+});
+
 type Base = Pick<JournalLine, "date" | "doc" | "currency">;
 
 /** The line moving `cents` from `credit` to `debit`; a negative amount moves it back (the accounts swapped); none for 0. */

@@ -4,6 +4,8 @@
 import { type ZodObject, z } from "zod";
 import type { Ctx } from "../context";
 import { getClub } from "../clubs";
+import { runDues } from "../invoices/run";
+import { listMembers } from "../members";
 import { listNotRenewed, NotRenewedQuery } from "../members/renewals";
 import type { MemberAdminItem } from "../members/schemas";
 import { type ClubStats, clubStats } from "../stats";
@@ -111,4 +113,54 @@ Help the user follow them up: group them, and draft a short, friendly renewal re
   },
 });
 
-export const PROMPTS: PromptDef[] = [monthly_report, not_renewed];
+/** The last day of the current year (UTC): the dues run's default horizon. */
+const yearEnd = () => `${new Date().getUTCFullYear()}-12-31`;
+
+export const dues_run = prompt({
+  name: "dues_run",
+  title: "Run the season's dues",
+  description:
+    "The season's membership invoices: what a dues run until a day would make (count, totals, who is skipped, a sample), read now as a dry run, and the steps to make and send them with the user's consent. Needs finances:edit.",
+  args: z.object({
+    until: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional()
+      .describe("Invoice the memberships ending before this day, YYYY-MM-DD; default the end of this year."),
+  }),
+  run: async (ctx, { until }) => {
+    const day = until ?? yearEnd();
+    const [run, club] = await Promise.all([runDues(ctx, { until: day, dry_run: true }), getClub(ctx)]);
+    const totals = run.totals.map((x) => money(x.amount_cents, x.currency)).join(" + ") || "nothing";
+    const sample = run.sample.map((x) => `- ${x.first_name} ${x.last_name}: ${money(x.amount_cents, x.currency)} from ${x.period_start}`).join("\n");
+    return `Help the treasurer of ${club.name} run the season's dues until ${day}, in ${LANGUAGE[ctx.locale]}.
+
+A dry run read now (nothing written): ${run.created} membership invoice(s), ${totals}; skipped: ${run.skipped.nothing_to_pay} with nothing to pay, ${run.skipped.already_invoiced} already invoiced.${sample ? `\nThe first ones:\n${sample}` : ""}
+
+Steps:
+1. Show the user these figures and ask whether to go ahead (and whether some tiers only: run_invoices takes tier_ids from list_tiers).
+2. Only once they agree: run_invoices with until=${day} (it asks for confirmation; with a client that cannot ask, pass confirm: true after the user's yes). A second run makes nothing twice.
+3. The invoices are not mailed by the run: offer send_invoice for each new open invoice (list_invoices with status=open), again only with the user's consent.
+4. Later, list_invoices with overdue=true shows who has not paid; the club's dunning reminders go out by themselves.`;
+  },
+});
+
+export const mailing_to_lapsed = prompt({
+  name: "mailing_to_lapsed",
+  title: "A mailing to lapsed members",
+  description:
+    "Write to the members whose membership has ended: how many there are, a draft in the club's language with the merge fields, and the steps to preview, test and send it with the user's consent. Needs members:view; sending needs communication:edit.",
+  args: z.object({}),
+  run: async (ctx) => {
+    const [lapsed, club] = await Promise.all([listMembers(ctx, { status: "expired", page: 1, limit: 1 }), getClub(ctx)]);
+    return `Help the secretary of ${club.name} write to its lapsed members (membership ended: ${lapsed.total} member(s) now), in ${LANGUAGE[ctx.locale]}.
+
+1. Draft a short, warm message inviting them back: what the club offers this season, and a link to renew. Merge fields: {{first_name}}, {{last_name}}, {{membership_end}}, {{member_page_url}} (their own page, where they renew), {{card_url}}. Markdown; no HTML.
+2. create_mailing with the subject, body_markdown and audience {statuses: ["expired"]}: it stays a draft.
+3. preview_mailing for one member to show the user the mail as they will get it; offer a test send to the user's own address.
+4. Only once the user agrees: send_mailing (it asks for confirmation and says how many it would reach; members who opted out or whose address bounced are skipped).
+Change nothing before the user says so.`;
+  },
+});
+
+export const PROMPTS: PromptDef[] = [monthly_report, not_renewed, dues_run, mailing_to_lapsed];

@@ -6,6 +6,9 @@ import type { z, ZodObject, ZodType } from "zod";
 import type { Needs } from "../access";
 import type { Ctx, Progress } from "../context";
 
+/** A resource an answer points to (MCP's `resource_link` content). */
+export type ResourceLink = { uri: string; name: string; title?: string; mimeType?: string; description?: string };
+
 export type ToolAnnotations = { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
 
 export type ToolDef<S extends ZodObject = ZodObject> = {
@@ -24,6 +27,8 @@ export type ToolDef<S extends ZodObject = ZodObject> = {
   scope: Needs | null;
   /** A destructive or mass tool (DESIGN.md section 23): runs only once the user has confirmed. */
   confirm?: Confirmation<S>;
+  /** Resources the answer names (an invoice's PDF): shown after it as resource links. */
+  links?(ctx: Ctx, result: unknown): ResourceLink[];
   /** `progress`: set when the call asked for progress (a token); a long verb reports through it. */
   run(ctx: Ctx, input: z.output<S>, progress?: Progress): Promise<unknown>;
 };

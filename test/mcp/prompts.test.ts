@@ -17,11 +17,13 @@ async function promptText(c: Client, name: string, args?: Record<string, string>
 }
 
 describe("prompts", () => {
-  it("prompts/list shows monthly_report and not_renewed with their optional arguments", async () => {
+  it("prompts/list shows each prompt with its optional arguments", async () => {
     const { prompts } = await s.client.listPrompts();
     expect(prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required])])).toEqual([
       ["monthly_report", [["month", false]]],
       ["not_renewed", [["days", false]]],
+      ["dues_run", [["until", false]]],
+      ["mailing_to_lapsed", []],
     ]);
     expect(prompts.every((p) => (p.description?.length ?? 0) > 40 && p.arguments?.every((a) => (a.description?.length ?? 0) > 10))).toBe(true);
   });

@@ -38,18 +38,22 @@ describe("server instructions", () => {
 });
 
 describe("resources", () => {
-  it("resources/list shows the club and its tiers at the caller's club URIs", async () => {
+  it("resources/list shows the club, its tiers and its chart of accounts at the caller's club URIs", async () => {
     const { resources } = await s.client.listResources();
     expect(resources.map((r) => [r.name, r.uri, r.mimeType])).toEqual([
       ["club", uri(), "application/json"],
       ["tiers", uri("/tiers"), "application/json"],
+      ["accounts", uri("/accounts"), "application/json"],
     ]);
     expect(resources.every((r) => (r.description?.length ?? 0) > 20)).toBe(true);
   });
 
-  it("resources/templates/list shows the member list, its query variables in the template", async () => {
+  it("resources/templates/list shows the member list and an invoice's PDF, their query variables in the template", async () => {
     const { resourceTemplates } = await s.client.listResourceTemplates();
-    expect(resourceTemplates.map((r) => [r.name, r.uriTemplate])).toEqual([["members", uri("/members{?search,status,sort,dir,page,limit}")]]);
+    expect(resourceTemplates.map((r) => [r.name, r.uriTemplate, r.mimeType])).toEqual([
+      ["members", uri("/members{?search,status,sort,dir,page,limit}"), "application/json"],
+      ["invoice_pdf", uri("/invoices/pdf{?invoice_id}"), "application/pdf"],
+    ]);
   });
 
   it("the club reads as the API shows it (ClubAdmin)", async () => {

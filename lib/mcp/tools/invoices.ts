@@ -6,7 +6,17 @@ import { runDues } from "../../invoices/run";
 import { DuesRun, DuesRunRequest, Invoice, InvoiceCreate, InvoiceList, InvoiceListQuery, InvoiceSent } from "../../invoices/schemas";
 import { sendInvoice } from "../../invoices/send";
 import { t } from "../../i18n";
-import { READ_ONLY, tool, WRITE } from "../tool";
+import type { Ctx } from "../../context";
+import { invoice_pdf, resourceUriOf } from "../resources";
+import { READ_ONLY, type ResourceLink, tool, WRITE } from "../tool";
+
+/** An invoice's PDF as a resource the assistant can read (resources/read), beside its https pdf_url. */
+const pdfLink = (ctx: Ctx, invoice: Pick<Invoice, "id" | "number">): ResourceLink => ({
+  uri: resourceUriOf(ctx.clubId, invoice_pdf, { invoice_id: invoice.id }),
+  name: `invoice-${invoice.number}.pdf`,
+  title: `Invoice ${invoice.number}`,
+  mimeType: "application/pdf",
+});
 
 export const list_invoices = tool({
   name: "list_invoices",
@@ -16,6 +26,7 @@ export const list_invoices = tool({
   input: InvoiceListQuery,
   annotations: READ_ONLY,
   output: InvoiceList,
+  links: (ctx, result) => (result as InvoiceList).items.map((invoice) => pdfLink(ctx, invoice)),
   scope: listInvoices.scope,
   run: (ctx, input) => listInvoices(ctx, input),
 });
@@ -29,6 +40,7 @@ export const create_invoice = tool({
   annotations: WRITE,
   output: Invoice,
   scope: createInvoice.scope,
+  links: (ctx, result) => [pdfLink(ctx, result as Invoice)],
   run: (ctx, input) => createInvoice(ctx, input),
 });
 
