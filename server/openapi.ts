@@ -31,6 +31,7 @@ const TAG_TEXT = {
   stats: "Member counts and revenue.",
   invoices: "Invoices to members: numbered, with a payment reference and a PDF carrying the Swiss QR-bill or an EPC QR code.",
   payments: "Payments received: import a bank statement, matched by creditor reference.",
+  mailings: "Mailings to members: Markdown in the club's look, an audience, a preview, sent at a pace; opted-out and bounced members skipped and counted.",
   attendance: "Card scans over days and periods.",
   cards: "Membership cards: verifying a scanned card.",
   clubs: "The club's settings.",

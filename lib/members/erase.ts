@@ -15,6 +15,7 @@ import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
 import { eraseAnswersMentioning } from "../idempotency";
 import { forgetJobsMentioning } from "../jobs";
+import { forgetMailingRecipients } from "../mailings/send";
 import { voidWalletPasses } from "../passes/voided";
 import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";
 import { memberRegistrations } from "./history";
@@ -97,6 +98,7 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
     await voidWalletPasses(t, ctx.clubId, ctx.wallets, m);
     await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
     await forgetJobsMentioning(t, ctx.clubId, m.email);
+    await forgetMailingRecipients(t, ctx.clubId, m.id);
     // A check-in's answer names the registration (with the member's names), not the member.
     await eraseAnswersMentioning(t, ctx.clubId, [m.id, m.email, ...registrationIds]);
     await forgetDeliveriesMentioning(t, ctx.clubId, [m.email, m.id]);
