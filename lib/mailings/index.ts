@@ -222,6 +222,24 @@ export const sendMailing = verb("communication:edit", async (ctx: Ctx, input: { 
   return shaped(ctx.db.read, row);
 });
 
+/** What a confirmed send answers (send_mailing): the audience now, and the mailing once sent. */
+export type SendPlan = { sent: boolean; recipients: number; skipped: number; sample: AudienceCount["sample"]; mailing?: Mailing };
+
+/**
+ * Sends only when `confirm` is true (an assistant's send_mailing); otherwise changes nothing and
+ * answers what sending would do: how many members, how many skipped, a few names.
+ */
+export const sendMailingIfConfirmed = verb(
+  "communication:edit",
+  async (ctx: Ctx, input: { mailing_id: string; confirm?: boolean } & MailingSend): Promise<SendPlan> => {
+    const m = await mailingRow(ctx.db.read, ctx.clubId, input.mailing_id);
+    const audience = await countAudience(ctx, { audience: m.audience as MailingAudience });
+    const plan = { recipients: audience.count, skipped: audience.skipped, sample: audience.sample };
+    if (input.confirm !== true) return { sent: false, ...plan };
+    return { sent: true, ...plan, mailing: await sendMailing(ctx, { mailing_id: m.id, send_at: input.send_at }) };
+  },
+);
+
 /** Cancels a draft or a scheduled mailing; one that is sending or sent: 409 MAILING_NOT_CANCELLABLE. */
 export const cancelMailing = verb("communication:edit", async (ctx: Ctx, input: { mailing_id: string }): Promise<Mailing> => {
   const row = await ctx.db.tx(async (t) => {

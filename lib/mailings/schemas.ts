@@ -43,13 +43,22 @@ export const MailingCreate = z
     audience: MailingAudience.default({}),
   })
   .strict()
-  .meta({ id: "MailingCreate" });
+  .meta({
+    id: "MailingCreate",
+    examples: [
+      {
+        subject: "Assemblée générale du 12 mars",
+        body_markdown: "Bonjour {{first_name}},\n\nNotre **assemblée générale** a lieu le 12 mars à 19 h.\n\n[Votre page de membre]({{member_page_url}})",
+        audience: { statuses: ["active"] },
+      },
+    ],
+  });
 export type MailingCreate = z.input<typeof MailingCreate>;
 
 export const MailingUpdate = z
   .object({ subject: subject().optional(), body_markdown: body().optional(), audience: MailingAudience.optional() })
   .strict()
-  .meta({ id: "MailingUpdate", description: "Only while the mailing is a draft (409 otherwise)." });
+  .meta({ id: "MailingUpdate", description: "Only while the mailing is a draft (409 otherwise).", examples: [{ subject: "Assemblée générale : nouvelle date" }] });
 export type MailingUpdate = z.input<typeof MailingUpdate>;
 
 export const MailingCounts = z
@@ -130,11 +139,11 @@ export type MailingRecipientList = z.infer<typeof MailingRecipientList>;
 export const MailingTest = z
   .object({ email: emailLine().max(254) })
   .strict()
-  .meta({ id: "MailingTest" });
+  .meta({ id: "MailingTest", examples: [{ email: "secretariat@club.example" }] });
 export const MailingTestSent = z.object({ sent: z.literal(true), to: z.string() }).meta({ id: "MailingTestSent" });
 
 export const MailingSend = z
   .object({ send_at: dateTimeInput().optional().meta({ description: "Later: the mailing is `scheduled` until then; absent or past: it starts now." }) })
   .strict()
-  .meta({ id: "MailingSend" });
+  .meta({ id: "MailingSend", examples: [{ send_at: "2030-03-01T08:00:00Z" }] });
 export type MailingSend = z.infer<typeof MailingSend>;

@@ -331,13 +331,3 @@ const sendJob: JobKind = {
 };
 
 export const MAILING_JOBS: JobKinds = { [MAILING_START]: startJob, [MAILING_SEND]: sendJob };
-
-/** Forgets, inside `t`, the addresses an erased member's recipient rows keep; a delivery still to go is failed. */
-export async function forgetMailingRecipients(t: Queryable, clubId: string, memberId: string): Promise<void> {
-  const rows = and(eq(mailingRecipients.club_id, clubId), eq(mailingRecipients.member_id, memberId));
-  await t
-    .update(mailingRecipients)
-    .set({ state: "failed", error: "the member was erased" })
-    .where(and(rows, eq(mailingRecipients.state, "pending")));
-  await t.update(mailingRecipients).set({ email: "" }).where(rows);
-}

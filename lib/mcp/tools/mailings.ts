@@ -3,9 +3,8 @@
 // `confirm: true`; without it, it says what it would do (how many members, a few names) and
 // changes nothing, so an assistant shows the user before anything leaves.
 import { z } from "zod";
-import { countAudience, createMailing, previewMailing, sendMailing } from "../../mailings";
-import { mailingRow } from "../../mailings/internal";
-import { Mailing, type MailingAudience, MailingCreate, MailingPreview, MailingSend } from "../../mailings/schemas";
+import { createMailing, previewMailing, sendMailingIfConfirmed } from "../../mailings";
+import { Mailing, MailingCreate, MailingPreview, MailingSend } from "../../mailings/schemas";
 import { READ_ONLY, tool, WRITE } from "../tool";
 
 export const create_mailing = tool({
@@ -48,11 +47,5 @@ export const send_mailing = tool({
   }),
   annotations: { ...WRITE, openWorldHint: true },
   output: SendMailingAnswer,
-  run: async (ctx, input) => {
-    const m = await mailingRow(ctx.db.read, ctx.clubId, input.mailing_id);
-    const audience = await countAudience(ctx, { audience: m.audience as MailingAudience });
-    if (input.confirm !== true) return { sent: false, recipients: audience.count, skipped: audience.skipped, sample: audience.sample };
-    const mailing = await sendMailing(ctx, { mailing_id: input.mailing_id, send_at: input.send_at });
-    return { sent: true, recipients: audience.count, skipped: audience.skipped, sample: audience.sample, mailing };
-  },
+  run: (ctx, input) => sendMailingIfConfirmed(ctx, input),
 });
