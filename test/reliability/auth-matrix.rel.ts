@@ -279,6 +279,7 @@ function markers(c: ClubObjects, tag: string): string[] {
     c.qrToken,
     c.promoCode,
     c.invoiceId,
+    c.mailingId,
     `Lovelace ${tag}`,
     `ada-${tag}@`,
     `Soirée ${tag}`,
@@ -337,6 +338,7 @@ function requestFor(route: MountedRoute, objects: ClubObjects, clubId: string, r
     registration_id: () => objects.registrationId,
     promo_code_id: () => objects.promoCodeId,
     invoice_id: () => objects.invoiceId,
+    mailing_id: () => objects.mailingId,
     slug: () => objects.slug,
     member_code: () => objects.memberCode,
     // A scanned code for check-in; anywhere else (a promo code) a fresh one, so that no token is stored under another name.
@@ -484,6 +486,7 @@ async function mcpMatrix() {
       registration_id: () => objects.registrationId,
       promo_code_id: () => objects.promoCodeId,
       invoice_id: () => objects.invoiceId,
+      mailing_id: () => objects.mailingId,
       webhook_id: () => objects.webhookId,
     };
     if (def.name === "update_club") return { name: "Club de test" };
