@@ -371,7 +371,10 @@ function operationDescription(route: MountedRoute): string {
  * out" sends as is. Read from the shape itself: zod leaves examples out of the input side of a
  * shape that transforms (ClubUpdate).
  */
-const exampleOf = (body: ZodType): unknown => (z.globalRegistry.get(body)?.examples as unknown[] | undefined)?.[0];
+const exampleOf = (body: ZodType): unknown => (z.globalRegistry.get(unwrapOptional(body))?.examples as unknown[] | undefined)?.[0];
+
+/** The shape inside an optional body (`Shape.optional()`: the route also takes no body at all). */
+const unwrapOptional = (body: ZodType): ZodType => (body instanceof z.ZodOptional ? (body.unwrap() as ZodType) : body);
 
 function parametersOf(route: MountedRoute): Json[] {
   const out: Json[] = [];
@@ -535,7 +538,11 @@ export function buildOpenApiDocument(routes: MountedRoute[], baseUrl: string): J
     operation.parameters = parameters;
     const rawBody = RAW_BODIES[`${route.method} ${route.path}`];
     if (rawBody) operation.requestBody = rawBody();
-    else if (spec.body) operation.requestBody = { required: true, content: jsonContent(convert(spec.body, "input"), exampleOf(spec.body)) };
+    else if (spec.body)
+      operation.requestBody = {
+        required: !(spec.body instanceof z.ZodOptional),
+        content: jsonContent(convert(unwrapOptional(spec.body), "input"), exampleOf(spec.body)),
+      };
     operation.responses = responsesOf(route, convert);
     if (spec.stable) operation["x-stable"] = true;
     const path = openApiPath(route.path);

@@ -58,7 +58,11 @@ export type MailingCreate = z.input<typeof MailingCreate>;
 export const MailingUpdate = z
   .object({ subject: subject().optional(), body_markdown: body().optional(), audience: MailingAudience.optional() })
   .strict()
-  .meta({ id: "MailingUpdate", description: "Only while the mailing is a draft (409 otherwise).", examples: [{ subject: "Assemblée générale : nouvelle date" }] });
+  .meta({
+    id: "MailingUpdate",
+    description: "Only while the mailing is a draft (409 otherwise).",
+    examples: [{ subject: "Assemblée générale : nouvelle date" }],
+  });
 export type MailingUpdate = z.input<typeof MailingUpdate>;
 
 export const MailingCounts = z

@@ -38,7 +38,12 @@ describe("mailing tools", () => {
       const jobsBefore = (await env.db.read.select().from(jobs)).length;
       const dry = await callTool(client, "send_mailing", { mailing_id: made.body.id });
       expect(dry.isError).toBe(false);
-      expect(dry.body).toEqual({ sent: false, recipients: 2, skipped: 1, sample: [expect.objectContaining({ name: "Ada Byron" }), expect.objectContaining({ name: "Bea Cole" })] });
+      expect(dry.body).toEqual({
+        sent: false,
+        recipients: 2,
+        skipped: 1,
+        sample: [expect.objectContaining({ name: "Ada Byron" }), expect.objectContaining({ name: "Bea Cole" })],
+      });
       expect((await env.db.read.select().from(mailings).where(eq(mailings.id, made.body.id)))[0].status).toBe("draft");
       expect(await env.db.read.select().from(mailingRecipients).where(eq(mailingRecipients.mailing_id, made.body.id))).toHaveLength(0);
       expect(await env.db.read.select().from(jobs)).toHaveLength(jobsBefore);

@@ -62,7 +62,12 @@ describe("POST mailings (drafts) and their refusals", () => {
   it("creates a draft with zero counts; GET and the list show it", async () => {
     const res = await create({ subject: "Assemblée", body_markdown: "Bonjour {{first_name}}", audience: { statuses: ["active"] } });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: "draft", send_at: null, sent_at: null, counts: { recipients: 0, sent: 0, failed: 0, bounced: 0, skipped_opt_out: 0 } });
+    expect(res.body).toMatchObject({
+      status: "draft",
+      send_at: null,
+      sent_at: null,
+      counts: { recipients: 0, sent: 0, failed: 0, bounced: 0, skipped_opt_out: 0 },
+    });
     expect((await mailingOf(res.body.id)).audience).toEqual({ statuses: ["active"] });
     expect((await env.call("GET", `${base()}/${res.body.id}`)).body.id).toBe(res.body.id);
     expect((await env.call("GET", base())).body.items.map((m: { id: string }) => m.id)).toContain(res.body.id);
@@ -90,7 +95,10 @@ describe("POST mailings (drafts) and their refusals", () => {
   it("422 naming another club's tier or event", async () => {
     const other = await env.otherClub();
     const tier = await insertTier(env, { clubId: other.club_id });
-    const event = await env.call("POST", `/api/clubs/${other.club_id}/events`, { key: other.api_key, body: { title: "Ailleurs", starts_at: "2031-01-01T18:00:00Z" } });
+    const event = await env.call("POST", `/api/clubs/${other.club_id}/events`, {
+      key: other.api_key,
+      body: { title: "Ailleurs", starts_at: "2031-01-01T18:00:00Z" },
+    });
     expect(event.status).toBe(201);
     const res = await create({ subject: "s", body_markdown: "b", audience: { tier_ids: [tier.id], event_id: event.body.id } });
     expect(res.status).toBe(422);
@@ -150,12 +158,14 @@ describe("sending", () => {
     const outsider = await seedMember(env);
     const draft = await create({
       subject: "Saison {{last_name}}",
-      body_markdown: "Bonjour **{{first_name}}**,\n\nvotre adhésion court jusqu'au {{membership_end}}. Carte : {{card_url}}\n\n[Votre page]({{member_page_url}})",
+      body_markdown:
+        "Bonjour **{{first_name}}**,\n\nvotre adhésion court jusqu'au {{membership_end}}. Carte : {{card_url}}\n\n[Votre page]({{member_page_url}})",
       audience: { tier_ids: [tier.id], statuses: ["active"] },
     });
     inbox.length = 0;
     await withEndpoint(env, ["mailing.sent"], async (sent) => {
-      const res = await action(draft.body.id, "send");
+      // No body at all: send now.
+      const res = await env.call("POST", `${base()}/${draft.body.id}/actions/send`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: "sending", counts: { recipients: 4, sent: 0, skipped_opt_out: 1 } });
       expect((await action(draft.body.id, "send")).status).toBe(409);
@@ -265,7 +275,10 @@ describe("sending", () => {
       const slow = { ...env.config, mailRatePerMinute: 24 };
       for (let i = 0; i < 50 && (await mailingOf(mailing.body.id)).status === "sending"; i++) {
         const at = new Date(Date.now() + i * 60_000);
-        await Promise.all([runDueJobs(env.db, { kinds: MAILING_JOBS, config: slow, now: at }), runDueJobs(other, { kinds: MAILING_JOBS, config: slow, now: at })]);
+        await Promise.all([
+          runDueJobs(env.db, { kinds: MAILING_JOBS, config: slow, now: at }),
+          runDueJobs(other, { kinds: MAILING_JOBS, config: slow, now: at }),
+        ]);
       }
     } finally {
       await other.close();
@@ -388,4 +401,3 @@ describe("consent: one-click unsubscribe, the member's page", () => {
     expect((await memberRow(env, m.id)).mailing_opt_out_at).toBeString();
   });
 });
-
