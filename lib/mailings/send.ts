@@ -128,6 +128,14 @@ const startJob: JobKind = {
   },
 };
 
+/** The mailing's recipients due at `at`: pending, and past any retry time. */
+const dueRecipients = (mailingId: string, at: string) =>
+  and(
+    eq(mailingRecipients.mailing_id, mailingId),
+    eq(mailingRecipients.state, "pending"),
+    or(isNull(mailingRecipients.retry_at), lte(mailingRecipients.retry_at, at)),
+  );
+
 type Claimed = { row: typeof mailingRecipients.$inferSelect; pageToken: string | null };
 
 /**
@@ -138,19 +146,7 @@ type Claimed = { row: typeof mailingRecipients.$inferSelect; pageToken: string |
 async function claimRecipient(db: Db, mailingId: string, now: Date, withPage: boolean): Promise<Claimed | "none" | "lost"> {
   const at = now.toISOString();
   return db.tx(async (t) => {
-    const [free] = await skipLocked(
-      t
-        .select({ id: mailingRecipients.id })
-        .from(mailingRecipients)
-        .where(
-          and(
-            eq(mailingRecipients.mailing_id, mailingId),
-            eq(mailingRecipients.state, "pending"),
-            or(isNull(mailingRecipients.retry_at), lte(mailingRecipients.retry_at, at)),
-          ),
-        )
-        .limit(1),
-    );
+    const [free] = await skipLocked(t.select({ id: mailingRecipients.id }).from(mailingRecipients).where(dueRecipients(mailingId, at)).limit(1));
     if (!free) return "none" as const;
     const [row] = await t
       .update(mailingRecipients)
@@ -247,17 +243,7 @@ async function giveUpLapsedClaims(db: Db, mailingId: string, now: Date): Promise
  */
 async function nextRun(t: Queryable, mailingId: string, now: Date, paced: Date): Promise<string | null> {
   const at = now.toISOString();
-  const [due] = await t
-    .select({ id: mailingRecipients.id })
-    .from(mailingRecipients)
-    .where(
-      and(
-        eq(mailingRecipients.mailing_id, mailingId),
-        eq(mailingRecipients.state, "pending"),
-        or(isNull(mailingRecipients.retry_at), lte(mailingRecipients.retry_at, at)),
-      ),
-    )
-    .limit(1);
+  const [due] = await t.select({ id: mailingRecipients.id }).from(mailingRecipients).where(dueRecipients(mailingId, at)).limit(1);
   if (due) return new Date(Math.max(paced.getTime(), now.getTime())).toISOString();
   const [waiting] = await t
     .select({ retry: min(mailingRecipients.retry_at), claim: min(mailingRecipients.claimed_until) })

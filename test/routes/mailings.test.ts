@@ -332,6 +332,20 @@ describe("sending", () => {
     expect(await recipientsOf(b.body.id)).toHaveLength(0);
   });
 
+  it("erasing a member keeps their delivery's state (the counts) but not their address; one still pending is not mailed", async () => {
+    const { tier, list } = await audienceOf(2);
+    const mailing = await create({ subject: "Oubli", body_markdown: "x", audience: { tier_ids: [tier.id] } });
+    inbox.length = 0;
+    await action(mailing.body.id, "send");
+    expect((await env.call("DELETE", `/api/clubs/${env.clubId}/members/${list[0].id}`)).status).toBe(204);
+    await drain(mailing.body.id);
+    expect(to(list[0].email)).toHaveLength(0);
+    expect(to(list[1].email)).toHaveLength(1);
+    const rows = await recipientsOf(mailing.body.id);
+    expect(rows.find((r) => r.member_id === list[0].id)).toMatchObject({ state: "failed", email: "" });
+    expect((await env.call("GET", `${base()}/${mailing.body.id}`)).body.counts).toEqual({ recipients: 2, sent: 1, failed: 1, bounced: 0, skipped_opt_out: 0 });
+  });
+
   it("test send: one mail to the given address, marked as a test; nothing recorded", async () => {
     const { tier } = await audienceOf(1);
     const mailing = await create({ subject: "Essai {{first_name}}", body_markdown: "x", audience: { tier_ids: [tier.id] } });
