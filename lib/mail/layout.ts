@@ -70,7 +70,9 @@ export function brandedFrame(brand: MailBrand, inner: string, footer = ""): stri
     ? `<img src="${escapeMailHtml(brand.logoUrl)}" alt="" height="${LOGO_HEIGHT}" style="height:${LOGO_HEIGHT}px;width:auto;max-width:160px;vertical-align:middle;margin-right:12px;background:#FFFFFF;border-radius:8px;padding:4px">`
     : "";
   const below = footer ? `<tr><td style="padding:16px 24px;font-size:13px;line-height:1.5;color:#4B5563">${footer}</td></tr>` : "";
-  return `<!doctype html><html><body style="margin:0;padding:0;background:#F3F4F6;font-family:Arial,Helvetica,sans-serif">
+  // Light only, said so: a client in dark mode then keeps these colours (or inverts all of them)
+  // rather than darkening the background under our dark text. The viewport: 390 px phones.
+  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light"><meta name="supported-color-schemes" content="light"></head><body style="margin:0;padding:0;background:#F3F4F6;font-family:Arial,Helvetica,sans-serif">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#F3F4F6"><tr><td align="center" style="padding:16px 8px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#FFFFFF;border-radius:12px;overflow:hidden">
 <tr><td style="background:${brand.primary};color:${brand.onPrimary};padding:18px 24px;font-size:20px;font-weight:bold">${logo}${escapeMailHtml(brand.name)}</td></tr>
