@@ -390,6 +390,14 @@ export const members = table(
     /** Stripe's customer (`cus_...`) and subscription (`sub_...`) of a member who pays by card on automatic renewal (lib/stripe). */
     stripe_customer_id: text("stripe_customer_id"),
     stripe_subscription_id: text("stripe_subscription_id"),
+    /** When the member said no to mailings (one-click unsubscribe, or their page); null: mailings reach them. Service mails go anyway. */
+    mailing_opt_out_at: text("mailing_opt_out_at"),
+    /**
+     * When a mailing to `email_bounced_address` got a permanent refusal (SMTP 5xx). It holds while
+     * the member's email is still that address: a changed email is mailed again (lib/mailings).
+     */
+    email_bounced_at: text("email_bounced_at"),
+    email_bounced_address: text("email_bounced_address"),
   },
   (t) => [
     uniqueIndex("members_club_email_unique").on(t.club_id, t.email),
@@ -1260,4 +1268,70 @@ export const invoiceCounters = table(
     last: integer("last").notNull(),
   },
   (t) => [primaryKey({ columns: [t.club_id, t.year] })],
+);
+
+// ---- Mailings (issue 29, DESIGN.md section 22) ----------------------------------------------
+
+/** What a mailing's audience names (every part optional; none: every member). */
+export type MailingAudience = { statuses?: string[]; tier_ids?: string[]; event_id?: string; registration_statuses?: string[] };
+
+/**
+ * A mailing a club writes to its members. Its counts are not stored: they are read from its
+ * recipients' states (lib/mailings), so they always add up.
+ */
+export const mailings = table(
+  "mailings",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id")
+      .notNull()
+      .references(() => clubs.id),
+    subject: text("subject").notNull(),
+    body_markdown: text("body_markdown").notNull(),
+    audience: text("audience", { mode: "json" }).notNull().$type<MailingAudience>(),
+    /** `draft`, `scheduled`, `sending`, `sent` or `cancelled`. */
+    status: text("status").notNull(),
+    send_at: text("send_at"),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+    sent_at: text("sent_at"),
+    cancelled_at: text("cancelled_at"),
+  },
+  (t) => [index("mailings_club_created_idx").on(t.club_id, t.created_at)],
+);
+
+/**
+ * One member of a mailing's audience, taken when sending starts, with their delivery's state:
+ * `pending`, `sending` (claimed by a worker: `claim_token` until `claimed_until`), `sent`,
+ * `failed`, `bounced` or `skipped_opt_out`. The claim is a conditional write (`pending` to
+ * `sending`), so each recipient is mailed by one worker at most, whatever runs at once.
+ */
+export const mailingRecipients = table(
+  "mailing_recipients",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    mailing_id: text("mailing_id")
+      .notNull()
+      .references(() => mailings.id),
+    /** No foreign key: the row stays (its delivery's record) when the member is erased. */
+    member_id: text("member_id").notNull(),
+    email: text("email").notNull(),
+    state: text("state").notNull(),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    /** A temporary refusal (SMTP 4xx): not tried again before this time. */
+    retry_at: text("retry_at"),
+    claim_token: text("claim_token"),
+    claimed_until: text("claimed_until"),
+    /** The one-click unsubscribe link's key (random, unguessable): it opts this member out of mailings. */
+    unsubscribe_token: text("unsubscribe_token").notNull(),
+    created_at: text("created_at").notNull(),
+    sent_at: text("sent_at"),
+  },
+  (t) => [
+    uniqueIndex("mailing_recipients_mailing_member_unique").on(t.mailing_id, t.member_id),
+    uniqueIndex("mailing_recipients_unsubscribe_unique").on(t.unsubscribe_token),
+    index("mailing_recipients_state_idx").on(t.mailing_id, t.state),
+  ],
 );

@@ -16,6 +16,8 @@ export type Config = {
   rateLimitPerMinute: number;
   /** Background jobs the worker runs at once (JOB_CONCURRENCY, 1..64): deliveries wait on the network. */
   jobConcurrency: number;
+  /** Mails of a mailing sent a minute (MAIL_RATE_PER_MINUTE, default 120): the pace lib/mailings keeps to (DESIGN.md section 22). */
+  mailRatePerMinute: number;
   /** Wallet passes: each platform is off (null) until its settings are all present. */
   wallets: WalletConfig;
   /** Origins whose pages may call the routes that take a key (CORS_ORIGINS; `*`: any). Public routes answer any origin. */
@@ -188,6 +190,7 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     maxBodyBytes: intSetting(env, "MAX_BODY_BYTES", 1024 * 1024, 1024, 1024 * 1024 * 1024),
     rateLimitPerMinute: intSetting(env, "RATE_LIMIT_PER_MINUTE", 300, 1, 1_000_000_000),
     jobConcurrency: intSetting(env, "JOB_CONCURRENCY", 8, 1, JOB_CONCURRENCY_MAX),
+    mailRatePerMinute: intSetting(env, "MAIL_RATE_PER_MINUTE", 120, 1, 1_000_000),
     wallets: walletConfig(env),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     trustProxy: (env.TRUST_PROXY ?? "")

@@ -6,6 +6,7 @@ import { CARD_JOBS } from "../lib/cards/jobs";
 import { idempotencyPurge } from "../lib/idempotency";
 import { type JobKinds, jobsPurge, type Recurring } from "../lib/jobs";
 import { MAIL_JOBS } from "../lib/mail";
+import { MAILING_JOBS } from "../lib/mailings/send";
 import { CARD_EMAIL_JOBS } from "../lib/members/card-email";
 import { STRIPE_JOBS } from "../lib/stripe-events";
 import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
@@ -30,6 +31,6 @@ export const RECURRING: readonly Recurring[] = [
 ];
 
 export const JOB_KINDS: JobKinds = Object.assign(
-  { ...CARD_JOBS, ...MAIL_JOBS, ...INVOICE_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS, ...CARD_EMAIL_JOBS, ...STRIPE_JOBS },
+  { ...CARD_JOBS, ...MAIL_JOBS, ...INVOICE_JOBS, ...REGISTRATION_JOBS, ...WEBHOOK_JOBS, ...CARD_EMAIL_JOBS, ...STRIPE_JOBS, ...MAILING_JOBS },
   ...RECURRING.map((r) => r.kinds),
 );

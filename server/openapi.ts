@@ -31,6 +31,7 @@ const TAG_TEXT = {
   stats: "Member counts and revenue.",
   invoices: "Invoices to members: numbered, with a payment reference and a PDF carrying the Swiss QR-bill or an EPC QR code.",
   payments: "Payments received: import a bank statement, matched by creditor reference.",
+  mailings: "Mailings to members: Markdown in the club's look, an audience, a preview, sent at a pace; opted-out and bounced members skipped and counted.",
   attendance: "Card scans over days and periods.",
   cards: "Membership cards: verifying a scanned card.",
   clubs: "The club's settings.",
@@ -370,7 +371,10 @@ function operationDescription(route: MountedRoute): string {
  * out" sends as is. Read from the shape itself: zod leaves examples out of the input side of a
  * shape that transforms (ClubUpdate).
  */
-const exampleOf = (body: ZodType): unknown => (z.globalRegistry.get(body)?.examples as unknown[] | undefined)?.[0];
+const exampleOf = (body: ZodType): unknown => (z.globalRegistry.get(unwrapOptional(body))?.examples as unknown[] | undefined)?.[0];
+
+/** The shape inside an optional body (`Shape.optional()`: the route also takes no body at all). */
+const unwrapOptional = (body: ZodType): ZodType => (body instanceof z.ZodOptional ? (body.unwrap() as ZodType) : body);
 
 function parametersOf(route: MountedRoute): Json[] {
   const out: Json[] = [];
@@ -534,7 +538,11 @@ export function buildOpenApiDocument(routes: MountedRoute[], baseUrl: string): J
     operation.parameters = parameters;
     const rawBody = RAW_BODIES[`${route.method} ${route.path}`];
     if (rawBody) operation.requestBody = rawBody();
-    else if (spec.body) operation.requestBody = { required: true, content: jsonContent(convert(spec.body, "input"), exampleOf(spec.body)) };
+    else if (spec.body)
+      operation.requestBody = {
+        required: !(spec.body instanceof z.ZodOptional),
+        content: jsonContent(convert(unwrapOptional(spec.body), "input"), exampleOf(spec.body)),
+      };
     operation.responses = responsesOf(route, convert);
     if (spec.stable) operation["x-stable"] = true;
     const path = openApiPath(route.path);

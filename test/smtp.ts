@@ -13,19 +13,23 @@ export type TestSmtp = {
   inbox: Received[];
   /** While true, every recipient is refused (550). */
   refuse: boolean;
+  /** Per address (lower-cased), the SMTP codes its next deliveries are refused with, in turn (451: try later; 550: never). */
+  refusals: Map<string, number[]>;
   url: string;
   close(): Promise<void>;
 };
 
 export async function startSmtp(): Promise<TestSmtp> {
-  const state = { inbox: [] as Received[], refuse: false };
+  const state = { inbox: [] as Received[], refuse: false, refusals: new Map<string, number[]>() };
   const server = new SMTPServer({
     secure: false,
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
-    onRcptTo(_address, _session, cb) {
+    onRcptTo(address, _session, cb) {
       if (state.refuse) return cb(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }));
+      const code = state.refusals.get(address.address.toLowerCase())?.shift();
+      if (code) return cb(Object.assign(new Error(code >= 500 ? "mailbox unavailable" : "try again later"), { responseCode: code }));
       cb();
     },
     onData(stream, session, cb) {

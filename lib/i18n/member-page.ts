@@ -41,7 +41,7 @@ export type MemberPageTexts = {
   erasureText: string;
   erasureAsk: string;
   erasureAsked: string;
-  done: Record<"name" | "email" | "email_confirmed" | "auto_renewal" | "erasure" | "renewed", string>;
+  done: Record<"name" | "email" | "email_confirmed" | "auto_renewal" | "mailings" | "erasure" | "renewed", string>;
   /** Back from Stripe's payment page: paid (the page shows it once Stripe has told us), or given up. */
   checkout: Record<"success" | "cancelled", string>;
   notFoundTitle: string;
@@ -111,6 +111,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       email: "Un lien de confirmation a été envoyé à la nouvelle adresse.",
       email_confirmed: "Votre nouvelle adresse est confirmée. L'adresse de cette page a changé : gardez celle-ci.",
       auto_renewal: "C'est noté.",
+      mailings: "C'est noté.",
       erasure: "Votre demande d'effacement a été transmise au club.",
       renewed: "Votre adhésion est renouvelée.",
     },
@@ -182,6 +183,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       email: "A confirmation link was sent to the new address.",
       email_confirmed: "Your new address is confirmed. This page's address has changed: keep this one.",
       auto_renewal: "Done.",
+      mailings: "Done.",
       erasure: "Your erasure request was sent to the club.",
       renewed: "Your membership is renewed.",
     },
@@ -253,6 +255,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       email: "Ein Bestätigungslink wurde an die neue Adresse gesendet.",
       email_confirmed: "Ihre neue Adresse ist bestätigt. Die Adresse dieser Seite hat sich geändert: behalten Sie diese.",
       auto_renewal: "Erledigt.",
+      mailings: "Erledigt.",
       erasure: "Ihr Löschantrag wurde an den Verein übermittelt.",
       renewed: "Ihre Mitgliedschaft ist verlängert.",
     },
@@ -324,6 +327,7 @@ export const MEMBER_PAGE_TEXTS: Record<Locale, MemberPageTexts> = {
       email: "Un link di conferma è stato inviato al nuovo indirizzo.",
       email_confirmed: "Il tuo nuovo indirizzo è confermato. L'indirizzo di questa pagina è cambiato: conserva questo.",
       auto_renewal: "Fatto.",
+      mailings: "Fatto.",
       erasure: "La tua richiesta di cancellazione è stata inviata al club.",
       renewed: "La tua adesione è rinnovata.",
     },

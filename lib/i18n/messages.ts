@@ -103,6 +103,12 @@ export const MESSAGES = {
     de: "{count} Beitragsrechnung(en) erstellen ({totals})?",
     it: "Creare {count} fattura/e di quota ({totals})?",
   },
+  CONFIRM_SEND_MAILING: {
+    fr: "Envoyer « {subject} » à {count} membre(s) ({skipped} écarté(s) : désinscrits ou adresse en échec) ?",
+    en: "Send “{subject}” to {count} member(s) ({skipped} skipped: opted out or address bounced)?",
+    de: "„{subject}“ an {count} Mitglied(er) senden ({skipped} übersprungen: abgemeldet oder Adresse unzustellbar)?",
+    it: "Inviare «{subject}» a {count} membro/i ({skipped} esclusi: disiscritti o indirizzo respinto)?",
+  },
   CONFIRM_IMPORT_STATEMENT: {
     fr: "Enregistrer le relevé bancaire : {matched} paiement(s) reconnus sur {lines} lignes ?",
     en: "Record the bank statement: {matched} payment(s) matched of {lines} lines?",
@@ -1219,6 +1225,49 @@ export const MESSAGES = {
     en: "Expected an account number of 1 to 10 digits.",
     de: "Kontonummer mit 1 bis 10 Ziffern erwartet.",
     it: "Atteso un numero di conto da 1 a 10 cifre.",
+  },
+  MAILING_NOT_FOUND: { fr: "Envoi introuvable.", en: "Mailing not found.", de: "Versand nicht gefunden.", it: "Invio non trovato." },
+  MAILING_NOT_DRAFT: {
+    fr: "L'envoi est « {status} » : seul un brouillon se modifie.",
+    en: "The mailing is “{status}”: only a draft can be changed.",
+    de: "Der Versand ist „{status}“: nur ein Entwurf kann geändert werden.",
+    it: "L'invio è «{status}»: solo una bozza si può modificare.",
+  },
+  MAILING_NOT_SENDABLE: {
+    fr: "L'envoi est « {status} » : il ne peut pas être envoyé (encore).",
+    en: "The mailing is “{status}”: it cannot be sent (again).",
+    de: "Der Versand ist „{status}“: er kann nicht (nochmals) gesendet werden.",
+    it: "L'invio è «{status}»: non può essere spedito (di nuovo).",
+  },
+  MAILING_NOT_CANCELLABLE: {
+    fr: "L'envoi est « {status} » : seul un brouillon ou un envoi programmé s'annule.",
+    en: "The mailing is “{status}”: only a draft or a scheduled mailing can be cancelled.",
+    de: "Der Versand ist „{status}“: nur ein Entwurf oder ein geplanter Versand kann abgebrochen werden.",
+    it: "L'invio è «{status}»: solo una bozza o un invio programmato si può annullare.",
+  },
+  MAILING_MERGE_FIELD_UNKNOWN: {
+    fr: "Champ de fusion inconnu : « {field} » (connus : {fields}).",
+    en: "Unknown merge field: “{field}” (known: {fields}).",
+    de: "Unbekanntes Seriendruckfeld: „{field}“ (bekannt: {fields}).",
+    it: "Campo di unione sconosciuto: «{field}» (noti: {fields}).",
+  },
+  MAILING_TEST_FAILED: {
+    fr: "Le serveur de messagerie a refusé l'envoi test : {reason}",
+    en: "The mail server refused the test mail: {reason}",
+    de: "Der Mailserver hat die Testnachricht abgelehnt: {reason}",
+    it: "Il server di posta ha rifiutato l'invio di prova: {reason}",
+  },
+  EVENT_NOT_IN_CLUB: {
+    fr: "« {id} » n'est pas un événement de ce club.",
+    en: "“{id}” is not an event of this club.",
+    de: "„{id}“ ist keine Veranstaltung dieses Vereins.",
+    it: "«{id}» non è un evento di questo club.",
+  },
+  UNSUBSCRIBE_LINK_UNKNOWN: {
+    fr: "Ce lien de désinscription n'est pas (ou plus) valable.",
+    en: "This unsubscribe link is not (or no longer) valid.",
+    de: "Dieser Abmeldelink ist nicht (mehr) gültig.",
+    it: "Questo link di disiscrizione non è (più) valido.",
   },
 } satisfies Record<string, Texts>;
 

@@ -21,6 +21,8 @@ export type MailMessage = {
   text: string;
   html: string;
   attachments?: { filename: string; content: Buffer; contentType: string; cid?: string }[];
+  /** Extra headers (a mailing's List-Unsubscribe and List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
 };
 
 export type Sent = { messageId: string; via: "smtp" | "outbox"; path?: string };

@@ -4,6 +4,7 @@ import * as cards from "./tools/cards";
 import * as clubs from "./tools/clubs";
 import * as events from "./tools/events";
 import * as invoices from "./tools/invoices";
+import * as mailings from "./tools/mailings";
 import * as members from "./tools/members";
 import * as payments from "./tools/payments";
 import * as tiers from "./tools/tiers";
@@ -23,4 +24,5 @@ export const TOOLS: ToolDef[] = [
   ...Object.values(webhooks),
   ...Object.values(payments),
   ...Object.values(invoices),
+  ...Object.values(mailings),
 ] as ToolDef[];

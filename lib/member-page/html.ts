@@ -11,6 +11,7 @@ import { formatDate } from "../cards/view";
 import type { PublicCtx } from "../context";
 import { AppError } from "../errors";
 import { type Locale, t } from "../i18n";
+import { MAILING_TEXTS } from "../i18n/mailings";
 import { MEMBER_PAGE_TEXTS, type MemberPageTexts } from "../i18n/member-page";
 import type { FileReply, RedirectReply } from "../reply";
 import { memberPageUrl } from "../members/internal";
@@ -23,6 +24,7 @@ import {
   requestEmailChange,
   requestErasure,
   setAutoRenewal,
+  setMailings,
   updateMemberName,
 } from "./index";
 import type { MemberPage, RenewAnswer } from "./schemas";
@@ -80,6 +82,11 @@ function body(
           `${here}/auto-renewal`,
           `<input type="hidden" name="enabled" value="${m.auto_renewal ? "false" : "true"}"><button class="plain" type="submit">${escapeHtml(m.auto_renewal ? tx.turnOff : tx.turnOn)}</button>`,
         )}</section>`;
+  const mt = MAILING_TEXTS[locale];
+  const mailings = `<section aria-labelledby="h-mailings"><h2 id="h-mailings">${escapeHtml(mt.mailings)}</h2><p>${escapeHtml(m.mailings ? mt.mailingsOn : mt.mailingsOff)}</p>${form(
+    `${here}/mailings`,
+    `<input type="hidden" name="enabled" value="${m.mailings ? "false" : "true"}"><button class="plain" type="submit">${escapeHtml(m.mailings ? mt.turnOff : mt.turnOn)}</button>`,
+  )}</section>`;
   const erasure = m.erasure_requested_at
     ? `<p>${escapeHtml(fill(tx.erasureAsked, { date: date(m.erasure_requested_at.slice(0, 10)) }))}</p>`
     : `<p class="muted">${escapeHtml(tx.erasureText)}</p>${form(`${here}/erasure-request`, `<button class="danger" type="submit">${escapeHtml(tx.erasureAsk)}</button>`)}`;
@@ -93,6 +100,7 @@ ${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ""}
 ${invoices}
 <section aria-labelledby="h-card"><h2 id="h-card">${escapeHtml(tx.card)}</h2>${wallets}</section>
 ${auto}
+${mailings}
 <section aria-labelledby="h-name"><h2 id="h-name">${escapeHtml(tx.name)}</h2>${form(
     `${here}/name`,
     `<label for="first_name">${escapeHtml(tx.firstName)}</label><input id="first_name" name="first_name" required maxlength="200" autocomplete="given-name" value="${escapeHtml(m.first_name)}">
@@ -123,7 +131,7 @@ function invoiceItem(i: MemberPage["invoices"][number], tx: MemberPageTexts, loc
   return `<li><p>${lines[0]}</p><p class="muted">${lines.slice(1).join("<br>")}</p>${pdf}${i.bank_transfer ? transferDetails(i.bank_transfer, tx.transfer, locale) : ""}</li>`;
 }
 
-const DONE = ["name", "email", "email_confirmed", "auto_renewal", "erasure", "renewed"] as const;
+const DONE = ["name", "email", "email_confirmed", "auto_renewal", "mailings", "erasure", "renewed"] as const;
 type Done = (typeof DONE)[number];
 
 /** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew` shows the payment details (`stripe`: on to Stripe's payment page); `checkout` is how Stripe's page was left. */
@@ -162,7 +170,7 @@ export async function renderMemberPage(
   return reply(200, layoutPage(locale, `${page.club.name} — ${tx.title}`, vars, body(page, token, ctx.baseUrl, tx, notice, transfer, nothingToPay)));
 }
 
-export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "erasure" | "renew";
+export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "mailings" | "erasure" | "renew";
 
 /**
  * Runs one form of the page and answers a redirect back to it (the new page's address after an
@@ -188,6 +196,9 @@ export async function memberPageAction(ctx: PublicCtx, token: string, action: Pa
       case "auto_renewal":
         await setAutoRenewal(ctx, token, { enabled: input.enabled === "true" || input.enabled === true });
         return back(token, "auto_renewal");
+      case "mailings":
+        await setMailings(ctx, token, { enabled: input.enabled === "true" || input.enabled === true });
+        return back(token, "mailings");
       case "erasure":
         await requestErasure(ctx, token);
         return back(token, "erasure");

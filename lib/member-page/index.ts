@@ -88,6 +88,7 @@ async function pageOf(ctx: PublicCtx, token: string, m: MemberRow, club: ClubRow
       tier_name: tierName,
       referral_code: m.referral_code,
       auto_renewal: onSubscription(m) ? m.renewal_opt_out_at === null : null,
+      mailings: m.mailing_opt_out_at === null,
       pending_email: m.pending_email && m.pending_email_expires_at && m.pending_email_expires_at > nowIso() ? m.pending_email : null,
       erasure_requested_at: m.erasure_requested_at,
     },
@@ -410,6 +411,26 @@ export async function setAutoRenewal(ctx: PublicCtx, token: string, input: { ena
       .where(eq(members.id, m.id))
       .returning();
     await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: input.enabled ? "auto_renewal_on" : "auto_renewal_off", from: m, to: after });
+    return { after, club };
+  });
+  return pageOf(ctx, token, after, club, await tierNameOf(ctx.db.read, after));
+}
+
+/**
+ * Turns the club's mailings off (mailing_opt_out_at set, DESIGN.md section 22) or on again. Only
+ * mailings: the card, receipts, invoices, reminders and event mails still come. Idempotent.
+ */
+export async function setMailings(ctx: PublicCtx, token: string, input: { enabled: boolean }): Promise<MemberPage> {
+  const { after, club } = await ctx.db.tx(async (t) => {
+    const { m, club } = await memberOf(ctx, t, token);
+    if (input.enabled === (m.mailing_opt_out_at === null)) return { after: m, club };
+    const now = nowIso();
+    const [after] = await t
+      .update(members)
+      .set({ mailing_opt_out_at: input.enabled ? null : now, updated_at: now })
+      .where(eq(members.id, m.id))
+      .returning();
+    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: input.enabled ? "mailings_on" : "mailings_off", from: m, to: after });
     return { after, club };
   });
   return pageOf(ctx, token, after, club, await tierNameOf(ctx.db.read, after));

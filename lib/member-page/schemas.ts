@@ -56,6 +56,7 @@ export const MemberPage = z
       tier_name: z.string().nullable(),
       referral_code: z.string(),
       auto_renewal: z.boolean().nullable().meta({ description: "Whether the subscription renews the membership; null: not on a subscription." }),
+      mailings: z.boolean().meta({ description: "Whether the member gets the club's mailings (false: they said no; service mails still come)." }),
       pending_email: z.string().nullable().meta({ description: "A new address waiting for its confirmation link." }),
       erasure_requested_at: dateTimeOutput().nullable(),
     }),
@@ -125,6 +126,7 @@ export const RenewAnswer = z
 export type RenewAnswer = z.infer<typeof RenewAnswer>;
 
 export const AutoRenewalRequest = z.object({ enabled: z.boolean() }).meta({ id: "AutoRenewalRequest", examples: [{ enabled: false }] });
+export const MailingsRequest = z.object({ enabled: z.boolean() }).meta({ id: "MailingsRequest", examples: [{ enabled: false }] });
 export const ErasureRequested = z.object({ erasure_requested_at: dateTimeOutput() }).meta({ id: "ErasureRequested" });
 
 /** The page's address: any length, so a token that names no member is a plain 404, never a 422. */

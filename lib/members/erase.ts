@@ -10,7 +10,7 @@
 import { endStripeSubscriptionNow } from "../stripe";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { appleRegistrations, checkIns, eventRegistrations, memberHistory, members, payments, scans } from "../../db/schema";
+import { appleRegistrations, checkIns, eventRegistrations, mailingRecipients, memberHistory, members, payments, scans } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
 import { eraseAnswersMentioning } from "../idempotency";
@@ -97,6 +97,12 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
     await voidWalletPasses(t, ctx.clubId, ctx.wallets, m);
     await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
     await forgetJobsMentioning(t, ctx.clubId, m.email);
+    // The member's mailing deliveries keep their states (the mailings' counts) but not the address;
+    // one still to go is not sent (lib/mailings reads the member, who is gone, and fails it too).
+    await t
+      .update(mailingRecipients)
+      .set({ email: "" })
+      .where(and(eq(mailingRecipients.club_id, ctx.clubId), eq(mailingRecipients.member_id, m.id)));
     // A check-in's answer names the registration (with the member's names), not the member.
     await eraseAnswersMentioning(t, ctx.clubId, [m.id, m.email, ...registrationIds]);
     await forgetDeliveriesMentioning(t, ctx.clubId, [m.email, m.id]);

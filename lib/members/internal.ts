@@ -175,6 +175,9 @@ const ITEM_COLUMNS = {
   card_email_reminder_sent_at: members.card_email_reminder_sent_at,
   card_installed_at: members.card_installed_at,
   renewal_opt_out_at: members.renewal_opt_out_at,
+  mailing_opt_out_at: members.mailing_opt_out_at,
+  email_bounced_at: members.email_bounced_at,
+  email_bounced_address: members.email_bounced_address,
   erasure_requested_at: members.erasure_requested_at,
   application_status: members.application_status,
   created_at: members.created_at,
@@ -308,6 +311,9 @@ export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
     card_email_reminder_sent_at: m.card_email_reminder_sent_at,
     card_installed_at: m.card_installed_at,
     renewal_opt_out_at: m.renewal_opt_out_at,
+    mailing_opt_out_at: m.mailing_opt_out_at,
+    // A bounce of an address the member no longer has says nothing about the one they have.
+    email_bounced: !!m.email_bounced_at && m.email_bounced_address?.toLowerCase() === m.email.toLowerCase(),
     // Only its hash is kept: the token is in the answer that creates the member, never read back.
     manage_token: null,
     erasure_requested_at: m.erasure_requested_at,

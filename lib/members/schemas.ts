@@ -51,6 +51,14 @@ export const MemberAdminItem = z
     card_email_reminder_sent_at: dateTimeOutput().nullable(),
     card_installed_at: dateTimeOutput().nullable(),
     renewal_opt_out_at: dateTimeOutput().nullable(),
+    mailing_opt_out_at: dateTimeOutput()
+      .nullable()
+      .default(null)
+      .meta({ description: "When the member said no to the club's mailings (unsubscribe link, their page); null: they get them. Service mails go anyway." }),
+    email_bounced: z
+      .boolean()
+      .default(false)
+      .meta({ description: "A mailing to the member's current address was refused for good (SMTP 5xx): mailings skip it until the email changes." }),
     manage_token: z.string().nullable().meta({
       description:
         "The token of the member's page (/m/<manage_token>), in the answer that creates the member only: it is kept as a hash, so every other answer says null. The page's link reaches the member by mail (welcome, reminders).",

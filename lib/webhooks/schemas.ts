@@ -21,6 +21,7 @@ export const EVENT_TYPES = [
   "event.created",
   "event.updated",
   "event.cancelled",
+  "mailing.sent",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** What `POST webhooks/<id>/test` sends, whatever the endpoint asked for. */

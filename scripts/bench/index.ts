@@ -2,7 +2,7 @@
 // then its baseline, the order alternating per round), prints the Markdown summary and writes the
 // whole report to docs/benchmarks.md. Not part of `bun test`.
 //
-// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks, invoices, journal ("members" selects both
+// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks, invoices, journal, mailings ("members" selects both
 // member lists). With names, nothing is written unless BENCH_OUTPUT is set.
 //
 // Environment: BENCH_SECONDS (5) per measured run, BENCH_WARMUP_SECONDS (1), BENCH_ROUNDS (3),
@@ -21,6 +21,7 @@ import { idempotency } from "./idempotency";
 import { importBench } from "./import";
 import { invoicesBench } from "./invoices";
 import { journalBench } from "./journal";
+import { mailingsBench } from "./mailings";
 import { loadGenerator, pinning, settingsFromEnv, wrkVersion } from "./harness";
 import { members10k, members100k } from "./members";
 import { memory } from "./memory";
@@ -42,6 +43,7 @@ const ALL: Benchmark[] = [
   webhooks,
   invoicesBench,
   journalBench,
+  mailingsBench,
 ];
 
 const log = (line: string) => console.error(line);

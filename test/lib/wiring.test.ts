@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { APPLE_PUSH } from "../../lib/cards/apple/apns";
 import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/google";
 import { MAIL_SEND } from "../../lib/mail";
+import { MAILING_SEND, MAILING_START } from "../../lib/mailings/send";
 import { IDEMPOTENCY_PURGE } from "../../lib/idempotency";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
@@ -39,7 +40,7 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs, old webhook deliveries, expired OAuth tokens and counted request rates, the card email after an online payment, Stripe's refunds, the dunning run and the invoice mails", () => {
+it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs, old webhook deliveries, expired OAuth tokens and counted request rates, the card email after an online payment, Stripe's refunds, the dunning run, the invoice mails and the mailings' start and sending", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
     [
       APPLE_PUSH,
@@ -62,6 +63,8 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       RATE_PURGE,
       DUNNING_RUN,
       INVOICE_MAIL,
+      MAILING_START,
+      MAILING_SEND,
     ].sort(),
   );
 });

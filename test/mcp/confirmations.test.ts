@@ -19,7 +19,7 @@ describe("confirmations", () => {
       TOOLS.filter((def) => def.confirm)
         .map((def) => def.name)
         .sort(),
-    ).toEqual(["delete_member", "import_bank_statement", "import_members", "reject_member", "run_invoices"]);
+    ).toEqual(["delete_member", "import_bank_statement", "import_members", "reject_member", "run_invoices", "send_mailing"]);
     for (const tool of (await listTools(s.client)).tools) {
       const asks = !!TOOLS.find((def) => def.name === tool.name)?.confirm;
       expect({ tool: tool.name, confirm: "confirm" in (tool.inputSchema.properties ?? {}) }).toEqual({ tool: tool.name, confirm: asks });

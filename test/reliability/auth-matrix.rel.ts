@@ -69,6 +69,9 @@ const DESIGN_SCOPES: [RegExp, Scope | Scope[] | null][] = [
   [/^GET \/api\/clubs\/:club_id\/(invoices(\/:invoice_id(\/pdf)?)?|members\/:member_id\/invoices)$/, "finances:view"],
   [/^POST \/api\/clubs\/:club_id\/invoices(\/:invoice_id\/actions\/cancel|\/run)?$/, "finances:edit"],
   [/^POST \/api\/clubs\/:club_id\/invoices\/:invoice_id\/actions\/send$/, ["finances:edit", "communication:edit"]],
+  // DESIGN.md section 22.
+  [/^GET \/api\/clubs\/:club_id\/mailings(\/:mailing_id(\/preview|\/recipients)?)?$/, "communication:view"],
+  [/^(POST|PATCH) \/api\/clubs\/:club_id\/mailings(\/:mailing_id(\/actions\/(test|send|cancel))?)?$/, "communication:edit"],
 ];
 
 /** The MCP tools SPEC names, with the scope of the route each mirrors (DESIGN.md section 4). */
@@ -106,6 +109,11 @@ const DESIGN_TOOL_SCOPES: Record<string, Scope | Scope[] | null> = {
   // DESIGN.md section 21.
   list_payments: "finances:view",
   export_journal: "finances:view",
+
+  // DESIGN.md section 22.
+  create_mailing: "communication:edit",
+  preview_mailing: "communication:view",
+  send_mailing: "communication:edit",
 };
 
 /**
@@ -271,6 +279,7 @@ function markers(c: ClubObjects, tag: string): string[] {
     c.qrToken,
     c.promoCode,
     c.invoiceId,
+    c.mailingId,
     `Lovelace ${tag}`,
     `ada-${tag}@`,
     `Soirée ${tag}`,
@@ -329,6 +338,7 @@ function requestFor(route: MountedRoute, objects: ClubObjects, clubId: string, r
     registration_id: () => objects.registrationId,
     promo_code_id: () => objects.promoCodeId,
     invoice_id: () => objects.invoiceId,
+    mailing_id: () => objects.mailingId,
     slug: () => objects.slug,
     member_code: () => objects.memberCode,
     // A scanned code for check-in; anywhere else (a promo code) a fresh one, so that no token is stored under another name.
@@ -476,6 +486,7 @@ async function mcpMatrix() {
       registration_id: () => objects.registrationId,
       promo_code_id: () => objects.promoCodeId,
       invoice_id: () => objects.invoiceId,
+      mailing_id: () => objects.mailingId,
       webhook_id: () => objects.webhookId,
     };
     if (def.name === "update_club") return { name: "Club de test" };

@@ -115,6 +115,7 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     registration_id: () => ours.registrationId,
     promo_code_id: () => ours.promoCodeId,
     invoice_id: () => ours.invoiceId,
+    mailing_id: () => ours.mailingId,
     member_code: () => ours.memberCode,
     member_ids: () => pick(ours.memberId, `${ours.memberId},${other.memberId}`),
     code: () => pick(ours.qrToken, ours.memberCode, `FUZZ${rng.int(1000, 9999)}`),
@@ -135,6 +136,7 @@ it(`${TOTAL} fuzzed requests from the OpenAPI description: no 5xx, 4xx with deta
     registration_id: other.registrationId,
     promo_code_id: other.promoCodeId,
     invoice_id: other.invoiceId,
+    mailing_id: other.mailingId,
   };
   const values = new SchemaValues(doc.components.schemas, rng, pools);
   const validate = compileResponses();

@@ -32,6 +32,8 @@ export type ClubObjects = {
   promoCodeId: string;
   /** An open invoice to `memberId` (issue 27). */
   invoiceId: string;
+  /** A draft mailing to every member (issue 29). */
+  mailingId: string;
   /** A webhook endpoint (its host does not resolve: nothing is ever sent) and a delivery of its test event. */
   webhookId: string;
   deliveryId: string;
@@ -103,6 +105,8 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
     body: { member_id: member.body.id, lines: [{ label: `Cotisation ${tag}`, amount_cents: 5000 }] },
   });
   await expectOk(invoice, "invoice");
+  const mailing = await env.call("POST", `${base}/mailings`, { key, body: { subject: `Lettre ${tag}`, body_markdown: "Bonjour {{first_name}}" } });
+  await expectOk(mailing, "mailing");
   const me = await env.call("GET", "/api/auth/me", { key });
   return {
     clubId,
@@ -123,6 +127,7 @@ export async function seedClub(env: TestEnv, clubId: string, key: string, tag: s
 
     promoCodeId: promo.body.id,
     invoiceId: invoice.body.id,
+    mailingId: mailing.body.id,
     webhookId: hook.body.id,
     deliveryId: test.body.id,
     spareWebhookId: await spareWebhooks(env, clubId, 100),

@@ -189,6 +189,12 @@ describe("OpenAPI for a newcomer", () => {
     "renewMemberPage 409 RENEWAL_NOT_DUE",
     // A member added by hand is not on a subscription.
     "setMemberAutoRenewal 409 NO_SUBSCRIPTION",
+    // DESIGN.md section 22: a draft, changed, tried on the secretary's address, scheduled.
+    "createMailing 201",
+    "updateMailing 200",
+    "testMailing 200",
+    "sendMailing 200",
+    "setMemberMailings 200",
     // Stripe's keys are not set here: the endpoint does not exist (and a real call carries Stripe's signature).
     "receiveStripeEvent 404 STRIPE_NOT_CONFIGURED",
   ];
@@ -221,6 +227,7 @@ describe("OpenAPI for a newcomer", () => {
       if (operationId === "createPromoCode") ids.promo_code_id = res.body.id;
       if (operationId === "createEvent") ids.event_id = res.body.id;
       if (operationId === "createWebhook") ids.webhook_id = res.body.id;
+      if (operationId === "createMailing") ids.mailing_id = res.body.id;
       if (operationId === "importMembers") expect(res.body).toMatchObject({ created: 2, errors: [] });
     }
     expect(outcomes).toEqual(EXPECTED);

@@ -53,6 +53,8 @@ describe("public routes", () => {
         "oauth-metadata": [120],
         "oauth-register": [10],
         "oauth-token": [60],
+        // A mailing's one-click unsubscribe link (DESIGN.md section 22).
+        unsubscribe: [20],
       });
     } finally {
       env.close();
