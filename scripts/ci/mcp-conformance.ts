@@ -54,10 +54,11 @@ let code = 1;
 try {
   if (!server.key) throw new Error(`the first start printed no API key:\n${server.out}`);
   upstream = { base: server.base, key: server.key };
-  const suite = Bun.spawn(
-    ["bun", SUITE, "server", "--url", `${front}/mcp`, "--suite", "all", "--expected-failures", EXPECTED, "-o", join(dir, "results")],
-    { cwd: ROOT, stdout: "inherit", stderr: "inherit" },
-  );
+  const suite = Bun.spawn(["bun", SUITE, "server", "--url", `${front}/mcp`, "--suite", "all", "--expected-failures", EXPECTED, "-o", join(dir, "results")], {
+    cwd: ROOT,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
   code = await suite.exited;
   console.log("\nmcp-conformance: what did not pass, by scenario (expected or not):");
   printNotPassed(join(dir, "results"));

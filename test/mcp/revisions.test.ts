@@ -23,7 +23,6 @@ afterAll(async () => {
   await env.close();
 });
 
-
 describe("two protocol generations on one endpoint", () => {
   it("the second generation's client negotiates 2026-07-28 through server/discover; the first, 2025-11-25", () => {
     expect(modern.getProtocolEra()).toBe("modern");
