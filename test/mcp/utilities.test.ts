@@ -4,51 +4,42 @@
 // zod schema lists: a member's status, a sort order), and the capabilities that announce them.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import type { Client as Client2026 } from "@modelcontextprotocol/client";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { EmptyResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { setup, type TestEnv } from "../helpers";
-import { ENVELOPE, MODERN, mcpClient, modernPost, rpcError } from "./client";
+import { ENVELOPE, MODERN, mcpClient, mcpSuite, modernPost, rpcError } from "./client";
 
-let env: TestEnv;
-let legacy: Client;
+const s = mcpSuite();
 let modern: Client2026;
 beforeAll(async () => {
-  env = await setup();
-  legacy = await mcpClient(env);
-  modern = await mcpClient(env, env.key, MODERN);
+  modern = await mcpClient(s.env, s.env.key, MODERN);
 });
-afterAll(async () => {
-  await legacy.close();
-  await modern.close();
-  await env.close();
-});
+afterAll(() => modern.close());
 
 /** Each generation's client, by the revision it speaks. */
 const clients = () =>
   [
-    ["2025-11-25", legacy],
+    ["2025-11-25", s.client],
     [MODERN, modern],
   ] as const;
 
-const membersTemplate = () => `club://${env.clubId}/members{?search,status,sort,dir,page,limit}`;
+const membersTemplate = () => `club://${s.env.clubId}/members{?search,status,sort,dir,page,limit}`;
 
 describe("logging/setLevel", () => {
   it("2025-11-25: the logging capability is declared and any of the protocol's levels is accepted with {}", async () => {
-    expect(legacy.getServerCapabilities()?.logging).toEqual({});
-    expect(await legacy.setLoggingLevel("info")).toEqual({});
-    expect(await legacy.setLoggingLevel("emergency")).toEqual({});
+    expect(s.client.getServerCapabilities()?.logging).toEqual({});
+    expect(await s.client.setLoggingLevel("info")).toEqual({});
+    expect(await s.client.setLoggingLevel("emergency")).toEqual({});
   });
 
   it("2025-11-25: a level that is none of the protocol's is invalid params", async () => {
-    const error = await rpcError(legacy.request({ method: "logging/setLevel", params: { level: "loud" } }, EmptyResultSchema));
+    const error = await rpcError(s.client.request({ method: "logging/setLevel", params: { level: "loud" } }, EmptyResultSchema));
     expect(error.code).toBe(-32602);
   });
 
   it("2026-07-28: the capability is declared, the level rides in each request's _meta; logging/setLevel is not of this revision", async () => {
     expect(modern.getServerCapabilities()?.logging).toEqual({});
-    const res = await modernPost(env, "tools/list", {}, { ...ENVELOPE, "io.modelcontextprotocol/logLevel": "info" });
+    const res = await modernPost(s.env, "tools/list", {}, { ...ENVELOPE, "io.modelcontextprotocol/logLevel": "info" });
     expect(res.status).toBe(200);
-    const setLevel = await modernPost(env, "logging/setLevel", { level: "info" });
+    const setLevel = await modernPost(s.env, "logging/setLevel", { level: "info" });
     expect((setLevel.body as { error: { code: number } }).error.code).toBe(-32601);
   });
 });
@@ -95,7 +86,7 @@ describe("completion/complete", () => {
       for (const ref of [
         { type: "ref/prompt" as const, name: "test_prompt_with_arguments" },
         { type: "ref/resource" as const, uri: "test://template/{id}/data" },
-        { type: "ref/resource" as const, uri: membersTemplate().replace(env.clubId, crypto.randomUUID()) },
+        { type: "ref/resource" as const, uri: membersTemplate().replace(s.env.clubId, crypto.randomUUID()) },
       ]) {
         const error = await rpcError(client.complete({ ref, argument }));
         expect(error.code).toBe(-32602);
@@ -105,7 +96,7 @@ describe("completion/complete", () => {
 
   it("a fixed resource has no variables: no suggestions", async () => {
     for (const [, client] of clients()) {
-      const answer = await client.complete({ ref: { type: "ref/resource", uri: `club://${env.clubId}/tiers` }, argument: { name: "x", value: "" } });
+      const answer = await client.complete({ ref: { type: "ref/resource", uri: `club://${s.env.clubId}/tiers` }, argument: { name: "x", value: "" } });
       expect(answer.completion.values).toEqual([]);
     }
   });
