@@ -5,9 +5,10 @@
 // dns-rebinding-protection scenario then tests the server's own check, server/mcp-origin.ts).
 // The server's BASE_URL is the proxy's address, as behind any reverse proxy. Every server scenario
 // of the suite runs (`--suite all`: the active ones and the pending ones); a failure not listed in
-// mcp-conformance-expected.yaml (each entry says why it does not apply to a club server), or a
-// listed one that passes, fails the run. `bun run check:mcp-conformance`.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// mcp-conformance-expected.yaml (each entry says why it does not apply to a club server), a listed
+// one that passes, or one that fails for another reason than the file's `because` says, fails the
+// run. `bun run check:mcp-conformance`.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, startServer } from "../../test/reliability/server-process";
@@ -31,16 +32,38 @@ function forwarder(upstream: () => { base: string; key: string }) {
 
 type Check = { name: string; status: string; errorMessage?: string; details?: unknown };
 
-/** What each scenario that did not pass said (the suite prints only its counts): its failed and warning checks. */
-function printNotPassed(results: string) {
+/** The suite's results: each scenario's failed and warning checks, with what they said. */
+function notPassed(results: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  if (!existsSync(results)) return found;
   for (const run of readdirSync(results).sort()) {
     const scenario = run.replace(/^server-/, "").replace(/-\d{4}-\d\d-\d\dT.*$/, "");
     const checks = JSON.parse(readFileSync(join(results, run, "checks.json"), "utf8")) as Check[];
-    for (const c of checks.filter((c) => c.status === "FAILURE" || c.status === "WARNING")) {
-      const why = c.errorMessage ?? JSON.stringify(c.details ?? {}).slice(0, 200);
-      console.log(`  ${scenario}: ${c.status} ${c.name}: ${why.slice(0, 300)}`);
-    }
+    const said = checks
+      .filter((c) => c.status === "FAILURE" || c.status === "WARNING")
+      .map((c) => `${c.status} ${c.name}: ${(c.errorMessage ?? JSON.stringify(c.details ?? {})).slice(0, 300)}`);
+    found.set(scenario, said);
   }
+  return found;
+}
+
+/**
+ * Whether every listed scenario failed for its stated reason alone (the `because` map of the
+ * expected-failures file), and the map lists exactly the scenarios the suite is told to expect.
+ */
+function failedForTheirReasons(found: Map<string, string[]>): boolean {
+  const expected = Bun.YAML.parse(readFileSync(EXPECTED, "utf8")) as { server: string[]; because: Record<string, string> };
+  let ok = true;
+  const wrong = (why: string) => {
+    console.log(`  ✗ ${why}`);
+    ok = false;
+  };
+  for (const scenario of new Set([...expected.server, ...Object.keys(expected.because)])) {
+    const reason = expected.because[scenario];
+    if (!reason || !expected.server.includes(scenario)) wrong(`${scenario}: listed in only one of server and because`);
+    else for (const said of found.get(scenario) ?? []) if (!said.includes(reason)) wrong(`${scenario}: failed otherwise than "${reason}": ${said}`);
+  }
+  return ok;
 }
 
 const started = performance.now();
@@ -61,7 +84,10 @@ try {
   });
   code = await suite.exited;
   console.log("\nmcp-conformance: what did not pass, by scenario (expected or not):");
-  printNotPassed(join(dir, "results"));
+  const found = notPassed(join(dir, "results"));
+  for (const [scenario, said] of found) for (const line of said) console.log(`  ${scenario}: ${line}`);
+  console.log("mcp-conformance: each expected failure for its reason alone:");
+  if (!failedForTheirReasons(found)) code ||= 1;
 } finally {
   await server.stop();
   proxy.stop(true);
