@@ -32,17 +32,20 @@ function choicesOf(schema: ZodType): string[] {
   return found;
 }
 
+/** A field of a zod object's shape; an inherited name (`constructor`, `__proto__`) is none. */
+const fieldOf = (shape: Record<string, unknown> | undefined, name: string) => (shape && Object.hasOwn(shape, name) ? (shape[name] as ZodType) : undefined);
+
 /** The schema `ref` names the argument or variable of; a prompt or template that does not exist is invalid params. */
 function argumentSchema(clubId: string, params: CompleteRequestParams): ZodType | undefined {
   const { ref, argument } = params;
   if (ref.type === "ref/prompt") {
     const prompt = PROMPTS.find((def) => def.name === ref.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
-    return prompt.args.shape[argument.name] as ZodType | undefined;
+    return fieldOf(prompt.args.shape, argument.name);
   }
   const def = RESOURCES.find((def) => resourceUri(clubId, def) === ref.uri);
   if (!def) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`);
-  return def.query?.shape[argument.name] as ZodType | undefined;
+  return fieldOf(def.query?.shape, argument.name);
 }
 
 /** Suggestions for one argument: its listed values beginning with the typed text (case ignored), at most 100. */

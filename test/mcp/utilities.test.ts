@@ -64,18 +64,20 @@ describe("completion/complete", () => {
     }
   });
 
-  it("free text (a search, a page, a prompt's month or days) and an unknown variable have no suggestions", async () => {
+  it("free text (a search, a page, a prompt's month or days) and an unknown variable (an inherited name too) have no suggestions", async () => {
     for (const [, client] of clients()) {
       const ref = { type: "ref/resource" as const, uri: membersTemplate() };
-      for (const name of ["search", "page", "nope"]) {
+      for (const name of ["search", "page", "nope", "constructor", "__proto__"]) {
         expect((await client.complete({ ref, argument: { name, value: "a" } })).completion.values).toEqual([]);
       }
       for (const [prompt, name] of [
         ["monthly_report", "month"],
         ["not_renewed", "days"],
       ]) {
-        const answer = await client.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name, value: "2" } });
-        expect(answer.completion).toEqual({ values: [], total: 0, hasMore: false });
+        for (const arg of [name, "toString"]) {
+          const answer = await client.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name: arg, value: "2" } });
+          expect(answer.completion).toEqual({ values: [], total: 0, hasMore: false });
+        }
       }
     }
   });
