@@ -35,6 +35,7 @@ import { CLUB_SCHEME, INSTRUCTIONS, PROMPTS, type PromptDef, RESOURCES, type Res
 import type { ToolDef } from "../lib/mcp/tool";
 import { idempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, keepsAnswer, keyedWrite, sha256Hex } from "../lib/idempotency";
 import { keyOwner } from "./idempotency";
+import { complete } from "./mcp-complete";
 import { answersObject, inputSchema, outputSchema } from "./mcp-schema";
 import { type ErrorBody, errorAnswer, json, parseInput, validationBody, withRequestId } from "./errors";
 import { getState } from "./state";
@@ -359,7 +360,16 @@ async function getPrompt(ctx: Ctx, request: Request, name: string, args: unknown
   return { description: def.description, messages: [{ role: "user", content: { type: "text", text } }] };
 }
 
-type Answered = "tools/list" | "tools/call" | "resources/list" | "resources/templates/list" | "resources/read" | "prompts/list" | "prompts/get";
+type Answered =
+  | "tools/list"
+  | "tools/call"
+  | "resources/list"
+  | "resources/templates/list"
+  | "resources/read"
+  | "prompts/list"
+  | "prompts/get"
+  | "completion/complete"
+  | "logging/setLevel";
 type ParamsOf<M extends Answered> = NonNullable<RequestTypeMap[M]["params"]>;
 
 /** The SDK's schema of each method's params, by its type name. */
@@ -371,6 +381,8 @@ const PARAMS: Record<Answered, keyof typeof specTypeSchemas> = {
   "resources/read": "ReadResourceRequestParams",
   "prompts/list": "PaginatedRequestParams",
   "prompts/get": "GetPromptRequestParams",
+  "completion/complete": "CompleteRequestParams",
+  "logging/setLevel": "SetLevelRequestParams",
 };
 
 /**
@@ -386,10 +398,25 @@ function answer<M extends Answered>(
   server.setRequestHandler(method, { params: specTypeSchemas[PARAMS[method]] }, (params, call) => handler(params as ParamsOf<M>, call));
 }
 
+/**
+ * The protocol's utilities beyond ping: `logging/setLevel` (2025-11-25; 2026-07-28 has a level in
+ * each request's `_meta` instead) and `completion/complete` (server/mcp-complete.ts). A level is
+ * accepted and kept nowhere: our tools send no log messages (their results and progress reports
+ * say what happened), and a stateless endpoint has no session to keep it in. Registered here over
+ * the SDK's own handler, which answers a level that is none of the protocol's as -32603.
+ */
+const UTILITIES = { logging: {}, completions: {} };
+
+function answerUtilities(server: Server, ctx: Ctx) {
+  answer(server, "completion/complete", (params) => complete(ctx.clubId, params));
+  answer(server, "logging/setLevel", () => ({}));
+}
+
 /** The low-level handlers: McpServer's own would check a tool's arguments itself, in English (see callTool). */
 function buildServer(ctx: Ctx, request: Request): Server {
-  const capabilities = { tools: {}, resources: {}, prompts: {} };
+  const capabilities = { tools: {}, resources: {}, prompts: {}, ...UTILITIES };
   const server = new Server({ name: "club-api", version: "1.0" }, { capabilities, instructions: INSTRUCTIONS });
+  answerUtilities(server, ctx);
   answer(server, "tools/list", () => ({ tools: listedTools(ctx.actor) }));
   answer(server, "tools/call", (params, call) => callTool(ctx, request, params.name, params.arguments, call.mcpReq));
   const fixed = RESOURCES.filter((def) => !def.query);

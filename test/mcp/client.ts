@@ -46,6 +46,20 @@ export async function mcpClient(env: TestEnv, key: string | null = env.key, revi
   return client;
 }
 
+/** The `_meta` envelope of a raw 2026-07-28 request. */
+export const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+/** A raw 2026-07-28 request: the version in `_meta` and in the headers the revision asks for. */
+export function modernPost(env: TestEnv, method: string, params: Record<string, unknown>, meta: Record<string, unknown> = ENVELOPE) {
+  const headers: Record<string, string> = { "mcp-protocol-version": String(meta["io.modelcontextprotocol/protocolVersion"]), "mcp-method": method };
+  if (typeof params.name === "string") headers["mcp-name"] = params.name;
+  return env.call("POST", "/mcp", { headers, body: { jsonrpc: "2.0", id: 7, method, params: { ...params, _meta: meta } } });
+}
+
 const listed = new WeakSet<AnyClient>();
 
 /** `tools/list`, after which the SDK checks each tool answer of this client against its outputSchema. */

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { auditLog, members } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
 import type { Client as Client2026 } from "@modelcontextprotocol/client";
-import { type AnyClient, callTool, MODERN, mcpClient } from "./client";
+import { type AnyClient, callTool, ENVELOPE, MODERN, mcpClient, modernPost } from "./client";
 
 let env: TestEnv;
 let legacy: AnyClient;
@@ -22,19 +22,6 @@ afterAll(async () => {
   await modern.close();
   await env.close();
 });
-
-const ENVELOPE = {
-  "io.modelcontextprotocol/protocolVersion": MODERN,
-  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-  "io.modelcontextprotocol/clientCapabilities": {},
-};
-
-/** A raw 2026-07-28 request: the version in `_meta` and in the headers the revision asks for. */
-function modernPost(method: string, params: Record<string, unknown>, meta: Record<string, unknown> = ENVELOPE) {
-  const headers: Record<string, string> = { "mcp-protocol-version": String(meta["io.modelcontextprotocol/protocolVersion"]), "mcp-method": method };
-  if (typeof params.name === "string") headers["mcp-name"] = params.name;
-  return env.call("POST", "/mcp", { headers, body: { jsonrpc: "2.0", id: 7, method, params: { ...params, _meta: meta } } });
-}
 
 describe("two protocol generations on one endpoint", () => {
   it("the second generation's client negotiates 2026-07-28 through server/discover; the first, 2025-11-25", () => {
@@ -97,7 +84,7 @@ describe("two protocol generations on one endpoint", () => {
   });
 
   it("a version the server does not speak: the protocol's own error, naming the supported revision", async () => {
-    const res = await modernPost("tools/list", {}, { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" });
+    const res = await modernPost(env, "tools/list", {}, { ...ENVELOPE, "io.modelcontextprotocol/protocolVersion": "2099-01-01" });
     expect(res.body.error.code).toBe(-32022);
     expect(res.body.error.data.supported).toContain(MODERN);
     expect(res.body.error.data.requested).toBe("2099-01-01");
@@ -120,7 +107,7 @@ describe("two protocol generations on one endpoint", () => {
   it("a raw 2026-07-28 request without a key is 401, with one it is served and audited", async () => {
     const refused = await env.call("POST", "/mcp", { key: null, body: { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } } });
     expect(refused.status).toBe(401);
-    const res = await modernPost("server/discover", {});
+    const res = await modernPost(env, "server/discover", {});
     expect(res.status).toBe(200);
     expect(res.body.result.supportedVersions).toContain(MODERN);
     const rows = await env.db.read.select().from(auditLog).where(eq(auditLog.mcp_method, "server/discover"));
