@@ -11,7 +11,7 @@ import { CARD_EMAIL_JOBS } from "../lib/members/card-email";
 import { STRIPE_JOBS } from "../lib/stripe-events";
 import { REGISTRATION_JOBS } from "../lib/registrations/expiry";
 import { remindersSchedule } from "../lib/reminders";
-import { dunningSchedule } from "../lib/invoices/dunning";
+import { dunningSchedule } from "../lib/dues/dunning";
 import { INVOICE_JOBS } from "../lib/invoices/send";
 import { deliveryLogPurge, WEBHOOK_JOBS } from "../lib/webhooks/deliver";
 import { oauthPurge } from "../lib/oauth/grants";

@@ -5,7 +5,7 @@
 // second run makes none and the members renewed in between are left out by the verb, not here.
 import { plural } from "../../lib/i18n/dashboard";
 import { type DuesRunTexts, INVOICES_TEXTS } from "../../lib/i18n/dashboard-invoices";
-import { runDues } from "../../lib/invoices/run";
+import { runDues } from "../../lib/dues/run";
 import { type DuesRun, DuesRunRequest } from "../../lib/invoices/schemas";
 import { listTiers } from "../../lib/tiers";
 import { addDays, todayUtc } from "../../lib/days";

@@ -6,7 +6,7 @@
 import { createInvoice } from "../../lib/invoices";
 import { listNamedInvoices, invoiceMemberNames } from "../../lib/invoices/named";
 import { invoicePdf } from "../../lib/invoices/pdf";
-import { runDues } from "../../lib/invoices/run";
+import { runDues } from "../../lib/dues/run";
 import { type Invoice, InvoiceCreate } from "../../lib/invoices/schemas";
 import { sendInvoice } from "../../lib/invoices/send";
 import { cancelInvoice } from "../../lib/invoices";

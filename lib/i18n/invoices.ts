@@ -27,7 +27,7 @@ export type InvoiceTexts = {
   paid: string;
   /** The mail that carries the PDF (lib/invoices/send.ts). Placeholders: {first}, {club}, {number}, {amount}, {due}. */
   mail: { subject: string; hello: string; body: string; bye: string };
-  /** The dues run's line (lib/invoices/run.ts). Placeholders: {name} (the tier's, else `membership`), {date}. */
+  /** The dues run's line (lib/dues/run.ts). Placeholders: {name} (the tier's, else `membership`), {date}. */
   dues: {
     line: string;
     membership: string;
@@ -36,7 +36,7 @@ export type InvoiceTexts = {
     attached: string;
   };
   /**
-   * A reminder of an overdue invoice (lib/invoices/dunning.ts): the subject of the first level, of
+   * A reminder of an overdue invoice (lib/dues/dunning.ts): the subject of the first level, of
    * a later one, of the last; the fee's line. Placeholders as the mail's, and {fee}.
    */
   dunning: {

@@ -4,7 +4,7 @@
 import { type ZodObject, z } from "zod";
 import type { Ctx } from "../context";
 import { getClub } from "../clubs";
-import { runDues } from "../invoices/run";
+import { runDues } from "../dues/run";
 import { listMembers } from "../members";
 import { listNotRenewed, NotRenewedQuery } from "../members/renewals";
 import type { MemberAdminItem } from "../members/schemas";

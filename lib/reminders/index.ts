@@ -9,7 +9,7 @@
 // token, stored in the transaction that queues it: the member's newest mail always has a working
 // link (the links of earlier mails stop working). With the club's `renewal_invoices`, a renewal
 // reminder carries the member's membership invoice for the coming period, made by the first one
-// (lib/invoices/run) and attached as a PDF when the mail goes out (lib/invoices/send).
+// (lib/dues/run) and attached as a PDF when the mail goes out (lib/invoices/send).
 import { and, asc, eq, gte, inArray, isNotNull, lt, lte, ne, or, type SQL } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { eventRegistrations, events, invoices, members, remindersSent } from "../../db/schema";
@@ -17,7 +17,7 @@ import { clubCardView, formatDate } from "../cards/view";
 import { allClubIds, type ClubRow, getClubRow } from "../clubs/internal";
 import { INVOICE_TEXTS } from "../i18n/invoices";
 import { REMINDER_MAIL_TEXTS } from "../i18n/reminders";
-import { createPeriodInvoices, type DuesMember, periodStartOf } from "../invoices/run";
+import { createPeriodInvoices, type DuesMember, periodStartOf } from "../dues/run";
 import { invoiceMailParams, queueInvoiceMail } from "../invoices/send";
 import { newId, nowIso } from "../ids";
 import { newManageToken } from "../members/internal";
@@ -235,7 +235,7 @@ async function dueFor(db: Db, club: ClubRow, today: string, baseUrl: string): Pr
 /**
  * The membership invoice a renewal reminder carries (`renewal_invoices`, DESIGN.md section 20),
  * inside the reminder's transaction `t`: made with the reminder that first finds none for the
- * period (the dues run's own making, lib/invoices/run), else the open one already made for it
+ * period (the dues run's own making, lib/dues/run), else the open one already made for it
  * (a later reminder, or the dues run's). None when the member has nothing to pay, or an open
  * membership invoice of no period (made by hand).
  */

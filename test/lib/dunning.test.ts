@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { clubs, invoices, jobs, members } from "../../db/schema";
 import { siteOf } from "../../lib/context";
 import { todayUtc } from "../../lib/days";
-import { DUNNING_RUN, dunningSchedule, runDunning } from "../../lib/invoices/dunning";
+import { DUNNING_RUN, dunningSchedule, runDunning } from "../../lib/dues/dunning";
 import { runDueJobs } from "../../lib/jobs";
 import { main } from "../../scripts/cli";
 import { JOB_KINDS } from "../../server/jobs";

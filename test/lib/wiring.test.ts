@@ -1,7 +1,7 @@
 // Wiring you can see: lib/ takes its settings from whoever calls it (the Config in the Ctx or the
 // job run), never from the environment, and nothing is wired by importing a module for its side
 // effects: the server names the job kinds its worker runs in one table (server/jobs).
-import { DUNNING_RUN } from "../../lib/invoices/dunning";
+import { DUNNING_RUN } from "../../lib/dues/dunning";
 import { INVOICE_MAIL } from "../../lib/invoices/send";
 import { CARD_EMAIL_JOB } from "../../lib/members/card-email";
 import { STRIPE_REFUND_JOB } from "../../lib/stripe-events";

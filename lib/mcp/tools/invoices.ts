@@ -2,7 +2,7 @@
 // POST invoices/<id>/actions/send and of POST invoices/run (a dry run unless confirmed).
 import { z } from "zod";
 import { createInvoice, listInvoices } from "../../invoices";
-import { runDues } from "../../invoices/run";
+import { runDues } from "../../dues/run";
 import { DuesRun, DuesRunRequest, Invoice, InvoiceCreate, InvoiceList, InvoiceListQuery, InvoiceSent } from "../../invoices/schemas";
 import { sendInvoice } from "../../invoices/send";
 import { t } from "../../i18n";

@@ -2,7 +2,7 @@
 // due as if today were D, and mails it (DESIGN.md section 20); a second run raises nothing new.
 // The server runs the same every hour.
 import { siteOf } from "../../../lib/context";
-import { runDunning } from "../../../lib/invoices/dunning";
+import { runDunning } from "../../../lib/dues/dunning";
 import { command, DAY_RUN_FLAGS, dayRun } from "../command";
 
 export const commands = [

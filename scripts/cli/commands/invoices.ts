@@ -1,7 +1,7 @@
 // `invoices run --until D [--dry-run] [--club C]`: the dues run (DESIGN.md section 20) of one club
 // or every club, as POST invoices/run does it; a second run makes none.
 import { operatorCtx } from "../../../lib/auth/operator";
-import { runDues } from "../../../lib/invoices/run";
+import { runDues } from "../../../lib/dues/run";
 import type { DuesRun } from "../../../lib/invoices/schemas";
 import { clubsOf, command, dayFlag, requireFlag } from "../command";
 

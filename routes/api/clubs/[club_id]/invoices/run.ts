@@ -1,5 +1,5 @@
 // POST /api/clubs/[club_id]/invoices/run — the dues run (DESIGN.md section 20)
-import { runDues } from "../../../../../lib/invoices/run";
+import { runDues } from "../../../../../lib/dues/run";
 import { DuesRun, DuesRunRequest } from "../../../../../lib/invoices/schemas";
 import { route } from "../../../../../server/route";
 

@@ -24,8 +24,8 @@ import { duesOf } from "../members/dues";
 import { invoiceReference } from "../payments/reference";
 import { fillText } from "../mail/layout";
 import { emitter } from "../webhooks/emit";
-import { DEFAULT_PAYMENT_DAYS, type InvoiceRow, invoiceNumber, nextNumber, toInvoice } from "./index";
-import { type DuesRun, type DuesRunItem, DuesRunRequest } from "./schemas";
+import { DEFAULT_PAYMENT_DAYS, type InvoiceRow, invoiceNumber, nextNumber, toInvoice } from "../invoices";
+import { type DuesRun, type DuesRunItem, DuesRunRequest } from "../invoices/schemas";
 
 /** What the dues of a member are reckoned from. */
 export type DuesMember = Pick<

@@ -21,8 +21,8 @@ import { brandedBody, fillText } from "../mail/layout";
 import { mailMoney } from "../mail/look";
 import { suspendMember } from "../members";
 import { emit } from "../webhooks/emit";
-import { type InvoiceRow, toInvoice } from "./index";
-import { invoiceMailParams, queueInvoiceMail } from "./send";
+import { type InvoiceRow, toInvoice } from "../invoices";
+import { invoiceMailParams, queueInvoiceMail } from "../invoices/send";
 
 export type DunningRun = { reminded: number; by_level: { "1": number; "2": number; "3": number }; fees_added: number; suspended: number };
 
