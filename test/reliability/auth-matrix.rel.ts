@@ -471,6 +471,8 @@ async function mcpMatrix() {
     const design = DESIGN_TOOL_SCOPES[def.name];
     if (design !== undefined && !sameScopes(scopeList(design ?? undefined), declared))
       failures.push(`tool ${def.name}: checks ${declared} but DESIGN says ${design}`);
+    // What tools/list filters on (the tool's `scope`, its verb's) is what its run checks.
+    if (!sameScopes(scopeList(def.scope ?? undefined), declared)) failures.push(`tool ${def.name}: checks ${declared} but declares ${def.scope}`);
     scopes.set(def.name, declared);
   }
   const argsFor = (def: (typeof TOOLS)[number], objects: ClubObjects) => {
@@ -503,8 +505,11 @@ async function mcpMatrix() {
   for (const caller of callers) {
     if (caller.scopes === null || caller.scopes === "session" || caller.club === null) continue;
     const client = await mcpClient(env, (caller.header as string).slice("Bearer ".length));
+    // tools/list shows the tools the caller's scopes allow, no others.
     const listed = (await client.listTools()).tools.map((t) => t.name).sort();
-    expect(listed).toEqual(TOOLS.map((t) => t.name).sort());
+    const held = caller.scopes;
+    const callable = TOOLS.filter((def) => allowed(held, scopes.get(def.name) ?? []));
+    expect(listed).toEqual(callable.map((t) => t.name).sort());
     for (const def of TOOLS) {
       // Our key with the other club's ids, or the other club's key with ours: either way, ids of a foreign club.
       const foreignIds = (caller.ids ?? "ours") !== caller.club;

@@ -182,7 +182,7 @@ describe("after a member's erasure", () => {
       const args = { first_name: "Yann", last_name: "Effacé", email, membership_end: addDays(todayUtc(), 100), idempotency_key: "mcp-add-yann" };
       const added = await callTool(client, "add_member", args);
       expect(added.isError).toBeFalsy();
-      const erased = await callTool(client, "delete_member", { member_id: added.body.id });
+      const erased = await callTool(client, "delete_member", { member_id: added.body.id, confirm: true });
       expect(erased.isError).toBeFalsy();
       const again = await callTool(client, "add_member", args);
       expect([again.isError, again.body.code]).toEqual([true, "IDEMPOTENCY_ANSWER_ERASED"]);
