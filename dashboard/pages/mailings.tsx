@@ -82,7 +82,8 @@ function refusalOf(err: unknown, input: PageInput): Problems {
     return { status: 502, fields: {}, message: typeof detail === "string" ? detail : detail.map((i) => i.msg).join(" ") };
   }
   const problems = problemsOf(err, input.locale);
-  if (err instanceof ValidationFailed && err.items.some((i) => i.loc[1] === "audience") && problems.message) return { ...problems, fields: { ...problems.fields, audience: problems.message }, message: null };
+  if (err instanceof ValidationFailed && err.items.some((i) => i.loc[1] === "audience") && problems.message)
+    return { ...problems, fields: { ...problems.fields, audience: problems.message }, message: null };
   return problems;
 }
 
@@ -195,7 +196,14 @@ async function countFragment(input: PageInput): Promise<Response> {
 
 // ---- Compose ----
 
-function Checks(props: { name: string; legend: string; options: { value: string; label: string }[]; chosen: readonly string[] | undefined; hint?: string; error?: string }): Html {
+function Checks(props: {
+  name: string;
+  legend: string;
+  options: { value: string; label: string }[];
+  chosen: readonly string[] | undefined;
+  hint?: string;
+  error?: string;
+}): Html {
   const id = `f-${props.name}`;
   return (
     <fieldset aria-describedby={[props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined}>
@@ -249,7 +257,9 @@ async function ComposeForm(props: { input: PageInput; mailing?: Mailing; values:
         </p>
         {problems.fields.audience ? <Notice error={problems.fields.audience} /> : null}
         <Checks name="statuses" legend={tm.statuses} options={STATUSES.map((s) => ({ value: s, label: members.status[s] }))} chosen={a.statuses} />
-        {tiers.length ? <Checks name="tier_ids" legend={tm.tiers} options={tiers.map((tier) => ({ value: tier.id, label: tier.name }))} chosen={a.tier_ids} /> : null}
+        {tiers.length ? (
+          <Checks name="tier_ids" legend={tm.tiers} options={tiers.map((tier) => ({ value: tier.id, label: tier.name }))} chosen={a.tier_ids} />
+        ) : null}
         {events.length ? (
           <Fragment>
             <div class="field">
@@ -339,7 +349,15 @@ async function DraftActions(props: { input: PageInput; mailing: Mailing; problem
       <section class="card" aria-labelledby="preview">
         <h2 id="preview">{tm.preview}</h2>
         {choices.length > 1 ? (
-          <form method="get" action={`${path}#preview`} class="filters" hx-get={`${path}/preview`} hx-target="#preview-body" hx-swap="outerHTML" hx-trigger="change, submit">
+          <form
+            method="get"
+            action={`${path}#preview`}
+            class="filters"
+            hx-get={`${path}/preview`}
+            hx-target="#preview-body"
+            hx-swap="outerHTML"
+            hx-trigger="change, submit"
+          >
             <div class="field">
               <label for="f-member_id">{tm.previewAs}</label>
               <select id="f-member_id" name="member_id">
@@ -382,7 +400,14 @@ async function DraftActions(props: { input: PageInput; mailing: Mailing; problem
               <form method="post" action={`${path}/send`} class="schedule" data-confirm={tm.scheduleConfirm} novalidate>
                 <CsrfField token={input.csrf} />
                 <input type="hidden" name="when" value="later" />
-                <Field name="send_at" label={fill(tm.sendAt, { zone: input.timeZone })} type="datetime-local" value={props.sendAt} error={problems.fields.send_at} required />
+                <Field
+                  name="send_at"
+                  label={fill(tm.sendAt, { zone: input.timeZone })}
+                  type="datetime-local"
+                  value={props.sendAt}
+                  error={problems.fields.send_at}
+                  required
+                />
                 <div class="actions">
                   <button type="submit" class="secondary">
                     {tm.schedule}
@@ -416,24 +441,25 @@ function Facts(props: { input: PageInput; mailing: Mailing }): Html {
   const counts = ["recipients", "sent", "failed", "bounced", "skipped_opt_out"] as const;
   return (
     <Fragment>
-      <dl class="facts">
-        <dt>{tm.status}</dt>
-        <dd>
-          <MailingState status={m.status} tm={tm} />
-        </dd>
-        {m.send_at && m.status !== "draft" ? (
-          <Fragment>
-            <dt>{zoned(tm.sendAtShown, input.timeZone)}</dt>
-            <dd>{instant(m.send_at, input.locale, input.timeZone)}</dd>
-          </Fragment>
-        ) : null}
-        {m.sent_at ? (
-          <Fragment>
-            <dt>{zoned(tm.sentAt, input.timeZone)}</dt>
-            <dd>{instant(m.sent_at, input.locale, input.timeZone)}</dd>
-          </Fragment>
-        ) : null}
-      </dl>
+      <p>
+        <MailingState status={m.status} tm={tm} />
+      </p>
+      {(m.send_at && m.status !== "draft") || m.sent_at ? (
+        <dl class="facts">
+          {m.send_at && m.status !== "draft" ? (
+            <Fragment>
+              <dt>{zoned(tm.sendAtShown, input.timeZone)}</dt>
+              <dd>{instant(m.send_at, input.locale, input.timeZone)}</dd>
+            </Fragment>
+          ) : null}
+          {m.sent_at ? (
+            <Fragment>
+              <dt>{zoned(tm.sentAt, input.timeZone)}</dt>
+              <dd>{instant(m.sent_at, input.locale, input.timeZone)}</dd>
+            </Fragment>
+          ) : null}
+        </dl>
+      ) : null}
       {m.status !== "draft" && m.status !== "cancelled" ? (
         <dl class="stats" aria-label={tm.recipients}>
           {counts.map((k) => (
@@ -467,7 +493,7 @@ async function Recipients(props: { input: PageInput; mailing: Mailing }): Promis
             { label: tm.email, class: "wrap" },
             { label: tm.status },
             { label: tm.error, class: "wrap" },
-            { label: zoned(tm.counts.sent, input.timeZone), class: "nowrap" },
+            { label: zoned(tm.mailedAt, input.timeZone), class: "nowrap" },
           ]}
           rows={result.items.map((r) => [
             r.first_name === null ? tm.erased : <a href={`/admin/members/${r.member_id}`}>{`${r.first_name} ${r.last_name ?? ""}`.trim()}</a>,
@@ -603,7 +629,8 @@ async function previewFrame(input: PageInput): Promise<Response> {
       "cache-control": "no-store",
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",
-      "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox",
+      "content-security-policy":
+        "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox",
     },
   });
 }
@@ -614,10 +641,14 @@ export function MailingMarks(props: { member: Pick<MemberAdminItem, "email_bounc
   const tm = MAILINGS_TEXTS[input.locale];
   if (!member.email_bounced && !member.mailing_opt_out_at) return null;
   return (
-    <Fragment>
-      {member.email_bounced ? <span class="badge warn">{tm.bounced}</span> : null}
+    <span class="marks">
+      {member.email_bounced ? (
+        <Fragment>
+          <span class="badge warn">{tm.bounced}</span> <span class="muted small">{tm.bouncedHint}</span>
+        </Fragment>
+      ) : null}
       {member.mailing_opt_out_at ? <span class="badge">{fill(tm.optedOut, { date: day(member.mailing_opt_out_at, input.locale) })}</span> : null}
-    </Fragment>
+    </span>
   );
 }
 

@@ -73,7 +73,10 @@ export type MailingsTexts = {
   noRecipients: string;
   /** The member page's marks. */
   bounced: string;
+  bouncedHint: string;
   optedOut: string;
+  /** The recipients' column: when the mail went. */
+  mailedAt: string;
   mailingsLabel: string;
 };
 
@@ -153,7 +156,9 @@ export const MAILINGS_TEXTS: Record<Locale, MailingsTexts> = {
     error: "Raison",
     erased: "(effacé)",
     noRecipients: "Les destinataires sont fixés au départ de l'envoi.",
-    bounced: "Adresse rejetée : les envois la sautent jusqu'à ce que l'e-mail change",
+    bounced: "Adresse rejetée",
+    bouncedHint: "Les envois la sautent jusqu'à ce que l'e-mail change.",
+    mailedAt: "Envoyé le",
     optedOut: "Désinscrit des envois le {date}",
     mailingsLabel: "Envois",
   },
@@ -232,7 +237,9 @@ export const MAILINGS_TEXTS: Record<Locale, MailingsTexts> = {
     error: "Reason",
     erased: "(erased)",
     noRecipients: "The recipients are taken when sending starts.",
-    bounced: "Address bounced: mailings skip it until the email changes",
+    bounced: "Address bounced",
+    bouncedHint: "Mailings skip it until the email changes.",
+    mailedAt: "Sent at",
     optedOut: "Opted out of mailings on {date}",
     mailingsLabel: "Mailings",
   },
@@ -311,7 +318,9 @@ export const MAILINGS_TEXTS: Record<Locale, MailingsTexts> = {
     error: "Grund",
     erased: "(gelöscht)",
     noRecipients: "Die Empfänger werden beim Start des Versands festgelegt.",
-    bounced: "Adresse abgewiesen: Rundschreiben überspringen sie, bis sich die E-Mail ändert",
+    bounced: "Adresse abgewiesen",
+    bouncedHint: "Rundschreiben überspringen sie, bis sich die E-Mail ändert.",
+    mailedAt: "Versandt am",
     optedOut: "Vom Versand abgemeldet am {date}",
     mailingsLabel: "Rundschreiben",
   },
@@ -390,7 +399,9 @@ export const MAILINGS_TEXTS: Record<Locale, MailingsTexts> = {
     error: "Motivo",
     erased: "(cancellato)",
     noRecipients: "I destinatari sono fissati all'avvio dell'invio.",
-    bounced: "Indirizzo respinto: gli invii lo saltano finché l'e-mail non cambia",
+    bounced: "Indirizzo respinto",
+    bouncedHint: "Gli invii lo saltano finché l'e-mail non cambia.",
+    mailedAt: "Inviato il",
     optedOut: "Disiscritto dagli invii il {date}",
     mailingsLabel: "Invii",
   },

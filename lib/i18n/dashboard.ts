@@ -4,7 +4,21 @@
 import type { Locale } from "./messages";
 
 /** The navigation's entries, one per page (a page lists itself only once it exists). */
-export const NAV_IDS = ["overview", "members", "tiers", "promo", "events", "door", "finances", "invoices", "mailings", "settings", "keys", "webhooks", "audit"] as const;
+export const NAV_IDS = [
+  "overview",
+  "members",
+  "tiers",
+  "promo",
+  "events",
+  "door",
+  "finances",
+  "invoices",
+  "mailings",
+  "settings",
+  "keys",
+  "webhooks",
+  "audit",
+] as const;
 export type NavId = (typeof NAV_IDS)[number];
 
 export type DashboardTexts = {

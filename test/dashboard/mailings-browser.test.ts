@@ -4,6 +4,7 @@
 // server, then sent now behind its confirmation; its recipients; the history with the counts; the
 // member page's mark. axe-core finds no serious violation and nothing scrolls sideways.
 // SHOTS_DIR=<dir> saves a screenshot of each page at each width.
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mailings } from "../../db/schema";
@@ -43,7 +44,13 @@ describe.skipIf(!HAS_BROWSER)("the mailings pages in Chromium", () => {
       if (i < 2) await insertRegistration(env, { eventId: event.id, ticketId: event.tickets[0].id, memberId: m.id, first: first_name });
     }
     const now = new Date().toISOString();
-    bounced = await seedMember(env, { first_name: "Bruno", last_name: "Rebond", email: "bruno@example.org", email_bounced_at: now, email_bounced_address: "bruno@example.org" });
+    bounced = await seedMember(env, {
+      first_name: "Bruno",
+      last_name: "Rebond",
+      email: "bruno@example.org",
+      email_bounced_at: now,
+      email_bounced_address: "bruno@example.org",
+    });
     await seedMember(env, { first_name: "Nina", last_name: "Non", email: "nina@example.org", mailing_opt_out_at: now });
   });
   afterAll(async () => {
@@ -69,7 +76,9 @@ describe.skipIf(!HAS_BROWSER)("the mailings pages in Chromium", () => {
       expect(await count.textContent()).toContain("2 d'entre eux seraient sautés");
       const subject = `Convocation ${w}, {{first_name}}`;
       await page.getByLabel("Objet").fill(subject);
-      await page.getByLabel("Message").fill("Bonjour {{first_name}},\n\nNotre **assemblée générale** a lieu le 12 mars.\n\n<script>alert(1)</script>\n\n[Votre page]({{member_page_url}})");
+      await page
+        .getByLabel("Message")
+        .fill("Bonjour {{first_name}},\n\nNotre **assemblée générale** a lieu le 12 mars.\n\n<script>alert(1)</script>\n\n[Votre page]({{member_page_url}})");
       await page.getByLabel("Inscrits à l'événement").selectOption(eventId);
       await page.getByText("2 membres recevraient cet envoi.").waitFor();
       await page.getByLabel("Actif").check();
@@ -93,6 +102,12 @@ describe.skipIf(!HAS_BROWSER)("the mailings pages in Chromium", () => {
       await frame.getByText("Bonjour Jean-Baptiste,").waitFor();
       expect(await page.locator(".mail-text").textContent()).toContain("Bonjour Jean-Baptiste,");
       expect(await pageCheck(page, `mailing-draft-${w}`)).toEqual(ok(`mailing-draft-${w}`));
+      // The frame in view on its own (a whole-page screenshot leaves a sandboxed frame below the fold blank).
+      if (process.env.SHOTS_DIR) {
+        await page.locator("iframe.mail-preview").scrollIntoViewIfNeeded();
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: join(process.env.SHOTS_DIR, `mailing-preview-${w}.png`) });
+      }
 
       // A test to me.
       smtp.inbox.length = 0;

@@ -30,7 +30,11 @@ const plain = (page: { text: string }) => page.text.replaceAll("&#x27;", "'");
 const idOf = (location: string | null) => /\/admin\/mailings\/([0-9a-f-]{36})/.exec(location ?? "")?.[1] as string;
 
 async function draft(subject: string, audience: Record<string, string | string[]> = { tier_ids: tier.id }): Promise<string> {
-  const res = await owner.post("/admin/mailings/new", { subject, body_markdown: "Bonjour {{first_name}},\n\nÀ **bientôt**.", ...audience }, "/admin/mailings/new");
+  const res = await owner.post(
+    "/admin/mailings/new",
+    { subject, body_markdown: "Bonjour {{first_name}},\n\nÀ **bientôt**.", ...audience },
+    "/admin/mailings/new",
+  );
   expect(res.status).toBe(303);
   return idOf(res.headers.get("location"));
 }
@@ -112,7 +116,11 @@ describe("mailings pages", () => {
     expect(plain(page)).toContain("2 d'entre eux seraient sautés");
 
     // Saved again with another subject and everyone: the draft holds it.
-    const saved = await owner.post(`/admin/mailings/${id}`, { subject: "Assemblée du 12 mars", body_markdown: "Bonjour {{first_name}} !" }, `/admin/mailings/${id}`);
+    const saved = await owner.post(
+      `/admin/mailings/${id}`,
+      { subject: "Assemblée du 12 mars", body_markdown: "Bonjour {{first_name}} !" },
+      `/admin/mailings/${id}`,
+    );
     expect(saved.status).toBe(303);
     expect(await mailingOf(id)).toMatchObject({ subject: "Assemblée du 12 mars", body_markdown: "Bonjour {{first_name}} !", audience: {} });
     const bad = await owner.post(`/admin/mailings/${id}`, { subject: "x", body_markdown: "{{card}}" }, `/admin/mailings/${id}`);
@@ -141,7 +149,9 @@ describe("mailings pages", () => {
     const id = await draft("Salut {{first_name}}");
     const page = await owner.request("GET", `/admin/mailings/${id}?member_id=${people.jonas.id}`);
     expect(page.text).toContain('<dd class="preview-subject">Salut Jonas</dd>');
-    expect(page.text).toContain(`<iframe src="/admin/mailings/${id}/frame?member_id=${people.jonas.id}" title="Le message tel que le membre le reçoit" class="mail-preview" sandbox=""`);
+    expect(page.text).toContain(
+      `<iframe src="/admin/mailings/${id}/frame?member_id=${people.jonas.id}" title="Le message tel que le membre le reçoit" class="mail-preview" sandbox=""`,
+    );
     expect(page.text).toMatch(/<pre class="mail-text">Bonjour Jonas,\s+À \*\*bientôt\*\*\./);
     const frame = await owner.request("GET", `/admin/mailings/${id}/frame?member_id=${people.jonas.id}`);
     expect(frame.status).toBe(200);
@@ -243,12 +253,14 @@ describe("mailings pages", () => {
     expect(subjects[0]).toBe("Saison {{first_name}}");
     expect(subjects).toContain("Programmé");
     expect(list.text).toContain('<span class="status status-expired">Annulé</span>');
-    expect(list.text).toMatch(/Saison \{\{first_name\}\}<\/a><\/td><td[^>]*><span class="status status-active">Envoyé<\/span><\/td><td[^>]*>[^<]+<\/td><td[^>]*>4<\/td><td[^>]*>2<\/td><td[^>]*>0<\/td><td[^>]*>1<\/td><td[^>]*>1<\/td>/);
+    expect(list.text).toMatch(
+      /Saison \{\{first_name\}\}<\/a><\/td><td[^>]*><span class="status status-active">Envoyé<\/span><\/td><td[^>]*>[^<]+<\/td><td[^>]*>4<\/td><td[^>]*>2<\/td><td[^>]*>0<\/td><td[^>]*>1<\/td><td[^>]*>1<\/td>/,
+    );
   });
 
   it("marks the member whose address bounced and the one who said no, on their page", async () => {
     const bounced = await owner.request("GET", `/admin/members/${people.bounced.id}`);
-    expect(plain(bounced)).toContain("Adresse rejetée : les envois la sautent jusqu'à ce que l'e-mail change");
+    expect(plain(bounced)).toContain("Adresse rejetée</span> <span class=\"muted small\">Les envois la sautent jusqu'à ce que l'e-mail change.");
     const no = await owner.request("GET", `/admin/members/${people.no.id}`);
     expect(no.text).toContain("Désinscrit des envois le");
     const fine = await owner.request("GET", `/admin/members/${people.emilie.id}`);
