@@ -268,6 +268,23 @@ describe("mailings pages", () => {
     expect(fine.text).not.toContain("Désinscrit des envois");
   });
 
+  it("speaks the club's language: German, Italian and English texts on the history and the compose page", async () => {
+    const id = await draft("Sprachen");
+    const words = {
+      de: ["Neues Rundschreiben", "Entwurf speichern", "Test an mich senden"],
+      it: ["Nuovo invio", "Salva la bozza", "Inviami un test"],
+      en: ["New mailing", "Save draft", "Send a test to me"],
+    };
+    for (const [locale, [add, save, test]] of Object.entries(words)) {
+      expect((await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { locale } })).status).toBe(200);
+      expect((await owner.request("GET", "/admin/mailings")).text).toContain(add);
+      const page = await owner.request("GET", `/admin/mailings/${id}`);
+      expect(page.text).toContain(save);
+      expect(page.text).toContain(test);
+    }
+    await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { locale: "fr" } });
+  });
+
   it("lets a read-only admin see the mailings and a preview, without the buttons, and refuses their writes (403)", async () => {
     const id = await draft("Lecture seule");
     const ro = await env.makeAdmin({ readOnly: true });
