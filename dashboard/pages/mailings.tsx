@@ -493,7 +493,7 @@ async function Recipients(props: { input: PageInput; mailing: Mailing }): Promis
             { label: tm.email, class: "wrap" },
             { label: tm.status },
             { label: tm.error, class: "wrap" },
-            { label: zoned(tm.mailedAt, input.timeZone), class: "nowrap" },
+            { label: zoned(tm.mailedAt, input.timeZone) },
           ]}
           rows={result.items.map((r) => [
             r.first_name === null ? tm.erased : <a href={`/admin/members/${r.member_id}`}>{`${r.first_name} ${r.last_name ?? ""}`.trim()}</a>,
