@@ -348,6 +348,7 @@ async function DraftActions(props: { input: PageInput; mailing: Mailing; problem
     <Fragment>
       <section class="card" aria-labelledby="preview">
         <h2 id="preview">{tm.preview}</h2>
+        {mailing.status === "draft" ? <p class="muted small">{tm.previewHint}</p> : null}
         {choices.length > 1 ? (
           <form
             method="get"

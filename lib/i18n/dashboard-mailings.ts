@@ -41,6 +41,8 @@ export type MailingsTexts = {
   save: string;
   back: string;
   preview: string;
+  /** The preview shows the saved draft. */
+  previewHint: string;
   previewAs: string;
   previewShow: string;
   previewTo: string;
@@ -120,6 +122,7 @@ export const MAILINGS_TEXTS: Record<Locale, MailingsTexts> = {
     save: "Enregistrer le brouillon",
     back: "Retour aux envois",
     preview: "Aperçu",
+    previewHint: "Le brouillon enregistré : enregistrez pour y voir vos changements.",
     previewAs: "Tel que le reçoit",
     previewShow: "Afficher",
     previewTo: "À",
@@ -201,6 +204,7 @@ export const MAILINGS_TEXTS: Record<Locale, MailingsTexts> = {
     save: "Save draft",
     back: "Back to mailings",
     preview: "Preview",
+    previewHint: "The saved draft: save to see your changes here.",
     previewAs: "As received by",
     previewShow: "Show",
     previewTo: "To",
@@ -282,6 +286,7 @@ export const MAILINGS_TEXTS: Record<Locale, MailingsTexts> = {
     save: "Entwurf speichern",
     back: "Zurück zu den Rundschreiben",
     preview: "Vorschau",
+    previewHint: "Der gespeicherte Entwurf: speichern Sie, um Ihre Änderungen hier zu sehen.",
     previewAs: "So wie es erhält",
     previewShow: "Anzeigen",
     previewTo: "An",
@@ -363,6 +368,7 @@ export const MAILINGS_TEXTS: Record<Locale, MailingsTexts> = {
     save: "Salva la bozza",
     back: "Torna agli invii",
     preview: "Anteprima",
+    previewHint: "La bozza salvata: salvi per vedere qui le sue modifiche.",
     previewAs: "Come lo riceve",
     previewShow: "Mostra",
     previewTo: "A",
