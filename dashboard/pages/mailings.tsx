@@ -29,7 +29,7 @@ import { type Mailing, MailingAudience, MailingCreate, MailingSend, MERGE_FIELDS
 import { type MemberAdminItem, STATUSES } from "../../lib/members/schemas";
 import { listTiers } from "../../lib/tiers";
 import { errorAnswer } from "../../server/errors";
-import { check, doneOf, Field, FieldNotes, Notice, NO_PROBLEMS, type Problems, problemsOf, TextArea, textOf, utcTimes } from "../components/form";
+import { CheckGroup, check, doneOf, Field, FieldNotes, Notice, NO_PROBLEMS, type Problems, problemsOf, TextArea, textOf, utcTimes } from "../components/form";
 import { Pager } from "../components/pager";
 import { RecordTable } from "../components/record-table";
 import { day, instant, zoned } from "../format";
@@ -196,33 +196,6 @@ async function countFragment(input: PageInput): Promise<Response> {
 
 // ---- Compose ----
 
-function Checks(props: {
-  name: string;
-  legend: string;
-  options: { value: string; label: string }[];
-  chosen: readonly string[] | undefined;
-  hint?: string;
-  error?: string;
-}): Html {
-  const id = `f-${props.name}`;
-  return (
-    <fieldset aria-describedby={[props.hint ? `${id}-hint` : null, props.error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined}>
-      <legend>{props.legend}</legend>
-      <div class="checks">
-        {props.options.map((o) => (
-          <div class="field check">
-            <input id={`${id}-${o.value}`} type="checkbox" name={props.name} value={o.value} checked={(props.chosen ?? []).includes(o.value)} />
-            <label for={`${id}-${o.value}`} class="inline-label">
-              {o.label}
-            </label>
-          </div>
-        ))}
-      </div>
-      <FieldNotes id={id} hint={props.hint} error={props.error} />
-    </fieldset>
-  );
-}
-
 async function ComposeForm(props: { input: PageInput; mailing?: Mailing; values: Values; problems: Problems }): Promise<Html> {
   const { input, mailing, values, problems } = props;
   const { locale } = input;
@@ -256,9 +229,9 @@ async function ComposeForm(props: { input: PageInput; mailing?: Mailing; values:
           {tm.audienceHint}
         </p>
         {problems.fields.audience ? <Notice error={problems.fields.audience} /> : null}
-        <Checks name="statuses" legend={tm.statuses} options={STATUSES.map((s) => ({ value: s, label: members.status[s] }))} chosen={a.statuses} />
+        <CheckGroup inline name="statuses" legend={tm.statuses} options={STATUSES.map((s) => ({ value: s, label: members.status[s] }))} chosen={a.statuses} />
         {tiers.length ? (
-          <Checks name="tier_ids" legend={tm.tiers} options={tiers.map((tier) => ({ value: tier.id, label: tier.name }))} chosen={a.tier_ids} />
+          <CheckGroup inline name="tier_ids" legend={tm.tiers} options={tiers.map((tier) => ({ value: tier.id, label: tier.name }))} chosen={a.tier_ids} />
         ) : null}
         {events.length ? (
           <Fragment>
@@ -274,7 +247,8 @@ async function ComposeForm(props: { input: PageInput; mailing?: Mailing; values:
               </select>
               <FieldNotes id="f-event_id" error={problems.fields.event_id} />
             </div>
-            <Checks
+            <CheckGroup
+              inline
               name="registration_statuses"
               legend={tm.registrationStatuses}
               hint={tm.registrationHint}
