@@ -197,6 +197,38 @@ export function Checkbox(props: { name: string; id?: string; label: string; chec
   );
 }
 
+/**
+ * A group of checkboxes sharing a name (each ticked one a value of it), in a fieldset with its
+ * legend, hint and error; `inline`: side by side where they fit (short labels).
+ */
+export function CheckGroup(props: {
+  name: string;
+  legend: string;
+  options: { value: string; label: string }[];
+  chosen: readonly string[] | undefined;
+  hint?: string;
+  error?: string;
+  inline?: boolean;
+}): Html {
+  const id = `f-${props.name}`;
+  return (
+    <fieldset aria-describedby={describedBy(id, props.hint, props.error)}>
+      <legend>{props.legend}</legend>
+      <div class={props.inline ? "checks" : undefined}>
+        {props.options.map((o) => (
+          <div class="field check">
+            <input id={`${id}-${o.value}`} type="checkbox" name={props.name} value={o.value} checked={(props.chosen ?? []).includes(o.value)} />
+            <label for={`${id}-${o.value}`} class="inline-label">
+              {o.label}
+            </label>
+          </div>
+        ))}
+      </div>
+      <FieldNotes id={id} hint={props.hint} error={props.error} />
+    </fieldset>
+  );
+}
+
 /** Cents as an amount field shows them (`1500` -> `15.00`); empty for none. */
 export function amountText(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? "" : (cents / 100).toFixed(2);

@@ -10,7 +10,7 @@ import { type DuesRun, DuesRunRequest } from "../../lib/invoices/schemas";
 import { listTiers } from "../../lib/tiers";
 import { addDays, todayUtc } from "../../lib/days";
 import { ValidationFailed } from "../../lib/errors";
-import { check, Field, FieldNotes, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
+import { CheckGroup, check, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, textOf } from "../components/form";
 import { RecordTable } from "../components/record-table";
 import { day, money } from "../format";
 import { Fragment, h, type Html } from "../jsx";
@@ -53,18 +53,14 @@ async function RunForm(props: { input: PageInput; tr: DuesRunTexts; values: RunV
       <CsrfField token={input.csrf} />
       <Field name="until" label={tr.until} type="date" value={values.until} hint={tr.untilHint} error={problems.fields.until} required />
       {tiers.length ? (
-        <fieldset aria-describedby={tierError ? "f-tier_ids-hint f-tier_ids-error" : "f-tier_ids-hint"}>
-          <legend>{tr.tiers}</legend>
-          {tiers.map((tier) => (
-            <div class="field check">
-              <input id={`f-tier-${tier.id}`} type="checkbox" name="tier_ids" value={tier.id} checked={values.tier_ids.includes(tier.id)} />
-              <label for={`f-tier-${tier.id}`}>
-                {tier.name} · {money(tier.price_cents, tier.currency, input.locale)}
-              </label>
-            </div>
-          ))}
-          <FieldNotes id="f-tier_ids" hint={tr.tiersHint} error={tierError} />
-        </fieldset>
+        <CheckGroup
+          name="tier_ids"
+          legend={tr.tiers}
+          hint={tr.tiersHint}
+          error={tierError}
+          options={tiers.map((tier) => ({ value: tier.id, label: `${tier.name} · ${money(tier.price_cents, tier.currency, input.locale)}` }))}
+          chosen={values.tier_ids}
+        />
       ) : null}
       <div class="actions">
         <button type="submit" class="secondary">

@@ -31,6 +31,7 @@ import { RecordTable } from "../components/record-table";
 import { day, instant, methodName, money, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
+import { MailingMarks } from "./mailings";
 import { definePage, type PageInput } from "../page";
 import { InvoiceState, PdfLink } from "./invoices";
 import { StatusBadge, tierOptions } from "./members";
@@ -155,7 +156,9 @@ async function memberPage(input: PageInput, opts: { problems?: Problems; failed?
             {m.erasure_requested_at ? <span class="badge">{tt.erasureAsked}</span> : null}
           </dd>
           <dt>{tt.email}</dt>
-          <dd>{m.email}</dd>
+          <dd>
+            {m.email} {MailingMarks({ member: m, input })}
+          </dd>
           <dt>{tt.tier}</dt>
           <dd>{m.tier_name ?? tt.noTier}</dd>
           <dt>{tt.start}</dt>

@@ -4,7 +4,21 @@
 import type { Locale } from "./messages";
 
 /** The navigation's entries, one per page (a page lists itself only once it exists). */
-export const NAV_IDS = ["overview", "members", "tiers", "promo", "events", "door", "finances", "invoices", "settings", "keys", "webhooks", "audit"] as const;
+export const NAV_IDS = [
+  "overview",
+  "members",
+  "tiers",
+  "promo",
+  "events",
+  "door",
+  "finances",
+  "invoices",
+  "mailings",
+  "settings",
+  "keys",
+  "webhooks",
+  "audit",
+] as const;
 export type NavId = (typeof NAV_IDS)[number];
 
 export type DashboardTexts = {
@@ -49,6 +63,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       door: "Entrée",
       finances: "Finances",
       invoices: "Factures",
+      mailings: "Envois",
       settings: "Réglages",
       keys: "Clés d'API",
       webhooks: "Webhooks",
@@ -96,6 +111,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       door: "Door",
       finances: "Finances",
       invoices: "Invoices",
+      mailings: "Mailings",
       settings: "Settings",
       keys: "API keys",
       webhooks: "Webhooks",
@@ -143,6 +159,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       door: "Einlass",
       finances: "Finanzen",
       invoices: "Rechnungen",
+      mailings: "Rundschreiben",
       settings: "Einstellungen",
       keys: "API-Schlüssel",
       webhooks: "Webhooks",
@@ -190,6 +207,7 @@ export const DASHBOARD_TEXTS: Record<Locale, DashboardTexts> = {
       door: "Ingresso",
       finances: "Finanze",
       invoices: "Fatture",
+      mailings: "Invii",
       settings: "Impostazioni",
       keys: "Chiavi API",
       webhooks: "Webhook",
