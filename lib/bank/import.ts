@@ -185,6 +185,24 @@ async function payInvoice(ctx: Ctx, seen: InvoiceRow, amount: number, origin: { 
       await markMemberPaid(inner, { ...origin, member_id: row.member_id, amount_cents: amount, reason: null, invoice_id: row.id });
       return invoiceRow(t, ctx.clubId, row.id);
     }
+    // A registration's invoice: the completing payment is the confirmation's (once: a registration
+    // confirmed meanwhile is REGISTRATION_NOT_PENDING, listed ALREADY_PAID, nothing recorded).
+    if (row.kind === "event" && row.registration_id && amount >= invoiceLeft(row)) {
+      const [reg] = await t
+        .select({ event_id: eventRegistrations.event_id })
+        .from(eventRegistrations)
+        .where(and(eq(eventRegistrations.club_id, ctx.clubId), eq(eventRegistrations.id, row.registration_id)));
+      if (reg) {
+        await confirmPendingRegistration(inner, {
+          ...origin,
+          event_id: reg.event_id,
+          registration_id: row.registration_id,
+          amount_cents: amount,
+          invoice_id: row.id,
+        });
+        return invoiceRow(t, ctx.clubId, row.id);
+      }
+    }
     const kind = row.kind === "membership" || row.kind === "event" ? row.kind : "other";
     await recordPayment(t, inner, {
       ...originOf(origin),
@@ -192,6 +210,7 @@ async function payInvoice(ctx: Ctx, seen: InvoiceRow, amount: number, origin: { 
       clubId: ctx.clubId,
       kind,
       memberId: row.member_id,
+      registrationId: row.kind === "event" ? row.registration_id : null,
       amount,
       currency: row.currency,
       method: origin.payment_method,

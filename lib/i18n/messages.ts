@@ -321,6 +321,12 @@ export const MESSAGES = {
     de: "Der Mailserver hat die Rechnung abgelehnt: {reason}",
     it: "Il server di posta ha rifiutato la fattura: {reason}",
   },
+  INVOICE_REGISTRATION_KIND: {
+    fr: "Une facture d'inscription est de type « event », sans catégorie de membre.",
+    en: "A registration's invoice is of kind “event”, with no tier.",
+    de: "Eine Rechnung für eine Anmeldung ist vom Typ „event“, ohne Kategorie.",
+    it: "Una fattura d'iscrizione è di tipo «event», senza categoria.",
+  },
   INVOICE_NO_LINE: {
     fr: "Une facture a au moins une ligne (ou tier_id).",
     en: "An invoice has at least one line (or tier_id).",
