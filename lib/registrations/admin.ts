@@ -186,7 +186,16 @@ export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: Re
     if (input.refund_cents != null) {
       const paid = await paidFor(t, ctx.clubId, r.id);
       if (input.refund_cents > paid.paid) throw new Conflict("REFUND_EXCEEDS_PAID", { refund: input.refund_cents, paid: paid.paid });
-      await recordRegistrationPayment(t, ctx, r, -input.refund_cents, paid.method ?? "bank_transfer", input.reason ?? null);
+      // Against the registration's invoice when its payments paid one (paid_cents lowered there).
+      const [onInvoice] = await t
+        .select({ invoice_id: payments.invoice_id })
+        .from(payments)
+        .where(and(eq(payments.club_id, ctx.clubId), eq(payments.registration_id, r.id), sql`${payments.invoice_id} is not null`))
+        .orderBy(desc(payments.created_at))
+        .limit(1);
+      await recordRegistrationPayment(t, ctx, r, -input.refund_cents, paid.method ?? "bank_transfer", input.reason ?? null, {
+        invoice_id: onInvoice?.invoice_id,
+      });
     }
     const [row] = await t
       .update(eventRegistrations)

@@ -349,6 +349,20 @@ describe("a registration's invoice (kind event)", () => {
     expect((await paymentsFor(inv.id)).map((p) => [p.amount_cents, p.registration_id])).toEqual([[3000, reg.id]]);
   });
 
+  it("a cancellation's refund lowers the invoice it paid: open again, then it may be cancelled", async () => {
+    const { m, event, reg } = await pendingTicket("Spring fair");
+    const inv = (await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: m.id, registration_id: reg.id } })).body;
+    await importCsv(`date,amount,currency,reference\n${todayUtc()},30.00,CHF,${inv.reference}\n`);
+    expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 3000 });
+    expect((await env.call("POST", `/api/clubs/${env.clubId}/invoices/${inv.id}/actions/cancel`)).status).toBe(409);
+    const path = `/api/clubs/${env.clubId}/events/${event.id}/registrations/${reg.id}/actions/cancel`;
+    expect((await env.call("POST", path, { body: { refund_cents: 1000 } })).status).toBe(200);
+    expect((await env.call("POST", path, { body: { refund_cents: 1000 } })).status).toBe(409);
+    expect(await rowOf(inv.id)).toMatchObject({ status: "open", paid_cents: 2000 });
+    expect((await paymentsFor(inv.id)).map((p) => p.amount_cents).sort()).toEqual([-1000, 3000]);
+    expect((await env.call("POST", `/api/clubs/${env.clubId}/invoices/${inv.id}/actions/cancel`)).status).toBe(409);
+  });
+
   it("refuses another member's registration, a confirmed one, and a tier or another kind beside it (422 naming the field)", async () => {
     const { m, reg } = await pendingTicket("Winter gala");
     const stranger = await seedMember(env);
