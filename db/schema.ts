@@ -259,6 +259,8 @@ export const auditLog = table(
     created_at: text("created_at").notNull(),
     /** The answer's `X-Request-Id` (the client's when it sent a sane one): finds the row of a request a client reports. */
     request_id: text("request_id"),
+    /** JSON `[{field, old, new}]`: the club settings the request changed that are audited by value (the accounting fields, lib/clubs). */
+    changes: text("changes"),
   },
   (t) => [index("audit_log_club_time_idx").on(t.club_id, t.created_at)],
 );
