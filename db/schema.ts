@@ -517,8 +517,14 @@ export const payouts = table(
     /** When it reached the bank (Stripe's `arrival_date`). */
     paid_at: text("paid_at").notNull(),
     created_at: text("created_at").notNull(),
+    /** The bank statement line that shows it arriving (lib/bank/import.ts): one line, one payout. */
+    statement_line_key: text("statement_line_key"),
   },
-  (t) => [uniqueIndex("payouts_club_provider_unique").on(t.club_id, t.provider_payout_id), index("payouts_club_paid_idx").on(t.club_id, t.paid_at)],
+  (t) => [
+    uniqueIndex("payouts_club_provider_unique").on(t.club_id, t.provider_payout_id),
+    index("payouts_club_paid_idx").on(t.club_id, t.paid_at),
+    uniqueIndex("payouts_club_statement_line_unique").on(t.club_id, t.statement_line_key),
+  ],
 );
 
 /**

@@ -313,9 +313,12 @@ async function payoutPaid(db: Db, stripe: StripeSettings, payout: Stripe.Payout)
     outcome: "payout recorded",
     effect: async (ctx) => {
       const t = await txOf(ctx);
+      let made = 0;
       for (const clubId of clubIds) {
-        await recordPayout(t, { clubId, providerPayoutId: payout.id, amount: shares.get(clubId) as number, currency: payout.currency, paidAt });
+        if (await recordPayout(t, { clubId, providerPayoutId: payout.id, amount: shares.get(clubId) as number, currency: payout.currency, paidAt })) made++;
       }
+      // Recorded before from the club's bank statement line quoting it (lib/bank/import.ts): kept, not booked twice.
+      if (!made) return "payout already recorded from a bank statement";
       return clubIds.length > 1 ? `payout recorded for ${clubIds.length} clubs` : "payout recorded";
     },
   };
