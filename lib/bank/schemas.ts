@@ -29,13 +29,10 @@ export const PaymentImportMatch = z.object({
     description:
       "A Stripe payout reaching the bank (the line quotes its `po_...` id, or names Stripe and matches a recorded payout's amount within 5 days): its id.",
   }),
-  payout_recorded: z
-    .boolean()
-    .optional()
-    .meta({
-      description:
-        "With payout_id: true when the payout was recorded from this line (Stripe's payout.paid had not), false when the line was matched to the payout recorded.",
-    }),
+  payout_recorded: z.boolean().optional().meta({
+    description:
+      "With payout_id: true when the payout was recorded from this line (Stripe's payout.paid had not), false when the line was matched to the payout recorded.",
+  }),
   overpaid_cents: z
     .int()
     .optional()

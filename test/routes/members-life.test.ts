@@ -258,36 +258,32 @@ describe("GET .../members/:member_id/data-export", () => {
     const now = nowIso();
     const mailingId = newId();
     await env.db.tx(async (t) => {
-      await t
-        .insert(mailings)
-        .values({
-          id: mailingId,
-          club_id: env.clubId,
-          subject: "Assemblée générale",
-          body_markdown: "Hello",
-          audience: {},
-          status: "sent",
-          created_at: now,
-          updated_at: now,
-          sent_at: now,
-        });
+      await t.insert(mailings).values({
+        id: mailingId,
+        club_id: env.clubId,
+        subject: "Assemblée générale",
+        body_markdown: "Hello",
+        audience: {},
+        status: "sent",
+        created_at: now,
+        updated_at: now,
+        sent_at: now,
+      });
       for (const [who, email] of [
         [m.id, m.email],
         [other.id, other.email],
       ] as const)
-        await t
-          .insert(mailingRecipients)
-          .values({
-            id: newId(),
-            club_id: env.clubId,
-            mailing_id: mailingId,
-            member_id: who,
-            email: email as string,
-            state: "sent",
-            unsubscribe_token: newId(),
-            created_at: now,
-            sent_at: now,
-          });
+        await t.insert(mailingRecipients).values({
+          id: newId(),
+          club_id: env.clubId,
+          mailing_id: mailingId,
+          member_id: who,
+          email: email as string,
+          state: "sent",
+          unsubscribe_token: newId(),
+          created_at: now,
+          sent_at: now,
+        });
     });
     const res = await env.call("GET", `${one(m.id)}/data-export`);
     expect(res.status).toBe(200);
