@@ -9,7 +9,7 @@ import { and, eq, inArray, max, sql } from "drizzle-orm";
 import { isUniqueViolation, type Queryable, withinTx } from "../../db";
 import { lockRows } from "../../db/locks";
 import { eventRegistrations, events, invoices, members, payments, payouts } from "../../db/schema";
-import { daysApart, matchPayoutLine, PAYOUT_DAYS, type PayoutRow, payoutCandidates, payoutOfLine, recordPayoutFromLine } from "../books/payouts";
+import { daysApart, matchPayoutLine, PAYOUT_DAYS, type PayoutRow, payoutCandidates, payoutOfLine, recordPayout } from "../books/payouts";
 import { type Ctx, verb } from "../context";
 import { AppError, ValidationFailed } from "../errors";
 import { t as translate } from "../i18n";
@@ -171,7 +171,7 @@ async function payoutLine(ctx: Ctx, target: Extract<Target, { kind: "payout" }>,
     return await ctx.db.tx(async (t) => {
       if (target.payout) return (await matchPayoutLine(t, ctx.clubId, target.payout.id, line.key)) ? null : await takenWhy(t, line.key);
       const input = { clubId: ctx.clubId, providerPayoutId: target.id, amount: line.amount_cents as number, currency: line.currency as string, key: line.key };
-      if (await recordPayoutFromLine(t, { ...input, paidAt: `${line.date}T00:00:00.000Z` })) return null;
+      if (await recordPayout(t, { ...input, paidAt: `${line.date}T00:00:00.000Z` })) return null;
       // Recorded meanwhile (payout.paid, another import): this line is its arrival if none is yet.
       const [row] = await t
         .select({ id: payouts.id })

@@ -34,9 +34,21 @@ export async function payoutShares(db: Db, parts: PayoutPart[]): Promise<Map<str
   return shares;
 }
 
-export type NewPayout = { clubId: string; providerPayoutId: string; amount: number; currency: string; paidAt: string };
+export type NewPayout = {
+  clubId: string;
+  providerPayoutId: string;
+  amount: number;
+  currency: string;
+  paidAt: string;
+  /** Recorded from the bank statement line `key` quoting the payout (lib/bank/import.ts): its amount is what reached the bank. */
+  key?: string;
+};
 
-/** Inside the caller's transaction: the club's share of a payout, once (the unique index on club and payout holds it, should two copies race). */
+/**
+ * Inside the caller's transaction: the club's share of a payout, once: the unique keys (club and
+ * payout id; club and statement line) hold it should two copies race, and keep a payout recorded
+ * from the bank's line from being recorded again by a later `payout.paid`. False when taken.
+ */
 export async function recordPayout(t: Queryable, input: NewPayout): Promise<boolean> {
   const rows = await t
     .insert(payouts)
@@ -48,6 +60,7 @@ export async function recordPayout(t: Queryable, input: NewPayout): Promise<bool
       currency: input.currency.toUpperCase(),
       paid_at: input.paidAt,
       created_at: nowIso(),
+      statement_line_key: input.key ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: payouts.id });
@@ -118,30 +131,6 @@ export async function matchPayoutLine(t: Queryable, clubId: string, id: string, 
     .update(payouts)
     .set({ statement_line_key: key })
     .where(and(eq(payouts.club_id, clubId), eq(payouts.id, id), isNull(payouts.statement_line_key)))
-    .returning({ id: payouts.id });
-  return rows.length > 0;
-}
-
-/**
- * Inside the caller's transaction: a payout the bank shows (`providerPayoutId` quoted by the line)
- * and Stripe's `payout.paid` has not recorded, recorded from the line: its amount is what reached
- * the bank. The unique keys (club and payout id; club and line) keep it once, also against a
- * `payout.paid` arriving later (recordPayout then does nothing). False when either was taken.
- */
-export async function recordPayoutFromLine(t: Queryable, input: NewPayout & { key: string }): Promise<boolean> {
-  const rows = await t
-    .insert(payouts)
-    .values({
-      id: newId(),
-      club_id: input.clubId,
-      provider_payout_id: input.providerPayoutId,
-      amount_cents: input.amount,
-      currency: input.currency.toUpperCase(),
-      paid_at: input.paidAt,
-      created_at: nowIso(),
-      statement_line_key: input.key,
-    })
-    .onConflictDoNothing()
     .returning({ id: payouts.id });
   return rows.length > 0;
 }
