@@ -56,7 +56,17 @@ export function sameToken(given: string | null | undefined, expected: string): b
 /** The audit row of a write made in the dashboard: the admin, no key, `via: dashboard`. */
 export function auditWrite(
   audit: AuditWriter,
-  w: { request: Request; path: string; status: number; started: number; ip: string | null; requestId: string; clubId: string; adminId: string },
+  w: {
+    request: Request;
+    path: string;
+    status: number;
+    started: number;
+    ip: string | null;
+    requestId: string;
+    clubId: string;
+    adminId: string;
+    changes?: string;
+  },
 ): Promise<void> {
   return audit.record({
     club_id: w.clubId,
@@ -72,6 +82,7 @@ export function auditWrite(
     mcp_method: null,
     created_at: new Date().toISOString(),
     request_id: w.requestId,
+    changes: w.changes,
   });
 }
 

@@ -6,6 +6,7 @@
 // loaded by themselves; how to add one: dashboard/layout.tsx.
 import { join } from "node:path";
 import { type AdminCaller, hasScope, type Needs, requireScope, scopeList } from "../lib/access";
+import { changesColumn } from "../lib/audit";
 import { type AdminMe, getAdminMe } from "../lib/auth/admins";
 import { resolveCaller, SESSION_PREFIX } from "../lib/auth/caller";
 import { refreshSession } from "../lib/auth/sessions";
@@ -167,7 +168,7 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
     locale = caller.locale;
     const t = DASHBOARD_TEXTS[locale];
     const csrf = csrfToken(token);
-    const ctx: Ctx = { db, actor: caller, clubId: caller.clubId, locale, ...site };
+    const ctx: Ctx = { db, actor: caller, clubId: caller.clubId, locale, ...site, notes: {} };
     const signedIn = caller;
     let admin: AdminMe | null = null;
     const can = (needs: Needs) => scopeList(needs).every((scope) => hasScope(signedIn.scopes, scope));
@@ -225,7 +226,17 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
 
     // Every write by a signed-in admin, refused or not, leaves its row (DESIGN.md section 16).
     if (method !== "GET") {
-      await auditWrite(audit, { request, path, status: response.status, started, ip, requestId, clubId: signedIn.clubId, adminId: signedIn.adminId });
+      await auditWrite(audit, {
+        request,
+        path,
+        status: response.status,
+        started,
+        ip,
+        requestId,
+        clubId: signedIn.clubId,
+        adminId: signedIn.adminId,
+        changes: changesColumn(ctx.notes),
+      });
     }
     return response;
   }

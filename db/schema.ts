@@ -259,6 +259,8 @@ export const auditLog = table(
     created_at: text("created_at").notNull(),
     /** The answer's `X-Request-Id` (the client's when it sent a sane one): finds the row of a request a client reports. */
     request_id: text("request_id"),
+    /** JSON `[{field, old, new}]`: the club settings the request changed that are audited by value (the accounting fields, lib/clubs). */
+    changes: text("changes"),
   },
   (t) => [index("audit_log_club_time_idx").on(t.club_id, t.created_at)],
 );
@@ -515,8 +517,14 @@ export const payouts = table(
     /** When it reached the bank (Stripe's `arrival_date`). */
     paid_at: text("paid_at").notNull(),
     created_at: text("created_at").notNull(),
+    /** The bank statement line that shows it arriving (lib/bank/import.ts): one line, one payout. */
+    statement_line_key: text("statement_line_key"),
   },
-  (t) => [uniqueIndex("payouts_club_provider_unique").on(t.club_id, t.provider_payout_id), index("payouts_club_paid_idx").on(t.club_id, t.paid_at)],
+  (t) => [
+    uniqueIndex("payouts_club_provider_unique").on(t.club_id, t.provider_payout_id),
+    index("payouts_club_paid_idx").on(t.club_id, t.paid_at),
+    uniqueIndex("payouts_club_statement_line_unique").on(t.club_id, t.statement_line_key),
+  ],
 );
 
 /**

@@ -9,6 +9,12 @@ import { type Caller, type Needs, requireScope, type Scopes, scopeList, systemCa
 import type { Config, MailConfig, StripeSettings, WalletConfig, WebhookSettings } from "./config";
 import type { Locale } from "./i18n";
 
+/** A setting a request changed, from what to what, kept on the request's audit row (lib/audit). */
+export type AuditChange = { field: string; old: unknown; new: unknown };
+
+/** What a verb adds to its request's audit row: filled by the verb once its change is committed. */
+export type AuditNotes = { changes?: AuditChange[] };
+
 export type Ctx = {
   db: Db;
   actor: Caller;
@@ -23,6 +29,8 @@ export type Ctx = {
   webhooks: WebhookSettings;
   /** Stripe's settings; null: card payments are off (lib/stripe). */
   stripe: StripeSettings | null;
+  /** The request's audit notes (server/ and the dashboard give one per request; the CLI none). */
+  notes?: AuditNotes;
 };
 
 /** The part of a Ctx that comes from the installation's settings rather than the call. */

@@ -22,6 +22,7 @@ import { idempotent, type Keeping } from "./idempotency";
 import { ForeignMcpRequest, foreignMcpRequest } from "./mcp-origin";
 import { createLogger, requestId } from "./log";
 import { getState, setState } from "./state";
+import { changesColumn } from "../lib/audit";
 import { createDashboard, isDashboardPath } from "../dashboard";
 import { mcpResource, PROTECTED_RESOURCE_PATH } from "../lib/oauth/metadata";
 import { oauthMalformedBody } from "./oauth";
@@ -144,7 +145,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
         authorize(match.guard as Guard, seen.caller, match.params);
         request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0));
-        setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id });
+        setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id, notes: {} });
         const ready = request;
         ({ response, keeping } = await idempotent(idempotency, db, ready, seen.caller, (keyed) => {
           const state = getState(ready);
@@ -206,6 +207,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
             mcp_method: getState(request)?.mcpMethod ?? null,
             created_at: new Date().toISOString(),
             request_id: id,
+            changes: changesColumn(getState(request)?.notes),
           },
           seen.caller?.keyId ?? null,
           keeping?.write,

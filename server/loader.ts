@@ -304,6 +304,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
                 wallets: site.wallets,
                 webhooks: site.webhooks,
                 stripe: site.stripe,
+                notes: state?.notes,
               }
             : publicCtx(deps, site, ip, state?.locale ?? DEFAULT_LOCALE);
           if (spec.status) c.set.status = spec.status;

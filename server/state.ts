@@ -3,6 +3,7 @@
 // tool, resource or prompt it named).
 import type { Db } from "../db";
 import type { Caller } from "../lib/access";
+import type { AuditNotes } from "../lib/context";
 import type { Locale } from "../lib/i18n";
 
 export type RequestState = {
@@ -17,6 +18,8 @@ export type RequestState = {
   requestId?: string;
   /** A keyed write's view of the database (lib/idempotency `KeyedWrite`): the caller's Ctx runs on it. */
   db?: Db;
+  /** What the verb adds to the audit row (lib/context AuditNotes). */
+  notes?: AuditNotes;
 };
 
 const states = new WeakMap<Request, RequestState>();

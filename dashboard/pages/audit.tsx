@@ -82,6 +82,9 @@ function Filters(props: { tt: AuditTexts; values: Record<string, string>; proble
   );
 }
 
+/** A setting's value as the audit page shows it: text as is, none as a dash, anything else as JSON. */
+const shown = (v: unknown) => (v === null || v === undefined || v === "" ? "—" : typeof v === "string" ? v : JSON.stringify(v));
+
 async function auditPage(input: PageInput): Promise<Response> {
   const { ctx, locale, t } = input;
   const tt = AUDIT_TEXTS[locale];
@@ -138,6 +141,12 @@ async function auditPage(input: PageInput): Promise<Response> {
                   <span class="muted">{fill(tt.tool, { tool: row.tool })}</span>
                 </Fragment>
               ) : null}
+              {(row.changes ?? []).map((c) => (
+                <Fragment>
+                  <br />
+                  <span class="muted">{fill(tt.changed, { field: c.field, old: shown(c.old), new: shown(c.new) })}</span>
+                </Fragment>
+              ))}
             </Fragment>,
             <span class={`status ${resultClass(row.status)}`}>{row.status}</span>,
             tt.vias[row.via as keyof AuditTexts["vias"]] ?? row.via,

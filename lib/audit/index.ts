@@ -10,8 +10,11 @@ import { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { apiKeys, auditLog, oauthGrants } from "../../db/schema";
 import { verb } from "../context";
-import type { Ctx } from "../context";
+import type { AuditNotes, Ctx } from "../context";
 import { newId } from "../ids";
+
+/** The audit row's `changes` column for a request's notes: JSON, or undefined when it changed nothing audited by value. */
+export const changesColumn = (notes: AuditNotes | undefined): string | undefined => (notes?.changes?.length ? JSON.stringify(notes.changes) : undefined);
 
 /** `last_used_at` is exact to the minute: written at most this often per key. */
 const LAST_USED_EVERY_MS = 60_000;
@@ -142,6 +145,10 @@ export const AuditLogEntry = z
     }),
     created_at: z.string(),
     request_id: z.string().nullable().meta({ description: "The request's `X-Request-Id` (null for rows written before it was recorded)." }),
+    changes: z
+      .array(z.object({ field: z.string(), old: z.unknown(), new: z.unknown() }).meta({ id: "AuditChange" }))
+      .nullable()
+      .meta({ description: "The club's accounting settings (`accounting_*`) the request changed, each with its old and new value; null otherwise." }),
   })
   .meta({ id: "AuditLogEntry" });
 
@@ -171,5 +178,5 @@ export const listAuditLog = verb("access_control:view", async (ctx: Ctx, q: z.in
     .orderBy(desc(auditLog.created_at), desc(auditLog.id))
     .limit(q.limit)
     .offset((q.page - 1) * q.limit);
-  return { total, page: q.page, limit: q.limit, items: rows.map(({ club_id: _, ...r }) => r) };
+  return { total, page: q.page, limit: q.limit, items: rows.map(({ club_id: _, changes, ...r }) => ({ ...r, changes: changes ? JSON.parse(changes) : null })) };
 });

@@ -6,9 +6,10 @@
 // its statement line key (lib/payments/record), so an import cut short, or run again, records
 // nothing twice.
 import { and, eq, inArray, max, sql } from "drizzle-orm";
-import { withinTx } from "../../db";
+import { isUniqueViolation, type Queryable, withinTx } from "../../db";
 import { lockRows } from "../../db/locks";
-import { eventRegistrations, events, invoices, members, payments } from "../../db/schema";
+import { eventRegistrations, events, invoices, members, payments, payouts } from "../../db/schema";
+import { daysApart, matchPayoutLine, PAYOUT_DAYS, type PayoutRow, payoutCandidates, payoutOfLine, recordPayout } from "../books/payouts";
 import { type Ctx, verb } from "../context";
 import { AppError, ValidationFailed } from "../errors";
 import { t as translate } from "../i18n";
@@ -28,7 +29,12 @@ import { readStatement, StatementRefused, type StatementLine } from "./statement
 type Reason = PaymentImportMiss["reason"];
 
 /** What a matched line pays, and how to record it. */
-type Target = { kind: "member"; member: MemberRow } | { kind: "registration"; id: string; event_id: string } | { kind: "invoice"; invoice: InvoiceRow };
+type Target =
+  | { kind: "member"; member: MemberRow }
+  | { kind: "registration"; id: string; event_id: string }
+  | { kind: "invoice"; invoice: InvoiceRow }
+  /** A Stripe payout reaching the bank: the payout recorded (`payout`), else one to record from the line under `id`. */
+  | { kind: "payout"; payout: PayoutRow | null; id: string };
 
 /**
  * What the recording verbs may answer when the state moved since the line was checked: a 409, or
@@ -101,6 +107,14 @@ export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { fi
       const { target } = d;
       const amount = line.amount_cents as number;
       const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
+      if (target.kind === "payout") {
+        const recorded = !target.payout;
+        if (!dryRun) {
+          const reason = await payoutLine(ctx, target, line);
+          if (reason) return missed(seen, reason);
+        }
+        return { matched: { ...seen, amount_cents: amount, payout_id: target.id, payout_recorded: recorded } };
+      }
       if (target.kind === "invoice") {
         try {
           let paid: InvoiceRow;
@@ -146,13 +160,50 @@ export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { fi
   };
 });
 
+/**
+ * Records a payout line in its own transaction: the recorded payout marked as this line's, or
+ * the payout recorded from the line. What another import or `payout.paid` did meanwhile decides:
+ * the line taken already is STATEMENT_LINE_ALREADY_RECORDED, the payout taken by another line
+ * ALREADY_PAID; null when recorded.
+ */
+async function payoutLine(ctx: Ctx, target: Extract<Target, { kind: "payout" }>, line: StatementLine): Promise<Reason | null> {
+  try {
+    return await ctx.db.tx(async (t) => {
+      if (target.payout) return (await matchPayoutLine(t, ctx.clubId, target.payout.id, line.key)) ? null : await takenWhy(t, line.key);
+      const input = { clubId: ctx.clubId, providerPayoutId: target.id, amount: line.amount_cents as number, currency: line.currency as string, key: line.key };
+      if (await recordPayout(t, { ...input, paidAt: `${line.date}T00:00:00.000Z` })) return null;
+      // Recorded meanwhile (payout.paid, another import): this line is its arrival if none is yet.
+      const [row] = await t
+        .select({ id: payouts.id })
+        .from(payouts)
+        .where(and(eq(payouts.club_id, ctx.clubId), eq(payouts.provider_payout_id, target.id)));
+      return row && (await matchPayoutLine(t, ctx.clubId, row.id, line.key)) ? null : await takenWhy(t, line.key);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) return "STATEMENT_LINE_ALREADY_RECORDED";
+    throw err;
+  }
+}
+
+/** Why a payout line could not be recorded: the line is some payout's already, or its payout is another line's. */
+async function takenWhy(t: Queryable, key: string): Promise<Reason> {
+  const [mine] = await t.select({ id: payouts.id }).from(payouts).where(eq(payouts.statement_line_key, key)).limit(1);
+  return mine ? "STATEMENT_LINE_ALREADY_RECORDED" : "ALREADY_PAID";
+}
+
 /** Matched lines recorded at once (their transactions queue on the writer and commit together). */
 const RECORD_BATCH = 100;
 
 type Seen = Omit<PaymentImportMiss, "reason" | "detail" | "expected_cents">;
 
 const targetKey = (target: Target) =>
-  target.kind === "member" ? `m:${target.member.id}` : target.kind === "invoice" ? `i:${target.invoice.id}` : `r:${target.id}`;
+  target.kind === "member"
+    ? `m:${target.member.id}`
+    : target.kind === "invoice"
+      ? `i:${target.invoice.id}`
+      : target.kind === "payout"
+        ? `p:${target.id}`
+        : `r:${target.id}`;
 
 /** The invoice as a payment of `amount` leaves it (what a dry run answers). */
 const afterPayment = (row: InvoiceRow, amount: number): InvoiceRow => {
@@ -185,6 +236,24 @@ async function payInvoice(ctx: Ctx, seen: InvoiceRow, amount: number, origin: { 
       await markMemberPaid(inner, { ...origin, member_id: row.member_id, amount_cents: amount, reason: null, invoice_id: row.id });
       return invoiceRow(t, ctx.clubId, row.id);
     }
+    // A registration's invoice: the completing payment is the confirmation's (once: a registration
+    // confirmed meanwhile is REGISTRATION_NOT_PENDING, listed ALREADY_PAID, nothing recorded).
+    if (row.kind === "event" && row.registration_id && amount >= invoiceLeft(row)) {
+      const [reg] = await t
+        .select({ event_id: eventRegistrations.event_id })
+        .from(eventRegistrations)
+        .where(and(eq(eventRegistrations.club_id, ctx.clubId), eq(eventRegistrations.id, row.registration_id)));
+      if (reg) {
+        await confirmPendingRegistration(inner, {
+          ...origin,
+          event_id: reg.event_id,
+          registration_id: row.registration_id,
+          amount_cents: amount,
+          invoice_id: row.id,
+        });
+        return invoiceRow(t, ctx.clubId, row.id);
+      }
+    }
     const kind = row.kind === "membership" || row.kind === "event" ? row.kind : "other";
     await recordPayment(t, inner, {
       ...originOf(origin),
@@ -192,6 +261,7 @@ async function payInvoice(ctx: Ctx, seen: InvoiceRow, amount: number, origin: { 
       clubId: ctx.clubId,
       kind,
       memberId: row.member_id,
+      registrationId: row.kind === "event" ? row.registration_id : null,
       amount,
       currency: row.currency,
       method: origin.payment_method,
@@ -263,6 +333,21 @@ async function lookUp(ctx: Ctx, lines: StatementLine[]) {
       .where(and(eq(payments.club_id, ctx.clubId), inArray(payments.statement_line_key, keys.slice(i, i + 500))));
     for (const r of rows) if (r.key) recorded.add(r.key);
   }
+  // Payout lines: the payouts they name, and those not yet seen on a line around the file's days.
+  const payoutLines = lines.filter((l) => l.credit && !referenceTarget(l.reference) && payoutOfLine(l));
+  const days = payoutLines
+    .map((l) => l.date)
+    .filter((d): d is string => !!d)
+    .sort();
+  const payoutIds = payoutLines.map((l) => payoutOfLine(l)?.id).filter((id): id is string => !!id);
+  const payoutRows = payoutLines.length ? await payoutCandidates(q, ctx.clubId, payoutIds, days[0] ?? null, days.at(-1) ?? null) : [];
+  for (let i = 0; i < keys.length && payoutLines.length; i += 500) {
+    const rows = await q
+      .select({ key: payouts.statement_line_key })
+      .from(payouts)
+      .where(and(eq(payouts.club_id, ctx.clubId), inArray(payouts.statement_line_key, keys.slice(i, i + 500))));
+    for (const r of rows) if (r.key) recorded.add(r.key);
+  }
   const dues = new Map<string, Awaited<ReturnType<typeof memberDues>>>();
   for (const m of memberRows) dues.set(m.id, await memberDues(q, m));
   return {
@@ -270,9 +355,34 @@ async function lookUp(ctx: Ctx, lines: StatementLine[]) {
     registrations: new Map(registrationRows.map((r) => [r.tail, r])),
     invoices: new Map(invoiceRows.map((r) => [r.reference, r])),
     lastPaid: new Map(lastPaid.map((p) => [p.member_id as string, p.at as string | null])),
+    payouts: payoutRows,
     dues,
     recorded,
   };
+}
+
+/**
+ * A payout line: quoting the payout's id, it is that payout (recorded from the line when Stripe's
+ * `payout.paid` has not recorded it); naming Stripe only, it is the one recorded payout not yet
+ * seen on a line, of the same amount and currency, arriving within PAYOUT_DAYS; none: listed
+ * PAYOUT_NOT_RECORDED, never recorded (a later payout.paid could not tell it is the same).
+ */
+function decidePayout(line: StatementLine, id: string | null, found: Lookups, paidInFile: Set<string>): Decision {
+  if (found.recorded.has(line.key)) return { reason: "STATEMENT_LINE_ALREADY_RECORDED" };
+  if (id) {
+    const row = found.payouts.find((p) => p.provider_payout_id === id) ?? null;
+    if ((row?.statement_line_key && row.statement_line_key !== line.key) || paidInFile.has(`p:${id}`)) return { reason: "ALREADY_PAID" };
+    return { target: { kind: "payout", payout: row, id } };
+  }
+  const row = found.payouts.find(
+    (p) =>
+      !p.statement_line_key &&
+      !paidInFile.has(`p:${p.provider_payout_id}`) &&
+      p.amount_cents === line.amount_cents &&
+      p.currency === line.currency &&
+      daysApart(p.paid_at, line.date as string) <= PAYOUT_DAYS,
+  );
+  return row ? { target: { kind: "payout", payout: row, id: row.provider_payout_id } } : { reason: "PAYOUT_NOT_RECORDED" };
 }
 
 type Decision = { target: Target } | { reason: Reason; params?: Record<string, string | number>; expected?: number };
@@ -281,8 +391,11 @@ type Decision = { target: Target } | { reason: Reason; params?: Record<string, s
 function decide(ctx: Ctx, line: StatementLine, found: Lookups, paidInFile: Set<string>): Decision {
   if (line.problem) return { reason: "LINE_UNREADABLE", params: { problem: line.problem } };
   if (!line.credit) return { reason: "LINE_NOT_CREDIT" };
-  if (!line.reference) return { reason: "REFERENCE_MISSING" };
   const ref = referenceTarget(line.reference);
+  // A Stripe payout (a line quoting no member's, registration's or invoice's reference).
+  const payout = ref ? undefined : payoutOfLine(line);
+  if (payout) return decidePayout(line, payout.id, found, paidInFile);
+  if (!line.reference) return { reason: "REFERENCE_MISSING" };
   if (!ref) return { reason: "REFERENCE_INVALID" };
   if (found.recorded.has(line.key)) return { reason: "STATEMENT_LINE_ALREADY_RECORDED" };
   const amount = line.amount_cents as number;

@@ -25,6 +25,14 @@ export const PaymentImportMatch = z.object({
     .optional()
     .meta({ description: "The invoice after the line: `open` while partly paid, `paid` once covered (a membership invoice renews then, as mark-paid)." }),
   invoice_paid_cents: z.int().optional().meta({ description: "What the invoice has received in all, this line included." }),
+  payout_id: z.string().optional().meta({
+    description:
+      "A Stripe payout reaching the bank (the line quotes its `po_...` id, or names Stripe and matches a recorded payout's amount within 5 days): its id.",
+  }),
+  payout_recorded: z.boolean().optional().meta({
+    description:
+      "With payout_id: true when the payout was recorded from this line (Stripe's payout.paid had not), false when the line was matched to the payout recorded.",
+  }),
   overpaid_cents: z
     .int()
     .optional()
@@ -45,6 +53,7 @@ export const PaymentImportMiss = z.object({
       "ALREADY_PAID",
       "NOT_PAYABLE",
       "STATEMENT_LINE_ALREADY_RECORDED",
+      "PAYOUT_NOT_RECORDED",
     ])
     .meta({ description: "Why the line was not matched (stable code)." }),
   detail: z.string().meta({ description: "The reason in the club's language." }),

@@ -23,6 +23,8 @@ export type StatementLine = {
   /** As written, spaces taken out and upper-cased; "" when none. */
   reference: string;
   counterparty: string | null;
+  /** The line's free text as written (case kept): the reference cell, or camt's unstructured remittance and additional information. A provider's payout is told by it (lib/books/payouts). */
+  text: string;
   /** What makes the line unreadable (a date or amount that is not one), else null. */
   problem: string | null;
   /** The same for the same line of the same statement however often it is read. */
@@ -171,6 +173,7 @@ function readCsv(text: string): Statement {
       credit: signed === null || signed > 0,
       reference,
       counterparty,
+      text: cell(row.cells, "reference"),
       problem: problems.length ? problems.join(", ") : null,
       key: key([date, signed, currency, reference, counterparty]),
     });
@@ -283,6 +286,7 @@ function readCamt(xml: string): Statement {
           credit,
           reference,
           counterparty,
+          text: [...[path(tx, "RmtInf", "Ustrd")].flat().map(text), text(path(tx, "AddtlTxInf")), text(entry.AddtlNtryInf)].filter(Boolean).join(" "),
           problem: problems.length ? problems.join(", ") : null,
           // The bank's own id of the entry (and transaction) when it gives one.
           key:

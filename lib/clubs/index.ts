@@ -8,7 +8,7 @@ import { foldText } from "../../db/text";
 import { type Caller, hasScope, requireScope } from "../access";
 import { queuePassUpdate } from "../passes";
 import { clubFieldShowsOnPass } from "./internal";
-import { type Ctx, verb } from "../context";
+import { type AuditChange, type Ctx, verb } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso } from "../ids";
 import { CLUB_FIELDS, type ClubField, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
@@ -106,7 +106,8 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
   if (fields.some((f) => f.area === "card")) requireScope(ctx.actor, "card:edit");
   if (fields.some((f) => f.area === "finances")) requireScope(ctx.actor, "finances:edit");
 
-  return ctx.db.tx(async (t) => {
+  let changes: AuditChange[] = [];
+  const answer = await ctx.db.tx(async (t) => {
     const [current] = await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1);
     if (!current) throw new NotFound("CLUB_NOT_FOUND");
     const now = nowIso();
@@ -125,6 +126,7 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
     if ("card_custom_link_url" in set) set.card_custom_link_updated_at = now;
     if (onPass.length) await queuePassUpdate(t, ctx.clubId, null, onPass.join(","));
     if (Object.keys(set).length === 0) return toClubAdmin(current, ctx.actor, !!ctx.stripe);
+    changes = (Object.keys(set) as (keyof ClubRow)[]).filter(auditedByValue).map((field) => ({ field, old: current[field] ?? null, new: set[field] }));
     set.updated_at = now;
     const [updated] = await t
       .update(clubs)
@@ -133,7 +135,17 @@ export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate):
       .returning();
     return toClubAdmin(updated, ctx.actor, !!ctx.stripe);
   });
+  // Noted once committed: the request's audit row says what changed from what (issue 28).
+  if (changes.length && ctx.notes) ctx.notes.changes = [...(ctx.notes.changes ?? []), ...changes];
+  return answer;
 });
+
+/**
+ * The settings whose every change the audit row keeps with its old and new value: the chart of
+ * accounts the books are written with. Only those: the log is read with access_control:view,
+ * which may not read the payout account or the fees (finances:view).
+ */
+const auditedByValue = (field: string) => field.startsWith("accounting_");
 
 /** Every club on this installation, for a superadmin's session (GET /api/superadmin/clubs). */
 export async function listAllClubs(db: Db) {

@@ -30,6 +30,8 @@ export type AuditTexts = {
   withKey: string;
   unknownAdmin: string;
   tool: string;
+  /** A setting the request changed: {field}, {old}, {new}. */
+  changed: string;
 };
 
 export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
@@ -59,6 +61,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     withKey: "clé {prefix}…",
     unknownAdmin: "Admin supprimé",
     tool: "outil {tool}",
+    changed: "{field} : {old} → {new}",
   },
   en: {
     intro: "Every request made with an API key, by an AI assistant (MCP) or in this dashboard, newest first.",
@@ -86,6 +89,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     withKey: "key {prefix}…",
     unknownAdmin: "Removed admin",
     tool: "tool {tool}",
+    changed: "{field}: {old} → {new}",
   },
   de: {
     intro: "Jede Anfrage mit einem API-Schlüssel, durch einen KI-Assistenten (MCP) oder in diesem Dashboard, die neueste zuerst.",
@@ -113,6 +117,7 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     withKey: "Schlüssel {prefix}…",
     unknownAdmin: "Entfernter Admin",
     tool: "Werkzeug {tool}",
+    changed: "{field}: {old} → {new}",
   },
   it: {
     intro: "Ogni richiesta fatta con una chiave API, da un assistente IA (MCP) o in questa dashboard, la più recente per prima.",
@@ -140,5 +145,6 @@ export const AUDIT_TEXTS: Record<Locale, AuditTexts> = {
     withKey: "chiave {prefix}…",
     unknownAdmin: "Admin rimosso",
     tool: "strumento {tool}",
+    changed: "{field}: {old} → {new}",
   },
 };

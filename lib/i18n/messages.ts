@@ -321,6 +321,12 @@ export const MESSAGES = {
     de: "Der Mailserver hat die Rechnung abgelehnt: {reason}",
     it: "Il server di posta ha rifiutato la fattura: {reason}",
   },
+  INVOICE_REGISTRATION_KIND: {
+    fr: "Une facture d'inscription est de type « event », sans catégorie de membre.",
+    en: "A registration's invoice is of kind “event”, with no tier.",
+    de: "Eine Rechnung für eine Anmeldung ist vom Typ „event“, ohne Kategorie.",
+    it: "Una fattura d'iscrizione è di tipo «event», senza categoria.",
+  },
   INVOICE_NO_LINE: {
     fr: "Une facture a au moins une ligne (ou tier_id).",
     en: "An invoice has at least one line (or tier_id).",
@@ -1078,6 +1084,12 @@ export const MESSAGES = {
     it: "Il modulo è scaduto o non proviene dalla dashboard: ricarica la pagina e riprova.",
   },
 
+  PAYOUT_NOT_RECORDED: {
+    fr: "Un versement de Stripe sans son numéro (po_…) et qu'aucun versement enregistré du même montant n'explique : il le sera à l'arrivée de l'avis de Stripe (payout.paid), importez alors le relevé à nouveau.",
+    en: "A Stripe payout without its id (po_…) that no recorded payout of the same amount explains: it will be once Stripe's notice (payout.paid) arrives; import the statement again then.",
+    de: "Eine Stripe-Auszahlung ohne ihre Nummer (po_…), die keine erfasste Auszahlung gleichen Betrags erklärt: sie wird erfasst, sobald Stripes Meldung (payout.paid) eintrifft; dann den Auszug erneut importieren.",
+    it: "Un versamento di Stripe senza il suo numero (po_…) che nessun versamento registrato dello stesso importo spiega: lo sarà all'arrivo dell'avviso di Stripe (payout.paid); importare allora di nuovo l'estratto.",
+  },
   STATEMENT_LINE_ALREADY_RECORDED: {
     fr: "Cette ligne du relevé a déjà été enregistrée.",
     en: "This statement line has already been recorded.",

@@ -4,7 +4,7 @@
 // invoice's reference; the PDF is lib/invoices/pdf.ts.
 import { and, count, desc, eq, gte, lt, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { type InvoiceLine, invoiceCounters, invoices, members, tiers } from "../../db/schema";
+import { eventRegistrations, events, type InvoiceLine, invoiceCounters, invoices, members, tiers } from "../../db/schema";
 import { getClubRow } from "../clubs/internal";
 import { type Ctx, verb } from "../context";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
@@ -98,7 +98,33 @@ export const createInvoice = verb("finances:edit", async (ctx: Ctx, input: Invoi
         .limit(1);
       if (!tier) problems.push({ loc: ["body", "tier_id"], code: "TIER_NOT_FOUND" });
     }
-    const lines: InvoiceLine[] = [...(tier ? [{ label: tier.name, amount_cents: tier.price_cents }] : []), ...(input.lines ?? [])];
+    // A registration's invoice (kind `event`): paying it in full confirms the registration
+    // (lib/registrations/admin.ts). The member's own, still awaiting payment; without lines, its
+    // price under the event's title.
+    let registration: { id: string; status: string; amount_cents: number; currency: string; title: string } | undefined;
+    if (input.registration_id) {
+      [registration] = await t
+        .select({
+          id: eventRegistrations.id,
+          status: eventRegistrations.status,
+          amount_cents: eventRegistrations.amount_cents,
+          currency: eventRegistrations.currency,
+          title: events.title,
+        })
+        .from(eventRegistrations)
+        .innerJoin(events, eq(events.id, eventRegistrations.event_id))
+        .where(
+          and(eq(eventRegistrations.club_id, ctx.clubId), eq(eventRegistrations.id, input.registration_id), eq(eventRegistrations.member_id, input.member_id)),
+        )
+        .limit(1);
+      if (!registration) problems.push({ loc: ["body", "registration_id"], code: "REGISTRATION_NOT_FOUND" });
+      else if (registration.status !== "pending")
+        problems.push({ loc: ["body", "registration_id"], code: "REGISTRATION_NOT_PENDING", params: { status: registration.status } });
+      if (input.tier_id) problems.push({ loc: ["body", "tier_id"], code: "INVOICE_REGISTRATION_KIND" });
+      if (input.kind && input.kind !== "event") problems.push({ loc: ["body", "kind"], code: "INVOICE_REGISTRATION_KIND" });
+    }
+    const asked = input.lines ?? (registration ? [{ label: registration.title, amount_cents: registration.amount_cents }] : []);
+    const lines: InvoiceLine[] = [...(tier ? [{ label: tier.name, amount_cents: tier.price_cents }] : []), ...asked];
     const total = lines.reduce((sum, l) => sum + l.amount_cents, 0);
     if (!input.tier_id && !lines.length) problems.push({ loc: ["body", "lines"], code: "INVOICE_NO_LINE" });
     else if ((tier || !input.tier_id) && total <= 0)
@@ -106,7 +132,7 @@ export const createInvoice = verb("finances:edit", async (ctx: Ctx, input: Invoi
     if (dueOn < issuedOn) problems.push({ loc: ["body", "due_on"], code: "DATE_ORDER", params: { field: "due_on", other: "issued_on" } });
     // An id that is not the club's names the refusal (422 MEMBER_NOT_FOUND / TIER_NOT_FOUND, as
     // WEBHOOK_URL_NOT_ALLOWED does): a caller with another club's ids learns "not found", no more.
-    const notFound = problems.find((p) => p.code === "MEMBER_NOT_FOUND" || p.code === "TIER_NOT_FOUND");
+    const notFound = problems.find((p) => p.code === "MEMBER_NOT_FOUND" || p.code === "TIER_NOT_FOUND" || p.code === "REGISTRATION_NOT_FOUND");
     if (problems.length) throw new ValidationFailed(problems, notFound?.code);
 
     const year = Number(issuedOn.slice(0, 4));
@@ -120,10 +146,11 @@ export const createInvoice = verb("finances:edit", async (ctx: Ctx, input: Invoi
         number: invoiceNumber(year, seq),
         member_id: input.member_id,
         tier_id: tier?.id ?? null,
-        kind: input.kind ?? (tier ? "membership" : "other"),
+        registration_id: registration?.id ?? null,
+        kind: registration ? "event" : (input.kind ?? (tier ? "membership" : "other")),
         lines,
         amount_cents: total,
-        currency: tier?.currency ?? club.currency,
+        currency: tier?.currency ?? registration?.currency ?? club.currency,
         issued_on: issuedOn,
         due_on: dueOn,
         status: "open",

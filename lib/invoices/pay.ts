@@ -2,7 +2,7 @@
 // way it came (a statement line, mark-paid, Stripe): `paid_cents` raised, `paid` once covered,
 // `invoice.paid` then. The payment row itself is recorded by lib/payments/record (with its
 // `invoice_id`); renewing a membership is mark-paid's (lib/members), which calls this.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { lockRows } from "../../db/locks";
 import { invoices } from "../../db/schema";
@@ -53,9 +53,34 @@ export async function addInvoicePayment(
   return after;
 }
 
+/**
+ * Inside the transaction recording a refund of `cents` (positive) of a payment on the invoice
+ * `id`: what was paid is lowered (never below 0), and a paid invoice no longer covered is open
+ * again, in one conditional write (no read-then-write: two refunds at once each take their
+ * part). Called once per refund row (lib/payments/record), which the callers record once.
+ */
+export async function refundInvoicePayment(t: Queryable, clubId: string, id: string, cents: number): Promise<void> {
+  const after = sql`${invoices.paid_cents} - ${cents}`;
+  await t
+    .update(invoices)
+    .set({
+      paid_cents: sql`case when ${after} < 0 then 0 else ${after} end`,
+      status: sql`case when ${invoices.status} = 'paid' and ${after} < ${invoices.amount_cents} then 'open' else ${invoices.status} end`,
+      updated_at: nowIso(),
+    })
+    .where(and(eq(invoices.club_id, clubId), eq(invoices.id, id)));
+}
+
 /** The member's oldest open membership invoice, locked (see lockInvoice), or null. */
-export async function oldestOpenMembershipInvoice(t: Queryable, clubId: string, memberId: string): Promise<InvoiceRow | null> {
-  const open = and(eq(invoices.club_id, clubId), eq(invoices.member_id, memberId), eq(invoices.kind, "membership"), eq(invoices.status, "open"));
+export const oldestOpenMembershipInvoice = (t: Queryable, clubId: string, memberId: string) =>
+  oldestOpen(t, clubId, and(eq(invoices.member_id, memberId), eq(invoices.kind, "membership")));
+
+/** The registration's oldest open event invoice, locked (see lockInvoice), or null. */
+export const openRegistrationInvoice = (t: Queryable, clubId: string, registrationId: string) =>
+  oldestOpen(t, clubId, and(eq(invoices.registration_id, registrationId), eq(invoices.kind, "event")));
+
+async function oldestOpen(t: Queryable, clubId: string, which: SQL | undefined): Promise<InvoiceRow | null> {
+  const open = and(eq(invoices.club_id, clubId), which, eq(invoices.status, "open"));
   const [first] = await t.select({ id: invoices.id }).from(invoices).where(open).orderBy(asc(invoices.issued_on), asc(invoices.number)).limit(1);
   if (!first) return null;
   const row = await lockInvoice(t, clubId, first.id);

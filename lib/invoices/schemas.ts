@@ -59,7 +59,11 @@ export const InvoiceCreate = z
     member_id: z.uuid(),
     tier_id: z.uuid().optional().meta({ description: "Invoice this tier's fee (its name and price as the first line, its currency, kind `membership`)." }),
     lines: z.array(InvoiceLine).max(50).optional().meta({ description: "What is asked; with `tier_id`, after the tier's fee. At least one line in all." }),
-    kind: z.enum(INVOICE_KINDS).optional().meta({ description: "Default: `membership` with a tier, else `other`." }),
+    registration_id: z.uuid().optional().meta({
+      description:
+        "An event registration of this member awaiting payment: the invoice is of kind `event` (its lines default to the registration's price under the event's title), and the payment that completes it confirms the registration.",
+    }),
+    kind: z.enum(INVOICE_KINDS).optional().meta({ description: "Default: `event` with a registration, `membership` with a tier, else `other`." }),
     issued_on: day().optional().meta({ description: "Default: today (UTC). Its year is the number's." }),
     due_on: day().optional().meta({ description: "Default: 30 days after `issued_on`; not before it." }),
   })

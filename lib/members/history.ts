@@ -4,7 +4,7 @@
 // rows written before this existed show who did them too (docs/decisions.md, "members' other half").
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
-import { admins, eventRegistrations, events, eventTickets, memberHistory, payments, scans } from "../../db/schema";
+import { admins, eventRegistrations, events, eventTickets, invoices, mailingRecipients, mailings, memberHistory, payments, scans } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { nowIso } from "../ids";
 import { getMemberItem, getMemberRow } from "./internal";
@@ -90,7 +90,7 @@ export const exportMemberData = verb(
 export async function memberDataDocument(q: Queryable, clubId: string, memberId: string): Promise<MemberDataExport> {
   const ctx = { clubId };
   const member = await getMemberItem(q, ctx.clubId, memberId);
-  const [history, pays, regs, scanRows] = await Promise.all([
+  const [history, pays, regs, scanRows, invoiceRows, mailingRows] = await Promise.all([
     historyItems(q, ctx.clubId, member.id),
     q
       .select()
@@ -109,6 +109,17 @@ export async function memberDataDocument(q: Queryable, clubId: string, memberId:
       .from(scans)
       .where(and(eq(scans.club_id, ctx.clubId), eq(scans.member_id, member.id)))
       .orderBy(desc(scans.scanned_at)),
+    q
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.club_id, ctx.clubId), eq(invoices.member_id, member.id)))
+      .orderBy(desc(invoices.created_at)),
+    q
+      .select({ r: mailingRecipients, subject: mailings.subject })
+      .from(mailingRecipients)
+      .innerJoin(mailings, eq(mailings.id, mailingRecipients.mailing_id))
+      .where(and(eq(mailingRecipients.club_id, ctx.clubId), eq(mailingRecipients.member_id, member.id)))
+      .orderBy(desc(mailingRecipients.created_at)),
   ]);
   return {
     exported_at: nowIso(),
@@ -122,6 +133,7 @@ export async function memberDataDocument(q: Queryable, clubId: string, memberId:
       method: p.method,
       source: p.source,
       reason: p.reason,
+      invoice_id: p.invoice_id,
       paid_at: p.paid_at,
     })),
     registrations: regs.map(({ r, event_title, event_starts_at, ticket_name }) => ({
@@ -141,6 +153,33 @@ export async function memberDataDocument(q: Queryable, clubId: string, memberId:
       created_at: r.created_at,
     })),
     scans: scanRows,
+    invoices: invoiceRows.map((i) => ({
+      id: i.id,
+      number: i.number,
+      kind: i.kind,
+      registration_id: i.registration_id,
+      lines: i.lines,
+      amount_cents: i.amount_cents,
+      currency: i.currency,
+      issued_on: i.issued_on,
+      due_on: i.due_on,
+      status: i.status,
+      paid_cents: i.paid_cents,
+      reference: i.reference,
+      dunning_level: i.dunning_level,
+      last_reminded_at: i.last_reminded_at,
+      cancelled_at: i.cancelled_at,
+      created_at: i.created_at,
+    })),
+    mailings: mailingRows.map(({ r, subject }) => ({
+      mailing_id: r.mailing_id,
+      subject,
+      email: r.email,
+      state: r.state,
+      error: r.error,
+      sent_at: r.sent_at,
+      created_at: r.created_at,
+    })),
   };
 }
 

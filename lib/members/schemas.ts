@@ -1,6 +1,7 @@
 // The member's shapes (SPEC "Member", "Member list", "Manual member payload", "Member action
 // payloads"; DESIGN.md section 6). These zod schemas validate requests, document the OpenAPI
 // components and declare the MCP tools' parameters.
+import { InvoiceLine } from "../invoices/schemas";
 import { z } from "zod";
 import { dateTimeOutput, daysFromNow, emailLine, multiLine, oneLine } from "../schema-types";
 
@@ -332,6 +333,7 @@ const ExportPayment = z
     method: z.string(),
     source: z.string(),
     reason: z.string().nullable(),
+    invoice_id: z.string().nullable(),
     paid_at: dateTimeOutput(),
   })
   .meta({ id: "MemberDataExportPayment" });
@@ -359,6 +361,39 @@ const ExportScan = z
   .object({ id: z.uuid(), status: z.string(), scanned_at: dateTimeOutput() })
   .meta({ id: "MemberDataExportScan", description: "A check of the member's card (verify)." });
 
+const ExportInvoice = z
+  .object({
+    id: z.uuid(),
+    number: z.string(),
+    kind: z.string(),
+    registration_id: z.string().nullable(),
+    lines: z.array(InvoiceLine),
+    amount_cents: z.int(),
+    currency: z.string(),
+    issued_on: z.string().meta({ format: "date" }),
+    due_on: z.string().meta({ format: "date" }),
+    status: z.string(),
+    paid_cents: z.int(),
+    reference: z.string(),
+    dunning_level: z.int(),
+    last_reminded_at: dateTimeOutput().nullable(),
+    cancelled_at: dateTimeOutput().nullable(),
+    created_at: dateTimeOutput(),
+  })
+  .meta({ id: "MemberDataExportInvoice" });
+
+const ExportMailing = z
+  .object({
+    mailing_id: z.uuid(),
+    subject: z.string(),
+    email: z.string().meta({ description: "The address it was sent to." }),
+    state: z.string().meta({ description: "`pending`, `sending`, `sent`, `failed`, `bounced` or `skipped_opt_out`." }),
+    error: z.string().nullable(),
+    sent_at: dateTimeOutput().nullable(),
+    created_at: dateTimeOutput(),
+  })
+  .meta({ id: "MemberDataExportMailing", description: "A club mailing addressed to the member, and its delivery." });
+
 export const MemberDataExport = z
   .object({
     exported_at: dateTimeOutput(),
@@ -367,6 +402,8 @@ export const MemberDataExport = z
     payments: z.array(ExportPayment),
     registrations: z.array(ExportRegistration).meta({ description: "The member's event registrations, and those made with their email." }),
     scans: z.array(ExportScan),
+    invoices: z.array(ExportInvoice).meta({ description: "The member's invoices, newest first." }),
+    mailings: z.array(ExportMailing).meta({ description: "The club's mailings addressed to the member, newest first." }),
   })
   .meta({
     id: "MemberDataExport",

@@ -3,6 +3,7 @@
 // `payment.recorded` for the webhooks, and the payer's receipt, all in the caller's transaction.
 // A statement line is recorded once whatever happens: its key is unique per club, checked here
 // and held by the unique index (payments_club_statement_line_unique) should two imports race.
+import { refundInvoicePayment } from "../invoices/pay";
 import { and, eq } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { clubs, payments } from "../../db/schema";
@@ -95,6 +96,8 @@ export async function recordPayment(t: Queryable, site: { db: Db; baseUrl: strin
       invoice_id: input.invoice_id ?? null,
     })
     .returning();
+  // A refund of a payment on an invoice gives the invoice back what it takes (open again if due).
+  if (input.amount < 0 && input.invoice_id) await refundInvoicePayment(t, input.clubId, input.invoice_id, -input.amount);
   await emit(site.db, t, input.clubId, "payment.recorded", () => paymentData(payment));
   await queueReceipt(t, site.baseUrl, club, payment);
   return payment;

@@ -22,6 +22,7 @@ import {
 import type { EventRegistrationItem, RegistrationCancel, RegistrationConfirm, RegistrationCreate } from "../events/schemas";
 import { fillFromWaitlist, statusForPrice } from "../events/waitlist";
 import { newId, nowIso, randomBase62 } from "../ids";
+import { addInvoicePayment, lockInvoice, openRegistrationInvoice } from "../invoices/pay";
 import { getMemberRow } from "../members/internal";
 import { releaseEventPromo } from "../promo";
 import { originOf, type PaymentOrigin, recordPayment } from "../payments/record";
@@ -131,7 +132,8 @@ export const addRegistration = verb(
 
 /**
  * Confirms a pending registration and records the payment received (default: the registration's
- * amount, by bank transfer; 0 records none). Unguarded: `confirmRegistration` (events:edit and
+ * amount, by bank transfer; 0 records none), which pays the invoice it names (`invoice_id`, a
+ * statement line's) else the registration's open event invoice. Unguarded: `confirmRegistration` (events:edit and
  * finances:edit: it records money) and the bank statement import (finances:edit) call it. 409:
  * not pending (REGISTRATION_NOT_PENDING), a cancelled event, a statement line recorded before.
  * 404: not this club's.
@@ -144,7 +146,13 @@ export async function confirmPendingRegistration(ctx: Ctx, input: RegistrationCo
     if (r.status !== "pending") throw new Conflict("REGISTRATION_NOT_PENDING", { status: r.status });
     const now = nowIso();
     const amount = input.amount_cents ?? r.amount_cents;
-    if (amount > 0) await recordRegistrationPayment(t, ctx, r, amount, input.payment_method ?? "bank_transfer", null, input);
+    // The invoice the payment names (a statement line's), else the registration's open event
+    // invoice: paid with this payment (DESIGN.md section 20), as mark-paid settles a membership's.
+    const invoice =
+      amount > 0 ? (input.invoice_id ? await lockInvoice(t, ctx.clubId, input.invoice_id) : await openRegistrationInvoice(t, ctx.clubId, r.id)) : null;
+    if (amount > 0)
+      await recordRegistrationPayment(t, ctx, r, amount, input.payment_method ?? "bank_transfer", null, { ...input, invoice_id: invoice?.id ?? null });
+    if (invoice) await addInvoicePayment(t, ctx, invoice, amount, { settle: true });
     const [row] = await t
       .update(eventRegistrations)
       .set({ status: "confirmed", updated_at: now })
@@ -178,7 +186,16 @@ export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: Re
     if (input.refund_cents != null) {
       const paid = await paidFor(t, ctx.clubId, r.id);
       if (input.refund_cents > paid.paid) throw new Conflict("REFUND_EXCEEDS_PAID", { refund: input.refund_cents, paid: paid.paid });
-      await recordRegistrationPayment(t, ctx, r, -input.refund_cents, paid.method ?? "bank_transfer", input.reason ?? null);
+      // Against the registration's invoice when its payments paid one (paid_cents lowered there).
+      const [onInvoice] = await t
+        .select({ invoice_id: payments.invoice_id })
+        .from(payments)
+        .where(and(eq(payments.club_id, ctx.clubId), eq(payments.registration_id, r.id), sql`${payments.invoice_id} is not null`))
+        .orderBy(desc(payments.created_at))
+        .limit(1);
+      await recordRegistrationPayment(t, ctx, r, -input.refund_cents, paid.method ?? "bank_transfer", input.reason ?? null, {
+        invoice_id: onInvoice?.invoice_id,
+      });
     }
     const [row] = await t
       .update(eventRegistrations)

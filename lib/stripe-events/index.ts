@@ -277,7 +277,8 @@ async function chargeRefunded(db: Db, charge: Stripe.Charge): Promise<Plan> {
         const who = { memberId: paid.member_id, registrationId: paid.registration_id };
         return flagPayment(t, ctx, { clubId: ctx.clubId, event, purpose: "refund", ...who, paid: money, expected: left, providerPaymentId: intent });
       }
-      const refund = { source: "provider", provider_fee_cents: 0, provider_payment_id: intent } as const;
+      // Against the invoice the payment paid, if any (its paid_cents lowered: lib/invoices/pay.ts).
+      const refund = { source: "provider", provider_fee_cents: 0, provider_payment_id: intent, invoice_id: paid.invoice_id } as const;
       if (paid.member_id && paid.kind === "membership") {
         await recordMemberRefund(ctx, {
           member_id: paid.member_id,
@@ -312,9 +313,12 @@ async function payoutPaid(db: Db, stripe: StripeSettings, payout: Stripe.Payout)
     outcome: "payout recorded",
     effect: async (ctx) => {
       const t = await txOf(ctx);
+      let made = 0;
       for (const clubId of clubIds) {
-        await recordPayout(t, { clubId, providerPayoutId: payout.id, amount: shares.get(clubId) as number, currency: payout.currency, paidAt });
+        if (await recordPayout(t, { clubId, providerPayoutId: payout.id, amount: shares.get(clubId) as number, currency: payout.currency, paidAt })) made++;
       }
+      // Recorded before from the club's bank statement line quoting it (lib/bank/import.ts): kept, not booked twice.
+      if (!made) return "payout already recorded from a bank statement";
       return clubIds.length > 1 ? `payout recorded for ${clubIds.length} clubs` : "payout recorded";
     },
   };

@@ -2,7 +2,7 @@
 // then its baseline, the order alternating per round), prints the Markdown summary and writes the
 // whole report to docs/benchmarks.md. Not part of `bun test`.
 //
-// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks, invoices, journal, mailings ("members" selects both
+// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks, invoices, journal, mailings, camt054 ("members" selects both
 // member lists). With names, nothing is written unless BENCH_OUTPUT is set.
 //
 // Environment: BENCH_SECONDS (5) per measured run, BENCH_WARMUP_SECONDS (1), BENCH_ROUNDS (3),
@@ -13,6 +13,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { authMe } from "./auth-me";
+import { camt054Bench } from "./camt054";
 import { checkin } from "./checkin";
 import { dashboardBench } from "./dashboard";
 import { BENCH_RATE_LIMIT, type Benchmark, type ConfigName, type Measurement, ROOT } from "./common";
@@ -44,6 +45,7 @@ const ALL: Benchmark[] = [
   invoicesBench,
   journalBench,
   mailingsBench,
+  camt054Bench,
 ];
 
 const log = (line: string) => console.error(line);

@@ -201,6 +201,13 @@ describe("finances and accounting", () => {
       .from(auditLog)
       .where(and(eq(auditLog.club_id, t.env.clubId), eq(auditLog.path, "/admin/settings/finances")));
     expect(audit.map((a) => [a.via, a.status])).toContainEqual(["dashboard", 303]);
+    // Each accounting field changed, with its old and new value; the dunning fields are not kept by value.
+    const changed = JSON.parse(audit.find((a) => a.status === 303)?.changes ?? "[]") as { field: string; old: unknown; new: unknown }[];
+    expect(changed).toContainEqual({ field: "accounting_account_revenue", old: "3100", new: "3000" });
+    expect(changed).toContainEqual({ field: "accounting_journal", old: expect.anything(), new: "CO" });
+    expect(changed.every((c) => c.field.startsWith("accounting_"))).toBe(true);
+    const page = await t.owner.request("GET", "/admin/audit?via=dashboard");
+    expect(page.text).toContain("accounting_account_revenue : 3100 → 3000");
     // Unticked boxes are false, an empty day list sends no reminder, an empty journal code is empty.
     const off = await t.owner.post(
       "/admin/settings/finances",

@@ -101,6 +101,42 @@ describe("audit log", () => {
     expect((await env.call("GET", `/api/clubs/${env.clubId}/audit-log?via=smtp`, { key })).status).toBe(422);
   });
 
+  it("a change of the club's accounting fields is kept with each field's old and new value, over HTTP and MCP; other fields and no change are not", async () => {
+    const key = await env.makeKey({ access_control: "view", page: "edit", finances: "edit" });
+    const prefix = key.slice(0, 12);
+    const club = `/api/clubs/${env.clubId}`;
+    const before = (await env.call("GET", club, { key })).body;
+    const put = await env.call("PUT", club, {
+      key,
+      body: { accounting_account_bank: "1010", accounting_account_bank_name: "Banque cantonale", name: before.name },
+    });
+    expect(put.status).toBe(200);
+    // The same again: nothing changes, nothing is kept by value.
+    await env.call("PUT", club, { key, body: { accounting_account_bank: "1010" } });
+    const client = await mcpClient(env, key);
+    expect((await callTool(client, "update_club", { accounting_journal: "BK" })).isError).toBe(false);
+    await client.close();
+    await env.app.audit.drain();
+    const rows = (await env.call("GET", `/api/clubs/${env.clubId}/audit-log?key_prefix=${prefix}&limit=100`, { key })).body.items as {
+      method: string;
+      via: string;
+      tool: string | null;
+      changes: unknown;
+    }[];
+    const puts = rows.filter((r) => r.method === "PUT");
+    expect(puts.map((r) => r.changes)).toEqual([
+      null,
+      [
+        { field: "accounting_account_bank", old: before.accounting_account_bank, new: "1010" },
+        { field: "accounting_account_bank_name", old: before.accounting_account_bank_name, new: "Banque cantonale" },
+      ],
+    ]);
+    expect(rows.find((r) => r.tool === "update_club")?.changes).toEqual([{ field: "accounting_journal", old: before.accounting_journal, new: "BK" }]);
+    // Stored as JSON on the request's one row.
+    const stored = await env.db.read.select().from(auditLog).where(eq(auditLog.key_prefix, prefix));
+    expect(stored.filter((r) => r.changes !== null)).toHaveLength(2);
+  });
+
   it("path filter: % and _ in the filter are taken literally, not as wildcards, nor dropped", async () => {
     const key = await env.makeKey({ access_control: "view" });
     const prefix = key.slice(0, 12);

@@ -3,7 +3,7 @@
 // and the journal books it from passage to bank, so that passage is back at 0 once the payouts
 // cover the card payments. Against the local stand-in for Stripe (test/stripe-fake.ts).
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { clubs, payouts, stripeEvents } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
 import { type FakeStripe, fakeStripe, type Json } from "../stripe-fake";
@@ -116,5 +116,90 @@ describe("payout.paid", () => {
     expect(res.body.outcome).toBe("ignored: no payment of this service in the payout");
     expect((await env.db.read.select().from(payouts)).length).toBe(before);
     expect((await send(event)).body.outcome).toBe("payout recorded");
+  });
+});
+
+describe("a payout on the club's bank statement", () => {
+  const importCsv = (csv: string, key = env.key, clubId = env.clubId) =>
+    env.call("POST", `/api/clubs/${clubId}/payments/import`, { key, rawBody: csv, headers: { "content-type": "text/csv" } });
+  const csvLine = (cents: number, reference: string, counterparty = "Stripe Payments Europe") =>
+    `date,amount,currency,reference,counterparty\n${today()},${(cents / 100).toFixed(2)},CHF,${reference},${counterparty}\n`;
+  const payoutRow = async (id: string) => (await env.db.read.select().from(payouts).where(eq(payouts.provider_payout_id, id)))[0];
+
+  it("naming Stripe only, it is matched to the payout payout.paid recorded (same amount, within 5 days), once; booked once", async () => {
+    // The payouts of the tests above, of the same amount, seen on an earlier statement.
+    await env.db.tx((t) => t.update(payouts).set({ statement_line_key: sql`'earlier:' || ${payouts.id}` }));
+    const club = await cardClub(env.clubId, env.key);
+    const event = stripe.payout([await paidByCard(club)]);
+    expect((await send(event)).body.outcome).toBe("payout recorded");
+    const po = event.data.object.id as string;
+    const row = await payoutRow(po);
+    const res = await importCsv(csvLine(row.amount_cents, "STRIPE"));
+    expect(res.status).toBe(200);
+    expect(res.body.matched).toEqual([expect.objectContaining({ amount_cents: row.amount_cents, payout_id: po, payout_recorded: false })]);
+    expect((await payoutRow(po)).statement_line_key).not.toBeNull();
+    const again = await importCsv(csvLine(row.amount_cents, "STRIPE"));
+    expect(again.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["STATEMENT_LINE_ALREADY_RECORDED"]);
+    const journal = await balances(club.clubId, club.key);
+    expect(journal.lines.filter((l) => l.doc === po)).toHaveLength(1);
+  });
+
+  it("quoting the payout's id before payout.paid arrives, it records the payout; payout.paid then adds none", async () => {
+    const club = await cardClub(env.clubId, env.key);
+    const event = stripe.payout([await paidByCard(club)]);
+    const po = event.data.object.id as string;
+    const amount = event.data.object.amount as number;
+    const dry = await env.call("POST", `/api/clubs/${env.clubId}/payments/import?dry_run=true`, {
+      rawBody: csvLine(amount, `Payout ${po}`),
+      headers: { "content-type": "text/csv" },
+    });
+    expect(dry.body.matched).toEqual([expect.objectContaining({ payout_id: po, payout_recorded: true })]);
+    expect(await payoutRow(po)).toBeUndefined();
+    const res = await importCsv(csvLine(amount, `Payout ${po}`));
+    expect(res.body.matched).toEqual([expect.objectContaining({ payout_id: po, payout_recorded: true, amount_cents: amount })]);
+    expect(await payoutRow(po)).toMatchObject({ club_id: env.clubId, amount_cents: amount, currency: "CHF" });
+    expect((await send(event)).body.outcome).toBe("payout already recorded from a bank statement");
+    expect(await env.db.read.select().from(payouts).where(eq(payouts.provider_payout_id, po))).toHaveLength(1);
+    // A second line quoting the same payout (another day's booking): not a second payout.
+    const twice = await importCsv(`date,amount,currency,reference\n2020-01-02,${(amount / 100).toFixed(2)},CHF,${po}\n`);
+    expect(twice.body.unmatched.map((u: { reason: string }) => u.reason)).toEqual(["ALREADY_PAID"]);
+    const journal = await balances(club.clubId, club.key);
+    expect(journal.lines.filter((l) => l.doc === po)).toHaveLength(1);
+  });
+
+  it("naming Stripe with no payout recorded to explain it: listed PAYOUT_NOT_RECORDED, nothing recorded", async () => {
+    const before = (await env.db.read.select().from(payouts)).length;
+    const res = await importCsv(csvLine(123456, "STRIPE TRANSFER"));
+    expect(res.body.matched).toEqual([]);
+    expect(res.body.unmatched).toEqual([expect.objectContaining({ reason: "PAYOUT_NOT_RECORDED", amount_cents: 123456 })]);
+    expect((await env.db.read.select().from(payouts)).length).toBe(before);
+  });
+
+  it("camt.053: the payout id in the unstructured remittance (case kept) records it", async () => {
+    const club = await cardClub(env.clubId, env.key);
+    const event = stripe.payout([await paidByCard(club)]);
+    const po = event.data.object.id as string;
+    const amount = ((event.data.object.amount as number) / 100).toFixed(2);
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><GrpHdr><MsgId>S1</MsgId><CreDtTm>${today()}T06:00:00</CreDtTm></GrpHdr>
+<Stmt><Id>S1</Id><Acct><Id><IBAN>CH9300762011623852957</IBAN></Id></Acct>
+<Ntry><Amt Ccy="CHF">${amount}</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>${today()}</Dt></BookgDt><AcctSvcrRef>PO-${po}</AcctSvcrRef>
+<NtryDtls><TxDtls><RltdPties><Dbtr><Pty><Nm>STRIPE PAYMENTS EUROPE LTD</Nm></Pty></Dbtr></RltdPties><RmtInf><Ustrd>STRIPE ${po}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>
+</Stmt></BkToCstmrStmt></Document>`;
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/payments/import`, { rawBody: xml, headers: { "content-type": "application/xml" } });
+    expect(res.status).toBe(200);
+    expect(res.body.matched).toEqual([expect.objectContaining({ payout_id: po, payout_recorded: true })]);
+    expect(await payoutRow(po)).toMatchObject({ amount_cents: event.data.object.amount });
+  });
+
+  it("three imports of one statement at once record the payout once", async () => {
+    const club = await cardClub(env.clubId, env.key);
+    const event = stripe.payout([await paidByCard(club)]);
+    const po = event.data.object.id as string;
+    const csv = csvLine(event.data.object.amount, po, "STRIPE");
+    const answers = await Promise.all([importCsv(csv), importCsv(csv), importCsv(csv)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(answers.flatMap((a) => a.body.matched)).toHaveLength(1);
+    expect(await env.db.read.select().from(payouts).where(eq(payouts.provider_payout_id, po))).toHaveLength(1);
   });
 });

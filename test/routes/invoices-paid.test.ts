@@ -5,7 +5,8 @@
 // read back from the database.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { clubs, invoices, payments } from "../../db/schema";
+import { clubs, eventRegistrations, invoices, payments } from "../../db/schema";
+import { createEventVia } from "../events-fixtures";
 import { invoiceReference, qrReference } from "../../lib/payments/reference";
 import { camt054 } from "../fixtures/camt054";
 import { setup, type TestEnv } from "../helpers";
@@ -283,5 +284,99 @@ describe("mark-paid settles the member's oldest open membership invoice", () => 
     expect((await env.call("POST", `/api/clubs/${env.clubId}/members/${alone.id}/actions/mark-paid`, { body: { amount_cents: 8000 } })).status).toBe(200);
     const hers = await env.db.read.select().from(payments).where(eq(payments.member_id, alone.id));
     expect(hers.map((p) => p.invoice_id)).toEqual([null]);
+  });
+});
+
+describe("a registration's invoice (kind event)", () => {
+  /** A member's pending registration at 30.00 (CHF), and its invoice. */
+  async function pendingTicket(title: string) {
+    const m = await seedMember(env);
+    const event = await createEventVia(env, { title, currency: "CHF", tickets: [{ name: "Entry", member_price_cents: 3000, non_member_price_cents: 3000 }] });
+    const reg = await env.call("POST", `/api/clubs/${env.clubId}/events/${event.id}/registrations`, {
+      body: { ticket_id: event.tickets[0].id, member_id: m.id, first_name: "Luca", last_name: "Bernasconi" },
+    });
+    expect(reg.body).toMatchObject({ status: "pending", amount_cents: 3000 });
+    return { m, event, reg: reg.body as { id: string } };
+  }
+  const regRow = async (id: string) => (await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.id, id)))[0];
+
+  it("is made from the registration (its price under the event's title); paid in full by a statement line, it confirms the registration once", async () => {
+    const { m, event, reg } = await pendingTicket("Summer party");
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: m.id, registration_id: reg.id } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      kind: "event",
+      registration_id: reg.id,
+      amount_cents: 3000,
+      currency: "CHF",
+      lines: [{ label: "Summer party", amount_cents: 3000 }],
+    });
+    const inv = res.body as { id: string; reference: string; number: string };
+    await withEndpoint(env, ["registration.confirmed", "invoice.paid"], async (sent) => {
+      // A part: the invoice open, the registration still pending, the payment is the registration's.
+      const part = await importCsv(csvOf(["10.00", inv.reference]));
+      expect(part.body.matched[0]).toMatchObject({ invoice_id: inv.id, invoice_status: "open", invoice_paid_cents: 1000 });
+      expect((await regRow(reg.id)).status).toBe("pending");
+      const rest = await importCsv(`date,amount,currency,reference\n${todayUtc()},20.00,CHF,${inv.reference}\n`);
+      expect(rest.body.matched[0]).toMatchObject({ invoice_id: inv.id, invoice_status: "paid", invoice_paid_cents: 3000 });
+      expect((await regRow(reg.id)).status).toBe("confirmed");
+      expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 3000 });
+      const rows = await paymentsFor(inv.id);
+      expect(rows.map((p) => [p.amount_cents, p.kind, p.registration_id]).sort()).toEqual([
+        [1000, "event", reg.id],
+        [2000, "event", reg.id],
+      ]);
+      // The same file again, and another line on the paid invoice: nothing more.
+      await importCsv(`date,amount,currency,reference\n${todayUtc()},20.00,CHF,${inv.reference}\n`);
+      const late = await importCsv(`date,amount,currency,reference\n${addDays(todayUtc(), -5)},30.00,CHF,${inv.reference}\n`);
+      expect(late.body.unmatched[0].reason).toBe("ALREADY_PAID");
+      expect(await paymentsFor(inv.id)).toHaveLength(2);
+      const types = (await sent()).map((d) => [d.type, JSON.parse(d.payload).data.status]);
+      expect(types.sort()).toEqual([
+        ["invoice.paid", "paid"],
+        ["registration.confirmed", "confirmed"],
+      ]);
+    });
+    expect(event.id).toBeTruthy();
+  });
+
+  it("confirming the registration by hand settles its open invoice with that payment", async () => {
+    const { m, event, reg } = await pendingTicket("Autumn walk");
+    const inv = (await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: m.id, registration_id: reg.id } })).body;
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/events/${event.id}/registrations/${reg.id}/actions/confirm`, { body: {} });
+    expect(res.status).toBe(200);
+    expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 3000 });
+    expect((await paymentsFor(inv.id)).map((p) => [p.amount_cents, p.registration_id])).toEqual([[3000, reg.id]]);
+  });
+
+  it("a cancellation's refund lowers the invoice it paid: open again, then it may be cancelled", async () => {
+    const { m, event, reg } = await pendingTicket("Spring fair");
+    const inv = (await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: m.id, registration_id: reg.id } })).body;
+    await importCsv(`date,amount,currency,reference\n${todayUtc()},30.00,CHF,${inv.reference}\n`);
+    expect(await rowOf(inv.id)).toMatchObject({ status: "paid", paid_cents: 3000 });
+    expect((await env.call("POST", `/api/clubs/${env.clubId}/invoices/${inv.id}/actions/cancel`)).status).toBe(409);
+    const path = `/api/clubs/${env.clubId}/events/${event.id}/registrations/${reg.id}/actions/cancel`;
+    expect((await env.call("POST", path, { body: { refund_cents: 1000 } })).status).toBe(200);
+    expect((await env.call("POST", path, { body: { refund_cents: 1000 } })).status).toBe(409);
+    expect(await rowOf(inv.id)).toMatchObject({ status: "open", paid_cents: 2000 });
+    expect((await paymentsFor(inv.id)).map((p) => p.amount_cents).sort()).toEqual([-1000, 3000]);
+    expect((await env.call("POST", `/api/clubs/${env.clubId}/invoices/${inv.id}/actions/cancel`)).status).toBe(409);
+  });
+
+  it("refuses another member's registration, a confirmed one, and a tier or another kind beside it (422 naming the field)", async () => {
+    const { m, reg } = await pendingTicket("Winter gala");
+    const stranger = await seedMember(env);
+    const foreign = await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: stranger.id, registration_id: reg.id } });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.code).toBe("REGISTRATION_NOT_FOUND");
+    expect(foreign.body.detail[0].loc).toEqual(["body", "registration_id"]);
+    const kind = await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: m.id, registration_id: reg.id, kind: "other" } });
+    expect(kind.status).toBe(422);
+    expect(kind.body.detail.map((d: { loc: string[] }) => d.loc.join("."))).toEqual(["body.kind"]);
+    await env.db.tx((t) => t.update(eventRegistrations).set({ status: "confirmed" }).where(eq(eventRegistrations.id, reg.id)));
+    const done = await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: m.id, registration_id: reg.id } });
+    expect(done.status).toBe(422);
+    expect(done.body.detail[0]).toMatchObject({ loc: ["body", "registration_id"], type: "registration_not_pending" });
+    expect(await env.db.read.select().from(invoices).where(eq(invoices.registration_id, reg.id))).toHaveLength(0);
   });
 });

@@ -230,10 +230,16 @@ describe("the member's page (JSON)", () => {
 
   it("gives the member their data (the art. 15 document)", async () => {
     const m = await seedMember(env, { first_name: "Data" });
+    const inv = await env.call("POST", `/api/clubs/${env.clubId}/invoices`, {
+      body: { member_id: m.id, lines: [{ label: "Cotisation", amount_cents: 4000 }] },
+    });
     const res = await page("GET", pageTokenOf(m), "/data-export");
     expect(res.status).toBe(200);
     expect(res.body.member).toMatchObject({ id: m.id, first_name: "Data" });
     expect(Array.isArray(res.body.history)).toBe(true);
+    // Their invoices too, and the mailings addressed to them (none yet).
+    expect(res.body.invoices.map((i: { id: string; number: string }) => [i.id, i.number])).toEqual([[inv.body.id, inv.body.number]]);
+    expect(res.body.mailings).toEqual([]);
   });
 
   it("records an erasure request the admin sees in the item and the list filter", async () => {

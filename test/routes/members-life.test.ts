@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { and, eq } from "drizzle-orm";
-import { appleRegistrations, checkIns, eventRegistrations, jobs, memberHistory, members, payments, scans } from "../../db/schema";
+import { appleRegistrations, checkIns, eventRegistrations, jobs, mailingRecipients, mailings, memberHistory, members, payments, scans } from "../../db/schema";
 import { newId, nowIso } from "../../lib/ids";
 import { authCases } from "../auth-cases";
 import { createEventVia, insertPayment, insertTier } from "../events-fixtures";
@@ -246,6 +246,60 @@ describe("GET .../members/:member_id/data-export", () => {
     expect(res.body.registrations[0].event_title).toBe(event.title);
     expect(res.body.scans).toHaveLength(1);
     expect(res.body.scans[0].status).toBe("active");
+  });
+
+  it("holds the member's invoices and the mailings addressed to them (not another member's)", async () => {
+    const m = await seedMember(env, { first_name: "Ines" });
+    const other = await seedMember(env);
+    const inv = await env.call("POST", "/api/clubs/" + env.clubId + "/invoices", {
+      body: { member_id: m.id, lines: [{ label: "Cotisation", amount_cents: 4000 }] },
+    });
+    await env.call("POST", "/api/clubs/" + env.clubId + "/invoices", { body: { member_id: other.id, lines: [{ label: "Autre", amount_cents: 1000 }] } });
+    const now = nowIso();
+    const mailingId = newId();
+    await env.db.tx(async (t) => {
+      await t.insert(mailings).values({
+        id: mailingId,
+        club_id: env.clubId,
+        subject: "Assemblée générale",
+        body_markdown: "Hello",
+        audience: {},
+        status: "sent",
+        created_at: now,
+        updated_at: now,
+        sent_at: now,
+      });
+      for (const [who, email] of [
+        [m.id, m.email],
+        [other.id, other.email],
+      ] as const)
+        await t.insert(mailingRecipients).values({
+          id: newId(),
+          club_id: env.clubId,
+          mailing_id: mailingId,
+          member_id: who,
+          email: email as string,
+          state: "sent",
+          unsubscribe_token: newId(),
+          created_at: now,
+          sent_at: now,
+        });
+    });
+    const res = await env.call("GET", `${one(m.id)}/data-export`);
+    expect(res.status).toBe(200);
+    expect(res.body.invoices).toEqual([
+      expect.objectContaining({
+        id: inv.body.id,
+        number: inv.body.number,
+        amount_cents: 4000,
+        status: "open",
+        reference: inv.body.reference,
+        lines: [{ label: "Cotisation", amount_cents: 4000 }],
+      }),
+    ]);
+    expect(res.body.mailings).toEqual([
+      { mailing_id: mailingId, subject: "Assemblée générale", email: m.email, state: "sent", error: null, sent_at: now, created_at: now },
+    ]);
   });
 });
 

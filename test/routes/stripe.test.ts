@@ -407,6 +407,38 @@ describe("renewal from the member's page and refunds", () => {
     expect(after.membership_end > m.membership_end).toBe(true);
   });
 
+  it("a refund of the payment that paid an invoice lowers its paid_cents once (also when the event comes twice); paid, it reopens, and only then it may be cancelled", async () => {
+    const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
+    const made = await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: m.id, tier_id: tierId } });
+    const res = await env.call("POST", `/api/public/manage/${pageTokenOf(m)}/renew`, { key: null, body: { payment_method: "stripe" } });
+    const paid = stripe.pay(stripe.sessionOf(res.body.checkout_url).id);
+    await send(paid);
+    const invoiceRow = async () => (await env.db.read.select().from(invoices).where(eq(invoices.id, made.body.id)))[0];
+    expect(await invoiceRow()).toMatchObject({ status: "paid", paid_cents: 5000 });
+    const cancel = () => env.call("POST", `/api/clubs/${env.clubId}/invoices/${made.body.id}/actions/cancel`);
+    expect((await cancel()).status).toBe(409);
+    const intent = paid.data.object.payment_intent;
+    const part = stripe.refund(intent, 1000);
+    expect((await send(part)).body.outcome).toBe("refund recorded");
+    expect((await send(part)).body.outcome).toBe("duplicate");
+    expect(await invoiceRow()).toMatchObject({ status: "open", paid_cents: 4000 });
+    expect((await cancel()).status).toBe(409);
+    // The rest, then a second event with the same running total: counted once.
+    const rest = stripe.refund(intent);
+    expect((await send(rest)).body.outcome).toBe("refund recorded");
+    expect((await send({ ...rest, id: `${rest.id}_again` })).body.outcome).toBe("ignored: refund already recorded");
+    expect(await invoiceRow()).toMatchObject({ status: "open", paid_cents: 0 });
+    const rows = await paymentsOf(env, m.id);
+    expect(rows.map((p) => [p.amount_cents, p.invoice_id]).sort()).toEqual([
+      [-1000, made.body.id],
+      [-4000, made.body.id],
+      [5000, made.body.id],
+    ]);
+    const cancelled = await cancel();
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.status).toBe("cancelled");
+  });
+
   it("a member who joined and has not paid yet pays what they owe (their discounts kept), not the tier's price", async () => {
     const m = await seedMember(env, {
       tier_id: tierId,
