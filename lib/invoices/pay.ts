@@ -2,7 +2,7 @@
 // way it came (a statement line, mark-paid, Stripe): `paid_cents` raised, `paid` once covered,
 // `invoice.paid` then. The payment row itself is recorded by lib/payments/record (with its
 // `invoice_id`); renewing a membership is mark-paid's (lib/members), which calls this.
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { lockRows } from "../../db/locks";
 import { invoices } from "../../db/schema";
@@ -51,24 +51,6 @@ export async function addInvoicePayment(
     .returning();
   if (paid) await emit(site.db, t, row.club_id, "invoice.paid", () => toInvoice(after, site.baseUrl));
   return after;
-}
-
-/**
- * Inside the transaction recording a refund of `cents` (positive) of a payment on the invoice
- * `id`: what was paid is lowered (never below 0), and a paid invoice no longer covered is open
- * again, in one conditional write (no read-then-write: two refunds at once each take their
- * part). Called once per refund row (lib/payments/record), which the callers record once.
- */
-export async function refundInvoicePayment(t: Queryable, clubId: string, id: string, cents: number): Promise<void> {
-  const after = sql`${invoices.paid_cents} - ${cents}`;
-  await t
-    .update(invoices)
-    .set({
-      paid_cents: sql`case when ${after} < 0 then 0 else ${after} end`,
-      status: sql`case when ${invoices.status} = 'paid' and ${after} < ${invoices.amount_cents} then 'open' else ${invoices.status} end`,
-      updated_at: nowIso(),
-    })
-    .where(and(eq(invoices.club_id, clubId), eq(invoices.id, id)));
 }
 
 /** The member's oldest open membership invoice, locked (see lockInvoice), or null. */

@@ -3,10 +3,9 @@
 // `payment.recorded` for the webhooks, and the payer's receipt, all in the caller's transaction.
 // A statement line is recorded once whatever happens: its key is unique per club, checked here
 // and held by the unique index (payments_club_statement_line_unique) should two imports race.
-import { refundInvoicePayment } from "../invoices/pay";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
-import { clubs, payments } from "../../db/schema";
+import { clubs, invoices, payments } from "../../db/schema";
 import { Conflict } from "../errors";
 import { newId, nowIso } from "../ids";
 import { paymentData } from "../webhooks/data";
@@ -101,4 +100,23 @@ export async function recordPayment(t: Queryable, site: { db: Db; baseUrl: strin
   await emit(site.db, t, input.clubId, "payment.recorded", () => paymentData(payment));
   await queueReceipt(t, site.baseUrl, club, payment);
   return payment;
+}
+
+/**
+ * Inside the transaction recording a refund of `cents` (positive) of a payment on the invoice
+ * `id`: what was paid is lowered (never below 0), and a paid invoice no longer covered is open
+ * again, in one conditional write (no read-then-write: two refunds at once each take their
+ * part). Called once per refund row, which the callers record once. Here, not in lib/invoices: that
+ * area builds on this one (references), so this one writes the invoices row itself.
+ */
+async function refundInvoicePayment(t: Queryable, clubId: string, id: string, cents: number): Promise<void> {
+  const after = sql`${invoices.paid_cents} - ${cents}`;
+  await t
+    .update(invoices)
+    .set({
+      paid_cents: sql`case when ${after} < 0 then 0 else ${after} end`,
+      status: sql`case when ${invoices.status} = 'paid' and ${after} < ${invoices.amount_cents} then 'open' else ${invoices.status} end`,
+      updated_at: nowIso(),
+    })
+    .where(and(eq(invoices.club_id, clubId), eq(invoices.id, id)));
 }
