@@ -1,0 +1,117 @@
+// Long tools as MCP tasks (2025-11-25's tasks, raw JSON-RPC as a client speaks it): a call asking
+// for a task is answered at once with the task, which tasks/get, tasks/result, tasks/list and
+// tasks/cancel then follow from the database (any process could answer them); an unconfirmed call
+// is never a task; another key's task is not found; a task whose runner died is failed.
+import { describe, expect, it } from "bun:test";
+import { eq } from "drizzle-orm";
+import { mcpTasks, members } from "../../db/schema";
+import { createTask } from "../../lib/mcp/tasks";
+import { listTools, mcpSuite } from "./client";
+
+const s = mcpSuite();
+
+const csvOf = (n: number, tag: string) =>
+  `first_name,last_name,email,membership_end\n${Array.from({ length: n }, (_, i) => `T${i},${tag},${tag}${i}@example.org,2031-12-31`).join("\n")}\n`;
+
+type Rpc = { result?: Record<string, unknown> & { task?: Record<string, unknown> }; error?: { code: number; message: string } };
+
+let id = 0;
+/** One raw 2025-11-25 request (the stateless endpoint needs no handshake), with `key` (default the owner's). */
+async function rpc(method: string, params: Record<string, unknown>, key?: string): Promise<Rpc> {
+  const headers = { accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" };
+  const res = await s.env.call("POST", "/mcp", { headers, key, body: { jsonrpc: "2.0", id: ++id, method, params } });
+  expect(res.status).toBe(200);
+  return res.body as Rpc;
+}
+
+const taskRow = async (taskId: string) => (await s.env.db.read.select().from(mcpTasks).where(eq(mcpTasks.id, taskId)))[0];
+
+describe("tasks (2025-11-25)", () => {
+  it("declares tasks, and the long tools as optional tasks, the others forbidden", async () => {
+    const init = await rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+    expect(init.result?.capabilities).toMatchObject({ tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } });
+    const { tools } = await listTools(s.client);
+    const support = Object.fromEntries(tools.map((t) => [t.name, t.execution?.taskSupport]));
+    expect(support).toMatchObject({ import_members: "optional", run_invoices: "optional", send_mailing: "optional", list_members: "forbidden" });
+  });
+
+  it("an import as a task: the task at once, then its result, the row and the members in the database", async () => {
+    const created = await rpc("tools/call", { name: "import_members", arguments: { csv: csvOf(120, "task"), confirm: true }, task: { ttl: 600_000 } });
+    const task = created.result?.task as { taskId: string; status: string; ttl: number; pollInterval: number };
+    expect(task).toMatchObject({ status: "working", ttl: 600_000 });
+    expect(task.pollInterval).toBeGreaterThan(0);
+
+    const result = await rpc("tasks/result", { taskId: task.taskId });
+    expect(result.result?.isError).toBeFalsy();
+    expect(result.result?.structuredContent).toMatchObject({ created: 120, written: true });
+    expect(result.result?._meta).toMatchObject({ "io.modelcontextprotocol/related-task": { taskId: task.taskId } });
+
+    const got = await rpc("tasks/get", { taskId: task.taskId });
+    expect(got.result).toMatchObject({ taskId: task.taskId, status: "completed", statusMessage: "120/120" });
+    const row = await taskRow(task.taskId);
+    expect(row).toMatchObject({ club_id: s.env.clubId, tool: "import_members", status: "completed", progress: 120, total: 120, lease_owner: null });
+    expect(row.owner).toStartWith("key:");
+    expect(row.result).toMatchObject({ structuredContent: { created: 120 } });
+    expect(await s.env.db.read.select().from(members).where(eq(members.last_name, "task"))).toHaveLength(120);
+  });
+
+  it("an unconfirmed call is never a task: the refusal at once, nothing stored, nothing written", async () => {
+    const before = (await s.env.db.read.select().from(mcpTasks)).length;
+    const refused = await rpc("tools/call", { name: "import_members", arguments: { csv: csvOf(3, "unconfirmed") }, task: {} });
+    expect(refused.result?.task).toBeUndefined();
+    expect(refused.result?.isError).toBe(true);
+    expect(JSON.parse((refused.result?.content as { text: string }[])[0].text)).toMatchObject({ code: "CONFIRMATION_REQUIRED" });
+    expect(await s.env.db.read.select().from(mcpTasks)).toHaveLength(before);
+    expect(await s.env.db.read.select().from(members).where(eq(members.last_name, "unconfirmed"))).toHaveLength(0);
+  });
+
+  it("a tool that is not long cannot be a task", async () => {
+    const answer = await rpc("tools/call", { name: "list_members", arguments: {}, task: {} });
+    expect(answer.error?.code).toBe(-32601);
+  });
+
+  it("a refusal of the verb fails the task; tasks/result answers the refusal", async () => {
+    const created = await rpc("tools/call", {
+      name: "send_mailing",
+      arguments: { mailing_id: "0195c6a0-0000-7000-8000-000000000000", confirm: true },
+      task: {},
+    });
+    const taskId = (created.result?.task as { taskId: string }).taskId;
+    const result = await rpc("tasks/result", { taskId });
+    expect(result.result?.isError).toBe(true);
+    expect(JSON.parse((result.result?.content as { text: string }[])[0].text)).toMatchObject({ code: "MAILING_NOT_FOUND" });
+    expect(await taskRow(taskId)).toMatchObject({ status: "failed" });
+  });
+
+  it("another key's task is not found, nor listed, nor cancelled", async () => {
+    const created = await rpc("tools/call", { name: "run_invoices", arguments: { until: "2027-01-01", dry_run: true }, task: {} });
+    const taskId = (created.result?.task as { taskId: string }).taskId;
+    const other = await s.env.makeKey({ members: "edit", finances: "edit" });
+    expect((await rpc("tasks/get", { taskId }, other)).error?.code).toBe(-32602);
+    expect((await rpc("tasks/result", { taskId }, other)).error?.code).toBe(-32602);
+    expect((await rpc("tasks/cancel", { taskId }, other)).error?.code).toBe(-32602);
+    expect((await rpc("tasks/list", {}, other)).result?.tasks).toEqual([]);
+    const mine = (await rpc("tasks/list", {})).result?.tasks as { taskId: string }[];
+    expect(mine.map((t) => t.taskId)).toContain(taskId);
+    expect((await rpc("tasks/result", { taskId })).result?.isError).toBeFalsy();
+  });
+
+  it("a task whose runner died (its lease lapsed) is failed when read, and its result says so", async () => {
+    const owner = (await s.env.db.read.select().from(mcpTasks).limit(1))[0].owner;
+    const lost = await createTask(s.env.db, { clubId: s.env.clubId, owner }, "import_members", 600_000);
+    await s.env.db.tx((t) => t.update(mcpTasks).set({ lease_owner: "dead:1", lease_until: "2020-01-01T00:00:00.000Z" }).where(eq(mcpTasks.id, lost.id)));
+    expect((await rpc("tasks/get", { taskId: lost.id })).result).toMatchObject({ status: "failed" });
+    expect(await taskRow(lost.id)).toMatchObject({ status: "failed", lease_owner: null });
+    const result = await rpc("tasks/result", { taskId: lost.id });
+    expect(result.result?.isError).toBe(true);
+  });
+
+  it("cancel: a working task is cancelled at once and keeps no result; a finished one cannot be", async () => {
+    const owner = (await s.env.db.read.select().from(mcpTasks).limit(1))[0].owner;
+    const working = await createTask(s.env.db, { clubId: s.env.clubId, owner }, "import_members", 600_000);
+    expect((await rpc("tasks/cancel", { taskId: working.id })).result).toMatchObject({ status: "cancelled" });
+    expect(await taskRow(working.id)).toMatchObject({ status: "cancelled", result: null });
+    expect((await rpc("tasks/cancel", { taskId: working.id })).error?.code).toBe(-32602);
+    expect((await rpc("tasks/result", { taskId: working.id })).error?.code).toBe(-32600);
+  });
+});
