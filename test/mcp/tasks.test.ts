@@ -55,6 +55,28 @@ describe("tasks (2025-11-25)", () => {
     expect(await s.env.db.read.select().from(members).where(eq(members.last_name, "task"))).toHaveLength(120);
   });
 
+  it("the first SDK generation's client runs a dues run as a task (callToolStream) and reads it back", async () => {
+    await listTools(s.client);
+    const seen: string[] = [];
+    let taskId = "";
+    let result: Record<string, unknown> | undefined;
+    const stream = s.client.experimental.tasks.callToolStream({ name: "run_invoices", arguments: { until: "2027-01-01", dry_run: true } }, undefined, {
+      task: { ttl: 120_000 },
+    });
+    for await (const message of stream) {
+      seen.push(message.type);
+      if (message.type === "taskCreated") taskId = message.task.taskId;
+      if (message.type === "result") result = message.result as Record<string, unknown>;
+      if (message.type === "error") throw message.error;
+    }
+    expect(seen[0]).toBe("taskCreated");
+    expect(seen.at(-1)).toBe("result");
+    expect(result?.structuredContent).toMatchObject({ dry_run: true });
+    expect(await s.client.experimental.tasks.getTask(taskId)).toMatchObject({ taskId, status: "completed" });
+    expect((await s.client.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).toContain(taskId);
+    expect(await taskRow(taskId)).toMatchObject({ tool: "run_invoices", status: "completed", ttl_ms: 120_000 });
+  });
+
   it("an unconfirmed call is never a task: the refusal at once, nothing stored, nothing written", async () => {
     const before = (await s.env.db.read.select().from(mcpTasks)).length;
     const refused = await rpc("tools/call", { name: "import_members", arguments: { csv: csvOf(3, "unconfirmed") }, task: {} });
