@@ -3,7 +3,15 @@
 // state is lib/mcp/tasks.ts's row, so `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`
 // are answered by whichever process the client reaches. The SDK 2.x keeps these methods' types
 // but no runtime: they are registered here as custom methods with their params' schemas.
-import { type CallToolResult, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type Server, type Task } from "@modelcontextprotocol/server";
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  RELATED_TASK_META_KEY,
+  type Server,
+  type Task,
+} from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Ctx, Progress } from "../lib/context";
 import {
@@ -72,19 +80,39 @@ const lostResult = (ctx: Ctx): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify({ detail: t(ctx.locale, "INTERNAL"), code: "INTERNAL" }) }],
 });
 
+/** The 2026-07-28 revision's tasks extension: its id in capabilities, declared by client and server. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** Whether a 2026-07-28 request's client declared the tasks extension (in its `_meta` envelope). */
+export function declaresTasks(envelope: unknown): boolean {
+  const capabilities = (envelope as Record<string, { extensions?: Record<string, unknown> } | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  return !!capabilities?.extensions?.[TASKS_EXTENSION];
+}
+
+/** A task as the extension shows it (2026-07-28: `ttlMs`, `pollIntervalMs`). */
+function taskV2Of(row: TaskRow) {
+  const { ttl, pollInterval, ...task } = taskOf(row);
+  return { ...task, ttlMs: ttl, pollIntervalMs: pollInterval };
+}
+
 /**
- * The answer to a tools/call made a task: CreateTaskResult (`task`), with the task as text content
- * too. Why the content: the SDK 2.x checks every tools/call result as a CallToolResult, whose
- * `content` it requires beside a `task`; the result is both, and a client that asked for a task reads `task`.
+ * The answer to a tools/call made a task. 2025-11-25: CreateTaskResult (`task`), with the task as
+ * text content too: the SDK 2.x checks every tools/call result as a CallToolResult, whose `content`
+ * it requires beside a `task`; the result is both, and a client that asked for a task reads `task`.
+ * 2026-07-28: the extension's `resultType: "task"` with the task's fields.
  */
-export type TaskCreated = { task: Task; content: [{ type: "text"; text: string }] };
+export function taskCreated(row: TaskRow, modern: boolean) {
+  if (modern) return { resultType: "task", ...taskV2Of(row) };
+  const task = taskOf(row);
+  return { task, content: [{ type: "text" as const, text: JSON.stringify({ task }) }] };
+}
 
 /**
  * Starts a confirmed, checked tool call as a task: the row first (held by this process), then the
  * call in the background with its progress going to the row and its lease renewed while it runs.
  * A result refusing the call (`isError`) fails the task; `tasks/result` answers it either way.
  */
-export async function startTask(ctx: Ctx, tool: string, ttl: number | undefined, run: (progress: Progress) => Promise<CallToolResult>): Promise<TaskCreated> {
+export async function startTask(ctx: Ctx, tool: string, ttl: number | undefined, run: (progress: Progress) => Promise<CallToolResult>): Promise<TaskRow> {
   const row = await createTask(ctx.db, ownerOf(ctx), tool, taskTtl(ttl));
   const renewal = setInterval(() => renewTask(ctx.db, row.id).catch(() => {}), TASK_LEASE_MS / 3);
   let last = 0;
@@ -105,8 +133,7 @@ export async function startTask(ctx: Ctx, tool: string, ttl: number | undefined,
     .then((result) => finishTask(ctx.db, row.id, result.isError ? "failed" : "completed", result, result.isError ? detailOf(result) : null))
     .catch((err) => console.error("mcp task: its outcome was not stored:", err))
     .finally(() => clearInterval(renewal));
-  const task = taskOf(row);
-  return { task, content: [{ type: "text", text: JSON.stringify({ task }) }] };
+  return row;
 }
 
 function notFound(): ProtocolError {
@@ -148,5 +175,33 @@ export function answerTasks(server: Server, ctx: Ctx) {
     if (!row) throw notFound();
     if (row === "terminal") throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Task already finished: it cannot be cancelled");
     return taskOf(row);
+  });
+}
+
+/**
+ * The extension's task as `tasks/get` answers it (2026-07-28): the tool's result inline once
+ * completed (a refusal of the verb is a completed call whose result is `isError`, as without a
+ * task); a task lost with its runner failed with our failure as a JSON-RPC error.
+ */
+function detailedV2(ctx: Ctx, row: TaskRow) {
+  const task = taskV2Of(row);
+  if (row.status === "completed" || (row.status === "failed" && row.result)) {
+    return { ...task, status: "completed" as const, result: { ...row.result, resultType: "complete" } };
+  }
+  if (row.status === "failed") {
+    const body = JSON.parse((lostResult(ctx).content[0] as { text: string }).text) as { detail: string };
+    return { ...task, error: { code: ProtocolErrorCode.InternalError, message: body.detail, data: { status: 500, ...body } } };
+  }
+  return task;
+}
+
+/** The extension's `tasks/get` and `tasks/cancel` (2026-07-28: no tasks/result, no tasks/list; the result comes with the task). */
+export function answerTasksV2(server: Server, ctx: Ctx) {
+  server.setRequestHandler("tasks/get", { params: TASK_PARAMS }, async (params) => detailedV2(ctx, await found(ctx, params.taskId)));
+  server.setRequestHandler("tasks/cancel", { params: TASK_PARAMS }, async (params) => {
+    const row = await cancelTask(ctx.db, ownerOf(ctx), params.taskId);
+    if (!row) throw notFound();
+    if (row === "terminal") throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Task already finished: it cannot be cancelled");
+    return {};
   });
 }

@@ -7,7 +7,6 @@
 // gets the first result back and does nothing (lib/idempotency, as the HTTP header does).
 import {
   type CallToolResult,
-  type CreateTaskResult,
   CLIENT_CAPABILITIES_META_KEY,
   createMcpHandler,
   type GetPromptResult,
@@ -39,7 +38,7 @@ import { keyOwner } from "./idempotency";
 import { complete } from "./mcp-complete";
 import { answersObject, inputSchema, outputSchema } from "./mcp-schema";
 import { type ErrorBody, errorAnswer, json, parseInput, validationBody, withRequestId } from "./errors";
-import { answerTasks, startTask, TASKS_CAPABILITY } from "./mcp-tasks";
+import { answerTasks, answerTasksV2, declaresTasks, startTask, TASKS_CAPABILITY, TASKS_EXTENSION, taskCreated } from "./mcp-tasks";
 import { getState } from "./state";
 
 /**
@@ -287,22 +286,23 @@ async function callTool(
   name: string,
   args: Record<string, unknown> | undefined,
   req: ServerContext["mcpReq"],
-  task?: { ttl?: number },
+  task?: { ttl?: number; modern?: boolean },
   progress: Progress | undefined = progressOf(req),
-): Promise<CallToolResult | InputRequiredResult | CreateTaskResult> {
+): Promise<CallToolResult | InputRequiredResult> {
   const def = BY_NAME.get(name);
   if (!def) throw new Refused(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const state = getState(request);
   if (state) state.tool = def.name;
   const { confirm: _, ...call } = args ?? {};
   const confirmed = !def.confirm || confirmedBy(args ?? {}, req);
-  if (task) {
-    if (!def.task) throw new Refused(ProtocolErrorCode.MethodNotFound, `${def.name} does not run as a task`);
+  // 2025-11-25: a task asked of a tool that forbids it is refused; 2026-07-28: such a tool just runs.
+  if (task && !def.task && !task.modern) throw new Refused(ProtocolErrorCode.MethodNotFound, `${def.name} does not run as a task`);
+  if (task && def.task) {
     const { idempotency_key: __, ...rest } = call;
     const check = await checked(ctx, request, def, rest, confirmed, req);
     if ("outcome" in check) return check.outcome.result;
     const run = (progress: Progress) => callTool(ctx, request, name, { ...call, confirm: true }, req, undefined, progress) as Promise<CallToolResult>;
-    return startTask(ctx, def.name, task.ttl, run);
+    return taskCreated(await startTask(ctx, def.name, task.ttl, run), !!task.modern) as CallToolResult;
   }
   return underKey(ctx, request, def, call, async (ctx, rest) => {
     const check = await checked(ctx, request, def, rest, confirmed, req);
@@ -447,9 +447,24 @@ function answerUtilities(server: Server, ctx: Ctx) {
   answer(server, "logging/setLevel", () => ({}));
 }
 
+/**
+ * Whether a tools/call asks to run as a task: 2025-11-25, its `task` param; 2026-07-28, its
+ * client declared the tasks extension (the server then decides: a long tool becomes a task).
+ */
+function taskAsked(legacy: boolean, task: { ttl?: number } | undefined, req: ServerContext["mcpReq"]): { ttl?: number; modern?: boolean } | undefined {
+  if (legacy) return task;
+  return declaresTasks(req.envelope) ? { modern: true } : undefined;
+}
+
 /** The low-level handlers: McpServer's own would check a tool's arguments itself, in English (see callTool). */
 function buildServer(ctx: Ctx, request: Request, legacy: boolean): Server {
-  const capabilities = { tools: {}, resources: {}, prompts: {}, ...UTILITIES, ...(legacy ? { tasks: TASKS_CAPABILITY } : {}) };
+  const capabilities = {
+    tools: {},
+    resources: {},
+    prompts: {},
+    ...UTILITIES,
+    ...(legacy ? { tasks: TASKS_CAPABILITY } : { extensions: { [TASKS_EXTENSION]: {} } }),
+  };
   const server = new Server({ name: "club-api", version: "1.0" }, { capabilities, instructions: INSTRUCTIONS });
   answerUtilities(server, ctx);
   answer(server, "tools/list", () => ({ tools: listedTools(ctx.actor) }));
@@ -457,9 +472,12 @@ function buildServer(ctx: Ctx, request: Request, legacy: boolean): Server {
     server,
     "tools/call",
     (params, call) =>
-      callTool(ctx, request, params.name, params.arguments, call.mcpReq, legacy ? params.task : undefined) as Promise<HandlerResultTypeMap["tools/call"]>,
+      callTool(ctx, request, params.name, params.arguments, call.mcpReq, taskAsked(legacy, params.task, call.mcpReq)) as Promise<
+        HandlerResultTypeMap["tools/call"]
+      >,
   );
   if (legacy) answerTasks(server, ctx);
+  else answerTasksV2(server, ctx);
   const fixed = RESOURCES.filter((def) => !def.query);
   const templates = RESOURCES.filter((def) => def.query);
   answer(server, "resources/list", () => ({ resources: fixed.map((def) => ({ uri: resourceUri(ctx.clubId, def), ...resourceInfo(def) })) }));

@@ -6,7 +6,10 @@ import { describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mcpTasks, members } from "../../db/schema";
 import { createTask } from "../../lib/mcp/tasks";
-import { listTools, mcpSuite } from "./client";
+import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
+import type { JsonValue } from "@modelcontextprotocol/ext-tasks/core";
+import { TASKS_EXTENSION } from "../../server/mcp-tasks";
+import { ENVELOPE, listTools, MODERN, mcpClient, mcpSuite, modernPost } from "./client";
 
 const s = mcpSuite();
 
@@ -135,5 +138,69 @@ describe("tasks (2025-11-25)", () => {
     expect(await taskRow(working.id)).toMatchObject({ status: "cancelled", result: null });
     expect((await rpc("tasks/cancel", { taskId: working.id })).error?.code).toBe(-32602);
     expect((await rpc("tasks/result", { taskId: working.id })).error?.code).toBe(-32600);
+  });
+});
+
+/** The extension's client over a second-generation client pinned to 2026-07-28; its task traffic goes raw through the app. */
+async function taskSession(key: string) {
+  const client = await mcpClient(s.env, key, MODERN);
+  const clientCapabilities = { extensions: { [TASKS_EXTENSION]: {} } };
+  const rawDispatch = async (request: unknown) => {
+    const { method, params } = request as { method: string; params: Record<string, unknown> };
+    const name = params.name ?? params.taskId;
+    const headers: Record<string, string> = { accept: "application/json, text/event-stream", "mcp-protocol-version": MODERN, "mcp-method": method };
+    if (typeof name === "string") headers["mcp-name"] = name;
+    // The framed request is method and params: the JSON-RPC envelope is the dispatcher's.
+    const res = await s.env.call("POST", "/mcp", { headers, key, body: { jsonrpc: "2.0", id: ++id, ...(request as object) } });
+    const body = res.body as { result?: JsonValue; error?: { code: number; message: string } };
+    return body.error ? { kind: "error" as const, error: body.error } : { kind: "result" as const, result: body.result as JsonValue };
+  };
+  const session = createTaskSessionFromClient(client, {
+    endpointId: "test",
+    rawDispatch,
+    v2RequestFraming: { protocolVersion: MODERN, clientInfo: { name: "ext-tasks", version: "1" }, clientCapabilities },
+  });
+  return { client, session };
+}
+
+describe("tasks (2026-07-28, the tasks extension)", () => {
+  it("the extension's client runs an import as a task to its result; the row holds it", async () => {
+    const { client, session } = await taskSession(s.env.key);
+    try {
+      const execution = await session.callTool("import_members", { csv: csvOf(40, "extension"), confirm: true });
+      const { outcome } = await execution.settle();
+      const result = resultFromTaskOutcome(outcome) as { structuredContent?: Record<string, unknown> };
+      expect(result.structuredContent).toMatchObject({ created: 40, written: true });
+    } finally {
+      await session.close();
+      await client.close();
+    }
+    const rows = await s.env.db.read.select().from(mcpTasks).where(eq(mcpTasks.tool, "import_members"));
+    expect(rows.filter((r) => (r.result as { structuredContent?: { created?: number } } | null)?.structuredContent?.created === 40)).toHaveLength(1);
+    expect(await s.env.db.read.select().from(members).where(eq(members.last_name, "extension"))).toHaveLength(40);
+  });
+
+  it("a client that declared the extension gets a task answer at once; tasks/get gives the result inline; another key's is not found", async () => {
+    const meta = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } };
+    const created = await modernPost(s.env, "tools/call", { name: "run_invoices", arguments: { until: "2027-01-01", dry_run: true } }, meta);
+    const task = (created.body as { result: { resultType: string; taskId: string; status: string; ttlMs: number } }).result;
+    expect(task).toMatchObject({ resultType: "task", status: "working", ttlMs: 3_600_000 });
+    const get = async (key: string) => {
+      const headers = { "mcp-protocol-version": MODERN, "mcp-method": "tasks/get", "mcp-name": task.taskId };
+      const res = await s.env.call("POST", "/mcp", {
+        headers,
+        key,
+        body: { jsonrpc: "2.0", id: 1, method: "tasks/get", params: { taskId: task.taskId, _meta: meta } },
+      });
+      return res.body as { result?: { status: string; result?: Record<string, unknown> }; error?: { code: number } };
+    };
+    let answer = await get(s.env.key);
+    while (answer.result?.status === "working") answer = await get(s.env.key);
+    expect(answer.result).toMatchObject({ status: "completed", result: { structuredContent: { dry_run: true } } });
+    const other = await s.env.makeKey({ finances: "edit" });
+    expect((await get(other)).error?.code).toBe(-32602);
+    // Without the extension declared, the same call is answered in place.
+    const plain = await modernPost(s.env, "tools/call", { name: "run_invoices", arguments: { until: "2027-01-01", dry_run: true } });
+    expect((plain.body as { result: { resultType: string } }).result.resultType).toBe("complete");
   });
 });
