@@ -21,6 +21,7 @@ import {
   finishTask,
   listTasks,
   renewTask,
+  TASK_ERASED,
   TASK_LEASE_MS,
   type TaskOwner,
   type TaskRow,
@@ -158,6 +159,8 @@ async function resultOf(ctx: Ctx, taskId: string): Promise<CallToolResult> {
     row = await found(ctx, taskId);
   }
   if (row.status === "cancelled") throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Task cancelled: it has no result");
+  if (row.status_message === TASK_ERASED)
+    throw new ProtocolError(ProtocolErrorCode.InvalidRequest, "Task done, but its result named a member erased since: it is no longer kept");
   const result = (row.result as CallToolResult | null) ?? lostResult(ctx);
   return { ...result, _meta: { ...result._meta, [RELATED_TASK_META_KEY]: { taskId } } };
 }

@@ -5,8 +5,8 @@
 // it): a cancel and the runner's result race safely, the first one wins. Tasks are seen only by
 // their owner (the key or the admin that made them) in their club. No MCP SDK here: server/mcp-tasks.ts
 // speaks the protocol.
-import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db";
+import { and, desc, eq, isNotNull, lt, sql } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
 import { mcpTasks } from "../../db/schema";
 import { newId } from "../ids";
 import { JOB_OWNER } from "../jobs";
@@ -23,6 +23,8 @@ export const TASK_TTL_MS = 60 * 60_000;
 export const TASK_TTL_MAX_MS = 24 * 60 * 60_000;
 /** What `tasks/list` answers at most per page. */
 export const TASKS_PAGE = 50;
+/** A task whose result named a member erased since (its status message): the result is gone. */
+export const TASK_ERASED = "erased: its result named a member erased since";
 /** Why a working task whose lease lapsed failed (its status message). */
 export const TASK_LOST = "lost: the process running it stopped";
 
@@ -164,4 +166,19 @@ export async function cancelTask(db: Db, who: TaskOwner, id: string, now = new D
       .returning(),
   );
   return rows[0] ?? "terminal";
+}
+
+/**
+ * Erases the results of the club's tasks that mention one of `texts` (an erased member's id and
+ * email, GDPR art. 17), as the idempotency store does its kept answers: the task stays, its result
+ * gone. Matched as text, case-folded.
+ */
+export async function eraseTaskResultsMentioning(t: Queryable, clubId: string, texts: string[]): Promise<void> {
+  for (const text of texts) {
+    const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    await t
+      .update(mcpTasks)
+      .set({ result: null, status_message: TASK_ERASED })
+      .where(and(eq(mcpTasks.club_id, clubId), isNotNull(mcpTasks.result), sql`lower(${mcpTasks.result}) like ${pattern} escape '\\'`));
+  }
 }

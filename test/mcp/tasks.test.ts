@@ -5,7 +5,7 @@
 import { describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mcpTasks, members } from "../../db/schema";
-import { createTask } from "../../lib/mcp/tasks";
+import { createTask, TASK_ERASED } from "../../lib/mcp/tasks";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import type { JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import { TASKS_EXTENSION } from "../../server/mcp-tasks";
@@ -119,6 +119,27 @@ describe("tasks (2025-11-25)", () => {
     const mine = (await rpc("tasks/list", {})).result?.tasks as { taskId: string }[];
     expect(mine.map((t) => t.taskId)).toContain(taskId);
     expect((await rpc("tasks/result", { taskId })).result?.isError).toBeFalsy();
+  });
+
+  it("a member erased: the results of tasks that named them are erased, the tasks stay", async () => {
+    const created = await rpc("tools/call", { name: "import_members", arguments: { csv: csvOf(2, "erasure"), mode: "update", dry_run: true }, task: {} });
+    const taskId = (created.result?.task as { taskId: string }).taskId;
+    await rpc("tasks/result", { taskId });
+    expect(JSON.stringify((await taskRow(taskId)).result)).toContain("erasure0@example.org");
+    const [member] = await s.env.db.read.select().from(members).where(eq(members.email, "task0@example.org"));
+    const named = await rpc("tools/call", {
+      name: "import_members",
+      arguments: { csv: csvOf(1, "task").replace("T0,", "Renamed,"), mode: "update", dry_run: true },
+      task: {},
+    });
+    const namedId = (named.result?.task as { taskId: string }).taskId;
+    await rpc("tasks/result", { taskId: namedId });
+    expect(JSON.stringify((await taskRow(namedId)).result)).toContain("task0@example.org");
+    const erased = await rpc("tools/call", { name: "delete_member", arguments: { member_id: member.id, confirm: true } });
+    expect(erased.result?.isError).toBeFalsy();
+    expect(await taskRow(namedId)).toMatchObject({ status: "completed", result: null, status_message: TASK_ERASED });
+    expect((await rpc("tasks/result", { taskId: namedId })).error?.code).toBe(-32600);
+    expect((await taskRow(taskId)).result).not.toBeNull();
   });
 
   it("a task whose runner died (its lease lapsed) is failed when read, and its result says so", async () => {
