@@ -1337,7 +1337,7 @@ export const mailingRecipients = table(
 );
 
 /**
- * A long MCP tool call run as a task (MCP tasks, DESIGN.md section 23; lib/mcp/tasks.ts): the
+ * A long MCP tool call run as a task (MCP tasks, DESIGN.md section 23; lib/mcp-tasks): the
  * endpoint is stateless and several processes serve it, so whichever answers `tasks/get` reads the
  * task here. Only its owner (`key:<id>` or `admin:<id>`, as idempotency keys) in its club sees it.
  * `result` is the call's result as the tool answered it. The process running it holds a lease

@@ -1,6 +1,6 @@
 // MCP tasks on the wire (the 2025-11-25 revision's vocabulary; DESIGN.md section 23): a long tool
 // call that asks for a task is answered at once with the task, and runs on in this process; its
-// state is lib/mcp/tasks.ts's row, so `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`
+// state is lib/mcp-tasks's row, so `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel`
 // are answered by whichever process the client reaches. The SDK 2.x keeps these methods' types
 // but no runtime: they are registered here as custom methods with their params' schemas.
 import {
@@ -27,7 +27,7 @@ import {
   type TaskRow,
   taskProgress,
   taskTtl,
-} from "../lib/mcp/tasks";
+} from "../lib/mcp-tasks";
 import { t } from "../lib/i18n";
 import { errorAnswer } from "./errors";
 import { keyOwner } from "./idempotency";

@@ -14,7 +14,7 @@ import { appleRegistrations, checkIns, eventRegistrations, mailingRecipients, me
 import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
 import { eraseAnswersMentioning } from "../idempotency";
-import { eraseTaskResultsMentioning } from "../mcp/tasks";
+import { eraseTaskResultsMentioning } from "../mcp-tasks";
 import { forgetJobsMentioning } from "../jobs";
 import { voidWalletPasses } from "../passes/voided";
 import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";

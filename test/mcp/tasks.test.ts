@@ -5,7 +5,7 @@
 import { describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mcpTasks, members } from "../../db/schema";
-import { createTask, TASK_ERASED } from "../../lib/mcp/tasks";
+import { createTask, TASK_ERASED } from "../../lib/mcp-tasks";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import type { JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import { TASKS_EXTENSION } from "../../server/mcp-tasks";
@@ -26,6 +26,16 @@ async function rpc(method: string, params: Record<string, unknown>, key?: string
   expect(res.status).toBe(200);
   return res.body as Rpc;
 }
+
+/** The task a tools/call answered (fails the test when it answered none). */
+function taskIdOf(answer: Rpc): string {
+  const task = answer.result?.task as { taskId?: string } | undefined;
+  if (!task?.taskId) throw new Error(`no task: ${JSON.stringify(answer).slice(0, 300)}`);
+  return task.taskId;
+}
+
+/** A tool result's JSON text (a refusal's `{detail, code}`). */
+const bodyOf = (answer: Rpc) => JSON.parse((answer.result?.content as { text: string }[] | undefined)?.[0]?.text ?? "null");
 
 const taskRow = async (taskId: string) => (await s.env.db.read.select().from(mcpTasks).where(eq(mcpTasks.id, taskId)))[0];
 
@@ -85,7 +95,7 @@ describe("tasks (2025-11-25)", () => {
     const refused = await rpc("tools/call", { name: "import_members", arguments: { csv: csvOf(3, "unconfirmed") }, task: {} });
     expect(refused.result?.task).toBeUndefined();
     expect(refused.result?.isError).toBe(true);
-    expect(JSON.parse((refused.result?.content as { text: string }[])[0].text)).toMatchObject({ code: "CONFIRMATION_REQUIRED" });
+    expect(bodyOf(refused)).toMatchObject({ code: "CONFIRMATION_REQUIRED" });
     expect(await s.env.db.read.select().from(mcpTasks)).toHaveLength(before);
     expect(await s.env.db.read.select().from(members).where(eq(members.last_name, "unconfirmed"))).toHaveLength(0);
   });
@@ -101,16 +111,16 @@ describe("tasks (2025-11-25)", () => {
       arguments: { mailing_id: "0195c6a0-0000-7000-8000-000000000000", confirm: true },
       task: {},
     });
-    const taskId = (created.result?.task as { taskId: string }).taskId;
+    const taskId = taskIdOf(created);
     const result = await rpc("tasks/result", { taskId });
     expect(result.result?.isError).toBe(true);
-    expect(JSON.parse((result.result?.content as { text: string }[])[0].text)).toMatchObject({ code: "MAILING_NOT_FOUND" });
+    expect(bodyOf(result)).toMatchObject({ code: "MAILING_NOT_FOUND" });
     expect(await taskRow(taskId)).toMatchObject({ status: "failed" });
   });
 
   it("another key's task is not found, nor listed, nor cancelled", async () => {
     const created = await rpc("tools/call", { name: "run_invoices", arguments: { until: "2027-01-01", dry_run: true }, task: {} });
-    const taskId = (created.result?.task as { taskId: string }).taskId;
+    const taskId = taskIdOf(created);
     const other = await s.env.makeKey({ members: "edit", finances: "edit" });
     expect((await rpc("tasks/get", { taskId }, other)).error?.code).toBe(-32602);
     expect((await rpc("tasks/result", { taskId }, other)).error?.code).toBe(-32602);
@@ -123,7 +133,7 @@ describe("tasks (2025-11-25)", () => {
 
   it("a member erased: the results of tasks that named them are erased, the tasks stay", async () => {
     const created = await rpc("tools/call", { name: "import_members", arguments: { csv: csvOf(2, "erasure"), mode: "update", dry_run: true }, task: {} });
-    const taskId = (created.result?.task as { taskId: string }).taskId;
+    const taskId = taskIdOf(created);
     await rpc("tasks/result", { taskId });
     expect(JSON.stringify((await taskRow(taskId)).result)).toContain("erasure0@example.org");
     const [member] = await s.env.db.read.select().from(members).where(eq(members.email, "task0@example.org"));
@@ -132,7 +142,7 @@ describe("tasks (2025-11-25)", () => {
       arguments: { csv: csvOf(1, "task").replace("T0,", "Renamed,"), mode: "update", dry_run: true },
       task: {},
     });
-    const namedId = (named.result?.task as { taskId: string }).taskId;
+    const namedId = taskIdOf(named);
     await rpc("tasks/result", { taskId: namedId });
     expect(JSON.stringify((await taskRow(namedId)).result)).toContain("task0@example.org");
     const erased = await rpc("tools/call", { name: "delete_member", arguments: { member_id: member.id, confirm: true } });
