@@ -5,7 +5,7 @@
 import { describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { mcpTasks, members } from "../../db/schema";
-import { createTask, TASK_ERASED } from "../../lib/mcp-tasks";
+import { createTask, finishTask, renewTask, TASK_ERASED } from "../../lib/mcp-tasks";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import type { JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import { TASKS_EXTENSION } from "../../server/mcp-tasks";
@@ -166,6 +166,10 @@ describe("tasks (2025-11-25)", () => {
     const owner = (await s.env.db.read.select().from(mcpTasks).limit(1))[0].owner;
     const working = await createTask(s.env.db, { clubId: s.env.clubId, owner }, "import_members", 600_000);
     expect((await rpc("tasks/cancel", { taskId: working.id })).result).toMatchObject({ status: "cancelled" });
+    expect(await taskRow(working.id)).toMatchObject({ status: "cancelled", result: null });
+    // The runner's result, coming after the cancel, is dropped; its lease is not renewed.
+    expect(await finishTask(s.env.db, working.id, "completed", { content: [] }, null)).toBe(false);
+    expect(await renewTask(s.env.db, working.id)).toBe(false);
     expect(await taskRow(working.id)).toMatchObject({ status: "cancelled", result: null });
     expect((await rpc("tasks/cancel", { taskId: working.id })).error?.code).toBe(-32602);
     expect((await rpc("tasks/result", { taskId: working.id })).error?.code).toBe(-32600);
