@@ -1343,3 +1343,34 @@ export const mailingRecipients = table(
     index("mailing_recipients_state_idx").on(t.mailing_id, t.state),
   ],
 );
+
+/**
+ * A long MCP tool call run as a task (MCP tasks, DESIGN.md section 23; lib/mcp-tasks): the
+ * endpoint is stateless and several processes serve it, so whichever answers `tasks/get` reads the
+ * task here. Only its owner (`key:<id>` or `admin:<id>`, as idempotency keys) in its club sees it.
+ * `result` is the call's result as the tool answered it. The process running it holds a lease
+ * (`lease_owner`, `lease_until`) it renews; a task still working past its lease lost its runner and
+ * is failed when next read. Forgotten after `expires_at` (its ttl).
+ */
+export const mcpTasks = table(
+  "mcp_tasks",
+  {
+    id: text("id").primaryKey(),
+    club_id: text("club_id").notNull(),
+    owner: text("owner").notNull(),
+    tool: text("tool").notNull(),
+    /** working, completed, failed or cancelled (MCP's words; input_required is never stored: a call is confirmed before it becomes a task). */
+    status: text("status").notNull(),
+    status_message: text("status_message"),
+    progress: integer("progress"),
+    total: integer("total"),
+    result: text("result", { mode: "json" }).$type<Record<string, unknown>>(),
+    ttl_ms: integer("ttl_ms").notNull(),
+    created_at: text("created_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+    expires_at: text("expires_at").notNull(),
+    lease_owner: text("lease_owner"),
+    lease_until: text("lease_until"),
+  },
+  (t) => [index("mcp_tasks_owner_idx").on(t.club_id, t.owner, t.created_at), index("mcp_tasks_expires_idx").on(t.expires_at)],
+);

@@ -38,6 +38,7 @@ import { keyOwner } from "./idempotency";
 import { complete } from "./mcp-complete";
 import { answersObject, inputSchema, outputSchema } from "./mcp-schema";
 import { type ErrorBody, errorAnswer, json, parseInput, validationBody, withRequestId } from "./errors";
+import { answerTasks, answerTasksV2, declaresTasks, startTask, TASKS_CAPABILITY, TASKS_EXTENSION, taskCreated } from "./mcp-tasks";
 import { getState } from "./state";
 
 /**
@@ -92,7 +93,7 @@ function listedTool(def: ToolDef): Tool {
         inputSchema: schema,
         outputSchema: outputSchema(def.output),
         annotations: def.annotations,
-        execution: { taskSupport: "forbidden" },
+        execution: { taskSupport: def.task ? "optional" : "forbidden" },
       };
       return [def, tool];
     }),
@@ -247,11 +248,37 @@ function confirmedBy(args: Record<string, unknown>, req: ServerContext["mcpReq"]
 }
 
 /**
- * Runs one tool. The arguments are parsed here with the tool's own zod schema (not by the SDK,
- * whose refusal is English text): a failure is the HTTP 422 body, items under `body`, since a
- * tool's arguments are its request body. A refusal of the verb is the HTTP answer's body. A tool
- * that asks first runs only confirmed; `confirm` is not part of the call's identity (its
- * idempotency key's arguments).
+ * The checks before a tool runs: its scope (before the arguments, as an HTTP route refuses before
+ * reading the body), its arguments parsed with its own zod schema (not by the SDK, whose refusal is
+ * English text: a failure is the HTTP 422 body, items under `body`, since a tool's arguments are
+ * its request body), and the user's confirmation for a tool that asks first. Either the input to
+ * run with, or the answer refusing (or asking).
+ */
+async function checked(
+  ctx: Ctx,
+  request: Request,
+  def: ToolDef,
+  rest: Record<string, unknown>,
+  confirmed: boolean,
+  req: ServerContext["mcpReq"],
+): Promise<{ input: Record<string, unknown> } | { outcome: ToolOutcome }> {
+  try {
+    requireScope(ctx.actor, ...scopeList(def.scope ?? undefined));
+    const input = parseInput(def.input, rest, "body", ctx.locale);
+    if (!input.success) return { outcome: { result: refusal(validationBody(input.items), request), status: 422, code: "VALIDATION_FAILED" } };
+    if (!confirmed && !def.confirm?.needless?.(input.data)) return { outcome: await unconfirmed(ctx, request, def, input.data, req) };
+    return { input: input.data };
+  } catch (err) {
+    const { status, body } = errorAnswer(err, ctx.locale);
+    return { outcome: { result: refusal(body, request), status, code: body.code } };
+  }
+}
+
+/**
+ * Runs one tool. A refusal of the verb is the HTTP answer's body. A tool that asks first runs only
+ * confirmed; `confirm` is not part of the call's identity (its idempotency key's arguments).
+ * A long tool asked to run as a task (`task`) is answered with the task once checked and
+ * confirmed (an unconfirmed call is never a task), and runs on in the background (server/mcp-tasks.ts).
  */
 async function callTool(
   ctx: Ctx,
@@ -259,6 +286,8 @@ async function callTool(
   name: string,
   args: Record<string, unknown> | undefined,
   req: ServerContext["mcpReq"],
+  task?: { ttl?: number; modern?: boolean },
+  progress: Progress | undefined = progressOf(req),
 ): Promise<CallToolResult | InputRequiredResult> {
   const def = BY_NAME.get(name);
   if (!def) throw new Refused(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
@@ -266,14 +295,20 @@ async function callTool(
   if (state) state.tool = def.name;
   const { confirm: _, ...call } = args ?? {};
   const confirmed = !def.confirm || confirmedBy(args ?? {}, req);
+  // 2025-11-25: a task asked of a tool that forbids it is refused; 2026-07-28: such a tool just runs.
+  if (task && !def.task && !task.modern) throw new Refused(ProtocolErrorCode.MethodNotFound, `${def.name} does not run as a task`);
+  if (task && def.task) {
+    const { idempotency_key: __, ...rest } = call;
+    const check = await checked(ctx, request, def, rest, confirmed, req);
+    if ("outcome" in check) return check.outcome.result;
+    const run = (progress: Progress) => callTool(ctx, request, name, { ...call, confirm: true }, req, undefined, progress) as Promise<CallToolResult>;
+    return taskCreated(await startTask(ctx, def.name, task.ttl, run), !!task.modern) as CallToolResult;
+  }
   return underKey(ctx, request, def, call, async (ctx, rest) => {
+    const check = await checked(ctx, request, def, rest, confirmed, req);
+    if ("outcome" in check) return check.outcome;
     try {
-      // Before the arguments, as an HTTP route refuses before reading the body.
-      requireScope(ctx.actor, ...scopeList(def.scope ?? undefined));
-      const input = parseInput(def.input, rest, "body", ctx.locale);
-      if (!input.success) return { result: refusal(validationBody(input.items), request), status: 422, code: "VALIDATION_FAILED" };
-      if (!confirmed && !def.confirm?.needless?.(input.data)) return await unconfirmed(ctx, request, def, input.data, req);
-      const result = await def.run(ctx, input.data, progressOf(req));
+      const result = await def.run(ctx, check.input, progress);
       const structured = answersObject(def.output) ? (result as Record<string, unknown>) : { result };
       const links = (def.links?.(ctx, result) ?? []).map((link) => ({ type: "resource_link" as const, ...link }));
       return { result: { content: [{ type: "text", text: JSON.stringify(result) }, ...links], structuredContent: structured }, status: 200 };
@@ -412,13 +447,37 @@ function answerUtilities(server: Server, ctx: Ctx) {
   answer(server, "logging/setLevel", () => ({}));
 }
 
+/**
+ * Whether a tools/call asks to run as a task: 2025-11-25, its `task` param; 2026-07-28, its
+ * client declared the tasks extension (the server then decides: a long tool becomes a task).
+ */
+function taskAsked(legacy: boolean, task: { ttl?: number } | undefined, req: ServerContext["mcpReq"]): { ttl?: number; modern?: boolean } | undefined {
+  if (legacy) return task;
+  return declaresTasks(req.envelope) ? { modern: true } : undefined;
+}
+
 /** The low-level handlers: McpServer's own would check a tool's arguments itself, in English (see callTool). */
-function buildServer(ctx: Ctx, request: Request): Server {
-  const capabilities = { tools: {}, resources: {}, prompts: {}, ...UTILITIES };
+function buildServer(ctx: Ctx, request: Request, legacy: boolean): Server {
+  const capabilities = {
+    tools: {},
+    resources: {},
+    prompts: {},
+    ...UTILITIES,
+    ...(legacy ? { tasks: TASKS_CAPABILITY } : { extensions: { [TASKS_EXTENSION]: {} } }),
+  };
   const server = new Server({ name: "club-api", version: "1.0" }, { capabilities, instructions: INSTRUCTIONS });
   answerUtilities(server, ctx);
   answer(server, "tools/list", () => ({ tools: listedTools(ctx.actor) }));
-  answer(server, "tools/call", (params, call) => callTool(ctx, request, params.name, params.arguments, call.mcpReq));
+  answer(
+    server,
+    "tools/call",
+    (params, call) =>
+      callTool(ctx, request, params.name, params.arguments, call.mcpReq, taskAsked(legacy, params.task, call.mcpReq)) as Promise<
+        HandlerResultTypeMap["tools/call"]
+      >,
+  );
+  if (legacy) answerTasks(server, ctx);
+  else answerTasksV2(server, ctx);
   const fixed = RESOURCES.filter((def) => !def.query);
   const templates = RESOURCES.filter((def) => def.query);
   answer(server, "resources/list", () => ({ resources: fixed.map((def) => ({ uri: resourceUri(ctx.clubId, def), ...resourceInfo(def) })) }));
@@ -467,7 +526,7 @@ export async function handleMcp(ctx: Ctx, request: Request, parsedBody: unknown)
   };
   if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { authInfo, parsedBody });
   // 2025-11-25 and earlier: one server per request over the stateless transport, answered as JSON.
-  const server = buildServer(ctx, request);
+  const server = buildServer(ctx, request, true);
   // JSON, unless a call asks for progress: its reports go before the answer on an event stream.
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksProgress(parsedBody) });
   await server.connect(transport);
@@ -488,7 +547,7 @@ const modern = createMcpHandler(
   ({ authInfo, requestInfo }) => {
     const ctx = authInfo?.extra?.ctx as Ctx | undefined;
     if (!ctx || !requestInfo) throw new Error("an MCP request reached the server without its caller");
-    return buildServer(ctx, requestInfo);
+    return buildServer(ctx, requestInfo, false);
   },
   { legacy: "reject" },
 );

@@ -27,6 +27,11 @@ export type ToolDef<S extends ZodObject = ZodObject> = {
   scope: Needs | null;
   /** A destructive or mass tool (DESIGN.md section 23): runs only once the user has confirmed. */
   confirm?: Confirmation<S>;
+  /**
+   * A long tool (an import, a dues run, a mailing): a client that supports tasks may run it as one
+   * (`execution.taskSupport: "optional"`), answered at once and polled (server/mcp-tasks.ts).
+   */
+  task?: boolean;
   /** Resources the answer names (an invoice's PDF): shown after it as resource links. */
   links?(ctx: Ctx, result: unknown): ResourceLink[];
   /** `progress`: set when the call asked for progress (a token); a long verb reports through it. */

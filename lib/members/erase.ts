@@ -14,6 +14,7 @@ import { appleRegistrations, checkIns, eventRegistrations, mailingRecipients, me
 import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
 import { eraseAnswersMentioning } from "../idempotency";
+import { eraseTaskResultsMentioning } from "../mcp-tasks";
 import { forgetJobsMentioning } from "../jobs";
 import { voidWalletPasses } from "../passes/voided";
 import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";
@@ -105,6 +106,7 @@ export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member
       .where(and(eq(mailingRecipients.club_id, ctx.clubId), eq(mailingRecipients.member_id, m.id)));
     // A check-in's answer names the registration (with the member's names), not the member.
     await eraseAnswersMentioning(t, ctx.clubId, [m.id, m.email, ...registrationIds]);
+    await eraseTaskResultsMentioning(t, ctx.clubId, [m.id, m.email]);
     await forgetDeliveriesMentioning(t, ctx.clubId, [m.email, m.id]);
     // Who erased, and when: the last row of the anonymous member's history.
     await t.insert(memberHistory).values(historyRow(ctx, { memberId: m.id, action: "erase", from: m, to: m }));

@@ -65,6 +65,7 @@ export const run_invoices = tool({
   annotations: WRITE,
   output: DuesRun,
   scope: runDues.scope,
+  task: true,
   confirm: {
     preview: (ctx, input) => runDues(ctx, { ...input, dry_run: true }),
     question: (ctx, _input, would) => t(ctx.locale, "CONFIRM_RUN_INVOICES", { count: Number(would.created), totals: totalsText(would as DuesRun) }),

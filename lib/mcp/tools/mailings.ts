@@ -40,6 +40,7 @@ export const send_mailing = tool({
   annotations: { ...WRITE, openWorldHint: true },
   output: Mailing,
   scope: sendMailing.scope,
+  task: true,
   confirm: {
     preview: (ctx, input) => mailingPlan(ctx, { mailing_id: input.mailing_id }),
     question: (ctx, _input, would) =>

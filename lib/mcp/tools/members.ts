@@ -171,6 +171,7 @@ export const import_members = tool({
   annotations: WRITE,
   output: ImportResult,
   scope: importMembers.scope,
+  task: true,
   confirm: {
     preview: (ctx, input) => importMembers(ctx, { ...input, dry_run: true }),
     question: (ctx, _input, would) => t(ctx.locale, "CONFIRM_IMPORT_MEMBERS", { create: Number(would.created), update: Number(would.updated) }),
