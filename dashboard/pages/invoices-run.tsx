@@ -77,7 +77,7 @@ function RunResult(props: { input: PageInput; tr: DuesRunTexts; run: DuesRun }):
   const { input, tr, run } = props;
   const { locale } = input;
   const tt = INVOICES_TEXTS[locale];
-  const skipped = (["already_invoiced", "nothing_to_pay"] as const).filter((k) => run.skipped[k] > 0);
+  const skipped = (["already_invoiced", "nothing_to_pay", "over_limit"] as const).filter((k) => run.skipped[k] > 0);
   return (
     <Fragment>
       {run.totals.length ? (

@@ -25,7 +25,7 @@ import { invoiceReference } from "../payments/reference";
 import { fillText } from "../mail/layout";
 import { emitter } from "../webhooks/emit";
 import { DEFAULT_PAYMENT_DAYS, type InvoiceRow, invoiceNumber, nextNumber, toInvoice } from "../invoices";
-import { type DuesRun, type DuesRunItem, DuesRunRequest } from "../invoices/schemas";
+import { type DuesRun, type DuesRunItem, DuesRunRequest, INVOICE_LINE_MAX } from "../invoices/schemas";
 
 /** What the dues of a member are reckoned from. */
 export type DuesMember = Pick<
@@ -55,7 +55,7 @@ type Plan = {
   currency: string;
   tierId: string | null;
 };
-type Skipped = { nothing_to_pay: number; already_invoiced: number };
+type Skipped = { nothing_to_pay: number; already_invoiced: number; over_limit: number };
 
 /**
  * The members a dues run invoices: paid (not pending, not suspended), their membership ending
@@ -83,7 +83,7 @@ export const periodStartOf = (m: Pick<DuesMember, "membership_end">) => addDays(
  * (already_invoiced), nor for one with nothing to pay (a free tier, a credit covering the fee).
  */
 async function planFor(q: Queryable, club: ClubRow, list: DuesMember[]): Promise<{ plans: Plan[]; skipped: Skipped }> {
-  const skipped: Skipped = { nothing_to_pay: 0, already_invoiced: 0 };
+  const skipped: Skipped = { nothing_to_pay: 0, already_invoiced: 0, over_limit: 0 };
   if (!list.length) return { plans: [], skipped };
   const ids = list.map((m) => m.id);
   const taken = await q
@@ -122,6 +122,11 @@ async function planFor(q: Queryable, club: ClubRow, list: DuesMember[]): Promise
     const dues = duesOf(m, { fee: club.membership_fee_cents, currency: club.currency }, tier);
     if (dues.amount <= 0) {
       skipped.nothing_to_pay++;
+      continue;
+    }
+    // A tier may cost more than an invoice line takes: such a member is left to invoice by hand.
+    if (dues.price > INVOICE_LINE_MAX) {
+      skipped.over_limit++;
       continue;
     }
     const lines = [{ label: fillText(tx.line, { name: tier?.name ?? tx.membership, date: mailDay(periodStart, locale) }), amount_cents: dues.price }];
@@ -217,12 +222,20 @@ export const runDues = verb("finances:edit", async (ctx: Ctx, input: DuesRunRequ
   const where = duesWhere(ctx.clubId, q.until, q.tier_ids);
   const ids = (await ctx.db.read.select({ id: members.id }).from(members).where(where).orderBy(asc(members.membership_end), asc(members.id))).map((r) => r.id);
   const today = todayUtc();
-  const run: DuesRun = { dry_run: q.dry_run, until: q.until, created: 0, totals: [], skipped: { nothing_to_pay: 0, already_invoiced: 0 }, sample: [] };
+  const run: DuesRun = {
+    dry_run: q.dry_run,
+    until: q.until,
+    created: 0,
+    totals: [],
+    skipped: { nothing_to_pay: 0, already_invoiced: 0, over_limit: 0 },
+    sample: [],
+  };
   const totals = new Map<string, { currency: string; amount_cents: number; count: number }>();
   const tally = (plans: Plan[], skipped: Skipped, made: InvoiceRow[]) => {
     run.created += plans.length;
     run.skipped.nothing_to_pay += skipped.nothing_to_pay;
     run.skipped.already_invoiced += skipped.already_invoiced;
+    run.skipped.over_limit += skipped.over_limit;
     plans.forEach((p, i) => {
       const sum = totals.get(p.currency) ?? { currency: p.currency, amount_cents: 0, count: 0 };
       sum.amount_cents += p.amount;

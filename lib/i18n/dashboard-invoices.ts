@@ -81,7 +81,7 @@ export type DuesRunTexts = {
   nothing: string;
   totals: string;
   skipped: string;
-  skippedReasons: Record<"nothing_to_pay" | "already_invoiced", Plural>;
+  skippedReasons: Record<"nothing_to_pay" | "already_invoiced" | "over_limit", Plural>;
   sample: string;
   sampleMore: string;
   periodFrom: string;
@@ -156,6 +156,10 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
       skippedReasons: {
         nothing_to_pay: { one: "{n} membre n'a rien à payer", other: "{n} membres n'ont rien à payer" },
         already_invoiced: { one: "{n} membre a déjà une facture pour cette période", other: "{n} membres ont déjà une facture pour cette période" },
+        over_limit: {
+          one: "{n} membre a une cotisation trop élevée pour une facture (à facturer à la main)",
+          other: "{n} membres ont une cotisation trop élevée pour une facture (à facturer à la main)",
+        },
       },
       sample: "Premières factures",
       sampleMore: "Les 20 premières, par fin d'adhésion.",
@@ -229,6 +233,10 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
       skippedReasons: {
         nothing_to_pay: { one: "{n} member has nothing to pay", other: "{n} members have nothing to pay" },
         already_invoiced: { one: "{n} member already has an invoice for that period", other: "{n} members already have an invoice for that period" },
+        over_limit: {
+          one: "{n} member's fee is above what an invoice takes (invoice by hand)",
+          other: "{n} members' fees are above what an invoice takes (invoice by hand)",
+        },
       },
       sample: "First invoices",
       sampleMore: "The first 20, by membership end.",
@@ -306,6 +314,10 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
           one: "{n} Mitglied hat für diese Periode schon eine Rechnung",
           other: "{n} Mitglieder haben für diese Periode schon eine Rechnung",
         },
+        over_limit: {
+          one: "{n} Mitglied hat einen zu hohen Beitrag für eine Rechnung (von Hand verrechnen)",
+          other: "{n} Mitglieder haben einen zu hohen Beitrag für eine Rechnung (von Hand verrechnen)",
+        },
       },
       sample: "Erste Rechnungen",
       sampleMore: "Die ersten 20, nach Ende der Mitgliedschaft.",
@@ -380,6 +392,10 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
       skippedReasons: {
         nothing_to_pay: { one: "{n} socio non ha nulla da pagare", other: "{n} soci non hanno nulla da pagare" },
         already_invoiced: { one: "{n} socio ha già una fattura per quel periodo", other: "{n} soci hanno già una fattura per quel periodo" },
+        over_limit: {
+          one: "{n} socio ha una quota troppo alta per una fattura (da fatturare a mano)",
+          other: "{n} soci hanno una quota troppo alta per una fattura (da fatturare a mano)",
+        },
       },
       sample: "Prime fatture",
       sampleMore: "Le prime 20, per fine dell'adesione.",

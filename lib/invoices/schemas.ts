@@ -9,13 +9,16 @@ export const INVOICE_KINDS = ["membership", "event", "other"] as const;
 
 const day = () => z.iso.date().meta({ format: "date" });
 
+/** The most one invoice line asks or gives back (1,000,000.00 in the currency). */
+export const INVOICE_LINE_MAX = 100_000_000;
+
 export const InvoiceLine = z
   .object({
     label: oneLine().trim().min(1).max(200),
     amount_cents: z
       .int()
-      .min(-100_000_000)
-      .max(100_000_000)
+      .min(-INVOICE_LINE_MAX)
+      .max(INVOICE_LINE_MAX)
       .meta({ description: "In the invoice's currency; negative for a discount. The lines' sum must be above zero." }),
   })
   .meta({ id: "InvoiceLine" });
@@ -132,6 +135,7 @@ export const DuesRun = z
       .object({
         nothing_to_pay: z.int().meta({ description: "A free tier, or a referral credit covering the fee." }),
         already_invoiced: z.int().meta({ description: "An open membership invoice, or an open or paid one for that period, exists." }),
+        over_limit: z.int().meta({ description: "A fee above what one invoice line takes (1,000,000.00): to invoice by hand." }),
       })
       .meta({ description: "Members whose membership ends before `until` and who get no invoice, by reason." }),
     sample: z.array(DuesRunItem).meta({ description: "The first invoices (at most 20), by membership end." }),

@@ -50,6 +50,18 @@ async function clubWithMembers() {
 }
 
 describe("POST invoices/run", () => {
+  it("a member whose tier costs more than one invoice line takes is skipped (over_limit), not a 500; the others are invoiced", async () => {
+    const c = await freshClub();
+    const dear = await insertTier(env, { clubId: c.clubId, name: "Mécène" });
+    await env.db.tx((t) => t.update(tiers).set({ price_cents: Number.MAX_SAFE_INTEGER }).where(eq(tiers.id, dear.id)));
+    await seedMember(env, { first_name: "Dear", membership_end: SOON, tier_id: dear.id }, c.clubId);
+    const plain = await seedMember(env, { first_name: "Plain", membership_end: SOON }, c.clubId);
+    const res = await runOf(c, { until: UNTIL });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ created: 1, skipped: { over_limit: 1 }, totals: [{ currency: "CHF", amount_cents: 8000, count: 1 }] });
+    expect((await invoicesOf(c.clubId)).map((i) => i.member_id)).toEqual([plain.id]);
+  });
+
   it("a dry run answers what it would make and writes nothing", async () => {
     const c = await clubWithMembers();
     const res = await runOf(c, { until: UNTIL, dry_run: true });
