@@ -2,7 +2,7 @@
 // then its baseline, the order alternating per round), prints the Markdown summary and writes the
 // whole report to docs/benchmarks.md. Not part of `bun test`.
 //
-// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks, invoices, journal, mailings ("members" selects both
+// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks, invoices, journal, mailings, engines ("members" selects both
 // member lists). With names, nothing is written unless BENCH_OUTPUT is set.
 //
 // Environment: BENCH_SECONDS (5) per measured run, BENCH_WARMUP_SECONDS (1), BENCH_ROUNDS (3),
@@ -15,6 +15,7 @@ import { join, relative, resolve } from "node:path";
 import { authMe } from "./auth-me";
 import { checkin } from "./checkin";
 import { dashboardBench } from "./dashboard";
+import { engines } from "./engines";
 import { BENCH_RATE_LIMIT, type Benchmark, type ConfigName, type Measurement, ROOT } from "./common";
 import { exportBench } from "./export";
 import { idempotency } from "./idempotency";
@@ -44,6 +45,7 @@ const ALL: Benchmark[] = [
   invoicesBench,
   journalBench,
   mailingsBench,
+  engines,
 ];
 
 const log = (line: string) => console.error(line);
