@@ -94,6 +94,11 @@ const conditions = [
   `both sides: SQLite in WAL mode with synchronous = FULL (a disk sync per commit); the server under test runs with ` +
     `RATE_LIMIT_PER_MINUTE=${BENCH_RATE_LIMIT} (its default, 300 a minute per key, would answer 429)`,
 ];
+if (selected.includes(engines))
+  conditions.push(
+    "engines: PostgreSQL (Debian's) in a throw-away cluster started by scripts/ci/pg-cluster.sh with PG_DURABLE=1 (fsync and synchronous " +
+      "commits on), on this machine beside the servers (not pinned); three processes: behind Caddy with least_conn, servers pinned to core 0",
+  );
 
 const table = summaryTables(cases);
 console.log(`\n${table}\n`);
