@@ -3,7 +3,7 @@
 // one after the other, round and round. The first scan of a ticket is `valid`; once every ticket
 // has been scanned the next ones answer `already` (each run reports how many of each).
 import { join } from "node:path";
-import { type Benchmark, type ConfigName, cycleScript, expectJson, loadCase } from "./common";
+import { type BenchEnv, type Benchmark, type ConfigName, cycleScript, expectJson, type LoadCase, loadCase } from "./common";
 import { type Dataset, dataset } from "./datasets";
 
 let ds: Dataset;
@@ -35,50 +35,56 @@ export const checkin: Benchmark = {
     ds = await dataset({ members: 10_000, registrations: 10_000 }, env.log);
   },
   async run(config: ConfigName, round, env) {
-    const event = ds.event as NonNullable<Dataset["event"]>;
-    const path = `/api/clubs/${ds.clubId}/events/${event.id}/checkin`;
-    return [
-      await loadCase({
-        bench: "checkin",
-        caseId: "scan",
-        config,
-        round,
-        env,
-        ds,
-        baseline: "baseline-checkin.ts",
-        path,
-        method: "POST",
-        connections: env.settings.scanConnections,
-        // The last token is scanned by hand first (the check); the script starts from the first.
-        script: (dir) =>
-          cycleScript(join(dir, "checkin.lua"), { method: "POST", items: event.qrTokens, path: () => path, body: (code) => JSON.stringify({ code }) }),
-        async check(server) {
-          const code = event.qrTokens[event.qrTokens.length - 1];
-          const res = await fetch(server.url + path, {
-            method: "POST",
-            headers: { authorization: `Bearer ${ds.key}`, "content-type": "application/json" },
-            body: JSON.stringify({ code }),
-          });
-          const body = (await expectJson(res, `${config} POST ${path}`)) as {
-            verdict: string;
-            checked_in_at: string | null;
-            registration: { id: string; first_name: string; last_name: string; ticket_name: string } | null;
-          };
-          if (body.verdict !== "valid" || !body.checked_in_at || !body.registration) throw new Error(`${config} check-in: ${JSON.stringify(body)}`);
-          const r = body.registration;
-          return `${body.verdict} ${r.first_name} ${r.last_name} (${r.ticket_name})`;
-        },
-        rows: {
-          valid: "SELECT count(*) AS n FROM check_ins WHERE verdict = 'valid'",
-          already: "SELECT count(*) AS n FROM check_ins WHERE verdict = 'already'",
-          other: "SELECT count(*) AS n FROM check_ins WHERE verdict NOT IN ('valid', 'already')",
-          checkedIn: "SELECT count(*) AS n FROM event_registrations WHERE checked_in_at IS NOT NULL",
-          audit: "SELECT count(*) AS n FROM audit_log",
-        },
-        describe: (d, requests) =>
-          `${requests} scans: ${d.valid} valid, ${d.already} already${d.other ? `, ${d.other} other` : ""}; ` +
-          `registrations checked in +${d.checkedIn}; check-in rows ${d.valid + d.already + d.other}, audit rows ${d.audit}`,
-      }),
-    ];
+    return [await loadCase(scanCase(ds, config, round, env))];
   },
 };
+
+/**
+ * The scan run of `config` on `ds` (its event's tokens, 64 connections): the hand baseline's
+ * script is `baseline-checkin.ts`.
+ */
+export function scanCase(ds: Dataset, config: ConfigName, round: number, env: BenchEnv): LoadCase {
+  const event = ds.event as NonNullable<Dataset["event"]>;
+  const path = `/api/clubs/${ds.clubId}/events/${event.id}/checkin`;
+  return {
+    bench: "checkin",
+    caseId: "scan",
+    config,
+    round,
+    env,
+    ds,
+    baseline: "baseline-checkin.ts",
+    path,
+    method: "POST",
+    connections: env.settings.scanConnections,
+    // The last token is scanned by hand first (the check); the script starts from the first.
+    script: (dir) =>
+      cycleScript(join(dir, "checkin.lua"), { method: "POST", items: event.qrTokens, path: () => path, body: (code) => JSON.stringify({ code }) }),
+    async check(server) {
+      const code = event.qrTokens[event.qrTokens.length - 1];
+      const res = await fetch(server.url + path, {
+        method: "POST",
+        headers: { authorization: `Bearer ${ds.key}`, "content-type": "application/json" },
+        body: JSON.stringify({ code }),
+      });
+      const body = (await expectJson(res, `${config} POST ${path}`)) as {
+        verdict: string;
+        checked_in_at: string | null;
+        registration: { id: string; first_name: string; last_name: string; ticket_name: string } | null;
+      };
+      if (body.verdict !== "valid" || !body.checked_in_at || !body.registration) throw new Error(`${config} check-in: ${JSON.stringify(body)}`);
+      const r = body.registration;
+      return `${body.verdict} ${r.first_name} ${r.last_name} (${r.ticket_name})`;
+    },
+    rows: {
+      valid: "SELECT count(*) AS n FROM check_ins WHERE verdict = 'valid'",
+      already: "SELECT count(*) AS n FROM check_ins WHERE verdict = 'already'",
+      other: "SELECT count(*) AS n FROM check_ins WHERE verdict NOT IN ('valid', 'already')",
+      checkedIn: "SELECT count(*) AS n FROM event_registrations WHERE checked_in_at IS NOT NULL",
+      audit: "SELECT count(*) AS n FROM audit_log",
+    },
+    describe: (d, requests) =>
+      `${requests} scans: ${d.valid} valid, ${d.already} already${d.other ? `, ${d.other} other` : ""}; ` +
+      `registrations checked in +${d.checkedIn}; check-in rows ${d.valid + d.already + d.other}, audit rows ${d.audit}`,
+  };
+}

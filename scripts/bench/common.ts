@@ -108,6 +108,21 @@ export function countRows(dbPath: string, queries: Record<string, string>): Reco
   }
 }
 
+/** Where a measured run's database comes from: a fresh one holding the dataset, its rows counted, removed after. */
+export type Store = {
+  /** Answers the run's DATABASE_URL; `dir` is the run's own folder. */
+  fresh(ds: Dataset, dir: string): Promise<string>;
+  count(url: string, queries: Record<string, string>): Promise<Record<string, number>>;
+  drop(url: string): Promise<void>;
+};
+
+/** The default: a copy of the dataset's SQLite file in the run's folder (removed with it). */
+export const sqliteStore: Store = {
+  fresh: async (ds, dir) => freshCopy(ds, dir),
+  count: async (path, queries) => countRows(path, queries),
+  drop: async () => {},
+};
+
 /** Fails the benchmark on an unexpected answer: a benchmark of errors measures nothing. */
 export async function expectJson(res: Response, what: string, status = 200): Promise<Record<string, unknown>> {
   const text = await res.text();
@@ -141,6 +156,8 @@ export type LoadCase = {
   describe(delta: Record<string, number>, requests: number): string;
   /** Starts the server of `config` on the copy instead (a benchmark whose baseline is our server set up otherwise). */
   start?: (dbPath: string, dir: string) => Promise<Server>;
+  /** Where the run's database comes from (default: a copy of the SQLite file). */
+  store?: Store;
 };
 
 /** One measured load run on a fresh copy of the dataset: start, check, warm up, measure, stop. */
@@ -148,8 +165,10 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
   const { env } = c;
   const dir = makeTempDir(`club-bench-${c.bench}-${c.config}-`);
   let server: Server | undefined;
+  const store = c.store ?? sqliteStore;
+  let dbPath: string | undefined;
   try {
-    const dbPath = freshCopy(c.ds, dir);
+    dbPath = await store.fresh(c.ds, dir);
     const which = c.server ?? c.config;
     server = c.start
       ? await c.start(dbPath, dir)
@@ -164,12 +183,12 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
     // A cycling script goes on after the items the warm-up used: those answered, and up to one
     // more per connection that was in flight when it stopped.
     const warm = env.settings.warmupSeconds > 0 ? await env.gen.run({ ...load, seconds: env.settings.warmupSeconds }) : null;
-    const before = countRows(dbPath, c.rows);
+    const before = await store.count(dbPath, c.rows);
     const skip = warm ? warm.requests + c.connections : 0;
     const result = await env.gen.run({ ...load, seconds: env.settings.seconds, scriptArgs: [String(skip)] });
     const peakKb = peakRssKb(server.pid);
     await server.stop();
-    const after = countRows(dbPath, c.rows);
+    const after = await store.count(dbPath, c.rows);
     const delta = Object.fromEntries(Object.keys(c.rows).map((k) => [k, after[k] - before[k]]));
     const m: Measurement = {
       bench: c.bench,
@@ -191,6 +210,7 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
     return m;
   } finally {
     await server?.stop();
+    if (dbPath) await store.drop(dbPath);
     removeTempDir(dir);
   }
 }

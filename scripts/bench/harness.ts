@@ -52,6 +52,11 @@ function killAll() {
   tempDirs.clear();
 }
 
+/** A child started elsewhere (a proxy), killed with the others at exit. */
+export function adopt(proc: Bun.Subprocess): void {
+  children.add(proc);
+}
+
 /** A temporary folder, removed by `removeTempDir` or at exit whatever happens. */
 export function makeTempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { daysFromNow } from "../../lib/schema-types";
-import { type Benchmark, type ConfigName, expectJson, loadCase } from "./common";
+import { type BenchEnv, type Benchmark, type ConfigName, expectJson, type LoadCase, loadCase } from "./common";
 import { type Dataset, dataset } from "./datasets";
 
 let ds: Dataset;
@@ -60,31 +60,36 @@ export const idempotency: Benchmark = {
     ds = await dataset({ members: 10_000 }, env.log);
   },
   async run(config: ConfigName, round, env) {
-    const path = `/api/clubs/${ds.clubId}/members/manual`;
-    const keyed = config === "ours";
-    return [
-      await loadCase({
-        bench: "idempotency",
-        caseId: "keyed",
-        config,
-        round,
-        env,
-        ds,
-        baseline: null,
-        path,
-        method: "POST",
-        connections: env.settings.connections,
-        script: (dir) => writeScript(join(dir, "add-member.lua"), path, keyed),
-        async check(server) {
-          const headers: Record<string, string> = { authorization: `Bearer ${ds.key}`, "content-type": "application/json" };
-          if (keyed) headers["idempotency-key"] = "bench-check";
-          const body = JSON.stringify({ first_name: "Bench", last_name: "Check", email: "bench-check@bench.example", membership_end: daysFromNow(365) });
-          const created = await expectJson(await fetch(server.url + path, { method: "POST", headers, body }), `${config} POST ${path}`, 201);
-          return `201 ${created.status} member`;
-        },
-        rows: { members: "SELECT count(*) AS n FROM members", keys: "SELECT count(*) AS n FROM idempotency_keys" },
-        describe: (d, requests) => `members +${d.members}, kept keys +${d.keys}, of ${requests} requests`,
-      }),
-    ];
+    return [await loadCase(addMemberCase(ds, config, round, env, config === "ours"))];
   },
 };
+
+/**
+ * The add-member run of `config` on `ds`: 32 connections, a new member each, with a fresh
+ * Idempotency-Key when `keyed`.
+ */
+export function addMemberCase(ds: Dataset, config: ConfigName, round: number, env: BenchEnv, keyed: boolean): LoadCase {
+  const path = `/api/clubs/${ds.clubId}/members/manual`;
+  return {
+    bench: "idempotency",
+    caseId: "keyed",
+    config,
+    round,
+    env,
+    ds,
+    baseline: null,
+    path,
+    method: "POST",
+    connections: env.settings.connections,
+    script: (dir) => writeScript(join(dir, "add-member.lua"), path, keyed),
+    async check(server) {
+      const headers: Record<string, string> = { authorization: `Bearer ${ds.key}`, "content-type": "application/json" };
+      if (keyed) headers["idempotency-key"] = "bench-check";
+      const body = JSON.stringify({ first_name: "Bench", last_name: "Check", email: "bench-check@bench.example", membership_end: daysFromNow(365) });
+      const created = await expectJson(await fetch(server.url + path, { method: "POST", headers, body }), `${config} POST ${path}`, 201);
+      return `201 ${created.status} member`;
+    },
+    rows: { members: "SELECT count(*) AS n FROM members", keys: "SELECT count(*) AS n FROM idempotency_keys" },
+    describe: (d, requests) => `members +${d.members}, kept keys +${d.keys}, of ${requests} requests`,
+  };
+}

@@ -2,7 +2,7 @@
 // then its baseline, the order alternating per round), prints the Markdown summary and writes the
 // whole report to docs/benchmarks.md. Not part of `bun test`.
 //
-// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks, invoices, journal, mailings, camt054 ("members" selects both
+// Names: auth-me, members-10k, members-100k, dashboard, export, import, checkin, verify, memory, idempotency, webhooks, invoices, journal, mailings, camt054, engines ("members" selects both
 // member lists). With names, nothing is written unless BENCH_OUTPUT is set.
 //
 // Environment: BENCH_SECONDS (5) per measured run, BENCH_WARMUP_SECONDS (1), BENCH_ROUNDS (3),
@@ -16,6 +16,7 @@ import { authMe } from "./auth-me";
 import { camt054Bench } from "./camt054";
 import { checkin } from "./checkin";
 import { dashboardBench } from "./dashboard";
+import { engines } from "./engines";
 import { BENCH_RATE_LIMIT, type Benchmark, type ConfigName, type Measurement, ROOT } from "./common";
 import { exportBench } from "./export";
 import { idempotency } from "./idempotency";
@@ -46,6 +47,7 @@ const ALL: Benchmark[] = [
   journalBench,
   mailingsBench,
   camt054Bench,
+  engines,
 ];
 
 const log = (line: string) => console.error(line);
@@ -94,6 +96,11 @@ const conditions = [
   `both sides: SQLite in WAL mode with synchronous = FULL (a disk sync per commit); the server under test runs with ` +
     `RATE_LIMIT_PER_MINUTE=${BENCH_RATE_LIMIT} (its default, 300 a minute per key, would answer 429)`,
 ];
+if (selected.includes(engines))
+  conditions.push(
+    "engines: PostgreSQL (Debian's) in a throw-away cluster started by scripts/ci/pg-cluster.sh with PG_DURABLE=1 (fsync and synchronous " +
+      "commits on), on this machine beside the servers (not pinned); three processes: behind Caddy with least_conn, servers pinned to core 0",
+  );
 
 const table = summaryTables(cases);
 console.log(`\n${table}\n`);

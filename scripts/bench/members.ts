@@ -16,6 +16,22 @@ const PAGES_IN_TURN = Array.from({ length: Math.max(200, KEPT_PAGES * 3) }, (_, 
 /** A list's signature without its total (the bare page has none). */
 const itemsOnly = (signature: string | null) => (signature ?? "").replace(/^total \d+, /, "");
 
+/**
+ * GET `url` (a page of the list) with `key`: the page's signature, its `total` (when `withTotal`)
+ * and a hash of its 50 items' ids, statuses and tiers; throws on another answer.
+ */
+export async function pageSignature(url: string, key: string, what: string, withTotal = true): Promise<string> {
+  const body = (await expectJson(await fetch(url, { headers: { authorization: `Bearer ${key}` } }), what)) as {
+    total?: number;
+    items?: { id: string; status: string; tier_name: string | null }[];
+  };
+  const items = body.items ?? [];
+  if (items.length !== 50) throw new Error(`${what}: ${items.length} items`);
+  const ids = items.map((i) => `${i.id}:${i.status}:${i.tier_name}`).join(",");
+  const hash = new Bun.CryptoHasher("sha1").update(ids).digest("hex").slice(0, 12);
+  return withTotal ? `total ${body.total}, items ${hash}` : `items ${hash}`;
+}
+
 function membersBenchmark(count: number, label: string, floors: { me: number; bare: number | null }): Benchmark {
   let ds: Dataset;
   const name = `members-${label}`;
@@ -76,17 +92,9 @@ function membersBenchmark(count: number, label: string, floors: { me: number; ba
                 cycleScript(join(dir, "pages.lua"), { method: "GET", items: PAGES_IN_TURN, path: (page) => `/api/clubs/${ds.clubId}/members?page=${page}` })
             : undefined,
           async check(server) {
-            const res = await fetch(server.url + path, { headers: { authorization: `Bearer ${ds.key}` } });
-            const body = (await expectJson(res, `${config} GET ${path}`)) as {
-              total?: number;
-              items?: { id: string; status: string; tier_name: string | null }[];
-            };
-            if (o.me) return "";
-            const items = body.items ?? [];
-            if (items.length !== 50) throw new Error(`${config} GET ${path}: ${items.length} items`);
-            const ids = items.map((i) => `${i.id}:${i.status}:${i.tier_name}`).join(",");
-            const hash = new Bun.CryptoHasher("sha1").update(ids).digest("hex").slice(0, 12);
-            return o.bare ? `items ${hash}` : `total ${body.total}, items ${hash}`;
+            if (!o.me) return pageSignature(server.url + path, ds.key, `${config} GET ${path}`, !o.bare);
+            await expectJson(await fetch(server.url + path, { headers: { authorization: `Bearer ${ds.key}` } }), `${config} GET ${path}`);
+            return "";
           },
           rows: { audit: "SELECT count(*) AS n FROM audit_log" },
           describe: (d, requests) => `audit rows ${d.audit}/${requests} requests`,

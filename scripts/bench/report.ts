@@ -83,7 +83,8 @@ export function summarize(benches: Benchmark[], all: Measurement[]): CaseSummary
       const mismatches: string[] = [];
       for (const o of of("ours")) {
         const b = of("baseline").find((m) => m.round === o.round);
-        if (!b || spec.kind === "memory") continue;
+        // A load run in which no request was answered measured nothing: no ratio (rather than Infinity).
+        if (!b || spec.kind === "memory" || (spec.kind === "load" && !b.rps)) continue;
         ratios.push(spec.kind === "load" ? (o.rps ?? 0) / (b.rps ?? 1) : o.p50Ms / b.p50Ms);
         if (o.signature !== b.signature) mismatches.push(`round ${o.round}: ours "${o.signature}", baseline "${b.signature}"`);
       }
