@@ -77,7 +77,9 @@ it("20 concurrent retries of one key: exactly one payment; each answer is the on
 });
 
 it("kill -9 with keyed writes in flight: after the restart every retry runs or replays, none is stuck at 409", async () => {
-  const emails = Array.from({ length: 24 }, (_, i) => `crash-${i}@test.org`);
+  // Enough that the kill finds some still in flight however fast the machine answers (24 were all
+  // answered once, on a loaded CI machine, before the poll saw 3 written).
+  const emails = Array.from({ length: 120 }, (_, i) => `crash-${i}@test.org`);
   const inFlight = emails.map((email) => post(member(email), `crash-${email}`).catch(() => null));
   // Killed once the first few members are written: the others are mid-way (claimed, running, answered but not kept).
   const written = () => count("SELECT count(*) AS n FROM members WHERE email LIKE 'crash-%'");
