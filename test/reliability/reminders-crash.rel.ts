@@ -36,10 +36,25 @@ function cli(args: string[]) {
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const recipients = () => smtp.inbox.flatMap((m) => m.to);
 
+/** What the mail queue holds, for a timeout's message: a failure in CI says why, not only that. */
+function queueState(): string {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const rows = db
+      .query(
+        "SELECT status, count(*) AS n, max(attempts) AS attempts, min(run_after) AS run_after, max(lease_until) AS lease_until, max(last_error) AS last_error FROM jobs WHERE kind = 'mail' GROUP BY status",
+      )
+      .all();
+    return `${JSON.stringify(rows)}; ${new Set(recipients()).size} members received; now ${new Date().toISOString()}`;
+  } finally {
+    db.close();
+  }
+}
+
 async function until(what: string, done: () => boolean, ms = 90_000) {
   const deadline = Date.now() + ms;
   while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${queueState()}`);
     await Bun.sleep(50);
   }
 }
