@@ -14,9 +14,60 @@ export function asLocale(value: unknown): Locale {
   return LOCALES.includes(value as Locale) ? (value as Locale) : DEFAULT_LOCALE;
 }
 
+/**
+ * A refusal names the state it found (`{status}`) in the reader's words: the API's value
+ * (`sending`) is for programs, which read the code; a person reads "en cours d'envoi".
+ */
+const STATUS_WORDS: Record<Locale, Record<string, string>> = {
+  fr: {
+    draft: "brouillon",
+    scheduled: "programmé",
+    sending: "en cours d'envoi",
+    sent: "envoyé",
+    cancelled: "annulé",
+    confirmed: "confirmée",
+    pending: "en attente",
+    waitlisted: "en liste d'attente",
+  },
+  en: {
+    draft: "draft",
+    scheduled: "scheduled",
+    sending: "sending",
+    sent: "sent",
+    cancelled: "cancelled",
+    confirmed: "confirmed",
+    pending: "pending",
+    waitlisted: "waitlisted",
+  },
+  de: {
+    draft: "Entwurf",
+    scheduled: "geplant",
+    sending: "im Versand",
+    sent: "versandt",
+    cancelled: "abgebrochen",
+    confirmed: "bestätigt",
+    pending: "ausstehend",
+    waitlisted: "auf der Warteliste",
+  },
+  it: {
+    draft: "bozza",
+    scheduled: "programmato",
+    sending: "in invio",
+    sent: "inviato",
+    cancelled: "annullato",
+    confirmed: "confermata",
+    pending: "in attesa",
+    waitlisted: "in lista d'attesa",
+  },
+};
+
 export function t(locale: Locale, code: MessageCode, params: Params = {}): string {
   const texts = (MESSAGES as Record<string, Record<Locale, string>>)[code] ?? MESSAGES.INTERNAL;
-  return texts[locale].replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+  return texts[locale].replace(/\{(\w+)\}/g, (m, k: string) => {
+    if (!(k in params)) return m;
+    const value = String(params[k]);
+    return k === "status" && Object.hasOwn(STATUS_WORDS[locale], value) ? STATUS_WORDS[locale][value] : value;
+  });
 }
 
 /** The first supported language of an Accept-Language header, else the default. */

@@ -168,7 +168,10 @@ describe("sending", () => {
       const res = await env.call("POST", `${base()}/${draft.body.id}/actions/send`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ status: "sending", counts: { recipients: 4, sent: 0, skipped_opt_out: 1 } });
-      expect((await action(draft.body.id, "send")).status).toBe(409);
+      // Refused, in the club's words for the state found (not the API's `sending`).
+      const again = await action(draft.body.id, "send");
+      expect(again).toMatchObject({ status: 409, body: { code: "MAILING_NOT_SENDABLE" } });
+      expect(again.body.detail).toContain("« en cours d'envoi »");
       expect((await action(draft.body.id, "cancel")).status).toBe(409);
       expect((await env.call("PATCH", `${base()}/${draft.body.id}`, { body: { subject: "x" } })).status).toBe(409);
       await drain(draft.body.id);
