@@ -8,6 +8,7 @@
 import { AppError, ValidationFailed } from "../../lib/errors";
 import { listEvents } from "../../lib/events";
 import { REGISTRATION_STATUSES } from "../../lib/events/schemas";
+import { t as translate } from "../../lib/i18n";
 import { fill, plural } from "../../lib/i18n/dashboard";
 import { EVENTS_TEXTS } from "../../lib/i18n/dashboard-events";
 import { MAILINGS_TEXTS, type MailingDone, type MailingsTexts } from "../../lib/i18n/dashboard-mailings";
@@ -574,6 +575,10 @@ function actionRoute(name: "test" | "send" | "cancel") {
         else if (textOf(input.form, "when") === "later") {
           // The time typed in the club's zone, as the events pages take theirs; a later one schedules.
           const { times, skipped } = utcTimes({ send_at: sendAt || undefined }, ["send_at"], input.timeZone, input.locale);
+          // "Schedule" with a time gone by would send at once (the API's rule for a past send_at):
+          // asked to schedule, the page refuses it rather than mail everyone on a typo.
+          const at = times.send_at ? Date.parse(times.send_at) : Number.NaN;
+          if (at <= Date.now()) skipped.send_at ??= translate(input.locale, "MAILING_SEND_AT_PASSED", { time: sendAt.replace("T", " ") });
           const checked = check(MailingSend.required(), times, input.locale, skipped);
           if (!checked.ok) return mailingPage(input, { problems: checked.problems, sendAt });
           const sent = await sendMailing(input.ctx, { mailing_id, send_at: checked.data.send_at });

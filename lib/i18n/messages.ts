@@ -1257,6 +1257,12 @@ export const MESSAGES = {
     de: "Der Versand ist im Status „{status}“: nur ein Entwurf oder ein geplanter Versand kann abgebrochen werden.",
     it: "L'invio è nello stato «{status}»: solo una bozza o un invio programmato si può annullare.",
   },
+  MAILING_SEND_AT_PASSED: {
+    fr: "Cette heure est passée ({time}) : choisissez une heure à venir, ou envoyez maintenant.",
+    en: "This time has passed ({time}): choose a later one, or send now.",
+    de: "Dieser Zeitpunkt ist vorbei ({time}): wählen Sie einen späteren oder senden Sie jetzt.",
+    it: "Quest'ora è passata ({time}): sceglietene una futura, o inviate ora.",
+  },
   MAILING_MERGE_FIELD_UNKNOWN: {
     fr: "Champ de fusion inconnu : « {field} » (connus : {fields}).",
     en: "Unknown merge field: “{field}” (known: {fields}).",

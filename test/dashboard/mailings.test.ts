@@ -192,6 +192,11 @@ describe("mailings pages", () => {
     expect(skipped.text).toMatch(/id="f-send_at-error" class="error-text">[^<]*2030-03-31 02:30/);
     expect(skipped.text).toContain('value="2030-03-31T02:30"');
     expect((await mailingOf(id)).status).toBe("draft");
+    // A time gone by, asked to schedule: refused beside the field, nobody mailed (the API would start at once).
+    const past = await owner.post(`/admin/mailings/${id}/send`, { when: "later", send_at: "2020-05-04T10:00" }, `/admin/mailings/${id}`);
+    expect(past.status).toBe(422);
+    expect(past.text).toMatch(/id="f-send_at-error" class="error-text">Cette heure est passée \(2020-05-04 10:00\)/);
+    expect((await mailingOf(id)).status).toBe("draft");
     const res = await owner.post(`/admin/mailings/${id}/send`, { when: "later", send_at: "2030-03-01T09:00" }, `/admin/mailings/${id}`);
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/admin/mailings/${id}?done=scheduled`);
