@@ -10,6 +10,7 @@ import { clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
+import { cancelRegistrationInvoices } from "../invoices/pay";
 import { foreignTierItems } from "../tiers/internal";
 import { emit } from "../webhooks/emit";
 import {
@@ -182,8 +183,10 @@ export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpda
         .where(and(eq(events.id, current.id), eq(events.club_id, ctx.clubId)))
         .returning();
     }
-    if (row.status === "cancelled") await mailCancellation(t, ctx, row);
-    else if (set.capacity !== undefined || tickets) await fillFromWaitlist(t, { db: ctx.db, event: row, baseUrl: ctx.baseUrl, now });
+    if (row.status === "cancelled") {
+      await mailCancellation(t, ctx, row);
+      await cancelRegistrationInvoices(t, ctx, ctx.clubId, { eventId: row.id });
+    } else if (set.capacity !== undefined || tickets) await fillFromWaitlist(t, { db: ctx.db, event: row, baseUrl: ctx.baseUrl, now });
     const detail = await loadDetail(t, ctx.clubId, ctx.baseUrl, row);
     if (row !== current) await emit(ctx.db, t, ctx.clubId, row.status === "cancelled" ? "event.cancelled" : "event.updated", () => detail);
     return detail;

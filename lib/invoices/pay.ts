@@ -2,10 +2,10 @@
 // way it came (a statement line, mark-paid, Stripe): `paid_cents` raised, `paid` once covered,
 // `invoice.paid` then. The payment row itself is recorded by lib/payments/record (with its
 // `invoice_id`); renewing a membership is mark-paid's (lib/members), which calls this.
-import { and, asc, eq, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { lockRows } from "../../db/locks";
-import { invoices } from "../../db/schema";
+import { eventRegistrations, invoices } from "../../db/schema";
 import { Conflict } from "../errors";
 import { nowIso } from "../ids";
 import { emit } from "../webhooks/emit";
@@ -68,4 +68,36 @@ async function oldestOpen(t: Queryable, clubId: string, which: SQL | undefined):
   const row = await lockInvoice(t, clubId, first.id);
   // Paid or cancelled by another transaction between the read and the lock: none to settle now.
   return row.status === "open" ? row : null;
+}
+
+/**
+ * Registrations just cancelled (by an admin, their hold expired, their event cancelled), inside
+ * that transaction: their open event invoices nothing was paid on are cancelled with them, so
+ * they are never reminded and a late transfer is listed NOT_PAYABLE (to refund) rather than
+ * taken. One partly paid stays open: the treasurer refunds, then cancels it. `which`: one
+ * registration's id, or every registration of an event (`{ eventId }`).
+ */
+export async function cancelRegistrationInvoices(
+  t: Queryable,
+  site: { db: Db; baseUrl: string },
+  clubId: string,
+  which: { registrationId: string } | { eventId: string },
+): Promise<void> {
+  const registrations =
+    "registrationId" in which
+      ? eq(invoices.registration_id, which.registrationId)
+      : inArray(
+          invoices.registration_id,
+          t
+            .select({ id: eventRegistrations.id })
+            .from(eventRegistrations)
+            .where(and(eq(eventRegistrations.club_id, clubId), eq(eventRegistrations.event_id, which.eventId))),
+        );
+  const now = nowIso();
+  const cancelled = await t
+    .update(invoices)
+    .set({ status: "cancelled", cancelled_at: now, updated_at: now })
+    .where(and(eq(invoices.club_id, clubId), eq(invoices.kind, "event"), registrations, eq(invoices.status, "open"), eq(invoices.paid_cents, 0)))
+    .returning();
+  for (const row of cancelled) await emit(site.db, t, clubId, "invoice.cancelled", () => toInvoice(row, site.baseUrl));
 }

@@ -22,7 +22,7 @@ import {
 import type { EventRegistrationItem, RegistrationCancel, RegistrationConfirm, RegistrationCreate } from "../events/schemas";
 import { fillFromWaitlist, statusForPrice } from "../events/waitlist";
 import { newId, nowIso, randomBase62 } from "../ids";
-import { addInvoicePayment, lockInvoice, openRegistrationInvoice } from "../invoices/pay";
+import { addInvoicePayment, cancelRegistrationInvoices, lockInvoice, openRegistrationInvoice } from "../invoices/pay";
 import { getMemberRow } from "../members/internal";
 import { releaseEventPromo } from "../promo";
 import { originOf, type PaymentOrigin, recordPayment } from "../payments/record";
@@ -203,6 +203,7 @@ export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: Re
       .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
       .returning();
     await releaseEventPromo(t, { clubId: ctx.clubId, registrationId: r.id, now });
+    await cancelRegistrationInvoices(t, ctx, ctx.clubId, { registrationId: r.id });
     const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
     // Told before the promotion it causes, in the order the receiver should apply them.
     await emit(ctx.db, t, ctx.clubId, "registration.cancelled", () => ({ event_id: event.id, ...item }));

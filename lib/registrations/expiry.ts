@@ -9,6 +9,7 @@ import { PENDING_EXPIRY_JOB, scheduleHoldExpiry } from "../events/hold";
 import { registrationItem } from "../events/internal";
 import { queueRegistrantMail } from "../events/mails";
 import { fillFromWaitlist } from "../events/waitlist";
+import { cancelRegistrationInvoices } from "../invoices/pay";
 import type { JobKind, JobKinds } from "../jobs";
 import { releaseEventPromo } from "../promo";
 import { emit } from "../webhooks/emit";
@@ -44,6 +45,7 @@ export const expireHoldJob: JobKind = {
         .where(and(eq(eventRegistrations.id, row.r.id), eq(eventRegistrations.status, "pending")))
         .returning();
       await releaseEventPromo(t, { clubId: row.r.club_id, registrationId: row.r.id, now });
+      await cancelRegistrationInvoices(t, { db, baseUrl: env.config.baseUrl }, row.r.club_id, { registrationId: row.r.id });
       if (now < row.event.starts_at) {
         const club = await clubSettings(t, row.r.club_id);
         await queueRegistrantMail(t, { club, baseUrl: env.config.baseUrl, event: row.event, ticketName: row.ticketName, reg: cancelled, kind: "expired" });

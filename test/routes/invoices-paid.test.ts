@@ -363,6 +363,36 @@ describe("a registration's invoice (kind event)", () => {
     expect((await env.call("POST", `/api/clubs/${env.clubId}/invoices/${inv.id}/actions/cancel`)).status).toBe(409);
   });
 
+  it("a registration cancelled, or its event, cancels its unpaid invoice (invoice.cancelled); a late transfer is NOT_PAYABLE, nothing recorded", async () => {
+    const one = await pendingTicket("Winter dinner");
+    const two = await pendingTicket("Night race");
+    const invoiceFor = async (t: { m: { id: string }; reg: { id: string } }) =>
+      (await env.call("POST", `/api/clubs/${env.clubId}/invoices`, { body: { member_id: t.m.id, registration_id: t.reg.id } })).body as {
+        id: string;
+        reference: string;
+      };
+    const first = await invoiceFor(one);
+    const second = await invoiceFor(two);
+    await withEndpoint(env, ["invoice.cancelled"], async (sent) => {
+      const cancel = `/api/clubs/${env.clubId}/events/${one.event.id}/registrations/${one.reg.id}/actions/cancel`;
+      expect((await env.call("POST", cancel, { body: {} })).status).toBe(200);
+      expect(await rowOf(first.id)).toMatchObject({ status: "cancelled", paid_cents: 0 });
+      const off = await env.call("PATCH", `/api/clubs/${env.clubId}/events/${two.event.id}`, { body: { status: "cancelled" } });
+      expect(off.status).toBe(200);
+      expect(await rowOf(second.id)).toMatchObject({ status: "cancelled" });
+      expect((await sent()).map((d) => [d.type, JSON.parse(d.payload).data.id]).sort()).toEqual(
+        [
+          ["invoice.cancelled", first.id],
+          ["invoice.cancelled", second.id],
+        ].sort(),
+      );
+    });
+    const late = await importCsv(`date,amount,currency,reference\n${todayUtc()},30.00,CHF,${first.reference}\n`);
+    expect(late.body.unmatched[0]).toMatchObject({ reason: "NOT_PAYABLE" });
+    expect(await paymentsFor(first.id)).toHaveLength(0);
+    expect((await regRow(one.reg.id)).status).toBe("cancelled");
+  });
+
   it("refuses another member's registration, a confirmed one, and a tier or another kind beside it (422 naming the field)", async () => {
     const { m, reg } = await pendingTicket("Winter gala");
     const stranger = await seedMember(env);
