@@ -59,6 +59,21 @@ export function systemCtx(db: Db, site: Site, clubId: string, locale: Locale, sc
 /** How far a long verb has come (lines, members): called between batches, last with done = total. */
 export type Progress = (done: number, total: number) => void;
 
+/**
+ * `report` called at most once every `everyMs` (an import calls every 50 lines; a client or a
+ * task row needs a figure a second, not thousands), the first call and the last (done = total)
+ * always. `now`: the clock, for tests.
+ */
+export function throttledProgress(report: Progress, everyMs: number, now: () => number = () => performance.now()): Progress {
+  let last = Number.NEGATIVE_INFINITY;
+  return (done, total) => {
+    const at = now();
+    if (done < total && at - last < everyMs) return;
+    last = at;
+    report(done, total);
+  };
+}
+
 export type Verb<I, O> = ((ctx: Ctx, input: I) => Promise<O>) & { scope: Needs };
 
 /** A lib/ operation guarded by `scope` (DESIGN.md section 4's route table; several: all needed); the route reads `.scope` to refuse before the body is read. */

@@ -13,7 +13,7 @@ import {
   type Task,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import type { Ctx, Progress } from "../lib/context";
+import { type Ctx, type Progress, throttledProgress } from "../lib/context";
 import {
   cancelTask,
   createTask,
@@ -116,15 +116,11 @@ export function taskCreated(row: TaskRow, modern: boolean) {
 export async function startTask(ctx: Ctx, tool: string, ttl: number | undefined, run: (progress: Progress) => Promise<CallToolResult>): Promise<TaskRow> {
   const row = await createTask(ctx.db, ownerOf(ctx), tool, taskTtl(ttl));
   const renewal = setInterval(() => renewTask(ctx.db, row.id).catch(() => {}), TASK_LEASE_MS / 3);
-  let last = 0;
   // One write after the other, all before the outcome: a late report never lands after it.
   let writes = Promise.resolve();
-  const progress: Progress = (done, total) => {
-    const now = performance.now();
-    if (done < total && now - last < PROGRESS_EVERY_MS) return;
-    last = now;
+  const progress = throttledProgress((done, total) => {
     writes = writes.then(() => taskProgress(ctx.db, row.id, done, total)).catch(() => {});
-  };
+  }, PROGRESS_EVERY_MS);
   void run(progress)
     .catch((err) => failure(ctx, err))
     .then(async (result) => {

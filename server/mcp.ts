@@ -28,7 +28,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { ZodObject, z } from "zod";
 import { type Caller, hasScope, requireScope, scopeList } from "../lib/access";
-import type { Ctx, Progress } from "../lib/context";
+import { type Ctx, type Progress, throttledProgress } from "../lib/context";
 import { AppError, Forbidden } from "../lib/errors";
 import { t } from "../lib/i18n";
 import { CLUB_SCHEME, INSTRUCTIONS, PROMPTS, type PromptDef, RESOURCES, type ResourceDef, resourceUri, TOOLS } from "../lib/mcp";
@@ -204,13 +204,9 @@ const PROGRESS_EVERY_MS = 1_000;
 function progressOf(req: ServerContext["mcpReq"]): Progress | undefined {
   const progressToken = req._meta?.progressToken;
   if (progressToken === undefined) return undefined;
-  let last = 0;
-  return (done, total) => {
-    const now = performance.now();
-    if (done < total && now - last < PROGRESS_EVERY_MS) return;
-    last = now;
+  return throttledProgress((done, total) => {
     req.notify({ method: "notifications/progress", params: { progressToken, progress: done, total } }).catch(() => {});
-  };
+  }, PROGRESS_EVERY_MS);
 }
 
 /** The key of the confirmation asked through the protocol (an input request of 2026-07-28). */
