@@ -2,7 +2,7 @@
 // Accounting's import, DATEV's Buchungsstapel, CSV and JSON. Each writer turns lines into text a
 // chunk at a time (the journal is a stream) and knows nothing of payments: lib/books/journal.ts
 // makes the lines. Sources of each format's rules: docs/decisions.md, "The books".
-import Papa from "papaparse";
+import { csvLines } from "../csv";
 
 /** One double-entry line: `amount_cents` (always positive) moves from credit_account to debit_account. */
 export type JournalLine = {
@@ -71,10 +71,7 @@ const csv: Writer = {
   extension: "csv",
   // The BOM tells a spreadsheet the file is UTF-8 (as the member export's).
   head: () => `\uFEFF${FIELDS.join(",")}`,
-  lines: (lines) =>
-    lines.length
-      ? `\r\n${Papa.unparse({ fields: [...FIELDS], data: lines.map((l) => FIELDS.map((f) => l[f])) }, { escapeFormulae: true, header: false })}`
-      : "",
+  lines: (lines) => (lines.length ? `\r\n${csvLines(lines.map((l) => FIELDS.map((f) => l[f])))}` : ""),
   tail: () => "\r\n",
   encode: encodeUtf8,
 };

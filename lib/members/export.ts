@@ -2,10 +2,10 @@
 // custom fields, spreadsheet formulas neutralised) or the A4 PDF roster (./roster.ts). Both are
 // streams for the whole club, so that a large club never sits whole in memory as a file.
 import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
-import Papa from "papaparse";
 import { members } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
+import { csvLines } from "../csv";
 import { ValidationFailed } from "../errors";
 import { asLocale } from "../i18n";
 import { lazy } from "../lazy";
@@ -85,8 +85,7 @@ export function toCsv(rows: CsvRow[], custom: CustomField[], options: { header?:
   const data = custom.length
     ? rows.map((m) => [...CSV_COLUMNS.map((c) => m[c]), ...custom.map((c) => cell(m.custom_fields?.[c.key]))])
     : rows.map((m) => CSV_COLUMNS.map((c) => m[c]));
-  const text = Papa.unparse({ fields, data }, { escapeFormulae: true, header });
-  return header ? `\uFEFF${text}` : text;
+  return header ? `\uFEFF${csvLines(data, fields)}` : csvLines(data);
 }
 
 /** The file (a download: lib/reply) and the number of members it holds. */
