@@ -60,3 +60,9 @@ export function month(value: string, locale: Locale): string {
 export function methodName(methods: Record<string, string>, method: string): string {
   return Object.hasOwn(methods, method) ? methods[method] : method;
 }
+
+/** The choices of a payment method field: `list` in the club's language, and `current` kept when it is not one of them (an import's free text). */
+export function methodOptions(methods: Record<string, string>, list: readonly string[], current?: string | null): { value: string; label: string }[] {
+  const all = current && !list.includes(current) ? [...list, current] : list;
+  return all.map((m) => ({ value: m, label: methodName(methods, m) }));
+}

@@ -17,10 +17,13 @@ import {
 import { NotFound, ValidationFailed } from "../../lib/errors";
 import { fill } from "../../lib/i18n/dashboard";
 import { EVENTS_TEXTS, type EventsTexts } from "../../lib/i18n/dashboard-events";
+import { MEMBERS_TEXTS } from "../../lib/i18n/dashboard-members";
+import { invoiceRegistration } from "../../lib/invoices";
 import { listMembers } from "../../lib/members";
+import { MANUAL_PAYMENT_METHODS } from "../../lib/members/schemas";
 import { addRegistration, cancelRegistration, confirmRegistration } from "../../lib/registrations/admin";
 import { amountText, cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
-import { instant, money, zoned } from "../format";
+import { instant, methodOptions, money, zoned } from "../format";
 import { DataTable, Fact } from "../components/table";
 import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
@@ -286,7 +289,7 @@ async function add(input: PageInput): Promise<Response> {
 
 // ---- One registration: confirm, cancel ----
 
-type RegAction = "confirm" | "cancel";
+type RegAction = "confirm" | "cancel" | "invoice";
 
 async function registrationOf(input: PageInput): Promise<{ event: EventAdminDetail; reg: EventRegistrationItem }> {
   const event = await getEvent(input.ctx, { event_id: input.params.event_id });
@@ -304,8 +307,11 @@ async function registrationPage(input: PageInput, failed: { action: RegAction; p
   const problemsFor = (action: RegAction) => (failed?.action === action ? failed.problems : NO_PROBLEMS);
   const canConfirm = can.money && reg.status === "pending" && event.status !== "cancelled";
   const canCancel = can.edit && reg.status !== "cancelled" && !reg.checked_in_at;
+  // An invoice is addressed to a member: a guest's registration is paid another way.
+  const canInvoice = input.can(invoiceRegistration.scope) && reg.status === "pending" && reg.is_member && event.status !== "cancelled";
   const confirmP = problemsFor("confirm");
   const cancelP = problemsFor("cancel");
+  const invoiceP = problemsFor("invoice");
   return input.page(
     fill(tt.registrationTitle, { name: fullName(reg) }),
     <Fragment>
@@ -350,9 +356,27 @@ async function registrationPage(input: PageInput, failed: { action: RegAction; p
               value={amountText(reg.amount_cents)}
               error={confirmP.fields.amount_cents ?? confirmP.fields.amount}
             />
-            <Field name="payment_method" id="confirm-method" label={tt.method} value="bank_transfer" error={confirmP.fields.payment_method} />
+            <Select
+              name="payment_method"
+              id="confirm-method"
+              label={tt.method}
+              options={methodOptions(MEMBERS_TEXTS[locale].methods, MANUAL_PAYMENT_METHODS)}
+              value="bank_transfer"
+              error={confirmP.fields.payment_method}
+            />
             <div class="actions">
               <button type="submit">{tt.confirm}</button>
+            </div>
+          </form>
+        ) : null}
+        {canInvoice ? (
+          <form method="post" action={`${path}/invoice`} class="card" aria-labelledby="a-invoice" novalidate>
+            <h2 id="a-invoice">{tt.invoice}</h2>
+            <Notice error={invoiceP.message} />
+            <CsrfField token={input.csrf} />
+            <p class="muted">{tt.invoiceHint}</p>
+            <div class="actions">
+              <button type="submit">{tt.makeInvoice}</button>
             </div>
           </form>
         ) : null}
@@ -424,5 +448,18 @@ export default definePage({
     },
     registrationAction("confirm"),
     registrationAction("cancel"),
+    {
+      method: "POST",
+      path: "/events/:event_id/registrations/:registration_id/invoice",
+      scope: invoiceRegistration.scope,
+      async handler(input: PageInput) {
+        try {
+          await invoiceRegistration(input.ctx, { event_id: input.params.event_id, registration_id: input.params.registration_id });
+        } catch (err) {
+          return registrationPage(input, { action: "invoice", problems: problemsOf(err, input.locale) });
+        }
+        return input.redirect("/admin/invoices?show=open&done=created");
+      },
+    },
   ],
 });

@@ -28,7 +28,7 @@ import { webCardUrl } from "../../lib/passes";
 import type { Verb } from "../../lib/context";
 import { cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { RecordTable } from "../components/record-table";
-import { day, instant, methodName, money, zoned } from "../format";
+import { day, instant, methodName, methodOptions, money, zoned } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { MailingMarks } from "./mailings";
@@ -79,7 +79,7 @@ const ACTIONS: Record<MemberAction, Action> = {
           name="payment_method"
           id="mark-paid-method"
           label={tt.method}
-          options={methodOptions(tt, MANUAL_PAYMENT_METHODS)}
+          options={methodOptions(tt.methods, MANUAL_PAYMENT_METHODS)}
           value="bank_transfer"
           error={p.fields.payment_method}
         />
@@ -126,11 +126,6 @@ function actionBody(name: MemberAction, form: FormData | null): Record<string, u
 }
 
 /** `methods` as a select's options; a `current` value outside them (imported, typed through the API) stays offered, so saving keeps it. */
-function methodOptions(tt: MembersTexts, methods: readonly string[], current?: string | null): { value: string; label: string }[] {
-  const all = current && !methods.includes(current) ? [...methods, current] : methods;
-  return all.map((m) => ({ value: m, label: methodName(tt.methods, m) }));
-}
-
 async function memberPage(input: PageInput, opts: { problems?: Problems; failed?: MemberAction } = {}): Promise<Response> {
   const { ctx, locale } = input;
   const tt = MEMBERS_TEXTS[locale];
@@ -385,7 +380,7 @@ async function editForm(input: PageInput, values: Record<string, string> | null,
       <Select
         name="payment_method"
         label={tt.paymentMethod}
-        options={[{ value: "", label: tt.noMethod }, ...methodOptions(tt, PAYMENT_METHODS, v.payment_method)]}
+        options={[{ value: "", label: tt.noMethod }, ...methodOptions(tt.methods, PAYMENT_METHODS, v.payment_method)]}
         value={v.payment_method}
         error={problems.fields.payment_method}
       />

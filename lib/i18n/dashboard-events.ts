@@ -89,6 +89,10 @@ export type EventsTexts = {
   registeredAt: string;
   confirm: string;
   confirmHint: string;
+  /** The registration page's invoice card (a member's registration awaiting payment). */
+  invoice: string;
+  invoiceHint: string;
+  makeInvoice: string;
   confirmAmount: string;
   method: string;
   cancel: string;
@@ -185,6 +189,10 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registeredAt: "Inscrit·e le",
     confirm: "Confirmer",
     confirmHint: "Confirme l'inscription et enregistre le paiement reçu.",
+    invoice: "Facture",
+    invoiceHint:
+      "Une facture avec QR-bill pour ce montant, à envoyer au membre depuis les factures ; son paiement confirme l'inscription. Une facture ouverte existante est reprise.",
+    makeInvoice: "Facturer l'inscription",
     confirmAmount: "Montant reçu",
     method: "Moyen de paiement",
     cancel: "Annuler l'inscription",
@@ -289,6 +297,10 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registeredAt: "Registered on",
     confirm: "Confirm",
     confirmHint: "Confirms the registration and records the payment received.",
+    invoice: "Invoice",
+    invoiceHint:
+      "An invoice with a QR-bill for this amount, to send to the member from the invoices page; paying it confirms the registration. An open one already made is reused.",
+    makeInvoice: "Invoice the registration",
     confirmAmount: "Amount received",
     method: "Payment method",
     cancel: "Cancel the registration",
@@ -393,6 +405,10 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registeredAt: "Angemeldet am",
     confirm: "Bestätigen",
     confirmHint: "Bestätigt die Anmeldung und erfasst die erhaltene Zahlung.",
+    invoice: "Rechnung",
+    invoiceHint:
+      "Eine Rechnung mit QR-Rechnung über diesen Betrag, vom Rechnungsbereich an das Mitglied zu senden; ihre Zahlung bestätigt die Anmeldung. Eine bereits offene wird wiederverwendet.",
+    makeInvoice: "Anmeldung verrechnen",
     confirmAmount: "Erhaltener Betrag",
     method: "Zahlungsart",
     cancel: "Anmeldung stornieren",
@@ -497,6 +513,10 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registeredAt: "Iscritto il",
     confirm: "Conferma",
     confirmHint: "Conferma l'iscrizione e registra il pagamento ricevuto.",
+    invoice: "Fattura",
+    invoiceHint:
+      "Una fattura con QR-bill per questo importo, da inviare al socio dalla pagina delle fatture; il suo pagamento conferma l'iscrizione. Una fattura aperta già creata viene ripresa.",
+    makeInvoice: "Fatturare l'iscrizione",
     confirmAmount: "Importo ricevuto",
     method: "Metodo di pagamento",
     cancel: "Annulla l'iscrizione",

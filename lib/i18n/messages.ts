@@ -639,6 +639,12 @@ export const MESSAGES = {
     de: "Die Mitgliedschaft zu diesem Mitgliedscode ist nicht aktiv.",
     it: "L'adesione legata a questo codice socio non è attiva.",
   },
+  REGISTRATION_WITHOUT_MEMBER: {
+    fr: "Cette inscription n'est pas celle d'un membre : une facture s'adresse à un membre.",
+    en: "This registration is not a member's: an invoice is addressed to a member.",
+    de: "Diese Anmeldung ist nicht die eines Mitglieds: eine Rechnung richtet sich an ein Mitglied.",
+    it: "Questa iscrizione non è di un socio: una fattura si rivolge a un socio.",
+  },
   REGISTRATION_NOT_FOUND: {
     fr: "Inscription introuvable.",
     en: "Registration not found.",

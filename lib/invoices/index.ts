@@ -242,3 +242,31 @@ export const cancelInvoice = verb("finances:edit", async (ctx: Ctx, input: { inv
   });
   return toInvoice(row, ctx.baseUrl);
 });
+
+/**
+ * The invoice of a member's registration awaiting payment (the dashboard's registration page):
+ * its open event invoice if one was made, else a new one (createInvoice with the registration,
+ * its price under the event's title). 409 REGISTRATION_WITHOUT_MEMBER for a guest's registration
+ * (an invoice is addressed to a member); createInvoice's refusals otherwise.
+ */
+export const invoiceRegistration = verb(
+  "finances:edit",
+  async function invoiceRegistration(ctx: Ctx, input: { event_id: string; registration_id: string }): Promise<Invoice> {
+    const [reg] = await ctx.db.read
+      .select({ member_id: eventRegistrations.member_id })
+      .from(eventRegistrations)
+      .where(and(eq(eventRegistrations.club_id, ctx.clubId), eq(eventRegistrations.event_id, input.event_id), eq(eventRegistrations.id, input.registration_id)))
+      .limit(1);
+    if (!reg) throw new NotFound("REGISTRATION_NOT_FOUND");
+    if (!reg.member_id) throw new Conflict("REGISTRATION_WITHOUT_MEMBER");
+    const [open] = await ctx.db.read
+      .select()
+      .from(invoices)
+      .where(
+        and(eq(invoices.club_id, ctx.clubId), eq(invoices.registration_id, input.registration_id), eq(invoices.kind, "event"), eq(invoices.status, "open")),
+      )
+      .limit(1);
+    if (open) return toInvoice(open, ctx.baseUrl);
+    return createInvoice(ctx, { member_id: reg.member_id, registration_id: input.registration_id });
+  },
+);

@@ -5,7 +5,7 @@
 // holds; a read-only admin who sees no edit action and is refused on a post.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { asc, eq } from "drizzle-orm";
-import { eventRegistrations, events, eventTickets, webhookDeliveries } from "../../db/schema";
+import { eventRegistrations, events, eventTickets, invoices, webhookDeliveries } from "../../db/schema";
 import { localToUtc } from "../../lib/clubs/time-zone";
 import { createEventVia, inDaysAt, insertRegistration, insertTier, registrationPayments, registrationRow } from "../events-fixtures";
 import { seedMember } from "../members-fixtures";
@@ -216,6 +216,25 @@ describe("an event's registrations", () => {
     // Confirmed already: the API's 409, and the page no longer offers it.
     expect((await owner.post(`${regPage}/confirm`, {}, regPage)).status).toBe(409);
     expect((await owner.request("GET", regPage)).text).not.toContain(`${regPage}/confirm`);
+  });
+
+  it("invoices a member's pending registration once (a guest's page offers none); the confirm form chooses the method from a list", async () => {
+    const [luca, mia] = await regsOf(event.id);
+    const guestPage = `${page()}/registrations/${luca.id}`;
+    expect((await owner.request("GET", guestPage)).text).not.toContain(`${guestPage}/invoice`);
+    expect((await owner.post(`${guestPage}/invoice`, {}, guestPage)).status).toBe(409);
+    const regPage = `${page()}/registrations/${mia.id}`;
+    const view = await owner.request("GET", regPage);
+    expect(view.text).toContain(`${regPage}/invoice`);
+    expect(view.text).toMatch(/<select[^>]*name="payment_method"[\s\S]*<option value="cash"[^>]*>Espèces<\/option>/);
+    for (let i = 0; i < 2; i++) {
+      const res = await owner.post(`${regPage}/invoice`, {}, regPage);
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toBe("/admin/invoices?show=open&done=created");
+    }
+    const made = await env.db.read.select().from(invoices).where(eq(invoices.registration_id, mia.id));
+    expect(made.map((i) => [i.kind, i.status, i.amount_cents, i.member_id])).toEqual([["event", "open", 1000, mia.member_id]]);
+    expect((await registrationRow(env, mia.id)).status).toBe("pending");
   });
 
   it("lists the waiting list in its order, and a cancellation with a refund moves its first up", async () => {
