@@ -4,7 +4,8 @@
 // page with confirm (the payment received, needs finances:edit too) and cancel (with a refund).
 // Each write is the API's verb with the API's schema and scope.
 import { z } from "zod";
-import { deleteEvent, getEvent, listEventRegistrations, updateEvent } from "../../lib/events";
+import { listPayments } from "../../lib/books/ledger";
+import { checkinEvent, deleteEvent, getEvent, listEventRegistrations, updateEvent } from "../../lib/events";
 import {
   ADMIN_REGISTRATION_STATUSES,
   EVENT_STATUSES,
@@ -18,7 +19,7 @@ import { NotFound, ValidationFailed } from "../../lib/errors";
 import { fill } from "../../lib/i18n/dashboard";
 import { EVENTS_TEXTS, type EventsTexts } from "../../lib/i18n/dashboard-events";
 import { listMembers } from "../../lib/members";
-import { addRegistration, cancelRegistration, confirmRegistration } from "../../lib/registrations/admin";
+import { addRegistration, cancelRegistration, confirmRegistration, REFUND_SCOPE } from "../../lib/registrations/admin";
 import { amountText, cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { instant, money, zoned } from "../format";
 import { DataTable, Fact } from "../components/table";
@@ -36,17 +37,22 @@ const fullName = (r: { first_name: string; last_name: string }) => `${r.first_na
 
 const EventStatusMove = z.object({ status: z.enum(EVENT_STATUSES) });
 
-/** What the admin may do here: the verbs' own scopes, so a button shows only when its post would pass. */
+/** What the admin may do here: the verbs' own scopes, so a control shows only when its post would pass. */
 function rights(input: PageInput) {
   return {
-    edit: input.can("events:edit"),
-    money: input.can("events:edit") && input.can("finances:edit"),
-    door: input.can("access_control:edit"),
-    finances: input.can("finances:view"),
+    move: input.can(updateEvent.scope),
+    remove: input.can(deleteEvent.scope),
+    add: input.can(addRegistration.scope),
+    confirm: input.can(confirmRegistration.scope),
+    cancel: input.can(cancelRegistration.scope),
+    refund: input.can([cancelRegistration.scope, REFUND_SCOPE].flat()),
+    door: input.can(checkinEvent.scope),
+    // The revenue is the sum of the event's payments: shown to who may list them.
+    finances: input.can(listPayments.scope),
   };
 }
 
-function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: EventsTexts; registrations: number }): Html {
+function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: EventsTexts; registrations: number; canRemove: boolean }): Html {
   const { input, event, tt } = props;
   const path = `/admin/events/${event.id}`;
   if (event.status === "cancelled") return <Fragment />;
@@ -67,7 +73,7 @@ function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: E
         </a>
         {event.status === "draft" ? move("published", tt.publish) : move("draft", tt.toDraft, "secondary")}
         {move("cancelled", tt.cancelEvent, "danger", tt.cancelEventConfirm)}
-        {props.registrations === 0 ? (
+        {props.registrations === 0 && props.canRemove ? (
           <form method="post" action={`${path}/delete`} class="inline" data-confirm={tt.deleteConfirm}>
             <CsrfField token={input.csrf} />
             <button type="submit" class="danger">
@@ -77,7 +83,7 @@ function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: E
         ) : null}
       </div>
       <p class="muted small">{tt.cancelEventHint}</p>
-      {props.registrations === 0 ? <p class="muted small">{tt.deleteHint}</p> : null}
+      {props.registrations === 0 && props.canRemove ? <p class="muted small">{tt.deleteHint}</p> : null}
     </Fragment>
   );
 }
@@ -219,7 +225,7 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
             </a>
           ) : null}
         </div>
-        {can.edit ? <StatusActions input={input} event={event} tt={tt} registrations={regs.length} /> : null}
+        {can.move ? <StatusActions input={input} event={event} tt={tt} registrations={regs.length} canRemove={can.remove} /> : null}
       </section>
       <section class="regs" aria-labelledby="registrations">
         <h2 id="registrations">
@@ -236,7 +242,7 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
           {waiting.length ? <RegistrationsTable input={input} event={event} rows={waiting} tt={tt} labelledBy="waitlist" position /> : null}
         </section>
       ) : null}
-      {can.edit && event.status !== "cancelled" ? <AddRegistration input={input} event={event} tt={tt} values={add?.values ?? {}} problems={problems} /> : null}
+      {can.add && event.status !== "cancelled" ? <AddRegistration input={input} event={event} tt={tt} values={add?.values ?? {}} problems={problems} /> : null}
     </Fragment>,
     { status: problems.status },
   );
@@ -266,7 +272,7 @@ async function add(input: PageInput): Promise<Response> {
   const tt = EVENTS_TEXTS[input.locale];
   let member_id: string | undefined;
   if (values.member_email) {
-    const id = input.can("members:view") ? await memberByEmail(input, values.member_email) : null;
+    const id = input.can(listMembers.scope) ? await memberByEmail(input, values.member_email) : null;
     if (!id) return eventPage(input, { values, problems: { status: 422, fields: { member_email: tt.memberNotFound }, message: null } });
     member_id = id;
   }
@@ -302,8 +308,8 @@ async function registrationPage(input: PageInput, failed: { action: RegAction; p
   const can = rights(input);
   const path = `/admin/events/${event.id}/registrations/${reg.id}`;
   const problemsFor = (action: RegAction) => (failed?.action === action ? failed.problems : NO_PROBLEMS);
-  const canConfirm = can.money && reg.status === "pending" && event.status !== "cancelled";
-  const canCancel = can.edit && reg.status !== "cancelled" && !reg.checked_in_at;
+  const canConfirm = can.confirm && reg.status === "pending" && event.status !== "cancelled";
+  const canCancel = can.cancel && reg.status !== "cancelled" && !reg.checked_in_at;
   const confirmP = problemsFor("confirm");
   const cancelP = problemsFor("cancel");
   return input.page(
@@ -363,7 +369,7 @@ async function registrationPage(input: PageInput, failed: { action: RegAction; p
             <CsrfField token={input.csrf} />
             <p class="muted">{tt.cancelHint}</p>
             <Field name="reason" id="cancel-reason" label={tt.reason} value="" error={cancelP.fields.reason} autocomplete="off" />
-            {can.money && reg.has_payment ? (
+            {can.refund && reg.has_payment ? (
               <Field
                 name="refund"
                 id="cancel-refund"

@@ -531,6 +531,8 @@ const groupRoutes = GROUPS.map((group) => ({
 }));
 
 export default definePage({
+  // The club is read with no scope (getClub: any caller reads it); the page is for who may see
+  // the club's page settings, its forms each saved by its verb's scopes. docs/decisions.md, tidy32.
   nav: { id: "settings", path: "/settings", scope: "page:view", order: 70 },
   routes: [
     { method: "GET", path: "/settings", scope: "page:view", handler: (input) => clubPage(input) },
@@ -546,7 +548,7 @@ export default definePage({
         return input.redirect("/admin/settings?done=logo#logo");
       },
     },
-    { method: "GET", path: "/settings/card", scope: "card:view", handler: (input) => cardPage(input) },
+    { method: "GET", path: "/settings/card", scope: previewCard.scope, handler: (input) => cardPage(input) },
     {
       method: "POST",
       path: "/settings/card",
@@ -561,7 +563,7 @@ export default definePage({
       // The frame's address for the form's current values (htmx swaps it in as the fields change).
       method: "GET",
       path: "/settings/card/preview",
-      scope: "card:view",
+      scope: previewCard.scope,
       handler: (input) => {
         const params = new URLSearchParams();
         for (const [k, v] of input.query) if (k !== "_csrf") params.append(k, v);
@@ -572,7 +574,7 @@ export default definePage({
       // The web card of a sample member with the unsaved values: a page of its own, framed by ours only.
       method: "GET",
       path: "/settings/card/frame",
-      scope: "card:view",
+      scope: previewCard.scope,
       handler: async (input) => {
         const tt = SETTINGS_TEXTS[input.locale];
         const club = await getClub(input.ctx);
