@@ -4,12 +4,12 @@
 // through the verbs of PUT and DELETE /api/clubs/<club>/logo; and /admin/settings/card — the
 // card's appearance with a live preview, the web card itself drawn for a sample member
 // (lib/cards/preview) in a frame that htmx reloads as the fields change.
-import type { Needs, Scope } from "../../lib/access";
+import type { Scope } from "../../lib/access";
 import { CARD_PREVIEW_FIELDS, previewCard } from "../../lib/cards/preview";
 import { privatePageHeaders } from "../../lib/cards/web";
-import { getClub, updateClub } from "../../lib/clubs";
+import { clubFieldScopes, getClub, updateClub } from "../../lib/clubs";
 import { LOGO_MAX_BYTES, logoFileFromBody, removeClubLogo, uploadClubLogo } from "../../lib/clubs/logo";
-import { BARCODE_FORMATS, CARD_BACK_FIELD_TYPES, type CardBackField, ClubUpdate } from "../../lib/clubs/schemas";
+import { BARCODE_FORMATS, CARD_BACK_FIELD_TYPES, type CardBackField, ClubUpdate, MEMBERSHIP_MODES } from "../../lib/clubs/schemas";
 import { LOCALES } from "../../lib/i18n";
 import { fill } from "../../lib/i18n/dashboard";
 import { SETTINGS_TEXTS, type SettingsGroup, type SettingsTexts } from "../../lib/i18n/dashboard-settings";
@@ -27,98 +27,76 @@ type Kind = "text" | "textarea" | "email" | "url" | "number" | "color" | "checkb
 type SettingField = { name: string; kind: Kind; required?: true; text?: true };
 type Group = {
   id: SettingsGroup;
-  /** What saving the group needs: updateClub's own scopes for these fields (PUT /api/clubs/<club>). */
-  scope: Needs;
-  /** Shown only to an admin holding it (payout fields are absent from the Club otherwise). */
-  readScope?: Scope;
   fields: SettingField[];
+  /** What saving the group needs: updateClub's own scopes for these fields (PUT /api/clubs/<club>). */
+  scope: Scope[];
+  /** Shown only to an admin holding these (payout fields are absent from the Club otherwise). */
+  readScope: Scope[];
 };
 
-const MODES = ["open", "application", "closed"] as const;
+/** A group of fields, with the scopes lib/clubs says reading and writing them need. */
+function group(id: SettingsGroup, fields: SettingField[]): Group {
+  const { write, read } = clubFieldScopes(fields.map((f) => f.name));
+  return { id, fields, scope: write, readScope: read };
+}
 
 const GROUPS: Group[] = [
-  {
-    id: "identity",
-    scope: "page:edit",
-    fields: [
-      { name: "name", kind: "text", required: true },
-      { name: "description", kind: "textarea" },
-      { name: "contact_email", kind: "email" },
-      { name: "social_website_url", kind: "url" },
-      { name: "legal_name", kind: "text" },
-      { name: "address", kind: "text" },
-      { name: "postal_code", kind: "text" },
-      { name: "city", kind: "text" },
-      { name: "country", kind: "text" },
-      { name: "vat_number", kind: "text" },
-    ],
-  },
-  {
-    id: "membership",
-    scope: "page:edit",
-    fields: [
-      { name: "membership_mode", kind: { options: MODES } },
-      { name: "application_instructions", kind: "textarea" },
-      { name: "membership_duration_months", kind: "number" },
-    ],
-  },
-  {
-    id: "reminders",
-    scope: "page:edit",
-    fields: [
-      { name: "renewal_reminder_days", kind: "days" },
-      { name: "grace_period_days", kind: "number" },
-      { name: "expiry_notice", kind: "checkbox" },
-    ],
-  },
-  {
-    id: "payout",
-    scope: ["page:edit", "finances:edit"],
-    readScope: "finances:view",
-    fields: [
-      { name: "membership_fee_cents", kind: "amount" },
-      { name: "currency", kind: "text", required: true },
-      { name: "payout_beneficiary_name", kind: "text" },
-      { name: "payout_iban", kind: "text" },
-      { name: "payout_bic", kind: "text" },
-      { name: "payout_bank_name", kind: "text" },
-    ],
-  },
-  {
-    // Dunning and renewal invoices (DESIGN.md section 20) and the chart of accounts the journal
-    // writes (section 21): each account's number (1 to 10 digits: ClubUpdate says it) beside its name.
-    id: "finances",
-    scope: ["page:edit", "finances:edit"],
-    readScope: "finances:view",
-    fields: [
-      { name: "dunning_days", kind: "days" },
-      { name: "dunning_fee_cents", kind: "amount" },
-      { name: "suspend_after_dunning", kind: "checkbox" },
-      { name: "renewal_invoices", kind: "checkbox" },
-      ...(["revenue", "fees", "bank", "events", "passage"] as const).flatMap((account): SettingField[] => [
-        { name: `accounting_account_${account}`, kind: "account", text: true },
-        { name: `accounting_account_${account}_name`, kind: "text", text: true },
-      ]),
-      { name: "accounting_journal", kind: "text", text: true },
-    ],
-  },
-  { id: "language", scope: "page:edit", fields: [{ name: "locale", kind: { options: LOCALES } }] },
+  group("identity", [
+    { name: "name", kind: "text", required: true },
+    { name: "description", kind: "textarea" },
+    { name: "contact_email", kind: "email" },
+    { name: "social_website_url", kind: "url" },
+    { name: "legal_name", kind: "text" },
+    { name: "address", kind: "text" },
+    { name: "postal_code", kind: "text" },
+    { name: "city", kind: "text" },
+    { name: "country", kind: "text" },
+    { name: "vat_number", kind: "text" },
+  ]),
+  group("membership", [
+    { name: "membership_mode", kind: { options: MEMBERSHIP_MODES } },
+    { name: "application_instructions", kind: "textarea" },
+    { name: "membership_duration_months", kind: "number" },
+  ]),
+  group("reminders", [
+    { name: "renewal_reminder_days", kind: "days" },
+    { name: "grace_period_days", kind: "number" },
+    { name: "expiry_notice", kind: "checkbox" },
+  ]),
+  group("payout", [
+    { name: "membership_fee_cents", kind: "amount" },
+    { name: "currency", kind: "text", required: true },
+    { name: "payout_beneficiary_name", kind: "text" },
+    { name: "payout_iban", kind: "text" },
+    { name: "payout_bic", kind: "text" },
+    { name: "payout_bank_name", kind: "text" },
+  ]),
+  // Dunning and renewal invoices (DESIGN.md section 20) and the chart of accounts the journal
+  // writes (section 21): each account's number (1 to 10 digits: ClubUpdate says it) beside its name.
+  group("finances", [
+    { name: "dunning_days", kind: "days" },
+    { name: "dunning_fee_cents", kind: "amount" },
+    { name: "suspend_after_dunning", kind: "checkbox" },
+    { name: "renewal_invoices", kind: "checkbox" },
+    ...(["revenue", "fees", "bank", "events", "passage"] as const).flatMap((account): SettingField[] => [
+      { name: `accounting_account_${account}`, kind: "account", text: true },
+      { name: `accounting_account_${account}_name`, kind: "text", text: true },
+    ]),
+    { name: "accounting_journal", kind: "text", text: true },
+  ]),
+  group("language", [{ name: "locale", kind: { options: LOCALES } }]),
 ];
 
-const CARD_GROUP: Group = {
-  id: "card",
-  scope: ["page:edit", "card:edit"],
-  fields: [
-    { name: "primary_color", kind: "color" },
-    { name: "secondary_color", kind: "color" },
-    { name: "card_label_color", kind: "color" },
-    { name: "card_welcome_message", kind: "textarea" },
-    { name: "card_custom_link_label", kind: "text" },
-    { name: "card_custom_link_url", kind: "url" },
-    { name: "card_barcode_format", kind: { options: BARCODE_FORMATS } },
-    { name: "card_sharing_prohibited", kind: "checkbox" },
-  ],
-};
+const CARD_GROUP: Group = group("card", [
+  { name: "primary_color", kind: "color" },
+  { name: "secondary_color", kind: "color" },
+  { name: "card_label_color", kind: "color" },
+  { name: "card_welcome_message", kind: "textarea" },
+  { name: "card_custom_link_label", kind: "text" },
+  { name: "card_custom_link_url", kind: "url" },
+  { name: "card_barcode_format", kind: { options: BARCODE_FORMATS } },
+  { name: "card_sharing_prohibited", kind: "checkbox" },
+]);
 
 /** Blank rows offered after the club's back fields, to add some. */
 const BLANK_BACK_ROWS = 2;
@@ -350,7 +328,7 @@ async function clubPage(
       {await zeroPriceWarning(input)}
       <div class="settings-grid">
         <LogoForm input={input} tt={tt} logoUrl={club.logo_url} problems={logoProblems} />
-        {GROUPS.filter((g) => !g.readScope || input.can(g.readScope)).map((group) => {
+        {GROUPS.filter((g) => input.can(g.readScope)).map((group) => {
           const mine = failed?.group === group.id;
           return (
             <GroupForm
