@@ -119,7 +119,7 @@ const EFFECTIVE = { date_format: ["date_format_effective", "iso"], number_format
  * leaves a non-nullable one unchanged. Needs `page:edit`, plus `card:edit` for a `card_*` field
  * and `finances:edit` for a fee, payout or accounting field (403 before anything changes).
  */
-export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate): Promise<ClubAdmin> => {
+export const updateClub = verb("page:edit", async function updateClub(ctx: Ctx, input: ClubUpdate): Promise<ClubAdmin> {
   const fields = writableFields(Object.keys(input));
   requireScope(ctx.actor, ...writeScopes(fields));
 

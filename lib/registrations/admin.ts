@@ -87,8 +87,8 @@ export async function recordRegistrationPayment(
  */
 export const addRegistration = verb(
   "events:edit",
-  async (ctx: Ctx, input: RegistrationCreate & { event_id: string }): Promise<EventRegistrationItem> =>
-    ctx.db.tx(async (t) => {
+  async function addRegistration(ctx: Ctx, input: RegistrationCreate & { event_id: string }): Promise<EventRegistrationItem> {
+    return ctx.db.tx(async (t) => {
       await lockEventPlaces(t, input.event_id);
       const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
       if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
@@ -127,7 +127,8 @@ export const addRegistration = verb(
       const item = registrationItem(reg, ticket.name, false);
       await emit(ctx.db, t, ctx.clubId, "registration.created", () => ({ event_id: event.id, ...item }));
       return item;
-    }),
+    });
+  },
 );
 
 /**
@@ -170,6 +171,8 @@ export const confirmRegistration = verb(["events:edit", "finances:edit"], confir
 /** What a refund at cancellation needs beyond cancelling (the dashboard offers the refund field to who holds it). */
 export const REFUND_SCOPE: Scope = "finances:edit";
 
+type Cancellation = RegistrationCancel & RegistrationRef;
+
 /**
  * Cancels a confirmed, pending or waitlisted registration, with an optional reason. A refund
  * (`refund_cents`, needs REFUND_SCOPE, finances:edit) is recorded as a negative payment by the method of the
@@ -178,7 +181,7 @@ export const REFUND_SCOPE: Scope = "finances:edit";
  * event) that fits, who is mailed. 409: checked in, already cancelled. 404: not this club's.
  * Allowed on a cancelled event (to record refunds); nobody is promoted there.
  */
-export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: RegistrationCancel & RegistrationRef): Promise<EventRegistrationItem> => {
+export const cancelRegistration = verb("events:edit", async function cancelRegistration(ctx: Ctx, input: Cancellation): Promise<EventRegistrationItem> {
   if (input.refund_cents != null) requireScope(ctx.actor, REFUND_SCOPE);
   return ctx.db.tx(async (t) => {
     const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
