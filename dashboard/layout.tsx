@@ -13,7 +13,8 @@
 //    after a write. A lib/ error thrown is shown in the club's language with its status.
 // 3. Every form that writes: `method="post"` and `<CsrfField token={input.csrf} />`; htmx
 //    requests send the token by themselves (hx-headers on <body>). Hide what the admin may not
-//    do with `input.can("members:edit")`; the route's scope refuses it anyway.
+//    do with `input.can(verb.scope)`, the scope of the verb the control's post calls (never a
+//    scope written out: the page then agrees with the API); the route's scope refuses it anyway.
 // 4. Texts: `input.t` holds the frame's; a page's own go in lib/i18n/dashboard-<page>.ts, a
 //    `Record<Locale, ...>` in fr, en, de and it, read with `input.locale`.
 // 5. Markup: JSX through dashboard/jsx.ts (`import { h } from "../jsx"`): text is escaped;

@@ -1,7 +1,7 @@
 // The warning a club selling memberships at 0 sees (its fee 0, no tier with a price): on the
 // settings page and the import page, where it decides what imported members will be asked.
 import { IMPORT_TEXTS } from "../../lib/i18n/dashboard-import";
-import { membershipPricing } from "../../lib/tiers";
+import { membershipPricing, updateTier } from "../../lib/tiers";
 import { h, type Html, raw } from "../jsx";
 import type { PageInput } from "../page";
 
@@ -14,7 +14,7 @@ export async function zeroPriceWarning(input: PageInput): Promise<Html> {
       <p>{tt.zeroPrice}</p>
       <p class="actions">
         <a href="/admin/settings#payout">{tt.zeroPriceSettings}</a>
-        {input.can("members:edit") ? <a href="/admin/tiers">{tt.zeroPriceTiers}</a> : null}
+        {input.can(updateTier.scope) ? <a href="/admin/tiers">{tt.zeroPriceTiers}</a> : null}
       </p>
     </div>
   );

@@ -167,6 +167,6 @@ async function auditPage(input: PageInput): Promise<Response> {
 }
 
 export default definePage({
-  nav: { id: "audit", path: "/audit", scope: "access_control:view", order: 90 },
-  routes: [{ method: "GET", path: "/audit", scope: "access_control:view", handler: auditPage }],
+  nav: { id: "audit", path: "/audit", scope: listAuditLog.scope, order: 90 },
+  routes: [{ method: "GET", path: "/audit", scope: listAuditLog.scope, handler: auditPage }],
 });

@@ -4,7 +4,8 @@
 // page with confirm (the payment received, needs finances:edit too) and cancel (with a refund).
 // Each write is the API's verb with the API's schema and scope.
 import { z } from "zod";
-import { deleteEvent, getEvent, listEventRegistrations, updateEvent } from "../../lib/events";
+import { listPayments } from "../../lib/books/ledger";
+import { checkinEvent, deleteEvent, getEvent, listEventRegistrations, updateEvent } from "../../lib/events";
 import {
   ADMIN_REGISTRATION_STATUSES,
   EVENT_STATUSES,
@@ -21,7 +22,7 @@ import { MEMBERS_TEXTS } from "../../lib/i18n/dashboard-members";
 import { invoiceRegistration } from "../../lib/invoices";
 import { listMembers } from "../../lib/members";
 import { MANUAL_PAYMENT_METHODS } from "../../lib/members/schemas";
-import { addRegistration, cancelRegistration, confirmRegistration } from "../../lib/registrations/admin";
+import { addRegistration, cancelRegistration, confirmRegistration, REFUND_SCOPE } from "../../lib/registrations/admin";
 import { amountText, cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { instant, methodOptions, money, zoned } from "../format";
 import { DataTable, Fact } from "../components/table";
@@ -39,17 +40,22 @@ const fullName = (r: { first_name: string; last_name: string }) => `${r.first_na
 
 const EventStatusMove = z.object({ status: z.enum(EVENT_STATUSES) });
 
-/** What the admin may do here: the verbs' own scopes, so a button shows only when its post would pass. */
+/** What the admin may do here: the verbs' own scopes, so a control shows only when its post would pass. */
 function rights(input: PageInput) {
   return {
-    edit: input.can("events:edit"),
-    money: input.can("events:edit") && input.can("finances:edit"),
-    door: input.can("access_control:edit"),
-    finances: input.can("finances:view"),
+    move: input.can(updateEvent.scope),
+    remove: input.can(deleteEvent.scope),
+    add: input.can(addRegistration.scope),
+    confirm: input.can(confirmRegistration.scope),
+    cancel: input.can(cancelRegistration.scope),
+    refund: input.can([cancelRegistration.scope, REFUND_SCOPE].flat()),
+    door: input.can(checkinEvent.scope),
+    // The revenue is the sum of the event's payments: shown to who may list them.
+    finances: input.can(listPayments.scope),
   };
 }
 
-function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: EventsTexts; registrations: number }): Html {
+function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: EventsTexts; registrations: number; canRemove: boolean }): Html {
   const { input, event, tt } = props;
   const path = `/admin/events/${event.id}`;
   if (event.status === "cancelled") return <Fragment />;
@@ -70,7 +76,7 @@ function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: E
         </a>
         {event.status === "draft" ? move("published", tt.publish) : move("draft", tt.toDraft, "secondary")}
         {move("cancelled", tt.cancelEvent, "danger", tt.cancelEventConfirm)}
-        {props.registrations === 0 ? (
+        {props.registrations === 0 && props.canRemove ? (
           <form method="post" action={`${path}/delete`} class="inline" data-confirm={tt.deleteConfirm}>
             <CsrfField token={input.csrf} />
             <button type="submit" class="danger">
@@ -80,7 +86,7 @@ function StatusActions(props: { input: PageInput; event: EventAdminDetail; tt: E
         ) : null}
       </div>
       <p class="muted small">{tt.cancelEventHint}</p>
-      {props.registrations === 0 ? <p class="muted small">{tt.deleteHint}</p> : null}
+      {props.registrations === 0 && props.canRemove ? <p class="muted small">{tt.deleteHint}</p> : null}
     </Fragment>
   );
 }
@@ -222,7 +228,7 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
             </a>
           ) : null}
         </div>
-        {can.edit ? <StatusActions input={input} event={event} tt={tt} registrations={regs.length} /> : null}
+        {can.move ? <StatusActions input={input} event={event} tt={tt} registrations={regs.length} canRemove={can.remove} /> : null}
       </section>
       <section class="regs" aria-labelledby="registrations">
         <h2 id="registrations">
@@ -239,7 +245,7 @@ async function eventPage(input: PageInput, add: { values: Record<string, string>
           {waiting.length ? <RegistrationsTable input={input} event={event} rows={waiting} tt={tt} labelledBy="waitlist" position /> : null}
         </section>
       ) : null}
-      {can.edit && event.status !== "cancelled" ? <AddRegistration input={input} event={event} tt={tt} values={add?.values ?? {}} problems={problems} /> : null}
+      {can.add && event.status !== "cancelled" ? <AddRegistration input={input} event={event} tt={tt} values={add?.values ?? {}} problems={problems} /> : null}
     </Fragment>,
     { status: problems.status },
   );
@@ -269,7 +275,7 @@ async function add(input: PageInput): Promise<Response> {
   const tt = EVENTS_TEXTS[input.locale];
   let member_id: string | undefined;
   if (values.member_email) {
-    const id = input.can("members:view") ? await memberByEmail(input, values.member_email) : null;
+    const id = input.can(listMembers.scope) ? await memberByEmail(input, values.member_email) : null;
     if (!id) return eventPage(input, { values, problems: { status: 422, fields: { member_email: tt.memberNotFound }, message: null } });
     member_id = id;
   }
@@ -305,8 +311,8 @@ async function registrationPage(input: PageInput, failed: { action: RegAction; p
   const can = rights(input);
   const path = `/admin/events/${event.id}/registrations/${reg.id}`;
   const problemsFor = (action: RegAction) => (failed?.action === action ? failed.problems : NO_PROBLEMS);
-  const canConfirm = can.money && reg.status === "pending" && event.status !== "cancelled";
-  const canCancel = can.edit && reg.status !== "cancelled" && !reg.checked_in_at;
+  const canConfirm = can.confirm && reg.status === "pending" && event.status !== "cancelled";
+  const canCancel = can.cancel && reg.status !== "cancelled" && !reg.checked_in_at;
   // An invoice is addressed to a member: a guest's registration is paid another way.
   const canInvoice = input.can(invoiceRegistration.scope) && reg.status === "pending" && reg.is_member && event.status !== "cancelled";
   const confirmP = problemsFor("confirm");
@@ -387,7 +393,7 @@ async function registrationPage(input: PageInput, failed: { action: RegAction; p
             <CsrfField token={input.csrf} />
             <p class="muted">{tt.cancelHint}</p>
             <Field name="reason" id="cancel-reason" label={tt.reason} value="" error={cancelP.fields.reason} autocomplete="off" />
-            {can.money && reg.has_payment ? (
+            {can.refund && reg.has_payment ? (
               <Field
                 name="refund"
                 id="cancel-refund"

@@ -2,7 +2,8 @@
 // figures; creating an event with its tickets and editing it (the API's create and partial update,
 // tickets as the full list). One event's own page, its registrations and its status: event.tsx;
 // its door: door.tsx.
-import { createDraftEvent, createEvent, getEvent, listEvents, updateEvent } from "../../lib/events";
+import { listPayments } from "../../lib/books/ledger";
+import { checkinEvent, createDraftEvent, createEvent, getEvent, listEvents, updateEvent } from "../../lib/events";
 import { EventCreate, type EventAdminDetail, type EventAdminItem, EventUpdate } from "../../lib/events/schemas";
 import { fill } from "../../lib/i18n/dashboard";
 import { utcToLocal } from "../../lib/clubs/time-zone";
@@ -57,13 +58,14 @@ async function list(input: PageInput): Promise<Response> {
   // Soonest first for what is coming; the API's latest-first for the rest.
   if (tab === "upcoming" || tab === "draft") shown.reverse();
   const counts = Object.fromEntries(TABS.map((t) => [t, all.filter((e) => tabOf(e, input.timeZone, today) === t).length])) as Record<EventsTab, number>;
-  const finances = input.can("finances:view");
-  const door = input.can("access_control:edit");
+  // The revenue is the sum of the event's payments: shown to who may list them.
+  const finances = input.can(listPayments.scope);
+  const door = input.can(checkinEvent.scope);
   return input.page(
     input.t.nav.events,
     <Fragment>
       <Notice done={doneOf(input.query, tt.done)} />
-      <AddButton show={input.can("events:edit")} href="/admin/events/new" label={tt.add} />
+      <AddButton show={input.can(createEvent.scope)} href="/admin/events/new" label={tt.add} />
       <nav class="tabs" aria-label={tt.tabsLabel}>
         {TABS.map((t) => (
           <a href={`/admin/events?show=${t}`} aria-current={t === tab ? "page" : undefined}>
@@ -354,7 +356,7 @@ const NEW_EVENT: FormValues = {
 };
 
 export default definePage({
-  nav: { id: "events", path: "/events", scope: "events:view", order: 40 },
+  nav: { id: "events", path: "/events", scope: listEvents.scope, order: 40 },
   routes: [
     { method: "GET", path: "/events", scope: listEvents.scope, handler: list },
     { method: "GET", path: "/events/new", scope: createEvent.scope, handler: (input) => newPage(input, NEW_EVENT, NO_PROBLEMS) },

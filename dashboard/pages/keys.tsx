@@ -257,6 +257,8 @@ async function create(input: PageInput): Promise<Response> {
 }
 
 export default definePage({
+  // No verb to read a scope from: keys are a session's own routes, open to every admin (SPEC);
+  // the entry sits with the access-control pages, for who may see them. docs/decisions.md, tidy32.
   nav: { id: "keys", path: "/keys", scope: "access_control:view", order: 80 },
   routes: [
     { method: "GET", path: "/keys", handler: (input) => keysPage(input) },

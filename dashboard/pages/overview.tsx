@@ -9,20 +9,23 @@ import { day, dayMonth, money, month } from "../format";
 import { Fragment, h } from "../jsx";
 import { definePage } from "../page";
 
+/** The figures the page cannot go without: the counts and the revenue (attendance is shown to who may read it). */
+const OVERVIEW_SCOPE = [clubStats.scope, revenueByMonth.scope].flat();
+
 export default definePage({
-  nav: { id: "overview", path: "", scope: "finances:view", order: 0 },
+  nav: { id: "overview", path: "", scope: OVERVIEW_SCOPE, order: 0 },
   routes: [
     {
       method: "GET",
       path: "/",
-      scope: "finances:view",
+      scope: OVERVIEW_SCOPE,
       async handler(input) {
         const { ctx, locale } = input;
         const tt = OVERVIEW_TEXTS[locale];
         const [stats, revenue, attendance] = await Promise.all([
           clubStats(ctx, {}),
           revenueByMonth(ctx, {}),
-          input.can("access_control:view") ? attendanceByWeek(ctx, {}) : Promise.resolve(null),
+          input.can(attendanceByWeek.scope) ? attendanceByWeek(ctx, {}) : Promise.resolve(null),
         ]);
         const counts = [
           ["total", stats.members.total],

@@ -50,7 +50,7 @@ function validityText(p: PromoCodePublic, tt: PromoTexts, locale: Locale, timeZo
 async function names(input: PageInput) {
   const [tiers, events] = await Promise.all([
     listTiers(input.ctx, { include_inactive: true }),
-    input.can("events:view") ? listEvents(input.ctx, {}) : Promise.resolve([]),
+    input.can(listEvents.scope) ? listEvents(input.ctx, {}) : Promise.resolve([]),
   ]);
   return { tiers, events, tierName: new Map(tiers.map((t) => [t.id, t.name])), eventTitle: new Map(events.map((e) => [e.id, e.title])) };
 }
@@ -60,7 +60,7 @@ async function list(input: PageInput): Promise<Response> {
   const tt = PROMO_TEXTS[locale];
   const [codes, known] = await Promise.all([listPromoCodes(input.ctx, {}), names(input)]);
   const currency = clubOf(input.admin).currency;
-  const canEdit = input.can("finances:edit");
+  const canEdit = input.can(updatePromoCode.scope);
   const appliesTo = (p: PromoCodePublic) =>
     p.event_id
       ? `${tt.event} · ${known.eventTitle.get(p.event_id) ?? ""}`
@@ -71,7 +71,7 @@ async function list(input: PageInput): Promise<Response> {
     input.t.nav.promo,
     <Fragment>
       <Notice done={doneOf(input.query, tt.done)} />
-      <AddButton show={canEdit} href="/admin/promo-codes/new" label={tt.add} />
+      <AddButton show={input.can(createPromoCode.scope)} href="/admin/promo-codes/new" label={tt.add} />
       <DataTable
         rows={codes.length}
         empty={tt.empty}
@@ -293,7 +293,7 @@ function setActive(active: boolean) {
 }
 
 export default definePage({
-  nav: { id: "promo", path: "/promo-codes", scope: "finances:view", order: 30 },
+  nav: { id: "promo", path: "/promo-codes", scope: listPromoCodes.scope, order: 30 },
   routes: [
     { method: "GET", path: "/promo-codes", scope: listPromoCodes.scope, handler: list },
     {

@@ -18,12 +18,12 @@ async function list(input: PageInput): Promise<Response> {
   const { locale } = input;
   const tt = TIERS_TEXTS[locale];
   const tiers = await listTiers(input.ctx, { include_inactive: true });
-  const canEdit = input.can("members:edit");
+  const canEdit = input.can(updateTier.scope);
   return input.page(
     input.t.nav.tiers,
     <Fragment>
       <Notice done={doneOf(input.query, tt.done)} />
-      <AddButton show={canEdit} href="/admin/tiers/new" label={tt.add} />
+      <AddButton show={input.can(createTier.scope)} href="/admin/tiers/new" label={tt.add} />
       <DataTable
         rows={tiers.length}
         empty={tt.empty}
@@ -166,7 +166,7 @@ function setActive(active: boolean) {
 }
 
 export default definePage({
-  nav: { id: "tiers", path: "/tiers", scope: "members:view", order: 20 },
+  nav: { id: "tiers", path: "/tiers", scope: listTiers.scope, order: 20 },
   routes: [
     { method: "GET", path: "/tiers", scope: listTiers.scope, handler: list },
     { method: "GET", path: "/tiers/new", scope: createTier.scope, handler: (input) => newPage(input, { sort_order: "0" }, NO_PROBLEMS) },

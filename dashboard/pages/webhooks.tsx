@@ -30,9 +30,6 @@ import { Fragment, h, type Html } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
 
-const EDIT = "access_control:edit" as const;
-const VIEW = "access_control:view" as const;
-
 type Typed = { url: string; description: string; events: string[] };
 type Secret = { secret: string; rotatedUntil?: string };
 
@@ -138,7 +135,7 @@ async function listPage(input: PageInput, opts: { typed?: Typed; problems?: Prob
           <p class="card">{tt.empty}</p>
         )}
       </section>
-      {input.can(EDIT) ? (
+      {input.can(createWebhook.scope) ? (
         <form method="post" action="/admin/webhooks" class="card tight" aria-labelledby="add">
           <h2 id="add">{tt.addTitle}</h2>
           <Notice error={problems.message} />
@@ -181,9 +178,15 @@ async function endpointPage(
   if (!hook) throw new NotFound("WEBHOOK_NOT_FOUND");
   const path = `/admin/webhooks/${hook.id}`;
   const problems = opts.problems ?? NO_PROBLEMS;
-  const canEdit = input.can(EDIT);
+  // Each control shows to who holds its verb's scope.
+  const can = {
+    test: input.can(testWebhook.scope),
+    update: input.can(updateWebhook.scope),
+    rotate: input.can(rotateWebhookSecret.scope),
+    remove: input.can(deleteWebhook.scope),
+  };
   // A delivery is retried only to an enabled endpoint (409 WEBHOOK_DISABLED otherwise).
-  const retry = canEdit && hook.enabled;
+  const retry = input.can(retryWebhookDelivery.scope) && hook.enabled;
   const done = opts.done ? tt.done[opts.done] : doneOf(input.query, tt.done);
   return input.page(
     hook.url,
@@ -217,23 +220,23 @@ async function endpointPage(
           <dt>{zoned(tt.created, input.timeZone)}</dt>
           <dd>{instant(hook.created_at, locale, input.timeZone)}</dd>
         </dl>
-        {canEdit ? (
+        {can.test || can.update || can.rotate || can.remove ? (
           <div class="actions">
-            {hook.enabled ? (
-              <Fragment>
-                <ActionButton input={input} path={`${path}/test`} label={tt.test} />
+            {hook.enabled && can.test ? <ActionButton input={input} path={`${path}/test`} label={tt.test} /> : null}
+            {can.update ? (
+              hook.enabled ? (
                 <ActionButton input={input} path={`${path}/disable`} label={tt.disable} />
-              </Fragment>
-            ) : (
-              <ActionButton input={input} path={`${path}/enable`} label={tt.enable} />
-            )}
-            <ActionButton input={input} path={`${path}/rotate`} label={tt.rotate} confirm={tt.rotateConfirm} />
-            <ActionButton input={input} path={`${path}/delete`} label={tt.remove} confirm={tt.removeConfirm} danger />
+              ) : (
+                <ActionButton input={input} path={`${path}/enable`} label={tt.enable} />
+              )
+            ) : null}
+            {can.rotate ? <ActionButton input={input} path={`${path}/rotate`} label={tt.rotate} confirm={tt.rotateConfirm} /> : null}
+            {can.remove ? <ActionButton input={input} path={`${path}/delete`} label={tt.remove} confirm={tt.removeConfirm} danger /> : null}
           </div>
         ) : null}
-        {canEdit ? (
+        {can.test || can.rotate ? (
           <p class="muted">
-            {tt.testHint} {tt.rotateHint}
+            {can.test ? tt.testHint : null} {can.rotate ? tt.rotateHint : null}
           </p>
         ) : null}
       </section>
@@ -289,7 +292,7 @@ async function endpointPage(
           <p class="card">{tt.noDeliveries}</p>
         )}
       </section>
-      {canEdit ? (
+      {can.update ? (
         <form method="post" action={path} class="card tight" aria-labelledby="edit">
           <h2 id="edit">{tt.edit}</h2>
           <Notice error={problems.status === 422 ? problems.message : null} />
@@ -339,14 +342,17 @@ async function saveEndpoint<T>(
   }
 }
 
+/** An endpoint's page reads its deliveries and the endpoint itself. */
+const ENDPOINT_SCOPE = [listWebhookDeliveries.scope, listWebhooks.scope].flat();
+
 export default definePage({
-  nav: { id: "webhooks", path: "/webhooks", scope: VIEW, order: 85 },
+  nav: { id: "webhooks", path: "/webhooks", scope: listWebhooks.scope, order: 85 },
   routes: [
-    { method: "GET", path: "/webhooks", scope: VIEW, handler: (input) => listPage(input) },
+    { method: "GET", path: "/webhooks", scope: listWebhooks.scope, handler: (input) => listPage(input) },
     {
       method: "POST",
       path: "/webhooks",
-      scope: EDIT,
+      scope: createWebhook.scope,
       handler: (input) =>
         saveEndpoint(
           input,
@@ -359,11 +365,11 @@ export default definePage({
           (typed, problems) => listPage(input, { typed, problems }),
         ),
     },
-    { method: "GET", path: "/webhooks/:webhook_id", scope: VIEW, handler: (input) => endpointPage(input) },
+    { method: "GET", path: "/webhooks/:webhook_id", scope: ENDPOINT_SCOPE, handler: (input) => endpointPage(input) },
     {
       method: "POST",
       path: "/webhooks/:webhook_id",
-      scope: EDIT,
+      scope: updateWebhook.scope,
       handler: (input) =>
         saveEndpoint(
           input,
@@ -378,26 +384,31 @@ export default definePage({
     {
       method: "POST",
       path: "/webhooks/:webhook_id/enable",
-      scope: EDIT,
+      scope: updateWebhook.scope,
       handler: act("enabled", (i) => updateWebhook(i.ctx, { webhook_id: i.params.webhook_id, enabled: true })),
     },
     {
       method: "POST",
       path: "/webhooks/:webhook_id/disable",
-      scope: EDIT,
+      scope: updateWebhook.scope,
       handler: act("disabled", (i) => updateWebhook(i.ctx, { webhook_id: i.params.webhook_id, enabled: false })),
     },
-    { method: "POST", path: "/webhooks/:webhook_id/test", scope: EDIT, handler: act("tested", (i) => testWebhook(i.ctx, { webhook_id: i.params.webhook_id })) },
+    {
+      method: "POST",
+      path: "/webhooks/:webhook_id/test",
+      scope: testWebhook.scope,
+      handler: act("tested", (i) => testWebhook(i.ctx, { webhook_id: i.params.webhook_id })),
+    },
     {
       method: "POST",
       path: "/webhooks/:webhook_id/deliveries/:delivery_id/retry",
-      scope: EDIT,
+      scope: retryWebhookDelivery.scope,
       handler: act("retried", (i) => retryWebhookDelivery(i.ctx, { webhook_id: i.params.webhook_id, delivery_id: i.params.delivery_id })),
     },
     {
       method: "POST",
       path: "/webhooks/:webhook_id/rotate",
-      scope: EDIT,
+      scope: rotateWebhookSecret.scope,
       handler: async (input) => {
         const rotated = await rotateWebhookSecret(input.ctx, { webhook_id: input.params.webhook_id });
         return endpointPage(input, { secret: { secret: rotated.secret, rotatedUntil: rotated.previous_secret_expires_at } });
@@ -406,7 +417,7 @@ export default definePage({
     {
       method: "POST",
       path: "/webhooks/:webhook_id/delete",
-      scope: EDIT,
+      scope: deleteWebhook.scope,
       handler: async (input) => {
         await deleteWebhook(input.ctx, { webhook_id: input.params.webhook_id });
         return input.redirect("/admin/webhooks?done=deleted");

@@ -88,7 +88,7 @@ export function attendanceRange(q: AttendanceQuery, now = new Date()): { from: s
  * The club's scans over the asked days: totals over every scan, and the most recent
  * ATTENDANCE_SCAN_LIMIT scans with the member's current name and tier.
  */
-export const getAttendance = verb("access_control:view", async (ctx: Ctx, q: AttendanceQuery): Promise<AttendanceResponse> => {
+export const getAttendance = verb("access_control:view", async function getAttendance(ctx: Ctx, q: AttendanceQuery): Promise<AttendanceResponse> {
   const { from, to } = attendanceRange(q);
   // The last instant of `to`, not the next day's start: the day after 9999-12-31 has no ISO form that sorts.
   const cond = and(eq(scans.club_id, ctx.clubId), gte(scans.scanned_at, `${from}T00:00:00.000Z`), lte(scans.scanned_at, `${to}T23:59:59.999Z`));

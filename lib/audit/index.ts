@@ -155,7 +155,9 @@ export const AuditLogEntry = z
 export const AuditLogList = z.object({ total: z.int(), page: z.int(), limit: z.int(), items: z.array(AuditLogEntry) }).meta({ id: "AuditLogList" });
 
 /** The club's audit log, newest first, filtered by key prefix, path prefix, transport and days; MCP protocol rows only when asked. */
-export const listAuditLog = verb("access_control:view", async (ctx: Ctx, q: z.infer<typeof AuditLogQuery>): Promise<z.infer<typeof AuditLogList>> => {
+export const listAuditLog = verb("access_control:view", async function listAuditLog(ctx: Ctx, q: z.infer<typeof AuditLogQuery>): Promise<
+  z.infer<typeof AuditLogList>
+> {
   const where: SQL[] = [eq(auditLog.club_id, ctx.clubId)];
   if (q.key_prefix) where.push(eq(auditLog.key_prefix, q.key_prefix));
   // A path prefix, its own % and _ taken literally (escaped, as the member search does).

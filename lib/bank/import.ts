@@ -53,12 +53,14 @@ const MOVED: Record<string, Reason> = {
   INVOICE_PAID: "ALREADY_PAID",
 };
 
+type ImportInput = { file: string | Uint8Array; dry_run?: boolean };
+
 /**
  * Reads the statement `file` (CSV, camt.053 or camt.054, lib/bank/statement) and records each line it
  * can match, unless `dry_run`. 422 STATEMENT_UNREADABLE or STATEMENT_COLUMNS_MISSING for a file
  * that is no statement. The answer lists every credit or debit line, matched or not, in file order.
  */
-export const importPayments = verb("finances:edit", async (ctx: Ctx, input: { file: string | Uint8Array; dry_run?: boolean }): Promise<PaymentImportResult> => {
+export const importPayments = verb("finances:edit", async function importPayments(ctx: Ctx, input: ImportInput): Promise<PaymentImportResult> {
   let statement: ReturnType<typeof readStatement>;
   try {
     statement = readStatement(input.file);

@@ -67,7 +67,7 @@ async function accountsOf(ctx: Ctx): Promise<{ accounts: Accounts; locale: Local
 }
 
 /** The chart of accounts an assistant reads (the MCP resource): each account with the payments it takes. */
-export const chartOfAccounts = verb("finances:view", async (ctx: Ctx, _input: Record<string, never> = {}) => {
+export const chartOfAccounts = verb("finances:view", async function chartOfAccounts(ctx: Ctx, _input: Record<string, never> = {}) {
   const { accounts, currency } = await accountsOf(ctx);
   const roles = [
     ["bank", accounts.bank, "Bank transfers and cash received; provider payouts arrive here."],
@@ -194,7 +194,7 @@ export type JournalFile = FileReply & { filename: string; contentType: string; b
  * A DATEV export of a text Windows-1252 lacks writes the closest letters and says how many lines
  * it changed in a `Warning` header (299).
  */
-export const exportJournal = verb("finances:view", async (ctx: Ctx, q: JournalQuery): Promise<JournalFile> => {
+export const exportJournal = verb("finances:view", async function exportJournal(ctx: Ctx, q: JournalQuery): Promise<JournalFile> {
   checkPeriod(q.from, q.to);
   if (q.format === "datev" && q.from.slice(0, 4) !== q.to.slice(0, 4)) {
     throw new ValidationFailed([{ loc: ["query", "to"], code: "DATEV_PERIOD_SPANS_YEARS" }]);
@@ -248,7 +248,7 @@ export const exportJournal = verb("finances:view", async (ctx: Ctx, q: JournalQu
 });
 
 /** The period's trial balance alone (the dashboard's totals by account): the lines summed as they are made, none kept. */
-export const journalTotals = verb("finances:view", async (ctx: Ctx, q: Omit<JournalQuery, "format">): Promise<AccountTotal[]> => {
+export const journalTotals = verb("finances:view", async function journalTotals(ctx: Ctx, q: Omit<JournalQuery, "format">): Promise<AccountTotal[]> {
   checkPeriod(q.from, q.to);
   const { accounts, locale } = await accountsOf(ctx);
   const totals = new Map<string, { debit: number; credit: number }>();
@@ -316,7 +316,9 @@ export const AssistantJournal = z
   .meta({ id: "AssistantJournal" });
 
 /** The journal for an assistant: the trial balance always, the lines or the file's text when not too many, and the export's address. */
-export const journalForAssistant = verb("finances:view", async (ctx: Ctx, q: JournalQuery): Promise<z.infer<typeof AssistantJournal>> => {
+export const journalForAssistant = verb("finances:view", async function journalForAssistant(ctx: Ctx, q: JournalQuery): Promise<
+  z.infer<typeof AssistantJournal>
+> {
   const { lines, accounts } = await journalOf(ctx, q);
   const small = lines.length <= ASSISTANT_JOURNAL_LIMIT;
   const text = small && (q.format === "csv" || q.format === "banana") ? await Bun.readableStreamToText((await exportJournal(ctx, q)).body) : null;

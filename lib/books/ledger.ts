@@ -192,7 +192,7 @@ export function toLedgerItem(row: LedgerRow, locale: Locale): LedgerItem {
 export const LEDGER_TIME_ORDER = [asc(payments.paid_at), asc(payments.id)];
 
 /** The club's payments, newest first, filtered, a page at a time, with the totals of the whole filter. */
-export const listPayments = verb("finances:view", async (ctx: Ctx, q: PaymentListQuery): Promise<PaymentList> => {
+export const listPayments = verb("finances:view", async function listPayments(ctx: Ctx, q: PaymentListQuery): Promise<PaymentList> {
   checkPeriod(q.from, q.to);
   const where: SQL[] = [eq(payments.club_id, ctx.clubId), ...periodWhere(payments.paid_at, q.from, q.to)];
   if (q.method) where.push(eq(payments.method, q.method));

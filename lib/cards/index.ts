@@ -50,7 +50,7 @@ export type CardVerification = z.infer<typeof CardVerification>;
  * unknown code (or another club's): the answer is `unknown`, exactly as for a code that exists
  * nowhere, so nothing leaks across clubs.
  */
-export const verifyCard = verb("access_control:view", async (ctx: Ctx, input: { serial: string }): Promise<CardVerification> => {
+export const verifyCard = verb("access_control:view", async function verifyCard(ctx: Ctx, input: { serial: string }): Promise<CardVerification> {
   const code = input.serial.trim();
   const now = new Date();
   const member = code ? await findMemberByCode(ctx.db.read, ctx.clubId, code) : null;

@@ -41,7 +41,7 @@ function backFields(value: unknown): CardBackField[] {
 }
 
 /** The web card page of a sample member of the caller's club, with `overrides` applied. */
-export const previewCard = verb("card:view", async (ctx: Ctx, input: CardPreviewInput): Promise<string> => {
+export const previewCard = verb("card:view", async function previewCard(ctx: Ctx, input: CardPreviewInput): Promise<string> {
   const stored = await loadCardClub(ctx.db.read, ctx.clubId);
   if (!stored) throw new NotFound("CLUB_NOT_FOUND");
   const club = { ...stored } as Record<string, unknown>;

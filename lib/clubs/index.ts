@@ -5,13 +5,13 @@ import { and, eq, like, type SQL } from "drizzle-orm";
 import type { AnyColumn, AnyTable, Db, Queryable } from "../../db";
 import { clubs } from "../../db/schema";
 import { foldText } from "../../db/text";
-import { type Caller, hasScope, requireScope } from "../access";
+import { type Caller, hasScope, requireScope, type Scope, scopeList } from "../access";
 import { queuePassUpdate } from "../passes";
 import { clubFieldShowsOnPass } from "./internal";
 import { type AuditChange, type Ctx, verb } from "../context";
 import { NotFound } from "../errors";
 import { newId, nowIso } from "../ids";
-import { CLUB_FIELDS, type ClubField, defaultOf, UPDATE_ONLY_FIELDS } from "./fields";
+import { CLUB_FIELDS, type ClubField, defaultOf, type FieldArea, UPDATE_ONLY_FIELDS } from "./fields";
 import { type ClubRow, getClubRow } from "./internal";
 import { paymentState } from "./payments";
 import { type ClubAdmin, type ClubUpdate, readCardBackFields } from "./schemas";
@@ -91,6 +91,26 @@ export async function getClub(ctx: Ctx): Promise<ClubAdmin> {
   return toClubAdmin(await getClubRow(ctx.db, ctx.clubId), ctx.actor, !!ctx.stripe);
 }
 
+const writableFields = (names: readonly string[]): ClubField[] =>
+  names.map((name) => FIELD_BY_NAME.get(name)).filter((f): f is ClubField => f?.writable === true);
+
+/** The areas whose edit scope a write needs, in the order the 403 names them. */
+const WRITE_AREAS: FieldArea[] = ["page", "card", "finances"];
+
+/** Each area of `fields` at edit: `card:edit` for a card field, `finances:edit` for a fee, payout or accounting one. */
+const writeScopes = (fields: ClubField[]): Scope[] => WRITE_AREAS.filter((area) => fields.some((f) => f.area === area)).map((area) => `${area}:edit` as const);
+
+/**
+ * What the fields `names` need: `write`, a ClubUpdate of them (updateClub's scope and each field's
+ * area); `read`, seeing them in the Club (ClubAdmin leaves a field out without its `readScope`).
+ * The dashboard's settings forms are shown and saved by these, so they agree with the API.
+ */
+export function clubFieldScopes(names: readonly string[]): { write: Scope[]; read: Scope[] } {
+  const write = [...new Set([...scopeList(updateClub.scope), ...writeScopes(writableFields(names))])];
+  const read = [...new Set(names.flatMap((name) => FIELD_BY_NAME.get(name)?.readScope ?? []))];
+  return { write, read };
+}
+
 /** "auto" formats follow the SPEC defaults of the effective fields. */
 const EFFECTIVE = { date_format: ["date_format_effective", "iso"], number_format: ["number_format_effective", "space_dot"] } as const;
 
@@ -99,12 +119,9 @@ const EFFECTIVE = { date_format: ["date_format_effective", "iso"], number_format
  * leaves a non-nullable one unchanged. Needs `page:edit`, plus `card:edit` for a `card_*` field
  * and `finances:edit` for a fee, payout or accounting field (403 before anything changes).
  */
-export const updateClub = verb("page:edit", async (ctx: Ctx, input: ClubUpdate): Promise<ClubAdmin> => {
-  const fields = Object.keys(input)
-    .map((name) => FIELD_BY_NAME.get(name))
-    .filter((f): f is ClubField => f?.writable === true);
-  if (fields.some((f) => f.area === "card")) requireScope(ctx.actor, "card:edit");
-  if (fields.some((f) => f.area === "finances")) requireScope(ctx.actor, "finances:edit");
+export const updateClub = verb("page:edit", async function updateClub(ctx: Ctx, input: ClubUpdate): Promise<ClubAdmin> {
+  const fields = writableFields(Object.keys(input));
+  requireScope(ctx.actor, ...writeScopes(fields));
 
   let changes: AuditChange[] = [];
   const answer = await ctx.db.tx(async (t) => {

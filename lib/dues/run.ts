@@ -204,7 +204,7 @@ const readDuesMembers = (q: Queryable, ids: string[], where: SQL | undefined) =>
  * 422 TIER_NOT_FOUND naming `tier_ids` for a tier not of the club. Emits `invoice.created` for each.
  * `onProgress`: the members gone through, after each batch.
  */
-export const runDues = verb("finances:edit", async (ctx: Ctx, input: DuesRunRequest & { onProgress?: Progress }): Promise<DuesRun> => {
+export const runDues = verb("finances:edit", async function runDues(ctx: Ctx, input: DuesRunRequest & { onProgress?: Progress }): Promise<DuesRun> {
   const q = DuesRunRequest.parse(input);
   const club = await getClubRow(ctx.db, ctx.clubId);
   if (q.tier_ids) {

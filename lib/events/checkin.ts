@@ -91,6 +91,8 @@ async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, 
   return regs.find((r) => r.checked_in_at === null) ?? regs[0] ?? null;
 }
 
+type CheckinInput = CheckinPayload & { event_id: string };
+
 /**
  * Checks a scanned code in. `valid` for the first scan of a confirmed registration, `already`
  * after (with the first `checked_in_at`), `not_registered` when the code matches nothing at this
@@ -99,7 +101,7 @@ async function findRegistration(t: Queryable, q: ReturnType<typeof statements>, 
  * repeated with the same `nonce` gets the stored answer and writes nothing. 404 for another
  * club's event; 409 EVENT_CANCELLED for a cancelled event (nothing stored).
  */
-export const checkinEvent = verb("access_control:edit", async (ctx: Ctx, input: CheckinPayload & { event_id: string }): Promise<CheckinResult> => {
+export const checkinEvent = verb("access_control:edit", async function checkinEvent(ctx: Ctx, input: CheckinInput): Promise<CheckinResult> {
   const now = new Date().toISOString();
   const q = statements(ctx.db);
   const scan = () =>

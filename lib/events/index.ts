@@ -64,7 +64,7 @@ async function insertTicket(t: Queryable, ctx: Ctx, eventId: string, p: TicketPa
 }
 
 /** The club's events, latest start first, with their computed figures (EventAdminItem). */
-export const listEvents = verb("events:view", async (ctx: Ctx, _input: Record<string, never> = {}): Promise<EventAdminItem[]> => {
+export const listEvents = verb("events:view", async function listEvents(ctx: Ctx, _input: Record<string, never> = {}): Promise<EventAdminItem[]> {
   const rows = await ctx.db.read.select().from(events).where(eq(events.club_id, ctx.clubId)).orderBy(desc(events.starts_at), desc(events.id));
   const club = await clubSettings(ctx.db.read, ctx.clubId);
   const figures = await eventFigures(
@@ -76,20 +76,24 @@ export const listEvents = verb("events:view", async (ctx: Ctx, _input: Record<st
 });
 
 /** One event with its tickets (EventAdminDetail). 404 for an id of another club. */
-export const getEvent = verb("events:view", async (ctx: Ctx, input: { event_id: string }): Promise<EventAdminDetail> => {
+export const getEvent = verb("events:view", async function getEvent(ctx: Ctx, input: { event_id: string }): Promise<EventAdminDetail> {
   const row = await getEventOrThrow(ctx.db.read, ctx.clubId, input.event_id);
   return loadDetail(ctx.db.read, ctx.clubId, ctx.baseUrl, row);
 });
 
 /** Creates a `published` event and its tickets; slug from the title, currency the club's. 422 on date order, a date outside the years 0001..9999 (UTC), or a `tier_prices` key that is not a tier of the club. */
-export const createEvent = verb("events:edit", (ctx: Ctx, input: EventCreate) => insertEvent(ctx, input, "published"));
+export const createEvent = verb("events:edit", function createEvent(ctx: Ctx, input: EventCreate) {
+  return insertEvent(ctx, input, "published");
+});
 
 /**
  * Creates an event as a draft (the dashboard's form without "publish"): a draft from its first
  * moment, so no public page, listing or `event.created` ever shows it published. The API creates
  * events published (DESIGN.md section 8), then moves them.
  */
-export const createDraftEvent = verb("events:edit", (ctx: Ctx, input: EventCreate) => insertEvent(ctx, input, "draft"));
+export const createDraftEvent = verb("events:edit", function createDraftEvent(ctx: Ctx, input: EventCreate) {
+  return insertEvent(ctx, input, "draft");
+});
 
 async function insertEvent(ctx: Ctx, input: EventCreate, status: "published" | "draft"): Promise<EventAdminDetail> {
   const v = utcDates(input, DATES);
@@ -154,7 +158,7 @@ const DATES = ["starts_at", "ends_at", "registration_opens_at", "registration_cl
  * status move DESIGN.md section 8 forbids, or a slug taken in the club; 422 on date order or a
  * date outside the years 0001..9999 (UTC).
  */
-export const updateEvent = verb("events:edit", async (ctx: Ctx, input: EventUpdate & { event_id: string }): Promise<EventAdminDetail> => {
+export const updateEvent = verb("events:edit", async function updateEvent(ctx: Ctx, input: EventUpdate & { event_id: string }): Promise<EventAdminDetail> {
   const { event_id, tickets, ...sent } = input;
   const fields = utcDates(sent, DATES);
   return ctx.db.tx(async (t) => {
@@ -212,7 +216,7 @@ async function mailCancellation(t: Queryable, ctx: Ctx, event: EventRow) {
  * and the door's scans. 409 EVENT_HAS_REGISTRATIONS otherwise: cancel it instead (the
  * registrations, their payments and the stats stay true). 404 for an id of another club.
  */
-export const deleteEvent = verb("events:edit", async (ctx: Ctx, input: { event_id: string }): Promise<void> => {
+export const deleteEvent = verb("events:edit", async function deleteEvent(ctx: Ctx, input: { event_id: string }): Promise<void> {
   await ctx.db.tx(async (t) => {
     const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
     const [registered] = await t.select({ id: eventRegistrations.id }).from(eventRegistrations).where(eq(eventRegistrations.event_id, event.id)).limit(1);
@@ -270,7 +274,9 @@ async function reconcileTickets(t: Queryable, ctx: Ctx, eventId: string, wanted:
 }
 
 /** Every registration of the event (all statuses), oldest first (EventRegistrationItem). */
-export const listEventRegistrations = verb("events:view", async (ctx: Ctx, input: { event_id: string }): Promise<EventRegistrationItem[]> => {
+export const listEventRegistrations = verb("events:view", async function listEventRegistrations(ctx: Ctx, input: { event_id: string }): Promise<
+  EventRegistrationItem[]
+> {
   const event = await getEventOrThrow(ctx.db.read, ctx.clubId, input.event_id);
   const rows = await ctx.db.read
     .select({ r: eventRegistrations, ticket_name: eventTickets.name })

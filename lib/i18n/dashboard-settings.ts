@@ -1,5 +1,5 @@
-// The texts of the dashboard's club settings and card appearance pages (dashboard/pages/settings.tsx),
-// in the four languages a club can choose.
+// The texts of the dashboard's club settings and card appearance pages (dashboard/pages/settings.tsx,
+// settings-card.tsx), in the four languages a club can choose.
 import type { Locale } from "./messages";
 
 export const SETTINGS_GROUPS = ["identity", "membership", "reminders", "payout", "finances", "language"] as const;

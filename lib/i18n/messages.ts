@@ -7,6 +7,7 @@ export type Locale = (typeof LOCALES)[number];
 type Texts = Record<Locale, string>;
 
 export const MESSAGES = {
+  // ---- Requests and the server ----
   VALIDATION_FAILED: {
     fr: "La requête n'est pas valide.",
     en: "The request is not valid.",
@@ -19,18 +20,111 @@ export const MESSAGES = {
     de: "Der Anfragetext ist kein gültiges JSON.",
     it: "Il corpo della richiesta non è un JSON valido.",
   },
-  CLUB_NOT_EMPTY: {
-    fr: "Le club a déjà des membres : la démo ne remplit qu'un club vide.",
-    en: "The club already has members: the demo only fills an empty club.",
-    de: "Der Verein hat bereits Mitglieder: die Demo füllt nur einen leeren Verein.",
-    it: "Il club ha già dei membri: la demo riempie solo un club vuoto.",
-  },
   BODY_TOO_DEEP: {
     fr: "Le JSON est imbriqué sur plus de {max} niveaux.",
     en: "The JSON is nested more than {max} levels deep.",
     de: "Das JSON ist tiefer als {max} Ebenen verschachtelt.",
     it: "Il JSON è annidato per più di {max} livelli.",
   },
+  INVALID_ENUM: {
+    fr: "Valeur attendue parmi : {values}.",
+    en: "Expected one of: {values}.",
+    de: "Erwartet einer von: {values}.",
+    it: "Valore atteso tra: {values}.",
+  },
+  DATE_ORDER: {
+    fr: "« {field} » doit être postérieur à « {other} ».",
+    en: "“{field}” must be later than “{other}”.",
+    de: "„{field}“ muss nach „{other}“ liegen.",
+    it: "«{field}» deve essere successivo a «{other}».",
+  },
+  TEXT_CONTROL_CHARACTER: {
+    fr: "Le texte contient un caractère de contrôle (saut de ligne, NUL...) ou d'inversion de sens (U+202E...) qui n'a pas sa place ici.",
+    en: "The text contains a control character (line break, NUL...) or a direction override (U+202E...) that is not allowed here.",
+    de: "Der Text enthält ein Steuerzeichen (Zeilenumbruch, NUL...) oder eine Richtungsumkehr (U+202E...), die hier nicht erlaubt sind.",
+    it: "Il testo contiene un carattere di controllo (a capo, NUL...) o di inversione di direzione (U+202E...) non ammesso qui.",
+  },
+  LOCAL_TIME_SKIPPED: {
+    fr: "{time} n'existe pas en {zone} : les horloges avancent d'une heure cette nuit-là (heure d'été). Choisissez une autre heure.",
+    en: "{time} does not exist in {zone}: the clocks go forward an hour that night (summer time). Choose another time.",
+    de: "{time} gibt es in {zone} nicht: die Uhren werden in dieser Nacht eine Stunde vorgestellt (Sommerzeit). Wählen Sie eine andere Uhrzeit.",
+    it: "{time} non esiste in {zone}: quella notte gli orologi vanno avanti di un'ora (ora legale). Scegli un'altra ora.",
+  },
+  PAYLOAD_TOO_LARGE: {
+    fr: "Le corps de la requête dépasse {max} octets.",
+    en: "The request body exceeds {max} bytes.",
+    de: "Der Anfragetext überschreitet {max} Bytes.",
+    it: "Il corpo della richiesta supera {max} byte.",
+  },
+  RATE_LIMITED: {
+    fr: "Trop de requêtes : réessayez dans {seconds} s.",
+    en: "Too many requests: try again in {seconds} s.",
+    de: "Zu viele Anfragen: erneut versuchen in {seconds} s.",
+    it: "Troppe richieste: riprova tra {seconds} s.",
+  },
+  NOT_FOUND: {
+    fr: "Ressource introuvable.",
+    en: "Resource not found.",
+    de: "Ressource nicht gefunden.",
+    it: "Risorsa non trovata.",
+  },
+  ROUTE_NOT_FOUND: {
+    fr: "Aucune route ne correspond à {method} {path}.",
+    en: "No route matches {method} {path}.",
+    de: "Keine Route entspricht {method} {path}.",
+    it: "Nessuna route corrisponde a {method} {path}.",
+  },
+  // A path called with a method it does not take (the MCP endpoint takes POST only)
+  METHOD_NOT_ALLOWED: {
+    fr: "{path} n'accepte que {allow}, pas {method}.",
+    en: "{path} only accepts {allow}, not {method}.",
+    de: "{path} akzeptiert nur {allow}, nicht {method}.",
+    it: "{path} accetta solo {allow}, non {method}.",
+  },
+  CORS_ORIGIN_NOT_ALLOWED: {
+    fr: "Les pages de {origin} ne peuvent pas appeler cette route : ajoutez l'origine à CORS_ORIGINS.",
+    en: "Pages of {origin} may not call this route: add the origin to CORS_ORIGINS.",
+    de: "Seiten von {origin} dürfen diese Route nicht aufrufen: Ursprung in CORS_ORIGINS eintragen.",
+    it: "Le pagine di {origin} non possono chiamare questa route: aggiungere l'origine a CORS_ORIGINS.",
+  },
+  CSRF_INVALID: {
+    fr: "Le formulaire a expiré ou ne vient pas du tableau de bord : rechargez la page et réessayez.",
+    en: "The form has expired or did not come from the dashboard: reload the page and try again.",
+    de: "Das Formular ist abgelaufen oder stammt nicht aus dem Dashboard: Seite neu laden und erneut versuchen.",
+    it: "Il modulo è scaduto o non proviene dalla dashboard: ricarica la pagina e riprova.",
+  },
+  DATABASE_UNAVAILABLE: {
+    fr: "La base de données ne répond pas.",
+    en: "The database does not answer.",
+    de: "Die Datenbank antwortet nicht.",
+    it: "Il database non risponde.",
+  },
+  DATABASE_BUSY: {
+    fr: "La base de données est occupée : réessayez dans un instant.",
+    en: "The database is busy: try again in a moment.",
+    de: "Die Datenbank ist belegt: bitte gleich noch einmal versuchen.",
+    it: "Il database è occupato: riprovare tra un istante.",
+  },
+  DATABASE_CANNOT_WRITE: {
+    fr: "La base de données ne peut pas enregistrer pour le moment (disque plein ou en lecture seule) : réessayez plus tard.",
+    en: "The database cannot save anything at the moment (disk full or read-only): try again later.",
+    de: "Die Datenbank kann im Moment nichts speichern (Datenträger voll oder schreibgeschützt): bitte später erneut versuchen.",
+    it: "Il database non può salvare nulla al momento (disco pieno o in sola lettura): riprovare più tardi.",
+  },
+  STARTING: {
+    fr: "Le serveur démarre : réessayez dans un instant.",
+    en: "The server is starting: try again in a moment.",
+    de: "Der Server startet: bitte gleich noch einmal versuchen.",
+    it: "Il server si sta avviando: riprovare tra un istante.",
+  },
+  INTERNAL: {
+    fr: "Erreur interne du serveur.",
+    en: "Internal server error.",
+    de: "Interner Serverfehler.",
+    it: "Errore interno del server.",
+  },
+
+  // ---- Keys, sessions and what a caller may do ----
   UNAUTHORIZED: {
     fr: "Clé d'API manquante ou invalide.",
     en: "Missing or invalid API key.",
@@ -49,11 +143,53 @@ export const MESSAGES = {
     de: "Dieser API-Schlüssel ist abgelaufen.",
     it: "Questa chiave API è scaduta.",
   },
-  ADMIN_ACCESS_ENDED: {
-    fr: "L'accès de l'administrateur de cette clé a pris fin.",
-    en: "The access of this key's admin has ended.",
-    de: "Der Zugang des Administrators dieses Schlüssels ist beendet.",
-    it: "L'accesso dell'amministratore di questa chiave è terminato.",
+  KEY_NOT_FOUND: {
+    fr: "Clé d'API introuvable.",
+    en: "API key not found.",
+    de: "API-Schlüssel nicht gefunden.",
+    it: "Chiave API non trovata.",
+  },
+  KEY_ALREADY_REVOKED: {
+    fr: "Cette clé est déjà révoquée.",
+    en: "This key is already revoked.",
+    de: "Dieser Schlüssel ist bereits widerrufen.",
+    it: "Questa chiave è già revocata.",
+  },
+  KEY_EXPIRES_IN_PAST: {
+    fr: "La date d'expiration {expires_at} est déjà passée : choisissez une date future.",
+    en: "The expiry time {expires_at} has already passed: choose a time in the future.",
+    de: "Das Ablaufdatum {expires_at} ist bereits vorbei: wählen Sie einen Zeitpunkt in der Zukunft.",
+    it: "La data di scadenza {expires_at} è già passata: scegliete una data futura.",
+  },
+  KEY_OF_ANOTHER_ADMIN: {
+    fr: "Révoquer la clé d'un autre administrateur demande le droit de modifier les accès.",
+    en: "Revoking another admin's key needs the right to edit access control.",
+    de: "Den Schlüssel eines anderen Administrators zu widerrufen erfordert das Recht, Zugriffe zu bearbeiten.",
+    it: "Revocare la chiave di un altro amministratore richiede il diritto di modificare gli accessi.",
+  },
+  SCOPES_EXCEED_ADMIN: {
+    fr: "Un administrateur en lecture seule ne peut créer que des clés en lecture.",
+    en: "A read-only admin can only create view keys.",
+    de: "Ein Administrator mit Lesezugriff kann nur Leseschlüssel erstellen.",
+    it: "Un amministratore in sola lettura può creare solo chiavi di lettura.",
+  },
+  FORBIDDEN: {
+    fr: "Accès refusé.",
+    en: "Access denied.",
+    de: "Zugriff verweigert.",
+    it: "Accesso negato.",
+  },
+  SCOPE_MISSING: {
+    fr: "Cette clé n'a pas la permission « {scope} ».",
+    en: "This key lacks the permission “{scope}”.",
+    de: "Diesem Schlüssel fehlt die Berechtigung „{scope}“.",
+    it: "Questa chiave non ha il permesso «{scope}».",
+  },
+  CLUB_FORBIDDEN: {
+    fr: "Cette clé n'a pas accès à ce club.",
+    en: "This key has no access to this club.",
+    de: "Dieser Schlüssel hat keinen Zugriff auf diesen Club.",
+    it: "Questa chiave non ha accesso a questo club.",
   },
   SESSION_REQUIRED: {
     fr: "Cette route est réservée à une session du tableau de bord ; une clé d'API ne peut pas l'utiliser.",
@@ -67,11 +203,127 @@ export const MESSAGES = {
     de: "Diese Route ist nur für Superadmins.",
     it: "Questa route è riservata ai superadmin.",
   },
+
+  // ---- Admins: sign-in, passwords, sign-in links ----
+  ADMIN_NOT_FOUND: {
+    fr: "Administrateur introuvable.",
+    en: "Admin not found.",
+    de: "Administrator nicht gefunden.",
+    it: "Amministratore non trovato.",
+  },
+  ADMIN_ACCESS_ENDED: {
+    fr: "L'accès de l'administrateur de cette clé a pris fin.",
+    en: "The access of this key's admin has ended.",
+    de: "Der Zugang des Administrators dieses Schlüssels ist beendet.",
+    it: "L'accesso dell'amministratore di questa chiave è terminato.",
+  },
+  EMAIL_TAKEN: {
+    fr: "L'adresse {email} est déjà utilisée.",
+    en: "The address {email} is already in use.",
+    de: "Die Adresse {email} wird bereits verwendet.",
+    it: "L'indirizzo {email} è già in uso.",
+  },
+  INVALID_CREDENTIALS: {
+    fr: "E-mail ou mot de passe incorrect.",
+    en: "Wrong email or password.",
+    de: "E-Mail oder Passwort falsch.",
+    it: "Email o password errati.",
+  },
+  LOGIN_TOO_MANY_FAILURES: {
+    fr: "Trop de mots de passe erronés pour ce compte : réessayez dans {seconds} s.",
+    en: "Too many wrong passwords for this account: try again in {seconds} s.",
+    de: "Zu viele falsche Passwörter für dieses Konto: erneut versuchen in {seconds} s.",
+    it: "Troppe password errate per questo account: riprova tra {seconds} s.",
+  },
+  SIGN_IN_LINK_USED: {
+    fr: "Ce lien de connexion a déjà servi ou a été remplacé par un plus récent. Connectez-vous avec votre mot de passe, ou demandez un nouveau lien à qui gère le serveur (bun run cli admins sign-in-link --email …).",
+    en: "This sign-in link has already been used, or a newer one replaced it. Sign in with your password, or ask whoever runs the server for a new link (bun run cli admins sign-in-link --email …).",
+    de: "Dieser Anmeldelink wurde schon benutzt oder durch einen neueren ersetzt. Melden Sie sich mit Ihrem Passwort an oder bitten Sie, wer den Server betreibt, um einen neuen Link (bun run cli admins sign-in-link --email …).",
+    it: "Questo link di accesso è già stato usato o sostituito da uno più recente. Accedi con la tua password, o chiedi un nuovo link a chi gestisce il server (bun run cli admins sign-in-link --email …).",
+  },
+  SIGN_IN_LINK_EXPIRED: {
+    fr: "Ce lien de connexion a expiré (il vaut {hours} heures). Demandez-en un nouveau à qui gère le serveur (bun run cli admins sign-in-link --email …).",
+    en: "This sign-in link has expired (it works for {hours} hours). Ask whoever runs the server for a new one (bun run cli admins sign-in-link --email …).",
+    de: "Dieser Anmeldelink ist abgelaufen (er gilt {hours} Stunden). Bitten Sie, wer den Server betreibt, um einen neuen (bun run cli admins sign-in-link --email …).",
+    it: "Questo link di accesso è scaduto (vale {hours} ore). Chiedine uno nuovo a chi gestisce il server (bun run cli admins sign-in-link --email …).",
+  },
+  PASSWORD_TOO_SHORT: {
+    fr: "Choisissez un mot de passe d'au moins {min} caractères (quelques mots font l'affaire).",
+    en: "Choose a password of at least {min} characters (a few words will do).",
+    de: "Wählen Sie ein Passwort mit mindestens {min} Zeichen (ein paar Wörter genügen).",
+    it: "Scegli una password di almeno {min} caratteri (bastano alcune parole).",
+  },
+  PASSWORDS_DIFFER: {
+    fr: "Les deux mots de passe ne sont pas identiques.",
+    en: "The two passwords are not the same.",
+    de: "Die beiden Passwörter stimmen nicht überein.",
+    it: "Le due password non coincidono.",
+  },
+
+  // ---- OAuth grants of assistants ----
+  GRANT_NOT_FOUND: {
+    fr: "Accès d'application introuvable.",
+    en: "App access not found.",
+    de: "App-Zugriff nicht gefunden.",
+    it: "Accesso dell'applicazione non trovato.",
+  },
+  GRANT_ALREADY_REVOKED: {
+    fr: "Cet accès d'application est déjà révoqué.",
+    en: "This app access is already revoked.",
+    de: "Dieser App-Zugriff ist bereits widerrufen.",
+    it: "Questo accesso dell'applicazione è già revocato.",
+  },
+  GRANT_OF_ANOTHER_ADMIN: {
+    fr: "Révoquer l'accès accordé par un autre administrateur demande le droit de modifier les accès.",
+    en: "Revoking access granted by another admin needs the right to edit access control.",
+    de: "Einen von einem anderen Administrator gewährten Zugriff zu widerrufen erfordert das Recht, Zugriffe zu bearbeiten.",
+    it: "Revocare l'accesso concesso da un altro amministratore richiede il diritto di modificare gli accessi.",
+  },
+
+  // ---- Idempotency keys ----
+  IDEMPOTENCY_KEY_INVALID: {
+    fr: "L'en-tête Idempotency-Key doit compter de 1 à {max} caractères ASCII visibles (sans espace).",
+    en: "The Idempotency-Key header must be 1 to {max} visible ASCII characters (no space).",
+    de: "Der Header Idempotency-Key muss 1 bis {max} sichtbare ASCII-Zeichen lang sein (ohne Leerzeichen).",
+    it: "L'intestazione Idempotency-Key deve contenere da 1 a {max} caratteri ASCII visibili (senza spazi).",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    fr: "Cette clé d'idempotence a déjà servi pour une autre requête : utilisez une nouvelle clé pour une requête différente.",
+    en: "This idempotency key was already used for another request: use a new key for a different request.",
+    de: "Dieser Idempotenzschlüssel wurde bereits für eine andere Anfrage verwendet: verwenden Sie für eine andere Anfrage einen neuen Schlüssel.",
+    it: "Questa chiave di idempotenza è già stata usata per un'altra richiesta: usate una nuova chiave per una richiesta diversa.",
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    fr: "Une requête avec cette clé d'idempotence est encore en cours : réessayez dans un instant.",
+    en: "A request with this idempotency key is still running: retry in a moment.",
+    de: "Eine Anfrage mit diesem Idempotenzschlüssel läuft noch: versuchen Sie es gleich noch einmal.",
+    it: "Una richiesta con questa chiave di idempotenza è ancora in corso: riprovate tra un momento.",
+  },
+  IDEMPOTENCY_ANSWER_ERASED: {
+    fr: "La requête de cette clé d'idempotence a déjà été faite, mais sa réponse nommait un membre effacé depuis : elle ne sera pas refaite et sa réponse n'est plus gardée.",
+    en: "The request of this idempotency key was already carried out, but its answer named a member erased since: it is not run again and its answer is no longer kept.",
+    de: "Die Anfrage dieses Idempotenzschlüssels wurde bereits ausgeführt, ihre Antwort nannte aber ein inzwischen gelöschtes Mitglied: sie wird nicht erneut ausgeführt und ihre Antwort nicht mehr aufbewahrt.",
+    it: "La richiesta di questa chiave di idempotenza è già stata eseguita, ma la sua risposta nominava un membro cancellato da allora: non viene rieseguita e la sua risposta non è più conservata.",
+  },
+  KEYED_WRITE_UNDONE: {
+    fr: "Une partie de cette requête a rencontré une modification faite en même temps ; rien n'en a été enregistré : renvoyez-la avec la même clé d'idempotence.",
+    en: "Part of this request met a change made at the same time; nothing of it was recorded: send it again with the same idempotency key.",
+    de: "Ein Teil dieser Anfrage traf auf eine gleichzeitige Änderung; nichts davon wurde gespeichert: senden Sie sie mit demselben Idempotenzschlüssel erneut.",
+    it: "Una parte di questa richiesta ha incontrato una modifica fatta nello stesso momento; nulla è stato registrato: inviatela di nuovo con la stessa chiave di idempotenza.",
+  },
+
+  // ---- MCP: the transport's checks and the writes an assistant asks about first ----
   MCP_ORIGIN_NOT_ALLOWED: {
     fr: "Le point MCP ne répond pas aux pages web de {origin} : un client MCP n'envoie pas d'en-tête Origin, et l'adresse d'un outil web doit figurer dans CORS_ORIGINS.",
     en: "The MCP endpoint does not answer web pages of {origin}: an MCP client sends no Origin header, and a web tool's address must be listed in CORS_ORIGINS.",
     de: "Der MCP-Endpunkt antwortet keinen Webseiten von {origin}: Ein MCP-Client sendet keinen Origin-Header, und die Adresse eines Web-Werkzeugs muss in CORS_ORIGINS stehen.",
     it: "L'endpoint MCP non risponde alle pagine web di {origin}: un client MCP non invia l'intestazione Origin, e l'indirizzo di uno strumento web deve figurare in CORS_ORIGINS.",
+  },
+  MCP_HOST_NOT_ALLOWED: {
+    fr: "Ce serveur n'écoute que sur cette machine et ne répond sur /mcp qu'à son propre nom, pas à {host} (BASE_URL donne l'adresse par laquelle on l'atteint).",
+    en: "This server listens on this machine only and answers /mcp under its own name only, not {host} (BASE_URL gives the address it is reached at).",
+    de: "Dieser Server lauscht nur auf diesem Rechner und antwortet auf /mcp nur unter seinem eigenen Namen, nicht unter {host} (BASE_URL nennt die Adresse, unter der er erreicht wird).",
+    it: "Questo server ascolta solo su questa macchina e risponde su /mcp solo al proprio nome, non a {host} (BASE_URL indica l'indirizzo con cui lo si raggiunge).",
   },
   CONFIRMATION_REQUIRED: {
     fr: "Rien n'a été fait. {question} Demandez-le à l'utilisateur, puis rappelez l'outil avec confirm: true (ce qu'il ferait : `would`).",
@@ -115,156 +367,19 @@ export const MESSAGES = {
     de: "Den Kontoauszug buchen: {matched} Zahlung(en) von {lines} Zeilen zugeordnet?",
     it: "Registrare l'estratto conto: {matched} pagamento/i riconosciuti su {lines} righe?",
   },
-  MCP_HOST_NOT_ALLOWED: {
-    fr: "Ce serveur n'écoute que sur cette machine et ne répond sur /mcp qu'à son propre nom, pas à {host} (BASE_URL donne l'adresse par laquelle on l'atteint).",
-    en: "This server listens on this machine only and answers /mcp under its own name only, not {host} (BASE_URL gives the address it is reached at).",
-    de: "Dieser Server lauscht nur auf diesem Rechner und antwortet auf /mcp nur unter seinem eigenen Namen, nicht unter {host} (BASE_URL nennt die Adresse, unter der er erreicht wird).",
-    it: "Questo server ascolta solo su questa macchina e risponde su /mcp solo al proprio nome, non a {host} (BASE_URL indica l'indirizzo con cui lo si raggiunge).",
-  },
-  INVALID_CREDENTIALS: {
-    fr: "E-mail ou mot de passe incorrect.",
-    en: "Wrong email or password.",
-    de: "E-Mail oder Passwort falsch.",
-    it: "Email o password errati.",
-  },
-  SIGN_IN_LINK_USED: {
-    fr: "Ce lien de connexion a déjà servi ou a été remplacé par un plus récent. Connectez-vous avec votre mot de passe, ou demandez un nouveau lien à qui gère le serveur (bun run cli admins sign-in-link --email …).",
-    en: "This sign-in link has already been used, or a newer one replaced it. Sign in with your password, or ask whoever runs the server for a new link (bun run cli admins sign-in-link --email …).",
-    de: "Dieser Anmeldelink wurde schon benutzt oder durch einen neueren ersetzt. Melden Sie sich mit Ihrem Passwort an oder bitten Sie, wer den Server betreibt, um einen neuen Link (bun run cli admins sign-in-link --email …).",
-    it: "Questo link di accesso è già stato usato o sostituito da uno più recente. Accedi con la tua password, o chiedi un nuovo link a chi gestisce il server (bun run cli admins sign-in-link --email …).",
-  },
-  SIGN_IN_LINK_EXPIRED: {
-    fr: "Ce lien de connexion a expiré (il vaut {hours} heures). Demandez-en un nouveau à qui gère le serveur (bun run cli admins sign-in-link --email …).",
-    en: "This sign-in link has expired (it works for {hours} hours). Ask whoever runs the server for a new one (bun run cli admins sign-in-link --email …).",
-    de: "Dieser Anmeldelink ist abgelaufen (er gilt {hours} Stunden). Bitten Sie, wer den Server betreibt, um einen neuen (bun run cli admins sign-in-link --email …).",
-    it: "Questo link di accesso è scaduto (vale {hours} ore). Chiedine uno nuovo a chi gestisce il server (bun run cli admins sign-in-link --email …).",
-  },
-  PASSWORD_TOO_SHORT: {
-    fr: "Choisissez un mot de passe d'au moins {min} caractères (quelques mots font l'affaire).",
-    en: "Choose a password of at least {min} characters (a few words will do).",
-    de: "Wählen Sie ein Passwort mit mindestens {min} Zeichen (ein paar Wörter genügen).",
-    it: "Scegli una password di almeno {min} caratteri (bastano alcune parole).",
-  },
-  PASSWORDS_DIFFER: {
-    fr: "Les deux mots de passe ne sont pas identiques.",
-    en: "The two passwords are not the same.",
-    de: "Die beiden Passwörter stimmen nicht überein.",
-    it: "Le due password non coincidono.",
-  },
-  FORBIDDEN: {
-    fr: "Accès refusé.",
-    en: "Access denied.",
-    de: "Zugriff verweigert.",
-    it: "Accesso negato.",
-  },
-  SCOPE_MISSING: {
-    fr: "Cette clé n'a pas la permission « {scope} ».",
-    en: "This key lacks the permission “{scope}”.",
-    de: "Diesem Schlüssel fehlt die Berechtigung „{scope}“.",
-    it: "Questa chiave non ha il permesso «{scope}».",
-  },
-  CLUB_FORBIDDEN: {
-    fr: "Cette clé n'a pas accès à ce club.",
-    en: "This key has no access to this club.",
-    de: "Dieser Schlüssel hat keinen Zugriff auf diesen Club.",
-    it: "Questa chiave non ha accesso a questo club.",
-  },
-  KEY_OF_ANOTHER_ADMIN: {
-    fr: "Révoquer la clé d'un autre administrateur demande le droit de modifier les accès.",
-    en: "Revoking another admin's key needs the right to edit access control.",
-    de: "Den Schlüssel eines anderen Administrators zu widerrufen erfordert das Recht, Zugriffe zu bearbeiten.",
-    it: "Revocare la chiave di un altro amministratore richiede il diritto di modificare gli accessi.",
-  },
-  SCOPES_EXCEED_ADMIN: {
-    fr: "Un administrateur en lecture seule ne peut créer que des clés en lecture.",
-    en: "A read-only admin can only create view keys.",
-    de: "Ein Administrator mit Lesezugriff kann nur Leseschlüssel erstellen.",
-    it: "Un amministratore in sola lettura può creare solo chiavi di lettura.",
-  },
-  NOT_FOUND: {
-    fr: "Ressource introuvable.",
-    en: "Resource not found.",
-    de: "Ressource nicht gefunden.",
-    it: "Risorsa non trovata.",
-  },
-  ROUTE_NOT_FOUND: {
-    fr: "Aucune route ne correspond à {method} {path}.",
-    en: "No route matches {method} {path}.",
-    de: "Keine Route entspricht {method} {path}.",
-    it: "Nessuna route corrisponde a {method} {path}.",
-  },
-  DATABASE_UNAVAILABLE: {
-    fr: "La base de données ne répond pas.",
-    en: "The database does not answer.",
-    de: "Die Datenbank antwortet nicht.",
-    it: "Il database non risponde.",
-  },
-  STARTING: {
-    fr: "Le serveur démarre : réessayez dans un instant.",
-    en: "The server is starting: try again in a moment.",
-    de: "Der Server startet: bitte gleich noch einmal versuchen.",
-    it: "Il server si sta avviando: riprovare tra un istante.",
-  },
-  CORS_ORIGIN_NOT_ALLOWED: {
-    fr: "Les pages de {origin} ne peuvent pas appeler cette route : ajoutez l'origine à CORS_ORIGINS.",
-    en: "Pages of {origin} may not call this route: add the origin to CORS_ORIGINS.",
-    de: "Seiten von {origin} dürfen diese Route nicht aufrufen: Ursprung in CORS_ORIGINS eintragen.",
-    it: "Le pagine di {origin} non possono chiamare questa route: aggiungere l'origine a CORS_ORIGINS.",
-  },
-  // A path called with a method it does not take (the MCP endpoint takes POST only)
-  METHOD_NOT_ALLOWED: {
-    fr: "{path} n'accepte que {allow}, pas {method}.",
-    en: "{path} only accepts {allow}, not {method}.",
-    de: "{path} akzeptiert nur {allow}, nicht {method}.",
-    it: "{path} accetta solo {allow}, non {method}.",
-  },
+
+  // ---- The club: its settings and its logo ----
   CLUB_NOT_FOUND: {
     fr: "Club introuvable.",
     en: "Club not found.",
     de: "Club nicht gefunden.",
     it: "Club non trovato.",
   },
-  ADMIN_NOT_FOUND: {
-    fr: "Administrateur introuvable.",
-    en: "Admin not found.",
-    de: "Administrator nicht gefunden.",
-    it: "Amministratore non trovato.",
-  },
-  KEY_NOT_FOUND: {
-    fr: "Clé d'API introuvable.",
-    en: "API key not found.",
-    de: "API-Schlüssel nicht gefunden.",
-    it: "Chiave API non trovata.",
-  },
-  EMAIL_TAKEN: {
-    fr: "L'adresse {email} est déjà utilisée.",
-    en: "The address {email} is already in use.",
-    de: "Die Adresse {email} wird bereits verwendet.",
-    it: "L'indirizzo {email} è già in uso.",
-  },
-  KEY_ALREADY_REVOKED: {
-    fr: "Cette clé est déjà révoquée.",
-    en: "This key is already revoked.",
-    de: "Dieser Schlüssel ist bereits widerrufen.",
-    it: "Questa chiave è già revocata.",
-  },
-  PAYLOAD_TOO_LARGE: {
-    fr: "Le corps de la requête dépasse {max} octets.",
-    en: "The request body exceeds {max} bytes.",
-    de: "Der Anfragetext überschreitet {max} Bytes.",
-    it: "Il corpo della richiesta supera {max} byte.",
-  },
-  RATE_LIMITED: {
-    fr: "Trop de requêtes : réessayez dans {seconds} s.",
-    en: "Too many requests: try again in {seconds} s.",
-    de: "Zu viele Anfragen: erneut versuchen in {seconds} s.",
-    it: "Troppe richieste: riprova tra {seconds} s.",
-  },
-  INTERNAL: {
-    fr: "Erreur interne du serveur.",
-    en: "Internal server error.",
-    de: "Interner Serverfehler.",
-    it: "Errore interno del server.",
+  CLUB_NOT_EMPTY: {
+    fr: "Le club a déjà des membres : la démo ne remplit qu'un club vide.",
+    en: "The club already has members: the demo only fills an empty club.",
+    de: "Der Verein hat bereits Mitglieder: die Demo füllt nur einen leeren Verein.",
+    it: "Il club ha già dei membri: la demo riempie solo un club vuoto.",
   },
   INVALID_CURRENCY: {
     fr: "Code de monnaie ISO 4217 attendu (CHF, EUR...).",
@@ -296,107 +411,44 @@ export const MESSAGES = {
     de: "Mahntage in aufsteigender Reihenfolge erwartet, jeder einmal (z. B. 10, 30).",
     it: "Giorni di sollecito attesi in ordine crescente, ciascuno una volta (ad es. 10, 30).",
   },
-  INVOICE_NOT_FOUND: { fr: "Facture introuvable.", en: "Invoice not found.", de: "Rechnung nicht gefunden.", it: "Fattura non trovata." },
-  INVOICE_PAID: {
-    fr: "La facture {number} a reçu un paiement : remboursez-le avant de l'annuler.",
-    en: "Invoice {number} has a payment: refund it before cancelling.",
-    de: "Auf Rechnung {number} ist eine Zahlung eingegangen: vor dem Stornieren zurückerstatten.",
-    it: "La fattura {number} ha ricevuto un pagamento: rimborsarlo prima di annullarla.",
+  LOGO_FILE_MISSING: {
+    fr: "Envoyez l'image du logo (PNG, JPEG, WebP ou SVG).",
+    en: "Send the logo's image (PNG, JPEG, WebP or SVG).",
+    de: "Senden Sie das Bild des Logos (PNG, JPEG, WebP oder SVG).",
+    it: "Inviate l'immagine del logo (PNG, JPEG, WebP o SVG).",
   },
-  INVOICE_CANCELLED: {
-    fr: "La facture {number} est annulée : il n'y a rien à envoyer.",
-    en: "Invoice {number} is cancelled: there is nothing to send.",
-    de: "Rechnung {number} ist storniert: es gibt nichts zu senden.",
-    it: "La fattura {number} è annullata: non c'è nulla da inviare.",
+  LOGO_NOT_AN_IMAGE: {
+    fr: "Ce fichier n'est pas une image PNG, JPEG, WebP ou SVG lisible.",
+    en: "This file is not a readable PNG, JPEG, WebP or SVG image.",
+    de: "Diese Datei ist kein lesbares PNG-, JPEG-, WebP- oder SVG-Bild.",
+    it: "Questo file non è un'immagine PNG, JPEG, WebP o SVG leggibile.",
   },
-  INVOICE_NO_RECIPIENT: {
-    fr: "Le membre de la facture {number} n'existe plus : à qui l'envoyer ?",
-    en: "The member of invoice {number} no longer exists: there is no one to send it to.",
-    de: "Das Mitglied der Rechnung {number} existiert nicht mehr: es gibt niemanden, an den sie gehen kann.",
-    it: "Il membro della fattura {number} non esiste più: non c'è nessuno a cui inviarla.",
+  LOGO_TOO_MANY_PIXELS: {
+    fr: "L'image est trop grande : au plus {max} pixels.",
+    en: "The image is too large: at most {max} pixels.",
+    de: "Das Bild ist zu groß: höchstens {max} Pixel.",
+    it: "L'immagine è troppo grande: al massimo {max} pixel.",
   },
-  INVOICE_MAIL_FAILED: {
-    fr: "Le serveur de messagerie a refusé la facture : {reason}",
-    en: "The mail server refused the invoice: {reason}",
-    de: "Der Mailserver hat die Rechnung abgelehnt: {reason}",
-    it: "Il server di posta ha rifiutato la fattura: {reason}",
+  LOGO_NOT_FOUND: {
+    fr: "Ce club n'a pas de logo.",
+    en: "This club has no logo.",
+    de: "Dieser Verein hat kein Logo.",
+    it: "Questo club non ha un logo.",
   },
-  INVOICE_REGISTRATION_KIND: {
-    fr: "Une facture d'inscription est de type « event », sans catégorie de membre.",
-    en: "A registration's invoice is of kind “event”, with no tier.",
-    de: "Eine Rechnung für eine Anmeldung ist vom Typ „event“, ohne Kategorie.",
-    it: "Una fattura d'iscrizione è di tipo «event», senza categoria.",
-  },
-  INVOICE_NO_LINE: {
-    fr: "Une facture a au moins une ligne (ou tier_id).",
-    en: "An invoice has at least one line (or tier_id).",
-    de: "Eine Rechnung hat mindestens eine Zeile (oder tier_id).",
-    it: "Una fattura ha almeno una riga (o tier_id).",
-  },
-  INVOICE_TOTAL_NOT_POSITIVE: {
-    fr: "Le total de la facture doit être supérieur à zéro.",
-    en: "The invoice's total must be above zero.",
-    de: "Der Rechnungsbetrag muss grösser als null sein.",
-    it: "Il totale della fattura deve essere maggiore di zero.",
-  },
-  INVALID_ENUM: {
-    fr: "Valeur attendue parmi : {values}.",
-    en: "Expected one of: {values}.",
-    de: "Erwartet einer von: {values}.",
-    it: "Valore atteso tra: {values}.",
-  },
-  DATE_ORDER: {
-    fr: "« {field} » doit être postérieur à « {other} ».",
-    en: "“{field}” must be later than “{other}”.",
-    de: "„{field}“ muss nach „{other}“ liegen.",
-    it: "«{field}» deve essere successivo a «{other}».",
-  },
-  // ---- Cards, verify and attendance (cards issue) ----
-  ATTENDANCE_RANGE_ORDER: {
-    fr: "« to » ne peut pas précéder « from ».",
-    en: "“to” cannot be before “from”.",
-    de: "„to“ darf nicht vor „from“ liegen.",
-    it: "«to» non può precedere «from».",
-  },
-  ATTENDANCE_FILTER_CONFLICT: {
-    fr: "Donnez soit « date », soit « from »/« to », soit « period », pas plusieurs.",
-    en: "Give either “date”, or “from”/“to”, or “period”, not several.",
-    de: "Entweder „date“, „from“/„to“ oder „period“ angeben, nicht mehrere.",
-    it: "Indicare «date», oppure «from»/«to», oppure «period», non più di uno.",
-  },
-  ATTENDANCE_FROM_REQUIRED: {
-    fr: "« to » demande aussi « from ».",
-    en: "“to” needs “from” as well.",
-    de: "„to“ erfordert auch „from“.",
-    it: "«to» richiede anche «from».",
-  },
-  // ---- Google Wallet (cards issue, item 5) ----
-  CARD_NOT_FOUND: {
-    fr: "Aucune carte de membre ne correspond à ce lien.",
-    en: "No membership card matches this link.",
-    de: "Zu diesem Link gibt es keine Mitgliedskarte.",
-    it: "Nessuna tessera corrisponde a questo link.",
-  },
-  WALLET_UNAVAILABLE: {
-    fr: "Ce portefeuille est mal configuré sur ce service (clé illisible) : utilisez la carte web en attendant.",
-    en: "This wallet is misconfigured on this service (its key cannot be read): use the web card meanwhile.",
-    de: "Diese Wallet ist auf diesem Dienst falsch eingerichtet (Schlüssel nicht lesbar): Nutzen Sie bis dahin die Web-Karte.",
-    it: "Questo wallet è configurato male su questo servizio (chiave illeggibile): usate nel frattempo la tessera web.",
-  },
-  GOOGLE_WALLET_NOT_CONFIGURED: {
-    fr: "Google Wallet n'est pas configuré sur ce service : utilisez la carte web.",
-    en: "Google Wallet is not configured on this service: use the web card instead.",
-    de: "Google Wallet ist auf diesem Dienst nicht eingerichtet: Nutzen Sie die Web-Karte.",
-    it: "Google Wallet non è configurato su questo servizio: usate la tessera web.",
-  },
-  // ---- members and tiers (members issue) ----
+
+  // ---- Members and tiers ----
   MEMBER_NOT_FOUND: { fr: "Membre introuvable.", en: "Member not found.", de: "Mitglied nicht gefunden.", it: "Membro non trovato." },
-  TIER_NOT_FOUND: { fr: "Formule introuvable.", en: "Tier not found.", de: "Stufe nicht gefunden.", it: "Livello non trovato." },
   MEMBER_EMAIL_TAKEN: {
     fr: "Un membre du club utilise déjà l'adresse {email}.",
     en: "A member of the club already uses the address {email}.",
     de: "Ein Mitglied des Clubs verwendet bereits die Adresse {email}.",
     it: "Un membro del club usa già l'indirizzo {email}.",
+  },
+  MEMBER_EXISTS: {
+    fr: "Un membre a déjà l'adresse {email} : ligne laissée de côté, rien n'est changé (mode=update pour mettre à jour).",
+    en: "A member already has the address {email}: line left out, nothing changed (mode=update to update).",
+    de: "Ein Mitglied hat bereits die Adresse {email}: Zeile übergangen, nichts geändert (mode=update zum Aktualisieren).",
+    it: "Un membro ha già l'indirizzo {email}: riga tralasciata, nulla è cambiato (mode=update per aggiornare).",
   },
   REASON_REQUIRED: {
     fr: "Indiquez la raison de cette correction (elle est gardée dans l'historique du membre).",
@@ -440,6 +492,24 @@ export const MESSAGES = {
     de: "Entweder extend_until oder extend_months angeben, nicht beides.",
     it: "Indica extend_until o extend_months, non entrambi.",
   },
+  END_NOT_SHORTENED: {
+    fr: "La fin d'adhésion reste le {current} : le fichier donne {file}, plus tôt (allow_shorten=true pour raccourcir).",
+    en: "The membership end stays {current}: the file gives {file}, earlier (allow_shorten=true to shorten).",
+    de: "Das Mitgliedschaftsende bleibt {current}: die Datei nennt {file}, früher (allow_shorten=true zum Verkürzen).",
+    it: "La fine dell'adesione resta {current}: il file indica {file}, prima (allow_shorten=true per accorciare).",
+  },
+  MEMBERSHIP_END_BEFORE_START: {
+    fr: "La fin d'adhésion ({end}) ne peut pas précéder son début ({start}).",
+    en: "The membership end ({end}) cannot be before its start ({start}).",
+    de: "Das Ende der Mitgliedschaft ({end}) kann nicht vor ihrem Beginn ({start}) liegen.",
+    it: "La fine dell'adesione ({end}) non può precedere il suo inizio ({start}).",
+  },
+  MEMBERSHIP_END_TOO_LATE: {
+    fr: "La date de fin d'adhésion ne peut pas dépasser le {max}.",
+    en: "The membership end date cannot be later than {max}.",
+    de: "Das Ende der Mitgliedschaft kann nicht nach dem {max} liegen.",
+    it: "La data di fine dell'adesione non può essere successiva al {max}.",
+  },
   INVALID_MEMBER_IDS: {
     fr: "Liste d'identifiants de membres séparés par des virgules attendue.",
     en: "Expected a comma-separated list of member ids.",
@@ -452,6 +522,15 @@ export const MESSAGES = {
     de: "Die Karten-E-Mail konnte nicht gesendet werden: {reason}",
     it: "L'email della tessera non è stata inviata: {reason}",
   },
+  TIER_NOT_FOUND: { fr: "Formule introuvable.", en: "Tier not found.", de: "Stufe nicht gefunden.", it: "Livello non trovato." },
+  TIER_NOT_IN_CLUB: {
+    fr: "« {id} » n'est pas une formule de ce club.",
+    en: "“{id}” is not a tier of this club.",
+    de: "„{id}“ ist keine Stufe dieses Vereins.",
+    it: "«{id}» non è un livello di questo club.",
+  },
+
+  // ---- The members' import ----
   IMPORT_EMPTY: {
     fr: "Le fichier est vide ou n'a pas de ligne d'en-tête.",
     en: "The file is empty or has no header line.",
@@ -469,18 +548,6 @@ export const MESSAGES = {
     en: "The file's headings: {found}.",
     de: "Überschriften der Datei: {found}.",
     it: "Intestazioni del file: {found}.",
-  },
-  MEMBER_EXISTS: {
-    fr: "Un membre a déjà l'adresse {email} : ligne laissée de côté, rien n'est changé (mode=update pour mettre à jour).",
-    en: "A member already has the address {email}: line left out, nothing changed (mode=update to update).",
-    de: "Ein Mitglied hat bereits die Adresse {email}: Zeile übergangen, nichts geändert (mode=update zum Aktualisieren).",
-    it: "Un membro ha già l'indirizzo {email}: riga tralasciata, nulla è cambiato (mode=update per aggiornare).",
-  },
-  END_NOT_SHORTENED: {
-    fr: "La fin d'adhésion reste le {current} : le fichier donne {file}, plus tôt (allow_shorten=true pour raccourcir).",
-    en: "The membership end stays {current}: the file gives {file}, earlier (allow_shorten=true to shorten).",
-    de: "Das Mitgliedschaftsende bleibt {current}: die Datei nennt {file}, früher (allow_shorten=true zum Verkürzen).",
-    it: "La fine dell'adesione resta {current}: il file indica {file}, prima (allow_shorten=true per accorciare).",
   },
   IMPORT_NEW_MEMBER_INCOMPLETE: {
     fr: "Aucun membre n'a l'adresse {email} : pour le créer, la ligne doit donner {fields}.",
@@ -536,302 +603,11 @@ export const MESSAGES = {
     de: "Kategorie „{value}“: der Verein hat noch keine Kategorie (zuerst anlegen).",
     it: "Categoria «{value}»: il club non ha ancora nessuna categoria (crearla prima).",
   },
-  MEMBERSHIP_END_BEFORE_START: {
-    fr: "La fin d'adhésion ({end}) ne peut pas précéder son début ({start}).",
-    en: "The membership end ({end}) cannot be before its start ({start}).",
-    de: "Das Ende der Mitgliedschaft ({end}) kann nicht vor ihrem Beginn ({start}) liegen.",
-    it: "La fine dell'adesione ({end}) non può precedere il suo inizio ({start}).",
-  },
-  // ---- Events, tickets, registrations, check-in, promo codes, stats (events issue) ----
-  EVENT_NOT_FOUND: {
-    fr: "Événement introuvable.",
-    en: "Event not found.",
-    de: "Veranstaltung nicht gefunden.",
-    it: "Evento non trovato.",
-  },
-  EVENT_CANCELLED: {
-    fr: "Cet événement est annulé : il ne peut plus être modifié, ni recevoir d'inscription ou d'entrée.",
-    en: "This event is cancelled: it takes no more changes, registrations or check-ins.",
-    de: "Diese Veranstaltung ist abgesagt: keine Änderungen, Anmeldungen oder Einlässe mehr.",
-    it: "Questo evento è annullato: non accetta più modifiche, iscrizioni o ingressi.",
-  },
-  EVENT_STATUS_TRANSITION: {
-    fr: "Un événement ne peut pas passer de « {from} » à « {to} ».",
-    en: "An event cannot go from “{from}” to “{to}”.",
-    de: "Eine Veranstaltung kann nicht von „{from}“ zu „{to}“ wechseln.",
-    it: "Un evento non può passare da «{from}» a «{to}».",
-  },
-  EVENT_SLUG_TAKEN: {
-    fr: "L'adresse « {slug} » est déjà utilisée par un autre événement du club.",
-    en: "The slug “{slug}” is already used by another event of the club.",
-    de: "Der Kurzname „{slug}“ wird bereits von einer anderen Veranstaltung des Clubs verwendet.",
-    it: "Lo slug «{slug}» è già usato da un altro evento del club.",
-  },
-  INVALID_SLUG: {
-    fr: "Seules les minuscules, chiffres et tirets sont permis.",
-    en: "Only lower-case letters, digits and hyphens are allowed.",
-    de: "Nur Kleinbuchstaben, Ziffern und Bindestriche sind erlaubt.",
-    it: "Sono ammessi solo lettere minuscole, cifre e trattini.",
-  },
-  TICKET_NOT_FOUND: {
-    fr: "Billet introuvable pour cet événement.",
-    en: "Ticket not found for this event.",
-    de: "Ticket für diese Veranstaltung nicht gefunden.",
-    it: "Biglietto non trovato per questo evento.",
-  },
-  TICKET_INACTIVE: {
-    fr: "Ce billet n'est plus proposé.",
-    en: "This ticket is no longer offered.",
-    de: "Dieses Ticket wird nicht mehr angeboten.",
-    it: "Questo biglietto non è più disponibile.",
-  },
-  EVENT_FULL: {
-    fr: "L'événement est complet.",
-    en: "The event is full.",
-    de: "Die Veranstaltung ist ausgebucht.",
-    it: "L'evento è al completo.",
-  },
-  TICKET_SOLD_OUT: {
-    fr: "Ce billet est épuisé.",
-    en: "This ticket is sold out.",
-    de: "Dieses Ticket ist ausverkauft.",
-    it: "Questo biglietto è esaurito.",
-  },
-  REGISTRATION_NOT_OPEN: {
-    fr: "Les inscriptions ouvrent le {at}.",
-    en: "Registration opens on {at}.",
-    de: "Die Anmeldung öffnet am {at}.",
-    it: "Le iscrizioni aprono il {at}.",
-  },
-  RENEWAL_NOT_DUE: {
-    fr: "Rien à payer, et le renouvellement n'est pas encore ouvert : il le sera dès le {date}.",
-    en: "Nothing to pay, and the renewal is not open yet: it opens on {date}.",
-    de: "Nichts zu bezahlen, und die Verlängerung ist noch nicht offen: ab dem {date}.",
-    it: "Nulla da pagare, e il rinnovo non è ancora aperto: lo sarà dal {date}.",
-  },
-  REGISTRATION_CLOSED: {
-    fr: "Les inscriptions sont closes.",
-    en: "Registration is closed.",
-    de: "Die Anmeldung ist geschlossen.",
-    it: "Le iscrizioni sono chiuse.",
-  },
-  EVENT_MEMBERS_ONLY: {
-    fr: "Cet événement est réservé aux membres : indiquez votre code de membre.",
-    en: "This event is for members only: give your member code.",
-    de: "Diese Veranstaltung ist nur für Mitglieder: geben Sie Ihren Mitgliedscode an.",
-    it: "Questo evento è riservato ai soci: indica il tuo codice socio.",
-  },
-  TICKET_MEMBERS_ONLY: {
-    fr: "Ce billet est réservé aux membres : indiquez votre code de membre.",
-    en: "This ticket is for members only: give your member code.",
-    de: "Dieses Ticket ist nur für Mitglieder: geben Sie Ihren Mitgliedscode an.",
-    it: "Questo biglietto è riservato ai soci: indica il tuo codice socio.",
-  },
-  MEMBER_CODE_UNKNOWN: {
-    fr: "Ce code de membre est inconnu.",
-    en: "This member code is unknown.",
-    de: "Dieser Mitgliedscode ist unbekannt.",
-    it: "Questo codice socio è sconosciuto.",
-  },
-  MEMBERSHIP_NOT_ACTIVE: {
-    fr: "L'adhésion liée à ce code de membre n'est pas active.",
-    en: "The membership behind this member code is not active.",
-    de: "Die Mitgliedschaft zu diesem Mitgliedscode ist nicht aktiv.",
-    it: "L'adesione legata a questo codice socio non è attiva.",
-  },
-  REGISTRATION_WITHOUT_MEMBER: {
-    fr: "Cette inscription n'est pas celle d'un membre : une facture s'adresse à un membre.",
-    en: "This registration is not a member's: an invoice is addressed to a member.",
-    de: "Diese Anmeldung ist nicht die eines Mitglieds: eine Rechnung richtet sich an ein Mitglied.",
-    it: "Questa iscrizione non è di un socio: una fattura si rivolge a un socio.",
-  },
-  REGISTRATION_NOT_FOUND: {
-    fr: "Inscription introuvable.",
-    en: "Registration not found.",
-    de: "Anmeldung nicht gefunden.",
-    it: "Iscrizione non trovata.",
-  },
-  PROMO_CODE_TAKEN: {
-    fr: "Le code promo « {code} » existe déjà dans ce club.",
-    en: "The promo code “{code}” already exists in this club.",
-    de: "Der Aktionscode „{code}“ existiert in diesem Club bereits.",
-    it: "Il codice promozionale «{code}» esiste già in questo club.",
-  },
-  PROMO_PERCENT_MAX: {
-    fr: "Une remise en pourcentage ne peut pas dépasser 100.",
-    en: "A percent discount cannot exceed 100.",
-    de: "Ein prozentualer Rabatt darf 100 nicht überschreiten.",
-    it: "Uno sconto percentuale non può superare 100.",
-  },
-  PROMO_EVENT_SCOPE: {
-    fr: "Un code lié à un événement a la portée « event ».",
-    en: "A code tied to an event has the scope “event”.",
-    de: "Ein an eine Veranstaltung gebundener Code hat den Bereich „event“.",
-    it: "Un codice legato a un evento ha l'ambito «event».",
-  },
-  PROMO_CODE_UNKNOWN: {
-    fr: "Ce code promo n'existe pas ou n'est plus actif.",
-    en: "This promo code does not exist or is no longer active.",
-    de: "Dieser Aktionscode existiert nicht oder ist nicht mehr aktiv.",
-    it: "Questo codice promozionale non esiste o non è più attivo.",
-  },
-  PROMO_CODE_NOT_VALID_NOW: {
-    fr: "Ce code promo n'est pas valable à cette date.",
-    en: "This promo code is not valid at this date.",
-    de: "Dieser Aktionscode ist zu diesem Datum nicht gültig.",
-    it: "Questo codice promozionale non è valido in questa data.",
-  },
-  PROMO_CODE_EXHAUSTED: {
-    fr: "Ce code promo a atteint son nombre maximal d'utilisations.",
-    en: "This promo code has reached its maximum number of uses.",
-    de: "Dieser Aktionscode hat die maximale Anzahl an Verwendungen erreicht.",
-    it: "Questo codice promozionale ha raggiunto il numero massimo di utilizzi.",
-  },
-  PROMO_CODE_NOT_APPLICABLE: {
-    fr: "Ce code promo ne s'applique pas à cette inscription.",
-    en: "This promo code does not apply to this registration.",
-    de: "Dieser Aktionscode gilt nicht für diese Anmeldung.",
-    it: "Questo codice promozionale non si applica a questa iscrizione.",
-  },
-  PROMO_TIERS_MEMBERSHIP_ONLY: {
-    fr: "« applies_to_tier_ids » vaut pour un code d'adhésion (scope membership), pas pour un code d'événement.",
-    en: "“applies_to_tier_ids” is for a membership code (scope membership), not an event code.",
-    de: "„applies_to_tier_ids“ gilt für einen Mitgliedschaftscode (scope membership), nicht für einen Veranstaltungscode.",
-    it: "«applies_to_tier_ids» vale per un codice di adesione (scope membership), non per un codice evento.",
-  },
-  DATE_OUT_OF_RANGE: {
-    fr: "« {field} » doit tomber entre l'an 0001 et l'an 9999 (heure UTC).",
-    en: "“{field}” must fall between the years 0001 and 9999 (UTC).",
-    de: "„{field}“ muss zwischen den Jahren 0001 und 9999 liegen (UTC).",
-    it: "«{field}» deve cadere tra l'anno 0001 e l'anno 9999 (UTC).",
-  },
-  // Apple Wallet (lib/cards/apple)
-  APPLE_WALLET_NOT_CONFIGURED: {
-    fr: "Apple Wallet n'est pas configuré sur ce serveur.",
-    en: "Apple Wallet is not configured on this server.",
-    de: "Apple Wallet ist auf diesem Server nicht eingerichtet.",
-    it: "Apple Wallet non è configurato su questo server.",
-  },
-  PASS_NOT_FOUND: {
-    fr: "Carte de membre introuvable.",
-    en: "Membership card not found.",
-    de: "Mitgliedskarte nicht gefunden.",
-    it: "Tessera non trovata.",
-  },
-  PASS_UNAUTHORIZED: {
-    fr: "Jeton d'authentification de la carte manquant ou invalide.",
-    en: "Missing or invalid pass authentication token.",
-    de: "Authentifizierungstoken der Karte fehlt oder ist ungültig.",
-    it: "Token di autenticazione della tessera mancante o non valido.",
-  },
-  // CLI (scripts/cli.ts)
-  BACKUP_TARGET_EXISTS: {
-    fr: "Le fichier {path} existe déjà : choisissez un autre nom pour la sauvegarde.",
-    en: "The file {path} already exists: choose another name for the backup.",
-    de: "Die Datei {path} existiert bereits: wählen Sie einen anderen Namen für die Sicherung.",
-    it: "Il file {path} esiste già: scegliete un altro nome per il backup.",
-  },
-  // ---- Reliability (issue 6): defects its suites found ----
-  MEMBERSHIP_END_TOO_LATE: {
-    fr: "La date de fin d'adhésion ne peut pas dépasser le {max}.",
-    en: "The membership end date cannot be later than {max}.",
-    de: "Das Ende der Mitgliedschaft kann nicht nach dem {max} liegen.",
-    it: "La data di fine dell'adesione non può essere successiva al {max}.",
-  },
-  // ---- Registrations, events and promo codes over their whole life (issue 12) ----
-  EVENT_HAS_REGISTRATIONS: {
-    fr: "Cet événement a des inscriptions : annulez-le plutôt (status « cancelled »), les inscrits seront prévenus.",
-    en: "This event has registrations: cancel it instead (status “cancelled”); the registrants will be told.",
-    de: "Diese Veranstaltung hat Anmeldungen: sagen Sie sie stattdessen ab (status „cancelled“); die Angemeldeten werden benachrichtigt.",
-    it: "Questo evento ha delle iscrizioni: annullatelo invece (status «cancelled»); gli iscritti saranno avvisati.",
-  },
-  REGISTRATION_NOT_PENDING: {
-    fr: "Seule une inscription en attente de paiement peut être confirmée (celle-ci est « {status} »).",
-    en: "Only a registration awaiting payment can be confirmed (this one is “{status}”).",
-    de: "Nur eine Anmeldung, die auf Zahlung wartet, kann bestätigt werden (diese ist „{status}“).",
-    it: "Solo un'iscrizione in attesa di pagamento può essere confermata (questa è «{status}»).",
-  },
-  REGISTRATION_CHECKED_IN: {
-    fr: "Cette personne est déjà entrée : son inscription ne peut plus être annulée.",
-    en: "This person has already checked in: the registration can no longer be cancelled.",
-    de: "Diese Person ist bereits eingecheckt: die Anmeldung kann nicht mehr storniert werden.",
-    it: "Questa persona è già entrata: l'iscrizione non può più essere annullata.",
-  },
-  REGISTRATION_ALREADY_CANCELLED: {
-    fr: "Cette inscription est déjà annulée.",
-    en: "This registration is already cancelled.",
-    de: "Diese Anmeldung ist bereits storniert.",
-    it: "Questa iscrizione è già annullata.",
-  },
-  REFUND_EXCEEDS_PAID: {
-    fr: "Le remboursement ({refund}) dépasse ce qui a été payé pour cette inscription ({paid}).",
-    en: "The refund ({refund}) is more than was paid for this registration ({paid}).",
-    de: "Die Rückerstattung ({refund}) übersteigt den für diese Anmeldung bezahlten Betrag ({paid}).",
-    it: "Il rimborso ({refund}) supera quanto pagato per questa iscrizione ({paid}).",
-  },
-  PROMO_CODE_NOT_FOUND: {
-    fr: "Code promo introuvable.",
-    en: "Promo code not found.",
-    de: "Aktionscode nicht gefunden.",
-    it: "Codice promozionale non trovato.",
-  },
-  PROMO_CODE_USED: {
-    fr: "Ce code a déjà servi {count} fois : son code, son type et sa valeur de remise ne changent plus (désactivez-le et créez-en un autre).",
-    en: "This code has been used {count} times: its code, discount type and value can no longer change (deactivate it and create another).",
-    de: "Dieser Code wurde bereits {count}-mal verwendet: Code, Rabattart und -wert lassen sich nicht mehr ändern (deaktivieren Sie ihn und legen Sie einen neuen an).",
-    it: "Questo codice è già stato usato {count} volte: codice, tipo e valore dello sconto non possono più cambiare (disattivatelo e createne un altro).",
-  },
-  PROMO_MAX_USES_BELOW_USED: {
-    fr: "« max_uses » ne peut pas descendre sous le nombre d'utilisations déjà faites ({count}).",
-    en: "“max_uses” cannot go below the uses already made ({count}).",
-    de: "„max_uses“ darf nicht unter die bereits erfolgten Verwendungen ({count}) sinken.",
-    it: "«max_uses» non può scendere sotto gli utilizzi già fatti ({count}).",
-  },
-
-  // ---- Hardening (issue 18) ----
-  LOCAL_TIME_SKIPPED: {
-    fr: "{time} n'existe pas en {zone} : les horloges avancent d'une heure cette nuit-là (heure d'été). Choisissez une autre heure.",
-    en: "{time} does not exist in {zone}: the clocks go forward an hour that night (summer time). Choose another time.",
-    de: "{time} gibt es in {zone} nicht: die Uhren werden in dieser Nacht eine Stunde vorgestellt (Sommerzeit). Wählen Sie eine andere Uhrzeit.",
-    it: "{time} non esiste in {zone}: quella notte gli orologi vanno avanti di un'ora (ora legale). Scegli un'altra ora.",
-  },
-  TIER_NOT_IN_CLUB: {
-    fr: "« {id} » n'est pas une formule de ce club.",
-    en: "“{id}” is not a tier of this club.",
-    de: "„{id}“ ist keine Stufe dieses Vereins.",
-    it: "«{id}» non è un livello di questo club.",
-  },
-  TEXT_CONTROL_CHARACTER: {
-    fr: "Le texte contient un caractère de contrôle (saut de ligne, NUL...) ou d'inversion de sens (U+202E...) qui n'a pas sa place ici.",
-    en: "The text contains a control character (line break, NUL...) or a direction override (U+202E...) that is not allowed here.",
-    de: "Der Text enthält ein Steuerzeichen (Zeilenumbruch, NUL...) oder eine Richtungsumkehr (U+202E...), die hier nicht erlaubt sind.",
-    it: "Il testo contiene un carattere di controllo (a capo, NUL...) o di inversione di direzione (U+202E...) non ammesso qui.",
-  },
   IMPORT_CONTROL_CHARACTER: {
     fr: "« {field} » contient un caractère de contrôle (saut de ligne, NUL...) ou d'inversion de sens (U+202E...).",
     en: "“{field}” contains a control character (line break, NUL...) or a direction override (U+202E...).",
     de: "„{field}“ enthält ein Steuerzeichen (Zeilenumbruch, NUL...) oder eine Richtungsumkehr (U+202E...).",
     it: "«{field}» contiene un carattere di controllo (a capo, NUL...) o di inversione di direzione (U+202E...).",
-  },
-  KEY_EXPIRES_IN_PAST: {
-    fr: "La date d'expiration {expires_at} est déjà passée : choisissez une date future.",
-    en: "The expiry time {expires_at} has already passed: choose a time in the future.",
-    de: "Das Ablaufdatum {expires_at} ist bereits vorbei: wählen Sie einen Zeitpunkt in der Zukunft.",
-    it: "La data di scadenza {expires_at} è già passata: scegliete una data futura.",
-  },
-  LOGIN_TOO_MANY_FAILURES: {
-    fr: "Trop de mots de passe erronés pour ce compte : réessayez dans {seconds} s.",
-    en: "Too many wrong passwords for this account: try again in {seconds} s.",
-    de: "Zu viele falsche Passwörter für dieses Konto: erneut versuchen in {seconds} s.",
-    it: "Troppe password errate per questo account: riprova tra {seconds} s.",
-  },
-
-  // ---- Contention and bad states (issue 18) ----
-  DATABASE_BUSY: {
-    fr: "La base de données est occupée : réessayez dans un instant.",
-    en: "The database is busy: try again in a moment.",
-    de: "Die Datenbank ist belegt: bitte gleich noch einmal versuchen.",
-    it: "Il database è occupato: riprovare tra un istante.",
   },
   IMPORT_RUNNING: {
     fr: "Un autre import de membres est en cours pour ce club : réessayez quand il sera terminé.",
@@ -839,166 +615,8 @@ export const MESSAGES = {
     de: "Für diesen Verein läuft bereits ein anderer Mitgliederimport: bitte erneut versuchen, sobald er beendet ist.",
     it: "Un'altra importazione di membri è in corso per questo club: riprovare quando sarà terminata.",
   },
-  DATABASE_CANNOT_WRITE: {
-    fr: "La base de données ne peut pas enregistrer pour le moment (disque plein ou en lecture seule) : réessayez plus tard.",
-    en: "The database cannot save anything at the moment (disk full or read-only): try again later.",
-    de: "Die Datenbank kann im Moment nichts speichern (Datenträger voll oder schreibgeschützt): bitte später erneut versuchen.",
-    it: "Il database non può salvare nulla al momento (disco pieno o in sola lettura): riprovare più tardi.",
-  },
 
-  // ---- Idempotency keys (issue 12) ----
-  IDEMPOTENCY_KEY_INVALID: {
-    fr: "L'en-tête Idempotency-Key doit compter de 1 à {max} caractères ASCII visibles (sans espace).",
-    en: "The Idempotency-Key header must be 1 to {max} visible ASCII characters (no space).",
-    de: "Der Header Idempotency-Key muss 1 bis {max} sichtbare ASCII-Zeichen lang sein (ohne Leerzeichen).",
-    it: "L'intestazione Idempotency-Key deve contenere da 1 a {max} caratteri ASCII visibili (senza spazi).",
-  },
-  IDEMPOTENCY_KEY_REUSED: {
-    fr: "Cette clé d'idempotence a déjà servi pour une autre requête : utilisez une nouvelle clé pour une requête différente.",
-    en: "This idempotency key was already used for another request: use a new key for a different request.",
-    de: "Dieser Idempotenzschlüssel wurde bereits für eine andere Anfrage verwendet: verwenden Sie für eine andere Anfrage einen neuen Schlüssel.",
-    it: "Questa chiave di idempotenza è già stata usata per un'altra richiesta: usate una nuova chiave per una richiesta diversa.",
-  },
-  IDEMPOTENCY_KEY_IN_USE: {
-    fr: "Une requête avec cette clé d'idempotence est encore en cours : réessayez dans un instant.",
-    en: "A request with this idempotency key is still running: retry in a moment.",
-    de: "Eine Anfrage mit diesem Idempotenzschlüssel läuft noch: versuchen Sie es gleich noch einmal.",
-    it: "Una richiesta con questa chiave di idempotenza è ancora in corso: riprovate tra un momento.",
-  },
-  IDEMPOTENCY_ANSWER_ERASED: {
-    fr: "La requête de cette clé d'idempotence a déjà été faite, mais sa réponse nommait un membre effacé depuis : elle ne sera pas refaite et sa réponse n'est plus gardée.",
-    en: "The request of this idempotency key was already carried out, but its answer named a member erased since: it is not run again and its answer is no longer kept.",
-    de: "Die Anfrage dieses Idempotenzschlüssels wurde bereits ausgeführt, ihre Antwort nannte aber ein inzwischen gelöschtes Mitglied: sie wird nicht erneut ausgeführt und ihre Antwort nicht mehr aufbewahrt.",
-    it: "La richiesta di questa chiave di idempotenza è già stata eseguita, ma la sua risposta nominava un membro cancellato da allora: non viene rieseguita e la sua risposta non è più conservata.",
-  },
-  KEYED_WRITE_UNDONE: {
-    fr: "Une partie de cette requête a rencontré une modification faite en même temps ; rien n'en a été enregistré : renvoyez-la avec la même clé d'idempotence.",
-    en: "Part of this request met a change made at the same time; nothing of it was recorded: send it again with the same idempotency key.",
-    de: "Ein Teil dieser Anfrage traf auf eine gleichzeitige Änderung; nichts davon wurde gespeichert: senden Sie sie mit demselben Idempotenzschlüssel erneut.",
-    it: "Una parte di questa richiesta ha incontrato una modifica fatta nello stesso momento; nulla è stato registrato: inviatela di nuovo con la stessa chiave di idempotenza.",
-  },
-
-  // The member's own page (DESIGN.md section 14)
-  MEMBER_PAGE_NOT_FOUND: {
-    fr: "Cette page de membre n'existe pas (le lien a peut-être changé : utilisez le dernier reçu par e-mail).",
-    en: "This member page does not exist (the link may have changed: use the latest one you received by email).",
-    de: "Diese Mitgliederseite gibt es nicht (der Link hat sich vielleicht geändert: verwenden Sie den zuletzt per E-Mail erhaltenen).",
-    it: "Questa pagina di socio non esiste (il link potrebbe essere cambiato: usa l'ultimo ricevuto per e-mail).",
-  },
-  EMAIL_CHANGE_NOT_PENDING: {
-    fr: "Aucun changement d'adresse n'est en attente (il a peut-être déjà été confirmé).",
-    en: "No change of address is waiting (it may have been confirmed already).",
-    de: "Es wartet keine Adressänderung (sie wurde vielleicht schon bestätigt).",
-    it: "Nessun cambio di indirizzo è in attesa (potrebbe essere già stato confermato).",
-  },
-  EMAIL_CHANGE_EXPIRED: {
-    fr: "Ce lien de confirmation a expiré : demandez à nouveau le changement d'adresse.",
-    en: "This confirmation link has expired: ask for the change of address again.",
-    de: "Dieser Bestätigungslink ist abgelaufen: fordern Sie die Adressänderung erneut an.",
-    it: "Questo link di conferma è scaduto: richiedi di nuovo il cambio di indirizzo.",
-  },
-  EMAIL_CODE_INVALID: {
-    fr: "Ce code de confirmation n'est pas le bon.",
-    en: "This confirmation code is not the right one.",
-    de: "Dieser Bestätigungscode ist nicht korrekt.",
-    it: "Questo codice di conferma non è corretto.",
-  },
-  EMAIL_UNCHANGED: {
-    fr: "C'est déjà votre adresse.",
-    en: "This is already your address.",
-    de: "Das ist bereits Ihre Adresse.",
-    it: "È già il tuo indirizzo.",
-  },
-  NO_SUBSCRIPTION: {
-    fr: "Votre adhésion ne se renouvelle pas automatiquement : il n'y a rien à activer ou désactiver.",
-    en: "Your membership does not renew automatically: there is nothing to turn on or off.",
-    de: "Ihre Mitgliedschaft verlängert sich nicht automatisch: es gibt nichts ein- oder auszuschalten.",
-    it: "La tua adesione non si rinnova automaticamente: non c'è nulla da attivare o disattivare.",
-  },
-  PAYMENT_METHOD_UNAVAILABLE: {
-    fr: "Ce moyen de paiement n'est pas proposé par le club.",
-    en: "The club does not offer this payment method.",
-    de: "Der Verein bietet diese Zahlungsart nicht an.",
-    it: "Il club non offre questo metodo di pagamento.",
-  },
-  MEMBER_SUSPENDED_SELF: {
-    fr: "Votre adhésion est suspendue : contactez le club.",
-    en: "Your membership is suspended: please contact the club.",
-    de: "Ihre Mitgliedschaft ist gesperrt: bitte wenden Sie sich an den Verein.",
-    it: "La tua adesione è sospesa: contatta il club.",
-  },
-
-  // Bots (issue 18)
-  EMAIL_ALREADY_REGISTERED: {
-    fr: "Cette adresse e-mail a déjà le nombre maximal d'inscriptions pour cet événement ({max}). Pour modifier une inscription, répondez au message reçu.",
-    en: "This email address already has the most registrations allowed for this event ({max}). To change a registration, reply to the message you received.",
-    de: "Diese E-Mail-Adresse hat für diese Veranstaltung bereits die höchstzulässige Zahl an Anmeldungen ({max}). Um eine Anmeldung zu ändern, antworten Sie auf die erhaltene Nachricht.",
-    it: "Questo indirizzo e-mail ha già il numero massimo di iscrizioni per questo evento ({max}). Per modificare un'iscrizione, rispondete al messaggio ricevuto.",
-  },
-  CHALLENGE_REQUIRED: {
-    fr: "Le formulaire doit joindre un défi résolu (« challenge » et « nonce », voir GET /api/public/challenge).",
-    en: "The form must carry a solved challenge (“challenge” and “nonce”, see GET /api/public/challenge).",
-    de: "Das Formular muss eine gelöste Aufgabe mitsenden („challenge“ und „nonce“, siehe GET /api/public/challenge).",
-    it: "Il modulo deve includere una sfida risolta («challenge» e «nonce», vedi GET /api/public/challenge).",
-  },
-  CHALLENGE_INVALID: {
-    fr: "Le défi du formulaire n'est pas valide ou n'est pas résolu : demandez-en un nouveau.",
-    en: "The form's challenge is not valid or not solved: ask for a new one.",
-    de: "Die Aufgabe des Formulars ist ungültig oder nicht gelöst: fordern Sie eine neue an.",
-    it: "La sfida del modulo non è valida o non è risolta: richiedetene una nuova.",
-  },
-  CHALLENGE_EXPIRED: {
-    fr: "Le défi du formulaire a expiré : demandez-en un nouveau.",
-    en: "The form's challenge has expired: ask for a new one.",
-    de: "Die Aufgabe des Formulars ist abgelaufen: fordern Sie eine neue an.",
-    it: "La sfida del modulo è scaduta: richiedetene una nuova.",
-  },
-  CHALLENGE_USED: {
-    fr: "Ce défi a déjà servi : demandez-en un nouveau pour chaque envoi.",
-    en: "This challenge has already been used: ask for a new one for each submission.",
-    de: "Diese Aufgabe wurde bereits verwendet: fordern Sie für jedes Absenden eine neue an.",
-    it: "Questa sfida è già stata usata: richiedetene una nuova per ogni invio.",
-  },
-  HONEYPOT_FILLED: {
-    fr: "Le formulaire a été refusé : le champ caché « website » doit rester vide.",
-    en: "The form was refused: the hidden field “website” must stay empty.",
-    de: "Das Formular wurde abgelehnt: das versteckte Feld „website“ muss leer bleiben.",
-    it: "Il modulo è stato rifiutato: il campo nascosto «website» deve restare vuoto.",
-  },
-
-  // ---- Webhooks (issue 15) ----
-  WEBHOOK_NOT_FOUND: { fr: "Webhook introuvable.", en: "Webhook not found.", de: "Webhook nicht gefunden.", it: "Webhook non trovato." },
-  WEBHOOK_DELIVERY_NOT_FOUND: {
-    fr: "Envoi de webhook introuvable.",
-    en: "Webhook delivery not found.",
-    de: "Webhook-Zustellung nicht gefunden.",
-    it: "Invio del webhook non trovato.",
-  },
-  WEBHOOK_URL_INVALID: {
-    fr: "L'adresse n'est pas une URL valide.",
-    en: "The address is not a valid URL.",
-    de: "Die Adresse ist keine gültige URL.",
-    it: "L'indirizzo non è un URL valido.",
-  },
-  WEBHOOK_URL_NOT_ALLOWED: {
-    fr: "Cette adresse ne peut pas recevoir de webhooks : {reason}. Seules les adresses http(s) publiques sont permises.",
-    en: "This address cannot receive webhooks: {reason}. Only public http(s) addresses are allowed.",
-    de: "Diese Adresse kann keine Webhooks empfangen: {reason}. Nur öffentliche http(s)-Adressen sind erlaubt.",
-    it: "Questo indirizzo non può ricevere webhook: {reason}. Sono ammessi solo indirizzi http(s) pubblici.",
-  },
-  WEBHOOK_URL_PRIVATE: {
-    fr: "Cette adresse ne peut pas recevoir de webhooks : {reason}. Les adresses locales et privées (un récepteur sur cette machine ou sur votre réseau) sont refusées, sauf si le serveur est lancé avec WEBHOOK_ALLOW_PRIVATE=true.",
-    en: "This address cannot receive webhooks: {reason}. Loopback and private addresses (a receiver on this machine or on your own network) are refused unless the server is started with WEBHOOK_ALLOW_PRIVATE=true.",
-    de: "Diese Adresse kann keine Webhooks empfangen: {reason}. Lokale und private Adressen (ein Empfänger auf diesem Rechner oder in Ihrem Netz) werden abgelehnt, außer der Server wird mit WEBHOOK_ALLOW_PRIVATE=true gestartet.",
-    it: "Questo indirizzo non può ricevere webhook: {reason}. Gli indirizzi locali e privati (un ricevitore su questa macchina o sulla vostra rete) sono rifiutati, a meno che il server non sia avviato con WEBHOOK_ALLOW_PRIVATE=true.",
-  },
-  WEBHOOK_DISABLED: {
-    fr: "Ce webhook est désactivé : réactivez-le d'abord (PATCH enabled=true).",
-    en: "This webhook is disabled: enable it first (PATCH enabled=true).",
-    de: "Dieser Webhook ist deaktiviert: aktivieren Sie ihn zuerst (PATCH enabled=true).",
-    it: "Questo webhook è disattivato: riattivatelo prima (PATCH enabled=true).",
-  },
-
+  // ---- Joining online ----
   JOIN_CLOSED: {
     fr: "Ce club n'accepte pas de nouveaux membres pour le moment.",
     en: "This club is not taking new members at the moment.",
@@ -1047,6 +665,386 @@ export const MESSAGES = {
     de: "Dieser Wert passt nicht zu diesem Feld.",
     it: "Questo valore non è adatto a questo campo.",
   },
+  SUBSCRIPTION_NOT_OFFERED: {
+    fr: "Le club ne propose pas de renouvellement automatique.",
+    en: "The club does not offer automatic renewal.",
+    de: "Der Verein bietet keine automatische Verlängerung an.",
+    it: "Il club non offre il rinnovo automatico.",
+  },
+
+  // ---- Public forms against bots ----
+  CHALLENGE_REQUIRED: {
+    fr: "Le formulaire doit joindre un défi résolu (« challenge » et « nonce », voir GET /api/public/challenge).",
+    en: "The form must carry a solved challenge (“challenge” and “nonce”, see GET /api/public/challenge).",
+    de: "Das Formular muss eine gelöste Aufgabe mitsenden („challenge“ und „nonce“, siehe GET /api/public/challenge).",
+    it: "Il modulo deve includere una sfida risolta («challenge» e «nonce», vedi GET /api/public/challenge).",
+  },
+  CHALLENGE_INVALID: {
+    fr: "Le défi du formulaire n'est pas valide ou n'est pas résolu : demandez-en un nouveau.",
+    en: "The form's challenge is not valid or not solved: ask for a new one.",
+    de: "Die Aufgabe des Formulars ist ungültig oder nicht gelöst: fordern Sie eine neue an.",
+    it: "La sfida del modulo non è valida o non è risolta: richiedetene una nuova.",
+  },
+  CHALLENGE_EXPIRED: {
+    fr: "Le défi du formulaire a expiré : demandez-en un nouveau.",
+    en: "The form's challenge has expired: ask for a new one.",
+    de: "Die Aufgabe des Formulars ist abgelaufen: fordern Sie eine neue an.",
+    it: "La sfida del modulo è scaduta: richiedetene una nuova.",
+  },
+  CHALLENGE_USED: {
+    fr: "Ce défi a déjà servi : demandez-en un nouveau pour chaque envoi.",
+    en: "This challenge has already been used: ask for a new one for each submission.",
+    de: "Diese Aufgabe wurde bereits verwendet: fordern Sie für jedes Absenden eine neue an.",
+    it: "Questa sfida è già stata usata: richiedetene una nuova per ogni invio.",
+  },
+  HONEYPOT_FILLED: {
+    fr: "Le formulaire a été refusé : le champ caché « website » doit rester vide.",
+    en: "The form was refused: the hidden field “website” must stay empty.",
+    de: "Das Formular wurde abgelehnt: das versteckte Feld „website“ muss leer bleiben.",
+    it: "Il modulo è stato rifiutato: il campo nascosto «website» deve restare vuoto.",
+  },
+  FORM_SENT_TOO_FAST: {
+    fr: "Le formulaire est parti trop vite : vérifiez vos réponses et envoyez-le à nouveau.",
+    en: "The form was sent too quickly: check your answers and send it again.",
+    de: "Das Formular wurde zu schnell gesendet: Prüfen Sie Ihre Angaben und senden Sie es erneut.",
+    it: "Il modulo è stato inviato troppo in fretta: controllate le risposte e inviatelo di nuovo.",
+  },
+
+  // ---- The member's own page (DESIGN.md section 14) ----
+  MEMBER_PAGE_NOT_FOUND: {
+    fr: "Cette page de membre n'existe pas (le lien a peut-être changé : utilisez le dernier reçu par e-mail).",
+    en: "This member page does not exist (the link may have changed: use the latest one you received by email).",
+    de: "Diese Mitgliederseite gibt es nicht (der Link hat sich vielleicht geändert: verwenden Sie den zuletzt per E-Mail erhaltenen).",
+    it: "Questa pagina di socio non esiste (il link potrebbe essere cambiato: usa l'ultimo ricevuto per e-mail).",
+  },
+  EMAIL_CHANGE_NOT_PENDING: {
+    fr: "Aucun changement d'adresse n'est en attente (il a peut-être déjà été confirmé).",
+    en: "No change of address is waiting (it may have been confirmed already).",
+    de: "Es wartet keine Adressänderung (sie wurde vielleicht schon bestätigt).",
+    it: "Nessun cambio di indirizzo è in attesa (potrebbe essere già stato confermato).",
+  },
+  EMAIL_CHANGE_EXPIRED: {
+    fr: "Ce lien de confirmation a expiré : demandez à nouveau le changement d'adresse.",
+    en: "This confirmation link has expired: ask for the change of address again.",
+    de: "Dieser Bestätigungslink ist abgelaufen: fordern Sie die Adressänderung erneut an.",
+    it: "Questo link di conferma è scaduto: richiedi di nuovo il cambio di indirizzo.",
+  },
+  EMAIL_CODE_INVALID: {
+    fr: "Ce code de confirmation n'est pas le bon.",
+    en: "This confirmation code is not the right one.",
+    de: "Dieser Bestätigungscode ist nicht korrekt.",
+    it: "Questo codice di conferma non è corretto.",
+  },
+  EMAIL_UNCHANGED: {
+    fr: "C'est déjà votre adresse.",
+    en: "This is already your address.",
+    de: "Das ist bereits Ihre Adresse.",
+    it: "È già il tuo indirizzo.",
+  },
+  NO_SUBSCRIPTION: {
+    fr: "Votre adhésion ne se renouvelle pas automatiquement : il n'y a rien à activer ou désactiver.",
+    en: "Your membership does not renew automatically: there is nothing to turn on or off.",
+    de: "Ihre Mitgliedschaft verlängert sich nicht automatisch: es gibt nichts ein- oder auszuschalten.",
+    it: "La tua adesione non si rinnova automaticamente: non c'è nulla da attivare o disattivare.",
+  },
+  RENEWAL_NOT_DUE: {
+    fr: "Rien à payer, et le renouvellement n'est pas encore ouvert : il le sera dès le {date}.",
+    en: "Nothing to pay, and the renewal is not open yet: it opens on {date}.",
+    de: "Nichts zu bezahlen, und die Verlängerung ist noch nicht offen: ab dem {date}.",
+    it: "Nulla da pagare, e il rinnovo non è ancora aperto: lo sarà dal {date}.",
+  },
+  PAYMENT_METHOD_UNAVAILABLE: {
+    fr: "Ce moyen de paiement n'est pas proposé par le club.",
+    en: "The club does not offer this payment method.",
+    de: "Der Verein bietet diese Zahlungsart nicht an.",
+    it: "Il club non offre questo metodo di pagamento.",
+  },
+  MEMBER_SUSPENDED_SELF: {
+    fr: "Votre adhésion est suspendue : contactez le club.",
+    en: "Your membership is suspended: please contact the club.",
+    de: "Ihre Mitgliedschaft ist gesperrt: bitte wenden Sie sich an den Verein.",
+    it: "La tua adesione è sospesa: contatta il club.",
+  },
+
+  // ---- Cards, wallets and attendance ----
+  CARD_NOT_FOUND: {
+    fr: "Aucune carte de membre ne correspond à ce lien.",
+    en: "No membership card matches this link.",
+    de: "Zu diesem Link gibt es keine Mitgliedskarte.",
+    it: "Nessuna tessera corrisponde a questo link.",
+  },
+  WALLET_UNAVAILABLE: {
+    fr: "Ce portefeuille est mal configuré sur ce service (clé illisible) : utilisez la carte web en attendant.",
+    en: "This wallet is misconfigured on this service (its key cannot be read): use the web card meanwhile.",
+    de: "Diese Wallet ist auf diesem Dienst falsch eingerichtet (Schlüssel nicht lesbar): Nutzen Sie bis dahin die Web-Karte.",
+    it: "Questo wallet è configurato male su questo servizio (chiave illeggibile): usate nel frattempo la tessera web.",
+  },
+  GOOGLE_WALLET_NOT_CONFIGURED: {
+    fr: "Google Wallet n'est pas configuré sur ce service : utilisez la carte web.",
+    en: "Google Wallet is not configured on this service: use the web card instead.",
+    de: "Google Wallet ist auf diesem Dienst nicht eingerichtet: Nutzen Sie die Web-Karte.",
+    it: "Google Wallet non è configurato su questo servizio: usate la tessera web.",
+  },
+  APPLE_WALLET_NOT_CONFIGURED: {
+    fr: "Apple Wallet n'est pas configuré sur ce serveur.",
+    en: "Apple Wallet is not configured on this server.",
+    de: "Apple Wallet ist auf diesem Server nicht eingerichtet.",
+    it: "Apple Wallet non è configurato su questo server.",
+  },
+  PASS_NOT_FOUND: {
+    fr: "Carte de membre introuvable.",
+    en: "Membership card not found.",
+    de: "Mitgliedskarte nicht gefunden.",
+    it: "Tessera non trovata.",
+  },
+  PASS_UNAUTHORIZED: {
+    fr: "Jeton d'authentification de la carte manquant ou invalide.",
+    en: "Missing or invalid pass authentication token.",
+    de: "Authentifizierungstoken der Karte fehlt oder ist ungültig.",
+    it: "Token di autenticazione della tessera mancante o non valido.",
+  },
+  ATTENDANCE_RANGE_ORDER: {
+    fr: "« to » ne peut pas précéder « from ».",
+    en: "“to” cannot be before “from”.",
+    de: "„to“ darf nicht vor „from“ liegen.",
+    it: "«to» non può precedere «from».",
+  },
+  ATTENDANCE_FILTER_CONFLICT: {
+    fr: "Donnez soit « date », soit « from »/« to », soit « period », pas plusieurs.",
+    en: "Give either “date”, or “from”/“to”, or “period”, not several.",
+    de: "Entweder „date“, „from“/„to“ oder „period“ angeben, nicht mehrere.",
+    it: "Indicare «date», oppure «from»/«to», oppure «period», non più di uno.",
+  },
+  ATTENDANCE_FROM_REQUIRED: {
+    fr: "« to » demande aussi « from ».",
+    en: "“to” needs “from” as well.",
+    de: "„to“ erfordert auch „from“.",
+    it: "«to» richiede anche «from».",
+  },
+
+  // ---- Events and tickets ----
+  EVENT_NOT_FOUND: {
+    fr: "Événement introuvable.",
+    en: "Event not found.",
+    de: "Veranstaltung nicht gefunden.",
+    it: "Evento non trovato.",
+  },
+  EVENT_NOT_IN_CLUB: {
+    fr: "« {id} » n'est pas un événement de ce club.",
+    en: "“{id}” is not an event of this club.",
+    de: "„{id}“ ist keine Veranstaltung dieses Vereins.",
+    it: "«{id}» non è un evento di questo club.",
+  },
+  EVENT_CANCELLED: {
+    fr: "Cet événement est annulé : il ne peut plus être modifié, ni recevoir d'inscription ou d'entrée.",
+    en: "This event is cancelled: it takes no more changes, registrations or check-ins.",
+    de: "Diese Veranstaltung ist abgesagt: keine Änderungen, Anmeldungen oder Einlässe mehr.",
+    it: "Questo evento è annullato: non accetta più modifiche, iscrizioni o ingressi.",
+  },
+  EVENT_STATUS_TRANSITION: {
+    fr: "Un événement ne peut pas passer de « {from} » à « {to} ».",
+    en: "An event cannot go from “{from}” to “{to}”.",
+    de: "Eine Veranstaltung kann nicht von „{from}“ zu „{to}“ wechseln.",
+    it: "Un evento non può passare da «{from}» a «{to}».",
+  },
+  EVENT_SLUG_TAKEN: {
+    fr: "L'adresse « {slug} » est déjà utilisée par un autre événement du club.",
+    en: "The slug “{slug}” is already used by another event of the club.",
+    de: "Der Kurzname „{slug}“ wird bereits von einer anderen Veranstaltung des Clubs verwendet.",
+    it: "Lo slug «{slug}» è già usato da un altro evento del club.",
+  },
+  INVALID_SLUG: {
+    fr: "Seules les minuscules, chiffres et tirets sont permis.",
+    en: "Only lower-case letters, digits and hyphens are allowed.",
+    de: "Nur Kleinbuchstaben, Ziffern und Bindestriche sind erlaubt.",
+    it: "Sono ammessi solo lettere minuscole, cifre e trattini.",
+  },
+  DATE_OUT_OF_RANGE: {
+    fr: "« {field} » doit tomber entre l'an 0001 et l'an 9999 (heure UTC).",
+    en: "“{field}” must fall between the years 0001 and 9999 (UTC).",
+    de: "„{field}“ muss zwischen den Jahren 0001 und 9999 liegen (UTC).",
+    it: "«{field}» deve cadere tra l'anno 0001 e l'anno 9999 (UTC).",
+  },
+  EVENT_HAS_REGISTRATIONS: {
+    fr: "Cet événement a des inscriptions : annulez-le plutôt (status « cancelled »), les inscrits seront prévenus.",
+    en: "This event has registrations: cancel it instead (status “cancelled”); the registrants will be told.",
+    de: "Diese Veranstaltung hat Anmeldungen: sagen Sie sie stattdessen ab (status „cancelled“); die Angemeldeten werden benachrichtigt.",
+    it: "Questo evento ha delle iscrizioni: annullatelo invece (status «cancelled»); gli iscritti saranno avvisati.",
+  },
+  TICKET_NOT_FOUND: {
+    fr: "Billet introuvable pour cet événement.",
+    en: "Ticket not found for this event.",
+    de: "Ticket für diese Veranstaltung nicht gefunden.",
+    it: "Biglietto non trovato per questo evento.",
+  },
+  TICKET_INACTIVE: {
+    fr: "Ce billet n'est plus proposé.",
+    en: "This ticket is no longer offered.",
+    de: "Dieses Ticket wird nicht mehr angeboten.",
+    it: "Questo biglietto non è più disponibile.",
+  },
+  EVENT_FULL: {
+    fr: "L'événement est complet.",
+    en: "The event is full.",
+    de: "Die Veranstaltung ist ausgebucht.",
+    it: "L'evento è al completo.",
+  },
+  TICKET_SOLD_OUT: {
+    fr: "Ce billet est épuisé.",
+    en: "This ticket is sold out.",
+    de: "Dieses Ticket ist ausverkauft.",
+    it: "Questo biglietto è esaurito.",
+  },
+
+  // ---- Registrations and check-in ----
+  REGISTRATION_NOT_OPEN: {
+    fr: "Les inscriptions ouvrent le {at}.",
+    en: "Registration opens on {at}.",
+    de: "Die Anmeldung öffnet am {at}.",
+    it: "Le iscrizioni aprono il {at}.",
+  },
+  REGISTRATION_CLOSED: {
+    fr: "Les inscriptions sont closes.",
+    en: "Registration is closed.",
+    de: "Die Anmeldung ist geschlossen.",
+    it: "Le iscrizioni sono chiuse.",
+  },
+  EVENT_MEMBERS_ONLY: {
+    fr: "Cet événement est réservé aux membres : indiquez votre code de membre.",
+    en: "This event is for members only: give your member code.",
+    de: "Diese Veranstaltung ist nur für Mitglieder: geben Sie Ihren Mitgliedscode an.",
+    it: "Questo evento è riservato ai soci: indica il tuo codice socio.",
+  },
+  TICKET_MEMBERS_ONLY: {
+    fr: "Ce billet est réservé aux membres : indiquez votre code de membre.",
+    en: "This ticket is for members only: give your member code.",
+    de: "Dieses Ticket ist nur für Mitglieder: geben Sie Ihren Mitgliedscode an.",
+    it: "Questo biglietto è riservato ai soci: indica il tuo codice socio.",
+  },
+  MEMBER_CODE_UNKNOWN: {
+    fr: "Ce code de membre est inconnu.",
+    en: "This member code is unknown.",
+    de: "Dieser Mitgliedscode ist unbekannt.",
+    it: "Questo codice socio è sconosciuto.",
+  },
+  MEMBERSHIP_NOT_ACTIVE: {
+    fr: "L'adhésion liée à ce code de membre n'est pas active.",
+    en: "The membership behind this member code is not active.",
+    de: "Die Mitgliedschaft zu diesem Mitgliedscode ist nicht aktiv.",
+    it: "L'adesione legata a questo codice socio non è attiva.",
+  },
+  EMAIL_ALREADY_REGISTERED: {
+    fr: "Cette adresse e-mail a déjà le nombre maximal d'inscriptions pour cet événement ({max}). Pour modifier une inscription, répondez au message reçu.",
+    en: "This email address already has the most registrations allowed for this event ({max}). To change a registration, reply to the message you received.",
+    de: "Diese E-Mail-Adresse hat für diese Veranstaltung bereits die höchstzulässige Zahl an Anmeldungen ({max}). Um eine Anmeldung zu ändern, antworten Sie auf die erhaltene Nachricht.",
+    it: "Questo indirizzo e-mail ha già il numero massimo di iscrizioni per questo evento ({max}). Per modificare un'iscrizione, rispondete al messaggio ricevuto.",
+  },
+  REGISTRATION_WITHOUT_MEMBER: {
+    fr: "Cette inscription n'est pas celle d'un membre : une facture s'adresse à un membre.",
+    en: "This registration is not a member's: an invoice is addressed to a member.",
+    de: "Diese Anmeldung ist nicht die eines Mitglieds: eine Rechnung richtet sich an ein Mitglied.",
+    it: "Questa iscrizione non è di un socio: una fattura si rivolge a un socio.",
+  },
+  REGISTRATION_NOT_FOUND: {
+    fr: "Inscription introuvable.",
+    en: "Registration not found.",
+    de: "Anmeldung nicht gefunden.",
+    it: "Iscrizione non trovata.",
+  },
+  REGISTRATION_NOT_PENDING: {
+    fr: "Seule une inscription en attente de paiement peut être confirmée (celle-ci est « {status} »).",
+    en: "Only a registration awaiting payment can be confirmed (this one is “{status}”).",
+    de: "Nur eine Anmeldung, die auf Zahlung wartet, kann bestätigt werden (diese ist „{status}“).",
+    it: "Solo un'iscrizione in attesa di pagamento può essere confermata (questa è «{status}»).",
+  },
+  REGISTRATION_CHECKED_IN: {
+    fr: "Cette personne est déjà entrée : son inscription ne peut plus être annulée.",
+    en: "This person has already checked in: the registration can no longer be cancelled.",
+    de: "Diese Person ist bereits eingecheckt: die Anmeldung kann nicht mehr storniert werden.",
+    it: "Questa persona è già entrata: l'iscrizione non può più essere annullata.",
+  },
+  REGISTRATION_ALREADY_CANCELLED: {
+    fr: "Cette inscription est déjà annulée.",
+    en: "This registration is already cancelled.",
+    de: "Diese Anmeldung ist bereits storniert.",
+    it: "Questa iscrizione è già annullata.",
+  },
+  REFUND_EXCEEDS_PAID: {
+    fr: "Le remboursement ({refund}) dépasse ce qui a été payé pour cette inscription ({paid}).",
+    en: "The refund ({refund}) is more than was paid for this registration ({paid}).",
+    de: "Die Rückerstattung ({refund}) übersteigt den für diese Anmeldung bezahlten Betrag ({paid}).",
+    it: "Il rimborso ({refund}) supera quanto pagato per questa iscrizione ({paid}).",
+  },
+
+  // ---- Promo codes ----
+  PROMO_CODE_NOT_FOUND: {
+    fr: "Code promo introuvable.",
+    en: "Promo code not found.",
+    de: "Aktionscode nicht gefunden.",
+    it: "Codice promozionale non trovato.",
+  },
+  PROMO_CODE_TAKEN: {
+    fr: "Le code promo « {code} » existe déjà dans ce club.",
+    en: "The promo code “{code}” already exists in this club.",
+    de: "Der Aktionscode „{code}“ existiert in diesem Club bereits.",
+    it: "Il codice promozionale «{code}» esiste già in questo club.",
+  },
+  PROMO_PERCENT_MAX: {
+    fr: "Une remise en pourcentage ne peut pas dépasser 100.",
+    en: "A percent discount cannot exceed 100.",
+    de: "Ein prozentualer Rabatt darf 100 nicht überschreiten.",
+    it: "Uno sconto percentuale non può superare 100.",
+  },
+  PROMO_EVENT_SCOPE: {
+    fr: "Un code lié à un événement a la portée « event ».",
+    en: "A code tied to an event has the scope “event”.",
+    de: "Ein an eine Veranstaltung gebundener Code hat den Bereich „event“.",
+    it: "Un codice legato a un evento ha l'ambito «event».",
+  },
+  PROMO_TIERS_MEMBERSHIP_ONLY: {
+    fr: "« applies_to_tier_ids » vaut pour un code d'adhésion (scope membership), pas pour un code d'événement.",
+    en: "“applies_to_tier_ids” is for a membership code (scope membership), not an event code.",
+    de: "„applies_to_tier_ids“ gilt für einen Mitgliedschaftscode (scope membership), nicht für einen Veranstaltungscode.",
+    it: "«applies_to_tier_ids» vale per un codice di adesione (scope membership), non per un codice evento.",
+  },
+  PROMO_CODE_USED: {
+    fr: "Ce code a déjà servi {count} fois : son code, son type et sa valeur de remise ne changent plus (désactivez-le et créez-en un autre).",
+    en: "This code has been used {count} times: its code, discount type and value can no longer change (deactivate it and create another).",
+    de: "Dieser Code wurde bereits {count}-mal verwendet: Code, Rabattart und -wert lassen sich nicht mehr ändern (deaktivieren Sie ihn und legen Sie einen neuen an).",
+    it: "Questo codice è già stato usato {count} volte: codice, tipo e valore dello sconto non possono più cambiare (disattivatelo e createne un altro).",
+  },
+  PROMO_MAX_USES_BELOW_USED: {
+    fr: "« max_uses » ne peut pas descendre sous le nombre d'utilisations déjà faites ({count}).",
+    en: "“max_uses” cannot go below the uses already made ({count}).",
+    de: "„max_uses“ darf nicht unter die bereits erfolgten Verwendungen ({count}) sinken.",
+    it: "«max_uses» non può scendere sotto gli utilizzi già fatti ({count}).",
+  },
+  PROMO_CODE_UNKNOWN: {
+    fr: "Ce code promo n'existe pas ou n'est plus actif.",
+    en: "This promo code does not exist or is no longer active.",
+    de: "Dieser Aktionscode existiert nicht oder ist nicht mehr aktiv.",
+    it: "Questo codice promozionale non esiste o non è più attivo.",
+  },
+  PROMO_CODE_NOT_VALID_NOW: {
+    fr: "Ce code promo n'est pas valable à cette date.",
+    en: "This promo code is not valid at this date.",
+    de: "Dieser Aktionscode ist zu diesem Datum nicht gültig.",
+    it: "Questo codice promozionale non è valido in questa data.",
+  },
+  PROMO_CODE_EXHAUSTED: {
+    fr: "Ce code promo a atteint son nombre maximal d'utilisations.",
+    en: "This promo code has reached its maximum number of uses.",
+    de: "Dieser Aktionscode hat die maximale Anzahl an Verwendungen erreicht.",
+    it: "Questo codice promozionale ha raggiunto il numero massimo di utilizzi.",
+  },
+  PROMO_CODE_NOT_APPLICABLE: {
+    fr: "Ce code promo ne s'applique pas à cette inscription.",
+    en: "This promo code does not apply to this registration.",
+    de: "Dieser Aktionscode gilt nicht für diese Anmeldung.",
+    it: "Questo codice promozionale non si applica a questa iscrizione.",
+  },
+
+  // ---- Card payments (Stripe) ----
   PAYMENT_PROVIDER_FAILED: {
     fr: "Le prestataire de paiement n'a pas répondu comme prévu : {reason}",
     en: "The payment provider did not answer as expected: {reason}",
@@ -1077,31 +1075,8 @@ export const MESSAGES = {
     de: "Dies läuft über Stripe, aber dieser Server hat die Schlüssel von Stripe nicht mehr: die Serververwaltung muss sie wieder eintragen.",
     it: "Questa operazione passa da Stripe, ma questo server non ha più le chiavi di Stripe: l'amministratore del server deve reinserirle.",
   },
-  SUBSCRIPTION_NOT_OFFERED: {
-    fr: "Le club ne propose pas de renouvellement automatique.",
-    en: "The club does not offer automatic renewal.",
-    de: "Der Verein bietet keine automatische Verlängerung an.",
-    it: "Il club non offre il rinnovo automatico.",
-  },
-  CSRF_INVALID: {
-    fr: "Le formulaire a expiré ou ne vient pas du tableau de bord : rechargez la page et réessayez.",
-    en: "The form has expired or did not come from the dashboard: reload the page and try again.",
-    de: "Das Formular ist abgelaufen oder stammt nicht aus dem Dashboard: Seite neu laden und erneut versuchen.",
-    it: "Il modulo è scaduto o non proviene dalla dashboard: ricarica la pagina e riprova.",
-  },
 
-  PAYOUT_NOT_RECORDED: {
-    fr: "Un versement de Stripe sans son numéro (po_…) et qu'aucun versement enregistré du même montant n'explique : il le sera à l'arrivée de l'avis de Stripe (payout.paid), importez alors le relevé à nouveau.",
-    en: "A Stripe payout without its id (po_…) that no recorded payout of the same amount explains: it will be once Stripe's notice (payout.paid) arrives; import the statement again then.",
-    de: "Eine Stripe-Auszahlung ohne ihre Nummer (po_…), die keine erfasste Auszahlung gleichen Betrags erklärt: sie wird erfasst, sobald Stripes Meldung (payout.paid) eintrifft; dann den Auszug erneut importieren.",
-    it: "Un versamento di Stripe senza il suo numero (po_…) che nessun versamento registrato dello stesso importo spiega: lo sarà all'arrivo dell'avviso di Stripe (payout.paid); importare allora di nuovo l'estratto.",
-  },
-  STATEMENT_LINE_ALREADY_RECORDED: {
-    fr: "Cette ligne du relevé a déjà été enregistrée.",
-    en: "This statement line has already been recorded.",
-    de: "Diese Zeile des Kontoauszugs wurde bereits verbucht.",
-    it: "Questa riga dell'estratto conto è già stata registrata.",
-  },
+  // ---- Bank statements ----
   STATEMENT_UNREADABLE: {
     fr: "Le relevé n'est ni un CSV lisible ni un fichier camt.053 ou camt.054 : {problem}",
     en: "The statement is neither a readable CSV nor a camt.053 or camt.054 file: {problem}",
@@ -1113,6 +1088,18 @@ export const MESSAGES = {
     en: "Columns not found in the statement: {columns}.",
     de: "Spalten im Kontoauszug nicht gefunden: {columns}.",
     it: "Colonne non trovate nell'estratto conto: {columns}.",
+  },
+  STATEMENT_LINE_ALREADY_RECORDED: {
+    fr: "Cette ligne du relevé a déjà été enregistrée.",
+    en: "This statement line has already been recorded.",
+    de: "Diese Zeile des Kontoauszugs wurde bereits verbucht.",
+    it: "Questa riga dell'estratto conto è già stata registrata.",
+  },
+  PAYOUT_NOT_RECORDED: {
+    fr: "Un versement de Stripe sans son numéro (po_…) et qu'aucun versement enregistré du même montant n'explique : il le sera à l'arrivée de l'avis de Stripe (payout.paid), importez alors le relevé à nouveau.",
+    en: "A Stripe payout without its id (po_…) that no recorded payout of the same amount explains: it will be once Stripe's notice (payout.paid) arrives; import the statement again then.",
+    de: "Eine Stripe-Auszahlung ohne ihre Nummer (po_…), die keine erfasste Auszahlung gleichen Betrags erklärt: sie wird erfasst, sobald Stripes Meldung (payout.paid) eintrifft; dann den Auszug erneut importieren.",
+    it: "Un versamento di Stripe senza il suo numero (po_…) che nessun versamento registrato dello stesso importo spiega: lo sarà all'arrivo dell'avviso di Stripe (payout.paid); importare allora di nuovo l'estratto.",
   },
   LINE_NOT_CREDIT: {
     fr: "Un débit, pas un paiement reçu.",
@@ -1169,57 +1156,52 @@ export const MESSAGES = {
     it: "Niente da pagare qui per ora ({state}).",
   },
 
-  // ---- Public pages (issue 13) ----
-  FORM_SENT_TOO_FAST: {
-    fr: "Le formulaire est parti trop vite : vérifiez vos réponses et envoyez-le à nouveau.",
-    en: "The form was sent too quickly: check your answers and send it again.",
-    de: "Das Formular wurde zu schnell gesendet: Prüfen Sie Ihre Angaben und senden Sie es erneut.",
-    it: "Il modulo è stato inviato troppo in fretta: controllate le risposte e inviatelo di nuovo.",
+  // ---- Invoices ----
+  INVOICE_NOT_FOUND: { fr: "Facture introuvable.", en: "Invoice not found.", de: "Rechnung nicht gefunden.", it: "Fattura non trovata." },
+  INVOICE_PAID: {
+    fr: "La facture {number} a reçu un paiement : remboursez-le avant de l'annuler.",
+    en: "Invoice {number} has a payment: refund it before cancelling.",
+    de: "Auf Rechnung {number} ist eine Zahlung eingegangen: vor dem Stornieren zurückerstatten.",
+    it: "La fattura {number} ha ricevuto un pagamento: rimborsarlo prima di annullarla.",
+  },
+  INVOICE_CANCELLED: {
+    fr: "La facture {number} est annulée : il n'y a rien à envoyer.",
+    en: "Invoice {number} is cancelled: there is nothing to send.",
+    de: "Rechnung {number} ist storniert: es gibt nichts zu senden.",
+    it: "La fattura {number} è annullata: non c'è nulla da inviare.",
+  },
+  INVOICE_NO_RECIPIENT: {
+    fr: "Le membre de la facture {number} n'existe plus : à qui l'envoyer ?",
+    en: "The member of invoice {number} no longer exists: there is no one to send it to.",
+    de: "Das Mitglied der Rechnung {number} existiert nicht mehr: es gibt niemanden, an den sie gehen kann.",
+    it: "Il membro della fattura {number} non esiste più: non c'è nessuno a cui inviarla.",
+  },
+  INVOICE_MAIL_FAILED: {
+    fr: "Le serveur de messagerie a refusé la facture : {reason}",
+    en: "The mail server refused the invoice: {reason}",
+    de: "Der Mailserver hat die Rechnung abgelehnt: {reason}",
+    it: "Il server di posta ha rifiutato la fattura: {reason}",
+  },
+  INVOICE_REGISTRATION_KIND: {
+    fr: "Une facture d'inscription est de type « event », sans catégorie de membre.",
+    en: "A registration's invoice is of kind “event”, with no tier.",
+    de: "Eine Rechnung für eine Anmeldung ist vom Typ „event“, ohne Kategorie.",
+    it: "Una fattura d'iscrizione è di tipo «event», senza categoria.",
+  },
+  INVOICE_NO_LINE: {
+    fr: "Une facture a au moins une ligne (ou tier_id).",
+    en: "An invoice has at least one line (or tier_id).",
+    de: "Eine Rechnung hat mindestens eine Zeile (oder tier_id).",
+    it: "Una fattura ha almeno una riga (o tier_id).",
+  },
+  INVOICE_TOTAL_NOT_POSITIVE: {
+    fr: "Le total de la facture doit être supérieur à zéro.",
+    en: "The invoice's total must be above zero.",
+    de: "Der Rechnungsbetrag muss grösser als null sein.",
+    it: "Il totale della fattura deve essere maggiore di zero.",
   },
 
-  GRANT_NOT_FOUND: {
-    fr: "Accès d'application introuvable.",
-    en: "App access not found.",
-    de: "App-Zugriff nicht gefunden.",
-    it: "Accesso dell'applicazione non trovato.",
-  },
-  GRANT_ALREADY_REVOKED: {
-    fr: "Cet accès d'application est déjà révoqué.",
-    en: "This app access is already revoked.",
-    de: "Dieser App-Zugriff ist bereits widerrufen.",
-    it: "Questo accesso dell'applicazione è già revocato.",
-  },
-  GRANT_OF_ANOTHER_ADMIN: {
-    fr: "Révoquer l'accès accordé par un autre administrateur demande le droit de modifier les accès.",
-    en: "Revoking access granted by another admin needs the right to edit access control.",
-    de: "Einen von einem anderen Administrator gewährten Zugriff zu widerrufen erfordert das Recht, Zugriffe zu bearbeiten.",
-    it: "Revocare l'accesso concesso da un altro amministratore richiede il diritto di modificare gli accessi.",
-  },
-  // ---- The club's logo (issue 32) ----
-  LOGO_FILE_MISSING: {
-    fr: "Envoyez l'image du logo (PNG, JPEG, WebP ou SVG).",
-    en: "Send the logo's image (PNG, JPEG, WebP or SVG).",
-    de: "Senden Sie das Bild des Logos (PNG, JPEG, WebP oder SVG).",
-    it: "Inviate l'immagine del logo (PNG, JPEG, WebP o SVG).",
-  },
-  LOGO_NOT_AN_IMAGE: {
-    fr: "Ce fichier n'est pas une image PNG, JPEG, WebP ou SVG lisible.",
-    en: "This file is not a readable PNG, JPEG, WebP or SVG image.",
-    de: "Diese Datei ist kein lesbares PNG-, JPEG-, WebP- oder SVG-Bild.",
-    it: "Questo file non è un'immagine PNG, JPEG, WebP o SVG leggibile.",
-  },
-  LOGO_TOO_MANY_PIXELS: {
-    fr: "L'image est trop grande : au plus {max} pixels.",
-    en: "The image is too large: at most {max} pixels.",
-    de: "Das Bild ist zu groß: höchstens {max} Pixel.",
-    it: "L'immagine è troppo grande: al massimo {max} pixel.",
-  },
-  LOGO_NOT_FOUND: {
-    fr: "Ce club n'a pas de logo.",
-    en: "This club has no logo.",
-    de: "Dieser Verein hat kein Logo.",
-    it: "Questo club non ha un logo.",
-  },
+  // ---- The books ----
   PERIOD_REVERSED: {
     fr: "La date de début est après la date de fin.",
     en: "The start date is after the end date.",
@@ -1244,6 +1226,49 @@ export const MESSAGES = {
     de: "Kontonummer mit 1 bis 10 Ziffern erwartet.",
     it: "Atteso un numero di conto da 1 a 10 cifre.",
   },
+
+  // ---- Webhooks ----
+  WEBHOOK_NOT_FOUND: { fr: "Webhook introuvable.", en: "Webhook not found.", de: "Webhook nicht gefunden.", it: "Webhook non trovato." },
+  WEBHOOK_DELIVERY_NOT_FOUND: {
+    fr: "Envoi de webhook introuvable.",
+    en: "Webhook delivery not found.",
+    de: "Webhook-Zustellung nicht gefunden.",
+    it: "Invio del webhook non trovato.",
+  },
+  WEBHOOK_URL_INVALID: {
+    fr: "L'adresse n'est pas une URL valide.",
+    en: "The address is not a valid URL.",
+    de: "Die Adresse ist keine gültige URL.",
+    it: "L'indirizzo non è un URL valido.",
+  },
+  WEBHOOK_URL_NOT_ALLOWED: {
+    fr: "Cette adresse ne peut pas recevoir de webhooks : {reason}. Seules les adresses http(s) publiques sont permises.",
+    en: "This address cannot receive webhooks: {reason}. Only public http(s) addresses are allowed.",
+    de: "Diese Adresse kann keine Webhooks empfangen: {reason}. Nur öffentliche http(s)-Adressen sind erlaubt.",
+    it: "Questo indirizzo non può ricevere webhook: {reason}. Sono ammessi solo indirizzi http(s) pubblici.",
+  },
+  WEBHOOK_URL_PRIVATE: {
+    fr: "Cette adresse ne peut pas recevoir de webhooks : {reason}. Les adresses locales et privées (un récepteur sur cette machine ou sur votre réseau) sont refusées, sauf si le serveur est lancé avec WEBHOOK_ALLOW_PRIVATE=true.",
+    en: "This address cannot receive webhooks: {reason}. Loopback and private addresses (a receiver on this machine or on your own network) are refused unless the server is started with WEBHOOK_ALLOW_PRIVATE=true.",
+    de: "Diese Adresse kann keine Webhooks empfangen: {reason}. Lokale und private Adressen (ein Empfänger auf diesem Rechner oder in Ihrem Netz) werden abgelehnt, außer der Server wird mit WEBHOOK_ALLOW_PRIVATE=true gestartet.",
+    it: "Questo indirizzo non può ricevere webhook: {reason}. Gli indirizzi locali e privati (un ricevitore su questa macchina o sulla vostra rete) sono rifiutati, a meno che il server non sia avviato con WEBHOOK_ALLOW_PRIVATE=true.",
+  },
+  WEBHOOK_DISABLED: {
+    fr: "Ce webhook est désactivé : réactivez-le d'abord (PATCH enabled=true).",
+    en: "This webhook is disabled: enable it first (PATCH enabled=true).",
+    de: "Dieser Webhook ist deaktiviert: aktivieren Sie ihn zuerst (PATCH enabled=true).",
+    it: "Questo webhook è disattivato: riattivatelo prima (PATCH enabled=true).",
+  },
+
+  // ---- The command line (scripts/cli.ts) ----
+  BACKUP_TARGET_EXISTS: {
+    fr: "Le fichier {path} existe déjà : choisissez un autre nom pour la sauvegarde.",
+    en: "The file {path} already exists: choose another name for the backup.",
+    de: "Die Datei {path} existiert bereits: wählen Sie einen anderen Namen für die Sicherung.",
+    it: "Il file {path} esiste già: scegliete un altro nome per il backup.",
+  },
+
+  // ---- Mailings ----
   MAILING_NOT_FOUND: { fr: "Envoi introuvable.", en: "Mailing not found.", de: "Versand nicht gefunden.", it: "Invio non trovato." },
   MAILING_NOT_DRAFT: {
     fr: "L'envoi est à l'état « {status} » : seul un brouillon se modifie.",
@@ -1280,12 +1305,6 @@ export const MESSAGES = {
     en: "The mail server refused the test mail: {reason}",
     de: "Der Mailserver hat die Testnachricht abgelehnt: {reason}",
     it: "Il server di posta ha rifiutato l'invio di prova: {reason}",
-  },
-  EVENT_NOT_IN_CLUB: {
-    fr: "« {id} » n'est pas un événement de ce club.",
-    en: "“{id}” is not an event of this club.",
-    de: "„{id}“ ist keine Veranstaltung dieses Vereins.",
-    it: "«{id}» non è un evento di questo club.",
   },
   UNSUBSCRIBE_LINK_UNKNOWN: {
     fr: "Ce lien de désinscription n'est pas (ou plus) valable.",

@@ -77,7 +77,7 @@ export const invoiceNumber = (year: number, seq: number) => `${year}-${String(se
  * `code` is then MEMBER_NOT_FOUND or TIER_NOT_FOUND), no line at all, a total of zero or less,
  * or a due date before the issue date. Emits `invoice.created`.
  */
-export const createInvoice = verb("finances:edit", async (ctx: Ctx, input: InvoiceCreate): Promise<Invoice> => {
+export const createInvoice = verb("finances:edit", async function createInvoice(ctx: Ctx, input: InvoiceCreate): Promise<Invoice> {
   const club = await getClubRow(ctx.db, ctx.clubId);
   const issuedOn = input.issued_on ?? todayUtc();
   const dueOn = input.due_on ?? addDays(issuedOn, DEFAULT_PAYMENT_DAYS);
@@ -177,12 +177,12 @@ export async function invoiceRow(q: Queryable, clubId: string, id: string): Prom
   return row;
 }
 
-export const getInvoice = verb("finances:view", async (ctx: Ctx, input: { invoice_id: string }): Promise<Invoice> => {
+export const getInvoice = verb("finances:view", async function getInvoice(ctx: Ctx, input: { invoice_id: string }): Promise<Invoice> {
   return toInvoice(await invoiceRow(ctx.db.read, ctx.clubId, input.invoice_id), ctx.baseUrl);
 });
 
 /** The club's invoices, newest first, filtered and paged like the member list. */
-export const listInvoices = verb("finances:view", async (ctx: Ctx, input: InvoiceListQuery): Promise<InvoiceList> => {
+export const listInvoices = verb("finances:view", async function listInvoices(ctx: Ctx, input: InvoiceListQuery): Promise<InvoiceList> {
   const q = InvoiceListQuery.parse(input);
   const limit = q.limit ?? q.page_size ?? 50;
   const today = todayUtc();
@@ -207,8 +207,10 @@ export const listInvoices = verb("finances:view", async (ctx: Ctx, input: Invoic
   return { total: Number(total), page: q.page, limit, items: rows.map((r) => toInvoice(r, ctx.baseUrl, today)) };
 });
 
+type MemberInvoicesQuery = InvoiceListQuery & { member_id: string };
+
 /** A member's invoices (404 for a member not of the club), newest first. */
-export const listMemberInvoices = verb("finances:view", async (ctx: Ctx, input: InvoiceListQuery & { member_id: string }): Promise<InvoiceList> => {
+export const listMemberInvoices = verb("finances:view", async function listMemberInvoices(ctx: Ctx, input: MemberInvoicesQuery): Promise<InvoiceList> {
   const [member] = await ctx.db.read
     .select({ id: members.id })
     .from(members)
@@ -224,7 +226,7 @@ export const listMemberInvoices = verb("finances:view", async (ctx: Ctx, input: 
  * first (409 INVOICE_PAID). The change is a conditional write, so a payment recorded at the same
  * moment either lands first (and the cancel is refused) or finds the invoice cancelled.
  */
-export const cancelInvoice = verb("finances:edit", async (ctx: Ctx, input: { invoice_id: string }): Promise<Invoice> => {
+export const cancelInvoice = verb("finances:edit", async function cancelInvoice(ctx: Ctx, input: { invoice_id: string }): Promise<Invoice> {
   const row = await ctx.db.tx(async (t) => {
     const now = nowIso();
     const [cancelled] = await t

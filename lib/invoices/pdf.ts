@@ -252,7 +252,7 @@ export async function invoiceDocument(db: Db, invoice: InvoiceRow) {
 }
 
 /** GET .../invoices/<id>/pdf: the invoice as an A4 PDF with its payment part. */
-export const invoicePdf = verb("finances:view", async (ctx: Ctx, input: { invoice_id: string }): Promise<FileReply> => {
+export const invoicePdf = verb("finances:view", async function invoicePdf(ctx: Ctx, input: { invoice_id: string }): Promise<FileReply> {
   const { bytes, filename } = await invoiceDocument(ctx.db, await invoiceRow(ctx.db.read, ctx.clubId, input.invoice_id));
   return { body: bytes, contentType: "application/pdf", filename, headers: { "cache-control": "private, no-store" } };
 });

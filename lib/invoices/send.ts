@@ -62,8 +62,10 @@ export async function invoiceMail(ctx: Pick<Ctx, "db" | "baseUrl">, invoice: Inv
   return { ...invoiceNote(doc.club, ctx.baseUrl, doc.member, invoice), attachments: [pdfAttachment(doc)] };
 }
 
+type InvoiceRef = { invoice_id: string };
+
 /** Mails the invoice's PDF to its member; needs communication:edit besides finances:edit. */
-export const sendInvoice = verb(["finances:edit", "communication:edit"], async (ctx: Ctx, input: { invoice_id: string }): Promise<InvoiceSent> => {
+export const sendInvoice = verb(["finances:edit", "communication:edit"], async function sendInvoice(ctx: Ctx, input: InvoiceRef): Promise<InvoiceSent> {
   const invoice = await invoiceRow(ctx.db.read, ctx.clubId, input.invoice_id);
   if (invoice.status === "cancelled") throw new Conflict("INVOICE_CANCELLED", { number: invoice.number });
   const message = await invoiceMail(ctx, invoice);

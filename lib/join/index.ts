@@ -297,47 +297,45 @@ async function applicantOf(t: Queryable, ctx: Ctx, memberId: string): Promise<Me
  * Accepts an application: with nothing to pay the membership starts today (active), else the
  * applicant is mailed the payment step (the bank transfer details). 409 NOT_AWAITING_APPROVAL.
  */
-export const approveMember = verb(
-  "members:edit",
-  async (ctx: Ctx, input: { member_id: string }): Promise<MemberAdminItem> =>
-    ctx.db.tx(async (t) => {
-      const m = await applicantOf(t, ctx, input.member_id);
-      const [club] = await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1);
-      const [tier] = m.tier_id ? await t.select().from(tiers).where(eq(tiers.id, m.tier_id)).limit(1) : [];
-      const months = tier?.duration_months ?? club.membership_duration_months;
-      const currency = tier?.currency ?? club.currency;
-      const due = m.amount_due_cents ?? 0;
-      const today = todayUtc();
-      // The mail links the applicant's page: a new token (only its hash is kept).
-      const page = newManageToken();
-      const set: Partial<MemberRow> = { application_status: null, manage_token: page.hash, updated_at: nowIso() };
-      // The period starts when the applicant is accepted (free) or pays (mark-paid starts it then).
-      if (due === 0) Object.assign(set, { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months) });
-      else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
-      const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
-      await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
-      // As any other change to a member: member.updated, and member.status_changed when a free one turns active.
-      await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), m, after, () => getMemberItem(t, ctx.clubId, m.id));
-      const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");
-      const transfer =
-        due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
-      await queueJoinMail(
-        t,
-        ctx,
-        club,
-        due === 0 ? "welcome" : byCard ? "cardPayment" : "payment",
-        { ...after, pageToken: page.token },
-        transfer ?? { amount_cents: due, currency },
-      );
-      return getMemberItem(t, ctx.clubId, m.id);
-    }),
-);
+export const approveMember = verb("members:edit", async function approveMember(ctx: Ctx, input: { member_id: string }): Promise<MemberAdminItem> {
+  return ctx.db.tx(async (t) => {
+    const m = await applicantOf(t, ctx, input.member_id);
+    const [club] = await t.select().from(clubs).where(eq(clubs.id, ctx.clubId)).limit(1);
+    const [tier] = m.tier_id ? await t.select().from(tiers).where(eq(tiers.id, m.tier_id)).limit(1) : [];
+    const months = tier?.duration_months ?? club.membership_duration_months;
+    const currency = tier?.currency ?? club.currency;
+    const due = m.amount_due_cents ?? 0;
+    const today = todayUtc();
+    // The mail links the applicant's page: a new token (only its hash is kept).
+    const page = newManageToken();
+    const set: Partial<MemberRow> = { application_status: null, manage_token: page.hash, updated_at: nowIso() };
+    // The period starts when the applicant is accepted (free) or pays (mark-paid starts it then).
+    if (due === 0) Object.assign(set, { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months) });
+    else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
+    const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
+    await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
+    // As any other change to a member: member.updated, and member.status_changed when a free one turns active.
+    await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), m, after, () => getMemberItem(t, ctx.clubId, m.id));
+    const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");
+    const transfer =
+      due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
+    await queueJoinMail(
+      t,
+      ctx,
+      club,
+      due === 0 ? "welcome" : byCard ? "cardPayment" : "payment",
+      { ...after, pageToken: page.token },
+      transfer ?? { amount_cents: due, currency },
+    );
+    return getMemberItem(t, ctx.clubId, m.id);
+  });
+});
 
 /**
  * Turns an application down: the applicant is erased (as DELETE members/<id>, section 12) and
  * mailed the decision. 409 NOT_AWAITING_APPROVAL.
  */
-export const rejectMember = verb("members:edit", async (ctx: Ctx, input: { member_id: string }): Promise<void> => {
+export const rejectMember = verb("members:edit", async function rejectMember(ctx: Ctx, input: { member_id: string }): Promise<void> {
   const m = await applicantOf(ctx.db.read, ctx, input.member_id);
   await eraseMember(ctx, { member_id: m.id });
   // After the erasure, which forgets every queued mail naming the address.

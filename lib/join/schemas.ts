@@ -1,12 +1,12 @@
 // The shapes of joining a club online (DESIGN.md section 13): the public club page a join form
 // is drawn from, the join request and its answer.
 import { z } from "zod";
+import { MEMBERSHIP_MODES } from "../clubs/schemas";
 import { FORM_PROOF_FIELDS } from "../forms";
 import { BankTransfer } from "../member-page/schemas";
 import { emailLine, oneLine } from "../schema-types";
 import { Tier } from "../tiers";
 
-export const MEMBERSHIP_MODES = ["open", "application", "closed"] as const;
 export const JOIN_PAYMENT_METHODS = ["bank_transfer", "stripe"] as const;
 
 export const PublicTier = Tier.pick({ id: true, name: true, description: true, price_cents: true, currency: true, duration_months: true }).meta({

@@ -72,7 +72,7 @@ async function shaped(q: Queryable, row: MailingRow): Promise<Mailing> {
 }
 
 /** Creates a draft. 422 naming an unknown merge field, another club's tier or event; 413 for a body over 1 MB. */
-export const createMailing = verb("communication:edit", async (ctx: Ctx, input: MailingCreate): Promise<Mailing> => {
+export const createMailing = verb("communication:edit", async function createMailing(ctx: Ctx, input: MailingCreate): Promise<Mailing> {
   const row = await ctx.db.tx(async (t) => {
     await checkMailing(t, ctx.clubId, input);
     const now = nowIso();
@@ -95,7 +95,7 @@ export const createMailing = verb("communication:edit", async (ctx: Ctx, input: 
 });
 
 /** The club's mailings, newest first, with their counts. */
-export const listMailings = verb("communication:view", async (ctx: Ctx, q: MailingListQuery): Promise<MailingList> => {
+export const listMailings = verb("communication:view", async function listMailings(ctx: Ctx, q: MailingListQuery): Promise<MailingList> {
   const page = q.page ?? 1;
   const limit = q.limit ?? 50;
   const where = and(eq(mailings.club_id, ctx.clubId), q.status ? eq(mailings.status, q.status) : undefined);
@@ -114,12 +114,14 @@ export const listMailings = verb("communication:view", async (ctx: Ctx, q: Maili
   return { total: Number(total), page, limit, items: rows.map((r) => toMailing(r, counts.get(r.id) as Counts)) };
 });
 
-export const getMailing = verb("communication:view", async (ctx: Ctx, input: { mailing_id: string }): Promise<Mailing> => {
+export const getMailing = verb("communication:view", async function getMailing(ctx: Ctx, input: { mailing_id: string }): Promise<Mailing> {
   return shaped(ctx.db.read, await mailingRow(ctx.db.read, ctx.clubId, input.mailing_id));
 });
 
+type MailingRef = { mailing_id: string };
+
 /** Changes a draft (a conditional write: a mailing that has just been sent is not changed); 409 MAILING_NOT_DRAFT otherwise. */
-export const updateMailing = verb("communication:edit", async (ctx: Ctx, input: { mailing_id: string } & MailingUpdate): Promise<Mailing> => {
+export const updateMailing = verb("communication:edit", async function updateMailing(ctx: Ctx, input: MailingRef & MailingUpdate): Promise<Mailing> {
   const { mailing_id, ...change } = input;
   const row = await ctx.db.tx(async (t) => {
     const before = await mailingRow(t, ctx.clubId, mailing_id);
@@ -140,7 +142,7 @@ export const updateMailing = verb("communication:edit", async (ctx: Ctx, input: 
 export type AudienceCount = { count: number; skipped: number; sample: { member_id: string; name: string }[] };
 
 /** How many members an audience names now, and a few of their names (the compose page's live count, send_mailing's dry run). */
-export const countAudience = verb("communication:view", async (ctx: Ctx, input: { audience: MailingAudience }): Promise<AudienceCount> => {
+export const countAudience = verb("communication:view", async function countAudience(ctx: Ctx, input: { audience: MailingAudience }): Promise<AudienceCount> {
   const items = await audienceItems(ctx.db.read, ctx.clubId, input.audience, ["body", "audience"]);
   if (items.length) throw new ValidationFailed(items);
   const club = await getClubRow(ctx.db, ctx.clubId);
@@ -158,8 +160,10 @@ export const countAudience = verb("communication:view", async (ctx: Ctx, input: 
   return { count: Number(n), skipped: Number(skipped), sample: sample.map((m) => ({ member_id: m.id, name: `${m.first_name} ${m.last_name}`.trim() })) };
 });
 
+type PreviewFor = { mailing_id: string; member_id: string };
+
 /** The mail `member_id` gets from this mailing: subject, HTML, text (their page's link shown, not made). */
-export const previewMailing = verb("communication:view", async (ctx: Ctx, input: { mailing_id: string; member_id: string }): Promise<MailingPreview> => {
+export const previewMailing = verb("communication:view", async function previewMailing(ctx: Ctx, input: PreviewFor): Promise<MailingPreview> {
   const mailing = await mailingRow(ctx.db.read, ctx.clubId, input.mailing_id);
   const m = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
   const club = await getClubRow(ctx.db, ctx.clubId);
@@ -175,40 +179,40 @@ export const previewMailing = verb("communication:view", async (ctx: Ctx, input:
  * Mails the mailing, now, to `email` (the secretary's own address), filled with the first member
  * of its audience (else with blanks), its subject marked as a test. 502 if the mail server refuses.
  */
-export const sendTestMailing = verb(
-  "communication:edit",
-  async (ctx: Ctx, input: { mailing_id: string; email: string }): Promise<{ sent: true; to: string }> => {
-    const mailing = await mailingRow(ctx.db.read, ctx.clubId, input.mailing_id);
-    const club = await getClubRow(ctx.db, ctx.clubId);
-    const look = clubMailLook(ctx.baseUrl, club);
-    const [first] = await ctx.db.read
-      .select()
-      .from(members)
-      .where(audienceWhere(ctx.db.read, ctx.clubId, mailing.audience, club.grace_period_days))
-      .orderBy(asc(members.sort_name), asc(members.id))
-      .limit(1);
-    const values = first
-      ? mergeValues(ctx.baseUrl, look.locale, first, PREVIEW_PAGE_TOKEN)
-      : { first_name: "", last_name: "", membership_end: "", member_page_url: `${ctx.baseUrl}/m/${PREVIEW_PAGE_TOKEN}`, card_url: "" };
-    const mail = personalMail(look, mailingTemplate(look, mailing), input.email, values, {
-      url: unsubscribeUrl(ctx.baseUrl, PREVIEW_PAGE_TOKEN),
-      mailto: unsubscribeMailto(look),
-    });
-    try {
-      await sendMail(ctx.mail, { ...mail, subject: `${MAILING_TEXTS[look.locale].testPrefix}${mail.subject}` });
-    } catch (err) {
-      throw new BadGateway("MAILING_TEST_FAILED", { reason: err instanceof Error ? err.message.slice(0, 300) : "unknown" });
-    }
-    return { sent: true, to: input.email };
-  },
-);
+export const sendTestMailing = verb("communication:edit", async function sendTestMailing(ctx: Ctx, input: { mailing_id: string; email: string }): Promise<{
+  sent: true;
+  to: string;
+}> {
+  const mailing = await mailingRow(ctx.db.read, ctx.clubId, input.mailing_id);
+  const club = await getClubRow(ctx.db, ctx.clubId);
+  const look = clubMailLook(ctx.baseUrl, club);
+  const [first] = await ctx.db.read
+    .select()
+    .from(members)
+    .where(audienceWhere(ctx.db.read, ctx.clubId, mailing.audience, club.grace_period_days))
+    .orderBy(asc(members.sort_name), asc(members.id))
+    .limit(1);
+  const values = first
+    ? mergeValues(ctx.baseUrl, look.locale, first, PREVIEW_PAGE_TOKEN)
+    : { first_name: "", last_name: "", membership_end: "", member_page_url: `${ctx.baseUrl}/m/${PREVIEW_PAGE_TOKEN}`, card_url: "" };
+  const mail = personalMail(look, mailingTemplate(look, mailing), input.email, values, {
+    url: unsubscribeUrl(ctx.baseUrl, PREVIEW_PAGE_TOKEN),
+    mailto: unsubscribeMailto(look),
+  });
+  try {
+    await sendMail(ctx.mail, { ...mail, subject: `${MAILING_TEXTS[look.locale].testPrefix}${mail.subject}` });
+  } catch (err) {
+    throw new BadGateway("MAILING_TEST_FAILED", { reason: err instanceof Error ? err.message.slice(0, 300) : "unknown" });
+  }
+  return { sent: true, to: input.email };
+});
 
 /**
  * Sends a draft or a scheduled mailing: now (its recipients taken in this transaction, then
  * mailed by the job queue at MAIL_RATE_PER_MINUTE), or at a later `send_at` (scheduled). The
  * status moves by a conditional write, so sending twice, at once or not, is one send and a 409.
  */
-export const sendMailing = verb("communication:edit", async (ctx: Ctx, input: { mailing_id: string } & MailingSend): Promise<Mailing> => {
+export const sendMailing = verb("communication:edit", async function sendMailing(ctx: Ctx, input: { mailing_id: string } & MailingSend): Promise<Mailing> {
   const row = await ctx.db.tx(async (t) => {
     const before = await mailingRow(t, ctx.clubId, input.mailing_id);
     const refuse = (status: string) => new Conflict("MAILING_NOT_SENDABLE", { status });
@@ -226,14 +230,14 @@ export const sendMailing = verb("communication:edit", async (ctx: Ctx, input: { 
  * What sending a mailing would do now, changing nothing: the members its audience names, how many
  * would be skipped, a few names (an assistant's send_mailing shows it before asking).
  */
-export const mailingPlan = verb("communication:view", async (ctx: Ctx, input: { mailing_id: string }) => {
+export const mailingPlan = verb("communication:view", async function mailingPlan(ctx: Ctx, input: { mailing_id: string }) {
   const m = await mailingRow(ctx.db.read, ctx.clubId, input.mailing_id);
   const audience = await countAudience(ctx, { audience: m.audience as MailingAudience });
   return { mailing_id: m.id, subject: m.subject, recipients: audience.count, skipped: audience.skipped, sample: audience.sample };
 });
 
 /** Cancels a draft or a scheduled mailing; one that is sending or sent: 409 MAILING_NOT_CANCELLABLE. */
-export const cancelMailing = verb("communication:edit", async (ctx: Ctx, input: { mailing_id: string }): Promise<Mailing> => {
+export const cancelMailing = verb("communication:edit", async function cancelMailing(ctx: Ctx, input: { mailing_id: string }): Promise<Mailing> {
   const row = await ctx.db.tx(async (t) => {
     const before = await mailingRow(t, ctx.clubId, input.mailing_id);
     const now = nowIso();
@@ -251,7 +255,7 @@ export const cancelMailing = verb("communication:edit", async (ctx: Ctx, input: 
 /** Who the mailing went (or goes) to, and each one's delivery state; `sending` shows as `pending`. */
 export const listMailingRecipients = verb(
   "communication:view",
-  async (ctx: Ctx, input: { mailing_id: string } & MailingRecipientsQuery): Promise<MailingRecipientList> => {
+  async function listMailingRecipients(ctx: Ctx, input: { mailing_id: string } & MailingRecipientsQuery): Promise<MailingRecipientList> {
     const mailing = await mailingRow(ctx.db.read, ctx.clubId, input.mailing_id);
     const page = input.page ?? 1;
     const limit = input.limit ?? 100;

@@ -24,7 +24,7 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 const fill = (s: string, p: Record<string, string>) => s.replace(/\{(\w+)\}/g, (m, k: string) => p[k] ?? m);
 
 /** Sends the member's card email (web card link and QR code) in the club's language. */
-export const sendCardEmail = verb("communication:edit", async (ctx: Ctx, input: { member_id: string }) => {
+export const sendCardEmail = verb("communication:edit", async function sendCardEmail(ctx: Ctx, input: { member_id: string }) {
   const member = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
   return deliverCardEmail(ctx.db, ctx, member, ctx);
 });

@@ -68,7 +68,7 @@ async function anonymiseRegistrations(t: Queryable, ctx: Ctx, m: MemberRow): Pro
  * undone. Their Stripe subscription, if any, is cancelled at once. Stats stay true: revenue is read from the payments, which stay; the member counts
  * lose the member, who is no longer one.
  */
-export const eraseMember = verb("members:edit", async (ctx: Ctx, input: { member_id: string }): Promise<void> => {
+export const eraseMember = verb("members:edit", async function eraseMember(ctx: Ctx, input: { member_id: string }): Promise<void> {
   // A Stripe subscription would go on charging someone nobody here knows any more: it ends now,
   // before anything is erased (502 when Stripe refuses: nothing is erased then).
   const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);

@@ -214,7 +214,7 @@ async function rosterSource(ctx: Ctx, ids: string[] | undefined): Promise<Roster
  * club are streams (`csvStream`, `rosterPdf`); `count` is the number of members when the export
  * began.
  */
-export const exportMembers = verb("members:view", async (ctx: Ctx, input: MemberExportQuery): Promise<ExportFile> => {
+export const exportMembers = verb("members:view", async function exportMembers(ctx: Ctx, input: MemberExportQuery): Promise<ExportFile> {
   const ids = parseMemberIds(input.member_ids);
   const club = await clubSettings(ctx.db.read, ctx.clubId);
   const today = todayUtc();
@@ -250,7 +250,7 @@ export const ASSISTANT_EXPORT_LIMIT = 500;
  * The CSV for an assistant: the text itself up to 500 members, else the count and the export
  * URL (a download for the key's holder) so that a conversation is not flooded.
  */
-export const exportMembersForAssistant = verb("members:view", async (ctx: Ctx, input: { member_ids?: string | null }) => {
+export const exportMembersForAssistant = verb("members:view", async function exportMembersForAssistant(ctx: Ctx, input: { member_ids?: string | null }) {
   const ids = parseMemberIds(input.member_ids ?? undefined);
   const n = await memberCount(ctx, ids);
   if (n > ASSISTANT_EXPORT_LIMIT) {

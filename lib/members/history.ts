@@ -72,7 +72,7 @@ async function historyItems(q: Queryable, clubId: string, memberId: string): Pro
 }
 
 /** The member's history, newest first (404 MEMBER_NOT_FOUND for an unknown id or another club's). */
-export const getMemberHistory = verb("members:view", async (ctx: Ctx, input: { member_id: string }): Promise<MemberHistory> => {
+export const getMemberHistory = verb("members:view", async function getMemberHistory(ctx: Ctx, input: { member_id: string }): Promise<MemberHistory> {
   await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
   return { items: await historyItems(ctx.db.read, ctx.clubId, input.member_id) };
 });
@@ -81,10 +81,9 @@ export const getMemberHistory = verb("members:view", async (ctx: Ctx, input: { m
  * Everything stored about the member, as one document (GDPR art. 15 and 20): the member, its
  * history, payments, event registrations (its own and those made with its email) and card scans.
  */
-export const exportMemberData = verb(
-  "members:view",
-  async (ctx: Ctx, input: { member_id: string }): Promise<MemberDataExport> => memberDataDocument(ctx.db.read, ctx.clubId, input.member_id),
-);
+export const exportMemberData = verb("members:view", async function exportMemberData(ctx: Ctx, input: { member_id: string }): Promise<MemberDataExport> {
+  return memberDataDocument(ctx.db.read, ctx.clubId, input.member_id);
+});
 
 /** The art. 15/20 document of a member of `clubId` (404 MEMBER_NOT_FOUND): for the admin's export and the member's own page. */
 export async function memberDataDocument(q: Queryable, clubId: string, memberId: string): Promise<MemberDataExport> {

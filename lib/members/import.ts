@@ -568,7 +568,7 @@ class Abandoned extends Error {}
  * still planned, so that every error is reported. A dry run plans on the read connection and
  * writes nothing. Other requests go between any two batches, and between checks of the file.
  */
-export const importMembers = verb("members:edit", async (ctx: Ctx, input: ImportInput): Promise<ImportResult> => {
+export const importMembers = verb("members:edit", async function importMembers(ctx: Ctx, input: ImportInput): Promise<ImportResult> {
   const mode = input.mode ?? "create";
   const dryRun = !!input.dry_run;
   const msg: Msg = (code, params) => translate(ctx.locale, code, params);

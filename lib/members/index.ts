@@ -119,7 +119,7 @@ function listQueries(
  * section 6. A page without a search is kept (lib/members/kept `keptPage`) while the club's
  * members version and the day stand: asked again, it is answered without reading it again.
  */
-export const listMembers = verb("members:view", async (ctx: Ctx, input: MemberListQuery): Promise<MemberListResponse> => {
+export const listMembers = verb("members:view", async function listMembers(ctx: Ctx, input: MemberListQuery): Promise<MemberListResponse> {
   const q = MemberListQuerySchema.parse(input);
   const limit = q.limit ?? q.page_size ?? 50;
   const today = todayUtc();
@@ -232,7 +232,7 @@ export function newMemberRow(
  * Adds a member by hand: `paid`, `is_manual`, starting today, ending as given; no payment row.
  * 422 MEMBERSHIP_END_BEFORE_START for an end before today; 409 MEMBER_EMAIL_TAKEN on a duplicate email in the club; 404 TIER_NOT_FOUND for another club's tier.
  */
-export const addMember = verb("members:edit", async (ctx: Ctx, input: ManualMemberCreate) => {
+export const addMember = verb("members:edit", async function addMember(ctx: Ctx, input: ManualMemberCreate) {
   const today = todayUtc();
   // The membership starts today: an end before it would store a period that ends before it starts.
   if (input.membership_end < today) {
@@ -328,8 +328,8 @@ async function memberTerms(t: Queryable, ctx: Ctx, m: MemberRow, club?: ClubSett
  * `extend_months` (added to the end, or to today when expired), or by one period of the tier,
  * else of the club. The stored payment status does not change.
  */
-export const extendMembership = verb("members:edit", async (ctx: Ctx, input: ExtendRequest & { member_id: string }) =>
-  transition(ctx, input.member_id, "extend", input.reason, async (m, t) => {
+export const extendMembership = verb("members:edit", async function extendMembership(ctx: Ctx, input: ExtendRequest & { member_id: string }) {
+  return transition(ctx, input.member_id, "extend", input.reason, async (m, t) => {
     if (input.extend_until && input.extend_months) throw new ValidationFailed([{ loc: ["body", "extend_months"], code: "EXTEND_ONE_OF" }]);
     if (input.extend_until) {
       if (input.extend_until <= m.membership_end) {
@@ -341,8 +341,8 @@ export const extendMembership = verb("members:edit", async (ctx: Ctx, input: Ext
     const today = todayUtc();
     const end = m.membership_end < today ? periodEnd(today, months) : addMonths(m.membership_end, months);
     return { set: { membership_end: end }, details: { months } };
-  }),
-);
+  });
+});
 
 /**
  * The Stripe customer and subscription a provider's payment comes with (the Stripe webhook,
@@ -363,8 +363,8 @@ export type ProviderBilling = { customer_id?: string | null; subscription_id?: s
  */
 export const markMemberPaid = verb(
   "finances:edit",
-  async (ctx: Ctx, input: MarkPaidRequest & { member_id: string } & PaymentOrigin & { billing?: ProviderBilling }) =>
-    transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
+  async function markMemberPaid(ctx: Ctx, input: MarkPaidRequest & { member_id: string } & PaymentOrigin & { billing?: ProviderBilling }) {
+    return transition(ctx, input.member_id, "mark_paid", input.reason, async (m, t) => {
       if (m.payment_status === "suspended") throw new Conflict("MEMBER_SUSPENDED");
       const club = await clubSettings(t, ctx.clubId);
       const { months, currency } = await memberTerms(t, ctx, m, club);
@@ -406,7 +406,8 @@ export const markMemberPaid = verb(
           if (invoice) await addInvoicePayment(t, ctx, invoice, input.amount_cents, { settle: true });
         },
       };
-    }),
+    });
+  },
 );
 
 /** A membership payment (negative: a refund) by `ctx`'s caller, through the one place payments are recorded, with its origin. */
@@ -425,8 +426,11 @@ const recordMembershipPayment = (
  */
 export const recordMemberRefund = verb(
   "finances:edit",
-  async (ctx: Ctx, input: { member_id: string; amount_cents: number; currency: string; method: string; reason: string | null } & PaymentOrigin) =>
-    transition(ctx, input.member_id, "refund", input.reason, async (m, t) => {
+  async function recordMemberRefund(
+    ctx: Ctx,
+    input: { member_id: string; amount_cents: number; currency: string; method: string; reason: string | null } & PaymentOrigin,
+  ) {
+    return transition(ctx, input.member_id, "refund", input.reason, async (m, t) => {
       const paymentId = newId();
       return {
         set: {},
@@ -436,7 +440,8 @@ export const recordMemberRefund = verb(
           await recordMembershipPayment(t, ctx, input, refund);
         },
       };
-    }),
+    });
+  },
 );
 
 /**
@@ -444,28 +449,28 @@ export const recordMemberRefund = verb(
  * back to `one_time`, the opt-out dated if it was not; the member stays active until the end of
  * what they paid. Nothing when `subscription_id` is not the member's (an older one).
  */
-export const endSubscription = verb("finances:edit", async (ctx: Ctx, input: { member_id: string; subscription_id: string }) =>
-  transition(ctx, input.member_id, "subscription_ended", null, async (m) => {
+export const endSubscription = verb("finances:edit", async function endSubscription(ctx: Ctx, input: { member_id: string; subscription_id: string }) {
+  return transition(ctx, input.member_id, "subscription_ended", null, async (m) => {
     if (m.stripe_subscription_id !== input.subscription_id) return null;
     return { set: { payment_mode: "one_time", stripe_subscription_id: null, renewal_opt_out_at: m.renewal_opt_out_at ?? nowIso() } };
-  }),
-);
+  });
+});
 
 /** `paid`/`pending` -> `suspended` (the card stops verifying); already suspended -> 409. */
-export const suspendMember = verb("members:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
-  transition(ctx, input.member_id, "suspend", input.reason, async (m) => {
+export const suspendMember = verb("members:edit", async function suspendMember(ctx: Ctx, input: ReasonRequest & { member_id: string }) {
+  return transition(ctx, input.member_id, "suspend", input.reason, async (m) => {
     if (m.payment_status === "suspended") throw new Conflict("MEMBER_ALREADY_SUSPENDED");
     return { set: paymentStatusChange(m, "suspended") };
-  }),
-);
+  });
+});
 
 /** `suspended` -> the stored status it had before; not suspended -> 409. */
-export const reactivateMember = verb("members:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) =>
-  transition(ctx, input.member_id, "reactivate", input.reason, async (m) => {
+export const reactivateMember = verb("members:edit", async function reactivateMember(ctx: Ctx, input: ReasonRequest & { member_id: string }) {
+  return transition(ctx, input.member_id, "reactivate", input.reason, async (m) => {
     if (m.payment_status !== "suspended") throw new Conflict("MEMBER_NOT_SUSPENDED");
     return { set: paymentStatusChange(m) };
-  }),
-);
+  });
+});
 
 /**
  * Stops the automatic renewal: only for `payment_mode` `subscription` without
@@ -473,7 +478,7 @@ export const reactivateMember = verb("members:edit", async (ctx: Ctx, input: Rea
  * Stripe subscription is cancelled at Stripe first, at the end of its period (502 when Stripe
  * refuses, 503 STRIPE_KEYS_MISSING when its keys are gone: nothing changes here then).
  */
-export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: ReasonRequest & { member_id: string }) => {
+export const cancelSubscription = verb("finances:edit", async function cancelSubscription(ctx: Ctx, input: ReasonRequest & { member_id: string }) {
   const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
   const cancelling = (m: MemberRow) => m.payment_mode === "subscription" && !m.renewal_opt_out_at;
   // Outside the transaction (network); the transition checks the state again.
@@ -485,10 +490,9 @@ export const cancelSubscription = verb("finances:edit", async (ctx: Ctx, input: 
 });
 
 /** The member of the club (404 MEMBER_NOT_FOUND for an unknown id or another club's). */
-export const getMember = verb(
-  "members:view",
-  async (ctx: Ctx, input: { member_id: string }): Promise<MemberAdminItem> => getMemberItem(ctx.db.read, ctx.clubId, input.member_id),
-);
+export const getMember = verb("members:view", async function getMember(ctx: Ctx, input: { member_id: string }): Promise<MemberAdminItem> {
+  return getMemberItem(ctx.db.read, ctx.clubId, input.member_id);
+});
 
 /** The fields of MemberUpdate stored as sent (names and email are normalised, custom fields merged). */
 const PLAIN_FIELDS = ["tier_id", "payment_method", "invoice_company_name", "acquisition_source", "membership_end"] as const;
@@ -512,8 +516,8 @@ function mergeCustomFields(stored: Record<string, unknown> | null, sent: Record<
  * member). 409 MEMBER_EMAIL_TAKEN for another member's email; 422 TIER_NOT_FOUND for a tier
  * that is not the club's. A change the card shows queues a pass update.
  */
-export const updateMember = verb("members:edit", async (ctx: Ctx, input: MemberUpdate & { member_id: string }) =>
-  transition(
+export const updateMember = verb("members:edit", async function updateMember(ctx: Ctx, input: MemberUpdate & { member_id: string }) {
+  return transition(
     ctx,
     input.member_id,
     "update",
@@ -562,5 +566,5 @@ export const updateMember = verb("members:edit", async (ctx: Ctx, input: MemberU
       return { set, action: set.membership_end !== undefined ? "correction" : "update", details: { fields } };
     },
     { emails: input.email !== undefined },
-  ),
-);
+  );
+});

@@ -26,7 +26,7 @@ export type NotRenewed = { today: string; from: string; to: string; ended: Group
  * `days` days, the nearest first, leaving out those on an automatic renewal still running (a
  * subscription renews them without anyone's help). Each list is cut at `limit`, with its total.
  */
-export const listNotRenewed = verb("members:view", async (ctx: Ctx, input: NotRenewedQuery & { now?: Date }): Promise<NotRenewed> => {
+export const listNotRenewed = verb("members:view", async function listNotRenewed(ctx: Ctx, input: NotRenewedQuery & { now?: Date }): Promise<NotRenewed> {
   const q = NotRenewedQuery.parse(input);
   const today = todayUtc(input.now);
   const from = addDays(today, -q.days);

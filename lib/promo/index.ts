@@ -114,7 +114,7 @@ function toPublic(r: PromoRow): PromoCodePublic {
 }
 
 /** The club's promo codes, oldest first; filters of SPEC rule 5 (`event_id`, `scope`) and `include_inactive`. */
-export const listPromoCodes = verb("finances:view", async (ctx: Ctx, q: ListInput): Promise<PromoCodePublic[]> => {
+export const listPromoCodes = verb("finances:view", async function listPromoCodes(ctx: Ctx, q: ListInput): Promise<PromoCodePublic[]> {
   const where: SQL[] = [eq(promoCodes.club_id, ctx.clubId)];
   if (q.include_inactive === false) where.push(eq(promoCodes.is_active, true));
   if (q.event_id) where.push(eq(promoCodes.event_id, q.event_id));
@@ -156,7 +156,7 @@ async function checkCodeFree(t: Queryable, clubId: string, code: string, exceptI
  * club. 404: an event of another club. 409:
  * the code exists in the club in any case.
  */
-export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: PromoCodeCreate): Promise<PromoCodePublic> => {
+export const createPromoCode = verb("finances:edit", async function createPromoCode(ctx: Ctx, sent: PromoCodeCreate): Promise<PromoCodePublic> {
   const input = utcDates(sent, ["valid_from", "valid_until"]);
   const items = checkValues(input);
   if (input.event_id && input.scope === "membership") items.push({ loc: ["body", "scope"], code: "PROMO_EVENT_SCOPE" });
@@ -200,6 +200,8 @@ export const createPromoCode = verb("finances:edit", async (ctx: Ctx, sent: Prom
 /** The fields whose change would rewrite what earlier redemptions were given. */
 const FIXED_ONCE_USED = ["code", "discount_type", "discount_value"] as const;
 
+type PromoCodeChange = PromoCodeUpdate & { promo_code_id: string };
+
 /**
  * Changes a promo code: only the fields sent; null clears a date or the use limit. 404 for an id
  * of another club. 409: code, discount type or value changed once the code has been used
@@ -207,7 +209,7 @@ const FIXED_ONCE_USED = ["code", "discount_type", "discount_value"] as const;
  * the club. 422: a percent over 100 or an end not after the start, checked on the code as it
  * would become; a date outside the years 0001..9999 (UTC).
  */
-export const updatePromoCode = verb("finances:edit", async (ctx: Ctx, sent: PromoCodeUpdate & { promo_code_id: string }): Promise<PromoCodePublic> => {
+export const updatePromoCode = verb("finances:edit", async function updatePromoCode(ctx: Ctx, sent: PromoCodeChange): Promise<PromoCodePublic> {
   const { promo_code_id, ...fields } = utcDates(sent, ["valid_from", "valid_until"]);
   return ctx.db.tx(async (t) => {
     const [current] = await t

@@ -6,7 +6,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { eventRegistrations, eventTickets, payments } from "../../db/schema";
 import { emailKeyOf } from "../../db/text";
-import { requireScope } from "../access";
+import { requireScope, type Scope } from "../access";
 import { type Ctx, verb } from "../context";
 import { Conflict, Forbidden, NotFound } from "../errors";
 import {
@@ -87,8 +87,8 @@ export async function recordRegistrationPayment(
  */
 export const addRegistration = verb(
   "events:edit",
-  async (ctx: Ctx, input: RegistrationCreate & { event_id: string }): Promise<EventRegistrationItem> =>
-    ctx.db.tx(async (t) => {
+  async function addRegistration(ctx: Ctx, input: RegistrationCreate & { event_id: string }): Promise<EventRegistrationItem> {
+    return ctx.db.tx(async (t) => {
       await lockEventPlaces(t, input.event_id);
       const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
       if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
@@ -127,7 +127,8 @@ export const addRegistration = verb(
       const item = registrationItem(reg, ticket.name, false);
       await emit(ctx.db, t, ctx.clubId, "registration.created", () => ({ event_id: event.id, ...item }));
       return item;
-    }),
+    });
+  },
 );
 
 /**
@@ -167,16 +168,21 @@ export async function confirmPendingRegistration(ctx: Ctx, input: RegistrationCo
 /** Confirms a pending registration with the payment received (see confirmPendingRegistration). */
 export const confirmRegistration = verb(["events:edit", "finances:edit"], confirmPendingRegistration);
 
+/** What a refund at cancellation needs beyond cancelling (the dashboard offers the refund field to who holds it). */
+export const REFUND_SCOPE: Scope = "finances:edit";
+
+type Cancellation = RegistrationCancel & RegistrationRef;
+
 /**
  * Cancels a confirmed, pending or waitlisted registration, with an optional reason. A refund
- * (`refund_cents`, needs finances:edit) is recorded as a negative payment by the method of the
+ * (`refund_cents`, needs REFUND_SCOPE, finances:edit) is recorded as a negative payment by the method of the
  * last payment, at most what was paid (409 REFUND_EXCEEDS_PAID). A promo code's use is given
  * back. The place it held goes to the oldest waitlisted registration of its ticket (then of the
  * event) that fits, who is mailed. 409: checked in, already cancelled. 404: not this club's.
  * Allowed on a cancelled event (to record refunds); nobody is promoted there.
  */
-export const cancelRegistration = verb("events:edit", async (ctx: Ctx, input: RegistrationCancel & RegistrationRef): Promise<EventRegistrationItem> => {
-  if (input.refund_cents != null) requireScope(ctx.actor, "finances:edit");
+export const cancelRegistration = verb("events:edit", async function cancelRegistration(ctx: Ctx, input: Cancellation): Promise<EventRegistrationItem> {
+  if (input.refund_cents != null) requireScope(ctx.actor, REFUND_SCOPE);
   return ctx.db.tx(async (t) => {
     const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
     const { r, ticket_name } = await getRegistrationOrThrow(t, ctx.clubId, input);

@@ -69,7 +69,7 @@ async function revenue(ctx: Ctx, range?: { start: string; end: string }): Promis
  * The club's figures at `now` (default: the current time). Member counts use the derived
  * status of DESIGN.md section 6 (lib/members/status.ts). Commission is the amount stored on each payment row when it was recorded.
  */
-export const clubStats = verb("finances:view", async (ctx: Ctx, input: { now?: Date } = {}): Promise<ClubStats> => {
+export const clubStats = verb("finances:view", async function clubStats(ctx: Ctx, input: { now?: Date } = {}): Promise<ClubStats> {
   const now = input.now ?? new Date();
   const today = now.toISOString().slice(0, 10);
   const month = monthBounds(now);

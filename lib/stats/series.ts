@@ -24,7 +24,9 @@ function weekStart(now: Date, back: number): Date {
 }
 
 /** Gross revenue (refunds count negative) of the last `months` months, this one included. */
-export const revenueByMonth = verb("finances:view", async (ctx: Ctx, input: { now?: Date; months?: number } = {}): Promise<MonthRevenue[]> => {
+export const revenueByMonth = verb("finances:view", async function revenueByMonth(ctx: Ctx, input: { now?: Date; months?: number } = {}): Promise<
+  MonthRevenue[]
+> {
   const now = input.now ?? new Date();
   const months = input.months ?? 12;
   const from = monthStart(now, months - 1).toISOString();
@@ -46,7 +48,9 @@ export const revenueByMonth = verb("finances:view", async (ctx: Ctx, input: { no
 });
 
 /** Distinct members scanned at the door in each of the last `weeks` weeks, this one included. */
-export const attendanceByWeek = verb("access_control:view", async (ctx: Ctx, input: { now?: Date; weeks?: number } = {}): Promise<WeekAttendance[]> => {
+export const attendanceByWeek = verb("access_control:view", async function attendanceByWeek(ctx: Ctx, input: { now?: Date; weeks?: number } = {}): Promise<
+  WeekAttendance[]
+> {
   const now = input.now ?? new Date();
   const weeks = input.weeks ?? 12;
   const first = weekStart(now, weeks - 1);

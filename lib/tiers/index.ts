@@ -87,7 +87,7 @@ async function withCounts(q: Queryable, rows: (typeof tiers.$inferSelect)[]): Pr
 }
 
 /** The club's tiers by sort order; active ones only unless `include_inactive`. */
-export const listTiers = verb("members:view", async (ctx: Ctx, input: { include_inactive?: boolean }): Promise<Tier[]> => {
+export const listTiers = verb("members:view", async function listTiers(ctx: Ctx, input: { include_inactive?: boolean }): Promise<Tier[]> {
   const where = [eq(tiers.club_id, ctx.clubId)];
   if (!input.include_inactive) where.push(eq(tiers.is_active, true));
   const rows = await ctx.db.read
@@ -99,7 +99,7 @@ export const listTiers = verb("members:view", async (ctx: Ctx, input: { include_
 });
 
 /** Creates a tier; currency and duration default to the club's. */
-export const createTier = verb("members:edit", async (ctx: Ctx, input: TierCreate): Promise<Tier> => {
+export const createTier = verb("members:edit", async function createTier(ctx: Ctx, input: TierCreate): Promise<Tier> {
   const row = await ctx.db.tx(async (t) => {
     const club = await clubSettings(t, ctx.clubId);
     const now = nowIso();
@@ -125,7 +125,7 @@ export const createTier = verb("members:edit", async (ctx: Ctx, input: TierCreat
 });
 
 /** Partial update; 404 TIER_NOT_FOUND for an id outside the club. A rename queues its members' wallet pass update. */
-export const updateTier = verb("members:edit", async (ctx: Ctx, input: TierUpdate & { tier_id: string }): Promise<Tier> => {
+export const updateTier = verb("members:edit", async function updateTier(ctx: Ctx, input: TierUpdate & { tier_id: string }): Promise<Tier> {
   const row = await ctx.db.tx(async (t) => {
     const current = await getTierRow(t, ctx.clubId, input.tier_id);
     const set: Record<string, unknown> = {};

@@ -84,7 +84,7 @@ async function resumeEndpoint(t: Queryable, endpoint: EndpointRow): Promise<void
 const normalEvents = (events: string[]) => (events.includes("*") ? ["*"] : [...new Set(events)]);
 
 /** The club's endpoints, oldest first. */
-export const listWebhooks = verb("access_control:view", async (ctx: Ctx, _input: Record<string, never> = {}): Promise<WebhookList> => {
+export const listWebhooks = verb("access_control:view", async function listWebhooks(ctx: Ctx, _input: Record<string, never> = {}): Promise<WebhookList> {
   const rows = await ctx.db.read
     .select()
     .from(webhookEndpoints)
@@ -94,7 +94,7 @@ export const listWebhooks = verb("access_control:view", async (ctx: Ctx, _input:
 });
 
 /** Creates an endpoint and answers it with its secret (shown this once). 422 WEBHOOK_URL_NOT_ALLOWED (guard.ts). */
-export const createWebhook = verb("access_control:edit", async (ctx: Ctx, input: WebhookCreate): Promise<WebhookCreated> => {
+export const createWebhook = verb("access_control:edit", async function createWebhook(ctx: Ctx, input: WebhookCreate): Promise<WebhookCreated> {
   await assertUrlAllowed(ctx, input.url);
   const now = nowIso();
   const secret = newSecret();
@@ -117,8 +117,10 @@ export const createWebhook = verb("access_control:edit", async (ctx: Ctx, input:
   return { ...toWebhook(row), secret };
 });
 
+type WebhookRef = { webhook_id: string };
+
 /** Changes url, events, description or enabled; enabling again forgets the failures. 404, 422 WEBHOOK_URL_NOT_ALLOWED. */
-export const updateWebhook = verb("access_control:edit", async (ctx: Ctx, input: WebhookUpdate & { webhook_id: string }): Promise<Webhook> => {
+export const updateWebhook = verb("access_control:edit", async function updateWebhook(ctx: Ctx, input: WebhookUpdate & WebhookRef): Promise<Webhook> {
   if (input.url !== undefined) await assertUrlAllowed(ctx, input.url);
   return ctx.db.tx(async (t) => {
     const current = await getEndpointRow(t, ctx.clubId, input.webhook_id);
@@ -142,7 +144,7 @@ export const updateWebhook = verb("access_control:edit", async (ctx: Ctx, input:
 });
 
 /** Deletes the endpoint with its delivery log; its pending deliveries are not sent. 404. */
-export const deleteWebhook = verb("access_control:edit", async (ctx: Ctx, input: { webhook_id: string }): Promise<void> => {
+export const deleteWebhook = verb("access_control:edit", async function deleteWebhook(ctx: Ctx, input: { webhook_id: string }): Promise<void> {
   await ctx.db.tx(async (t) => {
     const current = await getEndpointRow(t, ctx.clubId, input.webhook_id);
     await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, current.id));
@@ -150,7 +152,7 @@ export const deleteWebhook = verb("access_control:edit", async (ctx: Ctx, input:
 });
 
 /** A new secret; the current one keeps signing (a second signature) for 24 h, so receivers can switch without losing a message. */
-export const rotateWebhookSecret = verb("access_control:edit", async (ctx: Ctx, input: { webhook_id: string }): Promise<WebhookSecret> => {
+export const rotateWebhookSecret = verb("access_control:edit", async function rotateWebhookSecret(ctx: Ctx, input: WebhookRef): Promise<WebhookSecret> {
   return ctx.db.tx(async (t) => {
     const current = await getEndpointRow(t, ctx.clubId, input.webhook_id);
     const secret = newSecret();
@@ -195,7 +197,7 @@ async function deliveriesWithAttempts(q: Queryable, rows: (typeof webhookDeliver
 /** The endpoint's deliveries, newest first, each with its attempts. 404. */
 export const listWebhookDeliveries = verb(
   "access_control:view",
-  async (ctx: Ctx, input: Partial<WebhookDeliveryQuery> & { webhook_id: string }): Promise<WebhookDeliveryList> => {
+  async function listWebhookDeliveries(ctx: Ctx, input: Partial<WebhookDeliveryQuery> & { webhook_id: string }): Promise<WebhookDeliveryList> {
     const endpoint = await getEndpointRow(ctx.db.read, ctx.clubId, input.webhook_id);
     const where = [eq(webhookDeliveries.endpoint_id, endpoint.id)];
     if (input.status) where.push(eq(webhookDeliveries.status, input.status));
@@ -220,7 +222,7 @@ async function oneDelivery(q: Queryable, id: string): Promise<WebhookDelivery> {
  */
 export const retryWebhookDelivery = verb(
   "access_control:edit",
-  async (ctx: Ctx, input: { webhook_id: string; delivery_id: string }): Promise<WebhookDelivery> => {
+  async function retryWebhookDelivery(ctx: Ctx, input: { webhook_id: string; delivery_id: string }): Promise<WebhookDelivery> {
     return ctx.db.tx(async (t) => {
       const endpoint = await getEndpointRow(t, ctx.clubId, input.webhook_id);
       if (!endpoint.enabled) throw new Conflict("WEBHOOK_DISABLED");
@@ -238,7 +240,7 @@ export const retryWebhookDelivery = verb(
 );
 
 /** Queues a `webhook.test` event to the endpoint, whatever types it asked for. 404; 409 WEBHOOK_DISABLED. */
-export const testWebhook = verb("access_control:edit", async (ctx: Ctx, input: { webhook_id: string }): Promise<WebhookDelivery> => {
+export const testWebhook = verb("access_control:edit", async function testWebhook(ctx: Ctx, input: { webhook_id: string }): Promise<WebhookDelivery> {
   return ctx.db.tx(async (t) => {
     const endpoint = await getEndpointRow(t, ctx.clubId, input.webhook_id);
     if (!endpoint.enabled) throw new Conflict("WEBHOOK_DISABLED");

@@ -233,7 +233,7 @@ describe("an event's registrations", () => {
       expect(res.headers.get("location")).toBe("/admin/invoices?show=open&done=created");
     }
     const made = await env.db.read.select().from(invoices).where(eq(invoices.registration_id, mia.id));
-    expect(made.map((i) => [i.kind, i.status, i.amount_cents, i.member_id])).toEqual([["event", "open", 1000, mia.member_id]]);
+    expect(made.map((i) => [i.kind, i.status, i.amount_cents, i.member_id])).toEqual([["event", "open", 1000, mia.member_id as string]]);
     expect((await registrationRow(env, mia.id)).status).toBe("pending");
   });
 

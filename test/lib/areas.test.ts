@@ -73,3 +73,16 @@ describe("db/", () => {
     }
   });
 });
+
+describe("verbs", () => {
+  it("are named functions, so stack traces and readers see `listMembers` (STYLE.md)", () => {
+    // verb(scope, async (ctx, input) => ...): the function given is an anonymous arrow.
+    const arrow = /\bverb\(\s*(?:"[^"]*"|\[[^\]]*\])\s*,\s*(?:async\s+)?(?:\(|[A-Za-z_$][\w$]*\s*=>)/g;
+    const found: string[] = [];
+    for (const rel of new Bun.Glob("**/*.ts").scanSync(LIB)) {
+      const text = readFileSync(join(LIB, rel), "utf8");
+      for (const m of text.matchAll(arrow)) found.push(`${rel}:${text.slice(0, m.index).split("\n").length}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
