@@ -96,7 +96,7 @@ describe.skipIf(!HAS_BROWSER)("tiers, promo codes, events and the door in Chromi
     await page.goto(`${run.base}/admin/events/${eventId}`);
     await page.getByRole("link", { name: "Luca Hopper" }).click();
     await page.getByLabel(/montant reçu/i).fill("25,00");
-    await page.getByLabel(/moyen de paiement/i).fill("cash");
+    await page.getByLabel(/moyen de paiement/i).selectOption("cash");
     await page.getByRole("button", { name: "Confirmer" }).click();
     expect(await noticeText(page)).toContain("Inscription confirmée.");
     const regs = await env.call("GET", `/api/clubs/${env.clubId}/events/${eventId}/registrations`);
