@@ -458,6 +458,12 @@ export const MESSAGES = {
     de: "Die Datei ist leer oder hat keine Kopfzeile.",
     it: "Il file è vuoto o non ha una riga di intestazione.",
   },
+  IMPORT_NO_MEMBERS: {
+    fr: "Le fichier n'a aucune ligne de membre sous son en-tête.",
+    en: "The file has no member line under its header line.",
+    de: "Die Datei hat unter der Kopfzeile keine Mitgliederzeile.",
+    it: "Il file non ha nessuna riga di socio sotto l'intestazione.",
+  },
   IMPORT_MISSING_COLUMN: {
     fr: "Colonne introuvable : {field} (en-têtes reconnus : {recognised}).",
     en: "Column not found: {field} (recognised headings: {recognised}).",

@@ -633,6 +633,8 @@ export const importMembers = verb("members:edit", async (ctx: Ctx, input: Import
     }
   }
   firstLineOf.clear();
+  // A header line with nothing under it is refused as an empty file is: an import of nothing is a wrong file.
+  if (good === 0 && errors.size === 0) return { ...result, errors: [{ line: sheet.headerLine, detail: msg("IMPORT_NO_MEMBERS") }] };
   /** The good lines again, in batches (read from the file once more, checked the same way). */
   function* batches(): Generator<Checked[]> {
     let batch: Checked[] = [];
