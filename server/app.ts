@@ -144,7 +144,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         if (auth !== "public") await identify(true);
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
         authorize(match.guard as Guard, seen.caller, match.params);
-        request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0));
+        request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0), !!match.guard?.json);
         setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id, notes: {} });
         const ready = request;
         ({ response, keeping } = await idempotent(idempotency, db, ready, seen.caller, (keyed) => {
@@ -264,12 +264,17 @@ function allowOf(methods: string[]): string {
 /** Nesting a JSON body may have: ours go a few levels deep; thousands only exhaust the stack. */
 export const MAX_JSON_DEPTH = 64;
 
+/** The JSON media type, any parameters after (a `+json` type is not read as JSON by the router: refused too). */
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
 /**
  * The body as bytes, refused past `max` bytes (413), and a JSON body nested deeper than
  * MAX_JSON_DEPTH refused (422) before anything parses it: deep nesting passed the size cap and
  * then overflowed the stack of the validators and the JSON encoder (a 500 after seconds of CPU).
+ * A route that takes JSON (`json`) refuses a body of another type, or of none, with a 415: a
+ * form's fields would otherwise pass its schema wherever they are all text.
  */
-async function capBody(request: Request, max: number): Promise<Request> {
+async function capBody(request: Request, max: number, json = false): Promise<Request> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > max) throw new PayloadTooLarge({ max });
   if (!request.body) return request;
@@ -287,7 +292,9 @@ async function capBody(request: Request, max: number): Promise<Request> {
     chunks.push(value);
   }
   const body = Buffer.concat(chunks);
-  if (/json/i.test(request.headers.get("content-type") ?? "") && jsonDepth(body) > MAX_JSON_DEPTH) {
+  const type = request.headers.get("content-type") ?? "";
+  if (json && body.byteLength > 0 && !JSON_TYPE.test(type)) throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", { type: type.split(";")[0].trim() || "-" });
+  if (/json/i.test(type) && jsonDepth(body) > MAX_JSON_DEPTH) {
     throw new ValidationFailed([{ loc: ["body"], code: "BODY_TOO_DEEP", params: { max: MAX_JSON_DEPTH } }]);
   }
   return new Request(request.url, { method: request.method, headers: request.headers, body });

@@ -248,6 +248,12 @@ export const MESSAGES = {
     de: "Dieser Schlüssel ist bereits widerrufen.",
     it: "Questa chiave è già revocata.",
   },
+  UNSUPPORTED_MEDIA_TYPE: {
+    fr: "Cette route prend un corps JSON (Content-Type: application/json), pas {type}.",
+    en: "This route takes a JSON body (Content-Type: application/json), not {type}.",
+    de: "Diese Route nimmt einen JSON-Anfragetext (Content-Type: application/json), nicht {type}.",
+    it: "Questa route accetta un corpo JSON (Content-Type: application/json), non {type}.",
+  },
   PAYLOAD_TOO_LARGE: {
     fr: "Le corps de la requête dépasse {max} octets.",
     en: "The request body exceeds {max} bytes.",
