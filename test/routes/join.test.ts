@@ -206,6 +206,20 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     expect(bad.text).toContain("referral_code_unknown");
   });
 
+  it("the referrer's credit is a member.updated of the referrer for the club's webhooks, with the new count and credit, and moves their updated_at", async () => {
+    await setClub({ member_referral_enabled: true, member_referral_reward_percent: 10 });
+    const referrer = await seedMember(env, { updated_at: "2025-01-01T00:00:00.000Z" });
+    const res = await join({ email: email(), referral_code: referrer.referral_code });
+    await withEndpoint(env, ["member.updated"], async (sent) => {
+      const paid = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/mark-paid`, { body: { amount_cents: 4500 } });
+      expect(paid.status).toBe(200);
+      const about = (await sent()).map((d) => JSON.parse(d.payload).data);
+      expect(about.map((m) => m.id).sort()).toEqual([referrer.id, res.body.member_id].sort());
+      expect(about.find((m) => m.id === referrer.id)).toMatchObject({ referral_count: 1, referral_credit_cents: 500 });
+    });
+    expect((await memberRow(env, referrer.id)).updated_at > "2025-01-01T00:00:00.000Z").toBe(true);
+  });
+
   it("never below 0: promo and referral together on a cheap tier leave 0, and the member is active", async () => {
     await setClub({ member_referral_enabled: true, member_referral_reward_percent: 50 });
     const cheap = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Petit", price_cents: 1000, currency: "EUR" } })).body.id;
