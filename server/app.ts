@@ -71,7 +71,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       let response: Response;
       try {
         const cap = Math.max(config.maxBodyBytes, dashboard.maxBodyBytes(request.method, path) ?? 0);
-        response = await dashboard.handle(await capBody(request, cap), ip, id);
+        response = await dashboard.handle(request, ip, id, (sent) => capBody(sent, cap));
       } catch (err) {
         response = dashboard.refused(err, request);
       }
