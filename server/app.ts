@@ -14,7 +14,7 @@ import type { Config } from "../lib/config";
 import { AppError, Forbidden, NotFound, PayloadTooLarge, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { hitRate, type RateDecision } from "../lib/ratelimit";
-import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
+import { appErrorResponse, elysiaErrorResponse, internalError, pageErrorResponse } from "./errors";
 import { authorize, type Guard, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
 import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
 import { ALL_METHODS, corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
@@ -51,7 +51,8 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       if (refused) return refused;
     }
     const locale = getState(request)?.locale ?? localeFromAcceptLanguage(request.headers.get("accept-language"));
-    return elysiaErrorResponse({ code, error, locale, path, method: request.method, requestId: getState(request)?.requestId });
+    const page = !!table.match(request.method, new URL(request.url).pathname)?.guard?.page;
+    return elysiaErrorResponse({ code, error, locale, path, method: request.method, requestId: getState(request)?.requestId, page });
   });
   elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name));
   const routes = await mountRoutes(elysia as unknown as Elysia, deps);
@@ -157,9 +158,11 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       response =
         err instanceof ForeignMcpRequest
           ? err.answer(locale, id)
-          : err instanceof AppError
-            ? appErrorResponse(err, locale, id)
-            : internalError(locale, err, id);
+          : match?.guard?.page
+            ? pageErrorResponse(err, locale, id)
+            : err instanceof AppError
+              ? appErrorResponse(err, locale, id)
+              : internalError(locale, err, id);
     }
     const headers = response.headers;
     if (seen.rate) {

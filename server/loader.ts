@@ -42,9 +42,10 @@ function defaultParams(path: string): ZodObject | undefined {
 
 /**
  * What a call is checked against: who may call the route, the scope it needs, the largest body it
- * reads when that is more than MAX_BODY_BYTES, and whether its body must be JSON (`json`).
+ * reads when that is more than MAX_BODY_BYTES, whether its body must be JSON (`json`), and
+ * whether its refusals are pages (`page`, RouteSpec.page).
  */
-export type Guard = { auth: Auth; scope?: AnyRoute["scope"]; maxBodyBytes?: number; json?: boolean };
+export type Guard = { auth: Auth; scope?: AnyRoute["scope"]; maxBodyBytes?: number; json?: boolean; page?: boolean };
 
 /** A route whose body is JSON checked by its schema (not a raw route, a file or a signed text): SPEC "request bodies are JSON". */
 export const takesJson = (spec: AnyRoute): boolean => !!spec.body && !spec.raw && !spec.bytes && !spec.text;
@@ -109,7 +110,13 @@ export function routeTable(routes: MountedRoute[]): RouteTable {
       byPath.set(r.path, entry);
     }
     entry.methods.push(r.method);
-    entry.guards.set(r.method, { auth: r.spec.auth ?? "key", scope: r.spec.scope, maxBodyBytes: r.spec.maxBodyBytes, json: takesJson(r.spec) });
+    entry.guards.set(r.method, {
+      auth: r.spec.auth ?? "key",
+      scope: r.spec.scope,
+      maxBodyBytes: r.spec.maxBodyBytes,
+      json: takesJson(r.spec),
+      page: r.spec.page,
+    });
   }
   const entries = [...byPath.values()];
   return {

@@ -254,6 +254,12 @@ export const MESSAGES = {
     de: "Diese Route nimmt einen JSON-Anfragetext (Content-Type: application/json), nicht {type}.",
     it: "Questa route accetta un corpo JSON (Content-Type: application/json), non {type}.",
   },
+  MALFORMED_FORM: {
+    fr: "Le formulaire envoyé n'a pas pu être lu.",
+    en: "The form sent could not be read.",
+    de: "Das gesendete Formular konnte nicht gelesen werden.",
+    it: "Il modulo inviato non ha potuto essere letto.",
+  },
   PAYLOAD_TOO_LARGE: {
     fr: "Le corps de la requête dépasse {max} octets.",
     en: "The request body exceeds {max} bytes.",
