@@ -288,6 +288,32 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     await setCustomFields(env, []);
   });
 
+  it("a field whose options are numbers (a text field, or one of no type) takes one of them, as the number or as its text, and stores the option", async () => {
+    await setCustomFields(env, [
+      { key: "section", label: "Section", type: "text", options: [1, 2, 3] },
+      {
+        key: "year",
+        label: "Année",
+        options: [
+          { value: 2026, label: "2026" },
+          { value: 2027, label: "2027" },
+        ],
+      },
+    ]);
+    const asNumber = await join({ email: email(), custom_fields: { section: 2, year: 2027 } });
+    expect(asNumber.status).toBe(201);
+    expect((await memberRow(env, asNumber.body.member_id)).custom_fields).toEqual({ section: 2, year: 2027 });
+    const asText = await join({ email: email(), custom_fields: { section: "3", year: "2026" } });
+    expect(asText.status).toBe(201);
+    expect((await memberRow(env, asText.body.member_id)).custom_fields).toEqual({ section: 3, year: 2026 });
+    const other = await join({ email: email(), custom_fields: { section: "4", year: 2028 } });
+    expect(other.body.detail.map((d: any) => [d.loc.at(-1), d.type])).toEqual([
+      ["section", "custom_field_invalid"],
+      ["year", "custom_field_invalid"],
+    ]);
+    await setCustomFields(env, []);
+  });
+
   it("text fields are one line; the honeypot refuses", async () => {
     expect((await join({ email: email(), first_name: "Ana\nBcc: x@y.z" })).status).toBe(422);
     expect((await join({ email: "not-an-email" })).status).toBe(422);
