@@ -27,8 +27,12 @@ import { signInRoutes } from "./sign-in";
 export const PAGES_DIR = join(import.meta.dir, "pages");
 
 export type Dashboard = {
-  handle(request: Request, ip: string | null, requestId: string): Promise<Response>;
-  /** A refusal met before `handle` (a body over MAX_BODY_BYTES) as a page, not the API's JSON. */
+  /**
+   * Answers a dashboard request. `readBody` reads a write's body within the route's size cap (413
+   * beyond): called once the admin is known, so that a refused body leaves its audit row too.
+   */
+  handle(request: Request, ip: string | null, requestId: string, readBody: (request: Request) => Promise<Request>): Promise<Response>;
+  /** A refusal met before `handle` knew the admin (a sign-in form over MAX_BODY_BYTES) as a page, not the API's JSON. */
   refused(err: unknown, request: Request): Response;
   /** The largest body the route of `method` and `path` reads, where it declares more than MAX_BODY_BYTES. */
   maxBodyBytes(method: string, path: string): number | undefined;
@@ -140,7 +144,7 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
     );
   }
 
-  async function handle(request: Request, ip: string | null, requestId: string): Promise<Response> {
+  async function handle(request: Request, ip: string | null, requestId: string, readBody: (request: Request) => Promise<Request>): Promise<Response> {
     const started = performance.now();
     const url = new URL(request.url);
     const path = url.pathname;
@@ -150,7 +154,7 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
 
     if (path.startsWith("/admin/assets/")) return assetResponse(path.slice("/admin/assets/".length)) ?? htmlResponse("", 404);
     const own = signIn.match(method, path);
-    if (own) return own(request, ip, requestId, locale);
+    if (own) return own(method === "GET" ? request : await readBody(request), ip, requestId, locale);
 
     const token = readCookie(request, SESSION_COOKIE);
     let caller: AdminCaller | null = null;
@@ -186,7 +190,7 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
       admin = await getAdminMe(ctx);
       const found = match(method, path);
       if (method !== "GET") {
-        const form = await readForm(request);
+        const form = await readForm(await readBody(request));
         // Every write carries the session's token, in its form or (htmx) its header.
         const given = request.headers.get("x-csrf-token") ?? (form.get("_csrf") as string | null);
         if (!sameToken(given, csrf)) throw new Forbidden("CSRF_INVALID");

@@ -1,5 +1,6 @@
 // Configuration from the environment, each value with a default that works on a fresh machine
 // (DESIGN.md section 2).
+import { isIPv4, isIPv6 } from "node:net";
 import { resolve } from "node:path";
 import { engineOf } from "../db/dialect";
 
@@ -152,6 +153,25 @@ function corsOrigins(raw: string | undefined): string[] {
     });
 }
 
+/**
+ * TRUST_PROXY: the reverse proxies' IP addresses, in the form the server sees a connection's
+ * (IPv6 compressed in lower case, an IPv4-mapped address as IPv4), so that a listed proxy is
+ * recognised however it was written. Anything else (`true`, a host name, a range) would silently
+ * match no connection: the start is refused.
+ */
+function proxyAddresses(raw: string | undefined): string[] {
+  return (raw ?? "")
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean)
+    .map((a) => {
+      const address = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(a)?.[1] ?? a;
+      if (isIPv4(address)) return address;
+      if (isIPv6(address)) return new URL(`http://[${address}]`).hostname.slice(1, -1);
+      throw new Error(`TRUST_PROXY must list the reverse proxy's IP addresses, separated by commas (such as 127.0.0.1,::1): got "${raw}"`);
+    });
+}
+
 function boolSetting(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined) return fallback;
@@ -193,15 +213,12 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     mailRatePerMinute: intSetting(env, "MAIL_RATE_PER_MINUTE", 120, 1, 1_000_000),
     wallets: walletConfig(env),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
-    trustProxy: (env.TRUST_PROXY ?? "")
-      .split(",")
-      .map((a) => a.trim())
-      .filter(Boolean),
+    trustProxy: proxyAddresses(env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL),
     formProofBits: intSetting(env, "PUBLIC_FORM_POW_BITS", FORM_PROOF_BITS, 0, 24),
     pendingPaymentMinutes: intSetting(env, "PENDING_PAYMENT_MINUTES", 30, 1, 1440),
     checkResponses: boolSetting(env, "CHECK_RESPONSES", false),
-    webhooks: { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE?.trim().toLowerCase() === "true" },
+    webhooks: { allowPrivate: boolSetting(env, "WEBHOOK_ALLOW_PRIVATE", false) },
     stripe: stripeSettings(env),
   };
 }

@@ -14,7 +14,7 @@ import type { Config } from "../lib/config";
 import { AppError, Forbidden, NotFound, PayloadTooLarge, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { hitRate, type RateDecision } from "../lib/ratelimit";
-import { appErrorResponse, elysiaErrorResponse, internalError } from "./errors";
+import { appErrorResponse, elysiaErrorResponse, internalError, pageErrorResponse } from "./errors";
 import { authorize, type Guard, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
 import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
 import { ALL_METHODS, corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
@@ -51,7 +51,8 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       if (refused) return refused;
     }
     const locale = getState(request)?.locale ?? localeFromAcceptLanguage(request.headers.get("accept-language"));
-    return elysiaErrorResponse({ code, error, locale, path, method: request.method, requestId: getState(request)?.requestId });
+    const page = !!table.match(request.method, new URL(request.url).pathname)?.guard?.page;
+    return elysiaErrorResponse({ code, error, locale, path, method: request.method, requestId: getState(request)?.requestId, page });
   });
   elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name));
   const routes = await mountRoutes(elysia as unknown as Elysia, deps);
@@ -71,7 +72,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       let response: Response;
       try {
         const cap = Math.max(config.maxBodyBytes, dashboard.maxBodyBytes(request.method, path) ?? 0);
-        response = await dashboard.handle(await capBody(request, cap), ip, id);
+        response = await dashboard.handle(request, ip, id, (sent) => capBody(sent, cap));
       } catch (err) {
         response = dashboard.refused(err, request);
       }
@@ -144,7 +145,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         if (auth !== "public") await identify(true);
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
         authorize(match.guard as Guard, seen.caller, match.params);
-        request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0));
+        request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0), !!match.guard?.json);
         setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id, notes: {} });
         const ready = request;
         ({ response, keeping } = await idempotent(idempotency, db, ready, seen.caller, (keyed) => {
@@ -157,9 +158,11 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       response =
         err instanceof ForeignMcpRequest
           ? err.answer(locale, id)
-          : err instanceof AppError
-            ? appErrorResponse(err, locale, id)
-            : internalError(locale, err, id);
+          : match?.guard?.page
+            ? pageErrorResponse(err, locale, id)
+            : err instanceof AppError
+              ? appErrorResponse(err, locale, id)
+              : internalError(locale, err, id);
     }
     const headers = response.headers;
     if (seen.rate) {
@@ -264,12 +267,17 @@ function allowOf(methods: string[]): string {
 /** Nesting a JSON body may have: ours go a few levels deep; thousands only exhaust the stack. */
 export const MAX_JSON_DEPTH = 64;
 
+/** The JSON media type, any parameters after (a `+json` type is not read as JSON by the router: refused too). */
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
 /**
  * The body as bytes, refused past `max` bytes (413), and a JSON body nested deeper than
  * MAX_JSON_DEPTH refused (422) before anything parses it: deep nesting passed the size cap and
  * then overflowed the stack of the validators and the JSON encoder (a 500 after seconds of CPU).
+ * A route that takes JSON (`json`) refuses a body of another type, or of none, with a 415: a
+ * form's fields would otherwise pass its schema wherever they are all text.
  */
-async function capBody(request: Request, max: number): Promise<Request> {
+async function capBody(request: Request, max: number, json = false): Promise<Request> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > max) throw new PayloadTooLarge({ max });
   if (!request.body) return request;
@@ -287,7 +295,9 @@ async function capBody(request: Request, max: number): Promise<Request> {
     chunks.push(value);
   }
   const body = Buffer.concat(chunks);
-  if (/json/i.test(request.headers.get("content-type") ?? "") && jsonDepth(body) > MAX_JSON_DEPTH) {
+  const type = request.headers.get("content-type") ?? "";
+  if (json && body.byteLength > 0 && !JSON_TYPE.test(type)) throw new AppError(415, "UNSUPPORTED_MEDIA_TYPE", { type: type.split(";")[0].trim() || "-" });
+  if (/json/i.test(type) && jsonDepth(body) > MAX_JSON_DEPTH) {
     throw new ValidationFailed([{ loc: ["body"], code: "BODY_TOO_DEEP", params: { max: MAX_JSON_DEPTH } }]);
   }
   return new Request(request.url, { method: request.method, headers: request.headers, body });

@@ -9,6 +9,9 @@ import { unavailability } from "../db";
 import { AppError, nulItems, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, t, zodErrorMap } from "../lib/i18n";
 import { MESSAGES, type MessageCode } from "../lib/i18n/messages";
+import { PAGE_TEXTS } from "../lib/i18n/pages";
+import { privatePageHeaders } from "../lib/cards/web";
+import { messagePage } from "../lib/html/layout";
 
 export type ValidationItem = { loc: (string | number)[]; msg: string; type: string };
 
@@ -108,21 +111,56 @@ export function internalError(locale: Locale, err: unknown, requestId?: string):
   return answer(internalAnswer(locale, err), requestId);
 }
 
-type ElysiaErrorInput = { code: string | number; error: unknown; locale: Locale; path: string; method: string; requestId?: string };
+type ElysiaErrorInput = {
+  code: string | number;
+  error: unknown;
+  locale: Locale;
+  path: string;
+  method: string;
+  requestId?: string;
+  /** The route answers a person (RouteSpec.page): the refusal is a page (pageErrorResponse). */
+  page?: boolean;
+};
 
 /** Maps what Elysia's onError receives. */
-export function elysiaErrorResponse({ code, error, locale, path, method, requestId }: ElysiaErrorInput): Response {
-  if (error instanceof AppError) return appErrorResponse(error, locale, requestId);
+export function elysiaErrorResponse(input: ElysiaErrorInput): Response {
+  const found = elysiaErrorAnswer(input);
+  return input.page ? pageResponse(found, input.locale, input.requestId) : answer(found, input.requestId);
+}
+
+function elysiaErrorAnswer({ code, error, locale, path, method, page }: ElysiaErrorInput): ErrorAnswer {
+  if (error instanceof AppError) return errorAnswer(error, locale);
   if (code === "VALIDATION") {
     const e = error as { type?: string; value?: unknown; validator?: { schema?: ZodType } };
     // A response that fails its own schema is our bug, not the caller's.
-    if (e.type === "response" || !e.validator?.schema) return internalError(locale, error, requestId);
+    if (e.type === "response" || !e.validator?.schema) return internalAnswer(locale, error);
+    // A page's address that does not decode, or that its route cannot take, names no page.
+    if (page && e.type === "params") return errorAnswer(new AppError(404, "NOT_FOUND"), locale);
     const items = zodIssues(e.validator.schema, e.value, LOC[e.type ?? "body"] ?? "body", locale);
     const found = items.length ? items : [{ loc: [LOC[e.type ?? "body"] ?? "body"], msg: t(locale, "VALIDATION_FAILED"), type: "invalid" }];
-    return answer({ status: 422, body: validationBody(found), headers: {} }, requestId);
+    return { status: 422, body: validationBody(found), headers: {} };
   }
-  if (code === "PARSE") return appErrorResponse(new AppError(400, "MALFORMED_BODY"), locale, requestId);
-  if (code === "NOT_FOUND")
-    return answer({ status: 404, body: { detail: t(locale, "ROUTE_NOT_FOUND", { method, path }), code: "ROUTE_NOT_FOUND" }, headers: {} }, requestId);
-  return internalError(locale, error, requestId);
+  // A page's body is a form, not JSON.
+  if (code === "PARSE") return errorAnswer(new AppError(400, page ? "MALFORMED_FORM" : "MALFORMED_BODY"), locale);
+  if (code === "NOT_FOUND") return { status: 404, body: { detail: t(locale, "ROUTE_NOT_FOUND", { method, path }), code: "ROUTE_NOT_FOUND" }, headers: {} };
+  return internalAnswer(locale, error);
+}
+
+/**
+ * A refusal on a route that answers a person (RouteSpec.page: the member's page, the join and
+ * event pages, the web card) as a short page in `locale`, with the status and headers of the API's
+ * answer: its detail in words, or for a 404 the page-not-found page. Never the API's JSON.
+ */
+export function pageErrorResponse(err: unknown, locale: Locale, requestId?: string): Response {
+  return pageResponse(errorAnswer(err, locale), locale, requestId);
+}
+
+function pageResponse({ status, body, headers }: ErrorAnswer, locale: Locale, requestId?: string): Response {
+  const tx = PAGE_TEXTS[locale];
+  const detail = typeof body.detail === "string" ? body.detail : body.detail.map((i) => i.msg).join(" ");
+  const html = status === 404 ? messagePage(locale, tx.notFoundTitle, tx.notFoundText) : messagePage(locale, tx.refusedTitle, detail);
+  return new Response(html, {
+    status,
+    headers: { ...privatePageHeaders(), ...headers, "content-type": "text/html; charset=utf-8", ...(requestId ? { "x-request-id": requestId } : {}) },
+  });
 }

@@ -40,8 +40,15 @@ function defaultParams(path: string): ZodObject | undefined {
   return z.object(Object.fromEntries(names.map((n) => [n, n.endsWith("_id") ? z.uuid() : z.string().min(1).max(200)])));
 }
 
-/** What a call is checked against: who may call the route, the scope it needs, and the largest body it reads when that is more than MAX_BODY_BYTES. */
-export type Guard = { auth: Auth; scope?: AnyRoute["scope"]; maxBodyBytes?: number };
+/**
+ * What a call is checked against: who may call the route, the scope it needs, the largest body it
+ * reads when that is more than MAX_BODY_BYTES, whether its body must be JSON (`json`), and
+ * whether its refusals are pages (`page`, RouteSpec.page).
+ */
+export type Guard = { auth: Auth; scope?: AnyRoute["scope"]; maxBodyBytes?: number; json?: boolean; page?: boolean };
+
+/** A route whose body is JSON checked by its schema (not a raw route, a file or a signed text): SPEC "request bodies are JSON". */
+export const takesJson = (spec: AnyRoute): boolean => !!spec.body && !spec.raw && !spec.bytes && !spec.text;
 
 /**
  * The one authorization of a call, before its body is read: a caller for any route that is not
@@ -103,7 +110,13 @@ export function routeTable(routes: MountedRoute[]): RouteTable {
       byPath.set(r.path, entry);
     }
     entry.methods.push(r.method);
-    entry.guards.set(r.method, { auth: r.spec.auth ?? "key", scope: r.spec.scope, maxBodyBytes: r.spec.maxBodyBytes });
+    entry.guards.set(r.method, {
+      auth: r.spec.auth ?? "key",
+      scope: r.spec.scope,
+      maxBodyBytes: r.spec.maxBodyBytes,
+      json: takesJson(r.spec),
+      page: r.spec.page,
+    });
   }
   const entries = [...byPath.values()];
   return {
@@ -142,6 +155,7 @@ export function errorSchemas(spec: AnyRoute, path: string, params?: ZodObject): 
   // A `club_id` that is not the caller's club, well-formed or not, is a 403 before any validation.
   const checked = Object.keys(params?.shape ?? {}).filter((name) => name !== "club_id");
   if (checked.length || spec.query || spec.body) map[422] = ValidationErrorResponse;
+  if (takesJson(spec)) map[415] = ErrorResponse;
   if (path.includes(":") && path.split(":").length > 2) map[404] = ErrorResponse;
   for (const status of spec.errors ?? []) map[status] = ErrorResponse;
   return map;

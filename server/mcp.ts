@@ -348,7 +348,8 @@ function findResource(ctx: Ctx, uri: string): { def: ResourceDef; query: Record<
   } catch {}
   const path = url?.pathname.replace(/\/$/, "") ?? "";
   const def = url?.protocol === CLUB_SCHEME ? RESOURCES.find((r) => r.path === path) : undefined;
-  if (!url || !def) throw new ResourceNotFoundError(uri);
+  // A URI naming no club (`club:///members`) names no resource: not found, not another club's.
+  if (!url || !def || !url.hostname) throw new ResourceNotFoundError(uri);
   if (url.hostname.toLowerCase() !== ctx.clubId.toLowerCase()) throw new Forbidden("CLUB_FORBIDDEN");
   return { def, query: Object.fromEntries(url.searchParams) };
 }

@@ -14,6 +14,7 @@ export const MEMBER_PAGE_ROUTE = {
   rateLimit: MEMBER_PAGE_RATE,
   hidden: true,
   raw: true,
+  page: true,
   params: ManageParams,
 };
 

@@ -68,6 +68,12 @@ export type RouteSpec<
    * answer is not schema-checked.
    */
   raw?: boolean;
+  /**
+   * Answers a person's browser (the member's page, the join and event pages, the web card): a
+   * refusal before the handler (a form that cannot be read, an address that does not decode, a
+   * body too large, the rate) is a short page in the visitor's language, not the API's JSON.
+   */
+  page?: boolean;
   /** What a `raw` route answers, for the description: media type -> what the file holds. */
   files?: Record<string, string>;
   /**

@@ -14,6 +14,7 @@ import { type Ctx, verb } from "../context";
 import { AppError, ValidationFailed } from "../errors";
 import { t as translate } from "../i18n";
 import type { MessageCode } from "../i18n/messages";
+import { todayUtc } from "../days";
 import { mailMoney } from "../mail/look";
 import { markMemberPaid } from "../members";
 import { memberDues } from "../members/dues";
@@ -108,7 +109,7 @@ export const importPayments = verb("finances:edit", async function importPayment
       if ("reason" in d) return missed(seen, d.reason, d.params, d.expected);
       const { target } = d;
       const amount = line.amount_cents as number;
-      const origin = { paid_at: `${line.date}T00:00:00.000Z`, statement_line_key: line.key, payment_method: "bank_transfer" };
+      const origin = { paid_at: paidOn(line), statement_line_key: line.key, payment_method: "bank_transfer" };
       if (target.kind === "payout") {
         const recorded = !target.payout;
         if (!dryRun) {
@@ -163,6 +164,17 @@ export const importPayments = verb("finances:edit", async function importPayment
 });
 
 /**
+ * When a line's payment counts as made: its day, but never after the day it is imported (a value
+ * date ahead, a bank's typo). A payment dated ahead would read as "already paid" to every later
+ * line of its member dated before that day (decide), and date the books in the future.
+ */
+function paidOn(line: StatementLine): string {
+  // The earlier of the two days (YYYY-MM-DD sorts as text).
+  const [day] = [line.date as string, todayUtc()].sort();
+  return `${day}T00:00:00.000Z`;
+}
+
+/**
  * Records a payout line in its own transaction: the recorded payout marked as this line's, or
  * the payout recorded from the line. What another import or `payout.paid` did meanwhile decides:
  * the line taken already is STATEMENT_LINE_ALREADY_RECORDED, the payout taken by another line
@@ -173,7 +185,7 @@ async function payoutLine(ctx: Ctx, target: Extract<Target, { kind: "payout" }>,
     return await ctx.db.tx(async (t) => {
       if (target.payout) return (await matchPayoutLine(t, ctx.clubId, target.payout.id, line.key)) ? null : await takenWhy(t, line.key);
       const input = { clubId: ctx.clubId, providerPayoutId: target.id, amount: line.amount_cents as number, currency: line.currency as string, key: line.key };
-      if (await recordPayout(t, { ...input, paidAt: `${line.date}T00:00:00.000Z` })) return null;
+      if (await recordPayout(t, { ...input, paidAt: paidOn(line) })) return null;
       // Recorded meanwhile (payout.paid, another import): this line is its arrival if none is yet.
       const [row] = await t
         .select({ id: payouts.id })

@@ -156,15 +156,20 @@ ${body}
 </html>`;
 }
 
-/** Headers of a page whose address holds a member's secret (a serial, a token): never sent elsewhere, cached or indexed; `forms` lets its own forms post back. */
-export function privatePageHeaders(forms: "none" | "self" = "none"): Record<string, string> {
+/**
+ * Headers of a page whose address holds a member's secret (a serial, a token): never sent
+ * elsewhere, cached or indexed; `forms` lets its own forms post back (`payments`: and follow a
+ * form's redirect to a payment page, which CSP's form-action also governs).
+ */
+export function privatePageHeaders(forms: "none" | "self" | "payments" = "none"): Record<string, string> {
+  const formAction = forms === "payments" ? "'self' https:" : `'${forms}'`;
   return {
     "cache-control": "no-store",
     // The secret in the URL must never reach a partner's site.
     "referrer-policy": "no-referrer",
     "x-robots-tag": "noindex, nofollow",
     "x-content-type-options": "nosniff",
-    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action '${forms}'; frame-ancestors 'none'`,
+    "content-security-policy": `default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; base-uri 'none'; form-action ${formAction}; frame-ancestors 'none'`,
   };
 }
 

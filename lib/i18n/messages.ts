@@ -20,6 +20,18 @@ export const MESSAGES = {
     de: "Der Anfragetext ist kein gültiges JSON.",
     it: "Il corpo della richiesta non è un JSON valido.",
   },
+  MALFORMED_FORM: {
+    fr: "Le formulaire envoyé n'a pas pu être lu.",
+    en: "The form sent could not be read.",
+    de: "Das gesendete Formular konnte nicht gelesen werden.",
+    it: "Il modulo inviato non ha potuto essere letto.",
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    fr: "Cette route prend un corps JSON (Content-Type: application/json), pas {type}.",
+    en: "This route takes a JSON body (Content-Type: application/json), not {type}.",
+    de: "Diese Route nimmt einen JSON-Anfragetext (Content-Type: application/json), nicht {type}.",
+    it: "Questa route accetta un corpo JSON (Content-Type: application/json), non {type}.",
+  },
   BODY_TOO_DEEP: {
     fr: "Le JSON est imbriqué sur plus de {max} niveaux.",
     en: "The JSON is nested more than {max} levels deep.",
@@ -536,6 +548,12 @@ export const MESSAGES = {
     en: "The file is empty or has no header line.",
     de: "Die Datei ist leer oder hat keine Kopfzeile.",
     it: "Il file è vuoto o non ha una riga di intestazione.",
+  },
+  IMPORT_NO_MEMBERS: {
+    fr: "Le fichier n'a aucune ligne de membre sous son en-tête.",
+    en: "The file has no member line under its header line.",
+    de: "Die Datei hat unter der Kopfzeile keine Mitgliederzeile.",
+    it: "Il file non ha nessuna riga di socio sotto l'intestazione.",
   },
   IMPORT_MISSING_COLUMN: {
     fr: "Colonne introuvable : {field} (en-têtes reconnus : {recognised}).",

@@ -6,6 +6,8 @@ import type { Locale } from "./messages";
 export type PageTexts = {
   notFoundTitle: string;
   notFoundText: string;
+  /** The title of a refusal met before the page could answer (a form that cannot be read, too many requests). */
+  refusedTitle: string;
   optional: string;
   firstName: string;
   lastName: string;
@@ -78,6 +80,7 @@ export const PAGE_TEXTS: Record<Locale, PageTexts> = {
   fr: {
     notFoundTitle: "Page introuvable",
     notFoundText: "Cette adresse ne correspond à aucune page. Vérifiez le lien reçu du club.",
+    refusedTitle: "Demande refusée",
     optional: "(facultatif)",
     firstName: "Prénom",
     lastName: "Nom",
@@ -146,6 +149,7 @@ export const PAGE_TEXTS: Record<Locale, PageTexts> = {
   en: {
     notFoundTitle: "Page not found",
     notFoundText: "This address matches no page. Check the link you received from the club.",
+    refusedTitle: "Request refused",
     optional: "(optional)",
     firstName: "First name",
     lastName: "Last name",
@@ -214,6 +218,7 @@ export const PAGE_TEXTS: Record<Locale, PageTexts> = {
   de: {
     notFoundTitle: "Seite nicht gefunden",
     notFoundText: "Diese Adresse gehört zu keiner Seite. Prüfen Sie den Link, den Sie vom Verein erhalten haben.",
+    refusedTitle: "Anfrage abgelehnt",
     optional: "(freiwillig)",
     firstName: "Vorname",
     lastName: "Nachname",
@@ -282,6 +287,7 @@ export const PAGE_TEXTS: Record<Locale, PageTexts> = {
   it: {
     notFoundTitle: "Pagina non trovata",
     notFoundText: "Questo indirizzo non corrisponde ad alcuna pagina. Controllate il link ricevuto dal club.",
+    refusedTitle: "Richiesta rifiutata",
     optional: "(facoltativo)",
     firstName: "Nome",
     lastName: "Cognome",

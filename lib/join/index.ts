@@ -101,7 +101,9 @@ function fieldDefinitions(schema: unknown): FieldDef[] {
 /**
  * The answers checked against the club's definitions: a key it does not ask for, a `required`
  * field left out or empty, a value not of the field's `type` (`number`, `boolean`, else text)
- * or not among its `options`. Empty answers are dropped.
+ * or, for a field with `options`, not one of them. An option is taken as defined (a number
+ * stays a number, whatever the field's type) or as its text (a form sends `2` as "2"), and
+ * stored as defined. Empty answers are dropped.
  */
 export function checkCustomFields(schema: unknown, answers: Record<string, unknown> | null | undefined): { values: Record<string, unknown>; items: Invalid[] } {
   const defs = fieldDefinitions(schema);
@@ -118,9 +120,11 @@ export function checkCustomFields(schema: unknown, answers: Record<string, unkno
     }
     const type = d.type === "number" || d.type === "boolean" ? d.type : "text";
     const options = Array.isArray(d.options) ? d.options.map((o) => (o && typeof o === "object" ? (o as { value?: unknown }).value : o)) : null;
-    const fits = (type === "text" ? typeof v === "string" && !/[\r\n]/.test(v) : typeof v === type) && (!options || options.includes(v));
+    // The options are the answers: their own type decides, not the field's (numbers on a text field).
+    const option = options?.find((o) => o === v || (typeof v === "string" && o !== null && o !== undefined && String(o) === v));
+    const fits = options ? option !== undefined : type === "text" ? typeof v === "string" && !/[\r\n]/.test(v) : typeof v === type;
     if (!fits) items.push({ loc: loc(d.key), code: "CUSTOM_FIELD_INVALID" });
-    else values[d.key] = v;
+    else values[d.key] = options ? option : v;
   }
   return { values, items };
 }

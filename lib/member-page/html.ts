@@ -4,8 +4,9 @@
 // lib/clubs/logo): each action is a plain HTML form posted to /m/<token>/<action>, which answers
 // a redirect back to the page (post/redirect/get) with a line saying it was done, or a short page
 // saying why not. Renewal by bank transfer is a link (?renew=bank_transfer) that shows the payment
-// details on the page; by card, a link (?renew=stripe) that leads on to Stripe's page; with
-// nothing to pay, a form (it renews: a write, never a link).
+// details on the page; by card, a form (POST /m/<token>/renew) that leads on to Stripe's page (a
+// Checkout Session is a write: a link's GET would open one for every preview or prefetch); with
+// nothing to pay, the same form without a method (it renews: a write, never a link).
 import { privatePageHeaders } from "../cards/web";
 import { formatDate } from "../cards/view";
 import type { PublicCtx } from "../context";
@@ -31,7 +32,8 @@ import type { MemberPage, RenewAnswer } from "./schemas";
 
 const STATUS_COLORS = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" } as const;
 
-const HEADERS = privatePageHeaders("self");
+// Its card form redirects on to Stripe's payment page.
+const HEADERS = privatePageHeaders("payments");
 
 const reply = (status: number, body: string): FileReply => htmlReply(status, body, HEADERS);
 
@@ -54,7 +56,9 @@ function body(
   const here = memberPageUrl("", token);
   const date = (d: string) => formatDate(d, locale, null);
   const validity = m.status === "expired" ? fill(tx.endedOn, { date: date(m.membership_end) }) : fill(tx.until, { date: date(m.membership_end) });
-  const byCard = page.payment_methods.includes("stripe") ? `<a class="button" href="${escapeHtml(here)}?renew=stripe">${escapeHtml(tx.renewByCard)}</a> ` : "";
+  const byCard = page.payment_methods.includes("stripe")
+    ? form(`${here}/renew`, `<input type="hidden" name="payment_method" value="stripe"><button type="submit">${escapeHtml(tx.renewByCard)}</button>`)
+    : "";
   const byTransfer = page.payment_methods.includes("bank_transfer")
     ? `<a class="button" href="${escapeHtml(here)}?renew=bank_transfer#renew">${escapeHtml(tx.renewByTransfer)}</a>`
     : "";
@@ -134,7 +138,7 @@ function invoiceItem(i: MemberPage["invoices"][number], tx: MemberPageTexts, loc
 const DONE = ["name", "email", "email_confirmed", "auto_renewal", "mailings", "erasure", "renewed"] as const;
 type Done = (typeof DONE)[number];
 
-/** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew` shows the payment details (`stripe`: on to Stripe's payment page); `checkout` is how Stripe's page was left. */
+/** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew=bank_transfer` shows the payment details; `checkout` is how Stripe's page was left. */
 export async function renderMemberPage(
   ctx: PublicCtx,
   token: string,
@@ -149,20 +153,18 @@ export async function renderMemberPage(
   }
   const locale = page.club.locale as Locale;
   const tx = MEMBER_PAGE_TEXTS[locale];
-  const method = query.renew === "stripe" || query.renew === "bank_transfer" ? query.renew : null;
-  // Nothing to pay renews at once: only by the page's form (a POST), never by this GET.
+  // Nothing to pay renews at once and a card payment opens a Checkout Session: both only by the
+  // page's form (a POST), never by this GET (an old `?renew=stripe` link shows the page).
   const nothingToPay = page.member.status !== "suspended" && (await renewalQuote(ctx, token)).amount_cents === 0;
   let transfer: RenewAnswer | null = null;
-  if (method && !nothingToPay && page.payment_methods.includes(method)) {
+  if (query.renew === "bank_transfer" && !nothingToPay && page.payment_methods.includes("bank_transfer")) {
     try {
-      transfer = await renewMembership(ctx, token, { payment_method: method });
+      transfer = await renewMembership(ctx, token, { payment_method: "bank_transfer" });
     } catch (err) {
-      // A suspended member, Stripe unreachable (502)...: the page's refusal, not the API's JSON.
+      // A suspended member...: the page's refusal, not the API's JSON.
       if (!(err instanceof AppError)) throw err;
       return refused(ctx, locale, token, err);
     }
-    // On to Stripe's payment page, which brings the member back here (?checkout=...).
-    if (transfer.checkout_url) return { redirect: transfer.checkout_url, headers: { "referrer-policy": "no-referrer" } };
   }
   const back = query.checkout === "success" || query.checkout === "cancelled" ? tx.checkout[query.checkout] : null;
   const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : back;
@@ -203,8 +205,11 @@ export async function memberPageAction(ctx: PublicCtx, token: string, action: Pa
         await requestErasure(ctx, token);
         return back(token, "erasure");
       case "renew": {
-        // The form of a renewal with nothing to pay; should a price have appeared meanwhile, the page shows how to pay it.
-        const renewal = await renewMembership(ctx, token, { payment_method: "bank_transfer" });
+        // By card: on to Stripe's payment page, which brings the member back here (?checkout=...).
+        // Without a method, the form of a renewal with nothing to pay; should a price have
+        // appeared meanwhile, the page shows how to pay it.
+        const renewal = await renewMembership(ctx, token, { payment_method: input.payment_method === "stripe" ? "stripe" : "bank_transfer" });
+        if (renewal.checkout_url) return { redirect: renewal.checkout_url, headers: { "referrer-policy": "no-referrer" } };
         return renewal.renewed ? back(token, "renewed") : { redirect: memberPageUrl(ctx.baseUrl, token), headers: { "referrer-policy": "no-referrer" } };
       }
     }

@@ -49,7 +49,7 @@ import {
   sortNameOf,
 } from "./internal";
 import { emitter } from "../webhooks/emit";
-import { type ImportChange, type ImportMode, type ImportResult, type MemberAdminItem, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
+import { type ImportChange, type ImportMode, ImportModeField, type ImportResult, type MemberAdminItem, PAYMENT_STATUSES, type PaymentStatus } from "./schemas";
 import { todayUtc } from "./status";
 import { journal, pace, type UndoEntry, withImportLock } from "./import-journal";
 
@@ -569,7 +569,7 @@ class Abandoned extends Error {}
  * writes nothing. Other requests go between any two batches, and between checks of the file.
  */
 export const importMembers = verb("members:edit", async function importMembers(ctx: Ctx, input: ImportInput): Promise<ImportResult> {
-  const mode = input.mode ?? "create";
+  const mode = ImportModeField.parse(input.mode);
   const dryRun = !!input.dry_run;
   const msg: Msg = (code, params) => translate(ctx.locale, code, params);
   const report = input.onProgress ?? (() => {});
@@ -633,6 +633,8 @@ export const importMembers = verb("members:edit", async function importMembers(c
     }
   }
   firstLineOf.clear();
+  // A header line with nothing under it is refused as an empty file is: an import of nothing is a wrong file.
+  if (good === 0 && errors.size === 0) return { ...result, errors: [{ line: sheet.headerLine, detail: msg("IMPORT_NO_MEMBERS") }] };
   /** The good lines again, in batches (read from the file once more, checked the same way). */
   function* batches(): Generator<Checked[]> {
     let batch: Checked[] = [];

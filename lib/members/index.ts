@@ -395,7 +395,7 @@ export const markMemberPaid = verb(
         },
         also: async () => {
           if (m.amount_due_cents !== null) {
-            await creditReferrer(t, m);
+            await creditReferrer(ctx.db, t, m);
             await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
           }
           // The invoice the payment names (a statement line's), else the member's oldest open

@@ -3,16 +3,19 @@
 // `referral_count` rises and the same amount is added to their `referral_credit_cents`, the
 // balance capped by `member_referral_max_credits_cents`.
 import { eq, sql } from "drizzle-orm";
-import type { Queryable } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { clubs, members, tiers } from "../../db/schema";
-import type { MemberRow } from "./internal";
+import { nowIso } from "../ids";
+import { emitter } from "../webhooks/emit";
+import { emitMemberChange, getMemberItem, type MemberRow } from "./internal";
 
 /**
  * Inside the payment's transaction, for the member `m` as it was before it: when it joined online
- * and still owed its first payment (`amount_due_cents` set) and was referred, credits the referrer.
+ * and still owed its first payment (`amount_due_cents` set) and was referred, credits the referrer,
+ * a change of the referrer told to the club's webhooks (`member.updated`) as any other is.
  * Nothing otherwise (a renewal, a member added by hand, a referrer since erased).
  */
-export async function creditReferrer(t: Queryable, m: MemberRow): Promise<void> {
+export async function creditReferrer(db: Db, t: Queryable, m: MemberRow): Promise<void> {
   if (m.amount_due_cents === null || !m.referred_by_member_id || !m.tier_id) return;
   const [club] = await t
     .select({ percent: clubs.member_referral_reward_percent, max: clubs.member_referral_max_credits_cents })
@@ -24,8 +27,10 @@ export async function creditReferrer(t: Queryable, m: MemberRow): Promise<void> 
   if (!club || !tier || !referrer || referrer.club_id !== m.club_id) return;
   const reward = Math.round((tier.price * club.percent) / 100);
   const credit = club.max === null ? reward : Math.max(0, Math.min(reward, club.max - referrer.referral_credit_cents));
-  await t
+  const [after] = await t
     .update(members)
-    .set({ referral_count: sql`${members.referral_count} + 1`, referral_credit_cents: sql`${members.referral_credit_cents} + ${credit}` })
-    .where(eq(members.id, referrer.id));
+    .set({ referral_count: sql`${members.referral_count} + 1`, referral_credit_cents: sql`${members.referral_credit_cents} + ${credit}`, updated_at: nowIso() })
+    .where(eq(members.id, referrer.id))
+    .returning();
+  await emitMemberChange(await emitter(db, t, m.club_id), referrer, after, () => getMemberItem(t, m.club_id, referrer.id));
 }

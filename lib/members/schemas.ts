@@ -185,11 +185,14 @@ export type MemberExportQuery = z.input<typeof MemberExportQuery>;
 export const IMPORT_MODES = ["create", "update"] as const;
 export type ImportMode = (typeof IMPORT_MODES)[number];
 
+/** The import's mode, its values, default and meaning stated once: the API's query, the dashboard's form, the MCP tool and the verb's default. */
+export const ImportModeField = z.enum(IMPORT_MODES).default("create").meta({
+  description:
+    "`create` (default): only new emails become members; a line whose email the club already has is reported in `warnings` (MEMBER_EXISTS) and left untouched. `update`: members found by email are updated too, only in the columns the file has (an empty cell changes nothing); new emails are created.",
+});
+
 export const ImportQuery = z.object({
-  mode: z.enum(IMPORT_MODES).default("create").meta({
-    description:
-      "`create` (default): only new emails become members; a line whose email the club already has is reported in `warnings` (MEMBER_EXISTS) and left untouched. `update`: members found by email are updated too, only in the columns the file has (an empty cell changes nothing); new emails are created.",
-  }),
+  mode: ImportModeField,
   allow_shorten: z.stringbool().default(false).meta({
     description: "With `mode=update`: let the file move a membership end earlier. Without it such an end is kept and the line reported (END_NOT_SHORTENED).",
   }),

@@ -11,6 +11,7 @@ export const GET = route({
   rateLimit: CARD_RATE,
   hidden: true,
   raw: true,
+  page: true,
   // Any length: a serial that matches no card gets the 404 page, not a JSON 422.
   params: z.object({ serial: z.string().min(1).max(2000) }),
   handler: ({ ctx, params }) => renderWebCard(ctx, params.serial),

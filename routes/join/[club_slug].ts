@@ -4,7 +4,7 @@ import { JOIN_RATE, PUBLIC_CLUB_RATE } from "../../lib/join";
 import { renderJoinPage, submitJoinPage } from "../../lib/pages/join";
 import { route } from "../../server/route";
 
-const page = { tags: ["public"], auth: "public" as const, hidden: true, raw: true, params: z.object({ club_slug: z.string().min(1).max(200) }) };
+const page = { tags: ["public"], auth: "public" as const, hidden: true, raw: true, page: true, params: z.object({ club_slug: z.string().min(1).max(200) }) };
 
 export const GET = route({
   summary: "A club's join page",

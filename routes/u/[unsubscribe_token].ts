@@ -4,7 +4,7 @@ import { UNSUBSCRIBE_RATE, unsubscribePage } from "../../lib/mailings/consent";
 import { route } from "../../server/route";
 
 const params = z.object({ unsubscribe_token: z.string().max(200) });
-const common = { tags: ["public"], auth: "public" as const, rateLimit: UNSUBSCRIBE_RATE, hidden: true, raw: true, params };
+const common = { tags: ["public"], auth: "public" as const, rateLimit: UNSUBSCRIBE_RATE, hidden: true, raw: true, page: true, params };
 
 export const GET = route({
   summary: "The unsubscribe page of a mailing's link (asks, one button)",

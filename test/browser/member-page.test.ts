@@ -10,6 +10,7 @@ import { clubs } from "../../db/schema";
 import { freePort, HAS_BROWSER, launch, pageCheck, phonePage as openPhonePage } from "../dashboard/browser-harness";
 import { setup } from "../helpers";
 import { memberRow, pageTokenOf, seedMember } from "../members-fixtures";
+import { type FakeStripe, fakeStripe } from "../stripe-fake";
 
 type Env = Awaited<ReturnType<typeof setup>>;
 let env: Env;
@@ -80,6 +81,48 @@ describe.skipIf(!HAS_BROWSER)("member page in Chromium", () => {
     expect(await page.getByRole("button", { name: "Turn automatic renewal back on" }).count()).toBe(1);
     expect((await memberRow(env, m.id)).renewal_opt_out_at).not.toBeNull();
     expect(await pageCheck(page, "member-done")).toEqual(clean("member-done"));
+    await page.close();
+  });
+});
+
+describe.skipIf(!HAS_BROWSER)("member page in Chromium: paying by card", () => {
+  let cardEnv: Env;
+  let cardRun: Awaited<ReturnType<typeof launch>>;
+  let stripe: FakeStripe;
+  beforeAll(async () => {
+    stripe = await fakeStripe();
+    const port = freePort();
+    cardEnv = await setup({ ...stripe.env, BASE_URL: `http://127.0.0.1:${port}` });
+    cardRun = await launch(cardEnv, port);
+  });
+  afterAll(async () => {
+    await cardRun?.close();
+    await cardEnv?.close();
+    stripe?.stop();
+  });
+
+  it("the card button is a form whose redirect to Stripe's page the page's CSP lets through (no Checkout opened by a link)", async () => {
+    await cardEnv.db.tx((t) =>
+      t
+        .update(clubs)
+        .set({ locale: "en", payout_iban: "CH9300762011623852957", membership_fee_cents: 6000, payment_methods_enabled: ["stripe", "bank_transfer"] })
+        .where(eq(clubs.id, cardEnv.clubId)),
+    );
+    const m = await seedMember(cardEnv, { first_name: "Léa", last_name: "Rochat" });
+    const page = await openPhonePage(cardRun.browser);
+    const refusedByCsp: string[] = [];
+    page.on("console", (msg) => {
+      if (/form-action|Content Security Policy/i.test(msg.text())) refusedByCsp.push(msg.text());
+    });
+    await page.goto(`${cardRun.base}/m/${pageTokenOf(m)}`);
+    expect(await page.locator('a[href*="renew=stripe"]').count()).toBe(0);
+    // Stripe's (fake) page lives at a host that does not resolve: the browser's attempt to go there is what counts.
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url().startsWith("https://checkout.stripe.test/")),
+      page.getByRole("button", { name: "Pay by card" }).click(),
+    ]);
+    expect(stripe.sessionOf(request.url()).metadata).toMatchObject({ member_id: m.id, purpose: "membership" });
+    expect(refusedByCsp).toEqual([]);
     await page.close();
   });
 });

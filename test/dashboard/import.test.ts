@@ -3,8 +3,8 @@
 // again"; the result says what was written and never "Import done" when nothing was; a default
 // tier; the warning when the club sells memberships at 0. Checked in the database each time.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { eq, like } from "drizzle-orm";
-import { clubs, members } from "../../db/schema";
+import { and, eq, like } from "drizzle-orm";
+import { auditLog, clubs, members } from "../../db/schema";
 import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
 import { browser, type DashBrowser, type Env, ownerSignedIn, type Page } from "./helpers";
@@ -167,6 +167,14 @@ describe("modes and tiers", () => {
       expect(res.status).toBe(413);
       expect(res.headers.get("content-type")).toContain("text/html");
       expect(res.text).toContain('role="alert"');
+      // Refused or not, a signed-in admin's write leaves its audit row, as a key's 413 does; the page keeps the admin's layout.
+      expect(res.text).toContain("Se déconnecter");
+      await small.env.app.audit.drain();
+      const rows = await small.env.db.read
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.via, "dashboard"), eq(auditLog.status, 413)));
+      expect(rows.map((r) => [r.method, r.path, r.admin_id !== null])).toEqual([["POST", "/admin/members/import", true]]);
     } finally {
       small.env.close();
     }

@@ -50,3 +50,30 @@ describe("Stripe's settings", () => {
     );
   });
 });
+
+describe("TRUST_PROXY", () => {
+  it("takes the proxies' IP addresses, spaces and case as written, in the form the server sees a connection's address", () => {
+    expect(loadConfig({ TRUST_PROXY: " 127.0.0.1 , ::1 " }).trustProxy).toEqual(["127.0.0.1", "::1"]);
+    expect(loadConfig({ TRUST_PROXY: "0:0:0:0:0:0:0:1,FD00::A,::ffff:10.0.0.2" }).trustProxy).toEqual(["::1", "fd00::a", "10.0.0.2"]);
+    expect(loadConfig({ TRUST_PROXY: " " }).trustProxy).toEqual([]);
+  });
+
+  it.each(["true", "True", " 1 ", "yes", "localhost", "10.0.0.0/8", "127.0.0.1;::1", "256.1.1.1"])(
+    "refuses %p in one line naming the setting and what it takes",
+    (value) => {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(
+        /^TRUST_PROXY must list the reverse proxy's IP addresses, separated by commas \(such as 127\.0\.0\.1,::1\): got "/,
+      );
+    },
+  );
+});
+
+describe("WEBHOOK_ALLOW_PRIVATE", () => {
+  it("reads true or false as CHECK_RESPONSES does, and refuses anything else", () => {
+    expect(loadConfig({}).webhooks.allowPrivate).toBe(false);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: " True " }).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: "1" }).webhooks.allowPrivate).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: "0" }).webhooks.allowPrivate).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: "yes" })).toThrow(/^WEBHOOK_ALLOW_PRIVATE must be true or false/);
+  });
+});

@@ -187,6 +187,18 @@ describe("MCP members and tiers tools", () => {
     expect((await callTool(client, "export_members", { member_ids: "x" })).body.code).toBe("VALIDATION_FAILED");
   });
 
+  it("import_members takes its mode as the API's import does: one field, the same values, default and words", async () => {
+    const tool = (await client.listTools()).tools.find((t) => t.name === "import_members");
+    const mode = (tool?.inputSchema.properties as Record<string, { enum?: string[]; default?: unknown; description?: string }> | undefined)?.mode ?? {};
+    const doc = (await env.call("GET", "/api/public/openapi.json", { key: null })).body;
+    const param = doc.paths["/api/clubs/{club_id}/members/import"].post.parameters.find((p: { name: string }) => p.name === "mode");
+    expect({ enum: mode.enum, default: mode.default, description: mode.description }).toEqual({
+      enum: param.schema.enum,
+      default: param.schema.default,
+      description: param.description ?? param.schema.description,
+    });
+  });
+
   it("import_members takes a default tier_id and a tier column by name, and refuses another club's tier", async () => {
     const tier = await callTool(client, "create_tier", { name: "Bénévole", price_cents: 2000 });
     const csv = "first_name,last_name,email,membership_end,tier\nAna,Mcp,mcp-tier-a@test.org,2031-06-30,\nBo,Mcp,mcp-tier-b@test.org,2031-06-30,BENEVOLE\n";

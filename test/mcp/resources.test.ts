@@ -118,13 +118,13 @@ describe("resources", () => {
     expect(log.body.items.map((r: { tool: string }) => r.tool)).toContain(uri("/members?search=quux"));
   });
 
-  it("another club's URI is refused as the API refuses it (CLUB_FORBIDDEN); an unknown one is not found: -32602 with its uri (the revision of 2026-07-28, on every revision)", async () => {
+  it("another club's URI is refused as the API refuses it (CLUB_FORBIDDEN); an unknown one, or one naming no club, is not found: -32602 with its uri (the revision of 2026-07-28, on every revision)", async () => {
     const other = await s.env.otherClub();
     expect(await rpcError(s.client.readResource({ uri: `club://${other.club_id}/members` }))).toMatchObject({
       code: -32600,
       data: { status: 403, code: "CLUB_FORBIDDEN" },
     });
-    for (const unknown of [uri("/nothing"), "https://example.org/", "not a uri"]) {
+    for (const unknown of [uri("/nothing"), "https://example.org/", "not a uri", "club:///members", "club:/tiers", "club://"]) {
       expect(await rpcError(s.client.readResource({ uri: unknown }))).toMatchObject({ code: -32602, data: { uri: unknown } });
     }
   });

@@ -23,6 +23,32 @@ describe("errors", () => {
     });
   });
 
+  it("415 for a JSON route's body sent as a form or as text (SPEC: request bodies are JSON), with nothing stored", async () => {
+    const before = (await env.call("GET", `/api/clubs/${env.clubId}`)).body.name;
+    const form = new FormData();
+    form.set("name", "Renamed by a form");
+    const sent: [string, BodyInit, Record<string, string>][] = [
+      ["urlencoded", "name=Renamed+by+a+form", { "content-type": "application/x-www-form-urlencoded" }],
+      ["multipart", form, {}],
+      ["text", JSON.stringify({ name: "Renamed by a form" }), { "content-type": "text/plain" }],
+      ["no type", JSON.stringify({ name: "Renamed by a form" }), {}],
+    ];
+    for (const [kind, rawBody, headers] of sent) {
+      const res = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody, headers });
+      expect({ kind, status: res.status, code: res.body.code }).toEqual({ kind, status: 415, code: "UNSUPPORTED_MEDIA_TYPE" });
+      expect(res.body.detail).toContain("application/json");
+    }
+    expect((await env.call("GET", `/api/clubs/${env.clubId}`)).body.name).toBe(before);
+    // JSON under its type, with a charset, is read; no body at all is the schema's to judge, whatever the type says (all optional here).
+    const json = await env.call("PUT", `/api/clubs/${env.clubId}`, {
+      rawBody: JSON.stringify({ name: before }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(json.status).toBe(200);
+    const none = await env.call("PUT", `/api/clubs/${env.clubId}`, { rawBody: "", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(none.status).toBe(200);
+  });
+
   it("401, not 400, for a malformed body sent with a bad key", async () => {
     const res = await env.call("PUT", `/api/clubs/${env.clubId}`, {
       key: "mk_live_nope",

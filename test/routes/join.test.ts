@@ -206,6 +206,20 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     expect(bad.text).toContain("referral_code_unknown");
   });
 
+  it("the referrer's credit is a member.updated of the referrer for the club's webhooks, with the new count and credit, and moves their updated_at", async () => {
+    await setClub({ member_referral_enabled: true, member_referral_reward_percent: 10 });
+    const referrer = await seedMember(env, { updated_at: "2025-01-01T00:00:00.000Z" });
+    const res = await join({ email: email(), referral_code: referrer.referral_code });
+    await withEndpoint(env, ["member.updated"], async (sent) => {
+      const paid = await env.call("POST", `/api/clubs/${env.clubId}/members/${res.body.member_id}/actions/mark-paid`, { body: { amount_cents: 4500 } });
+      expect(paid.status).toBe(200);
+      const about = (await sent()).map((d) => JSON.parse(d.payload).data);
+      expect(about.map((m) => m.id).sort()).toEqual([referrer.id, res.body.member_id].sort());
+      expect(about.find((m) => m.id === referrer.id)).toMatchObject({ referral_count: 1, referral_credit_cents: 500 });
+    });
+    expect((await memberRow(env, referrer.id)).updated_at > "2025-01-01T00:00:00.000Z").toBe(true);
+  });
+
   it("never below 0: promo and referral together on a cheap tier leave 0, and the member is active", async () => {
     await setClub({ member_referral_enabled: true, member_referral_reward_percent: 50 });
     const cheap = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Petit", price_cents: 1000, currency: "EUR" } })).body.id;
@@ -271,6 +285,32 @@ describe("POST /api/public/clubs/<slug>/join", () => {
     const ok = await join({ email: email(), custom_fields: { licence: "AB-12", size: "M", age: 31 } });
     expect(ok.status).toBe(201);
     expect((await memberRow(env, ok.body.member_id)).custom_fields).toEqual({ licence: "AB-12", size: "M", age: 31 });
+    await setCustomFields(env, []);
+  });
+
+  it("a field whose options are numbers (a text field, or one of no type) takes one of them, as the number or as its text, and stores the option", async () => {
+    await setCustomFields(env, [
+      { key: "section", label: "Section", type: "text", options: [1, 2, 3] },
+      {
+        key: "year",
+        label: "Année",
+        options: [
+          { value: 2026, label: "2026" },
+          { value: 2027, label: "2027" },
+        ],
+      },
+    ]);
+    const asNumber = await join({ email: email(), custom_fields: { section: 2, year: 2027 } });
+    expect(asNumber.status).toBe(201);
+    expect((await memberRow(env, asNumber.body.member_id)).custom_fields).toEqual({ section: 2, year: 2027 });
+    const asText = await join({ email: email(), custom_fields: { section: "3", year: "2026" } });
+    expect(asText.status).toBe(201);
+    expect((await memberRow(env, asText.body.member_id)).custom_fields).toEqual({ section: 3, year: 2026 });
+    const other = await join({ email: email(), custom_fields: { section: "4", year: 2028 } });
+    expect(other.body.detail.map((d: any) => [d.loc.at(-1), d.type])).toEqual([
+      ["section", "custom_field_invalid"],
+      ["year", "custom_field_invalid"],
+    ]);
     await setCustomFields(env, []);
   });
 

@@ -110,6 +110,29 @@ describe("headings", () => {
   });
 });
 
+describe("a file with no member in it", () => {
+  it("is refused as an empty file is: a header line alone (or with blank lines under it) is an error naming the line, nothing written", async () => {
+    const empty = await importBody("");
+    expect(empty.status).toBe(200);
+    expect(empty.body).toMatchObject({ created: 0, written: false, errors: [{ line: 1, detail: "Le fichier est vide ou n'a pas de ligne d'en-tête." }] });
+    for (const csv of ["first_name,last_name,email,membership_end\n", "sep=;\nfirst_name;last_name;email;membership_end\n;;;\n\n"]) {
+      const res = await importBody(csv);
+      expect({ csv, status: res.status, body: res.body }).toMatchObject({
+        csv,
+        status: 200,
+        body: {
+          created: 0,
+          updated: 0,
+          written: false,
+          errors: [{ line: csv.startsWith("sep=") ? 2 : 1, detail: "Le fichier n'a aucune ligne de membre sous son en-tête." }],
+        },
+      });
+    }
+    const dry = await importBody("email,membership_end\n", "?mode=update&dry_run=true");
+    expect(dry.body.errors).toEqual([{ line: 1, detail: "Le fichier n'a aucune ligne de membre sous son en-tête." }]);
+  });
+});
+
 describe("the export's formula guard", () => {
   it("imports '=1+1 as =1+1, so an exported member re-imports unchanged", async () => {
     const res = await importBody("first_name,last_name,email,membership_end,note\n'=1+1,'-Dupont,formula@test.org,2030-12-31,'@home\n");

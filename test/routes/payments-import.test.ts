@@ -285,6 +285,19 @@ describe("POST payments/import: CSV", () => {
     );
   });
 
+  it("a line dated ahead (a bank's typo, a value date) is recorded as paid on the day of the import, so it does not hide the next payment", async () => {
+    const m = await seedMember(env, { referral_code: "CSVAHEAD", tier_id: tier });
+    const line = (day: string, who: string) => `date,amount,currency,reference,counterparty\n${day},50.00,CHF,${creditorReference("CSVAHEAD")},${who}\n`;
+    const first = await importStatement(line(addDays(todayUtc(), 200), "dated ahead"));
+    expect(first.body.matched).toHaveLength(1);
+    const [recorded] = (await paymentsOfClub()).filter((p) => p.member_id === m.id);
+    expect(recorded.paid_at.slice(0, 10)).toBe(todayUtc());
+    // The next payment, dated before that day: a later statement's line, taken.
+    const next = await importStatement(line(addDays(todayUtc(), 100), "next period"));
+    expect(next.body.unmatched).toEqual([]);
+    expect((await paymentsOfClub()).filter((p) => p.member_id === m.id)).toHaveLength(2);
+  });
+
   it("a renewal is held to the tier's price less the member's referral credit, which the payment spends", async () => {
     const m = await seedMember(env, { referral_code: "CSVCREDX", tier_id: tier, referral_credit_cents: 1200 });
     const csv = (amount: string) => `date,amount,currency,reference\n${todayUtc()},${amount},CHF,${creditorReference("CSVCREDX")}\n`;

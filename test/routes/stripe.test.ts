@@ -451,16 +451,35 @@ describe("renewal from the member's page and refunds", () => {
     expect(stripe.sessionOf(res.body.checkout_url).amount_total).toBe(4500);
   });
 
-  it("the member's HTML page: a card button that leads to Stripe's page, and a word on coming back", async () => {
+  it("the member's HTML page: a card button (a form) that leads to Stripe's page, and a word on coming back", async () => {
     const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
     const page = await env.call("GET", `/m/${pageTokenOf(m)}`, { key: null });
-    expect(page.text).toContain(`href="/m/${pageTokenOf(m)}?renew=stripe"`);
+    expect(page.text).toContain(`action="/m/${pageTokenOf(m)}/renew"`);
+    expect(page.text).toContain('<input type="hidden" name="payment_method" value="stripe">');
     expect(page.text).toContain("Payer par carte");
-    const res = await env.app.handle(new Request(`http://localhost/m/${pageTokenOf(m)}?renew=stripe`), "10.21.0.1");
+    const res = await env.app.handle(
+      new Request(`http://localhost/m/${pageTokenOf(m)}/renew`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "payment_method=stripe",
+      }),
+      "10.21.0.1",
+    );
     expect(res.status).toBe(302);
+    // The browser follows a form's redirect only where the page's form-action allows it.
+    expect(page.headers.get("content-security-policy")).toContain("form-action 'self' https:");
     const session = stripe.sessionOf(res.headers.get("location") as string);
     expect(session.metadata).toMatchObject({ member_id: m.id, purpose: "membership" });
     expect((await env.call("GET", `/m/${pageTokenOf(m)}?checkout=success`, { key: null })).text).toContain("en cours de confirmation");
+  });
+
+  it("the member's page opens no Checkout on a GET: an old ?renew=stripe link (a preview, a prefetch) shows the page", async () => {
+    const m = await seedMember(env, { tier_id: tierId, manage_token: `tok${crypto.randomUUID().replace(/-/g, "")}` });
+    const before = stripe.sessions.size;
+    const res = await env.app.handle(new Request(`http://localhost/m/${pageTokenOf(m)}?renew=stripe`), "10.21.0.2");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain(`action="/m/${pageTokenOf(m)}/renew"`);
+    expect(stripe.sessions.size).toBe(before);
   });
 
   it("a refund, part then the rest: negative payments of what was refunded, each once; the membership stays", async () => {

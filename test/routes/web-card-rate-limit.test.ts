@@ -30,7 +30,9 @@ describe("the public card routes' rate per address", () => {
       const retryAfter = Number(refused.headers.get("retry-after"));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(60);
-      expect(((await refused.json()) as { code: string }).code).toBe("RATE_LIMITED");
+      // The card page answers a person: a page in their language; the files, the API's JSON.
+      if (path === `/c/${serial}` || path === "/c/NoSuchSerial") expect(await refused.text()).toContain("Too many requests");
+      else expect(((await refused.json()) as { code: string }).code).toBe("RATE_LIMITED");
     }
     // A refused request is not counted, and another address is not affected.
     const other = "198.51.100.8";

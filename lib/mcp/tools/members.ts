@@ -17,7 +17,7 @@ import {
   CardEmailResult,
   ExtendRequest,
   ImportResult,
-  IMPORT_MODES,
+  ImportModeField,
   ManualMemberCreate,
   MarkPaidRequest,
   MemberAdminItem,
@@ -157,7 +157,7 @@ export const import_members = tool({
     "Creates members from CSV text with a header line (separator comma, semicolon or tab). Recognised headings: the export's columns, or first name / prénom / Vorname / nome, last name / nom / Nachname / cognome, email / e-mail / courriel, membership_end / fin abonnement / échéance / Mitglied bis / scadenza / end date (YYYY-MM-DD or DD.MM.YYYY). Members are matched by email. A tier column names each member's tier (by name); tier_id gives the others a default tier. mode create (default) leaves existing members untouched and lists them in warnings (MEMBER_EXISTS); mode update also updates them, only in the columns given, and never moves a membership end earlier unless allow_shorten. Run with dry_run true first: it lists per line what would change (changes: field, from, to) beside {created, updated, skipped, errors:[{line, detail}], warnings}; by default one faulty line means nothing is written, unless partial is true.",
   input: z.object({
     csv: z.string().min(1).max(5_000_000).describe("The CSV text, header line first."),
-    mode: z.enum(IMPORT_MODES).default("create").describe("create: new members only; update: also update existing members (only the columns given)."),
+    mode: ImportModeField,
     allow_shorten: z.boolean().default(false).describe("With mode update: allow a membership end earlier than the stored one."),
     dry_run: z.boolean().default(false).describe("Only check and show what would change; write nothing."),
     partial: z.boolean().default(false).describe("Write the valid lines even if other lines have errors."),

@@ -10,6 +10,7 @@ const page = {
   rateLimit: PUBLIC_EVENTS_RATE,
   hidden: true,
   raw: true,
+  page: true,
   params: z.object({ club_slug: z.string().min(1).max(200), event_slug: z.string().min(1).max(200) }),
 };
 
