@@ -1165,20 +1165,23 @@ export const clubLogos = table(
 // ---- Request rates shared by every process (issue 26) ---------------------------------------
 
 /**
- * The requests let through per rate scope and key (an API key, a client address) in the last
- * window, one row each, on PostgreSQL: several server processes count together, so N processes
- * do not allow N times the limit (lib/ratelimit). SQLite's single server process counts in memory
- * and leaves this empty. `at` in epoch milliseconds.
+ * The requests let through per rate scope and key (an API key, a client address), counted per
+ * slot of a sixtieth of the window (a second of a minute's window), on PostgreSQL: several server
+ * processes count together, so N processes do not allow N times the limit (lib/ratelimit). One
+ * row per slot in which the key was let through, its count raised by one statement per request.
+ * SQLite's single server process counts in memory and leaves this empty. `at`: the slot's start,
+ * `gone_at`: when it has left the window (the hourly purge's), both epoch milliseconds.
  */
-export const rateHits = table(
-  "rate_hits",
+export const rateCounts = table(
+  "rate_counts",
   {
-    id: text("id").primaryKey(),
     scope: text("scope").notNull(),
     key: text("key").notNull(),
     at: integer("at").notNull(),
+    n: integer("n").notNull(),
+    gone_at: integer("gone_at").notNull(),
   },
-  (t) => [index("rate_hits_scope_key_at_idx").on(t.scope, t.key, t.at), index("rate_hits_at_idx").on(t.at)],
+  (t) => [primaryKey({ columns: [t.scope, t.key, t.at] }), index("rate_counts_gone_at_idx").on(t.gone_at)],
 );
 
 /**
