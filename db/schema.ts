@@ -421,14 +421,21 @@ export const members = table(
 
 /**
  * A club's members version: raised in the same transaction as any write to its members' rows, to
- * a tier's name or to its grace period (by the triggers db/index.ts creates at open), so a count
- * or a page of the list kept with the version it was read at is exact while the version stands
- * (lib/members/kept.ts).
+ * a tier's name or to its grace period (by triggers: db/sqlite.ts, the PostgreSQL migrations), so
+ * a count or a page of the list kept with the version it was read at is exact while the version
+ * stands (lib/members/kept.ts). The version is the sum of the club's rows, one per `stripe`:
+ * PostgreSQL's writers raise the row of their connection's stripe, so that writers side by side
+ * do not wait on one row's lock until each other's commit; SQLite's one writer raises stripe 0.
  */
-export const memberVersions = table("member_versions", {
-  club_id: text("club_id").primaryKey(),
-  version: integer("version").notNull().default(0),
-});
+export const memberVersions = table(
+  "member_versions",
+  {
+    club_id: text("club_id").notNull(),
+    stripe: integer("stripe").notNull().default(0),
+    version: integer("version").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.club_id, t.stripe] })],
+);
 
 /** One row per transition of a member: who, when, what, why (DESIGN.md section 6). */
 export const memberHistory = table(
