@@ -51,14 +51,14 @@ function weight(at: number, now: number, windowMs: number, slot: number): number
 export async function countInSlots(db: Db, scope: string, key: string, limit: number, windowMs: number, now: number): Promise<SlotCount> {
   const slot = Math.max(1, Math.floor(windowMs / SLOTS));
   const at = now - (now % slot);
-  const [hit] = await db.query<{ n: number; before: number; oldest: number | null }>(HIT, [scope, key, at, now, windowMs, slot, limit]);
+  const [hit] = await db.query<{ n: number; before: number; oldest: number | null }>(HIT, [scope, key, at, now, windowMs, slot, limit], "rate.hit");
   if (hit) {
     const oldest = hit.oldest ?? at;
     return { allowed: true, count: hit.n + hit.before, resetMs: Math.max(0, oldest + windowMs - now), retryAfterMs: 0 };
   }
   // Refused: the earliest moment the window holds fewer than the limit, the count only falling as
   // the slots leave it (at the latest, when every slot held now has left).
-  const held = await db.query<{ at: number; n: number }>(SLOTS_HELD, [scope, key, now, windowMs, slot]);
+  const held = await db.query<{ at: number; n: number }>(SLOTS_HELD, [scope, key, now, windowMs, slot], "rate.slots");
   const countAt = (t: number) => held.reduce((sum, s) => sum + s.n * weight(Number(s.at), t, windowMs, slot), 0);
   let [lo, hi] = [now, now + windowMs + slot];
   while (lo < hi) {
