@@ -122,7 +122,25 @@ export async function freeReferralCodes(t: Queryable, clubId: string, n: number)
   return free;
 }
 
-export const freeReferralCode = async (t: Queryable, clubId: string): Promise<string> => (await freeReferralCodes(t, clubId, 1))[0];
+/**
+ * One free referral code, for a writer that runs beside others of its club (a create, a join:
+ * lockMemberEmail): the code's name is locked, then the code checked again, so two writers that
+ * drew the same code check it one after the other and the second draws anew. (An import's batch
+ * holds the club's lock alone, so its many codes need no such lock.)
+ */
+export async function freeReferralCode(t: Queryable, clubId: string): Promise<string> {
+  for (let round = 0; round < REFERRAL_DRAWS; round++) {
+    const [code] = await freeReferralCodes(t, clubId, 1);
+    await lockName(t, `members.referral:${clubId}:${code}`);
+    const [taken] = await t
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.club_id, clubId), eq(members.referral_code, code)))
+      .limit(1);
+    if (!taken) return code;
+  }
+  throw new Error(`no free referral code in ${REFERRAL_DRAWS} rounds of draws`);
+}
 
 export const newPassSerial = () => randomBase62(24);
 /**
