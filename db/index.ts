@@ -59,8 +59,12 @@ export type Db = {
   path: string;
   /** The SQLite connection, for SQLite-only work (backup, integrity check); undefined on PostgreSQL. */
   raw: Database;
-  /** Runs a statement of the engine's own SQL outside lib/ concerns (tests, tools): the rows. */
-  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  /**
+   * Runs a statement of the engine's own SQL outside lib/ concerns (tests, tools, db/'s own
+   * statements): the rows. `name`: kept prepared under it (PostgreSQL; SQLite keeps every
+   * statement it is given), for a statement every request runs.
+   */
+  query<R = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<R[]>;
   close(): Promise<void>;
 };
 

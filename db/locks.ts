@@ -44,3 +44,13 @@ export async function lockName(t: Queryable, name: string): Promise<void> {
   if (!onPostgres) return;
   await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`select pg_advisory_xact_lock(hashtextextended(${name}, 0))`);
 }
+
+/**
+ * Locks the name `name` shared until the transaction `t` ends (PostgreSQL's shared advisory lock;
+ * nothing on SQLite): holders of the shared lock run side by side, and wait for (and hold off)
+ * one who takes it exclusively with `lockName`.
+ */
+export async function lockNameShared(t: Queryable, name: string): Promise<void> {
+  if (!onPostgres) return;
+  await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`select pg_advisory_xact_lock_shared(hashtextextended(${name}, 0))`);
+}

@@ -141,8 +141,8 @@ export async function openPostgres(url: string): Promise<Db> {
     path: shown(url),
     // SQLite's connection: there is none (a getter that threw would break `{ ...db }`).
     raw: undefined as never,
-    async query<R>(text: string, params: unknown[] = []) {
-      return (await pool.query(text, params)).rows as R[];
+    async query<R>(text: string, params: unknown[] = [], name?: string) {
+      return (await pool.query(name ? { name: statementName(name), text, values: params } : { text, values: params })).rows as R[];
     },
     async close() {
       await pool.end();

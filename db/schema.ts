@@ -421,14 +421,21 @@ export const members = table(
 
 /**
  * A club's members version: raised in the same transaction as any write to its members' rows, to
- * a tier's name or to its grace period (by the triggers db/index.ts creates at open), so a count
- * or a page of the list kept with the version it was read at is exact while the version stands
- * (lib/members/kept.ts).
+ * a tier's name or to its grace period (by triggers: db/sqlite.ts, the PostgreSQL migrations), so
+ * a count or a page of the list kept with the version it was read at is exact while the version
+ * stands (lib/members/kept.ts). The version is the sum of the club's rows, one per `stripe`:
+ * PostgreSQL's writers raise the row of their connection's stripe, so that writers side by side
+ * do not wait on one row's lock until each other's commit; SQLite's one writer raises stripe 0.
  */
-export const memberVersions = table("member_versions", {
-  club_id: text("club_id").primaryKey(),
-  version: integer("version").notNull().default(0),
-});
+export const memberVersions = table(
+  "member_versions",
+  {
+    club_id: text("club_id").notNull(),
+    stripe: integer("stripe").notNull().default(0),
+    version: integer("version").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.club_id, t.stripe] })],
+);
 
 /** One row per transition of a member: who, when, what, why (DESIGN.md section 6). */
 export const memberHistory = table(
@@ -1165,20 +1172,23 @@ export const clubLogos = table(
 // ---- Request rates shared by every process (issue 26) ---------------------------------------
 
 /**
- * The requests let through per rate scope and key (an API key, a client address) in the last
- * window, one row each, on PostgreSQL: several server processes count together, so N processes
- * do not allow N times the limit (lib/ratelimit). SQLite's single server process counts in memory
- * and leaves this empty. `at` in epoch milliseconds.
+ * The requests let through per rate scope and key (an API key, a client address), counted per
+ * slot of a sixtieth of the window (a second of a minute's window), on PostgreSQL: several server
+ * processes count together, so N processes do not allow N times the limit (lib/ratelimit). One
+ * row per slot in which the key was let through, its count raised by one statement per request.
+ * SQLite's single server process counts in memory and leaves this empty. `at`: the slot's start,
+ * `gone_at`: when it has left the window (the hourly purge's), both epoch milliseconds.
  */
-export const rateHits = table(
-  "rate_hits",
+export const rateCounts = table(
+  "rate_counts",
   {
-    id: text("id").primaryKey(),
     scope: text("scope").notNull(),
     key: text("key").notNull(),
     at: integer("at").notNull(),
+    n: integer("n").notNull(),
+    gone_at: integer("gone_at").notNull(),
   },
-  (t) => [index("rate_hits_scope_key_at_idx").on(t.scope, t.key, t.at), index("rate_hits_at_idx").on(t.at)],
+  (t) => [primaryKey({ columns: [t.scope, t.key, t.at] }), index("rate_counts_gone_at_idx").on(t.gone_at)],
 );
 
 /**

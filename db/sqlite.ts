@@ -254,9 +254,9 @@ function backfillEmailKeys(conn: Database): void {
   }
 }
 
-/** Raises a club's members version (`member_versions`), creating its row at the first write. */
+/** Raises a club's members version (`member_versions`, SQLite's one writer: stripe 0), creating its row at the first write. */
 const bumpVersion = (club: string, when = "true") =>
-  `INSERT INTO member_versions (club_id, version) SELECT ${club}, 1 WHERE ${when} ON CONFLICT (club_id) DO UPDATE SET version = version + 1;`;
+  `INSERT INTO member_versions (club_id, stripe, version) SELECT ${club}, 0, 1 WHERE ${when} ON CONFLICT (club_id, stripe) DO UPDATE SET version = version + 1;`;
 
 /**
  * Every insert, update and delete of a member raises its club's members version in the same

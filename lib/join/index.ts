@@ -30,7 +30,7 @@ import {
   writeHistory,
 } from "../members/internal";
 import type { MemberAdminItem } from "../members/schemas";
-import { emitMemberChange, getMemberItem, lockMember, lockMemberEmails } from "../members/internal";
+import { emitMemberChange, getMemberItem, lockMember, lockMemberEmail } from "../members/internal";
 import { statusOn, todayUtc } from "../members/status";
 import { redeemMembershipPromo } from "../promo";
 import type { AddressRate } from "../ratelimit";
@@ -176,7 +176,7 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
         if (items.length) throw new ValidationFailed(items);
 
         const email = normalizeEmail(input.email);
-        await lockMemberEmails(t, club.id);
+        await lockMemberEmail(t, club.id, email);
         const [existing] = await t
           .select()
           .from(members)

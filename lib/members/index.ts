@@ -38,7 +38,7 @@ import {
   writeHistory,
   emitMemberChange,
   lockMember,
-  lockMemberEmails,
+  lockMemberEmail,
 } from "./internal";
 import {
   type ExtendRequest,
@@ -174,11 +174,11 @@ export async function countByStatus(db: Db, clubId: string, day: string): Promis
 
 /**
  * Raised inside a transaction when an email is already a member's (unique per club). Takes the
- * club's member-emails lock first (lockMemberEmails), so that two transactions adding or moving
- * to one email, from any connection, check one after the other.
+ * email's lock first (lockMemberEmail), so that two transactions adding or moving to one email,
+ * from any connection, check one after the other.
  */
 export async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {
-  await lockMemberEmails(t, clubId);
+  await lockMemberEmail(t, clubId, email);
   const [taken] = await t
     .select({ id: members.id })
     .from(members)
@@ -288,7 +288,7 @@ async function transition(
   // a concurrent one committed in the same group.
   return ctx.db.tx(async (t) => {
     // The club's email lock before the member's row, as an import takes them (no deadlock).
-    if (options.emails) await lockMemberEmails(t, ctx.clubId);
+    if (options.emails) await lockMemberEmail(t, ctx.clubId);
     await lockMember(t, memberId);
     const before = await getMemberRow(t, ctx.clubId, memberId);
     const decided = await decide(before, t);

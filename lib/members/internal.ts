@@ -2,7 +2,7 @@
 // search text, dates, codes, and the history row every transition writes.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "../../db/dialect";
-import { lockName, lockRows } from "../../db/locks";
+import { lockName, lockNameShared, lockRows } from "../../db/locks";
 import type { Db, Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
@@ -76,12 +76,25 @@ const REFERRAL_DRAWS = 10;
  * no other writer takes a code before the insert. An import draws all its codes at once.
  */
 /**
- * Held until the transaction ends by whoever reads "is this email free in the club" and then
- * writes a member with it (a create, an email change, an import's batch, a join): such
- * transactions of one club run one after the other, on any engine and across processes.
+ * Held until the transaction ends by an import's batch, which reads many emails as free and then
+ * writes members with them: it waits for every other writer of the club's members' emails, and
+ * they for it, on any engine and across processes.
  */
 export async function lockMemberEmails(t: Queryable, clubId: string): Promise<void> {
   await lockName(t, `members.email:${clubId}`);
+}
+
+/**
+ * Held until the transaction ends by whoever reads "is this email free in the club" and then
+ * writes a member with it (a create, an email change, a join): the club's lock shared (such
+ * writers of other emails run side by side; an import's batch waits for them, they for it), then
+ * the email's own, so that two writers of one email run one after the other. Without `email`: the
+ * club's shared lock only, taken first by a transaction that locks a member's row before it
+ * knows the email (the same order as an import: the club, then the rows).
+ */
+export async function lockMemberEmail(t: Queryable, clubId: string, email?: string): Promise<void> {
+  await lockNameShared(t, `members.email:${clubId}`);
+  if (email !== undefined) await lockName(t, `members.email:${clubId}:${email}`);
 }
 
 export async function freeReferralCodes(t: Queryable, clubId: string, n: number): Promise<string[]> {
@@ -109,7 +122,25 @@ export async function freeReferralCodes(t: Queryable, clubId: string, n: number)
   return free;
 }
 
-export const freeReferralCode = async (t: Queryable, clubId: string): Promise<string> => (await freeReferralCodes(t, clubId, 1))[0];
+/**
+ * One free referral code, for a writer that runs beside others of its club (a create, a join:
+ * lockMemberEmail): the code's name is locked, then the code checked again, so two writers that
+ * drew the same code check it one after the other and the second draws anew. (An import's batch
+ * holds the club's lock alone, so its many codes need no such lock.)
+ */
+export async function freeReferralCode(t: Queryable, clubId: string): Promise<string> {
+  for (let round = 0; round < REFERRAL_DRAWS; round++) {
+    const [code] = await freeReferralCodes(t, clubId, 1);
+    await lockName(t, `members.referral:${clubId}:${code}`);
+    const [taken] = await t
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.club_id, clubId), eq(members.referral_code, code)))
+      .limit(1);
+    if (!taken) return code;
+  }
+  throw new Error(`no free referral code in ${REFERRAL_DRAWS} rounds of draws`);
+}
 
 export const newPassSerial = () => randomBase62(24);
 /**

@@ -39,7 +39,8 @@ function keptIn<T>(store: WeakMap<Db, Map<string, Kept<T>>>, db: Db): Map<string
 const versionOf = (db: Db) =>
   db.prepareRead("members.version", (q) =>
     q
-      .select({ version: memberVersions.version })
+      // The sum of the club's stripes (db/schema.ts memberVersions): any write raises it.
+      .select({ version: sql<number>`coalesce(sum(${memberVersions.version}), 0)` })
       .from(memberVersions)
       .where(eq(memberVersions.club_id, sql.placeholder("club"))),
   );
@@ -65,7 +66,7 @@ export async function keptTotal(db: Db, clubId: string, key: string, day: string
       q
         .select({
           total: count(),
-          version: sql<number>`coalesce((select ${memberVersions.version} from ${memberVersions} where ${memberVersions.club_id} = ${sql.placeholder("club")}), 0)`,
+          version: sql<number>`coalesce((select sum(${memberVersions.version}) from ${memberVersions} where ${memberVersions.club_id} = ${sql.placeholder("club")}), 0)`,
         })
         .from(members)
         .where(where()),

@@ -2,15 +2,15 @@
 // "Limits": 300 a minute) and per client address on the public routes (DESIGN section 11). A
 // refused request is not counted, so `Retry-After` is true: a client that waits that long gets
 // through. On SQLite, whose one server process serves the API, the windows are held in memory; on
-// PostgreSQL, where several processes serve it, in the database (`rate_hits`), so that they count
-// together (hitRate). A public route declares its rate on itself (`rateLimit` in server/route),
+// PostgreSQL, where several processes serve it, in the database (`rate_counts`), so that they
+// count together (hitRate). A public route declares its rate on itself (`rateLimit` in server/route),
 // and the request pipeline counts it before the handler.
-import { and, count, desc, eq, gt, inArray, lte, min } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, lte } from "drizzle-orm";
 import type { Db } from "../../db";
 import { lockName } from "../../db/locks";
-import { rateHits, signInAddresses, signInFailures } from "../../db/schema";
+import { countInSlots, purgeSlots } from "../../db/rates";
+import { signInAddresses, signInFailures } from "../../db/schema";
 import { RateLimited } from "../errors";
-import { newId } from "../ids";
 import { recurringJob } from "../jobs";
 
 export type RateDecision = { allowed: boolean; limit: number; remaining: number; resetSeconds: number; retryAfterSeconds: number };
@@ -84,39 +84,29 @@ function limiterOf(owner: object, scope: string, limit: number, windowMs: number
 
 /**
  * Counts a request of `key` in `scope` against `limit` per `windowMs`: in memory on SQLite, in
- * `rate_hits` on PostgreSQL. There the window of one scope and key is read and extended under
- * a lock on its name, so processes counting at the same moment see each other's requests: the
- * limit holds for all of them together, exactly as it does for one.
+ * `rate_counts` on PostgreSQL (db/rates.ts), where a counter per slot of the window is raised by
+ * one statement that every process's requests go through: the limit holds for all of them
+ * together, as it does for one.
  */
 export async function hitRate(db: Db, scope: string, key: string, limit: number, windowMs: number, now = Date.now()): Promise<RateDecision> {
   if (db.engine !== "postgres") return limiterOf(db, scope, limit, windowMs).hit(key, now);
-  return db.tx(async (t) => {
-    await lockName(t, `rate:${scope}:${key}`);
-    const mine = and(eq(rateHits.scope, scope), eq(rateHits.key, key));
-    await t.delete(rateHits).where(and(mine, lte(rateHits.at, now - windowMs)));
-    const [held] = await t
-      .select({ n: count(), oldest: min(rateHits.at) })
-      .from(rateHits)
-      .where(mine);
-    const allowed = held.n < limit;
-    if (allowed) await t.insert(rateHits).values({ id: newId(), scope, key, at: now });
-    const taken = held.n + (allowed ? 1 : 0);
-    const resetSeconds = Math.max(1, Math.ceil(((held.oldest ?? now) + windowMs - now) / 1000));
-    return { allowed, limit, remaining: Math.max(0, limit - taken), resetSeconds, retryAfterSeconds: allowed ? 0 : resetSeconds };
-  });
+  const { allowed, count, resetMs, retryAfterMs } = await countInSlots(db, scope, key, limit, windowMs, now);
+  const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
+  return {
+    allowed,
+    limit,
+    // The requests still let through: while the (weighted) count stays under the limit.
+    remaining: Math.max(0, Math.ceil(limit - count)),
+    resetSeconds,
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(retryAfterMs / 1000)),
+  };
 }
-
-/** The longest window counted (an OAuth registration's hour): older requests are purged daily. */
-const LONGEST_WINDOW_MS = 3_600_000;
 
 /** Forgets the requests older than any window at `now` (PostgreSQL: the windows of callers gone quiet); how many. */
 export async function purgeRateHits(db: Db, now = Date.now()): Promise<number> {
   if (db.engine !== "postgres") return 0;
+  const gone = await purgeSlots(db, now);
   return db.tx(async (t) => {
-    const gone = await t
-      .delete(rateHits)
-      .where(lte(rateHits.at, now - LONGEST_WINDOW_MS))
-      .returning({ id: rateHits.id });
     // And the sign-in counts past being forgotten (an hour after the last failure), the addresses past 30 days.
     const failures = await t
       .delete(signInFailures)
@@ -126,7 +116,7 @@ export async function purgeRateHits(db: Db, now = Date.now()): Promise<number> {
       .delete(signInAddresses)
       .where(lte(signInAddresses.at, now - KNOWN_ADDRESS_DAYS * 86_400_000))
       .returning({ at: signInAddresses.at });
-    return gone.length + failures.length + addresses.length;
+    return gone + failures.length + addresses.length;
   });
 }
 
@@ -377,6 +367,6 @@ export function signInBackoff(db: Db): SignInCounts {
   return backoff;
 }
 
-/** The purge of `rate_hits`, hourly (the server ensures it at start; nothing to purge on SQLite). */
+/** The purge of `rate_counts` and the sign-in counts, hourly (the server ensures it at start; nothing to purge on SQLite). */
 export const RATE_PURGE = "rate.purge";
-export const ratePurge = recurringJob(RATE_PURGE, LONGEST_WINDOW_MS, async (db, env) => `${await purgeRateHits(db, env.now.getTime())} purged`);
+export const ratePurge = recurringJob(RATE_PURGE, 3_600_000, async (db, env) => `${await purgeRateHits(db, env.now.getTime())} purged`);

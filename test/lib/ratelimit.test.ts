@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Db, openDb } from "../../db";
 import { RateLimited } from "../../lib/errors";
-import { limitAddress, purgeRateHits, SlidingWindowLimiter } from "../../lib/ratelimit";
+import { hitRate, limitAddress, purgeRateHits, SlidingWindowLimiter } from "../../lib/ratelimit";
 import { dropDatabase, freshDatabaseUrl, onPostgres } from "../databases";
 
 describe("SlidingWindowLimiter", () => {
@@ -78,8 +78,38 @@ describe("limitAddress", () => {
     expect(outcomes.filter((o) => o === null)).toHaveLength(10);
     expect(outcomes.filter((o) => o instanceof RateLimited)).toHaveLength(30);
     // Refusals are not counted: the database holds the ten let through, and they are forgotten once past every window.
-    const held = await first.query<{ n: string }>("select count(*) as n from rate_hits where scope = 'join'");
+    const held = await first.query<{ n: string }>("select sum(n) as n from rate_counts where scope = 'join'");
     expect(Number(held[0].n)).toBe(10);
     expect(await purgeRateHits(first, t0 + 3_600_040)).toBe(10);
+  });
+  it.skipIf(!onPostgres)("on PostgreSQL, two processes' refusals are not counted: the Retry-After they were given is true for both", async () => {
+    const one = await open();
+    const two = await open(opened[opened.length - 1].url);
+    const t0 = 30_000_000;
+    for (let i = 0; i < 5; i++) expect((await hitRate(i % 2 ? two : one, "card", "ip:10.1.1.1", 5, 60_000, t0 + i)).allowed).toBe(true);
+    // Twenty refusals half a minute on, through both: each says 30 seconds.
+    const refused = await Promise.all(Array.from({ length: 20 }, (_, i) => hitRate(i % 2 ? two : one, "card", "ip:10.1.1.1", 5, 60_000, t0 + 30_000)));
+    expect(refused.map((d) => [d.allowed, d.retryAfterSeconds, d.remaining])).toEqual(Array(20).fill([false, 30, 0]));
+    // 30 seconds later the five have left the window and the twenty were never counted: five more, at once through both, and no sixth.
+    const later = await Promise.all(Array.from({ length: 8 }, (_, i) => hitRate(i % 2 ? two : one, "card", "ip:10.1.1.1", 5, 60_000, t0 + 61_000)));
+    expect(later.filter((d) => d.allowed)).toHaveLength(5);
+  });
+
+  it.skipIf(!onPostgres)("on PostgreSQL, the window slides for two processes: what is still inside it counts, what has left it frees its place", async () => {
+    const one = await open();
+    const two = await open(opened[opened.length - 1].url);
+    const t0 = 40_000_000;
+    const hit = (db: Db, at: number) => hitRate(db, "join", "ip:10.2.2.2", 5, 60_000, at);
+    for (const at of [t0, t0 + 1, t0 + 2]) expect((await hit(one, at)).allowed).toBe(true);
+    expect((await hit(two, t0 + 30_000)).allowed).toBe(true);
+    expect((await hit(one, t0 + 45_000)).remaining).toBe(0);
+    const full = await hit(two, t0 + 50_000);
+    expect([full.allowed, full.retryAfterSeconds]).toEqual([false, 10]);
+    // Once the first three have left (their second is past), three places, for both processes together.
+    const after = await Promise.all([one, two, one, two, one, two].map((db) => hit(db, t0 + 61_000)));
+    expect(after.filter((d) => d.allowed)).toHaveLength(3);
+    expect((await hit(two, t0 + 75_000)).allowed).toBe(false);
+    // The first of the middle two leaves its place at t0 + 91 s.
+    expect((await Promise.all([hit(one, t0 + 91_000), hit(two, t0 + 91_000)])).filter((d) => d.allowed)).toHaveLength(1);
   });
 });
