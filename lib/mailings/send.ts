@@ -279,7 +279,7 @@ async function runSend(db: Db, job: JobRow, env: JobEnv): Promise<typeof RECORDE
   }
   const club = await getClubRow(db, m.club_id);
   const look = clubMailLook(env.config.baseUrl, club);
-  const template = mailingTemplate(look, m);
+  const template = await mailingTemplate(look, m);
   const mailto = unsubscribeMailto(look);
   const withPage = usesField(`${m.subject}\n${m.body_markdown}`, "member_page_url");
   const build = (member: MemberRow, pageToken: string, url: string) =>
