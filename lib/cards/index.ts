@@ -4,6 +4,7 @@
 // them back, and a refused scan is as useful to the club as an accepted one.
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import type { Queryable } from "../../db";
 import { scans } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
@@ -57,18 +58,20 @@ export const verifyCard = verb("access_control:view", async function verifyCard(
   const member = code ? await findMemberAtDoor(ctx.db, ctx.clubId, code) : null;
   const status: ScanStatus = member ? statusOn(member, todayUtc(now), await clubGraceDays(ctx.db, ctx.clubId)) : "unknown";
   const scanned_at = now.toISOString();
-  await ctx.db.tx((t) =>
-    insertScan(ctx.db)(t).execute({
-      id: newId(),
-      club: ctx.clubId,
-      member: member?.id ?? null,
-      code: input.serial.slice(0, 100),
-      status,
-      prefix: ctx.actor.keyPrefix,
-      admin: ctx.actor.adminId,
-      at: scanned_at,
-    }),
-  );
+  const scan = {
+    id: newId(),
+    club: ctx.clubId,
+    member: member?.id ?? null,
+    code: input.serial.slice(0, 100),
+    status,
+    prefix: ctx.actor.keyPrefix,
+    admin: ctx.actor.adminId,
+    at: scanned_at,
+  };
+  const write = (t: Queryable) => insertScan(ctx.db)(t).execute(scan);
+  // Over the API the scan commits with the request's audit row (one commit a scan, not two).
+  if (ctx.withAuditRow) ctx.withAuditRow(write);
+  else await ctx.db.tx(write);
   return {
     valid: status === "active",
     status,
