@@ -1,6 +1,6 @@
 // GET /api/verify/:serial
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { count, desc, sql } from "drizzle-orm";
+import { count, desc } from "drizzle-orm";
 import { auditLog, scans } from "../../db/schema";
 import { authCases } from "../auth-cases";
 import { addMember, addTier, dayOffset } from "../card-fixtures";
