@@ -4,7 +4,7 @@
 // reads the environment. Built once per request by server/ (HTTP and MCP alike), or by the CLI.
 // And the guard every verb runs behind (`verb`), so that an MCP tool, the CLI or a future caller
 // can never skip a scope.
-import type { Db } from "../db";
+import type { Db, Queryable } from "../db";
 import { type Caller, type Needs, requireScope, type Scopes, scopeList, systemCaller } from "./access";
 import type { Config, MailConfig, StripeSettings, WalletConfig, WebhookSettings } from "./config";
 import type { Locale } from "./i18n";
@@ -31,6 +31,13 @@ export type Ctx = {
   stripe: StripeSettings | null;
   /** The request's audit notes (server/ and the dashboard give one per request; the CLI none). */
   notes?: AuditNotes;
+  /**
+   * Commits `write` in the transaction of the request's audit row, which the answer waits for
+   * anyway (server/ gives it to an API request): one commit instead of two for a verb whose only
+   * write records the request itself (a card's scan). Absent (the CLI, MCP, the dashboard): the
+   * verb commits its write itself.
+   */
+  withAuditRow?: (write: (t: Queryable) => Promise<unknown>) => void;
 };
 
 /** The part of a Ctx that comes from the installation's settings rather than the call. */

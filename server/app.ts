@@ -6,7 +6,7 @@
 // runs once (server/idempotency.ts, between the body cap and Elysia).
 import { Elysia } from "elysia";
 import type { Db } from "../db";
-import { AuditWriter } from "../lib/audit";
+import { type Alongside, AuditWriter } from "../lib/audit";
 import type { Caller } from "../lib/access";
 import { CallerRefused, resolveCaller } from "../lib/auth/caller";
 import { idempotencyStore } from "../lib/idempotency";
@@ -146,7 +146,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
         authorize(match.guard as Guard, seen.caller, match.params);
         request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0), !!match.guard?.json);
-        setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id, notes: {} });
+        setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id, notes: {}, withAuditRow: [] });
         const ready = request;
         ({ response, keeping } = await idempotent(idempotency, db, ready, seen.caller, (keyed) => {
           const state = getState(ready);
@@ -182,15 +182,24 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
     }
     if (request.method !== "OPTIONS") for (const [name, value] of Object.entries(corsHeaders(cors, origin, config.corsOrigins))) headers.set(name, value);
     headers.set("x-request-id", id);
-    // A dashboard session's keyed refusal has no audit row to carry its kept answer: its own transaction.
-    if (keeping && !seen.auditAs) {
+    // What commits with the audit row: a keyed write's kept answer, and the writes a verb handed
+    // over (Ctx.withAuditRow).
+    const handed = getState(request)?.withAuditRow;
+    const along: Alongside | undefined = handed?.length
+      ? async (t) => {
+          await keeping?.write(t);
+          for (const write of handed) await write(t);
+        }
+      : keeping?.write;
+    // A dashboard session's keyed refusal (or a caller without an audit row) has no audit row to carry them: their own transaction.
+    if (along && !seen.auditAs) {
       try {
-        await db.tx(keeping.write);
+        await db.tx(along);
       } catch (err) {
         response = internalError(locale, err, id);
         response.headers.set("x-request-id", id);
       } finally {
-        keeping.release();
+        keeping?.release();
       }
     }
     if (seen.auditAs) {
@@ -213,7 +222,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
             changes: changesColumn(getState(request)?.notes),
           },
           seen.caller?.keyId ?? null,
-          keeping?.write,
+          along,
         );
       } catch (err) {
         // Nothing done with a key goes unrecorded: without its audit row, the answer is an error.

@@ -319,6 +319,7 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
                 webhooks: site.webhooks,
                 stripe: site.stripe,
                 notes: state?.notes,
+                withAuditRow: state?.withAuditRow ? (write) => state.withAuditRow?.push(write) : undefined,
               }
             : publicCtx(deps, site, ip, state?.locale ?? DEFAULT_LOCALE);
           if (spec.status) c.set.status = spec.status;

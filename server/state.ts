@@ -1,7 +1,7 @@
 // What the request pipeline learns about a request before Elysia sees it (the caller, the
 // language of its answers) and what a handler adds for the audit row (the MCP method, and the
 // tool, resource or prompt it named).
-import type { Db } from "../db";
+import type { Db, Queryable } from "../db";
 import type { Caller } from "../lib/access";
 import type { AuditNotes } from "../lib/context";
 import type { Locale } from "../lib/i18n";
@@ -20,6 +20,8 @@ export type RequestState = {
   db?: Db;
   /** What the verb adds to the audit row (lib/context AuditNotes). */
   notes?: AuditNotes;
+  /** Writes a verb asked to commit with the audit row (lib/context `Ctx.withAuditRow`). */
+  withAuditRow?: ((t: Queryable) => Promise<unknown>)[];
 };
 
 const states = new WeakMap<Request, RequestState>();

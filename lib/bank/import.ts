@@ -62,9 +62,9 @@ type ImportInput = { file: string | Uint8Array; dry_run?: boolean };
  * that is no statement. The answer lists every credit or debit line, matched or not, in file order.
  */
 export const importPayments = verb("finances:edit", async function importPayments(ctx: Ctx, input: ImportInput): Promise<PaymentImportResult> {
-  let statement: ReturnType<typeof readStatement>;
+  let statement: Awaited<ReturnType<typeof readStatement>>;
   try {
-    statement = readStatement(input.file);
+    statement = await readStatement(input.file);
   } catch (err) {
     if (err instanceof StatementRefused) throw new ValidationFailed([{ loc: ["body"], code: err.code, params: err.params }]);
     throw err;

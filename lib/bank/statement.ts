@@ -6,10 +6,13 @@
 // comes so): each entry, or each transaction of a batch entry, with its amount, currency,
 // credit/debit mark, booking date, structured creditor reference (SCOR or QRR) and the debtor's name. Each line gets a key that is the same
 // whenever the same statement is read again, so an import records a line once. Pure: no database.
-import { XMLParser } from "fast-xml-parser";
 import type { Locale } from "../i18n";
 import { sha256Hex } from "../ids";
 import { decodeText, foldedHeadings, readSheetWith } from "../members/import-file";
+import { lazy } from "../lazy";
+
+/** The XML parser loads with the first camt file read (lib/lazy). */
+const xmlPackage = lazy(() => import("fast-xml-parser"));
 
 export type StatementLine = {
   /** The line of the file it starts on (CSV: the record's line; camt.053: the entry's or transaction's opening tag). */
@@ -217,9 +220,10 @@ function creditorRef(tx: Node): string {
 /** The debtor's name: Dbtr/Nm (camt.053.001.04) or Dbtr/Pty/Nm (.08 and later). */
 const debtorOf = (tx: Node) => text(path(tx, "RltdPties", "Dbtr", "Nm")) ?? text(path(tx, "RltdPties", "Dbtr", "Pty", "Nm"));
 
-function readCamt(xml: string): Statement {
+async function readCamt(xml: string): Promise<Statement> {
   // A bank's camt.053 has no DTD; one here would only serve entity tricks.
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new StatementRefused("STATEMENT_UNREADABLE", { problem: "DOCTYPE" });
+  const { XMLParser } = await xmlPackage();
   let doc: Node;
   try {
     doc = new XMLParser({
@@ -301,7 +305,7 @@ function readCamt(xml: string): Statement {
 }
 
 /** Reads `file` (bytes or text) as a camt.053 or camt.054 document when it is XML, else as a CSV export. 422 (StatementRefused) when it is neither. */
-export function readStatement(file: string | Uint8Array): Statement {
+export async function readStatement(file: string | Uint8Array): Promise<Statement> {
   const content = typeof file === "string" ? file.replace(/^\uFEFF/, "") : decodeText(file).text;
   if (!content.trim()) throw new StatementRefused("STATEMENT_UNREADABLE", { problem: "empty" });
   return content.trimStart().startsWith("<") ? readCamt(content) : readCsv(content);

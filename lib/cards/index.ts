@@ -2,12 +2,14 @@
 // `pass_serial_number` or `referral_code` (what the QR code carries), looked up in the caller's
 // club only. Every verification is stored as a scan, an unknown code included: attendance reads
 // them back, and a refused scan is as useful to the club as an accepted one.
+import { sql } from "drizzle-orm";
 import { z } from "zod";
+import type { Queryable } from "../../db";
 import { scans } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
 import { newId } from "../ids";
-import { findMemberByCode } from "../members/by-code";
+import { findMemberAtDoor } from "../members/by-code";
 import { STATUSES as MEMBER_STATUSES } from "../members/schemas";
 import { statusOn, todayUtc } from "../members/status";
 import { clubGraceDays } from "../clubs/internal";
@@ -53,21 +55,23 @@ export type CardVerification = z.infer<typeof CardVerification>;
 export const verifyCard = verb("access_control:view", async function verifyCard(ctx: Ctx, input: { serial: string }): Promise<CardVerification> {
   const code = input.serial.trim();
   const now = new Date();
-  const member = code ? await findMemberByCode(ctx.db.read, ctx.clubId, code) : null;
+  const member = code ? await findMemberAtDoor(ctx.db, ctx.clubId, code) : null;
   const status: ScanStatus = member ? statusOn(member, todayUtc(now), await clubGraceDays(ctx.db, ctx.clubId)) : "unknown";
   const scanned_at = now.toISOString();
-  await ctx.db.tx((t) =>
-    t.insert(scans).values({
-      id: newId(),
-      club_id: ctx.clubId,
-      member_id: member?.id ?? null,
-      code: input.serial.slice(0, 100),
-      status,
-      key_prefix: ctx.actor.keyPrefix,
-      admin_id: ctx.actor.adminId,
-      scanned_at,
-    }),
-  );
+  const scan = {
+    id: newId(),
+    club: ctx.clubId,
+    member: member?.id ?? null,
+    code: input.serial.slice(0, 100),
+    status,
+    prefix: ctx.actor.keyPrefix,
+    admin: ctx.actor.adminId,
+    at: scanned_at,
+  };
+  const write = (t: Queryable) => insertScan(ctx.db)(t).execute(scan);
+  // Over the API the scan commits with the request's audit row (one commit a scan, not two).
+  if (ctx.withAuditRow) ctx.withAuditRow(write);
+  else await ctx.db.tx(write);
   return {
     valid: status === "active",
     status,
@@ -77,3 +81,20 @@ export const verifyCard = verb("access_control:view", async function verifyCard(
     scanned_at,
   };
 });
+
+/** The scan row's insert, prepared once (Db.prepareTx): every verification writes one. */
+function insertScan(db: Ctx["db"]) {
+  const p = (name: string) => sql.placeholder(name);
+  return db.prepareTx("cards.scan.insert", (q) =>
+    q.insert(scans).values({
+      id: p("id"),
+      club_id: p("club"),
+      member_id: p("member"),
+      code: p("code"),
+      status: p("status"),
+      key_prefix: p("prefix"),
+      admin_id: p("admin"),
+      scanned_at: p("at"),
+    }),
+  );
+}

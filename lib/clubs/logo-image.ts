@@ -4,7 +4,6 @@
 // into PNGs here and never served as SVG: a served SVG runs its scripts in our origin, which is
 // also the dashboard's, so only pixels leave. Images are decoded and resized with sharp (libvips),
 // loaded with the first upload (docs/decisions.md, "The club's logo").
-import { XMLBuilder, XMLParser, XMLValidator } from "fast-xml-parser";
 import type { Invalid } from "../errors";
 import { lazy } from "../lazy";
 
@@ -158,13 +157,17 @@ function cleanNodes(nodes: XmlNode[]): XmlNode[] {
   return out;
 }
 
+/** The XML parser and builder load with the first SVG logo (lib/lazy). */
+const xmlPackage = lazy(() => import("fast-xml-parser"));
+
 /**
  * The SVG `text` without what could act or reach outside the drawing: scripts, `on*` event
  * handlers, foreign content, inclusions, animation, links that are not to a part of the drawing
  * (or an inline raster picture), CSS imports and outside `url()`s, the doctype (its own entities
  * expanded). Null when it is not well-formed XML with an `<svg>` root, or names an external entity.
  */
-export function sanitizeSvg(text: string): string | null {
+export async function sanitizeSvg(text: string): Promise<string | null> {
+  const { XMLBuilder, XMLParser, XMLValidator } = await xmlPackage();
   let tree: XmlNode[];
   try {
     if (XMLValidator.validate(text) !== true) return null;
@@ -204,7 +207,7 @@ export async function logoRenditions(bytes: Uint8Array): Promise<{ ok: true; for
   let input: Buffer = Buffer.from(bytes);
   let density: number | undefined;
   if (format === "svg") {
-    const clean = sanitizeSvg(new TextDecoder().decode(bytes));
+    const clean = await sanitizeSvg(new TextDecoder().decode(bytes));
     if (!clean) return { ok: false, invalid: notAnImage() };
     input = Buffer.from(clean);
     // Drawn so that its longest side is SVG_DRAWN_AT pixels, whatever size it declares.

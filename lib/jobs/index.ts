@@ -585,6 +585,9 @@ export type Recurring = {
   ensure(db: Db): Promise<void>;
 };
 
+/** What a recurring run says it did; with `againInMs`, it has work left and its next run comes that soon instead. */
+export type RecurringOutcome = string | { outcome: string; againInMs: number };
+
 /**
  * A job of `kind` that does `work` every `everyMs`: each run queues the next in the transaction
  * that marks it done, so exactly one run stays scheduled (a run cut by a crash runs again: `work`
@@ -593,13 +596,17 @@ export type Recurring = {
  * full, a bug one club's data trips) does not stop the chain until the next restart. Belongs to
  * no club.
  */
-export function recurringJob(kind: string, everyMs: number, work: (db: Db, env: JobEnv) => Promise<string>): Recurring {
-  const next = (t: Queryable, env: JobEnv) => enqueueJob(t, { clubId: "", kind, payload: {}, runAfter: new Date(env.now.getTime() + everyMs).toISOString() });
+export function recurringJob(kind: string, everyMs: number, work: (db: Db, env: JobEnv) => Promise<RecurringOutcome>): Recurring {
+  const next = (t: Queryable, env: JobEnv, inMs = everyMs) =>
+    enqueueJob(t, { clubId: "", kind, payload: {}, runAfter: new Date(env.now.getTime() + inMs).toISOString() });
   const run: JobKind = {
     run: async (db, job, env) => {
       let outcome: string;
+      let inMs = everyMs;
       try {
-        outcome = await work(db, env);
+        const done = await work(db, env);
+        if (typeof done === "string") outcome = done;
+        else ({ outcome, againInMs: inMs } = done);
       } catch (err) {
         await db.tx(async (t) => {
           if ((await failJobIn(t, job, env, err)).gaveUp) await next(t, env);
@@ -608,7 +615,7 @@ export function recurringJob(kind: string, everyMs: number, work: (db: Db, env: 
       }
       await db.tx(async (t) => {
         await completeJobIn(t, job, outcome);
-        await next(t, env);
+        await next(t, env, inMs);
       });
       return RECORDED;
     },

@@ -56,6 +56,15 @@ export function clubSender(baseUrl: string, club: { name: string; contact_email:
   return { from: { name: club.name, address: `no-reply@${host}` }, replyTo: club.contact_email ?? undefined };
 }
 
+/**
+ * The pace of mail sent in bulk (a mailing, the reminders): at most `slice` messages a run, some
+ * ten seconds' worth at MAIL_RATE_PER_MINUTE, and how long `sent` of them take at that rate (when
+ * the next run may start).
+ */
+export function mailPace(ratePerMinute: number): { slice: number; msFor(sent: number): number } {
+  return { slice: Math.max(1, Math.ceil(ratePerMinute / 6)), msFor: (sent) => Math.ceil((sent * 60_000) / ratePerMinute) };
+}
+
 export const MAIL_SEND = "mail";
 
 /** Queues `message` inside the caller's transaction: it goes out if and only if the change commits. No attachments. */

@@ -168,7 +168,7 @@ export const previewMailing = verb("communication:view", async function previewM
   const m = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
   const club = await getClubRow(ctx.db, ctx.clubId);
   const look = clubMailLook(ctx.baseUrl, club);
-  const mail = personalMail(look, mailingTemplate(look, mailing), m.email, mergeValues(ctx.baseUrl, look.locale, m, PREVIEW_PAGE_TOKEN), {
+  const mail = personalMail(look, await mailingTemplate(look, mailing), m.email, mergeValues(ctx.baseUrl, look.locale, m, PREVIEW_PAGE_TOKEN), {
     url: unsubscribeUrl(ctx.baseUrl, PREVIEW_PAGE_TOKEN),
     mailto: unsubscribeMailto(look),
   });
@@ -195,7 +195,7 @@ export const sendTestMailing = verb("communication:edit", async function sendTes
   const values = first
     ? mergeValues(ctx.baseUrl, look.locale, first, PREVIEW_PAGE_TOKEN)
     : { first_name: "", last_name: "", membership_end: "", member_page_url: `${ctx.baseUrl}/m/${PREVIEW_PAGE_TOKEN}`, card_url: "" };
-  const mail = personalMail(look, mailingTemplate(look, mailing), input.email, values, {
+  const mail = personalMail(look, await mailingTemplate(look, mailing), input.email, values, {
     url: unsubscribeUrl(ctx.baseUrl, PREVIEW_PAGE_TOKEN),
     mailto: unsubscribeMailto(look),
   });

@@ -3,13 +3,13 @@
 // as text, never as markup), inside the club's mail layout, with a plain-text part and the
 // unsubscribe footer and headers (RFC 8058). Rendered once per mailing: each recipient's mail is
 // the template with their values put in (escaped), so 10,000 mails cost one Markdown pass.
-import MarkdownIt from "markdown-it";
 import type { Invalid } from "../errors";
 import { MAILING_TEXTS } from "../i18n/mailings";
 import type { MailMessage } from "../mail";
 import { brandedFrame, escapeMailHtml, fillText, MAIL_PARAGRAPH_STYLE } from "../mail/layout";
 import type { ClubMailLook } from "../mail/look";
 import { MERGE_FIELDS } from "./schemas";
+import { lazy } from "../lazy";
 
 export type MergeField = (typeof MERGE_FIELDS)[number];
 export type MergeValues = Record<MergeField, string>;
@@ -33,9 +33,14 @@ export const usesField = (text: string, name: MergeField): boolean => [...text.m
 
 // One renderer: raw HTML off (escaped as text), links made from bare URLs, no typographic
 // replacements. Its own link check refuses javascript:, vbscript:, file: and data: (but images) URLs.
-const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: true });
-// Mail clients drop <style>: the layout's paragraph look goes on each paragraph.
-md.renderer.rules.paragraph_open = () => `<p style="${MAIL_PARAGRAPH_STYLE}">`;
+// Made with the first mailing rendered: the package loads then (lib/lazy).
+const renderer = lazy(async () => {
+  const MarkdownIt = (await import("markdown-it")).default;
+  const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: true });
+  // Mail clients drop <style>: the layout's paragraph look goes on each paragraph.
+  md.renderer.rules.paragraph_open = () => `<p style="${MAIL_PARAGRAPH_STYLE}">`;
+  return md;
+});
 
 // Each merge field becomes a word Markdown leaves alone (letters and digits only: no emphasis, no
 // escaping, the same inside a link's URL), and the recipient's value, escaped, replaces it after.
@@ -47,11 +52,11 @@ const FIELD_OF_MARKER = new Map(MERGE_FIELDS.map((f) => [marker(f), f]));
 export type MailingTemplate = { subject: string; html: string; text: string };
 
 /** Renders a mailing once, in the club's look; the unsubscribe link is a merge of its own (per recipient). */
-export function mailingTemplate(look: ClubMailLook, mailing: { subject: string; body_markdown: string }): MailingTemplate {
+export async function mailingTemplate(look: ClubMailLook, mailing: { subject: string; body_markdown: string }): Promise<MailingTemplate> {
   const tx = MAILING_TEXTS[look.locale];
   const marked = (s: string) => s.replace(FIELD, (_, name: string) => marker(name as MergeField));
   const footerText = fillText(tx.footer, { club: look.brand.name });
-  const inner = md.render(marked(mailing.body_markdown));
+  const inner = (await renderer()).render(marked(mailing.body_markdown));
   const footer = `${escapeMailHtml(footerText)} <a href="${UNSUBSCRIBE_MARK}" style="color:#4B5563">${escapeMailHtml(tx.unsubscribeLabel)}</a>`;
   return {
     subject: mailing.subject,

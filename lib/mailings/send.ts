@@ -17,7 +17,7 @@ import { getClubRow } from "../clubs/internal";
 import type { Locale } from "../i18n";
 import { newId, randomBase62 } from "../ids";
 import { completeJobIn, enqueueJob, type JobEnv, type JobKind, type JobKinds, type JobRow, RECORDED } from "../jobs";
-import { type MailMessage, sendMail } from "../mail";
+import { type MailMessage, mailPace, sendMail } from "../mail";
 import { clubMailLook, mailDay } from "../mail/look";
 import { type MemberRow, memberPageUrl, newManageToken } from "../members/internal";
 import { webCardUrl } from "../passes";
@@ -279,13 +279,13 @@ async function runSend(db: Db, job: JobRow, env: JobEnv): Promise<typeof RECORDE
   }
   const club = await getClubRow(db, m.club_id);
   const look = clubMailLook(env.config.baseUrl, club);
-  const template = mailingTemplate(look, m);
+  const template = await mailingTemplate(look, m);
   const mailto = unsubscribeMailto(look);
   const withPage = usesField(`${m.subject}\n${m.body_markdown}`, "member_page_url");
   const build = (member: MemberRow, pageToken: string, url: string) =>
     personalMail(look, template, member.email, mergeValues(env.config.baseUrl, look.locale, member, pageToken), { url, mailto });
-  const rate = env.config.mailRatePerMinute;
-  const chunk = Math.max(1, Math.ceil(rate / 6));
+  const pace = mailPace(env.config.mailRatePerMinute);
+  const chunk = pace.slice;
   await giveUpLapsedClaims(db, id, clock());
   let mailed = 0;
   let lost = 0;
@@ -299,7 +299,7 @@ async function runSend(db: Db, job: JobRow, env: JobEnv): Promise<typeof RECORDE
     mailed++;
     await record(db, claimed.row, await deliver(db, env, claimed, build, clock()), clock());
   }
-  const paced = new Date(env.now.getTime() + Math.ceil((mailed * 60_000) / rate));
+  const paced = new Date(env.now.getTime() + pace.msFor(mailed));
   await db.tx(async (t) => {
     const now = clock();
     const next = await nextRun(t, id, now, paced);

@@ -22,7 +22,7 @@ import { invoiceMailParams, queueInvoiceMail } from "../invoices/send";
 import { newId, nowIso } from "../ids";
 import { newManageToken } from "../members/internal";
 import { recurringJob } from "../jobs";
-import { clubSender, type MailMessage, queueMail } from "../mail";
+import { clubSender, type MailMessage, mailPace, queueMail } from "../mail";
 import { brandedBody, fillText, type MailBrand } from "../mail/layout";
 import { addDays, memberPageUrl } from "../members/internal";
 import { statusDay, todayUtc } from "../members/status";
@@ -30,6 +30,8 @@ import { statusDay, todayUtc } from "../members/status";
 export const REMINDER_KINDS = ["renewal", "expiry", "event"] as const;
 export type ReminderKind = (typeof REMINDER_KINDS)[number];
 export type ReminderRun = { sent: number; by_kind: Record<ReminderKind, number> };
+/** A run given a `limit` that reached it: some of what it found may be due still (the next run sends it). */
+export type LimitedRun = ReminderRun & { more?: true };
 
 /**
  * Days an expiry notice is still sent after the member's first expired day (a scheduler that was
@@ -256,18 +258,24 @@ async function renewalInvoice(t: Queryable, db: Db, input: { baseUrl: string; to
 /**
  * Sends every reminder due on `today` (a `YYYY-MM-DD` UTC day: the frozen clock of tests and of
  * the CLI's --date) for one club or all, and says how many it queued. Each reminder is queued at
- * most once, ever: running again (or at the same time elsewhere) queues nothing new.
+ * most once, ever: running again (or at the same time elsewhere) queues nothing new. With
+ * `limit`, it stops once it has queued that many (`more`: run it again for the rest).
  */
-export async function runReminders(db: Db, input: { baseUrl: string; today: string; clubId?: string }): Promise<ReminderRun> {
-  const run: ReminderRun = { sent: 0, by_kind: { renewal: 0, expiry: 0, event: 0 } };
+export async function runReminders(db: Db, input: { baseUrl: string; today: string; clubId?: string; limit?: number }): Promise<LimitedRun> {
+  const run: LimitedRun = { sent: 0, by_kind: { renewal: 0, expiry: 0, event: 0 } };
+  const limit = input.limit ?? Number.POSITIVE_INFINITY;
   const clubIds = input.clubId ? [input.clubId] : await allClubIds(db);
   for (const clubId of clubIds) {
     const club = await getClubRow(db, clubId);
     const due = await dueFor(db, club, input.today, input.baseUrl);
-    for (let i = 0; i < due.length; i += CHUNK) {
+    for (let i = 0; i < due.length && !run.more; i += CHUNK) {
       await db.tx(async (t) => {
         const now = nowIso();
         for (const d of due.slice(i, i + CHUNK)) {
+          if (run.sent >= limit) {
+            run.more = true;
+            break;
+          }
           const marked = await t
             .insert(remindersSent)
             .values(d.periods.map((period) => ({ id: newId(), club_id: clubId, subject_id: d.subjectId, kind: d.kind, period, created_at: now })))
@@ -289,6 +297,7 @@ export async function runReminders(db: Db, input: { baseUrl: string; today: stri
         }
       });
     }
+    if (run.more) break;
   }
   return run;
 }
@@ -299,8 +308,16 @@ export const REMINDERS_RUN = "reminders_run";
 /** How often the server looks for reminders due. Hourly: a day missed is caught up within the hour. */
 export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 
-/** A run of every club's reminders as of the job's clock, hourly (the server ensures it at start). */
+/**
+ * A run of every club's reminders as of the job's clock, hourly (the server ensures it at start).
+ * Many due at once (a first start, a day the server was down) go out at the mail pace of a
+ * mailing (MAIL_RATE_PER_MINUTE): each run queues some ten seconds' worth, and the next run comes
+ * once they have gone, not an hour later. A mail server is not sent hundreds of messages in a
+ * second, and the server does not build them all at once.
+ */
 export const remindersSchedule = recurringJob(REMINDERS_RUN, REMINDER_INTERVAL_MS, async (db, env) => {
-  const result = await runReminders(db, { baseUrl: env.config.baseUrl, today: todayUtc(env.now) });
-  return `sent ${result.sent} (renewal ${result.by_kind.renewal}, expiry ${result.by_kind.expiry}, event ${result.by_kind.event})`;
+  const pace = mailPace(env.config.mailRatePerMinute);
+  const result = await runReminders(db, { baseUrl: env.config.baseUrl, today: todayUtc(env.now), limit: pace.slice });
+  const outcome = `sent ${result.sent} (renewal ${result.by_kind.renewal}, expiry ${result.by_kind.expiry}, event ${result.by_kind.event})`;
+  return result.more ? { outcome: `${outcome}, more to send`, againInMs: pace.msFor(result.sent) } : outcome;
 });

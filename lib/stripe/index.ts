@@ -3,9 +3,10 @@
 // else of lib/ knows Stripe's shapes: lib/join, lib/member-page and lib/registrations open a
 // Checkout Session here, lib/members stops a subscription here, lib/stripe-events reads fees
 // and events here. A leaf of lib/: it knows no member, registration or club row.
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { StripeSettings } from "../config";
 import { BadGateway, ServiceUnavailable } from "../errors";
+import { lazy } from "../lazy";
 
 export type { StripeSettings };
 
@@ -26,12 +27,16 @@ export const MAX_SUBSCRIPTION_MONTHS = 36;
 const CHECKOUT_MIN_MS = 30 * 60_000;
 const CHECKOUT_MAX_MS = 24 * 3_600_000;
 
+/** The package (some 220 modules) loads with the first call to Stripe (lib/lazy). */
+const stripePackage = lazy(async () => (await import("stripe")).default);
+
 const clients = new WeakMap<StripeSettings, Stripe>();
 
 /** The client of `settings`, made once: STRIPE_API_URL gives its protocol, host and port. */
-function client(settings: StripeSettings): Stripe {
+async function client(settings: StripeSettings): Promise<Stripe> {
   let made = clients.get(settings);
   if (!made) {
+    const Stripe = await stripePackage();
     const url = new URL(settings.apiUrl);
     const protocol = url.protocol === "http:" ? "http" : "https";
     made = new Stripe(settings.secretKey, {
@@ -80,8 +85,8 @@ export async function createCheckout(settings: StripeSettings, order: CheckoutOr
   // On the session, its PaymentIntent and its subscription (so on each invoice): what a payment of it must be.
   const metadata = { ...order.metadata, amount_cents: String(order.amountCents), currency: order.currency.toUpperCase() };
   const expires = order.expiresAt ? Math.min(Math.max(order.expiresAt.getTime(), now.getTime() + CHECKOUT_MIN_MS), now.getTime() + CHECKOUT_MAX_MS) : null;
-  const session = await calling(() =>
-    client(settings).checkout.sessions.create({
+  const session = await calling(async () =>
+    (await client(settings)).checkout.sessions.create({
       mode: order.everyMonths ? "subscription" : "payment",
       line_items: [
         {
@@ -117,7 +122,7 @@ function configured(settings: StripeSettings | null | undefined): StripeSettings
 /** Stops (`true`) or resumes (`false`) the subscription's renewal at the end of the period it is in. 502 when Stripe fails, 503 without its keys. */
 export async function cancelAtPeriodEnd(settings: StripeSettings | null | undefined, subscriptionId: string, cancel: boolean): Promise<void> {
   const stripe = configured(settings);
-  await calling(() => client(stripe).subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }));
+  await calling(async () => (await client(stripe)).subscriptions.update(subscriptionId, { cancel_at_period_end: cancel }));
 }
 
 /**
@@ -127,9 +132,9 @@ export async function cancelAtPeriodEnd(settings: StripeSettings | null | undefi
 export async function endStripeSubscriptionNow(settings: StripeSettings | null | undefined, subscriptionId: string): Promise<void> {
   const stripe = configured(settings);
   try {
-    await client(stripe).subscriptions.cancel(subscriptionId);
+    await (await client(stripe)).subscriptions.cancel(subscriptionId);
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return;
+    if (err instanceof (await stripePackage()).errors.StripeInvalidRequestError && err.statusCode === 404) return;
     throw new BadGateway("PAYMENT_PROVIDER_FAILED", { reason: err instanceof Error ? err.message.slice(0, 300) : "unknown" });
   }
 }
@@ -144,7 +149,9 @@ export type ProviderFee = { feeCents: number };
  * acknowledged and Stripe sends it again.
  */
 export async function paymentFee(settings: StripeSettings, paymentIntentId: string): Promise<ProviderFee> {
-  const intent = await calling(() => client(settings).paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge.balance_transaction"] }));
+  const intent = await calling(async () =>
+    (await client(settings)).paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge.balance_transaction"] }),
+  );
   const charge = typeof intent.latest_charge === "object" ? intent.latest_charge : null;
   const txn = charge && typeof charge.balance_transaction === "object" ? charge.balance_transaction : null;
   if (!txn) return { feeCents: 0 };
@@ -154,14 +161,14 @@ export async function paymentFee(settings: StripeSettings, paymentIntentId: stri
 
 /** The PaymentIntent that paid the invoice `invoiceId` (a subscription's), or null when it was paid otherwise. */
 export async function invoicePaymentIntent(settings: StripeSettings, invoiceId: string): Promise<string | null> {
-  const list = await calling(() => client(settings).invoicePayments.list({ invoice: invoiceId, status: "paid", limit: 1 }));
+  const list = await calling(async () => (await client(settings)).invoicePayments.list({ invoice: invoiceId, status: "paid", limit: 1 }));
   const pi = list.data[0]?.payment.payment_intent;
   return typeof pi === "string" ? pi : (pi?.id ?? null);
 }
 
 /** Asks Stripe to refund the whole PaymentIntent (a ticket paid after its place was given up); `charge.refunded` records it. */
 export async function refundPayment(settings: StripeSettings, paymentIntentId: string, reason: string): Promise<void> {
-  await calling(() => client(settings).refunds.create({ payment_intent: paymentIntentId, metadata: { reason } }));
+  await calling(async () => (await client(settings)).refunds.create({ payment_intent: paymentIntentId, metadata: { reason } }));
 }
 
 /** One movement a payout carries: the PaymentIntent it belongs to (a charge's or a refund's) and its net (fees deducted), in the payout's currency. */
@@ -174,7 +181,7 @@ export type PayoutPart = { paymentIntent: string; netCents: number };
 export async function payoutParts(settings: StripeSettings, payoutId: string): Promise<PayoutPart[]> {
   return calling(async () => {
     const parts: PayoutPart[] = [];
-    const list = client(settings).balanceTransactions.list({ payout: payoutId, expand: ["data.source"], limit: 100 });
+    const list = (await client(settings)).balanceTransactions.list({ payout: payoutId, expand: ["data.source"], limit: 100 });
     for await (const txn of list) {
       const source = txn.source && typeof txn.source === "object" ? (txn.source as { object?: string; payment_intent?: string | { id: string } | null }) : null;
       if (!source || (source.object !== "charge" && source.object !== "refund")) continue;
@@ -197,7 +204,7 @@ export async function readSignedEvent(settings: StripeSettings, body: string, si
   if (!signature) return null;
   try {
     // The async form: under Bun the package signs with WebCrypto, which has no synchronous HMAC.
-    return await client(settings).webhooks.constructEventAsync(body, signature, settings.webhookSecret, SIGNATURE_TOLERANCE_S);
+    return await (await client(settings)).webhooks.constructEventAsync(body, signature, settings.webhookSecret, SIGNATURE_TOLERANCE_S);
   } catch {
     return null;
   }

@@ -259,4 +259,37 @@ describe("the CLI and the schedule", () => {
       .where(and(eq(jobs.kind, REMINDERS_RUN), eq(jobs.status, "done")));
     expect(done.length).toBe(1);
   });
+
+  it("sends many due at once at the mail pace: a slice a run, the next run once it has gone, each reminder once", async () => {
+    // 25 renewals due the same day; at 60 mails a minute, a run queues 10 and the next comes 10 s later.
+    const end = "2032-07-20";
+    const clubId = await freshClub({ renewal_reminder_days: [10] });
+    for (let i = 0; i < 25; i++) await seedMember(env, { membership_end: end, email: `paced${i}@example.org` }, clubId);
+    const config = { ...env.config, mailRatePerMinute: 60 };
+    const sentSoFar = async () => (await env.db.read.select().from(remindersSent).where(eq(remindersSent.club_id, clubId))).length;
+    const nextRun = async () => {
+      const [pending] = await env.db.read
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.kind, REMINDERS_RUN), eq(jobs.status, "pending")));
+      return Date.parse(pending.run_after);
+    };
+    await remindersSchedule.ensure(env.db);
+    let now = new Date(`${addDays(end, -10)}T08:00:00Z`);
+    const seen: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      await runDueJobs(env.db, { kinds: JOB_KINDS, config, now });
+      seen.push(await sentSoFar());
+      const next = await nextRun();
+      expect(next - now.getTime()).toBe(run < 2 ? 10_000 : 3_600_000);
+      now = new Date(next);
+    }
+    expect(seen).toEqual([10, 20, 25]);
+    // Every member got exactly one reminder.
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config, now });
+    const mailed = smtp.inbox.flatMap((m) => m.to).filter((to) => /^paced\d+@example\.org$/.test(to));
+    expect(new Set(mailed).size).toBe(25);
+    expect(mailed.length).toBe(25);
+    expect(await sentSoFar()).toBe(25);
+  });
 });

@@ -1,7 +1,7 @@
 // GET /api/verify/:serial
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { count, desc, sql } from "drizzle-orm";
-import { scans } from "../../db/schema";
+import { count, desc } from "drizzle-orm";
+import { auditLog, scans } from "../../db/schema";
 import { authCases } from "../auth-cases";
 import { addMember, addTier, dayOffset } from "../card-fixtures";
 import { setup, type TestEnv } from "../helpers";
@@ -121,6 +121,29 @@ describe("GET /api/verify/:serial", () => {
     const own = await verify(m.referral_code, other.api_key);
     expect(own.body).toMatchObject({ valid: true, member: { id: m.id } });
     expect(await lastScan()).toMatchObject({ club_id: other.club_id, member_id: m.id });
+  });
+
+  it("a scan commits with its request's audit row: no more transactions than GET /api/auth/me, both rows there when it answers", async () => {
+    const m = await addMember(env, {});
+    const tx = env.db.tx;
+    const transactionsOf = async (path: string) => {
+      let n = 0;
+      env.db.tx = ((fn, options) => {
+        n++;
+        return tx(fn, options);
+      }) as typeof tx;
+      try {
+        expect((await env.call("GET", path)).status).toBe(200);
+      } finally {
+        env.db.tx = tx;
+      }
+      return n;
+    };
+    // auth/me: the audit row's (and, on PostgreSQL, the rate count's); a verification adds none.
+    expect(await transactionsOf(`/api/verify/${m.pass_serial_number}`)).toBe(await transactionsOf("/api/auth/me"));
+    expect(await lastScan()).toMatchObject({ member_id: m.id, status: "active" });
+    const rows = await env.db.read.select().from(auditLog).orderBy(desc(auditLog.created_at), desc(auditLog.id)).limit(2);
+    expect(rows.map((r) => r.path)).toContain(`/api/verify/${m.pass_serial_number}`);
   });
 
   it("a serial over 100 characters is a 422 and stores nothing", async () => {

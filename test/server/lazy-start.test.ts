@@ -1,6 +1,7 @@
 // A lighter start (docs/decisions.md): the real server (`bun server/index.ts`) loads at start only
-// what every request needs. The wallet libraries, nodemailer, qrcode, the PDF writer and the MCP
-// SDK are loaded by the first request that needs each of them, and by no other. What the process
+// what every request needs. The wallet libraries, nodemailer, qrcode, the PDF writer, the MCP
+// SDK, Stripe's package, the XML parser and the Markdown renderer are loaded by the first request
+// that needs each of them, and by no other. What the process
 // has loaded is read from inside it: a preloaded script writes Bun's module list on SIGUSR2.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -22,6 +23,10 @@ const HEAVY = {
   forge: pkg("node-forge"),
   jose: pkg("jose"),
   mcp: pkg("@modelcontextprotocol/server"),
+  // The package, not lib/stripe/ (which loads at start, the package inside it on first use).
+  stripe: /\/node_modules\/stripe\/|\/stripe@[^/]*\//,
+  xml: pkg("fast-xml-parser"),
+  markdown: pkg("markdown-it"),
 } as const;
 type Heavy = keyof typeof HEAVY;
 
@@ -57,7 +62,15 @@ beforeAll(async () => {
   [apple, google] = await Promise.all([makeApplePki(), fakeGoogle()]);
   server = await startServer(
     join(dir, "club.db"),
-    { ...apple.env(), ...google.env, OUTBOX_DIR: join(dir, "outbox"), MODULE_LIST_FILE: listFile },
+    {
+      ...apple.env(),
+      ...google.env,
+      OUTBOX_DIR: join(dir, "outbox"),
+      MODULE_LIST_FILE: listFile,
+      // Card payments on: the Stripe webhook exists (its signature is checked by the package).
+      STRIPE_SECRET_KEY: "sk_test_lazy",
+      STRIPE_WEBHOOK_SECRET: "whsec_lazy",
+    },
     { preload: join(import.meta.dir, "module-list.preload.ts") },
   );
   auth = { authorization: `Bearer ${server.key}`, "content-type": "application/json" };
@@ -108,6 +121,38 @@ describe("bun server/index.ts: what only some requests need loads with the first
   it("a Google Wallet link loads jose", async () => {
     expect((await call(`/c/${member.pass_serial_number}/google`)).status).toBe(302);
     expect(await loaded()).toEqual(["qrcode", "nodemailer", "pdf", "passkit", "forge", "jose"]);
+  });
+
+  it("a Stripe event loads Stripe's package, to check its signature", async () => {
+    const res = await call("/api/webhooks/stripe", {
+      method: "POST",
+      headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=00" },
+      body: "{}",
+    });
+    expect(res.status).toBe(400);
+    expect(await loaded()).toEqual(["qrcode", "nodemailer", "pdf", "passkit", "forge", "jose", "stripe"]);
+  });
+
+  it("a camt.054 bank file loads the XML parser", async () => {
+    const res = await call(`/api/clubs/${clubId}/payments/import?dry_run=true`, {
+      method: "POST",
+      headers: { authorization: auth.authorization, "content-type": "application/xml" },
+      body: '<?xml version="1.0"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.054.001.08"><BkToCstmrDbtCdtNtfctn/></Document>',
+    });
+    expect(res.status).toBeLessThan(500);
+    expect(await loaded()).toEqual(["qrcode", "nodemailer", "pdf", "passkit", "forge", "jose", "stripe", "xml"]);
+  });
+
+  it("a mailing's preview loads the Markdown renderer", async () => {
+    const draft = await fetch(`${server.base}/api/clubs/${clubId}/mailings`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ subject: "News", body_markdown: "**Hello**" }),
+    });
+    expect(draft.status).toBe(201);
+    const { id } = (await draft.json()) as { id: string };
+    expect((await call(`/api/clubs/${clubId}/mailings/${id}/preview?member_id=${member.id}`, { headers: auth })).status).toBe(200);
+    expect(await loaded()).toEqual(["qrcode", "nodemailer", "pdf", "passkit", "forge", "jose", "stripe", "xml", "markdown"]);
   });
 
   it("the first MCP request loads the MCP SDK", async () => {
