@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { openDb } from "../db";
 import { clubs as clubsTable } from "../db/schema";
 import { dropDatabase, freshDatabaseUrl } from "./databases";
+import { freePort } from "./ports";
 import { ROOT, startServer } from "./reliability/server-process";
 
 const dir = mkdtempSync(join(tmpdir(), "club-start-"));
@@ -17,7 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const start = (port: number) => startServer(join(dir, "club.db"), {}, { port });
 
 describe("bun run start", () => {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = freePort();
   let key = "";
 
   it("on an empty database prints a key once, with the club id and the docs address, and serves it", async () => {

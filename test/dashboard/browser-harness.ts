@@ -18,12 +18,7 @@ export const PHONE = { width: 390, height: 844 };
 type Env = Awaited<ReturnType<typeof setup>>;
 
 /** A port free now, for a test whose BASE_URL must be the server's own address (see launch). */
-export function freePort(): number {
-  const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = probe.port as number;
-  probe.stop(true);
-  return port;
-}
+export { freePort } from "../ports";
 
 /** The app on a real port (any free one, or `port`: setup's BASE_URL then names it) and Chromium. */
 export async function launch(env: Env, port = 0): Promise<{ browser: Browser; base: string; close(): Promise<void> }> {

@@ -2,6 +2,7 @@
 // crash, backup and soak runs: started, waited for until it listens, killed or stopped.
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { freePort } from "../ports";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
@@ -24,7 +25,7 @@ export type ServerProcess = {
  */
 export async function startServer(dbPath: string, env: Record<string, string> = {}, options: { preload?: string; port?: number } = {}): Promise<ServerProcess> {
   for (let attempt = 0; ; attempt++) {
-    const port = options.port ?? 20_000 + Math.floor(Math.random() * 30_000);
+    const port = options.port ?? freePort();
     const proc = Bun.spawn(["bun", ...(options.preload ? [`--preload=${options.preload}`] : []), "server/index.ts"], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: dbPath, BASE_URL: "", ...env },

@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { dropDatabase, freshDatabaseUrl, onPostgres } from "../databases";
+import { freePort } from "../ports";
 import { ROOT, type ServerProcess, startServer } from "./server-process";
 
 const CADDY = Bun.which("caddy");
@@ -60,7 +61,7 @@ describe.skipIf(!onPostgres)("three server processes on one PostgreSQL database"
   /** The proxy in front of the three, configured as deploy/several/Caddyfile (http on a free port here). */
   async function startCaddy(upstreams: string[]): Promise<string | null> {
     if (!CADDY) return null;
-    const port = 20_000 + Math.floor(Math.random() * 30_000);
+    const port = freePort();
     const file = join(dir, "Caddyfile");
     writeFileSync(
       file,

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../db";
 import { onPostgres } from "../databases";
+import { freePort } from "../ports";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "club-baddb-"));
@@ -29,7 +30,7 @@ async function realDatabase(name: string): Promise<string> {
 
 /** Starts the server (through `wrap`, a command run before it) and returns its exit code and output. */
 async function start(dbPath: string, wrap: string[] = []) {
-  const port = 20_000 + Math.floor(Math.random() * 30_000);
+  const port = freePort();
   const proc = Bun.spawn([...wrap, "bun", "server/index.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: dbPath, BASE_URL: "" },

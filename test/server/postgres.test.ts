@@ -9,12 +9,11 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dropDatabase, freshDatabaseUrl, onPostgres } from "../databases";
+import { freePort } from "../ports";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const dir = mkdtempSync(join(tmpdir(), "club-pg-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const freePort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
 function spawnServer(env: Record<string, string>) {
   return Bun.spawn(["bun", "server/index.ts"], {
@@ -97,6 +96,7 @@ describe.skipIf(!onPostgres)("PostgreSQL going away while serving", () => {
         if (done) break;
         out += new TextDecoder().decode(value);
       }
+      if (!out.includes("Listening on")) throw new Error(`the server stopped before listening; it printed: ${out}`);
       const key = /API key:\s+(mk_live_\w+)/.exec(out)?.[1] ?? "";
       const clubId = /club_id:\s+([0-9a-f-]{36})/.exec(out)?.[1] ?? "";
       const base = `http://127.0.0.1:${port}`;
