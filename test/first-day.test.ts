@@ -145,7 +145,7 @@ describe.skipIf(!HAS_BROWSER)("the secretary's first day, from what the first st
     const bad = await page.getByRole("table", { name: "Lignes en erreur" }).locator("tbody tr").allTextContents();
     expect(bad).toEqual([
       "43Adresse e-mail invalide : « no-at-sign.example.org ».",
-      "209Date invalide dans « membership_end » : « 31.13.2026 » (AAAA-MM-JJ ou JJ.MM.AAAA).",
+      "209Date invalide dans « Échéance » : « 31.13.2026 » (AAAA-MM-JJ ou JJ.MM.AAAA).",
     ]);
     await looksRight(page, "first-day-import-preview");
     // Nothing written by the preview.

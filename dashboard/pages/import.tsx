@@ -8,12 +8,13 @@
 import { fill, plural } from "../../lib/i18n/dashboard";
 import type { Locale } from "../../lib/i18n";
 import { IMPORT_TEXTS, type ImportTexts } from "../../lib/i18n/dashboard-import";
+import { MEMBERS_TEXTS } from "../../lib/i18n/dashboard-members";
 import { importMembers } from "../../lib/members/import";
 import { ImportQuery, type ImportResult } from "../../lib/members/schemas";
 import { listTiers } from "../../lib/tiers";
 import { check, Notice, NO_PROBLEMS, type Problems, problemsOf, Select } from "../components/form";
 import { zeroPriceWarning } from "../components/zero-price";
-import { money } from "../format";
+import { day, methodName, money } from "../format";
 import { Fragment, h, type Html, raw } from "../jsx";
 import { CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
@@ -99,18 +100,55 @@ function LineTable(props: { caption: string; lines: { line: number; detail: stri
   );
 }
 
-/** The dry run's changes, line by line (the first 200), a tier shown by its name. */
-function Changes(props: { result: ImportResult; tt: ImportTexts; tierNames: Map<string, string> }): Html {
+/**
+ * The dry run's changes, line by line (the first 200), in the secretary's words: each field by
+ * the member form's label, a date as a date, a tier by its name, a new member's fields without
+ * the empty "before".
+ */
+function Changes(props: { result: ImportResult; tt: ImportTexts; locale: Locale; tierNames: Map<string, string> }): Html {
   const changes = props.result.changes ?? [];
   if (!changes.length) return raw("");
-  const value = (field: string, v: string | null) => (v === null ? "∅" : field === "tier_id" ? (props.tierNames.get(v) ?? v) : v);
+  const { tt, locale } = props;
+  const mt = MEMBERS_TEXTS[locale];
+  const labels: Record<string, string> = {
+    first_name: mt.firstName,
+    last_name: mt.lastName,
+    email: mt.email,
+    membership_start: mt.start,
+    membership_end: mt.end,
+    payment_status: tt.paymentStatus,
+    payment_method: mt.paymentMethod,
+    tier_id: mt.tier,
+  };
+  const label = (field: string) => labels[field] ?? field.replace(/^custom_fields\./, "");
+  const value = (field: string, v: string | null): string => {
+    if (v === null || v === "") return "—";
+    if (field === "tier_id") return props.tierNames.get(v) ?? v;
+    if (field === "membership_start" || field === "membership_end") return day(v, locale);
+    if (field === "payment_status") return tt.paymentStatuses[v as keyof ImportTexts["paymentStatuses"]] ?? v;
+    if (field === "payment_method") return methodName(mt.methods, v);
+    return v;
+  };
   return (
     <details>
-      <summary>{props.tt.changes}</summary>
+      <summary>{tt.changes}</summary>
       <ul>
         {changes.slice(0, 200).map((c) => (
           <li>
-            {props.tt.line} {c.line}: {c.email} ({c.action}) {c.fields.map((f) => `${f.field}: ${value(f.field, f.from)} → ${value(f.field, f.to)}`).join(", ")}
+            {fill(tt.changeLine, {
+              line: c.line,
+              email: c.email,
+              action: tt.lineActions[c.action as "create" | "update"] ?? c.action,
+              fields: c.fields
+                .filter((f) => c.action !== "create" || f.field !== "email")
+                .map((f) =>
+                  fill(tt.fieldValue, {
+                    field: label(f.field),
+                    value: c.action === "create" ? value(f.field, f.to) : `${value(f.field, f.from)} → ${value(f.field, f.to)}`,
+                  }),
+                )
+                .join(" · "),
+            })}
           </li>
         ))}
       </ul>
@@ -154,7 +192,7 @@ function Preview(props: { outcome: Outcome; tt: ImportTexts; locale: Locale; tie
       {errors ? <p class="muted">{tt.fixHint}</p> : null}
       <LineTable caption={tt.lineErrors} lines={r.errors} tt={tt} />
       <LineTable caption={tt.warnings} lines={r.warnings} tt={tt} />
-      <Changes result={r} tt={tt} tierNames={props.tierNames} />
+      <Changes result={r} tt={tt} locale={locale} tierNames={props.tierNames} />
     </section>
   );
 }

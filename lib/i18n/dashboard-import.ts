@@ -44,6 +44,15 @@ export type ImportTexts = {
   problem: string;
   warnings: string;
   changes: string;
+  /** What a line does, in the line-by-line detail. */
+  lineActions: Record<"create" | "update", string>;
+  /** `{line}`, `{email}`, `{action}` (lineActions), `{fields}` (fieldValue each, joined). */
+  changeLine: string;
+  /** `{field}` and its `{value}` ("before → after" on an update). */
+  fieldValue: string;
+  /** The payment status's name and values (the other fields take the member form's labels). */
+  paymentStatus: string;
+  paymentStatuses: Record<"pending" | "paid" | "suspended", string>;
   toMembers: string;
   zeroPrice: string;
   zeroPriceSettings: string;
@@ -87,6 +96,11 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     problem: "Problème",
     warnings: "Avertissements",
     changes: "Détail ligne par ligne",
+    lineActions: { create: "nouveau membre", update: "mis à jour" },
+    changeLine: "Ligne {line} : {email}, {action} — {fields}",
+    fieldValue: "{field} : {value}",
+    paymentStatus: "Paiement",
+    paymentStatuses: { pending: "en attente", paid: "payé", suspended: "suspendu" },
     toMembers: "Voir les membres",
     zeroPrice:
       "Votre club vend l'adhésion à 0 : la cotisation est de 0 et aucune catégorie n'a de prix. La page d'un membre lui propose alors « Rien à payer » au renouvellement.",
@@ -129,6 +143,11 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     problem: "Problem",
     warnings: "Warnings",
     changes: "Line by line",
+    lineActions: { create: "new member", update: "updated" },
+    changeLine: "Line {line}: {email}, {action} — {fields}",
+    fieldValue: "{field}: {value}",
+    paymentStatus: "Payment",
+    paymentStatuses: { pending: "pending", paid: "paid", suspended: "suspended" },
     toMembers: "See the members",
     zeroPrice: "Your club sells memberships at 0: the membership fee is 0 and no tier has a price. A member's page then offers “Nothing to pay” at renewal.",
     zeroPriceSettings: "Set the membership fee",
@@ -173,6 +192,11 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     problem: "Problem",
     warnings: "Hinweise",
     changes: "Zeile für Zeile",
+    lineActions: { create: "neues Mitglied", update: "geändert" },
+    changeLine: "Zeile {line}: {email}, {action} — {fields}",
+    fieldValue: "{field}: {value}",
+    paymentStatus: "Zahlung",
+    paymentStatuses: { pending: "ausstehend", paid: "bezahlt", suspended: "gesperrt" },
     toMembers: "Zu den Mitgliedern",
     zeroPrice:
       "Ihr Verein verkauft die Mitgliedschaft für 0: der Mitgliederbeitrag ist 0 und keine Kategorie hat einen Preis. Die Seite eines Mitglieds zeigt dann bei der Verlängerung „Nichts zu bezahlen“.",
@@ -218,6 +242,11 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     problem: "Problema",
     warnings: "Avvisi",
     changes: "Riga per riga",
+    lineActions: { create: "nuovo membro", update: "aggiornato" },
+    changeLine: "Riga {line}: {email}, {action} — {fields}",
+    fieldValue: "{field}: {value}",
+    paymentStatus: "Pagamento",
+    paymentStatuses: { pending: "in attesa", paid: "pagato", suspended: "sospeso" },
     toMembers: "Vedi i membri",
     zeroPrice:
       "Il club vende l'adesione a 0: la quota è 0 e nessuna categoria ha un prezzo. La pagina di un membro propone allora «Niente da pagare» al rinnovo.",

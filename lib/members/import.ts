@@ -190,6 +190,8 @@ async function clubTierNames(q: Queryable, clubId: string, defaultTier: string |
 function checkLine(sheet: SheetFile, custom: CustomColumn[], tiers: TierNames, row: Row, msg: Msg, locale: Locale): Checked | { problems: string[] } {
   const { index } = sheet;
   const get = (f: Field) => (index[f] === undefined ? "" : (row.cells[index[f] as number] ?? ""));
+  // A problem names the column as the file heads it ("Échéance"): what the person fixing the file sees.
+  const column = (at: number | undefined, f: string) => (at === undefined ? f : sheet.columns[at]?.heading || f);
   const problems: string[] = [];
   const email = normalizeEmail(get("email"));
   if (!email) problems.push(msg("IMPORT_MISSING_FIELD", { field: "email" }));
@@ -197,8 +199,8 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], tiers: TierNames, r
   const values: Values = {};
   for (const f of TEXT_FIELDS) {
     const v = get(f);
-    if (v.length > 200) problems.push(msg("IMPORT_TOO_LONG", { field: f }));
-    else if (!isOneLine(v)) problems.push(msg("IMPORT_CONTROL_CHARACTER", { field: f }));
+    if (v.length > 200) problems.push(msg("IMPORT_TOO_LONG", { field: column(index[f], f) }));
+    else if (!isOneLine(v)) problems.push(msg("IMPORT_CONTROL_CHARACTER", { field: column(index[f], f) }));
     else if (v) values[f] = v;
   }
   for (const f of DATE_FIELDS) {
@@ -206,7 +208,7 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], tiers: TierNames, r
     if (!v) continue;
     const d = dateOf(v);
     if (d) values[f] = d;
-    else problems.push(msg("IMPORT_INVALID_DATE", { field: f, value: v }));
+    else problems.push(msg("IMPORT_INVALID_DATE", { field: column(index[f], f), value: v }));
   }
   const status = get("payment_status").toLowerCase();
   if (status) {
@@ -224,7 +226,7 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], tiers: TierNames, r
     const v = row.cells[c.index] ?? "";
     if (!v) continue;
     if (!isPlainText(v)) {
-      problems.push(msg("IMPORT_CONTROL_CHARACTER", { field: c.key }));
+      problems.push(msg("IMPORT_CONTROL_CHARACTER", { field: column(c.index, c.key) }));
       continue;
     }
     values.custom ??= {};

@@ -54,8 +54,13 @@ describe("a 300-line spreadsheet with two bad lines", () => {
     expect(res.text).toContain("Corriger et téléverser à nouveau");
     // The two lines, each with what is wrong.
     expect(res.text).toMatch(/<td class="num">18<\/td><td>Adresse e-mail invalide : « prev-17\(at\)test.org »/);
-    expect(res.text).toMatch(/<td class="num">255<\/td><td>Date invalide dans « membership_end » : « 31.02.2027 »/);
+    expect(res.text).toMatch(/<td class="num">255<\/td><td>Date invalide dans « fin d&#x27;adhésion » : « 31.02.2027 »/);
     expect(res.text).not.toContain("Import terminé");
+    // Line by line in the secretary's words: the form's labels, dates as dates, no field names.
+    expect(res.text).toMatch(
+      /<li>Ligne 2 : prev-1@test.org, nouveau membre — Prénom : Membre1 · Nom : Nom1 · Début : \d+ [^·]+ · Fin d&#x27;adhésion : 30 juin 2027 · Paiement : payé<\/li>/,
+    );
+    expect(res.text).not.toContain("membership_end");
     expect(await count("prev")).toBe(0);
   });
 
@@ -136,6 +141,9 @@ describe("modes and tiers", () => {
     expect((await update("merge")).status).toBe(422);
     const preview = await update("update");
     expect(statusOf(preview)).toContain("1 à mettre à jour");
+    expect(preview.text).toMatch(
+      /<li>Ligne 2 : import-update@test.org, mis à jour — Prénom : Before → After · [^<]*Fin d&#x27;adhésion : [^<]+ → 1 janv. 2031[^<]*<\/li>/,
+    );
     expect((await update("update", previewedOf(preview))).status).toBe(200);
     expect((await env.db.read.select().from(members).where(eq(members.id, m.id)))[0].first_name).toBe("After");
   });
@@ -147,7 +155,7 @@ describe("modes and tiers", () => {
     expect(page.text).toMatch(new RegExp(`<option value="${tier.id}">Saison \\(80[.,]00\\s?CHF\\)</option>`));
     expect(page.text).not.toContain("Archivée");
     const preview = await importAs({ file: season("tier", 3), mode: "create", tier_id: tier.id, run: "preview" });
-    expect(preview.text).toContain("tier_id: ∅ → Saison");
+    expect(preview.text).toContain("· Catégorie : Saison");
     await importAs({ file: season("tier", 3), mode: "create", tier_id: tier.id, run: "import", previewed: previewedOf(preview) });
     const rows = await env.db.read.select({ tier_id: members.tier_id }).from(members).where(like(members.email, "tier-%"));
     expect(rows.map((r) => r.tier_id)).toEqual([tier.id, tier.id, tier.id]);
