@@ -19,7 +19,7 @@ import { clientAddress } from "./client-address";
 import { appErrorResponse } from "./errors";
 import { JOB_KINDS, RECURRING } from "./jobs";
 import { requestId } from "./log";
-import { DOCS_PATH } from "./openapi";
+import { DOCS_PATH } from "./docs";
 
 function refuse(reason: string): never {
   console.error(`Cannot start: ${reason}`);

@@ -14,7 +14,7 @@ import { Forbidden, nulItems, Unauthorized, ValidationFailed } from "../lib/erro
 import { DEFAULT_LOCALE, type Locale } from "../lib/i18n";
 import { limitAddress } from "../lib/ratelimit";
 import { isSharedAnswer, type Reply } from "../lib/reply";
-import { DOCS_PATH, SPEC_PATH } from "./openapi";
+import { DOCS_PATH, SPEC_PATH } from "./docs";
 import { replyResponse } from "./reply";
 import { type AnyRoute, type Auth, type Deps, ErrorResponse, ValidationErrorResponse } from "./route";
 import { getState } from "./state";
