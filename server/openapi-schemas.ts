@@ -2,6 +2,7 @@
 // become components and are referenced, never copied; each shape is drawn on the side it is used
 // on (a request's input side, an answer's output side).
 import { type ZodType, z } from "zod";
+import { mapSchemas } from "./json-schema";
 
 const REF = "#/components/schemas/";
 
@@ -22,22 +23,6 @@ export const JSON_SCHEMA_OPTIONS = {
     if (def?.type === "pipe" && def.out?._zod?.def?.type === "boolean" && c.jsonSchema.type === "string") c.jsonSchema.enum = STRINGBOOL_VALUES;
   },
 } as const;
-
-const LITERAL_KEYS = new Set(["examples", "example", "default", "const", "enum"]);
-const MAP_KEYS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
-
-/** Applies `fn` to every schema of a JSON Schema, innermost first (values such as `examples` are left alone). */
-function mapSchemas(node: unknown, fn: (schema: Json) => Json): unknown {
-  if (Array.isArray(node)) return node.map((n) => mapSchemas(n, fn));
-  if (!node || typeof node !== "object") return node;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (LITERAL_KEYS.has(k)) out[k] = v;
-    else if (MAP_KEYS.has(k) && v && typeof v === "object") out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, mapSchemas(s, fn)]));
-    else out[k] = mapSchemas(v, fn);
-  }
-  return fn(out);
-}
 
 /**
  * The input side of a request shape, as a client must read it: a field with a default is
@@ -95,12 +80,10 @@ export function cleanup(schema: unknown, refName: (id: string) => string): Json 
 
 /** The component names a schema refers to. */
 function refsOf(node: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) for (const n of node) refsOf(n, out);
-  else if (node && typeof node === "object")
-    for (const [k, v] of Object.entries(node)) {
-      if (k === "$ref" && typeof v === "string") out.add(v.slice(REF.length));
-      else if (!LITERAL_KEYS.has(k)) refsOf(v, out);
-    }
+  mapSchemas(node, (schema) => {
+    if (typeof schema.$ref === "string") out.add(schema.$ref.slice(REF.length));
+    return schema;
+  });
   return out;
 }
 
