@@ -14,7 +14,7 @@ import type { Locale } from "../lib/i18n";
 import { DASHBOARD_TEXTS, fill } from "../lib/i18n/dashboard";
 import { randomBase62 } from "../lib/ids";
 import { limitAddress } from "../lib/ratelimit";
-import { errorAnswer } from "../server/errors";
+import { errorAnswer } from "../http/errors";
 import { auditWrite, cookieHeader, csrfToken, htmlResponse, readCookie, redirectTo, SESSION_COOKIE, SESSION_COOKIE_MAX_AGE, sameToken } from "./http";
 import { check, Field, problemsOf, type Problems } from "./components/form";
 import { instant } from "./format";

@@ -114,6 +114,6 @@ export function isUniqueViolation(err: unknown): boolean {
 /**
  * Whether `err` is the database being unable to serve, not a fault of the request or of our code:
  * `busy` (try again in a moment), or `down` (until an operator or the network acts). Null for
- * anything else. server/errors.ts answers 503 for both.
+ * anything else. http/errors.ts answers 503 for both.
  */
 export { unavailability } from "./unavailable";

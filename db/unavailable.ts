@@ -1,4 +1,4 @@
-// Which errors mean the database cannot serve right now, for either engine: server/errors.ts
+// Which errors mean the database cannot serve right now, for either engine: http/errors.ts
 // answers 503 with Retry-After for them, and the request changed nothing.
 
 /** The SQLite result codes of `err` and of the errors it wraps (Drizzle wraps the driver's). */

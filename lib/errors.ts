@@ -1,5 +1,5 @@
 // Typed errors thrown by lib/ verbs. Each carries a stable UPPER_SNAKE `code` (its message in
-// each language lives in lib/i18n/messages.ts) and the HTTP status it maps to. server/errors.ts
+// each language lives in lib/i18n/messages.ts) and the HTTP status it maps to. http/errors.ts
 // turns them into HTTP answers and server/mcp.ts into MCP tool errors; lib/ knows neither.
 import type { Params } from "./i18n";
 import type { Locale, MessageCode } from "./i18n/messages";

@@ -1,6 +1,6 @@
 // What a lib/ verb answers when its answer is not JSON: a file or a page (bytes, text or a
 // stream, with its media type), an empty answer with a status (204, 304), or a redirect.
-// server/reply.ts turns it into the HTTP answer: lib/ never builds a Response.
+// http/reply.ts turns it into the HTTP answer: lib/ never builds a Response.
 
 /** A body with its media type; `filename` makes it a download (Content-Disposition: attachment). */
 export type FileReply = {

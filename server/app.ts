@@ -16,16 +16,17 @@ import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { hitRate, type RateDecision } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError, pageErrorResponse } from "./errors";
 import { authorize, type Guard, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
-import { buildOpenApiDocument, DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./openapi";
+import { DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./docs";
+import { buildOpenApiDocument } from "./openapi";
 import { ALL_METHODS, corsHeaders, corsKind, isPreflight, preflightHeaders } from "./cors";
 import { idempotent, type Keeping } from "./idempotency";
 import { ForeignMcpRequest, foreignMcpRequest } from "./mcp-origin";
 import { createLogger, requestId } from "./log";
 import { getState, setState } from "./state";
 import { changesColumn } from "../lib/audit";
-import { createDashboard, isDashboardPath } from "../dashboard";
 import { mcpResource, PROTECTED_RESOURCE_PATH } from "../lib/oauth/metadata";
 import { oauthMalformedBody } from "./oauth";
+import type { Deps } from "../http/deps";
 
 export type App = {
   handle(request: Request, ip?: string | null): Promise<Response>;
@@ -39,7 +40,24 @@ export type AppOptions = {
   logSink?: (line: string) => void;
 };
 
-export async function createApp(db: Db, config: Config, options: AppOptions = {}): Promise<App> {
+/**
+ * A site served beside the API under paths of its own (app/ mounts the dashboard at /admin): its
+ * own sign-in, CSRF check and audit rows; no key, CORS or key rate. The pipeline hands it the
+ * request's id and a body reader within the cap, and writes its log line (`via`).
+ */
+export type Beside = {
+  owns(path: string): boolean;
+  via: string;
+  handle(request: Request, ip: string | null, requestId: string, readBody: (request: Request) => Promise<Request>): Promise<Response>;
+  refused(err: unknown, request: Request): Response;
+  maxBodyBytes(method: string, path: string): number | undefined;
+};
+
+/** `beside`: the site mounted beside the API, made with the API's own database, settings and audit writer. */
+export type ApiOptions = AppOptions & { beside?: (deps: Deps) => Promise<Beside> };
+
+/** The API (routes, docs, MCP) behind the request pipeline; app/ composes it with the dashboard. */
+export async function createApi(db: Db, config: Config, options: ApiOptions = {}): Promise<App> {
   const logger = createLogger(config.logLevel, options.logSink);
   const audit = new AuditWriter(db);
   const deps = { db, config, audit };
@@ -61,20 +79,20 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
   let document: Record<string, unknown> | undefined;
   elysia.get(SPEC_PATH, () => (document ??= buildOpenApiDocument(routes, config.baseUrl)));
   elysia.get(DOCS_PATH, () => docsPage());
-  const dashboard = await createDashboard(deps);
+  const beside = options.beside ? await options.beside(deps) : null;
 
   async function handle(request: Request, ip: string | null = null): Promise<Response> {
     const started = performance.now();
     const path = new URL(request.url).pathname;
     const id = requestId(request.headers.get("x-request-id"));
-    // The dashboard (dashboard/): its own sign-in, CSRF check and audit rows; no key, CORS or key rate.
-    if (isDashboardPath(path)) {
+    // The site beside the API (the dashboard): its own sign-in, CSRF check and audit rows; no key, CORS or key rate.
+    if (beside?.owns(path)) {
       let response: Response;
       try {
-        const cap = Math.max(config.maxBodyBytes, dashboard.maxBodyBytes(request.method, path) ?? 0);
-        response = await dashboard.handle(request, ip, id, (sent) => capBody(sent, cap));
+        const cap = Math.max(config.maxBodyBytes, beside.maxBodyBytes(request.method, path) ?? 0);
+        response = await beside.handle(request, ip, id, (sent) => capBody(sent, cap));
       } catch (err) {
-        response = dashboard.refused(err, request);
+        response = beside.refused(err, request);
       }
       response.headers.set("x-request-id", id);
       const duration_ms = Math.round((performance.now() - started) * 100) / 100;
@@ -84,7 +102,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
         path,
         status: response.status,
         duration_ms,
-        via: "dashboard",
+        via: beside.via,
         ip,
       });
       return response;

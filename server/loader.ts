@@ -4,7 +4,7 @@
 // the one route table (`routeTable`), which the pipeline reads before Elysia parses anything,
 // and the one authorization of a call (`authorize`). Per call it counts the route's declared
 // rate, builds the context (the caller's `Ctx`, or a public route's `PublicCtx`) and turns a raw
-// route's lib/ reply into the HTTP answer (server/reply.ts).
+// route's lib/ reply into the HTTP answer (http/reply.ts).
 import { join, relative } from "node:path";
 import type { Elysia } from "elysia";
 import { z, type ZodObject, type ZodType } from "zod";
@@ -14,9 +14,10 @@ import { Forbidden, nulItems, Unauthorized, ValidationFailed } from "../lib/erro
 import { DEFAULT_LOCALE, type Locale } from "../lib/i18n";
 import { limitAddress } from "../lib/ratelimit";
 import { isSharedAnswer, type Reply } from "../lib/reply";
-import { DOCS_PATH, SPEC_PATH } from "./openapi";
-import { replyResponse } from "./reply";
-import { type AnyRoute, type Auth, type Deps, ErrorResponse, ValidationErrorResponse } from "./route";
+import { DOCS_PATH, SPEC_PATH } from "./docs";
+import { replyResponse } from "../http/reply";
+import type { Deps } from "../http/deps";
+import { type AnyRoute, type Auth, ErrorResponse, ValidationErrorResponse } from "./route";
 import { getState } from "./state";
 
 export const ROUTES_DIR = join(import.meta.dir, "..", "routes");

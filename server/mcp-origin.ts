@@ -8,7 +8,7 @@
 import type { Config } from "../lib/config";
 import { Forbidden } from "../lib/errors";
 import type { Locale } from "../lib/i18n";
-import { errorAnswer, json, withRequestId } from "./errors";
+import { errorAnswer, json, withRequestId } from "../http/errors";
 import { originListed } from "./cors";
 
 /** JSON-RPC's "invalid request", what the project answers for a refusal outside a tool (server/mcp.ts). */

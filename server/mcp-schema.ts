@@ -4,16 +4,10 @@
 // the parameter or the whole tool. Here a type list becomes `anyOf` branches and an empty
 // `additionalProperties` (which means "anything") is left out.
 import { type ZodObject, type ZodType, z } from "zod";
-
-type Schema = Record<string, unknown>;
+import { type JsonSchema as Schema, mapSchemas } from "./json-schema";
 
 /** Keywords that describe the value as a whole; the rest constrain one type and go in its branch. */
 const ANNOTATIONS = new Set(["$schema", "$id", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly"]);
-
-/** Keywords whose value is one schema, or a map or list of schemas. */
-const ONE = ["additionalProperties", "items", "not", "if", "then", "else", "contains", "propertyNames"];
-const MAP = ["properties", "patternProperties", "$defs", "definitions"];
-const LIST = ["anyOf", "oneOf", "allOf", "prefixItems"];
 
 const isSchema = (v: unknown): v is Schema => !!v && typeof v === "object" && !Array.isArray(v);
 
@@ -39,22 +33,11 @@ function splitTypes(schema: Schema): Schema {
 
 /** A copy of `schema` with every nested schema made portable. */
 export function portableSchema(schema: Schema): Schema {
-  const out: Schema = Array.isArray(schema.type) ? splitTypes(schema) : { ...schema };
-  for (const key of ONE) {
-    const v = out[key];
-    if (!isSchema(v)) continue;
-    if (key === "additionalProperties" && Object.keys(v).length === 0) delete out[key];
-    else out[key] = portableSchema(v);
-  }
-  for (const key of MAP) {
-    const v = out[key];
-    if (isSchema(v)) out[key] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, isSchema(s) ? portableSchema(s) : s]));
-  }
-  for (const key of LIST) {
-    const v = out[key];
-    if (Array.isArray(v)) out[key] = v.map((s) => (isSchema(s) ? portableSchema(s) : s));
-  }
-  return out;
+  return mapSchemas(schema, (node) => {
+    // Before the split, so that no branch carries it.
+    if (isSchema(node.additionalProperties) && Object.keys(node.additionalProperties).length === 0) delete node.additionalProperties;
+    return Array.isArray(node.type) ? splitTypes(node) : node;
+  }) as Schema;
 }
 
 /**

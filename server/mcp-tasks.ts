@@ -29,7 +29,7 @@ import {
   taskTtl,
 } from "../lib/mcp-tasks";
 import { t } from "../lib/i18n";
-import { errorAnswer } from "./errors";
+import { errorAnswer } from "../http/errors";
 import { keyOwner } from "./idempotency";
 
 /** What the server declares: tasks listed and cancelled, and tool calls as tasks. */

@@ -37,7 +37,7 @@ import { idempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, keepsAnswer, k
 import { keyOwner } from "./idempotency";
 import { complete } from "./mcp-complete";
 import { answersObject, inputSchema, outputSchema } from "./mcp-schema";
-import { type ErrorBody, errorAnswer, json, parseInput, validationBody, withRequestId } from "./errors";
+import { type ErrorBody, errorAnswer, json, parseInput, validationBody, withRequestId } from "../http/errors";
 import { answerTasks, answerTasksV2, declaresTasks, startTask, TASKS_CAPABILITY, TASKS_EXTENSION, taskCreated } from "./mcp-tasks";
 import { getState } from "./state";
 

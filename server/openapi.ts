@@ -1,23 +1,14 @@
-// The OpenAPI 3.1 description and the interactive docs, both generated from the mounted routes
-// and the same zod schemas that validate requests. Named shapes (`.meta({ id })`) become
-// components and are referenced, never copied. The docs page loads Swagger UI from the
-// installed package, so it works with no internet.
-import { join } from "node:path";
+// The OpenAPI 3.1 description, generated from the mounted routes and the same zod schemas that
+// validate requests (drawn by server/openapi-schemas.ts); the docs page that reads it is
+// server/docs.ts.
 import { type ZodType, z } from "zod";
 import { scopeList } from "../lib/access";
 import { daysFromNow } from "../lib/schema-types";
+import { TITLE } from "./docs";
 import { errorSchemas, type MountedRoute } from "./loader";
+import { buildSchemas, cleanup, type Io, JSON_SCHEMA_OPTIONS, type Json } from "./openapi-schemas";
 import { ErrorResponse, ValidationErrorResponse } from "./route";
 
-export const DOCS_PATH = "/api/public/docs";
-export const SPEC_PATH = "/api/public/openapi.json";
-const ASSETS = join(import.meta.dir, "..", "node_modules", "swagger-ui-dist");
-const REF = "#/components/schemas/";
-
-type Json = Record<string, unknown>;
-type Io = "input" | "output";
-
-const TITLE = "Membership club API";
 const DESCRIPTION =
   "The API a club's spreadsheet, website, automation or AI assistant uses to run one club. Call `GET /api/auth/me` first: its `club_id` goes in every club route. Amounts are integer cents, dates ISO 8601 UTC, ids UUIDs. Errors are JSON `{detail, code, request_id}`; validation errors (422) list `{loc, msg, type}` items. Every answer carries `X-Request-Id` (yours, if you send a sane one). A write (POST, PUT, PATCH, DELETE) sent with an `Idempotency-Key` runs once: sent again within 24 h, it gets the first answer back with `Idempotent-Replayed: true`. The same operations are MCP tools at `/mcp`.";
 
@@ -175,172 +166,6 @@ export function deriveOperationId(method: string, path: string): string {
 }
 
 export const operationId = (route: MountedRoute) => route.spec.operationId ?? deriveOperationId(route.method, route.path);
-
-// ---- zod -> JSON Schema ----
-
-/** What `z.stringbool()` accepts (any case): documented, so that a client knows "1" or "yes" will do. */
-const STRINGBOOL_VALUES = ["true", "false", "1", "0", "yes", "no", "on", "off", "y", "n", "enabled", "disabled"];
-
-/**
- * Options of every conversion. A `z.stringbool()` (a string piped into a boolean) would come out
- * as any string; it is documented with the values it takes.
- */
-const JSON_SCHEMA_OPTIONS = {
-  unrepresentable: "any",
-  override(c: { zodSchema: unknown; jsonSchema: Record<string, unknown> }) {
-    const def = (c.zodSchema as { _zod?: { def?: { type?: string; out?: { _zod?: { def?: { type?: string } } } } } })._zod?.def;
-    if (def?.type === "pipe" && def.out?._zod?.def?.type === "boolean" && c.jsonSchema.type === "string") c.jsonSchema.enum = STRINGBOOL_VALUES;
-  },
-} as const;
-
-const LITERAL_KEYS = new Set(["examples", "example", "default", "const", "enum"]);
-const MAP_KEYS = new Set(["properties", "patternProperties", "$defs", "dependentSchemas"]);
-
-/** Applies `fn` to every schema of a JSON Schema, innermost first (values such as `examples` are left alone). */
-function mapSchemas(node: unknown, fn: (schema: Json) => Json): unknown {
-  if (Array.isArray(node)) return node.map((n) => mapSchemas(n, fn));
-  if (!node || typeof node !== "object") return node;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(node)) {
-    if (LITERAL_KEYS.has(k)) out[k] = v;
-    else if (MAP_KEYS.has(k) && v && typeof v === "object") out[k] = Object.fromEntries(Object.entries(v).map(([name, s]) => [name, mapSchemas(s, fn)]));
-    else out[k] = mapSchemas(v, fn);
-  }
-  return fn(out);
-}
-
-/**
- * The input side of a request shape, as a client must read it: a field with a default is
- * optional. openapi-typescript (and other generators) make a property that carries `default`
- * required in a named schema, so the default is said in the description instead.
- */
-function defaultsInDescription(schema: Json): Json {
-  return mapSchemas(schema, (obj) => {
-    const props = obj.properties as Record<string, Json> | undefined;
-    if (!props || typeof props !== "object") return obj;
-    const properties: Record<string, Json> = {};
-    for (const [name, prop] of Object.entries(props)) {
-      if (!prop || typeof prop !== "object" || !("default" in prop)) {
-        properties[name] = prop;
-        continue;
-      }
-      const { default: value, ...rest } = prop;
-      const said = `Default: \`${JSON.stringify(value)}\`.`;
-      properties[name] = { ...rest, description: rest.description ? `${rest.description} ${said}` : said };
-    }
-    return { ...obj, properties };
-  }) as Json;
-}
-
-const FORMATS = new Set(["date", "date-time", "email", "uuid"]);
-
-/**
- * The output side of an answer: a string with a well-known format loses zod's validation
- * pattern, which says the same thing; sample answers (Swagger UI draws them from the pattern
- * when there is one) then show a plausible date or id, not the year 5732.
- */
-function plainFormats(schema: Json): Json {
-  return mapSchemas(schema, (obj) => {
-    if (typeof obj.format !== "string" || !FORMATS.has(obj.format) || !("pattern" in obj)) return obj;
-    const { pattern, ...rest } = obj;
-    return rest;
-  }) as Json;
-}
-
-const side = (io: Io, json: Json): Json => (io === "input" ? defaultsInDescription(json) : plainFormats(json));
-
-/**
- * References point at the components; `additionalProperties: false` (zod's output side) is
- * dropped: answers gain fields over time, and a client that validates them against this
- * description must not break when one appears.
- */
-function cleanup(schema: unknown, refName: (id: string) => string): Json {
-  return mapSchemas(schema, (obj) => {
-    const { $schema, $id, $defs, ...rest } = obj;
-    if (rest.additionalProperties === false) delete rest.additionalProperties;
-    if (typeof rest.$ref === "string") rest.$ref = REF + refName(rest.$ref.replace(/^.*\//, ""));
-    return rest;
-  }) as Json;
-}
-
-/** The component names a schema refers to. */
-function refsOf(node: unknown, out = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) for (const n of node) refsOf(n, out);
-  else if (node && typeof node === "object")
-    for (const [k, v] of Object.entries(node)) {
-      if (k === "$ref" && typeof v === "string") out.add(v.slice(REF.length));
-      else if (!LITERAL_KEYS.has(k)) refsOf(v, out);
-    }
-  return out;
-}
-
-/**
- * Named shapes as components. A shape is drawn on the side it is used on: request shapes on
- * their input side (defaults optional), answers on their output side (defaults always there).
- * A shape used on both sides whose two drawings differ (CardBackField: a request may leave out
- * `label`, an answer always has it), or that contains such a shape, gets a second component,
- * `<Name>Input`, for requests.
- */
-function buildSchemas(inputRoots: ZodType[], outputRoots: ZodType[]) {
-  const registry = (io: Io): Record<string, Json> => {
-    const { schemas } = z.toJSONSchema(z.globalRegistry, { ...JSON_SCHEMA_OPTIONS, io, uri: (id) => REF + id });
-    return Object.fromEntries(
-      Object.entries(schemas).map(([id, s]) => [
-        id,
-        side(
-          io,
-          cleanup(s, (name) => name),
-        ),
-      ]),
-    );
-  };
-  const root = (schema: ZodType, io: Io): Json => {
-    const id = z.globalRegistry.get(schema)?.id;
-    return id
-      ? { $ref: REF + id }
-      : side(
-          io,
-          cleanup(z.toJSONSchema(schema, { ...JSON_SCHEMA_OPTIONS, io }), (name) => name),
-        );
-  };
-  const inputs = registry("input");
-  const outputs = registry("output");
-  const reach = (roots: Json[], defs: Record<string, Json>) => {
-    const seen = new Set<string>();
-    const queue = roots.flatMap((r) => [...refsOf(r)]);
-    while (queue.length) {
-      const id = queue.pop() as string;
-      if (seen.has(id) || !defs[id]) continue;
-      seen.add(id);
-      queue.push(...refsOf(defs[id]));
-    }
-    return seen;
-  };
-  const inputRootJson = inputRoots.map((s) => root(s, "input"));
-  const usedIn = reach(inputRootJson, inputs);
-  const usedOut = reach(
-    outputRoots.map((s) => root(s, "output")),
-    outputs,
-  );
-  const split = new Set([...usedIn].filter((id) => usedOut.has(id) && JSON.stringify(inputs[id]) !== JSON.stringify(outputs[id])));
-  // A request shape holding a split one is drawn differently on each side too.
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const id of usedIn) {
-      if (split.has(id) || !usedOut.has(id) || ![...refsOf(inputs[id])].some((r) => split.has(r))) continue;
-      split.add(id);
-      grew = true;
-    }
-  }
-  const toInput = (json: Json) => cleanup(json, (name) => (split.has(name) ? `${name}Input` : name));
-  const components: Record<string, Json> = {};
-  for (const id of [...new Set([...usedIn, ...usedOut])].sort()) {
-    components[id] = usedIn.has(id) && !split.has(id) ? toInput(inputs[id]) : outputs[id];
-    if (split.has(id)) components[`${id}Input`] = toInput(inputs[id]);
-  }
-  const convert = (schema: ZodType, io: Io): Json => (io === "input" ? toInput(root(schema, "input")) : root(schema, "output"));
-  return { components, convert };
-}
 
 // ---- the document ----
 
@@ -564,39 +389,4 @@ export function buildOpenApiDocument(routes: MountedRoute[], baseUrl: string): J
       headers: HEADERS,
     },
   };
-}
-
-/** The docs page: Swagger UI, from this server's own copy, reading the document above. */
-export function docsPage(): Response {
-  const options = JSON.stringify({ dom_id: "#swagger-ui", url: SPEC_PATH, persistAuthorization: true });
-  const html = `<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="utf-8" />
-  <meta name="viewport" content="width=device-width, initial-scale=1" />
-  <title>${TITLE}</title>
-  <link rel="stylesheet" href="${DOCS_PATH}/assets/swagger-ui.css" />
-  <style>
-    @media (prefers-color-scheme: dark) {
-      body { background-color: #222; }
-      .swagger-ui { filter: invert(92%) hue-rotate(180deg); }
-      .swagger-ui .microlight { filter: invert(100%) hue-rotate(180deg); }
-    }
-  </style>
-</head>
-<body>
-  <div id="swagger-ui"></div>
-  <script src="${DOCS_PATH}/assets/swagger-ui-bundle.js"></script>
-  <script>window.onload = () => { window.ui = SwaggerUIBundle(${options}); };</script>
-</body>
-</html>`;
-  return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
-}
-
-/** Serves Swagger UI's files from node_modules (no CDN). */
-export async function docsAsset(name: string): Promise<Response> {
-  if (!/^[\w.-]+$/.test(name)) return new Response("not found", { status: 404 });
-  const file = Bun.file(join(ASSETS, name));
-  if (!(await file.exists())) return new Response("not found", { status: 404 });
-  return new Response(file);
 }

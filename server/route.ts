@@ -2,14 +2,9 @@
 // lines that builds the context, calls one lib/ verb and returns its result. The loader
 // (server/loader.ts) mounts each file at the URL its path mirrors.
 import { z, type ZodObject, type ZodType } from "zod";
-import type { Config } from "../lib/config";
 import type { Ctx, PublicCtx } from "../lib/context";
 import type { Needs } from "../lib/access";
-import type { Db } from "../db";
-import type { AuditWriter } from "../lib/audit";
 import type { AddressRate } from "../lib/ratelimit";
-
-export type Deps = { db: Db; config: Config; audit: AuditWriter };
 
 /**
  * `key`: an API key or a dashboard session (the default); `session`: a dashboard session only
@@ -64,7 +59,7 @@ export type RouteSpec<
   hidden?: boolean;
   /**
    * Answers something other than JSON (a file, a page, a redirect): the handler returns a lib/
-   * reply (lib/reply.ts, turned into the HTTP answer by server/reply.ts) or a Response, and the
+   * reply (lib/reply.ts, turned into the HTTP answer by http/reply.ts) or a Response, and the
    * answer is not schema-checked.
    */
   raw?: boolean;

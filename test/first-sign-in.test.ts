@@ -1,4 +1,4 @@
-// The secretary's first day, as the README tells it: `bun server/index.ts` on an empty database
+// The secretary's first day, as the README tells it: `bun app/main.ts` on an empty database
 // prints, beside the key, a one-time sign-in link for the owner. Opening it (over HTTP, and once in
 // Chromium) asks for a password; sending it signs in and the password then signs in again. The
 // link works once, expires, is replaced by a fresh one from `cli admins sign-in-link`, and a

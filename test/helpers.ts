@@ -13,7 +13,7 @@ import { createApiKey } from "../lib/auth/keys";
 import { allScopes, type Scopes } from "../lib/access";
 import { initClub } from "../lib/auth/init";
 import { loadConfig } from "../lib/config";
-import { createApp } from "../server/app";
+import { createApp } from "../app";
 import { dropDatabase, freshDatabaseUrl } from "./databases";
 
 export type CallOptions = { key?: string | null; body?: unknown; rawBody?: BodyInit; headers?: Record<string, string> };

@@ -1,4 +1,4 @@
-// The first start as a new user meets it: `bun server/index.ts` on an empty database creates a
+// The first start as a new user meets it: `bun app/main.ts` on an empty database creates a
 // club, its owner and a key, prints the key once with the club id and the docs address; a later
 // start on the same file prints nothing secret and the key still works.
 import { afterAll, describe, expect, it } from "bun:test";
@@ -79,7 +79,7 @@ describe("bun run start on a port already taken", () => {
     const taken = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("someone else") });
     const empty = mkdtempSync(join(tmpdir(), "club-taken-"));
     try {
-      const proc = Bun.spawn(["bun", "server/index.ts"], {
+      const proc = Bun.spawn(["bun", "app/main.ts"], {
         cwd: ROOT,
         env: { ...process.env, PORT: String(taken.port), HOST: "127.0.0.1", DATABASE_URL: join(empty, "club.db"), BASE_URL: "" },
         stdout: "pipe",

@@ -5,7 +5,7 @@
 import type { ZodType, z } from "zod";
 import { localToUtc, utcToLocal } from "../../lib/clubs/time-zone";
 import { type Locale, t as translate } from "../../lib/i18n";
-import { errorAnswer, parseInput } from "../../server/errors";
+import { errorAnswer, parseInput } from "../../http/errors";
 import { Fragment, h, type Html, raw } from "../jsx";
 
 export type Problems = { status: number; fields: Record<string, string>; message: string | null };

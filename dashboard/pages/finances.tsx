@@ -8,7 +8,7 @@ import { plural } from "../../lib/i18n/dashboard";
 import { FINANCES_TEXTS, type FinancesTexts } from "../../lib/i18n/dashboard-finances";
 import { MEMBERS_TEXTS } from "../../lib/i18n/dashboard-members";
 import { PAYMENT_METHODS } from "../../lib/members/schemas";
-import { replyResponse } from "../../server/reply";
+import { replyResponse } from "../../http/reply";
 import { check, Field, Notice, type Problems, problemsOf, Select } from "../components/form";
 import { RecordTable } from "../components/record-table";
 import { Pager } from "../components/pager";

@@ -14,7 +14,7 @@ import { fill, plural } from "../../lib/i18n/dashboard";
 import { INVOICE_TABS, INVOICES_TEXTS, type InvoicesTab, type InvoicesTexts } from "../../lib/i18n/dashboard-invoices";
 import { listMembers } from "../../lib/members";
 import { listTiers } from "../../lib/tiers";
-import { replyResponse } from "../../server/reply";
+import { replyResponse } from "../../http/reply";
 import { cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields, textOf } from "../components/form";
 import { RecordTable } from "../components/record-table";
 import { Pager } from "../components/pager";

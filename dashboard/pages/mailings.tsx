@@ -29,7 +29,7 @@ import {
 import { type Mailing, MailingAudience, MailingCreate, MailingSend, MERGE_FIELDS } from "../../lib/mailings/schemas";
 import { type MemberAdminItem, STATUSES } from "../../lib/members/schemas";
 import { listTiers } from "../../lib/tiers";
-import { errorAnswer } from "../../server/errors";
+import { errorAnswer } from "../../http/errors";
 import { CheckGroup, check, doneOf, Field, FieldNotes, Notice, NO_PROBLEMS, type Problems, problemsOf, TextArea, textOf, utcTimes } from "../components/form";
 import { Pager } from "../components/pager";
 import { RecordTable } from "../components/record-table";

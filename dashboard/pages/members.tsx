@@ -9,7 +9,7 @@ import { importMembers } from "../../lib/members/import";
 import { ManualMemberCreate, MemberExportQuery, MemberListQuery, type MemberAdminItem, SORTS, STATUSES } from "../../lib/members/schemas";
 import { listMembers } from "../../lib/members";
 import { listTiers } from "../../lib/tiers";
-import { replyResponse } from "../../server/reply";
+import { replyResponse } from "../../http/reply";
 import { check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields } from "../components/form";
 import { Pager } from "../components/pager";
 import { day } from "../format";

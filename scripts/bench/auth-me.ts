@@ -11,7 +11,7 @@ export const authMe: Benchmark = {
   name: "auth-me",
   title: "GET /api/auth/me",
   about: [
-    "An authenticated, audited read. **Ours**: the real server (`bun server/index.ts`: Elysia, Drizzle, key",
+    "An authenticated, audited read. **Ours**: the real server (`bun app/main.ts`: Elysia, Drizzle, key",
     "lookup, rate limit, the admin profile with its club, one audit row per request committed in groups",
     "before the answer leaves). **Baseline** (`baseline-auth-me.ts`): Bun.serve + bun:sqlite, key looked up",
     "by SHA-256, club read, one audit row inserted in its own transaction (one disk sync per request), JSON answer.",

@@ -72,11 +72,11 @@ export type Benchmark = {
 
 // ---- servers ---------------------------------------------------------------------------------
 
-/** The real server (`bun server/index.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings. */
+/** The real server (`bun app/main.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings. */
 export async function startOurs(dbPath: string, dir: string, extra: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   return startServer(
-    ["bun", join(ROOT, "server/index.ts")],
+    ["bun", join(ROOT, "app/main.ts")],
     {
       DATABASE_URL: dbPath,
       PORT: String(port),

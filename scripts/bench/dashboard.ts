@@ -88,7 +88,7 @@ export const dashboardBench: Benchmark = {
   name: "dashboard",
   title: "The dashboard's overview and members pages, 10,000 members",
   about: [
-    "Ours only: the real server (`bun server/index.ts`) on a copy of the 10,000-member dataset of members-10k, an",
+    "Ours only: the real server (`bun app/main.ts`) on a copy of the 10,000-member dataset of members-10k, an",
     "admin signed in through the sign-in form; each page fetched with the session cookie one request at a time and",
     `timed by the client to the last byte (${REQUESTS} timed after 3 untimed per round): the session read and its`,
     "refresh, the admin's profile, the lib/ verbs (clubStats, revenueByMonth, attendanceByWeek; listMembers), the",

@@ -203,7 +203,7 @@ export function markdown(o: { cases: CaseSummary[]; benches: Benchmark[]; runs: 
   return [
     "# Benchmarks",
     "",
-    `Written by \`${o.command}\` (scripts/bench/). Each benchmark runs the real server (\`bun server/index.ts\`) and a`,
+    `Written by \`${o.command}\` (scripts/bench/). Each benchmark runs the real server (\`bun app/main.ts\`) and a`,
     "hand-written baseline (Bun.serve + bun:sqlite, or the library alone) in the same run, interleaved: in each round,",
     "for each benchmark, ours then the baseline (the order alternating from one round to the next), each on a fresh copy",
     "of the same database. Figures are medians over the rounds; a ratio is taken within each round, then its median.",

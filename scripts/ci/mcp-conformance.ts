@@ -1,5 +1,5 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance) against the real server:
-// `bun server/index.ts` on a fresh SQLite file, whose first start makes a club and its all-edit
+// `bun app/main.ts` on a fresh SQLite file, whose first start makes a club and its all-edit
 // API key. The suite sends no credentials, so a small proxy in front adds `Authorization: Bearer
 // <key>` and forwards everything else as it came (Host and Origin included: the suite's
 // dns-rebinding-protection scenario then tests the server's own check, server/mcp-origin.ts).

@@ -1,6 +1,8 @@
 // The shape of the code (issue 11): the areas of lib/ (a folder, or a top-level file such as
 // lib/errors.ts) import each other as a tree, never in a cycle; db/ imports nothing from lib/;
-// no file of lib/ builds an HTTP Response... read from the files themselves, so it stays true.
+// no file of lib/ builds an HTTP Response; the API (server/) and the dashboard (dashboard/) import
+// nothing of each other, what both need lives in http/ and app/ mounts them side by side (issue
+// 32)... read from the files themselves, so it stays true.
 import { describe, expect, it } from "bun:test";
 import { readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
@@ -84,5 +86,52 @@ describe("verbs", () => {
       for (const m of text.matchAll(arrow)) found.push(`${rel}:${text.slice(0, m.index).split("\n").length}`);
     }
     expect(found).toEqual([]);
+  });
+});
+
+/** The files a file imports by a relative path (static, type-only and dynamic imports alike), from the root, without extension. */
+function importedBy(file: string, text: string): string[] {
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*"(\.[^"]+)"/g)].map((m) => relative(ROOT, normalize(join(dirname(file), m[1]))));
+}
+
+/** `file -> imported` for each file of `from`/ that imports something under `to`/. */
+function importsInto(from: string, to: string): string[] {
+  const found: string[] = [];
+  for (const rel of new Bun.Glob("**/*.{ts,tsx}").scanSync(join(ROOT, from))) {
+    const file = join(ROOT, from, rel);
+    for (const target of importedBy(file, readFileSync(file, "utf8")))
+      if (target.startsWith(`${to}/`) || target === to) found.push(`${from}/${rel} -> ${target}`);
+  }
+  return found;
+}
+
+describe("server/, dashboard/, http/ and app/", () => {
+  it("server/ imports nothing of dashboard/, and dashboard/ nothing of server/: app/ mounts both", () => {
+    expect(importsInto("server", "dashboard")).toEqual([]);
+    expect(importsInto("dashboard", "server")).toEqual([]);
+  });
+
+  it("what both need (http/) imports neither, nor the app above them; lib/ and db/ import none of these", () => {
+    for (const to of ["server", "dashboard", "app"]) expect(importsInto("http", to)).toEqual([]);
+    for (const from of ["lib", "db"]) for (const to of ["http", "server", "dashboard", "app"]) expect(importsInto(from, to)).toEqual([]);
+  });
+
+  it("the files of server/, http/ and app/ import each other without a cycle (server/loader.ts and server/openapi.ts did)", () => {
+    const graph = new Map<string, Set<string>>();
+    for (const dir of ["server", "http", "app"])
+      for (const rel of new Bun.Glob("**/*.ts").scanSync(join(ROOT, dir))) {
+        const file = join(ROOT, dir, rel);
+        const targets = importedBy(file, readFileSync(file, "utf8")).filter((t) => /^(server|http|app)\//.test(t));
+        graph.set(`${dir}/${rel.replace(/\.ts$/, "")}`, new Set(targets.map((t) => t.replace(/\.ts$/, ""))));
+      }
+    expect(graph.get("server/openapi")).toContain("server/loader");
+    expect(cyclePairs(graph)).toEqual([]);
+  });
+
+  it("sees an import of the other side, static, type-only or dynamic (the check itself works)", () => {
+    const text =
+      'import { errorAnswer } from "../server/errors";\nimport type { Deps } from "../server/route";\nconst m = await import("./pages/../../server/loader");';
+    expect(importedBy(join(ROOT, "dashboard", "index.tsx"), text)).toEqual(["server/errors", "server/route", "server/loader"]);
+    expect(importsInto("app", "dashboard")).toEqual(["app/index.ts -> dashboard"]);
   });
 });

@@ -411,7 +411,7 @@ describe("JOB_CONCURRENCY", () => {
   it("a server started with JOB_CONCURRENCY=0 refuses to start, saying why, and creates no database", async () => {
     const dir = mkdtempSync(join(tmpdir(), "club-jobs-"));
     try {
-      const proc = Bun.spawn(["bun", "server/index.ts"], {
+      const proc = Bun.spawn(["bun", "app/main.ts"], {
         cwd: join(import.meta.dir, "../.."),
         env: { ...process.env, JOB_CONCURRENCY: "0", PORT: "1", DATABASE_URL: join(dir, "club.db") },
         stdout: "pipe",

@@ -36,7 +36,7 @@ it("no lib/ module but lib/config.ts reads the environment or loads the settings
 });
 
 it("the server imports no module for its side effects", () => {
-  const sideEffectImports = [...new Bun.Glob("server/**/*.ts").scanSync(ROOT)].filter((f) => /^import\s+["']/m.test(read(f)));
+  const sideEffectImports = [...new Bun.Glob("{app,http,server}/**/*.ts").scanSync(ROOT)].filter((f) => /^import\s+["']/m.test(read(f)));
   expect(sideEffectImports).toEqual([]);
 });
 
@@ -71,5 +71,5 @@ it("the server's job table names every wallet and webhook job kind (the voided p
 
 it("every recurring job's kind is in the server's table, and the server starts every chain", () => {
   for (const recurring of RECURRING) for (const kind of Object.keys(recurring.kinds)) expect(JOB_KINDS[kind]).toBe(recurring.kinds[kind]);
-  expect(read("server/index.ts")).toContain("for (const recurring of RECURRING) await recurring.ensure(db);");
+  expect(read("app/main.ts")).toContain("for (const recurring of RECURRING) await recurring.ensure(db);");
 });

@@ -1,4 +1,4 @@
-// The red team's money findings (issue 32), against the real server (`bun server/index.ts`) on a
+// The red team's money findings (issue 32), against the real server (`bun app/main.ts`) on a
 // file database, checked in the database afterwards.
 //
 // 1. A retried Idempotency-Key after a crash must not pay twice. Every keyed write the red team

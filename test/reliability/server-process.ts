@@ -1,4 +1,4 @@
-// The real server as a child process (`bun server/index.ts`) on a given database file, for the
+// The real server as a child process (`bun app/main.ts`) on a given database file, for the
 // crash, backup and soak runs: started, waited for until it listens, killed or stopped.
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -26,7 +26,7 @@ export type ServerProcess = {
 export async function startServer(dbPath: string, env: Record<string, string> = {}, options: { preload?: string; port?: number } = {}): Promise<ServerProcess> {
   for (let attempt = 0; ; attempt++) {
     const port = options.port ?? freePort();
-    const proc = Bun.spawn(["bun", ...(options.preload ? [`--preload=${options.preload}`] : []), "server/index.ts"], {
+    const proc = Bun.spawn(["bun", ...(options.preload ? [`--preload=${options.preload}`] : []), "app/main.ts"], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: dbPath, BASE_URL: "", ...env },
       stdin: "ignore",

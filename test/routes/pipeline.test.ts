@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { apiKeys, auditLog } from "../../db/schema";
 import { loadConfig } from "../../lib/config";
-import { createApp } from "../../server/app";
+import { createApp } from "../../app";
 import { setup, type TestEnv } from "../helpers";
 
 describe("the request pipeline", () => {

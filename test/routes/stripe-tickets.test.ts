@@ -9,7 +9,7 @@ import { openDb } from "../../db";
 import { clubs, eventRegistrations, jobs } from "../../db/schema";
 import { runDueJobs } from "../../lib/jobs";
 import { MAIL_SEND } from "../../lib/mail";
-import { createApp } from "../../server/app";
+import { createApp } from "../../app";
 import { JOB_KINDS } from "../../server/jobs";
 import { createEventVia, registerPublic, registrationPayments, registrationRow } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";

@@ -31,7 +31,7 @@ async function realDatabase(name: string): Promise<string> {
 /** Starts the server (through `wrap`, a command run before it) and returns its exit code and output. */
 async function start(dbPath: string, wrap: string[] = []) {
   const port = freePort();
-  const proc = Bun.spawn([...wrap, "bun", "server/index.ts"], {
+  const proc = Bun.spawn([...wrap, "bun", "app/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: dbPath, BASE_URL: "" },
     stdout: "pipe",

@@ -3,7 +3,7 @@
 // Retry-After from the one place errors become answers, for HTTP and MCP alike, never a 500.
 import { Database } from "bun:sqlite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
-import { errorAnswer } from "../../server/errors";
+import { errorAnswer } from "../../http/errors";
 import { setup, type TestEnv } from "../helpers";
 import { onPostgres } from "../databases";
 

@@ -19,7 +19,7 @@ const STATUS_OF: Record<string, number> = {
 
 async function thrownCodes(): Promise<Map<string, Set<string>>> {
   const seen = new Map<string, Set<string>>();
-  for (const dir of ["lib", "server", "dashboard", "routes"]) {
+  for (const dir of ["lib", "http", "server", "app", "dashboard", "routes"]) {
     for (const file of new Glob(`${dir}/**/*.{ts,tsx}`).scanSync(".")) {
       const src = await Bun.file(file).text();
       for (const m of src.matchAll(/new (\w+)\((?:(\d{3}), )?"([A-Z][A-Z0-9_]+)"/g)) {

@@ -1,4 +1,4 @@
-// Idempotency-Key against the real server (`bun server/index.ts`) over HTTP: 20 retries of one
+// Idempotency-Key against the real server (`bun app/main.ts`) over HTTP: 20 retries of one
 // key sent at once record exactly one payment (counted in the database file); and after a kill -9,
 // the keys of the requests it was running are free after the restart (never 409 for ever).
 import { Database } from "bun:sqlite";

@@ -1,4 +1,4 @@
-// A lighter start (docs/decisions.md): the real server (`bun server/index.ts`) loads at start only
+// A lighter start (docs/decisions.md): the real server (`bun app/main.ts`) loads at start only
 // what every request needs. The wallet libraries, nodemailer, qrcode, the PDF writer, the MCP
 // SDK, Stripe's package, the XML parser and the Markdown renderer are loaded by the first request
 // that needs each of them, and by no other. What the process
@@ -84,7 +84,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("bun server/index.ts: what only some requests need loads with the first of them", () => {
+describe("bun app/main.ts: what only some requests need loads with the first of them", () => {
   it("at start (first club made, a member added, /health) none of them is loaded", async () => {
     const res = await fetch(`${server.base}/api/clubs/${clubId}/members/manual`, {
       method: "POST",

@@ -16,7 +16,7 @@ const dir = mkdtempSync(join(tmpdir(), "club-pg-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function spawnServer(env: Record<string, string>) {
-  return Bun.spawn(["bun", "server/index.ts"], {
+  return Bun.spawn(["bun", "app/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, HOST: "127.0.0.1", BASE_URL: "", LOG_LEVEL: "silent", ...env },
     stdout: "pipe",

@@ -1,4 +1,4 @@
-// Public routes like the others: lib/ answers data and never builds an HTTP Response (server/reply
+// Public routes like the others: lib/ answers data and never builds an HTTP Response (http/reply
 // turns a reply into one), every public route declares its rate on itself, and routes sharing a
 // rate scope declare one rate.
 import { describe, expect, it } from "bun:test";
@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { CARD_RATE_PER_MINUTE } from "../../lib/cards/public-limit";
 import { loadConfig } from "../../lib/config";
 import { mountRoutes } from "../../server/loader";
-import { contentDisposition, replyResponse } from "../../server/reply";
+import { contentDisposition, replyResponse } from "../../http/reply";
 import { setup } from "../helpers";
 
 const LIB = join(import.meta.dir, "..", "..", "lib");
@@ -75,7 +75,7 @@ describe("public routes", () => {
   });
 });
 
-describe("server/reply", () => {
+describe("http/reply", () => {
   it("names a plain file as before, and gives a non-ASCII name an ASCII stand-in and its exact UTF-8 form (RFC 6266)", () => {
     expect(contentDisposition("members-club-2025-01-31.csv")).toBe('attachment; filename="members-club-2025-01-31.csv"');
     expect(contentDisposition("soirée d'été.ics")).toBe(`attachment; filename="soiree d'ete.ics"; filename*=UTF-8''soir%C3%A9e%20d%27%C3%A9t%C3%A9.ics`);

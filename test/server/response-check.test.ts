@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { z } from "zod";
 import { loadConfig } from "../../lib/config";
-import { createApp } from "../../server/app";
+import { createApp } from "../../app";
 import { unchanged } from "../../server/loader";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember } from "../members-fixtures";

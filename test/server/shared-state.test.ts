@@ -4,7 +4,7 @@
 // other answer is its replay. On SQLite one process serves; its counts are in memory.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { openDb } from "../../db";
-import { createApp } from "../../server/app";
+import { createApp } from "../../app";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
 

@@ -1,6 +1,7 @@
 // The one place a lib/ reply (lib/reply.ts: a file, a page, an empty answer, a redirect) becomes
 // an HTTP answer: its status, its media type, a download's Content-Disposition, a redirect's
-// Location. The loader applies it to what a `raw` route's handler returns.
+// Location. The API's loader applies it to what a `raw` route's handler returns, the dashboard's
+// pages to their downloads.
 import type { Reply } from "../lib/reply";
 
 const PLAIN = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;

@@ -1,9 +1,9 @@
 // Entry point: `bun run start`. Takes its address first (a port in use or a wrong HOST stops the
 // start in one line, before the database is touched), then applies migrations, creates a first
 // club with its owner and key on an empty database (printing the key and the owner's one-time
-// sign-in link once), serves the API, the docs and MCP, and runs the background jobs. SIGTERM
-// stops it gracefully (`shutdown`): every request taken is answered, the jobs in hand recorded,
-// the database closed (WAL checkpointed).
+// sign-in link once), serves the API, the docs, MCP and the dashboard (app/index.ts), and runs
+// the background jobs. SIGTERM stops it gracefully (`shutdown`): every request taken is answered,
+// the jobs in hand recorded, the database closed (WAL checkpointed).
 import type { Server } from "bun";
 import { DatabaseRefused, type Db, openDb } from "../db";
 import { initFirstClub } from "../lib/auth/init";
@@ -14,12 +14,12 @@ import { localeFromAcceptLanguage } from "../lib/i18n";
 import { startJobWorker } from "../lib/jobs";
 import { hashClearPageTokens } from "../lib/member-page";
 import { recoverImports, whenOthersWait } from "../lib/members/import-journal";
-import { type App, createApp } from "./app";
-import { clientAddress } from "./client-address";
-import { appErrorResponse } from "./errors";
-import { JOB_KINDS, RECURRING } from "./jobs";
-import { requestId } from "./log";
-import { DOCS_PATH } from "./openapi";
+import { type App, createApp } from "./index";
+import { clientAddress } from "../server/client-address";
+import { appErrorResponse } from "../server/errors";
+import { JOB_KINDS, RECURRING } from "../server/jobs";
+import { requestId } from "../server/log";
+import { DOCS_PATH } from "../server/docs";
 
 function refuse(reason: string): never {
   console.error(`Cannot start: ${reason}`);
