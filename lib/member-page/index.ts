@@ -282,8 +282,8 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
 
 /**
  * Mails the bank transfer details of a renewal to the member (DESIGN.md section 13: "in the
- * answer and in a mail"), at most once a day for one amount: the page shows them again on each
- * visit (`?renew=bank_transfer`, a reload), which should not fill the member's mailbox. The
+ * answer and in a mail"), at most once a day for one amount: the member may press the page's
+ * button again, or the API be asked twice, which should not fill the member's mailbox. The
  * day's mark (reminders_sent, unique per member, kind and period) is written with the mail job,
  * so two requests at once mail once.
  */
@@ -299,11 +299,17 @@ async function mailTransferDetails(ctx: PublicCtx, m: MemberRow, club: ClubRow, 
   });
 }
 
-/** What renewing costs the member whose page token is `token` now (lib/members/dues), read only. */
-export async function renewalQuote(ctx: PublicCtx, token: string): Promise<{ amount_cents: number; currency: string }> {
-  const { m } = await memberOf(ctx, ctx.db.read, token);
+/**
+ * What renewing costs the member whose page token is `token` now (lib/members/dues), read only,
+ * with the bank transfer details to show when there is something to pay by transfer (a member
+ * not suspended, a club that takes transfers). Mails nothing: the page's GET draws from it, and
+ * the details are mailed by the renewal's POST (renewMembership).
+ */
+export async function renewalQuote(ctx: PublicCtx, token: string): Promise<{ amount_cents: number; currency: string; bank_transfer: BankTransfer | null }> {
+  const { m, club } = await memberOf(ctx, ctx.db.read, token);
   const { amount, currency } = await memberDues(ctx.db.read, m);
-  return { amount_cents: amount, currency };
+  const byTransfer = amount > 0 && m.payment_status !== "suspended" && paymentMethods(club, !!stripeOf(ctx)).includes("bank_transfer");
+  return { amount_cents: amount, currency, bank_transfer: byTransfer ? bankTransferOf(club, m.referral_code, amount, currency) : null };
 }
 
 /** The first day a renewal is due: the club's longest renewal reminder before the end (DESIGN.md section 14). */
