@@ -158,7 +158,7 @@ export async function createApp(db: Db, config: Config, options: AppOptions = {}
       response =
         err instanceof ForeignMcpRequest
           ? err.answer(locale, id)
-          : match?.guard?.page
+          : (match?.guard ? match.guard.page : table.isPage(path))
             ? pageErrorResponse(err, locale, id)
             : err instanceof AppError
               ? appErrorResponse(err, locale, id)

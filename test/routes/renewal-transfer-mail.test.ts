@@ -44,7 +44,13 @@ async function renew(token: string, path = `/api/public/manage/${token}/renew`, 
 
 describe("renewing by bank transfer from the member's page", () => {
   it("mails nothing for a GET of the page (a preview, a prefetch, a reload): its form's POST mails, once", async () => {
-    await setClub({ locale: "en", membership_fee_cents: 5000, payout_iban: "CH9300762011623852957", payout_bic: null, payout_beneficiary_name: "Club de test" });
+    await setClub({
+      locale: "en",
+      membership_fee_cents: 5000,
+      payout_iban: "CH9300762011623852957",
+      payout_bic: null,
+      payout_beneficiary_name: "Club de test",
+    });
     const m = await seedMember(env, { first_name: "Noah", email: "noah@test.org" });
     const token = pageTokenOf(m);
     for (let i = 0; i < 3; i++) {
