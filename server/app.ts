@@ -176,7 +176,7 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
       response =
         err instanceof ForeignMcpRequest
           ? err.answer(locale, id)
-          : match?.guard?.page
+          : (match?.guard ? match.guard.page : table.isPage(path))
             ? pageErrorResponse(err, locale, id)
             : err instanceof AppError
               ? appErrorResponse(err, locale, id)

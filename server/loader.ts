@@ -74,7 +74,15 @@ export type PathMatch = {
   params: Record<string, string | null>;
 };
 
-export type RouteTable = { match(method: string, path: string): PathMatch | null };
+export type RouteTable = {
+  match(method: string, path: string): PathMatch | null;
+  /**
+   * Whether a refusal at `path` answers a person (RouteSpec.page) whatever the method: a path one
+   * of whose routes is a page (a wrong method there), or a path no route takes under a page's
+   * first segment (/m/<token>/nope): the visitor followed a link, not an API call.
+   */
+  isPage(path: string): boolean;
+};
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const PUBLIC_GET: PathMatch = { methods: ["GET"], guard: { auth: "public" }, params: {} };
@@ -120,7 +128,14 @@ export function routeTable(routes: MountedRoute[]): RouteTable {
     });
   }
   const entries = [...byPath.values()];
+  const pageRoots = new Set(routes.filter((r) => r.spec.page).map((r) => r.path.split("/")[1]));
+  const pageEntries = new Set(entries.filter((e) => [...e.guards.values()].some((g) => g.page)));
   return {
+    isPage(path) {
+      const depth = path.split("/").length;
+      const matching = entries.filter((entry) => entry.depth === depth && entry.pattern.test(path));
+      return matching.length ? matching.some((entry) => pageEntries.has(entry)) : pageRoots.has(path.split("/")[1]);
+    },
     match(method, path) {
       if (path === SPEC_PATH || path === DOCS_PATH || path.startsWith(`${DOCS_PATH}/`))
         return { ...PUBLIC_GET, guard: method === "GET" || method === "HEAD" ? PUBLIC_GET.guard : null };

@@ -8,7 +8,7 @@
 // assistants (issue 20), each with its own revoke route; another kind adds its source.
 import { AREAS, type Area, hasScope, type Level, mayRevokeCredentialOf, type Scopes } from "../../lib/access";
 import { listTeam } from "../../lib/auth/admins";
-import { ApiKeyCreate, createApiKey, listApiKeys, revokeApiKey } from "../../lib/auth/keys";
+import { ApiKeyCreate, createApiKey, listClubApiKeys, revokeApiKey } from "../../lib/auth/keys";
 import { fill } from "../../lib/i18n/dashboard";
 import { listGrants, revokeGrant } from "../../lib/oauth/grants";
 import { KEYS_TEXTS, type KeysTexts } from "../../lib/i18n/dashboard-keys";
@@ -39,7 +39,7 @@ export type KeyRow = {
 type RowSource = (input: PageInput, owners: Map<string, string>) => Promise<KeyRow[]>;
 
 async function apiKeyRows(input: PageInput, owners: Map<string, string>): Promise<KeyRow[]> {
-  const keys = await listApiKeys(input.ctx.db, input.ctx.clubId);
+  const keys = await listClubApiKeys(input.ctx, {});
   // The rule revokeApiKey applies: the link shows only where the revocation would be taken.
   const mayRevoke = (adminId: string) => mayRevokeCredentialOf(input.ctx.actor, adminId);
   return keys.map((k) => ({
@@ -257,12 +257,12 @@ async function create(input: PageInput): Promise<Response> {
 }
 
 export default definePage({
-  // No verb to read a scope from: keys are a session's own routes, open to every admin (SPEC);
-  // the entry sits with the access-control pages, for who may see them. docs/decisions.md, tidy32.
-  nav: { id: "keys", path: "/keys", scope: "access_control:view", order: 80 },
+  // Keys are made in each admin's own account section (SPEC): the list's verb needs no area, so
+  // the entry and the page are every admin's (docs/decisions.md, pages32).
+  nav: { id: "keys", path: "/keys", scope: listClubApiKeys.scope, order: 80 },
   routes: [
-    { method: "GET", path: "/keys", handler: (input) => keysPage(input) },
-    { method: "POST", path: "/keys", handler: create },
+    { method: "GET", path: "/keys", scope: listClubApiKeys.scope, handler: (input) => keysPage(input) },
+    { method: "POST", path: "/keys", scope: listClubApiKeys.scope, handler: create },
     {
       method: "POST",
       path: "/keys/:key_id/revoke",

@@ -9,6 +9,7 @@ import { Conflict, Forbidden, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso, randomBase62, sha256Hex } from "../ids";
 import { type Caller, mayRevokeCredentialOf } from "../access";
 import { KEY_PREFIX } from "./caller";
+import { type Ctx, verb } from "../context";
 import { type Scopes, ScopesSchema } from "../access";
 
 export const ApiKeyCreate = z
@@ -89,6 +90,16 @@ export async function listApiKeys(db: Db, clubId: string): Promise<ApiKeyItem[]>
   const rows = await db.read.select().from(apiKeys).where(eq(apiKeys.club_id, clubId)).orderBy(desc(apiKeys.created_at));
   return rows.map(toItem);
 }
+
+/**
+ * The club's keys for a dashboard session (the API's account section and the dashboard's keys
+ * page): every admin, whatever their areas, since a key is made in the admin's own account
+ * section (SPEC: API keys, 2) and can never do more than its admin. No scope, so the page's
+ * navigation entry and its routes, which take theirs from here, show and open it to every admin.
+ */
+export const listClubApiKeys = verb([], async function listClubApiKeys(ctx: Ctx, _input: Record<string, never> = {}): Promise<ApiKeyItem[]> {
+  return listApiKeys(ctx.db, ctx.clubId);
+});
 
 /**
  * Revokes a key by id or display prefix. From a dashboard session, `by` is the caller: the key

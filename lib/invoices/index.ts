@@ -4,8 +4,9 @@
 // invoice's reference; the PDF is lib/invoices/pdf.ts.
 import { and, count, desc, eq, gte, lt, lte, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
+import { lockRows } from "../../db/locks";
 import { eventRegistrations, events, type InvoiceLine, invoiceCounters, invoices, members, tiers } from "../../db/schema";
-import { getClubRow } from "../clubs/internal";
+import { type ClubRow, getClubRow } from "../clubs/internal";
 import { type Ctx, verb } from "../context";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
@@ -79,92 +80,95 @@ export const invoiceNumber = (year: number, seq: number) => `${year}-${String(se
  */
 export const createInvoice = verb("finances:edit", async function createInvoice(ctx: Ctx, input: InvoiceCreate): Promise<Invoice> {
   const club = await getClubRow(ctx.db, ctx.clubId);
-  const issuedOn = input.issued_on ?? todayUtc();
-  const dueOn = input.due_on ?? addDays(issuedOn, DEFAULT_PAYMENT_DAYS);
-  const row = await ctx.db.tx(async (t) => {
-    const problems: Invalid[] = [];
-    const [member] = await t
-      .select({ id: members.id })
-      .from(members)
-      .where(and(eq(members.club_id, ctx.clubId), eq(members.id, input.member_id)))
-      .limit(1);
-    if (!member) problems.push({ loc: ["body", "member_id"], code: "MEMBER_NOT_FOUND" });
-    let tier: typeof tiers.$inferSelect | undefined;
-    if (input.tier_id) {
-      [tier] = await t
-        .select()
-        .from(tiers)
-        .where(and(eq(tiers.club_id, ctx.clubId), eq(tiers.id, input.tier_id), eq(tiers.is_active, true)))
-        .limit(1);
-      if (!tier) problems.push({ loc: ["body", "tier_id"], code: "TIER_NOT_FOUND" });
-    }
-    // A registration's invoice (kind `event`): paying it in full confirms the registration
-    // (lib/registrations/admin.ts). The member's own, still awaiting payment; without lines, its
-    // price under the event's title.
-    let registration: { id: string; status: string; amount_cents: number; currency: string; title: string } | undefined;
-    if (input.registration_id) {
-      [registration] = await t
-        .select({
-          id: eventRegistrations.id,
-          status: eventRegistrations.status,
-          amount_cents: eventRegistrations.amount_cents,
-          currency: eventRegistrations.currency,
-          title: events.title,
-        })
-        .from(eventRegistrations)
-        .innerJoin(events, eq(events.id, eventRegistrations.event_id))
-        .where(
-          and(eq(eventRegistrations.club_id, ctx.clubId), eq(eventRegistrations.id, input.registration_id), eq(eventRegistrations.member_id, input.member_id)),
-        )
-        .limit(1);
-      if (!registration) problems.push({ loc: ["body", "registration_id"], code: "REGISTRATION_NOT_FOUND" });
-      else if (registration.status !== "pending")
-        problems.push({ loc: ["body", "registration_id"], code: "REGISTRATION_NOT_PENDING", params: { status: registration.status } });
-      if (input.tier_id) problems.push({ loc: ["body", "tier_id"], code: "INVOICE_REGISTRATION_KIND" });
-      if (input.kind && input.kind !== "event") problems.push({ loc: ["body", "kind"], code: "INVOICE_REGISTRATION_KIND" });
-    }
-    const asked = input.lines ?? (registration ? [{ label: registration.title, amount_cents: registration.amount_cents }] : []);
-    const lines: InvoiceLine[] = [...(tier ? [{ label: tier.name, amount_cents: tier.price_cents }] : []), ...asked];
-    const total = lines.reduce((sum, l) => sum + l.amount_cents, 0);
-    if (!input.tier_id && !lines.length) problems.push({ loc: ["body", "lines"], code: "INVOICE_NO_LINE" });
-    else if ((tier || !input.tier_id) && total <= 0)
-      problems.push({ loc: ["body", input.lines?.length ? "lines" : "tier_id"], code: "INVOICE_TOTAL_NOT_POSITIVE" });
-    if (dueOn < issuedOn) problems.push({ loc: ["body", "due_on"], code: "DATE_ORDER", params: { field: "due_on", other: "issued_on" } });
-    // An id that is not the club's names the refusal (422 MEMBER_NOT_FOUND / TIER_NOT_FOUND, as
-    // WEBHOOK_URL_NOT_ALLOWED does): a caller with another club's ids learns "not found", no more.
-    const notFound = problems.find((p) => p.code === "MEMBER_NOT_FOUND" || p.code === "TIER_NOT_FOUND" || p.code === "REGISTRATION_NOT_FOUND");
-    if (problems.length) throw new ValidationFailed(problems, notFound?.code);
-
-    const year = Number(issuedOn.slice(0, 4));
-    const seq = await nextNumber(t, ctx.clubId, year);
-    const now = nowIso();
-    const [created] = await t
-      .insert(invoices)
-      .values({
-        id: newId(),
-        club_id: ctx.clubId,
-        number: invoiceNumber(year, seq),
-        member_id: input.member_id,
-        tier_id: tier?.id ?? null,
-        registration_id: registration?.id ?? null,
-        kind: registration ? "event" : (input.kind ?? (tier ? "membership" : "other")),
-        lines,
-        amount_cents: total,
-        currency: tier?.currency ?? registration?.currency ?? club.currency,
-        issued_on: issuedOn,
-        due_on: dueOn,
-        status: "open",
-        paid_cents: 0,
-        reference: invoiceReference(!!club.payout_iban && isQrIban(club.payout_iban), year, seq),
-        created_at: now,
-        updated_at: now,
-      })
-      .returning();
-    await emit(ctx.db, t, ctx.clubId, "invoice.created", () => toInvoice(created, ctx.baseUrl));
-    return created;
-  });
+  const row = await ctx.db.tx((t) => writeInvoice(t, ctx, club, input));
   return toInvoice(row, ctx.baseUrl);
 });
+
+/** createInvoice's checks and write, inside the caller's transaction `t`. */
+async function writeInvoice(t: Queryable, ctx: Ctx, club: ClubRow, input: InvoiceCreate): Promise<InvoiceRow> {
+  const issuedOn = input.issued_on ?? todayUtc();
+  const dueOn = input.due_on ?? addDays(issuedOn, DEFAULT_PAYMENT_DAYS);
+  const problems: Invalid[] = [];
+  const [member] = await t
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.club_id, ctx.clubId), eq(members.id, input.member_id)))
+    .limit(1);
+  if (!member) problems.push({ loc: ["body", "member_id"], code: "MEMBER_NOT_FOUND" });
+  let tier: typeof tiers.$inferSelect | undefined;
+  if (input.tier_id) {
+    [tier] = await t
+      .select()
+      .from(tiers)
+      .where(and(eq(tiers.club_id, ctx.clubId), eq(tiers.id, input.tier_id), eq(tiers.is_active, true)))
+      .limit(1);
+    if (!tier) problems.push({ loc: ["body", "tier_id"], code: "TIER_NOT_FOUND" });
+  }
+  // A registration's invoice (kind `event`): paying it in full confirms the registration
+  // (lib/registrations/admin.ts). The member's own, still awaiting payment; without lines, its
+  // price under the event's title.
+  let registration: { id: string; status: string; amount_cents: number; currency: string; title: string } | undefined;
+  if (input.registration_id) {
+    [registration] = await t
+      .select({
+        id: eventRegistrations.id,
+        status: eventRegistrations.status,
+        amount_cents: eventRegistrations.amount_cents,
+        currency: eventRegistrations.currency,
+        title: events.title,
+      })
+      .from(eventRegistrations)
+      .innerJoin(events, eq(events.id, eventRegistrations.event_id))
+      .where(
+        and(eq(eventRegistrations.club_id, ctx.clubId), eq(eventRegistrations.id, input.registration_id), eq(eventRegistrations.member_id, input.member_id)),
+      )
+      .limit(1);
+    if (!registration) problems.push({ loc: ["body", "registration_id"], code: "REGISTRATION_NOT_FOUND" });
+    else if (registration.status !== "pending")
+      problems.push({ loc: ["body", "registration_id"], code: "REGISTRATION_NOT_PENDING", params: { status: registration.status } });
+    if (input.tier_id) problems.push({ loc: ["body", "tier_id"], code: "INVOICE_REGISTRATION_KIND" });
+    if (input.kind && input.kind !== "event") problems.push({ loc: ["body", "kind"], code: "INVOICE_REGISTRATION_KIND" });
+  }
+  const asked = input.lines ?? (registration ? [{ label: registration.title, amount_cents: registration.amount_cents }] : []);
+  const lines: InvoiceLine[] = [...(tier ? [{ label: tier.name, amount_cents: tier.price_cents }] : []), ...asked];
+  const total = lines.reduce((sum, l) => sum + l.amount_cents, 0);
+  if (!input.tier_id && !lines.length) problems.push({ loc: ["body", "lines"], code: "INVOICE_NO_LINE" });
+  else if ((tier || !input.tier_id) && total <= 0)
+    problems.push({ loc: ["body", input.lines?.length ? "lines" : "tier_id"], code: "INVOICE_TOTAL_NOT_POSITIVE" });
+  if (dueOn < issuedOn) problems.push({ loc: ["body", "due_on"], code: "DATE_ORDER", params: { field: "due_on", other: "issued_on" } });
+  // An id that is not the club's names the refusal (422 MEMBER_NOT_FOUND / TIER_NOT_FOUND, as
+  // WEBHOOK_URL_NOT_ALLOWED does): a caller with another club's ids learns "not found", no more.
+  const notFound = problems.find((p) => p.code === "MEMBER_NOT_FOUND" || p.code === "TIER_NOT_FOUND" || p.code === "REGISTRATION_NOT_FOUND");
+  if (problems.length) throw new ValidationFailed(problems, notFound?.code);
+
+  const year = Number(issuedOn.slice(0, 4));
+  const seq = await nextNumber(t, ctx.clubId, year);
+  const now = nowIso();
+  const [created] = await t
+    .insert(invoices)
+    .values({
+      id: newId(),
+      club_id: ctx.clubId,
+      number: invoiceNumber(year, seq),
+      member_id: input.member_id,
+      tier_id: tier?.id ?? null,
+      registration_id: registration?.id ?? null,
+      kind: registration ? "event" : (input.kind ?? (tier ? "membership" : "other")),
+      lines,
+      amount_cents: total,
+      currency: tier?.currency ?? registration?.currency ?? club.currency,
+      issued_on: issuedOn,
+      due_on: dueOn,
+      status: "open",
+      paid_cents: 0,
+      reference: invoiceReference(!!club.payout_iban && isQrIban(club.payout_iban), year, seq),
+      created_at: now,
+      updated_at: now,
+    })
+    .returning();
+  await emit(ctx.db, t, ctx.clubId, "invoice.created", () => toInvoice(created, ctx.baseUrl));
+  return created;
+}
 
 /** The club's invoice `id`, or 404. */
 export async function invoiceRow(q: Queryable, clubId: string, id: string): Promise<InvoiceRow> {
@@ -249,26 +253,33 @@ export const cancelInvoice = verb("finances:edit", async function cancelInvoice(
  * The invoice of a member's registration awaiting payment (the dashboard's registration page):
  * its open event invoice if one was made, else a new one (createInvoice with the registration,
  * its price under the event's title). 409 REGISTRATION_WITHOUT_MEMBER for a guest's registration
- * (an invoice is addressed to a member); createInvoice's refusals otherwise.
+ * (an invoice is addressed to a member); createInvoice's refusals otherwise. The look for an open
+ * invoice and the making of one are one transaction under the registration's row lock: two clicks
+ * at once (two processes, two connections) make one invoice, the second finding the first's.
  */
 export const invoiceRegistration = verb(
   "finances:edit",
   async function invoiceRegistration(ctx: Ctx, input: { event_id: string; registration_id: string }): Promise<Invoice> {
-    const [reg] = await ctx.db.read
-      .select({ member_id: eventRegistrations.member_id })
-      .from(eventRegistrations)
-      .where(and(eq(eventRegistrations.club_id, ctx.clubId), eq(eventRegistrations.event_id, input.event_id), eq(eventRegistrations.id, input.registration_id)))
-      .limit(1);
-    if (!reg) throw new NotFound("REGISTRATION_NOT_FOUND");
-    if (!reg.member_id) throw new Conflict("REGISTRATION_WITHOUT_MEMBER");
-    const [open] = await ctx.db.read
-      .select()
-      .from(invoices)
-      .where(
-        and(eq(invoices.club_id, ctx.clubId), eq(invoices.registration_id, input.registration_id), eq(invoices.kind, "event"), eq(invoices.status, "open")),
-      )
-      .limit(1);
-    if (open) return toInvoice(open, ctx.baseUrl);
-    return createInvoice(ctx, { member_id: reg.member_id, registration_id: input.registration_id });
+    const club = await getClubRow(ctx.db, ctx.clubId);
+    const row = await ctx.db.tx(async (t) => {
+      const ofRegistration = and(
+        eq(eventRegistrations.club_id, ctx.clubId),
+        eq(eventRegistrations.event_id, input.event_id),
+        eq(eventRegistrations.id, input.registration_id),
+      );
+      await lockRows(t, eventRegistrations, eventRegistrations.id, input.registration_id, ofRegistration);
+      const [reg] = await t.select({ member_id: eventRegistrations.member_id }).from(eventRegistrations).where(ofRegistration).limit(1);
+      if (!reg) throw new NotFound("REGISTRATION_NOT_FOUND");
+      if (!reg.member_id) throw new Conflict("REGISTRATION_WITHOUT_MEMBER");
+      const [open] = await t
+        .select()
+        .from(invoices)
+        .where(
+          and(eq(invoices.club_id, ctx.clubId), eq(invoices.registration_id, input.registration_id), eq(invoices.kind, "event"), eq(invoices.status, "open")),
+        )
+        .limit(1);
+      return open ?? writeInvoice(t, ctx, club, { member_id: reg.member_id, registration_id: input.registration_id });
+    });
+    return toInvoice(row, ctx.baseUrl);
   },
 );

@@ -3,10 +3,11 @@
 // (lib/members/page). No script and nothing from another host (the club's logo is served by us:
 // lib/clubs/logo): each action is a plain HTML form posted to /m/<token>/<action>, which answers
 // a redirect back to the page (post/redirect/get) with a line saying it was done, or a short page
-// saying why not. Renewal by bank transfer is a link (?renew=bank_transfer) that shows the payment
-// details on the page; by card, a form (POST /m/<token>/renew) that leads on to Stripe's page (a
-// Checkout Session is a write: a link's GET would open one for every preview or prefetch); with
-// nothing to pay, the same form without a method (it renews: a write, never a link).
+// saying why not. Every renewal is a form (POST /m/<token>/renew), never a link, since a GET is
+// fetched by previews and prefetches and must change and send nothing: by bank transfer it mails
+// the payment details and redirects to the page showing them (?renew=bank_transfer, which only
+// shows); by card it leads on to Stripe's page (a Checkout Session is a write); with nothing to
+// pay, the same form without a method renews.
 import { privatePageHeaders } from "../cards/web";
 import { formatDate } from "../cards/view";
 import type { PublicCtx } from "../context";
@@ -28,7 +29,7 @@ import {
   setMailings,
   updateMemberName,
 } from "./index";
-import type { MemberPage, RenewAnswer } from "./schemas";
+import type { BankTransfer, MemberPage } from "./schemas";
 
 const STATUS_COLORS = { active: "#15803D", expired: "#B91C1C", suspended: "#7F1D1D", pending: "#B45309" } as const;
 
@@ -48,7 +49,7 @@ function body(
   baseUrl: string,
   tx: MemberPageTexts,
   notice: string | null,
-  transfer: RenewAnswer | null,
+  transfer: BankTransfer | null,
   nothingToPay: boolean,
 ): string {
   const { member: m, club, card } = page;
@@ -60,15 +61,14 @@ function body(
     ? form(`${here}/renew`, `<input type="hidden" name="payment_method" value="stripe"><button type="submit">${escapeHtml(tx.renewByCard)}</button>`)
     : "";
   const byTransfer = page.payment_methods.includes("bank_transfer")
-    ? `<a class="button" href="${escapeHtml(here)}?renew=bank_transfer#renew">${escapeHtml(tx.renewByTransfer)}</a>`
+    ? form(`${here}/renew`, `<input type="hidden" name="payment_method" value="bank_transfer"><button type="submit">${escapeHtml(tx.renewByTransfer)}</button>`)
     : "";
   const renew = nothingToPay
     ? `<p>${escapeHtml(tx.renewFree)}</p>${form(`${here}/renew`, `<button type="submit">${escapeHtml(tx.renewNow)}</button>`)}`
     : page.payment_methods.length
       ? `${byCard}${byTransfer}`
       : `<p class="muted">${escapeHtml(tx.renewNone)}${club.contact_email ? ` <a href="mailto:${escapeHtml(club.contact_email)}">${escapeHtml(club.contact_email)}</a>` : ""}</p>`;
-  const bt = transfer?.bank_transfer;
-  const transferBlock = bt ? transferDetails(bt, tx.transfer, locale) : "";
+  const transferBlock = transfer ? transferDetails(transfer, tx.transfer, locale) : "";
   const invoices = page.invoices.length
     ? `<section id="invoices" aria-labelledby="h-invoices"><h2 id="h-invoices">${escapeHtml(tx.invoices.title)}</h2><ul class="invoices">${page.invoices
         .map((i) => invoiceItem(i, tx, locale))
@@ -138,7 +138,7 @@ function invoiceItem(i: MemberPage["invoices"][number], tx: MemberPageTexts, loc
 const DONE = ["name", "email", "email_confirmed", "auto_renewal", "mailings", "erasure", "renewed"] as const;
 type Done = (typeof DONE)[number];
 
-/** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew=bank_transfer` shows the payment details; `checkout` is how Stripe's page was left. */
+/** The member's page, or the 404 page in the visitor's language. `done` says which action just succeeded; `renew=bank_transfer` shows the payment details (and sends nothing); `checkout` is how Stripe's page was left. */
 export async function renderMemberPage(
   ctx: PublicCtx,
   token: string,
@@ -153,19 +153,12 @@ export async function renderMemberPage(
   }
   const locale = page.club.locale as Locale;
   const tx = MEMBER_PAGE_TEXTS[locale];
-  // Nothing to pay renews at once and a card payment opens a Checkout Session: both only by the
-  // page's form (a POST), never by this GET (an old `?renew=stripe` link shows the page).
-  const nothingToPay = page.member.status !== "suspended" && (await renewalQuote(ctx, token)).amount_cents === 0;
-  let transfer: RenewAnswer | null = null;
-  if (query.renew === "bank_transfer" && !nothingToPay && page.payment_methods.includes("bank_transfer")) {
-    try {
-      transfer = await renewMembership(ctx, token, { payment_method: "bank_transfer" });
-    } catch (err) {
-      // A suspended member...: the page's refusal, not the API's JSON.
-      if (!(err instanceof AppError)) throw err;
-      return refused(ctx, locale, token, err);
-    }
-  }
+  // Renewing (and mailing the transfer details) happens only by the page's forms (a POST), never
+  // by this GET: `?renew=bank_transfer` (where the form's redirect lands) only shows the details,
+  // and an old `?renew=stripe` link shows the page.
+  const quote = await renewalQuote(ctx, token);
+  const nothingToPay = page.member.status !== "suspended" && quote.amount_cents === 0;
+  const transfer = query.renew === "bank_transfer" ? quote.bank_transfer : null;
   const back = query.checkout === "success" || query.checkout === "cancelled" ? tx.checkout[query.checkout] : null;
   const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : back;
   const vars = brandVars(page.club.primary_color, page.club.secondary_color, `--status:${STATUS_COLORS[page.member.status]}`);
@@ -206,11 +199,13 @@ export async function memberPageAction(ctx: PublicCtx, token: string, action: Pa
         return back(token, "erasure");
       case "renew": {
         // By card: on to Stripe's payment page, which brings the member back here (?checkout=...).
+        // By transfer: the details are mailed (once a day for one amount) and shown on the page.
         // Without a method, the form of a renewal with nothing to pay; should a price have
-        // appeared meanwhile, the page shows how to pay it.
+        // appeared meanwhile, it is taken as a transfer and the page shows how to pay it.
         const renewal = await renewMembership(ctx, token, { payment_method: input.payment_method === "stripe" ? "stripe" : "bank_transfer" });
         if (renewal.checkout_url) return { redirect: renewal.checkout_url, headers: { "referrer-policy": "no-referrer" } };
-        return renewal.renewed ? back(token, "renewed") : { redirect: memberPageUrl(ctx.baseUrl, token), headers: { "referrer-policy": "no-referrer" } };
+        if (renewal.renewed) return back(token, "renewed");
+        return { redirect: `${memberPageUrl(ctx.baseUrl, token)}?renew=bank_transfer#renew`, headers: { "referrer-policy": "no-referrer" } };
       }
     }
   } catch (err) {

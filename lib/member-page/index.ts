@@ -32,6 +32,8 @@ import {
   emitMemberChange,
   getMemberItem,
   getMemberRow,
+  lockMember,
+  lockMemberEmail,
   type MemberRow,
   memberAuthor,
   manageTokenHash,
@@ -67,6 +69,23 @@ async function memberOf(ctx: PublicCtx, q: Queryable, token: string): Promise<{ 
       : [];
   if (!m) throw new NotFound("MEMBER_PAGE_NOT_FOUND");
   return { m, club: await getClubRow(ctx.db, m.club_id) };
+}
+
+/**
+ * The member whose page token is `token`, locked for a change of their email, in the one order
+ * every writer of members takes its locks: the club's email lock (shared), then the member's row,
+ * then (assertEmailFree) the email's own. An admin's change of the member (lib/members transition)
+ * takes them in this order, an import's batch the club's lock then its rows: so none waits on
+ * another in a circle. The page took the email's lock before the row (its UPDATE) and deadlocked
+ * beside an admin moving the same member to the same address (PostgreSQL detects it after a
+ * second and db.tx runs the loser again: slow, not wrong, but a wait for both).
+ */
+async function memberForEmailChange(ctx: PublicCtx, t: Queryable, token: string): Promise<{ m: MemberRow; club: ClubRow }> {
+  const { m } = await memberOf(ctx, t, token);
+  await lockMemberEmail(t, m.club_id);
+  await lockMember(t, m.id);
+  // Read again under the row's lock: a change committed meanwhile (a confirmation, a new token) is seen.
+  return memberOf(ctx, t, token);
 }
 
 /** Stripe's settings of a public call; null: card payments are off. */
@@ -171,7 +190,7 @@ export async function updateMemberName(ctx: PublicCtx, token: string, given: Mem
 export async function requestEmailChange(ctx: PublicCtx, token: string, input: { email: string }): Promise<{ pending_email: string; expires_at: string }> {
   const email = normalizeEmail(checked(EmailChangeRequest, input).email);
   return ctx.db.tx(async (t) => {
-    const { m, club } = await memberOf(ctx, t, token);
+    const { m, club } = await memberForEmailChange(ctx, t, token);
     if (email === m.email) throw new Conflict("EMAIL_UNCHANGED");
     await assertEmailFree(t, m.club_id, email, m.id);
     const code = randomBase62(32);
@@ -212,7 +231,7 @@ const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEq
  */
 export async function confirmEmailChange(ctx: PublicCtx, token: string, input: { code: string }): Promise<{ email: string; manage_url: string }> {
   return ctx.db.tx(async (t) => {
-    const { m } = await memberOf(ctx, t, token);
+    const { m } = await memberForEmailChange(ctx, t, token);
     if (!m.pending_email || !m.pending_email_code_hash || !m.pending_email_expires_at) throw new Conflict("EMAIL_CHANGE_NOT_PENDING");
     if (!sameHash(sha256Hex(input.code), m.pending_email_code_hash)) throw new Conflict("EMAIL_CODE_INVALID");
     if (m.pending_email_expires_at <= nowIso()) throw new Conflict("EMAIL_CHANGE_EXPIRED");
@@ -282,8 +301,8 @@ export async function renewMembership(ctx: PublicCtx, token: string, input: { pa
 
 /**
  * Mails the bank transfer details of a renewal to the member (DESIGN.md section 13: "in the
- * answer and in a mail"), at most once a day for one amount: the page shows them again on each
- * visit (`?renew=bank_transfer`, a reload), which should not fill the member's mailbox. The
+ * answer and in a mail"), at most once a day for one amount: the member may press the page's
+ * button again, or the API be asked twice, which should not fill the member's mailbox. The
  * day's mark (reminders_sent, unique per member, kind and period) is written with the mail job,
  * so two requests at once mail once.
  */
@@ -299,11 +318,17 @@ async function mailTransferDetails(ctx: PublicCtx, m: MemberRow, club: ClubRow, 
   });
 }
 
-/** What renewing costs the member whose page token is `token` now (lib/members/dues), read only. */
-export async function renewalQuote(ctx: PublicCtx, token: string): Promise<{ amount_cents: number; currency: string }> {
-  const { m } = await memberOf(ctx, ctx.db.read, token);
+/**
+ * What renewing costs the member whose page token is `token` now (lib/members/dues), read only,
+ * with the bank transfer details to show when there is something to pay by transfer (a member
+ * not suspended, a club that takes transfers). Mails nothing: the page's GET draws from it, and
+ * the details are mailed by the renewal's POST (renewMembership).
+ */
+export async function renewalQuote(ctx: PublicCtx, token: string): Promise<{ amount_cents: number; currency: string; bank_transfer: BankTransfer | null }> {
+  const { m, club } = await memberOf(ctx, ctx.db.read, token);
   const { amount, currency } = await memberDues(ctx.db.read, m);
-  return { amount_cents: amount, currency };
+  const byTransfer = amount > 0 && m.payment_status !== "suspended" && paymentMethods(club, !!stripeOf(ctx)).includes("bank_transfer");
+  return { amount_cents: amount, currency, bank_transfer: byTransfer ? bankTransferOf(club, m.referral_code, amount, currency) : null };
 }
 
 /** The first day a renewal is due: the club's longest renewal reminder before the end (DESIGN.md section 14). */

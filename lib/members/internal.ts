@@ -90,7 +90,9 @@ export async function lockMemberEmails(t: Queryable, clubId: string): Promise<vo
  * writers of other emails run side by side; an import's batch waits for them, they for it), then
  * the email's own, so that two writers of one email run one after the other. Without `email`: the
  * club's shared lock only, taken first by a transaction that locks a member's row before it
- * knows the email (the same order as an import: the club, then the rows).
+ * knows the email (the same order as an import: the club, then the rows). One order everywhere,
+ * so no two writers wait on each other in a circle: the club's lock, the member's row, the
+ * email's lock (an admin's transition, the member's page: lib/member-page memberForEmailChange).
  */
 export async function lockMemberEmail(t: Queryable, clubId: string, email?: string): Promise<void> {
   await lockNameShared(t, `members.email:${clubId}`);

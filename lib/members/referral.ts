@@ -26,10 +26,18 @@ export async function creditReferrer(db: Db, t: Queryable, m: MemberRow): Promis
   const [referrer] = await t.select().from(members).where(eq(members.id, m.referred_by_member_id)).limit(1);
   if (!club || !tier || !referrer || referrer.club_id !== m.club_id) return;
   const reward = Math.round((tier.price * club.percent) / 100);
-  const credit = club.max === null ? reward : Math.max(0, Math.min(reward, club.max - referrer.referral_credit_cents));
+  // The cap is applied by the UPDATE to the balance as it stands when the row is written (on
+  // PostgreSQL, re-read after another payment's write to it commits), not to the `referrer` read
+  // above without a lock: two newcomers paying at once would each see room for a whole reward.
+  // A balance already at or over the cap (a cap lowered since) is kept as it is.
+  const credit = sql`${members.referral_credit_cents}`;
+  const capped =
+    club.max === null
+      ? sql`${credit} + ${reward}`
+      : sql`CASE WHEN ${credit} >= ${club.max} THEN ${credit} WHEN ${credit} + ${reward} > ${club.max} THEN ${club.max} ELSE ${credit} + ${reward} END`;
   const [after] = await t
     .update(members)
-    .set({ referral_count: sql`${members.referral_count} + 1`, referral_credit_cents: sql`${members.referral_credit_cents} + ${credit}`, updated_at: nowIso() })
+    .set({ referral_count: sql`${members.referral_count} + 1`, referral_credit_cents: capped, updated_at: nowIso() })
     .where(eq(members.id, referrer.id))
     .returning();
   await emitMemberChange(await emitter(db, t, m.club_id), referrer, after, () => getMemberItem(t, m.club_id, referrer.id));

@@ -55,7 +55,9 @@ describe.skipIf(!HAS_BROWSER)("member page in Chromium", () => {
       await clubIn(locale);
       const m = await seedMember(env, { first_name: "Léa", last_name: "Rochat", email: `lea-${locale}@test.org`, payment_mode: "subscription" });
       const page = await phonePage();
-      await page.goto(`${run.base}/m/${pageTokenOf(m)}?renew=bank_transfer`);
+      await page.goto(`${run.base}/m/${pageTokenOf(m)}`);
+      await page.getByRole("button", { name: locale === "fr" ? "Payer par virement bancaire" : "Pay by bank transfer" }).click();
+      await page.waitForURL(/renew=bank_transfer/);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Léa Rochat");
       expect(await page.getByRole("heading", { name: locale === "fr" ? "Virement bancaire" : "Bank transfer" }).count()).toBe(1);
       expect(await page.locator("main").textContent()).toContain("CH9300762011623852957");

@@ -7,7 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
+import { clubs } from "../../db/schema";
 import { setup } from "../helpers";
 import { DESKTOP, HAS_BROWSER, launch, noticeText, overflowX, PHONE, seriousViolations, signedIn } from "./browser-harness";
 
@@ -65,13 +67,30 @@ describe.skipIf(!HAS_BROWSER)("admin pages in Chromium", () => {
         expect(await page.getByRole("heading", { level: 1 }).textContent()).toMatch(heading);
         expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
         expect({ path, overflow: await overflowX(page) }).toEqual({ path, overflow: 0 });
-        // At 1280 px the navigation is one row (in French, the club's language here).
+        // At 1280 px the navigation is one row (in French, the club's language here; the others below).
         if (viewport === DESKTOP) expect({ path, rows: await navRows(page) }).toEqual({ path, rows: 1 });
         if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}-${viewport.width}.png`), fullPage: true });
       }
       await page.close();
     });
   }
+
+  it("keeps the navigation on one row at 1280 px in each of the club's languages, whichever entry is current (bold)", async () => {
+    try {
+      for (const locale of ["fr", "it", "en", "de"]) {
+        await env.db.tx((t) => t.update(clubs).set({ locale }).where(eq(clubs.id, env.clubId)));
+        const page = await signedIn(run.browser, run.base, DESKTOP);
+        for (const path of ["/admin/events", "/admin/mailings", "/admin/settings", "/admin/keys"]) {
+          await page.goto(`${run.base}${path}`);
+          expect({ locale, path, lang: await page.getAttribute("html", "lang"), rows: await navRows(page) }).toEqual({ locale, path, lang: locale, rows: 1 });
+        }
+        if (SHOTS) await page.screenshot({ path: join(SHOTS, `nav-${locale}-1280.png`) });
+        await page.close();
+      }
+    } finally {
+      await env.db.tx((t) => t.update(clubs).set({ locale: "fr" }).where(eq(clubs.id, env.clubId)));
+    }
+  });
 
   it("creates a key with the scope picker, shows it once, and revokes it (then 401 over the API)", async () => {
     const page = await signedIn(run.browser, run.base, PHONE);

@@ -11,8 +11,6 @@ const SCOPE = new RegExp(`["'\`](?:${AREAS.join("|")}):(?:${LEVELS.join("|")})["
 
 /** Where no verb carries the scope, each with its reason in docs/decisions.md (tidy32). */
 const NO_VERB = [
-  // API keys are a session's own routes, open to every admin: no verb, no scope.
-  'pages/keys.tsx: nav: { id: "keys", path: "/keys", scope: "access_control:view", order: 80 },',
   // The club is read with no scope (getClub); the settings page is the page area's.
   'pages/settings.tsx: nav: { id: "settings", path: "/settings", scope: "page:view", order: 70 },',
   'pages/settings.tsx: { method: "GET", path: "/settings", scope: "page:view", handler: (input) => clubPage(input) },',

@@ -61,9 +61,16 @@ describe("/m/<token>", () => {
     expect(res.text).toContain("Page not found");
   });
 
-  it("shows the bank transfer details with the reference", async () => {
+  it("renews by bank transfer by its form, not a link: the form's redirect shows the details with the reference", async () => {
     const m = await seedMember(env);
-    const res = await get(`/m/${pageTokenOf(m)}?renew=bank_transfer`);
+    const token = pageTokenOf(m);
+    const page = await get(`/m/${token}`);
+    expect(page.text).toContain('name="payment_method" value="bank_transfer"');
+    expect(page.text).not.toContain("?renew=bank_transfer");
+    const done = await post(`/m/${token}/renew`, { payment_method: "bank_transfer" });
+    expect(done.status).toBe(302);
+    expect(done.location).toBe(`http://localhost/m/${token}?renew=bank_transfer#renew`);
+    const res = await get(`/m/${token}?renew=bank_transfer`);
     expect(res.text).toContain("CH9300762011623852957");
     expect(res.text).toMatch(new RegExp(`RF\\d{2}${m.referral_code}`));
     // The amount as the club's language writes it.
@@ -72,10 +79,12 @@ describe("/m/<token>", () => {
 
   it("answers a renewal it refuses (a suspended member) with its page saying why, not the API's JSON", async () => {
     const m = await seedMember(env, { payment_status: "suspended" });
-    const res = await get(`/m/${pageTokenOf(m)}?renew=bank_transfer`);
+    const res = await post(`/m/${pageTokenOf(m)}/renew`, { payment_method: "bank_transfer" });
     expect(res.status).toBe(409);
-    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(res.text).toContain("<!doctype html>");
     expect(res.text).not.toContain("CH9300762011623852957");
+    // Its page's GET shows no details either.
+    expect((await get(`/m/${pageTokenOf(m)}?renew=bank_transfer`)).text).not.toContain("CH9300762011623852957");
   });
 
   it("renews a free membership that is due by its form only: a link's GET shows the form and writes nothing", async () => {

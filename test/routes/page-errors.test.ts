@@ -58,7 +58,41 @@ describe("refusals before a page's handler are pages", () => {
     expect(res.text).toContain("The request body exceeds 4096 bytes.");
   });
 
+  it("a wrong method on a page's address is a page (405, with Allow) in the visitor's language", async () => {
+    for (const [method, path] of [
+      ["DELETE", `/m/${token}`],
+      ["PUT", "/join/no-such-club"],
+      ["DELETE", "/e/no-club/no-event"],
+      ["POST", "/c/no-serial"],
+      ["PUT", "/u/x"],
+    ]) {
+      const res = await send(path, { method, headers: { "accept-language": "de" } });
+      expect({ path, status: res.status, type: res.type }).toEqual({ path, status: 405, type: "text/html; charset=utf-8" });
+      expect(res.text).toContain('<html lang="de">');
+      expect(res.text).toContain(`akzeptiert nur GET`);
+      expect(res.headers.get("allow")).toStartWith("GET");
+      expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    }
+  });
+
+  it("an address under a page that no route takes is the page-not-found page (404) in the visitor's language", async () => {
+    for (const path of [`/m/${token}/nope`, "/m", "/join/no-such-club/x", "/e/no-club", "/e/no-club/no-event/x", "/c/no-serial/nope", "/u/x/y"]) {
+      const res = await send(path, { headers: { "accept-language": "it" } });
+      expect({ path, status: res.status, type: res.type }).toEqual({ path, status: 404, type: "text/html; charset=utf-8" });
+      expect(res.text).toContain('<html lang="it">');
+      expect(res.text).not.toContain("ROUTE_NOT_FOUND");
+    }
+  });
+
   it("the API keeps its JSON for the same refusals", async () => {
+    for (const [method, path, status] of [
+      ["DELETE", `/api/public/manage/${token}`, 405],
+      ["GET", "/api/public/nope", 404],
+      ["GET", "/nope", 404],
+    ] as const) {
+      const res = await send(path, { method });
+      expect({ path, status: res.status, type: res.type }).toEqual({ path, status, type: "application/json; charset=utf-8" });
+    }
     const res = await send(`/api/public/manage/${token}/email`, { ...broken, headers: { "content-type": "application/json" }, body: "{bad" });
     expect({ status: res.status, type: res.type }).toEqual({ status: 400, type: "application/json; charset=utf-8" });
     const path = await send("/api/public/manage/%FF");

@@ -43,6 +43,47 @@ async function renew(token: string, path = `/api/public/manage/${token}/renew`, 
 }
 
 describe("renewing by bank transfer from the member's page", () => {
+  it("mails nothing for a GET of the page (a preview, a prefetch, a reload): its form's POST mails, once", async () => {
+    await setClub({
+      locale: "en",
+      membership_fee_cents: 5000,
+      payout_iban: "CH9300762011623852957",
+      payout_bic: null,
+      payout_beneficiary_name: "Club de test",
+    });
+    const m = await seedMember(env, { first_name: "Noah", email: "noah@test.org" });
+    const token = pageTokenOf(m);
+    for (let i = 0; i < 3; i++) {
+      const page = await renew(token, `/m/${token}?renew=bank_transfer`, "GET");
+      expect(page.status).toBe(200);
+      expect(page.body).toContain("CH9300762011623852957");
+    }
+    expect(await deliver()).toHaveLength(0);
+    const marks = () =>
+      env.db.read
+        .select()
+        .from(remindersSent)
+        .where(and(eq(remindersSent.subject_id, m.id), eq(remindersSent.kind, "renewal_transfer")));
+    expect(await marks()).toHaveLength(0);
+
+    const form = () =>
+      env.app.handle(
+        new Request(`http://localhost/m/${token}/renew`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ payment_method: "bank_transfer" }),
+        }),
+        `10.7.1.${++ip}`,
+      );
+    expect((await form()).headers.get("location")).toBe(`http://localhost/m/${token}?renew=bank_transfer#renew`);
+    expect((await form()).status).toBe(302);
+    const inbox = await deliver();
+    expect(inbox).toHaveLength(1);
+    expect(inbox[0].to).toEqual(["noah@test.org"]);
+    expect(textOf(inbox[0].raw)).toContain("IBAN: CH9300762011623852957");
+    expect(await marks()).toHaveLength(1);
+  });
+
   it("mails the transfer details the answer shows, in the club's language, with the way back to the page", async () => {
     await setClub({
       locale: "de",

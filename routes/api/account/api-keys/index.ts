@@ -1,14 +1,15 @@
 // GET, POST /api/account/api-keys — the club's API keys, for a dashboard session (keys get 403)
 import { z } from "zod";
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyItem, createApiKey, listApiKeys } from "../../../../lib/auth/keys";
+import { ApiKeyCreate, ApiKeyCreated, ApiKeyItem, createApiKey, listClubApiKeys } from "../../../../lib/auth/keys";
 import { route } from "../../../../server/route";
 
 export const GET = route({
   summary: "List the club's API keys",
   tags: ["account"],
   auth: "session",
+  scope: listClubApiKeys.scope,
   response: z.array(ApiKeyItem),
-  handler: ({ ctx }) => listApiKeys(ctx.db, ctx.clubId),
+  handler: ({ ctx }) => listClubApiKeys(ctx, {}),
 });
 
 export const POST = route({
