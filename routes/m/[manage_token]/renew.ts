@@ -3,4 +3,8 @@ import { z } from "zod";
 import { memberPageForm } from "../../../server/member-page-routes";
 
 // An odd method is no method (the form of a renewal with nothing to pay), as the page's query is lenient.
-export const POST = memberPageForm("Renew from the page (form)", "renew", z.object({ payment_method: z.enum(["stripe", "bank_transfer"]).optional().catch(undefined) }));
+export const POST = memberPageForm(
+  "Renew from the page (form)",
+  "renew",
+  z.object({ payment_method: z.enum(["stripe", "bank_transfer"]).optional().catch(undefined) }),
+);
