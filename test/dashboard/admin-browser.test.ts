@@ -90,7 +90,9 @@ describe.skipIf(!HAS_BROWSER)("admin pages in Chromium", () => {
     } finally {
       await env.db.tx((t) => t.update(clubs).set({ locale: "fr" }).where(eq(clubs.id, env.clubId)));
     }
-  });
+    // Four sign-ins and sixteen pages: past the suite's 30 s on a busy machine, and a timed-out
+    // test has its browser killed under the tests after it.
+  }, 120_000);
 
   it("creates a key with the scope picker, shows it once, and revokes it (then 401 over the API)", async () => {
     const page = await signedIn(run.browser, run.base, PHONE);
