@@ -242,18 +242,25 @@ type PlanOptions = { mode: ImportMode; allowShorten: boolean; withChanges: boole
 /** What the whole file comes to, summed batch by batch (`changes` only for a dry run). */
 type Totals = { created: number; updated: number; skipped: number; warnings: Warning[]; changes: ImportChange[] };
 
-/** A new member's period: the file's start, else today, or the end itself when it has passed (an expired member). */
-const startOf = (v: Values, today: string) => v.membership_start ?? (v.membership_end && v.membership_end < today ? v.membership_end : today);
+/**
+ * A new member's start: the file's, else that of the period that ends on the file's end (one club
+ * period before it: last season's member paid for the season, not from the day of the import),
+ * else today when that period would start later.
+ */
+function startOf(v: Values, o: Pick<PlanOptions, "today" | "months">): string {
+  if (v.membership_start) return v.membership_start;
+  const periodStart = v.membership_end ? addDays(addMonths(v.membership_end, -o.months), 1) : o.today;
+  return periodStart < o.today ? periodStart : o.today;
+}
 
 /**
  * When an imported member joined: their `created_at`, the date SPEC's member carries and "new this
- * month" counts (lib/stats). The member's own dates, not the import's: the start the file gives,
- * else the start of the period that ends on the file's end (one club period before it). A start
- * before today is kept (last season's members are not new this month); null: the import's instant
- * (a member whose period starts today or later).
+ * month" counts (lib/stats). The member's own dates, not the import's: their start (startOf). A
+ * start before today is kept (last season's members are not new this month); null: the import's
+ * instant (a member whose period starts today or later).
  */
 function joinedOf(v: Values, o: PlanOptions): string | null {
-  const start = v.membership_start ?? (v.membership_end ? addDays(addMonths(v.membership_end, -o.months), 1) : o.today);
+  const start = startOf(v, o);
   return start < o.today ? `${start}T00:00:00.000Z` : null;
 }
 
@@ -351,7 +358,7 @@ async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOption
       }
       const v = {
         ...values,
-        membership_start: startOf(values, o.today),
+        membership_start: startOf(values, o),
         membership_end: values.membership_end as string,
         tier_id: values.tier_id ?? o.defaultTier ?? undefined,
       };

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { members } from "../../db/schema";
-import { codeSource } from "../../lib/members/internal";
+import { addDays, todayUtc } from "../../lib/days";
+import { addMonths, codeSource } from "../../lib/members/internal";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { historyOf, importFile, memberRow, seedMember, setCustomFields } from "../members-fixtures";
@@ -150,10 +151,25 @@ describe("POST /api/clubs/:club_id/members/import", () => {
     expect(await all()).toEqual(before);
     expect(await memberRow(env, stored.id)).toEqual(stored);
 
-    // Without a start in the file, a passed end is also the start (an expired member), never start > end.
+    // Without a start in the file, an expired member's period is the club's (12 months) that ends on its end, never start > end.
     const old = await importCsv("email,first_name,last_name,membership_end\nexpired@test.org,Ex,Pired,2021-05-31\n");
     expect(old.body).toMatchObject({ created: 1, errors: [] });
-    expect(await byEmail("expired@test.org")).toMatchObject({ membership_start: "2021-05-31", membership_end: "2021-05-31" });
+    expect(await byEmail("expired@test.org")).toMatchObject({ membership_start: "2020-06-01", membership_end: "2021-05-31" });
+  });
+
+  it("starts a member the file gives no start at the beginning of the period that ends on its end, or today when that is later", async () => {
+    const today = todayUtc();
+    const season = addMonths(today, 3);
+    const res = await importCsv(
+      `email,first_name,last_name,membership_end\nseason@test.org,Last,Season,${season}\nlong@test.org,Paid,Ahead,${addMonths(today, 18)}\n`,
+    );
+    expect(res.body).toMatchObject({ created: 2, errors: [] });
+    // Paid for the season that ends in three months: it began nine months ago (and they joined then).
+    const member = await byEmail("season@test.org");
+    expect(member).toMatchObject({ membership_start: addDays(addMonths(season, -12), 1), membership_end: season });
+    expect(member.created_at).toBe(`${addDays(addMonths(season, -12), 1)}T00:00:00.000Z`);
+    // A period that would begin after today begins today.
+    expect(await byEmail("long@test.org")).toMatchObject({ membership_start: today });
   });
 
   it("draws a referral code again on a collision, with the club's members and the file's earlier lines", async () => {
