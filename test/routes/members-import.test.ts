@@ -167,7 +167,7 @@ describe("POST /api/clubs/:club_id/members/import", () => {
     // Paid for the season that ends in three months: it began nine months ago (and they joined then).
     const member = await byEmail("season@test.org");
     expect(member).toMatchObject({ membership_start: addDays(addMonths(season, -12), 1), membership_end: season });
-    expect(member.created_at).toBe(`${addDays(addMonths(season, -12), 1)}T00:00:00.000Z`);
+    expect(member?.created_at).toBe(`${addDays(addMonths(season, -12), 1)}T00:00:00.000Z`);
     // A period that would begin after today begins today.
     expect(await byEmail("long@test.org")).toMatchObject({ membership_start: today });
   });
