@@ -144,7 +144,8 @@ console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}
 // JavaScriptCore drops its compiled code and start-up's garbage (code a request needs is compiled
 // again on its first use). Some 2 MB less at rest, 5 more on a first start's reminders
 // (docs/decisions.md).
-Promise.all([worker.firstPass, Bun.sleep(500)]).then(() => Bun.shrink());
+// The first pass logs its own failures: the shrink waits for it either way.
+Promise.all([worker.firstPass.catch(() => {}), Bun.sleep(500)]).then(() => Bun.shrink());
 
 async function shutdown() {
   if (stopping) return;
