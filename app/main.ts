@@ -139,10 +139,13 @@ app = await createApp(db, config);
 for (const recurring of RECURRING) await recurring.ensure(db);
 const worker = startJobWorker(db, config, JOB_KINDS);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
-// What start-up ran (migrations, building the schemas and the routes) never runs again: once the
-// server has settled, JavaScriptCore drops its compiled code and start-up's garbage (code a
-// request needs is compiled again on its first use). Some 2 MB less at rest (docs/decisions.md).
-setTimeout(() => Bun.shrink(), 500).unref();
+// What start-up ran (migrations, building the schemas and the routes, the jobs a start finds due)
+// never runs again: once the server has settled and the worker's first pass is over,
+// JavaScriptCore drops its compiled code and start-up's garbage (code a request needs is compiled
+// again on its first use). Some 2 MB less at rest, 5 more on a first start's reminders
+// (docs/decisions.md).
+// The first pass logs its own failures: the shrink waits for it either way.
+Promise.all([worker.firstPass.catch(() => {}), Bun.sleep(500)]).then(() => Bun.shrink());
 
 async function shutdown() {
   if (stopping) return;

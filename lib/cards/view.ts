@@ -50,12 +50,26 @@ export async function loadCard(q: Queryable, by: { memberId: string } | { serial
 
 export { color, httpUrl, labelOn, textOn };
 
+// Formatters kept per language tag: building one cost some 0.2 ms and 6 KB that stayed resident,
+// and a reminder run writes a date for every member due (575 on a club of 10,000: docs/decisions.md, mem31).
+const longDays = new Map<string, Intl.DateTimeFormat>();
+
+function longDayFormat(tag: string): Intl.DateTimeFormat {
+  let f = longDays.get(tag);
+  if (!f) {
+    f = new Intl.DateTimeFormat(tag, { dateStyle: "long", timeZone: "UTC" });
+    // Tags are a club's language and country, both checked codes; the bound stays in case one is not.
+    if (longDays.size < 200) longDays.set(tag, f);
+  }
+  return f;
+}
+
 /** `day` written long in the club's language, in the style of its country when it has one (`fr-CH`). */
 export function formatDate(day: string, locale: Locale, country: unknown): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   for (const tag of [typeof country === "string" && country ? `${locale}-${country}` : locale, locale]) {
     try {
-      return new Intl.DateTimeFormat(tag, { dateStyle: "long", timeZone: "UTC" }).format(date);
+      return longDayFormat(tag).format(date);
     } catch {}
   }
   return day;

@@ -501,7 +501,7 @@ export async function runDueJobs(db: Db, options: { kinds: JobKinds; config: Con
  * `stop()` takes no new job and resolves once every job in hand has been recorded, so a graceful
  * shutdown can close the database without cutting a delivery between its answer and its `done`.
  */
-export function startJobWorker(db: Db, config: Config, kinds: JobKinds, intervalMs = 1000): { stop(): Promise<void> } {
+export function startJobWorker(db: Db, config: Config, kinds: JobKinds, intervalMs = 1000): { stop(): Promise<void>; firstPass: Promise<void> } {
   let stopped = false;
   let pool: JobPool | null = null;
   let running: Promise<void> | null = null;
@@ -550,6 +550,8 @@ export function startJobWorker(db: Db, config: Config, kinds: JobKinds, interval
   }, JOB_LEASE_MS / 3);
   tick();
   return {
+    // The jobs due at start, run: what a start finds waiting (a first start's reminders) is done.
+    firstPass: running ?? Promise.resolve(),
     async stop() {
       stopped = true;
       clearInterval(timer);

@@ -87,6 +87,20 @@ it("runs the pending jobs at start and drains a backlog of several batches witho
   expect(Date.now() - started).toBeLessThan(5_000);
 });
 
+it("says when the jobs found due at start are done (the server frees start-up's memory then)", async () => {
+  await env.db.tx(async (t) => {
+    for (let i = 0; i < 60; i++) await enqueueJob(t, { clubId: env.clubId, kind: "test_worker_ok", payload: { i } });
+  });
+  const worker = startJobWorker(env.db, env.config, KINDS, 60_000);
+  try {
+    await worker.firstPass;
+    const rows = await jobsOf("test_worker_ok");
+    expect(rows.filter((j) => j.status !== "done")).toEqual([]);
+  } finally {
+    await worker.stop();
+  }
+});
+
 it("a failing job is retried later, not at once: the worker's run ends", async () => {
   await env.db.tx((t) => enqueueJob(t, { clubId: env.clubId, kind: "test_worker_down", payload: {} }));
   const worker = startJobWorker(env.db, env.config, KINDS, 60_000);
