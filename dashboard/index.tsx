@@ -5,6 +5,9 @@
 // and the audit row (`via: dashboard`) of every write. Pages are the files of dashboard/pages/,
 // loaded by themselves; how to add one: dashboard/layout.tsx.
 import { join } from "node:path";
+import type { Deps } from "../http/deps";
+import { errorAnswer } from "../http/errors";
+import { bySpecificity, compilePath, decodeParam, matchPath, type PathPattern } from "../http/paths";
 import { type AdminCaller, hasScope, type Needs, requireScope, scopeList } from "../lib/access";
 import { changesColumn } from "../lib/audit";
 import { type AdminMe, getAdminMe } from "../lib/auth/admins";
@@ -15,12 +18,10 @@ import { type Ctx, siteOf } from "../lib/context";
 import { AppError, Forbidden, nulItems, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
 import { DASHBOARD_TEXTS } from "../lib/i18n/dashboard";
-import { errorAnswer } from "../http/errors";
-import type { Deps } from "../http/deps";
 import { assetResponse } from "./assets";
 import { auditWrite, csrfToken, htmlResponse, readCookie, redirectTo, SESSION_COOKIE, sameToken } from "./http";
+import { type Html, h } from "./jsx";
 import { clubOf, Document, Layout, type NavEntry } from "./layout";
-import { h, type Html } from "./jsx";
 import type { DashPage, DashRoute, PageInput } from "./page";
 import { signInRoutes } from "./sign-in";
 
@@ -55,20 +56,9 @@ async function readForm(request: Request): Promise<FormData> {
   return new FormData();
 }
 
-type Compiled = { route: DashRoute; pattern: RegExp; names: string[]; fixed: number };
+type Compiled = { route: DashRoute; pattern: PathPattern };
 
-function compile(route: DashRoute): Compiled {
-  const names: string[] = [];
-  const segments = `/admin${route.path === "/" ? "" : route.path}`.split("/");
-  const source = segments
-    .map((seg) => {
-      if (!seg.startsWith(":")) return seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      names.push(seg.slice(1));
-      return "([^/]+)";
-    })
-    .join("/");
-  return { route, pattern: new RegExp(`^${source}/?$`), names, fixed: segments.filter((s) => !s.startsWith(":")).length };
-}
+const compile = (route: DashRoute): Compiled => ({ route, pattern: compilePath(`/admin${route.path === "/" ? "" : route.path}`, { trailingSlash: true }) });
 
 export async function loadPages(): Promise<DashPage[]> {
   const files = [...new Bun.Glob("*.tsx").scanSync(PAGES_DIR)].sort();
@@ -90,27 +80,24 @@ export async function createDashboard(deps: Deps): Promise<Dashboard> {
   const table = pages
     .flatMap((p) => p.routes)
     .map(compile)
-    .sort((a, b) => b.fixed - a.fixed);
+    .sort(bySpecificity);
   const signIn = signInRoutes({ db, config, audit, secure });
 
   function match(method: string, path: string): { route: DashRoute; params: Record<string, string> } | "method" | null {
     let wrongMethod = false;
     for (const c of table) {
-      const m = c.pattern.exec(path);
-      if (!m) continue;
+      const groups = matchPath(c.pattern, path);
+      if (!groups) continue;
       if (c.route.method !== method) {
         wrongMethod = true;
         continue;
       }
       const params: Record<string, string> = {};
-      try {
-        // Ids lower-cased, as the API's loader does: ours are stored lower-case.
-        c.names.forEach((name, i) => {
-          const value = decodeURIComponent(m[i + 1]);
-          params[name] = name.endsWith("_id") ? value.toLowerCase() : value;
-        });
-      } catch {
-        return null;
+      for (const [name, raw] of Object.entries(groups)) {
+        const value = decodeParam(name, raw);
+        // An address that does not decode is no page's.
+        if (value === null) return null;
+        params[name] = value;
       }
       return { route: c.route, params };
     }

@@ -7,7 +7,10 @@
 // route's lib/ reply into the HTTP answer (http/reply.ts).
 import { join, relative } from "node:path";
 import type { Elysia } from "elysia";
-import { z, type ZodObject, type ZodType } from "zod";
+import { type ZodObject, type ZodType, z } from "zod";
+import type { Deps } from "../http/deps";
+import { compilePath, decodeParam, matchPath, type PathPattern } from "../http/paths";
+import { replyResponse } from "../http/reply";
 import { type Caller, requireScope, scopeList } from "../lib/access";
 import { type Ctx, type PublicCtx, type Site, siteOf } from "../lib/context";
 import { Forbidden, nulItems, Unauthorized, ValidationFailed } from "../lib/errors";
@@ -15,8 +18,6 @@ import { DEFAULT_LOCALE, type Locale } from "../lib/i18n";
 import { limitAddress } from "../lib/ratelimit";
 import { isSharedAnswer, type Reply } from "../lib/reply";
 import { DOCS_PATH, SPEC_PATH } from "./docs";
-import { replyResponse } from "../http/reply";
-import type { Deps } from "../http/deps";
 import { type AnyRoute, type Auth, ErrorResponse, ValidationErrorResponse } from "./route";
 import { getState } from "./state";
 
@@ -84,17 +85,7 @@ export type RouteTable = {
   isPage(path: string): boolean;
 };
 
-const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const PUBLIC_GET: PathMatch = { methods: ["GET"], guard: { auth: "public" }, params: {} };
-
-function decodeParam(name: string, raw: string): string | null {
-  try {
-    const value = decodeURIComponent(raw);
-    return name.endsWith("_id") ? value.toLowerCase() : value;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The table of every mounted route, for the pipeline: which routes a path matches, the one that
@@ -103,19 +94,12 @@ function decodeParam(name: string, raw: string): string | null {
  */
 export function routeTable(routes: MountedRoute[]): RouteTable {
   // One entry per path, its guards made once: every request is matched here before anything else.
-  type Entry = { pattern: RegExp; fixed: number; depth: number; methods: string[]; guards: Map<string, Guard> };
+  type Entry = { pattern: PathPattern; methods: string[]; guards: Map<string, Guard> };
   const byPath = new Map<string, Entry>();
   for (const r of routes) {
     let entry = byPath.get(r.path);
     if (!entry) {
-      const segments = r.path.split("/");
-      entry = {
-        pattern: new RegExp(`^${segments.map((seg) => (seg.startsWith(":") ? `(?<${seg.slice(1)}>[^/]+)` : literal(seg))).join("/")}$`),
-        fixed: segments.filter((seg) => !seg.startsWith(":")).length,
-        depth: segments.length,
-        methods: [],
-        guards: new Map(),
-      };
+      entry = { pattern: compilePath(r.path), methods: [], guards: new Map() };
       byPath.set(r.path, entry);
     }
     entry.methods.push(r.method);
@@ -133,7 +117,7 @@ export function routeTable(routes: MountedRoute[]): RouteTable {
   return {
     isPage(path) {
       const depth = path.split("/").length;
-      const matching = entries.filter((entry) => entry.depth === depth && entry.pattern.test(path));
+      const matching = entries.filter((entry) => matchPath(entry.pattern, path, depth));
       return matching.length ? matching.some((entry) => pageEntries.has(entry)) : pageRoots.has(path.split("/")[1]);
     },
     match(method, path) {
@@ -144,11 +128,10 @@ export function routeTable(routes: MountedRoute[]): RouteTable {
       let methods: string[] | null = null;
       let best: { entry: Entry; groups: Record<string, string> | undefined } | null = null;
       for (const entry of entries) {
-        if (entry.depth !== depth) continue;
-        const m = entry.pattern.exec(path);
-        if (!m) continue;
+        const groups = matchPath(entry.pattern, path, depth);
+        if (!groups) continue;
         methods = methods ? [...new Set([...methods, ...entry.methods])] : entry.methods;
-        if ((entry.guards.has(wanted) || entry.guards.has("ALL")) && (!best || entry.fixed > best.entry.fixed)) best = { entry, groups: m.groups };
+        if ((entry.guards.has(wanted) || entry.guards.has("ALL")) && (!best || entry.pattern.fixed > best.entry.pattern.fixed)) best = { entry, groups };
       }
       if (!methods) return null;
       const params: Record<string, string | null> = {};
