@@ -250,7 +250,9 @@ type Totals = { created: number; updated: number; skipped: number; warnings: War
 function startOf(v: Values, o: Pick<PlanOptions, "today" | "months">): string {
   if (v.membership_start) return v.membership_start;
   const periodStart = v.membership_end ? addDays(addMonths(v.membership_end, -o.months), 1) : o.today;
-  return periodStart < o.today ? periodStart : o.today;
+  // Days as text (YYYY-MM-DD) compare as dates.
+  if (periodStart >= o.today) return o.today;
+  return periodStart;
 }
 
 /**
