@@ -3,7 +3,6 @@
 // server/docs.ts.
 import { type ZodType, z } from "zod";
 import { scopeList } from "../lib/access";
-import { daysFromNow } from "../lib/schema-types";
 import { TITLE } from "./docs";
 import { errorSchemas, type MountedRoute } from "./loader";
 import { buildSchemas, cleanup, type Io, JSON_SCHEMA_OPTIONS, type Json } from "./openapi-schemas";
@@ -61,72 +60,6 @@ const PARAM_TEXT: Record<string, string> = {
   promo_code_id: "A promo code's `id` (from the promo code list).",
   webhook_id: "A webhook endpoint's `id` (from the webhook list).",
   delivery_id: "A delivery's `id` (from the endpoint's delivery log).",
-};
-
-/**
- * Request bodies that no zod schema describes: the route reads them raw. The import route takes
- * a CSV file, sent as such or as a multipart upload; the logo route, an image.
- */
-const RAW_BODIES: Partial<Record<string, () => Json>> = {
-  "POST /api/clubs/:club_id/members/import": () => ({
-    required: true,
-    content: {
-      "text/csv": {
-        schema: { type: "string", description: "The CSV file, UTF-8 (a byte-order mark is allowed); `,` or `;` separated." },
-        example: `first_name,last_name,email,membership_end\nNoah,Keller,noah.keller@example.org,${daysFromNow(365)}\nChiara,Rossi,chiara.rossi@example.org,${daysFromNow(365)}\n`,
-      },
-      "multipart/form-data": {
-        schema: { type: "object", properties: { file: { type: "string", contentMediaType: "text/csv", description: "The CSV file." } }, required: ["file"] },
-      },
-    },
-  }),
-  "POST /api/webhooks/stripe": () => ({
-    required: true,
-    description: "A Stripe event exactly as Stripe sends it, with its `Stripe-Signature` header: the signature covers these bytes.",
-    content: {
-      "application/json": {
-        schema: {
-          type: "object",
-          properties: { id: { type: "string" }, object: { const: "event" }, type: { type: "string" }, data: { type: "object" } },
-          required: ["id", "type", "data"],
-        },
-        example: {
-          id: "evt_1QexampleEvent",
-          object: "event",
-          type: "checkout.session.completed",
-          data: { object: { id: "cs_test_example", object: "checkout.session" } },
-        },
-      },
-    },
-  }),
-  "PUT /api/clubs/:club_id/logo": () => {
-    const image = { type: "string", contentMediaType: "application/octet-stream", description: "The image's bytes (PNG, JPEG, WebP or SVG), at most 2 MB." };
-    return {
-      required: true,
-      content: {
-        // First: the one a page can show as text, and Try it out send as is.
-        "image/svg+xml": {
-          schema: { type: "string", description: "An SVG drawing: cleaned, then drawn into PNGs." },
-          example:
-            '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80"><rect width="240" height="80" rx="12" fill="#1D4ED8"/><circle cx="40" cy="40" r="24" fill="#F59E0B"/></svg>',
-        },
-        "image/png": { schema: image },
-        "image/jpeg": { schema: image },
-        "image/webp": { schema: image },
-        "multipart/form-data": { schema: { type: "object", properties: { file: image }, required: ["file"] } },
-      },
-    };
-  },
-  "POST /api/clubs/:club_id/payments/import": () => ({
-    required: true,
-    content: {
-      "text/csv": {
-        schema: { type: "string", description: "The bank's CSV export: date, amount, currency, reference, counterparty; `;` or `,` separated." },
-        example: "Datum;Betrag;Währung;Referenz;Auftraggeber\n03.11.2026;50,00;CHF;RF18 5390 0754 7034;Noah Keller\n",
-      },
-      "application/xml": { schema: { type: "string", description: "An ISO 20022 camt.053 bank-to-customer statement." } },
-    },
-  }),
 };
 
 // ---- operationId ----
@@ -272,8 +205,7 @@ function answerHeaders(route: MountedRoute): Json {
  */
 function allErrors(route: MountedRoute): Record<number, ZodType> {
   const errors = errorSchemas(route.spec, route.path, route.params);
-  const rawBody = RAW_BODIES[`${route.method} ${route.path}`];
-  if (route.spec.body || rawBody) errors[400] = ErrorResponse;
+  if (route.spec.body || route.spec.requestBody) errors[400] = ErrorResponse;
   if (route.method !== "GET" && route.method !== "HEAD") errors[413] = ErrorResponse;
   if (takesIdempotencyKey(route)) {
     errors[409] ??= ErrorResponse;
@@ -361,8 +293,7 @@ export function buildOpenApiDocument(routes: MountedRoute[], baseUrl: string): J
       { $ref: `${PARAMETER_REF}RequestId` },
     ];
     operation.parameters = parameters;
-    const rawBody = RAW_BODIES[`${route.method} ${route.path}`];
-    if (rawBody) operation.requestBody = rawBody();
+    if (route.spec.requestBody) operation.requestBody = route.spec.requestBody();
     else if (spec.body)
       operation.requestBody = {
         required: !(spec.body instanceof z.ZodOptional),

@@ -69,6 +69,11 @@ export type RouteSpec<
    * body too large, the rate) is a short page in the visitor's language, not the API's JSON.
    */
   page?: boolean;
+  /**
+   * The request body of a route that reads it raw (`bytes`, `text`: a CSV file, an image, a
+   * signed event), as the OpenAPI description's requestBody object: no zod schema describes it.
+   */
+  requestBody?: () => Record<string, unknown>;
   /** What a `raw` route answers, for the description: media type -> what the file holds. */
   files?: Record<string, string>;
   /**

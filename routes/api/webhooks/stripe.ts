@@ -20,6 +20,25 @@ export const POST = route({
   tags: ["public"],
   auth: "public",
   text: true,
+  requestBody: () => ({
+    required: true,
+    description: "A Stripe event exactly as Stripe sends it, with its `Stripe-Signature` header: the signature covers these bytes.",
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          properties: { id: { type: "string" }, object: { const: "event" }, type: { type: "string" }, data: { type: "object" } },
+          required: ["id", "type", "data"],
+        },
+        example: {
+          id: "evt_1QexampleEvent",
+          object: "event",
+          type: "checkout.session.completed",
+          data: { object: { id: "cs_test_example", object: "checkout.session" } },
+        },
+      },
+    },
+  }),
   response: StripeReceipt,
   errors: [400, 404, 502],
   handler: ({ ctx, body, request }) => receiveStripeEvent(ctx, String(body ?? ""), request.headers.get("stripe-signature")),

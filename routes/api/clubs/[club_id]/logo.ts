@@ -19,6 +19,24 @@ export const PUT = route({
   response: ClubAdmin,
   errors: [413],
   bytes: true,
+  requestBody: () => {
+    const image = { type: "string", contentMediaType: "application/octet-stream", description: "The image's bytes (PNG, JPEG, WebP or SVG), at most 2 MB." };
+    return {
+      required: true,
+      content: {
+        // First: the one a page can show as text, and Try it out send as is.
+        "image/svg+xml": {
+          schema: { type: "string", description: "An SVG drawing: cleaned, then drawn into PNGs." },
+          example:
+            '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80"><rect width="240" height="80" rx="12" fill="#1D4ED8"/><circle cx="40" cy="40" r="24" fill="#F59E0B"/></svg>',
+        },
+        "image/png": { schema: image },
+        "image/jpeg": { schema: image },
+        "image/webp": { schema: image },
+        "multipart/form-data": { schema: { type: "object", properties: { file: image }, required: ["file"] } },
+      },
+    };
+  },
   maxBodyBytes: LOGO_MAX_BYTES + FORM_OVERHEAD,
   handler: async ({ ctx, body }) => uploadClubLogo(ctx, { file: await logoFileFromBody(body) }),
 });

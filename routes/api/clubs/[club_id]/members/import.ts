@@ -1,6 +1,7 @@
 // POST /api/clubs/[club_id]/members/import — create (or, with mode=update, update) members from a spreadsheet
 import { csvFromBody, importMembers } from "../../../../../lib/members/import";
 import { ImportQuery, ImportResult } from "../../../../../lib/members/schemas";
+import { daysFromNow } from "../../../../../lib/schema-types";
 import { route } from "../../../../../server/route";
 
 export const POST = route({
@@ -15,5 +16,17 @@ export const POST = route({
   query: ImportQuery,
   response: ImportResult,
   bytes: true,
+  requestBody: () => ({
+    required: true,
+    content: {
+      "text/csv": {
+        schema: { type: "string", description: "The CSV file, UTF-8 (a byte-order mark is allowed); `,` or `;` separated." },
+        example: `first_name,last_name,email,membership_end\nNoah,Keller,noah.keller@example.org,${daysFromNow(365)}\nChiara,Rossi,chiara.rossi@example.org,${daysFromNow(365)}\n`,
+      },
+      "multipart/form-data": {
+        schema: { type: "object", properties: { file: { type: "string", contentMediaType: "text/csv", description: "The CSV file." } }, required: ["file"] },
+      },
+    },
+  }),
   handler: async ({ ctx, query, body }) => importMembers(ctx, { csv: await csvFromBody(body), ...query }),
 });

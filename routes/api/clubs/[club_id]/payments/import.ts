@@ -17,5 +17,15 @@ export const POST = route({
   query: PaymentImportQuery,
   response: PaymentImportResult,
   bytes: true,
+  requestBody: () => ({
+    required: true,
+    content: {
+      "text/csv": {
+        schema: { type: "string", description: "The bank's CSV export: date, amount, currency, reference, counterparty; `;` or `,` separated." },
+        example: "Datum;Betrag;Währung;Referenz;Auftraggeber\n03.11.2026;50,00;CHF;RF18 5390 0754 7034;Noah Keller\n",
+      },
+      "application/xml": { schema: { type: "string", description: "An ISO 20022 camt.053 bank-to-customer statement." } },
+    },
+  }),
   handler: async ({ ctx, query, body }) => importPayments(ctx, { file: await csvFromBody(body), dry_run: query.dry_run }),
 });
