@@ -158,7 +158,26 @@ export type LoadCase = {
   start?: (dbPath: string, dir: string) => Promise<Server>;
   /** Where the run's database comes from (default: a copy of the SQLite file). */
   store?: Store;
+  /**
+   * Waits, before the warm-up, until the jobs a fresh server runs at start (its recurring sweeps:
+   * reminders, purges, dunning) are done: no job due and unfinished, for at most this many seconds.
+   */
+  settleSeconds?: number;
 };
+
+/** Jobs due and not done: a claimed job stays pending until it is done (lib/jobs). */
+const dueJobs = () => `SELECT count(*) AS n FROM jobs WHERE status = 'pending' AND run_after <= '${new Date().toISOString()}'`;
+
+/** Waits until `url`'s server has no job due (or `seconds` have passed): the seconds waited and the jobs left. */
+export async function settled(store: Store, url: string, seconds: number): Promise<{ waited: number; left: number }> {
+  const started = performance.now();
+  for (;;) {
+    const { due } = await store.count(url, { due: dueJobs() });
+    const waited = (performance.now() - started) / 1000;
+    if (due === 0 || waited >= seconds) return { waited, left: due };
+    await Bun.sleep(200);
+  }
+}
 
 /** One measured load run on a fresh copy of the dataset: start, check, warm up, measure, stop. */
 export async function loadCase(c: LoadCase): Promise<Measurement> {
@@ -176,6 +195,7 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
         ? await startOurs(dbPath, dir)
         : await startBaseline(c.baseline, dbPath, c.baselineEnv);
     const signature = await c.check(server, which);
+    const settle = c.settleSeconds ? await settled(store, dbPath, c.settleSeconds) : null;
     const headers: Record<string, string> = { authorization: `Bearer ${c.ds.key}` };
     if (c.method === "POST") headers["content-type"] = "application/json";
     const script = c.script?.(dir);
@@ -200,7 +220,9 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
       peakKb,
       growthKb: null,
       signature,
-      note: c.describe(delta, result.requests),
+      note:
+        c.describe(delta, result.requests) +
+        (settle ? `; start-up jobs settled in ${settle.waited.toFixed(1)} s${settle.left ? ` (${settle.left} still due)` : ""}` : ""),
     };
     env.log(
       `round ${c.round} ${`${c.bench}/${c.caseId}`.padEnd(24)} ${c.config.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  ` +
