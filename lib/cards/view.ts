@@ -50,12 +50,31 @@ export async function loadCard(q: Queryable, by: { memberId: string } | { serial
 
 export { color, httpUrl, labelOn, textOn };
 
+/** The long-date formatter of each language tag asked for; null: a tag Intl refuses. */
+const longDates = new Map<string, Intl.DateTimeFormat | null>();
+
+function longDateFormat(tag: string): Intl.DateTimeFormat | null {
+  let format = longDates.get(tag);
+  if (format === undefined) {
+    // Made once per tag: a reminder run formats a date per member, and making one costs more than using it.
+    try {
+      format = new Intl.DateTimeFormat(tag, { dateStyle: "long", timeZone: "UTC" });
+    } catch {
+      format = null;
+    }
+    // Tags come from the clubs' settings (a language and a country each): few, but not trusted to be.
+    if (longDates.size < 500) longDates.set(tag, format);
+  }
+  return format;
+}
+
 /** `day` written long in the club's language, in the style of its country when it has one (`fr-CH`). */
 export function formatDate(day: string, locale: Locale, country: unknown): string {
   const date = new Date(`${day}T00:00:00.000Z`);
   for (const tag of [typeof country === "string" && country ? `${locale}-${country}` : locale, locale]) {
     try {
-      return new Intl.DateTimeFormat(tag, { dateStyle: "long", timeZone: "UTC" }).format(date);
+      const format = longDateFormat(tag);
+      if (format) return format.format(date);
     } catch {}
   }
   return day;
