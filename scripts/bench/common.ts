@@ -72,8 +72,8 @@ export type Benchmark = {
 
 // ---- servers ---------------------------------------------------------------------------------
 
-/** The real server (`bun server/index.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings. */
-export async function startOurs(dbPath: string, dir: string, extra: Record<string, string> = {}): Promise<Server> {
+/** The real server (`bun server/index.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings; `pinned`: false leaves it on any core. */
+export async function startOurs(dbPath: string, dir: string, extra: Record<string, string> = {}, pinned = true): Promise<Server> {
   const port = await freePort();
   return startServer(
     ["bun", join(ROOT, "server/index.ts")],
@@ -87,6 +87,8 @@ export async function startOurs(dbPath: string, dir: string, extra: Record<strin
       ...extra,
     },
     port,
+    undefined,
+    pinned,
   );
 }
 
@@ -163,6 +165,8 @@ export type LoadCase = {
    * reminders, purges, dunning) are done: no job due and unfinished, for at most this many seconds.
    */
   settleSeconds?: number;
+  /** The warm-up's length when not the settings' (several processes behind a proxy each warm up). */
+  warmupSeconds?: number;
 };
 
 /** Jobs due and not done: a claimed job stays pending until it is done (lib/jobs). */
@@ -202,7 +206,8 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
     const load = { url: server.url + c.path, headers, connections: c.connections, script };
     // A cycling script goes on after the items the warm-up used: those answered, and up to one
     // more per connection that was in flight when it stopped.
-    const warm = env.settings.warmupSeconds > 0 ? await env.gen.run({ ...load, seconds: env.settings.warmupSeconds }) : null;
+    const warmupSeconds = c.warmupSeconds ?? env.settings.warmupSeconds;
+    const warm = warmupSeconds > 0 ? await env.gen.run({ ...load, seconds: warmupSeconds }) : null;
     const before = await store.count(dbPath, c.rows);
     const skip = warm ? warm.requests + c.connections : 0;
     const result = await env.gen.run({ ...load, seconds: env.settings.seconds, scriptArgs: [String(skip)] });
