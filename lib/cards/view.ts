@@ -50,18 +50,22 @@ export async function loadCard(q: Queryable, by: { memberId: string } | { serial
 
 export { color, httpUrl, labelOn, textOn };
 
-// Formatters kept per language tag: building one cost some 0.2 ms and 6 KB that stayed resident,
-// and a reminder run writes a date for every member due (575 on a club of 10,000: docs/decisions.md, mem31).
-const longDays = new Map<string, Intl.DateTimeFormat>();
+/** The long-date formatter of each language tag asked for; null: a tag Intl refuses. */
+const longDates = new Map<string, Intl.DateTimeFormat | null>();
 
-function longDayFormat(tag: string): Intl.DateTimeFormat {
-  let f = longDays.get(tag);
-  if (!f) {
-    f = new Intl.DateTimeFormat(tag, { dateStyle: "long", timeZone: "UTC" });
-    // Tags are a club's language and country, both checked codes; the bound stays in case one is not.
-    if (longDays.size < 200) longDays.set(tag, f);
+function longDateFormat(tag: string): Intl.DateTimeFormat | null {
+  let format = longDates.get(tag);
+  if (format === undefined) {
+    // Made once per tag: a reminder run formats a date per member, and making one costs more than using it.
+    try {
+      format = new Intl.DateTimeFormat(tag, { dateStyle: "long", timeZone: "UTC" });
+    } catch {
+      format = null;
+    }
+    // Tags come from the clubs' settings (a language and a country each): few, but not trusted to be.
+    if (longDates.size < 500) longDates.set(tag, format);
   }
-  return f;
+  return format;
 }
 
 /** `day` written long in the club's language, in the style of its country when it has one (`fr-CH`). */
@@ -69,7 +73,8 @@ export function formatDate(day: string, locale: Locale, country: unknown): strin
   const date = new Date(`${day}T00:00:00.000Z`);
   for (const tag of [typeof country === "string" && country ? `${locale}-${country}` : locale, locale]) {
     try {
-      return longDayFormat(tag).format(date);
+      const format = longDateFormat(tag);
+      if (format) return format.format(date);
     } catch {}
   }
   return day;

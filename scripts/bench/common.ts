@@ -72,8 +72,8 @@ export type Benchmark = {
 
 // ---- servers ---------------------------------------------------------------------------------
 
-/** The real server (`bun app/main.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings. */
-export async function startOurs(dbPath: string, dir: string, extra: Record<string, string> = {}): Promise<Server> {
+/** The real server (`bun app/main.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings; `pinned`: false leaves it on any core. */
+export async function startOurs(dbPath: string, dir: string, extra: Record<string, string> = {}, pinned = true): Promise<Server> {
   const port = await freePort();
   return startServer(
     ["bun", join(ROOT, "app/main.ts")],
@@ -87,6 +87,8 @@ export async function startOurs(dbPath: string, dir: string, extra: Record<strin
       ...extra,
     },
     port,
+    undefined,
+    pinned,
   );
 }
 
@@ -158,7 +160,28 @@ export type LoadCase = {
   start?: (dbPath: string, dir: string) => Promise<Server>;
   /** Where the run's database comes from (default: a copy of the SQLite file). */
   store?: Store;
+  /**
+   * Waits, before the warm-up, until the jobs a fresh server runs at start (its recurring sweeps:
+   * reminders, purges, dunning) are done: no job due and unfinished, for at most this many seconds.
+   */
+  settleSeconds?: number;
+  /** The warm-up's length when not the settings' (several processes behind a proxy each warm up). */
+  warmupSeconds?: number;
 };
+
+/** Jobs due and not done: a claimed job stays pending until it is done (lib/jobs). */
+const dueJobs = () => `SELECT count(*) AS n FROM jobs WHERE status = 'pending' AND run_after <= '${new Date().toISOString()}'`;
+
+/** Waits until `url`'s server has no job due (or `seconds` have passed): the seconds waited and the jobs left. */
+export async function settled(store: Store, url: string, seconds: number): Promise<{ waited: number; left: number }> {
+  const started = performance.now();
+  for (;;) {
+    const { due } = await store.count(url, { due: dueJobs() });
+    const waited = (performance.now() - started) / 1000;
+    if (due === 0 || waited >= seconds) return { waited, left: due };
+    await Bun.sleep(200);
+  }
+}
 
 /** One measured load run on a fresh copy of the dataset: start, check, warm up, measure, stop. */
 export async function loadCase(c: LoadCase): Promise<Measurement> {
@@ -176,13 +199,15 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
         ? await startOurs(dbPath, dir)
         : await startBaseline(c.baseline, dbPath, c.baselineEnv);
     const signature = await c.check(server, which);
+    const settle = c.settleSeconds ? await settled(store, dbPath, c.settleSeconds) : null;
     const headers: Record<string, string> = { authorization: `Bearer ${c.ds.key}` };
     if (c.method === "POST") headers["content-type"] = "application/json";
     const script = c.script?.(dir);
     const load = { url: server.url + c.path, headers, connections: c.connections, script };
     // A cycling script goes on after the items the warm-up used: those answered, and up to one
     // more per connection that was in flight when it stopped.
-    const warm = env.settings.warmupSeconds > 0 ? await env.gen.run({ ...load, seconds: env.settings.warmupSeconds }) : null;
+    const warmupSeconds = c.warmupSeconds ?? env.settings.warmupSeconds;
+    const warm = warmupSeconds > 0 ? await env.gen.run({ ...load, seconds: warmupSeconds }) : null;
     const before = await store.count(dbPath, c.rows);
     const skip = warm ? warm.requests + c.connections : 0;
     const result = await env.gen.run({ ...load, seconds: env.settings.seconds, scriptArgs: [String(skip)] });
@@ -200,7 +225,9 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
       peakKb,
       growthKb: null,
       signature,
-      note: c.describe(delta, result.requests),
+      note:
+        c.describe(delta, result.requests) +
+        (settle ? `; start-up jobs settled in ${settle.waited.toFixed(1)} s${settle.left ? ` (${settle.left} still due)` : ""}` : ""),
     };
     env.log(
       `round ${c.round} ${`${c.bench}/${c.caseId}`.padEnd(24)} ${c.config.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  ` +

@@ -126,11 +126,11 @@ export const peakRssKb = (pid: number): number | null => statusKb(pid, "VmHWM");
 export const rssKb = (pid: number): number | null => statusKb(pid, "VmRSS");
 
 /**
- * Starts `cmd` (pinned to the server core) and waits until its stdout says "Listening on".
+ * Starts `cmd` (pinned to the server core unless `pinned` is false) and waits until its stdout says "Listening on".
  * Keeps reading its output afterwards so a full pipe never stalls it.
  */
-export async function startServer(cmd: string[], env: Record<string, string>, port: number, timeoutMs = 30_000): Promise<Server> {
-  const proc = Bun.spawn(pinning.server(cmd), { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+export async function startServer(cmd: string[], env: Record<string, string>, port: number, timeoutMs = 30_000, pinned = true): Promise<Server> {
+  const proc = Bun.spawn(pinned ? pinning.server(cmd) : cmd, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   children.add(proc);
   let stdout = "";
   let stderr = "";

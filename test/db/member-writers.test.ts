@@ -1,7 +1,8 @@
 // Members added to one club from two connections at once (PostgreSQL, where writers run side by
 // side): a writer of one email waits for nobody but a writer of the same email, and the club's
-// members version (lib/members/kept.ts) still counts every write.
+// members version (lib/members/kept.ts) still counts every write, however many write at once.
 import { afterAll, beforeAll, expect, it } from "bun:test";
+import pg from "pg";
 import type { Queryable } from "../../db";
 import { members } from "../../db/schema";
 import { assertEmailFree, newMemberRow } from "../../lib/members";
@@ -98,3 +99,36 @@ it.skipIf(!onPostgres)("two members added at once who draw the same referral cod
     codeSource.referral = draw;
   }
 });
+
+it.skipIf(!onPostgres)(
+  "40 writers of one club at once, more than the 32 stripes, each writing 3 times, twice over: none waits for another's commit, and the version counts each write",
+  async () => {
+    const before = await version();
+    // Each connection holds its transaction open after raising the version, as a member's insert
+    // does through its trigger until the commit; a writer that had to wait for a stripe another
+    // holds would hit the lock timeout. The second time the stripes the first one added exist.
+    const clients = Array.from({ length: 40 }, () => new pg.Client({ connectionString: env.config.databaseUrl }));
+    try {
+      await Promise.all(clients.map((c) => c.connect()));
+      for (let round = 0; round < 2; round++) {
+        const raised = await Promise.all(
+          clients.map(async (c) => {
+            await c.query("BEGIN");
+            await c.query("SET LOCAL lock_timeout = '2s'");
+            try {
+              for (let write = 0; write < 3; write++) await c.query("SELECT bump_member_version($1)", [env.clubId]);
+              return "raised";
+            } catch (err) {
+              return (err as { code?: string }).code ?? String(err);
+            }
+          }),
+        );
+        expect(raised.filter((r) => r !== "raised")).toEqual([]);
+        await Promise.all(clients.map((c) => c.query("COMMIT")));
+      }
+    } finally {
+      await Promise.all(clients.map((c) => c.end().catch(() => {})));
+    }
+    expect(await version()).toBe(before + 240);
+  },
+);
