@@ -84,7 +84,8 @@ describe.skipIf(!HAS_BROWSER)("the invoices pages in Chromium", () => {
       expect(await own.getByText("CH93 0076 2011 6238 5295 7").count()).toBe(2);
       expect(await pageCheck(own, `member-page-invoices-${w}`)).toEqual(ok(`member-page-invoices-${w}`));
       await own.close();
-    });
+      // Six pages through axe: past the suite's 30 s on a busy machine, and a timed-out test has its browser killed under the tests after it.
+    }, 90_000);
   }
 
   for (const viewport of [DESKTOP, PHONE]) {
