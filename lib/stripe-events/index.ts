@@ -23,6 +23,7 @@ import { enqueueJob, type JobKind, type JobKinds, TemporaryFailure } from "../jo
 import { availability, eventPlacesHeld, lockEventPlaces } from "../events/internal";
 import { HOLD_EXPIRED_REASON } from "../registrations/expiry";
 import { confirmRegistration, recordRegistrationPayment } from "../registrations/admin";
+import { retakeEventPromo } from "../promo";
 import { endSubscription, markMemberPaid, recordMemberRefund } from "../members/index";
 import { queueCardEmail } from "../members/card-email";
 import { memberDues } from "../members/dues";
@@ -177,6 +178,9 @@ async function ticketPaid(ctx: Ctx, event: EventRef, registrationId: string, mon
       .update(eventRegistrations)
       .set({ status: "pending", cancelled_at: null, cancel_reason: null, updated_at: nowIso() })
       .where(eq(eventRegistrations.id, reg.id));
+    // Paid at its discounted price: the code's use, given back at the expiry, is taken again.
+    const promo = { promoCodeId: reg.promo_code_id, discount: reg.discount_cents, memberId: reg.member_id };
+    await retakeEventPromo(t, { clubId: ctx.clubId, registrationId: reg.id, ...promo, now: nowIso() });
   } else if (reg.status !== "pending") {
     return `ignored: registration ${reg.status}`;
   }
