@@ -374,6 +374,20 @@ describe("subscriptions", () => {
     expect(res.status).toBe(502);
     expect(res.body.code).toBe("PAYMENT_PROVIDER_FAILED");
     expect((await memberRow(env, memberId)).renewal_opt_out_at).toBeNull();
+    // Checked and written first, then undone: the history says both.
+    const history = await env.db.read.select().from(memberHistory).where(eq(memberHistory.member_id, memberId));
+    expect(history.map((h) => h.action).filter((a) => a.startsWith("cancel"))).toEqual(["cancel_subscription", "cancel_subscription_undone"]);
+  });
+
+  it("two cancellations at once: Stripe is told once, by the one whose check under the member's lock passed", async () => {
+    const { memberId, session } = await joinedAndPaid();
+    const before = stripe.calls.length;
+    const cancel = () => env.call("POST", `/api/clubs/${env.clubId}/members/${memberId}/actions/cancel-subscription`, { body: {} });
+    const answers = await Promise.all([cancel(), cancel(), cancel()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    const told = stripe.calls.slice(before).filter((c) => c.path === `/v1/subscriptions/${session.subscription}`);
+    expect(told).toHaveLength(1);
+    expect(stripe.subscriptions.get(session.subscription).cancel_at_period_end).toBe(true);
   });
 });
 
