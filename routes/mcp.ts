@@ -9,6 +9,8 @@ export const ALL = route({
   summary: "MCP endpoint (Streamable HTTP)",
   tags: ["mcp"],
   hidden: true,
+  // Streamable HTTP without sessions or a server stream: POST only (server/mcp refuses the rest, 405).
+  answers: ["POST"],
   raw: true,
   handler: async ({ ctx, request, body }) => (await mcp()).handleMcp(ctx, request, body),
 });

@@ -102,7 +102,7 @@ export function routeTable(routes: MountedRoute[]): RouteTable {
       entry = { pattern: compilePath(r.path), methods: [], guards: new Map() };
       byPath.set(r.path, entry);
     }
-    entry.methods.push(r.method);
+    entry.methods.push(...(r.method === "ALL" && r.spec.answers ? r.spec.answers : [r.method]));
     entry.guards.set(r.method, {
       auth: r.spec.auth ?? "key",
       scope: r.spec.scope,

@@ -58,6 +58,11 @@ export type RouteSpec<
   /** Left out of the OpenAPI description. */
   hidden?: boolean;
   /**
+   * An `ALL` route's methods that it answers, for `Allow` and CORS: the others still reach its
+   * handler (signed in and audited) to be refused there. Absent: every method.
+   */
+  answers?: string[];
+  /**
    * Answers something other than JSON (a file, a page, a redirect): the handler returns a lib/
    * reply (lib/reply.ts, turned into the HTTP answer by http/reply.ts) or a Response, and the
    * answer is not schema-checked.

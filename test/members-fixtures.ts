@@ -75,7 +75,11 @@ export function importFile(env: TestEnv, body: BodyInit, qs = "") {
 }
 
 /** Runs `fn` with a webhook endpoint of the club listening to `events`, then forgets it and its deliveries; `sent()` lists what it was sent. */
-export async function withEndpoint(env: TestEnv, events: string[], fn: (sent: () => Promise<{ type: string; payload: string }[]>) => Promise<void>) {
+export async function withEndpoint<T>(
+  env: TestEnv,
+  events: string[],
+  fn: (sent: () => Promise<{ type: string; payload: string }[]>) => Promise<T>,
+): Promise<T> {
   const now = new Date().toISOString();
   const endpoint = {
     id: crypto.randomUUID(),
@@ -89,7 +93,7 @@ export async function withEndpoint(env: TestEnv, events: string[], fn: (sent: ()
   };
   await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
   try {
-    await fn(() => env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id)));
+    return await fn(() => env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id)));
   } finally {
     await env.db.tx(async (t) => {
       await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));

@@ -56,12 +56,15 @@ function toItem(row: typeof apiKeys.$inferSelect): ApiKeyItem {
 
 /**
  * Creates a key for `adminId`. A read-only admin can only hold view scopes (a key never does more
- * than its admin): asking for edit is refused with 403 rather than silently capped. An
+ * than its admin): asking for edit is refused with 403 rather than silently capped. Scopes of no
+ * area are a 422 (`KEY_SCOPES_EMPTY`). An
  * `expiresAt` that is not in the future is a 422 (`KEY_EXPIRES_IN_PAST`).
  */
 export async function createApiKey(db: Db, input: { adminId: string; scopes: Scopes; name?: string | null; expiresAt?: string | null }) {
   const [admin] = await db.read.select().from(admins).where(eq(admins.id, input.adminId)).limit(1);
   if (!admin || admin.removed_at) throw new NotFound("ADMIN_NOT_FOUND");
+  // A key of no area could call nothing but /api/auth/me: asked for by mistake, on the API as on the keys page.
+  if (!Object.keys(input.scopes).length) throw new ValidationFailed([{ loc: ["body", "scopes"], code: "KEY_SCOPES_EMPTY" }]);
   if (admin.read_only && Object.values(input.scopes).includes("edit")) throw new Forbidden("SCOPES_EXCEED_ADMIN");
   // A key born expired is a mistake (a wrong year, a time zone): say so rather than hand out a key that answers 401.
   if (input.expiresAt && !(Date.parse(input.expiresAt) > Date.now())) {

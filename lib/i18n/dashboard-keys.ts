@@ -37,7 +37,6 @@ export type KeysTexts = {
   createdText: string;
   copy: string;
   copied: string;
-  noScope: string;
 };
 
 export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
@@ -75,7 +74,6 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     createdText: "Copiez-la maintenant : elle ne sera plus jamais affichée. Seule son empreinte est gardée.",
     copy: "Copier la clé",
     copied: "Copiée",
-    noScope: "Choisissez au moins un domaine.",
   },
   en: {
     intro: "An API key lets a tool (spreadsheet, website, AI assistant) act on behalf of its admin, within the limits chosen here.",
@@ -111,7 +109,6 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     createdText: "Copy it now: it will never be shown again. Only its fingerprint is kept.",
     copy: "Copy the key",
     copied: "Copied",
-    noScope: "Choose at least one area.",
   },
   de: {
     intro: "Ein API-Schlüssel lässt ein Werkzeug (Tabelle, Website, KI-Assistent) im Namen seines Admins handeln, in den hier gewählten Grenzen.",
@@ -147,7 +144,6 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     createdText: "Kopieren Sie ihn jetzt: er wird nie wieder angezeigt. Nur sein Fingerabdruck wird gespeichert.",
     copy: "Schlüssel kopieren",
     copied: "Kopiert",
-    noScope: "Wählen Sie mindestens einen Bereich.",
   },
   it: {
     intro: "Una chiave API permette a uno strumento (foglio di calcolo, sito, assistente IA) di agire a nome del suo admin, nei limiti scelti qui.",
@@ -183,6 +179,5 @@ export const KEYS_TEXTS: Record<Locale, KeysTexts> = {
     createdText: "Copiatela ora: non sarà mai più mostrata. Se ne conserva solo l'impronta.",
     copy: "Copia la chiave",
     copied: "Copiata",
-    noScope: "Scegliete almeno un ambito.",
   },
 };

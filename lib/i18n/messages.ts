@@ -167,6 +167,12 @@ export const MESSAGES = {
     de: "Dieser Schlüssel ist bereits widerrufen.",
     it: "Questa chiave è già revocata.",
   },
+  KEY_SCOPES_EMPTY: {
+    fr: "Choisissez au moins un domaine.",
+    en: "Choose at least one area.",
+    de: "Wählen Sie mindestens einen Bereich.",
+    it: "Scegliete almeno un ambito.",
+  },
   KEY_EXPIRES_IN_PAST: {
     fr: "La date d'expiration {expires_at} est déjà passée : choisissez une date future.",
     en: "The expiry time {expires_at} has already passed: choose a time in the future.",

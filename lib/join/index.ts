@@ -31,6 +31,7 @@ import {
 } from "../members/internal";
 import type { MemberAdminItem } from "../members/schemas";
 import { emitMemberChange, getMemberItem, lockMember, lockMemberEmail } from "../members/internal";
+import { countMembershipPromo } from "../members/promo-use";
 import { statusOn, todayUtc } from "../members/status";
 import { redeemMembershipPromo } from "../promo";
 import type { AddressRate } from "../ratelimit";
@@ -241,8 +242,10 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
             amount_due_cents: amount > 0 ? amount : null,
           })
           .returning();
-        // Reserved, counted once the member pays (mark-paid: countMembershipPromo); a free join is paid now.
-        await promo?.record(null, created.id, { awaitingPayment: amount > 0 });
+        // Reserved, counted once the member pays (mark-paid: countMembershipPromo) or, with nothing
+        // to pay, once accepted (approveMember): an application turned down used nothing. A free
+        // join in an open club is accepted and paid now.
+        await promo?.record(null, created.id, { awaitingPayment: amount > 0 || mode === "application" });
         await emitMemberChange(await emitter(ctx.db, t, club.id), null, created, () => getMemberItem(t, club.id, created.id));
         await writeHistory(t, memberAuthor(club.id), {
           memberId: created.id,
@@ -314,8 +317,11 @@ export const approveMember = verb("members:edit", async function approveMember(c
     const page = newManageToken();
     const set: Partial<MemberRow> = { application_status: null, manage_token: page.hash, updated_at: nowIso() };
     // The period starts when the applicant is accepted (free) or pays (mark-paid starts it then).
-    if (due === 0) Object.assign(set, { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months) });
-    else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
+    if (due === 0) {
+      Object.assign(set, { payment_status: "paid", membership_start: today, membership_end: periodEnd(today, months) });
+      // Nothing to pay: accepted is when its promo code counts (joinClub reserved it).
+      await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
+    } else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
     const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
     await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
     // As any other change to a member: member.updated, and member.status_changed when a free one turns active.

@@ -7,7 +7,7 @@
 // copies of the card in the member's wallets are voided (lib/passes/voided). The
 // database zeroes what is deleted or overwritten (`secure_delete`, db/index.ts), so none of it
 // stays readable in the file's free space.
-import { endStripeSubscriptionNow } from "../stripe";
+import { endStripeSubscriptionNow, STRIPE_END_SUBSCRIPTION_JOB } from "../stripe";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "../../db";
 import { appleRegistrations, checkIns, eventRegistrations, mailingRecipients, memberHistory, members, payments, scans } from "../../db/schema";
@@ -15,7 +15,7 @@ import { type Ctx, verb } from "../context";
 import { nowIso, randomBase62 } from "../ids";
 import { eraseAnswersMentioning } from "../idempotency";
 import { eraseTaskResultsMentioning } from "../mcp-tasks";
-import { forgetJobsMentioning } from "../jobs";
+import { enqueueJob, forgetJobsMentioning } from "../jobs";
 import { voidWalletPasses } from "../passes/voided";
 import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";
 import { memberRegistrations } from "./history";
@@ -65,14 +65,17 @@ async function anonymiseRegistrations(t: Queryable, ctx: Ctx, m: MemberRow): Pro
 
 /**
  * Erases the member (404 MEMBER_NOT_FOUND for an unknown id or another club's). Cannot be
- * undone. Their Stripe subscription, if any, is cancelled at once. Stats stay true: revenue is read from the payments, which stay; the member counts
- * lose the member, who is no longer one.
+ * undone. Their Stripe subscription, if any, is cancelled at once (502 when Stripe refuses:
+ * nothing is erased then); without Stripe's keys the erasure goes ahead and a job ends the
+ * subscription once the keys are back. Stats stay true: revenue is read from the payments, which
+ * stay; the member counts lose the member, who is no longer one.
  */
 export const eraseMember = verb("members:edit", async function eraseMember(ctx: Ctx, input: { member_id: string }): Promise<void> {
   // A Stripe subscription would go on charging someone nobody here knows any more: it ends now,
-  // before anything is erased (502 when Stripe refuses: nothing is erased then).
+  // before anything is erased (502 when Stripe refuses: nothing is erased then). Without the keys
+  // a person's erasure does not wait for them: the subscription is ended later (a job, below).
   const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
-  if (seen.stripe_subscription_id) await endStripeSubscriptionNow(ctx.stripe, seen.stripe_subscription_id);
+  if (seen.stripe_subscription_id && ctx.stripe) await endStripeSubscriptionNow(ctx.stripe, seen.stripe_subscription_id);
   await ctx.db.tx(async (t) => {
     await lockMember(t, input.member_id);
     const m = await getMemberRow(t, ctx.clubId, input.member_id);
@@ -98,6 +101,10 @@ export const eraseMember = verb("members:edit", async function eraseMember(ctx: 
     await voidWalletPasses(t, ctx.clubId, ctx.wallets, m);
     await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
     await forgetJobsMentioning(t, ctx.clubId, m.email);
+    // Stripe's id only (no name, no address): what it takes to stop the charges.
+    if (m.stripe_subscription_id && !ctx.stripe) {
+      await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_END_SUBSCRIPTION_JOB, payload: { subscription: m.stripe_subscription_id } });
+    }
     // The member's mailing deliveries keep their states (the mailings' counts) but not the address;
     // one still to go is not sent (lib/mailings reads the member, who is gone, and fails it too).
     await t

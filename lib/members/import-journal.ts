@@ -12,7 +12,9 @@ import { Conflict } from "../errors";
 import { stepwiseDb } from "../idempotency";
 import { newId, nowIso } from "../ids";
 import { queueMarkedPassUpdate } from "../passes";
-import { searchTextOf, sortNameOf } from "./internal";
+import { emitter } from "../webhooks/emit";
+import { emitMemberChange, loadItems, searchTextOf, sortNameOf } from "./internal";
+import type { MemberAdminItem } from "./schemas";
 
 /** One member an import wrote: its id, its history row's id, and the member as it was (null: created). */
 export type UndoEntry = [memberId: string, historyId: string, before: Record<string, unknown> | null];
@@ -185,7 +187,7 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
           .reverse(),
       );
       const current = await t
-        .select({ id: members.id, updated_at: members.updated_at })
+        .select({ id: members.id, updated_at: members.updated_at, payment_status: members.payment_status, membership_end: members.membership_end })
         .from(members)
         .where(
           inArray(
@@ -194,8 +196,12 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
           ),
         );
       const updatedAt = new Map(current.map((m) => [m.id, m.updated_at]));
+      const found = new Map(current.map((m) => [m.id, m]));
       const now = nowIso();
       const restored: string[] = [];
+      // The import told the club's webhooks what it wrote: its undo tells them it is gone.
+      const out = await emitter(db, t, clubId);
+      const changes: { before: (typeof current)[number]; after: (typeof current)[number] }[] = [];
       for (const {
         entry: [memberId, historyId, before],
         writtenAt,
@@ -207,7 +213,9 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
             await t.delete(members).where(eq(members.id, memberId));
           } catch {
             // Referred to since (a registration with the member's code): the member stays.
+            continue;
           }
+          await out.emit("member.deleted", () => ({ id: memberId, deleted_at: now }));
           continue;
         }
         const back: Record<string, unknown> = Object.fromEntries(RESTORED.map((c) => [c, before[c] ?? null]));
@@ -222,8 +230,14 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
           .set({ ...back, search_text: searchTextOf(names), sort_name: sortNameOf(names), pass_updated_at: now, updated_at: now })
           .where(eq(members.id, memberId));
         restored.push(memberId);
+        const was = found.get(memberId) as (typeof current)[number];
+        changes.push({ before: was, after: { ...was, payment_status: back.payment_status as string, membership_end: back.membership_end as string } });
       }
       await queueMarkedPassUpdate(t, clubId, restored, "import_undone", now);
+      if (changes.length) {
+        const items = new Map((await loadItems(t, clubId, restored)).map((i) => [i.id, i]));
+        for (const c of changes) await emitMemberChange(out, c.before, c.after, async () => items.get(c.after.id) as MemberAdminItem);
+      }
       await t.delete(memberImportUndo).where(
         inArray(
           memberImportUndo.seq,

@@ -474,19 +474,32 @@ export const reactivateMember = verb("members:edit", async function reactivateMe
 
 /**
  * Stops the automatic renewal: only for `payment_mode` `subscription` without
- * `renewal_opt_out_at` (else 409). The member stays active until the end of the paid period. A
- * Stripe subscription is cancelled at Stripe first, at the end of its period (502 when Stripe
- * refuses, 503 STRIPE_KEYS_MISSING when its keys are gone: nothing changes here then).
+ * `renewal_opt_out_at` (else 409). The member stays active until the end of the paid period. The
+ * state is checked and written under the member's lock first; a Stripe subscription is then
+ * cancelled at Stripe, at the end of its period. When Stripe refuses (502) or its keys are gone
+ * (503 STRIPE_KEYS_MISSING), the renewal is turned back on (a history row and `member.updated`
+ * say so), unless something else changed it meanwhile: the member is left renewing, as Stripe is.
  */
 export const cancelSubscription = verb("finances:edit", async function cancelSubscription(ctx: Ctx, input: ReasonRequest & { member_id: string }) {
-  const seen = await getMemberRow(ctx.db.read, ctx.clubId, input.member_id);
-  const cancelling = (m: MemberRow) => m.payment_mode === "subscription" && !m.renewal_opt_out_at;
-  // Outside the transaction (network); the transition checks the state again.
-  if (cancelling(seen) && seen.stripe_subscription_id) await cancelAtPeriodEnd(ctx.stripe, seen.stripe_subscription_id, true);
-  return transition(ctx, input.member_id, "cancel_subscription", input.reason, async (m) => {
-    if (!cancelling(m)) throw new Conflict("NO_ACTIVE_SUBSCRIPTION");
-    return { set: { renewal_opt_out_at: nowIso() } };
+  let told: { subscription: string; at: string } | null = null;
+  const item = await transition(ctx, input.member_id, "cancel_subscription", input.reason, async (m) => {
+    if (m.payment_mode !== "subscription" || m.renewal_opt_out_at) throw new Conflict("NO_ACTIVE_SUBSCRIPTION");
+    const at = nowIso();
+    if (m.stripe_subscription_id) told = { subscription: m.stripe_subscription_id, at };
+    return { set: { renewal_opt_out_at: at } };
   });
+  if (!told) return item;
+  const { subscription, at } = told;
+  try {
+    await cancelAtPeriodEnd(ctx.stripe, subscription, true);
+  } catch (err) {
+    // Outside the transaction (network): the cancellation Stripe did not take is undone here.
+    await transition(ctx, input.member_id, "cancel_subscription_undone", null, async (m) =>
+      m.renewal_opt_out_at === at && m.stripe_subscription_id === subscription ? { set: { renewal_opt_out_at: null } } : null,
+    );
+    throw err;
+  }
+  return item;
 });
 
 /** The member of the club (404 MEMBER_NOT_FOUND for an unknown id or another club's). */

@@ -333,3 +333,39 @@ export async function releaseEventPromo(t: Queryable, input: { clubId: string; r
       .where(and(eq(promoCodes.id, promo_code_id), gt(promoCodes.used_count, 0)));
   }
 }
+
+/**
+ * Inside the caller's transaction: the use of a code given back when the registration was
+ * cancelled is taken again, for a registration that comes back (its ticket paid after its hold
+ * ran out, at the discounted price). Counted even where the code's uses ran out meanwhile: the
+ * registrant paid the price promised. Nothing when the registration used no code, or still
+ * holds its use.
+ */
+export async function retakeEventPromo(
+  t: Queryable,
+  input: { clubId: string; registrationId: string; memberId: string | null; promoCodeId: string | null; discount: number; now: string },
+): Promise<void> {
+  if (!input.promoCodeId) return;
+  const [held] = await t
+    .select({ id: promoRedemptions.id })
+    .from(promoRedemptions)
+    .where(and(eq(promoRedemptions.club_id, input.clubId), eq(promoRedemptions.registration_id, input.registrationId)))
+    .limit(1);
+  if (held) return;
+  const [code] = await t
+    .update(promoCodes)
+    .set({ used_count: sql`${promoCodes.used_count} + 1`, updated_at: input.now })
+    .where(and(eq(promoCodes.id, input.promoCodeId), eq(promoCodes.club_id, input.clubId)))
+    .returning({ id: promoCodes.id });
+  if (!code) return;
+  await t.insert(promoRedemptions).values({
+    id: newId(),
+    club_id: input.clubId,
+    promo_code_id: input.promoCodeId,
+    registration_id: input.registrationId,
+    member_id: input.memberId,
+    discount_cents: input.discount,
+    created_at: input.now,
+    awaiting_payment: false,
+  });
+}

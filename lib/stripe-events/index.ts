@@ -14,7 +14,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { type Db, withinTx } from "../../db";
 import { lockRows } from "../../db/locks";
-import { clubs, eventRegistrations, events, eventTickets, payments, stripeEvents } from "../../db/schema";
+import { clubs, eventRegistrations, events, eventTickets, members, payments, stripeEvents } from "../../db/schema";
 import { type Ctx, type PublicCtx, systemCtx } from "../context";
 import { AppError, BadRequest, NotFound } from "../errors";
 import { asLocale } from "../i18n";
@@ -23,6 +23,7 @@ import { enqueueJob, type JobKind, type JobKinds, TemporaryFailure } from "../jo
 import { availability, eventPlacesHeld, lockEventPlaces } from "../events/internal";
 import { HOLD_EXPIRED_REASON } from "../registrations/expiry";
 import { confirmRegistration, recordRegistrationPayment } from "../registrations/admin";
+import { retakeEventPromo } from "../promo";
 import { endSubscription, markMemberPaid, recordMemberRefund } from "../members/index";
 import { queueCardEmail } from "../members/card-email";
 import { memberDues } from "../members/dues";
@@ -38,6 +39,8 @@ import {
   type ProviderFee,
   readSignedEvent,
   refundPayment,
+  endSubscriptionJob,
+  STRIPE_END_SUBSCRIPTION_JOB,
   type Stripe,
   type StripeEvent,
   type StripeSettings,
@@ -177,6 +180,9 @@ async function ticketPaid(ctx: Ctx, event: EventRef, registrationId: string, mon
       .update(eventRegistrations)
       .set({ status: "pending", cancelled_at: null, cancel_reason: null, updated_at: nowIso() })
       .where(eq(eventRegistrations.id, reg.id));
+    // Paid at its discounted price: the code's use, given back at the expiry, is taken again.
+    const promo = { promoCodeId: reg.promo_code_id, discount: reg.discount_cents, memberId: reg.member_id };
+    await retakeEventPromo(t, { clubId: ctx.clubId, registrationId: reg.id, ...promo, now: nowIso() });
   } else if (reg.status !== "pending") {
     return `ignored: registration ${reg.status}`;
   }
@@ -210,10 +216,25 @@ async function invoicePaid(stripe: StripeSettings, invoice: Stripe.Invoice): Pro
     clubId: meta.club_id,
     outcome: "renewed",
     effect: async (ctx, event) => {
+      const t = await txOf(ctx);
+      const [member] = await t
+        .select({ id: members.id })
+        .from(members)
+        .where(and(eq(members.club_id, ctx.clubId), eq(members.id, memberId)))
+        .limit(1);
+      if (!member) {
+        // The member was erased (while the keys were gone, the subscription could not be ended
+        // then): nobody here is paying for anything. The charge goes back; the subscription ends.
+        const subscription = idOf(invoice.parent?.subscription_details?.subscription ?? null);
+        if (paid.provider_payment_id)
+          await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_REFUND_JOB, payload: { payment_intent: paid.provider_payment_id } });
+        if (subscription) await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_END_SUBSCRIPTION_JOB, payload: { subscription } });
+        return "refunded: the member was erased";
+      }
       const expected = await membershipExpected(ctx, meta, memberId);
       if (!paidAsAsked(money, expected)) {
         const flagged = { clubId: ctx.clubId, event, purpose: "membership", memberId, paid: money, expected } as const;
-        return flagPayment(await txOf(ctx), ctx, { ...flagged, providerPaymentId: paid.provider_payment_id });
+        return flagPayment(t, ctx, { ...flagged, providerPaymentId: paid.provider_payment_id });
       }
       await markMemberPaid(ctx, {
         member_id: memberId,
@@ -465,4 +486,4 @@ const refundJob: JobKind = {
   },
 };
 
-export const STRIPE_JOBS: JobKinds = { [STRIPE_REFUND_JOB]: refundJob };
+export const STRIPE_JOBS: JobKinds = { [STRIPE_REFUND_JOB]: refundJob, [STRIPE_END_SUBSCRIPTION_JOB]: endSubscriptionJob };

@@ -6,6 +6,7 @@
 import type Stripe from "stripe";
 import type { StripeSettings } from "../config";
 import { BadGateway, ServiceUnavailable } from "../errors";
+import { type JobKind, TemporaryFailure } from "../jobs";
 import { lazy } from "../lazy";
 
 export type { StripeSettings };
@@ -138,6 +139,28 @@ export async function endStripeSubscriptionNow(settings: StripeSettings | null |
     throw new BadGateway("PAYMENT_PROVIDER_FAILED", { reason: err instanceof Error ? err.message.slice(0, 300) : "unknown" });
   }
 }
+
+/**
+ * The job kind that ends a subscription at Stripe at once (payload `subscription`), for a member
+ * erased while this installation had no Stripe keys: retried every 6 hours for 30 days, so that
+ * it is done once the keys are set again (what Stripe charged meanwhile is refunded as its
+ * renewals come: lib/stripe-events).
+ */
+export const STRIPE_END_SUBSCRIPTION_JOB = "stripe.end-subscription";
+
+export const endSubscriptionJob: JobKind = {
+  retryDelaysMs: Array.from({ length: 120 }, () => 6 * 3600_000),
+  run: async (_db, job, env) => {
+    const subscription = String(job.payload.subscription);
+    if (!env.config.stripe) throw new TemporaryFailure("STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are not set");
+    try {
+      await endStripeSubscriptionNow(env.config.stripe, subscription);
+    } catch (err) {
+      throw new TemporaryFailure(err instanceof Error ? err.message.slice(0, 300) : "Stripe failed");
+    }
+    return `subscription ${subscription} ended`;
+  },
+};
 
 /** What Stripe kept of a payment: its fee in the payment's currency, from the charge's balance transaction. */
 export type ProviderFee = { feeCents: number };

@@ -15,6 +15,7 @@ import { importMembers } from "../../lib/members/import";
 import { recoverImports, whenOthersWait } from "../../lib/members/import-journal";
 import { setup, type TestEnv } from "../helpers";
 import { onPostgres } from "../databases";
+import { withEndpoint } from "../members-fixtures";
 
 let env: TestEnv;
 let ctx: Ctx;
@@ -83,19 +84,27 @@ describe("all or nothing across short transactions", () => {
       .map(({ i, email }) => `${email},Renamed${i},${i === 1999 ? "2031-06-01" : ""}`);
     const file = `email,first name,membership start\n${lines.join("\n")}\n`;
     let changed = false;
-    const result = await importMembers(ctx, {
-      csv: file,
-      mode: "update",
-      onProgress: (done) => {
-        // After the first transaction of the writing (each holds the writer ~25 ms: far fewer than 2,000 lines).
-        if (changed || done === 0 || done === 2000) return;
-        changed = true;
-        // Between two batches, others write (synchronously, on the writer, outside the import):
-        // the member of line 2 is renamed by someone else; the last line's member gets an end before the start the file gives.
-        env.db.raw.run("UPDATE members SET first_name = 'Later', updated_at = ? WHERE email = 'undo-1@test.org'", [new Date().toISOString()]);
-        env.db.raw.run("UPDATE members SET membership_end = '2031-01-01' WHERE email = 'undo-1999@test.org'");
-      },
+    let told: { id: string; first_name: string }[] = [];
+    const result = await withEndpoint(env, ["member.updated"], async (sent) => {
+      const imported = await importMembers(ctx, {
+        csv: file,
+        mode: "update",
+        onProgress: (done) => {
+          // After the first transaction of the writing (each holds the writer ~25 ms: far fewer than 2,000 lines).
+          if (changed || done === 0 || done === 2000) return;
+          changed = true;
+          // Between two batches, others write (synchronously, on the writer, outside the import):
+          // the member of line 2 is renamed by someone else; the last line's member gets an end before the start the file gives.
+          env.db.raw.run("UPDATE members SET first_name = 'Later', updated_at = ? WHERE email = 'undo-1@test.org'", [new Date().toISOString()]);
+          env.db.raw.run("UPDATE members SET membership_end = '2031-01-01' WHERE email = 'undo-1999@test.org'");
+        },
+      });
+      told = (await sent()).map((d) => JSON.parse(d.payload).data);
+      return imported;
     });
+    // The webhooks heard each rename written, then the name given back.
+    const [first] = before.filter((m) => m.email === "undo-0@test.org");
+    expect(told.filter((d) => d.id === first.id).map((d) => d.first_name)).toEqual(["Renamed0", first.first_name]);
     expect(result.written).toBe(false);
     expect(result.updated).toBe(0);
     expect(changed).toBe(true);
@@ -130,13 +139,23 @@ await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" +
 } });
 `,
     );
-    const child = Bun.spawn(["bun", script, env.config.databaseUrl, env.clubId], { stdout: "ignore", stderr: "pipe" });
-    expect(await child.exited).not.toBe(0);
-    expect(child.signalCode).toBe("SIGKILL");
-    // What was committed before the kill is visible until the recovery.
-    expect(await emailsLike("crash-%")).toBeGreaterThan(0);
-    expect(await recoverImports(env.db)).toBe(1);
-    expect(await emailsLike("crash-%")).toBe(0);
+    await withEndpoint(env, ["member.created", "member.deleted"], async (sent) => {
+      const child = Bun.spawn(["bun", script, env.config.databaseUrl, env.clubId], { stdout: "ignore", stderr: "pipe" });
+      expect(await child.exited).not.toBe(0);
+      expect(child.signalCode).toBe("SIGKILL");
+      // What was committed before the kill is visible until the recovery.
+      expect(await emailsLike("crash-%")).toBeGreaterThan(0);
+      expect(await recoverImports(env.db)).toBe(1);
+      expect(await emailsLike("crash-%")).toBe(0);
+      // The webhooks were told of each member created: each is told gone.
+      const told = async (type: string) =>
+        (await sent())
+          .filter((d) => d.type === type)
+          .map((d) => JSON.parse(d.payload).data.id as string)
+          .sort();
+      expect((await told("member.created")).length).toBeGreaterThan(0);
+      expect(await told("member.deleted")).toEqual(await told("member.created"));
+    });
     expect(await env.db.read.select().from(memberImports).where(eq(memberImports.status, "running"))).toEqual([]);
     expect(await env.db.read.select().from(memberImportUndo)).toEqual([]);
     // Nothing left to undo: a second recovery finds nothing.

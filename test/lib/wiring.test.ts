@@ -5,6 +5,7 @@ import { DUNNING_RUN } from "../../lib/dues/dunning";
 import { INVOICE_MAIL } from "../../lib/invoices/send";
 import { CARD_EMAIL_JOB } from "../../lib/members/card-email";
 import { STRIPE_REFUND_JOB } from "../../lib/stripe-events";
+import { STRIPE_END_SUBSCRIPTION_JOB } from "../../lib/stripe";
 import { REMINDERS_RUN } from "../../lib/reminders";
 import { expect, it } from "bun:test";
 import { PENDING_EXPIRY_JOB } from "../../lib/events/hold";
@@ -40,7 +41,7 @@ it("the server imports no module for its side effects", () => {
   expect(sideEffectImports).toEqual([]);
 });
 
-it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs, old webhook deliveries, expired OAuth tokens and counted request rates, the card email after an online payment, Stripe's refunds, the dunning run, the invoice mails and the mailings' start and sending", () => {
+it("the server's job table names every wallet and webhook job kind (the voided passes' forgetting too), the queued mail, the idempotency keys' purge, the reminders run, the end of unpaid holds, the purges of finished jobs, old webhook deliveries, expired OAuth tokens and counted request rates, the card email after an online payment, Stripe's refunds and subscription ends, the dunning run, the invoice mails and the mailings' start and sending", () => {
   expect(Object.keys(JOB_KINDS).sort()).toEqual(
     [
       APPLE_PUSH,
@@ -56,6 +57,7 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       WEBHOOK_DISABLED_MAIL,
       CARD_EMAIL_JOB,
       STRIPE_REFUND_JOB,
+      STRIPE_END_SUBSCRIPTION_JOB,
       JOBS_PURGE,
       WEBHOOK_LOG_PURGE,
       OAUTH_PURGE,

@@ -251,6 +251,27 @@ describe("refusals", () => {
     }
   });
 
+  test("a parameter given twice is invalid_request (RFC 6749 section 3.1): sent back to the client, or shown when it is client_id or redirect_uri", async () => {
+    const clientId = await register();
+    const admin = await adminBrowser(env);
+    for (const name of ["scope", "state", "response_type", "code_challenge", "resource"]) {
+      const url = authorizeUrl(clientId);
+      url.searchParams.append(name, url.searchParams.get(name) as string);
+      const page = await admin.request("GET", url.pathname + url.search);
+      expect({ name, status: page.status }).toEqual({ name, status: 303 });
+      const location = new URL(page.headers.get("location") as string);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      expect(location.searchParams.get("error")).toBe("invalid_request");
+      expect(location.searchParams.get("error_description")).toContain(`${name} given more than once`);
+    }
+    for (const name of ["client_id", "redirect_uri"]) {
+      const url = authorizeUrl(clientId);
+      url.searchParams.append(name, url.searchParams.get(name) as string);
+      const page = await admin.request("GET", url.pathname + url.search);
+      expect({ name, status: page.status, location: page.headers.get("location") }).toEqual({ name, status: 400, location: null });
+    }
+  });
+
   test("a foreign redirect URI is shown to the admin, never redirected to; registration refuses a non-loopback http one", async () => {
     const clientId = await register();
     const admin = await adminBrowser(env);

@@ -96,6 +96,12 @@ describe("CORS with CORS_ORIGINS listing the club's tool", () => {
     const res = await preflight(env, "/mcp", "POST", SITE, "authorization, content-type, mcp-protocol-version");
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-headers")).toContain("mcp-protocol-version");
+    // Only the method it answers, in the preflight as in Allow; the others are refused (405) once signed in.
+    expect(res.headers.get("access-control-allow-methods")).toBe("POST, OPTIONS");
+    const plain = await env.app.handle(new Request("http://localhost/mcp", { method: "OPTIONS" }));
+    expect(plain.headers.get("allow")).toBe("POST, OPTIONS");
+    const put = await env.call("PUT", "/mcp", { body: {} });
+    expect([put.status, put.headers.get("allow")]).toEqual([405, "POST"]);
   });
 
   it("a malformed CORS_ORIGINS stops the configuration with a message", async () => {

@@ -371,6 +371,26 @@ describe("application mode", () => {
     });
   });
 
+  it("a free application's promo code counts once the application is accepted; one turned down uses nothing", async () => {
+    await setClub({ membership_mode: "application" });
+    const promo = await env.call("POST", `/api/clubs/${env.clubId}/promo-codes`, {
+      body: { code: "FREEYEAR", discount_type: "percent", discount_value: 100, applies_to_tier_ids: [paidTier], max_uses: 1 },
+    });
+    const usedCount = async () => (await env.db.read.select().from(promoCodes).where(eq(promoCodes.id, promo.body.id)))[0].used_count;
+    const turnedDown = await join({ email: email(), promo_code: "FREEYEAR" });
+    expect(turnedDown.body).toMatchObject({ application_status: "pending_approval", amount_cents: 0 });
+    expect(await usedCount()).toBe(0);
+    const accepted = await join({ email: email(), promo_code: "FREEYEAR" });
+    expect(accepted.status).toBe(201);
+    const actions = `/api/clubs/${env.clubId}/members`;
+    expect((await env.call("POST", `${actions}/${turnedDown.body.member_id}/actions/reject`, { body: {} })).status).toBe(204);
+    expect(await usedCount()).toBe(0);
+    const approved = await env.call("POST", `${actions}/${accepted.body.member_id}/actions/approve`, { body: {} });
+    expect(approved.body.status).toBe("active");
+    expect(await usedCount()).toBe(1);
+    expect((await join({ email: email(), promo_code: "FREEYEAR" })).body.code).toBe("PROMO_CODE_EXHAUSTED");
+  });
+
   it("reject erases the applicant and mails them; members:view cannot approve or reject", async () => {
     await setClub({ membership_mode: "application" });
     const who = email();

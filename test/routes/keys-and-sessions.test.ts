@@ -157,9 +157,12 @@ describe("dashboard sessions", () => {
     expect((await env.call("DELETE", `/api/account/api-keys/${crypto.randomUUID()}`, { key: session })).status).toBe(404);
   });
 
-  it("refuses a key whose expires_at has passed (422 naming expires_at, nothing stored)", async () => {
+  it("refuses a key whose expires_at has passed, or of no area as the keys page does (422 naming the field, nothing stored)", async () => {
     const session = await sessionToken();
     const before = (await env.db.read.select().from(apiKeys)).length;
+    const empty = await env.call("POST", "/api/account/api-keys", { key: session, body: { name: "Empty", scopes: {} } });
+    expect(empty.status).toBe(422);
+    expect(empty.body.detail).toEqual([{ loc: ["body", "scopes"], msg: "Choisissez au moins un domaine.", type: "key_scopes_empty" }]);
     for (const expires_at of [new Date(Date.now() - 1000).toISOString(), "2020-01-01T00:00:00+02:00"]) {
       const res = await env.call("POST", "/api/account/api-keys", { key: session, body: { scopes: { members: "view" }, expires_at } });
       expect(res.status).toBe(422);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { rmSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { openDb } from "../../db";
-import { clubs, eventRegistrations, jobs } from "../../db/schema";
+import { clubs, eventRegistrations, jobs, promoCodes, promoRedemptions } from "../../db/schema";
 import { runDueJobs } from "../../lib/jobs";
 import { MAIL_SEND } from "../../lib/mail";
 import { createApp } from "../../app";
@@ -161,6 +161,35 @@ describe("a paid ticket", () => {
     await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config });
     expect(stripe.calls.some((c) => c.path === "/v1/refunds" && c.body.payment_intent === paid.data.object.payment_intent)).toBe(true);
     expect(stripe.charges.get(stripe.intents.get(paid.data.object.payment_intent).latest_charge).refunded).toBe(true);
+  });
+
+  it("paid after its hold ran out with a promo code: the code's use, given back at the expiry, is counted again", async () => {
+    const event = await paidEvent({ capacity: 5 });
+    const code = await env.call("POST", `/api/clubs/${env.clubId}/promo-codes`, {
+      body: {
+        code: `LATE${crypto.randomUUID().slice(0, 6)}`,
+        scope: "event",
+        event_id: event.id,
+        discount_type: "amount",
+        discount_value: 500,
+        currency: "CHF",
+        max_uses: 1,
+      },
+    });
+    expect(code.status).toBe(201);
+    const used = async () => (await env.db.read.select().from(promoCodes).where(eq(promoCodes.id, code.body.id)))[0].used_count;
+    const redemptions = () => env.db.read.select().from(promoRedemptions).where(eq(promoRedemptions.promo_code_id, code.body.id));
+    const late = (await registerPublic(env, event.id, { ticket_id: event.tickets[0].id, promo_code: code.body.code }, "10.30.0.10")).body as Json;
+    expect(late).toMatchObject({ status: "pending", amount_cents: 1500 });
+    expect(await used()).toBe(1);
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now: new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000) });
+    expect(await used()).toBe(0);
+    expect((await send(env.app, stripe.pay(stripe.sessionOf(late.checkout_url).id))).body.outcome).toBe("confirmed");
+    expect((await registrationRow(env, late.id)).status).toBe("confirmed");
+    expect(await used()).toBe(1);
+    expect((await redemptions()).map((r) => [r.registration_id, r.discount_cents])).toEqual([[late.id, 500]]);
+    const next = await registerPublic(env, event.id, { ticket_id: event.tickets[0].id, promo_code: code.body.code }, "10.30.0.11");
+    expect([next.status, (next.body as Json).code]).toEqual([409, "PROMO_CODE_EXHAUSTED"]);
   });
 
   it("refunded at Stripe: a negative payment; the registration stays as it is; the receipt, then the refund note, as for any payment", async () => {

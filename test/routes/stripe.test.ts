@@ -10,6 +10,7 @@ import { runDueJobs } from "../../lib/jobs";
 import { MAIL_SEND } from "../../lib/mail";
 import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
 import { JOB_KINDS } from "../../server/jobs";
+import { createApp } from "../../app";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, pageTokenOf, paymentsOf, seedMember } from "../members-fixtures";
 import { startSmtp, type TestSmtp } from "../smtp";
@@ -351,6 +352,32 @@ describe("subscriptions", () => {
     expect(await memberRow(env, memberId)).toMatchObject({ stripe_subscription_id: session.subscription, last_name: "Silva" });
   });
 
+  it("erased while the keys are gone: the erasure goes ahead; the subscription ends once they are back, and a renewal charged meanwhile is refunded", async () => {
+    const { memberId, session } = await joinedAndPaid();
+    const keyless = await createApp(env.db, { ...env.config, stripe: null });
+    try {
+      const res = await keyless.handle(
+        new Request(`http://localhost/api/clubs/${env.clubId}/members/${memberId}`, { method: "DELETE", headers: { authorization: `Bearer ${env.key}` } }),
+      );
+      expect(res.status).toBe(204);
+    } finally {
+      await keyless.audit.drain();
+    }
+    expect(await memberRow(env, memberId)).toBeUndefined();
+    expect(stripe.subscriptions.get(session.subscription).status).not.toBe("canceled");
+    // Still without the keys, the job waits for them.
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: { ...env.config, stripe: null } });
+    expect(stripe.subscriptions.get(session.subscription).status).not.toBe("canceled");
+    // Stripe charged a renewal before the keys came back: the charge goes back, nothing is recorded.
+    const renewal = stripe.renew(session.subscription);
+    expect((await send(renewal)).body.outcome).toBe("refunded: the member was erased");
+    expect(await paymentsOf(env, memberId)).toHaveLength(1);
+    const later = new Date(Date.now() + 7 * 3600_000);
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now: later });
+    expect(stripe.subscriptions.get(session.subscription).status).toBe("canceled");
+    expect(stripe.calls.some((c) => c.path === "/v1/refunds" && c.body.payment_intent === renewal.data.object.payment_intent_id)).toBe(true);
+  });
+
   it("the end of an older subscription leaves the member's current one as it is", async () => {
     const { memberId, session } = await joinedAndPaid();
     const older = stripe.event("customer.subscription.deleted", {
@@ -374,6 +401,20 @@ describe("subscriptions", () => {
     expect(res.status).toBe(502);
     expect(res.body.code).toBe("PAYMENT_PROVIDER_FAILED");
     expect((await memberRow(env, memberId)).renewal_opt_out_at).toBeNull();
+    // Checked and written first, then undone: the history says both.
+    const history = await env.db.read.select().from(memberHistory).where(eq(memberHistory.member_id, memberId));
+    expect(history.map((h) => h.action).filter((a) => a.startsWith("cancel"))).toEqual(["cancel_subscription", "cancel_subscription_undone"]);
+  });
+
+  it("two cancellations at once: Stripe is told once, by the one whose check under the member's lock passed", async () => {
+    const { memberId, session } = await joinedAndPaid();
+    const before = stripe.calls.length;
+    const cancel = () => env.call("POST", `/api/clubs/${env.clubId}/members/${memberId}/actions/cancel-subscription`, { body: {} });
+    const answers = await Promise.all([cancel(), cancel(), cancel()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    const told = stripe.calls.slice(before).filter((c) => c.path === `/v1/subscriptions/${session.subscription}`);
+    expect(told).toHaveLength(1);
+    expect(stripe.subscriptions.get(session.subscription).cancel_at_period_end).toBe(true);
   });
 });
 

@@ -31,7 +31,7 @@ export const DELETE = route({
   summary: "Erase a member (GDPR)",
   operationId: "eraseMember",
   description:
-    "Erasure (GDPR art. 17); cannot be undone. The member leaves lists, exports, counts and verify (its card code answers `unknown`); its names, email, custom fields, codes, tokens, wallet registrations and queued mail are erased, and the same goes for its event registrations (also those made with its email) and card scans. Payments, registrations' amounts and history rows stay, attached to an anonymous member, so stats and accounts stay true. Take a data export first if the member asked for one.",
+    "Erasure (GDPR art. 17); cannot be undone. The member leaves lists, exports, counts and verify (its card code answers `unknown`); its names, email, custom fields, codes, tokens, wallet registrations and queued mail are erased, and the same goes for its event registrations (also those made with its email) and card scans. Payments, registrations' amounts and history rows stay, attached to an anonymous member, so stats and accounts stay true. Take a data export first if the member asked for one. A Stripe subscription is ended at Stripe first (502 when Stripe refuses: nothing is erased); without Stripe's keys the erasure goes ahead and the subscription is ended once they are set again, a renewal charged meanwhile refunded.",
   tags: ["members"],
   scope: eraseMember.scope,
   status: 204,

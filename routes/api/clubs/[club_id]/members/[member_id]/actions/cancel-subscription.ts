@@ -6,7 +6,8 @@ import { route } from "../../../../../../../server/route";
 export const POST = route({
   summary: "Cancel the automatic renewal",
   operationId: "cancelSubscription",
-  description: "Only for a member with an automatically renewing subscription (else 409). The member stays active until the end of the paid period.",
+  description:
+    "Only for a member with an automatically renewing subscription (else 409). The member stays active until the end of the paid period. A Stripe subscription is then cancelled at Stripe at the end of its period; when Stripe refuses (502) or its keys are missing (503), the renewal is turned back on.",
   tags: ["members"],
   stable: true,
   scope: cancelSubscription.scope,
