@@ -56,9 +56,12 @@ export async function setup(env: Record<string, string> = {}) {
 
   /** A key of the first club's owner (or of `adminId`) with exactly these scopes. */
   async function makeKey(scopes: Scopes, opts: { adminId?: string; expiresAt?: string } = {}) {
-    const created = await createApiKey(db, { adminId: opts.adminId ?? first.admin_id, scopes });
-    // Written after: a key cannot be created already expired, and tests need expired keys.
+    const none = !Object.keys(scopes).length;
+    const created = await createApiKey(db, { adminId: opts.adminId ?? first.admin_id, scopes: none ? { members: "view" } : scopes });
+    // Written after: a key cannot be created already expired, nor without an area (KEY_SCOPES_EMPTY),
+    // and tests need both (a database from before that rule may hold a key of no area).
     if (opts.expiresAt) await db.tx((t) => t.update(apiKeys).set({ expires_at: opts.expiresAt }).where(eq(apiKeys.id, created.id)));
+    if (none) await db.tx((t) => t.update(apiKeys).set({ scopes: {} }).where(eq(apiKeys.id, created.id)));
     return created.api_key;
   }
 
