@@ -10,12 +10,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { type Browser, chromium, type Page } from "playwright-core";
-import sharp from "sharp";
+import type { Browser, Page } from "playwright-core";
 import { type Db, openDb } from "../db";
 import { clubs, events, members, tiers } from "../db/schema";
+import { HAS_BROWSER, launchChromium, logoPng, newPage, noticeText, pageCheck } from "./dashboard/browser-harness";
 import { freshDatabaseUrl } from "./databases";
-import { CHROME, HAS_BROWSER, newPage, noticeText, pageCheck } from "./dashboard/browser-harness";
 import { type ServerProcess, startServer } from "./reliability/server-process";
 import { header, startSmtp, type TestSmtp } from "./smtp";
 
@@ -64,18 +63,7 @@ describe.skipIf(!HAS_BROWSER)("the secretary's first day, from what the first st
     smtp = await startSmtp();
     dbUrl = await freshDatabaseUrl(dir);
     server = await startServer(dbUrl, { ADMIN_EMAIL: OWNER, SMTP_URL: smtp.url, LOG_LEVEL: "silent" });
-    browser = await chromium.launch({
-      executablePath: CHROME,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
     page = await newPage(browser);
     page.setDefaultTimeout(15_000);
   });
@@ -100,13 +88,7 @@ describe.skipIf(!HAS_BROWSER)("the secretary's first day, from what the first st
 
   it("sets the club's logo", async () => {
     await page.goto(`${server.base}/admin/settings`);
-    const logo = await sharp(
-      Buffer.from(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80"><rect width="240" height="80" rx="12" fill="#1D4ED8"/><circle cx="40" cy="40" r="24" fill="#F59E0B"/></svg>',
-      ),
-    )
-      .png()
-      .toBuffer();
+    const logo = await logoPng(240, 80);
     await page.getByLabel("Image du logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
     await submit(page, "Envoyer le logo");
     expect(await noticeText(page)).toBe("Réglages enregistrés.");

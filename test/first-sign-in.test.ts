@@ -9,12 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { type Db, openDb } from "../db";
-import { freshDatabaseUrl } from "./databases";
-import { ROOT, startServer } from "./reliability/server-process";
 import { adminSessions, adminSignInLinks, admins } from "../db/schema";
 import { sha256Hex } from "../lib/ids";
-import { chromium } from "playwright-core";
-import { CHROME, freePort, HAS_BROWSER, newPage, PHONE, pageCheck, signInOn } from "./dashboard/browser-harness";
+import { freePort, HAS_BROWSER, launchChromium, newPage, PHONE, pageCheck, signInOn } from "./dashboard/browser-harness";
+import { freshDatabaseUrl } from "./databases";
+import { ROOT, startServer } from "./reliability/server-process";
 
 const dir = mkdtempSync(join(tmpdir(), "club-first-day-"));
 const dbPath = await freshDatabaseUrl(dir);
@@ -217,18 +216,7 @@ describe("cli admins sign-in-link", () => {
 describe.skipIf(!HAS_BROWSER)("a fresh link in Chromium", () => {
   it("asks for a password by its labels, signs in to the overview, and the new password signs in again (1280 and 390 px)", async () => {
     const made = await cli("admins", "sign-in-link", "--email", OWNER);
-    const browser = await chromium.launch({
-      executablePath: CHROME,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    const browser = await launchChromium();
     try {
       const phone = await newPage(browser, PHONE);
       phone.setDefaultTimeout(10_000);

@@ -21,14 +21,26 @@ type Env = Awaited<ReturnType<typeof setup>>;
 export { freePort } from "../ports";
 
 /** The app on a real port (any free one, or `port`: setup's BASE_URL then names it) and Chromium. */
+/** Debian's Chromium, headless, quiet (no first-run, sync or update traffic). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROME,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** A club logo as a person would upload it: a PNG drawn from a small SVG. */
+export async function logoPng(width = 300, height = 100): Promise<Buffer> {
+  const { default: sharp } = await import("sharp");
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" rx="16" fill="#0F766E"/><circle cx="${height / 2}" cy="${height / 2}" r="${height * 0.32}" fill="#FBBF24"/></svg>`;
+  return sharp(Buffer.from(svg)).png().toBuffer();
+}
+
 export async function launch(env: Env, port = 0): Promise<{ browser: Browser; base: string; close(): Promise<void> }> {
   // Each page says which client it is (newPage): the sign-in's rate per address (10 a minute)
   // would otherwise count every test's sign-ins against one address.
   const server = Bun.serve({ port, hostname: "127.0.0.1", fetch: (req) => env.app.handle(req, req.headers.get("x-test-client") ?? "127.0.0.1") });
-  const browser = await chromium.launch({
-    executablePath: CHROME,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  const browser = await launchChromium();
   return {
     browser,
     base: `http://127.0.0.1:${server.port}`,

@@ -6,11 +6,10 @@
 // screenshot of each page at each width.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import sharp from "sharp";
 import { clubs, members, payments } from "../../db/schema";
 import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
-import { DESKTOP, freePort, HAS_BROWSER, launch, noticeText, PHONE, pageCheck, signedIn } from "./browser-harness";
+import { DESKTOP, freePort, HAS_BROWSER, launch, logoPng, noticeText, PHONE, pageCheck, signedIn } from "./browser-harness";
 
 type Env = Awaited<ReturnType<typeof setup>>;
 let env: Env;
@@ -38,13 +37,7 @@ describe.skipIf(!HAS_BROWSER)("the logo and the member page in Chromium", () => 
   it("uploads the logo from the settings page; it shows there and on the member's card", async () => {
     const page = await signedIn(run.browser, run.base, DESKTOP);
     await page.goto(`${run.base}/admin/settings`);
-    const logo = await sharp(
-      Buffer.from(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100"><rect width="300" height="100" rx="16" fill="#0F766E"/><circle cx="50" cy="50" r="32" fill="#FBBF24"/></svg>',
-      ),
-    )
-      .png()
-      .toBuffer();
+    const logo = await logoPng();
     await page.getByLabel("Image du logo").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
     await page.getByRole("button", { name: "Envoyer le logo" }).click();
     await page.waitForLoadState("load");
