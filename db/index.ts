@@ -55,6 +55,12 @@ export type Db = {
    * not wait on one another's locks for other rows, so it says false.
    */
   othersWrote(): boolean;
+  /**
+   * Readies the engine for a long run of writes (a member import) until the function it answers
+   * is called: on SQLite a larger page cache and rarer checkpoints for the writer (db/sqlite.ts),
+   * for as long as any such run of the process lasts; nothing on PostgreSQL.
+   */
+  bulkWrites(): () => void;
   /** Where the database is: the SQLite file (`:memory:` for none), or the PostgreSQL address without its password. */
   path: string;
   /** The SQLite connection, for SQLite-only work (backup, integrity check); undefined on PostgreSQL. */

@@ -157,6 +157,7 @@ export async function openPostgres(url: string): Promise<Db> {
       };
     },
     othersWrote: () => false,
+    bulkWrites: () => () => {},
     path: shown(url),
     // SQLite's connection: there is none (a getter that threw would break `{ ...db }`).
     raw: undefined as never,
