@@ -1,0 +1,131 @@
+// What a member import does for its own speed (issue 31) without changing what it writes: the
+// SQLite writer readied for many writes while it runs and given back after (Db.bulkWrites), the
+// search index touched only for members whose search text changed, the database asked sparingly
+// whether another process wrote (pace), and no forced garbage collection for a file of up to
+// 5,000 lines.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import type { Db } from "../../db";
+import { operatorCtx } from "../../lib/auth/operator";
+import type { Ctx } from "../../lib/context";
+import { importMembers } from "../../lib/members/import";
+import { pace } from "../../lib/members/import-journal";
+import { onPostgres } from "../databases";
+import { setup, type TestEnv } from "../helpers";
+
+let env: TestEnv;
+let ctx: Ctx;
+beforeAll(async () => {
+  env = await setup();
+  ctx = await operatorCtx(env.db, env.clubId, env.config);
+});
+afterAll(() => env.close());
+
+const csv = (tag: string, n: number) =>
+  `first name,last name,email,membership end\n${Array.from({ length: n }, (_, i) => `Anna,Nom${i},${tag}${i}@test.org,2030-12-31`).join("\n")}\n`;
+
+const writer = () => {
+  const raw = env.db.raw;
+  return {
+    cache: (raw.query("PRAGMA cache_size").get() as { cache_size: number }).cache_size,
+    checkpoint: (raw.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint,
+  };
+};
+
+describe.skipIf(onPostgres)("the SQLite writer during an import", () => {
+  it("has a larger cache and rarer checkpoints while the import writes, its defaults once it is done", async () => {
+    const before = writer();
+    const during: ReturnType<typeof writer>[] = [];
+    const result = await importMembers(ctx, { csv: csv("bulk", 120), onProgress: () => during.push(writer()) });
+    expect(result).toMatchObject({ created: 120, errors: [] });
+    expect(during.at(-1)).toEqual({ cache: -32_768, checkpoint: 16_000 });
+    expect(writer()).toEqual(before);
+  });
+
+  it("keeps them while any run lasts, and gives them back once, when the last ends", () => {
+    const before = writer();
+    const first = env.db.bulkWrites();
+    const second = env.db.bulkWrites();
+    first();
+    first();
+    expect(writer()).toEqual({ cache: -32_768, checkpoint: 16_000 });
+    second();
+    expect(writer()).toEqual(before);
+  });
+
+  it("gives them back when the import is refused (another import of the club's lock holds it)", async () => {
+    const before = writer();
+    // A running import of another process (a pid that is alive: ours, under an id this process does not run).
+    await env.db.query("INSERT INTO member_imports (id, club_id, status, host, pid, started_at, lease_until) VALUES ('other', ?, 'running', ?, 1, ?, ?)", [
+      env.clubId,
+      (await import("node:os")).hostname(),
+      new Date().toISOString(),
+      new Date(Date.now() + 60_000).toISOString(),
+    ]);
+    try {
+      await expect(importMembers(ctx, { csv: csv("refused", 3) })).rejects.toMatchObject({ code: "IMPORT_RUNNING" });
+      expect(writer()).toEqual(before);
+    } finally {
+      await env.db.query("DELETE FROM member_imports WHERE id = 'other'");
+    }
+  });
+});
+
+describe.skipIf(onPostgres)("the search index during an update import", () => {
+  const indexRows = async () => (await env.db.query<{ n: number }>("SELECT count(*) AS n FROM members_search_data"))[0].n;
+
+  it("is left as it was when the file changes no name (end dates only), and follows a rename", async () => {
+    expect(await importMembers(ctx, { csv: csv("dates", 60) })).toMatchObject({ created: 60, errors: [] });
+    const before = await indexRows();
+    const ends = `email,membership end\n${Array.from({ length: 60 }, (_, i) => `dates${i}@test.org,2031-06-30`).join("\n")}\n`;
+    expect(await importMembers(ctx, { csv: ends, mode: "update" })).toMatchObject({ updated: 60, errors: [] });
+    expect(await indexRows()).toBe(before);
+    const renamed = `email,last name\ndates0@test.org,Quenouille\n`;
+    expect(await importMembers(ctx, { csv: renamed, mode: "update" })).toMatchObject({ updated: 1, errors: [] });
+    expect(await indexRows()).toBeGreaterThan(before);
+    const [{ n }] = await env.db.query<{ n: number }>("SELECT count(*) AS n FROM members_search WHERE members_search MATCH '\"quenouille\"'");
+    expect(n).toBe(1);
+    await env.db.query("INSERT INTO members_search(members_search) VALUES ('integrity-check')");
+  });
+});
+
+describe("the pace of an import", () => {
+  it("asks the database whether another process wrote at most every 5 ms", async () => {
+    let asks = 0;
+    const rhythm = pace({
+      othersWrote: () => {
+        asks++;
+        return false;
+      },
+    } as unknown as Db);
+    const began = performance.now();
+    let turns = 0;
+    // Lines checked one after the other for 150 ms: the last 75 ms of a slice ask at each line.
+    while (performance.now() - began < 150) {
+      await rhythm.turn();
+      turns++;
+    }
+    expect(turns).toBeGreaterThan(1_000);
+    expect(asks).toBeLessThanOrEqual(Math.ceil((performance.now() - began) / 5) + 1);
+  });
+});
+
+describe("garbage collection during an import", () => {
+  it("forces none for a file of 5,000 lines, and some for a longer one", async () => {
+    const gc = Bun.gc;
+    let forced = 0;
+    (Bun as { gc: typeof Bun.gc }).gc = (force: boolean) => {
+      if (force) forced++;
+      return gc(force);
+    };
+    try {
+      expect(await importMembers(ctx, { csv: csv("five", 5_000) })).toMatchObject({ created: 5_000, errors: [] });
+      expect(forced).toBe(0);
+      expect(await importMembers(ctx, { csv: csv("more", 5_001) })).toMatchObject({ created: 5_001, errors: [] });
+      // One as the check reaches line 5,001; the writing's own only if a slice ends with 5,000 written and a line left.
+      expect(forced).toBeGreaterThanOrEqual(1);
+      expect(forced).toBeLessThanOrEqual(2);
+    } finally {
+      (Bun as { gc: typeof Bun.gc }).gc = gc;
+    }
+  }, 120_000);
+});
