@@ -296,11 +296,13 @@ function unplannedLimits(conn: Database): void {
  * places: at 100,000 members SQLite's default 2 MB page cache read most of those pages again
  * from the file for every batch (10,000 new members read 550 MB), and each commit of a 100 ms
  * slice, past the 1,000 pages of the WAL that start a checkpoint, copied the pages into the file
- * and synced it (370 MB written). With 32 MB and a checkpoint every 16,000 pages (64 MB of WAL):
- * 74 MB read, 229 MB written, half the time. Both go back to the defaults when the last import
- * of the process ends, and the cache gives its memory back.
+ * and synced it (370 MB written). Measured: a 32 MB cache and a checkpoint every 16,000 pages
+ * (64 MB of WAL) read 74 MB and wrote 229 MB; 16 MB and every 8,000 pages 138 and 257; either in
+ * about half the time. 16 MB and 16,000 pages here: the cache counts in a 100,000-line import's
+ * memory growth, held under 100 MB (92-95 MB seen with 32 MB). Both go back to the defaults when
+ * the last import of the process ends, and the cache gives its memory back.
  */
-const BULK_CACHE_KIB = 32_768;
+const BULK_CACHE_KIB = 16_384;
 const BULK_CHECKPOINT_PAGES = 16_000;
 
 function ready(path: string, writerConn: Database, readerConn: Database): Db {

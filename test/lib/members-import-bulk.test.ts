@@ -37,7 +37,7 @@ describe.skipIf(onPostgres)("the SQLite writer during an import", () => {
     const during: ReturnType<typeof writer>[] = [];
     const result = await importMembers(ctx, { csv: csv("bulk", 120), onProgress: () => during.push(writer()) });
     expect(result).toMatchObject({ created: 120, errors: [] });
-    expect(during.at(-1)).toEqual({ cache: -32_768, checkpoint: 16_000 });
+    expect(during.at(-1)).toEqual({ cache: -16_384, checkpoint: 16_000 });
     expect(writer()).toEqual(before);
   });
 
@@ -47,7 +47,7 @@ describe.skipIf(onPostgres)("the SQLite writer during an import", () => {
     const second = env.db.bulkWrites();
     first();
     first();
-    expect(writer()).toEqual({ cache: -32_768, checkpoint: 16_000 });
+    expect(writer()).toEqual({ cache: -16_384, checkpoint: 16_000 });
     second();
     expect(writer()).toEqual(before);
   });
