@@ -97,7 +97,7 @@ const sleep = Bun.sleep;
 };
 const gcs: Tally = { n: 0, ms: 0 };
 const gc = Bun.gc;
-(Bun as { gc: typeof Bun.gc }).gc = (force: boolean) => {
+(Bun as { gc: typeof Bun.gc }).gc = (force?: boolean) => {
   const began = performance.now();
   const r = gc(force);
   gcs.n++;

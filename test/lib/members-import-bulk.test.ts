@@ -113,7 +113,7 @@ describe("garbage collection during an import", () => {
   it("forces none for a file of 5,000 lines, and some for a longer one", async () => {
     const gc = Bun.gc;
     let forced = 0;
-    (Bun as { gc: typeof Bun.gc }).gc = (force: boolean) => {
+    (Bun as { gc: typeof Bun.gc }).gc = (force?: boolean) => {
       if (force) forced++;
       return gc(force);
     };
