@@ -112,7 +112,7 @@ const hashed = await hashClearPageTokens(db);
 if (hashed) console.log(`Hashed ${hashed} member page token(s) an older version kept in clear.`);
 
 const email = process.env.ADMIN_EMAIL ?? "owner@example.org";
-const first = await initFirstClub(db, { clubName: process.env.CLUB_NAME ?? "My club", email, baseUrl: config.baseUrl });
+const first = await initFirstClub(db, { clubName: process.env.CLUB_NAME, email, baseUrl: config.baseUrl });
 if (first) {
   const { link } = first;
   console.log(

@@ -210,8 +210,8 @@ export function openSqlite(path: string, options: { check?: boolean } = {}): Db 
     // An in-memory database cannot be shared between connections: reads use the writer then.
     readerConn = path === ":memory:" ? writerConn : new Database(path, { strict: true });
     if (readerConn !== writerConn) configure(readerConn, false);
-    unplannedLimits(writerConn);
-    if (readerConn !== writerConn) unplannedLimits(readerConn);
+    keptStatements(writerConn);
+    if (readerConn !== writerConn) keptStatements(readerConn);
     return ready(path, writerConn, readerConn);
   } catch (err) {
     if (readerConn !== writerConn) readerConn?.close();
@@ -280,15 +280,38 @@ function memberVersionTriggers(conn: Database): void {
   );
 }
 
+/** Statements kept compiled per connection (`keptStatements`); beyond, the least recently used is dropped. */
+const KEPT_STATEMENTS = 512;
+
 /**
- * Drizzle binds LIMIT and OFFSET (`limit ?`); SQLite (3.47 on) reads a bare bound LIMIT while
- * planning, so binding one marks the statement expired and every execution prepares it again:
- * reading the 111-column club row took five times as long, a page of members 15 % longer. As
- * `(? + 0)` the value is the same and the plan no longer depends on it.
+ * Drizzle prepares every query it runs anew (`client.prepare(sql)`), and SQLite compiling the
+ * statement was a fifth of the server's CPU for a member added by hand: here a connection keeps
+ * its compiled statements by SQL text (a query built again gives the same text), the least
+ * recently used dropped past KEPT_STATEMENTS (an IN list of each length is a text of its own).
+ * Sharing one is safe: a bun:sqlite statement runs to its end in one synchronous call
+ * (all/values/get/run), and nothing here iterates one across an await.
+ *
+ * Also: Drizzle binds LIMIT and OFFSET (`limit ?`); SQLite (3.47 on) reads a bare bound LIMIT
+ * while planning, so binding one marks the statement expired and every execution prepares it
+ * again: reading the 111-column club row took five times as long, a page of members 15 % longer.
+ * As `(? + 0)` the value is the same and the plan no longer depends on it.
  */
-function unplannedLimits(conn: Database): void {
-  const prepare = conn.prepare.bind(conn);
-  conn.prepare = ((sql: string, ...rest: unknown[]) => prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"), ...(rest as []))) as typeof conn.prepare;
+function keptStatements(conn: Database): void {
+  const prepare = conn.prepare.bind(conn) as (sql: string, ...rest: unknown[]) => ReturnType<Database["prepare"]>;
+  const kept = new Map<string, ReturnType<Database["prepare"]>>();
+  conn.prepare = ((sql: string, ...rest: unknown[]) => {
+    // Bound parameters at prepare time (bun:sqlite's second argument) make a statement of its own.
+    if (rest.length) return prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"), ...rest);
+    let stmt = kept.get(sql);
+    if (stmt) {
+      kept.delete(sql);
+    } else {
+      stmt = prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"));
+      if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value as string);
+    }
+    kept.set(sql, stmt);
+    return stmt;
+  }) as typeof conn.prepare;
 }
 
 /**

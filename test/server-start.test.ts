@@ -30,7 +30,11 @@ describe("bun run start", () => {
       expect(server.out).toContain(`http://127.0.0.1:${port}/api/public/docs`);
       const me = await fetch(`http://127.0.0.1:${port}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
       expect(me.status).toBe(200);
-      expect((await me.json()).club_id).toBe(clubId);
+      const club = await me.json();
+      expect(club.club_id).toBe(clubId);
+      // CLUB_NAME unset: named in the language the club starts in (fr), renamed in the settings.
+      const named = await fetch(`http://127.0.0.1:${port}/api/clubs/${clubId}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(await named.json()).toMatchObject({ name: "Mon club", locale: "fr" });
     } finally {
       await server.stop();
     }

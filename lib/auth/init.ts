@@ -7,6 +7,8 @@ import { lockName } from "../../db/locks";
 import { clubs } from "../../db/schema";
 import { allScopes } from "../access";
 import { createClub } from "../clubs";
+import { DEFAULT_LOCALE } from "../i18n";
+import { FIRST_CLUB_NAME } from "../i18n/texts";
 import { createAdmin } from "./admins";
 import { createApiKey } from "./keys";
 import { createSignInLink, type SignInLink } from "./sign-in-links";
@@ -32,13 +34,17 @@ export async function initClub(
  * database (a host's systemd units) make one club, not one each: the check and the creation run
  * under one lock (PostgreSQL's advisory lock; SQLite's write lock).
  */
-export async function initFirstClub(db: Db, input: { clubName: string; email: string; baseUrl: string }): Promise<(InitResult & { link: SignInLink }) | null> {
+export async function initFirstClub(
+  db: Db,
+  input: { clubName?: string | null; email: string; baseUrl: string },
+): Promise<(InitResult & { link: SignInLink }) | null> {
   return db.tx(async (t) => {
     await lockName(t, "first-club");
     const [{ n }] = await t.select({ n: count() }).from(clubs);
     if (n) return null;
     const inside = withinTx(db, t);
-    const first = await initClub(inside, { clubName: input.clubName, email: input.email });
+    // Unnamed: "My club" in the language a new club starts in.
+    const first = await initClub(inside, { clubName: input.clubName || FIRST_CLUB_NAME[DEFAULT_LOCALE], email: input.email });
     // The owner has no password yet: the link lets them choose one in the dashboard, no CLI needed.
     const link = await createSignInLink(inside, { adminId: first.admin_id, baseUrl: input.baseUrl });
     return { ...first, link };

@@ -330,3 +330,6 @@ export const WEBHOOK_DISABLED_TEXTS: Record<Locale, { subject: string; body: str
     reasons: { gone: "ha risposto 410 (Gone)", failing: "tutti gli invii falliscono da 3 giorni" },
   },
 };
+
+/** The name of the club the first start creates when CLUB_NAME is not set, in the club's language (renamed in the settings). */
+export const FIRST_CLUB_NAME: Record<Locale, string> = { fr: "Mon club", de: "Mein Verein", it: "Il mio club", en: "My club" };

@@ -98,6 +98,38 @@ export function keepsAnswer(status: number, code?: string): boolean {
   return !(status === 422 && code === "VALIDATION_FAILED");
 }
 
+/** A key's row, by owner and key (prepared once: a keyed write looks it up twice). */
+const findKey = (q: Queryable) =>
+  q
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.owner, sql.placeholder("owner")), eq(idempotencyKeys.key, sql.placeholder("key"))));
+
+/** A kept answer written, over an expired row of the same key only (prepared once). */
+const writeKey = (q: Queryable) => {
+  const p = (name: string) => sql.placeholder(name);
+  const fields = {
+    club_id: p("club_id"),
+    method: p("method"),
+    path: p("path"),
+    request_hash: p("request_hash"),
+    status: p("status"),
+    headers: p("headers"),
+    body: p("body"),
+    created_at: p("created_at"),
+  };
+  return q
+    .insert(idempotencyKeys)
+    .values({ owner: p("owner"), key: p("key"), ...fields })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.owner, idempotencyKeys.key],
+      // The row as it would have been inserted (both engines name it `excluded`).
+      set: Object.fromEntries(Object.keys(fields).map((name) => [name, sql.raw(`excluded.${name}`)])),
+      setWhere: lt(idempotencyKeys.created_at, p("expired")),
+    })
+    .returning({ key: idempotencyKeys.key });
+};
+
 const fingerprintText = (f: Fingerprint) => `${f.method} ${f.path} ${f.hash}`;
 
 /**
@@ -131,14 +163,7 @@ export class IdempotencyStore {
     // Held before the first await: a retry arriving meanwhile finds it running.
     this.running.set(id, text);
     try {
-      const [row] = await this.db
-        .prepareRead("idempotency.find", (q) =>
-          q
-            .select()
-            .from(idempotencyKeys)
-            .where(and(eq(idempotencyKeys.owner, sql.placeholder("owner")), eq(idempotencyKeys.key, sql.placeholder("key")))),
-        )
-        .execute({ owner, key });
+      const [row] = await this.db.prepareRead("idempotency.find", findKey).execute({ owner, key });
       if (row && Date.parse(row.created_at) > this.clock().getTime() - KEEP_MS) {
         if (fingerprintText({ clubId: row.club_id, method: row.method, path: row.path, hash: row.request_hash }) !== text) throw new IdempotencyKeyReused();
         if (row.body === null) throw new IdempotencyAnswerErased();
@@ -161,10 +186,10 @@ export class IdempotencyStore {
         },
         answeredElsewhere: async (t) => {
           if (t) await lockName(t, `idempotency:${id}`);
-          const [row] = await (t ?? this.db.read)
-            .select()
-            .from(idempotencyKeys)
-            .where(and(eq(idempotencyKeys.owner, owner), eq(idempotencyKeys.key, key)));
+          const [row] = await (t ? this.db.prepareTx("idempotency.find", findKey)(t) : this.db.prepareRead("idempotency.find", findKey)).execute({
+            owner,
+            key,
+          });
           const live = row && Date.parse(row.created_at) > this.clock().getTime() - KEEP_MS && row.body !== null;
           return live && fingerprintText({ clubId: row.club_id, method: row.method, path: row.path, hash: row.request_hash }) === text
             ? { status: row.status, headers: row.headers ?? {}, body: row.body as Uint8Array }
@@ -195,15 +220,12 @@ export class IdempotencyStore {
       body: Buffer.from(answer.body),
       created_at: now.toISOString(),
     };
-    const written = await t
-      .insert(idempotencyKeys)
-      .values({ owner, key, ...fields })
-      .onConflictDoUpdate({
-        target: [idempotencyKeys.owner, idempotencyKeys.key],
-        set: fields,
-        setWhere: lt(idempotencyKeys.created_at, new Date(now.getTime() - KEEP_MS).toISOString()),
-      })
-      .returning({ key: idempotencyKeys.key });
+    const written = await this.db
+      .prepareTx(
+        "idempotency.write",
+        writeKey,
+      )(t)
+      .execute({ owner, key, ...fields, expired: new Date(now.getTime() - KEEP_MS).toISOString() });
     return written.length > 0;
   }
 

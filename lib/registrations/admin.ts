@@ -146,6 +146,15 @@ export async function confirmPendingRegistration(ctx: Ctx, input: RegistrationCo
     if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
     if (r.status !== "pending") throw new Conflict("REGISTRATION_NOT_PENDING", { status: r.status });
     const now = nowIso();
+    // Pending to confirmed by a conditional write, before the payment is recorded: of two
+    // confirmations at once (two clicks, two processes, Stripe's two events of one payment), one
+    // writes; the other waits on the row, finds it confirmed and is refused, so nothing is paid twice.
+    const [row] = await t
+      .update(eventRegistrations)
+      .set({ status: "confirmed", updated_at: now })
+      .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId), eq(eventRegistrations.status, "pending")))
+      .returning();
+    if (!row) throw new Conflict("REGISTRATION_NOT_PENDING", { status: (await getRegistrationOrThrow(t, ctx.clubId, input)).r.status });
     const amount = input.amount_cents ?? r.amount_cents;
     // The invoice the payment names (a statement line's), else the registration's open event
     // invoice: paid with this payment (DESIGN.md section 20), as mark-paid settles a membership's.
@@ -154,11 +163,6 @@ export async function confirmPendingRegistration(ctx: Ctx, input: RegistrationCo
     if (amount > 0)
       await recordRegistrationPayment(t, ctx, r, amount, input.payment_method ?? "bank_transfer", null, { ...input, invoice_id: invoice?.id ?? null });
     if (invoice) await addInvoicePayment(t, ctx, invoice, amount, { settle: true });
-    const [row] = await t
-      .update(eventRegistrations)
-      .set({ status: "confirmed", updated_at: now })
-      .where(and(eq(eventRegistrations.id, r.id), eq(eventRegistrations.club_id, ctx.clubId)))
-      .returning();
     const item = registrationItem(row, ticket_name, (await paidFor(t, ctx.clubId, r.id)).count > 0);
     await emit(ctx.db, t, ctx.clubId, "registration.confirmed", () => ({ event_id: event.id, ...item }));
     return item;

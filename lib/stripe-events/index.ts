@@ -12,7 +12,7 @@
 // recorded as a payment to check (lib/stripe-events/flagged) and not applied.
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { type Db, withinTx } from "../../db";
+import { type Db, type Queryable, withinTx } from "../../db";
 import { lockRows } from "../../db/locks";
 import { clubs, eventRegistrations, events, eventTickets, members, payments, stripeEvents } from "../../db/schema";
 import { type Ctx, type PublicCtx, systemCtx } from "../context";
@@ -159,20 +159,21 @@ async function checkoutPaid(stripe: StripeSettings, session: Stripe.Checkout.Ses
  */
 async function ticketPaid(ctx: Ctx, event: EventRef, registrationId: string, money: Money, paid: PaymentOrigin) {
   const t = await txOf(ctx);
-  const [reg] = await t
-    .select()
-    .from(eventRegistrations)
-    .where(and(eq(eventRegistrations.id, registrationId), eq(eventRegistrations.club_id, ctx.clubId)))
-    .limit(1);
+  let reg = await registrationOf(t, ctx.clubId, registrationId);
   if (!reg) return "ignored: unknown registration";
   const expected = { amount: reg.amount_cents, currency: reg.currency };
   if (!paidAsAsked(money, expected)) {
     const flagged = { clubId: ctx.clubId, event, purpose: "event", registrationId: reg.id, paid: money, expected } as const;
     return flagPayment(t, ctx, { ...flagged, providerPaymentId: paid.provider_payment_id });
   }
-  const amount = money.amount;
-  if (reg.status === "cancelled" && reg.cancel_reason === HOLD_EXPIRED_REASON) {
-    if (!(await placeStillThere(ctx, reg))) {
+  if (heldOut(reg)) {
+    // Stripe may send two events of one payment at once (completed, then async_payment_succeeded):
+    // under the event's lock, the registration read again is what the other one left of it.
+    await lockEventPlaces(t, reg.event_id);
+    reg = (await registrationOf(t, ctx.clubId, registrationId)) ?? reg;
+  }
+  if (heldOut(reg)) {
+    if (!(await placeStillThere(t, reg))) {
       if (paid.provider_payment_id) await enqueueJob(t, { clubId: ctx.clubId, kind: STRIPE_REFUND_JOB, payload: { payment_intent: paid.provider_payment_id } });
       return "refunded: paid after its hold ran out, no place left";
     }
@@ -186,14 +187,26 @@ async function ticketPaid(ctx: Ctx, event: EventRef, registrationId: string, mon
   } else if (reg.status !== "pending") {
     return `ignored: registration ${reg.status}`;
   }
-  await confirmRegistration(ctx, { event_id: reg.event_id, registration_id: reg.id, amount_cents: amount, payment_method: "stripe", ...paid });
+  await confirmRegistration(ctx, { event_id: reg.event_id, registration_id: reg.id, amount_cents: money.amount, payment_method: "stripe", ...paid });
   return "confirmed";
 }
 
-/** Whether the event of a registration whose hold ran out still has its place (not cancelled, capacity and ticket not full). */
-async function placeStillThere(ctx: Ctx, reg: typeof eventRegistrations.$inferSelect): Promise<boolean> {
-  const t = await txOf(ctx);
-  await lockEventPlaces(t, reg.event_id);
+type Registration = typeof eventRegistrations.$inferSelect;
+
+async function registrationOf(t: Queryable, clubId: string, id: string): Promise<Registration | undefined> {
+  const [reg] = await t
+    .select()
+    .from(eventRegistrations)
+    .where(and(eq(eventRegistrations.id, id), eq(eventRegistrations.club_id, clubId)))
+    .limit(1);
+  return reg;
+}
+
+/** Cancelled because its hold ran out before the payment came. */
+const heldOut = (reg: Registration) => reg.status === "cancelled" && reg.cancel_reason === HOLD_EXPIRED_REASON;
+
+/** Whether the event of a registration whose hold ran out still has its place (not cancelled, capacity and ticket not full); the event's places locked by the caller. */
+async function placeStillThere(t: Queryable, reg: Registration): Promise<boolean> {
   const [row] = await t
     .select({ event: events, ticket: eventTickets })
     .from(events)

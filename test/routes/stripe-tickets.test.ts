@@ -192,6 +192,44 @@ describe("a paid ticket", () => {
     expect([next.status, (next.body as Json).code]).toEqual([409, "PROMO_CODE_EXHAUSTED"]);
   });
 
+  it("Stripe's two events of one payment at once (completed, async_payment_succeeded): one payment, one use of the code", async () => {
+    const event = await paidEvent({ capacity: 5 });
+    const code = await env.call("POST", `/api/clubs/${env.clubId}/promo-codes`, {
+      body: {
+        code: `TWICE${crypto.randomUUID().slice(0, 6)}`,
+        scope: "event",
+        event_id: event.id,
+        discount_type: "amount",
+        discount_value: 500,
+        currency: "CHF",
+        max_uses: 5,
+      },
+    });
+    const register = async (ip: string) =>
+      (await registerPublic(env, event.id, { ticket_id: event.tickets[0].id, promo_code: code.body.code }, ip)).body as Json;
+    const twice = (reg: Json) => {
+      const completed = stripe.pay(stripe.sessionOf(reg.checkout_url).id);
+      const succeeded = { ...completed, id: `evt_${crypto.randomUUID().replaceAll("-", "")}`, type: "checkout.session.async_payment_succeeded" };
+      return Promise.all([send(env.app, completed), send(env.app, succeeded)]);
+    };
+    // Paid after its hold ran out (the place and the code's use given back, then taken again), and still held.
+    const late = await register("10.30.0.13");
+    await runDueJobs(env.db, { kinds: JOB_KINDS, config: env.config, now: new Date(Date.now() + (HOLD_MINUTES + 1) * 60_000) });
+    expect((await registrationRow(env, late.id)).status).toBe("cancelled");
+    const held = await register("10.30.0.14");
+    for (const reg of [held, late]) {
+      const outcomes = (await twice(reg)).map((a) => a.body.outcome).sort();
+      expect(outcomes[0]).toBe("confirmed");
+      expect(outcomes[1]).toMatch(/^(ignored: registration confirmed|refused: REGISTRATION_NOT_PENDING)$/);
+      expect((await registrationRow(env, reg.id)).status).toBe("confirmed");
+      expect((await registrationPayments(env, reg.id)).map((p) => p.amount_cents)).toEqual([1500]);
+    }
+    const [promo] = await env.db.read.select().from(promoCodes).where(eq(promoCodes.id, code.body.id));
+    expect(promo.used_count).toBe(2);
+    const rows = await env.db.read.select().from(promoRedemptions).where(eq(promoRedemptions.promo_code_id, code.body.id));
+    expect(rows.map((r) => r.registration_id).sort()).toEqual([held.id, late.id].sort());
+  });
+
   it("refunded at Stripe: a negative payment; the registration stays as it is; the receipt, then the refund note, as for any payment", async () => {
     const event = await paidEvent({ capacity: 5 });
     const email = "ticket-payer@example.org";
