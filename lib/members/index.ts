@@ -4,7 +4,7 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { type Db, type Queryable, rowsAsArrays } from "../../db";
 import { members } from "../../db/schema";
-import { indexedMatches, membersOfClubMatching, type ScanOrder, type SearchWay, searchMatch, searchWay } from "../../db/search";
+import { indexedMatches, membersOfClubMatching, type ScanOrder, type SearchWay, searchMatch, searchTextHolds, searchWay } from "../../db/search";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
@@ -95,7 +95,7 @@ function listQueries(
     if (erasure === "true") where.push(isNotNull(members.erasure_requested_at));
     if (erasure === "false") where.push(isNull(members.erasure_requested_at));
     if (application) where.push(eq(members.application_status, application));
-    if (searching) where.push(sql`${members.search_text} like ${p("search")} escape '\\'`);
+    if (searching) where.push(searchTextHolds(db, p("term"), p("search")));
     return and(...where);
   };
   const order = () => {
@@ -152,6 +152,7 @@ export async function membersPage(ctx: Ctx, input: MemberListQuery, ways?: Searc
     const values = {
       club: ctx.clubId,
       day,
+      term: search,
       search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
       match: searchMatch(search),
       limit,
