@@ -8,14 +8,6 @@ import { members } from "./schema";
 
 /** The shortest search term an index serves (a trigram). */
 const INDEXED_SEARCH_MIN = 3;
-/**
- * Up to this many matches (in every club) the list reads them from the FTS5 index, one member
- * row each (~5 µs a match); beyond, its scan of the club's search index is the faster way (it
- * stops at a page's worth in sort order): measured at 100,000 members, a term of no match took
- * 85 ms by the scan and under 2 ms by the index, a term of 10,000 matches 20 ms by the scan and
- * 40-80 ms by the index.
- */
-const INDEX_DRIVES_UP_TO = 2_000;
 
 /** The FTS5 query of a folded term: one phrase (a substring, for the trigram tokenizer), its quotes doubled. */
 export function searchMatch(term: string): string {
@@ -23,22 +15,73 @@ export function searchMatch(term: string): string {
 }
 
 /**
- * Whether the list finds the members holding `term` (folded) faster from SQLite's FTS5 index
- * than by its scan: a count of the index's matches (1-4 ms at 100,000 members) decides. False on
- * PostgreSQL, whose planner uses the trigram index for the LIKE by itself.
+ * How many members (of every club) SQLite's FTS5 index finds for `term` (folded): its doclists
+ * alone, no member row read (0.1 ms for 1,000 matches). Null where no index counts them:
+ * PostgreSQL, whose planner uses its trigram index for the LIKE by itself, or a term shorter than
+ * a trigram.
  */
-export async function searchByIndex(db: Db, term: string): Promise<boolean> {
-  if (db.engine === "postgres" || term.length < INDEXED_SEARCH_MIN) return false;
+export async function indexedMatches(db: Db, term: string): Promise<number | null> {
+  if (db.engine === "postgres" || term.length < INDEXED_SEARCH_MIN) return null;
   const [{ n }] = await db.query<{ n: number }>("SELECT count(*) AS n FROM members_search WHERE members_search MATCH ?", [searchMatch(term)]);
-  return n <= INDEX_DRIVES_UP_TO;
+  return n;
+}
+
+/**
+ * Whether a member's search text holds the term: the rule every way applies to the rows it reads.
+ * `term` is the folded term, `pattern` the same as a LIKE pattern (`%term%`, its `\`, `%` and `_`
+ * escaped). SQLite compares with instr (0.5 µs a member, where its LIKE took 1.2 µs: 500 members
+ * tested for a page of a term one member in ten holds); the same answer as LIKE, as both the
+ * stored text and the term are folded to lower case (LIKE's only difference, ASCII case, never
+ * shows). PostgreSQL keeps the LIKE, which its trigram index serves.
+ */
+export function searchTextHolds(db: Db, term: unknown, pattern: unknown): SQL {
+  return db.engine === "postgres" ? sql`${members.search_text} like ${pattern} escape '\\'` : sql`instr(${members.search_text}, ${term}) > 0`;
 }
 
 /**
  * The club's members whose search text holds the term (`match`'s value: `searchMatch(term)`),
  * read from SQLite's FTS5 index: the club's condition written `+club_id` so that SQLite starts
- * from the index's few rows rather than from the club's members (where it would check each one
- * against the list of matches). Only where `searchByIndex` said so.
+ * from the index's matches rather than from the club's members (where it would check each one
+ * against the list of matches). Only where `searchWay` says "index".
  */
 export function membersOfClubMatching(club: unknown, match: unknown): SQL {
   return sql`+${members.club_id} = ${club} and ${members}.rowid in (select rowid from members_search where members_search match ${match})`;
+}
+
+/**
+ * The two ways of reading a search on SQLite: "scan" reads the club's members (for a page, in the
+ * list's order, each one's search text tested, until the page is full; for a count, the entries
+ * of the club's search index, club_id and search_text), "index" reads the FTS5 index's matches
+ * and each one's member row.
+ */
+export type SearchWay = "scan" | "index";
+
+/**
+ * Microseconds per member a way reads, measured at 100,000 members (docs/decisions.md, search31):
+ * a member row read at random (the index's matches, or a scan in an order other than the rows'
+ * own), one read in registration order (the rows lie mostly in that order: a page holds several),
+ * an entry of the club's search index (a count). A scan's estimate counts twice: it assumes the
+ * matches spread evenly over the list's order, and a term of the oldest members' only is not.
+ */
+const COST = { randomRow: 10, storedRow: 2, entry: 0.4, unevenScan: 2 };
+
+/** How a scan reads the club's members in the list's order: by registration (the rows' own order), by another index, or all of them before a sort. */
+export type ScanOrder = "stored" | "indexed" | "none";
+
+/**
+ * The faster way for a search's count (no `wanted`) or page (`wanted`: its rows up to the page's
+ * end, at most the count). `matches`: the FTS5 index's (indexedMatches; null: no index, "scan");
+ * `members`: the club's; `total`: the search's count in the club with the list's filters. A scan
+ * for a page reads about `wanted` × `members` / `total` members.
+ */
+export function searchWay(e: { matches: number | null; members: number; total?: number; wanted?: number; order?: ScanOrder }): SearchWay {
+  if (e.matches === null) return "scan";
+  let scan: number;
+  if (e.wanted === undefined) scan = e.members * COST.entry;
+  else if (e.order === "none") scan = e.members * COST.randomRow;
+  else {
+    const rows = Math.min(e.members, (e.wanted * e.members) / Math.max(e.total ?? 0, 1));
+    scan = rows * (e.order === "stored" ? COST.storedRow : COST.randomRow) * COST.unevenScan;
+  }
+  return e.matches * COST.randomRow < scan ? "index" : "scan";
 }

@@ -4,7 +4,7 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import { type Db, type Queryable, rowsAsArrays } from "../../db";
 import { members } from "../../db/schema";
-import { membersOfClubMatching, searchByIndex, searchMatch } from "../../db/search";
+import { indexedMatches, membersOfClubMatching, type ScanOrder, type SearchWay, searchMatch, searchTextHolds, searchWay } from "../../db/search";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
 import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
@@ -57,7 +57,7 @@ import { statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status"
 import { creditReferrer } from "./referral";
 import { creditSpent, memberDues } from "./dues";
 import { countMembershipPromo } from "./promo-use";
-import { keptPage, keptTotal } from "./kept";
+import { keptPage, keptSearch, keptTotal } from "./kept";
 import { addInvoicePayment, lockInvoice, oldestOpenMembershipInvoice } from "../invoices/pay";
 
 /**
@@ -67,11 +67,19 @@ import { addInvoicePayment, lockInvoice, oldestOpenMembershipInvoice } from "../
  */
 type ListShape = ReturnType<typeof MemberListQuerySchema.parse>;
 
+/**
+ * How a search scanning the club's members meets them in each sort's order (db/search
+ * `ScanOrder`): the registration order is the rows' own; name, email and membership end have an
+ * index (db/schema.ts; the id that breaks ties is sorted within equal keys), so the scan stops
+ * once its page is full; the status sort reads every member.
+ */
+const SCAN_ORDER: Record<ListShape["sort"], ScanOrder> = { registered: "stored", name: "indexed", email: "indexed", membership_end: "indexed", status: "none" };
+
 function listQueries(
   db: Db,
   status: ListShape["status"],
-  /** Whether a search filters the list, and whether its matches are read from the search index (db/search). */
-  searching: false | "scan" | "index",
+  /** Whether a search filters the list, and the way its matches are read (db/search `searchWay`). */
+  searching: false | SearchWay,
   sort: ListShape["sort"],
   direction: ListShape["dir"],
   erasure: ListShape["erasure_requested"],
@@ -87,7 +95,7 @@ function listQueries(
     if (erasure === "true") where.push(isNotNull(members.erasure_requested_at));
     if (erasure === "false") where.push(isNull(members.erasure_requested_at));
     if (application) where.push(eq(members.application_status, application));
-    if (searching) where.push(sql`${members.search_text} like ${p("search")} escape '\\'`);
+    if (searching) where.push(searchTextHolds(db, p("term"), p("search")));
     return and(...where);
   };
   const order = () => {
@@ -117,9 +125,21 @@ function listQueries(
 /**
  * A page of the club's members, filtered by derived status and search, sorted per DESIGN.md
  * section 6. A page without a search is kept (lib/members/kept `keptPage`) while the club's
- * members version and the day stand: asked again, it is answered without reading it again.
+ * members version and the day stand: asked again, it is answered without reading it again. A
+ * search's count is kept the same way (`keptSearch`); its page is read each time.
  */
 export const listMembers = verb("members:view", async function listMembers(ctx: Ctx, input: MemberListQuery): Promise<MemberListResponse> {
+  return membersPage(ctx, input);
+});
+
+/** How a search reads its count and its page (db/search `searchWay`). */
+export type SearchWays = { count: SearchWay; page: SearchWay };
+
+/**
+ * listMembers' answer, without its scope check: for listMembers alone, and for the tests that
+ * force `ways` (each way must give the same answer).
+ */
+export async function membersPage(ctx: Ctx, input: MemberListQuery, ways?: SearchWays): Promise<MemberListResponse> {
   const q = MemberListQuerySchema.parse(input);
   const limit = q.limit ?? q.page_size ?? 50;
   const today = todayUtc();
@@ -128,28 +148,51 @@ export const listMembers = verb("members:view", async function listMembers(ctx: 
   const read = async (): Promise<MemberListResponse> => {
     const grace = await clubGraceDays(ctx.db, ctx.clubId);
     const day = statusDay(today, grace);
-    const searching = search ? ((await searchByIndex(ctx.db, search)) ? "index" : "scan") : false;
-    const queries = listQueries(ctx.db, q.status, searching, q.sort, q.dir, q.erasure_requested, q.application_status);
+    const statusDayKey = q.status === "all" ? "" : day;
     const values = {
       club: ctx.clubId,
       day,
+      term: search,
       search: `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
       match: searchMatch(search),
       limit,
       offset: (q.page - 1) * limit,
     };
-    // A search counts (its matches are read from the narrowest index that holds search_text); the
-    // count of a filter is kept while the club's members and the status day (today less the grace
-    // period) stay the same.
-    const total = search
-      ? (await queries.count.execute(values))[0].total
-      : await keptTotal(ctx.db, ctx.clubId, filter, q.status === "all" ? "" : day, queries.cond);
-    const rows = await rowsAsArrays(queries.page, values);
+    const queriesOf = (searching: false | SearchWay) => listQueries(ctx.db, q.status, searching, q.sort, q.dir, q.erasure_requested, q.application_status);
+    let total: number;
+    let page: ReturnType<typeof queriesOf>["page"];
+    if (search) {
+      // The count of a search is kept (by term and filter) while the club's members and the status
+      // day stand, with what chose its way: the pages of a search, and a search asked again, count once.
+      const count = async () => {
+        const matches = await indexedMatches(ctx.db, search);
+        // The club's size weighs the ways only where there is an index to choose.
+        const members = matches === null ? 0 : await keptTotal(ctx.db, ctx.clubId, "all::", "", queriesOf(false).cond);
+        const way = ways?.count ?? searchWay({ matches, members });
+        return { total: (await queriesOf(way).count.execute(values))[0].total, matches, members };
+      };
+      // A forced way is counted as asked, never kept.
+      const counted = ways ? await count() : await keptSearch(ctx.db, ctx.clubId, `${filter}:${search}`, statusDayKey, count);
+      total = counted.total;
+      // The count known, a page past the last match reads nothing, and the last page's scan stops
+      // at the last match rather than at the club's last member.
+      values.limit = Math.min(limit, total - values.offset);
+      if (values.limit <= 0) return { total, page: q.page, limit, items: [] };
+      const way = ways?.page ?? searchWay({ ...counted, wanted: values.offset + values.limit, order: SCAN_ORDER[q.sort] });
+      page = queriesOf(way).page;
+    } else {
+      // The count of a filter is kept while the club's members and the status day (today less the
+      // grace period) stay the same.
+      const queries = queriesOf(false);
+      total = await keptTotal(ctx.db, ctx.clubId, filter, statusDayKey, queries.cond);
+      page = queries.page;
+    }
+    const rows = await rowsAsArrays(page, values);
     return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
   };
   if (search) return read();
   return keptPage(ctx.db, ctx.clubId, `${filter}:${q.sort}:${q.dir}:${limit}:${q.page}`, today, read);
-});
+}
 
 /**
  * The club's members counted by derived status as of `day` (lib/members/status `statusDay`), and

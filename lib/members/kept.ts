@@ -4,8 +4,10 @@
 // - the count of each filter (`keptTotal`): the list's `total`, the overview's and the stats';
 // - the pages last answered (`keptPage`): a page asked again while nothing it shows has changed
 //   is the same answer, read once.
-// While the version and the day stand both are exact; a write or midnight makes the next request
-// read again. Searches are kept in neither (too many of them): they count through their index.
+// - the count of each search (`keptSearch`): a number per term and filter, the most recently
+//   asked kept, so that the pages of one search, or one search asked again, count once.
+// While the version and the day stand each is exact; a write or midnight makes the next request
+// read again. A search's pages are not kept (too many of them): each is read through its index.
 import { count, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { members, memberVersions } from "../../db/schema";
@@ -16,6 +18,7 @@ type Kept<T> = { version: number; day: string; value: T };
 /** Per database (tests and benchmarks open several in one process), per club and key. */
 const totals = new WeakMap<Db, Map<string, Kept<number>>>();
 const pages = new WeakMap<Db, Map<string, Kept<unknown>>>();
+const searches = new WeakMap<Db, Map<string, Kept<unknown>>>();
 
 /**
  * Pages kept per database, the least recently asked dropped first: 64 pages of 50 items took 6.1
@@ -23,6 +26,12 @@ const pages = new WeakMap<Db, Map<string, Kept<unknown>>>();
  * pages people ask again (the first of each sort, the one a spreadsheet or a dashboard polls) stay.
  */
 export const KEPT_PAGES = 64;
+
+/**
+ * Search counts kept per database, the least recently asked dropped first: a few numbers each, so
+ * many more than pages (a person typing a name asks one per keystroke).
+ */
+export const KEPT_SEARCHES = 512;
 
 // An in-memory database reads through its writer, where a transaction not yet committed (and
 // perhaps rolled back) is visible: nothing is kept there.
@@ -81,13 +90,37 @@ export async function keptTotal(db: Db, clubId: string, key: string, day: string
  * derived status is computed for), read again only when the club's members version has moved.
  * The answer is shared by every caller that asks for it (lib/reply `sharedAnswer`): nobody
  * changes it.
+ */
+export function keptPage<T extends object>(db: Db, clubId: string, key: string, day: string, read: () => Promise<T>): Promise<T> {
+  return keptLatest(pages, KEPT_PAGES, db, clubId, key, day, async () => sharedAnswer(await read()));
+}
+
+/**
+ * What `read` counts for the search `key` (its term and filter) of the club on `day` ("" when the
+ * filter does not depend on it), counted again only when the club's members version has moved.
+ */
+export function keptSearch<T>(db: Db, clubId: string, key: string, day: string, read: () => Promise<T>): Promise<T> {
+  return keptLatest(searches, KEPT_SEARCHES, db, clubId, key, day, read);
+}
+
+/**
+ * `read`'s value for `key`, kept in `store` (at most `most` keys, the least recently asked dropped
+ * first) with the club's members version and `day`.
  *
- * The version is read BEFORE the page and the page kept under it: what was read is that
+ * The version is read BEFORE the value and the value kept under it: what was read is that
  * version's or a later one's. A later one's is never answered from here (the version has moved
  * on: the next request reads again), so what is answered is always what a read would give.
  */
-export async function keptPage<T extends object>(db: Db, clubId: string, key: string, day: string, read: () => Promise<T>): Promise<T> {
-  const byKey = keptIn(pages, db) as Map<string, Kept<T>> | null;
+async function keptLatest<T>(
+  store: WeakMap<Db, Map<string, Kept<unknown>>>,
+  most: number,
+  db: Db,
+  clubId: string,
+  key: string,
+  day: string,
+  read: () => Promise<T>,
+): Promise<T> {
+  const byKey = keptIn(store, db) as Map<string, Kept<T>> | null;
   if (!byKey) return read();
   const id = `${clubId}:${key}`;
   const version = await currentVersion(db, clubId);
@@ -97,8 +130,8 @@ export async function keptPage<T extends object>(db: Db, clubId: string, key: st
     byKey.set(id, known); // the most recently asked last
     return known.value;
   }
-  const value = sharedAnswer(await read());
+  const value = await read();
   byKey.set(id, { version, day, value });
-  if (byKey.size > KEPT_PAGES) byKey.delete(byKey.keys().next().value as string);
+  if (byKey.size > most) byKey.delete(byKey.keys().next().value as string);
   return value;
 }

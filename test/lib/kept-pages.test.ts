@@ -1,8 +1,9 @@
 // lib/members/kept.ts `keptPage`: a page is read once while the club's members version and the
 // day stand, again after a write or on another day, and at most KEPT_PAGES are kept per database
-// (the least recently asked dropped first).
+// (the least recently asked dropped first). `keptSearch` the same for a search's count, at most
+// KEPT_SEARCHES of them.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { KEPT_PAGES, keptPage } from "../../lib/members/kept";
+import { KEPT_PAGES, KEPT_SEARCHES, keptPage, keptSearch } from "../../lib/members/kept";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember } from "../members-fixtures";
 
@@ -42,5 +43,30 @@ describe("keptPage", () => {
     expect([reads.get("p0"), reads.get("p2"), reads.get("extra")]).toEqual([1, 1, 1]);
     await page("p1");
     expect(reads.get("p1")).toBe(2);
+  });
+});
+
+describe("keptSearch", () => {
+  const counts = new Map<string, number>();
+  const count = (key: string, day = "") =>
+    keptSearch(env.db, env.clubId, key, day, async () => {
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      return counts.get(key) as number;
+    });
+
+  it("counts a search once while nothing changes, again after a member write and on another day", async () => {
+    expect([await count("all::zolc"), await count("all::zolc")]).toEqual([1, 1]);
+    await seedMember(env);
+    expect(await count("all::zolc")).toBe(2);
+    expect(await count("all::zolc", "2026-11-25")).toBe(3);
+  });
+
+  it(`keeps at most ${KEPT_SEARCHES} counts, dropping the least recently asked`, async () => {
+    counts.clear();
+    for (let i = 0; i < KEPT_SEARCHES; i++) await count(`t${i}`);
+    await count("t0");
+    await count("extra");
+    expect([await count("t0"), await count("t2"), await count("extra")]).toEqual([1, 1, 1]);
+    expect(await count("t1")).toBe(2);
   });
 });
