@@ -5,7 +5,7 @@
 // transaction that loses a deadlock is run again.
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { drizzle, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { drizzle, type NodePgDatabase, NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { type Db, DatabaseRefused, type Queryable, type Schema, schema } from "./index";
@@ -80,6 +80,44 @@ function onConnectionOf<P extends { client: unknown }>(base: P, t: Queryable): P
 /** A deadlock or a serialization conflict: the transaction may simply be run again. */
 const retryable = (err: unknown) => codesOf(err).some((code) => code === "40001" || code === "40P01");
 
+/**
+ * Runs `fn` in one transaction on a connection of `pool`, as Drizzle's `db.transaction` does,
+ * but with BEGIN, COMMIT and ROLLBACK sent as plain text: Drizzle builds a statement object for
+ * each (and for COMMIT a round of its query pipeline), a part of every short transaction's CPU.
+ * The transaction `t` is Drizzle's own, on the connection. A connection whose BEGIN or ROLLBACK
+ * failed is dropped from the pool (its state is unknown), not handed to the next request.
+ */
+function transactions(db: NodePgDatabase<Schema>, pool: pg.Pool) {
+  const inner = db as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1]; session: { schema: never; options: never } };
+  const { dialect } = inner;
+  const { schema: relations, options } = inner.session;
+  return async <T>(fn: (t: Queryable) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN").catch((err) => {
+        broken = err;
+        throw err;
+      });
+      const t = new NodePgTransaction(dialect, new NodePgSession(client, dialect, relations, options), relations);
+      let result: T;
+      try {
+        result = await fn(t as unknown as Queryable);
+        await client.query("COMMIT");
+      } catch (err) {
+        // After a failed COMMIT the server has rolled back already; ROLLBACK then only warns.
+        await client.query("ROLLBACK").catch((rollbackErr) => {
+          broken = rollbackErr;
+        });
+        throw err;
+      }
+      return result;
+    } finally {
+      client.release(broken);
+    }
+  };
+}
+
 /** Migrates under an advisory lock: several processes starting at once migrate once. */
 async function migrated(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
@@ -119,13 +157,15 @@ export async function openPostgres(url: string): Promise<Db> {
   }
   const db: NodePgDatabase<Schema> = drizzle({ client: pool, schema });
   const prepared = new Map<string, unknown>();
+  const transaction = transactions(db, pool);
   return {
     engine: "postgres",
     read: db as unknown as Queryable,
     async tx(fn, options) {
       for (let attempt = 0; ; attempt++) {
         try {
-          return await db.transaction((t) => fn(t as unknown as Queryable));
+          // One statement is a transaction of its own: atomic and durable when it answers.
+          return options?.single ? await fn(db as unknown as Queryable) : await transaction(fn);
         } catch (err) {
           if (options?.once || attempt >= RETRIES || !retryable(err)) throw err;
           // Both sides of a deadlock are retried; a random wait lets one of them pass first.

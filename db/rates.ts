@@ -20,20 +20,43 @@ const SLOTS = 60;
 /** A rate counted: whether let through, and the window's count after it (weighted, may be fractional). */
 export type SlotCount = { allowed: boolean; count: number; resetMs: number; retryAfterMs: number };
 
-// $1 scope, $2 key, $3 the current slot's start, $4 now, $5 the window, $6 the slot's width, $7 the limit.
-// Times are whole milliseconds: of the slot being left, the milliseconds after now - window are inside.
-const HIT = `
-WITH async AS (SELECT set_config('synchronous_commit', 'off', true)),
+// $1 scope, $3 the current slot's start, $4 now, $5 the window, $6 the slot's width, $7 the limit;
+// `key` the counted key (an expression), `only` a condition the count also needs. Times are whole
+// milliseconds: of the slot being left, the milliseconds after now - window are inside.
+const counted = (key: string, only = "true") => `
+async AS (SELECT set_config('synchronous_commit', 'off', true)),
 before AS (
   SELECT coalesce(sum(CASE WHEN at <= $4::bigint - $5::bigint THEN n * ($6::bigint - 1 - ($4::bigint - $5::bigint - at))::float8 / $6::bigint ELSE n END), 0) AS n,
     min(at) AS oldest
-  FROM rate_counts WHERE scope = $1 AND key = $2 AND at > $4::bigint - $5::bigint - $6::bigint AND at < $3::bigint
-)
-INSERT INTO rate_counts (scope, key, at, n, gone_at)
-SELECT $1, $2, $3::bigint, 1, $3::bigint + $5::bigint + $6::bigint FROM before, async WHERE before.n < $7::integer
-ON CONFLICT (scope, key, at) DO UPDATE SET n = rate_counts.n + 1
-WHERE rate_counts.n + (SELECT n FROM before) < $7::integer
-RETURNING n, (SELECT n FROM before) AS before, (SELECT oldest FROM before) AS oldest`;
+  FROM rate_counts WHERE scope = $1 AND key = ${key} AND at > $4::bigint - $5::bigint - $6::bigint AND at < $3::bigint
+),
+hit AS (
+  INSERT INTO rate_counts (scope, key, at, n, gone_at)
+  SELECT $1, ${key}, $3::bigint, 1, $3::bigint + $5::bigint + $6::bigint FROM before, async WHERE ${only} AND before.n < $7::integer
+  ON CONFLICT (scope, key, at) DO UPDATE SET n = rate_counts.n + 1
+  WHERE rate_counts.n + (SELECT n FROM before) < $7::integer
+  RETURNING n
+)`;
+
+// $2 the key. No row: refused.
+const HIT = `WITH ${counted("$2")} SELECT hit.n, before.n AS before, before.oldest FROM hit, before`;
+
+/**
+ * An API key's request (lib/auth/caller): the key whose hash is $2, its admin and its club's
+ * language, read, and the request counted under the key's id, in one statement (a round trip of
+ * every keyed request fewer). Counted only for a key that serves ($8: now, ISO, as the times are
+ * stored): neither revoked nor expired, its admin's access not ended. `n` null: not counted (a
+ * key that does not serve, or the limit reached).
+ */
+const KEY_HIT = `WITH subject AS (
+  SELECT k.id, k.club_id, k.prefix, k.key_hash, k.scopes, k.expires_at, k.revoked_at,
+    a.id AS admin_id, a.read_only, a.is_superadmin, a.removed_at, a.access_expires_at, c.locale,
+    k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > $8) AND a.removed_at IS NULL
+      AND (a.access_expires_at IS NULL OR a.access_expires_at > $8) AS serves
+  FROM api_keys k JOIN admins a ON a.id = k.admin_id JOIN clubs c ON c.id = k.club_id
+  WHERE k.key_hash = $2 LIMIT 1
+), ${counted("(SELECT id FROM subject)", "(SELECT serves FROM subject)")}
+SELECT subject.*, (SELECT n FROM hit) AS n, before.n AS before, before.oldest FROM subject, before`;
 
 const SLOTS_HELD = "SELECT at, n FROM rate_counts WHERE scope = $1 AND key = $2 AND at > $3::bigint - $4::bigint - $5::bigint";
 
@@ -51,13 +74,23 @@ function weight(at: number, now: number, windowMs: number, slot: number): number
 export async function countInSlots(db: Db, scope: string, key: string, limit: number, windowMs: number, now: number): Promise<SlotCount> {
   const slot = Math.max(1, Math.floor(windowMs / SLOTS));
   const at = now - (now % slot);
-  const [hit] = await db.query<{ n: number; before: number; oldest: number | null }>(HIT, [scope, key, at, now, windowMs, slot, limit], "rate.hit");
-  if (hit) {
-    const oldest = hit.oldest ?? at;
-    return { allowed: true, count: hit.n + hit.before, resetMs: Math.max(0, oldest + windowMs - now), retryAfterMs: 0 };
-  }
-  // Refused: the earliest moment the window holds fewer than the limit, the count only falling as
-  // the slots leave it (at the latest, when every slot held now has left).
+  const [hit] = await db.query<Hit>(HIT, [scope, key, at, now, windowMs, slot, limit], "rate.hit");
+  return hit ? allowed(hit, at, windowMs, now) : refused(db, scope, key, limit, windowMs, now);
+}
+
+type Hit = { n: number; before: number; oldest: number | null };
+
+function allowed(hit: Hit, at: number, windowMs: number, now: number): SlotCount {
+  const oldest = hit.oldest ?? at;
+  return { allowed: true, count: hit.n + hit.before, resetMs: Math.max(0, oldest + windowMs - now), retryAfterMs: 0 };
+}
+
+/**
+ * Refused: the earliest moment the window holds fewer than the limit, the count only falling as
+ * the slots leave it (at the latest, when every slot held now has left).
+ */
+async function refused(db: Db, scope: string, key: string, limit: number, windowMs: number, now: number): Promise<SlotCount> {
+  const slot = Math.max(1, Math.floor(windowMs / SLOTS));
   const held = await db.query<{ at: number; n: number }>(SLOTS_HELD, [scope, key, now, windowMs, slot], "rate.slots");
   const countAt = (t: number) => held.reduce((sum, s) => sum + s.n * weight(Number(s.at), t, windowMs, slot), 0);
   let [lo, hi] = [now, now + windowMs + slot];
@@ -67,6 +100,46 @@ export async function countInSlots(db: Db, scope: string, key: string, limit: nu
     else lo = mid + 1;
   }
   return { allowed: false, count: countAt(now), resetMs: lo - now, retryAfterMs: lo - now };
+}
+
+/** An API key as lib/auth/caller reads it, its admin's columns prefixed (`scopes`: the stored JSON text). */
+export type KeyRow = {
+  id: string;
+  club_id: string;
+  prefix: string;
+  key_hash: string;
+  scopes: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  admin_id: string;
+  read_only: boolean;
+  is_superadmin: boolean;
+  removed_at: string | null;
+  access_expires_at: string | null;
+  locale: string;
+};
+
+/**
+ * The API key whose hash is `hash` and, when it serves (not revoked or expired, its admin's
+ * access not ended), its request counted in `scope` under its id against `limit` per `windowMs`
+ * at `now`: one statement. Null: no such key. `count` null: the key does not serve, nothing counted.
+ */
+export async function countKeyRequest(
+  db: Db,
+  scope: string,
+  hash: string,
+  limit: number,
+  windowMs: number,
+  now: number,
+): Promise<{ key: KeyRow; count: SlotCount | null } | null> {
+  const slot = Math.max(1, Math.floor(windowMs / SLOTS));
+  const at = now - (now % slot);
+  const nowIso = new Date(now).toISOString();
+  const [row] = await db.query<KeyRow & Hit & { serves: boolean }>(KEY_HIT, [scope, hash, at, now, windowMs, slot, limit, nowIso], "rate.key");
+  if (!row) return null;
+  const { serves, n, before, oldest, ...key } = row;
+  if (!serves) return { key, count: null };
+  return { key, count: n === null ? await refused(db, scope, key.id, limit, windowMs, now) : allowed({ n, before, oldest }, at, windowMs, now) };
 }
 
 /** Forgets the slots that have left their window by `now`: the requests they counted. */

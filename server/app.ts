@@ -8,12 +8,12 @@ import { Elysia } from "elysia";
 import type { Db } from "../db";
 import { type Alongside, AuditWriter } from "../lib/audit";
 import type { Caller } from "../lib/access";
-import { CallerRefused, resolveCaller } from "../lib/auth/caller";
+import { CallerRefused, resolveCountedCaller } from "../lib/auth/caller";
 import { idempotencyStore } from "../lib/idempotency";
 import type { Config } from "../lib/config";
 import { AppError, Forbidden, NotFound, PayloadTooLarge, RateLimited, ValidationFailed } from "../lib/errors";
 import { type Locale, localeFromAcceptLanguage } from "../lib/i18n";
-import { hitRate, type RateDecision } from "../lib/ratelimit";
+import type { RateDecision } from "../lib/ratelimit";
 import { appErrorResponse, elysiaErrorResponse, internalError, pageErrorResponse } from "./errors";
 import { authorize, type Guard, type MountedRoute, mountRoutes, type PathMatch, routeTable } from "./loader";
 import { DOCS_PATH, docsAsset, docsPage, SPEC_PATH } from "./docs";
@@ -126,8 +126,10 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
       // The caller behind the bearer token, counted against its key's rate and named for the audit
       // log; one place for the routes that need a key and for the refusals that do not (404, 405).
       const identify = async (required: boolean) => {
+        let counted: Awaited<ReturnType<typeof resolveCountedCaller>>;
         try {
-          seen.caller = await resolveCaller(db, request.headers.get("authorization"), new Date(), via === "mcp" ? mcpResource(config.baseUrl) : null);
+          const resource = via === "mcp" ? mcpResource(config.baseUrl) : null;
+          counted = await resolveCountedCaller(db, request.headers.get("authorization"), config.rateLimitPerMinute, new Date(), resource);
         } catch (err) {
           if (err instanceof CallerRefused) {
             locale = err.known.locale;
@@ -136,11 +138,12 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
           if (required) throw err;
           return;
         }
+        seen.caller = counted.caller;
         locale = seen.caller.locale;
         if (seen.caller.kind === "key") {
           seen.auditAs = { clubId: seen.caller.clubId, adminId: seen.caller.adminId, keyPrefix: seen.caller.keyPrefix };
-          seen.rate = await hitRate(db, "key", seen.caller.keyId as string, config.rateLimitPerMinute, 60_000);
-          if (!seen.rate.allowed) throw new RateLimited(seen.rate.retryAfterSeconds);
+          seen.rate = counted.rate;
+          if (seen.rate && !seen.rate.allowed) throw new RateLimited(seen.rate.retryAfterSeconds);
         }
       };
       // Another site's page (DNS rebinding) is refused before its key counts for anything; a

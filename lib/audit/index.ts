@@ -56,18 +56,25 @@ export class AuditWriter {
         // At most once a minute per key: rewriting the key's row on every group made every
         // request's key lookup read a page that had just changed (check-in lost 10 % of its rate).
         for (const [keyId, at] of lastUse) if (Date.parse(at) - (this.keyStamped.get(keyId) ?? 0) < LAST_USED_EVERY_MS) lastUse.delete(keyId);
-        await this.db.tx(async (t) => {
-          // PostgreSQL: the group in one statement (a round trip per row was a cost of every
-          // keyed request there); SQLite: each row through its prepared statement (no round trip).
-          if (this.db.engine === "postgres") await t.insert(auditLog).values(batch.map((w) => w.row));
-          else for (const w of batch) await this.insert(t, w.row);
-          // A caller's keyId is an API key's id or an OAuth grant's (lib/auth/caller): one of the two updates finds it.
-          for (const [keyId, at] of lastUse) {
-            await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
-            await t.update(oauthGrants).set({ last_used_at: at }).where(eq(oauthGrants.id, keyId));
-          }
-          for (const w of batch) if (w.alongside) await w.alongside(t);
-        });
+        const postgres = this.db.engine === "postgres";
+        // PostgreSQL: a group that is only its rows (most: keys are stamped once a minute) is one
+        // statement, its own transaction, one round trip instead of three.
+        const single = postgres && !lastUse.size && !batch.some((w) => w.alongside);
+        await this.db.tx(
+          async (t) => {
+            // PostgreSQL: the group in one statement (a round trip per row was a cost of every
+            // keyed request there); SQLite: each row through its prepared statement (no round trip).
+            if (postgres) await t.insert(auditLog).values(batch.map((w) => w.row));
+            else for (const w of batch) await this.insert(t, w.row);
+            // A caller's keyId is an API key's id or an OAuth grant's (lib/auth/caller): one of the two updates finds it.
+            for (const [keyId, at] of lastUse) {
+              await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
+              await t.update(oauthGrants).set({ last_used_at: at }).where(eq(oauthGrants.id, keyId));
+            }
+            for (const w of batch) if (w.alongside) await w.alongside(t);
+          },
+          { single },
+        );
         for (const [keyId, at] of lastUse) this.keyStamped.set(keyId, Date.parse(at));
         for (const w of batch) w.done();
       } catch (err) {

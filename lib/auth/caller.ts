@@ -9,6 +9,8 @@ import { Unauthorized } from "../errors";
 import { asLocale, type Locale } from "../i18n";
 import { sha256Hex } from "../ids";
 import { type AdminCaller, allScopes, capToAdmin, type Scopes } from "../access";
+import { countKeyRequest, type KeyRow } from "../../db/rates";
+import { hitRate, type RateDecision, slotDecision } from "../ratelimit";
 
 export const KEY_PREFIX = "mk_live_";
 export const SESSION_PREFIX = "ms_";
@@ -90,6 +92,13 @@ async function resolveAccessToken(db: Db, token: string, now: Date, resource: st
   };
 }
 
+/** A key's row as the caller is made of it: the key, its admin, its club's language. */
+type KeyRead = {
+  key: { id: string; club_id: string; prefix: string; key_hash: string; scopes: unknown; expires_at: string | null; revoked_at: string | null };
+  admin: { id: string; read_only: boolean; is_superadmin: boolean; removed_at: string | null; access_expires_at: string | null };
+  locale: string;
+};
+
 async function resolveKey(db: Db, token: string, now: Date): Promise<AdminCaller> {
   const hash = sha256Hex(token);
   // Every request with a key runs this: prepared once (see Db.prepareRead).
@@ -123,6 +132,11 @@ async function resolveKey(db: Db, token: string, now: Date): Promise<AdminCaller
         .limit(1),
     )
     .execute({ hash });
+  return keyCaller(row, hash, now);
+}
+
+/** The caller a key's row makes, or why it is refused (none: 401; revoked, expired, access ended: CallerRefused). */
+function keyCaller(row: KeyRead | undefined, hash: string, now: Date): AdminCaller {
   // The lookup is by hash; comparing the stored hash in constant time as well costs nothing.
   if (!row || !timingSafeEqual(Buffer.from(row.key.key_hash), Buffer.from(hash))) throw new Unauthorized();
   const { key, admin } = row;
@@ -142,6 +156,40 @@ async function resolveKey(db: Db, token: string, now: Date): Promise<AdminCaller
     keyId: key.id,
     keyPrefix: key.prefix,
   };
+}
+
+/** A key's row as db/rates.ts reads it (flat, `scopes` as its JSON text), as the caller is made of it. */
+function keyRead({ admin_id, read_only, is_superadmin, removed_at, access_expires_at, locale, scopes, ...key }: KeyRow): KeyRead {
+  return { key: { ...key, scopes: JSON.parse(scopes) }, admin: { id: admin_id, read_only, is_superadmin, removed_at, access_expires_at }, locale };
+}
+
+/** The rate scope of keys' requests (SPEC "Limits"), counted under the key's id (an OAuth token: its grant's). */
+export const KEY_RATE_SCOPE = "key";
+
+/**
+ * The caller behind `authorization`, as resolveCaller finds it, and, for a key (or an OAuth
+ * token), its request counted against `perMinute` (lib/ratelimit; a session's is not counted:
+ * null). Refused requests are not counted. On PostgreSQL an API key's lookup and its count are
+ * one statement (db/rates.ts countKeyRequest): a round trip of every keyed request fewer.
+ */
+export async function resolveCountedCaller(
+  db: Db,
+  authorization: string | null | undefined,
+  perMinute: number,
+  now = new Date(),
+  resource: string | null = null,
+): Promise<{ caller: AdminCaller; rate: RateDecision | null }> {
+  const token = bearerToken(authorization);
+  const count = (caller: AdminCaller) => hitRate(db, KEY_RATE_SCOPE, caller.keyId as string, perMinute, 60_000, now.getTime());
+  if (db.engine === "postgres" && token?.startsWith(KEY_PREFIX)) {
+    const hash = sha256Hex(token);
+    const found = await countKeyRequest(db, KEY_RATE_SCOPE, hash, perMinute, 60_000, now.getTime());
+    const caller = keyCaller(found ? keyRead(found.key) : undefined, hash, now);
+    // Served here but not counted by the statement (it compares the times as stored text): counted now.
+    return { caller, rate: found?.count ? slotDecision(found.count, perMinute) : await count(caller) };
+  }
+  const caller = await resolveCaller(db, authorization, now, resource);
+  return { caller, rate: caller.kind === "key" ? await count(caller) : null };
 }
 
 async function resolveSession(db: Db, token: string, now: Date): Promise<AdminCaller> {

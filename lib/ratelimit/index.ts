@@ -8,7 +8,7 @@
 import { and, desc, eq, gt, inArray, lte } from "drizzle-orm";
 import type { Db } from "../../db";
 import { lockName } from "../../db/locks";
-import { countInSlots, purgeSlots } from "../../db/rates";
+import { countInSlots, purgeSlots, type SlotCount } from "../../db/rates";
 import { signInAddresses, signInFailures } from "../../db/schema";
 import { RateLimited } from "../errors";
 import { recurringJob } from "../jobs";
@@ -90,7 +90,11 @@ function limiterOf(owner: object, scope: string, limit: number, windowMs: number
  */
 export async function hitRate(db: Db, scope: string, key: string, limit: number, windowMs: number, now = Date.now()): Promise<RateDecision> {
   if (db.engine !== "postgres") return limiterOf(db, scope, limit, windowMs).hit(key, now);
-  const { allowed, count, resetMs, retryAfterMs } = await countInSlots(db, scope, key, limit, windowMs, now);
+  return slotDecision(await countInSlots(db, scope, key, limit, windowMs, now), limit);
+}
+
+/** The decision of a count taken in the database (db/rates.ts) against `limit`. */
+export function slotDecision({ allowed, count, resetMs, retryAfterMs }: SlotCount, limit: number): RateDecision {
   const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
   return {
     allowed,

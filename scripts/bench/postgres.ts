@@ -14,7 +14,8 @@ import { runCapture } from "./harness";
 
 const SCRIPT = join(ROOT, "scripts/ci/pg-cluster.sh");
 
-export type Cluster = { adminUrl: string; stop(): void };
+/** `dir`: the cluster's folder (its data, and its log in `log`). */
+export type Cluster = { adminUrl: string; dir: string; stop(): void };
 
 /** Why the cluster cannot be started here (null: it can): PostgreSQL missing, or not root. */
 export function postgresMissing(): string | null {
@@ -42,7 +43,7 @@ export async function startCluster(): Promise<Cluster> {
     stop();
     throw new Error(`scripts/ci/pg-cluster.sh failed (${out.code}): ${out.stderr || out.stdout}`);
   }
-  return { adminUrl: out.stdout.trim(), stop };
+  return { adminUrl: out.stdout.trim(), dir, stop };
 }
 
 export function databaseUrl(adminUrl: string, database: string): string {

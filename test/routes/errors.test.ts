@@ -2,7 +2,7 @@
 // never a 500 for bad input; the body-size limit; the rate limit (SPEC "Limits").
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { clubs } from "../../db/schema";
+import { admins, clubs } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember } from "../members-fixtures";
 
@@ -194,6 +194,16 @@ describe("rate limit", () => {
     expect(retry).toBeLessThanOrEqual(60);
     // Another key is not affected.
     expect((await env.call("GET", "/api/auth/me")).status).toBe(200);
+  });
+
+  it("counts none of the requests a key is refused with 401: once its admin's access is given back, it has its whole minute", async () => {
+    const admin = await env.makeAdmin({ accessExpiresAt: "2020-01-01T00:00:00.000Z" });
+    const key = await env.makeKey({ members: "view" }, { adminId: admin.id });
+    for (let i = 0; i < 5; i++) expect((await env.call("GET", "/api/auth/me", { key })).body.code).toBe("ADMIN_ACCESS_ENDED");
+    await env.db.tx((t) => t.update(admins).set({ access_expires_at: null }).where(eq(admins.id, admin.id)));
+    const first = await env.call("GET", "/api/auth/me", { key });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-remaining")).toBe("299");
   });
 
   it("puts RateLimit headers on every answer made with a key", async () => {

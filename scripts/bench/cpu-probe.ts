@@ -1,0 +1,198 @@
+// What one request costs the server process, by engine: `bun scripts/bench/cpu-probe.ts [case...]`
+// (cases: checkin, add, list; default all) starts the real server on SQLite and on PostgreSQL
+// (the engines benchmark's dataset and durable throw-away cluster), one after the other, each on
+// a fresh copy, and for each case: waits for the start-up jobs, warms up, then loads it with wrk
+// for PROBE_SECONDS (default 5) and reads the server's CPU time (/proc/<pid>/stat) before and
+// after: CPU milliseconds per request, and the statements PostgreSQL received for one request
+// (its log, `log_statement = all` for that one request). PROBE_PROFILE=1 also runs the server
+// with `--cpu-prof` and keeps the profile (Chrome's format); PROBE_ENGINES=postgres (or sqlite) runs one;
+// PROBE_ROOT=<another worktree> probes that tree's server (the dataset and cluster are this one's).
+// Needs root (the cluster) and wrk. Not part of `bun run bench`: a tool for finding where the
+// time goes (docs/benchmarks.md "pgperf26").
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { scanCase } from "./checkin";
+import { type BenchEnv, type LoadCase, ROOT, settled, sqliteStore, type Store } from "./common";
+import { dataset } from "./datasets";
+import { freePort, loadGenerator, makeTempDir, median, type Server, settingsFromEnv, startServer } from "./harness";
+import { addMemberCase } from "./idempotency";
+import { pageSignature } from "./members";
+import { loadDataset, postgresMissing, postgresStore, startCluster, withClient } from "./postgres";
+
+const SECONDS = Number(process.env.PROBE_SECONDS ?? 5);
+const PROFILE = process.env.PROBE_PROFILE === "1";
+const ENGINES = (process.env.PROBE_ENGINES ?? "sqlite,postgres").split(",");
+/** The tree whose server is probed (another worktree, to compare with a commit before a change). */
+const SERVER_ROOT = process.env.PROBE_ROOT ?? ROOT;
+/** Rounds of every variant, interleaved (PROBE_ROUNDS, default 1). */
+const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 1);
+/**
+ * The servers compared (PROBE_VARIANTS, JSON): each a name, a tree (`root`, default PROBE_ROOT or
+ * this one) and settings added to the server's environment (`env`). Default: this tree alone.
+ */
+const VARIANTS: { name: string; root?: string; env?: Record<string, string> }[] = JSON.parse(process.env.PROBE_VARIANTS ?? '[{"name":"this"}]');
+const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ["checkin", "add", "list"];
+
+/** The server's CPU time so far (all threads), ms: in our code (user) and in the kernel (system: its sockets). */
+function cpuMs(pid: number): { user: number; system: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after "pid (comm) ".
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+}
+
+const log = (line: string) => console.log(line);
+
+async function main() {
+  const missing = postgresMissing();
+  if (missing && ENGINES.includes("postgres")) throw new Error(missing);
+  const settings = { ...settingsFromEnv(), seconds: SECONDS };
+  const env: BenchEnv = { gen: await loadGenerator(log), settings, log };
+  const ds = await dataset({ members: 10_000, registrations: 10_000 }, log);
+  let pg: Store | null = null;
+  let cluster: Awaited<ReturnType<typeof startCluster>> | null = null;
+  if (ENGINES.includes("postgres")) {
+    cluster = await startCluster();
+    const template = `bench_${ds.name.replace(/-/g, "_")}`;
+    await loadDataset(cluster.adminUrl, template, ds);
+    pg = postgresStore(cluster.adminUrl, template);
+    log(`cluster: ${cluster.adminUrl}`);
+  }
+  const listPath = `/api/clubs/${ds.clubId}/members`;
+  const cases: Record<string, (round: number) => LoadCase> = {
+    checkin: (round) => scanCase(ds, "ours", round, env),
+    add: (round) => addMemberCase(ds, "ours", round, env, false),
+    list: (round) => ({
+      ...addMemberCase(ds, "ours", round, env, false),
+      path: listPath,
+      method: "GET",
+      script: undefined,
+      check: (server: Server) => pageSignature(server.url + listPath, ds.key, "GET list"),
+    }),
+  };
+  const out: string[] = [];
+  const results: { variant: string; engine: string; name: string; rps: number; ms: number }[] = [];
+  for (let round = 1; round <= ROUNDS; round++)
+    for (const variant of VARIANTS)
+      for (const engine of ENGINES) {
+        const store = engine === "postgres" ? (pg as Store) : sqliteStore;
+        for (const name of wanted) {
+          const c = cases[name](1);
+          // A profile outlives the run: its folder is not one the harness removes.
+          const dir = PROFILE ? mkdtempSync(join(tmpdir(), "club-probe-")) : makeTempDir("club-probe-");
+          const url = await store.fresh(ds, dir);
+          const port = await freePort();
+          const bun = PROFILE ? ["bun", "--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${engine}-${name}.cpuprofile`] : ["bun"];
+          const server = await startServer(
+            [...bun, join(variant.root ?? SERVER_ROOT, "app/main.ts")],
+            {
+              DATABASE_URL: url,
+              PORT: String(port),
+              HOST: "127.0.0.1",
+              BASE_URL: `http://127.0.0.1:${port}`,
+              OUTBOX_DIR: join(dir, "outbox"),
+              RATE_LIMIT_PER_MINUTE: "1000000000",
+              ...variant.env,
+            },
+            port,
+          );
+          try {
+            await c.check(server, "ours");
+            const settle = await settled(store, url, 30);
+            log(`  ${engine} ${name}: start-up jobs settled in ${settle.waited.toFixed(1)} s (${settle.left} left)`);
+            const headers: Record<string, string> = { authorization: `Bearer ${ds.key}` };
+            if (c.method === "POST") headers["content-type"] = "application/json";
+            const script = c.script?.(dir);
+            const load = { url: server.url + c.path, headers, connections: c.connections, script };
+            const warm = await env.gen.run({ ...load, seconds: 2 });
+            const before = cpuMs(server.pid);
+            const result = await env.gen.run({ ...load, seconds: SECONDS, scriptArgs: [String(warm.requests + c.connections)] });
+            const after = cpuMs(server.pid);
+            const user = after.user - before.user;
+            const system = after.system - before.system;
+            const used = user + system;
+            if (engine === "postgres" && process.env.PROBE_JOBS === "1")
+              await withClient(url, async (c) => {
+                const rows = (await c.query("SELECT kind, status, count(*) AS n, max(finished_at) AS last FROM jobs GROUP BY 1, 2 ORDER BY 3 DESC")).rows;
+                for (const r of rows) log(`    jobs: ${r.kind} ${r.status} ${r.n} (last finished ${r.last})`);
+              });
+            let syscalls = "";
+            if (process.env.PROBE_STRACE === "1") {
+              // The server's system calls during 3 s more of load (strace slows it: counts per request, not times).
+              const file = join(dir, "strace.txt");
+              const strace = Bun.spawn(["strace", "-c", "-f", "-o", file, "-p", String(server.pid)], { stdout: "ignore", stderr: "ignore" });
+              await Bun.sleep(500);
+              const traced = await env.gen.run({ ...load, seconds: 3, scriptArgs: [String(warm.requests + result.requests + 4 * c.connections)] });
+              strace.kill("SIGINT");
+              await strace.exited;
+              const rows = readFileSync(file, "utf8")
+                .split("\n")
+                .map((l) => l.trim().split(/\s+/))
+                .filter((f) => f.length >= 5 && /^\d/.test(f[0]) && f[f.length - 1] !== "total");
+              const per = (n: number) => (n / Math.max(1, traced.requests)).toFixed(1);
+              syscalls = `; system calls per request: ${rows
+                .map((f) => [f[f.length - 1], Number(f[3])] as const)
+                .filter(([, n]) => n / Math.max(1, traced.requests) >= 0.5)
+                .sort((a, b) => b[1] - a[1])
+                .map(([name, n]) => `${name} ${per(n)}`)
+                .join(", ")}`;
+            }
+            let statements = "";
+            if (engine === "postgres" && cluster) {
+              // One more request, alone, with every statement logged.
+              const logFile = join(cluster.dir, "log");
+              const mark = readFileSync(logFile, "utf8").length;
+              await withClient(cluster.adminUrl, async (a) => {
+                await a.query("ALTER SYSTEM SET log_statement = 'all'");
+                await a.query("SELECT pg_reload_conf()");
+              });
+              await Bun.sleep(300);
+              const once = await env.gen.run({
+                ...load,
+                connections: 1,
+                seconds: 1,
+                scriptArgs: [String(warm.requests + result.requests + 2 * c.connections)],
+              });
+              await withClient(cluster.adminUrl, async (a) => {
+                await a.query("ALTER SYSTEM RESET log_statement");
+                await a.query("SELECT pg_reload_conf()");
+              });
+              const lines = readFileSync(logFile, "utf8").slice(mark).split("\n");
+              const logged = lines.filter((l) => /LOG: {2}(statement|execute)/.test(l) && !/ALTER SYSTEM|pg_reload_conf/.test(l));
+              statements = `; ${(logged.length / Math.max(1, once.requests)).toFixed(1)} statements per request (${once.requests} requests alone)`;
+              if (process.env.PROBE_SHOW === "1")
+                for (const l of logged.slice(0, Number(process.env.PROBE_SHOW_LINES ?? 40))) console.log(`    ${l.replace(/^.*LOG: {2}/, "").slice(0, 200)}`);
+            }
+            results.push({ variant: variant.name, engine, name, rps: result.rps, ms: used / Math.max(1, result.requests) });
+            const line =
+              `${round} ${variant.name.padEnd(10)} ${engine.padEnd(8)} ${name.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(1)} ms  ` +
+              `server CPU ${(used / Math.max(1, result.requests)).toFixed(2)} ms/request (user ${(user / Math.max(1, result.requests)).toFixed(2)}, ` +
+              `system ${(system / Math.max(1, result.requests)).toFixed(2)}; ${(used / 1000 / SECONDS).toFixed(2)} cores)` +
+              `${result.non2xx ? `  non-2xx ${result.non2xx}` : ""}${statements}${syscalls}`;
+            log(line);
+            out.push(line);
+          } finally {
+            await server.stop();
+            await store.drop(url);
+          }
+          if (PROFILE) log(`  profile: ${join(dir, `${engine}-${name}.cpuprofile`)} (kept)`);
+        }
+      }
+  cluster?.stop();
+  log(`\nload average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+  for (const line of out) log(line);
+  log("\nmedians over the rounds:");
+  for (const variant of VARIANTS)
+    for (const engine of ENGINES)
+      for (const name of wanted) {
+        const mine = results.filter((r) => r.variant === variant.name && r.engine === engine && r.name === name);
+        log(
+          `${variant.name.padEnd(10)} ${engine.padEnd(8)} ${name.padEnd(8)} ${median(mine.map((r) => r.rps))
+            .toFixed(0)
+            .padStart(6)} req/s  ` + `${median(mine.map((r) => r.ms)).toFixed(2)} ms CPU/request  (rounds: ${mine.map((r) => r.ms.toFixed(2)).join(", ")})`,
+        );
+      }
+}
+
+await main();
+process.exit(0);
