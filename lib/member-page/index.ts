@@ -4,7 +4,7 @@
 // a link mailed to the new address, renew, turn the automatic renewal off and on, download their
 // data, ask to be erased) is written to their history with `actor: member`.
 import { timingSafeEqual } from "node:crypto";
-import { and, eq, isNotNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db, Queryable } from "../../db";
 import { invoices, members, remindersSent, tiers } from "../../db/schema";
@@ -416,28 +416,49 @@ export function bankTransferOf(club: ClubRow, code: string, amount: number, curr
 }
 
 /**
- * Turns the subscription's automatic renewal off (renewal_opt_out_at set) or on again; a Stripe
- * subscription is told first (cancelled, or resumed, at the end of its period; 502 when Stripe
- * refuses, nothing changes then). 409 NO_SUBSCRIPTION without one.
+ * Turns the subscription's automatic renewal off (renewal_opt_out_at set) or on again. Written
+ * first, by a conditional write (of two toggles at once, one changes it); then a Stripe
+ * subscription is told (cancelled, or resumed, at the end of its period). When Stripe refuses
+ * (502), this change is undone, with a history row, unless another came since. 409
+ * NO_SUBSCRIPTION without one.
  */
 export async function setAutoRenewal(ctx: PublicCtx, token: string, input: { enabled: boolean }): Promise<MemberPage> {
-  const seen = await memberOf(ctx, ctx.db.read, token);
-  if (onSubscription(seen.m) && input.enabled !== (seen.m.renewal_opt_out_at === null) && seen.m.stripe_subscription_id) {
-    await cancelAtPeriodEnd(stripeOf(ctx), seen.m.stripe_subscription_id, !input.enabled);
-  }
-  const { after, club } = await ctx.db.tx(async (t) => {
+  const at = nowIso();
+  const action = input.enabled ? "auto_renewal_on" : "auto_renewal_off";
+  const written = await ctx.db.tx(async (t) => {
     const { m, club } = await memberOf(ctx, t, token);
     if (!onSubscription(m)) throw new Conflict("NO_SUBSCRIPTION");
-    if (input.enabled === (m.renewal_opt_out_at === null)) return { after: m, club };
-    const now = nowIso();
-    const [after] = await t
-      .update(members)
-      .set({ renewal_opt_out_at: input.enabled ? null : now, updated_at: now })
-      .where(eq(members.id, m.id))
-      .returning();
-    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: input.enabled ? "auto_renewal_on" : "auto_renewal_off", from: m, to: after });
-    return { after, club };
+    const [after] =
+      input.enabled === (m.renewal_opt_out_at === null)
+        ? []
+        : await t
+            .update(members)
+            .set({ renewal_opt_out_at: input.enabled ? null : at, updated_at: at })
+            .where(and(eq(members.id, m.id), input.enabled ? isNotNull(members.renewal_opt_out_at) : isNull(members.renewal_opt_out_at)))
+            .returning();
+    // Already as asked (or made so by another toggle meanwhile): nothing to write, nothing to tell.
+    if (!after) return { after: (await memberOf(ctx, t, token)).m, club, before: null };
+    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action, from: m, to: after });
+    return { after, club, before: m };
   });
+  const { after, before, club } = written;
+  const subscription = before?.stripe_subscription_id;
+  if (before && subscription) {
+    try {
+      await cancelAtPeriodEnd(stripeOf(ctx), subscription, !input.enabled);
+    } catch (err) {
+      // Outside the transaction (network): the change Stripe did not take is undone, if still this one.
+      await ctx.db.tx(async (t) => {
+        const [back] = await t
+          .update(members)
+          .set({ renewal_opt_out_at: before.renewal_opt_out_at, updated_at: nowIso() })
+          .where(and(eq(members.id, before.id), input.enabled ? isNull(members.renewal_opt_out_at) : eq(members.renewal_opt_out_at, at)))
+          .returning();
+        if (back) await writeHistory(t, memberAuthor(before.club_id), { memberId: before.id, action: `${action}_undone`, from: after, to: back });
+      });
+      throw err;
+    }
+  }
   return pageOf(ctx, token, after, club, await tierNameOf(ctx.db.read, after));
 }
 

@@ -406,6 +406,29 @@ describe("subscriptions", () => {
     expect(history.map((h) => h.action).filter((a) => a.startsWith("cancel"))).toEqual(["cancel_subscription", "cancel_subscription_undone"]);
   });
 
+  it("the member's page: Stripe refusing to stop the renewal is a 502, the renewal stays on; two clicks at once tell Stripe once", async () => {
+    const { memberId, pageUrl, session } = await joinedAndPaid();
+    const token = pageUrl.split("/m/")[1];
+    const toggle = (enabled: boolean) => env.call("POST", `/api/public/manage/${token}/auto-renewal`, { key: null, body: { enabled } });
+    stripe.failures.push(400);
+    const refused = await toggle(false);
+    expect([refused.status, refused.body.code]).toEqual([502, "PAYMENT_PROVIDER_FAILED"]);
+    expect((await memberRow(env, memberId)).renewal_opt_out_at).toBeNull();
+    expect(stripe.subscriptions.get(session.subscription).cancel_at_period_end).toBe(false);
+    // Written first, then undone: the history says both.
+    const actions = async () =>
+      (await env.db.read.select().from(memberHistory).where(eq(memberHistory.member_id, memberId))).map((h) => h.action).filter((a) => a.startsWith("auto"));
+    expect(await actions()).toEqual(["auto_renewal_off", "auto_renewal_off_undone"]);
+
+    const before = stripe.calls.filter((c) => c.path.startsWith("/v1/subscriptions/")).length;
+    const answers = await Promise.all([toggle(false), toggle(false)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.every((a) => a.body.member.auto_renewal === false)).toBe(true);
+    expect(stripe.calls.filter((c) => c.path.startsWith("/v1/subscriptions/")).length - before).toBe(1);
+    expect(stripe.subscriptions.get(session.subscription).cancel_at_period_end).toBe(true);
+    expect(await actions()).toEqual(["auto_renewal_off", "auto_renewal_off_undone", "auto_renewal_off"]);
+  });
+
   it("two cancellations at once: Stripe is told once, by the one whose check under the member's lock passed", async () => {
     const { memberId, session } = await joinedAndPaid();
     const before = stripe.calls.length;
