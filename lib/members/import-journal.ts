@@ -89,6 +89,8 @@ export type Pace = {
   pause(worked: number): Promise<void>;
   /** A pause once per slice of work: call it between two pieces of work. */
   turn(): Promise<void>;
+  /** Whether nobody else waits for the writer or the event loop now (the import may take larger bites). */
+  alone(): boolean;
 };
 
 /**
@@ -129,6 +131,7 @@ export function pace(db: Db): Pace {
   return {
     sliceOver,
     pause,
+    alone: () => !others(),
     async turn() {
       if (!sliceOver(since)) return;
       await pause(performance.now() - since);

@@ -114,11 +114,40 @@ type Planned =
 /** zod's own email rule (that of the API's email fields), as a bare test: no result object per line. */
 const EMAIL = z.regexes.email;
 /**
- * Lines looked up, and written, at a time; a transaction takes batches until its time slice is
- * over. Each batch is one multi-row statement: BATCH times the member row's columns must stay
- * under SQLite's 32,766 bound parameters (about 700 rows at today's 46 columns).
+ * Lines looked up, and written, at a time while others wait (lib/members/import-journal `pace`);
+ * a transaction takes batches until its time slice is over. Each batch is one multi-row
+ * statement per table: LONE_BATCH times the member row's columns must stay under SQLite's 32,766
+ * bound parameters (about 650 rows at today's 50 columns).
  */
 const BATCH = 50;
+/**
+ * The same while nobody waits: every statement that writes members pays for itself (its
+ * statement journal, the version triggers, FTS5's flush of a new segment at the next one), so
+ * 5,000 new members in batches of 200 took 0.8-0.9 s against 1.2-1.9 s in batches of 50
+ * (docs/benchmarks.md, import14); 400 was slower again. Under contention batches stay small, so a
+ * slice still ends within about SLICE_MS.
+ */
+const LONE_BATCH = 200;
+/**
+ * The numbers of rows a statement of the import writes: a batch's rows go in pieces of these
+ * sizes, the largest first. Each statement is prepared once per size and kept for the process's
+ * life (Db.prepareTx), and one of 200 members costs SQLite about 1.8 MB: a statement for every
+ * count from 1 to 200 (a file mixing new and known members makes many) would keep hundreds of MB.
+ */
+const PIECES = [LONE_BATCH, BATCH, 32, 16, 8, 4, 2, 1];
+
+/** `rows` cut into pieces of the sizes PIECES allows, the largest first. */
+export function inPieces<T>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  let at = 0;
+  for (const size of PIECES) {
+    while (rows.length - at >= size) {
+      out.push(rows.slice(at, at + size));
+      at += size;
+    }
+  }
+  return out;
+}
 const TEXT_FIELDS = ["first_name", "last_name", "payment_method"] as const;
 const DATE_FIELDS = ["membership_start", "membership_end"] as const;
 /** What a new member needs besides its email. */
@@ -418,8 +447,8 @@ function slotted(columns: string[], rows: Record<string, unknown>[]): unknown[] 
 
 /**
  * The import's statements, one per number of rows, built once per database (Db.prepareTx):
- * building a query of the 40-column members table costs more than running it. Each writes a
- * whole batch in ONE statement: the members version's triggers (db/index.ts) make every
+ * building a query of the 50-column members table costs more than running it. Each writes a
+ * whole batch in one statement (a batch of a size PIECES lacks in a few, `inPieces`): the members version's triggers (db/index.ts) make every
  * statement that writes a member keep a statement journal of the pages it touches, which cost
  * more than the row itself when paid per member (5,000 updates: 1.2 s with one statement a
  * member, against 0.3 s without the triggers). An insert has the columns of the batch's first
@@ -530,9 +559,9 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
       undo.push([before.id, history.id, { ...before }]);
     }
   }
-  if (inserts.length) await run.insert(t, inserts);
-  if (updates.length) await run.update(t, ctx.clubId, updates);
-  if (histories.length) await run.history(t, histories);
+  for (const rows of inPieces(inserts)) await run.insert(t, rows);
+  for (const rows of inPieces(updates)) await run.update(t, ctx.clubId, rows);
+  for (const rows of inPieces(histories)) await run.history(t, rows);
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
   // Webhooks: the endpoints read once per batch, the members' items only when one is wanted.
@@ -654,7 +683,8 @@ export const importMembers = verb("members:edit", async function importMembers(c
     for (const row of sheet.rows()) {
       if (isBlank(row.cells) || errors.has(row.line)) continue;
       batch.push(checkLine(sheet, custom, tiers, row, msg, ctx.locale) as Checked);
-      if (batch.length === BATCH) {
+      // Checked at each line: whoever comes to wait meanwhile gets the small batches at once.
+      if (batch.length >= (rhythm.alone() ? LONE_BATCH : BATCH)) {
         yield batch;
         batch = [];
       }

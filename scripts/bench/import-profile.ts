@@ -148,6 +148,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   const raw = (db as unknown as { raw: Database }).raw;
   for (const p of (process.env.PRAGMAS ?? "").split(";").filter(Boolean)) raw.exec(`PRAGMA ${p}`);
   for (const t of (process.env.DROP ?? "").split(",").filter(Boolean)) raw.exec(`DROP TRIGGER IF EXISTS ${t}`);
+  for (const t of (process.env.EXEC ?? "").split(";").filter(Boolean)) raw.exec(t);
+  for (const t of (process.env.DROP_INDEX ?? "").split(",").filter(Boolean)) raw.exec(`DROP INDEX IF EXISTS ${t}`);
   const ctx = await operatorCtx(db, clubId, loadConfig({ DATABASE_URL: path, OUTBOX_DIR: join(dir, "outbox"), BASE_URL: "http://127.0.0.1" }));
   const csv = new TextEncoder().encode(csvFile(LINES, `p${round}`));
   sqlTime.clear();
