@@ -26,8 +26,13 @@ const HOST = hostname();
  * undone by the next import of its club, or the next start, once it has lapsed.
  */
 export const IMPORT_LEASE_MS = 60_000;
-/** Undo rows (a batch of up to 50 members each) read, and their members restored, per transaction (each well under ~100 ms of the writer). */
-const UNDO_ROWS = 5;
+/**
+ * Undo rows (a batch each: up to 200 members written alone, 50 under contention) read, and their
+ * members restored, per transaction: up to 400 members, where 5 rows of 50 were 250 before
+ * batches of 200 (a short hold of the writer either way; fewer rows would undo an import written
+ * under contention in several times as many transactions).
+ */
+const UNDO_ROWS = 2;
 /** Undo rows deleted per transaction once an import is done. */
 const PURGE_ROWS = 40;
 /** The columns an import writes, restored from `before` (id, email and referral code it never changes). */

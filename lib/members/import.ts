@@ -595,6 +595,21 @@ const sweep = (lines: number) => {
   if (lines > SWEEP_EVERY && lines % SWEEP_EVERY === 1) Bun.gc(true);
 };
 
+/**
+ * The same for a pass over the lines in batches (planned, or written), from `done` lines: a
+ * collection once SWEEP_EVERY more are handled and more are to come. The planning pass that an
+ * update of 100,000 members makes before writing (`open` lines) had none: the process grew by
+ * 105-110 MB there, before a line was written (docs/benchmarks.md, import14).
+ */
+function batchSweep(done: number): (done: number, total: number) => void {
+  let swept = done;
+  return (now, total) => {
+    if (now - swept < SWEEP_EVERY || now >= total) return;
+    Bun.gc(true);
+    swept = now;
+  };
+}
+
 /** Thrown inside a batch's transaction when an all-or-nothing import meets an error there. */
 class Abandoned extends Error {}
 
@@ -719,8 +734,12 @@ export const importMembers = verb("members:edit", async function importMembers(c
 
   if (dryRun || stopped() || open > 0) {
     // On the read connection: the writer is not held, other requests go between batches.
+    const swept = batchSweep(0);
+    let planned = 0;
     for (const batch of batches()) {
       await planBatch(ctx.db.read, ctx, batch, options, msg, errors, totals);
+      planned += batch.length;
+      swept(planned, good);
       await rhythm.turn();
     }
     if (dryRun || stopped()) {
@@ -734,7 +753,7 @@ export const importMembers = verb("members:edit", async function importMembers(c
     let done = total - good;
     report(done, total);
     const lines = batches();
-    let swept = done;
+    const swept = batchSweep(done);
     for (let next = lines.next(); !next.done; ) {
       const began = performance.now();
       if (stopped()) {
@@ -778,10 +797,7 @@ export const importMembers = verb("members:edit", async function importMembers(c
           });
       }
       report(done, total);
-      if (done - swept >= SWEEP_EVERY && done < total) {
-        Bun.gc(true);
-        swept = done;
-      }
+      swept(done, total);
       await rhythm.pause(performance.now() - began);
     }
     if (stopped()) return { keep: false, result: answer(false) };

@@ -144,7 +144,8 @@ for (let round = 1; round <= ROUNDS; round++) {
   const path = join(dir, "club.db");
   copyFileSync(template, path);
   const db = await openDb(path);
-  // Trials: PRAGMAS="cache_size=-32000;wal_autocheckpoint=0" on the writer, DROP="trigger,..." dropped.
+  // Trials: PRAGMAS="cache_size=-32000;wal_autocheckpoint=0" on the writer, DROP="trigger,..." and
+  // DROP_INDEX="index,..." dropped, EXEC="statement;..." run (an FTS5 setting: members_search's automerge).
   const raw = (db as unknown as { raw: Database }).raw;
   for (const p of (process.env.PRAGMAS ?? "").split(";").filter(Boolean)) raw.exec(`PRAGMA ${p}`);
   for (const t of (process.env.DROP ?? "").split(",").filter(Boolean)) raw.exec(`DROP TRIGGER IF EXISTS ${t}`);
