@@ -1,7 +1,6 @@
-// How an import goes through a file in batches (issue 31): 200 lines at a time while nobody else
-// waits, 50 while others do; statements of a few fixed sizes only, since each size is a statement
-// kept for the process's life (Db.prepareTx); and a garbage collection every 5,000 lines of each
-// pass, the planning pass too.
+// How many rows an import's statements write at a time (issue 31): batches of 200 lines while
+// nobody else waits, 50 while others do, and only statements of a few fixed sizes, since each
+// size is a statement kept for the process's life (Db.prepareTx).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq, like } from "drizzle-orm";
 import type { Db } from "../../db";
@@ -99,28 +98,5 @@ describe("an import's statements", () => {
       expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
     }
     expect(inPieces(Array.from({ length: 199 }, (_, i) => i)).map((p) => p.length)).toEqual([50, 50, 50, 32, 16, 1]);
-  });
-});
-
-describe("a long file's passes", () => {
-  it("collect the garbage every 5,000 lines, in the planning pass as in the check", async () => {
-    // A dry run checks every line (collections at lines 5,001 and 10,001), then plans them
-    // against the club's members in batches (at 5,000 and 10,000 planned), and writes nothing.
-    const lines = Array.from({ length: 12_000 }, (_, i) => line("dry", i));
-    const gc = Bun.gc;
-    let forced = 0;
-    (Bun as { gc: typeof Bun.gc }).gc = (force?: boolean) => {
-      if (force) forced++;
-      return gc(force);
-    };
-    try {
-      const r = await importMembers(ctx, { csv: csv(lines), dry_run: true });
-      expect(r.created).toBe(12_000);
-      expect(r.written).toBe(false);
-    } finally {
-      (Bun as { gc: typeof Bun.gc }).gc = gc;
-    }
-    expect(forced).toBe(4);
-    expect(await count("dry-%")).toBe(0);
   });
 });

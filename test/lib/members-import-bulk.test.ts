@@ -1,8 +1,8 @@
 // What a member import does for its own speed (issue 31) without changing what it writes: the
 // SQLite writer readied for many writes while it runs and given back after (Db.bulkWrites), the
 // search index touched only for members whose search text changed, the database asked sparingly
-// whether another process wrote (pace), and no forced garbage collection for a file of up to
-// 5,000 lines.
+// whether another process wrote (pace), no forced garbage collection for a file of up to 5,000
+// lines, and one every 5,000 lines of each pass of a longer file.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import type { Db } from "../../db";
 import { operatorCtx } from "../../lib/auth/operator";
@@ -109,23 +109,42 @@ describe("the pace of an import", () => {
   });
 });
 
+/** The forced garbage collections (Bun.gc(true)) made while `run` runs. */
+async function forcedDuring(run: () => Promise<void>): Promise<number> {
+  const gc = Bun.gc;
+  let forced = 0;
+  (Bun as { gc: typeof Bun.gc }).gc = (force?: boolean) => {
+    if (force) forced++;
+    return gc(force);
+  };
+  try {
+    await run();
+  } finally {
+    (Bun as { gc: typeof Bun.gc }).gc = gc;
+  }
+  return forced;
+}
+
 describe("garbage collection during an import", () => {
   it("forces none for a file of 5,000 lines, and some for a longer one", async () => {
-    const gc = Bun.gc;
-    let forced = 0;
-    (Bun as { gc: typeof Bun.gc }).gc = (force?: boolean) => {
-      if (force) forced++;
-      return gc(force);
-    };
-    try {
+    const five = await forcedDuring(async () => {
       expect(await importMembers(ctx, { csv: csv("five", 5_000) })).toMatchObject({ created: 5_000, errors: [] });
-      expect(forced).toBe(0);
+    });
+    expect(five).toBe(0);
+    const more = await forcedDuring(async () => {
       expect(await importMembers(ctx, { csv: csv("more", 5_001) })).toMatchObject({ created: 5_001, errors: [] });
-      // One as the check reaches line 5,001; the writing's own only if a slice ends with 5,000 written and a line left.
-      expect(forced).toBeGreaterThanOrEqual(1);
-      expect(forced).toBeLessThanOrEqual(2);
-    } finally {
-      (Bun as { gc: typeof Bun.gc }).gc = gc;
-    }
+    });
+    // One as the check reaches line 5,001; the writing's own only if a slice ends with 5,000 written and a line left.
+    expect(more).toBeGreaterThanOrEqual(1);
+    expect(more).toBeLessThanOrEqual(2);
+  }, 120_000);
+
+  it("collects every 5,000 lines in the planning pass as in the check", async () => {
+    // A dry run checks every line (collections at lines 5,001 and 10,001), then plans them
+    // against the club's members in batches (at 5,000 and 10,000 planned), and writes nothing.
+    const forced = await forcedDuring(async () => {
+      expect(await importMembers(ctx, { csv: csv("dry", 12_000), dry_run: true })).toMatchObject({ created: 12_000, written: false, errors: [] });
+    });
+    expect(forced).toBe(4);
   }, 120_000);
 });
