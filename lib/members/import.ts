@@ -122,10 +122,10 @@ const EMAIL = z.regexes.email;
 const BATCH = 50;
 /**
  * The same while nobody waits: every statement that writes members pays for itself (its
- * statement journal, the version triggers, FTS5's flush of a new segment at the next one), so
- * 5,000 new members in batches of 200 took 0.8-0.9 s against 1.2-1.9 s in batches of 50
- * (docs/benchmarks.md, import14); 400 was slower again. Under contention batches stay small, so a
- * slice still ends within about SLICE_MS.
+ * statement journal, the version triggers, FTS5's flush of a new segment at the next one). 5,000
+ * new members: 50 statements instead of 200, 27-36 MB written instead of 34-40 MB, and in
+ * alternated runs 0.76-1.63 s against 1.21-1.53 s (docs/benchmarks.md, import14); 400 was slower
+ * again. Under contention batches stay small, so a slice still ends within about SLICE_MS.
  */
 const LONE_BATCH = 200;
 /**
