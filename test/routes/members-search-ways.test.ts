@@ -11,6 +11,7 @@ import { operatorCtx } from "../../lib/auth/operator";
 import { membersPage, type SearchWays } from "../../lib/members";
 import { foldText } from "../../lib/members/internal";
 import type { MemberListQuery } from "../../lib/members/schemas";
+import { isLargeAnswer } from "../../lib/reply";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, seedMember, todayUtc } from "../members-fixtures";
@@ -118,6 +119,13 @@ describe("member search, every way", () => {
       if (foldText(q.search.trim()).length < 3) continue;
       for (const way of ways) expect({ q, way, ...answerOf(await membersPage(ctx, q, way)) }).toEqual({ q, way, ...expected(q) });
     }
+  });
+
+  it("marks a search's page a large answer, sent as one chunk as a kept page is (lib/reply)", async () => {
+    const ctx = await operatorCtx(env.db, env.clubId, env.config);
+    expect(isLargeAnswer(await membersPage(ctx, { search: "zolc" }))).toBe(true);
+    expect(isLargeAnswer(await membersPage(ctx, { search: "nobody" }))).toBe(true);
+    expect(isLargeAnswer(await membersPage(ctx, {}))).toBe(true);
   });
 
   it("counts a search again after a write, a search asked twice included", async () => {
