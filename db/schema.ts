@@ -406,11 +406,13 @@ export const members = table(
     uniqueIndex("members_club_referral_code_unique").on(t.club_id, t.referral_code),
     uniqueIndex("members_pass_serial_unique").on(t.pass_serial_number),
     // With the id: the default list order (registered, then id) is read from the index, no sort.
-    index("members_club_created_idx").on(t.club_id, t.created_at, t.id),
+    // With the search text: a search's page in that order tests each member in the index and
+    // reads only the rows it shows (SQLite: 70 µs for the 500 members of a page of "zolc" at
+    // 100,000 members, against 170 reading each row), and its count is read from the index alone,
+    // not from rows visited in another index's order (110 ms to 7 ms), as the index of club and
+    // search text it replaces did.
+    index("members_club_created_idx").on(t.club_id, t.created_at, t.id, t.search_text),
     index("members_club_sort_name_idx").on(t.club_id, t.sort_name, t.id),
-    // Covers the search's count: read from the index alone, not from rows visited in another
-    // index's order (a page of 100,000 members went from 110 ms to 7 ms).
-    index("members_club_search_idx").on(t.club_id, t.search_text),
     index("members_club_end_idx").on(t.club_id, t.membership_end),
     index("members_club_status_end_idx").on(t.club_id, t.payment_status, t.membership_end),
     // The member's page is found by its token (/m/<manage_token>).

@@ -51,8 +51,8 @@ export function membersOfClubMatching(club: unknown, match: unknown): SQL {
 /**
  * The two ways of reading a search on SQLite: "scan" reads the club's members (for a page, in the
  * list's order, each one's search text tested, until the page is full; for a count, the entries
- * of the club's search index, club_id and search_text), "index" reads the FTS5 index's matches
- * and each one's member row.
+ * of the list's registration index, which carries the search text), "index" reads the FTS5
+ * index's matches and each one's member row.
  */
 export type SearchWay = "scan" | "index";
 
@@ -60,8 +60,11 @@ export type SearchWay = "scan" | "index";
  * Microseconds per member a way reads, measured at 100,000 members (docs/decisions.md, search31):
  * a member row read at random (the index's matches, or a scan in an order other than the rows'
  * own), one read in registration order (the rows lie mostly in that order: a page holds several),
- * an entry of the club's search index (a count). A scan's estimate counts twice: it assumes the
- * matches spread evenly over the list's order, and a term of the oldest members' only is not.
+ * an entry of the index of club and search text (a count; now the registration index, which carries
+ * the text). A scan's estimate counts twice: it assumes the matches spread evenly over the list's
+ * order, and a term of the oldest members' only is not. Measured before the registration index
+ * carried the search text (docs/decisions.md, search14): a scan in that order now tests each
+ * member in the index and reads only the rows it shows, so `storedRow` overstates it.
  */
 const COST = { randomRow: 10, storedRow: 2, entry: 0.4, unevenScan: 2 };
 

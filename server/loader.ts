@@ -16,7 +16,7 @@ import { type Ctx, type PublicCtx, type Site, siteOf } from "../lib/context";
 import { Forbidden, nulItems, Unauthorized, ValidationFailed } from "../lib/errors";
 import { DEFAULT_LOCALE, type Locale } from "../lib/i18n";
 import { limitAddress } from "../lib/ratelimit";
-import { isSharedAnswer, type Reply } from "../lib/reply";
+import { isLargeAnswer, isSharedAnswer, type Reply } from "../lib/reply";
 import { DOCS_PATH, SPEC_PATH } from "./docs";
 import { type AnyRoute, type Auth, ErrorResponse, ValidationErrorResponse } from "./route";
 import { getState } from "./state";
@@ -180,18 +180,19 @@ const bodyText = ({ request }: { request: Request }) => request.text();
 const sentBytes = new WeakMap<object, Uint8Array>();
 
 /**
- * A shared answer as the JSON it was serialized to once, its body one chunk of a stream: Bun
+ * A large answer (lib/reply `largeAnswer`) as its JSON, the body one chunk of a stream: Bun
  * (1.4.5) writes a body given whole, when the answer is ready only after an await (ours wait for
  * the audit row's group commit), in one send() per fragment of the head and body once it is over
  * 16 KB (15 for a plain 32 KB answer: 3,200-3,500 answers/s of 47 KB, against 17,000-20,000 for the
  * same bytes as one chunk of a stream). Bun gives a small one its Content-Length, a large one
- * chunked transfer coding, which every HTTP/1.1 client reads; HEAD answers as for any route.
+ * chunked transfer coding, which every HTTP/1.1 client reads; HEAD answers as for any route. A
+ * shared answer (lib/reply `sharedAnswer`) is serialized once, at its first sending.
  */
-function sharedJson(answer: object): Response {
+function jsonChunk(answer: object): Response {
   let chunk = sentBytes.get(answer);
   if (chunk === undefined) {
     chunk = new TextEncoder().encode(JSON.stringify(answer));
-    sentBytes.set(answer, chunk);
+    if (isSharedAnswer(answer)) sentBytes.set(answer, chunk);
   }
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -323,9 +324,9 @@ export async function mountRoutes(app: Elysia, deps: Deps): Promise<MountedRoute
             : publicCtx(deps, site, ip, state?.locale ?? DEFAULT_LOCALE);
           if (spec.status) c.set.status = spec.status;
           const out = await spec.handler({ ctx, params: c.params as never, query: c.query as never, body: c.body as never, request: c.request, set: c.set });
-          // An answer shared between requests is sent as the text it was serialized to once. Where
-          // answers are checked against their schema (tests), it goes the common way, checked.
-          if (isSharedAnswer(out) && !deps.config.checkResponses) return sharedJson(out);
+          // A large answer is sent as one chunk, a shared one as the text it was serialized to once.
+          // Where answers are checked against their schema (tests), it goes the common way, checked.
+          if (isLargeAnswer(out) && !deps.config.checkResponses) return jsonChunk(out);
           return spec.raw && !(out instanceof Response) ? replyResponse(out as Reply) : out;
         }) as never,
         {

@@ -6,8 +6,21 @@
 // so no half import stays. Only lib/members/import.ts writes through it.
 import { hostname } from "node:os";
 import { and, desc, eq, inArray } from "drizzle-orm";
-import type { Db, Queryable } from "../../db";
-import { memberHistory, memberImports, memberImportUndo, members } from "../../db/schema";
+import type { AnyColumn, Db, Queryable } from "../../db";
+import {
+  appleRegistrations,
+  eventRegistrations,
+  flaggedPayments,
+  invoices,
+  mailingRecipients,
+  memberHistory,
+  memberImports,
+  memberImportUndo,
+  members,
+  payments,
+  promoRedemptions,
+  scans,
+} from "../../db/schema";
 import { Conflict } from "../errors";
 import { stepwiseDb } from "../idempotency";
 import { newId, nowIso } from "../ids";
@@ -186,11 +199,41 @@ function ownerGone(row: { id: string; host: string; pid: number; lease_until: st
 
 const leaseFrom = (now: number) => new Date(now + IMPORT_LEASE_MS).toISOString();
 
+/** The columns that name a member in another row: what refers to a member the import created. */
+const NAMING: AnyColumn[] = [
+  payments.member_id,
+  flaggedPayments.member_id,
+  scans.member_id,
+  eventRegistrations.member_id,
+  promoRedemptions.member_id,
+  appleRegistrations.member_id,
+  invoices.member_id,
+  mailingRecipients.member_id,
+  members.referred_by_member_id,
+];
+
+/**
+ * Which of `ids` (members an import created) a row of another kind names since: a payment, a
+ * registration, a card scan, a wallet, an invoice, a mailing, a member they referred. Asked
+ * before deleting rather than caught after: only the wallet's reference is a foreign key, and on
+ * PostgreSQL a failed statement aborts the whole transaction.
+ */
+async function namedSince(t: Queryable, ids: string[]): Promise<Set<string>> {
+  const named = new Set<string>();
+  if (!ids.length) return named;
+  for (const column of NAMING) {
+    const rows = await t.selectDistinct({ id: column }).from(column.table).where(inArray(column, ids));
+    for (const { id } of rows) named.add(id as string);
+  }
+  return named;
+}
+
 /**
  * Undoes what import `importId` wrote, newest first, in short transactions: a member it created
  * is deleted, a member it updated gets its columns back, with the import's history rows, unless
  * someone changed the member since (its `updated_at` moved on): that later, acknowledged change
- * is kept. A created member something else refers to (a registration) is kept too.
+ * is kept. A created member something else names since (`namedSince`) is kept too, with its
+ * history.
  */
 async function undoImport(db: Db, importId: string, clubId: string): Promise<void> {
   for (;;) {
@@ -214,6 +257,10 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
       const updatedAt = new Map(current.map((m) => [m.id, m.updated_at]));
       const found = new Map(current.map((m) => [m.id, m]));
       const now = nowIso();
+      const kept = await namedSince(
+        t,
+        entries.filter(({ entry: [id, , before], writtenAt }) => before === null && updatedAt.get(id) === writtenAt).map(({ entry: [id] }) => id),
+      );
       const restored: string[] = [];
       // The import told the club's webhooks what it wrote: its undo tells them it is gone.
       const out = await emitter(db, t, clubId);
@@ -222,15 +269,10 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
         entry: [memberId, historyId, before],
         writtenAt,
       } of entries) {
-        if (updatedAt.get(memberId) !== writtenAt) continue;
+        if (updatedAt.get(memberId) !== writtenAt || kept.has(memberId)) continue;
         await t.delete(memberHistory).where(eq(memberHistory.id, historyId));
         if (before === null) {
-          try {
-            await t.delete(members).where(eq(members.id, memberId));
-          } catch {
-            // Referred to since (a registration with the member's code): the member stays.
-            continue;
-          }
+          await t.delete(members).where(eq(members.id, memberId));
           await out.emit("member.deleted", () => ({ id: memberId, deleted_at: now }));
           continue;
         }

@@ -187,8 +187,11 @@ function missingColumns(sheet: SheetFile, mode: ImportMode, locale: Locale, msg:
 
 type CustomColumn = { key: string; index: number };
 
-/** The club's tiers a file may name: their folded names (the first tier in the club's order wins a shared name), and their names for a message. */
-type TierNames = { byName: Map<string, string>; names: string[] };
+/**
+ * The club's tiers a file may name: their folded names (the first tier in the club's order wins a
+ * shared name), their names for a message, and each tier's period in months (`months`, by id).
+ */
+type TierNames = { byName: Map<string, string>; names: string[]; months: Map<string, number> };
 
 /**
  * The club's active tiers for the tier column, and the import's default tier checked: 422 on
@@ -197,7 +200,7 @@ type TierNames = { byName: Map<string, string>; names: string[] };
  */
 async function clubTierNames(q: Queryable, clubId: string, defaultTier: string | null | undefined): Promise<TierNames> {
   const rows = await q
-    .select({ id: tierTable.id, name: tierTable.name, is_active: tierTable.is_active })
+    .select({ id: tierTable.id, name: tierTable.name, is_active: tierTable.is_active, months: tierTable.duration_months })
     .from(tierTable)
     .where(eq(tierTable.club_id, clubId))
     .orderBy(tierTable.sort_order, tierTable.created_at);
@@ -209,7 +212,7 @@ async function clubTierNames(q: Queryable, clubId: string, defaultTier: string |
   const active = rows.filter((r) => r.is_active);
   const byName = new Map<string, string>();
   for (const r of active) if (!byName.has(foldTierName(r.name))) byName.set(foldTierName(r.name), r.id);
-  return { byName, names: active.map((r) => r.name) };
+  return { byName, names: active.map((r) => r.name), months: new Map(rows.map((r) => [r.id, r.months])) };
 }
 
 /**
@@ -266,19 +269,32 @@ function checkLine(sheet: SheetFile, custom: CustomColumn[], tiers: TierNames, r
   return problems.length ? { problems } : { line: row.line, email, values };
 }
 
-/** `months`: the club's period, from which a member's start is told when the file gives only the end; `defaultTier`: the import's `tier_id`. */
-type PlanOptions = { mode: ImportMode; allowShorten: boolean; withChanges: boolean; today: string; months: number; defaultTier: string | null };
+/**
+ * `months`: the club's period, and `tierMonths` each tier's, from which a member's start is told
+ * when the file gives only the end; `defaultTier`: the import's `tier_id`.
+ */
+type PlanOptions = {
+  mode: ImportMode;
+  allowShorten: boolean;
+  withChanges: boolean;
+  today: string;
+  months: number;
+  tierMonths: Map<string, number>;
+  defaultTier: string | null;
+};
 /** What the whole file comes to, summed batch by batch (`changes` only for a dry run). */
 type Totals = { created: number; updated: number; skipped: number; warnings: Warning[]; changes: ImportChange[] };
 
 /**
- * A new member's start: the file's, else that of the period that ends on the file's end (one club
- * period before it: last season's member paid for the season, not from the day of the import),
- * else today when that period would start later.
+ * A new member's start: the file's, else that of the period that ends on the file's end (one
+ * period of the member's tier before it, the club's without a tier: last season's member paid for
+ * the season, not from the day of the import), else today when that period would start later.
  */
-function startOf(v: Values, o: Pick<PlanOptions, "today" | "months">): string {
+function startOf(v: Values, o: Pick<PlanOptions, "today" | "months" | "tierMonths" | "defaultTier">): string {
   if (v.membership_start) return v.membership_start;
-  const periodStart = v.membership_end ? addDays(addMonths(v.membership_end, -o.months), 1) : o.today;
+  const tier = v.tier_id ?? o.defaultTier;
+  const months = (tier && o.tierMonths.get(tier)) || o.months;
+  const periodStart = v.membership_end ? addDays(addMonths(v.membership_end, -months), 1) : o.today;
   // Days as text (YYYY-MM-DD) compare as dates.
   if (periodStart >= o.today) return o.today;
   return periodStart;
@@ -713,6 +729,7 @@ export const importMembers = verb("members:edit", async function importMembers(c
     withChanges: dryRun,
     today: todayUtc(),
     months: club.membership_duration_months,
+    tierMonths: tiers.months,
     defaultTier: input.tier_id ? input.tier_id.toLowerCase() : null,
   };
   const noTotals = (): Totals => ({ created: 0, updated: 0, skipped: 0, warnings: [], changes: [] });

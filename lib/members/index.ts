@@ -58,6 +58,7 @@ import { creditReferrer } from "./referral";
 import { creditSpent, memberDues } from "./dues";
 import { countMembershipPromo } from "./promo-use";
 import { keptPage, keptSearch, keptTotal } from "./kept";
+import { largeAnswer } from "../reply";
 import { addInvoicePayment, lockInvoice, oldestOpenMembershipInvoice } from "../invoices/pay";
 
 /**
@@ -190,7 +191,8 @@ export async function membersPage(ctx: Ctx, input: MemberListQuery, ways?: Searc
     const rows = await rowsAsArrays(page, values);
     return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
   };
-  if (search) return read();
+  // A search's page is read each time, and sent as one piece as a kept page is (lib/reply).
+  if (search) return largeAnswer(await read());
   return keptPage(ctx.db, ctx.clubId, `${filter}:${q.sort}:${q.dir}:${limit}:${q.page}`, today, read);
 }
 

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { and, eq, like } from "drizzle-orm";
-import { memberHistory, memberImports, memberImportUndo, members } from "../../db/schema";
+import { and, eq, inArray, like } from "drizzle-orm";
+import { appleRegistrations, memberHistory, memberImports, memberImportUndo, members, payments } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
 import { importMembers } from "../../lib/members/import";
@@ -223,5 +223,78 @@ await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" +
     expect((await env.db.read.select().from(members).where(eq(members.id, m.id)))[0].first_name).toBe(m.first_name);
     const [undone] = await env.db.read.select().from(memberImports).where(eq(memberImports.id, importId));
     expect(undone.status).toBe("undone");
+  });
+
+  it("a member the import created that something names since (a wallet, a payment) stays, with its history; the others go", async () => {
+    await importMembers(ctx, { csv: csv("named", 3) });
+    const created = await Promise.all(
+      [0, 1, 2].map(async (i) => {
+        const [m] = await env.db.read
+          .select()
+          .from(members)
+          .where(eq(members.email, `named-${i}@test.org`));
+        const [h] = await env.db.read
+          .select()
+          .from(memberHistory)
+          .where(and(eq(memberHistory.member_id, m.id), eq(memberHistory.action, "import_create")));
+        return { m, historyId: h.id };
+      }),
+    );
+    const [wallet, paid, alone] = created;
+    const importId = crypto.randomUUID();
+    const now = new Date().toISOString();
+    // As a process that died mid-way leaves it: the three members its undo row says it created;
+    // since, a wallet registered the first one's card (a foreign key) and the second one paid.
+    await env.db.tx(async (t) => {
+      await t
+        .insert(memberImports)
+        .values({ id: importId, club_id: env.clubId, status: "running", host: "another-machine", pid: 1, started_at: now, lease_until: now });
+      await t.insert(memberImportUndo).values({
+        import_id: importId,
+        member_id: wallet.m.id,
+        history_id: wallet.historyId,
+        written_at: wallet.m.updated_at,
+        entries: created.map(({ m, historyId }) => [m.id, historyId, null]),
+      });
+      await t.insert(appleRegistrations).values({
+        id: crypto.randomUUID(),
+        club_id: env.clubId,
+        member_id: wallet.m.id,
+        device_library_id: "device-1",
+        pass_type_id: "pass.org.test",
+        push_token: "token",
+        created_at: now,
+        updated_at: now,
+      });
+      await t.insert(payments).values({
+        id: crypto.randomUUID(),
+        club_id: env.clubId,
+        member_id: paid.m.id,
+        kind: "membership",
+        amount_cents: 5000,
+        currency: "CHF",
+        method: "cash",
+        source: "manual",
+        paid_at: now,
+        created_at: now,
+      });
+    });
+    expect(await recoverImports(env.db, env.clubId)).toBe(1);
+    const left = await env.db.read.select({ email: members.email }).from(members).where(like(members.email, "named-%"));
+    expect(left.map((m) => m.email).sort()).toEqual(["named-0@test.org", "named-1@test.org"]);
+    const history = await env.db.read
+      .select({ id: memberHistory.id })
+      .from(memberHistory)
+      .where(
+        inArray(
+          memberHistory.id,
+          created.map((c) => c.historyId),
+        ),
+      );
+    expect(history.map((h) => h.id).sort()).toEqual([wallet.historyId, paid.historyId].sort());
+    expect(alone.m.email).toBe("named-2@test.org");
+    const [done] = await env.db.read.select().from(memberImports).where(eq(memberImports.id, importId));
+    expect(done.status).toBe("undone");
+    expect(await env.db.read.select().from(memberImportUndo)).toEqual([]);
   });
 });

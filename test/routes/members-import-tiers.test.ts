@@ -10,7 +10,8 @@ import { importMembers } from "../../lib/members/import";
 import { whenOthersWait } from "../../lib/members/import-journal";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
-import { newManageToken } from "../../lib/members/internal";
+import { addDays, addMonths, newManageToken } from "../../lib/members/internal";
+import { todayUtc } from "../../lib/days";
 import { importFile, seedMember } from "../members-fixtures";
 
 let env: TestEnv;
@@ -74,6 +75,24 @@ describe("the tier column", () => {
     expect(res.body.file.columns[4]).toEqual({ heading: "Catégorie", field: "custom_fields.categorie" });
     const [row] = await env.db.read.select().from(members).where(eq(members.email, "custom-cat@test.org"));
     expect(row).toMatchObject({ tier_id: null, custom_fields: { categorie: "Junior" } });
+  });
+});
+
+describe("a new member's start when the file gives only the end", () => {
+  it("is one period of the member's tier before the end (the line's tier, else the default), the club's without a tier", async () => {
+    const semester = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Semestre", price_cents: 2000, duration_months: 6 } })).body
+      .id as string;
+    const [club] = await env.db.read.select({ months: clubs.membership_duration_months }).from(clubs).where(eq(clubs.id, env.clubId));
+    expect(club.months).toBe(12);
+    const end = addDays(todayUtc(), 60);
+    const csv = `first_name,last_name,email,membership_end,tier\nAnn,Roy,start-line@test.org,${end},Semestre\nBen,Roy,start-default@test.org,${end},\nCid,Roy,start-club@test.org,${end},Standard\n`;
+    // Standard's period is the club's (12 months); the default tier (Semestre) applies to the line without one.
+    const res = await importFile(env, csv, `?tier_id=${semester}`);
+    expect(res.body).toMatchObject({ created: 3, errors: [], written: true });
+    const startOf = async (email: string) => (await env.db.read.select({ s: members.membership_start }).from(members).where(eq(members.email, email)))[0].s;
+    expect(await startOf("start-line@test.org")).toBe(addDays(addMonths(end, -6), 1));
+    expect(await startOf("start-default@test.org")).toBe(addDays(addMonths(end, -6), 1));
+    expect(await startOf("start-club@test.org")).toBe(addDays(addMonths(end, -12), 1));
   });
 });
 

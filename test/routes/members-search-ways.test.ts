@@ -5,12 +5,14 @@
 // engines; on SQLite also with each way forced (FTS5 index or the club's own indexes, for the
 // count and for the page), which must all agree.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { Database } from "bun:sqlite";
 import { eq } from "drizzle-orm";
 import { members } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import { membersPage, type SearchWays } from "../../lib/members";
 import { foldText } from "../../lib/members/internal";
 import type { MemberListQuery } from "../../lib/members/schemas";
+import { isLargeAnswer } from "../../lib/reply";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, seedMember, todayUtc } from "../members-fixtures";
@@ -118,6 +120,28 @@ describe("member search, every way", () => {
       if (foldText(q.search.trim()).length < 3) continue;
       for (const way of ways) expect({ q, way, ...answerOf(await membersPage(ctx, q, way)) }).toEqual({ q, way, ...expected(q) });
     }
+  });
+
+  it.skipIf(onPostgres)("on SQLite, a search's page in registration order tests each member in the list's index, reading only the rows it shows", () => {
+    // The page's own statement reads every column of the members it shows (found through that
+    // index, "USING INDEX"): the test of the search text alone is the index's ("COVERING"). Its
+    // own connection: an EXPLAIN left open on the server's reader would hold its snapshot.
+    const conn = new Database(env.db.path, { readonly: true });
+    try {
+      const plan = (sql: string) => (conn.query(`EXPLAIN QUERY PLAN ${sql}`).all(env.clubId, "zolc") as { detail: string }[]).map((p) => p.detail);
+      const covered = ["SEARCH members USING COVERING INDEX members_club_created_idx (club_id=?)"];
+      expect(plan("SELECT id FROM members WHERE club_id = ? AND instr(search_text, ?) > 0 ORDER BY created_at DESC, id DESC LIMIT 50")).toEqual(covered);
+      expect(plan("SELECT count(*) FROM members WHERE club_id = ? AND instr(search_text, ?) > 0")).toEqual(covered);
+    } finally {
+      conn.close();
+    }
+  });
+
+  it("marks a search's page a large answer, sent as one chunk as a kept page is (lib/reply)", async () => {
+    const ctx = await operatorCtx(env.db, env.clubId, env.config);
+    expect(isLargeAnswer(await membersPage(ctx, { search: "zolc" }))).toBe(true);
+    expect(isLargeAnswer(await membersPage(ctx, { search: "nobody" }))).toBe(true);
+    expect(isLargeAnswer(await membersPage(ctx, {}))).toBe(true);
   });
 
   it("counts a search again after a write, a search asked twice included", async () => {
