@@ -9,7 +9,7 @@ import { drizzle, type NodePgDatabase, NodePgSession, NodePgTransaction } from "
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { type Db, DatabaseRefused, type Queryable, type Schema, schema } from "./index";
-import { bunSocketFor } from "./pg-socket";
+import { BunSocketStream, bunSocketFor } from "./pg-socket";
 import { codesOf, unavailability } from "./unavailable";
 
 const MIGRATIONS = join(import.meta.dir, "pg-migrations");
@@ -96,10 +96,15 @@ function transactions(db: NodePgDatabase<Schema>, pool: pg.Pool) {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
-      await client.query("BEGIN").catch((err) => {
-        broken = err;
-        throw err;
-      });
+      // Over Bun's socket, BEGIN leaves in the same write as the first statement (one round trip
+      // less: db/pg-socket.ts); a BEGIN that fails fails that statement and drops the connection.
+      const stream = (client as unknown as { connection: { stream: unknown } }).connection.stream;
+      if (stream instanceof BunSocketStream) stream.beginWithNext();
+      else
+        await client.query("BEGIN").catch((err) => {
+          broken = err;
+          throw err;
+        });
       const t = new NodePgTransaction(dialect, new NodePgSession(client, dialect, relations, options), relations);
       let result: T;
       try {

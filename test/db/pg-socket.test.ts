@@ -156,6 +156,67 @@ describe("node-postgres's socket over Bun.connect", () => {
     expect(seen).toEqual(["connect", "error:ETIMEOUT", "close"]);
   });
 
+  /** A protocol message: its type, its length, its body. */
+  const message = (type: string, body: Buffer) => {
+    const head = Buffer.alloc(5);
+    head.write(type, 0);
+    head.writeUInt32BE(4 + body.length, 1);
+    return Buffer.concat([head, body]);
+  };
+  const notice = message("N", Buffer.from("SWARNING\0Mthere is already a transaction in progress\0\0"));
+  const beginAnswers = Buffer.concat([notice, message("C", Buffer.from("BEGIN\0")), message("Z", Buffer.from("T"))]);
+  const statementAnswer = Buffer.concat([message("C", Buffer.from("SELECT 1\0")), message("Z", Buffer.from("T"))]);
+
+  it("sends BEGIN ahead of the next write and keeps its answers from pg, even when they come a byte at a time", async () => {
+    const received: Buffer[] = [];
+    const port = await serve((socket) => {
+      socket.setNoDelay(true);
+      socket.once("data", async () => {
+        // The BEGIN's answers and the statement's, a byte at a time (each its own data event).
+        for (const byte of Buffer.concat([beginAnswers, statementAnswer])) {
+          socket.write(Buffer.from([byte]));
+          await Bun.sleep(1);
+        }
+      });
+      socket.on("data", (chunk: Buffer) => received.push(chunk));
+    });
+    const stream = new BunSocketStream();
+    const seen = events(stream);
+    const data: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => data.push(chunk));
+    stream.connect(port, "127.0.0.1");
+    await until(() => seen.includes("connect"));
+    stream.beginWithNext();
+    stream.write(Buffer.from("statement"));
+    await until(() => Buffer.concat(data).length >= notice.length + statementAnswer.length);
+    await Bun.sleep(20);
+    // The notice is pg's to see; the BEGIN's own answers are not.
+    expect(Buffer.concat(data)).toEqual(Buffer.concat([notice, statementAnswer]));
+    expect(Buffer.concat(received)).toEqual(Buffer.concat([message("Q", Buffer.from("BEGIN\0")), Buffer.from("statement")]));
+    // Once: the write after it goes alone.
+    stream.write(Buffer.from("next"));
+    await until(() => Buffer.concat(received).toString().endsWith("statementnext"));
+    stream.destroy();
+  });
+
+  it("a refused BEGIN ends the connection with its error: the statement behind it is not answered as if in a transaction", async () => {
+    const port = await serve((socket) => {
+      socket.on("error", () => {});
+      socket.once("data", () => socket.write(Buffer.concat([message("E", Buffer.from("SERROR\0Mno\0\0")), message("Z", Buffer.from("I")), statementAnswer])));
+    });
+    const stream = new BunSocketStream();
+    const seen = events(stream);
+    const data: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => data.push(chunk));
+    stream.connect(port, "127.0.0.1");
+    await until(() => seen.includes("connect"));
+    stream.beginWithNext();
+    stream.write(Buffer.from("statement"));
+    await until(() => seen.includes("close"));
+    expect(seen).toEqual(["connect", "error:08P01", "close"]);
+    expect(data).toEqual([]);
+  });
+
   it("destroyed while connecting: no connect, one close, and the connection made is dropped", async () => {
     let serverClosed = false;
     const port = await serve((socket) => {
