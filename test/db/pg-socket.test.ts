@@ -20,6 +20,18 @@ async function serve(onSocket: (socket: Socket) => void): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
+/** A server that reads nothing and tells whether its side of the connection has closed. */
+async function serveWatchingClose(): Promise<{ port: number; serverClosed: () => boolean }> {
+  let closed = false;
+  const port = await serve((socket) => {
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      closed = true;
+    });
+  });
+  return { port, serverClosed: () => closed };
+}
+
 /** The events of `stream` in order, with the error codes. */
 function events(stream: BunSocketStream): string[] {
   const seen: string[] = [];
@@ -138,20 +150,14 @@ describe("node-postgres's socket over Bun.connect", () => {
   });
 
   it("destroy(err) reports that error once, then close, and the server sees the connection go", async () => {
-    let serverClosed = false;
-    const port = await serve((socket) => {
-      socket.on("error", () => {});
-      socket.on("close", () => {
-        serverClosed = true;
-      });
-    });
+    const { port, serverClosed } = await serveWatchingClose();
     const stream = new BunSocketStream();
     const seen = events(stream);
     stream.connect(port, "127.0.0.1");
     await until(() => seen.includes("connect"));
     stream.destroy(Object.assign(new Error("timeout expired"), { code: "ETIMEOUT" }));
     stream.destroy(new Error("twice"));
-    await until(() => seen.includes("close") && serverClosed);
+    await until(() => seen.includes("close") && serverClosed());
     await Bun.sleep(20);
     expect(seen).toEqual(["connect", "error:ETIMEOUT", "close"]);
   });
@@ -167,6 +173,19 @@ describe("node-postgres's socket over Bun.connect", () => {
   const beginAnswers = Buffer.concat([notice, message("C", Buffer.from("BEGIN\0")), message("Z", Buffer.from("T"))]);
   const statementAnswer = Buffer.concat([message("C", Buffer.from("SELECT 1\0")), message("Z", Buffer.from("T"))]);
 
+  /** Connects to `port`, asks for BEGIN with the next write, and writes "statement". */
+  const beginThenStatement = async (port: number) => {
+    const stream = new BunSocketStream();
+    const seen = events(stream);
+    const data: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => data.push(chunk));
+    stream.connect(port, "127.0.0.1");
+    await until(() => seen.includes("connect"));
+    stream.beginWithNext();
+    stream.write(Buffer.from("statement"));
+    return { stream, seen, data };
+  };
+
   it("sends BEGIN ahead of the next write and keeps its answers from pg, even when they come a byte at a time", async () => {
     const received: Buffer[] = [];
     const port = await serve((socket) => {
@@ -180,14 +199,7 @@ describe("node-postgres's socket over Bun.connect", () => {
       });
       socket.on("data", (chunk: Buffer) => received.push(chunk));
     });
-    const stream = new BunSocketStream();
-    const seen = events(stream);
-    const data: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => data.push(chunk));
-    stream.connect(port, "127.0.0.1");
-    await until(() => seen.includes("connect"));
-    stream.beginWithNext();
-    stream.write(Buffer.from("statement"));
+    const { stream, data } = await beginThenStatement(port);
     await until(() => Buffer.concat(data).length >= notice.length + statementAnswer.length);
     await Bun.sleep(20);
     // The notice is pg's to see; the BEGIN's own answers are not.
@@ -204,32 +216,19 @@ describe("node-postgres's socket over Bun.connect", () => {
       socket.on("error", () => {});
       socket.once("data", () => socket.write(Buffer.concat([message("E", Buffer.from("SERROR\0Mno\0\0")), message("Z", Buffer.from("I")), statementAnswer])));
     });
-    const stream = new BunSocketStream();
-    const seen = events(stream);
-    const data: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => data.push(chunk));
-    stream.connect(port, "127.0.0.1");
-    await until(() => seen.includes("connect"));
-    stream.beginWithNext();
-    stream.write(Buffer.from("statement"));
+    const { seen, data } = await beginThenStatement(port);
     await until(() => seen.includes("close"));
     expect(seen).toEqual(["connect", "error:08P01", "close"]);
     expect(data).toEqual([]);
   });
 
   it("destroyed while connecting: no connect, one close, and the connection made is dropped", async () => {
-    let serverClosed = false;
-    const port = await serve((socket) => {
-      socket.on("error", () => {});
-      socket.on("close", () => {
-        serverClosed = true;
-      });
-    });
+    const { port, serverClosed } = await serveWatchingClose();
     const stream = new BunSocketStream();
     const seen = events(stream);
     stream.connect(port, "127.0.0.1");
     stream.destroy();
-    await until(() => serverClosed);
+    await until(serverClosed);
     await Bun.sleep(20);
     expect(seen).toEqual(["close"]);
   });
