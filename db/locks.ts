@@ -46,6 +46,20 @@ export async function lockName(t: Queryable, name: string): Promise<void> {
 }
 
 /**
+ * Locks several names until the transaction `t` ends, in one statement (one round trip instead of
+ * one each), in the order given, each as `lockNameShared` (`shared`) or `lockName` would.
+ * PostgreSQL evaluates a select list from left to right; were two lockers ever to meet in another
+ * order, the deadlock is detected and the loser's transaction run again (db/pg.ts).
+ */
+export async function lockNames(t: Queryable, names: readonly { name: string; shared?: boolean }[]): Promise<void> {
+  if (!onPostgres || !names.length) return;
+  const locks = names.map(({ name, shared }) =>
+    shared ? sql`pg_advisory_xact_lock_shared(hashtextextended(${name}, 0))` : sql`pg_advisory_xact_lock(hashtextextended(${name}, 0))`,
+  );
+  await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`select ${sql.join(locks, sql`, `)}`);
+}
+
+/**
  * Locks the name `name` shared until the transaction `t` ends (PostgreSQL's shared advisory lock;
  * nothing on SQLite): holders of the shared lock run side by side, and wait for (and hold off)
  * one who takes it exclusively with `lockName`.

@@ -75,13 +75,20 @@ const REFERRAL_DRAWS = 10;
  * drawn, checked in batches, and drawn again where taken. Read in the writing transaction `t`, so
  * no other writer takes a code before the insert. An import draws all its codes at once.
  */
+/** The names the members' writers lock (lockMemberEmails, lockMemberEmail, freeReferralCode, newMemberCode). */
+export const memberLockNames = {
+  club: (clubId: string) => `members.email:${clubId}`,
+  email: (clubId: string, email: string) => `members.email:${clubId}:${email}`,
+  referral: (clubId: string, code: string) => `members.referral:${clubId}:${code}`,
+};
+
 /**
  * Held until the transaction ends by an import's batch, which reads many emails as free and then
  * writes members with them: it waits for every other writer of the club's members' emails, and
  * they for it, on any engine and across processes.
  */
 export async function lockMemberEmails(t: Queryable, clubId: string): Promise<void> {
-  await lockName(t, `members.email:${clubId}`);
+  await lockName(t, memberLockNames.club(clubId));
 }
 
 /**
@@ -95,8 +102,8 @@ export async function lockMemberEmails(t: Queryable, clubId: string): Promise<vo
  * email's lock (an admin's transition, the member's page: lib/member-page memberForEmailChange).
  */
 export async function lockMemberEmail(t: Queryable, clubId: string, email?: string): Promise<void> {
-  await lockNameShared(t, `members.email:${clubId}`);
-  if (email !== undefined) await lockName(t, `members.email:${clubId}:${email}`);
+  await lockNameShared(t, memberLockNames.club(clubId));
+  if (email !== undefined) await lockName(t, memberLockNames.email(clubId, email));
 }
 
 export async function freeReferralCodes(t: Queryable, clubId: string, n: number): Promise<string[]> {
@@ -133,7 +140,7 @@ export async function freeReferralCodes(t: Queryable, clubId: string, n: number)
 export async function freeReferralCode(t: Queryable, clubId: string): Promise<string> {
   for (let round = 0; round < REFERRAL_DRAWS; round++) {
     const [code] = await freeReferralCodes(t, clubId, 1);
-    await lockName(t, `members.referral:${clubId}:${code}`);
+    await lockName(t, memberLockNames.referral(clubId, code));
     const [taken] = await t
       .select({ id: members.id })
       .from(members)

@@ -1,7 +1,9 @@
 // PostgreSQL driver soak (issue 26, DESIGN.md section 19 "Driver"; the result is in docs/decisions.md,
 // "PostgreSQL driver: chosen by a soak"). Run one driver at a time:
 //
-//   bun scripts/db/pg-soak.ts --driver pg|postgres|bun --seconds 120 --url postgres://...
+//   bun scripts/db/pg-soak.ts --driver pg|pg-bun|postgres|bun --seconds 120 --url postgres://...
+//
+// pg-bun: node-postgres over the socket the product gives it (db/pg-socket.ts, Bun.connect).
 //
 // Through Drizzle, as the product uses it: node-postgres (drizzle-orm/node-postgres), postgres.js
 // (drizzle-orm/postgres-js) or Bun.SQL (drizzle-orm/bun-sql). Creates its own tables (soak_*) in the
@@ -36,6 +38,7 @@ import { bigint, boolean, customType, doublePrecision, integer, pgTable, text, u
 import { drizzle as drizzlePostgresJs } from "drizzle-orm/postgres-js";
 import pg from "pg";
 import postgres from "postgres";
+import { bunSocketFor } from "../../db/pg-socket";
 
 const { values: args } = parseArgs({
   options: {
@@ -57,10 +60,10 @@ const { values: args } = parseArgs({
   },
 });
 
-type Driver = "pg" | "postgres" | "bun";
+type Driver = "pg" | "pg-bun" | "postgres" | "bun";
 const DRIVER = args.driver as Driver;
-if (!["pg", "postgres", "bun"].includes(DRIVER) || !args.url) {
-  console.error("usage: bun scripts/db/pg-soak.ts --driver pg|postgres|bun --seconds N --url postgres://...");
+if (!["pg", "pg-bun", "postgres", "bun"].includes(DRIVER) || !args.url) {
+  console.error("usage: bun scripts/db/pg-soak.ts --driver pg|pg-bun|postgres|bun --seconds N --url postgres://...");
   process.exit(2);
 }
 const URL_ = args.url;
@@ -175,8 +178,9 @@ type Tx = PgTransaction<PgQueryResultHKT>;
 type Client = { db: Db; close(): Promise<void> };
 
 function openClient(driver: Driver, url: string, max: number): Client {
-  if (driver === "pg") {
-    const pool = new pg.Pool({ connectionString: url, max });
+  if (driver === "pg" || driver === "pg-bun") {
+    const stream = driver === "pg-bun" ? (bunSocketFor as unknown as pg.PoolConfig["stream"]) : undefined;
+    const pool = new pg.Pool({ connectionString: url, max, stream });
     // An idle client that errors (the server restarted) must not crash the process.
     pool.on("error", () => {});
     return { db: drizzleNodePg({ client: pool }) as unknown as Db, close: () => pool.end() };
@@ -1010,6 +1014,7 @@ const packageVersion = async (name: string) =>
   ((await Bun.file(`${import.meta.dir}/../../node_modules/${name}/package.json`).json()) as { version: string }).version;
 const versions: Record<Driver, string> = {
   pg: `pg ${await packageVersion("pg")}`,
+  "pg-bun": `pg ${await packageVersion("pg")} over Bun.connect`,
   postgres: `postgres ${await packageVersion("postgres")}`,
   bun: `Bun.SQL (bun ${Bun.version})`,
 };
