@@ -220,42 +220,43 @@ export async function countByStatus(db: Db, clubId: string, day: string): Promis
 }
 
 /**
- * Raised inside a transaction when an email is already a member's (unique per club). Takes the
- * email's lock first (lockMemberEmail), so that two transactions adding or moving to one email,
- * from any connection, check one after the other.
+ * The one check of a member's email in its transaction: refuses an email that is already another
+ * member's of the club (409 MEMBER_EMAIL_TAKEN; unique per club), holding the club's lock shared
+ * and the email's own (lockMemberEmail's names) until the transaction ends, so that two
+ * transactions adding or moving to one email, from any connection, check one after the other.
+ * With `code` (a referral code just drawn), that code's lock is taken in the same statement and
+ * the same select says whether a member of the club has it (answered: taken).
  */
-export async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string) {
-  await lockMemberEmail(t, clubId, email);
-  const [taken] = await t
-    .select({ id: members.id })
-    .from(members)
-    .where(and(eq(members.club_id, clubId), eq(members.email, email)))
-    .limit(1);
-  if (taken && taken.id !== exceptId) throw new Conflict("MEMBER_EMAIL_TAKEN", { email });
-}
-
-/**
- * For a member about to be added with `email` (normalized), in its transaction: refuses an email
- * that is already a member's of the club (409 MEMBER_EMAIL_TAKEN) and answers a referral code no
- * member of the club has, holding the locks assertEmailFree and freeReferralCode take, until the
- * transaction ends. Those two took six statements on PostgreSQL (three locks, three selects);
- * here the three locks are one statement and both checks one select. A code found taken (rare:
- * 25^8 codes) is drawn again by freeReferralCode.
- */
-export async function newMemberCode(t: Queryable, clubId: string, email: string): Promise<string> {
-  const code = newReferralCode();
+async function checkEmail(t: Queryable, clubId: string, email: string, o: { exceptId?: string; code?: string } = {}): Promise<boolean> {
   await lockNames(t, [
     { name: memberLockNames.club(clubId), shared: true },
     { name: memberLockNames.email(clubId, email) },
-    { name: memberLockNames.referral(clubId, code) },
+    ...(o.code === undefined ? [] : [{ name: memberLockNames.referral(clubId, o.code) }]),
   ]);
+  const byEmail = eq(members.email, email);
   const found = await t
-    .select({ email: members.email })
+    .select({ id: members.id, email: members.email })
     .from(members)
-    .where(and(eq(members.club_id, clubId), or(eq(members.email, email), eq(members.referral_code, code))))
+    .where(and(eq(members.club_id, clubId), o.code === undefined ? byEmail : or(byEmail, eq(members.referral_code, o.code))))
     .limit(2);
-  if (found.some((m) => m.email === email)) throw new Conflict("MEMBER_EMAIL_TAKEN", { email });
-  return found.length ? await freeReferralCode(t, clubId) : code;
+  if (found.some((m) => m.email === email && m.id !== o.exceptId)) throw new Conflict("MEMBER_EMAIL_TAKEN", { email });
+  return found.some((m) => m.email !== email);
+}
+
+/** Raised inside a transaction when an email is already another member's (`checkEmail`). */
+export async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string): Promise<void> {
+  await checkEmail(t, clubId, email, { exceptId });
+}
+
+/**
+ * For a member about to be added with `email` (normalized), in its transaction: `checkEmail`, and
+ * a referral code no member of the club has, locked as freeReferralCode locks one. On PostgreSQL
+ * the three locks are one statement and both checks one select (six statements before). A code
+ * found taken (rare: 25^8 codes) is drawn again by freeReferralCode.
+ */
+export async function newMemberCode(t: Queryable, clubId: string, email: string): Promise<string> {
+  const code = newReferralCode();
+  return (await checkEmail(t, clubId, email, { code })) ? await freeReferralCode(t, clubId) : code;
 }
 
 /** Fields of a new member row (serial and token drawn fresh; the referral code too unless given). */

@@ -70,12 +70,7 @@ export const newReferralCode = () => codeSource.referral();
 /** Rounds of draws before giving up: 25^8 codes make even one collision rare. */
 const REFERRAL_DRAWS = 10;
 
-/**
- * `n` distinct referral codes no member of the club has (unique index (club_id, referral_code)):
- * drawn, checked in batches, and drawn again where taken. Read in the writing transaction `t`, so
- * no other writer takes a code before the insert. An import draws all its codes at once.
- */
-/** The names the members' writers lock (lockMemberEmails, lockMemberEmail, freeReferralCode, newMemberCode). */
+/** The names the members' writers lock (lockMemberEmails, lockMemberEmail, freeReferralCode, lib/members checkEmail). */
 export const memberLockNames = {
   club: (clubId: string) => `members.email:${clubId}`,
   email: (clubId: string, email: string) => `members.email:${clubId}:${email}`,
@@ -106,6 +101,11 @@ export async function lockMemberEmail(t: Queryable, clubId: string, email?: stri
   if (email !== undefined) await lockName(t, memberLockNames.email(clubId, email));
 }
 
+/**
+ * `n` distinct referral codes no member of the club has (unique index (club_id, referral_code)):
+ * drawn, checked in batches, and drawn again where taken. Read in the writing transaction `t`, so
+ * no other writer takes a code before the insert. An import draws all its codes at once.
+ */
 export async function freeReferralCodes(t: Queryable, clubId: string, n: number): Promise<string[]> {
   const free: string[] = [];
   const seen = new Set<string>();
