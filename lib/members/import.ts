@@ -464,8 +464,8 @@ function slotted(columns: string[], rows: Record<string, unknown>[]): unknown[] 
 /**
  * The import's statements, one per number of rows, built once per database (Db.prepareTx):
  * building a query of the 50-column members table costs more than running it. Each writes a
- * whole batch in one statement (a batch of a size PIECES lacks in a few, `inPieces`): the members version's triggers (db/index.ts) make every
- * statement that writes a member keep a statement journal of the pages it touches, which cost
+ * whole batch in one statement (a batch of a size PIECES lacks in a few, `inPieces`): the
+ * members version's triggers (db/index.ts) make every statement that writes a member keep a statement journal of the pages it touches, which cost
  * more than the row itself when paid per member (5,000 updates: 1.2 s with one statement a
  * member, against 0.3 s without the triggers). An insert has the columns of the batch's first
  * new member (every row comes from newMemberRow: the same columns); an update writes every column
