@@ -39,10 +39,6 @@ export type Dashboard = {
   maxBodyBytes(method: string, path: string): number | undefined;
 };
 
-export function isDashboardPath(path: string): boolean {
-  return path === "/admin" || path.startsWith("/admin/");
-}
-
 /** The form of a write (url-encoded or multipart); an empty one for anything else. */
 async function readForm(request: Request): Promise<FormData> {
   const type = request.headers.get("content-type") ?? "";

@@ -50,6 +50,7 @@ export type Beside = {
   via: string;
   handle(request: Request, ip: string | null, requestId: string, readBody: (request: Request) => Promise<Request>): Promise<Response>;
   refused(err: unknown, request: Request): Response;
+  /** Asked once `handle` reads the body (not before: a site may load its routes with its first request). */
   maxBodyBytes(method: string, path: string): number | undefined;
 };
 
@@ -89,8 +90,8 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
     if (beside?.owns(path)) {
       let response: Response;
       try {
-        const cap = Math.max(config.maxBodyBytes, beside.maxBodyBytes(request.method, path) ?? 0);
-        response = await beside.handle(request, ip, id, (sent) => capBody(sent, cap));
+        // The cap is asked for when the body is read: the site may load its routes with its first request.
+        response = await beside.handle(request, ip, id, (sent) => capBody(sent, Math.max(config.maxBodyBytes, beside.maxBodyBytes(request.method, path) ?? 0)));
       } catch (err) {
         response = beside.refused(err, request);
       }

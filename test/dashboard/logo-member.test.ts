@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { clubLogos, clubs, members, payments } from "../../db/schema";
 import { sha256Hex } from "../../lib/ids";
+import { createApp } from "../../app";
 import { historyOf, pageTokenOf, seedMember } from "../members-fixtures";
 import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
@@ -100,6 +101,32 @@ describe("the logo in the club's settings", () => {
     const post = await viewer.post("/admin/settings/logo", { file: await pngFile("other.png") }, "/admin/settings");
     expect(post.status).toBe(403);
     expect((await club()).logo_url).toBe(before);
+  });
+});
+
+describe("the dashboard loaded by its first request (app/index.ts)", () => {
+  /** A browser holding the owner's session on a server just started: the dashboard not loaded yet. */
+  const restarted = async () => {
+    const fresh = browser({ ...env, app: await createApp(env.db, env.config) });
+    for (const [name, value] of owner.jar) fresh.jar.set(name, value);
+    return fresh;
+  };
+
+  it("reads an upload as its first request within the logo form's own cap, not MAX_BODY_BYTES", async () => {
+    // Over MAX_BODY_BYTES (1 MB), under the form's 4 MB: taken once the page is known.
+    const file = new File([Buffer.concat([await (await pngFile()).bytes(), Buffer.alloc(1536 * 1024)])], "logo.png", { type: "image/png" });
+    const form = { _csrf: owner.csrfOf(await owner.request("GET", "/admin/settings")), file };
+    const res = await (await restarted()).request("POST", "/admin/settings/logo", { form });
+    expect(res.status).toBe(303);
+    expect((await club()).logo_url).toStartWith(`http://localhost/logos/${env.clubId}/logo.png?v=`);
+  });
+
+  it("answers requests that come together while it loads, each with its page", async () => {
+    const fresh = await restarted();
+    const pages = await Promise.all([fresh.request("GET", "/admin/settings"), fresh.request("GET", "/admin"), fresh.request("GET", "/admin/login")]);
+    // The sign-in form sends a signed-in admin on to the dashboard.
+    expect(pages.map((p) => p.status)).toEqual([200, 200, 303]);
+    expect(pages[0].text).toContain('action="/admin/settings/logo"');
   });
 });
 

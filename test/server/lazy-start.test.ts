@@ -1,6 +1,6 @@
 // A lighter start (docs/decisions.md): the real server (`bun app/main.ts`) loads at start only
 // what every request needs. The wallet libraries, nodemailer, qrcode, the PDF writer, the MCP
-// SDK, Stripe's package, the XML parser and the Markdown renderer are loaded by the first request
+// SDK, Stripe's package, the XML parser, the Markdown renderer and the dashboard are loaded by the first request
 // that needs each of them, and by no other. What the process
 // has loaded is read from inside it: a preloaded script writes Bun's module list on SIGUSR2.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
@@ -27,6 +27,8 @@ const HEAVY = {
   stripe: /\/node_modules\/stripe\/|\/stripe@[^/]*\//,
   xml: pkg("fast-xml-parser"),
   markdown: pkg("markdown-it"),
+  // The dashboard's pages (app/index.ts): a server used only through the API never loads them.
+  dashboard: /\/dashboard\/pages\//,
 } as const;
 type Heavy = keyof typeof HEAVY;
 
@@ -153,6 +155,12 @@ describe("bun app/main.ts: what only some requests need loads with the first of 
     const { id } = (await draft.json()) as { id: string };
     expect((await call(`/api/clubs/${clubId}/mailings/${id}/preview?member_id=${member.id}`, { headers: auth })).status).toBe(200);
     expect(await loaded()).toEqual(["qrcode", "nodemailer", "pdf", "passkit", "forge", "jose", "stripe", "xml", "markdown"]);
+  });
+
+  it("the dashboard's first page loads the dashboard", async () => {
+    const res = await call("/admin/login");
+    expect(res.status).toBe(200);
+    expect(await loaded()).toEqual(["qrcode", "nodemailer", "pdf", "passkit", "forge", "jose", "stripe", "xml", "markdown", "dashboard"]);
   });
 
   it("the first MCP request loads the MCP SDK", async () => {
