@@ -132,6 +132,7 @@ describe("server/, dashboard/, http/ and app/", () => {
     const text =
       'import { errorAnswer } from "../server/errors";\nimport type { Deps } from "../server/route";\nconst m = await import("./pages/../../server/loader");';
     expect(importedBy(join(ROOT, "dashboard", "index.tsx"), text)).toEqual(["server/errors", "server/route", "server/loader"]);
-    expect(importsInto("app", "dashboard")).toEqual(["app/index.ts -> dashboard"]);
+    // app/index.ts: the Dashboard type, the paths it owns, and the dashboard itself loaded by its first request.
+    expect(importsInto("app", "dashboard")).toEqual(["app/index.ts -> dashboard", "app/index.ts -> dashboard/owns", "app/index.ts -> dashboard"]);
   });
 });
