@@ -12,6 +12,7 @@ import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
 import { startJobWorker } from "../lib/jobs";
+import { closeMailConnections } from "../lib/mail";
 import { hashClearPageTokens } from "../lib/member-page";
 import { recoverImports, whenOthersWait } from "../lib/members/import-journal";
 import { type App, createApp } from "./index";
@@ -163,6 +164,7 @@ async function shutdown() {
   if (Date.now() >= deadline) await server.stop(true);
   // A job still running past the bound stays `pending` in the database: the next start runs it.
   await bounded(jobs);
+  closeMailConnections();
   await app?.audit.drain();
   db.close();
   process.exit(0);

@@ -98,6 +98,24 @@ export async function rowsAsArrays(prepared: { execute(params: unknown): Promise
   return ((await prepared.execute(params)) as Record<string, unknown>[]).map((row) => Object.values(row));
 }
 
+/**
+ * `rows` cut into pieces of `sizes` (largest first, ending in 1), for statements writing several
+ * rows: each statement text is compiled once and kept for the process's life (db/sqlite.ts,
+ * `keptStatements`), and one writing hundreds of rows costs SQLite megabytes, so a statement for
+ * every count a caller happens to write would keep hundreds of MB. A few sizes keep a few.
+ */
+export function inPieces<T>(rows: T[], sizes: readonly number[]): T[][] {
+  const out: T[][] = [];
+  let at = 0;
+  for (const size of sizes) {
+    while (rows.length - at >= size) {
+      out.push(rows.slice(at, at + size));
+      at += size;
+    }
+  }
+  return out;
+}
+
 /** The database cannot be used as it is; `message` says why and what to do, in one line. */
 export class DatabaseRefused extends Error {}
 

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll } from "bun:test";
 import { SMTPServer } from "smtp-server";
 import { runDueJobs } from "../lib/jobs";
+import { closeMailConnections } from "../lib/mail";
 import { JOB_KINDS } from "../server/jobs";
 import { setup, type TestEnv } from "./helpers";
 
@@ -16,16 +17,22 @@ export type TestSmtp = {
   /** Per address (lower-cased), the SMTP codes its next deliveries are refused with, in turn (451: try later; 550: never). */
   refusals: Map<string, number[]>;
   url: string;
+  /** SMTP connections opened to it so far. */
+  connections: number;
   close(): Promise<void>;
 };
 
 export async function startSmtp(): Promise<TestSmtp> {
-  const state = { inbox: [] as Received[], refuse: false, refusals: new Map<string, number[]>() };
+  const state = { inbox: [] as Received[], refuse: false, refusals: new Map<string, number[]>(), connections: 0 };
   const server = new SMTPServer({
     secure: false,
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onConnect(_session, cb) {
+      state.connections++;
+      cb();
+    },
     onRcptTo(address, _session, cb) {
       if (state.refuse) return cb(Object.assign(new Error("mailbox unavailable"), { responseCode: 550 }));
       const code = state.refusals.get(address.address.toLowerCase())?.shift();
@@ -52,7 +59,12 @@ export async function startSmtp(): Promise<TestSmtp> {
   const port = (server.server.address() as { port: number }).port;
   return Object.assign(state, {
     url: `smtp://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The product keeps its SMTP connections open a while for the next message: closed first, so
+    // that the server's close does not wait for them.
+    close: () => {
+      closeMailConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   });
 }
 

@@ -30,18 +30,68 @@ export type Sent = { messageId: string; via: "smtp" | "outbox"; path?: string };
 /** nodemailer loads with the first message. */
 const mailer = lazy(async () => (await import("nodemailer")).default);
 
-/** Sends one message; throws on any failure (the caller maps it to a 502). */
-export async function sendMail(config: MailConfig, message: MailMessage): Promise<Sent> {
+type Transport = ReturnType<Awaited<ReturnType<typeof mailer>>["createTransport"]>;
+
+/** How long a pooled SMTP connection may wait for the next message before it is closed (QUIT). */
+const SMTP_IDLE_MS = 5_000;
+
+/**
+ * One pooled transport per SMTP server, kept while mail flows: a mailing's or a reminder run's
+ * messages share a connection (up to 100 each) instead of paying a connection, EHLO, STARTTLS
+ * and AUTH per message, which a remote provider makes slower than MAIL_RATE_PER_MINUTE allows.
+ * Closed once idle, so no connection sits open at the provider between runs.
+ */
+const pools = new Map<string, { transport: Transport; sending: number; idle: ReturnType<typeof setTimeout> | null }>();
+
+async function sendBySmtp(url: string, message: MailMessage): Promise<Sent> {
   const nodemailer = await mailer();
-  if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl, { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as never);
-    try {
-      const info = await transport.sendMail(message);
-      return { messageId: info.messageId, via: "smtp" };
-    } finally {
-      transport.close();
+  let pool = pools.get(url);
+  if (!pool) {
+    // Options beside the URL (a second argument would be the messages' defaults, not the transport's).
+    const transport = nodemailer.createTransport({
+      url,
+      pool: true,
+      maxConnections: 2,
+      maxMessages: 100,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
+    pool = { transport, sending: 0, idle: null };
+    pools.set(url, pool);
+  }
+  const kept = pool;
+  if (kept.idle) clearTimeout(kept.idle);
+  kept.idle = null;
+  kept.sending++;
+  try {
+    const info = await kept.transport.sendMail(message);
+    return { messageId: info.messageId, via: "smtp" };
+  } finally {
+    if (--kept.sending === 0) {
+      kept.idle = setTimeout(() => closePool(url), SMTP_IDLE_MS);
+      kept.idle.unref?.();
     }
   }
+}
+
+function closePool(url: string): void {
+  const pool = pools.get(url);
+  if (!pool) return;
+  pools.delete(url);
+  if (pool.idle) clearTimeout(pool.idle);
+  pool.transport.close();
+}
+
+/** Closes the kept SMTP connections (a stopping server; a test before its SMTP server stops). */
+export function closeMailConnections(): void {
+  for (const url of [...pools.keys()]) closePool(url);
+}
+
+/** Sends one message; throws on any failure (the caller maps it to a 502). */
+export async function sendMail(config: MailConfig, message: MailMessage): Promise<Sent> {
+  if (config.smtpUrl) return sendBySmtp(config.smtpUrl, message);
+  const nodemailer = await mailer();
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   const info = (await transport.sendMail(message)) as { messageId: string; message: Buffer };
   mkdirSync(config.outboxDir, { recursive: true });

@@ -10,7 +10,7 @@
 // tried again later; a 5xx marks the recipient `bounced` and the member's address, which later
 // mailings skip until the member's email changes.
 import { and, eq, inArray, isNull, lt, lte, min, or, sql } from "drizzle-orm";
-import type { Db, Queryable } from "../../db";
+import { type Db, inPieces, type Queryable } from "../../db";
 import { skipLocked } from "../../db/locks";
 import { clubs, mailingRecipients, mailings, members } from "../../db/schema";
 import { getClubRow } from "../clubs/internal";
@@ -54,8 +54,11 @@ export function mergeValues(baseUrl: string, locale: Locale, m: MemberRow, pageT
 const bouncedNow = (m: Pick<MemberRow, "email" | "email_bounced_at" | "email_bounced_address">) =>
   !!m.email_bounced_at && m.email_bounced_address?.toLowerCase() === m.email.toLowerCase();
 
-/** Rows written per statement when taking the recipients (well under both engines' parameter limits). */
-const INSERT_CHUNK = 1000;
+/**
+ * Rows written per statement when taking the recipients, largest first (`inPieces`): an audience
+ * of any size makes statements of these five sizes only, each kept compiled.
+ */
+const INSERT_PIECES = [200, 50, 10, 1];
 
 /**
  * Takes the mailing's recipients inside `t` and queues its first run: the audience as it is now,
@@ -74,8 +77,8 @@ async function takeRecipients(t: Queryable, m: MailingRow, now: string): Promise
     })
     .from(members)
     .where(audienceWhere(t, m.club_id, m.audience, club?.grace ?? 0));
-  for (let i = 0; i < audience.length; i += INSERT_CHUNK) {
-    const rows = audience.slice(i, i + INSERT_CHUNK).map((a) => {
+  for (const piece of inPieces(audience, INSERT_PIECES)) {
+    const rows = piece.map((a) => {
       const state = a.mailing_opt_out_at ? "skipped_opt_out" : bouncedNow(a) ? "bounced" : "pending";
       return {
         id: newId(),

@@ -199,8 +199,11 @@ function ownerGone(row: { id: string; host: string; pid: number; lease_until: st
 
 const leaseFrom = (now: number) => new Date(now + IMPORT_LEASE_MS).toISOString();
 
-/** The columns that name a member in another row: what refers to a member the import created. */
-const NAMING: AnyColumn[] = [
+/**
+ * The columns that name a member in another row: what refers to a member the import created
+ * (test/lib/members-import-contention checks that every `member_id` of the schema is here).
+ */
+export const NAMING: AnyColumn[] = [
   payments.member_id,
   flaggedPayments.member_id,
   scans.member_id,

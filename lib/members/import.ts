@@ -16,7 +16,7 @@
 // (an error, a crash) is undone (./import-journal.ts).
 import { and, type Column, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db, Queryable } from "../../db";
+import { type Db, inPieces, type Queryable } from "../../db";
 import { typedParam } from "../../db/dialect";
 import { lockRows } from "../../db/locks";
 import { memberHistory, members, tiers as tierTable } from "../../db/schema";
@@ -134,20 +134,8 @@ const LONE_BATCH = 200;
  * life (Db.prepareTx), and one of 200 members costs SQLite about 1.8 MB: a statement for every
  * count from 1 to 200 (a file mixing new and known members makes many) would keep hundreds of MB.
  */
-const PIECES = [LONE_BATCH, BATCH, 32, 16, 8, 4, 2, 1];
+export const PIECES = [LONE_BATCH, BATCH, 32, 16, 8, 4, 2, 1];
 
-/** `rows` cut into pieces of the sizes PIECES allows, the largest first. */
-export function inPieces<T>(rows: T[]): T[][] {
-  const out: T[][] = [];
-  let at = 0;
-  for (const size of PIECES) {
-    while (rows.length - at >= size) {
-      out.push(rows.slice(at, at + size));
-      at += size;
-    }
-  }
-  return out;
-}
 const TEXT_FIELDS = ["first_name", "last_name", "payment_method"] as const;
 const DATE_FIELDS = ["membership_start", "membership_end"] as const;
 /** What a new member needs besides its email. */
@@ -575,9 +563,9 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
       undo.push([before.id, history.id, { ...before }]);
     }
   }
-  for (const rows of inPieces(inserts)) await run.insert(t, rows);
-  for (const rows of inPieces(updates)) await run.update(t, ctx.clubId, rows);
-  for (const rows of inPieces(histories)) await run.history(t, rows);
+  for (const rows of inPieces(inserts, PIECES)) await run.insert(t, rows);
+  for (const rows of inPieces(updates, PIECES)) await run.update(t, ctx.clubId, rows);
+  for (const rows of inPieces(histories, PIECES)) await run.history(t, rows);
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);
   // Webhooks: the endpoints read once per batch, the members' items only when one is wanted.

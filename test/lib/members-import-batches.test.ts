@@ -7,7 +7,8 @@ import type { Db } from "../../db";
 import { members } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
-import { importMembers, inPieces } from "../../lib/members/import";
+import { inPieces } from "../../db";
+import { importMembers, PIECES } from "../../lib/members/import";
 import { whenOthersWait } from "../../lib/members/import-journal";
 import { setup, type TestEnv } from "../helpers";
 
@@ -92,11 +93,16 @@ describe("an import's statements", () => {
   it("cut rows into pieces of those sizes, the largest first, each row once and in order", () => {
     for (const n of [0, 1, 3, 49, 50, 51, 137, 199, 200, 201, 450]) {
       const rows = Array.from({ length: n }, (_, i) => i);
-      const pieces = inPieces(rows);
+      const pieces = inPieces(rows, PIECES);
       expect(pieces.flat()).toEqual(rows);
       const lengths = pieces.map((p) => p.length);
       expect(lengths).toEqual([...lengths].sort((a, b) => b - a));
     }
-    expect(inPieces(Array.from({ length: 199 }, (_, i) => i)).map((p) => p.length)).toEqual([50, 50, 50, 32, 16, 1]);
+    expect(
+      inPieces(
+        Array.from({ length: 199 }, (_, i) => i),
+        PIECES,
+      ).map((p) => p.length),
+    ).toEqual([50, 50, 50, 32, 16, 1]);
   });
 });

@@ -7,12 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { and, eq, inArray, like } from "drizzle-orm";
+import { and, eq, getTableColumns, getTableName, inArray, is, like, Table } from "drizzle-orm";
+import * as schema from "../../db/schema";
 import { appleRegistrations, memberHistory, memberImports, memberImportUndo, members, payments } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
 import { importMembers } from "../../lib/members/import";
-import { recoverImports, whenOthersWait } from "../../lib/members/import-journal";
+import { NAMING, recoverImports, whenOthersWait } from "../../lib/members/import-journal";
 import { setup, type TestEnv } from "../helpers";
 import { onPostgres } from "../databases";
 import { withEndpoint } from "../members-fixtures";
@@ -296,5 +297,19 @@ await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" +
     const [done] = await env.db.read.select().from(memberImports).where(eq(memberImports.id, importId));
     expect(done.status).toBe("undone");
     expect(await env.db.read.select().from(memberImportUndo)).toEqual([]);
+  });
+
+  it("every column of the schema that names a member is one the undo asks about", () => {
+    // The import's own rows (its history and its journal) are what the undo removes, not references.
+    const own = new Set<string>([getTableName(memberHistory), getTableName(memberImportUndo)]);
+    const naming = (Object.values(schema) as unknown[])
+      .filter((t): t is Table => is(t, Table) && !own.has(getTableName(t)))
+      .flatMap((t) =>
+        Object.values(getTableColumns(t))
+          .filter((c) => c.name === "member_id" || c.name.endsWith("_member_id"))
+          .map((c) => `${getTableName(t)}.${c.name}`),
+      );
+    expect(naming.length).toBeGreaterThanOrEqual(9);
+    expect(NAMING.map((c) => `${getTableName(c.table)}.${c.name}`).sort()).toEqual(naming.sort());
   });
 });

@@ -1,7 +1,7 @@
 // Mailings (issue 29, DESIGN.md section 22) over HTTP, read back from the mails a real local SMTP
 // server received: the audience, merge fields, Markdown with raw HTML off, the club's look with a
 // text part, List-Unsubscribe (RFC 8058) on every mail, each recipient once, counts that add up,
-// bounces (5xx) skipped by later mailings until the email changes, 4xx tried again, the one-click
+// one SMTP connection for a run's mails, bounces (5xx) skipped by later mailings until the email changes, 4xx tried again, the one-click
 // unsubscribe without key or session, and the refusals (409, 413, 422).
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq } from "drizzle-orm";
@@ -174,7 +174,10 @@ describe("sending", () => {
       expect(again.body.detail).toContain("« en cours d'envoi »");
       expect((await action(draft.body.id, "cancel")).status).toBe(409);
       expect((await env.call("PATCH", `${base()}/${draft.body.id}`, { body: { subject: "x" } })).status).toBe(409);
+      const connections = smtp.connections;
       await drain(draft.body.id);
+      // One SMTP connection carries the run's mails, not one connection (and handshake) each.
+      expect(smtp.connections - connections).toBe(1);
       const done = (await env.call("GET", `${base()}/${draft.body.id}`)).body;
       expect(done).toMatchObject({ status: "sent", counts: { recipients: 4, sent: 3, failed: 0, bounced: 0, skipped_opt_out: 1 } });
       expect(done.sent_at).toBeString();

@@ -3,7 +3,6 @@
 // local receiver (Bun.serve) that verifies each signature with the `standardwebhooks` package.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
-import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
 import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { DELIVERY_LOG_KEEP_DAYS, pauseAfter, purgeDeliveryLog } from "../../lib/webhooks/deliver";
@@ -11,15 +10,15 @@ import { runDueJobs } from "../../lib/jobs";
 import { checkWebhookUrl } from "../../lib/webhooks/guard";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
+import { startSmtp, type TestSmtp } from "../smtp";
 
 type Received = { path: string; headers: Record<string, string>; body: string };
 const received: Received[] = [];
 /** What the receiver answers per path: a status (200 by default) or a Response. */
 const answers: Record<string, number | (() => Response | Promise<Response>)> = {};
-const inbox: { to: string[]; raw: string }[] = [];
 
 let receiver: ReturnType<typeof Bun.serve>;
-let smtp: SMTPServer;
+let smtp: TestSmtp;
 let env: TestEnv;
 let strict: TestEnv;
 let base = "";
@@ -36,30 +35,15 @@ beforeAll(async () => {
     },
   });
   base = `http://127.0.0.1:${receiver.port}`;
-  smtp = new SMTPServer({
-    secure: false,
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    logger: false,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString("utf8") });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
-  const smtpPort = (smtp.server.address() as { port: number }).port;
-  env = await setup({ WEBHOOK_ALLOW_PRIVATE: "true", SMTP_URL: `smtp://127.0.0.1:${smtpPort}` });
+  smtp = await startSmtp();
+  env = await setup({ WEBHOOK_ALLOW_PRIVATE: "true", SMTP_URL: smtp.url });
   strict = await setup();
 });
 afterAll(async () => {
   await env.close();
   await strict.close();
   receiver.stop(true);
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
 });
 
 const club = (path = "") => `/api/clubs/${env.clubId}${path}`;
@@ -358,7 +342,7 @@ describe("delivery", () => {
     await drain(new Date(Date.now() + 3_600_000));
     expect(at("/gone")).toHaveLength(1);
     expect(await deliveries(gone.id)).toHaveLength(1);
-    expect(inbox.some((m) => m.raw.includes(`${base}/gone`))).toBe(true);
+    expect(smtp.inbox.some((m) => m.raw.includes(`${base}/gone`))).toBe(true);
     // Test and retry are refused while disabled.
     expect((await env.call("POST", club(`/webhooks/${gone.id}/test`))).body.code).toBe("WEBHOOK_DISABLED");
   });
@@ -378,7 +362,7 @@ describe("delivery", () => {
     await drain(new Date(t0 + 3 * 86_400_000));
     [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, dead.id));
     expect(endpoint).toMatchObject({ enabled: false, disabled_reason: "failing" });
-    const mail = inbox.find((m) => m.raw.includes(`${base}/dead`));
+    const mail = smtp.inbox.find((m) => m.raw.includes(`${base}/dead`));
     expect(mail?.to).toEqual(["board@test.org"]);
     expect(mail?.raw).toContain("has been disabled");
     expect(mail?.raw).toContain("3 days");
