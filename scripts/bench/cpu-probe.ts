@@ -6,7 +6,8 @@
 // after: CPU milliseconds per request (on PostgreSQL also the cluster's own: its postmaster and
 // children), and the statements PostgreSQL received for one request
 // (its log, `log_statement = all` for that one request). PROBE_PROFILE=1 also runs the server
-// with `--cpu-prof` and keeps the profile (Chrome's format); PROBE_ENGINES=postgres (or sqlite) runs one;
+// with `--cpu-prof` and keeps the profile (Chrome's format); PROBE_STATEMENTS=1 loads pg_stat_statements and
+// shows PostgreSQL's time per statement; PROBE_ENGINES=postgres (or sqlite) runs one;
 // PROBE_ROOT=<another worktree> probes that tree's server (the dataset and cluster are this one's).
 // Needs root (the cluster) and wrk. Not part of `bun run bench`: a tool for finding where the
 // time goes (docs/benchmarks.md "pgperf26").
@@ -65,6 +66,48 @@ function clusterCpuMs(dataDir: string): number {
 
 const log = (line: string) => console.log(line);
 
+/** PROBE_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements) during each measurement. */
+const STATEMENT_TIMES = process.env.PROBE_STATEMENTS === "1";
+
+/** Loads pg_stat_statements into the probe's cluster: a restart (pg_ctl keeps the cluster's options). */
+async function trackStatements(adminUrl: string, dataDir: string) {
+  await withClient(adminUrl, async (a) => {
+    await a.query("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'");
+  });
+  const bin = readdirSync("/usr/lib/postgresql")
+    .sort((a, b) => Number(a) - Number(b))
+    .at(-1);
+  // With its log to the cluster's log file and no pipe of ours: a postmaster that inherits our
+  // stdout holds it open, and we would wait for its end.
+  const restart = Bun.spawnSync(
+    ["su", "postgres", "-c", `/usr/lib/postgresql/${bin}/bin/pg_ctl -D '${dataDir}' -l '${join(dataDir, "..", "log")}' -w restart -m fast`],
+    { stdout: "ignore", stderr: "ignore" },
+  );
+  if (restart.exitCode !== 0) throw new Error(`pg_ctl restart failed (${restart.exitCode})`);
+  // Its settings exist once it is loaded.
+  await withClient(adminUrl, async (a) => {
+    await a.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    await a.query("ALTER SYSTEM SET pg_stat_statements.track_planning = on");
+    await a.query("SELECT pg_reload_conf()");
+  });
+}
+
+/** The statements PostgreSQL spent most time on since the last reset, per request of the measurement. */
+async function showStatements(adminUrl: string, requests: number) {
+  const rows = await withClient(
+    adminUrl,
+    async (a) =>
+      (
+        await a.query(
+          "SELECT calls, total_exec_time AS exec, total_plan_time AS plan, query FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 8",
+        )
+      ).rows,
+  );
+  const per = (n: number) => (n / Math.max(1, requests)).toFixed(3);
+  for (const r of rows)
+    log(`    ${per(Number(r.calls))} calls, exec ${per(r.exec)} ms, plan ${per(r.plan)} ms per request: ${String(r.query).replace(/\s+/g, " ").slice(0, 110)}`);
+}
+
 async function main() {
   const missing = postgresMissing();
   if (missing && ENGINES.includes("postgres")) throw new Error(missing);
@@ -79,6 +122,7 @@ async function main() {
     await loadDataset(cluster.adminUrl, template, ds);
     pg = postgresStore(cluster.adminUrl, template);
     log(`cluster: ${cluster.adminUrl}`);
+    if (STATEMENT_TIMES) await trackStatements(cluster.adminUrl, join(cluster.dir, "data"));
   }
   const listPath = `/api/clubs/${ds.clubId}/members`;
   const cases: Record<string, (round: number) => LoadCase> = {
@@ -128,11 +172,13 @@ async function main() {
             const load = { url: server.url + c.path, headers, connections: c.connections, script };
             const warm = await env.gen.run({ ...load, seconds: 2 });
             const pgData = engine === "postgres" && cluster ? join(cluster.dir, "data") : null;
+            if (pgData && STATEMENT_TIMES) await withClient(cluster?.adminUrl as string, (a) => a.query("SELECT pg_stat_statements_reset()"));
             const pgBefore = pgData ? clusterCpuMs(pgData) : 0;
             const before = cpuMs(server.pid);
             const result = await env.gen.run({ ...load, seconds: SECONDS, scriptArgs: [String(warm.requests + c.connections)] });
             const after = cpuMs(server.pid);
             const pgUsed = pgData ? clusterCpuMs(pgData) - pgBefore : 0;
+            if (pgData && STATEMENT_TIMES) await showStatements(cluster?.adminUrl as string, result.requests);
             const user = after.user - before.user;
             const system = after.system - before.system;
             const used = user + system;
