@@ -239,7 +239,8 @@ export const checkinEvent = verb("access_control:edit", async function checkinEv
       return result;
     });
   try {
-    return (ctx.db.engine === "postgres" ? await scanAtOnce(ctx, input, now) : null) ?? (await scan());
+    // Inside a caller's transaction (withinTx) the scan is part of it: the transaction's path.
+    return (ctx.db.engine === "postgres" && !ctx.db.within ? await scanAtOnce(ctx, input, now) : null) ?? (await scan());
   } catch (err) {
     // The same nonce sent twice at once from two connections: the unique key (event, nonce)
     // refused the second scan's row. Run again, it finds the first one's and answers as it did.

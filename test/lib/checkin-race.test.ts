@@ -5,7 +5,8 @@
 // the requests up before they reach the check-in.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { checkIns } from "../../db/schema";
+import { withinTx } from "../../db";
+import { checkIns, eventRegistrations } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
 import { checkinEvent } from "../../lib/events/checkin";
@@ -45,6 +46,21 @@ describe("scans of one ticket at once", () => {
     const stored = await env.db.read.select().from(checkIns).where(eq(checkIns.event_id, event.id));
     expect(stored).toHaveLength(32);
     expect(stored.filter((s) => s.verdict === "valid")).toHaveLength(4);
+  });
+
+  it("inside a caller's transaction (withinTx), a scan is undone with it", async () => {
+    const event = await createEventVia(env, { tickets: [{ name: "Entrée" }] });
+    const reg = await insertRegistration(env, { eventId: event.id, ticketId: event.tickets[0].id });
+    const undone = new Error("the caller's transaction fails after the scan");
+    const scanned = env.db.tx(async (t) => {
+      const answer = await checkinEvent({ ...ctx, db: withinTx(env.db, t) }, { event_id: event.id, code: reg.qr_token });
+      expect(answer.verdict).toBe("valid");
+      throw undone;
+    });
+    await expect(scanned).rejects.toBe(undone);
+    expect(await env.db.read.select().from(checkIns).where(eq(checkIns.event_id, event.id))).toEqual([]);
+    const [stored] = await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.id));
+    expect(stored.checked_in_at).toBeNull();
   });
 
   it("with one nonce: one scan stored, every phone told the first answer", async () => {
