@@ -69,10 +69,17 @@ export type Db = {
   raw: Database;
   /**
    * Runs a statement of the engine's own SQL outside lib/ concerns (tests, tools, db/'s own
-   * statements): the rows. `name`: kept prepared under it (PostgreSQL; SQLite keeps every
-   * statement it is given), for a statement every request runs.
+   * statements, and a hot path written for one engine, lib/events/checkin): the rows. `name`:
+   * kept prepared under it (PostgreSQL; SQLite keeps every statement it is given), for a
+   * statement every request runs. It runs on the pool, never in a transaction: see `within`.
    */
   query<R = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<R[]>;
+  /**
+   * Set on the copy `withinTx` makes: its writes belong to a transaction already open, which
+   * `query` (on the pool) would not be part of. A verb with a path of its own through `query`
+   * takes its transaction's path instead.
+   */
+  within?: true;
   close(): Promise<void>;
 };
 
@@ -84,7 +91,7 @@ export type Db = {
  */
 export function withinTx(db: Db, t: Queryable): Db {
   // Its reads too: they see the transaction's writes (a reader connection would not, before the commit).
-  return { ...db, read: t, prepareRead: (name, build) => db.prepareTx(`read:${name}`, build)(t), tx: (fn) => fn(t) };
+  return { ...db, read: t, prepareRead: (name, build) => db.prepareTx(`read:${name}`, build)(t), tx: (fn) => fn(t), within: true };
 }
 
 /**

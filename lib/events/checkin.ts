@@ -105,6 +105,74 @@ async function findByMemberCode(t: Queryable, ctx: Ctx, eventId: string, code: s
 
 type CheckinInput = CheckinPayload & { event_id: string };
 
+// A ticket's scan on PostgreSQL in one statement, its own transaction (durable when it answers):
+// the reads, the conditional write and the scan row of `checkinEvent` below, the same rules, one
+// round trip instead of four (BEGIN with the read, the write, the row, COMMIT). It decides only
+// the common cases, and writes nothing in the others, which the transaction below then takes
+// whole: no registration by that ticket code (a member's card, an unknown code), a cancelled or
+// missing event, a nonce already stored, a valid scan in a club with webhooks (the delivery is
+// written in the scan's transaction), and a scan that lost the race for the registration (the
+// statement's snapshot cannot see the winner's `checked_in_at`; the transaction reads it anew).
+// The conditional update is the rule as below: of scans racing from any process, the row lock
+// lets one set `checked_in_at`, the others find it set on the row's newest version and write
+// nothing. A nonce stored meanwhile by another connection fails the whole statement on the
+// unique key (event, nonce), the update undone with it, and the caller's retry answers as stored.
+// $1 event, $2 club, $3 code, $4 now, $5 the scan's id, $6 admin, $7 key prefix, $8 nonce.
+const SCAN_AT_ONCE = `WITH ev AS (
+  SELECT e.id, e.status,
+    (SELECT count(*) FROM webhook_endpoints w WHERE w.club_id = e.club_id AND w.enabled) AS hooks
+  FROM events e WHERE e.id = $1 AND e.club_id = $2
+),
+reg AS (
+  SELECT r.id, r.status, r.checked_in_at, r.first_name, r.last_name, t.name AS ticket
+  FROM ev JOIN event_registrations r ON r.event_id = ev.id AND r.qr_token = $3 AND r.club_id = $2
+  LEFT JOIN event_tickets t ON t.id = r.ticket_id
+  LIMIT 1
+),
+go AS (
+  SELECT reg.id, ev.hooks,
+    CASE WHEN reg.status <> 'confirmed' THEN 'not_registered' WHEN reg.checked_in_at IS NOT NULL THEN 'already' END AS known
+  FROM ev, reg
+  WHERE ev.status <> 'cancelled' AND NOT EXISTS (SELECT 1 FROM check_ins c WHERE c.event_id = $1 AND c.nonce = $8)
+),
+won AS (
+  UPDATE event_registrations r SET checked_in_at = $4, updated_at = $4
+  FROM go WHERE r.id = go.id AND go.known IS NULL AND go.hooks = 0 AND r.checked_in_at IS NULL
+  RETURNING r.checked_in_at
+),
+scan AS (
+  INSERT INTO check_ins (id, club_id, event_id, registration_id, code, verdict, nonce, admin_id, key_prefix, created_at)
+  SELECT $5, $2, $1, go.id, left($3, 200), coalesce(go.known, 'valid'), $8, $6, $7, $4
+  FROM go WHERE go.known IS NOT NULL OR EXISTS (SELECT 1 FROM won)
+  RETURNING verdict
+)
+SELECT reg.id, reg.first_name, reg.last_name, reg.ticket,
+  coalesce((SELECT checked_in_at FROM won), reg.checked_in_at) AS checked_in_at, (SELECT verdict FROM scan) AS verdict
+FROM reg`;
+
+/** A scan in one statement (SCAN_AT_ONCE), or null when it wrote nothing and the transaction must decide. */
+async function scanAtOnce(ctx: Ctx, input: CheckinInput, now: string): Promise<CheckinResult | null> {
+  const [row] = await ctx.db.query<{
+    id: string;
+    first_name: string;
+    last_name: string;
+    ticket: string | null;
+    checked_in_at: string | null;
+    verdict: Verdict | null;
+  }>(
+    SCAN_AT_ONCE,
+    [input.event_id, ctx.clubId, input.code, now, newId(), ctx.actor.adminId, ctx.actor.keyPrefix, input.nonce ?? null],
+    "events.checkin.at-once",
+  );
+  if (!row?.verdict) return null;
+  if (row.verdict === "not_registered") return { verdict: "not_registered", checked_in_at: null, registration: null };
+  return {
+    verdict: row.verdict,
+    checked_in_at: row.checked_in_at,
+    registration: { id: row.id, first_name: row.first_name, last_name: row.last_name, ticket_name: row.ticket ?? "" },
+  };
+}
+
 /**
  * Checks a scanned code in. `valid` for the first scan of a confirmed registration, `already`
  * after (with the first `checked_in_at`), `not_registered` when the code matches nothing at this
@@ -171,7 +239,8 @@ export const checkinEvent = verb("access_control:edit", async function checkinEv
       return result;
     });
   try {
-    return await scan();
+    // Inside a caller's transaction (withinTx) the scan is part of it: the transaction's path.
+    return (ctx.db.engine === "postgres" && !ctx.db.within ? await scanAtOnce(ctx, input, now) : null) ?? (await scan());
   } catch (err) {
     // The same nonce sent twice at once from two connections: the unique key (event, nonce)
     // refused the second scan's row. Run again, it finds the first one's and answers as it did.

@@ -3,13 +3,15 @@
 // (the engines benchmark's dataset and durable throw-away cluster), one after the other, each on
 // a fresh copy, and for each case: waits for the start-up jobs, warms up, then loads it with wrk
 // for PROBE_SECONDS (default 5) and reads the server's CPU time (/proc/<pid>/stat) before and
-// after: CPU milliseconds per request, and the statements PostgreSQL received for one request
+// after: CPU milliseconds per request (on PostgreSQL also the cluster's own: its postmaster and
+// children), and the statements PostgreSQL received for one request
 // (its log, `log_statement = all` for that one request). PROBE_PROFILE=1 also runs the server
-// with `--cpu-prof` and keeps the profile (Chrome's format); PROBE_ENGINES=postgres (or sqlite) runs one;
+// with `--cpu-prof` and keeps the profile (Chrome's format); PROBE_STATEMENTS=1 loads pg_stat_statements and
+// shows PostgreSQL's time per statement; PROBE_ENGINES=postgres (or sqlite) runs one;
 // PROBE_ROOT=<another worktree> probes that tree's server (the dataset and cluster are this one's).
 // Needs root (the cluster) and wrk. Not part of `bun run bench`: a tool for finding where the
 // time goes (docs/benchmarks.md "pgperf26").
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanCase } from "./checkin";
@@ -41,7 +43,70 @@ function cpuMs(pid: number): { user: number; system: number } {
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
+/**
+ * PostgreSQL's CPU time so far, ms: the cluster's postmaster and its children (the backends of
+ * the server's pool, the WAL writer, the checkpointer). A backend that ended meanwhile is not
+ * counted; the pool's stay open through a measurement.
+ */
+function clusterCpuMs(dataDir: string): number {
+  const postmaster = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+      // ppid is field 4 of the line: 1 after "pid (comm) ".
+      if (Number(entry) === postmaster || Number(fields[1]) === postmaster) total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return total;
+}
+
 const log = (line: string) => console.log(line);
+
+/** PROBE_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements) during each measurement. */
+const STATEMENT_TIMES = process.env.PROBE_STATEMENTS === "1";
+
+/** Loads pg_stat_statements into the probe's cluster: a restart (pg_ctl keeps the cluster's options). */
+async function trackStatements(adminUrl: string, dataDir: string) {
+  await withClient(adminUrl, async (a) => {
+    await a.query("ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'");
+  });
+  const bin = readdirSync("/usr/lib/postgresql")
+    .sort((a, b) => Number(a) - Number(b))
+    .at(-1);
+  // With its log to the cluster's log file and no pipe of ours: a postmaster that inherits our
+  // stdout holds it open, and we would wait for its end.
+  const restart = Bun.spawnSync(
+    ["su", "postgres", "-c", `/usr/lib/postgresql/${bin}/bin/pg_ctl -D '${dataDir}' -l '${join(dataDir, "..", "log")}' -w restart -m fast`],
+    { stdout: "ignore", stderr: "ignore" },
+  );
+  if (restart.exitCode !== 0) throw new Error(`pg_ctl restart failed (${restart.exitCode})`);
+  // Its settings exist once it is loaded.
+  await withClient(adminUrl, async (a) => {
+    await a.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    await a.query("ALTER SYSTEM SET pg_stat_statements.track_planning = on");
+    await a.query("SELECT pg_reload_conf()");
+  });
+}
+
+/** The statements PostgreSQL spent most time on since the last reset, per request of the measurement. */
+async function showStatements(adminUrl: string, requests: number) {
+  const rows = await withClient(
+    adminUrl,
+    async (a) =>
+      (
+        await a.query(
+          "SELECT calls, total_exec_time AS exec, total_plan_time AS plan, query FROM pg_stat_statements ORDER BY total_exec_time + total_plan_time DESC LIMIT 8",
+        )
+      ).rows,
+  );
+  const per = (n: number) => (n / Math.max(1, requests)).toFixed(3);
+  for (const r of rows)
+    log(`    ${per(Number(r.calls))} calls, exec ${per(r.exec)} ms, plan ${per(r.plan)} ms per request: ${String(r.query).replace(/\s+/g, " ").slice(0, 110)}`);
+}
 
 async function main() {
   const missing = postgresMissing();
@@ -57,6 +122,7 @@ async function main() {
     await loadDataset(cluster.adminUrl, template, ds);
     pg = postgresStore(cluster.adminUrl, template);
     log(`cluster: ${cluster.adminUrl}`);
+    if (STATEMENT_TIMES) await trackStatements(cluster.adminUrl, join(cluster.dir, "data"));
   }
   const listPath = `/api/clubs/${ds.clubId}/members`;
   const cases: Record<string, (round: number) => LoadCase> = {
@@ -71,7 +137,7 @@ async function main() {
     }),
   };
   const out: string[] = [];
-  const results: { variant: string; engine: string; name: string; rps: number; ms: number }[] = [];
+  const results: { variant: string; engine: string; name: string; rps: number; ms: number; pgMs: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++)
     for (const variant of VARIANTS)
       for (const engine of ENGINES) {
@@ -105,9 +171,14 @@ async function main() {
             const script = c.script?.(dir);
             const load = { url: server.url + c.path, headers, connections: c.connections, script };
             const warm = await env.gen.run({ ...load, seconds: 2 });
+            const pgData = engine === "postgres" && cluster ? join(cluster.dir, "data") : null;
+            if (pgData && STATEMENT_TIMES) await withClient(cluster?.adminUrl as string, (a) => a.query("SELECT pg_stat_statements_reset()"));
+            const pgBefore = pgData ? clusterCpuMs(pgData) : 0;
             const before = cpuMs(server.pid);
             const result = await env.gen.run({ ...load, seconds: SECONDS, scriptArgs: [String(warm.requests + c.connections)] });
             const after = cpuMs(server.pid);
+            const pgUsed = pgData ? clusterCpuMs(pgData) - pgBefore : 0;
+            if (pgData && STATEMENT_TIMES) await showStatements(cluster?.adminUrl as string, result.requests);
             const user = after.user - before.user;
             const system = after.system - before.system;
             const used = user + system;
@@ -163,11 +234,13 @@ async function main() {
               if (process.env.PROBE_SHOW === "1")
                 for (const l of logged.slice(0, Number(process.env.PROBE_SHOW_LINES ?? 40))) console.log(`    ${l.replace(/^.*LOG: {2}/, "").slice(0, 200)}`);
             }
-            results.push({ variant: variant.name, engine, name, rps: result.rps, ms: used / Math.max(1, result.requests) });
+            const pgMs = pgUsed / Math.max(1, result.requests);
+            results.push({ variant: variant.name, engine, name, rps: result.rps, ms: used / Math.max(1, result.requests), pgMs });
             const line =
               `${round} ${variant.name.padEnd(10)} ${engine.padEnd(8)} ${name.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(1)} ms  ` +
               `server CPU ${(used / Math.max(1, result.requests)).toFixed(2)} ms/request (user ${(user / Math.max(1, result.requests)).toFixed(2)}, ` +
               `system ${(system / Math.max(1, result.requests)).toFixed(2)}; ${(used / 1000 / SECONDS).toFixed(2)} cores)` +
+              `${pgData ? `  PostgreSQL CPU ${pgMs.toFixed(2)} ms/request` : ""}` +
               `${result.non2xx ? `  non-2xx ${result.non2xx}` : ""}${statements}${syscalls}`;
             log(line);
             out.push(line);
@@ -189,7 +262,11 @@ async function main() {
         log(
           `${variant.name.padEnd(10)} ${engine.padEnd(8)} ${name.padEnd(8)} ${median(mine.map((r) => r.rps))
             .toFixed(0)
-            .padStart(6)} req/s  ` + `${median(mine.map((r) => r.ms)).toFixed(2)} ms CPU/request  (rounds: ${mine.map((r) => r.ms.toFixed(2)).join(", ")})`,
+            .padStart(6)} req/s  ` +
+            `${median(mine.map((r) => r.ms)).toFixed(2)} ms CPU/request  (rounds: ${mine.map((r) => r.ms.toFixed(2)).join(", ")})` +
+            (engine === "postgres"
+              ? `  PostgreSQL ${median(mine.map((r) => r.pgMs)).toFixed(2)} ms (rounds: ${mine.map((r) => r.pgMs.toFixed(2)).join(", ")})`
+              : ""),
         );
       }
 }

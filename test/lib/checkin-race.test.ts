@@ -1,0 +1,76 @@
+// Scans of one ticket at once from several phones: one `valid`, the rest `already` with its time,
+// every scan stored. On PostgreSQL the scans run side by side on the pool's connections (as
+// several processes would), each first as the one statement of lib/events/checkin.ts, then, when
+// it lost the race, as the transaction; the route's tests go through the rate count, which lines
+// the requests up before they reach the check-in.
+import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import { withinTx } from "../../db";
+import { checkIns, eventRegistrations } from "../../db/schema";
+import { operatorCtx } from "../../lib/auth/operator";
+import type { Ctx } from "../../lib/context";
+import { checkinEvent } from "../../lib/events/checkin";
+import { onPostgres } from "../databases";
+import { createEventVia, insertRegistration } from "../events-fixtures";
+import { setup, type TestEnv } from "../helpers";
+
+let env: TestEnv;
+let ctx: Ctx;
+beforeAll(async () => {
+  env = await setup();
+  ctx = await operatorCtx(env.db, env.clubId, env.config);
+});
+afterAll(() => env.close());
+
+/** The pool's connections opened beforehand, so the scans run side by side from the start. */
+async function warmPool() {
+  if (onPostgres)
+    await Promise.all(
+      Array.from({ length: 16 }, () => (env.db.read as unknown as { execute(q: unknown): Promise<unknown> }).execute(sql`select pg_sleep(0.05)`)),
+    );
+}
+
+describe("scans of one ticket at once", () => {
+  it("give one valid per ticket, the others already with its time, every scan stored", async () => {
+    const event = await createEventVia(env, { tickets: [{ name: "Entrée" }] });
+    const regs = await Promise.all(Array.from({ length: 4 }, () => insertRegistration(env, { eventId: event.id, ticketId: event.tickets[0].id })));
+    await warmPool();
+    const answers = await Promise.all(regs.flatMap((reg) => Array.from({ length: 8 }, () => checkinEvent(ctx, { event_id: event.id, code: reg.qr_token }))));
+    for (const reg of regs) {
+      const mine = answers.filter((a) => a.registration?.id === reg.id);
+      expect(mine.map((a) => a.verdict).sort()).toEqual(["already", "already", "already", "already", "already", "already", "already", "valid"]);
+      const valid = mine.find((a) => a.verdict === "valid");
+      expect(mine.every((a) => a.checked_in_at === valid?.checked_in_at)).toBe(true);
+      expect(mine.every((a) => a.registration?.ticket_name === "Entrée")).toBe(true);
+    }
+    const stored = await env.db.read.select().from(checkIns).where(eq(checkIns.event_id, event.id));
+    expect(stored).toHaveLength(32);
+    expect(stored.filter((s) => s.verdict === "valid")).toHaveLength(4);
+  });
+
+  it("inside a caller's transaction (withinTx), a scan is undone with it", async () => {
+    const event = await createEventVia(env, { tickets: [{ name: "Entrée" }] });
+    const reg = await insertRegistration(env, { eventId: event.id, ticketId: event.tickets[0].id });
+    const undone = new Error("the caller's transaction fails after the scan");
+    const scanned = env.db.tx(async (t) => {
+      const answer = await checkinEvent({ ...ctx, db: withinTx(env.db, t) }, { event_id: event.id, code: reg.qr_token });
+      expect(answer.verdict).toBe("valid");
+      throw undone;
+    });
+    await expect(scanned).rejects.toBe(undone);
+    expect(await env.db.read.select().from(checkIns).where(eq(checkIns.event_id, event.id))).toEqual([]);
+    const [stored] = await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.id));
+    expect(stored.checked_in_at).toBeNull();
+  });
+
+  it("with one nonce: one scan stored, every phone told the first answer", async () => {
+    const event = await createEventVia(env, { tickets: [{ name: "Entrée" }] });
+    const reg = await insertRegistration(env, { eventId: event.id, ticketId: event.tickets[0].id });
+    await warmPool();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => checkinEvent(ctx, { event_id: event.id, code: reg.qr_token, nonce: "door-2-scan-1" })));
+    expect(answers.map((a) => a.verdict)).toEqual(Array(8).fill("valid"));
+    expect(new Set(answers.map((a) => a.checked_in_at)).size).toBe(1);
+    const stored = await env.db.read.select().from(checkIns).where(eq(checkIns.event_id, event.id));
+    expect(stored.map((s) => [s.nonce, s.verdict])).toEqual([["door-2-scan-1", "valid"]]);
+  });
+});
