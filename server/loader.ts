@@ -194,9 +194,11 @@ const sentBytes = new WeakMap<object, Uint8Array>();
 function jsonChunk(answer: object): Response {
   let chunk: Uint8Array | string | undefined = sentBytes.get(answer);
   if (chunk === undefined) {
-    const text = JSON.stringify(answer);
-    if (isSharedAnswer(answer)) sentBytes.set(answer, (chunk = new TextEncoder().encode(text)));
-    else chunk = text;
+    chunk = JSON.stringify(answer);
+    if (isSharedAnswer(answer)) {
+      chunk = new TextEncoder().encode(chunk);
+      sentBytes.set(answer, chunk);
+    }
   }
   const body = new ReadableStream<Uint8Array | string>({
     start(controller) {
