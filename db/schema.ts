@@ -412,7 +412,10 @@ export const members = table(
     // not from rows visited in another index's order (110 ms to 7 ms), as the index of club and
     // search text it replaces did.
     index("members_club_created_idx").on(t.club_id, t.created_at, t.id, t.search_text),
-    index("members_club_sort_name_idx").on(t.club_id, t.sort_name, t.id),
+    // With the search text too: a search by name tests each member in the index and reads only
+    // the rows it shows (0.3 µs a member tested, where reading each row at random took 1.8-2 µs:
+    // a name term's matches lie together in the name order, far from its start).
+    index("members_club_sort_name_idx").on(t.club_id, t.sort_name, t.id, t.search_text),
     index("members_club_end_idx").on(t.club_id, t.membership_end),
     index("members_club_status_end_idx").on(t.club_id, t.payment_status, t.membership_end),
     // The member's page is found by its token (/m/<manage_token>).

@@ -57,19 +57,28 @@ export function membersOfClubMatching(club: unknown, match: unknown): SQL {
 export type SearchWay = "scan" | "index";
 
 /**
- * Microseconds per member a way reads, measured at 100,000 members (docs/decisions.md, search31):
- * a member row read at random (the index's matches, or a scan in an order other than the rows'
- * own), one read in registration order (the rows lie mostly in that order: a page holds several),
- * an entry of the index of club and search text (a count; now the registration index, which carries
- * the text). A scan's estimate counts twice: it assumes the matches spread evenly over the list's
- * order, and a term of the oldest members' only is not. Measured before the registration index
- * carried the search text (docs/decisions.md, search14): a scan in that order now tests each
- * member in the index and reads only the rows it shows, so `storedRow` overstates it.
+ * Microseconds of CPU a way spends, measured at 100,000 members (docs/benchmarks.md, search15):
+ * `entry`, a member tested in an index that carries the search text (the list's registration and
+ * name indexes: 0.27-0.32 µs, for a page or a count); `randomRow`, a member whose row a scan reads
+ * at random to test it (the email and membership-end orders, or every member for the status sort:
+ * 1.8-2 µs); `match`, a match of the FTS5 index, its row read at random and sorted (2.2-3.8 µs);
+ * `shownRow`, a row a scan's page shows, read and handed over (3.5 µs).
+ *
+ * `unevenScan`: a scan's estimate assumes the matches spread evenly over the list's order; a
+ * term held only by members that lie together far from the order's start (the oldest members, or
+ * a name in the name order) is read to there, up to every member (30 ms at 100,000), where the
+ * index costs what its matches do whatever their place. Four keeps a term one member in a hundred
+ * holds (1,111 at 100,000: the index 3-5 ms, a scan 0.3 ms at the newest and 26 ms at the oldest)
+ * on the index, and one in ten ("zolc": a scan 0.3 ms, the index 30 ms) on the scan.
  */
-const COST = { randomRow: 10, storedRow: 2, entry: 0.4, unevenScan: 2 };
+const COST = { entry: 0.3, randomRow: 2, match: 3, shownRow: 3.5, unevenScan: 4 };
 
-/** How a scan reads the club's members in the list's order: by registration (the rows' own order), by another index, or all of them before a sort. */
-export type ScanOrder = "stored" | "indexed" | "none";
+/**
+ * How a scan reads the club's members in the list's order: through an index that carries the
+ * search text (registration, name: each member tested in the index, only the rows shown read),
+ * through one that does not (each member's row read to test it), or all of them before a sort.
+ */
+export type ScanOrder = "covered" | "indexed" | "none";
 
 /**
  * The faster way for a search's count (no `wanted`) or page (`wanted`: its rows up to the page's
@@ -83,8 +92,8 @@ export function searchWay(e: { matches: number | null; members: number; total?: 
   if (e.wanted === undefined) scan = e.members * COST.entry;
   else if (e.order === "none") scan = e.members * COST.randomRow;
   else {
-    const rows = Math.min(e.members, (e.wanted * e.members) / Math.max(e.total ?? 0, 1));
-    scan = rows * (e.order === "stored" ? COST.storedRow : COST.randomRow) * COST.unevenScan;
+    const read = Math.min(e.members, ((e.wanted * e.members) / Math.max(e.total ?? 0, 1)) * COST.unevenScan);
+    scan = e.order === "covered" ? read * COST.entry + e.wanted * COST.shownRow : read * COST.randomRow;
   }
-  return e.matches * COST.randomRow < scan ? "index" : "scan";
+  return e.matches * COST.match < scan ? "index" : "scan";
 }

@@ -186,15 +186,21 @@ const sentBytes = new WeakMap<object, Uint8Array>();
  * 16 KB (15 for a plain 32 KB answer: 3,200-3,500 answers/s of 47 KB, against 17,000-20,000 for the
  * same bytes as one chunk of a stream). Bun gives a small one its Content-Length, a large one
  * chunked transfer coding, which every HTTP/1.1 client reads; HEAD answers as for any route. A
- * shared answer (lib/reply `sharedAnswer`) is serialized once, at its first sending.
+ * shared answer (lib/reply `sharedAnswer`) is serialized once, at its first sending, to the bytes
+ * kept; any other (a search's page) is handed over as its JSON text, which Bun writes out as
+ * UTF-8 itself, in the same one write: no 47 KB copy made and dropped per answer (server CPU per
+ * search 1,304 against 1,522 µs, docs/benchmarks.md "search15").
  */
 function jsonChunk(answer: object): Response {
-  let chunk = sentBytes.get(answer);
+  let chunk: Uint8Array | string | undefined = sentBytes.get(answer);
   if (chunk === undefined) {
-    chunk = new TextEncoder().encode(JSON.stringify(answer));
-    if (isSharedAnswer(answer)) sentBytes.set(answer, chunk);
+    chunk = JSON.stringify(answer);
+    if (isSharedAnswer(answer)) {
+      chunk = new TextEncoder().encode(chunk);
+      sentBytes.set(answer, chunk);
+    }
   }
-  const body = new ReadableStream<Uint8Array>({
+  const body = new ReadableStream<Uint8Array | string>({
     start(controller) {
       controller.enqueue(chunk);
       controller.close();

@@ -72,11 +72,18 @@ type ListShape = ReturnType<typeof MemberListQuerySchema.parse>;
 
 /**
  * How a search scanning the club's members meets them in each sort's order (db/search
- * `ScanOrder`): the registration order is the rows' own; name, email and membership end have an
- * index (db/schema.ts; the id that breaks ties is sorted within equal keys), so the scan stops
- * once its page is full; the status sort reads every member.
+ * `ScanOrder`): the registration and name orders have an index that carries the search text
+ * (db/schema.ts), each member tested there; email and membership end have an index without it
+ * (the id that breaks ties is sorted within equal keys), each member's row read; in each the scan
+ * stops once its page is full. The status sort reads every member.
  */
-const SCAN_ORDER: Record<ListShape["sort"], ScanOrder> = { registered: "stored", name: "indexed", email: "indexed", membership_end: "indexed", status: "none" };
+const SCAN_ORDER: Record<ListShape["sort"], ScanOrder> = {
+  registered: "covered",
+  name: "covered",
+  email: "indexed",
+  membership_end: "indexed",
+  status: "none",
+};
 
 function listQueries(
   db: Db,

@@ -54,4 +54,25 @@ describe("an app without the check (production)", () => {
     }
     await production.audit.drain();
   });
+
+  it("sends a search's page, handed to the socket as text, as the same UTF-8 JSON over HTTP", async () => {
+    // Not through app.handle: the text becomes bytes where Bun writes the answer out.
+    await seedMember(env, { first_name: "Łukasz", last_name: "Żółć" });
+    const production = await createApp(env.db, { ...env.config, checkResponses: false });
+    const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request) => production.handle(request) });
+    try {
+      const path = `/api/clubs/${env.clubId}/members?search=zolc`;
+      const headers = { authorization: `Bearer ${env.key}` };
+      const sent = await fetch(`http://127.0.0.1:${server.port}${path}`, { headers });
+      expect(sent.status).toBe(200);
+      expect(sent.headers.get("content-type")).toBe("application/json;charset=utf-8");
+      const bytes = new Uint8Array(await sent.arrayBuffer());
+      const checked = await (await env.app.handle(new Request(`http://localhost${path}`, { headers }))).json();
+      expect(checked.items.map((i: { last_name: string }) => i.last_name)).toEqual(["Żółć"]);
+      expect(bytes).toEqual(new TextEncoder().encode(JSON.stringify(checked)));
+    } finally {
+      server.stop(true);
+      await production.audit.drain();
+    }
+  });
 });
