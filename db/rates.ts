@@ -12,6 +12,13 @@
 // (synchronous_commit off for this statement only): a count lost in a crash lets a few more
 // requests through in the next minute, and waiting for the disk would hold the counter's row lock
 // for a disk sync, one request of a key after another.
+//
+// A key's requests that arrive at one process while its statement is out are counted together by
+// the next one (countKeyRequest: a group commit of the count). Under load, a key's requests then
+// take one statement and one turn of the counter's row lock per group instead of one each: that
+// row is where every request of a key waits for the one before it, on any process. A group is let
+// through whole only while the window holds room for all of it; otherwise its requests are counted
+// one by one, as they always were, so the count stays exact.
 import type { Db } from "./index";
 
 /** Slots per window: a minute's window counts per second, an hour's per minute. */
@@ -21,9 +28,11 @@ const SLOTS = 60;
 export type SlotCount = { allowed: boolean; count: number; resetMs: number; retryAfterMs: number };
 
 // $1 scope, $3 the current slot's start, $4 now, $5 the window, $6 the slot's width, $7 the limit;
-// `key` the counted key (an expression), `only` a condition the count also needs. Times are whole
-// milliseconds: of the slot being left, the milliseconds after now - window are inside.
-const counted = (key: string, only = "true") => `
+// `key` the counted key (an expression), `only` a condition the count also needs, `many` how many
+// requests are counted (a parameter's place, or 1). Times are whole milliseconds: of the slot
+// being left, the milliseconds after now - window are inside. The last of `many` requests is let
+// through while the count before it is under the limit, so all of them are.
+const counted = (key: string, only = "true", many = "1") => `
 async AS (SELECT set_config('synchronous_commit', 'off', true)),
 before AS (
   SELECT coalesce(sum(CASE WHEN at <= $4::bigint - $5::bigint THEN n * ($6::bigint - 1 - ($4::bigint - $5::bigint - at))::float8 / $6::bigint ELSE n END), 0) AS n,
@@ -32,9 +41,9 @@ before AS (
 ),
 hit AS (
   INSERT INTO rate_counts (scope, key, at, n, gone_at)
-  SELECT $1, ${key}, $3::bigint, 1, $3::bigint + $5::bigint + $6::bigint FROM before, async WHERE ${only} AND before.n < $7::integer
-  ON CONFLICT (scope, key, at) DO UPDATE SET n = rate_counts.n + 1
-  WHERE rate_counts.n + (SELECT n FROM before) < $7::integer
+  SELECT $1, ${key}, $3::bigint, ${many}, $3::bigint + $5::bigint + $6::bigint FROM before, async WHERE ${only} AND before.n + ${many} - 1 < $7::integer
+  ON CONFLICT (scope, key, at) DO UPDATE SET n = rate_counts.n + ${many}
+  WHERE rate_counts.n + (SELECT n FROM before) + ${many} - 1 < $7::integer
   RETURNING n
 )`;
 
@@ -55,7 +64,7 @@ const KEY_HIT = `WITH subject AS (
       AND (a.access_expires_at IS NULL OR a.access_expires_at > $8) AS serves
   FROM api_keys k JOIN admins a ON a.id = k.admin_id JOIN clubs c ON c.id = k.club_id
   WHERE k.key_hash = $2 LIMIT 1
-), ${counted("(SELECT id FROM subject)", "(SELECT serves FROM subject)")}
+), ${counted("(SELECT id FROM subject)", "(SELECT serves FROM subject)", "$9::integer")}
 SELECT subject.*, (SELECT n FROM hit) AS n, before.n AS before, before.oldest FROM subject, before`;
 
 const SLOTS_HELD = "SELECT at, n FROM rate_counts WHERE scope = $1 AND key = $2 AND at > $3::bigint - $4::bigint - $5::bigint";
@@ -119,27 +128,73 @@ export type KeyRow = {
   locale: string;
 };
 
+/** A key's request as countKeyRequest answers it. Null: no such key. `count` null: the key does not serve, nothing counted. */
+export type KeyCount = { key: KeyRow; count: SlotCount | null } | null;
+
+type Waiting = { now: number; resolve: (counted: KeyCount) => void; reject: (err: unknown) => void };
+
+/** Per database, per scope and key hash: the requests waiting for the key's statement out to come back. */
+const groups = new WeakMap<Db, Map<string, Waiting[]>>();
+
 /**
  * The API key whose hash is `hash` and, when it serves (not revoked or expired, its admin's
  * access not ended), its request counted in `scope` under its id against `limit` per `windowMs`
- * at `now`: one statement. Null: no such key. `count` null: the key does not serve, nothing counted.
+ * at `now`: one statement, shared with the key's requests that arrive meanwhile (see the header).
  */
-export async function countKeyRequest(
-  db: Db,
-  scope: string,
-  hash: string,
-  limit: number,
-  windowMs: number,
-  now: number,
-): Promise<{ key: KeyRow; count: SlotCount | null } | null> {
+export function countKeyRequest(db: Db, scope: string, hash: string, limit: number, windowMs: number, now: number): Promise<KeyCount> {
+  let byKey = groups.get(db);
+  if (!byKey) {
+    byKey = new Map();
+    groups.set(db, byKey);
+  }
+  const name = `${scope} ${hash}`;
+  const waiting = byKey.get(name);
+  if (waiting) return new Promise((resolve, reject) => waiting.push({ now, resolve, reject }));
+  byKey.set(name, []);
+  const out = countKeyRequests(db, scope, hash, limit, windowMs, [now]);
+  void out.finally(() => countWaiting(db, byKey, name, scope, hash, limit, windowMs)).catch(() => {});
+  return out.then((all) => all[0]);
+}
+
+/** Counts the requests that waited for the statement just back, as one group, until none wait; then the key has no statement out. */
+async function countWaiting(db: Db, byKey: Map<string, Waiting[]>, name: string, scope: string, hash: string, limit: number, windowMs: number) {
+  for (let group = byKey.get(name); group?.length; group = byKey.get(name)) {
+    byKey.set(name, []);
+    try {
+      const counted = await countKeyRequests(
+        db,
+        scope,
+        hash,
+        limit,
+        windowMs,
+        group.map((w) => w.now),
+      );
+      group.forEach((w, i) => w.resolve(counted[i]));
+    } catch (err) {
+      for (const w of group) w.reject(err);
+    }
+  }
+  byKey.delete(name);
+}
+
+/**
+ * The requests of one key (their times `nows`) counted in one statement, let through together
+ * while the window holds room for all; otherwise each counted on its own (at once: the counter's
+ * row lock orders them), as exact as one request is.
+ */
+async function countKeyRequests(db: Db, scope: string, hash: string, limit: number, windowMs: number, nows: number[]): Promise<KeyCount[]> {
+  const many = nows.length;
+  const now = Math.max(...nows);
   const slot = Math.max(1, Math.floor(windowMs / SLOTS));
   const at = now - (now % slot);
-  const nowIso = new Date(now).toISOString();
-  const [row] = await db.query<KeyRow & Hit & { serves: boolean }>(KEY_HIT, [scope, hash, at, now, windowMs, slot, limit, nowIso], "rate.key");
-  if (!row) return null;
+  const params = [scope, hash, at, now, windowMs, slot, limit, new Date(now).toISOString(), many];
+  const [row] = await db.query<KeyRow & Hit & { serves: boolean }>(KEY_HIT, params, "rate.key");
+  if (!row) return nows.map(() => null);
   const { serves, n, before, oldest, ...key } = row;
-  if (!serves) return { key, count: null };
-  return { key, count: n === null ? await refused(db, scope, key.id, limit, windowMs, now) : allowed({ n, before, oldest }, at, windowMs, now) };
+  if (!serves) return nows.map(() => ({ key, count: null }));
+  if (n !== null) return nows.map((_, i) => ({ key, count: allowed({ n: n - many + i + 1, before, oldest }, at, windowMs, now) }));
+  if (many === 1) return [{ key, count: await refused(db, scope, key.id, limit, windowMs, now) }];
+  return Promise.all(nows.map(async (one) => (await countKeyRequests(db, scope, hash, limit, windowMs, [one]))[0]));
 }
 
 /** Forgets the slots that have left their window by `now`: the requests they counted. */

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { openDb } from "../../db";
 import { createApp } from "../../app";
+import { sha256Hex } from "../../lib/ids";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
 
@@ -35,6 +36,39 @@ describe.skipIf(!onPostgres)("rates and keys shared by the processes of one Post
     const refused = answers.find((r) => r.status === 429) as Response;
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect((await refused.json()).code).toBe("RATE_LIMITED");
+  });
+
+  it("a key's requests sent together to one process are counted in fewer statements than requests, each answer's RateLimit-Remaining another", async () => {
+    const key = await env.makeKey(env.allEdit);
+    const db = env.db as { query: typeof env.db.query };
+    const query = db.query;
+    let counts = 0;
+    db.query = ((text: string, params?: unknown[], name?: string) => {
+      if (name === "rate.key") counts++;
+      return query.call(env.db, text, params, name);
+    }) as typeof query;
+    try {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => via(env.app, `/api/clubs/${env.clubId}/members`, key)));
+      expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
+      const remaining = answers.map((r) => Number(r.headers.get("ratelimit-remaining"))).sort((a, b) => a - b);
+      expect(remaining).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+      expect(counts).toBeGreaterThan(0);
+      expect(counts).toBeLessThan(10);
+    } finally {
+      db.query = query;
+    }
+    const [row] = await env.db.query<{ n: number }>("SELECT sum(n)::int AS n FROM rate_counts WHERE key = (SELECT id FROM api_keys WHERE key_hash = $1)", [
+      sha256Hex(key),
+    ]);
+    expect(row.n).toBe(10);
+  });
+
+  it("more requests of a key at once than its limit leaves room for, to one process: exactly the limit let through", async () => {
+    const key = await env.makeKey(env.allEdit);
+    const answers = await Promise.all(Array.from({ length: 24 }, () => via(env.app, `/api/clubs/${env.clubId}/members`, key)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(12);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12);
   });
 
   it("a public route's rate per address holds across both processes: the club's page, 60 a minute", async () => {
