@@ -169,7 +169,7 @@ async function countWaiting(db: Db, byKey: Map<string, Waiting[]>, name: string,
         windowMs,
         group.map((w) => w.now),
       );
-      group.forEach((w, i) => w.resolve(counted[i]));
+      for (const [i, w] of group.entries()) w.resolve(counted[i]);
     } catch (err) {
       for (const w of group) w.reject(err);
     }
