@@ -74,3 +74,54 @@ describe("scans of one ticket at once", () => {
     expect(stored.map((s) => [s.nonce, s.verdict])).toEqual([["door-2-scan-1", "valid"]]);
   });
 });
+
+// On PostgreSQL a scan is decided by one statement when it can, and by the transaction otherwise
+// (always inside a caller's transaction): the rule is written twice, so the same scans are run
+// both ways here and must answer and store alike. On SQLite both ways are the transaction.
+describe("the one statement and the transaction decide a scan alike", () => {
+  type Case = { name: string; status?: string; checkedInAt?: string; scans: { nonce?: string }[] };
+  const cases: Case[] = [
+    { name: "a first scan", scans: [{}] },
+    { name: "a second scan", scans: [{}, {}] },
+    { name: "a ticket checked in before", checkedInAt: "2026-05-01T18:00:00.000Z", scans: [{}] },
+    { name: "a cancelled registration", status: "cancelled", scans: [{}] },
+    { name: "a registration awaiting payment", status: "pending", scans: [{}] },
+    { name: "one nonce sent twice", scans: [{ nonce: "door-1" }, { nonce: "door-1" }] },
+  ];
+
+  /** The scans of `c` on a fresh event, each through `via`: the answers and the rows stored, without ids and times of their own. */
+  async function run(c: Case, via: (input: { event_id: string; code: string; nonce?: string }) => Promise<unknown>) {
+    const event = await createEventVia(env, { tickets: [{ name: "Entrée" }] });
+    const reg = await insertRegistration(env, { eventId: event.id, ticketId: event.tickets[0].id, status: c.status, checkedInAt: c.checkedInAt });
+    const answers = [];
+    for (const scan of c.scans) answers.push(await via({ event_id: event.id, code: reg.qr_token, ...scan }));
+    const shown = answers.map((a) => {
+      const { verdict, checked_in_at, registration } = a as Awaited<ReturnType<typeof checkinEvent>>;
+      return {
+        verdict,
+        checked_in: checked_in_at === null ? null : checked_in_at === c.checkedInAt ? "before" : "now",
+        registration: registration && { ...registration, id: registration.id === reg.id },
+      };
+    });
+    const stored = (await env.db.read.select().from(checkIns).where(eq(checkIns.event_id, event.id))).map((s) => ({
+      verdict: s.verdict,
+      code: s.code === reg.qr_token,
+      registration: s.registration_id === null ? null : s.registration_id === reg.id,
+      nonce: s.nonce,
+    }));
+    const [after] = await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.id, reg.id));
+    return { shown, stored, checked_in: after.checked_in_at === null ? null : after.checked_in_at === c.checkedInAt ? "before" : "now" };
+  }
+
+  for (const c of cases)
+    it(c.name, async () => {
+      let transactions = 0;
+      const counted = { ...ctx, db: { ...env.db, tx: ((fn, options) => (transactions++, env.db.tx(fn, options))) as typeof env.db.tx } };
+      const alone = await run(c, (input) => checkinEvent(counted, input));
+      const inTx = await run(c, (input) => env.db.tx((t) => checkinEvent({ ...ctx, db: withinTx(env.db, t) }, input)));
+      expect(alone).toEqual(inTx);
+      // On PostgreSQL the statement decided every scan but a nonce's repeat (it stores nothing: the transaction answers).
+      if (onPostgres) expect(transactions).toBe(c.scans.filter((s, i) => s.nonce && c.scans.slice(0, i).some((p) => p.nonce === s.nonce)).length);
+      else expect(transactions).toBe(c.scans.length);
+    });
+});
