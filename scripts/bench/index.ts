@@ -99,7 +99,7 @@ const conditions = [
 if (selected.includes(engines))
   conditions.push(
     "engines: PostgreSQL (Debian's) in a throw-away cluster started by scripts/ci/pg-cluster.sh with PG_DURABLE=1 (fsync and synchronous " +
-      "commits on), on this machine beside the servers (not pinned); three processes: behind Caddy with least_conn, servers pinned to core 0",
+      "commits on), on this machine beside the servers (not pinned); three processes and their one-process baseline: behind Caddy with least_conn, on any core",
   );
 
 const table = summaryTables(cases);
