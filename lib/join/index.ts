@@ -4,7 +4,7 @@
 // existing member who tries again), the admin's decision on an application (approve, reject),
 // and the mails of each step, in the club's language.
 import { and, asc, eq } from "drizzle-orm";
-import type { Queryable } from "../../db";
+import { type Queryable, withinTx } from "../../db";
 import { clubs, members, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
 import type { ClubRow } from "../clubs/internal";
@@ -246,7 +246,7 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
         // to pay, once accepted (approveMember): an application turned down used nothing. A free
         // join in an open club is accepted and paid now.
         await promo?.record(null, created.id, { awaitingPayment: amount > 0 || mode === "application" });
-        await emitMemberChange(await emitter(ctx.db, t, club.id), null, created, () => getMemberItem(t, club.id, created.id));
+        await emitMemberChange(await emitter(ctx.db, t, club.id), null, created, () => getMemberItem(withinTx(ctx.db, t), club.id, created.id));
         await writeHistory(t, memberAuthor(club.id), {
           memberId: created.id,
           action: "join",
@@ -325,7 +325,7 @@ export const approveMember = verb("members:edit", async function approveMember(c
     const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
     await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
     // As any other change to a member: member.updated, and member.status_changed when a free one turns active.
-    await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), m, after, () => getMemberItem(t, ctx.clubId, m.id));
+    await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), m, after, () => getMemberItem(withinTx(ctx.db, t), ctx.clubId, m.id));
     const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");
     const transfer =
       due > 0 && !byCard && paymentMethods(club, !!ctx.stripe).includes("bank_transfer") ? bankTransferOf(club, m.referral_code, due, currency) : null;
@@ -337,7 +337,7 @@ export const approveMember = verb("members:edit", async function approveMember(c
       { ...after, pageToken: page.token },
       transfer ?? { amount_cents: due, currency },
     );
-    return getMemberItem(t, ctx.clubId, m.id);
+    return getMemberItem(withinTx(ctx.db, t), ctx.clubId, m.id);
   });
 });
 

@@ -6,7 +6,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { and, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { Db, Queryable } from "../../db";
+import { type Db, type Queryable, withinTx } from "../../db";
 import { invoices, members, remindersSent, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
 import { type ClubRow, getClubRow } from "../clubs/internal";
@@ -155,7 +155,7 @@ function checked<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
 
 /** A change the member made is a `member.updated` for the club's webhooks, as an admin's is. */
 async function toldToWebhooks(ctx: PublicCtx, t: Queryable, before: MemberRow, after: MemberRow): Promise<void> {
-  await emitMemberChange(await emitter(ctx.db, t, before.club_id), before, after, () => getMemberItem(t, before.club_id, before.id));
+  await emitMemberChange(await emitter(ctx.db, t, before.club_id), before, after, () => getMemberItem(withinTx(ctx.db, t), before.club_id, before.id));
 }
 
 export async function updateMemberName(ctx: PublicCtx, token: string, given: MemberNameUpdate): Promise<MemberPage> {
@@ -485,7 +485,7 @@ export async function setMailings(ctx: PublicCtx, token: string, input: { enable
 /** Everything the club holds about the member (GDPR art. 15), the document an admin's export gives. */
 export async function exportMyData(ctx: PublicCtx, token: string): Promise<MemberDataExport> {
   const { m } = await memberOf(ctx, ctx.db.read, token);
-  return memberDataDocument(ctx.db.read, m.club_id, m.id);
+  return memberDataDocument(ctx.db, m.club_id, m.id);
 }
 
 /**

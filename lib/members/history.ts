@@ -3,7 +3,7 @@
 // `actor` is read, not stored: the history row keeps the admin's id and the key's prefix, so
 // rows written before this existed show who did them too (docs/decisions.md, "members' other half").
 import { and, desc, eq, or, sql } from "drizzle-orm";
-import type { Queryable } from "../../db";
+import type { Db, Queryable } from "../../db";
 import { admins, eventRegistrations, events, eventTickets, invoices, mailingRecipients, mailings, memberHistory, payments, scans } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { nowIso } from "../ids";
@@ -82,13 +82,14 @@ export const getMemberHistory = verb("members:view", async function getMemberHis
  * history, payments, event registrations (its own and those made with its email) and card scans.
  */
 export const exportMemberData = verb("members:view", async function exportMemberData(ctx: Ctx, input: { member_id: string }): Promise<MemberDataExport> {
-  return memberDataDocument(ctx.db.read, ctx.clubId, input.member_id);
+  return memberDataDocument(ctx.db, ctx.clubId, input.member_id);
 });
 
 /** The art. 15/20 document of a member of `clubId` (404 MEMBER_NOT_FOUND): for the admin's export and the member's own page. */
-export async function memberDataDocument(q: Queryable, clubId: string, memberId: string): Promise<MemberDataExport> {
+export async function memberDataDocument(db: Db, clubId: string, memberId: string): Promise<MemberDataExport> {
   const ctx = { clubId };
-  const member = await getMemberItem(q, ctx.clubId, memberId);
+  const q = db.read;
+  const member = await getMemberItem(db, ctx.clubId, memberId);
   const [history, pays, regs, scanRows, invoiceRows, mailingRows] = await Promise.all([
     historyItems(q, ctx.clubId, member.id),
     q

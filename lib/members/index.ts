@@ -2,7 +2,7 @@
 // transition runs in ONE transaction with its member_history row (and its payments row for
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
-import { type Db, type Queryable, rowsAsArrays } from "../../db";
+import { type Db, type Queryable, rowsAsArrays, withinTx } from "../../db";
 import { lockNames } from "../../db/locks";
 import { members } from "../../db/schema";
 import { indexedMatches, membersOfClubMatching, type ScanOrder, type SearchWay, searchMatch, searchTextHolds, searchWay } from "../../db/search";
@@ -336,12 +336,12 @@ export const addMember = verb("members:edit", async function addMember(ctx: Ctx,
     // The item a webhook sends is read once, in the transaction, and is also the answer.
     let read: MemberAdminItem | undefined;
     await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), null, created, async () => {
-      read = await getMemberItem(t, ctx.clubId, created.id);
+      read = await getMemberItem(withinTx(ctx.db, t), ctx.clubId, created.id);
       return read;
     });
     return { id: created.id, item: read };
   });
-  const item = made.item ?? (await getMemberItem(ctx.db.read, ctx.clubId, made.id));
+  const item = made.item ?? (await getMemberItem(ctx.db, ctx.clubId, made.id));
   // The page's token, this once (the row keeps its hash): a webhook's copy of the member never has it.
   return { ...item, manage_token: page.token, wallet_urls: walletUrls(ctx, item.pass_serial_number) };
 });
@@ -372,7 +372,7 @@ async function transition(
     const before = await getMemberRow(t, ctx.clubId, memberId);
     const decided = await decide(before, t);
     // Nothing to change (an update sending the stored values): no write, no history row.
-    if (!decided) return getMemberItem(t, ctx.clubId, memberId);
+    if (!decided) return getMemberItem(withinTx(ctx.db, t), ctx.clubId, memberId);
     const { set, details, also } = decided;
     const kind = decided.action ?? action;
     // Extending a membership that already ends near the year 9999 would leave the date format.
@@ -388,7 +388,7 @@ async function transition(
     if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], kind);
     const out = await emitter(ctx.db, t, ctx.clubId);
     if (also) await also(after, out);
-    const item = await getMemberItem(t, ctx.clubId, memberId);
+    const item = await getMemberItem(withinTx(ctx.db, t), ctx.clubId, memberId);
     await emitMemberChange(out, before, after, async () => item);
     return item;
   });
@@ -583,7 +583,7 @@ export const cancelSubscription = verb("finances:edit", async function cancelSub
 
 /** The member of the club (404 MEMBER_NOT_FOUND for an unknown id or another club's). */
 export const getMember = verb("members:view", async function getMember(ctx: Ctx, input: { member_id: string }): Promise<MemberAdminItem> {
-  return getMemberItem(ctx.db.read, ctx.clubId, input.member_id);
+  return getMemberItem(ctx.db, ctx.clubId, input.member_id);
 });
 
 /** The fields of MemberUpdate stored as sent (names and email are normalised, custom fields merged). */

@@ -382,10 +382,25 @@ export async function getMemberRow(q: Queryable, clubId: string, memberId: strin
   return row;
 }
 
-export async function getMemberItem(q: Queryable, clubId: string, memberId: string): Promise<MemberAdminItem> {
-  const [item] = await loadItems(q, clubId, [memberId]);
-  if (!item) throw new NotFound("MEMBER_NOT_FOUND");
-  return item;
+// One member's item, read after nearly every write to a member (its answer, its webhook's copy)
+// and by GET: a statement kept prepared (`prepareRead`; inside a transaction, on its connection).
+// Built anew, PostgreSQL planned its five tables at every call: 1.1 ms of its CPU per member added
+// under the bench's load, more than the insert (docs/decisions.md, session 16).
+const itemStatement = (db: Db) =>
+  db.prepareRead("members.item", (q) =>
+    selectItems(q)
+      .where(and(eq(members.club_id, sql.placeholder("club")), eq(members.id, sql.placeholder("id"))))
+      .limit(1),
+  );
+
+/**
+ * The member `memberId` of the club as an item (404 MEMBER_NOT_FOUND). `db`: the database, or
+ * inside a transaction `withinTx(db, t)`, so that the answer shows the transaction's writes.
+ */
+export async function getMemberItem(db: Db, clubId: string, memberId: string): Promise<MemberAdminItem> {
+  const [row] = (await itemStatement(db).execute({ club: clubId, id: memberId })) as ItemRow[];
+  if (!row) throw new NotFound("MEMBER_NOT_FOUND");
+  return toItem(row);
 }
 
 export type HistoryEntry = {

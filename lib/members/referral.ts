@@ -3,7 +3,7 @@
 // `referral_count` rises and the same amount is added to their `referral_credit_cents`, the
 // balance capped by `member_referral_max_credits_cents`.
 import { eq, sql } from "drizzle-orm";
-import type { Db, Queryable } from "../../db";
+import { type Db, type Queryable, withinTx } from "../../db";
 import { clubs, members, tiers } from "../../db/schema";
 import { nowIso } from "../ids";
 import { emitter } from "../webhooks/emit";
@@ -40,5 +40,5 @@ export async function creditReferrer(db: Db, t: Queryable, m: MemberRow): Promis
     .set({ referral_count: sql`${members.referral_count} + 1`, referral_credit_cents: capped, updated_at: nowIso() })
     .where(eq(members.id, referrer.id))
     .returning();
-  await emitMemberChange(await emitter(db, t, m.club_id), referrer, after, () => getMemberItem(t, m.club_id, referrer.id));
+  await emitMemberChange(await emitter(db, t, m.club_id), referrer, after, () => getMemberItem(withinTx(db, t), m.club_id, referrer.id));
 }
