@@ -192,7 +192,7 @@ export async function requestEmailChange(ctx: PublicCtx, token: string, input: {
   return ctx.db.tx(async (t) => {
     const { m, club } = await memberForEmailChange(ctx, t, token);
     if (email === m.email) throw new Conflict("EMAIL_UNCHANGED");
-    await assertEmailFree(t, m.club_id, email, m.id);
+    await assertEmailFree(ctx.db, t, m.club_id, email, m.id);
     const code = randomBase62(32);
     const expires_at = new Date(Date.now() + EMAIL_CHANGE_TTL_MS).toISOString();
     await t
@@ -235,7 +235,7 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
     if (!m.pending_email || !m.pending_email_code_hash || !m.pending_email_expires_at) throw new Conflict("EMAIL_CHANGE_NOT_PENDING");
     if (!sameHash(sha256Hex(input.code), m.pending_email_code_hash)) throw new Conflict("EMAIL_CODE_INVALID");
     if (m.pending_email_expires_at <= nowIso()) throw new Conflict("EMAIL_CHANGE_EXPIRED");
-    await assertEmailFree(t, m.club_id, m.pending_email, m.id);
+    await assertEmailFree(ctx.db, t, m.club_id, m.pending_email, m.id);
     const next = newManageToken();
     const [after] = await t
       .update(members)

@@ -234,25 +234,37 @@ export async function countByStatus(db: Db, clubId: string, day: string): Promis
  * With `code` (a referral code just drawn), that code's lock is taken in the same statement and
  * the same select says whether a member of the club has it (answered: taken).
  */
-async function checkEmail(t: Queryable, clubId: string, email: string, o: { exceptId?: string; code?: string } = {}): Promise<boolean> {
+async function checkEmail(db: Db, t: Queryable, clubId: string, email: string, o: { exceptId?: string; code?: string } = {}): Promise<boolean> {
   await lockNames(t, [
     { name: memberLockNames.club(clubId), shared: true },
     { name: memberLockNames.email(clubId, email) },
     ...(o.code === undefined ? [] : [{ name: memberLockNames.referral(clubId, o.code) }]),
   ]);
-  const byEmail = eq(members.email, email);
-  const found = await t
-    .select({ id: members.id, email: members.email })
-    .from(members)
-    .where(and(eq(members.club_id, clubId), o.code === undefined ? byEmail : or(byEmail, eq(members.referral_code, o.code))))
-    .limit(2);
+  const found: { id: string; email: string }[] =
+    o.code === undefined
+      ? await emailHolders(db)(t).execute({ club: clubId, email })
+      : await emailOrCodeHolders(db)(t).execute({ club: clubId, email, code: o.code });
   if (found.some((m) => m.email === email && m.id !== o.exceptId)) throw new Conflict("MEMBER_EMAIL_TAKEN", { email });
   return found.some((m) => m.email !== email);
 }
 
+// Kept prepared, as every member added or moved to another email runs one (PostgreSQL planned
+// them at each call otherwise).
+const holders = (db: Db, name: string, by: (p: typeof sql.placeholder) => SQL | undefined) =>
+  db.prepareTx(name, (q) =>
+    q
+      .select({ id: members.id, email: members.email })
+      .from(members)
+      .where(and(eq(members.club_id, sql.placeholder("club")), by(sql.placeholder)))
+      .limit(2),
+  );
+const emailHolders = (db: Db) => holders(db, "members.email-holders", (p) => eq(members.email, p("email")));
+const emailOrCodeHolders = (db: Db) =>
+  holders(db, "members.email-or-code-holders", (p) => or(eq(members.email, p("email")), eq(members.referral_code, p("code"))));
+
 /** Raised inside a transaction when an email is already another member's (`checkEmail`). */
-export async function assertEmailFree(t: Queryable, clubId: string, email: string, exceptId?: string): Promise<void> {
-  await checkEmail(t, clubId, email, { exceptId });
+export async function assertEmailFree(db: Db, t: Queryable, clubId: string, email: string, exceptId?: string): Promise<void> {
+  await checkEmail(db, t, clubId, email, { exceptId });
 }
 
 /**
@@ -261,9 +273,9 @@ export async function assertEmailFree(t: Queryable, clubId: string, email: strin
  * the three locks are one statement and both checks one select (six statements before). A code
  * found taken (rare: 25^8 codes) is drawn again by freeReferralCode.
  */
-export async function newMemberCode(t: Queryable, clubId: string, email: string): Promise<string> {
+export async function newMemberCode(db: Db, t: Queryable, clubId: string, email: string): Promise<string> {
   const code = newReferralCode();
-  return (await checkEmail(t, clubId, email, { code })) ? await freeReferralCode(t, clubId) : code;
+  return (await checkEmail(db, t, clubId, email, { code })) ? await freeReferralCode(t, clubId) : code;
 }
 
 /** Fields of a new member row (serial and token drawn fresh; the referral code too unless given). */
@@ -321,7 +333,7 @@ export const addMember = verb("members:edit", async function addMember(ctx: Ctx,
   const made = await ctx.db.tx(async (t) => {
     if (input.tier_id) await getTierRow(t, ctx.clubId, input.tier_id);
     const email = normalizeEmail(input.email);
-    const referral_code = await newMemberCode(t, ctx.clubId, email);
+    const referral_code = await newMemberCode(ctx.db, t, ctx.clubId, email);
     const row = newMemberRow(ctx.clubId, {
       ...input,
       page_token: page.token,
@@ -645,7 +657,7 @@ export const updateMember = verb("members:edit", async function updateMember(ctx
         if (!tier) invalid.push({ loc: ["body", "tier_id"], code: "TIER_NOT_FOUND" });
       }
       if (invalid.length) throw new ValidationFailed(invalid);
-      if (set.email !== undefined) await assertEmailFree(t, ctx.clubId, set.email, m.id);
+      if (set.email !== undefined) await assertEmailFree(ctx.db, t, ctx.clubId, set.email, m.id);
       if (set.first_name !== undefined || set.last_name !== undefined || set.email !== undefined) {
         const names = {
           first_name: set.first_name ?? m.first_name,

@@ -24,9 +24,9 @@ const version = async () =>
  * member: the locks in one statement, both checks in one select) and the functions one by one.
  */
 const ways = {
-  newMemberCode: (t: Queryable, email: string) => newMemberCode(t, env.clubId, email),
+  newMemberCode: (t: Queryable, email: string) => newMemberCode(env.db, t, env.clubId, email),
   "assertEmailFree, then freeReferralCode": async (t: Queryable, email: string) => {
-    await assertEmailFree(t, env.clubId, email);
+    await assertEmailFree(env.db, t, env.clubId, email);
     return freeReferralCode(t, env.clubId);
   },
 };
