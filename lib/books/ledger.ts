@@ -106,42 +106,6 @@ function kindWhere(kind: PaymentKind): SQL {
   return and(credit, eq(payments.kind, kind)) as SQL;
 }
 
-/** The ledger's and the journal's read of a payment: the row and what its description names. */
-export const LEDGER_SELECTION = {
-  id: payments.id,
-  paid_at: payments.paid_at,
-  created_at: payments.created_at,
-  amount_cents: payments.amount_cents,
-  currency: payments.currency,
-  method: payments.method,
-  source: payments.source,
-  kind: payments.kind,
-  provider_fee_cents: payments.provider_fee_cents,
-  platform_commission_cents: payments.platform_commission_cents,
-  member_id: payments.member_id,
-  registration_id: payments.registration_id,
-  invoice_id: payments.invoice_id,
-  invoice_reference: invoices.reference,
-  member_first: members.first_name,
-  member_last: members.last_name,
-  member_code: members.referral_code,
-  attendee_first: eventRegistrations.first_name,
-  attendee_last: eventRegistrations.last_name,
-  event_title: events.title,
-};
-
-/** The select of ledger rows from `payments` with the tables their description reads. */
-export function ledgerQuery(ctx: Ctx) {
-  return ctx.db.read
-    .select(LEDGER_SELECTION)
-    .from(payments)
-    .leftJoin(members, eq(members.id, payments.member_id))
-    .leftJoin(eventRegistrations, eq(eventRegistrations.id, payments.registration_id))
-    .leftJoin(events, eq(events.id, eventRegistrations.event_id))
-    .leftJoin(invoices, eq(invoices.id, payments.invoice_id));
-}
-export type LedgerRow = Awaited<ReturnType<typeof ledgerQuery>>[number];
-
 /**
  * The journal's read of a payment: what its lines and their descriptions need, no more. A year's
  * journal reads every payment of the year: each column left out (created_at, method, the
@@ -166,7 +130,29 @@ export const JOURNAL_SELECTION = {
   event_title: events.title,
 };
 
-/** The select of journal rows from `payments` with the names their descriptions read. */
+/** The ledger's read of a payment: the journal's, and what a ledger item shows besides (its reference, method, invoice). */
+const LEDGER_SELECTION = {
+  ...JOURNAL_SELECTION,
+  created_at: payments.created_at,
+  method: payments.method,
+  invoice_id: payments.invoice_id,
+  invoice_reference: invoices.reference,
+  member_code: members.referral_code,
+};
+
+/** The select of ledger rows from `payments` with the tables their description and reference read. */
+export function ledgerQuery(ctx: Ctx) {
+  return ctx.db.read
+    .select(LEDGER_SELECTION)
+    .from(payments)
+    .leftJoin(members, eq(members.id, payments.member_id))
+    .leftJoin(eventRegistrations, eq(eventRegistrations.id, payments.registration_id))
+    .leftJoin(events, eq(events.id, eventRegistrations.event_id))
+    .leftJoin(invoices, eq(invoices.id, payments.invoice_id));
+}
+export type LedgerRow = Awaited<ReturnType<typeof ledgerQuery>>[number];
+
+/** The select of journal rows from `payments` with the names their descriptions read (the ledger's joins but the invoice). */
 export function journalQuery(q: Queryable) {
   return q
     .select(JOURNAL_SELECTION)
