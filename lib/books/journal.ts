@@ -121,10 +121,10 @@ function addPayoutLines(out: JournalLine[], row: PayoutRow, accounts: Accounts, 
 
 /**
  * Payments read at a time. A page's rows, lines and text are what the collector finds alive at
- * each young-generation collection, and what is alive then is kept until a full one: pages of
- * 100 grew the server's peak memory by about 50 MB over four year-long exports, pages of 500 by
- * 60-70 and of 2,000 by 120-150 (docs/benchmarks.md, "journal16"). The page's statement is
- * prepared once, so more pages cost little time.
+ * each young-generation collection, and what is alive then is kept until a full one: over four
+ * year-long exports, pages of 100 grew the server's peak memory by 46-60 MB, pages of 500 by
+ * 56-78 (docs/benchmarks.md, "journal16"). The page's statement is prepared once, so more pages
+ * cost no measurable time.
  */
 const JOURNAL_PAGE = 100;
 
