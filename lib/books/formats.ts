@@ -105,8 +105,16 @@ function closest(ch: string): string {
   return bare && [...bare].every((c) => CP1252.has(c)) ? bare : "?";
 }
 
-/** Whether Windows-1252 holds every character of `text`. */
-export const fitsWindows1252 = (text: string): boolean => [...text].every((c) => CP1252.has(c));
+/** Whether Windows-1252 holds every character of `text` (read in place: a DATEV export asks it of every line). */
+export function fitsWindows1252(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // Latin-1's letters outside 0x80..0x9F are Windows-1252's; a surrogate (beyond the BMP) never is.
+    if (code < 0x80 || (code >= 0xa0 && code <= 0xff)) continue;
+    if (!CP1252.has(text[i])) return false;
+  }
+  return true;
+}
 
 /** `text` in Windows-1252, a character it lacks as its closest letters (`closest`). */
 export function encodeWindows1252(text: string): Uint8Array {
@@ -137,8 +145,12 @@ export function encodeWindows1252(text: string): Uint8Array {
   return out.subarray(0, n);
 }
 
-/** A DATEV text field: in quotes, a quote doubled, at most `max` characters. */
-const text = (value: string, max: number) => `"${[...oneLine(value)].slice(0, max).join("").replace(/"/g, '""')}"`;
+/** A DATEV text field: in quotes, a quote doubled, at most `max` characters (code points; a text of at most `max` UTF-16 units is whole). */
+function text(value: string, max: number): string {
+  const one = oneLine(value);
+  const cut = one.length <= max ? one : [...one].slice(0, max).join("");
+  return `"${cut.replace(/"/g, '""')}"`;
+}
 const compact = (isoDay: string) => isoDay.replace(/-/g, "");
 
 /** The Buchungsstapel's columns this export fills (the first 14 of format version 13; the later ones are optional). */

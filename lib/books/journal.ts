@@ -10,7 +10,8 @@
 // A manual payment's commission, when the club pays one, is taken from the bank as a card's is
 // from passage. The same period gives the same bytes: lines in the order of (paid_at, id), no
 // clock read. The whole period is read a page at a time and written as it is read (a stream).
-import { and, eq, max, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, lt, max, sql } from "drizzle-orm";
+import { rowsAsArrays } from "../../db";
 import { z } from "zod";
 import { clubs, payments, payouts } from "../../db/schema";
 import { type Ctx, verb } from "../context";
@@ -22,7 +23,7 @@ import { receiptNumber } from "../payments/reference";
 import type { FileReply } from "../reply";
 import { type AccountTotal, fitsWindows1252, JOURNAL_FORMATS, type JournalFormat, type JournalHead, type JournalLine, WRITERS } from "./formats";
 import { type PayoutRow, payoutsOf } from "./payouts";
-import { checkPeriod, describe, LEDGER_TIME_ORDER, type LedgerRow, ledgerQuery, paidFor, periodWhere } from "./ledger";
+import { checkPeriod, dayAfter, describe, JOURNAL_SELECTION, type JournalRow, journalQuery, LEDGER_TIME_ORDER, paidFor, periodWhere, startOf } from "./ledger";
 
 export const JournalQuery = z.object({
   from: z.iso.date().meta({ description: "First day (UTC), inclusive." }),
@@ -83,67 +84,107 @@ export const chartOfAccounts = verb("finances:view", async function chartOfAccou
   };
 });
 
-type Base = Pick<JournalLine, "date" | "doc" | "currency">;
-
-/** The line moving `cents` from `credit` to `debit`; a negative amount moves it back (the accounts swapped); none for 0. */
-function signed(base: Base, description: string, debit: string, credit: string, cents: number): JournalLine[] {
-  if (cents === 0) return [];
-  return cents > 0
-    ? [{ ...base, description, debit_account: debit, credit_account: credit, amount_cents: cents }]
-    : [{ ...base, description, debit_account: credit, credit_account: debit, amount_cents: -cents }];
+/**
+ * Adds the line moving `cents` from `credit` to `debit` to `out`; a negative amount moves it back
+ * (the accounts swapped); none for 0. Each line is one object literal pushed where it is kept:
+ * a year's journal makes 50,000 of them, and every copy or array in between was garbage the
+ * collector had to catch (docs/decisions.md, "The journal's memory").
+ */
+function addSigned(out: JournalLine[], date: string, doc: string, currency: string, description: string, debit: string, credit: string, cents: number): void {
+  if (cents === 0) return;
+  // The keys in this order: the JSON file's bytes follow it.
+  if (cents > 0) out.push({ date, doc, currency, description, debit_account: debit, credit_account: credit, amount_cents: cents });
+  else out.push({ date, doc, currency, description, debit_account: credit, credit_account: debit, amount_cents: -cents });
 }
 
-/** A payment's lines (the rules at the top). */
-export function paymentLines(row: LedgerRow, accounts: Accounts, locale: Locale): JournalLine[] {
+/** Adds a payment's lines to `out` (the rules at the top). */
+function addPaymentLines(out: JournalLine[], row: JournalRow, accounts: Accounts, locale: Locale): void {
   const tx = BOOKS_TEXTS[locale];
-  const base = { date: row.paid_at.slice(0, 10), doc: receiptNumber(row.id), currency: row.currency };
+  const date = row.paid_at.slice(0, 10);
+  const doc = receiptNumber(row.id);
   const income = row.kind === "event" ? accounts.events : accounts.revenue;
   const via = row.source === "provider" ? accounts.passage : accounts.bank;
   const what = paidFor(row, locale);
-  return [
-    ...signed(base, describe(row, locale), via, income, row.amount_cents),
-    ...signed(base, fillText(tx.fee, { what }), accounts.fees, via, row.provider_fee_cents),
-    ...signed(base, fillText(tx.commission, { what }), accounts.fees, via, row.platform_commission_cents),
-  ];
+  addSigned(out, date, doc, row.currency, describe(row, locale, what), via, income, row.amount_cents);
+  // A fee of 0 makes no line: its text is not made either.
+  if (row.provider_fee_cents) addSigned(out, date, doc, row.currency, fillText(tx.fee, { what }), accounts.fees, via, row.provider_fee_cents);
+  if (row.platform_commission_cents) {
+    addSigned(out, date, doc, row.currency, fillText(tx.commission, { what }), accounts.fees, via, row.platform_commission_cents);
+  }
 }
 
-/** A provider's payout: bank to passage (its doc: the provider's payout id). */
-export function payoutLines(row: PayoutRow, accounts: Accounts, locale: Locale): JournalLine[] {
-  const base = { date: row.paid_at.slice(0, 10), doc: row.provider_payout_id, currency: row.currency };
-  return signed(base, fillText(BOOKS_TEXTS[locale].payout, { id: row.provider_payout_id }), accounts.bank, accounts.passage, row.amount_cents);
+/** Adds a provider's payout to `out`: bank to passage (its doc: the provider's payout id). */
+function addPayoutLines(out: JournalLine[], row: PayoutRow, accounts: Accounts, locale: Locale): void {
+  const description = fillText(BOOKS_TEXTS[locale].payout, { id: row.provider_payout_id });
+  addSigned(out, row.paid_at.slice(0, 10), row.provider_payout_id, row.currency, description, accounts.bank, accounts.passage, row.amount_cents);
 }
 
-/** Payments read at a time. */
-const JOURNAL_PAGE = 500;
+/**
+ * Payments read at a time. A page's rows, lines and text are what the collector finds alive at
+ * each young-generation collection, and what is alive then is kept until a full one: over four
+ * year-long exports, pages of 100 grew the server's peak memory by 46-60 MB, pages of 500 by
+ * 56-78 (docs/benchmarks.md, "journal16"). The page's statement is prepared once, so more pages
+ * cost no measurable time.
+ */
+const JOURNAL_PAGE = 100;
 
 type Keyed = { paid_at: string; id: string };
 const before = (a: Keyed, b: Keyed) => a.paid_at < b.paid_at || (a.paid_at === b.paid_at && a.id < b.id);
 
+/** The journal's columns in the order a page's rows hold them. */
+const JOURNAL_KEYS = Object.keys(JOURNAL_SELECTION) as (keyof JournalRow)[];
+
+/**
+ * A page of the period's payments after the point (`after_at`, `after_id`) of (paid_at, id), in
+ * that order: one statement, prepared once, its rows read as arrays (`rowsAsArrays`). A year of
+ * 20,000 payments is 200 pages; Drizzle's generic mapping of each row (an iterator and a pair per
+ * column, the left joins' null checks) made more garbage than the lines themselves. The first
+ * page starts after ("", ""), before any time. Every column is text or an integer: none needs decoding.
+ */
+const journalPage = (ctx: Ctx) =>
+  ctx.db.prepareRead("books.journal.page", (q) =>
+    journalQuery(q)
+      .where(
+        and(
+          eq(payments.club_id, sql.placeholder("club")),
+          gte(payments.paid_at, sql.placeholder("start")),
+          lt(payments.paid_at, sql.placeholder("end")),
+          sql`(${payments.paid_at}, ${payments.id}) > (${sql.placeholder("after_at")}, ${sql.placeholder("after_id")})`,
+        ),
+      )
+      .orderBy(...LEDGER_TIME_ORDER)
+      .limit(JOURNAL_PAGE),
+  );
+
+function journalRow(values: unknown[]): JournalRow {
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < JOURNAL_KEYS.length; i++) row[JOURNAL_KEYS[i]] = values[i];
+  return row as JournalRow;
+}
+
 /** The period's lines, a page of payments at a time with the payouts between them, in the order of (paid_at, id). */
 async function* journalPages(ctx: Ctx, q: JournalQuery, accounts: Accounts, locale: Locale): AsyncGenerator<JournalLine[]> {
-  const period = [eq(payments.club_id, ctx.clubId), ...periodWhere(payments.paid_at, q.from, q.to)];
   const waiting = await payoutsOf(ctx, q.from, q.to);
+  const page = journalPage(ctx);
   let next = 0;
-  let after: Keyed | null = null;
+  const params = { club: ctx.clubId, start: startOf(q.from), end: dayAfter(q.to), after_at: "", after_id: "" };
   for (;;) {
-    const where: SQL[] = after ? [...period, sql`(${payments.paid_at}, ${payments.id}) > (${after.paid_at}, ${after.id})`] : period;
-    const rows = await ledgerQuery(ctx)
-      .where(and(...where))
-      .orderBy(...LEDGER_TIME_ORDER)
-      .limit(JOURNAL_PAGE);
+    const rows = await rowsAsArrays(page, params);
     const lines: JournalLine[] = [];
-    for (const row of rows) {
-      for (; next < waiting.length && before(waiting[next], row); next++) lines.push(...payoutLines(waiting[next], accounts, locale));
-      lines.push(...paymentLines(row, accounts, locale));
+    for (const values of rows) {
+      const row = journalRow(values);
+      for (; next < waiting.length && before(waiting[next], row); next++) addPayoutLines(lines, waiting[next], accounts, locale);
+      addPaymentLines(lines, row, accounts, locale);
     }
     if (rows.length < JOURNAL_PAGE) {
-      for (; next < waiting.length; next++) lines.push(...payoutLines(waiting[next], accounts, locale));
+      for (; next < waiting.length; next++) addPayoutLines(lines, waiting[next], accounts, locale);
       yield lines;
       return;
     }
     yield lines;
     const last = rows[rows.length - 1];
-    after = { paid_at: last.paid_at, id: last.id };
+    params.after_at = last[JOURNAL_KEYS.indexOf("paid_at")] as string;
+    params.after_id = last[JOURNAL_KEYS.indexOf("id")] as string;
   }
 }
 

@@ -5,6 +5,7 @@
 import { and, asc, count, desc, eq, gte, lt, notInArray, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { eventRegistrations, events, invoices, members, payments, type payouts } from "../../db/schema";
+import type { Queryable } from "../../db";
 import { type Ctx, verb } from "../context";
 import { ValidationFailed } from "../errors";
 import type { Locale } from "../i18n";
@@ -72,8 +73,9 @@ export const PaymentList = z
 export type PaymentList = z.infer<typeof PaymentList>;
 
 const DAY_MS = 86_400_000;
-const startOf = (d: string) => `${d}T00:00:00.000Z`;
-const dayAfter = (d: string) => new Date(Date.parse(startOf(d)) + DAY_MS).toISOString();
+/** The first instant of a UTC day, and that of the day after: a period is [startOf(from), dayAfter(to)). */
+export const startOf = (d: string) => `${d}T00:00:00.000Z`;
+export const dayAfter = (d: string) => new Date(Date.parse(startOf(d)) + DAY_MS).toISOString();
 
 /**
  * 422 naming the parameter: `from` after `to`, or a period of more than MAX_PERIOD_YEARS years
@@ -104,31 +106,41 @@ function kindWhere(kind: PaymentKind): SQL {
   return and(credit, eq(payments.kind, kind)) as SQL;
 }
 
-/** The ledger's and the journal's read of a payment: the row and what its description names. */
-export const LEDGER_SELECTION = {
+/**
+ * The journal's read of a payment: what its lines and their descriptions need, no more. A year's
+ * journal reads every payment of the year: each column left out (created_at, method, the
+ * referral code, the invoice's reference, read by the ledger only) is a string fewer per row
+ * made and dropped (docs/decisions.md, "The journal's memory").
+ */
+export const JOURNAL_SELECTION = {
   id: payments.id,
   paid_at: payments.paid_at,
-  created_at: payments.created_at,
   amount_cents: payments.amount_cents,
   currency: payments.currency,
-  method: payments.method,
   source: payments.source,
   kind: payments.kind,
   provider_fee_cents: payments.provider_fee_cents,
   platform_commission_cents: payments.platform_commission_cents,
   member_id: payments.member_id,
   registration_id: payments.registration_id,
-  invoice_id: payments.invoice_id,
-  invoice_reference: invoices.reference,
   member_first: members.first_name,
   member_last: members.last_name,
-  member_code: members.referral_code,
   attendee_first: eventRegistrations.first_name,
   attendee_last: eventRegistrations.last_name,
   event_title: events.title,
 };
 
-/** The select of ledger rows from `payments` with the tables their description reads. */
+/** The ledger's read of a payment: the journal's, and what a ledger item shows besides (its reference, method, invoice). */
+const LEDGER_SELECTION = {
+  ...JOURNAL_SELECTION,
+  created_at: payments.created_at,
+  method: payments.method,
+  invoice_id: payments.invoice_id,
+  invoice_reference: invoices.reference,
+  member_code: members.referral_code,
+};
+
+/** The select of ledger rows from `payments` with the tables their description and reference read. */
 export function ledgerQuery(ctx: Ctx) {
   return ctx.db.read
     .select(LEDGER_SELECTION)
@@ -140,6 +152,23 @@ export function ledgerQuery(ctx: Ctx) {
 }
 export type LedgerRow = Awaited<ReturnType<typeof ledgerQuery>>[number];
 
+/** The select of journal rows from `payments` with the names their descriptions read (the ledger's joins but the invoice). */
+export function journalQuery(q: Queryable) {
+  return q
+    .select(JOURNAL_SELECTION)
+    .from(payments)
+    .leftJoin(members, eq(members.id, payments.member_id))
+    .leftJoin(eventRegistrations, eq(eventRegistrations.id, payments.registration_id))
+    .leftJoin(events, eq(events.id, eventRegistrations.event_id));
+}
+export type JournalRow = Awaited<ReturnType<typeof journalQuery>>[number];
+
+/** What a description reads of a row (the ledger's and the journal's). */
+type Described = Pick<
+  JournalRow,
+  "amount_cents" | "member_id" | "registration_id" | "member_first" | "member_last" | "attendee_first" | "attendee_last" | "event_title"
+>;
+
 export function kindOf(row: Pick<LedgerRow, "amount_cents" | "kind">): PaymentKind {
   if (row.amount_cents < 0) return "refund";
   return KNOWN_KINDS.includes(row.kind) ? (row.kind as PaymentKind) : "other";
@@ -148,7 +177,7 @@ export function kindOf(row: Pick<LedgerRow, "amount_cents" | "kind">): PaymentKi
 const fullName = (first: string | null, last: string | null) => [first, last].filter(Boolean).join(" ");
 
 /** What the payment paid for, without its sign (a refund's says what it reverses). */
-export function paidFor(row: LedgerRow, locale: Locale): string {
+export function paidFor(row: Described, locale: Locale): string {
   const tx = BOOKS_TEXTS[locale];
   if (row.registration_id && row.event_title !== null) {
     return fillText(tx.event, { event: row.event_title, name: fullName(row.attendee_first, row.attendee_last) });
@@ -157,9 +186,8 @@ export function paidFor(row: LedgerRow, locale: Locale): string {
   return tx.other;
 }
 
-/** The ledger's description: what it paid for, or for a refund, what it reverses. */
-export function describe(row: LedgerRow, locale: Locale): string {
-  const what = paidFor(row, locale);
+/** The ledger's description: what it paid for (`what`, when already known), or for a refund, what it reverses. */
+export function describe(row: Described, locale: Locale, what = paidFor(row, locale)): string {
   return row.amount_cents < 0 ? fillText(BOOKS_TEXTS[locale].refund, { what }) : what;
 }
 
