@@ -4,7 +4,8 @@
 // fetches the PDF once (the first: its lazy loads, timed and its CPU read apart), then PROBE_PDFS
 // more (default 200) one after another, and reads the server's CPU time (/proc/<pid>/stat,
 // utime+stime, robust to the machine's other load, unlike wall time) before and after: CPU ms per
-// PDF, and the wall times of the first 20 and of the rest. PROBE_LOGO=1 gives the club a logo
+// PDF, and the wall times of the first 20 and of the rest. PROBE_SLEEP_MS waits that long before
+// the first PDF (default 0, as the benchmark), for the start's jobs to finish. PROBE_LOGO=1 gives the club a logo
 // first. PROBE_PROFILE=1 runs the server with `--cpu-prof` (the profile is kept in a directory
 // printed at the end). PROBE_ROOTS=<tree>,<tree>: the trees whose servers are probed (default
 // this one), interleaved per round; PROBE_ROUNDS rounds (default 1). Not part of `bun run bench`:
