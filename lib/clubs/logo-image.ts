@@ -264,6 +264,19 @@ async function render(sharp: Sharp, master: Buffer, variant: LogoVariant): Promi
   return { variant, width: box.width, height: box.height, data };
 }
 
+/**
+ * A PNG as an opaque PNG on white (RGB, no alpha): what PDFKit embeds as it is, its compressed
+ * rows copied into the PDF, where a PNG with transparency is decoded, split and compressed again
+ * for every document (lib/invoices/pdf.ts). The page is white, so it prints the same.
+ */
+export async function pngOnWhite(png: Uint8Array): Promise<Buffer> {
+  const sharp = await sharpModule();
+  return sharp(png)
+    .flatten({ background: { r: 255, g: 255, b: 255 } })
+    .png()
+    .toBuffer();
+}
+
 /** A PNG's pixels as a PDF takes them: RGB and the alpha channel apart (lib/pdf `PdfImage`). */
 export async function pngPixels(png: Uint8Array): Promise<{ width: number; height: number; rgb: Uint8Array; alpha: Uint8Array }> {
   const sharp = await sharpModule();

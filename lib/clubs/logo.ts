@@ -15,7 +15,7 @@ import { queuePassUpdate } from "../passes";
 import type { AddressRate } from "../ratelimit";
 import type { FileReply } from "../reply";
 import { toClubAdmin } from "./index";
-import { LOGO_FIELD, LOGO_MAX_BYTES, LOGO_VARIANTS, type LogoVariant, logoRenditions, pngPixels } from "./logo-image";
+import { LOGO_FIELD, LOGO_MAX_BYTES, LOGO_VARIANTS, type LogoVariant, logoRenditions, pngOnWhite, pngPixels } from "./logo-image";
 import type { ClubAdmin } from "./schemas";
 
 export { LOGO_MAX_BYTES, LOGO_VARIANTS, type LogoVariant };
@@ -183,6 +183,31 @@ export async function logoImage(q: Queryable, clubId: string, variant: LogoVaria
     .where(and(eq(clubLogos.club_id, clubId), eq(clubLogos.variant, variant)))
     .limit(1);
   return row ? Buffer.from(row.data) : null;
+}
+
+/** Logos on white as invoices print them, by rendition hash (`etag`); the oldest dropped past LOGOS_ON_WHITE. */
+const logosOnWhite = new Map<string, Promise<Buffer>>();
+const LOGOS_ON_WHITE = 32;
+
+/**
+ * The club's horizontal logo on white (`pngOnWhite`), or null when it has none: what an invoice's
+ * PDF draws. Made once per logo and process and kept by the rendition's hash: a new logo is made
+ * anew, an unchanged one is neither read nor made again.
+ */
+export async function logoOnWhite(q: Queryable, clubId: string): Promise<Buffer | null> {
+  const where = and(eq(clubLogos.club_id, clubId), eq(clubLogos.variant, "horizontal"));
+  const [row] = await q.select({ etag: clubLogos.etag }).from(clubLogos).where(where).limit(1);
+  if (!row) return null;
+  const kept = logosOnWhite.get(row.etag);
+  if (kept) return kept;
+  // Read with its hash: a logo replaced since the first read is kept under its own.
+  const [file] = await q.select({ etag: clubLogos.etag, data: clubLogos.data }).from(clubLogos).where(where).limit(1);
+  if (!file) return null;
+  const made = pngOnWhite(file.data);
+  made.catch(() => logosOnWhite.delete(file.etag));
+  if (logosOnWhite.size >= LOGOS_ON_WHITE) logosOnWhite.delete(logosOnWhite.keys().next().value as string);
+  logosOnWhite.set(file.etag, made);
+  return made;
 }
 
 /** Apple Wallet's images of the club's logo (icon.png, logo.png and their @2x, @3x), or null when it has none. */

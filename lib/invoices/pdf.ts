@@ -10,7 +10,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db";
 import { members } from "../../db/schema";
 import { getClubRow } from "../clubs/internal";
-import { logoImage } from "../clubs/logo";
+import { logoOnWhite } from "../clubs/logo";
 import { type Ctx, verb } from "../context";
 import { asLocale, type Locale } from "../i18n";
 import { INVOICE_TEXTS, type InvoiceTexts } from "../i18n/invoices";
@@ -35,9 +35,46 @@ const fontkit = lazy(async () => await import("fontkit"));
  */
 let fonts: Promise<{ regular: FontkitFont; bold: FontkitFont }> | undefined;
 function dejavu() {
-  const at = async (file: string) => (await fontkit()).create(readFileSync(createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${file}`)));
+  const at = async (file: string) =>
+    keepingLayouts((await fontkit()).create(readFileSync(createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${file}`))));
   fonts ??= Promise.all([at("DejaVuSans.ttf"), at("DejaVuSans-Bold.ttf")]).then(([regular, bold]) => ({ regular, bold }));
   return fonts;
+}
+
+/** Words whose layout a font keeps; past it, the kept ones are dropped and kept anew. */
+const KEPT_LAYOUTS = 4000;
+
+/**
+ * `font` keeping the layout (glyphs and positions) of each word it lays out, for the process.
+ * PDFKit keeps them for one document only, so every invoice had fontkit shape every word again
+ * (its GSUB and GPOS lookups): about a fifth of an invoice's CPU time (docs/benchmarks.md
+ * "pdf16"). A word lays out alike in every document: the layout depends on the text and the font
+ * alone. PDFKit scales the positions it is given in place, so each call gets copies of them.
+ */
+function keepingLayouts(font: FontkitFont): FontkitFont {
+  const kept = new Map<string, { glyphs: unknown[]; positions: Record<string, number>[] }>();
+  const keeping: FontkitFont = Object.create(font);
+  keeping.layout = (text, features) => {
+    if (features) return font.layout(text, features);
+    let run = kept.get(text);
+    if (!run) {
+      const made = font.layout(text);
+      run = { glyphs: made.glyphs, positions: made.positions.map((p) => ({ ...p })) };
+      if (kept.size >= KEPT_LAYOUTS) kept.clear();
+      kept.set(text, run);
+    }
+    const positions = run.positions.map((p) => ({ ...p }));
+    return {
+      glyphs: run.glyphs,
+      positions,
+      get advanceWidth() {
+        let width = 0;
+        for (const p of positions) width += p.xAdvance;
+        return width;
+      },
+    };
+  };
+  return keeping;
 }
 
 const MM = 72 / 25.4;
@@ -245,7 +282,7 @@ export async function invoiceDocument(db: Db, invoice: InvoiceRow) {
     .from(members)
     .where(and(eq(members.club_id, invoice.club_id), eq(members.id, invoice.member_id)))
     .limit(1);
-  const logo = await logoImage(db.read, invoice.club_id, "horizontal");
+  const logo = await logoOnWhite(db.read, invoice.club_id);
   const bytes = await invoicePdfBytes(club, invoice, member ?? null, logo);
   const filename = `${INVOICE_TEXTS[asLocale(club.locale)].title.toLowerCase()}-${invoice.number}.pdf`;
   return { club, member: member ?? null, bytes, filename };

@@ -18,6 +18,7 @@ declare module "sepa-payment-qr-code" {
 // fontkit 2 ships no types either: lib/invoices/pdf.ts parses the letterhead's fonts once with it.
 declare module "fontkit" {
   /** A parsed font, which PDFKit's registerFont takes as it is (it has `layout`). */
-  export type Font = { layout(text: string): unknown };
+  export type GlyphRun = { glyphs: unknown[]; positions: Record<string, number>[]; readonly advanceWidth: number };
+  export type Font = { layout(text: string, features?: unknown): GlyphRun };
   export function create(data: Uint8Array): Font;
 }

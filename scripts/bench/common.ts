@@ -75,21 +75,19 @@ export type Benchmark = {
 /** The real server (`bun app/main.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings; `pinned`: false leaves it on any core. */
 export async function startOurs(dbPath: string, dir: string, extra: Record<string, string> = {}, pinned = true): Promise<Server> {
   const port = await freePort();
-  return startServer(
-    ["bun", join(ROOT, "app/main.ts")],
-    {
-      DATABASE_URL: dbPath,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BASE_URL: `http://127.0.0.1:${port}`,
-      OUTBOX_DIR: join(dir, "outbox"),
-      RATE_LIMIT_PER_MINUTE: BENCH_RATE_LIMIT,
-      ...extra,
-    },
-    port,
-    undefined,
-    pinned,
-  );
+  return startServer(["bun", join(ROOT, "app/main.ts")], { ...oursEnv(dbPath, dir, port), ...extra }, port, undefined, pinned);
+}
+
+/** The settings of our server on `dbPath` at `port`: its outbox in `dir`, its rate limit lifted. */
+export function oursEnv(dbPath: string, dir: string, port: number): Record<string, string> {
+  return {
+    DATABASE_URL: dbPath,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: `http://127.0.0.1:${port}`,
+    OUTBOX_DIR: join(dir, "outbox"),
+    RATE_LIMIT_PER_MINUTE: BENCH_RATE_LIMIT,
+  };
 }
 
 /** A hand-written baseline server (scripts/bench/<script>) on `dbPath`. */

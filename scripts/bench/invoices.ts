@@ -45,29 +45,7 @@ async function pdfCase(round: number, log: (line: string) => void): Promise<Meas
   let server: Server | undefined;
   try {
     server = await startOurs(freshCopy(ds, dir), dir);
-    const headers = { authorization: `Bearer ${ds.key}`, "content-type": "application/json" };
-    const base = `${server.url}/api/clubs/${ds.clubId}`;
-    await expectJson(
-      await fetch(base, {
-        method: "PUT",
-        headers,
-        body: JSON.stringify({ payout_iban: "CH44 3199 9123 0008 8901 2", address: "Rue du Lac 12", postal_code: "1003", city: "Lausanne", country: "CH" }),
-      }),
-      "ours PUT club",
-    );
-    const list = await expectJson(await fetch(`${base}/members?limit=1`, { headers }), "ours GET members");
-    const member = (list.items as { id: string }[])[0];
-    const lines = [
-      { label: "Cotisation", amount_cents: 8000 },
-      { label: "Licence", amount_cents: 1550 },
-      { label: "Rabais famille", amount_cents: -1000 },
-    ];
-    const invoice = await expectJson(
-      await fetch(`${base}/invoices`, { method: "POST", headers, body: JSON.stringify({ member_id: member.id, lines }) }),
-      "ours POST invoices",
-      201,
-    );
-    const url = `${base}/invoices/${invoice.id}/pdf`;
+    const { url, headers } = await invoicePdfUrl(server.url, ds);
     const before = peakRssKb(server.pid);
     const times: number[] = [];
     let bytes = 0;
@@ -98,6 +76,36 @@ async function pdfCase(round: number, log: (line: string) => void): Promise<Meas
     await server?.stop();
     removeTempDir(dir);
   }
+}
+
+/**
+ * The club of `ds` given a QR-IBAN and a postal address, and an invoice of three lines for its
+ * first member, on the server at `serverUrl`: the address of its PDF and the headers to ask with.
+ */
+export async function invoicePdfUrl(serverUrl: string, ds: Dataset): Promise<{ url: string; headers: Record<string, string> }> {
+  const headers = { authorization: `Bearer ${ds.key}`, "content-type": "application/json" };
+  const base = `${serverUrl}/api/clubs/${ds.clubId}`;
+  await expectJson(
+    await fetch(base, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ payout_iban: "CH44 3199 9123 0008 8901 2", address: "Rue du Lac 12", postal_code: "1003", city: "Lausanne", country: "CH" }),
+    }),
+    "ours PUT club",
+  );
+  const list = await expectJson(await fetch(`${base}/members?limit=1`, { headers }), "ours GET members");
+  const member = (list.items as { id: string }[])[0];
+  const lines = [
+    { label: "Cotisation", amount_cents: 8000 },
+    { label: "Licence", amount_cents: 1550 },
+    { label: "Rabais famille", amount_cents: -1000 },
+  ];
+  const invoice = await expectJson(
+    await fetch(`${base}/invoices`, { method: "POST", headers, body: JSON.stringify({ member_id: member.id, lines }) }),
+    "ours POST invoices",
+    201,
+  );
+  return { url: `${base}/invoices/${invoice.id}/pdf`, headers };
 }
 
 async function duesRunCase(round: number, log: (line: string) => void): Promise<Measurement> {

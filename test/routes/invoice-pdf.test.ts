@@ -219,6 +219,67 @@ describe("GET invoices/<id>/pdf", () => {
     await env.call("DELETE", `/api/clubs/${env.clubId}/logo`);
   }, 30_000);
 
+  it("a logo with transparency is drawn on white, without a mask; a new logo shows on the next PDF", async () => {
+    await setClub({ payout_iban: "CH44 3199 9123 0008 8901 2", locale: "fr" });
+    // A colour square on a transparent ground, so the rendition keeps an alpha channel.
+    const logoOf = (r: number, g: number, b: number) =>
+      sharp({ create: { width: 300, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+        .composite([{ input: { create: { width: 150, height: 100, channels: 4, background: { r, g, b, alpha: 1 } } }, left: 0, top: 0 }])
+        .png()
+        .toBuffer();
+    const invoice = await invoiceFor();
+    const colourAt = async (name: string) => {
+      const { png, pdf } = await render(invoice.id, name, 50);
+      const file = join(dir, `${name}.pdf`);
+      expect(pdf.length).toBeGreaterThan(0);
+      // pdfimages -list: one line per image; a transparent PNG as PDFKit embeds it has a second, the "smask".
+      const images = Bun.spawnSync(["pdfimages", "-list", file]).stdout.toString().split("\n").slice(2).filter(Boolean);
+      const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+      const i = (40 * info.width + 50) * info.channels;
+      return {
+        images,
+        rgb: [...data.subarray(i, i + 3)],
+        white: [...data.subarray((40 * info.width + 150) * info.channels, (40 * info.width + 150) * info.channels + 3)],
+      };
+    };
+    expect(
+      (await env.call("PUT", `/api/clubs/${env.clubId}/logo`, { rawBody: await logoOf(220, 0, 0), headers: { "content-type": "image/png" } })).status,
+    ).toBe(200);
+    const red = await colourAt("logo-red");
+    expect(red.images).toHaveLength(1);
+    expect(red.images[0]).toContain(" image ");
+    expect(red.rgb[0] > 180 && red.rgb[1] < 50 && red.rgb[2] < 50).toBe(true);
+    expect(red.white).toEqual([255, 255, 255]);
+    // Another logo: the next PDF draws it, not the one kept for the first.
+    expect(
+      (await env.call("PUT", `/api/clubs/${env.clubId}/logo`, { rawBody: await logoOf(0, 0, 220), headers: { "content-type": "image/png" } })).status,
+    ).toBe(200);
+    const blue = await colourAt("logo-blue");
+    expect(blue.rgb[2] > 180 && blue.rgb[0] < 50 && blue.rgb[1] < 50).toBe(true);
+    await env.call("DELETE", `/api/clubs/${env.clubId}/logo`);
+    expect((await colourAt("logo-none")).images).toHaveLength(0);
+  }, 30_000);
+
+  it("the same invoice twice in one process: every word at the same place (the fonts' kept layouts and metrics)", async () => {
+    await setClub({ ...ADDRESS, payout_iban: "CH44 3199 9123 0008 8901 2", locale: "de", currency: "CHF" });
+    const invoice = await invoiceFor([
+      { label: "Mitgliederbeitrag 2026 für Łukasz Żółć", amount_cents: 8000 },
+      { label: "Lizenz", amount_cents: 1550 },
+    ]);
+    const words = async (name: string) => {
+      await render(invoice.id, name);
+      // Each word with its box, in points: drawn twice alike only if no layout was changed by the first.
+      return Bun.spawnSync(["pdftotext", "-bbox", join(dir, `${name}.pdf`), "-"])
+        .stdout.toString()
+        .split("\n")
+        .filter((l) => l.includes("<word"));
+    };
+    const first = await words("twice-1");
+    expect(first.length).toBeGreaterThan(40);
+    expect(first.some((l) => l.includes(">Łukasz<"))).toBe(true);
+    expect(await words("twice-2")).toEqual(first);
+  }, 30_000);
+
   it("no payout IBAN: the invoice without a payment part, and the page says why", async () => {
     await setClub({ ...ADDRESS, payout_iban: null, locale: "it" });
     const invoice = await invoiceFor();
