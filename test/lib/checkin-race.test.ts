@@ -116,7 +116,11 @@ describe("the one statement and the transaction decide a scan alike", () => {
   for (const c of cases)
     it(c.name, async () => {
       let transactions = 0;
-      const counted = { ...ctx, db: { ...env.db, tx: ((fn, options) => (transactions++, env.db.tx(fn, options))) as typeof env.db.tx } };
+      const tx = ((fn, options) => {
+        transactions++;
+        return env.db.tx(fn, options);
+      }) as typeof env.db.tx;
+      const counted = { ...ctx, db: { ...env.db, tx } };
       const alone = await run(c, (input) => checkinEvent(counted, input));
       const inTx = await run(c, (input) => env.db.tx((t) => checkinEvent({ ...ctx, db: withinTx(env.db, t) }, input)));
       expect(alone).toEqual(inTx);
