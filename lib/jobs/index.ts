@@ -10,7 +10,7 @@
 // wallet object, a club's fan-outs) one after the other, in order, and at most a quarter of the
 // slots for the jobs of one share (one club's webhooks), so one club's slow far ends cannot take
 // every slot.
-import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { hostname } from "node:os";
 import type { Db, Queryable } from "../../db";
 import { skipLocked } from "../../db/locks";
@@ -237,23 +237,29 @@ export async function failJobIn(t: Queryable, job: JobRow, env: JobEnv, err: unk
 }
 
 /**
- * The pending jobs due and unclaimed at `now`, oldest first, leaving out those already in hand:
- * candidates to claim (a read, so that an idle worker writes nothing).
+ * The pending jobs due and unclaimed at `now`, oldest first: candidates to claim (a read, so
+ * that an idle worker writes nothing). The jobs in hand are claimed, so their leases leave them
+ * out; a job whose lease lapsed while in hand (its renewal failed) may come back, is claimed
+ * again and not admitted twice (JobPool.admit). The query is one prepared statement: with the
+ * jobs in hand listed as `NOT IN (...)`, each read while a backlog drained built a statement of
+ * up to 500 parameters anew and compiled it (its text changes with the list's length), and the
+ * reads, one per job recorded, cost more than the deliveries themselves (docs/benchmarks.md
+ * "hooks16").
  */
-function dueJobs(db: Db, now: Date, inHand: Iterable<string>): Promise<JobRow[]> {
-  const ids = [...inHand];
-  const select = (q: Queryable, runAfter: SQL | Placeholder | string, notIn?: SQL) =>
-    q
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.status, "pending"), lte(jobs.run_after, runAfter), unclaimed(runAfter), notIn))
-      .orderBy(asc(jobs.run_after))
-      .limit(BATCH);
+function dueJobs(db: Db, now: Date): Promise<JobRow[]> {
   // The idle worker asks every second with nothing in hand: prepared once, such a tick runs
   // almost no JavaScript. Built anew each second, the query got hot enough for the JIT, and the
   // idle process grew by a few MB within a minute.
-  if (!ids.length) return db.prepareRead("jobs.due", (q) => select(q, sql.placeholder("now"))).execute({ now: now.toISOString() });
-  return select(db.read, now.toISOString(), notInArray(jobs.id, ids));
+  return db
+    .prepareRead("jobs.due", (q) =>
+      q
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.status, "pending"), lte(jobs.run_after, sql.placeholder("now")), unclaimed(sql.placeholder("now"))))
+        .orderBy(asc(jobs.run_after))
+        .limit(BATCH),
+    )
+    .execute({ now: now.toISOString() });
 }
 
 /**
@@ -485,7 +491,7 @@ export async function runDueJobs(db: Db, options: { kinds: JobKinds; config: Con
   const now = options.now ?? new Date();
   const env: JobEnv = { now, config: options.config };
   const pool = new JobPool(db, options.kinds, env.config.jobConcurrency, () => env, options.stopped);
-  for (const job of await claimJobs(db, await dueJobs(db, now, []), now)) pool.admit(job);
+  for (const job of await claimJobs(db, await dueJobs(db, now), now)) pool.admit(job);
   await pool.settled();
   await releaseJobs(db, pool.dropped.splice(0));
   if (pool.errors.length) throw pool.errors[0];
@@ -515,7 +521,7 @@ export function startJobWorker(db: Db, config: Config, kinds: JobKinds, interval
         let admitted = 0;
         if (current.wantsMore) {
           const now = new Date();
-          const due = await claimJobs(db, await dueJobs(db, now, current.inHand), now);
+          const due = await claimJobs(db, await dueJobs(db, now), now);
           for (const job of due) current.admit(job);
           admitted = due.length;
         }
