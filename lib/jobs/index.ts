@@ -188,11 +188,45 @@ export async function hasPendingJob(q: Queryable, kind: string): Promise<boolean
   return !!row;
 }
 
+/** The statements of every job's run, prepared once per database (Db.prepareRead / prepareTx): a backlog runs them per job. */
+function statements(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    status: db.prepareRead("jobs.status", (q) =>
+      q
+        .select({ status: jobs.status })
+        .from(jobs)
+        .where(eq(jobs.id, p("id"))),
+    ),
+    done: db.prepareTx("jobs.done", (q) =>
+      q
+        .update(jobs)
+        .set({
+          status: "done",
+          attempts: sql`${p("attempts")}`,
+          finished_at: sql`${p("now")}`,
+          last_error: null,
+          outcome: sql`${p("outcome")}`,
+          ...RELEASED,
+        })
+        .where(eq(jobs.id, p("id"))),
+    ),
+  };
+}
+
 /**
  * Marks `job` done inside `t`, for a handler whose work is itself a write: the work and the
  * job's completion commit together, so a crash between them cannot make the work run twice.
+ * With `db` (the database `t` belongs to), the statement prepared once for it: a handler run
+ * for each of a backlog's jobs (a webhook delivery) gives it.
  */
-export async function completeJobIn(t: Queryable, job: JobRow, outcome: string): Promise<void> {
+export async function completeJobIn(t: Queryable, job: JobRow, outcome: string | null, db?: Db): Promise<void> {
+  if (db) {
+    await statements(db)
+      .done(t)
+      .execute({ id: job.id, attempts: job.attempts + 1, now: nowIso(), outcome });
+    return;
+  }
   await t
     .update(jobs)
     .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome, ...RELEASED })
@@ -272,18 +306,13 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
   const handler = kind?.run;
   // A job read as due may have been completed since by another one's handler (a club's pass
   // updates merged into one fan-out, lib/cards/pass-updates): then there is nothing left to do.
-  const [current] = await db.read.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
+  const [current] = await statements(db).status.execute({ id: job.id });
   if (current?.status !== "pending") return;
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     const outcome = await handler(db, job, env);
     if (outcome === RECORDED) return;
-    await db.tx((t) =>
-      t
-        .update(jobs)
-        .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome: outcome ?? null, ...RELEASED })
-        .where(eq(jobs.id, job.id)),
-    );
+    await db.tx((t) => completeJobIn(t, job, outcome ?? null, db));
   } catch (err) {
     // Exponential back-off: 2 s, 4 s, 8 s ... (or the kind's schedule), then the job is left as failed for a person to see.
     await db.tx((t) => failJobIn(t, job, env, err, kind?.retryDelaysMs));
