@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BENCH_RATE_LIMIT, countRows, cycleScript, ROOT } from "./common";
+import { countRows, cycleScript, oursEnv, ROOT } from "./common";
 import { dataset, freshCopy } from "./datasets";
 import { addEndpoints, childReceiver } from "./webhooks";
 import { freePort, loadGenerator, makeTempDir, median, removeTempDir, settingsFromEnv, startServer } from "./harness";
@@ -58,19 +58,7 @@ async function probe(tree: { name: string; root: string }, variant: "none" | "th
       ...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=webhooks-${tree.name}-${variant}-${round}.cpuprofile`] : []),
       join(tree.root, "app/main.ts"),
     ];
-    const server = await startServer(
-      cmd,
-      {
-        DATABASE_URL: dbPath,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        BASE_URL: `http://127.0.0.1:${port}`,
-        OUTBOX_DIR: join(dir, "outbox"),
-        RATE_LIMIT_PER_MINUTE: BENCH_RATE_LIMIT,
-        WEBHOOK_ALLOW_PRIVATE: "true",
-      },
-      port,
-    );
+    const server = await startServer(cmd, oursEnv(dbPath, dir, port, { WEBHOOK_ALLOW_PRIVATE: "true" }), port);
     try {
       const script = cycleScript(join(dir, "members.lua"), {
         method: "POST",
