@@ -10,7 +10,7 @@
 // wallet object, a club's fan-outs) one after the other, in order, and at most a quarter of the
 // slots for the jobs of one share (one club's webhooks), so one club's slow far ends cannot take
 // every slot.
-import { and, asc, eq, inArray, isNull, lt, lte, notInArray, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte, or, type Placeholder, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { hostname } from "node:os";
 import type { Db, Queryable } from "../../db";
 import { skipLocked } from "../../db/locks";
@@ -188,11 +188,45 @@ export async function hasPendingJob(q: Queryable, kind: string): Promise<boolean
   return !!row;
 }
 
+/** The statements of every job's run, prepared once per database (Db.prepareRead / prepareTx): a backlog runs them per job. */
+function statements(db: Db) {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    status: db.prepareRead("jobs.status", (q) =>
+      q
+        .select({ status: jobs.status })
+        .from(jobs)
+        .where(eq(jobs.id, p("id"))),
+    ),
+    done: db.prepareTx("jobs.done", (q) =>
+      q
+        .update(jobs)
+        .set({
+          status: "done",
+          attempts: sql`${p("attempts")}`,
+          finished_at: sql`${p("now")}`,
+          last_error: null,
+          outcome: sql`${p("outcome")}`,
+          ...RELEASED,
+        })
+        .where(eq(jobs.id, p("id"))),
+    ),
+  };
+}
+
 /**
  * Marks `job` done inside `t`, for a handler whose work is itself a write: the work and the
  * job's completion commit together, so a crash between them cannot make the work run twice.
+ * With `db` (the database `t` belongs to), the statement prepared once for it: a handler run
+ * for each of a backlog's jobs (a webhook delivery) gives it.
  */
-export async function completeJobIn(t: Queryable, job: JobRow, outcome: string): Promise<void> {
+export async function completeJobIn(t: Queryable, job: JobRow, outcome: string | null, db?: Db): Promise<void> {
+  if (db) {
+    await statements(db)
+      .done(t)
+      .execute({ id: job.id, attempts: job.attempts + 1, now: nowIso(), outcome });
+    return;
+  }
   await t
     .update(jobs)
     .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome, ...RELEASED })
@@ -237,23 +271,29 @@ export async function failJobIn(t: Queryable, job: JobRow, env: JobEnv, err: unk
 }
 
 /**
- * The pending jobs due and unclaimed at `now`, oldest first, leaving out those already in hand:
- * candidates to claim (a read, so that an idle worker writes nothing).
+ * The pending jobs due and unclaimed at `now`, oldest first: candidates to claim (a read, so
+ * that an idle worker writes nothing). The jobs in hand are claimed, so their leases leave them
+ * out; a job whose lease lapsed while in hand (its renewal failed) may come back, is claimed
+ * again and not admitted twice (JobPool.admit). The query is one prepared statement: with the
+ * jobs in hand listed as `NOT IN (...)`, each read while a backlog drained built a statement of
+ * up to 500 parameters anew and compiled it (its text changes with the list's length), and the
+ * reads, one per job recorded, cost more than the deliveries themselves (docs/benchmarks.md
+ * "hooks16").
  */
-function dueJobs(db: Db, now: Date, inHand: Iterable<string>): Promise<JobRow[]> {
-  const ids = [...inHand];
-  const select = (q: Queryable, runAfter: SQL | Placeholder | string, notIn?: SQL) =>
-    q
-      .select()
-      .from(jobs)
-      .where(and(eq(jobs.status, "pending"), lte(jobs.run_after, runAfter), unclaimed(runAfter), notIn))
-      .orderBy(asc(jobs.run_after))
-      .limit(BATCH);
+function dueJobs(db: Db, now: Date): Promise<JobRow[]> {
   // The idle worker asks every second with nothing in hand: prepared once, such a tick runs
   // almost no JavaScript. Built anew each second, the query got hot enough for the JIT, and the
   // idle process grew by a few MB within a minute.
-  if (!ids.length) return db.prepareRead("jobs.due", (q) => select(q, sql.placeholder("now"))).execute({ now: now.toISOString() });
-  return select(db.read, now.toISOString(), notInArray(jobs.id, ids));
+  return db
+    .prepareRead("jobs.due", (q) =>
+      q
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.status, "pending"), lte(jobs.run_after, sql.placeholder("now")), unclaimed(sql.placeholder("now"))))
+        .orderBy(asc(jobs.run_after))
+        .limit(BATCH),
+    )
+    .execute({ now: now.toISOString() });
 }
 
 /**
@@ -266,18 +306,13 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
   const handler = kind?.run;
   // A job read as due may have been completed since by another one's handler (a club's pass
   // updates merged into one fan-out, lib/cards/pass-updates): then there is nothing left to do.
-  const [current] = await db.read.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, job.id));
+  const [current] = await statements(db).status.execute({ id: job.id });
   if (current?.status !== "pending") return;
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     const outcome = await handler(db, job, env);
     if (outcome === RECORDED) return;
-    await db.tx((t) =>
-      t
-        .update(jobs)
-        .set({ status: "done", attempts: job.attempts + 1, finished_at: nowIso(), last_error: null, outcome: outcome ?? null, ...RELEASED })
-        .where(eq(jobs.id, job.id)),
-    );
+    await db.tx((t) => completeJobIn(t, job, outcome ?? null, db));
   } catch (err) {
     // Exponential back-off: 2 s, 4 s, 8 s ... (or the kind's schedule), then the job is left as failed for a person to see.
     await db.tx((t) => failJobIn(t, job, env, err, kind?.retryDelaysMs));
@@ -485,7 +520,7 @@ export async function runDueJobs(db: Db, options: { kinds: JobKinds; config: Con
   const now = options.now ?? new Date();
   const env: JobEnv = { now, config: options.config };
   const pool = new JobPool(db, options.kinds, env.config.jobConcurrency, () => env, options.stopped);
-  for (const job of await claimJobs(db, await dueJobs(db, now, []), now)) pool.admit(job);
+  for (const job of await claimJobs(db, await dueJobs(db, now), now)) pool.admit(job);
   await pool.settled();
   await releaseJobs(db, pool.dropped.splice(0));
   if (pool.errors.length) throw pool.errors[0];
@@ -515,7 +550,7 @@ export function startJobWorker(db: Db, config: Config, kinds: JobKinds, interval
         let admitted = 0;
         if (current.wantsMore) {
           const now = new Date();
-          const due = await claimJobs(db, await dueJobs(db, now, current.inHand), now);
+          const due = await claimJobs(db, await dueJobs(db, now), now);
           for (const job of due) current.admit(job);
           admitted = due.length;
         }

@@ -1,15 +1,15 @@
 // Sending webhooks (DESIGN.md section 15), on the job queue: one job per delivery, the jobs of one
 // endpoint one after the other (in order, where retries allow). Each attempt checks the URL again
 // (a name may resolve to a private address since), signs with Standard Webhooks
-// (`standardwebhooks`: the current secret, and the previous one during a rotation's 24 h),
+// (HMAC-SHA256 as `standardwebhooks` signs: the current secret, and the previous one during a rotation's 24 h),
 // POSTs with a 15 s timeout and no redirect followed, and records what came back. Only a 2xx
 // counts. Retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; a 410 disables the endpoint,
 // as do 3 days of failures (then the club's contact is mailed). A crash between the send and
 // its record sends again: at least once, never lost. A club's deliveries hold at most a quarter
 // of the job slots at once (the kind's `share`), and an endpoint that keeps timing out is paused
 // (its deliveries wait, no attempt counted), so a club's hanging endpoints delay no other club.
+import { createHmac } from "node:crypto";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
-import { Webhook as Signer } from "standardwebhooks";
 import type { Db } from "../../db";
 import { lockRows } from "../../db/locks";
 import { admins, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
@@ -59,6 +59,18 @@ type Attempt = { status_code: number | null; duration_ms: number; response_body:
 /** An attempt, and whether it went unanswered for the whole timeout (what pauses an endpoint). */
 type Tried = { attempt: Attempt; timedOut: boolean };
 
+/**
+ * Standard Webhooks' `v1,` signature of `payload` by `secret` (`whsec_` + the key in base64): an
+ * HMAC-SHA256 of `<msgId>.<seconds>.<payload>`, in base64. Node's HMAC, not the package's
+ * `Webhook.sign` (SHA-256 in JavaScript, its key decoded anew at each call): the same bytes, which
+ * the tests check with the package's `verify`.
+ */
+function sign(secret: string, msgId: string, seconds: number, payload: string): string {
+  const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, "base64");
+  return `v1,${createHmac("sha256", key).update(`${msgId}.${seconds}.${payload}`).digest("base64")}`;
+}
+const SECRET_PREFIX = "whsec_";
+
 /** The `webhook-*` headers of `payload`: one `v1,` signature per secret in use at `now`, space-separated. */
 export function signedHeaders(
   endpoint: Pick<EndpointRow, "secret" | "previous_secret" | "previous_secret_expires_at">,
@@ -66,14 +78,14 @@ export function signedHeaders(
   payload: string,
   now: Date,
 ) {
-  const sentAt = new Date();
+  const seconds = Math.floor(Date.now() / 1000);
   const secrets = [endpoint.secret];
   if (endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now.toISOString())
     secrets.push(endpoint.previous_secret);
   return {
     "webhook-id": msgId,
-    "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
-    "webhook-signature": secrets.map((s) => new Signer(s).sign(msgId, sentAt, payload)).join(" "),
+    "webhook-timestamp": String(seconds),
+    "webhook-signature": secrets.map((s) => sign(s, msgId, seconds, payload)).join(" "),
   };
 }
 
@@ -205,7 +217,7 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   if (!endpoint.enabled) {
     await db.tx(async (t) => {
       await t.update(webhookDeliveries).set({ status: "failed", next_attempt_at: null, finished_at: now }).where(eq(webhookDeliveries.id, delivery.id));
-      await completeJobIn(t, job, "endpoint disabled");
+      await completeJobIn(t, job, "endpoint disabled", db);
     });
     return RECORDED;
   }
@@ -242,7 +254,7 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
       await q.succeeded(t).execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
       if (current?.failing_since) pacing.failing_since = null;
       if (Object.keys(pacing).length) await t.update(webhookEndpoints).set(pacing).where(eq(webhookEndpoints.id, endpoint.id));
-      await completeJobIn(t, job, outcome);
+      await completeJobIn(t, job, outcome, db);
       return;
     }
     const failingSince = current?.failing_since ?? now;

@@ -72,14 +72,8 @@ export type Benchmark = {
 
 // ---- servers ---------------------------------------------------------------------------------
 
-/** The real server (`bun app/main.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings; `pinned`: false leaves it on any core. */
-export async function startOurs(dbPath: string, dir: string, extra: Record<string, string> = {}, pinned = true): Promise<Server> {
-  const port = await freePort();
-  return startServer(["bun", join(ROOT, "app/main.ts")], { ...oursEnv(dbPath, dir, port), ...extra }, port, undefined, pinned);
-}
-
-/** The settings of our server on `dbPath` at `port`: its outbox in `dir`, its rate limit lifted. */
-export function oursEnv(dbPath: string, dir: string, port: number): Record<string, string> {
+/** The environment our server runs with in a benchmark: `dbPath`, `port`, the run's folder `dir`, no rate limit in the way. */
+export function oursEnv(dbPath: string, dir: string, port: number, extra: Record<string, string> = {}): Record<string, string> {
   return {
     DATABASE_URL: dbPath,
     PORT: String(port),
@@ -87,7 +81,14 @@ export function oursEnv(dbPath: string, dir: string, port: number): Record<strin
     BASE_URL: `http://127.0.0.1:${port}`,
     OUTBOX_DIR: join(dir, "outbox"),
     RATE_LIMIT_PER_MINUTE: BENCH_RATE_LIMIT,
+    ...extra,
   };
+}
+
+/** The real server (`bun app/main.ts`) on `dbPath`, its rate limit lifted; `extra`: more settings; `pinned`: false leaves it on any core. */
+export async function startOurs(dbPath: string, dir: string, extra: Record<string, string> = {}, pinned = true): Promise<Server> {
+  const port = await freePort();
+  return startServer(["bun", join(ROOT, "app/main.ts")], oursEnv(dbPath, dir, port, extra), port, undefined, pinned);
 }
 
 /** A hand-written baseline server (scripts/bench/<script>) on `dbPath`. */

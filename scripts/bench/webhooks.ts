@@ -33,32 +33,41 @@ const ENDPOINTS = 3;
 /** Members created in the delivery-throughput case. */
 const DELIVERY_MEMBERS = 1_000;
 
-/** Writes ENDPOINTS enabled endpoints subscribed to member.created into the copy, before the server starts. */
-function addEndpoints(dbPath: string, clubId: string) {
+/** Writes `count` enabled endpoints at `<base>/hook-<i>` subscribed to member.created into the copy, before the server starts. */
+export function addEndpoints(dbPath: string, clubId: string, base: string, count = ENDPOINTS) {
   const db = new Database(dbPath);
   try {
     const now = new Date().toISOString();
     const insert = db.query(
       "INSERT INTO webhook_endpoints (id, club_id, url, description, events, secret, enabled, created_at, updated_at) VALUES (?, ?, ?, NULL, ?, ?, 1, ?, ?)",
     );
-    for (let i = 0; i < ENDPOINTS; i++) {
-      insert.run(
-        crypto.randomUUID(),
-        clubId,
-        `${receiver.url()}/hook-${i}`,
-        JSON.stringify(["member.created"]),
-        `whsec_${randomBytes(32).toString("base64")}`,
-        now,
-        now,
-      );
+    for (let i = 0; i < count; i++) {
+      insert.run(crypto.randomUUID(), clubId, `${base}/hook-${i}`, JSON.stringify(["member.created"]), `whsec_${randomBytes(32).toString("base64")}`, now, now);
     }
   } finally {
     db.close();
   }
 }
 
+/**
+ * A receiver answering 200 to every POST, in a child process (its CPU is not the measuring
+ * process's): for the tools that read one process's CPU time (webhooks-count, webhooks-ab).
+ */
+export async function childReceiver(): Promise<{ url: string; stop(): void }> {
+  const proc = Bun.spawn(
+    [
+      "bun",
+      "-e",
+      'const s = Bun.serve({ port: 0, hostname: "127.0.0.1", async fetch(r) { await r.arrayBuffer(); return new Response("ok"); } }); console.log(s.port);',
+    ],
+    { stdout: "pipe" },
+  );
+  const port = Number(new TextDecoder().decode((await proc.stdout.getReader().read()).value).trim());
+  return { url: `http://127.0.0.1:${port}`, stop: () => proc.kill() };
+}
+
 const start = (config: ConfigName) => async (dbPath: string, dir: string) => {
-  if (config === "ours") addEndpoints(dbPath, ds.clubId);
+  if (config === "ours") addEndpoints(dbPath, ds.clubId, receiver.url());
   return startOurs(dbPath, dir, { WEBHOOK_ALLOW_PRIVATE: "true" });
 };
 

@@ -384,6 +384,26 @@ it("a running worker whose jobs all wait on far ends that do not answer still st
   }
 });
 
+it("a job in hand whose lease lapsed (its renewal failed) is read as due again but not run a second time beside itself", async () => {
+  resetFlight();
+  held = gate();
+  await queue("test_gated", [{ n: 1 }]);
+  const worker = startJobWorker(env.db, { ...env.config, jobConcurrency: 4 }, KINDS, 20);
+  try {
+    await waitFor(async () => flight.now === 1, 2_000);
+    // The worker's reads leave out the jobs in hand by their lease alone: a lapsed one comes back.
+    await env.db.tx((t) => t.update(jobs).set({ lease_until: "2000-01-01T00:00:00.000Z" }));
+    await waitFor(async () => (await jobsOf("test_gated"))[0].lease_until !== "2000-01-01T00:00:00.000Z", 2_000);
+    await Bun.sleep(100);
+    expect(flight.started).toHaveLength(1);
+  } finally {
+    held.open();
+    await worker.stop();
+  }
+  expect((await jobsOf("test_gated")).map((j) => [j.status, j.attempts])).toEqual([["done", 1]]);
+  expect(flight.started).toHaveLength(1);
+});
+
 /** The product's kinds and this file's probes: the table every run of this file is given. */
 const KINDS: JobKinds = {
   ...JOB_KINDS,

@@ -292,6 +292,35 @@ describe("events, each from its action", () => {
     expect(again.status).toBe(409);
     expect(await deliveries(refused.id)).toHaveLength(1);
   });
+
+  it("queues one delivery and one job per endpoint, each job naming its own delivery, for any number of endpoints", async () => {
+    // 6 endpoints: written in pieces of 4 and 2 rows (lib/webhooks/emit), the last of them across a piece's edge.
+    const many = [];
+    for (let i = 0; i < 6; i++) many.push(await hook(`/many-${i}`, ["member.created"]));
+    const member = await addMember();
+    const rows = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.type, "member.created"));
+    const mine = many.map((e) => rows.filter((d) => d.endpoint_id === e.id));
+    expect(mine.map((d) => d.length)).toEqual([1, 1, 1, 1, 1, 1]);
+    const queued = mine.map((d) => d[0]);
+    expect(new Set(queued.map((d) => d.msg_id)).size).toBe(1);
+    expect(new Set(queued.map((d) => d.job_id)).size).toBe(6);
+    for (const d of queued) {
+      const [job] = await env.db.read
+        .select()
+        .from(jobs)
+        .where(eq(jobs.id, d.job_id as string));
+      expect(job).toMatchObject({
+        kind: "webhook_delivery",
+        status: "pending",
+        club_id: env.clubId,
+        payload: { delivery_id: d.id, endpoint_id: d.endpoint_id },
+      });
+    }
+    await drain();
+    const sent = many.map((e, i) => at(`/many-${i}`).map((r) => verify(e.secret, r)));
+    expect(sent.map((s) => s.map((x) => [x.type, x.data.id]))).toEqual(many.map(() => [["member.created", member.id]]));
+    for (const e of many) expect((await env.call("PATCH", club(`/webhooks/${e.id}`), { body: { enabled: false } })).status).toBe(200);
+  });
 });
 
 describe("delivery", () => {
