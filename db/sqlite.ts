@@ -295,18 +295,28 @@ const KEPT_STATEMENTS = 512;
  * while planning, so binding one marks the statement expired and every execution prepares it
  * again: reading the 111-column club row took five times as long, a page of members 15 % longer.
  * As `(? + 0)` the value is the same and the plan no longer depends on it.
+ *
+ * The same for a column compared with a bound value (`= ?`) in a statement that joins tables:
+ * SQLite carries the value across the join's equalities while planning, and every execution
+ * prepared the statement again. A key's lookup (three tables) cost 35-40 µs of CPU instead of
+ * 8-10, a scan at the door's select 42-53 instead of 10-15 (docs/benchmarks.md "floor16"). As
+ * `= +?` (unary plus changes no value, type or affinity of a comparison) the plan stands.
  */
+export function boundAsPlanned(sql: string): string {
+  return sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)").replace(/ = \?/g, " = +?");
+}
+
 function keptStatements(conn: Database): void {
   const prepare = conn.prepare.bind(conn) as (sql: string, ...rest: unknown[]) => ReturnType<Database["prepare"]>;
   const kept = new Map<string, ReturnType<Database["prepare"]>>();
   conn.prepare = ((sql: string, ...rest: unknown[]) => {
     // Bound parameters at prepare time (bun:sqlite's second argument) make a statement of its own.
-    if (rest.length) return prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"), ...rest);
+    if (rest.length) return prepare(boundAsPlanned(sql), ...rest);
     let stmt = kept.get(sql);
     if (stmt) {
       kept.delete(sql);
     } else {
-      stmt = prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"));
+      stmt = prepare(boundAsPlanned(sql));
       if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value as string);
     }
     kept.set(sql, stmt);
