@@ -6,6 +6,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync, statfsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { Column, is, SQL, Subquery } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { type Db, DatabaseRefused, type Queryable, schema } from "./index";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
@@ -280,6 +281,58 @@ function memberVersionTriggers(conn: Database): void {
   );
 }
 
+/** A selected field as Drizzle's prepared query holds it (internal: `fields`). */
+type Selected = { path: string[]; field: unknown };
+type Decoder = { mapFromDriverValue(value: unknown): unknown };
+type PreparedSelect = {
+  fields?: Selected[];
+  joinsNotNullableMap?: Record<string, boolean>;
+  customResultMapper?: unknown;
+  values(placeholders?: Record<string, unknown>): unknown[][];
+  all(placeholders?: Record<string, unknown>): unknown[];
+  get(placeholders?: Record<string, unknown>): unknown;
+};
+
+/** How Drizzle decodes a selected field's value (its mapResultRow's choice, made once). */
+function decoderOf(field: unknown): Decoder {
+  if (is(field, Column)) return field;
+  // `decoder` is internal to Drizzle's SQL.
+  type Decoded = { decoder: Decoder };
+  if (is(field, SQL)) return (field as unknown as Decoded).decoder;
+  if (is(field, Subquery)) return (field as unknown as { _: { sql: Decoded } })._.sql.decoder;
+  return (field as { sql: Decoded }).sql.decoder;
+}
+
+/**
+ * A kept select's rows made objects by a reader built once: Drizzle's `mapResultRow` works out
+ * each field's decoder and walks its path for every value of every row, which for the club row
+ * (119 columns, read by most requests) cost more than SQLite reading it (docs/benchmarks.md
+ * "floor16"). Same objects, same decoders. A select with joins keeps Drizzle's (it turns a
+ * joined table's all-null columns into null), as does anything not a select.
+ */
+function compiledRows<P>(prepared: P): P {
+  const q = prepared as unknown as PreparedSelect;
+  if (!q.fields || q.joinsNotNullableMap || q.customResultMapper || typeof q.values !== "function") return prepared;
+  const fields = q.fields.map(({ path, field }) => ({ path, last: path[path.length - 1], decoder: decoderOf(field) }));
+  const row = (values: unknown[]): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < fields.length; i++) {
+      const { path, last, decoder } = fields[i];
+      let node = out;
+      for (let j = 0; j < path.length - 1; j++) node = (node[path[j]] ??= {}) as Record<string, unknown>;
+      const value = values[i];
+      node[last] = value === null ? null : decoder.mapFromDriverValue(value);
+    }
+    return out;
+  };
+  q.all = (placeholders) => q.values(placeholders).map(row);
+  q.get = (placeholders) => {
+    const [first] = q.values(placeholders);
+    return first === undefined ? undefined : row(first);
+  };
+  return prepared;
+}
+
 /** Statements kept compiled per connection (`keptStatements`); beyond, the least recently used is dropped. */
 const KEPT_STATEMENTS = 512;
 
@@ -360,7 +413,7 @@ function ready(path: string, writerConn: Database, readerConn: Database): Db {
     prepareRead<P>(name: string, build: (q: Queryable) => { prepare(): P }): P {
       let query = preparedReads.get(name) as P | undefined;
       if (query === undefined) {
-        query = build(reader).prepare();
+        query = compiledRows(build(reader).prepare());
         preparedReads.set(name, query);
       }
       return query;
@@ -370,7 +423,7 @@ function ready(path: string, writerConn: Database, readerConn: Database): Db {
       // there once serves each `t`.
       let query = preparedWrites.get(name) as P | undefined;
       if (query === undefined) {
-        query = build(writer).prepare();
+        query = compiledRows(build(writer).prepare());
         preparedWrites.set(name, query);
       }
       const prepared = query;

@@ -1,0 +1,60 @@
+// A kept select (Db.prepareRead, Db.prepareTx) answers the rows Drizzle's own select answers: on
+// SQLite its rows are made by a reader built once (db/sqlite.ts compiledRows), with the same
+// decoders (booleans, JSON, nested objects); a select with joins keeps Drizzle's mapping.
+import { afterAll, beforeAll, expect, it } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import { admins, apiKeys, clubs } from "../../db/schema";
+import { setup, type TestEnv } from "../helpers";
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await setup();
+});
+afterAll(() => env.close());
+
+it("answers the same rows as Drizzle's select: every column decoded, nested objects, none found", async () => {
+  const { db } = env;
+  await db.tx(async (t) => {
+    await t
+      .update(clubs)
+      .set({ card_back_fields: [{ field: "email" }] })
+      .where(eq(clubs.id, env.clubId));
+  });
+  const club = db.prepareRead("test.club", (q) =>
+    q
+      .select()
+      .from(clubs)
+      .where(eq(clubs.id, sql.placeholder("id")))
+      .limit(1),
+  );
+  const [kept] = await club.execute({ id: env.clubId });
+  const [plain] = await db.read.select().from(clubs).where(eq(clubs.id, env.clubId));
+  expect(kept).toEqual(plain);
+  expect(Object.keys(kept)).toEqual(Object.keys(plain));
+  expect(await club.execute({ id: "none" })).toEqual([]);
+  // Nested objects and an SQL field with its own decoder; inside a transaction too.
+  const nested = (await db.tx(async (t) =>
+    db
+      .prepareTx("test.admin", (q) =>
+        q
+          .select({ admin: { id: admins.id, read_only: admins.read_only }, n: sql<number>`1 + 1`.mapWith(Number), on: sql`1`.mapWith(admins.read_only) })
+          .from(admins)
+          .where(eq(admins.club_id, sql.placeholder("club")))
+          .limit(1),
+      )(t)
+      .execute({ club: env.clubId }),
+  )) as { admin: { id: string; read_only: boolean }; n: number; on: boolean }[];
+  expect(nested).toEqual([{ admin: { id: expect.any(String), read_only: false }, n: 2, on: true }]);
+  // A join keeps Drizzle's mapping: the key with its admin.
+  const [joined] = await db
+    .prepareRead("test.join", (q) =>
+      q
+        .select({ key: { id: apiKeys.id }, admin: { read_only: admins.read_only } })
+        .from(apiKeys)
+        .innerJoin(admins, eq(admins.id, apiKeys.admin_id))
+        .where(eq(apiKeys.club_id, sql.placeholder("club")))
+        .limit(1),
+    )
+    .execute({ club: env.clubId });
+  expect(joined).toEqual({ key: { id: expect.any(String) }, admin: { read_only: false } });
+});
