@@ -307,13 +307,20 @@ function decoderOf(field: unknown): Decoder {
  * A kept select's rows made objects by a reader built once: Drizzle's `mapResultRow` works out
  * each field's decoder and walks its path for every value of every row, which for the club row
  * (119 columns, read by most requests) cost more than SQLite reading it (docs/benchmarks.md
- * "floor16"). Same objects, same decoders. A select with joins keeps Drizzle's (it turns a
- * joined table's all-null columns into null), as does anything not a select.
+ * "floor16"). Same objects, same decoders. A select with a left join keeps Drizzle's (it turns
+ * the joined table's all-null columns into null), as does anything not a select.
  */
 function compiledRows<P>(prepared: P): P {
   const q = prepared as unknown as PreparedSelect;
-  if (!q.fields || q.joinsNotNullableMap || q.customResultMapper || typeof q.values !== "function") return prepared;
-  const fields = q.fields.map(({ path, field }) => ({ path, last: path[path.length - 1], decoder: decoderOf(field) }));
+  // A table that may be missing from a row (a left join's) is in `joinsNotNullableMap` as false.
+  const nullable = Object.values(q.joinsNotNullableMap ?? {}).some((notNull) => !notNull);
+  if (!q.fields || nullable || q.customResultMapper || typeof q.values !== "function") return prepared;
+  // A column that keeps the driver's value as it is (text, most of them) is not asked.
+  const asIs = Column.prototype.mapFromDriverValue;
+  const fields = q.fields.map(({ path, field }) => {
+    const decoder = decoderOf(field);
+    return { path, last: path[path.length - 1], decoder: decoder.mapFromDriverValue === asIs ? null : decoder };
+  });
   const row = (values: unknown[]): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
@@ -321,7 +328,7 @@ function compiledRows<P>(prepared: P): P {
       let node = out;
       for (let j = 0; j < path.length - 1; j++) node = (node[path[j]] ??= {}) as Record<string, unknown>;
       const value = values[i];
-      node[last] = value === null ? null : decoder.mapFromDriverValue(value);
+      node[last] = value === null || decoder === null ? value : decoder.mapFromDriverValue(value);
     }
     return out;
   };

@@ -1,8 +1,8 @@
 // A kept select (Db.prepareRead, Db.prepareTx) answers the rows Drizzle's own select answers: on
 // SQLite its rows are made by a reader built once (db/sqlite.ts compiledRows), with the same
-// decoders (booleans, JSON, nested objects); a select with joins keeps Drizzle's mapping.
+// decoders (booleans, JSON, nested objects); a select with a left join keeps Drizzle's mapping.
 import { afterAll, beforeAll, expect, it } from "bun:test";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { admins, apiKeys, clubs } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
 
@@ -45,16 +45,20 @@ it("answers the same rows as Drizzle's select: every column decoded, nested obje
       .execute({ club: env.clubId }),
   )) as { admin: { id: string; read_only: boolean }; n: number; on: boolean }[];
   expect(nested).toEqual([{ admin: { id: expect.any(String), read_only: false }, n: 2, on: true }]);
-  // A join keeps Drizzle's mapping: the key with its admin.
-  const [joined] = await db
-    .prepareRead("test.join", (q) =>
-      q
-        .select({ key: { id: apiKeys.id }, admin: { read_only: admins.read_only } })
-        .from(apiKeys)
-        .innerJoin(admins, eq(admins.id, apiKeys.admin_id))
-        .where(eq(apiKeys.club_id, sql.placeholder("club")))
-        .limit(1),
-    )
-    .execute({ club: env.clubId });
-  expect(joined).toEqual({ key: { id: expect.any(String) }, admin: { read_only: false } });
+  // An inner join, and a left join that finds nothing: its table's object is null, as Drizzle makes it.
+  const joined = (join: "inner" | "left") =>
+    db
+      .prepareRead(`test.${join}`, (q) => {
+        const select = q.select({ key: { id: apiKeys.id }, admin: { read_only: admins.read_only } }).from(apiKeys);
+        return (
+          join === "inner"
+            ? select.innerJoin(admins, eq(admins.id, apiKeys.admin_id))
+            : select.leftJoin(admins, and(eq(admins.id, apiKeys.admin_id), eq(admins.email, "none")))
+        )
+          .where(eq(apiKeys.club_id, sql.placeholder("club")))
+          .limit(1);
+      })
+      .execute({ club: env.clubId });
+  expect(await joined("inner")).toEqual([{ key: { id: expect.any(String) }, admin: { read_only: false } }]);
+  expect(await joined("left")).toEqual([{ key: { id: expect.any(String) }, admin: null }]);
 });
