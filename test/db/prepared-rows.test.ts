@@ -37,14 +37,14 @@ it("answers the same rows as Drizzle's select: every column decoded, nested obje
     db
       .prepareTx("test.admin", (q) =>
         q
-          .select({ admin: { id: admins.id, read_only: admins.read_only }, n: sql<number>`1 + 1`.mapWith(Number), on: sql`1`.mapWith(admins.read_only) })
+          .select({ admin: { id: admins.id, read_only: admins.read_only }, n: sql<number>`1 + 1`.mapWith(Number), on: sql`'x'`.mapWith((v) => `${v}!`) })
           .from(admins)
           .where(eq(admins.club_id, sql.placeholder("club")))
           .limit(1),
       )(t)
       .execute({ club: env.clubId }),
-  )) as { admin: { id: string; read_only: boolean }; n: number; on: boolean }[];
-  expect(nested).toEqual([{ admin: { id: expect.any(String), read_only: false }, n: 2, on: true }]);
+  )) as { admin: { id: string; read_only: boolean }; n: number; on: string }[];
+  expect(nested).toEqual([{ admin: { id: expect.any(String), read_only: false }, n: 2, on: "x!" }]);
   // An inner join, and a left join that finds nothing: its table's object is null, as Drizzle makes it.
   const joined = (join: "inner" | "left") =>
     db
