@@ -326,7 +326,10 @@ function compiledRows<P>(prepared: P): P {
     for (let i = 0; i < fields.length; i++) {
       const { path, last, decoder } = fields[i];
       let node = out;
-      for (let j = 0; j < path.length - 1; j++) node = (node[path[j]] ??= {}) as Record<string, unknown>;
+      for (let j = 0; j < path.length - 1; j++) {
+        node[path[j]] ??= {};
+        node = node[path[j]] as Record<string, unknown>;
+      }
       const value = values[i];
       node[last] = value === null || decoder === null ? value : decoder.mapFromDriverValue(value);
     }
