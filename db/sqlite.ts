@@ -6,7 +6,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync, statfsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { Column, is, SQL, Subquery } from "drizzle-orm";
+import { Column, getTableName, is, SQL, Subquery } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { type Db, DatabaseRefused, type Queryable, schema } from "./index";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
@@ -307,20 +307,30 @@ function decoderOf(field: unknown): Decoder {
  * A kept select's rows made objects by a reader built once: Drizzle's `mapResultRow` works out
  * each field's decoder and walks its path for every value of every row, which for the club row
  * (119 columns, read by most requests) cost more than SQLite reading it (docs/benchmarks.md
- * "floor16"). Same objects, same decoders. A select with a left join keeps Drizzle's (it turns
- * the joined table's all-null columns into null), as does anything not a select.
+ * "floor16"). Same objects, same decoders, a left join's missing table as null as Drizzle makes
+ * it. Anything not a select keeps Drizzle's.
  */
 function compiledRows<P>(prepared: P): P {
   const q = prepared as unknown as PreparedSelect;
-  // A table that may be missing from a row (a left join's) is in `joinsNotNullableMap` as false.
-  const nullable = Object.values(q.joinsNotNullableMap ?? {}).some((notNull) => !notNull);
-  if (!q.fields || nullable || q.customResultMapper || typeof q.values !== "function") return prepared;
+  if (!q.fields || q.customResultMapper || typeof q.values !== "function") return prepared;
   // A column that keeps the driver's value as it is (text, most of them) is not asked.
   const asIs = Column.prototype.mapFromDriverValue;
   const fields = q.fields.map(({ path, field }) => {
     const decoder = decoderOf(field);
     return { path, last: path[path.length - 1], decoder: decoder.mapFromDriverValue === asIs ? null : decoder };
   });
+  // Drizzle's rule for a table a row may lack (a left join's: not true in `joinsNotNullableMap`),
+  // decided by the first column of an object of its columns (`{ reg: table's columns }`): that
+  // column null, the object is null, unless the object mixes columns of several tables.
+  const objects = new Map<string, { first: number; table: string; mixed: boolean }>();
+  q.fields.forEach(({ path, field }, i) => {
+    if (!q.joinsNotNullableMap || path.length !== 2 || !is(field, Column)) return;
+    const table = getTableName(field.table);
+    const seen = objects.get(path[0]);
+    if (!seen) objects.set(path[0], { first: i, table, mixed: false });
+    else if (seen.table !== table) seen.mixed = true;
+  });
+  const nulled = [...objects].filter(([, o]) => !o.mixed && !q.joinsNotNullableMap?.[o.table]).map(([name, o]) => ({ name, first: o.first }));
   const row = (values: unknown[]): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
@@ -333,6 +343,7 @@ function compiledRows<P>(prepared: P): P {
       const value = values[i];
       node[last] = value === null || decoder === null ? value : decoder.mapFromDriverValue(value);
     }
+    for (const { name, first } of nulled) if (values[first] === null) out[name] = null;
     return out;
   };
   q.all = (placeholders) => q.values(placeholders).map(row);

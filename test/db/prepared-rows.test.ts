@@ -1,6 +1,6 @@
 // A kept select (Db.prepareRead, Db.prepareTx) answers the rows Drizzle's own select answers: on
 // SQLite its rows are made by a reader built once (db/sqlite.ts compiledRows), with the same
-// decoders (booleans, JSON, nested objects); a select with a left join keeps Drizzle's mapping.
+// decoders (booleans, JSON, nested objects), a left join's missing table as null.
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
 import { admins, apiKeys, clubs } from "../../db/schema";
@@ -45,20 +45,20 @@ it("answers the same rows as Drizzle's select: every column decoded, nested obje
       .execute({ club: env.clubId }),
   )) as { admin: { id: string; read_only: boolean }; n: number; on: string }[];
   expect(nested).toEqual([{ admin: { id: expect.any(String), read_only: false }, n: 2, on: "x!" }]);
-  // An inner join, and a left join that finds nothing: its table's object is null, as Drizzle makes it.
-  const joined = (join: "inner" | "left") =>
+  // An inner join, a left join that finds its row, and one that finds nothing: its table's object
+  // is null, as Drizzle makes it.
+  const joined = (join: "inner" | "left" | "left-none") =>
     db
       .prepareRead(`test.${join}`, (q) => {
-        const select = q.select({ key: { id: apiKeys.id }, admin: { read_only: admins.read_only } }).from(apiKeys);
-        return (
-          join === "inner"
-            ? select.innerJoin(admins, eq(admins.id, apiKeys.admin_id))
-            : select.leftJoin(admins, and(eq(admins.id, apiKeys.admin_id), eq(admins.email, "none")))
-        )
+        const select = q.select({ key: { id: apiKeys.id }, admin: { read_only: admins.read_only, email: admins.email } }).from(apiKeys);
+        const on = eq(admins.id, apiKeys.admin_id);
+        return (join === "inner" ? select.innerJoin(admins, on) : select.leftJoin(admins, join === "left" ? on : and(on, eq(admins.email, "none"))))
           .where(eq(apiKeys.club_id, sql.placeholder("club")))
           .limit(1);
       })
       .execute({ club: env.clubId });
-  expect(await joined("inner")).toEqual([{ key: { id: expect.any(String) }, admin: { read_only: false } }]);
-  expect(await joined("left")).toEqual([{ key: { id: expect.any(String) }, admin: null }]);
+  const found = [{ key: { id: expect.any(String) }, admin: { read_only: false, email: expect.stringContaining("@") } }];
+  expect(await joined("inner")).toEqual(found);
+  expect(await joined("left")).toEqual(found);
+  expect(await joined("left-none")).toEqual([{ key: { id: expect.any(String) }, admin: null }]);
 });
