@@ -6,6 +6,7 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync, statfsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { Column, getTableName, is, SQL, Subquery } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { type Db, DatabaseRefused, type Queryable, schema } from "./index";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
@@ -280,6 +281,79 @@ function memberVersionTriggers(conn: Database): void {
   );
 }
 
+/** A selected field as Drizzle's prepared query holds it (internal: `fields`). */
+type Selected = { path: string[]; field: unknown };
+type Decoder = { mapFromDriverValue(value: unknown): unknown };
+type PreparedSelect = {
+  fields?: Selected[];
+  joinsNotNullableMap?: Record<string, boolean>;
+  customResultMapper?: unknown;
+  values(placeholders?: Record<string, unknown>): unknown[][];
+  all(placeholders?: Record<string, unknown>): unknown[];
+  get(placeholders?: Record<string, unknown>): unknown;
+};
+
+/** How Drizzle decodes a selected field's value (its mapResultRow's choice, made once). */
+function decoderOf(field: unknown): Decoder {
+  if (is(field, Column)) return field;
+  // `decoder` is internal to Drizzle's SQL.
+  type Decoded = { decoder: Decoder };
+  if (is(field, SQL)) return (field as unknown as Decoded).decoder;
+  if (is(field, Subquery)) return (field as unknown as { _: { sql: Decoded } })._.sql.decoder;
+  return (field as { sql: Decoded }).sql.decoder;
+}
+
+/**
+ * A kept select's rows made objects by a reader built once: Drizzle's `mapResultRow` works out
+ * each field's decoder and walks its path for every value of every row, which for the club row
+ * (119 columns, read by most requests) cost more than SQLite reading it (docs/benchmarks.md
+ * "floor16"). Same objects, same decoders, a left join's missing table as null as Drizzle makes
+ * it. Anything not a select keeps Drizzle's.
+ */
+function compiledRows<P>(prepared: P): P {
+  const q = prepared as unknown as PreparedSelect;
+  if (!q.fields || q.customResultMapper || typeof q.values !== "function") return prepared;
+  // A column that keeps the driver's value as it is (text, most of them) is not asked.
+  const asIs = Column.prototype.mapFromDriverValue;
+  const fields = q.fields.map(({ path, field }) => {
+    const decoder = decoderOf(field);
+    return { path, last: path[path.length - 1], decoder: decoder.mapFromDriverValue === asIs ? null : decoder };
+  });
+  // Drizzle's rule for a table a row may lack (a left join's: not true in `joinsNotNullableMap`),
+  // decided by the first column of an object of its columns (`{ reg: table's columns }`): that
+  // column null, the object is null, unless the object mixes columns of several tables.
+  const objects = new Map<string, { first: number; table: string; mixed: boolean }>();
+  q.fields.forEach(({ path, field }, i) => {
+    if (!q.joinsNotNullableMap || path.length !== 2 || !is(field, Column)) return;
+    const table = getTableName(field.table);
+    const seen = objects.get(path[0]);
+    if (!seen) objects.set(path[0], { first: i, table, mixed: false });
+    else if (seen.table !== table) seen.mixed = true;
+  });
+  const nulled = [...objects].filter(([, o]) => !o.mixed && !q.joinsNotNullableMap?.[o.table]).map(([name, o]) => ({ name, first: o.first }));
+  const row = (values: unknown[]): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < fields.length; i++) {
+      const { path, last, decoder } = fields[i];
+      let node = out;
+      for (let j = 0; j < path.length - 1; j++) {
+        node[path[j]] ??= {};
+        node = node[path[j]] as Record<string, unknown>;
+      }
+      const value = values[i];
+      node[last] = value === null || decoder === null ? value : decoder.mapFromDriverValue(value);
+    }
+    for (const { name, first } of nulled) if (values[first] === null) out[name] = null;
+    return out;
+  };
+  q.all = (placeholders) => q.values(placeholders).map(row);
+  q.get = (placeholders) => {
+    const [first] = q.values(placeholders);
+    return first === undefined ? undefined : row(first);
+  };
+  return prepared;
+}
+
 /** Statements kept compiled per connection (`keptStatements`); beyond, the least recently used is dropped. */
 const KEPT_STATEMENTS = 512;
 
@@ -295,18 +369,28 @@ const KEPT_STATEMENTS = 512;
  * while planning, so binding one marks the statement expired and every execution prepares it
  * again: reading the 111-column club row took five times as long, a page of members 15 % longer.
  * As `(? + 0)` the value is the same and the plan no longer depends on it.
+ *
+ * The same for a column compared with a bound value (`= ?`) in a statement that joins tables:
+ * SQLite carries the value across the join's equalities while planning, and every execution
+ * prepared the statement again. A key's lookup (three tables) cost 35-40 µs of CPU instead of
+ * 8-10, a scan at the door's select 42-53 instead of 10-15 (docs/benchmarks.md "floor16"). As
+ * `= +?` (unary plus changes no value, type or affinity of a comparison) the plan stands.
  */
+export function boundAsPlanned(sql: string): string {
+  return sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)").replace(/ = \?/g, " = +?");
+}
+
 function keptStatements(conn: Database): void {
   const prepare = conn.prepare.bind(conn) as (sql: string, ...rest: unknown[]) => ReturnType<Database["prepare"]>;
   const kept = new Map<string, ReturnType<Database["prepare"]>>();
   conn.prepare = ((sql: string, ...rest: unknown[]) => {
     // Bound parameters at prepare time (bun:sqlite's second argument) make a statement of its own.
-    if (rest.length) return prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"), ...rest);
+    if (rest.length) return prepare(boundAsPlanned(sql), ...rest);
     let stmt = kept.get(sql);
     if (stmt) {
       kept.delete(sql);
     } else {
-      stmt = prepare(sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)"));
+      stmt = prepare(boundAsPlanned(sql));
       if (kept.size >= KEPT_STATEMENTS) kept.delete(kept.keys().next().value as string);
     }
     kept.set(sql, stmt);
@@ -350,7 +434,7 @@ function ready(path: string, writerConn: Database, readerConn: Database): Db {
     prepareRead<P>(name: string, build: (q: Queryable) => { prepare(): P }): P {
       let query = preparedReads.get(name) as P | undefined;
       if (query === undefined) {
-        query = build(reader).prepare();
+        query = compiledRows(build(reader).prepare());
         preparedReads.set(name, query);
       }
       return query;
@@ -360,7 +444,7 @@ function ready(path: string, writerConn: Database, readerConn: Database): Db {
       // there once serves each `t`.
       let query = preparedWrites.get(name) as P | undefined;
       if (query === undefined) {
-        query = build(writer).prepare();
+        query = compiledRows(build(writer).prepare());
         preparedWrites.set(name, query);
       }
       const prepared = query;

@@ -1,5 +1,5 @@
 // What one request costs the server process, by engine: `bun scripts/bench/cpu-probe.ts [case...]`
-// (cases: checkin, add, list; default all) starts the real server on SQLite and on PostgreSQL
+// (cases: checkin, add, list, me: GET /api/auth/me; default checkin, add, list) starts the real server on SQLite and on PostgreSQL
 // (the engines benchmark's dataset and durable throw-away cluster), one after the other, each on
 // a fresh copy, and for each case: waits for the start-up jobs, warms up, then loads it with wrk
 // for PROBE_SECONDS (default 5) and reads the server's CPU time (/proc/<pid>/stat) before and
@@ -31,9 +31,13 @@ const SERVER_ROOT = process.env.PROBE_ROOT ?? ROOT;
 const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 1);
 /**
  * The servers compared (PROBE_VARIANTS, JSON): each a name, a tree (`root`, default PROBE_ROOT or
- * this one) and settings added to the server's environment (`env`). Default: this tree alone.
+ * this one) and settings added to the server's environment (`env`); `"baseline": true` runs the
+ * case's hand baseline instead (scripts/bench/baseline-*.ts, SQLite only), to set our cost beside
+ * its. Default: this tree alone.
  */
-const VARIANTS: { name: string; root?: string; env?: Record<string, string> }[] = JSON.parse(process.env.PROBE_VARIANTS ?? '[{"name":"this"}]');
+const VARIANTS: { name: string; root?: string; env?: Record<string, string>; baseline?: boolean }[] = JSON.parse(
+  process.env.PROBE_VARIANTS ?? '[{"name":"this"}]',
+);
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ["checkin", "add", "list"];
 
 /** The server's CPU time so far (all threads), ms: in our code (user) and in the kernel (system: its sockets). */
@@ -135,6 +139,18 @@ async function main() {
       script: undefined,
       check: (server: Server) => pageSignature(server.url + listPath, ds.key, "GET list"),
     }),
+    me: (round) => ({
+      ...addMemberCase(ds, "ours", round, env, false),
+      baseline: "baseline-auth-me.ts",
+      path: "/api/auth/me",
+      method: "GET",
+      script: undefined,
+      async check(server: Server) {
+        const res = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${ds.key}` } });
+        if (res.status !== 200) throw new Error(`GET /api/auth/me: ${res.status}`);
+        return "me";
+      },
+    }),
   };
   const out: string[] = [];
   const results: { variant: string; engine: string; name: string; rps: number; ms: number; pgMs: number }[] = [];
@@ -149,8 +165,10 @@ async function main() {
           const url = await store.fresh(ds, dir);
           const port = await freePort();
           const bun = PROFILE ? ["bun", "--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${engine}-${name}.cpuprofile`] : ["bun"];
+          if (variant.baseline && (!c.baseline || engine !== "sqlite")) continue;
+          const entry = variant.baseline ? join(ROOT, "scripts/bench", c.baseline as string) : join(variant.root ?? SERVER_ROOT, "app/main.ts");
           const server = await startServer(
-            [...bun, join(variant.root ?? SERVER_ROOT, "app/main.ts")],
+            [...bun, entry],
             {
               DATABASE_URL: url,
               PORT: String(port),
@@ -164,7 +182,8 @@ async function main() {
           );
           try {
             await c.check(server, "ours");
-            const settle = await settled(store, url, 30);
+            // A baseline runs no jobs: nothing to wait for.
+            const settle = variant.baseline ? { waited: 0, left: 0 } : await settled(store, url, 30);
             log(`  ${engine} ${name}: start-up jobs settled in ${settle.waited.toFixed(1)} s (${settle.left} left)`);
             const headers: Record<string, string> = { authorization: `Bearer ${ds.key}` };
             if (c.method === "POST") headers["content-type"] = "application/json";
