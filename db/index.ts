@@ -80,6 +80,19 @@ export type Db = {
    * takes its transaction's path instead.
    */
   within?: true;
+  /**
+   * PostgreSQL: this database with its transactions committed without waiting for the disk
+   * (synchronous_commit off, sent with the COMMIT), marked `lateCommit`. Only for a caller that
+   * commits once more, waiting for the disk, before anything it wrote is answered: that commit
+   * writes PostgreSQL's log to the disk up to itself, so past every commit before it (server/: a
+   * key's request, whose audit row commits after its verb and before the answer leaves). A crash
+   * before then loses only what was never answered; any other process acting on it commits first
+   * (a job's claim), which writes the log past it too. One disk sync a keyed write instead of two.
+   * Absent on SQLite, where the writer's group commit already shares one sync among them.
+   */
+  lateCommits?: () => Db;
+  /** Set on the copy `lateCommits` makes: a one-statement write through `query` may commit late too. */
+  lateCommit?: true;
   close(): Promise<void>;
 };
 

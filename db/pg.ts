@@ -92,7 +92,9 @@ function transactions(db: NodePgDatabase<Schema>, pool: pg.Pool) {
   const inner = db as unknown as { dialect: ConstructorParameters<typeof NodePgSession>[1]; session: { schema: never; options: never } };
   const { dialect } = inner;
   const { schema: relations, options } = inner.session;
-  return async <T>(fn: (t: Queryable) => Promise<T>): Promise<T> => {
+  // `late`: COMMIT without waiting for the disk (Db.lateCommits); the setting is read at COMMIT,
+  // so it goes in the same message, no round trip more.
+  return async <T>(fn: (t: Queryable) => Promise<T>, late = false): Promise<T> => {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
@@ -109,7 +111,7 @@ function transactions(db: NodePgDatabase<Schema>, pool: pg.Pool) {
       let result: T;
       try {
         result = await fn(t as unknown as Queryable);
-        await client.query("COMMIT");
+        await client.query(late ? "SET LOCAL synchronous_commit TO off; COMMIT" : "COMMIT");
       } catch (err) {
         // After a failed COMMIT the server has rolled back already; ROLLBACK then only warns.
         await client.query("ROLLBACK").catch((rollbackErr) => {
@@ -167,21 +169,23 @@ export async function openPostgres(url: string): Promise<Db> {
   const db: NodePgDatabase<Schema> = drizzle({ client: pool, schema });
   const prepared = new Map<string, unknown>();
   const transaction = transactions(db, pool);
-  return {
+  const tx = async <T>(fn: (t: Queryable) => Promise<T>, options: { once?: boolean; single?: boolean } | undefined, late: boolean): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        // One statement is a transaction of its own: atomic and durable when it answers.
+        return options?.single ? await fn(db as unknown as Queryable) : await transaction(fn, late);
+      } catch (err) {
+        if (options?.once || attempt >= RETRIES || !retryable(err)) throw err;
+        // Both sides of a deadlock are retried; a random wait lets one of them pass first.
+        await Bun.sleep(Math.random() * 5 * (attempt + 1));
+      }
+    }
+  };
+  const durable: Db = {
     engine: "postgres",
     read: db as unknown as Queryable,
-    async tx(fn, options) {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          // One statement is a transaction of its own: atomic and durable when it answers.
-          return options?.single ? await fn(db as unknown as Queryable) : await transaction(fn);
-        } catch (err) {
-          if (options?.once || attempt >= RETRIES || !retryable(err)) throw err;
-          // Both sides of a deadlock are retried; a random wait lets one of them pass first.
-          await Bun.sleep(Math.random() * 5 * (attempt + 1));
-        }
-      }
-    },
+    tx: (fn, options) => tx(fn, options, false),
+    lateCommits: () => late,
     prepareRead<P>(name: string, build: (q: Queryable) => { prepare(): P }): P {
       let query = prepared.get(name) as P | undefined;
       if (query === undefined) {
@@ -217,4 +221,6 @@ export async function openPostgres(url: string): Promise<Db> {
       await pool.end();
     },
   };
+  const late: Db = { ...durable, tx: (fn, options) => tx(fn, options, true), lateCommit: true };
+  return durable;
 }

@@ -168,9 +168,23 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
         authorize(match.guard as Guard, seen.caller, match.params);
         request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0), !!match.guard?.json);
-        setState(request, { caller: seen.caller, locale, via, tool: null, ip, requestId: id, notes: {}, withAuditRow: [] });
+        // A key's HTTP request: its audit row commits, waiting for the disk, after the verb and
+        // before the answer leaves, so the verb's own commits need not wait (db/index.ts
+        // `lateCommits`). Not MCP's: a task goes on writing after its call is answered.
+        const writes = seen.auditAs && via === "http" ? (db.lateCommits?.() ?? db) : db;
+        setState(request, {
+          caller: seen.caller,
+          locale,
+          via,
+          tool: null,
+          ip,
+          requestId: id,
+          notes: {},
+          withAuditRow: [],
+          db: writes === db ? undefined : writes,
+        });
         const ready = request;
-        ({ response, keeping } = await idempotent(idempotency, db, ready, seen.caller, (keyed) => {
+        ({ response, keeping } = await idempotent(idempotency, writes, ready, seen.caller, (keyed) => {
           const state = getState(ready);
           if (keyed && state) state.db = keyed;
           return elysia.handle(ready);

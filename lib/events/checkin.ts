@@ -118,10 +118,12 @@ type CheckinInput = CheckinPayload & { event_id: string };
 // nothing. A nonce stored meanwhile by another connection fails the whole statement on the
 // unique key (event, nonce), the update undone with it, and the caller's retry answers as stored.
 // $1 event, $2 club, $3 code, $4 now, $5 the scan's id, $6 admin, $7 key prefix, $8 nonce.
-const SCAN_AT_ONCE = `WITH ev AS (
+// `late`: the statement commits without waiting for the disk (Db.lateCommit: a commit that waits follows it before the answer).
+const scanAtOnceSql = (late: boolean) => `WITH ${late ? "late AS (SELECT set_config('synchronous_commit', 'off', true))," : ""}
+ev AS (
   SELECT e.id, e.status,
     (SELECT count(*) FROM webhook_endpoints w WHERE w.club_id = e.club_id AND w.enabled) AS hooks
-  FROM events e WHERE e.id = $1 AND e.club_id = $2
+  FROM events e${late ? ", late" : ""} WHERE e.id = $1 AND e.club_id = $2
 ),
 reg AS (
   SELECT r.id, r.status, r.checked_in_at, r.first_name, r.last_name, t.name AS ticket
@@ -149,6 +151,8 @@ scan AS (
 SELECT reg.id, reg.first_name, reg.last_name, reg.ticket,
   coalesce((SELECT checked_in_at FROM won), reg.checked_in_at) AS checked_in_at, (SELECT verdict FROM scan) AS verdict
 FROM reg`;
+const SCAN_AT_ONCE = scanAtOnceSql(false);
+const SCAN_AT_ONCE_LATE = scanAtOnceSql(true);
 
 /** A scan in one statement (SCAN_AT_ONCE), or null when it wrote nothing and the transaction must decide. */
 async function scanAtOnce(ctx: Ctx, input: CheckinInput, now: string): Promise<CheckinResult | null> {
@@ -160,9 +164,9 @@ async function scanAtOnce(ctx: Ctx, input: CheckinInput, now: string): Promise<C
     checked_in_at: string | null;
     verdict: Verdict | null;
   }>(
-    SCAN_AT_ONCE,
+    ctx.db.lateCommit ? SCAN_AT_ONCE_LATE : SCAN_AT_ONCE,
     [input.event_id, ctx.clubId, input.code, now, newId(), ctx.actor.adminId, ctx.actor.keyPrefix, input.nonce ?? null],
-    "events.checkin.at-once",
+    ctx.db.lateCommit ? "events.checkin.at-once.late" : "events.checkin.at-once",
   );
   if (!row?.verdict) return null;
   if (row.verdict === "not_registered") return { verdict: "not_registered", checked_in_at: null, registration: null };
