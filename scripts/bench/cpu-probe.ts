@@ -70,6 +70,11 @@ function clusterCpuMs(dataDir: string): number {
 
 const log = (line: string) => console.log(line);
 
+/** The disk syncs of PostgreSQL's log so far (pg_stat_wal): what a durable commit waits for. */
+async function walSyncs(adminUrl: string): Promise<number> {
+  return withClient(adminUrl, async (a) => Number((await a.query("SELECT wal_sync FROM pg_stat_wal")).rows[0].wal_sync));
+}
+
 /** PROBE_STATEMENTS=1: PostgreSQL's time per statement (pg_stat_statements) during each measurement. */
 const STATEMENT_TIMES = process.env.PROBE_STATEMENTS === "1";
 
@@ -153,7 +158,7 @@ async function main() {
     }),
   };
   const out: string[] = [];
-  const results: { variant: string; engine: string; name: string; rps: number; ms: number; pgMs: number }[] = [];
+  const results: { variant: string; engine: string; name: string; rps: number; ms: number; pgMs: number; walPer: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++)
     for (const variant of VARIANTS)
       for (const engine of ENGINES) {
@@ -193,10 +198,13 @@ async function main() {
             const pgData = engine === "postgres" && cluster ? join(cluster.dir, "data") : null;
             if (pgData && STATEMENT_TIMES) await withClient(cluster?.adminUrl as string, (a) => a.query("SELECT pg_stat_statements_reset()"));
             const pgBefore = pgData ? clusterCpuMs(pgData) : 0;
+            const walBefore = pgData ? await walSyncs(cluster?.adminUrl as string) : 0;
             const before = cpuMs(server.pid);
             const result = await env.gen.run({ ...load, seconds: SECONDS, scriptArgs: [String(warm.requests + c.connections)] });
             const after = cpuMs(server.pid);
             const pgUsed = pgData ? clusterCpuMs(pgData) - pgBefore : 0;
+            // Counted by the backends and sent to the statistics at most once a second: read after a second's pause.
+            const walUsed = pgData ? (await Bun.sleep(1100), await walSyncs(cluster?.adminUrl as string)) - walBefore : 0;
             if (pgData && STATEMENT_TIMES) await showStatements(cluster?.adminUrl as string, result.requests);
             const user = after.user - before.user;
             const system = after.system - before.system;
@@ -254,12 +262,13 @@ async function main() {
                 for (const l of logged.slice(0, Number(process.env.PROBE_SHOW_LINES ?? 40))) console.log(`    ${l.replace(/^.*LOG: {2}/, "").slice(0, 200)}`);
             }
             const pgMs = pgUsed / Math.max(1, result.requests);
-            results.push({ variant: variant.name, engine, name, rps: result.rps, ms: used / Math.max(1, result.requests), pgMs });
+            const walPer = walUsed / Math.max(1, result.requests);
+            results.push({ variant: variant.name, engine, name, rps: result.rps, ms: used / Math.max(1, result.requests), pgMs, walPer });
             const line =
               `${round} ${variant.name.padEnd(10)} ${engine.padEnd(8)} ${name.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(1)} ms  ` +
               `server CPU ${(used / Math.max(1, result.requests)).toFixed(2)} ms/request (user ${(user / Math.max(1, result.requests)).toFixed(2)}, ` +
               `system ${(system / Math.max(1, result.requests)).toFixed(2)}; ${(used / 1000 / SECONDS).toFixed(2)} cores)` +
-              `${pgData ? `  PostgreSQL CPU ${pgMs.toFixed(2)} ms/request` : ""}` +
+              `${pgData ? `  PostgreSQL CPU ${pgMs.toFixed(2)} ms/request, log syncs ${walPer.toFixed(3)}/request` : ""}` +
               `${result.non2xx ? `  non-2xx ${result.non2xx}` : ""}${statements}${syscalls}`;
             log(line);
             out.push(line);
@@ -284,7 +293,8 @@ async function main() {
             .padStart(6)} req/s  ` +
             `${median(mine.map((r) => r.ms)).toFixed(2)} ms CPU/request  (rounds: ${mine.map((r) => r.ms.toFixed(2)).join(", ")})` +
             (engine === "postgres"
-              ? `  PostgreSQL ${median(mine.map((r) => r.pgMs)).toFixed(2)} ms (rounds: ${mine.map((r) => r.pgMs.toFixed(2)).join(", ")})`
+              ? `  PostgreSQL ${median(mine.map((r) => r.pgMs)).toFixed(2)} ms (rounds: ${mine.map((r) => r.pgMs.toFixed(2)).join(", ")}), ` +
+                `log syncs ${median(mine.map((r) => r.walPer)).toFixed(3)}/request (rounds: ${mine.map((r) => r.walPer.toFixed(3)).join(", ")})`
               : ""),
         );
       }
