@@ -3,7 +3,8 @@
 // (warm-up, wrk, the server's memory high-water mark, rows written), and wrk Lua scripts that
 // cycle through codes.
 import { Database } from "bun:sqlite";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 import { type Dataset, freshCopy } from "./datasets";
 import { freePort, type LoadGenerator, makeTempDir, median, peakRssKb, removeTempDir, type Server, type Settings, startServer } from "./harness";
@@ -209,7 +210,9 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
     const warm = warmupSeconds > 0 ? await env.gen.run({ ...load, seconds: warmupSeconds }) : null;
     const before = await store.count(dbPath, c.rows);
     const skip = warm ? warm.requests + c.connections : 0;
+    const machineBefore = machineTicks();
     const result = await env.gen.run({ ...load, seconds: env.settings.seconds, scriptArgs: [String(skip)] });
+    const machine = busyCores(machineBefore, machineTicks());
     const peakKb = peakRssKb(server.pid);
     await server.stop();
     const after = await store.count(dbPath, c.rows);
@@ -226,6 +229,7 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
       signature,
       note:
         c.describe(delta, result.requests) +
+        `; the machine busy ${machine.toFixed(2)} of ${cpus().length} cores (every process: servers, load generator, PostgreSQL, proxy)` +
         (settle ? `; start-up jobs settled in ${settle.waited.toFixed(1)} s${settle.left ? ` (${settle.left} still due)` : ""}` : ""),
     };
     env.log(
@@ -239,6 +243,19 @@ export async function loadCase(c: LoadCase): Promise<Measurement> {
     if (dbPath) await store.drop(dbPath);
     removeTempDir(dir);
   }
+}
+
+/** The machine's CPU time so far from /proc/stat's first line, in clock ticks: busy (not idle, not waiting for the disk) and all. */
+function machineTicks(): { busy: number; all: number } {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+  const ticks = fields.map(Number);
+  const all = ticks.reduce((a, b) => a + b, 0);
+  return { busy: all - ticks[3] - ticks[4], all };
+}
+
+/** Cores busy on average between two readings: the machine's busy share times its cores. */
+function busyCores(before: { busy: number; all: number }, after: { busy: number; all: number }): number {
+  return ((after.busy - before.busy) / Math.max(1, after.all - before.all)) * cpus().length;
 }
 
 export const mb = (kb: number | null) => (kb === null ? "n/a" : `${(kb / 1024).toFixed(1)} MB`);
