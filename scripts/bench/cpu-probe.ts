@@ -1,5 +1,6 @@
 // What one request costs the server process, by engine: `bun scripts/bench/cpu-probe.ts [case...]`
-// (cases: checkin, add, list, me: GET /api/auth/me; default checkin, add, list) starts the real server on SQLite and on PostgreSQL
+// (cases: checkin, add, list, me: GET /api/auth/me, search: the list's search "zolc", page 1;
+// default checkin, add, list; PROBE_MEMBERS sets the dataset's members, default 10,000) starts the real server on SQLite and on PostgreSQL
 // (the engines benchmark's dataset and durable throw-away cluster), one after the other, each on
 // a fresh copy, and for each case: waits for the start-up jobs, warms up, then loads it with wrk
 // for PROBE_SECONDS (default 5) and reads the server's CPU time (/proc/<pid>/stat) before and
@@ -122,7 +123,7 @@ async function main() {
   if (missing && ENGINES.includes("postgres")) throw new Error(missing);
   const settings = { ...settingsFromEnv(), seconds: SECONDS };
   const env: BenchEnv = { gen: await loadGenerator(log), settings, log };
-  const ds = await dataset({ members: 10_000, registrations: 10_000 }, log);
+  const ds = await dataset({ members: Number(process.env.PROBE_MEMBERS ?? 10_000), registrations: 10_000 }, log);
   let pg: Store | null = null;
   let cluster: Awaited<ReturnType<typeof startCluster>> | null = null;
   if (ENGINES.includes("postgres")) {
@@ -143,6 +144,14 @@ async function main() {
       method: "GET",
       script: undefined,
       check: (server: Server) => pageSignature(server.url + listPath, ds.key, "GET list"),
+    }),
+    // One member in ten holds "zolc" (bench members-100k's case `search-page`).
+    search: (round) => ({
+      ...addMemberCase(ds, "ours", round, env, false),
+      path: `${listPath}?search=zolc`,
+      method: "GET",
+      script: undefined,
+      check: (server: Server) => pageSignature(`${server.url}${listPath}?search=zolc`, ds.key, "GET search"),
     }),
     me: (round) => ({
       ...addMemberCase(ds, "ours", round, env, false),
