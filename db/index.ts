@@ -4,6 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { sql } from "drizzle-orm";
 import { ENGINE, type Engine, engineOf } from "./dialect";
 import * as schema from "./schema";
 import { codesOf } from "./unavailable";
@@ -116,6 +117,31 @@ export async function rowsAsArrays(prepared: { execute(params: unknown): Promise
   const lite = prepared as { values?: (params: unknown) => Promise<unknown[][]> };
   if (typeof lite.values === "function") return lite.values(params);
   return ((await prepared.execute(params)) as Record<string, unknown>[]).map((row) => Object.values(row));
+}
+
+/**
+ * Inserts `row` into `table` in the transaction `t` (the pool itself for a write on its own)
+ * through a statement prepared once per table and set of columns given (`undefined` ones take
+ * their defaults), answering the inserted row when `returning`. Drizzle builds an insert anew at
+ * every call: a member's 50 columns and their `returning` were a third of adding a member's CPU
+ * on PostgreSQL (docs/benchmarks.md, session 17).
+ */
+export async function insertRow<TTable extends AnyTable>(
+  db: Db,
+  t: Queryable,
+  table: TTable,
+  name: string,
+  row: TTable["$inferInsert"],
+  returning = false,
+): Promise<TTable["$inferSelect"] | undefined> {
+  const given = row as Record<string, unknown>;
+  const columns = Object.keys(given).filter((c) => given[c] !== undefined);
+  const statement = db.prepareTx(`insert:${name}:${returning ? "r" : ""}:${columns.join(",")}`, (q) => {
+    const insert = q.insert(table).values(Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as never);
+    return (returning ? insert.returning() : insert) as unknown as { prepare(): { execute(values: unknown): Promise<unknown> } };
+  })(t);
+  const out = await statement.execute(Object.fromEntries(columns.map((c) => [c, given[c]])));
+  return returning ? (out as TTable["$inferSelect"][])[0] : undefined;
 }
 
 /**

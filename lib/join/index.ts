@@ -4,7 +4,7 @@
 // existing member who tries again), the admin's decision on an application (approve, reject),
 // and the mails of each step, in the club's language.
 import { and, asc, eq } from "drizzle-orm";
-import { type Queryable, withinTx } from "../../db";
+import { insertRow, type Queryable, withinTx } from "../../db";
 import { clubs, members, tiers } from "../../db/schema";
 import { clubCardView } from "../cards/view";
 import type { ClubRow } from "../clubs/internal";
@@ -231,23 +231,27 @@ export async function joinClub(ctx: PublicCtx, slug: string, input: JoinRequest,
           custom_fields: Object.keys(custom.values).length ? custom.values : null,
           referral_code: await freeReferralCode(t, club.id),
         });
-        const [created] = await t
-          .insert(members)
-          .values({
+        const created = (await insertRow(
+          ctx.db,
+          t,
+          members,
+          "members",
+          {
             ...row,
             is_manual: false,
             acquisition_source: referrer ? "referral" : "join",
             referred_by_member_id: referrer?.id ?? null,
             application_status: mode === "application" ? "pending_approval" : null,
             amount_due_cents: amount > 0 ? amount : null,
-          })
-          .returning();
+          },
+          true,
+        )) as MemberRow;
         // Reserved, counted once the member pays (mark-paid: countMembershipPromo) or, with nothing
         // to pay, once accepted (approveMember): an application turned down used nothing. A free
         // join in an open club is accepted and paid now.
         await promo?.record(null, created.id, { awaitingPayment: amount > 0 || mode === "application" });
         await emitMemberChange(await emitter(ctx.db, t, club.id), null, created, () => getMemberItem(withinTx(ctx.db, t), club.id, created.id));
-        await writeHistory(t, memberAuthor(club.id), {
+        await writeHistory(ctx.db, t, memberAuthor(club.id), {
           memberId: created.id,
           action: "join",
           to: created,
@@ -323,7 +327,7 @@ export const approveMember = verb("members:edit", async function approveMember(c
       await countMembershipPromo(t, { clubId: ctx.clubId, memberId: m.id, now: nowIso() });
     } else Object.assign(set, { membership_start: today, membership_end: periodEnd(today, months) });
     const [after] = await t.update(members).set(set).where(eq(members.id, m.id)).returning();
-    await writeHistory(t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
+    await writeHistory(ctx.db, t, ctx, { memberId: m.id, action: "approve", from: m, to: after, details: { amount_cents: due } });
     // As any other change to a member: member.updated, and member.status_changed when a free one turns active.
     await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), m, after, () => getMemberItem(withinTx(ctx.db, t), ctx.clubId, m.id));
     const byCard = m.payment_method === "stripe" && paymentMethods(club, !!ctx.stripe).includes("stripe");

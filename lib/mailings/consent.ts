@@ -49,7 +49,7 @@ export async function unsubscribe(ctx: PublicCtx, token: string): Promise<{ opte
       .set({ mailing_opt_out_at: now, updated_at: now })
       .where(and(eq(members.id, found.memberId), isNull(members.mailing_opt_out_at)))
       .returning();
-    if (after) await writeHistory(t, memberAuthor(found.clubId), { memberId: found.memberId, action: "mailings_off", to: after });
+    if (after) await writeHistory(ctx.db, t, memberAuthor(found.clubId), { memberId: found.memberId, action: "mailings_off", to: after });
     return { opted_out: true as const, changed: !!after, found };
   });
 }

@@ -173,7 +173,7 @@ export async function updateMemberName(ctx: PublicCtx, token: string, given: Mem
       .set({ ...set, search_text: searchTextOf(names), sort_name: sortNameOf(names), updated_at: nowIso() })
       .where(eq(members.id, m.id))
       .returning();
-    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "update", from: m, to: after, details: { fields: Object.keys(set) } });
+    await writeHistory(ctx.db, t, memberAuthor(m.club_id), { memberId: m.id, action: "update", from: m, to: after, details: { fields: Object.keys(set) } });
     await toldToWebhooks(ctx, t, m, after);
     // The name is on the wallet card.
     await queuePassUpdate(t, m.club_id, [m.id], "member_page");
@@ -252,7 +252,7 @@ export async function confirmEmailChange(ctx: PublicCtx, token: string, input: {
       })
       .where(eq(members.id, m.id))
       .returning();
-    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "update", from: m, to: after, details: { fields: ["email"] } });
+    await writeHistory(ctx.db, t, memberAuthor(m.club_id), { memberId: m.id, action: "update", from: m, to: after, details: { fields: ["email"] } });
     await toldToWebhooks(ctx, t, m, after);
     return { email: after.email, manage_url: memberPageUrl(ctx.baseUrl, next.token) };
   });
@@ -438,7 +438,7 @@ export async function setAutoRenewal(ctx: PublicCtx, token: string, input: { ena
             .returning();
     // Already as asked (or made so by another toggle meanwhile): nothing to write, nothing to tell.
     if (!after) return { after: (await memberOf(ctx, t, token)).m, club, before: null };
-    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action, from: m, to: after });
+    await writeHistory(ctx.db, t, memberAuthor(m.club_id), { memberId: m.id, action, from: m, to: after });
     return { after, club, before: m };
   });
   const { after, before, club } = written;
@@ -454,7 +454,7 @@ export async function setAutoRenewal(ctx: PublicCtx, token: string, input: { ena
           .set({ renewal_opt_out_at: before.renewal_opt_out_at, updated_at: nowIso() })
           .where(and(eq(members.id, before.id), input.enabled ? isNull(members.renewal_opt_out_at) : eq(members.renewal_opt_out_at, at)))
           .returning();
-        if (back) await writeHistory(t, memberAuthor(before.club_id), { memberId: before.id, action: `${action}_undone`, from: after, to: back });
+        if (back) await writeHistory(ctx.db, t, memberAuthor(before.club_id), { memberId: before.id, action: `${action}_undone`, from: after, to: back });
       });
       throw err;
     }
@@ -476,7 +476,7 @@ export async function setMailings(ctx: PublicCtx, token: string, input: { enable
       .set({ mailing_opt_out_at: input.enabled ? null : now, updated_at: now })
       .where(eq(members.id, m.id))
       .returning();
-    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: input.enabled ? "mailings_on" : "mailings_off", from: m, to: after });
+    await writeHistory(ctx.db, t, memberAuthor(m.club_id), { memberId: m.id, action: input.enabled ? "mailings_on" : "mailings_off", from: m, to: after });
     return { after, club };
   });
   return pageOf(ctx, token, after, club, await tierNameOf(ctx.db.read, after));
@@ -512,7 +512,7 @@ export async function requestErasure(ctx: PublicCtx, token: string): Promise<{ e
     if (m.erasure_requested_at) return { erasure_requested_at: m.erasure_requested_at };
     const now = nowIso();
     const [after] = await t.update(members).set({ erasure_requested_at: now, updated_at: now }).where(eq(members.id, m.id)).returning();
-    await writeHistory(t, memberAuthor(m.club_id), { memberId: m.id, action: "erasure_requested", from: m, to: after });
+    await writeHistory(ctx.db, t, memberAuthor(m.club_id), { memberId: m.id, action: "erasure_requested", from: m, to: after });
     await toldToWebhooks(ctx, t, m, after);
     return { erasure_requested_at: now };
   });

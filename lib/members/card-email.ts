@@ -59,7 +59,7 @@ async function deliverCardEmail(db: Db, site: Pick<Ctx, "baseUrl" | "mail">, mem
       .set({ card_email_sent_at: sentAt, updated_at: sentAt })
       .where(and(eq(members.club_id, member.club_id), eq(members.id, member.id)))
       .returning();
-    if (after) await writeHistory(t, author, { memberId: member.id, action: "card_email_sent", from: member, to: after, details: { to: member.email } });
+    if (after) await writeHistory(db, t, author, { memberId: member.id, action: "card_email_sent", from: member, to: after, details: { to: member.email } });
   });
   return { sent: true as const, to: member.email, card_email_sent_at: sentAt, web_card_url: url };
 }

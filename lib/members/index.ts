@@ -2,7 +2,7 @@
 // transition runs in ONE transaction with its member_history row (and its payments row for
 // mark-paid); each refusal is a 409 thrown before anything is written.
 import { and, asc, count, desc, eq, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
-import { type Db, type Queryable, rowsAsArrays, withinTx } from "../../db";
+import { type Db, insertRow, type Queryable, rowsAsArrays, withinTx } from "../../db";
 import { lockNames } from "../../db/locks";
 import { members } from "../../db/schema";
 import { indexedMatches, membersOfClubMatching, type ScanOrder, type SearchWay, searchMatch, searchTextHolds, searchWay } from "../../db/search";
@@ -343,8 +343,8 @@ export const addMember = verb("members:edit", async function addMember(ctx: Ctx,
       payment_status: "paid",
       created_at: input.joined_at ? `${input.joined_at}T00:00:00.000Z` : undefined,
     });
-    const [created] = await t.insert(members).values(row).returning();
-    await writeHistory(t, ctx, { memberId: created.id, action: "manual_create", to: created, details: { joined_at: input.joined_at ?? null } });
+    const created = (await insertRow(ctx.db, t, members, "members", row, true)) as MemberRow;
+    await writeHistory(ctx.db, t, ctx, { memberId: created.id, action: "manual_create", to: created, details: { joined_at: input.joined_at ?? null } });
     // The item a webhook sends is read once, in the transaction, and is also the answer.
     let read: MemberAdminItem | undefined;
     await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), null, created, async () => {
@@ -396,7 +396,7 @@ async function transition(
       .set({ ...set, updated_at: nowIso() })
       .where(and(eq(members.club_id, ctx.clubId), eq(members.id, memberId)))
       .returning();
-    await writeHistory(t, ctx, { memberId, action: kind, from: before, to: after, reason, details });
+    await writeHistory(ctx.db, t, ctx, { memberId, action: kind, from: before, to: after, reason, details });
     if (memberPassChanged(before, after)) await queuePassUpdate(t, ctx.clubId, [memberId], kind);
     const out = await emitter(ctx.db, t, ctx.clubId);
     if (also) await also(after, out);

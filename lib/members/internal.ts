@@ -3,7 +3,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "../../db/dialect";
 import { lockName, lockNameShared, lockRows } from "../../db/locks";
-import type { Db, Queryable } from "../../db";
+import { type Db, insertRow, type Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
 import { newId, nowIso, randomBase62, readableCode, sha256Hex } from "../ids";
@@ -438,9 +438,9 @@ export function historyRow(ctx: HistoryAuthor, entry: HistoryEntry, now = nowIso
   };
 }
 
-/** The history row of a transition, written in the transition's own transaction. */
-export async function writeHistory(t: Queryable, ctx: HistoryAuthor, entry: HistoryEntry) {
-  await t.insert(memberHistory).values(historyRow(ctx, entry));
+/** The history row of a transition, written in the transition's own transaction `t` (of `db`). */
+export async function writeHistory(db: Db, t: Queryable, ctx: HistoryAuthor, entry: HistoryEntry) {
+  await insertRow(db, t, memberHistory, "member_history", historyRow(ctx, entry));
 }
 
 type StatusOf = Pick<MemberRow, "id" | "payment_status" | "membership_end">;

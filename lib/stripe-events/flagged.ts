@@ -10,7 +10,7 @@ import type { Queryable } from "../../db";
 import { flaggedPayments, members } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { newId, nowIso } from "../ids";
-import { type HistoryAuthor, writeHistory } from "../members/internal";
+import { writeHistory } from "../members/internal";
 
 /** An amount in a currency (ISO 4217, upper case). */
 export type Money = { amount: number; currency: string };
@@ -38,7 +38,7 @@ export type FlaggedPaymentInput = {
  * their history too (`payment_flagged`), where the dashboard shows it. Answers the outcome its
  * event is stored with.
  */
-export async function flagPayment(t: Queryable, author: HistoryAuthor, input: FlaggedPaymentInput): Promise<string> {
+export async function flagPayment(t: Queryable, author: Ctx, input: FlaggedPaymentInput): Promise<string> {
   await t.insert(flaggedPayments).values({
     id: newId(),
     club_id: input.clubId,
@@ -68,7 +68,7 @@ export async function flagPayment(t: Queryable, author: HistoryAuthor, input: Fl
       .where(and(eq(members.club_id, input.clubId), eq(members.id, input.memberId)))
       .limit(1);
     // Nothing of the membership changes: from and to are the same.
-    if (m) await writeHistory(t, author, { memberId: m.id, action: "payment_flagged", from: m, to: m, details });
+    if (m) await writeHistory(author.db, t, author, { memberId: m.id, action: "payment_flagged", from: m, to: m, details });
   }
   const asked = `${input.expected.amount ?? "?"} ${input.expected.currency.toUpperCase()}`;
   return `flagged: paid ${input.paid.amount} ${input.paid.currency}, asked ${asked}`;
