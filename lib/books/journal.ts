@@ -10,6 +10,7 @@
 // A manual payment's commission, when the club pays one, is taken from the bank as a card's is
 // from passage. The same period gives the same bytes: lines in the order of (paid_at, id), no
 // clock read. The whole period is read a page at a time and written as it is read (a stream).
+import { edenGC } from "bun:jsc";
 import { and, eq, gte, lt, max, sql } from "drizzle-orm";
 import { rowsAsArrays } from "../../db";
 import { z } from "zod";
@@ -170,6 +171,17 @@ function journalRow(values: unknown[]): JournalRow {
 }
 
 /**
+ * Pages read between two young-generation collections asked for by the journal (`edenGC`). Left
+ * to itself, JavaScriptCore collects the young generation once some 30 MB were allocated (about
+ * the heap's size after its last full collection): a year's export made its whole growth of the
+ * server's peak memory in its first such span. A collection every page was worse than none: each
+ * promotes what is alive at that moment (a chunk on its way out, some 100 KB) until the next full
+ * one. Every 16 pages (1,600 payments) kept the growth of four year-long exports to 25-41 MB,
+ * against 51-61 without (docs/benchmarks.md "journal17"); each costs a millisecond or two.
+ */
+const COLLECT_EVERY = 16;
+
+/**
  * Reads the period's payments a page at a time, with the payouts between them, in the order of
  * (paid_at, id), and hands every line they make to `add`; yields once a page's lines are handed.
  */
@@ -178,7 +190,8 @@ async function* journalPages(ctx: Ctx, q: JournalQuery, accounts: Accounts, loca
   const page = journalPage(ctx);
   let next = 0;
   const params = { club: ctx.clubId, start: startOf(q.from), end: dayAfter(q.to), after_at: "", after_id: "" };
-  for (;;) {
+  // A page's rows are this function's own: none is alive across a yield, when the collection comes.
+  const handPage = async (): Promise<boolean> => {
     const rows = await rowsAsArrays(page, params);
     for (const values of rows) {
       const row = journalRow(values);
@@ -187,13 +200,19 @@ async function* journalPages(ctx: Ctx, q: JournalQuery, accounts: Accounts, loca
     }
     if (rows.length < JOURNAL_PAGE) {
       for (; next < waiting.length; next++) addPayoutLines(add, waiting[next], accounts, locale);
-      yield;
-      return;
+      return false;
     }
-    yield;
     const last = rows[rows.length - 1];
     params.after_at = last[JOURNAL_KEYS.indexOf("paid_at")] as string;
     params.after_id = last[JOURNAL_KEYS.indexOf("id")] as string;
+    return true;
+  };
+  for (let read = 0; ; read++) {
+    // Between pages, when the last one's rows, lines and text are garbage (the reader has taken them).
+    if (read && read % COLLECT_EVERY === 0) edenGC();
+    const more = await handPage();
+    yield;
+    if (!more) return;
   }
 }
 
