@@ -10,6 +10,7 @@
 // A manual payment's commission, when the club pays one, is taken from the bank as a card's is
 // from passage. The same period gives the same bytes: lines in the order of (paid_at, id), no
 // clock read. The whole period is read a page at a time and written as it is read (a stream).
+import { edenGC } from "bun:jsc";
 import { and, eq, gte, lt, max, sql } from "drizzle-orm";
 import { rowsAsArrays } from "../../db";
 import { z } from "zod";
@@ -85,38 +86,45 @@ export const chartOfAccounts = verb("finances:view", async function chartOfAccou
 });
 
 /**
- * Adds the line moving `cents` from `credit` to `debit` to `out`; a negative amount moves it back
- * (the accounts swapped); none for 0. Each line is one object literal pushed where it is kept:
- * a year's journal makes 50,000 of them, and every copy or array in between was garbage the
- * collector had to catch (docs/decisions.md, "The journal's memory").
+ * What becomes of each line a payment or payout makes (never one of 0): the export keeps it
+ * (`keepLines`), DATEV's first pass only reads its text. `cents` is signed: a negative amount
+ * moves it back. One rule (`addPaymentLines`) makes the lines for both.
  */
-function addSigned(out: JournalLine[], date: string, doc: string, currency: string, description: string, debit: string, credit: string, cents: number): void {
-  if (cents === 0) return;
-  // The keys in this order: the JSON file's bytes follow it.
-  if (cents > 0) out.push({ date, doc, currency, description, debit_account: debit, credit_account: credit, amount_cents: cents });
-  else out.push({ date, doc, currency, description, debit_account: credit, credit_account: debit, amount_cents: -cents });
-}
+type LineSink = (date: string, doc: string, currency: string, description: string, debit: string, credit: string, cents: number) => void;
 
-/** Adds a payment's lines to `out` (the rules at the top). */
-function addPaymentLines(out: JournalLine[], row: JournalRow, accounts: Accounts, locale: Locale): void {
+/**
+ * A sink pushing each line into `out()`, the page's array, as the line moving `cents` from
+ * `credit` to `debit` (the accounts swapped for a negative amount). Each line is one object
+ * literal pushed where it is kept: a year's journal makes 50,000 of them, and every copy or
+ * array in between was garbage the collector had to catch (docs/decisions.md, "The journal's memory").
+ */
+const keepLines =
+  (out: () => JournalLine[]): LineSink =>
+  (date, doc, currency, description, debit, credit, cents) => {
+    // The keys in this order: the JSON file's bytes follow it.
+    if (cents > 0) out().push({ date, doc, currency, description, debit_account: debit, credit_account: credit, amount_cents: cents });
+    else out().push({ date, doc, currency, description, debit_account: credit, credit_account: debit, amount_cents: -cents });
+  };
+
+/** Hands a payment's lines to `add` (the rules at the top). */
+function addPaymentLines(add: LineSink, row: JournalRow, accounts: Accounts, locale: Locale): void {
   const tx = BOOKS_TEXTS[locale];
   const date = row.paid_at.slice(0, 10);
   const doc = receiptNumber(row.id);
   const income = row.kind === "event" ? accounts.events : accounts.revenue;
   const via = row.source === "provider" ? accounts.passage : accounts.bank;
   const what = paidFor(row, locale);
-  addSigned(out, date, doc, row.currency, describe(row, locale, what), via, income, row.amount_cents);
+  if (row.amount_cents) add(date, doc, row.currency, describe(row, locale, what), via, income, row.amount_cents);
   // A fee of 0 makes no line: its text is not made either.
-  if (row.provider_fee_cents) addSigned(out, date, doc, row.currency, fillText(tx.fee, { what }), accounts.fees, via, row.provider_fee_cents);
-  if (row.platform_commission_cents) {
-    addSigned(out, date, doc, row.currency, fillText(tx.commission, { what }), accounts.fees, via, row.platform_commission_cents);
-  }
+  if (row.provider_fee_cents) add(date, doc, row.currency, fillText(tx.fee, { what }), accounts.fees, via, row.provider_fee_cents);
+  if (row.platform_commission_cents) add(date, doc, row.currency, fillText(tx.commission, { what }), accounts.fees, via, row.platform_commission_cents);
 }
 
-/** Adds a provider's payout to `out`: bank to passage (its doc: the provider's payout id). */
-function addPayoutLines(out: JournalLine[], row: PayoutRow, accounts: Accounts, locale: Locale): void {
+/** Hands a provider's payout to `add`: bank to passage (its doc: the provider's payout id). */
+function addPayoutLines(add: LineSink, row: PayoutRow, accounts: Accounts, locale: Locale): void {
+  if (!row.amount_cents) return;
   const description = fillText(BOOKS_TEXTS[locale].payout, { id: row.provider_payout_id });
-  addSigned(out, row.paid_at.slice(0, 10), row.provider_payout_id, row.currency, description, accounts.bank, accounts.passage, row.amount_cents);
+  add(row.paid_at.slice(0, 10), row.provider_payout_id, row.currency, description, accounts.bank, accounts.passage, row.amount_cents);
 }
 
 /**
@@ -162,30 +170,79 @@ function journalRow(values: unknown[]): JournalRow {
   return row as JournalRow;
 }
 
-/** The period's lines, a page of payments at a time with the payouts between them, in the order of (paid_at, id). */
-async function* journalPages(ctx: Ctx, q: JournalQuery, accounts: Accounts, locale: Locale): AsyncGenerator<JournalLine[]> {
+/**
+ * Pages read between two young-generation collections asked for by the journal (`edenGC`). Left
+ * to itself, JavaScriptCore collects the young generation once some 30 MB were allocated (about
+ * the heap's size after its last full collection): a year's export made its whole growth of the
+ * server's peak memory in its first such span. A collection every page was worse than none: each
+ * promotes what is alive at that moment (a chunk on its way out, some 100 KB) until the next full
+ * one. Every 16 pages (1,600 payments) kept the growth of four year-long exports to 25-41 MB,
+ * against 51-61 without (docs/benchmarks.md "journal17"); each took some 8 ms on a loaded machine,
+ * 12 per year-long export, and spares JavaScriptCore the collections it would have made.
+ */
+const COLLECT_EVERY = 16;
+
+/**
+ * Reads the period's payments a page at a time, with the payouts between them, in the order of
+ * (paid_at, id), and hands every line they make to `add`; yields once a page's lines are handed.
+ */
+async function* journalPages(ctx: Ctx, q: JournalQuery, accounts: Accounts, locale: Locale, add: LineSink): AsyncGenerator<void> {
   const waiting = await payoutsOf(ctx, q.from, q.to);
   const page = journalPage(ctx);
   let next = 0;
   const params = { club: ctx.clubId, start: startOf(q.from), end: dayAfter(q.to), after_at: "", after_id: "" };
-  for (;;) {
+  // A page's rows are this function's own: none is alive across a yield, when the collection comes.
+  const handPage = async (): Promise<boolean> => {
     const rows = await rowsAsArrays(page, params);
-    const lines: JournalLine[] = [];
     for (const values of rows) {
       const row = journalRow(values);
-      for (; next < waiting.length && before(waiting[next], row); next++) addPayoutLines(lines, waiting[next], accounts, locale);
-      addPaymentLines(lines, row, accounts, locale);
+      for (; next < waiting.length && before(waiting[next], row); next++) addPayoutLines(add, waiting[next], accounts, locale);
+      addPaymentLines(add, row, accounts, locale);
     }
     if (rows.length < JOURNAL_PAGE) {
-      for (; next < waiting.length; next++) addPayoutLines(lines, waiting[next], accounts, locale);
-      yield lines;
-      return;
+      for (; next < waiting.length; next++) addPayoutLines(add, waiting[next], accounts, locale);
+      return false;
     }
-    yield lines;
     const last = rows[rows.length - 1];
     params.after_at = last[JOURNAL_KEYS.indexOf("paid_at")] as string;
     params.after_id = last[JOURNAL_KEYS.indexOf("id")] as string;
+    return true;
+  };
+  for (let read = 0; ; read++) {
+    // Between pages, when the last one's rows, lines and text are garbage (the reader has taken them).
+    if (read && read % COLLECT_EVERY === 0) edenGC();
+    const more = await handPage();
+    yield;
+    if (!more) return;
   }
+}
+
+/** The period's lines, a page of payments at a time (journalPages), each page's its own array. */
+async function* journalLines(ctx: Ctx, q: JournalQuery, accounts: Accounts, locale: Locale): AsyncGenerator<JournalLine[]> {
+  let lines: JournalLine[] = [];
+  for await (const _ of journalPages(
+    ctx,
+    q,
+    accounts,
+    locale,
+    keepLines(() => lines),
+  )) {
+    yield lines;
+    lines = [];
+  }
+}
+
+/**
+ * How many of the period's lines hold a text Windows-1252 lacks (DATEV's warning), read from the
+ * rows by the same rules as the export's lines, no line made.
+ */
+async function linesNotInWindows1252(ctx: Ctx, q: JournalQuery, accounts: Accounts, locale: Locale): Promise<number> {
+  let changed = 0;
+  const count: LineSink = (_date, _doc, _currency, description) => {
+    if (!fitsWindows1252(description)) changed++;
+  };
+  for await (const _ of journalPages(ctx, q, accounts, locale, count));
+  return changed;
 }
 
 /** Adds `lines` to the per-account totals. */
@@ -254,11 +311,10 @@ export const exportJournal = verb("finances:view", async function exportJournal(
   const headers: Record<string, string> = {};
   if (q.format === "datev") {
     // The header goes before the first byte: a first pass counts the lines whose text DATEV's encoding lacks.
-    let changed = 0;
-    for await (const lines of journalPages(ctx, q, accounts, locale)) changed += lines.filter((l) => !fitsWindows1252(l.description)).length;
+    const changed = await linesNotInWindows1252(ctx, q, accounts, locale);
     if (changed) headers.warning = `299 - "${changed} line(s) hold characters Windows-1252 lacks: written as the closest letters"`;
   }
-  const pages = journalPages(ctx, q, accounts, locale);
+  const pages = journalLines(ctx, q, accounts, locale);
   const totals = new Map<string, { debit: number; credit: number }>();
   let first = true;
   let started = false;
@@ -293,7 +349,7 @@ export const journalTotals = verb("finances:view", async function journalTotals(
   checkPeriod(q.from, q.to);
   const { accounts, locale } = await accountsOf(ctx);
   const totals = new Map<string, { debit: number; credit: number }>();
-  for await (const lines of journalPages(ctx, { ...q, format: "json" }, accounts, locale)) addTo(totals, lines);
+  for await (const lines of journalLines(ctx, { ...q, format: "json" }, accounts, locale)) addTo(totals, lines);
   return trialBalance(totals, accounts);
 });
 

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { type Dataset, freshCopy } from "./datasets";
-import { freePort, type LoadGenerator, makeTempDir, median, peakRssKb, removeTempDir, type Server, type Settings, startServer } from "./harness";
+import { cpuTimeMs, freePort, type LoadGenerator, makeTempDir, median, peakRssKb, removeTempDir, type Server, type Settings, startServer } from "./harness";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 /** The server's per-key limit (300 a minute) would turn a run into 429s: lifted for the server under test. */
@@ -180,6 +180,29 @@ export async function settled(store: Store, url: string, seconds: number): Promi
     const waited = (performance.now() - started) / 1000;
     if (due === 0 || waited >= seconds) return { waited, left: due };
     await Bun.sleep(200);
+  }
+}
+
+/** CPU time a server at rest may spend in a quiet window (its worker's idle tick, one 10 ms clock tick). */
+const QUIET_CPU_MS = 10;
+
+/**
+ * Waits until the work a fresh server does on its own at start is over: no job due (`settled`:
+ * the recurring runs, the first slice of reminders and their mails), then its CPU time still
+ * (at most QUIET_CPU_MS) over `quietMs`, for at most `seconds` in all: after its job worker's first
+ * pass the server calls `Bun.shrink()` (app/main.ts), a full collection that also drops the code
+ * compiled so far, and that comes a few milliseconds after the last job is recorded. Answers the
+ * seconds waited and whether the server went quiet.
+ */
+export async function startupDone(store: Store, url: string, pid: number, seconds = 10, quietMs = 300): Promise<{ waited: number; quiet: boolean }> {
+  const started = performance.now();
+  const left = () => seconds - (performance.now() - started) / 1000;
+  await settled(store, url, seconds);
+  for (;;) {
+    const before = cpuTimeMs(pid);
+    await Bun.sleep(quietMs);
+    const quiet = cpuTimeMs(pid) - before <= QUIET_CPU_MS;
+    if (quiet || left() <= 0) return { waited: (performance.now() - started) / 1000, quiet };
   }
 }
 

@@ -125,6 +125,13 @@ export const peakRssKb = (pid: number): number | null => statusKb(pid, "VmHWM");
 /** A process's resident memory now (VmRSS), in KiB. */
 export const rssKb = (pid: number): number | null => statusKb(pid, "VmRSS");
 
+/** A process's CPU time so far (utime + stime of /proc/<pid>/stat, all threads), ms. */
+export function cpuTimeMs(pid: number): number {
+  // utime and stime are fields 14 and 15 of the line: 12 and 13 after "pid (comm) ".
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /**
  * Starts `cmd` (pinned to the server core unless `pinned` is false) and waits until its stdout says "Listening on".
  * Keeps reading its output afterwards so a full pipe never stalls it.

@@ -334,8 +334,9 @@ describe("a journal of many pages", () => {
     try {
       const { newId } = await import("../../lib/ids");
       const { payouts } = await import("../../db/schema");
-      // 1,203 payments, several at the same instant (the id breaks the tie across a page's end).
-      const rows = Array.from({ length: 1203 }, (_, i) => {
+      // 1,703 payments, several at the same instant (the id breaks the tie across a page's end); 18
+      // pages, so a collection asked for between pages (COLLECT_EVERY, 16) comes in the middle.
+      const rows = Array.from({ length: 1703 }, (_, i) => {
         const at = new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 3) * 3_600_000).toISOString();
         return {
           id: newId(),
@@ -364,9 +365,9 @@ describe("a journal of many pages", () => {
       );
       const res = await e.call("GET", `/api/clubs/${e.clubId}/journal?from=2025-01-01&to=2025-12-31`);
       const lines: Line[] = res.body.lines;
-      expect(lines.length).toBe(1204);
+      expect(lines.length).toBe(1704);
       const docs = lines.filter((l) => l.doc !== "po_between").map((l) => l.doc);
-      expect(new Set(docs).size).toBe(1203);
+      expect(new Set(docs).size).toBe(1703);
       const inOrder = [...rows].sort((a, b) => (a.paid_at === b.paid_at ? (a.id < b.id ? -1 : 1) : a.paid_at < b.paid_at ? -1 : 1));
       expect(lines.filter((l) => l.doc !== "po_between").map((l) => l.amount_cents)).toEqual(inOrder.map((r) => r.amount_cents));
       const at = lines.findIndex((l) => l.doc === "po_between");
