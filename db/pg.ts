@@ -169,6 +169,21 @@ export async function openPostgres(url: string): Promise<Db> {
   const db: NodePgDatabase<Schema> = drizzle({ client: pool, schema });
   const prepared = new Map<string, unknown>();
   const transaction = transactions(db, pool);
+  function prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): (t: Queryable) => P {
+    // Built once (building it was most of a check-in's CPU in our process), then run on the
+    // transaction's own connection: a statement prepared on the pool would run on whichever
+    // connection is free, outside the transaction. The server keeps the parsed statement per
+    // connection by its name.
+    const named = statementName(`tx:${name}`);
+    return (t) => {
+      let base = prepared.get(named) as (P & { client: unknown }) | undefined;
+      if (base === undefined) {
+        base = (build(db as unknown as Queryable) as unknown as { prepare(name: string): P & { client: unknown } }).prepare(named);
+        prepared.set(named, base);
+      }
+      return onConnectionOf(base, t);
+    };
+  }
   const tx = async <T>(fn: (t: Queryable) => Promise<T>, options: { once?: boolean; single?: boolean } | undefined, late: boolean): Promise<T> => {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -194,20 +209,14 @@ export async function openPostgres(url: string): Promise<Db> {
       }
       return query;
     },
-    prepareTx<P>(name: string, build: (q: Queryable) => { prepare(): P }): (t: Queryable) => P {
-      // Built once (building it was most of a check-in's CPU in our process), then run on the
-      // transaction's own connection: a statement prepared on the pool would run on whichever
-      // connection is free, outside the transaction. The server keeps the parsed statement per
-      // connection by its name.
-      const named = statementName(`tx:${name}`);
-      return (t) => {
-        let base = prepared.get(named) as (P & { client: unknown }) | undefined;
-        if (base === undefined) {
-          base = (build(db as unknown as Queryable) as unknown as { prepare(name: string): P & { client: unknown } }).prepare(named);
-          prepared.set(named, base);
-        }
-        return onConnectionOf(base, t);
-      };
+    prepareTx,
+    prepareRows(name, rows, _width, build) {
+      const statement = prepareTx(`${name}:${rows}`, (q) => build(q, rows) as { prepare(): { execute(values: unknown): Promise<unknown> } });
+      return (t) => ({
+        async run(values) {
+          await statement(t).execute(values);
+        },
+      });
     },
     othersWrote: () => false,
     bulkWrites: () => () => {},

@@ -6,9 +6,9 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync, statfsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { Column, getTableName, is, SQL, Subquery } from "drizzle-orm";
+import { Column, getTableName, is, Param, Placeholder, SQL, Subquery } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { type Db, DatabaseRefused, type Queryable, schema } from "./index";
+import { type Db, DatabaseRefused, type Queryable, type RowsStatement, schema } from "./index";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { emailKeyOf, sortNameOf } from "./text";
 import { sqliteCodes } from "./unavailable";
@@ -380,6 +380,81 @@ export function boundAsPlanned(sql: string): string {
   return sql.replace(/ (limit|offset) \?/g, " $1 (? + 0)").replace(/ = \?/g, " = +?");
 }
 
+/** Drizzle's prepared statement of one row (internal: its text and its parameters as built). */
+type OneRow = { query: { sql: string; params: unknown[] } };
+
+/**
+ * Db.prepareRows on SQLite: Drizzle's statement of one row made a statement of `rows` rows by
+ * repeating that row's part of the text, a `VALUES` tuple (`insert ... values (?, ?, ...)`) or
+ * the `SELECT` of a list of rows (`from (select ? as "id", ...) as "v"`), joined as Drizzle joins
+ * its rows. A parameter is a placeholder named by its position in the flat array of values (the
+ * row's `j`th value for one inside the repeated part, a value after the rows' for one outside
+ * it), encoded by its column as Drizzle's `fillPlaceholders` does, or a value Drizzle bound
+ * (a column's default), repeated as it is.
+ */
+function manyRows(conn: Database, one: OneRow["query"], rows: number, width: number): RowsStatement {
+  const text = one.sql;
+  const tuple = text.lastIndexOf(" values (");
+  const list = text.indexOf(" from (select ");
+  let head: string;
+  let part: string;
+  let tail: string;
+  let joiner: string;
+  if (tuple >= 0 && list < 0) {
+    head = text.slice(0, tuple + " values ".length);
+    part = text.slice(head.length);
+    tail = "";
+    joiner = ", ";
+  } else if (list >= 0 && tuple < 0) {
+    head = text.slice(0, list + " from (".length);
+    const end = text.indexOf(') as "v"', head.length);
+    if (end < 0) throw new Error(`prepareRows: no end to the list of rows in ${text.slice(0, 80)}`);
+    part = text.slice(head.length, end);
+    tail = text.slice(end);
+    joiner = " union all ";
+  } else throw new Error(`prepareRows: neither one VALUES tuple nor one list of rows in ${text.slice(0, 80)}`);
+  const count = (s: string) => s.split("?").length - 1;
+  const before = count(head);
+  const inPart = count(part);
+  if (before + inPart + count(tail) !== one.params.length)
+    throw new Error(`prepareRows: ${one.params.length} parameters, ${count(text)} in ${text.slice(0, 80)}`);
+  /** Where each parameter's value is in the flat array (-1: Drizzle's own, kept in `fixed`), and its column's encoder. */
+  type Slot = { at: number; fixed: unknown; encode: ((v: unknown) => unknown) | null };
+  const slotOf = (p: unknown, rowPart: boolean): Slot => {
+    const encoder = is(p, Param) && is(p.value, Placeholder) ? (p.encoder as { mapToDriverValue(v: unknown): unknown }) : null;
+    const placeholder = is(p, Placeholder) ? p : encoder ? ((p as Param).value as Placeholder) : null;
+    if (!placeholder) return { at: -1, fixed: p, encode: null };
+    const at = Number(placeholder.name);
+    // A row's placeholders are its values' positions (0..width-1); any other comes after the rows' values.
+    if (!Number.isInteger(at) || (rowPart ? at >= width : at < width)) throw new Error(`prepareRows: placeholder "${placeholder.name}" out of place`);
+    return { at: rowPart ? at : at - width + rows * width, fixed: undefined, encode: encoder ? (v) => encoder.mapToDriverValue(v) : null };
+  };
+  const slots: Slot[] = [];
+  one.params.forEach((p, k) => {
+    const rowPart = k >= before && k < before + inPart;
+    if (!rowPart) slots.push(slotOf(p, false));
+  });
+  const headSlots = slots.splice(0, before);
+  const tailSlots = slots;
+  const partSlots = one.params.slice(before, before + inPart).map((p) => slotOf(p, true));
+  const statement = conn.prepare(head + Array.from({ length: rows }, () => part).join(joiner) + tail);
+  const fill = (out: unknown[], slot: Slot, values: unknown[], offset: number) => {
+    if (slot.at < 0) out.push(slot.fixed);
+    else out.push(slot.encode ? slot.encode(values[slot.at + offset]) : values[slot.at + offset]);
+  };
+  return {
+    async run(values) {
+      if (values.length !== rows * width + tailSlots.filter((x) => x.at >= 0).length + headSlots.filter((x) => x.at >= 0).length)
+        throw new Error(`prepareRows: ${values.length} values for ${rows} rows of ${width}`);
+      const params: unknown[] = [];
+      for (const slot of headSlots) fill(params, slot, values, 0);
+      for (let i = 0; i < rows; i++) for (const slot of partSlots) fill(params, slot, values, i * width);
+      for (const slot of tailSlots) fill(params, slot, values, 0);
+      statement.run(...(params as []));
+    },
+  };
+}
+
 function keptStatements(conn: Database): void {
   const prepare = conn.prepare.bind(conn) as (sql: string, ...rest: unknown[]) => ReturnType<Database["prepare"]>;
   const kept = new Map<string, ReturnType<Database["prepare"]>>();
@@ -428,6 +503,7 @@ function ready(path: string, writerConn: Database, readerConn: Database): Db {
   let bulkRuns = 0;
   const preparedReads = new Map<string, unknown>();
   const preparedWrites = new Map<string, unknown>();
+  const preparedRows = new Map<string, RowsStatement>();
   return {
     engine: "sqlite",
     read: reader,
@@ -449,6 +525,17 @@ function ready(path: string, writerConn: Database, readerConn: Database): Db {
       }
       const prepared = query;
       return () => prepared;
+    },
+    prepareRows(name, rows, width, build) {
+      const key = `${name}:${rows}`;
+      let statement = preparedRows.get(key);
+      if (statement === undefined) {
+        const one = build(writer, 1).prepare() as unknown as OneRow;
+        statement = manyRows(writerConn, one.query, rows, width);
+        preparedRows.set(key, statement);
+      }
+      const kept = statement;
+      return () => kept;
     },
     bulkWrites() {
       if (bulkRuns++ === 0) {

@@ -131,7 +131,7 @@ const LONE_BATCH = 200;
 /**
  * The numbers of rows a statement of the import writes: a batch's rows go in pieces of these
  * sizes, the largest first. Each statement is prepared once per size and kept for the process's
- * life (Db.prepareTx), and one of 200 members costs SQLite about 1.8 MB: a statement for every
+ * life (Db.prepareRows), and one of 200 members costs SQLite about 1.8 MB: a statement for every
  * count from 1 to 200 (a file mixing new and known members makes many) would keep hundreds of MB.
  */
 export const PIECES = [LONE_BATCH, BATCH, 32, 16, 8, 4, 2, 1];
@@ -450,8 +450,9 @@ function slotted(columns: string[], rows: Record<string, unknown>[]): unknown[] 
 }
 
 /**
- * The import's statements, one per number of rows, built once per database (Db.prepareTx):
- * building a query of the 50-column members table costs more than running it. Each writes a
+ * The import's statements, one per number of rows, built once per database (Db.prepareRows:
+ * on SQLite from Drizzle's statement of one row, see there): building a query of the 50-column
+ * members table costs more than running it. Each writes a
  * whole batch in one statement (a batch of a size PIECES lacks in a few, `inPieces`): the
  * members version's triggers (db/index.ts) make every statement that writes a member keep a statement journal of the pages it touches, which cost
  * more than the row itself when paid per member (5,000 updates: 1.2 s with one statement a
@@ -466,20 +467,21 @@ function statements(db: Db) {
     insert: (t: Queryable, rows: MemberRow[]) => {
       const columns = Object.keys(rows[0]);
       return db
-        .prepareTx(`members.import.insert:${rows.length}`, (q) => q.insert(members).values(rowsOf(columns, rows.length)))(t)
-        .execute(slotted(columns, rows) as never);
+        .prepareRows("members.import.insert", rows.length, columns.length, (q, n) => q.insert(members).values(rowsOf(columns, n)))(t)
+        .run(slotted(columns, rows));
     },
     history: (t: Queryable, rows: Record<string, unknown>[]) =>
       db
-        .prepareTx(`members.import.history:${rows.length}`, (q) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, rows.length)))(t)
-        .execute(slotted(HISTORY_COLUMNS, rows) as never),
+        .prepareRows("members.import.history", rows.length, HISTORY_COLUMNS.length, (q, n) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, n)))(t)
+        .run(slotted(HISTORY_COLUMNS, rows)),
     update: (t: Queryable, clubId: string, rows: Record<string, unknown>[]) => {
       const columns = ["id", ...UPDATE_COLUMNS];
       return (
         db
-          .prepareTx(`members.import.update:${rows.length}`, (q) => {
+          .prepareRows("members.import.update", rows.length, columns.length, (q, n) => {
             // The new values as a list of rows `v` (a SELECT per row, UNION ALL: SQLite and PostgreSQL alike).
-            const selects = rows.map(
+            const selects = Array.from(
+              { length: n },
               (_, i) =>
                 sql`select ${sql.join(
                   columns.map((c, j) => sql`${typedParam(slot(i, j, columns.length), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
@@ -490,10 +492,10 @@ function statements(db: Db) {
               .update(members)
               .set(Object.fromEntries(UPDATE_COLUMNS.map((c) => [c, sql`${sql.identifier("v")}.${sql.identifier(c)}`])) as never)
               .from(sql`(${sql.join(selects, sql` union all `)}) as ${sql.identifier("v")}`)
-              .where(and(eq(members.club_id, slot(rows.length, 0, columns.length)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
+              .where(and(eq(members.club_id, slot(n, 0, columns.length)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
           })(t)
           // The club's id after the rows' values: the placeholder that follows theirs.
-          .execute([...slotted(columns, rows), clubId] as never)
+          .run([...slotted(columns, rows), clubId])
       );
     },
   };
@@ -694,6 +696,9 @@ export const importMembers = verb("members:edit", async function importMembers(c
     }
   }
   firstLineOf.clear();
+  // The file's emails (one Map entry a line) are garbage now, before the writing's first statements
+  // and the 16 MB page cache fill: collected here, not at the writing's first sweep.
+  if (total > SWEEP_EVERY) Bun.gc(true);
   // A header line with nothing under it is refused as an empty file is: an import of nothing is a wrong file.
   if (good === 0 && errors.size === 0) return { ...result, errors: [{ line: sheet.headerLine, detail: msg("IMPORT_NO_MEMBERS") }] };
   /** The good lines again, in batches (read from the file once more, checked the same way). */

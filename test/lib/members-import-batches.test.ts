@@ -1,6 +1,6 @@
 // How many rows an import's statements write at a time (issue 31): batches of 200 lines while
 // nobody else waits, 50 while others do, and only statements of a few fixed sizes, since each
-// size is a statement kept for the process's life (Db.prepareTx).
+// size is a statement kept for the process's life (Db.prepareRows).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq, like } from "drizzle-orm";
 import type { Db } from "../../db";
@@ -16,23 +16,23 @@ let env: TestEnv;
 let ctx: Ctx;
 /** The row counts of the import's member inserts, updates and history inserts, as prepared and run. */
 let sizes: { insert: number[]; update: number[]; history: number[] };
-let original: Db["prepareTx"];
+let original: Db["prepareRows"];
 beforeAll(async () => {
   env = await setup({ RATE_LIMIT_PER_MINUTE: "100000" });
   ctx = await operatorCtx(env.db, env.clubId, env.config);
-  original = env.db.prepareTx;
-  env.db.prepareTx = ((name: string, build: never) => {
-    const m = /^members\.import\.(insert|update|history):(\d+)$/.exec(name);
-    const prepared = original.call(env.db, name, build);
+  original = env.db.prepareRows;
+  env.db.prepareRows = ((name: string, rows: number, width: number, build: never) => {
+    const m = /^members\.import\.(insert|update|history)$/.exec(name);
+    const prepared = original.call(env.db, name, rows, width, build);
     return (t: never) => {
-      if (m) sizes[m[1] as keyof typeof sizes].push(Number(m[2]));
+      if (m) sizes[m[1] as keyof typeof sizes].push(rows);
       return prepared(t);
     };
-  }) as Db["prepareTx"];
+  }) as Db["prepareRows"];
 });
 afterEach(() => whenOthersWait(null));
 afterAll(() => {
-  env.db.prepareTx = original;
+  env.db.prepareRows = original;
   env.close();
 });
 
