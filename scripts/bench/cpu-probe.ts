@@ -1,5 +1,5 @@
 // What one request costs the server process, by engine: `bun scripts/bench/cpu-probe.ts [case...]`
-// (cases: checkin, add, list, me: GET /api/auth/me, search: the list's search "zolc", page 1;
+// (cases: checkin, add, addkey: add with a fresh Idempotency-Key, list, me: GET /api/auth/me, search: the list's search "zolc", page 1;
 // default checkin, add, list; PROBE_MEMBERS sets the dataset's members, default 10,000) starts the real server on SQLite and on PostgreSQL
 // (the engines benchmark's dataset and durable throw-away cluster), one after the other, each on
 // a fresh copy, and for each case: waits for the start-up jobs, warms up, then loads it with wrk
@@ -138,6 +138,8 @@ async function main() {
   const cases: Record<string, (round: number) => LoadCase> = {
     checkin: (round) => scanCase(ds, "ours", round, env),
     add: (round) => addMemberCase(ds, "ours", round, env, false),
+    // The same add with a fresh Idempotency-Key each (the idempotency benchmark's "ours").
+    addkey: (round) => addMemberCase(ds, "ours", round, env, true),
     list: (round) => ({
       ...addMemberCase(ds, "ours", round, env, false),
       path: listPath,
