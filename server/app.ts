@@ -167,7 +167,8 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
         if (auth !== "public") await identify(true);
         // Once, before the body is read: a key without the scope gets 403 whatever it sends.
         authorize(match.guard as Guard, seen.caller, match.params);
-        request = await capBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0), !!match.guard?.json);
+        const capped = await cappedBody(request, Math.max(config.maxBodyBytes, match.guard?.maxBodyBytes ?? 0), !!match.guard?.json);
+        request = capped.request;
         // A key's HTTP request: its audit row commits, waiting for the disk, after the verb and
         // before the answer leaves, so the verb's own commits need not wait (db/index.ts
         // `lateCommits`). Not MCP's: a task goes on writing after its call is answered.
@@ -184,7 +185,7 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
           db: writes === db ? undefined : writes,
         });
         const ready = request;
-        ({ response, keeping } = await idempotent(idempotency, writes, ready, seen.caller, (keyed) => {
+        ({ response, keeping } = await idempotent(idempotency, writes, ready, capped.body, seen.caller, (keyed) => {
           const state = getState(ready);
           if (keyed && state) state.db = keyed;
           return elysia.handle(ready);
@@ -323,9 +324,14 @@ const JSON_TYPE = /^application\/json\s*(;|$)/i;
  * form's fields would otherwise pass its schema wherever they are all text.
  */
 async function capBody(request: Request, max: number, json = false): Promise<Request> {
+  return (await cappedBody(request, max, json)).request;
+}
+
+/** `capBody`'s request and the bytes it read (null: no body), which the Idempotency-Key step hashes without reading the body again. */
+async function cappedBody(request: Request, max: number, json = false): Promise<{ request: Request; body: Uint8Array | null }> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > max) throw new PayloadTooLarge({ max });
-  if (!request.body) return request;
+  if (!request.body) return { request, body: null };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -345,7 +351,7 @@ async function capBody(request: Request, max: number, json = false): Promise<Req
   if (/json/i.test(type) && jsonDepth(body) > MAX_JSON_DEPTH) {
     throw new ValidationFailed([{ loc: ["body"], code: "BODY_TOO_DEEP", params: { max: MAX_JSON_DEPTH } }]);
   }
-  return new Request(request.url, { method: request.method, headers: request.headers, body });
+  return { request: new Request(request.url, { method: request.method, headers: request.headers, body }), body };
 }
 
 /** The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count). */

@@ -11,6 +11,7 @@ import { type IdempotencyStore, KEY_MAX, KEY_PATTERN, type KeptAnswer, keepsAnsw
 import { getState } from "./state";
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const EMPTY = new Uint8Array(0);
 /** The headers of an answer that describe its body, kept with it; the rest (rate limit, request id, CORS) belong to each request. */
 const KEPT_HEADERS = ["content-type", "content-disposition", "location", "allow"];
 
@@ -54,12 +55,14 @@ export type Keeping = { write: Alongside; release(): void };
  * transaction before this returns, so a crash leaves both or neither; a refusal undoes whatever
  * it wrote, and its answer, when worth keeping, comes back as `keeping`, which the pipeline writes
  * in the transaction of the request's audit row and then releases; until then, the key is busy.
- * `request`'s body must already be in memory (the pipeline's size cap reads it).
+ * `sent`: the request's body as the pipeline's size cap read it (null: none), hashed as it is
+ * (cloning the request to read it again cost more than the hash).
  */
 export async function idempotent(
   store: IdempotencyStore,
   db: Db,
   request: Request,
+  sent: Uint8Array | null,
   caller: Caller | null,
   run: (keyed: Db | null) => Promise<Response>,
 ): Promise<{ response: Response; keeping: Keeping | null }> {
@@ -71,7 +74,7 @@ export async function idempotent(
   if (key === null || !caller || !WRITES.has(request.method) || mcp) return { response: await run(null), keeping: null };
   if (!KEY_PATTERN.test(key)) throw new ValidationFailed([{ loc: ["header", "Idempotency-Key"], code: "IDEMPOTENCY_KEY_INVALID", params: { max: KEY_MAX } }]);
   const url = new URL(request.url);
-  const hash = sha256Hex(new Uint8Array(await request.clone().arrayBuffer()));
+  const hash = sha256Hex(sent ?? EMPTY);
   const claim = await store.claim(keyOwner(caller), key, { clubId: caller.clubId, method: request.method, path: url.pathname + url.search, hash });
   if (claim.kind === "replay") return { response: replayed(claim.answer), keeping: null };
   const { running } = claim;
