@@ -4,6 +4,7 @@
 // it lost the race, as the transaction; the route's tests go through the rate count, which lines
 // the requests up before they reach the check-in.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import pg from "pg";
 import { eq, sql } from "drizzle-orm";
 import { withinTx } from "../../db";
 import { checkIns, eventRegistrations } from "../../db/schema";
@@ -128,4 +129,30 @@ describe("the one statement and the transaction decide a scan alike", () => {
       if (onPostgres) expect(transactions).toBe(c.scans.filter((s, i) => s.nonce && c.scans.slice(0, i).some((p) => p.nonce === s.nonce)).length);
       else expect(transactions).toBe(c.scans.length);
     });
+});
+
+describe.skipIf(!onPostgres)("a check-in on PostgreSQL", () => {
+  it("writes the registration's new version on its own page and into none of its indexes (room left free: fillfactor 80)", async () => {
+    const event = await createEventVia(env, { tickets: [{ name: "Entrée" }] });
+    const regs = [];
+    for (let i = 0; i < 60; i++) regs.push(await insertRegistration(env, { eventId: event.id, ticketId: event.tickets[0].id }));
+    const pageOf = async (id: string) =>
+      (await env.db.query<{ page: number }>("SELECT (ctid::text::point)[0]::int AS page FROM event_registrations WHERE id = $1", [id]))[0].page;
+    // A reader's snapshot open meanwhile, as the door's other scans hold theirs: the old versions
+    // cannot be pruned to make room, so only the room left free takes the new ones.
+    const reader = new pg.Client({ connectionString: env.config.databaseUrl });
+    await reader.connect();
+    try {
+      await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+      await reader.query("SELECT count(*) FROM event_registrations");
+      const first = regs.slice(0, 3);
+      const pages = await Promise.all(first.map((r) => pageOf(r.id)));
+      expect(new Set(pages).size).toBe(1);
+      for (const r of first) expect((await checkinEvent(ctx, { event_id: event.id, code: r.qr_token })).verdict).toBe("valid");
+      expect(await Promise.all(first.map((r) => pageOf(r.id)))).toEqual(pages);
+    } finally {
+      await reader.query("ROLLBACK");
+      await reader.end();
+    }
+  });
 });
