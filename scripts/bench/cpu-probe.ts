@@ -215,7 +215,8 @@ async function main() {
             const after = cpuMs(server.pid);
             const pgUsed = pgData ? clusterCpuMs(pgData) - pgBefore : 0;
             // Counted by the backends and sent to the statistics at most once a second: read after a second's pause.
-            const walUsed = pgData ? (await Bun.sleep(1100), await walSyncs(cluster?.adminUrl as string)) - walBefore : 0;
+            if (pgData) await Bun.sleep(1100);
+            const walUsed = pgData ? (await walSyncs(cluster?.adminUrl as string)) - walBefore : 0;
             if (pgData && STATEMENT_TIMES) await showStatements(cluster?.adminUrl as string, result.requests);
             const user = after.user - before.user;
             const system = after.system - before.system;
