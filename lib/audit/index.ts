@@ -7,7 +7,7 @@
 // on its own are recorded too, but the log leaves them out unless asked.
 import { and, count, desc, eq, getTableColumns, gte, inArray, isNull, lte, not, or, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db, Queryable } from "../../db";
+import { type Db, insertRow, type Queryable } from "../../db";
 import { apiKeys, auditLog, oauthGrants } from "../../db/schema";
 import { verb } from "../context";
 import type { AuditNotes, Ctx } from "../context";
@@ -63,9 +63,9 @@ export class AuditWriter {
         await this.db.tx(
           async (t) => {
             // PostgreSQL: the group in one statement (a round trip per row was a cost of every
-            // keyed request there); SQLite: each row through its prepared statement (no round trip).
+            // keyed request there); SQLite: each row through its statement prepared once per set of columns (no round trip).
             if (postgres) await this.insertMany(t, batch);
-            else for (const w of batch) await this.insert(t, w.row);
+            else for (const w of batch) await insertRow(this.db, t, auditLog, "audit_log", w.row);
             // A caller's keyId is an API key's id or an OAuth grant's (lib/auth/caller): one of the two updates finds it.
             for (const [keyId, at] of lastUse) {
               await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
@@ -82,20 +82,6 @@ export class AuditWriter {
       }
     }
     this.flushing = null;
-  }
-
-  /**
-   * One row through a statement prepared once per set of columns: building a multi-row insert
-   * with Drizzle and preparing it anew for each group cost a tenth of an audited request.
-   */
-  private insert(t: Queryable, row: typeof auditLog.$inferInsert) {
-    const given = Object.fromEntries(Object.entries(row).filter(([, v]) => v !== undefined));
-    const columns = Object.keys(given);
-    return this.db
-      .prepareTx(`audit.insert:${columns.join(",")}`, (q) =>
-        q.insert(auditLog).values(Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as never),
-      )(t)
-      .execute(given);
   }
 
   /**
