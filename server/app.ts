@@ -6,7 +6,7 @@
 // runs once (server/idempotency.ts, between the body cap and Elysia).
 import { Elysia } from "elysia";
 import type { Db } from "../db";
-import { type Alongside, type AuditEntry, AuditWriter } from "../lib/audit";
+import { type Alongside, AuditWriter } from "../lib/audit";
 import type { Caller } from "../lib/access";
 import { CallerRefused, resolveCountedCaller } from "../lib/auth/caller";
 import { idempotencyStore } from "../lib/idempotency";
@@ -123,25 +123,6 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
     let response: Response;
     // A keyed write's refusal, kept with the audit row (server/idempotency.ts; a success's is kept with its write).
     let keeping: Keeping | null = null;
-    // Whether the request's audit row committed already, with its keyed write (`auditAlong` below).
-    let audited: true | undefined;
-    /** The request's audit row as it stands with `status`. */
-    const auditEntry = (as: NonNullable<typeof seen.auditAs>, request: Request, status: number): AuditEntry => ({
-      club_id: as.clubId,
-      admin_id: as.adminId,
-      key_prefix: as.keyPrefix,
-      method: request.method,
-      path,
-      status,
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      ip,
-      via,
-      tool: getState(request)?.tool ?? null,
-      mcp_method: getState(request)?.mcpMethod ?? null,
-      created_at: new Date().toISOString(),
-      request_id: id,
-      changes: changesColumn(getState(request)?.notes),
-    });
     try {
       // The caller behind the bearer token, counted against its key's rate and named for the audit
       // log; one place for the routes that need a key and for the refusals that do not (404, 405).
@@ -204,39 +185,11 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
           db: writes === db ? undefined : writes,
         });
         const ready = request;
-        const auditAs = seen.auditAs;
-        // SQLite: a key's keyed success commits its audit row (and what the verb handed to it) in
-        // its write's transaction: the request waits for one commit of the writer, one disk sync
-        // shared by its group, instead of two (docs/benchmarks.md "idem18"). Not on PostgreSQL,
-        // where the audit rows of many requests are one statement and the keyed write commits late.
-        const auditAlong =
-          auditAs && via === "http" && db.engine === "sqlite"
-            ? (answer: Response): Alongside => {
-                const entry = auditEntry(auditAs, ready, answer.status);
-                const handed = getState(ready)?.withAuditRow ?? [];
-                return async (t) => {
-                  await audit.writeIn(t, entry, seen.caller?.keyId ?? null);
-                  for (const write of handed) await write(t);
-                };
-              }
-            : undefined;
-        ({
-          response,
-          keeping,
-          committedAlong: audited,
-        } = await idempotent(
-          idempotency,
-          writes,
-          ready,
-          capped.body,
-          seen.caller,
-          (keyed) => {
-            const state = getState(ready);
-            if (keyed && state) state.db = keyed;
-            return elysia.handle(ready);
-          },
-          auditAlong,
-        ));
+        ({ response, keeping } = await idempotent(idempotency, writes, ready, capped.body, seen.caller, (keyed) => {
+          const state = getState(ready);
+          if (keyed && state) state.db = keyed;
+          return elysia.handle(ready);
+        }));
       }
     } catch (err) {
       response =
@@ -286,9 +239,28 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
         keeping?.release();
       }
     }
-    if (seen.auditAs && !audited) {
+    if (seen.auditAs) {
       try {
-        await audit.record(auditEntry(seen.auditAs, request, response.status), seen.caller?.keyId ?? null, along);
+        await audit.record(
+          {
+            club_id: seen.auditAs.clubId,
+            admin_id: seen.auditAs.adminId,
+            key_prefix: seen.auditAs.keyPrefix,
+            method: request.method,
+            path,
+            status: response.status,
+            duration_ms: Math.round((performance.now() - started) * 100) / 100,
+            ip,
+            via,
+            tool: getState(request)?.tool ?? null,
+            mcp_method: getState(request)?.mcpMethod ?? null,
+            created_at: new Date().toISOString(),
+            request_id: id,
+            changes: changesColumn(getState(request)?.notes),
+          },
+          seen.caller?.keyId ?? null,
+          along,
+        );
       } catch (err) {
         // Nothing done with a key goes unrecorded: without its audit row, the answer is an error.
         response = internalError(locale, err, id);

@@ -56,8 +56,7 @@ export type Keeping = { write: Alongside; release(): void };
  * it wrote, and its answer, when worth keeping, comes back as `keeping`, which the pipeline writes
  * in the transaction of the request's audit row and then releases; until then, the key is busy.
  * `sent`: the request's body as the pipeline's size cap read it (null: none), hashed as it is
- * (cloning the request to read it again cost more than the hash). `alongSuccess`: writes a
- * success commits in its keyed transaction, given its answer (`committedAlong` says they did).
+ * (cloning the request to read it again cost more than the hash).
  */
 export async function idempotent(
   store: IdempotencyStore,
@@ -66,8 +65,7 @@ export async function idempotent(
   sent: Uint8Array | null,
   caller: Caller | null,
   run: (keyed: Db | null) => Promise<Response>,
-  alongSuccess?: (response: Response) => Alongside | null,
-): Promise<{ response: Response; keeping: Keeping | null; committedAlong?: true }> {
+): Promise<{ response: Response; keeping: Keeping | null }> {
   const key = request.headers.get("idempotency-key");
   // MCP keys each tool call by its own `idempotency_key` (server/mcp.ts): a header around the whole
   // JSON-RPC request would hold a second keyed write around the tool's, and a refused tool then
@@ -98,20 +96,12 @@ export async function idempotent(
   const answer = new Response(body.byteLength ? (body as Uint8Array<ArrayBuffer>) : null, { status: response.status, headers: response.headers });
   const kept = isKept(response, body) ? keptAnswer(response, body) : null;
   if (response.status < 400) {
-    const along = alongSuccess?.(answer) ?? null;
     try {
-      await write.commit(
-        kept || along
-          ? async (t) => {
-              if (kept) await running.writeDone(t, kept);
-              await along?.(t);
-            }
-          : undefined,
-      );
+      await write.commit(kept ? (t) => running.writeDone(t, kept) : undefined);
     } finally {
       running.release();
     }
-    return along ? { response: answer, keeping: null, committedAlong: true } : { response: answer, keeping: null };
+    return { response: answer, keeping: null };
   }
   // A refusal: what the verb wrote before refusing goes (a verb refuses before it writes; this holds when one does not).
   try {

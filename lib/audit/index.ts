@@ -24,12 +24,6 @@ export type AuditEntry = Omit<typeof auditLog.$inferInsert, "id">;
 /** A write committed in the same transaction as a request's audit row. */
 export type Alongside = (t: Queryable) => Promise<void>;
 
-/** Sets a caller's key's `last_used_at`: its keyId is an API key's id or an OAuth grant's (lib/auth/caller), one of the two updates finds it. */
-async function stampKey(t: Queryable, keyId: string, at: string): Promise<void> {
-  await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
-  await t.update(oauthGrants).set({ last_used_at: at }).where(eq(oauthGrants.id, keyId));
-}
-
 type Waiting = { row: typeof auditLog.$inferInsert; keyId: string | null; alongside?: Alongside; done: (err?: unknown) => void };
 
 export class AuditWriter {
@@ -51,25 +45,6 @@ export class AuditWriter {
     });
   }
 
-  /**
-   * Writes a request's row inside `t`, a transaction its caller commits (a keyed write's on
-   * SQLite: server/app.ts), with the key's `last_used_at` when due, as a group would. The key
-   * counts as stamped from here: a transaction that then fails leaves it unstamped for a minute.
-   */
-  async writeIn(t: Queryable, entry: AuditEntry, keyId: string | null = null): Promise<void> {
-    const row = { id: newId(), ...entry };
-    await insertRow(this.db, t, auditLog, "audit_log", row);
-    if (keyId && this.dueStamp(keyId, row.created_at)) {
-      this.keyStamped.set(keyId, Date.parse(row.created_at));
-      await stampKey(t, keyId, row.created_at);
-    }
-  }
-
-  /** Whether the key's `last_used_at` is older than LAST_USED_EVERY_MS at `at` (as this process wrote it). */
-  private dueStamp(keyId: string, at: string): boolean {
-    return Date.parse(at) - (this.keyStamped.get(keyId) ?? 0) >= LAST_USED_EVERY_MS;
-  }
-
   private async flush(): Promise<void> {
     // Yield once so that every request already in flight can join this group.
     await new Promise((r) => setImmediate(r));
@@ -80,7 +55,7 @@ export class AuditWriter {
         for (const w of batch) if (w.keyId && w.row.created_at > (lastUse.get(w.keyId) ?? "")) lastUse.set(w.keyId, w.row.created_at);
         // At most once a minute per key: rewriting the key's row on every group made every
         // request's key lookup read a page that had just changed (check-in lost 10 % of its rate).
-        for (const [keyId, at] of lastUse) if (!this.dueStamp(keyId, at)) lastUse.delete(keyId);
+        for (const [keyId, at] of lastUse) if (Date.parse(at) - (this.keyStamped.get(keyId) ?? 0) < LAST_USED_EVERY_MS) lastUse.delete(keyId);
         const postgres = this.db.engine === "postgres";
         // PostgreSQL: a group that is only its rows (most: keys are stamped once a minute) is one
         // statement, its own transaction, one round trip instead of three.
@@ -91,7 +66,11 @@ export class AuditWriter {
             // keyed request there); SQLite: each row through its statement prepared once per set of columns (no round trip).
             if (postgres) await this.insertMany(t, batch);
             else for (const w of batch) await insertRow(this.db, t, auditLog, "audit_log", w.row);
-            for (const [keyId, at] of lastUse) await stampKey(t, keyId, at);
+            // A caller's keyId is an API key's id or an OAuth grant's (lib/auth/caller): one of the two updates finds it.
+            for (const [keyId, at] of lastUse) {
+              await t.update(apiKeys).set({ last_used_at: at }).where(eq(apiKeys.id, keyId));
+              await t.update(oauthGrants).set({ last_used_at: at }).where(eq(oauthGrants.id, keyId));
+            }
             for (const w of batch) if (w.alongside) await w.alongside(t);
           },
           { single },

@@ -122,50 +122,6 @@ describe("a keyed write commits with its kept answer", () => {
   });
 });
 
-describe("a key's keyed success and its audit row", () => {
-  /** The database refusing the audit rows of the requests whose id starts `refuse-audit-`, in each engine's SQL. */
-  const REFUSE_AUDIT = onPostgres
-    ? [
-        "CREATE OR REPLACE FUNCTION refuse_audit_row() RETURNS trigger AS $$ BEGIN IF NEW.request_id LIKE 'refuse-audit-%' THEN RAISE EXCEPTION 'audit row refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql",
-        "CREATE TRIGGER refuse_audit_row BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_audit_row()",
-      ]
-    : [
-        "CREATE TRIGGER refuse_audit_row BEFORE INSERT ON audit_log WHEN NEW.request_id LIKE 'refuse-audit-%' BEGIN SELECT RAISE(ABORT, 'audit row refused'); END",
-      ];
-  const DROP_AUDIT_REFUSAL = onPostgres ? "DROP TRIGGER IF EXISTS refuse_audit_row ON audit_log" : "DROP TRIGGER IF EXISTS refuse_audit_row";
-
-  // SQLite commits the audit row in the keyed write's transaction (one commit of the writer a
-  // request, server/app.ts): without its audit row nothing of the request stays, and the retry
-  // runs it once. PostgreSQL commits the audit row after the write (many requests' rows in one
-  // statement): the payment and its kept answer stay, the retry replays them.
-  it("mark-paid whose audit row cannot be written: on SQLite nothing stays and the retry pays once; on PostgreSQL the retry replays", async () => {
-    const m = await seedMember(env, { membership_end: addDays(todayUtc(), 40) });
-    for (const statement of REFUSE_AUDIT) await env.db.query(statement);
-    let failed: Awaited<ReturnType<typeof env.call>>;
-    try {
-      failed = await env.call("POST", `/api/clubs/${env.clubId}/members/${m.id}/actions/mark-paid`, {
-        body: { amount_cents: 4200, reason: "desk" },
-        headers: { "idempotency-key": "audit-refused", "x-request-id": "refuse-audit-1" },
-      });
-    } finally {
-      await env.db.query(DROP_AUDIT_REFUSAL);
-    }
-    expect(failed.status).toBe(500);
-    const kept = await env.db.read.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, "audit-refused"));
-    expect([(await paymentsOf(env, m.id)).map((p) => p.amount_cents), kept.length]).toEqual(onPostgres ? [[4200], 1] : [[], 0]);
-    const retried = await markPaid(m.id, "audit-refused");
-    expect([retried.status, retried.headers.get("idempotent-replayed")]).toEqual([200, onPostgres ? "true" : null]);
-    const again = await markPaid(m.id, "audit-refused");
-    expect([again.status, again.headers.get("idempotent-replayed"), again.text]).toEqual([200, "true", retried.text]);
-    expect((await paymentsOf(env, m.id)).map((p) => p.amount_cents)).toEqual([4200]);
-    const audited = await env.db.read
-      .select()
-      .from(auditLog)
-      .where(eq(auditLog.request_id, retried.headers.get("x-request-id") as string));
-    expect(audited.map((r) => [r.status, r.method])).toEqual([[200, "POST"]]);
-  });
-});
-
 describe("after a member's erasure", () => {
   it("the create's key, retried, is 409 IDEMPOTENCY_ANSWER_ERASED: nobody is created again, and the answer names nobody", async () => {
     const email = "zoe.erased@test.org";
