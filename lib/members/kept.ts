@@ -17,6 +17,17 @@ import { sharedAnswer } from "../reply";
 
 type Kept<T> = { version: number; day: string; value: T };
 
+/** Per store of kept values, the reads of them on their way (`keptLatest`). */
+const readings = new WeakMap<object, WeakMap<Db, Map<string, Kept<Promise<unknown>>>>>();
+function readingOf(store: object): WeakMap<Db, Map<string, Kept<Promise<unknown>>>> {
+  let byDb = readings.get(store);
+  if (!byDb) {
+    byDb = new WeakMap();
+    readings.set(store, byDb);
+  }
+  return byDb;
+}
+
 /** Per database (tests and benchmarks open several in one process), per club and key. */
 const totals = new WeakMap<Db, Map<string, Kept<number>>>();
 const pages = new WeakMap<Db, Map<string, Kept<unknown>>>();
@@ -38,13 +49,17 @@ export const KEPT_SEARCHES = 512;
 // An in-memory database reads through its writer, where a transaction not yet committed (and
 // perhaps rolled back) is visible: nothing is kept there.
 function keptIn<T>(store: WeakMap<Db, Map<string, Kept<T>>>, db: Db): Map<string, Kept<T>> | null {
-  if (db.path === ":memory:") return null;
-  let byKey = store.get(db);
-  if (!byKey) {
-    byKey = new Map();
-    store.set(db, byKey);
+  return db.path === ":memory:" ? null : mapIn(store, db);
+}
+
+/** The map `outer` holds for `db`, made at first use. */
+function mapIn<V>(outer: WeakMap<Db, Map<string, V>>, db: Db): Map<string, V> {
+  let inner = outer.get(db);
+  if (!inner) {
+    inner = new Map();
+    outer.set(db, inner);
   }
-  return byKey;
+  return inner;
 }
 
 const versionOf = (db: Db) =>
@@ -75,11 +90,7 @@ const versionReads = new WeakMap<Db, Map<string, VersionReads>>();
  */
 function currentVersion(db: Db, clubId: string): Promise<number> {
   if (db.engine !== "postgres") return readVersion(db, clubId);
-  let byClub = versionReads.get(db);
-  if (!byClub) {
-    byClub = new Map();
-    versionReads.set(db, byClub);
-  }
+  const byClub = mapIn(versionReads, db);
   let reads = byClub.get(clubId);
   if (!reads) {
     reads = { current: null, next: null };
@@ -185,7 +196,7 @@ async function keptLatest<T>(
   // A read of the same version and day on its way serves this caller too (it began after that
   // version was read, so it holds every write the version counts): a burst of requests after a
   // write reads the page once.
-  const reading = readingIn(store, db);
+  const reading = mapIn(readingOf(store), db);
   const pending = reading.get(id) as Kept<Promise<T>> | undefined;
   if (pending && pending.day === day && pending.version === version) return pending.value;
   const value = read();
@@ -204,21 +215,4 @@ async function keptLatest<T>(
   } finally {
     if (reading.get(id) === mine) reading.delete(id);
   }
-}
-
-/** The reads on their way, per store and database (each store's keys are its own). */
-const readings = new WeakMap<object, WeakMap<Db, Map<string, Kept<Promise<unknown>>>>>();
-
-function readingIn(store: object, db: Db): Map<string, Kept<Promise<unknown>>> {
-  let byDb = readings.get(store);
-  if (!byDb) {
-    byDb = new WeakMap();
-    readings.set(store, byDb);
-  }
-  let byKey = byDb.get(db);
-  if (!byKey) {
-    byKey = new Map();
-    byDb.set(db, byKey);
-  }
-  return byKey;
 }
