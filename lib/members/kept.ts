@@ -7,13 +7,26 @@
 // - the count of each search (`keptSearch`): a number per term and filter, the most recently
 //   asked kept, so that the pages of one search, or one search asked again, count once.
 // While the version and the day stand each is exact; a write or midnight makes the next request
-// read again. A search's pages are not kept (too many of them): each is read through its index.
+// read again, once for all who ask meanwhile. A search's pages are not kept (too many of them):
+// each is read through its index. On PostgreSQL the version itself is one read for the requests
+// that ask while one is on its way (`currentVersion`).
 import { count, eq, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { members, memberVersions } from "../../db/schema";
 import { sharedAnswer } from "../reply";
 
 type Kept<T> = { version: number; day: string; value: T };
+
+/** Per store of kept values, the reads of them on their way (`keptLatest`). */
+const readings = new WeakMap<object, WeakMap<Db, Map<string, Kept<Promise<unknown>>>>>();
+function readingOf(store: object): WeakMap<Db, Map<string, Kept<Promise<unknown>>>> {
+  let byDb = readings.get(store);
+  if (!byDb) {
+    byDb = new WeakMap();
+    readings.set(store, byDb);
+  }
+  return byDb;
+}
 
 /** Per database (tests and benchmarks open several in one process), per club and key. */
 const totals = new WeakMap<Db, Map<string, Kept<number>>>();
@@ -36,13 +49,17 @@ export const KEPT_SEARCHES = 512;
 // An in-memory database reads through its writer, where a transaction not yet committed (and
 // perhaps rolled back) is visible: nothing is kept there.
 function keptIn<T>(store: WeakMap<Db, Map<string, Kept<T>>>, db: Db): Map<string, Kept<T>> | null {
-  if (db.path === ":memory:") return null;
-  let byKey = store.get(db);
-  if (!byKey) {
-    byKey = new Map();
-    store.set(db, byKey);
+  return db.path === ":memory:" ? null : mapIn(store, db);
+}
+
+/** The map `outer` holds for `db`, made at first use. */
+function mapIn<V>(outer: WeakMap<Db, Map<string, V>>, db: Db): Map<string, V> {
+  let inner = outer.get(db);
+  if (!inner) {
+    inner = new Map();
+    outer.set(db, inner);
   }
-  return byKey;
+  return inner;
 }
 
 const versionOf = (db: Db) =>
@@ -54,9 +71,55 @@ const versionOf = (db: Db) =>
       .where(eq(memberVersions.club_id, sql.placeholder("club"))),
   );
 
-async function currentVersion(db: Db, clubId: string): Promise<number> {
+async function readVersion(db: Db, clubId: string): Promise<number> {
   const [row] = await versionOf(db).execute({ club: clubId });
   return row?.version ?? 0;
+}
+
+/** A club's version read on its way to PostgreSQL, and the one that follows it (shared by whoever asks meanwhile). */
+type VersionReads = { current: Promise<number> | null; next: Promise<number> | null };
+const versionReads = new WeakMap<Db, Map<string, VersionReads>>();
+
+/**
+ * The club's members version, read after the call. On PostgreSQL each read is a round trip, and
+ * every kept page and total asks one: the requests that ask while a read is on its way wait for
+ * the next read, one for all of them, which starts once that one is back. A read begun before a
+ * request arrived is never its answer (a write committed just before the request could be missing
+ * from it); the next one begins after, so it sees every write committed before the request.
+ * SQLite's read is a call in the process, answered at once: read each time.
+ */
+function currentVersion(db: Db, clubId: string): Promise<number> {
+  if (db.engine !== "postgres") return readVersion(db, clubId);
+  const byClub = mapIn(versionReads, db);
+  let reads = byClub.get(clubId);
+  if (!reads) {
+    reads = { current: null, next: null };
+    byClub.set(clubId, reads);
+  }
+  const r = reads;
+  const start = (): Promise<number> => {
+    const read = readVersion(db, clubId).finally(() => {
+      if (r.current !== read) return;
+      r.current = null;
+      if (!r.next) byClub.delete(clubId); // a host's many clubs: none kept while nobody reads
+    });
+    r.current = read;
+    return read;
+  };
+  if (!r.current) return start();
+  if (!r.next) {
+    const next = r.current
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        r.next = null;
+        return start();
+      });
+    r.next = next;
+  }
+  return r.next;
 }
 
 /**
@@ -125,13 +188,31 @@ async function keptLatest<T>(
   const id = `${clubId}:${key}`;
   const version = await currentVersion(db, clubId);
   const known = byKey.get(id);
-  byKey.delete(id);
   if (known && known.day === day && known.version === version) {
+    byKey.delete(id);
     byKey.set(id, known); // the most recently asked last
     return known.value;
   }
-  const value = await read();
-  byKey.set(id, { version, day, value });
-  if (byKey.size > most) byKey.delete(byKey.keys().next().value as string);
-  return value;
+  // A read of the same version and day on its way serves this caller too (it began after that
+  // version was read, so it holds every write the version counts): a burst of requests after a
+  // write reads the page once.
+  const reading = mapIn(readingOf(store), db);
+  const pending = reading.get(id) as Kept<Promise<T>> | undefined;
+  if (pending && pending.day === day && pending.version === version) return pending.value;
+  const value = read();
+  const mine = { version, day, value };
+  reading.set(id, mine);
+  try {
+    const done = await value;
+    const now = byKey.get(id);
+    // A slower read of an older version does not replace a newer one kept meanwhile.
+    if (!now || now.version <= version) {
+      byKey.delete(id);
+      byKey.set(id, { version, day, value: done });
+      if (byKey.size > most) byKey.delete(byKey.keys().next().value as string);
+    }
+    return done;
+  } finally {
+    if (reading.get(id) === mine) reading.delete(id);
+  }
 }

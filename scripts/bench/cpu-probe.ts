@@ -1,5 +1,5 @@
 // What one request costs the server process, by engine: `bun scripts/bench/cpu-probe.ts [case...]`
-// (cases: checkin, add, addkey: add with a fresh Idempotency-Key, list, me: GET /api/auth/me, search: the list's search "zolc", page 1;
+// (cases: checkin, add, addkey: add with a fresh Idempotency-Key, list, me: GET /api/auth/me, search: the list's search "zolc", page 1; pdf: the PDF roster;
 // default checkin, add, list; PROBE_MEMBERS sets the dataset's members, default 10,000) starts the real server on SQLite and on PostgreSQL
 // (the engines benchmark's dataset and durable throw-away cluster), one after the other, each on
 // a fresh copy, and for each case: waits for the start-up jobs, warms up, then loads it with wrk
@@ -9,16 +9,20 @@
 // (its log, `log_statement = all` for that one request). PROBE_PROFILE=1 also runs the server
 // with `--cpu-prof` and keeps the profile (Chrome's format); PROBE_STATEMENTS=1 loads pg_stat_statements and
 // shows PostgreSQL's time per statement; PROBE_ENGINES=postgres (or sqlite) runs one;
-// PROBE_ROOT=<another worktree> probes that tree's server (the dataset and cluster are this one's).
+// PROBE_ROOT=<another worktree> probes that tree's server (the dataset and cluster are this one's);
+// PROBE_PROCESSES=3 runs that many servers on any core behind Caddy (as the engines benchmark's three processes;
+// PROBE_CADDY=1 puts a single one behind it too; a variant's `processes` sets its own) and adds Caddy's CPU, the whole machine's busy cores and
+// PostgreSQL's commits per request.
 // Needs root (the cluster) and wrk. Not part of `bun run bench`: a tool for finding where the
 // time goes (docs/benchmarks.md "pgperf26").
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { scanCase } from "./checkin";
 import { type BenchEnv, type LoadCase, ROOT, settled, sqliteStore, type Store } from "./common";
 import { dataset } from "./datasets";
-import { freePort, loadGenerator, makeTempDir, median, type Server, settingsFromEnv, startServer } from "./harness";
+import { startCaddy } from "./engines";
+import { cpuTimeMs, freePort, loadGenerator, makeTempDir, median, type Server, settingsFromEnv, startServer } from "./harness";
 import { addMemberCase } from "./idempotency";
 import { pageSignature } from "./members";
 import { loadDataset, postgresMissing, postgresStore, startCluster, withClient } from "./postgres";
@@ -36,16 +40,37 @@ const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 1);
  * case's hand baseline instead (scripts/bench/baseline-*.ts, SQLite only), to set our cost beside
  * its. Default: this tree alone.
  */
-const VARIANTS: { name: string; root?: string; env?: Record<string, string>; baseline?: boolean }[] = JSON.parse(
+const VARIANTS: { name: string; root?: string; env?: Record<string, string>; baseline?: boolean; processes?: number }[] = JSON.parse(
   process.env.PROBE_VARIANTS ?? '[{"name":"this"}]',
 );
+/** Servers behind one Caddy (PROBE_PROCESSES; PROBE_CADDY=1: behind Caddy even when one). */
+const PROCESSES = Number(process.env.PROBE_PROCESSES ?? 1);
+const BEHIND_CADDY = PROCESSES > 1 || process.env.PROBE_CADDY === "1";
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ["checkin", "add", "list"];
 
 /** The server's CPU time so far (all threads), ms: in our code (user) and in the kernel (system: its sockets). */
-function cpuMs(pid: number): { user: number; system: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after "pid (comm) ".
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+function cpuMs(pids: number[]): { user: number; system: number } {
+  let user = 0;
+  let system = 0;
+  for (const pid of pids) {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after "pid (comm) ".
+    user += Number(fields[11]) * 10;
+    system += Number(fields[12]) * 10;
+  }
+  return { user, system };
+}
+
+/** The machine's busy and total clock ticks so far (/proc/stat's first line; idle and iowait are not busy). */
+function machineTicks(): { busy: number; all: number } {
+  const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+  const all = ticks.reduce((a, b) => a + b, 0);
+  return { busy: all - ticks[3] - ticks[4], all };
+}
+
+/** PostgreSQL's commits so far, all databases (pg_stat_database; sent to the statistics at most once a second). */
+async function commits(adminUrl: string): Promise<number> {
+  return withClient(adminUrl, async (a) => Number((await a.query("SELECT sum(xact_commit) AS n FROM pg_stat_database")).rows[0].n));
 }
 
 /**
@@ -155,6 +180,20 @@ async function main() {
       script: undefined,
       check: (server: Server) => pageSignature(`${server.url}${listPath}?search=zolc`, ds.key, "GET search"),
     }),
+    // The PDF roster of the 10,000 members, 4 connections: a request whose cost is the server's own work (pdfkit).
+    pdf: (round) => ({
+      ...addMemberCase(ds, "ours", round, env, false),
+      path: `${listPath}/export?format=pdf`,
+      method: "GET",
+      script: undefined,
+      connections: 4,
+      async check(server: Server) {
+        const res = await fetch(`${server.url}${listPath}/export?format=pdf`, { headers: { authorization: `Bearer ${ds.key}` } });
+        if (res.status !== 200) throw new Error(`GET export pdf: ${res.status}`);
+        await res.arrayBuffer();
+        return "pdf";
+      },
+    }),
     me: (round) => ({
       ...addMemberCase(ds, "ours", round, env, false),
       baseline: "baseline-auth-me.ts",
@@ -169,7 +208,7 @@ async function main() {
     }),
   };
   const out: string[] = [];
-  const results: { variant: string; engine: string; name: string; rps: number; ms: number; pgMs: number; walPer: number }[] = [];
+  const results: { variant: string; engine: string; name: string; rps: number; ms: number; pgMs: number; walPer: number; machineMs: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++)
     for (const variant of VARIANTS)
       for (const engine of ENGINES) {
@@ -180,22 +219,33 @@ async function main() {
           const dir = PROFILE ? mkdtempSync(join(tmpdir(), "club-probe-")) : makeTempDir("club-probe-");
           const url = await store.fresh(ds, dir);
           const port = await freePort();
-          const bun = PROFILE ? ["bun", "--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${engine}-${name}.cpuprofile`] : ["bun"];
+          // Each process's profile a file of its own (the first: `<engine>-<case>.cpuprofile`).
+          const bunOf = (i: number) =>
+            PROFILE ? ["bun", "--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${engine}-${name}${i ? `-${i + 1}` : ""}.cpuprofile`] : ["bun"];
           if (variant.baseline && (!c.baseline || engine !== "sqlite")) continue;
           const entry = variant.baseline ? join(ROOT, "scripts/bench", c.baseline as string) : join(variant.root ?? SERVER_ROOT, "app/main.ts");
-          const server = await startServer(
-            [...bun, entry],
-            {
-              DATABASE_URL: url,
-              PORT: String(port),
-              HOST: "127.0.0.1",
-              BASE_URL: `http://127.0.0.1:${port}`,
-              OUTBOX_DIR: join(dir, "outbox"),
-              RATE_LIMIT_PER_MINUTE: "1000000000",
-              ...variant.env,
-            },
-            port,
-          );
+          const serverEnv = (port: number) => ({
+            DATABASE_URL: url,
+            PORT: String(port),
+            HOST: "127.0.0.1",
+            BASE_URL: `http://127.0.0.1:${port}`,
+            OUTBOX_DIR: join(dir, "outbox"),
+            RATE_LIMIT_PER_MINUTE: "1000000000",
+            ...variant.env,
+          });
+          const servers: Server[] = [];
+          let proxy: Awaited<ReturnType<typeof startCaddy>> | null = null;
+          const processes = variant.processes ?? PROCESSES;
+          if (BEHIND_CADDY || processes > 1) {
+            // On any core, as the engines benchmark runs several processes (and its one-process baseline).
+            for (let i = 0; i < processes; i++) {
+              const p = i === 0 ? port : await freePort();
+              servers.push(await startServer([...bunOf(i), entry], serverEnv(p), p, undefined, false));
+            }
+            proxy = await startCaddy(dir, servers);
+          } else servers.push(await startServer([...bunOf(0), entry], serverEnv(port), port));
+          const pids = servers.map((s) => s.pid);
+          const server: Server = proxy ? { ...servers[0], url: proxy.url } : servers[0];
           try {
             await c.check(server, "ours");
             // A baseline runs no jobs: nothing to wait for.
@@ -205,18 +255,27 @@ async function main() {
             if (c.method === "POST") headers["content-type"] = "application/json";
             const script = c.script?.(dir);
             const load = { url: server.url + c.path, headers, connections: c.connections, script };
-            const warm = await env.gen.run({ ...load, seconds: 2 });
+            const warm = await env.gen.run({ ...load, seconds: 2 * processes });
             const pgData = engine === "postgres" && cluster ? join(cluster.dir, "data") : null;
             if (pgData && STATEMENT_TIMES) await withClient(cluster?.adminUrl as string, (a) => a.query("SELECT pg_stat_statements_reset()"));
             const pgBefore = pgData ? clusterCpuMs(pgData) : 0;
             const walBefore = pgData ? await walSyncs(cluster?.adminUrl as string) : 0;
-            const before = cpuMs(server.pid);
+            const commitsBefore = pgData ? await commits(cluster?.adminUrl as string) : 0;
+            const caddyBefore = proxy ? cpuTimeMs(proxy.pid) : 0;
+            const machineBefore = machineTicks();
+            const before = cpuMs(pids);
             const result = await env.gen.run({ ...load, seconds: SECONDS, scriptArgs: [String(warm.requests + c.connections)] });
-            const after = cpuMs(server.pid);
+            const after = cpuMs(pids);
+            const machineAfter = machineTicks();
+            const caddyUsed = proxy ? cpuTimeMs(proxy.pid) - caddyBefore : 0;
             const pgUsed = pgData ? clusterCpuMs(pgData) - pgBefore : 0;
             // Counted by the backends and sent to the statistics at most once a second: read after a second's pause.
             if (pgData) await Bun.sleep(1100);
             const walUsed = pgData ? (await walSyncs(cluster?.adminUrl as string)) - walBefore : 0;
+            const commitsUsed = pgData ? (await commits(cluster?.adminUrl as string)) - commitsBefore : 0;
+            // Busy ticks are 10 ms each: the machine's CPU milliseconds per request, every process included.
+            const machineMs = ((machineAfter.busy - machineBefore.busy) * 10) / Math.max(1, result.requests);
+            const busy = ((machineAfter.busy - machineBefore.busy) / Math.max(1, machineAfter.all - machineBefore.all)) * cpus().length;
             if (pgData && STATEMENT_TIMES) await showStatements(cluster?.adminUrl as string, result.requests);
             const user = after.user - before.user;
             const system = after.system - before.system;
@@ -230,7 +289,7 @@ async function main() {
             if (process.env.PROBE_STRACE === "1") {
               // The server's system calls during 3 s more of load (strace slows it: counts per request, not times).
               const file = join(dir, "strace.txt");
-              const strace = Bun.spawn(["strace", "-c", "-f", "-o", file, "-p", String(server.pid)], { stdout: "ignore", stderr: "ignore" });
+              const strace = Bun.spawn(["strace", "-c", "-f", "-o", file, "-p", String(pids[0])], { stdout: "ignore", stderr: "ignore" });
               await Bun.sleep(500);
               const traced = await env.gen.run({ ...load, seconds: 3, scriptArgs: [String(warm.requests + result.requests + 4 * c.connections)] });
               strace.kill("SIGINT");
@@ -275,17 +334,20 @@ async function main() {
             }
             const pgMs = pgUsed / Math.max(1, result.requests);
             const walPer = walUsed / Math.max(1, result.requests);
-            results.push({ variant: variant.name, engine, name, rps: result.rps, ms: used / Math.max(1, result.requests), pgMs, walPer });
+            results.push({ variant: variant.name, engine, name, rps: result.rps, ms: used / Math.max(1, result.requests), pgMs, walPer, machineMs });
             const line =
               `${round} ${variant.name.padEnd(10)} ${engine.padEnd(8)} ${name.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(1)} ms  ` +
               `server CPU ${(used / Math.max(1, result.requests)).toFixed(2)} ms/request (user ${(user / Math.max(1, result.requests)).toFixed(2)}, ` +
               `system ${(system / Math.max(1, result.requests)).toFixed(2)}; ${(used / 1000 / SECONDS).toFixed(2)} cores)` +
-              `${pgData ? `  PostgreSQL CPU ${pgMs.toFixed(2)} ms/request, log syncs ${walPer.toFixed(3)}/request` : ""}` +
+              `${pgData ? `  PostgreSQL CPU ${pgMs.toFixed(2)} ms/request, log syncs ${walPer.toFixed(3)}/request, commits ${(commitsUsed / Math.max(1, result.requests)).toFixed(3)}/request` : ""}` +
+              `${proxy ? `  Caddy CPU ${(caddyUsed / Math.max(1, result.requests)).toFixed(2)} ms/request` : ""}` +
+              `  machine ${machineMs.toFixed(2)} ms/request (${busy.toFixed(2)} of ${cpus().length} cores busy)` +
               `${result.non2xx ? `  non-2xx ${result.non2xx}` : ""}${statements}${syscalls}`;
             log(line);
             out.push(line);
           } finally {
-            await server.stop();
+            await proxy?.stop();
+            for (const s of servers) await s.stop();
             await store.drop(url);
           }
           if (PROFILE) log(`  profile: ${join(dir, `${engine}-${name}.cpuprofile`)} (kept)`);
@@ -303,7 +365,8 @@ async function main() {
           `${variant.name.padEnd(10)} ${engine.padEnd(8)} ${name.padEnd(8)} ${median(mine.map((r) => r.rps))
             .toFixed(0)
             .padStart(6)} req/s  ` +
-            `${median(mine.map((r) => r.ms)).toFixed(2)} ms CPU/request  (rounds: ${mine.map((r) => r.ms.toFixed(2)).join(", ")})` +
+            `${median(mine.map((r) => r.ms)).toFixed(2)} ms CPU/request  (rounds: ${mine.map((r) => r.ms.toFixed(2)).join(", ")}), ` +
+            `machine ${median(mine.map((r) => r.machineMs)).toFixed(2)} ms (rounds: ${mine.map((r) => r.machineMs.toFixed(2)).join(", ")})` +
             (engine === "postgres"
               ? `  PostgreSQL ${median(mine.map((r) => r.pgMs)).toFixed(2)} ms (rounds: ${mine.map((r) => r.pgMs.toFixed(2)).join(", ")}), ` +
                 `log syncs ${median(mine.map((r) => r.walPer)).toFixed(3)}/request (rounds: ${mine.map((r) => r.walPer.toFixed(3)).join(", ")})`

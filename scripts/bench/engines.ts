@@ -25,7 +25,7 @@ let pg: Store | null = null;
 let cluster: Cluster | null = null;
 
 /** The proxy of deploy/several/Caddyfile (plain http on a free port) in front of `upstreams`. */
-async function startCaddy(dir: string, upstreams: Server[]): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startCaddy(dir: string, upstreams: Server[]): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const file = join(dir, "Caddyfile");
   const to = upstreams.map((s) => s.url.replace("http://", "")).join(" ");
@@ -41,7 +41,7 @@ async function startCaddy(dir: string, upstreams: Server[]): Promise<{ url: stri
     await proc.exited;
   };
   for (let i = 0; i < 100; i++) {
-    if ((await fetch(`${url}/health`).catch(() => null))?.status === 200) return { url, stop };
+    if ((await fetch(`${url}/health`).catch(() => null))?.status === 200) return { url, pid: proc.pid, stop };
     await Bun.sleep(100);
   }
   await stop();

@@ -1,9 +1,12 @@
 // lib/members/kept.ts `keptPage`: a page is read once while the club's members version and the
 // day stand, again after a write or on another day, and at most KEPT_PAGES are kept per database
 // (the least recently asked dropped first). `keptSearch` the same for a search's count, at most
-// KEPT_SEARCHES of them.
+// KEPT_SEARCHES of them. On PostgreSQL the version is read once for the requests that ask while a
+// read is on its way, never from a read begun before them.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import type { Db } from "../../db";
 import { KEPT_PAGES, KEPT_SEARCHES, keptPage, keptSearch } from "../../lib/members/kept";
+import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember } from "../members-fixtures";
 
@@ -31,6 +34,27 @@ describe("keptPage", () => {
     expect(reads.get("a")).toBe(2);
     await page("a", "2026-11-25");
     expect(reads.get("a")).toBe(3);
+  });
+
+  it("reads a page once for the callers that ask for it while it is being read, at the same version", async () => {
+    let pageReads = 0;
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const slow = () =>
+      keptPage(env.db, env.clubId, "burst", "2026-11-24", async () => {
+        pageReads++;
+        await held;
+        return { n: pageReads };
+      });
+    const asked = [slow(), slow(), slow()];
+    await Bun.sleep(20);
+    release();
+    const answers = await Promise.all(asked);
+    expect(pageReads).toBe(1);
+    expect(answers[1]).toBe(answers[0]);
+    expect(answers[2]).toBe(answers[0]);
   });
 
   it(`keeps at most ${KEPT_PAGES} pages, dropping the least recently asked`, async () => {
@@ -68,5 +92,56 @@ describe("keptSearch", () => {
     await count("extra");
     expect([await count("t0"), await count("t2"), await count("extra")]).toEqual([1, 1, 1]);
     expect(await count("t1")).toBe(2);
+  });
+});
+
+describe.skipIf(!onPostgres)("the members version on PostgreSQL", () => {
+  it("is read once for the pages asked while a read is on its way, and never from a read begun before them", async () => {
+    // The club's version read through `db`, counted; `held`: the next one is read, then held until released.
+    let versionReads = 0;
+    let held: Promise<void> | null = null;
+    let release = () => {};
+    const db: Db = Object.create(env.db, {
+      prepareRead: {
+        value: (name: string, build: Parameters<Db["prepareRead"]>[1]) => {
+          const statement = env.db.prepareRead(name, build) as { execute(values: Record<string, unknown>): Promise<unknown[]> };
+          if (name !== "members.version") return statement;
+          return {
+            ...statement,
+            async execute(values: Record<string, unknown>) {
+              const rows = await statement.execute(values);
+              versionReads++;
+              const gate = held;
+              held = null;
+              if (gate) await gate;
+              return rows;
+            },
+          };
+        },
+      },
+    });
+    let pageReads = 0;
+    const page = () =>
+      keptPage(db, env.clubId, "held", "2026-11-24", async () => {
+        pageReads++;
+        return { n: pageReads };
+      });
+    await page();
+    expect([versionReads, pageReads]).toEqual([1, 1]);
+
+    held = new Promise<void>((r) => {
+      release = r;
+    });
+    const a = page(); // its version read, before the write, is held on its way back
+    await Bun.sleep(20);
+    await seedMember(env); // a write, committed after that read
+    const [b, c] = [page(), page()]; // asked after the write, while the read is on its way
+    await Bun.sleep(20);
+    expect(versionReads).toBe(2); // no read of their own yet
+    release();
+    expect((await a).n).toBe(1); // the read begun before the write: the page kept
+    // One version read after the write for both, and the page read again once for both.
+    expect([(await b).n, (await c).n]).toEqual([2, 2]);
+    expect([versionReads, pageReads]).toEqual([3, 2]);
   });
 });
