@@ -6,7 +6,7 @@ import { lockName, lockNameShared, lockRows } from "../../db/locks";
 import { type Db, insertRow, type Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
-import { newId, nowIso, randomBase62, readableCode, sha256Hex } from "../ids";
+import { newId, nowIso, randomBase62, readableCode, sha256Hex, timeOrderedBase62 } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../../db/text";
 import { derivedStatus, statusOn, todayUtc } from "./status";
@@ -151,7 +151,13 @@ export async function freeReferralCode(t: Queryable, clubId: string): Promise<st
   throw new Error(`no free referral code in ${REFERRAL_DRAWS} rounds of draws`);
 }
 
-export const newPassSerial = () => randomBase62(24);
+/**
+ * The pass's serial: public (the web card /c/<serial>, /api/verify/<serial>), so 16 of its 24
+ * characters are random; the first 8 are the time it was made, so that the unique index of
+ * serials grows at its end (lib/ids timeOrderedBase62). Serials made before keep working: a
+ * serial is only ever looked up whole.
+ */
+export const newPassSerial = () => timeOrderedBase62(24);
 /**
  * A new token of the member's page (DESIGN.md section 14). The row keeps only `hash` (SHA-256,
  * as for API keys): `token` exists in the one answer or mail that carries the member's link, made

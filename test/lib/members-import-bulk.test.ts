@@ -2,11 +2,15 @@
 // SQLite writer readied for many writes while it runs and given back after (Db.bulkWrites), the
 // search index touched only for members whose search text changed, the database asked sparingly
 // whether another process wrote (pace), no forced garbage collection for a file of up to 5,000
-// lines, and one every 5,000 lines of each pass of a longer file.
+// lines, and one every 5,000 lines of each pass of a longer file; new members' keys that grow at
+// the end of their unique indexes (import18).
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { like } from "drizzle-orm";
 import type { Db } from "../../db";
+import { members } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
+import { timeOrderedBase62 } from "../../lib/ids";
 import { importMembers } from "../../lib/members/import";
 import { pace } from "../../lib/members/import-journal";
 import { onPostgres } from "../databases";
@@ -149,4 +153,21 @@ describe("garbage collection during an import", () => {
     });
     expect(forced).toBe(5);
   }, 120_000);
+});
+
+describe("the keys of imported members (import18)", () => {
+  it("gives each a pass serial that sorts after those made before, and no page token until a mail makes one", async () => {
+    const before = timeOrderedBase62(24).slice(0, 8);
+    expect(await importMembers(ctx, { csv: csv("keys", 30) })).toMatchObject({ created: 30, errors: [] });
+    const after = timeOrderedBase62(24).slice(0, 8);
+    const rows = await env.db.read.select({ serial: members.pass_serial_number, page: members.manage_token }).from(members).where(like(members.email, "keys%"));
+    expect(rows.length).toBe(30);
+    for (const r of rows) {
+      // The clock first: the unique index of serials grows at its end, not on a random page.
+      expect(r.serial.slice(0, 8) >= before && r.serial.slice(0, 8) <= after).toBe(true);
+      expect(r.serial).toMatch(/^[0-9A-Za-z]{24}$/);
+      // No hash of a token nobody knows: the index of page tokens holds null, not a random key.
+      expect(r.page).toBeNull();
+    }
+  });
 });
