@@ -53,6 +53,20 @@ export function timeOrderedBase62(length: number, now = Date.now()): string {
 }
 export const readableCode = (length: number): string => randomFrom(READABLE, length);
 
+/**
+ * A readable code whose first character is the hour it was made, counted round the alphabet's 25
+ * characters, and the rest random: the codes of one import share the first character, so the
+ * unique index of (club, code) takes them in a 25th of its pages instead of on any page (issue 31,
+ * import18). A guess gains little by it: over the 25 hours of a round the codes fall evenly on the
+ * first characters, so the codes that share a guess's first character are a 25th of the club's
+ * and the guess a 25th of the space, as without it (a large import can crowd one character:
+ * 100,000 codes among 25^7 = 6 billion); what makes a code unguessable is the other characters,
+ * random as before.
+ */
+export function hourLedReadableCode(length: number, now = Date.now()): string {
+  return READABLE[Math.floor(now / 3_600_000) % READABLE.length] + randomFrom(READABLE, length - 1);
+}
+
 export function sha256Hex(text: string): string {
   return new Bun.CryptoHasher("sha256").update(text).digest("hex");
 }

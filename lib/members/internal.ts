@@ -6,7 +6,7 @@ import { lockName, lockNameShared, lockRows } from "../../db/locks";
 import { type Db, insertRow, type Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
-import { newId, nowIso, randomBase62, readableCode, sha256Hex, timeOrderedBase62 } from "../ids";
+import { hourLedReadableCode, newId, nowIso, randomBase62, sha256Hex, timeOrderedBase62 } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../../db/text";
 import { derivedStatus, statusOn, todayUtc } from "./status";
@@ -64,10 +64,10 @@ export function paymentStatusChange(
 // ---- codes ----
 
 /** Where referral codes are drawn: a test replaces `referral` to force a collision. */
-export const codeSource = { referral: () => readableCode(8) };
+export const codeSource = { referral: () => hourLedReadableCode(8) };
 export const newReferralCode = () => codeSource.referral();
 
-/** Rounds of draws before giving up: 25^8 codes make even one collision rare. */
+/** Rounds of draws before giving up: 25^7 codes of the hour's first character make even one collision rare. */
 const REFERRAL_DRAWS = 10;
 
 /** The names the members' writers lock (lockMemberEmails, lockMemberEmail, freeReferralCode, lib/members checkEmail). */

@@ -10,7 +10,7 @@ import type { Db } from "../../db";
 import { members } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
-import { timeOrderedBase62 } from "../../lib/ids";
+import { hourLedReadableCode, timeOrderedBase62 } from "../../lib/ids";
 import { importMembers } from "../../lib/members/import";
 import { pace } from "../../lib/members/import-journal";
 import { onPostgres } from "../databases";
@@ -156,16 +156,23 @@ describe("garbage collection during an import", () => {
 });
 
 describe("the keys of imported members (import18)", () => {
-  it("gives each a pass serial that sorts after those made before, and no page token until a mail makes one", async () => {
+  it("gives each a pass serial that sorts after those made before, a referral code led by the hour, and no page token until a mail makes one", async () => {
     const before = timeOrderedBase62(24).slice(0, 8);
+    const hourBefore = hourLedReadableCode(8)[0];
     expect(await importMembers(ctx, { csv: csv("keys", 30) })).toMatchObject({ created: 30, errors: [] });
     const after = timeOrderedBase62(24).slice(0, 8);
-    const rows = await env.db.read.select({ serial: members.pass_serial_number, page: members.manage_token }).from(members).where(like(members.email, "keys%"));
+    const hourAfter = hourLedReadableCode(8)[0];
+    const rows = await env.db.read
+      .select({ serial: members.pass_serial_number, code: members.referral_code, page: members.manage_token })
+      .from(members)
+      .where(like(members.email, "keys%"));
     expect(rows.length).toBe(30);
     for (const r of rows) {
       // The clock first: the unique index of serials grows at its end, not on a random page.
       expect(r.serial.slice(0, 8) >= before && r.serial.slice(0, 8) <= after).toBe(true);
       expect(r.serial).toMatch(/^[0-9A-Za-z]{24}$/);
+      // The hour's character first: the codes of (club, code) fill a 25th of that index's pages.
+      expect([hourBefore, hourAfter]).toContain(r.code[0]);
       // No hash of a token nobody knows: the index of page tokens holds null, not a random key.
       expect(r.page).toBeNull();
     }
