@@ -29,6 +29,7 @@ import {
   manageTokenHash,
   newManageToken,
   newPassSerial,
+  unknownPageToken,
   newReferralCode,
   normalizeEmail,
   paymentStatusChange,
@@ -294,11 +295,7 @@ export function newMemberRow(
     created_at?: string;
     /** Drawn here when not given; inside a transaction give `freeReferralCode(t, clubId)`. */
     referral_code?: string;
-    /**
-     * The page token the caller shows or mails (newManageToken); none: no page address until a
-     * mail makes one (a reminder, a mailing). Null rather than the hash of a token nobody knows:
-     * such hashes were random keys of a unique index, a page of it rewritten per imported member.
-     */
+    /** The page token the caller shows or mails (newManageToken); none: a page nobody can open, until a mail makes a token (unknownPageToken). */
     page_token?: string;
   },
 ): typeof members.$inferInsert {
@@ -314,7 +311,7 @@ export function newMemberRow(
     tier_id: input.tier_id ?? null,
     custom_fields: input.custom_fields ?? null,
     pass_serial_number: newPassSerial(),
-    manage_token: page_token ? manageTokenHash(page_token) : null,
+    manage_token: page_token ? manageTokenHash(page_token) : unknownPageToken(),
     is_manual: true,
     search_text: searchTextOf(base),
     sort_name: sortNameOf(base),
