@@ -29,6 +29,7 @@ import {
   manageTokenHash,
   newManageToken,
   newPassSerial,
+  unknownPageToken,
   newReferralCode,
   normalizeEmail,
   paymentStatusChange,
@@ -294,7 +295,7 @@ export function newMemberRow(
     created_at?: string;
     /** Drawn here when not given; inside a transaction give `freeReferralCode(t, clubId)`. */
     referral_code?: string;
-    /** The page token the caller shows or mails (newManageToken); none: one nobody knows, until a mail makes a new one. */
+    /** The page token the caller shows or mails (newManageToken); none: a page nobody can open, until a mail makes a token (unknownPageToken). */
     page_token?: string;
   },
 ): typeof members.$inferInsert {
@@ -310,7 +311,7 @@ export function newMemberRow(
     tier_id: input.tier_id ?? null,
     custom_fields: input.custom_fields ?? null,
     pass_serial_number: newPassSerial(),
-    manage_token: page_token ? manageTokenHash(page_token) : newManageToken().hash,
+    manage_token: page_token ? manageTokenHash(page_token) : unknownPageToken(),
     is_manual: true,
     search_text: searchTextOf(base),
     sort_name: sortNameOf(base),

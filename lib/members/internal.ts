@@ -6,7 +6,7 @@ import { lockName, lockNameShared, lockRows } from "../../db/locks";
 import { type Db, insertRow, type Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
-import { newId, nowIso, randomBase62, readableCode, sha256Hex } from "../ids";
+import { hourLedReadableCode, newId, nowIso, randomBase62, sha256Hex, timeOrderedBase62 } from "../ids";
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../../db/text";
 import { derivedStatus, statusOn, todayUtc } from "./status";
@@ -64,10 +64,10 @@ export function paymentStatusChange(
 // ---- codes ----
 
 /** Where referral codes are drawn: a test replaces `referral` to force a collision. */
-export const codeSource = { referral: () => readableCode(8) };
+export const codeSource = { referral: () => hourLedReadableCode(8) };
 export const newReferralCode = () => codeSource.referral();
 
-/** Rounds of draws before giving up: 25^8 codes make even one collision rare. */
+/** Rounds of draws before giving up: 25^7 codes of the hour's first character make even one collision rare. */
 const REFERRAL_DRAWS = 10;
 
 /** The names the members' writers lock (lockMemberEmails, lockMemberEmail, freeReferralCode, lib/members checkEmail). */
@@ -151,7 +151,13 @@ export async function freeReferralCode(t: Queryable, clubId: string): Promise<st
   throw new Error(`no free referral code in ${REFERRAL_DRAWS} rounds of draws`);
 }
 
-export const newPassSerial = () => randomBase62(24);
+/**
+ * The pass's serial: public (the web card /c/<serial>, /api/verify/<serial>), so 16 of its 24
+ * characters are random; the first 8 are the time it was made, so that the unique index of
+ * serials grows at its end (lib/ids timeOrderedBase62). Serials made before keep working: a
+ * serial is only ever looked up whole.
+ */
+export const newPassSerial = () => timeOrderedBase62(24);
 /**
  * A new token of the member's page (DESIGN.md section 14). The row keeps only `hash` (SHA-256,
  * as for API keys): `token` exists in the one answer or mail that carries the member's link, made
@@ -161,6 +167,18 @@ export const newPassSerial = () => randomBase62(24);
 export function newManageToken(): { token: string; hash: string } {
   const token = randomBase62(32);
   return { token, hash: manageTokenHash(token) };
+}
+
+/**
+ * What the row keeps for a member whose page has no token yet (an imported member, until a mail
+ * makes one): in the form of a token's hash (64 hex characters, so neither the start's backfill of
+ * missing tokens nor hashClearPageTokens rewrites it), the first 12 the millisecond clock and the
+ * other 52 a hash's random tail, which no token hashes to. It was the hash of a token drawn and
+ * thrown away: a random key of the unique index, whose pages an import of 100,000 members
+ * rewrote at every commit (issue 31, import18); led by the clock, the index grows at its end.
+ */
+export function unknownPageToken(now = Date.now()): string {
+  return Math.floor(now).toString(16).padStart(12, "0") + newManageToken().hash.slice(12);
 }
 
 /** What the row keeps of a page token, and what a page's address is looked up by. */

@@ -2,12 +2,17 @@
 // SQLite writer readied for many writes while it runs and given back after (Db.bulkWrites), the
 // search index touched only for members whose search text changed, the database asked sparingly
 // whether another process wrote (pace), no forced garbage collection for a file of up to 5,000
-// lines, and one every 5,000 lines of each pass of a longer file.
+// lines, and one every 5,000 lines of each pass of a longer file; new members' keys that grow at
+// the end of their unique indexes (import18).
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
+import { like } from "drizzle-orm";
 import type { Db } from "../../db";
+import { members } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
+import { hourLedReadableCode, timeOrderedBase62 } from "../../lib/ids";
 import { importMembers } from "../../lib/members/import";
+import { unknownPageToken } from "../../lib/members/internal";
 import { pace } from "../../lib/members/import-journal";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
@@ -149,4 +154,32 @@ describe("garbage collection during an import", () => {
     });
     expect(forced).toBe(5);
   }, 120_000);
+});
+
+describe("the keys of imported members (import18)", () => {
+  it("gives each a pass serial that sorts after those made before, a referral code led by the hour, and a page token nobody knows led by the clock", async () => {
+    const before = timeOrderedBase62(24).slice(0, 8);
+    const hourBefore = hourLedReadableCode(8)[0];
+    const pageBefore = unknownPageToken().slice(0, 12);
+    expect(await importMembers(ctx, { csv: csv("keys", 30) })).toMatchObject({ created: 30, errors: [] });
+    const after = timeOrderedBase62(24).slice(0, 8);
+    const hourAfter = hourLedReadableCode(8)[0];
+    const pageAfter = unknownPageToken().slice(0, 12);
+    const rows = await env.db.read
+      .select({ serial: members.pass_serial_number, code: members.referral_code, page: members.manage_token })
+      .from(members)
+      .where(like(members.email, "keys%"));
+    expect(rows.length).toBe(30);
+    for (const r of rows) {
+      // The clock first: the unique index of serials grows at its end, not on a random page.
+      expect(r.serial.slice(0, 8) >= before && r.serial.slice(0, 8) <= after).toBe(true);
+      expect(r.serial).toMatch(/^[0-9A-Za-z]{24}$/);
+      // The hour's character first: the codes of (club, code) fill a 25th of that index's pages.
+      expect([hourBefore, hourAfter]).toContain(r.code[0]);
+      // A page nobody can open yet, in a hash's form led by the clock: the index of page tokens
+      // grows at its end too; 64 hex characters, so the start's backfills leave it as it is.
+      expect(r.page).toMatch(/^[0-9a-f]{64}$/);
+      expect((r.page as string).slice(0, 12) >= pageBefore && (r.page as string).slice(0, 12) <= pageAfter).toBe(true);
+    }
+  });
 });
