@@ -335,7 +335,7 @@ export const WEBHOOK_JOBS: JobKinds = {
   // process meanwhile): fanOut marks each event done in the transaction of its deliveries.
   [WEBHOOK_FANOUT]: {
     run: async (db, job) => {
-      await fanOut(db, job.club_id);
+      await fanOut(db, job.club_id, job.id);
       return RECORDED;
     },
   },

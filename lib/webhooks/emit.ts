@@ -221,13 +221,13 @@ export async function emitter(db: Db, t: Queryable, clubId: string): Promise<Emi
  * Fans out, inside `t`, the club's oldest FANOUT_BATCH events not yet fanned out: one delivery
  * and its job per endpoint the event named, made at the event's time. An endpoint deleted since
  * gets nothing (its log went with it); one disabled since gets its delivery, which then fails
- * unsent as any delivery of a disabled endpoint does. Answers how many events it took: fewer
- * than FANOUT_BATCH when none is left (or another process took them).
+ * unsent as any delivery of a disabled endpoint does. Answers the ids of the events' jobs it
+ * took: fewer than FANOUT_BATCH when none is left (or another process took them).
  */
-export async function fanOutIn(db: Db, t: Queryable, clubId: string): Promise<number> {
+export async function fanOutIn(db: Db, t: Queryable, clubId: string): Promise<string[]> {
   const q = statements(db);
   const taken = await q.take(t).execute({ club: clubId, now: nowIso() });
-  if (!taken.length) return 0;
+  if (!taken.length) return [];
   const existing = new Set((await q.existing(t).execute({ club: clubId })).map((e) => e.id));
   taken.sort((a, b) => (a.run_after < b.run_after ? -1 : a.run_after > b.run_after ? 1 : 0));
   for (const row of taken) {
@@ -235,21 +235,25 @@ export async function fanOutIn(db: Db, t: Queryable, clubId: string): Promise<nu
     const endpoints = event.endpoints.filter((id) => existing.has(id)).map((id) => ({ id, club_id: clubId }));
     if (endpoints.length) await queueDeliveries(db, t, endpoints, { type: event.type, msgId: event.msg_id, payload: event.body }, row.run_after);
   }
-  return taken.length;
+  return taken.map((row) => row.id);
 }
 
 /** Fans out, inside `t`, every event of the club still pending (an erasure, before it forgets what mentions the member). */
 export async function fanOutAllIn(db: Db, t: Queryable, clubId: string): Promise<void> {
-  while ((await fanOutIn(db, t, clubId)) === FANOUT_BATCH);
+  while ((await fanOutIn(db, t, clubId)).length === FANOUT_BATCH);
 }
 
-/** Fans out every event of the club still pending, a batch per transaction; answers how many. */
-export async function fanOut(db: Db, clubId: string): Promise<number> {
+/**
+ * Fans out the club's pending events, a batch per transaction, until none is left or, given
+ * `until`, once that event's job was taken (a fan-out job's own run: events keep coming while a
+ * club's load lasts, and the later ones have jobs of their own). Answers how many it took.
+ */
+export async function fanOut(db: Db, clubId: string, until?: string): Promise<number> {
   let total = 0;
   for (;;) {
-    const n = await db.tx((t) => fanOutIn(db, t, clubId));
-    total += n;
-    if (n < FANOUT_BATCH) return total;
+    const ids = await db.tx((t) => fanOutIn(db, t, clubId));
+    total += ids.length;
+    if (ids.length < FANOUT_BATCH || (until !== undefined && ids.includes(until))) return total;
   }
 }
 
