@@ -92,7 +92,7 @@ function statements(db: Db) {
                 .select({ id: jobs.id })
                 .from(jobs)
                 .where(and(eq(jobs.club_id, p("club")), sql`${jobs.kind} = 'webhook_fanout' and ${jobs.status} = 'pending'`))
-                .orderBy(asc(jobs.run_after))
+                .orderBy(asc(jobs.run_after), asc(jobs.id))
                 .limit(FANOUT_BATCH),
             ),
           ),
@@ -229,7 +229,11 @@ export async function fanOutIn(db: Db, t: Queryable, clubId: string): Promise<st
   const taken = await q.take(t).execute({ club: clubId, now: nowIso() });
   if (!taken.length) return [];
   const existing = new Set((await q.existing(t).execute({ club: clubId })).map((e) => e.id));
-  taken.sort((a, b) => (a.run_after < b.run_after ? -1 : a.run_after > b.run_after ? 1 : 0));
+  // In the order of the events: their time, then their ids (UUIDv7, increasing within a
+  // process), for the events of one transaction made in the same millisecond (an import's).
+  // RETURNING gives the rows in no set order on PostgreSQL.
+  const key = (r: { run_after: string; id: string }) => `${r.run_after} ${r.id}`;
+  taken.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   for (const row of taken) {
     const event = (typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload) as Fanout;
     const endpoints = event.endpoints.filter((id) => existing.has(id)).map((id) => ({ id, club_id: clubId }));
