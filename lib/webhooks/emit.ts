@@ -85,7 +85,9 @@ function statements(db: Db) {
         })
         .where(
           and(
-            sql`${jobs.status} = 'pending'`,
+            // As an expression, so that SQLite finds the rows by their ids (the primary key), not
+            // by passing every pending job of the (status, run_after) index.
+            sql`(${jobs.status} || '') = 'pending'`,
             inArray(
               jobs.id,
               q
