@@ -332,7 +332,7 @@ export const WEBHOOK_JOBS: JobKinds = {
   },
   [WEBHOOK_DISABLED_MAIL]: { run: runDisabledMail },
   // The club's events fanned out to their deliveries, this job's among them (or by another
-  // process meanwhile): fanOut marks each event done in the transaction of its deliveries.
+  // process meanwhile): fanOut deletes each event's row in the transaction of its deliveries.
   [WEBHOOK_FANOUT]: {
     run: async (db, job) => {
       await fanOut(db, job.club_id, job.id);

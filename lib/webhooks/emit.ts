@@ -66,37 +66,25 @@ function statements(db: Db) {
       }),
     ),
     /**
-     * Marks done the club's oldest FANOUT_BATCH events still pending, and answers them: what this
-     * transaction fans out. `status = 'pending'` is checked again on each row as it is updated, so
-     * of two processes (or a worker and a read of the log) taking the same events at once, one
-     * gets each: PostgreSQL's second UPDATE waits for the first's commit and then finds the rows
-     * done; SQLite runs one writer at a time. The literals let both engines use the partial index.
+     * Deletes the club's oldest FANOUT_BATCH events still pending, and answers them: what this
+     * transaction fans out (the event's row is used up by its deliveries: no finished row is
+     * rewritten with its body, and none is left for the purge). Of two processes (or a worker and
+     * a read of the log) taking the same events at once, one gets each: PostgreSQL's second
+     * DELETE waits for the first's commit and then finds the rows gone; SQLite runs one writer at
+     * a time. The literals let both engines use the partial index.
      */
     take: db.prepareTx("webhooks.emit.take", (q) =>
       q
-        .update(jobs)
-        .set({
-          status: "done",
-          attempts: sql`${jobs.attempts} + 1`,
-          finished_at: sql`${p("now")}`,
-          outcome: "fanned out",
-          lease_owner: null,
-          lease_until: null,
-        })
+        .delete(jobs)
         .where(
-          and(
-            // As an expression, so that SQLite finds the rows by their ids (the primary key), not
-            // by passing every pending job of the (status, run_after) index.
-            sql`(${jobs.status} || '') = 'pending'`,
-            inArray(
-              jobs.id,
-              q
-                .select({ id: jobs.id })
-                .from(jobs)
-                .where(and(eq(jobs.club_id, p("club")), sql`${jobs.kind} = 'webhook_fanout' and ${jobs.status} = 'pending'`))
-                .orderBy(asc(jobs.run_after), asc(jobs.id))
-                .limit(FANOUT_BATCH),
-            ),
+          inArray(
+            jobs.id,
+            q
+              .select({ id: jobs.id })
+              .from(jobs)
+              .where(and(eq(jobs.club_id, p("club")), sql`${jobs.kind} = 'webhook_fanout' and ${jobs.status} = 'pending'`))
+              .orderBy(asc(jobs.run_after), asc(jobs.id))
+              .limit(FANOUT_BATCH),
           ),
         )
         .returning({ id: jobs.id, payload: jobs.payload, run_after: jobs.run_after }),
@@ -228,7 +216,7 @@ export async function emitter(db: Db, t: Queryable, clubId: string): Promise<Emi
  */
 export async function fanOutIn(db: Db, t: Queryable, clubId: string): Promise<string[]> {
   const q = statements(db);
-  const taken = await q.take(t).execute({ club: clubId, now: nowIso() });
+  const taken = await q.take(t).execute({ club: clubId });
   if (!taken.length) return [];
   const existing = new Set((await q.existing(t).execute({ club: clubId })).map((e) => e.id));
   // In the order of the events: their time, then their ids (UUIDv7, increasing within a
