@@ -296,6 +296,10 @@ export const jobs = table(
     index("jobs_status_run_after_idx").on(t.status, t.run_after),
     // One pending run of each recurring job (club ''), however many processes start at once.
     uniqueIndex("jobs_recurring_pending_unique").on(t.kind).where(sql`status = 'pending' and club_id = ''`),
+    // A club's webhook events not yet fanned out to their deliveries (lib/webhooks/emit): only
+    // those rows, briefly, so that the expansion and a read of the delivery log find them without
+    // passing every pending delivery.
+    index("jobs_webhook_fanout_pending_idx").on(t.club_id, t.run_after).where(sql`kind = 'webhook_fanout' and status = 'pending'`),
   ],
 );
 

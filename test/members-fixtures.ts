@@ -1,7 +1,8 @@
 // Members written straight into the database, in any state, for the members tests.
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { clubs, jobs, memberHistory, members, payments, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { newMemberRow } from "../lib/members";
+import { fanOut, WEBHOOK_DELIVERY, WEBHOOK_FANOUT } from "../lib/webhooks/emit";
 import { manageTokenHash, newManageToken, searchTextOf, sortNameOf } from "../lib/members/internal";
 import { addDays, todayUtc } from "./members-dates";
 import type { TestEnv } from "./helpers";
@@ -93,10 +94,14 @@ export async function withEndpoint<T>(
   };
   await env.db.tx((t) => t.insert(webhookEndpoints).values(endpoint));
   try {
-    return await fn(() => env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id)));
+    // The events the change queued, fanned out to their deliveries as the worker would.
+    return await fn(async () => {
+      await fanOut(env.db, env.clubId);
+      return env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
+    });
   } finally {
     await env.db.tx(async (t) => {
-      await t.delete(jobs).where(eq(jobs.kind, "webhook_delivery"));
+      await t.delete(jobs).where(inArray(jobs.kind, [WEBHOOK_DELIVERY, WEBHOOK_FANOUT]));
       await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpoint.id));
       await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
     });

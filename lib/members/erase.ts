@@ -17,7 +17,7 @@ import { eraseAnswersMentioning } from "../idempotency";
 import { eraseTaskResultsMentioning } from "../mcp-tasks";
 import { enqueueJob, forgetJobsMentioning } from "../jobs";
 import { voidWalletPasses } from "../passes/voided";
-import { emit, forgetDeliveriesMentioning } from "../webhooks/emit";
+import { emit, fanOutAllIn, forgetDeliveriesMentioning } from "../webhooks/emit";
 import { memberRegistrations } from "./history";
 import { getMemberRow, historyRow, lockMember, type MemberRow } from "./internal";
 
@@ -100,6 +100,10 @@ export const eraseMember = verb("members:edit", async function eraseMember(ctx: 
     // The copies in the member's wallets are told they are void (the registrations move to the tombstone).
     await voidWalletPasses(t, ctx.clubId, ctx.wallets, m);
     await t.delete(appleRegistrations).where(and(eq(appleRegistrations.club_id, ctx.clubId), eq(appleRegistrations.member_id, m.id)));
+    // Events not yet fanned out carry the member's data in their job: fanned out first (their
+    // jobs used up), their deliveries are forgotten below as any other (still sent, as
+    // `{"erased": true}`). Else forgetJobsMentioning deleted the event and nothing was sent.
+    await fanOutAllIn(ctx.db, t, ctx.clubId);
     await forgetJobsMentioning(t, ctx.clubId, m.email);
     // Stripe's id only (no name, no address): what it takes to stop the charges.
     if (m.stripe_subscription_id && !ctx.stripe) {

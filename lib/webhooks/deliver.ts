@@ -30,7 +30,7 @@ import {
   TemporaryFailure,
 } from "../jobs";
 import { sendMail } from "../mail";
-import { WEBHOOK_DELIVERY } from "./emit";
+import { fanOut, WEBHOOK_DELIVERY, WEBHOOK_FANOUT } from "./emit";
 import { checkWebhookUrl } from "./guard";
 
 /** Waits before each retry (Standard Webhooks' usual schedule): 8 attempts over about 27 h. */
@@ -331,6 +331,14 @@ export const WEBHOOK_JOBS: JobKinds = {
     retryDelaysMs: RETRY_DELAYS_MS,
   },
   [WEBHOOK_DISABLED_MAIL]: { run: runDisabledMail },
+  // The club's events fanned out to their deliveries, this job's among them (or by another
+  // process meanwhile): fanOut deletes each event's row in the transaction of its deliveries.
+  [WEBHOOK_FANOUT]: {
+    run: async (db, job) => {
+      await fanOut(db, job.club_id, job.id);
+      return RECORDED;
+    },
+  },
 };
 
 export const WEBHOOK_LOG_PURGE = "webhook_log.purge";

@@ -1,9 +1,12 @@
 // The outbox of webhooks (DESIGN.md section 15): `emit` is called by the lib/ verb that makes a
-// change, inside its transaction, and writes one delivery row (with the job that sends it) per
-// enabled endpoint of the club that asked for the type. So a delivery exists if and only if the
-// change committed, and a crash after the commit loses nothing: the job is still pending when the
-// worker starts again. This module sits low (db, ids, jobs only) so that any area may emit.
-import { and, eq, or, sql } from "drizzle-orm";
+// change, inside its transaction, and writes ONE row for the event (a job of kind WEBHOOK_FANOUT:
+// its message and the endpoints, enabled and subscribed to its type at that moment, it goes to).
+// The worker, off the request, fans it out into one delivery row per endpoint with the job that
+// sends it, many events in one transaction (`fanOut`). So the event exists if and only if the
+// change committed, a crash after the commit loses nothing (the fan-out is still pending when a
+// worker starts again), and a request pays for one row instead of two per endpoint (docs/
+// benchmarks.md "hooks18"). This module sits low (db, ids, jobs only) so that any area may emit.
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import { type Db, inPieces, type Queryable } from "../../db";
 import { jobs, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { newId, nowIso } from "../ids";
@@ -12,6 +15,15 @@ import type { EventType } from "./schemas";
 
 /** The job kind that sends one delivery (lib/webhooks/deliver.ts). */
 export const WEBHOOK_DELIVERY = "webhook_delivery";
+/**
+ * The job kind of one event not yet fanned out: payload `{msg_id, type, body, endpoints}`. Its
+ * literal is also in the partial index jobs_webhook_fanout_pending_idx (db/schema.ts).
+ */
+export const WEBHOOK_FANOUT = "webhook_fanout";
+/** Events fanned out per transaction: their deliveries and jobs commit together. */
+export const FANOUT_BATCH = 100;
+/** What a fan-out's job carries: the message as it will be signed, and whom it goes to. */
+type Fanout = { msg_id: string; type: string; body: string; endpoints: string[] };
 
 type EndpointRef = { id: string; club_id: string };
 
@@ -40,6 +52,57 @@ function statements(db: Db) {
         .select({ id: webhookEndpoints.id, club_id: webhookEndpoints.club_id, events: webhookEndpoints.events })
         .from(webhookEndpoints)
         .where(and(eq(webhookEndpoints.club_id, p("club")), eq(webhookEndpoints.enabled, true))),
+    ),
+    /** An event's one row at its change: placeholders id, club, payload, now. */
+    fanout: db.prepareTx("webhooks.emit.fanout", (q) =>
+      q.insert(jobs).values({
+        id: p("id"),
+        club_id: p("club"),
+        kind: WEBHOOK_FANOUT,
+        payload: p("payload"),
+        status: "pending",
+        run_after: p("now"),
+        created_at: p("now"),
+      }),
+    ),
+    /**
+     * Deletes the club's oldest FANOUT_BATCH events still pending, and answers them: what this
+     * transaction fans out (the event's row is used up by its deliveries: no finished row is
+     * rewritten with its body, and none is left for the purge). Of two processes (or a worker and
+     * a read of the log) taking the same events at once, one gets each: PostgreSQL's second
+     * DELETE waits for the first's commit and then finds the rows gone; SQLite runs one writer at
+     * a time. The literals let both engines use the partial index.
+     */
+    take: db.prepareTx("webhooks.emit.take", (q) =>
+      q
+        .delete(jobs)
+        .where(
+          inArray(
+            jobs.id,
+            q
+              .select({ id: jobs.id })
+              .from(jobs)
+              .where(and(eq(jobs.club_id, p("club")), sql`${jobs.kind} = 'webhook_fanout' and ${jobs.status} = 'pending'`))
+              .orderBy(asc(jobs.run_after), asc(jobs.id))
+              .limit(FANOUT_BATCH),
+          ),
+        )
+        .returning({ id: jobs.id, payload: jobs.payload, run_after: jobs.run_after }),
+    ),
+    /** Whether the club has an event not yet fanned out (the partial index: no pending delivery passed). */
+    anyPending: db.prepareRead("webhooks.emit.any-pending", (q) =>
+      q
+        .select({ id: jobs.id })
+        .from(jobs)
+        .where(and(eq(jobs.club_id, p("club")), sql`${jobs.kind} = 'webhook_fanout' and ${jobs.status} = 'pending'`))
+        .limit(1),
+    ),
+    /** The club's endpoints that still exist (a deleted one's events are dropped with its log). */
+    existing: db.prepareTx("webhooks.emit.existing", (q) =>
+      q
+        .select({ id: webhookEndpoints.id })
+        .from(webhookEndpoints)
+        .where(eq(webhookEndpoints.club_id, p("club"))),
     ),
     /** `n` jobs: placeholders id<i>, club<i>, payload<i>, and now. */
     jobs: (n: number) =>
@@ -80,16 +143,18 @@ function statements(db: Db) {
 
 /**
  * Queues `message` for each of `endpoints`, inside the transaction `t`: the delivery
- * rows and the jobs that send them. Returns the deliveries' ids, in the order of `endpoints`.
+ * rows and the jobs that send them, made and due at `now` (a fanned-out event's time, so that an
+ * endpoint's deliveries keep the order of their events). Returns the deliveries' ids, in the
+ * order of `endpoints`.
  */
 export async function queueDeliveries(
   db: Db,
   t: Queryable,
   endpoints: EndpointRef[],
   message: { type: string; msgId: string; payload: string },
+  now = nowIso(),
 ): Promise<string[]> {
   const q = statements(db);
-  const now = nowIso();
   const rows = endpoints.map((endpoint) => ({ endpoint, id: newId(), job: newId() }));
   for (const piece of inPieces(rows, PIECES)) {
     const jobValues: Record<string, unknown> = { now };
@@ -135,9 +200,64 @@ export async function emitter(db: Db, t: Queryable, clubId: string): Promise<Emi
     async emit(type, data) {
       const wanted = wanting(type);
       if (!wanted.length) return;
-      await queueDeliveries(db, t, wanted, { type, ...messageOf(type, await data()) });
+      const { msgId, payload } = messageOf(type, await data());
+      const fanout: Fanout = { msg_id: msgId, type, body: payload, endpoints: wanted.map((e) => e.id) };
+      await statements(db).fanout(t).execute({ id: newId(), club: clubId, payload: fanout, now: nowIso() });
     },
   };
+}
+
+/**
+ * Fans out, inside `t`, the club's oldest FANOUT_BATCH events not yet fanned out: one delivery
+ * and its job per endpoint the event named, made at the event's time. An endpoint deleted since
+ * gets nothing (its log went with it); one disabled since gets its delivery, which then fails
+ * unsent as any delivery of a disabled endpoint does. Answers the ids of the events' jobs it
+ * took: fewer than FANOUT_BATCH when none is left (or another process took them).
+ */
+export async function fanOutIn(db: Db, t: Queryable, clubId: string): Promise<string[]> {
+  const q = statements(db);
+  const taken = await q.take(t).execute({ club: clubId });
+  if (!taken.length) return [];
+  const existing = new Set((await q.existing(t).execute({ club: clubId })).map((e) => e.id));
+  // In the order of the events: their time, then their ids (UUIDv7, increasing within a
+  // process), for the events of one transaction made in the same millisecond (an import's).
+  // RETURNING gives the rows in no set order on PostgreSQL.
+  const key = (r: { run_after: string; id: string }) => `${r.run_after} ${r.id}`;
+  taken.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  for (const row of taken) {
+    const event = (typeof row.payload === "string" ? JSON.parse(row.payload) : row.payload) as Fanout;
+    const endpoints = event.endpoints.filter((id) => existing.has(id)).map((id) => ({ id, club_id: clubId }));
+    if (endpoints.length) await queueDeliveries(db, t, endpoints, { type: event.type, msgId: event.msg_id, payload: event.body }, row.run_after);
+  }
+  return taken.map((row) => row.id);
+}
+
+/** Fans out, inside `t`, every event of the club still pending (an erasure, before it forgets what mentions the member). */
+export async function fanOutAllIn(db: Db, t: Queryable, clubId: string): Promise<void> {
+  while ((await fanOutIn(db, t, clubId)).length === FANOUT_BATCH);
+}
+
+/**
+ * Fans out the club's pending events, a batch per transaction, until none is left or, given
+ * `until`, once that event's job was taken (a fan-out job's own run: events keep coming while a
+ * club's load lasts, and the later ones have jobs of their own). Answers how many it took.
+ */
+export async function fanOut(db: Db, clubId: string, until?: string): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const ids = await db.tx((t) => fanOutIn(db, t, clubId));
+    total += ids.length;
+    if (ids.length < FANOUT_BATCH || (until !== undefined && ids.includes(until))) return total;
+  }
+}
+
+/**
+ * Fans out the club's pending events, if it has any, before its delivery log is read: a
+ * delivery is listed (pending) right after the change that made its event, whether or not the
+ * worker has come to it yet. One indexed read when there are none.
+ */
+export async function fanOutBeforeReading(db: Db, clubId: string): Promise<void> {
+  if ((await statements(db).anyPending.execute({ club: clubId })).length) await fanOut(db, clubId);
 }
 
 /**

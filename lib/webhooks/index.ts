@@ -9,7 +9,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/s
 import { type Ctx, verb } from "../context";
 import { Conflict, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
-import { messageOf, queueDeliveries, requeueDelivery } from "./emit";
+import { fanOutBeforeReading, messageOf, queueDeliveries, requeueDelivery } from "./emit";
 import { checkWebhookUrl } from "./guard";
 import {
   TEST_EVENT,
@@ -199,6 +199,8 @@ export const listWebhookDeliveries = verb(
   "access_control:view",
   async function listWebhookDeliveries(ctx: Ctx, input: Partial<WebhookDeliveryQuery> & { webhook_id: string }): Promise<WebhookDeliveryList> {
     const endpoint = await getEndpointRow(ctx.db.read, ctx.clubId, input.webhook_id);
+    // Events the worker has not fanned out yet are listed too, as their pending deliveries.
+    await fanOutBeforeReading(ctx.db, ctx.clubId);
     const where = [eq(webhookDeliveries.endpoint_id, endpoint.id)];
     if (input.status) where.push(eq(webhookDeliveries.status, input.status));
     const rows = await ctx.db.read

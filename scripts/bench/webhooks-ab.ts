@@ -49,7 +49,10 @@ async function side(tree: string, name: string, endpoints: number, dir: string):
   const db = await openDb(path);
   const ctx = await operatorCtx(db, ds.clubId, config);
   const reader = new Database(path, { readonly: true });
-  const pendingQuery = reader.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE status = 'pending' AND kind = 'webhook_delivery'");
+  // Deliveries still to send: those written, and those of the events not yet fanned out (one per endpoint).
+  const pendingQuery = reader.query<{ n: number }, []>(
+    `SELECT (SELECT count(*) FROM jobs WHERE status = 'pending' AND kind = 'webhook_delivery') + ${endpoints} * (SELECT count(*) FROM jobs WHERE status = 'pending' AND kind = 'webhook_fanout') AS n`,
+  );
   return {
     name,
     create: (i) =>

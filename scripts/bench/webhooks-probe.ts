@@ -69,7 +69,11 @@ async function probe(tree: { name: string; root: string }, variant: "none" | "th
       const load = { url: server.url + path, headers: { authorization: `Bearer ${ds.key}`, "content-type": "application/json" }, connections: 32, script };
       const warm = await gen.run({ ...load, seconds: settings.warmupSeconds });
       // The warm-up's deliveries sent before the measure.
-      const rows = { queued: "SELECT count(*) AS n FROM webhook_deliveries", sent: "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'" };
+      // Queued: the deliveries written, and those of the events not yet fanned out (one per endpoint; none on a tree without fan-outs).
+      const rows = {
+        queued: `SELECT (SELECT count(*) FROM webhook_deliveries) + ${ENDPOINTS} * (SELECT count(*) FROM jobs WHERE kind = 'webhook_fanout' AND status = 'pending') AS n`,
+        sent: "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded'",
+      };
       for (let i = 0; i < 600; i++) {
         const c = countRows(dbPath, rows);
         if (c.sent >= c.queued) break;

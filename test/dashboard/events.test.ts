@@ -5,6 +5,7 @@
 // holds; a read-only admin who sees no edit action and is refused on a post.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { asc, eq } from "drizzle-orm";
+import { fanOut } from "../../lib/webhooks/emit";
 import { eventRegistrations, events, eventTickets, invoices, webhookDeliveries } from "../../db/schema";
 import { localToUtc } from "../../lib/clubs/time-zone";
 import { createEventVia, inDaysAt, insertRegistration, insertTier, registrationPayments, registrationRow } from "../events-fixtures";
@@ -83,6 +84,7 @@ describe("events list and form", () => {
     const id = idFrom(draft.headers.get("location"));
     expect((await eventRow(id)).status).toBe("draft");
     // A draft from its first moment: announced as one, never as published then moved back.
+    await fanOut(env.db, env.clubId);
     const announced = (await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, hook.body.id)))
       .map((d) => ({ type: d.type, data: JSON.parse(d.payload).data }))
       .filter((d) => d.data.id === id);

@@ -17,7 +17,7 @@ import { MAIL_SEND } from "../../lib/mail";
 import { MAILING_SEND, MAILING_START } from "../../lib/mailings/send";
 import { IDEMPOTENCY_PURGE } from "../../lib/idempotency";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
-import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
+import { WEBHOOK_DELIVERY, WEBHOOK_FANOUT } from "../../lib/webhooks/emit";
 import { WEBHOOK_DISABLED_MAIL, WEBHOOK_LOG_PURGE } from "../../lib/webhooks/deliver";
 import { OAUTH_PURGE } from "../../lib/oauth/grants";
 import { OAUTH_CLIENTS_PURGE } from "../../lib/oauth/clients";
@@ -54,6 +54,7 @@ it("the server's job table names every wallet and webhook job kind (the voided p
       REMINDERS_RUN,
       PENDING_EXPIRY_JOB,
       WEBHOOK_DELIVERY,
+      WEBHOOK_FANOUT,
       WEBHOOK_DISABLED_MAIL,
       CARD_EMAIL_JOB,
       STRIPE_REFUND_JOB,

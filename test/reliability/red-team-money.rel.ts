@@ -71,6 +71,11 @@ function query<T>(sql: string, ...params: string[]): T[] {
   }
 }
 const count = (sql: string, ...params: string[]) => (query<{ n: number }>(sql, ...params)[0] as { n: number }).n;
+/** Waits (5 s at most) until the server's worker has fanned out every webhook event to its deliveries. */
+async function waitForFanOut(): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (count("SELECT count(*) AS n FROM jobs WHERE kind = 'webhook_fanout' AND status = 'pending'") && Date.now() < deadline) await Bun.sleep(50);
+}
 
 /** A write as sent; `key`: its Idempotency-Key (the MCP call carries its own, as an argument). */
 type Sent = { method: string; path: string; body: string; type?: string; key?: string };
@@ -208,6 +213,8 @@ it("a keyed write killed between its commit and its answer, then retried with it
   // Once each, in the database.
   const paymentsOf = (column: string, id: string) => query<{ amount_cents: number }>(`SELECT amount_cents FROM payments WHERE ${column} = ?`, id);
   const endOf = (id: string) => query<{ membership_end: string }>("SELECT membership_end FROM members WHERE id = ?", id)[0]?.membership_end;
+  // The server's worker fans each event out to its deliveries just after its change: waited for.
+  await waitForFanOut();
   const deliveriesFor = (memberId: string) =>
     count("SELECT count(*) AS n FROM webhook_deliveries WHERE type = 'payment.recorded' AND payload LIKE ?", `%${memberId}%`);
   for (const m of [payer, viaMcp, viaBank]) {
@@ -349,6 +356,7 @@ it("a renewal's Checkout reported paid with 1 JPY for a 50 CHF membership: nothi
 
   expect(query<{ membership_end: string }>("SELECT membership_end FROM members WHERE id = ?", member.id)).toEqual([{ membership_end: day(10) }]);
   expect(count("SELECT count(*) AS n FROM payments WHERE member_id = ?", member.id)).toBe(0);
+  await waitForFanOut();
   expect(count("SELECT count(*) AS n FROM webhook_deliveries WHERE type = 'payment.recorded' AND payload LIKE ?", `%${member.id}%`)).toBe(0);
   expect(query<{ outcome: string }>("SELECT outcome FROM stripe_events WHERE id = ?", event.id)).toEqual([{ outcome: "flagged: paid 1 JPY, asked 5000 CHF" }]);
   const flagged = await json(fetch(`${api}/payments/flagged`, { headers }));

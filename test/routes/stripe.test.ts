@@ -4,11 +4,11 @@
 // replayed one (nothing changes), two copies at the same moment (one payment), fees read from the
 // balance transaction, refunds, cancel at Stripe, club isolation. Stored rows read back.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { clubs, invoices, jobs, memberHistory, members, payments, promoCodes, stripeEvents, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { runDueJobs } from "../../lib/jobs";
 import { MAIL_SEND } from "../../lib/mail";
-import { WEBHOOK_DELIVERY } from "../../lib/webhooks/emit";
+import { fanOut, WEBHOOK_DELIVERY, WEBHOOK_FANOUT } from "../../lib/webhooks/emit";
 import { JOB_KINDS } from "../../server/jobs";
 import { createApp } from "../../app";
 import { setup, type TestEnv } from "../helpers";
@@ -623,6 +623,7 @@ describe("one path for every payment (lib/payments/record): what a card payment 
       expect(await usedCount()).toBe(1);
       expect(await memberRow(env, referrer.id)).toMatchObject({ referral_count: 1, referral_credit_cents: 500 });
       expect(await mailsTo(email)).toContain("Reçu de votre paiement à Club de test");
+      await fanOut(env.db, env.clubId);
       const delivered = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpointId));
       expect(delivered.map((d) => d.type)).toEqual(["payment.recorded"]);
       expect(JSON.parse(delivered[0].payload).data).toMatchObject({ id: row.id, amount_cents: 3500, source: "provider", provider_fee_cents: fee(3500) });
@@ -633,7 +634,7 @@ describe("one path for every payment (lib/payments/record): what a card payment 
     } finally {
       // The deliveries are not sent from here: the endpoint and its jobs go.
       await env.db.tx(async (t) => {
-        await t.delete(jobs).where(and(eq(jobs.kind, WEBHOOK_DELIVERY), eq(jobs.club_id, env.clubId)));
+        await t.delete(jobs).where(and(inArray(jobs.kind, [WEBHOOK_DELIVERY, WEBHOOK_FANOUT]), eq(jobs.club_id, env.clubId)));
         await t.delete(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, endpointId));
         await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
       });

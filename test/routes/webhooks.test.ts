@@ -2,11 +2,14 @@
 // actions that cause them, delivered by the job queue (its clock frozen where time matters) to a
 // local receiver (Bun.serve) that verifies each signature with the `standardwebhooks` package.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
+import { openDb } from "../../db";
 import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { DELIVERY_LOG_KEEP_DAYS, pauseAfter, purgeDeliveryLog } from "../../lib/webhooks/deliver";
-import { runDueJobs } from "../../lib/jobs";
+import { emitter, FANOUT_BATCH, fanOut, fanOutIn, WEBHOOK_FANOUT } from "../../lib/webhooks/emit";
+import { claimJobs, runDueJobs } from "../../lib/jobs";
+import { onPostgres } from "../databases";
 import { checkWebhookUrl } from "../../lib/webhooks/guard";
 import { JOB_KINDS } from "../../server/jobs";
 import { setup, type TestEnv } from "../helpers";
@@ -77,6 +80,12 @@ async function addMember(end = "2030-12-31") {
 }
 
 const deliveries = async (id: string) => (await env.call("GET", club(`/webhooks/${id}/deliveries`))).body.items;
+/** The club's events not yet fanned out to their deliveries. */
+const pendingEvents = () =>
+  env.db.read
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.club_id, env.clubId), eq(jobs.kind, WEBHOOK_FANOUT), eq(jobs.status, "pending")));
 
 /** Verifies a received message with the secret, as a receiver would (throws when it does not verify). */
 const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.body, r.headers) as { type: string; timestamp: string; data: Record<string, any> };
@@ -298,6 +307,10 @@ describe("events, each from its action", () => {
     const many = [];
     for (let i = 0; i < 6; i++) many.push(await hook(`/many-${i}`, ["member.created"]));
     const member = await addMember();
+    // The change wrote one row for its event, naming the endpoints; the worker fans it out.
+    const [event] = await pendingEvents();
+    expect(event.payload.endpoints).toEqual(expect.arrayContaining(many.map((e) => e.id)));
+    await fanOut(env.db, env.clubId);
     const rows = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.type, "member.created"));
     const mine = many.map((e) => rows.filter((d) => d.endpoint_id === e.id));
     expect(mine.map((d) => d.length)).toEqual([1, 1, 1, 1, 1, 1]);
@@ -320,6 +333,148 @@ describe("events, each from its action", () => {
     const sent = many.map((e, i) => at(`/many-${i}`).map((r) => verify(e.secret, r)));
     expect(sent.map((s) => s.map((x) => [x.type, x.data.id]))).toEqual(many.map(() => [["member.created", member.id]]));
     for (const e of many) expect((await env.call("PATCH", club(`/webhooks/${e.id}`), { body: { enabled: false } })).status).toBe(200);
+  });
+});
+
+describe("an event fanned out to its deliveries off the request", () => {
+  it("a read of the log right after the change lists the event's delivery as pending, before the worker came to it", async () => {
+    await drain();
+    const a = await hook("/fan-read", ["member.created"]);
+    const member = await addMember();
+    expect(await pendingEvents()).toHaveLength(1);
+    expect(await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, a.id))).toHaveLength(0);
+    const listed = await deliveries(a.id);
+    expect(listed.map((d: { type: string; status: string; payload: { data: { id: string } } }) => [d.type, d.status, d.payload.data.id])).toEqual([
+      ["member.created", "pending", member.id],
+    ]);
+    expect(await pendingEvents()).toHaveLength(0);
+    await drain();
+    expect(at("/fan-read").map((r) => verify(a.secret, r).data.id)).toEqual([member.id]);
+    expect((await deliveries(a.id))[0].status).toBe("succeeded");
+    expect((await env.call("PATCH", club(`/webhooks/${a.id}`), { body: { enabled: false } })).status).toBe(200);
+  });
+
+  it("each event is fanned out once, in batches, by two processes at once: one delivery and one job per endpoint and event", async () => {
+    await drain();
+    const a = await hook("/fan-twice-a", ["member.updated"]);
+    const b = await hook("/fan-twice-b", ["member.updated"]);
+    const count = FANOUT_BATCH + 30;
+    for (let i = 0; i < count; i += 10)
+      await env.db.tx(async (t) => {
+        const out = await emitter(env.db, t, env.clubId);
+        for (let j = i; j < Math.min(count, i + 10); j++) await out.emit("member.updated", () => ({ n: j }));
+      });
+    expect(await pendingEvents()).toHaveLength(count);
+    const other = await openDb(env.config.databaseUrl);
+    try {
+      // SQLite: one writer at a time in one thread (a second connection's BEGIN would wait on the first), so one after the other.
+      const taken = onPostgres
+        ? await Promise.all([fanOut(env.db, env.clubId), fanOut(other, env.clubId)])
+        : [await fanOut(env.db, env.clubId), await fanOut(other, env.clubId)];
+      expect(taken[0] + taken[1]).toBe(count);
+    } finally {
+      await other.close();
+    }
+    expect(await pendingEvents()).toHaveLength(0);
+    for (const e of [a, b]) {
+      const rows = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, e.id));
+      expect(rows).toHaveLength(count);
+      expect(new Set(rows.map((d) => d.msg_id)).size).toBe(count);
+      expect(new Set(rows.map((d) => JSON.parse(d.payload).data.n)).size).toBe(count);
+      const sending = await env.db.read
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.kind, "webhook_delivery"), eq(jobs.status, "pending")));
+      expect(
+        sending
+          .filter((j) => j.payload.endpoint_id === e.id)
+          .map((j) => j.id)
+          .sort(),
+      ).toEqual(rows.map((d) => d.job_id as string).sort());
+    }
+    await drain();
+    expect(at("/fan-twice-a")).toHaveLength(count);
+    expect(at("/fan-twice-b")).toHaveLength(count);
+    for (const e of [a, b]) expect((await env.call("DELETE", club(`/webhooks/${e.id}`))).status).toBe(204);
+  });
+
+  it("a fan-out job's run takes a batch holding its own event and stops there: the later events have jobs of their own", async () => {
+    await drain();
+    const a = await hook("/fan-own", ["member.updated"]);
+    await env.db.tx(async (t) => {
+      const out = await emitter(env.db, t, env.clubId);
+      for (let j = 0; j < FANOUT_BATCH + 20; j++) await out.emit("member.updated", () => ({ n: j }));
+    });
+    const events = await pendingEvents();
+    const first = events.reduce((x, y) => (y.run_after < x.run_after ? y : x));
+    await JOB_KINDS[WEBHOOK_FANOUT].run(env.db, first, { config: env.config, now: new Date() });
+    expect(await pendingEvents()).toHaveLength(20);
+    await drain();
+    expect(await pendingEvents()).toHaveLength(0);
+    expect(at("/fan-own")).toHaveLength(FANOUT_BATCH + 20);
+    expect((await env.call("DELETE", club(`/webhooks/${a.id}`))).status).toBe(204);
+  });
+
+  it("a fan-out cut short is undone whole, and the event of a process that died holding it is fanned out by another once its lease lapses", async () => {
+    await drain();
+    const a = await hook("/fan-cut", ["member.created"]);
+    const member = await addMember();
+    // Cut after its deliveries were written, before its commit: nothing of it is left.
+    await expect(
+      env.db.tx(async (t) => {
+        expect(await fanOutIn(env.db, t, env.clubId)).toHaveLength(1);
+        throw new Error("process killed");
+      }),
+    ).rejects.toThrow("process killed");
+    const [event] = await pendingEvents();
+    expect(event).toBeDefined();
+    expect(await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, a.id))).toHaveLength(0);
+    // Claimed by a process that then died: left alone while its lease holds, taken after.
+    const now = new Date();
+    expect((await claimJobs(env.db, [event], now, "dead-process")).map((j) => j.id)).toEqual([event.id]);
+    await drain(new Date(now.getTime() + 1000));
+    expect(await pendingEvents()).toHaveLength(1);
+    expect(at("/fan-cut")).toHaveLength(0);
+    await drain(new Date(now.getTime() + 31_000));
+    expect(await pendingEvents()).toHaveLength(0);
+    expect(at("/fan-cut").map((r) => verify(a.secret, r).data.id)).toEqual([member.id]);
+    expect(await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, a.id))).toHaveLength(1);
+    expect((await env.call("PATCH", club(`/webhooks/${a.id}`), { body: { enabled: false } })).status).toBe(200);
+  });
+
+  it("goes to the endpoints subscribed at the event's time: one deleted since gets nothing, one disabled since a delivery failed unsent", async () => {
+    await drain();
+    const gone = await hook("/fan-gone", ["member.created"]);
+    const off = await hook("/fan-off", ["member.created"]);
+    const on = await hook("/fan-on", ["member.created"]);
+    const member = await addMember();
+    expect((await env.call("DELETE", club(`/webhooks/${gone.id}`))).status).toBe(204);
+    expect((await env.call("PATCH", club(`/webhooks/${off.id}`), { body: { enabled: false } })).status).toBe(200);
+    // Subscribed after the event: not one of its endpoints.
+    const late = await hook("/fan-late", ["member.created"]);
+    await drain();
+    expect(at("/fan-gone")).toHaveLength(0);
+    expect(at("/fan-off")).toHaveLength(0);
+    expect(at("/fan-late")).toHaveLength(0);
+    expect(at("/fan-on").map((r) => verify(on.secret, r).data.id)).toEqual([member.id]);
+    expect((await deliveries(off.id)).map((d: { status: string; attempts: unknown[] }) => [d.status, d.attempts.length])).toEqual([["failed", 0]]);
+    expect(await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, gone.id))).toHaveLength(0);
+    for (const e of [on, late]) expect((await env.call("PATCH", club(`/webhooks/${e.id}`), { body: { enabled: false } })).status).toBe(200);
+  });
+
+  it("erasing a member whose event is not fanned out yet: its delivery still goes, as erased, and no job keeps the address", async () => {
+    await drain();
+    const a = await hook("/fan-erased", ["member.created"]);
+    const member = await addMember();
+    expect(JSON.stringify((await pendingEvents())[0].payload)).toContain(member.email);
+    expect((await env.call("DELETE", club(`/members/${member.id}`))).status).toBe(204);
+    const mentioning = (await env.db.read.select().from(jobs).where(eq(jobs.club_id, env.clubId))).filter((j) =>
+      JSON.stringify(j.payload).includes(member.email),
+    );
+    expect(mentioning).toHaveLength(0);
+    await drain();
+    expect(at("/fan-erased").map((r) => verify(a.secret, r))).toMatchObject([{ type: "member.created", data: { erased: true } }]);
+    expect((await env.call("PATCH", club(`/webhooks/${a.id}`), { body: { enabled: false } })).status).toBe(200);
   });
 });
 
