@@ -10,7 +10,7 @@
 // printed at the end). PROBE_ROOTS=<tree>,<tree>: the trees whose servers are probed (default
 // this one), interleaved per round; PROBE_ROUNDS rounds (default 1). Not part of `bun run bench`:
 // a tool for finding where the time goes (docs/benchmarks.md "pdf16").
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectJson, oursEnv, ROOT } from "./common";
@@ -25,6 +25,32 @@ const LOGO = process.env.PROBE_LOGO === "1";
 /** How long to wait after the set-up requests before the first PDF (PROBE_SLEEP_MS; default none, as the benchmark). */
 const SLEEP_MS = Number(process.env.PROBE_SLEEP_MS ?? 0);
 const ROOTS = (process.env.PROBE_ROOTS ?? ROOT).split(",");
+
+/** The server's CPU time so far per thread name (JSC's JIT and GC helpers, Bun's pools), ms. */
+function threadCpuMs(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")).replace(/\d+$/, "");
+      const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return byName;
+}
+
+/** What each thread name spent between two reads, largest first. */
+function threadDelta(before: Map<string, number>, after: Map<string, number>): string {
+  return [...after]
+    .map(([name, ms]) => [name, ms - (before.get(name) ?? 0)] as const)
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${ms}`)
+    .join(", ");
+}
 
 /** The server's CPU time so far (all threads), ms. */
 function cpuMs(pid: number): number {
@@ -62,16 +88,26 @@ for (let round = 1; round <= ROUNDS; round++) {
       const cpu0 = cpuMs(server.pid);
       const first = await fetchPdf();
       const cpu1 = cpuMs(server.pid);
+      const threads1 = threadCpuMs(server.pid);
       const times: number[] = [];
       let bytes = 0;
       let cpu20 = cpu1;
+      let threads20 = threads1;
       for (let i = 0; i < PDFS; i++) {
-        if (i === 20) cpu20 = cpuMs(server.pid);
+        if (i === 20) {
+          cpu20 = cpuMs(server.pid);
+          threads20 = threadCpuMs(server.pid);
+        }
         const r = await fetchPdf();
         times.push(r.ms);
         bytes = r.bytes;
       }
       const cpu2 = cpuMs(server.pid);
+      const threads2 = threadCpuMs(server.pid);
+      if (PDFS <= 20) {
+        cpu20 = cpu2;
+        threads20 = threads2;
+      }
       const load = loadavg()
         .map((l) => l.toFixed(2))
         .join(" ");
@@ -80,7 +116,7 @@ for (let round = 1; round <= ROUNDS; round++) {
           `wall median of the first 20 ${median(times.slice(0, 20)).toFixed(1)} ms, of the rest ${median(times.slice(20)).toFixed(1)} ms, slowest ${Math.max(...times).toFixed(0)} ms; ${bytes} bytes; load ${load}\n  first 30: ${times
             .slice(0, 30)
             .map((t) => t.toFixed(0))
-            .join(", ")}`,
+            .join(", ")}\n  CPU ms by thread, the first 20: ${threadDelta(threads1, threads20)}; the rest: ${threadDelta(threads20, threads2)}`,
       );
     } finally {
       await server.stop();
