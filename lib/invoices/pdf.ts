@@ -169,12 +169,51 @@ async function drawPaymentPart(doc: Doc, part: PaymentPart, tx: InvoiceTexts, lo
   drawPairs(doc, transferLines(tx, part.transfer, locale), LEFT, y, 28 * MM);
 }
 
-/** The invoice's PDF bytes, drawn from the rows as they are. */
+/**
+ * The characters PDFKit's standard fonts write (WinAnsiEncoding): printable ASCII, Latin-1's upper
+ * half, and the 27 of Windows-1252's 0x80-0x9F (euro sign, typographic quotes and dashes, Š, Ž, Œ...).
+ */
+const WIN_ANSI_MORE = new Set([
+  0x152, 0x153, 0x160, 0x161, 0x178, 0x17d, 0x17e, 0x192, 0x2c6, 0x2dc, 0x2013, 0x2014, 0x2018, 0x2019, 0x201a, 0x201c, 0x201d, 0x201e, 0x2020, 0x2021, 0x2022,
+  0x2026, 0x2030, 0x2039, 0x203a, 0x20ac, 0x2122,
+]);
+export function fitsWinAnsi(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!((c >= 0x20 && c < 0x7f) || (c >= 0xa0 && c <= 0xff) || c === 0x0a || c === 0x0d || WIN_ANSI_MORE.has(c))) return false;
+  }
+  return true;
+}
+
+/** A text of an invoice drawn in Helvetica that Helvetica's encoding cannot write: it is drawn again in DejaVu Sans. */
+class OutsideWinAnsi extends Error {}
+
+/**
+ * The invoice's PDF bytes, drawn from the rows as they are. In Helvetica, the QR-bill's own font,
+ * when every text fits its encoding (PDFKit's standard fonts: nothing to embed, no subset to make),
+ * else in DejaVu Sans, which writes any name: the embedded subset cost about a third of an
+ * invoice's CPU, and most of the first PDFs' (docs/benchmarks.md "Session 19 (lead)").
+ */
 export async function invoicePdfBytes(
   club: Awaited<ReturnType<typeof getClubRow>>,
   invoice: InvoiceRow,
   member: { first_name: string; last_name: string; email: string } | null,
   logo: Buffer | null,
+): Promise<Uint8Array> {
+  try {
+    return await drawInvoice(club, invoice, member, logo, "helvetica");
+  } catch (error) {
+    if (!(error instanceof OutsideWinAnsi)) throw error;
+    return await drawInvoice(club, invoice, member, logo, "dejavu");
+  }
+}
+
+async function drawInvoice(
+  club: Awaited<ReturnType<typeof getClubRow>>,
+  invoice: InvoiceRow,
+  member: { first_name: string; last_name: string; email: string } | null,
+  logo: Buffer | null,
+  fonts: "helvetica" | "dejavu",
 ): Promise<Uint8Array> {
   const locale = asLocale(club.locale);
   const tx = INVOICE_TEXTS[locale];
@@ -183,10 +222,25 @@ export async function invoicePdfBytes(
   const chunks: Buffer[] = [];
   doc.on("data", (c: Buffer) => chunks.push(c));
   const ended = new Promise<void>((resolve) => doc.on("end", () => resolve()));
-  const f = await dejavu();
-  // PDFKit's types name only paths and bytes; it takes a parsed font too (one with `layout`).
-  doc.registerFont("regular", f.regular as unknown as Buffer);
-  doc.registerFont("bold", f.bold as unknown as Buffer);
+  if (fonts === "helvetica") {
+    doc.registerFont("regular", "Helvetica");
+    doc.registerFont("bold", "Helvetica-Bold");
+    // Every text the page draws (the QR-bill's too) passes here. A French amount groups its
+    // thousands with a narrow no-break space, which WinAnsi lacks: a no-break space stands in.
+    const text = doc.text;
+    doc.text = function (this: Doc, value: unknown, ...rest: unknown[]) {
+      if (typeof value === "string") {
+        value = value.replaceAll("\u202f", "\u00a0");
+        if (!fitsWinAnsi(value as string)) throw new OutsideWinAnsi();
+      }
+      return (text as (...args: unknown[]) => Doc).call(this, value, ...rest);
+    } as typeof doc.text;
+  } else {
+    const f = await dejavu();
+    // PDFKit's types name only paths and bytes; it takes a parsed font too (one with `layout`).
+    doc.registerFont("regular", f.regular as unknown as Buffer);
+    doc.registerFont("bold", f.bold as unknown as Buffer);
+  }
 
   // Letterhead: the logo, then the club's name and postal address.
   let y = 15 * MM;

@@ -280,6 +280,30 @@ describe("GET invoices/<id>/pdf", () => {
     expect(await words("twice-2")).toEqual(first);
   }, 30_000);
 
+  it("Helvetica, embedding nothing, when every text fits its encoding; DejaVu Sans, embedded, when a name does not", async () => {
+    await setClub({ ...ADDRESS, payout_iban: "CH44 3199 9123 0008 8901 2", locale: "fr", currency: "CHF" });
+    const fonts = (name: string) =>
+      Bun.spawnSync(["pdffonts", join(dir, `${name}.pdf`)])
+        .stdout.toString()
+        .split("\n")
+        .slice(2)
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0].replace(/^[A-Z]{6}\+/, ""));
+    // Latin-1 names, the euro's and quotes' Windows-1252 extras, and a French amount whose thousands
+    // are grouped by a narrow no-break space (not in WinAnsi: a no-break space stands in).
+    const latin = await invoiceFor([{ label: "Cotisation « été » 2026 – Œuvre €", amount_cents: 123450 }]);
+    const { text } = await render(latin.id, "helvetica");
+    expect(fonts("helvetica").sort()).toEqual(["Helvetica", "Helvetica-Bold"]);
+    expect(text).toContain("Léa Müller");
+    expect(text).toContain("Cotisation « été » 2026 – Œuvre €");
+    expect(text).toMatch(/1\s234,50/);
+    const wide = await invoiceFor([{ label: "Cotisation 2026 pour Łukasz Żółć", amount_cents: 8000 }]);
+    const unicode = await render(wide.id, "dejavu");
+    expect(fonts("dejavu")).toEqual(expect.arrayContaining(["DejaVuSans", "DejaVuSans-Bold", "Helvetica"]));
+    expect(unicode.text).toContain("Cotisation 2026 pour Łukasz Żółć");
+    checkSwissPayload((await decodeQr(unicode.png)) as string);
+  }, 30_000);
+
   it("no payout IBAN: the invoice without a payment part, and the page says why", async () => {
     await setClub({ ...ADDRESS, payout_iban: null, locale: "it" });
     const invoice = await invoiceFor();
