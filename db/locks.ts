@@ -68,3 +68,19 @@ export async function lockNameShared(t: Queryable, name: string): Promise<void> 
   if (!onPostgres) return;
   await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`select pg_advisory_xact_lock_shared(hashtextextended(${name}, 0))`);
 }
+
+/**
+ * `query` (a select of rows another row is about to name) locking the rows of `table` it returns
+ * FOR KEY SHARE until the transaction ends (PostgreSQL; as it is on SQLite, whose write lock
+ * already keeps every other writer out). Holders of KEY SHARE run side by side and beside plain
+ * updates of the rows; they wait for (and hold off) FOR UPDATE and DELETE: whoever deletes a row
+ * after looking for what names it (an import's undo) locks it FOR UPDATE first. `of`: only
+ * `table`'s rows (a left-joined table's may be null, which no lock can take).
+ */
+export function keyShare<Q>(query: Q, table: AnyTable): Q {
+  if (!onPostgres) return query;
+  return (query as unknown as { for(strength: "key share", config: { of: AnyTable }): Q }).for("key share", { of: table });
+}
+
+/** The locking clause `keyShare` adds, for a sub-select written in SQL (nothing on SQLite). */
+export const keyShareClause = (): SQL => (onPostgres ? sql` for key share` : sql``);

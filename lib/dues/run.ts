@@ -21,6 +21,7 @@ import { isQrIban } from "../iban";
 import { newId, nowIso } from "../ids";
 import { mailDay } from "../mail/look";
 import { duesOf } from "../members/dues";
+import { lockNamedMembers } from "../members/internal";
 import { invoiceReference } from "../payments/reference";
 import { fillText } from "../mail/layout";
 import { emitter } from "../webhooks/emit";
@@ -149,8 +150,19 @@ export async function createPeriodInvoices(
   list: DuesMember[],
   today: string,
 ): Promise<{ created: InvoiceRow[]; plans: Plan[]; skipped: Skipped }> {
+  // Each invoice names its member, read before (a reminder) or in `t`: those still there are
+  // locked (lib/members/internal namingRead), before the club's lock as a member's row always is.
+  const present = await lockNamedMembers(
+    t,
+    club.id,
+    list.map((m) => m.id),
+  );
   await lockName(t, `invoices.period:${club.id}`);
-  const { plans, skipped } = await planFor(t, club, list);
+  const { plans, skipped } = await planFor(
+    t,
+    club,
+    list.filter((m) => present.has(m.id)),
+  );
   if (!plans.length) return { created: [], plans, skipped };
   const year = Number(today.slice(0, 4));
   const first = (await nextNumber(t, club.id, year, plans.length)) - plans.length + 1;
