@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq, getTableName, sql } from "drizzle-orm";
 import type { AnyColumn } from "../../db";
 import {
+  clubs,
   eventRegistrations,
   flaggedPayments,
   invoices,
@@ -48,9 +49,9 @@ let made = 0;
  * A member an import created, left as a process that died mid-way leaves it: a running import of
  * another machine whose lease has lapsed, its undo row naming the member (recoverImports undoes it).
  */
-async function createdByDeadImport(): Promise<{ m: Member; historyId: string }> {
+async function createdByDeadImport(tier = ""): Promise<{ m: Member; historyId: string }> {
   const email = `dead-${++made}@test.org`;
-  await importMembers(ctx, { csv: `first name,last name,email,membership end\nDora,Morte,${email},2030-12-31\n` });
+  await importMembers(ctx, { csv: `first name,last name,email,membership end,tier\nDora,Morte,${email},2030-12-31,${tier}\n` });
   const [m] = await env.db.read.select().from(members).where(eq(members.email, email));
   const [h] = await env.db.read
     .select()
@@ -122,6 +123,14 @@ const outcome = (p: Promise<unknown>) =>
     (err: { code?: string; status?: number }) => ({ error: err.code ?? String(err) }),
   );
 
+let address = 0;
+/** A public POST (no key) from its own client address (public routes are rate-limited per address). */
+async function publicPost(path: string, body: unknown) {
+  const request = new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await env.app.handle(request, `10.7.0.${++address}`);
+  return { status: res.status, body: JSON.parse(await res.text()) };
+}
+
 const raceOnly = it.skipIf(!onPostgres);
 const SQLITE_SKIP = "staged on PostgreSQL only: SQLite's write lock keeps a second writer out of a transaction";
 
@@ -131,8 +140,8 @@ describe(`an import's undo against a writer naming its member (${onPostgres ? "P
    * deleting the member's history row (held by this test); the writer starts and must wait for
    * the member's lock; released, the undo deletes the member and the writer names nobody.
    */
-  async function undoFirst(write: (m: Member) => Promise<unknown>) {
-    const { m, historyId } = await createdByDeadImport();
+  const undoFirst = async (write: (m: Member) => Promise<unknown>) => undoFirstOf(await createdByDeadImport(), write);
+  async function undoFirstOf({ m, historyId }: { m: Member; historyId: string }, write: (m: Member) => Promise<unknown>) {
     const held = await hold(getTableName(memberHistory), historyId);
     const undoing = recoverImports(env.db, env.clubId);
     expect(await waiting(1)).toBe(true);
@@ -159,6 +168,53 @@ describe(`an import's undo against a writer naming its member (${onPostgres ? "P
     );
     expect(result).toMatchObject({ value: { status: 404, body: { code: "MEMBER_NOT_FOUND" } } });
     expect(await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.event_id, event.id))).toEqual([]);
+  });
+
+  raceOnly("a public registration with the member's card code waits, then is refused 422 (member_code_unknown)", async () => {
+    const event = await createEventVia(env, { tickets: [{ name: "Libre", member_price_cents: 0, non_member_price_cents: 0 }] });
+    const { result } = await undoFirst((m) =>
+      publicPost(`/api/public/events/${event.id}/registrations`, {
+        ticket_id: event.tickets[0].id,
+        first_name: "Dora",
+        last_name: "Morte",
+        email: m.email,
+        member_code: m.referral_code,
+      }),
+    );
+    expect(result).toMatchObject({ value: { status: 422, body: { code: "VALIDATION_FAILED", detail: [{ type: "member_code_unknown" }] } } });
+    expect(await env.db.read.select().from(eventRegistrations).where(eq(eventRegistrations.event_id, event.id))).toEqual([]);
+  });
+
+  raceOnly("a join naming the member as referrer waits, then is refused 422 (referral_code_unknown)", async () => {
+    const tier = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, {
+      body: { name: "Adulte", price_cents: 5000, currency: "CHF", duration_months: 12 },
+    });
+    await env.db.tx((t) =>
+      t
+        .update(clubs)
+        .set({
+          membership_mode: "open",
+          member_referral_enabled: true,
+          member_referral_reward_percent: 10,
+          payout_iban: "CH9300762011623852957",
+          payout_bic: "POFICHBEXXX",
+          payout_beneficiary_name: "Club",
+        })
+        .where(eq(clubs.id, env.clubId)),
+    );
+    const [{ slug }] = await env.db.read.select({ slug: clubs.slug }).from(clubs).where(eq(clubs.id, env.clubId));
+    const { result } = await undoFirst((m) =>
+      publicPost(`/api/public/clubs/${slug}/join`, {
+        tier_id: tier.body.id,
+        first_name: "Nina",
+        last_name: "Nouvelle",
+        email: "nina-joins@test.org",
+        payment_method: "bank_transfer",
+        referral_code: m.referral_code,
+      }),
+    );
+    expect(result).toMatchObject({ value: { status: 422, body: { code: "VALIDATION_FAILED", detail: [{ type: "referral_code_unknown" }] } } });
+    expect(await env.db.read.select().from(members).where(eq(members.email, "nina-joins@test.org"))).toEqual([]);
   });
 
   raceOnly("a card scan of the member waits, then is stored naming nobody", async () => {
@@ -190,6 +246,17 @@ describe(`an import's undo against a writer naming its member (${onPostgres ? "P
     expect(await env.db.read.select().from(mailingRecipients).where(eq(mailingRecipients.member_id, m.id))).toEqual([]);
     const taken = await env.db.read.select().from(mailingRecipients).where(eq(mailingRecipients.mailing_id, draft.body.id));
     expect(taken.map((r) => r.member_id)).toContain(other.body.id);
+  });
+
+  raceOnly("a dues run over the member's tier waits, then invoices the member no more", async () => {
+    const tier = await env.call("POST", `/api/clubs/${env.clubId}/tiers`, {
+      body: { name: "Cotisation", price_cents: 5000, currency: "CHF", duration_months: 12 },
+    });
+    const { m, historyId } = await createdByDeadImport("Cotisation");
+    await undoFirstOf({ m, historyId }, () =>
+      env.call("POST", `/api/clubs/${env.clubId}/invoices/run`, { body: { until: "2031-01-01", tier_ids: [tier.body.id] } }),
+    );
+    expect(await env.db.read.select().from(invoices).where(eq(invoices.member_id, m.id))).toEqual([]);
   });
 
   raceOnly("a provider's flagged payment for the member waits, then names nobody", async () => {
