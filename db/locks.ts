@@ -4,8 +4,9 @@
 // needed there. On PostgreSQL transactions run side by side: the first statement of such a rule
 // locks the row that stands for what it counts (`SELECT ... FOR UPDATE`), and a second
 // transaction for the same row waits until the first has committed, then reads what it wrote.
-import { inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { AnyColumn, AnyTable, Queryable } from "./index";
+import { members } from "./schema";
 import { onPostgres } from "./dialect";
 
 /**
@@ -84,3 +85,36 @@ export function keyShare<Q>(query: Q, table: AnyTable): Q {
 
 /** The locking clause `keyShare` adds, for a sub-select written in SQL (nothing on SQLite). */
 export const keyShareClause = (): SQL => (onPostgres ? sql` for key share` : sql``);
+
+/**
+ * The read of a member (or members) that a row about to name them is written from (a payment, a
+ * registration, a scan, a wallet, an invoice, a mailing's recipient, a member they referred: the
+ * columns of lib/members/import-journal `NAMING`), made inside that row's transaction: it locks
+ * the members' rows FOR KEY SHARE until the transaction ends (PostgreSQL). Whoever deletes a
+ * member after asking what names them (an import's undo, an erasure) locks the row FOR UPDATE
+ * first, so one of the two waits for the other and then sees what it committed: the undo finds
+ * the new row and keeps the member, or the writer finds the member gone and writes nothing.
+ * Writers of such rows do not wait for one another (KEY SHARE does not conflict with itself nor
+ * with plain updates). Lock order: a writer locking an event's places or the club's email lock
+ * takes it before the member, and writes a promo code's row after; the undo locks members only.
+ * SQLite needs none of it: every write transaction holds the database's write lock from its
+ * first statement (the top of this file).
+ */
+export const namingRead = <Q>(query: Q): Q => keyShare(query, members);
+
+/**
+ * Of `ids`, the members of the club `clubId` that still exist, locked as `namingRead` (in the
+ * order of their ids, so that two such lockers of overlapping sets and the undo never wait in a
+ * circle), for a writer that holds their ids from a read made before its transaction.
+ */
+export async function lockNamedMembers(t: Queryable, clubId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await namingRead(
+    t
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.club_id, clubId), inArray(members.id, [...ids])))
+      .orderBy(members.id),
+  );
+  return new Set(rows.map((r) => r.id));
+}

@@ -86,7 +86,7 @@ export const verifyCard = verb("access_control:view", async function verifyCard(
 /**
  * The scan row's insert, prepared once (Db.prepareTx): every verification writes one. The member
  * was read before the transaction: the row names them only if they are still there, read in the
- * insert itself and locked as lib/members/internal `namingRead` locks (one clause, no round
+ * insert itself and locked as db/locks `namingRead` locks (one clause, no round
  * trip); a member deleted since (an import's undo, an erasure) leaves a scan that names nobody.
  */
 function insertScan(db: Ctx["db"]) {

@@ -9,7 +9,7 @@
 // The run creates; it does not mail (sending is `actions/send`; docs/decisions.md).
 import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, or, type SQL } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
-import { lockName } from "../../db/locks";
+import { lockName, lockNamedMembers } from "../../db/locks";
 import { invoices, members, tiers } from "../../db/schema";
 import { type ClubRow, getClubRow } from "../clubs/internal";
 import { type Ctx, type Progress, verb } from "../context";
@@ -21,7 +21,6 @@ import { isQrIban } from "../iban";
 import { newId, nowIso } from "../ids";
 import { mailDay } from "../mail/look";
 import { duesOf } from "../members/dues";
-import { lockNamedMembers } from "../members/internal";
 import { invoiceReference } from "../payments/reference";
 import { fillText } from "../mail/layout";
 import { emitter } from "../webhooks/emit";
@@ -151,7 +150,7 @@ export async function createPeriodInvoices(
   today: string,
 ): Promise<{ created: InvoiceRow[]; plans: Plan[]; skipped: Skipped }> {
   // Each invoice names its member, read before (a reminder) or in `t`: those still there are
-  // locked (lib/members/internal namingRead), before the club's lock as a member's row always is.
+  // locked (db/locks namingRead), before the club's lock as a member's row always is.
   const present = await lockNamedMembers(
     t,
     club.id,

@@ -7,7 +7,7 @@ import type { Queryable } from "../../db";
 import { lockRows } from "../../db/locks";
 import { eventRegistrations, events, type InvoiceLine, invoiceCounters, invoices, members, tiers } from "../../db/schema";
 import { type ClubRow, getClubRow } from "../clubs/internal";
-import { namingRead } from "../members/internal";
+import { namingRead } from "../../db/locks";
 import { type Ctx, verb } from "../context";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";

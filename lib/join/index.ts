@@ -30,7 +30,8 @@ import {
   writeHistory,
 } from "../members/internal";
 import type { MemberAdminItem } from "../members/schemas";
-import { emitMemberChange, getMemberItem, lockMember, lockMemberEmail, namingRead } from "../members/internal";
+import { emitMemberChange, getMemberItem, lockMember, lockMemberEmail } from "../members/internal";
+import { namingRead } from "../../db/locks";
 import { countMembershipPromo } from "../members/promo-use";
 import { statusOn, todayUtc } from "../members/status";
 import { redeemMembershipPromo } from "../promo";

@@ -3,7 +3,7 @@
 import { and, eq, or, sql } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
 import { members, tiers } from "../../db/schema";
-import { namingRead } from "./internal";
+import { namingRead } from "../../db/locks";
 
 export type MemberByCode = typeof members.$inferSelect & { tier_name: string | null };
 
@@ -11,7 +11,7 @@ export type MemberByCode = typeof members.$inferSelect & { tier_name: string | n
  * The member of `clubId` whose pass serial number is `code`, else whose referral code is `code`
  * in upper case (referral codes are upper-case; people and scanners type them in any case),
  * surrounding spaces ignored; with the name of their tier. Another club's code: null. `naming`:
- * read to write a row that names the member, inside its transaction (lib/members/internal
+ * read to write a row that names the member, inside its transaction (db/locks
  * `namingRead`).
  */
 export async function findMemberByCode(q: Queryable, clubId: string, code: string, naming = false): Promise<MemberByCode | null> {

@@ -251,7 +251,7 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
           .reverse(),
       );
       // Locked before anything is read of them or of what names them: a writer naming one of
-      // them (lib/members/internal `namingRead`, FOR KEY SHARE) has committed, and is seen by
+      // them (db/locks `namingRead`, FOR KEY SHARE) has committed, and is seen by
       // `namedSince`, or waits and then finds the member gone (PostgreSQL; SQLite's write lock
       // already keeps every other writer out). The same lock waits for a change of the member.
       await lockRows(

@@ -2,7 +2,7 @@
 // search text, dates, codes, and the history row every transition writes.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "../../db/dialect";
-import { keyShare, lockName, lockNameShared, lockRows } from "../../db/locks";
+import { lockName, lockNameShared, lockRows, namingRead } from "../../db/locks";
 import { type Db, insertRow, type Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
@@ -402,38 +402,6 @@ export async function getMemberRow(q: Queryable, clubId: string, memberId: strin
   const [row] = await (naming ? namingRead(read) : read);
   if (!row) throw new NotFound("MEMBER_NOT_FOUND");
   return row;
-}
-
-/**
- * The read of a member (or members) that a row about to name them is written from (a payment, a
- * registration, a scan, a wallet, an invoice, a mailing's recipient, a member they referred: the
- * columns of lib/members/import-journal `NAMING`), made inside that row's transaction: it locks
- * the members' rows FOR KEY SHARE until the transaction ends (PostgreSQL). Whoever deletes a
- * member after asking what names them (an import's undo, an erasure) locks the row FOR UPDATE
- * first, so one of the two waits for the other and then sees what it committed: the undo finds
- * the new row and keeps the member, or the writer finds the member gone and writes nothing.
- * Writers of such rows do not wait for one another (KEY SHARE does not conflict with itself nor
- * with plain updates). Lock order: a writer locking an event, a ticket or a promo code locks it
- * before the member; the undo locks members only. SQLite needs none of it: every write
- * transaction holds the database's write lock from its first statement (db/locks.ts).
- */
-export const namingRead = <Q>(query: Q): Q => keyShare(query, members);
-
-/**
- * Of `ids`, the members of the club that still exist, locked as `namingRead` (in the order of
- * their ids, so that two such lockers of overlapping sets and the undo never wait in a circle),
- * for a writer that holds their ids from a read made before its transaction.
- */
-export async function lockNamedMembers(t: Queryable, clubId: string, ids: readonly string[]): Promise<Set<string>> {
-  if (!ids.length) return new Set();
-  const rows = await namingRead(
-    t
-      .select({ id: members.id })
-      .from(members)
-      .where(and(eq(members.club_id, clubId), inArray(members.id, [...ids])))
-      .orderBy(members.id),
-  );
-  return new Set(rows.map((r) => r.id));
 }
 
 // One member's item, read after nearly every write to a member (its answer, its webhook's copy)

@@ -10,7 +10,8 @@ import type { Queryable } from "../../db";
 import { flaggedPayments, members } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { newId, nowIso } from "../ids";
-import { namingRead, writeHistory } from "../members/internal";
+import { namingRead } from "../../db/locks";
+import { writeHistory } from "../members/internal";
 
 /** An amount in a currency (ISO 4217, upper case). */
 export type Money = { amount: number; currency: string };

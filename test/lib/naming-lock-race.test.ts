@@ -1,4 +1,4 @@
-// No row names a member who is gone (lib/members/internal `namingRead`): every writer of a row
+// No row names a member who is gone (db/locks `namingRead`): every writer of a row
 // that names a member (a registration, a scan, an invoice, a mailing's recipient, a flagged
 // payment, a payment) locks the member's row FOR KEY SHARE in its transaction before writing,
 // and an import's undo (and an erasure) locks it FOR UPDATE before asking what names it. On

@@ -13,7 +13,7 @@ import { NotFound, Unauthorized } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import type { AddressRate } from "../../ratelimit";
 import type { FileReply } from "../../reply";
-import { lockNamedMembers } from "../../members/internal";
+import { lockNamedMembers } from "../../../db/locks";
 import { markCardInstalled } from "../installs";
 import { refreshHasWallet } from "./registrations";
 import { type CardData, loadCard, loadCardClub, MAX_SERIAL } from "../view";
