@@ -10,7 +10,7 @@
 // names nobody.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { and, eq, getTableName, sql } from "drizzle-orm";
-import type { AnyColumn } from "../../db";
+import type { AnyColumn, Queryable } from "../../db";
 import {
   clubs,
   eventRegistrations,
@@ -29,6 +29,7 @@ import type { Ctx } from "../../lib/context";
 import { importMembers } from "../../lib/members/import";
 import { NAMING, recoverImports } from "../../lib/members/import-journal";
 import { getMemberRow } from "../../lib/members/internal";
+import { recordPayment } from "../../lib/payments/record";
 import { flagPayment } from "../../lib/stripe-events/flagged";
 import { onPostgres } from "../databases";
 import { createEventVia } from "../events-fixtures";
@@ -83,10 +84,10 @@ async function waiting(n: number): Promise<boolean> {
 }
 
 /**
- * A transaction that locks the row `id` of `table` (FOR UPDATE) and holds it until `release()`: the
- * other side, needing that row next, waits there.
+ * A transaction that runs `lock` and then holds what it locked until `release()` (then runs
+ * `then`, and commits): the other side, needing it, waits meanwhile.
  */
-async function hold(table: string, id: string) {
+async function held(lock: (t: Queryable) => Promise<unknown>, then?: (t: Queryable) => Promise<unknown>) {
   let release = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -96,13 +97,18 @@ async function hold(table: string, id: string) {
     locked = resolve;
   });
   const done = env.db.tx(async (t) => {
-    await (t as unknown as { execute(q: unknown): Promise<unknown> }).execute(sql`select 1 from ${sql.identifier(table)} where id = ${id} for update`);
+    await lock(t);
     locked();
     await gate;
+    await then?.(t);
   });
   await taken;
   return { release, done };
 }
+
+/** `held` on the row `id` of `table`, locked FOR UPDATE. */
+const hold = (table: string, id: string) =>
+  held((t) => (t as unknown as { execute(q: unknown): Promise<unknown> }).execute(sql`select 1 from ${sql.identifier(table)} where id = ${id} for update`));
 
 /** The rows of `NAMING`'s tables that name `memberId`, a member who no longer exists. */
 async function namingGone(memberId: string): Promise<string[]> {
@@ -268,38 +274,15 @@ describe(`an import's undo against a writer naming its member (${onPostgres ? "P
 
   raceOnly("a writer that locked the member first is waited for: the undo then keeps the member with its payment", async () => {
     const { m } = await createdByDeadImport();
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked = () => {};
-    const taken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    // A writer's transaction held right after its read of the member (namingRead), before its insert.
-    const writing = env.db.tx(async (t) => {
-      await getMemberRow(t, env.clubId, m.id, true);
-      locked();
-      await gate;
-      const now = new Date().toISOString();
-      await t.insert(payments).values({
-        id: crypto.randomUUID(),
-        club_id: env.clubId,
-        member_id: m.id,
-        kind: "membership",
-        amount_cents: 5000,
-        currency: "CHF",
-        method: "cash",
-        source: "manual",
-        paid_at: now,
-        created_at: now,
-      });
-    });
-    await taken;
+    // A writer's transaction held right after its read of the member (namingRead), before it records the payment.
+    const writer = await held(
+      (t) => getMemberRow(t, env.clubId, m.id, true),
+      (t) => recordPayment(t, ctx, { clubId: env.clubId, kind: "membership", memberId: m.id, amount: 5000, currency: "CHF", method: "cash" }),
+    );
     const undoing = recoverImports(env.db, env.clubId);
     expect(await waiting(1)).toBe(true);
-    release();
-    await writing;
+    writer.release();
+    await writer.done;
     expect(await undoing).toBe(1);
     // Without the undo's lock it asked before the payment was committed, then deleted the member once it was.
     const [still] = await env.db.read.select({ id: members.id }).from(members).where(eq(members.id, m.id));
