@@ -33,15 +33,21 @@ import { recordPayment } from "../../lib/payments/record";
 import { flagPayment } from "../../lib/stripe-events/flagged";
 import { onPostgres } from "../databases";
 import { createEventVia } from "../events-fixtures";
+import { type ApplePki, makeApplePki, PASS_TYPE_ID, readJson, unzipPass } from "../cards/apple-fixtures";
 import { setup, type TestEnv } from "../helpers";
 
+let pki: ApplePki;
 let env: TestEnv;
 let ctx: Ctx;
 beforeAll(async () => {
-  env = await setup({ RATE_LIMIT_PER_MINUTE: "100000" });
+  pki = await makeApplePki();
+  env = await setup({ RATE_LIMIT_PER_MINUTE: "100000", ...pki.env() });
   ctx = await operatorCtx(env.db, env.clubId, env.config);
 });
-afterAll(() => env.close());
+afterAll(async () => {
+  await env.close();
+  pki.close();
+});
 
 type Member = typeof members.$inferSelect;
 
@@ -270,6 +276,28 @@ describe(`an import's undo against a writer naming its member (${onPostgres ? "P
     const [row] = await env.db.read.select().from(flaggedPayments).where(eq(flaggedPayments.provider_event_id, "evt_race"));
     expect(row.member_id).toBeNull();
     expect(m.id).toBeString();
+  });
+
+  raceOnly("a phone registering the member's Apple pass waits, then is refused 401 (not the foreign key's error)", async () => {
+    const { m, historyId } = await createdByDeadImport();
+    const pass = await env.app.handle(new Request(`http://localhost/c/${m.pass_serial_number}/pass.pkpass`), null);
+    const token = readJson(unzipPass(new Uint8Array(await pass.arrayBuffer()))["pass.json"]).authenticationToken as string;
+    const [current] = await env.db.read.select().from(members).where(eq(members.id, m.id));
+    // The pass's download stamped the member (pass_updated_at only): the undo still takes them as its own.
+    expect(current.updated_at).toBe(m.updated_at);
+    const { result } = await undoFirstOf({ m, historyId }, () =>
+      env.app
+        .handle(
+          new Request(`http://localhost/api/passkit/v1/devices/device-race/registrations/${PASS_TYPE_ID}/${m.pass_serial_number}`, {
+            method: "POST",
+            headers: { authorization: `ApplePass ${token}`, "content-type": "application/json" },
+            body: JSON.stringify({ pushToken: "tok-race" }),
+          }),
+          null,
+        )
+        .then((res) => res.status),
+    );
+    expect(result).toEqual({ value: 401 });
   });
 
   raceOnly("a writer that locked the member first is waited for: the undo then keeps the member with its payment", async () => {
