@@ -4,8 +4,9 @@
 // needed there. On PostgreSQL transactions run side by side: the first statement of such a rule
 // locks the row that stands for what it counts (`SELECT ... FOR UPDATE`), and a second
 // transaction for the same row waits until the first has committed, then reads what it wrote.
-import { inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { AnyColumn, AnyTable, Queryable } from "./index";
+import { members } from "./schema";
 import { onPostgres } from "./dialect";
 
 /**
@@ -67,4 +68,53 @@ export async function lockNames(t: Queryable, names: readonly { name: string; sh
 export async function lockNameShared(t: Queryable, name: string): Promise<void> {
   if (!onPostgres) return;
   await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(sql`select pg_advisory_xact_lock_shared(hashtextextended(${name}, 0))`);
+}
+
+/**
+ * `query` (a select of rows another row is about to name) locking the rows of `table` it returns
+ * FOR KEY SHARE until the transaction ends (PostgreSQL; as it is on SQLite, whose write lock
+ * already keeps every other writer out). Holders of KEY SHARE run side by side and beside plain
+ * updates of the rows; they wait for (and hold off) FOR UPDATE and DELETE: whoever deletes a row
+ * after looking for what names it (an import's undo) locks it FOR UPDATE first. `of`: only
+ * `table`'s rows (a left-joined table's may be null, which no lock can take).
+ */
+export function keyShare<Q>(query: Q, table: AnyTable): Q {
+  if (!onPostgres) return query;
+  return (query as unknown as { for(strength: "key share", config: { of: AnyTable }): Q }).for("key share", { of: table });
+}
+
+/** The locking clause `keyShare` adds, for a sub-select written in SQL (nothing on SQLite). */
+export const keyShareClause = (): SQL => (onPostgres ? sql` for key share` : sql``);
+
+/**
+ * The read of a member (or members) that a row about to name them is written from (a payment, a
+ * registration, a scan, a wallet, an invoice, a mailing's recipient, a member they referred: the
+ * columns of lib/members/import-journal `NAMING`), made inside that row's transaction: it locks
+ * the members' rows FOR KEY SHARE until the transaction ends (PostgreSQL). Whoever deletes a
+ * member after asking what names them (an import's undo, an erasure) locks the row FOR UPDATE
+ * first, so one of the two waits for the other and then sees what it committed: the undo finds
+ * the new row and keeps the member, or the writer finds the member gone and writes nothing.
+ * Writers of such rows do not wait for one another (KEY SHARE does not conflict with itself nor
+ * with plain updates). Lock order: a writer locking an event's places or the club's email lock
+ * takes it before the member, and writes a promo code's row after; the undo locks members only.
+ * SQLite needs none of it: every write transaction holds the database's write lock from its
+ * first statement (the top of this file).
+ */
+export const namingRead = <Q>(query: Q): Q => keyShare(query, members);
+
+/**
+ * Of `ids`, the members of the club `clubId` that still exist, locked as `namingRead` (in the
+ * order of their ids, so that two such lockers of overlapping sets and the undo never wait in a
+ * circle), for a writer that holds their ids from a read made before its transaction.
+ */
+export async function lockNamedMembers(t: Queryable, clubId: string, ids: readonly string[]): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  const rows = await namingRead(
+    t
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.club_id, clubId), inArray(members.id, [...ids])))
+      .orderBy(members.id),
+  );
+  return new Set(rows.map((r) => r.id));
 }

@@ -5,7 +5,8 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Queryable } from "../../db";
-import { scans } from "../../db/schema";
+import { keyShareClause } from "../../db/locks";
+import { members, scans } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
 import { newId } from "../ids";
@@ -82,14 +83,19 @@ export const verifyCard = verb("access_control:view", async function verifyCard(
   };
 });
 
-/** The scan row's insert, prepared once (Db.prepareTx): every verification writes one. */
+/**
+ * The scan row's insert, prepared once (Db.prepareTx): every verification writes one. The member
+ * was read before the transaction: the row names them only if they are still there, read in the
+ * insert itself and locked as db/locks `namingRead` locks (one clause, no round
+ * trip); a member deleted since (an import's undo, an erasure) leaves a scan that names nobody.
+ */
 function insertScan(db: Ctx["db"]) {
   const p = (name: string) => sql.placeholder(name);
   return db.prepareTx("cards.scan.insert", (q) =>
     q.insert(scans).values({
       id: p("id"),
       club_id: p("club"),
-      member_id: p("member"),
+      member_id: sql`(select ${members.id} from ${members} where ${members.id} = ${p("member")}${keyShareClause()})`,
       code: p("code"),
       status: p("status"),
       key_prefix: p("prefix"),

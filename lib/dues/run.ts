@@ -9,7 +9,7 @@
 // The run creates; it does not mail (sending is `actions/send`; docs/decisions.md).
 import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, or, type SQL } from "drizzle-orm";
 import type { Db, Queryable } from "../../db";
-import { lockName } from "../../db/locks";
+import { lockName, lockNamedMembers } from "../../db/locks";
 import { invoices, members, tiers } from "../../db/schema";
 import { type ClubRow, getClubRow } from "../clubs/internal";
 import { type Ctx, type Progress, verb } from "../context";
@@ -149,8 +149,19 @@ export async function createPeriodInvoices(
   list: DuesMember[],
   today: string,
 ): Promise<{ created: InvoiceRow[]; plans: Plan[]; skipped: Skipped }> {
+  // Each invoice names its member, read before (a reminder) or in `t`: those still there are
+  // locked (db/locks namingRead), before the club's lock as a member's row always is.
+  const present = await lockNamedMembers(
+    t,
+    club.id,
+    list.map((m) => m.id),
+  );
   await lockName(t, `invoices.period:${club.id}`);
-  const { plans, skipped } = await planFor(t, club, list);
+  const { plans, skipped } = await planFor(
+    t,
+    club,
+    list.filter((m) => present.has(m.id)),
+  );
   if (!plans.length) return { created: [], plans, skipped };
   const year = Number(today.slice(0, 4));
   const first = (await nextNumber(t, club.id, year, plans.length)) - plans.length + 1;

@@ -7,6 +7,7 @@ import type { Queryable } from "../../db";
 import { lockRows } from "../../db/locks";
 import { eventRegistrations, events, type InvoiceLine, invoiceCounters, invoices, members, tiers } from "../../db/schema";
 import { type ClubRow, getClubRow } from "../clubs/internal";
+import { namingRead } from "../../db/locks";
 import { type Ctx, verb } from "../context";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { newId, nowIso } from "../ids";
@@ -89,11 +90,14 @@ async function writeInvoice(t: Queryable, ctx: Ctx, club: ClubRow, input: Invoic
   const issuedOn = input.issued_on ?? todayUtc();
   const dueOn = input.due_on ?? addDays(issuedOn, DEFAULT_PAYMENT_DAYS);
   const problems: Invalid[] = [];
-  const [member] = await t
-    .select({ id: members.id })
-    .from(members)
-    .where(and(eq(members.club_id, ctx.clubId), eq(members.id, input.member_id)))
-    .limit(1);
+  // Locked as read (namingRead): the invoice names the member, who cannot go meanwhile.
+  const [member] = await namingRead(
+    t
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.club_id, ctx.clubId), eq(members.id, input.member_id)))
+      .limit(1),
+  );
   if (!member) problems.push({ loc: ["body", "member_id"], code: "MEMBER_NOT_FOUND" });
   let tier: typeof tiers.$inferSelect | undefined;
   if (input.tier_id) {

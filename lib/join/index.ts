@@ -31,6 +31,7 @@ import {
 } from "../members/internal";
 import type { MemberAdminItem } from "../members/schemas";
 import { emitMemberChange, getMemberItem, lockMember, lockMemberEmail } from "../members/internal";
+import { namingRead } from "../../db/locks";
 import { countMembershipPromo } from "../members/promo-use";
 import { statusOn, todayUtc } from "../members/status";
 import { redeemMembershipPromo } from "../promo";
@@ -132,11 +133,14 @@ export function checkCustomFields(schema: unknown, answers: Record<string, unkno
 
 /** An active member of the club whose card code is `code`, or null. */
 async function referrerOf(t: Queryable, club: ClubRow, code: string, today: string): Promise<MemberRow | null> {
-  const [m] = await t
-    .select()
-    .from(members)
-    .where(and(eq(members.club_id, club.id), eq(members.referral_code, code.trim().toUpperCase())))
-    .limit(1);
+  // Locked as read (namingRead): the new member names them (referred_by_member_id).
+  const [m] = await namingRead(
+    t
+      .select()
+      .from(members)
+      .where(and(eq(members.club_id, club.id), eq(members.referral_code, code.trim().toUpperCase())))
+      .limit(1),
+  );
   return m && statusOn(m, today, club.grace_period_days) === "active" ? m : null;
 }
 

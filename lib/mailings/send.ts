@@ -20,6 +20,7 @@ import { completeJobIn, enqueueJob, type JobEnv, type JobKind, type JobKinds, ty
 import { type MailMessage, mailPace, sendMail } from "../mail";
 import { clubMailLook, mailDay } from "../mail/look";
 import { type MemberRow, memberPageUrl, newManageToken } from "../members/internal";
+import { namingRead } from "../../db/locks";
 import { webCardUrl } from "../passes";
 import { emit } from "../webhooks/emit";
 import { audienceWhere, countsOf, type MailingRow, toMailing } from "./internal";
@@ -67,16 +68,21 @@ const INSERT_PIECES = [200, 50, 10, 1];
  */
 async function takeRecipients(t: Queryable, m: MailingRow, now: string): Promise<void> {
   const [club] = await t.select({ grace: clubs.grace_period_days }).from(clubs).where(eq(clubs.id, m.club_id));
-  const audience = await t
-    .select({
-      id: members.id,
-      email: members.email,
-      mailing_opt_out_at: members.mailing_opt_out_at,
-      email_bounced_at: members.email_bounced_at,
-      email_bounced_address: members.email_bounced_address,
-    })
-    .from(members)
-    .where(audienceWhere(t, m.club_id, m.audience, club?.grace ?? 0));
+  // Locked as read (namingRead), in the order of their ids (as the undo locks them): each
+  // recipient row names its member, who cannot go meanwhile.
+  const audience = await namingRead(
+    t
+      .select({
+        id: members.id,
+        email: members.email,
+        mailing_opt_out_at: members.mailing_opt_out_at,
+        email_bounced_at: members.email_bounced_at,
+        email_bounced_address: members.email_bounced_address,
+      })
+      .from(members)
+      .where(audienceWhere(t, m.club_id, m.audience, club?.grace ?? 0))
+      .orderBy(members.id),
+  );
   for (const piece of inPieces(audience, INSERT_PIECES)) {
     const rows = piece.map((a) => {
       const state = a.mailing_opt_out_at ? "skipped_opt_out" : bouncedNow(a) ? "bounced" : "pending";

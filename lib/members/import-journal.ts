@@ -7,6 +7,7 @@
 import { hostname } from "node:os";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import type { AnyColumn, Db, Queryable } from "../../db";
+import { lockRows } from "../../db/locks";
 import {
   appleRegistrations,
   eventRegistrations,
@@ -219,7 +220,8 @@ export const NAMING: AnyColumn[] = [
  * Which of `ids` (members an import created) a row of another kind names since: a payment, a
  * registration, a card scan, a wallet, an invoice, a mailing, a member they referred. Asked
  * before deleting rather than caught after: only the wallet's reference is a foreign key, and on
- * PostgreSQL a failed statement aborts the whole transaction.
+ * PostgreSQL a failed statement aborts the whole transaction. Asked with the members locked
+ * (`undoImport`): no such row can be committed between the question and the delete.
  */
 async function namedSince(t: Queryable, ids: string[]): Promise<Set<string>> {
   const named = new Set<string>();
@@ -247,6 +249,16 @@ async function undoImport(db: Db, importId: string, clubId: string): Promise<voi
         entriesOf(row)
           .map((entry) => ({ entry, writtenAt: row.written_at }))
           .reverse(),
+      );
+      // Locked before anything is read of them or of what names them: a writer naming one of
+      // them (db/locks `namingRead`, FOR KEY SHARE) has committed, and is seen by
+      // `namedSince`, or waits and then finds the member gone (PostgreSQL; SQLite's write lock
+      // already keeps every other writer out). The same lock waits for a change of the member.
+      await lockRows(
+        t,
+        members,
+        members.id,
+        entries.map((e) => e.entry[0]),
       );
       const current = await t
         .select({ id: members.id, updated_at: members.updated_at, payment_status: members.payment_status, membership_end: members.membership_end })

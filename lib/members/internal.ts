@@ -2,7 +2,7 @@
 // search text, dates, codes, and the history row every transition writes.
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "../../db/dialect";
-import { lockName, lockNameShared, lockRows } from "../../db/locks";
+import { lockName, lockNameShared, lockRows, namingRead } from "../../db/locks";
 import { type Db, insertRow, type Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
@@ -380,7 +380,6 @@ export function toItem(r: ItemRow, today = todayUtc()): MemberAdminItem {
   } satisfies Record<keyof MemberAdminItem, unknown>;
 }
 
-/** The member of the club, or 404 (another club's id is unknown here: nothing leaks). */
 /**
  * Locks the member's row until the transaction ends, before a change that reads it, decides,
  * then writes (a transition, a payment, an erasure): two such changes of one member, from any
@@ -390,12 +389,17 @@ export async function lockMember(t: Queryable, memberId: string): Promise<void> 
   await lockRows(t, members, members.id, memberId);
 }
 
-export async function getMemberRow(q: Queryable, clubId: string, memberId: string): Promise<MemberRow> {
-  const [row] = await q
+/**
+ * The member of the club, or 404 (another club's id is unknown here: nothing leaks). `naming`:
+ * read to write a row that names the member, inside that row's transaction (`namingRead`).
+ */
+export async function getMemberRow(q: Queryable, clubId: string, memberId: string, naming = false): Promise<MemberRow> {
+  const read = q
     .select()
     .from(members)
     .where(and(eq(members.club_id, clubId), eq(members.id, memberId)))
     .limit(1);
+  const [row] = await (naming ? namingRead(read) : read);
   if (!row) throw new NotFound("MEMBER_NOT_FOUND");
   return row;
 }

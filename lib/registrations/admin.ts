@@ -93,7 +93,8 @@ export const addRegistration = verb(
       const event = await getEventOrThrow(t, ctx.clubId, input.event_id);
       if (event.status === "cancelled") throw new Conflict("EVENT_CANCELLED");
       const ticket = await activeTicketOrThrow(t, event.id, input.ticket_id);
-      const member = input.member_id ? await getMemberRow(t, ctx.clubId, input.member_id) : null;
+      // Locked as read (namingRead): the registration names the member, who cannot go meanwhile.
+      const member = input.member_id ? await getMemberRow(t, ctx.clubId, input.member_id, true) : null;
       const price = ticketPriceFor(ticket, member);
       if (price === null) throw new Forbidden("TICKET_MEMBERS_ONLY");
       const left = availability(event, await eventPlacesHeld(t, event.id), ticket);

@@ -76,7 +76,8 @@ export async function registerForEvent(ctx: PublicCtx, eventId: string, input: P
           throw new Conflict("REGISTRATION_CLOSED");
         const ticket = await activeTicketOrThrow(t, event.id, input.ticket_id);
 
-        const member = input.member_code ? await findMemberByCode(t, event.club_id, input.member_code) : null;
+        // Locked as read (namingRead): the registration names the member, who cannot go meanwhile.
+        const member = input.member_code ? await findMemberByCode(t, event.club_id, input.member_code, true) : null;
         if (input.member_code && !member) throw new ValidationFailed([{ loc: ["body", "member_code"], code: "MEMBER_CODE_UNKNOWN" }]);
         if (member && statusOn(member, todayUtc(nowDate), club.grace_period_days) !== "active") throw new Conflict("MEMBERSHIP_NOT_ACTIVE");
         if (event.access === "members" && !member) throw new Forbidden("EVENT_MEMBERS_ONLY");

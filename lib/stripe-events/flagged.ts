@@ -10,6 +10,7 @@ import type { Queryable } from "../../db";
 import { flaggedPayments, members } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { newId, nowIso } from "../ids";
+import { namingRead } from "../../db/locks";
 import { writeHistory } from "../members/internal";
 
 /** An amount in a currency (ISO 4217, upper case). */
@@ -39,13 +40,25 @@ export type FlaggedPaymentInput = {
  * event is stored with.
  */
 export async function flagPayment(t: Queryable, author: Ctx, input: FlaggedPaymentInput): Promise<string> {
+  // Read and locked first (namingRead): the row names the member only if they are still there.
+  // One gone (erased, or created by an import undone since) is named by no new row: the row
+  // keeps the provider's payment and registration, which say what it was.
+  const [m] = input.memberId
+    ? await namingRead(
+        t
+          .select({ id: members.id, payment_status: members.payment_status, membership_end: members.membership_end })
+          .from(members)
+          .where(and(eq(members.club_id, input.clubId), eq(members.id, input.memberId)))
+          .limit(1),
+      )
+    : [];
   await t.insert(flaggedPayments).values({
     id: newId(),
     club_id: input.clubId,
     provider_event_id: input.event.id,
     event_type: input.event.type,
     purpose: input.purpose,
-    member_id: input.memberId ?? null,
+    member_id: m?.id ?? null,
     registration_id: input.registrationId ?? null,
     amount_cents: input.paid.amount,
     currency: input.paid.currency,
@@ -61,15 +74,8 @@ export async function flagPayment(t: Queryable, author: Ctx, input: FlaggedPayme
     expected_currency: input.expected.currency.toUpperCase(),
     provider_payment_id: input.providerPaymentId ?? null,
   };
-  if (input.memberId) {
-    const [m] = await t
-      .select({ id: members.id, payment_status: members.payment_status, membership_end: members.membership_end })
-      .from(members)
-      .where(and(eq(members.club_id, input.clubId), eq(members.id, input.memberId)))
-      .limit(1);
-    // Nothing of the membership changes: from and to are the same.
-    if (m) await writeHistory(author.db, t, author, { memberId: m.id, action: "payment_flagged", from: m, to: m, details });
-  }
+  // Nothing of the membership changes: from and to are the same.
+  if (m) await writeHistory(author.db, t, author, { memberId: m.id, action: "payment_flagged", from: m, to: m, details });
   const asked = `${input.expected.amount ?? "?"} ${input.expected.currency.toUpperCase()}`;
   return `flagged: paid ${input.paid.amount} ${input.paid.currency}, asked ${asked}`;
 }

@@ -13,6 +13,7 @@ import { NotFound, Unauthorized } from "../../errors";
 import { newId, nowIso } from "../../ids";
 import type { AddressRate } from "../../ratelimit";
 import type { FileReply } from "../../reply";
+import { lockNamedMembers } from "../../../db/locks";
 import { markCardInstalled } from "../installs";
 import { refreshHasWallet } from "./registrations";
 import { type CardData, loadCard, loadCardClub, MAX_SERIAL } from "../view";
@@ -73,6 +74,9 @@ export async function registerDevice(ctx: PublicCtx, input: PassCall & { device:
   open(ctx, input.passType);
   const { member } = await authenticate(ctx.db, input.serial, input.authorization);
   return ctx.db.tx(async (t) => {
+    // Read before the transaction: locked now (namingRead), so that the registration names a
+    // member who is still there (else the pass's member went meanwhile: as for an unknown pass).
+    if (!(await lockNamedMembers(t, member.club_id, [member.id])).size) throw new Unauthorized("PASS_UNAUTHORIZED");
     const now = nowIso();
     const inserted = await t
       .insert(appleRegistrations)
