@@ -12,7 +12,7 @@ import { createHmac } from "node:crypto";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db";
 import { lockRows } from "../../db/locks";
-import { admins, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { admins, jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import { WEBHOOK_DISABLED_TEXTS } from "../i18n/texts";
 import { newId } from "../ids";
@@ -156,18 +156,18 @@ async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv
 function statements(db: Db) {
   const p = (name: string) => sql.placeholder(name);
   return {
-    delivery: db.prepareRead("webhooks.deliver.delivery", (q) =>
+    /**
+     * The job's status, its delivery and the delivery's endpoint, in one read (three before: 2 of
+     * the 10.6 statements a delivery ran, and as many round trips on PostgreSQL). A missing
+     * delivery or endpoint comes as null.
+     */
+    work: db.prepareRead("webhooks.deliver.work", (q) =>
       q
-        .select()
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.id, p("id")))
-        .limit(1),
-    ),
-    endpoint: db.prepareRead("webhooks.deliver.endpoint", (q) =>
-      q
-        .select()
-        .from(webhookEndpoints)
-        .where(eq(webhookEndpoints.id, p("id")))
+        .select({ status: jobs.status, delivery: webhookDeliveries, endpoint: webhookEndpoints })
+        .from(jobs)
+        .leftJoin(webhookDeliveries, eq(webhookDeliveries.id, p("delivery")))
+        .leftJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpoint_id))
+        .where(eq(jobs.id, p("job")))
         .limit(1),
     ),
     failingSince: db.prepareTx("webhooks.deliver.failing", (q) =>
@@ -205,13 +205,18 @@ function statements(db: Db) {
 
 const outcomeOf = (a: Attempt) => (a.status_code === null ? (a.error ?? "failed") : `HTTP ${a.status_code}`);
 
-/** The job of one delivery (payload `{delivery_id, endpoint_id}`). */
+/**
+ * The job of one delivery (payload `{delivery_id, endpoint_id}`). Its kind reads its own status
+ * (JobKind's `readsOwnStatus`): a job no longer pending (done by another process whose lease had
+ * lapsed) writes nothing.
+ */
 async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | typeof RECORDED> {
   const q = statements(db);
-  const [delivery] = await q.delivery.execute({ id: String(job.payload.delivery_id) });
+  const [work] = await q.work.execute({ job: job.id, delivery: String(job.payload.delivery_id) });
+  if (work?.status !== "pending") return RECORDED;
+  const { delivery, endpoint } = work;
   // Gone with its endpoint, delivered meanwhile, or taken over by a manual retry's job.
   if (delivery?.status !== "pending" || delivery.job_id !== job.id) return "nothing to do";
-  const [endpoint] = await q.endpoint.execute({ id: delivery.endpoint_id });
   if (!endpoint) return "nothing to do";
   const now = env.now.toISOString();
   if (!endpoint.enabled) {
@@ -329,6 +334,7 @@ export const WEBHOOK_JOBS: JobKinds = {
     orderKey: (job) => `webhook:${String(job.payload.endpoint_id)}`,
     share: (job) => `webhooks:${job.club_id}`,
     retryDelaysMs: RETRY_DELAYS_MS,
+    readsOwnStatus: true,
   },
   [WEBHOOK_DISABLED_MAIL]: { run: runDisabledMail },
   // The club's events fanned out to their deliveries, this job's among them (or by another

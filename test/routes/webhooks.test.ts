@@ -7,8 +7,8 @@ import { Webhook } from "standardwebhooks";
 import { openDb } from "../../db";
 import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { DELIVERY_LOG_KEEP_DAYS, pauseAfter, purgeDeliveryLog } from "../../lib/webhooks/deliver";
-import { emitter, FANOUT_BATCH, fanOut, fanOutIn, WEBHOOK_FANOUT } from "../../lib/webhooks/emit";
-import { claimJobs, runDueJobs } from "../../lib/jobs";
+import { emitter, FANOUT_BATCH, fanOut, fanOutIn, WEBHOOK_DELIVERY, WEBHOOK_FANOUT } from "../../lib/webhooks/emit";
+import { claimJobs, RECORDED, runDueJobs } from "../../lib/jobs";
 import { onPostgres } from "../databases";
 import { checkWebhookUrl } from "../../lib/webhooks/guard";
 import { JOB_KINDS } from "../../server/jobs";
@@ -665,6 +665,28 @@ describe("delivery", () => {
     await env.call("DELETE", club(`/webhooks/${gone.id}`));
     await drain();
     expect(at("/deleted")).toHaveLength(0);
+  });
+
+  it("a delivery's job read as due but done meanwhile (another process, its lease lapsed) sends nothing and writes nothing", async () => {
+    const late = await hook("/done-meanwhile", ["member.created"]);
+    await addMember();
+    await fanOut(env.db, env.clubId);
+    const [delivery] = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, late.id));
+    const [job] = await env.db.read
+      .select()
+      .from(jobs)
+      .where(eq(jobs.id, delivery.job_id as string));
+    // The other process's record, as its handler wrote it, after this one had read the job as due.
+    await env.db.tx((t) => t.update(jobs).set({ status: "done", outcome: "HTTP 200 elsewhere" }).where(eq(jobs.id, job.id)));
+    // Its handler as the worker runs it (runJob reads no status first for this kind), with the job
+    // as read before (pending): the delivery itself still reads pending, so only the job's own
+    // status tells that it is done. RECORDED: runJob writes nothing either.
+    expect(await JOB_KINDS[WEBHOOK_DELIVERY].run(env.db, job, { config: env.config, now: new Date() })).toBe(RECORDED);
+    expect(at("/done-meanwhile")).toHaveLength(0);
+    const [after] = await env.db.read.select().from(jobs).where(eq(jobs.id, job.id));
+    expect(after).toMatchObject({ status: "done", outcome: "HTTP 200 elsewhere" });
+    expect(await env.db.read.select().from(webhookAttempts).where(eq(webhookAttempts.delivery_id, delivery.id))).toHaveLength(0);
+    await env.call("DELETE", club(`/webhooks/${late.id}`));
   });
 
   it("the log keeps a month: the daily purge deletes deliveries finished before (their attempts too), never a pending one", async () => {
