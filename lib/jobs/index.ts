@@ -129,6 +129,10 @@ export async function claimJobs(db: Db, candidates: readonly JobRow[], now: Date
   if (!candidates.length) return [];
   const at = now.toISOString();
   const until = new Date(now.getTime() + JOB_LEASE_MS).toISOString();
+  // By their ids (the primary key). SQLite, which knows nothing of how many jobs are pending,
+  // took the (status, run_after) index for `status = 'pending'` and passed every pending due job
+  // (a backlog's thousands: 1.3-2 ms a claim) to find the candidates; `+status` leaves it out.
+  const pending = db.engine === "postgres" ? eq(jobs.status, "pending") : sql`+${jobs.status} = 'pending'`;
   const claimed = await db.tx(async (t) => {
     const free = await skipLocked(
       t
@@ -140,7 +144,7 @@ export async function claimJobs(db: Db, candidates: readonly JobRow[], now: Date
               jobs.id,
               candidates.map((j) => j.id),
             ),
-            eq(jobs.status, "pending"),
+            pending,
             lte(jobs.run_after, at),
             unclaimed(at),
           ),
