@@ -133,7 +133,11 @@ async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv
     // An answer whose body stalls past the time limit counts as a time-out (its endpoint is paused
     // like one that never answers), though its status is kept.
     let stalled = false;
-    const body = await firstKb(res).catch((err) => {
+    // An answer that announces a short length is read whole (what a receiver's "ok" is): a
+    // stream's reader and its chunks cost about 20 µs more per delivery than the text.
+    const announced = res.headers.get("content-length");
+    const short = announced !== null && Number(announced) <= BODY_KEPT;
+    const body = await (short ? res.text() : firstKb(res)).catch((err) => {
       stalled = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
       return "";
     });

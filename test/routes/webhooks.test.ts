@@ -610,6 +610,34 @@ describe("delivery", () => {
     await env.call("DELETE", club(`/webhooks/${slow.id}`));
   });
 
+  it("an answer announcing a short length whose body stalls counts as a time-out; its status is kept, a long answer's first 1,024 bytes", async () => {
+    // A far end that sends its headers at once, announcing 5 bytes, then 2 of them and nothing more
+    // (Bun.serve drops the length of a streamed answer: a socket of our own).
+    const stalling = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: { data: (socket) => void socket.write("HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nok") },
+    });
+    // Deliveries here wait 0.1 s.
+    const config = { ...env.config, webhooks: { ...env.config.webhooks, deliveryTimeoutMs: 100 } };
+    const res = await env.call("POST", club("/webhooks"), { body: { url: `http://127.0.0.1:${stalling.port}/stalls`, events: ["member.created"] } });
+    expect(res.status).toBe(201);
+    const stalls = res.body as { id: string };
+    answers["/long"] = () => new Response("y".repeat(1500), { status: 201 });
+    const long = await hook("/long", ["member.created"]);
+    await addMember();
+    await drain(new Date(), config);
+    stalling.stop(true);
+    const [stalled] = await deliveries(stalls.id);
+    expect(stalled).toMatchObject({ status: "succeeded", last_status_code: 200 });
+    const [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, stalls.id));
+    expect(endpoint.timeouts).toBe(1);
+    const [kept] = await deliveries(long.id);
+    expect(kept.attempts[0]).toMatchObject({ status_code: 201, response_body: "y".repeat(1024) });
+    await env.call("DELETE", club(`/webhooks/${stalls.id}`));
+    await env.call("DELETE", club(`/webhooks/${long.id}`));
+  });
+
   it("an admin's retry or test goes out at once to a paused endpoint (they may have fixed it)", async () => {
     answers["/paused"] = 200;
     const paused = await hook("/paused", ["member.created"]);
