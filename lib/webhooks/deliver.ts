@@ -11,7 +11,7 @@
 import { createHmac } from "node:crypto";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db";
-import { lockRows } from "../../db/locks";
+import { forUpdate } from "../../db/locks";
 import { admins, jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import { WEBHOOK_DISABLED_TEXTS } from "../i18n/texts";
@@ -174,12 +174,18 @@ function statements(db: Db) {
         .where(eq(jobs.id, p("job")))
         .limit(1),
     ),
+    /**
+     * The endpoint's counts, read to be written back, its row locked (PostgreSQL): deliveries to
+     * it finishing at once (on several processes) count one after the other.
+     */
     failingSince: db.prepareTx("webhooks.deliver.failing", (q) =>
-      q
-        .select({ enabled: webhookEndpoints.enabled, failing_since: webhookEndpoints.failing_since, timeouts: webhookEndpoints.timeouts })
-        .from(webhookEndpoints)
-        .where(eq(webhookEndpoints.id, p("id")))
-        .limit(1),
+      forUpdate(
+        q
+          .select({ enabled: webhookEndpoints.enabled, failing_since: webhookEndpoints.failing_since, timeouts: webhookEndpoints.timeouts })
+          .from(webhookEndpoints)
+          .where(eq(webhookEndpoints.id, p("id")))
+          .limit(1),
+      ),
     ),
     attempt: db.prepareTx("webhooks.deliver.attempt", (q) =>
       q.insert(webhookAttempts).values({
@@ -247,11 +253,9 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   const round = job.attempts + 1;
   // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
   await db.tx(async (t) => {
-    // The endpoint's counts are read, then written back: deliveries to it finishing at once (on
-    // several processes) count one after the other.
-    await lockRows(t, webhookEndpoints, webhookEndpoints.id, endpoint.id);
-    await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
+    // The endpoint first (its row locked: parents before children), then the attempt.
     const [current] = await q.failingSince(t).execute({ id: endpoint.id });
+    await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
     // Timeouts in a row: any answer (or a failure that came quickly) ends the run.
     const timeouts = timedOut ? (current?.timeouts ?? 0) + 1 : 0;
     const pause = pauseAfter(timeouts);

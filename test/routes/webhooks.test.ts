@@ -2,7 +2,7 @@
 // actions that cause them, delivered by the job queue (its clock frozen where time matters) to a
 // local receiver (Bun.serve) that verifies each signature with the `standardwebhooks` package.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { openDb } from "../../db";
 import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
@@ -608,6 +608,32 @@ describe("delivery", () => {
     expect(healed).toMatchObject({ timeouts: 0, failing_since: null });
     expect((await env.call("GET", club("/webhooks"))).body.items.find((w: { id: string }) => w.id === slow.id).paused_until).toBeNull();
     await env.call("DELETE", club(`/webhooks/${slow.id}`));
+  });
+
+  it("deliveries to one endpoint timing out at once (several processes) each count: none of the endpoint's counts is lost", async () => {
+    answers["/hangs-together"] = () => Bun.sleep(1_000).then(() => new Response("late"));
+    const together = await hook("/hangs-together", ["member.created"]);
+    for (let i = 0; i < 4; i++) await addMember();
+    await fanOut(env.db, env.clubId);
+    const rows = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, together.id));
+    const pending = await env.db.read
+      .select()
+      .from(jobs)
+      .where(
+        inArray(
+          jobs.id,
+          rows.map((d) => d.job_id as string),
+        ),
+      );
+    expect(pending).toHaveLength(4);
+    // Each job as its own process's worker runs it, all at once (0.1 s to answer): their records
+    // meet on the endpoint's row, each reading the counts the one before wrote.
+    const config = { ...env.config, webhooks: { ...env.config.webhooks, deliveryTimeoutMs: 100 } };
+    await Promise.all(pending.map((job) => JOB_KINDS[WEBHOOK_DELIVERY].run(env.db, job, { config, now: new Date() })));
+    expect(at("/hangs-together")).toHaveLength(4);
+    const [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, together.id));
+    expect(endpoint.timeouts).toBe(4);
+    await env.call("DELETE", club(`/webhooks/${together.id}`));
   });
 
   it("an answer announcing a short length whose body stalls counts as a time-out; its status is kept, a long answer's first 1,024 bytes", async () => {
