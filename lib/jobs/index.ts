@@ -53,6 +53,12 @@ export type JobKind = {
    * for their timeout, not all of them, and another club's jobs still start at once.
    */
   share?: (job: JobRow) => string;
+  /**
+   * Its handler reads the job's status itself, in the read of its own work (one statement instead
+   * of two: a webhook delivery joins it to the delivery and its endpoint), and writes nothing,
+   * returning RECORDED, when the job is no longer pending. runJob then reads no status first.
+   */
+  readsOwnStatus?: true;
 };
 /** The kinds a run knows, by the `kind` of their rows. A row of another kind fails (and is retried). */
 export type JobKinds = Readonly<Record<string, JobKind>>;
@@ -123,6 +129,10 @@ export async function claimJobs(db: Db, candidates: readonly JobRow[], now: Date
   if (!candidates.length) return [];
   const at = now.toISOString();
   const until = new Date(now.getTime() + JOB_LEASE_MS).toISOString();
+  // By their ids (the primary key). SQLite, which knows nothing of how many jobs are pending,
+  // took the (status, run_after) index for `status = 'pending'` and passed every pending due job
+  // (a backlog's thousands: 1.3-2 ms a claim) to find the candidates; `+status` leaves it out.
+  const pending = db.engine === "postgres" ? eq(jobs.status, "pending") : sql`+${jobs.status} = 'pending'`;
   const claimed = await db.tx(async (t) => {
     const free = await skipLocked(
       t
@@ -134,7 +144,7 @@ export async function claimJobs(db: Db, candidates: readonly JobRow[], now: Date
               jobs.id,
               candidates.map((j) => j.id),
             ),
-            eq(jobs.status, "pending"),
+            pending,
             lte(jobs.run_after, at),
             unclaimed(at),
           ),
@@ -306,8 +316,10 @@ async function runJob(db: Db, kinds: JobKinds, job: JobRow, env: JobEnv): Promis
   const handler = kind?.run;
   // A job read as due may have been completed since by another one's handler (a club's pass
   // updates merged into one fan-out, lib/cards/pass-updates): then there is nothing left to do.
-  const [current] = await statements(db).status.execute({ id: job.id });
-  if (current?.status !== "pending") return;
+  if (!kind?.readsOwnStatus) {
+    const [current] = await statements(db).status.execute({ id: job.id });
+    if (current?.status !== "pending") return;
+  }
   try {
     if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
     const outcome = await handler(db, job, env);

@@ -11,8 +11,8 @@
 import { createHmac } from "node:crypto";
 import { and, asc, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db";
-import { lockRows } from "../../db/locks";
-import { admins, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { forUpdate } from "../../db/locks";
+import { admins, jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
 import { WEBHOOK_DISABLED_TEXTS } from "../i18n/texts";
 import { newId } from "../ids";
@@ -133,7 +133,11 @@ async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv
     // An answer whose body stalls past the time limit counts as a time-out (its endpoint is paused
     // like one that never answers), though its status is kept.
     let stalled = false;
-    const body = await firstKb(res).catch((err) => {
+    // An answer that announces a short length is read whole (what a receiver's "ok" is): a
+    // stream's reader and its chunks cost about 20 µs more per delivery than the text.
+    const announced = res.headers.get("content-length");
+    const short = announced !== null && Number(announced) <= BODY_KEPT;
+    const body = await (short ? res.text() : firstKb(res)).catch((err) => {
       stalled = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
       return "";
     });
@@ -156,26 +160,32 @@ async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv
 function statements(db: Db) {
   const p = (name: string) => sql.placeholder(name);
   return {
-    delivery: db.prepareRead("webhooks.deliver.delivery", (q) =>
+    /**
+     * The job's status, its delivery and the delivery's endpoint, in one read (three before: 2 of
+     * the 10.6 statements a delivery ran, and as many round trips on PostgreSQL). A missing
+     * delivery or endpoint comes as null.
+     */
+    work: db.prepareRead("webhooks.deliver.work", (q) =>
       q
-        .select()
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.id, p("id")))
+        .select({ status: jobs.status, delivery: webhookDeliveries, endpoint: webhookEndpoints })
+        .from(jobs)
+        .leftJoin(webhookDeliveries, eq(webhookDeliveries.id, p("delivery")))
+        .leftJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpoint_id))
+        .where(eq(jobs.id, p("job")))
         .limit(1),
     ),
-    endpoint: db.prepareRead("webhooks.deliver.endpoint", (q) =>
-      q
-        .select()
-        .from(webhookEndpoints)
-        .where(eq(webhookEndpoints.id, p("id")))
-        .limit(1),
-    ),
+    /**
+     * The endpoint's counts, read to be written back, its row locked (PostgreSQL): deliveries to
+     * it finishing at once (on several processes) count one after the other.
+     */
     failingSince: db.prepareTx("webhooks.deliver.failing", (q) =>
-      q
-        .select({ enabled: webhookEndpoints.enabled, failing_since: webhookEndpoints.failing_since, timeouts: webhookEndpoints.timeouts })
-        .from(webhookEndpoints)
-        .where(eq(webhookEndpoints.id, p("id")))
-        .limit(1),
+      forUpdate(
+        q
+          .select({ enabled: webhookEndpoints.enabled, failing_since: webhookEndpoints.failing_since, timeouts: webhookEndpoints.timeouts })
+          .from(webhookEndpoints)
+          .where(eq(webhookEndpoints.id, p("id")))
+          .limit(1),
+      ),
     ),
     attempt: db.prepareTx("webhooks.deliver.attempt", (q) =>
       q.insert(webhookAttempts).values({
@@ -205,13 +215,18 @@ function statements(db: Db) {
 
 const outcomeOf = (a: Attempt) => (a.status_code === null ? (a.error ?? "failed") : `HTTP ${a.status_code}`);
 
-/** The job of one delivery (payload `{delivery_id, endpoint_id}`). */
+/**
+ * The job of one delivery (payload `{delivery_id, endpoint_id}`). Its kind reads its own status
+ * (JobKind's `readsOwnStatus`): a job no longer pending (done by another process whose lease had
+ * lapsed) writes nothing.
+ */
 async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | typeof RECORDED> {
   const q = statements(db);
-  const [delivery] = await q.delivery.execute({ id: String(job.payload.delivery_id) });
+  const [work] = await q.work.execute({ job: job.id, delivery: String(job.payload.delivery_id) });
+  if (work?.status !== "pending") return RECORDED;
+  const { delivery, endpoint } = work;
   // Gone with its endpoint, delivered meanwhile, or taken over by a manual retry's job.
   if (delivery?.status !== "pending" || delivery.job_id !== job.id) return "nothing to do";
-  const [endpoint] = await q.endpoint.execute({ id: delivery.endpoint_id });
   if (!endpoint) return "nothing to do";
   const now = env.now.toISOString();
   if (!endpoint.enabled) {
@@ -238,11 +253,9 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   const round = job.attempts + 1;
   // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
   await db.tx(async (t) => {
-    // The endpoint's counts are read, then written back: deliveries to it finishing at once (on
-    // several processes) count one after the other.
-    await lockRows(t, webhookEndpoints, webhookEndpoints.id, endpoint.id);
-    await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
+    // The endpoint first (its row locked: parents before children), then the attempt.
     const [current] = await q.failingSince(t).execute({ id: endpoint.id });
+    await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
     // Timeouts in a row: any answer (or a failure that came quickly) ends the run.
     const timeouts = timedOut ? (current?.timeouts ?? 0) + 1 : 0;
     const pause = pauseAfter(timeouts);
@@ -329,6 +342,7 @@ export const WEBHOOK_JOBS: JobKinds = {
     orderKey: (job) => `webhook:${String(job.payload.endpoint_id)}`,
     share: (job) => `webhooks:${job.club_id}`,
     retryDelaysMs: RETRY_DELAYS_MS,
+    readsOwnStatus: true,
   },
   [WEBHOOK_DISABLED_MAIL]: { run: runDisabledMail },
   // The club's events fanned out to their deliveries, this job's among them (or by another

@@ -2,13 +2,13 @@
 // actions that cause them, delivered by the job queue (its clock frozen where time matters) to a
 // local receiver (Bun.serve) that verifies each signature with the `standardwebhooks` package.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { openDb } from "../../db";
 import { jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { DELIVERY_LOG_KEEP_DAYS, pauseAfter, purgeDeliveryLog } from "../../lib/webhooks/deliver";
-import { emitter, FANOUT_BATCH, fanOut, fanOutIn, WEBHOOK_FANOUT } from "../../lib/webhooks/emit";
-import { claimJobs, runDueJobs } from "../../lib/jobs";
+import { emitter, FANOUT_BATCH, fanOut, fanOutIn, WEBHOOK_DELIVERY, WEBHOOK_FANOUT } from "../../lib/webhooks/emit";
+import { claimJobs, RECORDED, runDueJobs } from "../../lib/jobs";
 import { onPostgres } from "../databases";
 import { checkWebhookUrl } from "../../lib/webhooks/guard";
 import { JOB_KINDS } from "../../server/jobs";
@@ -610,6 +610,60 @@ describe("delivery", () => {
     await env.call("DELETE", club(`/webhooks/${slow.id}`));
   });
 
+  it("deliveries to one endpoint timing out at once (several processes) each count: none of the endpoint's counts is lost", async () => {
+    answers["/hangs-together"] = () => Bun.sleep(1_000).then(() => new Response("late"));
+    const together = await hook("/hangs-together", ["member.created"]);
+    for (let i = 0; i < 4; i++) await addMember();
+    await fanOut(env.db, env.clubId);
+    const rows = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, together.id));
+    const pending = await env.db.read
+      .select()
+      .from(jobs)
+      .where(
+        inArray(
+          jobs.id,
+          rows.map((d) => d.job_id as string),
+        ),
+      );
+    expect(pending).toHaveLength(4);
+    // Each job as its own process's worker runs it, all at once (0.1 s to answer): their records
+    // meet on the endpoint's row, each reading the counts the one before wrote.
+    const config = { ...env.config, webhooks: { ...env.config.webhooks, deliveryTimeoutMs: 100 } };
+    await Promise.all(pending.map((job) => JOB_KINDS[WEBHOOK_DELIVERY].run(env.db, job, { config, now: new Date() })));
+    expect(at("/hangs-together")).toHaveLength(4);
+    const [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, together.id));
+    expect(endpoint.timeouts).toBe(4);
+    await env.call("DELETE", club(`/webhooks/${together.id}`));
+  });
+
+  it("an answer announcing a short length whose body stalls counts as a time-out; its status is kept, a long answer's first 1,024 bytes", async () => {
+    // A far end that sends its headers at once, announcing 5 bytes, then 2 of them and nothing more
+    // (Bun.serve drops the length of a streamed answer: a socket of our own).
+    const stalling = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: { data: (socket) => void socket.write("HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nok") },
+    });
+    // Deliveries here wait 0.1 s.
+    const config = { ...env.config, webhooks: { ...env.config.webhooks, deliveryTimeoutMs: 100 } };
+    const res = await env.call("POST", club("/webhooks"), { body: { url: `http://127.0.0.1:${stalling.port}/stalls`, events: ["member.created"] } });
+    expect(res.status).toBe(201);
+    const stalls = res.body as { id: string };
+    answers["/long"] = () => new Response("y".repeat(1500), { status: 201 });
+    const long = await hook("/long", ["member.created"]);
+    await addMember();
+    await drain(new Date(), config);
+    stalling.stop(true);
+    const [stalled] = await deliveries(stalls.id);
+    expect(stalled).toMatchObject({ status: "succeeded", last_status_code: 200 });
+    const [endpoint] = await env.db.read.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, stalls.id));
+    expect(endpoint.timeouts).toBe(1);
+    const [kept] = await deliveries(long.id);
+    expect(kept.attempts[0]).toMatchObject({ status_code: 201, response_body: "y".repeat(1024) });
+    await env.call("DELETE", club(`/webhooks/${stalls.id}`));
+    await env.call("DELETE", club(`/webhooks/${long.id}`));
+  });
+
   it("an admin's retry or test goes out at once to a paused endpoint (they may have fixed it)", async () => {
     answers["/paused"] = 200;
     const paused = await hook("/paused", ["member.created"]);
@@ -665,6 +719,28 @@ describe("delivery", () => {
     await env.call("DELETE", club(`/webhooks/${gone.id}`));
     await drain();
     expect(at("/deleted")).toHaveLength(0);
+  });
+
+  it("a delivery's job read as due but done meanwhile (another process, its lease lapsed) sends nothing and writes nothing", async () => {
+    const late = await hook("/done-meanwhile", ["member.created"]);
+    await addMember();
+    await fanOut(env.db, env.clubId);
+    const [delivery] = await env.db.read.select().from(webhookDeliveries).where(eq(webhookDeliveries.endpoint_id, late.id));
+    const [job] = await env.db.read
+      .select()
+      .from(jobs)
+      .where(eq(jobs.id, delivery.job_id as string));
+    // The other process's record, as its handler wrote it, after this one had read the job as due.
+    await env.db.tx((t) => t.update(jobs).set({ status: "done", outcome: "HTTP 200 elsewhere" }).where(eq(jobs.id, job.id)));
+    // Its handler as the worker runs it (runJob reads no status first for this kind), with the job
+    // as read before (pending): the delivery itself still reads pending, so only the job's own
+    // status tells that it is done. RECORDED: runJob writes nothing either.
+    expect(await JOB_KINDS[WEBHOOK_DELIVERY].run(env.db, job, { config: env.config, now: new Date() })).toBe(RECORDED);
+    expect(at("/done-meanwhile")).toHaveLength(0);
+    const [after] = await env.db.read.select().from(jobs).where(eq(jobs.id, job.id));
+    expect(after).toMatchObject({ status: "done", outcome: "HTTP 200 elsewhere" });
+    expect(await env.db.read.select().from(webhookAttempts).where(eq(webhookAttempts.delivery_id, delivery.id))).toHaveLength(0);
+    await env.call("DELETE", club(`/webhooks/${late.id}`));
   });
 
   it("the log keeps a month: the daily purge deletes deliveries finished before (their attempts too), never a pending one", async () => {
