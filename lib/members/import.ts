@@ -360,25 +360,48 @@ function updateOf(
 }
 
 /**
+ * The club's members the batch's lines name, as `q` (the read connection, or the writing's
+ * transaction) sees them: a select of PIECES' sizes of emails, each prepared once per database
+ * (Db.prepareRead, prepareTx). Drizzle built the batch's select anew for each batch, twice a
+ * batch for an update's lines (planned before the writing, then in it): 7 % of the CPU of 20,000
+ * updates in a profile, more than SQLite's own lookups (docs/benchmarks.md, "import19").
+ */
+async function storedByEmail(q: Queryable, ctx: Ctx, batch: Checked[]): Promise<Stored[]> {
+  const found: Stored[] = [];
+  for (const piece of inPieces(batch, PIECES)) {
+    const name = `members.import.byEmail:${piece.length}`;
+    const build = (b: Queryable) =>
+      b
+        .select(STORED)
+        .from(members)
+        .where(
+          and(
+            eq(members.club_id, p("club")),
+            inArray(
+              members.email,
+              piece.map((_, i) => p(String(i))),
+            ),
+          ),
+        );
+    const query = q === ctx.db.read ? ctx.db.prepareRead(name, build) : ctx.db.prepareTx(name, build)(q);
+    const values: Record<string, string> = { club: ctx.clubId };
+    piece.forEach((c, i) => {
+      values[i] = c.email;
+    });
+    for (const m of (await query.execute(values)) as Stored[]) found.push(m);
+  }
+  return found;
+}
+
+/**
  * Step 2, one batch of checked lines against the club's members as `q` sees them (looked up by
  * their emails): each line becomes a create, an update, or nothing (unchanged, or an existing
  * member in `create` mode). Counts, warnings and changes go to `totals`, errors to `errors`.
  */
 async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOptions, msg: Msg, errors: Map<number, string>, totals: Totals): Promise<Planned[]> {
   const planned: Planned[] = [];
-  const found = await q
-    .select(STORED)
-    .from(members)
-    .where(
-      and(
-        eq(members.club_id, ctx.clubId),
-        inArray(
-          members.email,
-          batch.map((c) => c.email),
-        ),
-      ),
-    );
-  const existing = new Map(found.map((m) => [m.email, m]));
+  const existing = new Map<string, Stored>();
+  for (const m of await storedByEmail(q, ctx, batch)) existing.set(m.email, m);
   for (const { line, email, values } of batch) {
     const before = existing.get(email);
     if (!before) {
