@@ -99,10 +99,14 @@ describe("an update import's statements (import19)", () => {
   const watch = async () => {
     await env.db.query("CREATE TABLE test_assigned (col text)");
     if (onPostgres) {
-      await env.db.query("CREATE FUNCTION test_assigned() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO test_assigned VALUES (TG_ARGV[0]); RETURN NEW; END $$");
+      await env.db.query(
+        "CREATE FUNCTION test_assigned() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO test_assigned VALUES (TG_ARGV[0]); RETURN NEW; END $$",
+      );
       for (const c of WATCHED)
         await env.db.query(`CREATE TRIGGER test_assigned_${c} AFTER UPDATE OF ${c} ON members FOR EACH ROW EXECUTE FUNCTION test_assigned('${c}')`);
-    } else for (const c of WATCHED) env.db.raw.exec(`CREATE TRIGGER test_assigned_${c} AFTER UPDATE OF ${c} ON members BEGIN INSERT INTO test_assigned VALUES ('${c}'); END`);
+    } else
+      for (const c of WATCHED)
+        env.db.raw.exec(`CREATE TRIGGER test_assigned_${c} AFTER UPDATE OF ${c} ON members BEGIN INSERT INTO test_assigned VALUES ('${c}'); END`);
   };
   const unwatch = async () => {
     for (const c of WATCHED) await env.db.query(onPostgres ? `DROP TRIGGER test_assigned_${c} ON members` : `DROP TRIGGER test_assigned_${c}`);
@@ -141,7 +145,14 @@ describe("an update import's statements (import19)", () => {
     }
     // What they wrote is what the lines say, the others' columns as they were.
     const rows = await env.db.read
-      .select({ email: members.email, last: members.last_name, sort: members.sort_name, text: members.search_text, status: members.payment_status, end: members.membership_end })
+      .select({
+        email: members.email,
+        last: members.last_name,
+        sort: members.sort_name,
+        text: members.search_text,
+        status: members.payment_status,
+        end: members.membership_end,
+      })
       .from(members)
       .where(like(members.email, "assign%"));
     const by = new Map(rows.map((r) => [r.email, r]));
