@@ -364,7 +364,7 @@ function updateOf(
  * transaction) sees them: a select of PIECES' sizes of emails, each prepared once per database
  * (Db.prepareRead, prepareTx). Drizzle built the batch's select anew for each batch, twice a
  * batch for an update's lines (planned before the writing, then in it): 7 % of the CPU of 20,000
- * updates in a profile, more than SQLite's own lookups (docs/benchmarks.md, "import19").
+ * updates in a profile, two thirds of what SQLite spent on the lookups (docs/benchmarks.md, "import19").
  */
 async function storedByEmail(q: Queryable, ctx: Ctx, batch: Checked[]): Promise<Stored[]> {
   const found: Stored[] = [];
