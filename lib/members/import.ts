@@ -360,25 +360,48 @@ function updateOf(
 }
 
 /**
+ * The club's members the batch's lines name, as `q` (the read connection, or the writing's
+ * transaction) sees them: a select of PIECES' sizes of emails, each prepared once per database
+ * (Db.prepareRead, prepareTx). Drizzle built the batch's select anew for each batch, twice a
+ * batch for an update's lines (planned before the writing, then in it): 7 % of the CPU of 20,000
+ * updates in a profile, two thirds of what SQLite spent on the lookups (docs/benchmarks.md, "import19").
+ */
+async function storedByEmail(q: Queryable, ctx: Ctx, batch: Checked[]): Promise<Stored[]> {
+  const found: Stored[] = [];
+  for (const piece of inPieces(batch, PIECES)) {
+    const name = `members.import.byEmail:${piece.length}`;
+    const build = (b: Queryable) =>
+      b
+        .select(STORED)
+        .from(members)
+        .where(
+          and(
+            eq(members.club_id, p("club")),
+            inArray(
+              members.email,
+              piece.map((_, i) => p(String(i))),
+            ),
+          ),
+        );
+    const query = q === ctx.db.read ? ctx.db.prepareRead(name, build) : ctx.db.prepareTx(name, build)(q);
+    const values: Record<string, string> = { club: ctx.clubId };
+    piece.forEach((c, i) => {
+      values[i] = c.email;
+    });
+    for (const m of (await query.execute(values)) as Stored[]) found.push(m);
+  }
+  return found;
+}
+
+/**
  * Step 2, one batch of checked lines against the club's members as `q` sees them (looked up by
  * their emails): each line becomes a create, an update, or nothing (unchanged, or an existing
  * member in `create` mode). Counts, warnings and changes go to `totals`, errors to `errors`.
  */
 async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOptions, msg: Msg, errors: Map<number, string>, totals: Totals): Promise<Planned[]> {
   const planned: Planned[] = [];
-  const found = await q
-    .select(STORED)
-    .from(members)
-    .where(
-      and(
-        eq(members.club_id, ctx.clubId),
-        inArray(
-          members.email,
-          batch.map((c) => c.email),
-        ),
-      ),
-    );
-  const existing = new Map(found.map((m) => [m.email, m]));
+  const existing = new Map<string, Stored>();
+  for (const m of await storedByEmail(q, ctx, batch)) existing.set(m.email, m);
   for (const { line, email, values } of batch) {
     const before = existing.get(email);
     if (!before) {
@@ -432,6 +455,26 @@ async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOption
 const p = (name: string) => sql.placeholder(name);
 /** What an update writes: every stored column the import may change, and the keys made from them. */
 const UPDATE_COLUMNS = [...Object.keys(STORED).filter((c) => !["id", "email", "referral_code"].includes(c)), "search_text", "sort_name", "updated_at"];
+/**
+ * The columns an update writes only when its line changes them, in families by the indexes that
+ * hold them: SQLite rewrites a member's entries in every index with a column the UPDATE assigns,
+ * even to the value it already holds (20,000 members of 200,000, two indexed columns assigned
+ * their own values: 37 MB of WAL against 17 MB, 2.6 times the time). The registration and name
+ * orders carry the search text, the end and status indexes the end and the status: a file of new
+ * ends alone left every member's search text and sort name assigned, so both of those indexes
+ * were rewritten at random places for nothing. The other columns (no index holds them) are
+ * always written. A statement per set of families and size (8 at most of each size).
+ */
+const UPDATE_FAMILIES: { changes: (keyof Stored)[]; columns: string[] }[] = [
+  { changes: ["first_name", "last_name"], columns: ["first_name", "last_name", "search_text", "sort_name"] },
+  { changes: ["membership_end"], columns: ["membership_end"] },
+  { changes: ["payment_status"], columns: ["payment_status", "status_before_suspension"] },
+];
+const UPDATE_ALWAYS = UPDATE_COLUMNS.filter((c) => !UPDATE_FAMILIES.some((f) => f.columns.includes(c)));
+/** The families a line's changes `set` writes, as bits of UPDATE_FAMILIES. */
+const familiesOf = (set: Partial<Stored>) => UPDATE_FAMILIES.reduce((bits, f, i) => (f.changes.some((c) => set[c] !== undefined) ? bits | (1 << i) : bits), 0);
+/** The columns an update of the families `bits` writes. */
+const updateColumns = (bits: number) => [...UPDATE_FAMILIES.flatMap((f, i) => (bits & (1 << i) ? f.columns : [])), ...UPDATE_ALWAYS];
 const HISTORY_COLUMNS = Object.keys(getTableColumns(memberHistory));
 const MEMBER_COLUMNS: Record<string, Column> = getTableColumns(members);
 
@@ -457,8 +500,9 @@ function slotted(columns: string[], rows: Record<string, unknown>[]): unknown[] 
  * members version's triggers (db/index.ts) make every statement that writes a member keep a statement journal of the pages it touches, which cost
  * more than the row itself when paid per member (5,000 updates: 1.2 s with one statement a
  * member, against 0.3 s without the triggers). An insert has the columns of the batch's first
- * new member (every row comes from newMemberRow: the same columns); an update writes every column
- * an import may change, each member's values read from a list of rows joined by id.
+ * new member (every row comes from newMemberRow: the same columns); an update writes the columns
+ * of the families its members' lines change (UPDATE_FAMILIES) and those no index holds, each
+ * member's values read from a list of rows joined by id.
  */
 function statements(db: Db) {
   const rowsOf = (columns: string[], n: number) =>
@@ -474,11 +518,12 @@ function statements(db: Db) {
       db
         .prepareRows("members.import.history", rows.length, HISTORY_COLUMNS.length, (q, n) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, n)))(t)
         .run(slotted(HISTORY_COLUMNS, rows)),
-    update: (t: Queryable, clubId: string, rows: Record<string, unknown>[]) => {
-      const columns = ["id", ...UPDATE_COLUMNS];
+    update: (t: Queryable, clubId: string, rows: Record<string, unknown>[], families: number) => {
+      const written = updateColumns(families);
+      const columns = ["id", ...written];
       return (
         db
-          .prepareRows("members.import.update", rows.length, columns.length, (q, n) => {
+          .prepareRows(`members.import.update.${families}`, rows.length, columns.length, (q, n) => {
             // The new values as a list of rows `v` (a SELECT per row, UNION ALL: SQLite and PostgreSQL alike).
             const selects = Array.from(
               { length: n },
@@ -490,7 +535,7 @@ function statements(db: Db) {
             );
             return q
               .update(members)
-              .set(Object.fromEntries(UPDATE_COLUMNS.map((c) => [c, sql`${sql.identifier("v")}.${sql.identifier(c)}`])) as never)
+              .set(Object.fromEntries(written.map((c) => [c, sql`${sql.identifier("v")}.${sql.identifier(c)}`])) as never)
               .from(sql`(${sql.join(selects, sql` union all `)}) as ${sql.identifier("v")}`)
               .where(and(eq(members.club_id, slot(n, 0, columns.length)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
           })(t)
@@ -516,7 +561,8 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
   const undo: UndoEntry[] = [];
   const changed: { before: Stored | null; after: Stored }[] = [];
   const inserts: MemberRow[] = [];
-  const updates: Record<string, unknown>[] = [];
+  /** The updated members' rows, by the families of columns their lines change (familiesOf). */
+  const updates = new Map<number, Record<string, unknown>[]>();
   const histories: Record<string, unknown>[] = [];
   for (const x of planned) {
     if (x.kind === "create") {
@@ -551,7 +597,9 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
       // The pass is marked in the member's own row (its Last-Modified for the wallets).
       const passChanged = memberPassChanged(before, after);
       if (passChanged) passesChanged.push(before.id);
-      updates.push({
+      const families = familiesOf(set);
+      if (!updates.has(families)) updates.set(families, []);
+      updates.get(families)?.push({
         ...after,
         search_text: searchTextOf(after),
         sort_name: sortNameOf(after),
@@ -566,7 +614,7 @@ async function writeBatch(t: Queryable, ctx: Ctx, planned: Planned[]): Promise<{
     }
   }
   for (const rows of inPieces(inserts, PIECES)) await run.insert(t, rows);
-  for (const rows of inPieces(updates, PIECES)) await run.update(t, ctx.clubId, rows);
+  for (const [families, group] of updates) for (const rows of inPieces(group, PIECES)) await run.update(t, ctx.clubId, rows, families);
   for (const rows of inPieces(histories, PIECES)) await run.history(t, rows);
   // One pass update per batch: the fan-out merges those still pending into one.
   await queueMarkedPassUpdate(t, ctx.clubId, passesChanged, "import_update", now);

@@ -4,7 +4,10 @@
 // pass (up to the first progress report) apart from the writing. Not part of `bun run bench`: a
 // tool for reading one import closely.
 //
-//   bun scripts/bench/import-profile.ts MEMBERS LINES create|update [ROUNDS]
+//   bun scripts/bench/import-profile.ts MEMBERS LINES create|update|renew [ROUNDS]
+//
+// `update` renames the club's first members and gives them a later end (the bench's file);
+// `renew` gives them the later end alone (a season's renewals: names left blank, unchanged).
 //
 // The dataset is seeded once (scripts/bench/datasets.ts) and kept in $TMPDIR/club-import-profile/.
 import { Database } from "bun:sqlite";
@@ -28,7 +31,7 @@ const ioText = (a: Record<string, number>, b: Record<string, number>) =>
 const [membersArg, linesArg, kindArg, roundsArg] = Bun.argv.slice(2);
 const MEMBERS = Number(membersArg ?? 10_000);
 const LINES = Number(linesArg ?? 5_000);
-const KIND = (kindArg ?? "create") as "create" | "update";
+const KIND = (kindArg ?? "create") as "create" | "update" | "renew";
 const ROUNDS = Number(roundsArg ?? 1);
 
 type Tally = { n: number; ms: number };
@@ -127,7 +130,9 @@ function csvFile(n: number, tag: string): string {
   const lines = Array.from({ length: n }, (_, i) =>
     KIND === "create"
       ? `Élodie;Import${tag}x${i};import${tag}x${i}@bench.example.org;31.12.2031`
-      : `Zoé;Renamed${tag}x${i};member${i}@bench.example.org;31.12.2032`,
+      : KIND === "update"
+        ? `Zoé;Renamed${tag}x${i};member${i}@bench.example.org;31.12.2032`
+        : `;;member${i}@bench.example.org;31.12.2032`,
   );
   return `Prénom;Nom;E-Mail;Échéance\n${lines.join("\n")}\n`;
 }
@@ -163,7 +168,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   let firstReport = 0;
   const r = await importMembers(ctx, {
     csv,
-    mode: KIND,
+    mode: KIND === "create" ? "create" : "update",
     onProgress: () => {
       firstReport ||= performance.now() - began;
     },

@@ -22,7 +22,7 @@ beforeAll(async () => {
   ctx = await operatorCtx(env.db, env.clubId, env.config);
   original = env.db.prepareRows;
   env.db.prepareRows = ((name: string, rows: number, width: number, build: never) => {
-    const m = /^members\.import\.(insert|update|history)$/.exec(name);
+    const m = /^members\.import\.(insert|update|history)\b/.exec(name);
     const prepared = original.call(env.db, name, rows, width, build);
     return (t: never) => {
       if (m) sizes[m[1] as keyof typeof sizes].push(rows);

@@ -93,6 +93,77 @@ describe.skipIf(onPostgres)("the search index during an update import", () => {
   });
 });
 
+describe("an update import's statements (import19)", () => {
+  /** Each column whose triggers fire when an UPDATE assigns it, value changed or not (as SQLite rewrites the indexes that hold it). */
+  const WATCHED = ["search_text", "sort_name", "membership_end", "payment_status", "membership_start"];
+  const watch = async () => {
+    await env.db.query("CREATE TABLE test_assigned (col text)");
+    if (onPostgres) {
+      await env.db.query(
+        "CREATE FUNCTION test_assigned() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO test_assigned VALUES (TG_ARGV[0]); RETURN NEW; END $$",
+      );
+      for (const c of WATCHED)
+        await env.db.query(`CREATE TRIGGER test_assigned_${c} AFTER UPDATE OF ${c} ON members FOR EACH ROW EXECUTE FUNCTION test_assigned('${c}')`);
+    } else
+      for (const c of WATCHED)
+        env.db.raw.exec(`CREATE TRIGGER test_assigned_${c} AFTER UPDATE OF ${c} ON members BEGIN INSERT INTO test_assigned VALUES ('${c}'); END`);
+  };
+  const unwatch = async () => {
+    for (const c of WATCHED) await env.db.query(onPostgres ? `DROP TRIGGER test_assigned_${c} ON members` : `DROP TRIGGER test_assigned_${c}`);
+    if (onPostgres) await env.db.query("DROP FUNCTION test_assigned()");
+    await env.db.query("DROP TABLE test_assigned");
+  };
+  /** How many members' updates assigned each watched column since the last call. */
+  const assigned = async () => {
+    const rows = await env.db.query<{ col: string; n: number }>("SELECT col, count(*) AS n FROM test_assigned GROUP BY col");
+    await env.db.query("DELETE FROM test_assigned");
+    return Object.fromEntries(rows.map((r) => [r.col, Number(r.n)]));
+  };
+
+  it("assign the name, end and status columns (and the search and sort keys) only for the lines that change them", async () => {
+    expect(await importMembers(ctx, { csv: csv("assign", 40) })).toMatchObject({ created: 40, errors: [] });
+    await watch();
+    try {
+      // New ends alone: neither the search text nor the sort name, nor the status, is assigned.
+      const ends = `email,membership end\n${Array.from({ length: 40 }, (_, i) => `assign${i}@test.org,2031-06-30`).join("\n")}\n`;
+      expect(await importMembers(ctx, { csv: ends, mode: "update" })).toMatchObject({ updated: 40, errors: [] });
+      expect(await assigned()).toEqual({ membership_end: 40, membership_start: 40 });
+      // Mixed lines, one statement per kind of change: two renamed, one with a new status, one
+      // with a new end, one unchanged.
+      const mixed = [
+        "email,last name,payment status,membership end",
+        "assign0@test.org,Quenouille,,",
+        "assign1@test.org,Rouet,,",
+        "assign2@test.org,,pending,",
+        "assign3@test.org,,,2032-01-31",
+        "assign4@test.org,Nom4,,2031-06-30",
+      ].join("\n");
+      expect(await importMembers(ctx, { csv: `${mixed}\n`, mode: "update" })).toMatchObject({ updated: 4, skipped: 1, errors: [] });
+      expect(await assigned()).toEqual({ search_text: 2, sort_name: 2, payment_status: 1, membership_end: 1, membership_start: 4 });
+    } finally {
+      await unwatch();
+    }
+    // What they wrote is what the lines say, the others' columns as they were.
+    const rows = await env.db.read
+      .select({
+        email: members.email,
+        last: members.last_name,
+        sort: members.sort_name,
+        text: members.search_text,
+        status: members.payment_status,
+        end: members.membership_end,
+      })
+      .from(members)
+      .where(like(members.email, "assign%"));
+    const by = new Map(rows.map((r) => [r.email, r]));
+    expect(by.get("assign0@test.org")).toMatchObject({ last: "Quenouille", status: "paid", end: "2031-06-30" });
+    expect(by.get("assign0@test.org")?.sort).toContain("quenouille");
+    expect(by.get("assign0@test.org")?.text).toContain("quenouille");
+    expect(by.get("assign2@test.org")).toMatchObject({ last: "Nom2", status: "pending", end: "2031-06-30" });
+    expect(by.get("assign3@test.org")).toMatchObject({ last: "Nom3", status: "paid", end: "2032-01-31" });
+  });
+});
+
 describe("the pace of an import", () => {
   it("asks the database whether another process wrote at most every 5 ms", async () => {
     let asks = 0;
