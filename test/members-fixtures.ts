@@ -1,6 +1,7 @@
 // Members written straight into the database, in any state, for the members tests.
-import { eq, inArray } from "drizzle-orm";
-import { clubs, jobs, memberHistory, members, payments, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Queryable } from "../db";
+import { clubs, jobs, memberHistory, memberImports, memberImportUndo, members, payments, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import { newMemberRow } from "../lib/members";
 import { fanOut, WEBHOOK_DELIVERY, WEBHOOK_FANOUT } from "../lib/webhooks/emit";
 import { manageTokenHash, newManageToken, searchTextOf, sortNameOf } from "../lib/members/internal";
@@ -106,4 +107,42 @@ export async function withEndpoint<T>(
       await t.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
     });
   }
+}
+
+/** The member an import created with `email`, and its history row's id (what an undo row names). */
+export async function importedMember(env: TestEnv, email: string) {
+  const [m] = await env.db.read.select().from(members).where(eq(members.email, email));
+  const [h] = await env.db.read
+    .select()
+    .from(memberHistory)
+    .where(and(eq(memberHistory.member_id, m.id), eq(memberHistory.action, "import_create")));
+  return { m, historyId: h.id };
+}
+
+/**
+ * As a process that died mid-import leaves it: a running import of another machine whose lease
+ * has lapsed, its one undo row saying it created `created` (recoverImports undoes it). `alongside`
+ * writes more in the same transaction. Answers the import's id.
+ */
+export async function deadImport(
+  env: TestEnv,
+  created: { m: typeof members.$inferSelect; historyId: string }[],
+  alongside?: (t: Queryable, now: string) => Promise<void>,
+): Promise<string> {
+  const importId = crypto.randomUUID();
+  const now = new Date().toISOString();
+  await env.db.tx(async (t) => {
+    await t
+      .insert(memberImports)
+      .values({ id: importId, club_id: env.clubId, status: "running", host: "another-machine", pid: 1, started_at: now, lease_until: now });
+    await t.insert(memberImportUndo).values({
+      import_id: importId,
+      member_id: created[0].m.id,
+      history_id: created[0].historyId,
+      written_at: created[0].m.updated_at,
+      entries: created.map(({ m, historyId }) => [m.id, historyId, null]),
+    });
+    await alongside?.(t, now);
+  });
+  return importId;
 }

@@ -16,7 +16,7 @@ import { importMembers } from "../../lib/members/import";
 import { NAMING, recoverImports, whenOthersWait } from "../../lib/members/import-journal";
 import { setup, type TestEnv } from "../helpers";
 import { onPostgres } from "../databases";
-import { withEndpoint } from "../members-fixtures";
+import { deadImport, importedMember, withEndpoint } from "../members-fixtures";
 
 let env: TestEnv;
 let ctx: Ctx;
@@ -228,35 +228,11 @@ await importMembers(ctx, { csv: "first name,last name,email,membership end\\n" +
 
   it("a member the import created that something names since (a wallet, a payment) stays, with its history; the others go", async () => {
     await importMembers(ctx, { csv: csv("named", 3) });
-    const created = await Promise.all(
-      [0, 1, 2].map(async (i) => {
-        const [m] = await env.db.read
-          .select()
-          .from(members)
-          .where(eq(members.email, `named-${i}@test.org`));
-        const [h] = await env.db.read
-          .select()
-          .from(memberHistory)
-          .where(and(eq(memberHistory.member_id, m.id), eq(memberHistory.action, "import_create")));
-        return { m, historyId: h.id };
-      }),
-    );
+    const created = await Promise.all([0, 1, 2].map((i) => importedMember(env, `named-${i}@test.org`)));
     const [wallet, paid, alone] = created;
-    const importId = crypto.randomUUID();
-    const now = new Date().toISOString();
     // As a process that died mid-way leaves it: the three members its undo row says it created;
     // since, a wallet registered the first one's card (a foreign key) and the second one paid.
-    await env.db.tx(async (t) => {
-      await t
-        .insert(memberImports)
-        .values({ id: importId, club_id: env.clubId, status: "running", host: "another-machine", pid: 1, started_at: now, lease_until: now });
-      await t.insert(memberImportUndo).values({
-        import_id: importId,
-        member_id: wallet.m.id,
-        history_id: wallet.historyId,
-        written_at: wallet.m.updated_at,
-        entries: created.map(({ m, historyId }) => [m.id, historyId, null]),
-      });
+    const importId = await deadImport(env, created, async (t, now) => {
       await t.insert(appleRegistrations).values({
         id: crypto.randomUUID(),
         club_id: env.clubId,

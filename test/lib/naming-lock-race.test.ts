@@ -9,7 +9,7 @@
 // can be staged there; what holds on both engines is that a writer finding the member gone
 // names nobody.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { and, eq, getTableName, sql } from "drizzle-orm";
+import { eq, getTableName, sql } from "drizzle-orm";
 import type { AnyColumn, Queryable } from "../../db";
 import {
   clubs,
@@ -18,8 +18,6 @@ import {
   invoices,
   mailingRecipients,
   memberHistory,
-  memberImports,
-  memberImportUndo,
   members,
   payments,
   scans,
@@ -35,6 +33,7 @@ import { onPostgres } from "../databases";
 import { createEventVia } from "../events-fixtures";
 import { type ApplePki, makeApplePki, PASS_TYPE_ID, readJson, unzipPass } from "../cards/apple-fixtures";
 import { setup, type TestEnv } from "../helpers";
+import { deadImport, importedMember } from "../members-fixtures";
 
 let pki: ApplePki;
 let env: TestEnv;
@@ -59,22 +58,9 @@ let made = 0;
 async function createdByDeadImport(tier = ""): Promise<{ m: Member; historyId: string }> {
   const email = `dead-${++made}@test.org`;
   await importMembers(ctx, { csv: `first name,last name,email,membership end,tier\nDora,Morte,${email},2030-12-31,${tier}\n` });
-  const [m] = await env.db.read.select().from(members).where(eq(members.email, email));
-  const [h] = await env.db.read
-    .select()
-    .from(memberHistory)
-    .where(and(eq(memberHistory.member_id, m.id), eq(memberHistory.action, "import_create")));
-  const importId = crypto.randomUUID();
-  const now = new Date().toISOString();
-  await env.db.tx(async (t) => {
-    await t
-      .insert(memberImports)
-      .values({ id: importId, club_id: env.clubId, status: "running", host: "another-machine", pid: 1, started_at: now, lease_until: now });
-    await t
-      .insert(memberImportUndo)
-      .values({ import_id: importId, member_id: m.id, history_id: h.id, written_at: m.updated_at, entries: [[m.id, h.id, null]] });
-  });
-  return { m, historyId: h.id };
+  const created = await importedMember(env, email);
+  await deadImport(env, [created]);
+  return created;
 }
 
 /** Whether `n` of this database's connections wait for a lock (polled: the other side gets there in its own time). */
