@@ -11,17 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq, getTableName, sql } from "drizzle-orm";
 import type { AnyColumn, Queryable } from "../../db";
-import {
-  clubs,
-  eventRegistrations,
-  flaggedPayments,
-  invoices,
-  mailingRecipients,
-  memberHistory,
-  members,
-  payments,
-  scans,
-} from "../../db/schema";
+import { clubs, eventRegistrations, flaggedPayments, invoices, mailingRecipients, memberHistory, members, payments, scans } from "../../db/schema";
 import { operatorCtx } from "../../lib/auth/operator";
 import type { Ctx } from "../../lib/context";
 import { importMembers } from "../../lib/members/import";
