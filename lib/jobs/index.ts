@@ -162,7 +162,10 @@ export async function claimJobs(db: Db, candidates: readonly JobRow[], now: Date
       )
       .returning();
   });
-  return claimed.sort((a, b) => (a.run_after < b.run_after ? -1 : a.run_after > b.run_after ? 1 : 0));
+  // In the order they were made: by run_after, then by id (time-ordered), as a fan-out's deliveries
+  // of one millisecond share their run_after and PostgreSQL's RETURNING has no order; the jobs of
+  // one key then run in that order (an import's member.created events reach an endpoint in the file's order).
+  return claimed.sort((a, b) => (a.run_after < b.run_after ? -1 : a.run_after > b.run_after ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Extends this process's leases on `ids` (jobs it still holds) from `now`. */

@@ -256,6 +256,22 @@ it("two jobs with the same target key never overlap and run in run_after order; 
   expect((await jobsOf("test_keyed")).every((j) => j.status === "done")).toBe(true);
 });
 
+it("jobs of one key due at the same instant run in the order they were made (a fan-out's deliveries of one millisecond)", async () => {
+  keyedLog.length = 0;
+  const names = ["c1", "c2", "c3", "c4", "c5"];
+  await queue(
+    "test_keyed",
+    names.map((name) => ({ name, target: "c" })),
+  );
+  // One run_after for all, written newest first: PostgreSQL's rows then lie (and come back from
+  // the claim's UPDATE ... RETURNING) in the other order.
+  const at = new Date(Date.now() - 10_000).toISOString();
+  const rows = (await jobsOf("test_keyed")).filter((j) => String(j.payload.name).startsWith("c"));
+  for (const row of [...rows].sort((a, b) => (a.id < b.id ? 1 : -1))) await env.db.tx((t) => t.update(jobs).set({ run_after: at }).where(eq(jobs.id, row.id)));
+  expect(await runDueJobs(env.db, { kinds: KINDS, config: at4() })).toBe(5);
+  expect(keyedLog.filter((e) => e.startsWith("start")).map((e) => e.slice(6))).toEqual(names);
+});
+
 it("stop() while jobs are in flight takes no new job and resolves only once every job in hand is recorded", async () => {
   resetFlight();
   held = gate();
