@@ -191,8 +191,8 @@ class OutsideWinAnsi extends Error {}
 /**
  * The invoice's PDF bytes, drawn from the rows as they are. In Helvetica, the QR-bill's own font,
  * when every text fits its encoding (PDFKit's standard fonts: nothing to embed, no subset to make),
- * else in DejaVu Sans, which writes any name: the embedded subset cost about a third of an
- * invoice's CPU, and most of the first PDFs' (docs/benchmarks.md "Session 19 (lead)").
+ * else in DejaVu Sans, which writes any name: the embedded subset cost about a third of a warm
+ * invoice's CPU and a fifth of the first ones' after a start (docs/benchmarks.md "Session 19 (lead)").
  */
 export async function invoicePdfBytes(
   club: Awaited<ReturnType<typeof getClubRow>>,
@@ -200,19 +200,22 @@ export async function invoicePdfBytes(
   member: { first_name: string; last_name: string; email: string } | null,
   logo: Buffer | null,
 ): Promise<Uint8Array> {
+  const parts = { club, invoice, member, logo };
   try {
-    return await drawInvoice(club, invoice, member, logo, "helvetica");
+    return await drawInvoice(parts, "helvetica");
   } catch (error) {
     if (!(error instanceof OutsideWinAnsi)) throw error;
-    return await drawInvoice(club, invoice, member, logo, "dejavu");
+    return await drawInvoice(parts, "dejavu");
   }
 }
 
 async function drawInvoice(
-  club: Awaited<ReturnType<typeof getClubRow>>,
-  invoice: InvoiceRow,
-  member: { first_name: string; last_name: string; email: string } | null,
-  logo: Buffer | null,
+  {
+    club,
+    invoice,
+    member,
+    logo,
+  }: { club: Parameters<typeof invoicePdfBytes>[0]; invoice: InvoiceRow; member: Parameters<typeof invoicePdfBytes>[2]; logo: Buffer | null },
   fonts: "helvetica" | "dejavu",
 ): Promise<Uint8Array> {
   const locale = asLocale(club.locale);
