@@ -7,13 +7,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import jsQR from "jsqr";
 import sharp from "sharp";
 import { clubs, invoices } from "../../db/schema";
 import { isQrIban, isValidIban } from "../../lib/iban";
 import { isCreditorReference, isQrReference } from "../../lib/payments/reference";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember } from "../members-fixtures";
+import { decodeQr } from "../qr-fixtures";
 
 let env: TestEnv;
 let dir: string;
@@ -63,12 +63,6 @@ async function render(id: string, name: string, dpi = 200) {
   const png = readdirSync(dir).find((f) => f.startsWith(`${name}-`) && f.endsWith(".png"));
   const text = Bun.spawnSync(["pdftotext", "-layout", file, "-"]).stdout.toString();
   return { pdf, png: join(dir, png as string), text };
-}
-
-/** The QR code read from the picture, as a person's phone would: null when none decodes. */
-async function decodeQr(png: string): Promise<string | null> {
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height)?.data ?? null;
 }
 
 /** SIX "Swiss Implementation Guidelines QR-bill" 2.3: the payload's fields by position, each checked. */

@@ -7,11 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import jsQR from "jsqr";
-import sharp from "sharp";
 import { clubs, invoices } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember } from "../members-fixtures";
+import { decodeQr } from "../qr-fixtures";
 import { header, type Received, startSmtp, type TestSmtp, textOf } from "../smtp";
 
 let env: TestEnv;
@@ -88,8 +87,7 @@ describe("POST invoices/<id>/actions/send", () => {
     const file = join(dir, "sent.pdf");
     writeFileSync(file, pdf?.bytes as Buffer);
     expect(Bun.spawnSync(["pdftoppm", "-png", "-r", "200", "-f", "1", "-l", "1", "-singlefile", file, join(dir, "sent")]).exitCode).toBe(0);
-    const { data, info } = await sharp(join(dir, "sent.png")).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    const payload = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height)?.data ?? "";
+    const payload = (await decodeQr(join(dir, "sent.png"))) ?? "";
     expect(payload.split(/\r?\n/)[28]).toBe(invoice.reference);
   }, 30_000);
 
