@@ -201,12 +201,48 @@ export async function invoicePdfBytes(
   logo: Buffer | null,
 ): Promise<Uint8Array> {
   const parts = { club, invoice, member, logo };
+  if (fontsFor(parts) === "dejavu") return await drawInvoice(parts, "dejavu");
   try {
     return await drawInvoice(parts, "helvetica");
   } catch (error) {
+    // A text the list above missed: the page is drawn again, so every name still prints.
     if (!(error instanceof OutsideWinAnsi)) throw error;
     return await drawInvoice(parts, "dejavu");
   }
+}
+
+/**
+ * The fonts of a page, from the texts people typed on it (the club's, the member's, the lines'):
+ * one outside WinAnsi picks DejaVu Sans before drawing, rather than drawing the page twice. The
+ * club's language's own texts all fit.
+ */
+export function fontsFor(parts: { club: Parameters<typeof invoicePdfBytes>[0]; invoice: InvoiceRow; member: Parameters<typeof invoicePdfBytes>[2] }) {
+  return enteredTexts(parts).every(fitsWinAnsi) ? "helvetica" : "dejavu";
+}
+
+function enteredTexts({
+  club,
+  invoice,
+  member,
+}: {
+  club: Parameters<typeof invoicePdfBytes>[0];
+  invoice: InvoiceRow;
+  member: Parameters<typeof invoicePdfBytes>[2];
+}) {
+  const texts = [
+    club.name,
+    club.address,
+    club.postal_code,
+    club.city,
+    club.country,
+    club.contact_email,
+    club.payout_beneficiary_name,
+    club.payout_bic,
+    invoice.number,
+  ];
+  if (member) texts.push(member.first_name, member.last_name, member.email);
+  for (const line of invoice.lines) texts.push(line.label);
+  return texts.filter((t): t is string => !!t);
 }
 
 async function drawInvoice(

@@ -9,7 +9,10 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { clubs, invoices } from "../../db/schema";
+import { getClubRow } from "../../lib/clubs/internal";
 import { isQrIban, isValidIban } from "../../lib/iban";
+import { invoiceRow } from "../../lib/invoices";
+import { fontsFor } from "../../lib/invoices/pdf";
 import { isCreditorReference, isQrReference } from "../../lib/payments/reference";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember } from "../members-fixtures";
@@ -296,6 +299,14 @@ describe("GET invoices/<id>/pdf", () => {
     expect(fonts("dejavu")).toEqual(expect.arrayContaining(["DejaVuSans", "DejaVuSans-Bold", "Helvetica"]));
     expect(unicode.text).toContain("Cotisation 2026 pour Łukasz Żółć");
     checkSwissPayload((await decodeQr(unicode.png)) as string);
+    // The font is picked from what people typed, before drawing: such a page is drawn once.
+    const club = await getClubRow(env.db, env.clubId);
+    const member = { first_name: "Léa", last_name: "Müller", email: "lea@test.org" };
+    const parts = async (id: string) => ({ club, member, invoice: await invoiceRow(env.db.read, env.clubId, id) });
+    expect(fontsFor(await parts(latin.id))).toBe("helvetica");
+    expect(fontsFor(await parts(wide.id))).toBe("dejavu");
+    expect(fontsFor({ ...(await parts(latin.id)), member: { ...member, last_name: "Dvořák" } })).toBe("dejavu");
+    expect(fontsFor({ ...(await parts(latin.id)), club: { ...club, payout_beneficiary_name: "Klub Łódź" } })).toBe("dejavu");
   }, 30_000);
 
   it("no payout IBAN: the invoice without a payment part, and the page says why", async () => {
