@@ -211,6 +211,22 @@ function statements(db: Db) {
           .limit(1),
       ),
     ),
+    /**
+     * An answered delivery's endpoint made healthy again, when it was not (failures since a
+     * success, time-outs in a row and the pause they set): one statement that reads nothing,
+     * instead of the read of its counts and a write after it. On PostgreSQL it locks the row only
+     * when there is something to clear (the failures it clears were counted under that lock).
+     */
+    recovered: db.prepareTx("webhooks.deliver.recovered", (q) =>
+      q
+        .update(webhookEndpoints)
+        .set({
+          failing_since: null,
+          timeouts: 0,
+          paused_until: sql`case when ${webhookEndpoints.timeouts} <> 0 then null else ${webhookEndpoints.paused_until} end`,
+        })
+        .where(and(eq(webhookEndpoints.id, p("id")), sql`(${webhookEndpoints.failing_since} is not null or ${webhookEndpoints.timeouts} <> 0)`)),
+    ),
     attempt: db.prepareTx("webhooks.deliver.attempt", (q) =>
       q.insert(webhookAttempts).values({
         id: p("id"),
@@ -276,6 +292,17 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   // The schedule counts this job's attempts: a manual retry starts a new schedule.
   const round = job.attempts + 1;
   // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
+  if (ok && !timedOut) {
+    // Answered in time (nearly every delivery): the endpoint is healthy whatever it was, so its
+    // counts need not be read first (the endpoint's row still first: parents before children).
+    await db.tx(async (t) => {
+      await q.recovered(t).execute({ id: endpoint.id });
+      await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
+      await q.succeeded(t).execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
+      await completeJobIn(t, job, outcome, db);
+    });
+    return RECORDED;
+  }
   await db.tx(async (t) => {
     // The endpoint first (its row locked: parents before children), then the attempt.
     const [current] = await q.failingSince(t).execute({ id: endpoint.id });
