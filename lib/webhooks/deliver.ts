@@ -54,7 +54,9 @@ const BODY_KEPT = 1024;
 export const WEBHOOK_DISABLED_MAIL = "webhook_disabled_mail";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+/** What a delivery's run reads of its endpoint and of itself (the work read): no more. */
+type Endpoint = Pick<EndpointRow, "id" | "club_id" | "url" | "secret" | "previous_secret" | "previous_secret_expires_at" | "enabled" | "paused_until">;
+type Delivery = Pick<typeof webhookDeliveries.$inferSelect, "id" | "status" | "attempts" | "job_id" | "msg_id" | "payload">;
 type Attempt = { status_code: number | null; duration_ms: number; response_body: string | null; error: string | null };
 /** An attempt, and whether it went unanswered for the whole timeout (what pauses an endpoint). */
 type Tried = { attempt: Attempt; timedOut: boolean };
@@ -109,7 +111,7 @@ async function firstKb(res: Response): Promise<string> {
 }
 
 /** One attempt: the guard, then the signed POST. Never throws. */
-async function attempt(endpoint: EndpointRow, delivery: DeliveryRow, env: JobEnv): Promise<Tried> {
+async function attempt(endpoint: Endpoint, delivery: Delivery, env: JobEnv): Promise<Tried> {
   const verdict = await checkWebhookUrl(endpoint.url, env.config.webhooks);
   if (!verdict.ok) {
     const hint = verdict.private ? " (WEBHOOK_ALLOW_PRIVATE=true allows it)" : "";
@@ -163,11 +165,33 @@ function statements(db: Db) {
     /**
      * The job's status, its delivery and the delivery's endpoint, in one read (three before: 2 of
      * the 10.6 statements a delivery ran, and as many round trips on PostgreSQL). A missing
-     * delivery or endpoint comes as null.
+     * delivery or endpoint comes as null (each object's first column is its id, never null when
+     * it exists). Only the columns the run uses: the endpoint's event list (JSON, decoded for
+     * each delivery) and its description are not read.
      */
     work: db.prepareRead("webhooks.deliver.work", (q) =>
       q
-        .select({ status: jobs.status, delivery: webhookDeliveries, endpoint: webhookEndpoints })
+        .select({
+          status: jobs.status,
+          delivery: {
+            id: webhookDeliveries.id,
+            status: webhookDeliveries.status,
+            attempts: webhookDeliveries.attempts,
+            job_id: webhookDeliveries.job_id,
+            msg_id: webhookDeliveries.msg_id,
+            payload: webhookDeliveries.payload,
+          },
+          endpoint: {
+            id: webhookEndpoints.id,
+            club_id: webhookEndpoints.club_id,
+            url: webhookEndpoints.url,
+            secret: webhookEndpoints.secret,
+            previous_secret: webhookEndpoints.previous_secret,
+            previous_secret_expires_at: webhookEndpoints.previous_secret_expires_at,
+            enabled: webhookEndpoints.enabled,
+            paused_until: webhookEndpoints.paused_until,
+          },
+        })
         .from(jobs)
         .leftJoin(webhookDeliveries, eq(webhookDeliveries.id, p("delivery")))
         .leftJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpoint_id))
@@ -186,6 +210,22 @@ function statements(db: Db) {
           .where(eq(webhookEndpoints.id, p("id")))
           .limit(1),
       ),
+    ),
+    /**
+     * An answered delivery's endpoint made healthy again, when it was not (failures since a
+     * success, time-outs in a row and the pause they set): one statement that reads nothing,
+     * instead of the read of its counts and a write after it. On PostgreSQL it locks the row only
+     * when there is something to clear (the failures it clears were counted under that lock).
+     */
+    recovered: db.prepareTx("webhooks.deliver.recovered", (q) =>
+      q
+        .update(webhookEndpoints)
+        .set({
+          failing_since: null,
+          timeouts: 0,
+          paused_until: sql`case when ${webhookEndpoints.timeouts} <> 0 then null else ${webhookEndpoints.paused_until} end`,
+        })
+        .where(and(eq(webhookEndpoints.id, p("id")), sql`(${webhookEndpoints.failing_since} is not null or ${webhookEndpoints.timeouts} <> 0)`)),
     ),
     attempt: db.prepareTx("webhooks.deliver.attempt", (q) =>
       q.insert(webhookAttempts).values({
@@ -252,6 +292,17 @@ async function runDelivery(db: Db, job: JobRow, env: JobEnv): Promise<string | t
   // The schedule counts this job's attempts: a manual retry starts a new schedule.
   const round = job.attempts + 1;
   // The attempt, the delivery's and the endpoint's new state and the job's outcome: one commit.
+  if (ok && !timedOut) {
+    // Answered in time (nearly every delivery): the endpoint is healthy whatever it was, so its
+    // counts need not be read first (the endpoint's row still first: parents before children).
+    await db.tx(async (t) => {
+      await q.recovered(t).execute({ id: endpoint.id });
+      await q.attempt(t).execute({ id: newId(), delivery: delivery.id, ...tried, now });
+      await q.succeeded(t).execute({ id: delivery.id, attempts, status_code: tried.status_code, now });
+      await completeJobIn(t, job, outcome, db);
+    });
+    return RECORDED;
+  }
   await db.tx(async (t) => {
     // The endpoint first (its row locked: parents before children), then the attempt.
     const [current] = await q.failingSince(t).execute({ id: endpoint.id });
