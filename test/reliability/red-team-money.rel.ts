@@ -21,6 +21,7 @@ import { afterAll, expect, it } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { JOB_LEASE_MS } from "../../lib/jobs";
 import { creditorReference } from "../../lib/payments/reference";
 import { fakeStripe } from "../stripe-fake";
 import { type ServerProcess, startServer } from "./server-process";
@@ -72,9 +73,17 @@ function query<T>(sql: string, ...params: string[]): T[] {
 }
 const count = (sql: string, ...params: string[]) => (query<{ n: number }>(sql, ...params)[0] as { n: number }).n;
 /** Waits (5 s at most) until the server's worker has fanned out every webhook event to its deliveries. */
+/**
+ * Until every event is fanned out. One the killed server's worker had claimed stays `running`
+ * until its lease lapses (JOB_LEASE_MS), then the new server's worker takes it: counting only
+ * `pending` ones read that as done (a CI run under load found no delivery yet).
+ */
 async function waitForFanOut(): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (count("SELECT count(*) AS n FROM jobs WHERE kind = 'webhook_fanout' AND status = 'pending'") && Date.now() < deadline) await Bun.sleep(50);
+  await until(
+    "every event fanned out",
+    () => count("SELECT count(*) AS n FROM jobs WHERE kind = 'webhook_fanout' AND status IN ('pending', 'running')") === 0,
+    JOB_LEASE_MS + 30_000,
+  );
 }
 
 /** A write as sent; `key`: its Idempotency-Key (the MCP call carries its own, as an argument). */
@@ -245,7 +254,7 @@ it("a keyed write killed between its commit and its answer, then retried with it
   const kept = query<{ body: Uint8Array | null }>("SELECT body FROM idempotency_keys WHERE key = 'create-cora'");
   expect(kept).toHaveLength(1);
   expect(new TextDecoder().decode(kept[0].body ?? new Uint8Array())).not.toContain("cora");
-}, 60_000);
+}, 120_000);
 
 it("a challenge from the API, sent to a club's HTML form without its work three seconds on, is refused; the page's own passes", async () => {
   const srv = await running();
