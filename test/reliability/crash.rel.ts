@@ -170,8 +170,9 @@ function checkFile(path: string) {
     }[];
     const link = (db.query("SELECT card_custom_link_url AS link FROM clubs").get() as { link: string | null }).link;
     const hooks = db.query("SELECT status, attempts FROM webhook_deliveries").all() as { status: string; attempts: number }[];
-    // Events not yet fanned out to their deliveries (lib/webhooks/emit): still to go.
-    const events = db.query("SELECT status FROM jobs WHERE kind = 'webhook_fanout' AND status = 'pending'").all() as { status: string }[];
+    // Events not yet fanned out to their deliveries (lib/webhooks/emit): still to go, and one a
+    // killed server had claimed too (running until its lease lapses, then taken over).
+    const events = db.query("SELECT status FROM jobs WHERE kind = 'webhook_fanout' AND status IN ('pending', 'running')").all() as { status: string }[];
     const counts = Object.fromEntries(
       ["members", "member_history", "audit_log", "jobs", "api_keys", "clubs"].map((t) => [
         t,
