@@ -646,8 +646,16 @@ const SWEEP_EVERY = 5_000;
  * collections, 85-190 ms, for garbage about to go with the request).
  */
 const sweep = (lines: number) => {
-  if (lines > SWEEP_EVERY && lines % SWEEP_EVERY === 1) Bun.gc(true);
+  if (lines > SWEEP_EVERY && lines % CHECK_SWEEP_EVERY === 1) Bun.gc(true);
 };
+
+/**
+ * The check pass (one line's cells and checks at a time, nothing kept but the file's emails)
+ * collects every 20,000 lines, and once at its end: the process's high-water mark is reached in
+ * the writing, not there (100,000 lines: 15 collections of 30-60 ms fewer, the growth the same,
+ * docs/benchmarks.md "import20").
+ */
+const CHECK_SWEEP_EVERY = 4 * SWEEP_EVERY;
 
 /**
  * The same for a pass over the lines in batches (planned, or written), from `done` lines: a
@@ -655,14 +663,30 @@ const sweep = (lines: number) => {
  * update of 100,000 members makes before writing (`open` lines) had none: the process grew by
  * 105-110 MB there, before a line was written (docs/benchmarks.md, import14).
  */
-function batchSweep(done: number): (done: number, total: number) => void {
+function batchSweep(done: number) {
   let swept = done;
-  return (now, total) => {
-    if (now - swept < SWEEP_EVERY || now >= total) return;
+  const collect = (now: number, total: number, least: number) => {
+    if (total <= SWEEP_EVERY || now - swept < least || now >= total) return;
     Bun.gc(true);
     swept = now;
   };
+  return {
+    /** After a batch: a collection once `every` more lines are handled. */
+    due: (now: number, total: number, every = SWEEP_EVERY) => collect(now, total, every),
+    /** At the writing's gap (pace), where the import rests anyway: once GAP_SWEEP more lines are written. */
+    atGap: (now: number, total: number) => collect(now, total, GAP_SWEEP),
+  };
 }
+
+/**
+ * The writing collects at its gaps (once a second of work, lib/members/import-journal `pace`),
+ * whose 110 ms it spends idle anyway: 38 collections of 25-45 ms each beside the work were some
+ * 1.5 s of a 100,000-line import. At most one every GAP_SWEEP lines (a slow writing, PostgreSQL's,
+ * has a gap every few hundred lines); beside the work only when no gap came for WRITE_SWEEP_EVERY
+ * lines (under contention there are no gaps), so garbage of at most that many lines is held.
+ */
+const GAP_SWEEP = SWEEP_EVERY / 2;
+const WRITE_SWEEP_EVERY = 2 * SWEEP_EVERY;
 
 /** Thrown inside a batch's transaction when an all-or-nothing import meets an error there. */
 class Abandoned extends Error {}
@@ -797,7 +821,7 @@ export const importMembers = verb("members:edit", async function importMembers(c
     for (const batch of batches()) {
       await planBatch(ctx.db.read, ctx, batch, options, msg, errors, totals);
       planned += batch.length;
-      swept(planned, good);
+      swept.due(planned, good);
       await rhythm.turn();
     }
     if (dryRun || stopped()) {
@@ -855,8 +879,8 @@ export const importMembers = verb("members:edit", async function importMembers(c
           });
       }
       report(done, total);
-      swept(done, total);
-      await rhythm.pause(performance.now() - began);
+      swept.due(done, total, WRITE_SWEEP_EVERY);
+      await rhythm.pause(performance.now() - began, () => swept.atGap(done, total));
     }
     if (stopped()) return { keep: false, result: answer(false) };
     return { keep: true, result: answer(totals.created + totals.updated > 0) };

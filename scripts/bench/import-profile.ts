@@ -138,6 +138,15 @@ function csvFile(n: number, tag: string): string {
 }
 
 const hwm = () => Number(/^VmHWM:\s+(\d+)/m.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? Number.NaN);
+/**
+ * The main thread's time on a CPU and waiting in the run queue for one (/proc/<pid>/task/<pid>/schedstat,
+ * nanoseconds): on a shared machine the wall time is that CPU, that wait, the import's own rests
+ * and what it waited for the disk (the rest).
+ */
+const sched = () => {
+  const [onCpu, queued] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ").map(Number);
+  return { onCpu: onCpu / 1e6, queued: queued / 1e6 };
+};
 const cpu = () => {
   const u = process.cpuUsage();
   return { user: u.user / 1000, system: u.system / 1000 };
@@ -164,6 +173,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const before = hwm();
   const cpuBefore = cpu();
   const ioBefore = io();
+  const schedBefore = sched();
   const began = performance.now();
   let firstReport = 0;
   const r = await importMembers(ctx, {
@@ -176,6 +186,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const ms = performance.now() - began;
   const cpuAfter = cpu();
   const ioAfter = io();
+  const schedAfter = sched();
   const after = hwm();
   await db.close();
   rmSync(dir, { recursive: true, force: true });
@@ -188,6 +199,12 @@ for (let round = 1; round <= ROUNDS; round++) {
     `  check pass (to the first report) ${firstReport.toFixed(0)} ms; SQL ${sqlMs.toFixed(0)} ms; rests ${rests.ms.toFixed(0)} ms (${rests.n}); gc ${gcs.ms.toFixed(0)} ms (${gcs.n})`,
   );
   console.log(`  ${ioText(ioBefore, ioAfter)}`);
+  const onCpu = schedAfter.onCpu - schedBefore.onCpu;
+  const queued = schedAfter.queued - schedBefore.queued;
+  console.log(
+    `  main thread: on a CPU ${onCpu.toFixed(0)} ms, waiting for one ${queued.toFixed(0)} ms; rests ${rests.ms.toFixed(0)} ms; ` +
+      `the rest (the disk, other threads) ${(ms - onCpu - queued - rests.ms).toFixed(0)} ms`,
+  );
   console.log(`  JS and the rest: ${(ms - sqlMs - rests.ms - gcs.ms).toFixed(0)} ms`);
   for (const [k, t] of [...sqlTime].sort((a, b) => b[1].ms - a[1].ms).slice(0, 16)) {
     console.log(`  ${k.padEnd(36)} ${t.ms.toFixed(1).padStart(9)} ms  ${String(t.n).padStart(6)} x  ${((t.ms / t.n) * 1000).toFixed(0).padStart(7)} µs`);
