@@ -278,8 +278,8 @@ const DECODERS = ITEM_KEYS.map((k) => {
 /**
  * A page row's item columns by name, decoded, from its values in ITEM_KEYS' order: one object
  * literal compiled once from ITEM_KEYS (each name a constant, the object's shape known from the
- * start), where setting 35 properties by names read from an array at run time cost most of
- * `pageItems` (docs/benchmarks.md "search20"). A column that keeps the driver's value as it is
+ * start): setting the 34 properties by names read from an array at run time made `pageItems`
+ * cost about 60 % more (docs/benchmarks.md "search20"). A column that keeps the driver's value as it is
  * (text, most of them) is not decoded, as db/sqlite `compiledRows` does.
  */
 const itemColumnsOf = new Function(
