@@ -37,6 +37,7 @@ import {
   searchTextOf,
   sortNameOf,
   selectPage,
+  toItem,
   writeHistory,
   emitMemberChange,
   lockMember,
@@ -331,8 +332,8 @@ export const addMember = verb("members:edit", async function addMember(ctx: Ctx,
     throw new ValidationFailed([{ loc: ["body", "membership_end"], code: "MEMBERSHIP_END_BEFORE_START", params: { start: today, end: input.membership_end } }]);
   }
   const page = newManageToken();
-  const made = await ctx.db.tx(async (t) => {
-    if (input.tier_id) await getTierRow(t, ctx.clubId, input.tier_id);
+  const item = await ctx.db.tx(async (t) => {
+    const tier = input.tier_id ? await getTierRow(t, ctx.clubId, input.tier_id) : null;
     const email = normalizeEmail(input.email);
     const referral_code = await newMemberCode(ctx.db, t, ctx.clubId, email);
     const row = newMemberRow(ctx.clubId, {
@@ -346,15 +347,15 @@ export const addMember = verb("members:edit", async function addMember(ctx: Ctx,
     });
     const created = (await insertRow(ctx.db, t, members, "members", row, true)) as MemberRow;
     await writeHistory(ctx.db, t, ctx, { memberId: created.id, action: "manual_create", to: created, details: { joined_at: input.joined_at ?? null } });
-    // The item a webhook sends is read once, in the transaction, and is also the answer.
-    let read: MemberAdminItem | undefined;
-    await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), null, created, async () => {
-      read = await getMemberItem(withinTx(ctx.db, t), ctx.clubId, created.id);
-      return read;
-    });
-    return { id: created.id, item: read };
+    // The item (the answer, and what a webhook sends) is the row just written as the API shows it
+    // (toItem), not read back: one statement fewer, a round trip on PostgreSQL. A new member has
+    // no pending tier and no referrer, and is paid from today to an end not before today: active
+    // whatever the club's grace period (which only keeps an ended membership active longer), so
+    // the grace period is not read either.
+    const made = toItem({ m: created, tier_name: tier?.name ?? null, pending_tier_name: null, ref_first: null, ref_last: null, grace: 0 }, today);
+    await emitMemberChange(await emitter(ctx.db, t, ctx.clubId), null, created, async () => made);
+    return made;
   });
-  const item = made.item ?? (await getMemberItem(ctx.db, ctx.clubId, made.id));
   // The page's token, this once (the row keeps its hash): a webhook's copy of the member never has it.
   return { ...item, manage_token: page.token, wallet_urls: walletUrls(ctx, item.pass_serial_number) };
 });

@@ -262,6 +262,26 @@ describe("POST /api/clubs/:club_id/members/manual", () => {
     expect((await memberRow(env, res.body.id)).tier_id).toBe(tier.body.id);
   });
 
+  it("answers the member as a read of it shows it (tier, custom fields, registration date, a club with a grace period), with the page's token and wallet URLs beside", async () => {
+    // The answer is made from the row written, not read back (lib/members addMember).
+    const other = await env.otherClub();
+    const key = other.api_key;
+    expect((await env.call("PUT", `/api/clubs/${other.club_id}`, { key, body: { grace_period_days: 30 } })).status).toBe(200);
+    const tier = await env.call("POST", `/api/clubs/${other.club_id}/tiers`, { key, body: { name: "Argent", price_cents: 100 } });
+    for (const extra of [{}, { tier_id: tier.body.id, custom_fields: { licence: "B-7", n: 3 }, joined_at: "2021-03-04" }, { membership_end: today }]) {
+      const res = await env.call("POST", `/api/clubs/${other.club_id}/members/manual`, {
+        key,
+        body: { ...body, email: `read-${Object.keys(extra).length}@test.org`, ...extra },
+      });
+      expect(res.status).toBe(201);
+      const read = await env.call("GET", `/api/clubs/${other.club_id}/members/${res.body.id}`, { key });
+      const { manage_token, wallet_urls, ...answer } = res.body;
+      expect(manage_token).toHaveLength(32);
+      expect(wallet_urls.web).toBe(`http://localhost/c/${res.body.pass_serial_number}`);
+      expect({ ...answer, manage_token: null }).toEqual(read.body);
+    }
+  });
+
   it("refuses another club's tier with 404", async () => {
     const other = await env.otherClub();
     const tier = await env.call("POST", `/api/clubs/${other.club_id}/tiers`, { key: other.api_key, body: { name: "Gold", price_cents: 100 } });
