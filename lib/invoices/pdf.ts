@@ -188,6 +188,14 @@ export function fitsWinAnsi(text: string): boolean {
 /** A text of an invoice drawn in Helvetica that Helvetica's encoding cannot write: it is drawn again in DejaVu Sans. */
 class OutsideWinAnsi extends Error {}
 
+/** What an invoice's page is drawn from: the club, the invoice, its member (null once erased) and the club's logo. */
+type InvoiceParts = {
+  club: Awaited<ReturnType<typeof getClubRow>>;
+  invoice: InvoiceRow;
+  member: { first_name: string; last_name: string; email: string } | null;
+  logo?: Buffer | null;
+};
+
 /**
  * The invoice's PDF bytes, drawn from the rows as they are. In Helvetica, the QR-bill's own font,
  * when every text fits its encoding (PDFKit's standard fonts: nothing to embed, no subset to make),
@@ -195,9 +203,9 @@ class OutsideWinAnsi extends Error {}
  * invoice's CPU and a fifth of the first ones' after a start (docs/benchmarks.md "Session 19 (lead)").
  */
 export async function invoicePdfBytes(
-  club: Awaited<ReturnType<typeof getClubRow>>,
+  club: InvoiceParts["club"],
   invoice: InvoiceRow,
-  member: { first_name: string; last_name: string; email: string } | null,
+  member: InvoiceParts["member"],
   logo: Buffer | null,
 ): Promise<Uint8Array> {
   const parts = { club, invoice, member, logo };
@@ -216,19 +224,11 @@ export async function invoicePdfBytes(
  * one outside WinAnsi picks DejaVu Sans before drawing, rather than drawing the page twice. The
  * club's language's own texts all fit.
  */
-export function fontsFor(parts: { club: Parameters<typeof invoicePdfBytes>[0]; invoice: InvoiceRow; member: Parameters<typeof invoicePdfBytes>[2] }) {
+export function fontsFor(parts: InvoiceParts) {
   return enteredTexts(parts).every(fitsWinAnsi) ? "helvetica" : "dejavu";
 }
 
-function enteredTexts({
-  club,
-  invoice,
-  member,
-}: {
-  club: Parameters<typeof invoicePdfBytes>[0];
-  invoice: InvoiceRow;
-  member: Parameters<typeof invoicePdfBytes>[2];
-}) {
+function enteredTexts({ club, invoice, member }: InvoiceParts) {
   const texts = [
     club.name,
     club.address,
@@ -245,15 +245,7 @@ function enteredTexts({
   return texts.filter((t): t is string => !!t);
 }
 
-async function drawInvoice(
-  {
-    club,
-    invoice,
-    member,
-    logo,
-  }: { club: Parameters<typeof invoicePdfBytes>[0]; invoice: InvoiceRow; member: Parameters<typeof invoicePdfBytes>[2]; logo: Buffer | null },
-  fonts: "helvetica" | "dejavu",
-): Promise<Uint8Array> {
+async function drawInvoice({ club, invoice, member, logo }: InvoiceParts, fonts: "helvetica" | "dejavu"): Promise<Uint8Array> {
   const locale = asLocale(club.locale);
   const tx = INVOICE_TEXTS[locale];
   const PDFDocument = await pdfkit();
