@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { Column, getTableName, is, Param, Placeholder, SQL, Subquery } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { type Db, DatabaseRefused, type Queryable, type RowsStatement, schema } from "./index";
-import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { emailKeyOf, sortNameOf } from "./text";
 import { sqliteCodes } from "./unavailable";
 
@@ -487,10 +487,46 @@ function keptStatements(conn: Database): void {
 const BULK_CACHE_KIB = 16_384;
 const BULK_CHECKPOINT_PAGES = 16_000;
 
+/** Drizzle's record of the migrations applied (its layout, so that drizzle-kit reads it too). */
+const MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS __drizzle_migrations (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)";
+
+/**
+ * Applies the migrations not yet applied, as drizzle's migrator does (each after the last one
+ * recorded, by its time), but under the database's write lock from before it looks: drizzle's
+ * looks first and begins after, so several processes starting at once on an empty file each found
+ * nothing applied, and all but one failed on a table the first had made ("three processes started
+ * at once" in test/server-start.test.ts; test/db/migrate-at-once.test.ts). A file already up to
+ * date takes no write lock (every start but an upgrade's).
+ */
+function migrate(conn: Database): void {
+  const migrations = readMigrationFiles({ migrationsFolder: MIGRATIONS });
+  const newest = Math.max(...migrations.map((m) => m.folderMillis));
+  const lastApplied = () =>
+    Number(conn.query<{ created_at: number }, []>("SELECT created_at FROM __drizzle_migrations ORDER BY created_at DESC LIMIT 1").get()?.created_at ?? 0);
+  const recorded = conn.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE name = '__drizzle_migrations'").get()?.n;
+  if (recorded && lastApplied() >= newest) return;
+  // Waits (busy_timeout) for another process migrating the same file, then sees what it applied.
+  conn.exec("BEGIN IMMEDIATE");
+  try {
+    conn.exec(MIGRATIONS_TABLE);
+    const last = lastApplied();
+    const record = conn.prepare<void, [string, number]>("INSERT INTO __drizzle_migrations (hash, created_at) VALUES (?, ?)");
+    for (const migration of migrations) {
+      if (migration.folderMillis <= last) continue;
+      for (const statement of migration.sql) conn.run(statement);
+      record.run(migration.hash, migration.folderMillis);
+    }
+    conn.exec("COMMIT");
+  } catch (err) {
+    if (conn.inTransaction) conn.exec("ROLLBACK");
+    throw err;
+  }
+}
+
 function ready(path: string, writerConn: Database, readerConn: Database): Db {
   const writer = drizzle({ client: writerConn, schema });
   const reader = drizzle({ client: readerConn, schema });
-  migrate(writer, { migrationsFolder: MIGRATIONS });
+  migrate(writerConn);
   backfillSortNames(writerConn);
   backfillManageTokens(writerConn);
   backfillEmailKeys(writerConn);
