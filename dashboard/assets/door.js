@@ -132,11 +132,21 @@
   }
 
   let flushing = false;
+  // A try asked for while one is under way. The network coming back during a send begun offline
+  // (the tick's): that send fails, and the `online` event that came meanwhile must still count,
+  // or the scans wait for the next tick, 5 s on.
+  let again = false;
   async function flush() {
     // Tried whatever navigator.onLine says: it lags behind the network (and is true behind a
     // captive portal); a failed send just leaves the scans queued for the next try.
-    if (flushing || !queue.length) return showNet();
+    if (flushing) {
+      again = true;
+      return showNet();
+    }
+    if (!queue.length) return showNet();
     flushing = true;
+    again = false;
+    let failed = false;
     try {
       while (queue.length) {
         render(await send(queue[0]), true);
@@ -144,11 +154,17 @@
         save();
       }
     } catch (err) {
+      failed = true;
       // Still offline (or signed out): the next try will send them.
       if (err instanceof SignedOut) show("offline", t.signedOut, "", "");
     } finally {
       flushing = false;
       showNet();
+    }
+    // Once only: a try asked for during this one (not a loop while the network stays down).
+    if (failed && again) {
+      again = false;
+      flush();
     }
   }
   window.addEventListener("online", flush);
