@@ -41,7 +41,7 @@ describe.skipIf(!HAS_BROWSER)("dashboard in Chromium", () => {
     const page = await newPage(run.browser, DESKTOP);
     await page.goto(`${run.base}/admin`);
     await signInOn(page, { email: "owner@test.org", password: "not-the-password" });
-    await expect(page.getByRole("alert").textContent()).resolves.toMatch(/.+/);
+    expect(await page.getByRole("alert").textContent()).toMatch(/.+/);
     await signInOn(page, { email: "owner@test.org", password: "owner-password" });
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toMatch(/vue d'ensemble/i);
     await page.getByRole("button", { name: /se déconnecter/i }).click();
