@@ -3,7 +3,8 @@
 // violation) at 1280 px (and the door's and the event's at 390 px too), every page at 390x844
 // without horizontal scroll; a registration confirmed and
 // another cancelled through their forms (found by role and label); the door by typed code (valid,
-// then already), offline then back (the kept scan sent once), and by the camera: Chromium's fake
+// then already), offline then back (the kept scan sent once, at once when the network came back
+// during a send that then failed), and by the camera: Chromium's fake
 // camera films a QR code and the page's script reads it. SHOTS=<dir> saves a screenshot of each page.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
