@@ -89,7 +89,9 @@ describe.skipIf(!HAS_BROWSER)("tiers, promo codes, events and the door in Chromi
         await shot(page, name, viewport.width);
       }
       await page.close();
-    });
+      // 13 pages with axe on each: 18 s on a quiet machine, over the suite's 30 s at load 8 (one
+      // run in four, door21), and its timeout closed the browser under every test after it.
+    }, 90_000);
   }
 
   it("confirms a registration with its payment, and cancels another, through their forms", async () => {
