@@ -138,7 +138,8 @@ if (first) {
 app = await createApp(db, config);
 // The reminders and the purges run as jobs that each queue their next run: one of each is scheduled now unless pending.
 for (const recurring of RECURRING) await recurring.ensure(db);
-const worker = startJobWorker(db, config, JOB_KINDS);
+// Jobs give way to the requests in hand: one starts every BUSY_GAP_MS while any is (lib/jobs).
+const worker = startJobWorker(db, config, JOB_KINDS, undefined, () => inFlight > 0);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
 // What start-up ran (migrations, building the schemas and the routes, the jobs a start finds due)
 // never runs again: once the server has settled and the worker's first pass is over,
