@@ -742,18 +742,6 @@ function batchSweep(done: number) {
 const GAP_SWEEP = SWEEP_EVERY / 2;
 const WRITE_SWEEP_EVERY = 2 * SWEEP_EVERY;
 
-/**
- * What a gap of the writing (lib/members/import-journal `pace`: 110 ms once a second of work, the
- * lock left free for another process) spends reading and checking the next lines, counted from its
- * start with the collection made there: the writing read and checked each line while holding the
- * lock (some 0.5-1 s of a 100,000-line import). A request of this process that arrives meanwhile
- * waits for it, as it waits for the rest of a 100 ms slice when it arrives during one; the reading
- * stops as soon as one is seen waiting. At most READ_AHEAD_LINES held (a second of writing is some
- * 5,000-8,000 lines).
- */
-const READ_AHEAD_MS = 80;
-const READ_AHEAD_LINES = 10_000;
-
 /** Thrown inside a batch's transaction when an all-or-nothing import meets an error there. */
 class Abandoned extends Error {}
 
@@ -852,52 +840,19 @@ export const importMembers = verb("members:edit", async function importMembers(c
   if (total > SWEEP_EVERY) Bun.gc(true);
   // A header line with nothing under it is refused as an empty file is: an import of nothing is a wrong file.
   if (good === 0 && errors.size === 0) return { ...result, errors: [{ line: sheet.headerLine, detail: msg("IMPORT_NO_MEMBERS") }] };
-  /**
-   * The good lines again (read from the file once more, checked the same way): `batches()` hands
-   * them out in batches; `ahead(began)`, called at a gap of the writing (pace), reads and checks
-   * the next ones there, while the import holds no lock, so that the writing's slices take them
-   * ready (READ_AHEAD_MS, READ_AHEAD_LINES).
-   */
-  function goodLines() {
-    const reader = (function* (): Generator<Checked> {
-      for (const row of sheet.rows()) {
-        if (isBlank(row.cells) || errors.has(row.line)) continue;
-        yield checkLine(sheet, custom, tiers, row, msg, ctx.locale) as Checked;
+  /** The good lines again, in batches (read from the file once more, checked the same way). */
+  function* batches(): Generator<Checked[]> {
+    let batch: Checked[] = [];
+    for (const row of sheet.rows()) {
+      if (isBlank(row.cells) || errors.has(row.line)) continue;
+      batch.push(checkLine(sheet, custom, tiers, row, msg, ctx.locale) as Checked);
+      // Checked at each line: whoever comes to wait meanwhile gets the small batches at once.
+      if (batch.length >= (rhythm.alone() ? LONE_BATCH : BATCH)) {
+        yield batch;
+        batch = [];
       }
-    })();
-    let read: Checked[] = [];
-    let taken = 0;
-    const nextLine = (): Checked | undefined => {
-      if (taken < read.length) return read[taken++];
-      if (read.length) {
-        read = [];
-        taken = 0;
-      }
-      const next = reader.next();
-      return next.done ? undefined : next.value;
-    };
-    return {
-      *batches(): Generator<Checked[]> {
-        let batch: Checked[] = [];
-        for (let c = nextLine(); c; c = nextLine()) {
-          batch.push(c);
-          // Checked at each line: whoever comes to wait meanwhile gets the small batches at once.
-          if (batch.length >= (rhythm.alone() ? LONE_BATCH : BATCH)) {
-            yield batch;
-            batch = [];
-          }
-        }
-        if (batch.length) yield batch;
-      },
-      ahead(began: number) {
-        // An error found while writing names a line already read: the lines ahead are read as late reading would.
-        while (read.length - taken < READ_AHEAD_LINES && performance.now() - began < READ_AHEAD_MS && rhythm.alone()) {
-          const next = reader.next();
-          if (next.done) return;
-          read.push(next.value);
-        }
-      },
-    };
+    }
+    if (batch.length) yield batch;
   }
 
   const noTotals = (): Totals => ({ created: 0, updated: 0, skipped: 0, warnings: [], changes: [] });
@@ -922,7 +877,7 @@ export const importMembers = verb("members:edit", async function importMembers(c
     // a refused file. On the read connection: the writer is not held, other requests go between batches.
     const swept = batchSweep(0);
     let planned = 0;
-    for (const batch of goodLines().batches()) {
+    for (const batch of batches()) {
       await planBatch(ctx.db.read, ctx, batch, options, msg, errors, totals);
       planned += batch.length;
       swept.due(planned, good);
@@ -936,8 +891,7 @@ export const importMembers = verb("members:edit", async function importMembers(c
     // Lines with nothing to look up (blank, faulty) are done once checked; the others as their batch is written.
     let done = total - good;
     report(done, total);
-    const reading = goodLines();
-    const lines = reading.batches();
+    const lines = batches();
     const swept = batchSweep(done);
     for (let next = lines.next(); !next.done; ) {
       const began = performance.now();
@@ -983,11 +937,7 @@ export const importMembers = verb("members:edit", async function importMembers(c
       }
       report(done, total);
       swept.due(done, total, WRITE_SWEEP_EVERY);
-      await rhythm.pause(performance.now() - began, () => {
-        const gap = performance.now();
-        swept.atGap(done, total);
-        reading.ahead(gap);
-      });
+      await rhythm.pause(performance.now() - began, () => swept.atGap(done, total));
     }
     if (stopped()) return { keep: false, result: answer(false) };
     return { keep: true, result: answer(totals.created + totals.updated > 0) };
