@@ -713,9 +713,9 @@ const CHECK_SWEEP_EVERY = 4 * SWEEP_EVERY;
 
 /**
  * The same for a pass over the lines in batches (planned, or written), from `done` lines: a
- * collection once SWEEP_EVERY more are handled and more are to come. The planning pass that an
- * update of 100,000 members makes before writing (`open` lines) had none: the process grew by
- * 105-110 MB there, before a line was written (docs/benchmarks.md, import14).
+ * collection once SWEEP_EVERY more are handled and more are to come. The planning pass (a dry
+ * run's, a refused file's; an update of 100,000 members made one before writing until upd21) had
+ * none: the process grew by 105-110 MB there, before a line was written (docs/benchmarks.md, import14).
  */
 function batchSweep(done: number) {
   let swept = done;
