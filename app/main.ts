@@ -59,6 +59,8 @@ const STOP_GRACE_MS = 10_000;
 const DRAIN_MS = 250;
 let stopping = false;
 let inFlight = 0;
+/** When the last request was answered (performance.now()): the job worker's "busy" looks back a little. */
+let lastAnswer = Number.NEGATIVE_INFINITY;
 
 /**
  * Counts the requests in hand, for the stop. Once stopping, an answer closes its connection, so
@@ -72,6 +74,7 @@ async function served(answer: Promise<Response>): Promise<Response> {
     return response;
   } finally {
     inFlight--;
+    lastAnswer = performance.now();
   }
 }
 
@@ -138,7 +141,10 @@ if (first) {
 app = await createApp(db, config);
 // The reminders and the purges run as jobs that each queue their next run: one of each is scheduled now unless pending.
 for (const recurring of RECURRING) await recurring.ensure(db);
-const worker = startJobWorker(db, config, JOB_KINDS);
+// Jobs give way to requests: one starts every BUSY_GAP_MS while any is in hand or was answered in the
+// last 50 ms (lib/jobs). Under load the answers are written out in bursts and the next requests
+// arrive a moment later: between the two, nothing is in hand, and the worker ran as if idle.
+const worker = startJobWorker(db, config, JOB_KINDS, undefined, () => inFlight > 0 || performance.now() - lastAnswer < 50);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
 // What start-up ran (migrations, building the schemas and the routes, the jobs a start finds due)
 // never runs again: once the server has settled and the worker's first pass is over,

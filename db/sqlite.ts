@@ -224,12 +224,14 @@ export function openSqlite(path: string, options: { check?: boolean } = {}): Db 
 /**
  * Members without a page token (DESIGN.md section 14: /m/<manage_token>) get one here, once: every
  * member created since has one; this covers rows written by older versions or by hand. Random,
- * 32 bytes, base64url, like lib/members' own.
+ * 32 bytes, base64url, like lib/members' own. Only where the row still has none: processes starting
+ * at once all read the same rows without one, and the last to write replaced the tokens an earlier
+ * one had written, and could already have mailed (test/db/migrate-at-once.test.ts).
  */
 function backfillManageTokens(conn: Database): void {
   const rows = conn.query<{ id: string }, []>("SELECT id FROM members WHERE manage_token IS NULL").all();
   if (!rows.length) return;
-  const update = conn.prepare<void, [string, string]>("UPDATE members SET manage_token = ? WHERE id = ?");
+  const update = conn.prepare<void, [string, string]>("UPDATE members SET manage_token = ? WHERE id = ? AND manage_token IS NULL");
   conn.transaction(() => {
     for (const r of rows) update.run(Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url"), r.id);
   })();

@@ -83,6 +83,17 @@ const BATCH = 50;
 /** Jobs the worker holds (running or queued behind their key) before it stops reading more. */
 const MAX_IN_HAND = 500;
 
+/**
+ * While the process has requests in hand, a run starts a job at most every BUSY_GAP_MS (50 a
+ * second), and as many as it has slots once none is. The worker shares the one JavaScript thread
+ * with the requests: a webhook delivery costs about as much CPU as the request that caused it,
+ * and a club adding members one after the other (an import by hand, a form, an automation) with
+ * three endpoints paid for each add three deliveries in its own wait. Jobs are durable and
+ * asynchronous (a webhook, a wallet push, a mail of a mailing): they go a little later and
+ * together; the gap keeps them going under sustained load (docs/decisions.md "Session 21").
+ */
+export const BUSY_GAP_MS = 20;
+
 /** The kind of `job` in `kinds`; own entries only, so a row's kind never reaches Object's prototype. */
 const kindOf = (kinds: JobKinds, job: JobRow): JobKind | undefined => (Object.hasOwn(kinds, job.kind) ? kinds[job.kind] : undefined);
 
@@ -359,6 +370,8 @@ class JobPool {
   private halted = false;
   private progressed!: Promise<void>;
   private signal!: () => void;
+  /** When this run last started a job (performance.now()), for the gap while busy. */
+  private lastStart = Number.NEGATIVE_INFINITY;
   /** Jobs whose handler was started. */
   ran = 0;
   /** Failures to record an outcome (the database refused): they stop the run. */
@@ -370,6 +383,8 @@ class JobPool {
     private readonly limit: number,
     private readonly envFor: () => JobEnv,
     private readonly stopped: () => boolean = () => false,
+    /** Whether the process has requests in hand (BUSY_GAP_MS); never, for a run outside the server. */
+    private readonly busy: () => boolean = () => false,
   ) {
     this.perShare = shareCap(limit);
     this.rearm();
@@ -452,6 +467,7 @@ class JobPool {
       while (queue.length && !this.closed) {
         const share = this.shareOf(queue[0]);
         await this.acquire(share);
+        await this.paced();
         const job = queue.shift() as JobRow;
         if (this.closed) {
           this.inHand.delete(job.id);
@@ -479,6 +495,19 @@ class JobPool {
       this.chains.delete(key);
       this.notify();
     }
+  }
+
+  /**
+   * Waits, while the process is busy, until BUSY_GAP_MS has passed since this run last started a
+   * job. Chains woken together start one by one: the first takes the moment, the others see it.
+   */
+  private async paced(): Promise<void> {
+    for (;;) {
+      const wait = this.lastStart + BUSY_GAP_MS - performance.now();
+      if (wait <= 0 || this.closed || !this.busy()) break;
+      await Bun.sleep(wait);
+    }
+    this.lastStart = performance.now();
   }
 
   private shareHasRoom(share: string | null): boolean {
@@ -547,16 +576,23 @@ export async function runDueJobs(db: Db, options: { kinds: JobKinds; config: Con
  * without waiting), then every `intervalMs`. A run keeps up to `config.jobConcurrency` jobs
  * running (the jobs of one key one after the other) and reads more due jobs as slots free up,
  * so a backlog (or the deliveries a fan-out has just queued) drains without waiting a tick per
- * batch; it ends once nothing is due and nothing is in hand.
+ * batch; it ends once nothing is due and nothing is in hand. While `busy()` (the server: requests
+ * in hand), its jobs start BUSY_GAP_MS apart.
  * `stop()` takes no new job and resolves once every job in hand has been recorded, so a graceful
  * shutdown can close the database without cutting a delivery between its answer and its `done`.
  */
-export function startJobWorker(db: Db, config: Config, kinds: JobKinds, intervalMs = 1000): { stop(): Promise<void>; firstPass: Promise<void> } {
+export function startJobWorker(
+  db: Db,
+  config: Config,
+  kinds: JobKinds,
+  intervalMs = 1000,
+  busy: () => boolean = () => false,
+): { stop(): Promise<void>; firstPass: Promise<void> } {
   let stopped = false;
   let pool: JobPool | null = null;
   let running: Promise<void> | null = null;
   const run = async () => {
-    const current = new JobPool(db, kinds, config.jobConcurrency, () => ({ config, now: new Date() }));
+    const current = new JobPool(db, kinds, config.jobConcurrency, () => ({ config, now: new Date() }), undefined, busy);
     pool = current;
     try {
       while (!stopped && !current.closed) {

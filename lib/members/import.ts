@@ -152,9 +152,12 @@ function dateOf(value: string): string | null {
     if (m) ymd = [m[3], m[2].padStart(2, "0"), m[1].padStart(2, "0")];
   }
   if (!ymd) return null;
-  const iso = `${ymd[0]}-${ymd[1]}-${ymd[2]}`;
-  const d = new Date(`${iso}T00:00:00Z`);
-  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== iso ? null : iso;
+  // A day of the Gregorian calendar, as Date reads one: counted, not parsed back (a Date and its
+  // ISO text for every date of every line of each pass were some 3 % of an import's JavaScript).
+  const [year, month, day] = ymd.map(Number);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return month >= 1 && month <= 12 && day >= 1 && day <= days ? `${ymd[0]}-${ymd[1]}-${ymd[2]}` : null;
 }
 
 const QUOTES: Record<Locale, [string, string]> = { fr: ["« ", " »"], en: ["“", "”"], de: ["„", "“"], it: ["«", "»"] };
@@ -315,6 +318,31 @@ function createFields(email: string, v: Values & { membership_start: string }): 
   return fields;
 }
 
+/** Whether a line's end replaces the stored one: a later end, an earlier one only with `allow_shorten`. */
+const takesEnd = (before: Period, end: string, allowShorten: boolean) => end > before.membership_end || allowShorten;
+
+/** A member's period as stored. */
+type Period = Pick<Stored, "membership_start" | "membership_end">;
+
+/**
+ * Why a good line fails against what the club holds (null: it does not): a new email whose line
+ * lacks a new member's field, or, in `update` mode, a known member's period that the line's dates
+ * would leave ending before it starts (the stored dates complete the line's).
+ */
+function storedLineError(email: string, values: Values, before: Period | undefined, o: Pick<PlanOptions, "mode" | "allowShorten">, msg: Msg): string | null {
+  if (!before) {
+    const missing = NEW_MEMBER_NEEDS.filter((f) => !values[f]);
+    if (!missing.length) return null;
+    return o.mode === "update"
+      ? msg("IMPORT_NEW_MEMBER_INCOMPLETE", { email, fields: missing.join(", ") })
+      : missing.map((field) => msg("IMPORT_MISSING_FIELD", { field })).join(" ");
+  }
+  if (o.mode === "create") return null;
+  const start = values.membership_start ?? before.membership_start;
+  const end = values.membership_end !== undefined && takesEnd(before, values.membership_end, o.allowShorten) ? values.membership_end : before.membership_end;
+  return start > end ? msg("MEMBERSHIP_END_BEFORE_START", { start, end }) : null;
+}
+
 /**
  * What an existing member's line changes: the columns the file fills that differ from what is
  * stored; a membership end earlier than the stored one only with `allowShorten` (else it is kept);
@@ -337,7 +365,7 @@ function updateOf(
   if (v.membership_start !== undefined && v.membership_start !== before.membership_start) change("membership_start", v.membership_start);
   let keptEnd = false;
   if (v.membership_end !== undefined && v.membership_end !== before.membership_end) {
-    if (v.membership_end > before.membership_end || allowShorten) change("membership_end", v.membership_end);
+    if (takesEnd(before, v.membership_end, allowShorten)) change("membership_end", v.membership_end);
     else keptEnd = true;
   }
   if (v.payment_status !== undefined && v.payment_status !== before.payment_status) change("payment_status", v.payment_status);
@@ -360,19 +388,19 @@ function updateOf(
 }
 
 /**
- * The club's members the batch's lines name, as `q` (the read connection, or the writing's
- * transaction) sees them: a select of PIECES' sizes of emails, each prepared once per database
- * (Db.prepareRead, prepareTx). Drizzle built the batch's select anew for each batch, twice a
- * batch for an update's lines (planned before the writing, then in it): 7 % of the CPU of 20,000
- * updates in a profile, two thirds of what SQLite spent on the lookups (docs/benchmarks.md, "import19").
+ * The club's members of `emails` as `q` (the read connection, or the writing's transaction) sees
+ * them, their columns `columns`: a select of PIECES' sizes of emails, each prepared once per
+ * database and `name` (Db.prepareRead, prepareTx). Drizzle built the batch's select anew for each
+ * batch, twice a batch for an update's lines (planned before the writing, then in it): 7 % of the
+ * CPU of 20,000 updates in a profile, two thirds of what SQLite spent on the lookups
+ * (docs/benchmarks.md, "import19").
  */
-async function storedByEmail(q: Queryable, ctx: Ctx, batch: Checked[]): Promise<Stored[]> {
-  const found: Stored[] = [];
-  for (const piece of inPieces(batch, PIECES)) {
-    const name = `members.import.byEmail:${piece.length}`;
+async function byEmail<T>(q: Queryable, ctx: Ctx, emails: string[], columns: typeof STORED | typeof PERIOD, name: string): Promise<T[]> {
+  const found: T[] = [];
+  for (const piece of inPieces(emails, PIECES)) {
     const build = (b: Queryable) =>
       b
-        .select(STORED)
+        .select(columns)
         .from(members)
         .where(
           and(
@@ -383,14 +411,51 @@ async function storedByEmail(q: Queryable, ctx: Ctx, batch: Checked[]): Promise<
             ),
           ),
         );
-    const query = q === ctx.db.read ? ctx.db.prepareRead(name, build) : ctx.db.prepareTx(name, build)(q);
+    const key = `${name}:${piece.length}`;
+    const query = q === ctx.db.read ? ctx.db.prepareRead(key, build) : ctx.db.prepareTx(key, build)(q);
     const values: Record<string, string> = { club: ctx.clubId };
-    piece.forEach((c, i) => {
-      values[i] = c.email;
+    piece.forEach((email, i) => {
+      values[i] = email;
     });
-    for (const m of (await query.execute(values)) as Stored[]) found.push(m);
+    for (const m of (await query.execute(values)) as T[]) found.push(m);
   }
   return found;
+}
+
+/** The members a batch's lines name, with every column the import reads and may write (STORED). */
+const storedByEmail = (q: Queryable, ctx: Ctx, batch: Checked[]) =>
+  byEmail<Stored>(
+    q,
+    ctx,
+    batch.map((c) => c.email),
+    STORED,
+    "members.import.byEmail",
+  );
+
+const PERIOD = { email: members.email, membership_start: members.membership_start, membership_end: members.membership_end };
+
+/**
+ * The check pass's look at the club for lines whose fate its members decide (mayFail), on the read
+ * connection: their errors (storedLineError) into `errors`, so that a file the club's members make
+ * faulty is refused before anything is written, as a planning pass over the file did. That pass
+ * read the file a second time, looked up every column of each member, planned every line and
+ * collected every 5,000 lines; this reads the email and the period of the open lines alone, as the
+ * check meets them (docs/benchmarks.md, "upd21").
+ */
+async function checkAgainstClub(ctx: Ctx, lines: Checked[], o: PlanOptions, msg: Msg, errors: Map<number, string>): Promise<void> {
+  const periods = new Map<string, Period>();
+  for (const m of await byEmail<Period & { email: string }>(
+    ctx.db.read,
+    ctx,
+    lines.map((c) => c.email),
+    PERIOD,
+    "members.import.periodByEmail",
+  ))
+    periods.set(m.email, m);
+  for (const { line, email, values } of lines) {
+    const error = storedLineError(email, values, periods.get(email), o, msg);
+    if (error) errors.set(line, error);
+  }
 }
 
 /**
@@ -404,16 +469,12 @@ async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOption
   for (const m of await storedByEmail(q, ctx, batch)) existing.set(m.email, m);
   for (const { line, email, values } of batch) {
     const before = existing.get(email);
+    const error = storedLineError(email, values, before, o, msg);
+    if (error) {
+      errors.set(line, error);
+      continue;
+    }
     if (!before) {
-      const missing = NEW_MEMBER_NEEDS.filter((f) => !values[f]);
-      if (missing.length) {
-        const detail =
-          o.mode === "update"
-            ? msg("IMPORT_NEW_MEMBER_INCOMPLETE", { email, fields: missing.join(", ") })
-            : missing.map((field) => msg("IMPORT_MISSING_FIELD", { field })).join(" ");
-        errors.set(line, detail);
-        continue;
-      }
       const v = {
         ...values,
         membership_start: startOf(values, o),
@@ -432,13 +493,6 @@ async function planBatch(q: Queryable, ctx: Ctx, batch: Checked[], o: PlanOption
       continue;
     }
     const { set, fields, keptEnd } = updateOf(before, values, o.allowShorten, o.defaultTier);
-    // The period the line leaves (the stored dates complete it): never an end before its start.
-    const start = set.membership_start ?? before.membership_start;
-    const end = set.membership_end ?? before.membership_end;
-    if (start > end) {
-      errors.set(line, msg("MEMBERSHIP_END_BEFORE_START", { start, end }));
-      continue;
-    }
     if (keptEnd) {
       const detail = msg("END_NOT_SHORTENED", { current: before.membership_end, file: values.membership_end as string });
       totals.warnings.push({ line, email, member_id: before.id, code: "END_NOT_SHORTENED", detail });
@@ -659,9 +713,9 @@ const CHECK_SWEEP_EVERY = 4 * SWEEP_EVERY;
 
 /**
  * The same for a pass over the lines in batches (planned, or written), from `done` lines: a
- * collection once SWEEP_EVERY more are handled and more are to come. The planning pass that an
- * update of 100,000 members makes before writing (`open` lines) had none: the process grew by
- * 105-110 MB there, before a line was written (docs/benchmarks.md, import14).
+ * collection once SWEEP_EVERY more are handled and more are to come. The planning pass (a dry
+ * run's, a refused file's; an update of 100,000 members made one before writing until upd21) had
+ * none: the process grew by 105-110 MB there, before a line was written (docs/benchmarks.md, import14).
  */
 function batchSweep(done: number) {
   let swept = done;
@@ -742,13 +796,25 @@ export const importMembers = verb("members:edit", async function importMembers(c
     file.columns[index].field = `custom_fields.${c.key}`;
   }
 
+  const options: PlanOptions = {
+    mode,
+    allowShorten: !!input.allow_shorten,
+    withChanges: dryRun,
+    today: todayUtc(),
+    months: club.membership_duration_months,
+    tierMonths: tiers.months,
+    defaultTier: input.tier_id ? input.tier_id.toLowerCase() : null,
+  };
   // Step 1 over the whole file: errors, duplicates within it, and how many lines there are.
   const errors = new Map<number, string>();
   const firstLineOf = new Map<string, number>();
   let total = 0;
   let good = 0;
-  /** Good lines whose outcome the club's members decide: they may yet be errors. */
-  let open = 0;
+  /**
+   * Good lines whose outcome the club's members decide (they may yet be errors), looked up as
+   * LONE_BATCH of them gather. A dry run plans every line below instead.
+   */
+  const open: Checked[] = [];
   const rhythm = pace(ctx.db);
   for (const row of sheet.rows()) {
     total++;
@@ -764,9 +830,10 @@ export const importMembers = verb("members:edit", async function importMembers(c
     if (problems.length) errors.set(row.line, problems.join(" "));
     else {
       good++;
-      if ("values" in c && mayFail(c.values, mode)) open++;
+      if (!dryRun && "values" in c && mayFail(c.values, mode) && open.push(c) >= LONE_BATCH) await checkAgainstClub(ctx, open.splice(0), options, msg, errors);
     }
   }
+  if (open.length) await checkAgainstClub(ctx, open.splice(0), options, msg, errors);
   firstLineOf.clear();
   // The file's emails (one Map entry a line) are garbage now, before the writing's first statements
   // and the 16 MB page cache fill: collected here, not at the writing's first sweep.
@@ -788,15 +855,6 @@ export const importMembers = verb("members:edit", async function importMembers(c
     if (batch.length) yield batch;
   }
 
-  const options: PlanOptions = {
-    mode,
-    allowShorten: !!input.allow_shorten,
-    withChanges: dryRun,
-    today: todayUtc(),
-    months: club.membership_duration_months,
-    tierMonths: tiers.months,
-    defaultTier: input.tier_id ? input.tier_id.toLowerCase() : null,
-  };
   const noTotals = (): Totals => ({ created: 0, updated: 0, skipped: 0, warnings: [], changes: [] });
   let totals = noTotals();
   const stopped = () => errors.size > 0 && !input.partial;
@@ -814,8 +872,9 @@ export const importMembers = verb("members:edit", async function importMembers(c
     };
   };
 
-  if (dryRun || stopped() || open > 0) {
-    // On the read connection: the writer is not held, other requests go between batches.
+  if (dryRun || stopped()) {
+    // Every line planned, for the changes a dry run shows, or for the warnings and the counts of
+    // a refused file. On the read connection: the writer is not held, other requests go between batches.
     const swept = batchSweep(0);
     let planned = 0;
     for (const batch of batches()) {
@@ -824,10 +883,8 @@ export const importMembers = verb("members:edit", async function importMembers(c
       swept.due(planned, good);
       await rhythm.turn();
     }
-    if (dryRun || stopped()) {
-      report(total, total);
-      return answer(false);
-    }
+    report(total, total);
+    return answer(false);
   }
   return withImportLock(ctx.db, ctx.clubId, async (importId) => {
     totals = noTotals();

@@ -15,6 +15,7 @@ import { GOOGLE_CLASS_UPDATE, GOOGLE_OBJECT_UPDATE } from "../../lib/cards/googl
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { loadConfig } from "../../lib/config";
 import {
+  BUSY_GAP_MS,
   concurrencyKey,
   enqueueJob,
   type JobKind,
@@ -113,6 +114,31 @@ it("a failing job is retried later, not at once: the worker's run ends", async (
   const [job] = await jobsOf("test_worker_down");
   expect(job).toMatchObject({ status: "pending", attempts: 1, outcome: "HTTP 503" });
   expect(Date.parse(job.run_after)).toBeGreaterThan(Date.now());
+});
+
+it("while the server has requests in hand, jobs start BUSY_GAP_MS apart; once it has none, the rest at once", async () => {
+  await env.db.tx(async (t) => {
+    for (let i = 0; i < 60; i++) await enqueueJob(t, { clubId: env.clubId, kind: "test_worker_ok", payload: { i } });
+  });
+  const ids = (await jobsOf("test_worker_ok")).map((j) => j.id);
+  const ran = () => ids.filter((id) => runs.has(id)).length;
+  let busy = true;
+  // Slots for every job of a read (50): without the gap they would all start at once.
+  const worker = startJobWorker(env.db, { ...env.config, jobConcurrency: 64 }, KINDS, 60_000, () => busy);
+  try {
+    const started = performance.now();
+    await Bun.sleep(300);
+    // At most one start per gap in the time passed.
+    const whileBusy = ran();
+    expect(whileBusy).toBeGreaterThan(0);
+    expect(whileBusy).toBeLessThanOrEqual(Math.floor((performance.now() - started) / BUSY_GAP_MS) + 1);
+    busy = false;
+    await waitFor(async () => (await jobsOf("test_worker_ok")).every((j) => j.status === "done"), 5_000);
+  } finally {
+    await worker.stop();
+  }
+  expect(ran()).toBe(60);
+  expect((await jobsOf("test_worker_ok")).filter((j) => j.status !== "done")).toEqual([]);
 });
 
 it("stop() waits for the job in hand to be recorded and leaves the rest of the batch pending", async () => {
