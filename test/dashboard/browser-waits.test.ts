@@ -1,6 +1,6 @@
 // Browser tests wait with a plain `await`, never through `expect(promise).resolves` / `.rejects`.
 // In Bun 1.4.5 such a matcher waits for its promise inside the setImmediate batch it was called
-// from, and the immediates queued behind it in that batch wait for it (oven-sh/bun#39103, open).
+// from, and the immediates queued behind it in that batch wait for it (the open pull request oven-sh/bun#39103 describes and fixes it).
 // In-process Playwright hands every answer over in a setImmediate (playwright-core's in-process
 // connection), so the test's code runs in such a batch; the app in the same process yields with
 // setImmediate too (db/sqlite.ts group commit, lib/audit's writer). A page waiting for the server
