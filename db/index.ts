@@ -179,7 +179,10 @@ export function inPieces<T>(rows: T[], sizes: readonly number[]): T[][] {
 }
 
 /** The database cannot be used as it is; `message` says why and what to do, in one line. */
-export class DatabaseRefused extends Error {}
+export class DatabaseRefused extends Error {
+  /** SQLite found the file locked by another process's open or close: trying again may succeed. */
+  busy = false;
+}
 
 /**
  * Opens the database DATABASE_URL names and applies the migrations. `check` (the server's start)

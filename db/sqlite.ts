@@ -201,6 +201,27 @@ function checkUsable(conn: Database, path: string): void {
  * DatabaseRefused, whose message is one line for the operator.
  */
 export function openSqlite(path: string, options: { check?: boolean } = {}): Db {
+  // SQLite answers "database is locked" at once, without its busy wait, in a few moments of
+  // another process's open or close of the same file (a new file turned to WAL, the last
+  // connection's checkpoint removing the WAL): processes starting together, or a server started
+  // as the CLI finishes, met it (a CI run: 3 of 6 processes opening a new file at once refused).
+  // The open is tried again for as long as a busy wait would last (busy_timeout, 5 s).
+  const until = Date.now() + OPEN_BUSY_MS;
+  for (;;) {
+    try {
+      return openSqliteOnce(path, options);
+    } catch (err) {
+      const busy = err instanceof DatabaseRefused && err.busy;
+      if (!busy || Date.now() >= until) throw err;
+      Bun.sleepSync(20 + Math.random() * 80);
+    }
+  }
+}
+
+/** How long an open that SQLite found busy is tried again (as its busy_timeout). */
+const OPEN_BUSY_MS = 5000;
+
+function openSqliteOnce(path: string, options: { check?: boolean }): Db {
   let writerConn: Database | undefined;
   let readerConn: Database | undefined;
   try {
@@ -217,7 +238,10 @@ export function openSqlite(path: string, options: { check?: boolean } = {}): Db 
   } catch (err) {
     if (readerConn !== writerConn) readerConn?.close();
     writerConn?.close();
-    throw err instanceof DatabaseRefused ? err : refusal(path, err);
+    if (err instanceof DatabaseRefused) throw err;
+    const refused = refusal(path, err);
+    refused.busy = sqliteCodes(err).some((code) => code.startsWith("SQLITE_BUSY"));
+    throw refused;
   }
 }
 
