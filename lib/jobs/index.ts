@@ -86,7 +86,7 @@ const MAX_IN_HAND = 500;
 /**
  * While the process has requests in hand, a run starts a job at most every BUSY_GAP_MS (50 a
  * second), and as many as it has slots once none is. The worker shares the one JavaScript thread
- * with the requests: a webhook delivery costs about as much CPU as the request that caused it,
+ * with the requests: a webhook delivery costs more than half the CPU of the add that caused it,
  * and a club adding members one after the other (an import by hand, a form, an automation) with
  * three endpoints paid for each add three deliveries in its own wait. Jobs are durable and
  * asynchronous (a webhook, a wallet push, a mail of a mailing): they go a little later and
