@@ -135,7 +135,7 @@ go AS (
   SELECT reg.id, ev.hooks,
     CASE WHEN reg.status <> 'confirmed' THEN 'not_registered' WHEN reg.checked_in_at IS NOT NULL THEN 'already' END AS known
   FROM ev, reg
-  WHERE ev.status <> 'cancelled' AND NOT EXISTS (SELECT 1 FROM check_ins c WHERE c.event_id = $1 AND c.nonce = $8)
+  WHERE ev.status <> 'cancelled' AND NOT ($8::text IS NOT NULL AND EXISTS (SELECT 1 FROM check_ins c WHERE c.event_id = $1 AND c.nonce = $8))
 ),
 won AS (
   UPDATE event_registrations r SET checked_in_at = $4, updated_at = $4
