@@ -4,7 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { sql } from "drizzle-orm";
+import { fillPlaceholders, type SQL, sql } from "drizzle-orm";
 import { ENGINE, type Engine, engineOf } from "./dialect";
 import * as schema from "./schema";
 import { codesOf } from "./unavailable";
@@ -21,6 +21,16 @@ export type Schema = typeof schema;
  * keeps SQLite-only calls out of lib/).
  */
 export type Queryable = Omit<BunSQLiteDatabase<Schema>, "run" | "all" | "get" | "values" | "$client" | "transaction">;
+
+/**
+ * Sends the statement `query` on the connection of the transaction it is given for, ahead of that
+ * transaction's next statement, in the same write, its answer unread (db/pg-socket.ts
+ * `sendAhead`); false when the connection cannot (SQLite, or a PostgreSQL connection over TLS):
+ * the caller runs it as any other. For a statement whose only effect is on what runs after it:
+ * a lock. Set by db/pg.ts for each transaction it runs (`aheadOf`).
+ */
+export type Ahead = (query: SQL | { text: string; params: readonly unknown[] }) => boolean;
+export const aheadOf = new WeakMap<Queryable, Ahead>();
 
 /** A table and a column of db/schema.ts, as lib/ names them in a type (the same surface as Queryable). */
 export type AnyTable = SQLiteTable;
@@ -150,14 +160,35 @@ export async function insertRow<TTable extends AnyTable>(
   row: TTable["$inferInsert"],
   returning = false,
 ): Promise<TTable["$inferSelect"] | undefined> {
+  const { statement, values } = insertStatement(db, t, table, name, row, returning);
+  const out = await statement.execute(values);
+  return returning ? (out as TTable["$inferSelect"][])[0] : undefined;
+}
+
+/** insertRow's statement for `row`'s columns on `t`, and the values it is run with. */
+function insertStatement<TTable extends AnyTable>(db: Db, t: Queryable, table: TTable, name: string, row: TTable["$inferInsert"], returning: boolean) {
   const given = row as Record<string, unknown>;
   const columns = Object.keys(given).filter((c) => given[c] !== undefined);
   const statement = db.prepareTx(`insert:${name}:${returning ? "r" : ""}:${columns.join(",")}`, (q) => {
     const insert = q.insert(table).values(Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as never);
     return (returning ? insert.returning() : insert) as unknown as { prepare(): { execute(values: unknown): Promise<unknown> } };
   })(t);
-  const out = await statement.execute(Object.fromEntries(columns.map((c) => [c, given[c]])));
-  return returning ? (out as TTable["$inferSelect"][])[0] : undefined;
+  return { statement, values: Object.fromEntries(columns.map((c) => [c, given[c]])) };
+}
+
+/**
+ * As insertRow without `returning`, but sent ahead of `t`'s next statement where the connection
+ * can (`Ahead`: a round trip less on PostgreSQL). Only for a row nothing reads back and nothing
+ * expects to be refused (a history row, its id fresh): should it be, the statement behind it
+ * fails with its error, not this call.
+ */
+export async function insertRowAhead<TTable extends AnyTable>(db: Db, t: Queryable, table: TTable, name: string, row: TTable["$inferInsert"]): Promise<void> {
+  const { statement, values } = insertStatement(db, t, table, name, row, false);
+  // Drizzle's node-postgres prepared query: its text, and its parameters filled as `execute` fills them.
+  const prepared = statement as unknown as { rawQueryConfig?: { text: string }; params?: unknown[] };
+  const ahead = aheadOf.get(t);
+  if (ahead && prepared.rawQueryConfig && prepared.params && ahead({ text: prepared.rawQueryConfig.text, params: fillPlaceholders(prepared.params, values) })) return;
+  await statement.execute(values);
 }
 
 /**

@@ -4,10 +4,13 @@
 // Connection takes a `stream` factory; this is the part of a net.Socket it uses: connect, write
 // (with cork and uncork, which pg uses to send a query's messages in one write), end, destroy,
 // setNoDelay, setKeepAlive, ref, unref, `writable`, and the events connect, data, error, end and
-// close. TLS is not offered: a connection with `ssl` keeps node:net (see `bunSocketFor`).
+// close. TLS is not offered: a connection with `ssl` keeps node:net (see `bunSocketFor`). It also
+// sends a statement whose answer nobody reads (BEGIN, a transaction's locks) ahead of the next
+// one, in the same write: one round trip less each (`sendAhead`).
 import { EventEmitter } from "node:events";
 import { Socket as NetSocket } from "node:net";
 import type { Socket } from "bun";
+import { serialize } from "pg-protocol";
 
 type Callback = (err?: Error | null) => void;
 
@@ -33,11 +36,11 @@ export class BunSocketStream extends EventEmitter {
   private needDrain = false;
   private keepAlive: [boolean, number] | undefined;
   private referenced = true;
-  /** `beginWithNext` asked: BEGIN leaves ahead of the next write. */
-  private beginPending = false;
-  /** BEGINs sent whose answers (up to their ReadyForQuery) are still to be taken off the data. */
-  private beginAnswers = 0;
-  /** Data received while a BEGIN's answers are not all in yet. */
+  /** Statements to leave ahead of the next write (`sendAhead`): their messages, and what each is called in an error. */
+  private ahead: { bytes: Uint8Array; label: string }[] = [];
+  /** Statements sent ahead whose answers (up to their ReadyForQuery) are still to be taken off the data, in order. */
+  private answering: string[] = [];
+  /** Data received while the answers of statements sent ahead are not all in yet. */
   private held: Buffer | undefined;
   /** The error the socket ended with (destroy's, or the connection's), reported before `close`. */
   private error: Error | undefined;
@@ -55,7 +58,7 @@ export class BunSocketStream extends EventEmitter {
         this.flush();
       },
       data: (_socket: Socket, data: Buffer) => {
-        if (this.beginAnswers > 0) this.takeBeginAnswers(data);
+        if (this.answering.length > 0) this.takeAheadAnswers(data);
         else this.emit("data", data);
       },
       drain: () => this.flush(),
@@ -86,12 +89,12 @@ export class BunSocketStream extends EventEmitter {
       return false;
     }
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    if (this.beginPending) {
-      this.beginPending = false;
-      this.beginAnswers++;
-      this.queued.push(BEGIN);
-      this.queuedBytes += BEGIN.byteLength;
+    for (const { bytes: before, label } of this.ahead) {
+      this.answering.push(label);
+      this.queued.push(before);
+      this.queuedBytes += before.byteLength;
     }
+    this.ahead = [];
     this.queued.push(bytes);
     this.queuedBytes += bytes.byteLength;
     if (cb) this.callbacks.push(cb);
@@ -106,44 +109,49 @@ export class BunSocketStream extends EventEmitter {
   /**
    * Sends BEGIN in the same write as whatever pg writes next (a transaction's first statement),
    * instead of as a query of its own that pg would wait for: one round trip less per transaction.
-   * pg never sees it: its answers (CommandComplete, then ReadyForQuery) are taken off the data
-   * before pg's parser reads it. The server runs the two in order, so the statement is inside the
-   * transaction. Should BEGIN be refused (an ErrorResponse: a connection in a state it must not
-   * be in), the connection is destroyed with that error: pg fails the statement, and the
-   * transaction is not run outside a transaction.
    */
   beginWithNext(): void {
-    this.beginPending = true;
+    this.sendAhead(BEGIN, "BEGIN");
   }
 
-  /** Takes the answers of the BEGINs sent off `data`; passes on what follows them. */
-  private takeBeginAnswers(data: Buffer): void {
+  /**
+   * Sends the protocol messages `bytes` (one statement, ending with its Sync or a simple Query)
+   * in the same write as whatever pg writes next, instead of as a query of its own that pg would
+   * wait for. pg never sees it: its answers, up to its ReadyForQuery, are taken off the data
+   * before pg's parser reads it. The server runs them in order, so what pg sends next runs after
+   * it (inside the transaction it began, holding the locks it took). Should it be refused (an
+   * ErrorResponse: BEGIN on a connection in a state it must not be in, a lock that lost a
+   * deadlock), the connection is destroyed with that error (its SQLSTATE as `code`, 08P01 when it
+   * has none): pg fails the statement behind it, which is not answered as if the one ahead had run.
+   */
+  sendAhead(bytes: Uint8Array, label: string): void {
+    this.ahead.push({ bytes, label });
+  }
+
+  /** Takes the answers of the statements sent ahead off `data`; passes on what follows them. */
+  private takeAheadAnswers(data: Buffer): void {
     let buffer = this.held ? Buffer.concat([this.held, data]) : data;
     this.held = undefined;
     let offset = 0;
     // Messages the server may send at any time (a notice, a parameter's new value, a
-    // notification) are pg's: passed on, in order, ahead of what follows the BEGIN's answers.
+    // notification) are pg's: passed on, in order, ahead of what follows the statements' answers.
     const passOn: Buffer[] = [];
-    while (this.beginAnswers > 0) {
+    while (this.answering.length > 0) {
       if (buffer.byteLength - offset < 5) break;
       const type = buffer[offset];
       const end = offset + 1 + buffer.readUInt32BE(offset + 1);
       if (end > buffer.byteLength) break;
       if (type === 0x45 /* E: ErrorResponse */) {
-        const said = buffer
-          .subarray(offset + 5, end)
-          .toString("utf8")
-          .replace(/\0/g, " ")
-          .trim();
-        this.destroy(Object.assign(new Error(`BEGIN refused: ${said}`), { code: "08P01" }));
+        this.destroy(refusal(this.answering[0], buffer.subarray(offset + 5, end)));
         return;
       }
-      if (type === 0x5a /* Z: ReadyForQuery */) this.beginAnswers--;
-      else if (type !== 0x43 /* C: CommandComplete */) passOn.push(buffer.subarray(offset, end));
+      if (type === 0x5a /* Z: ReadyForQuery */) this.answering.shift();
+      else if (type === 0x4e /* N: NoticeResponse */ || type === 0x53 /* S: ParameterStatus */ || type === 0x41 /* A: NotificationResponse */)
+        passOn.push(buffer.subarray(offset, end));
       offset = end;
     }
     buffer = buffer.subarray(offset);
-    if (this.beginAnswers > 0) {
+    if (this.answering.length > 0) {
       if (buffer.byteLength) this.held = Buffer.from(buffer);
     } else if (buffer.byteLength) passOn.push(buffer);
     if (passOn.length) this.emit("data", passOn.length === 1 ? passOn[0] : Buffer.concat(passOn));
@@ -261,6 +269,26 @@ export class BunSocketStream extends EventEmitter {
       this.emit("close", err !== undefined);
     });
   }
+}
+
+/** The error of a statement sent ahead that the server refused: its ErrorResponse's fields (`body`) as a message, its SQLSTATE as `code`. */
+function refusal(label: string, body: Buffer): Error {
+  const fields = new Map<string, string>();
+  for (const field of body.toString("utf8").split("\0")) if (field) fields.set(field[0], field.slice(1));
+  return Object.assign(new Error(`${label} refused: ${fields.get("M") ?? [...fields.values()].join(" ")}`), { code: fields.get("C") ?? "08P01" });
+}
+
+/**
+ * A statement's messages in the extended protocol, for `sendAhead`: Parse (only when `text` is
+ * given: the first time on a connection), Bind of `values` (text, null as NULL), Execute, Sync.
+ */
+export function statementMessages(name: string, text: string | null, values: readonly (string | null)[]): Buffer {
+  return Buffer.concat([
+    ...(text === null ? [] : [serialize.parse({ name, text })]),
+    serialize.bind({ statement: name, values: [...values] }),
+    serialize.execute(),
+    serialize.sync(),
+  ]);
 }
 
 /**

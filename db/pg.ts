@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { drizzle, type NodePgDatabase, NodePgSession, NodePgTransaction } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import { type Db, DatabaseRefused, type Queryable, type Schema, schema } from "./index";
-import { BunSocketStream, bunSocketFor } from "./pg-socket";
+import type { SQL } from "drizzle-orm";
+import { aheadOf, type Db, DatabaseRefused, type Queryable, type Schema, schema } from "./index";
+import { BunSocketStream, bunSocketFor, statementMessages } from "./pg-socket";
 import { codesOf, unavailability } from "./unavailable";
 
 const MIGRATIONS = join(import.meta.dir, "pg-migrations");
@@ -78,6 +79,36 @@ function onConnectionOf<P extends { client: unknown }>(base: P, t: Queryable): P
   return Object.create(base, { client: { value: client } });
 }
 
+/** Names of statements sent ahead, by their text (db/index.ts `Ahead`). */
+const aheadNames = new Map<string, string>();
+
+/**
+ * `query` sent ahead of the next statement on `client`'s connection (`Ahead`): prepared under a
+ * name of its own the first time on the connection (pg's record of what it has parsed there, so
+ * that it is parsed once), bound and run after. False for a value the text protocol would have to
+ * convert (pg's own conversions are for the statements it sends): run as usual then.
+ */
+function sendAhead(
+  client: pg.PoolClient,
+  stream: BunSocketStream,
+  dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } },
+  query: SQL | { text: string; params: readonly unknown[] },
+): boolean {
+  const { text, params } = "text" in query ? query : (({ sql, params }) => ({ text: sql, params }))(dialect.sqlToQuery(query));
+  // As pg writes them: a number or a boolean as its text.
+  if (!params.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null)) return false;
+  let name = aheadNames.get(text);
+  if (name === undefined) {
+    name = `ahead:${createHash("sha1").update(text).digest("hex")}`;
+    aheadNames.set(text, name);
+  }
+  const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+  const first = parsed[name] === undefined;
+  stream.sendAhead(statementMessages(name, first ? text : null, params.map((v) => (v === null ? null : String(v)))), "a statement sent ahead");
+  if (first) parsed[name] = text;
+  return true;
+}
+
 /** A deadlock or a serialization conflict: the transaction may simply be run again. */
 const retryable = (err: unknown) => codesOf(err).some((code) => code === "40001" || code === "40P01");
 
@@ -108,6 +139,7 @@ function transactions(db: NodePgDatabase<Schema>, pool: pg.Pool) {
           throw err;
         });
       const t = new NodePgTransaction(dialect, new NodePgSession(client, dialect, relations, options), relations);
+      if (stream instanceof BunSocketStream) aheadOf.set(t as unknown as Queryable, (query) => sendAhead(client, stream, dialect, query));
       let result: T;
       try {
         result = await fn(t as unknown as Queryable);

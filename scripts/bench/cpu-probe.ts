@@ -40,13 +40,19 @@ const ROUNDS = Number(process.env.PROBE_ROUNDS ?? 1);
  * case's hand baseline instead (scripts/bench/baseline-*.ts, SQLite only), to set our cost beside
  * its. Default: this tree alone.
  */
-const VARIANTS: { name: string; root?: string; env?: Record<string, string>; baseline?: boolean; processes?: number }[] = JSON.parse(
+const VARIANTS: { name: string; root?: string; env?: Record<string, string>; baseline?: boolean; processes?: number; unix?: boolean }[] = JSON.parse(
   process.env.PROBE_VARIANTS ?? '[{"name":"this"}]',
 );
 /** Servers behind one Caddy (PROBE_PROCESSES; PROBE_CADDY=1: behind Caddy even when one). */
 const PROCESSES = Number(process.env.PROBE_PROCESSES ?? 1);
 const BEHIND_CADDY = PROCESSES > 1 || process.env.PROBE_CADDY === "1";
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ["checkin", "add", "list"];
+
+/** `url` (TCP) as the address of the same database by the cluster's Unix socket in `dir`. */
+function unixUrl(url: string, dir: string): string {
+  const u = new URL(url);
+  return `postgres://${u.username}@/${u.pathname.slice(1)}?host=${encodeURIComponent(dir)}&port=${u.port}`;
+}
 
 /** The server's CPU time so far (all threads), ms: in our code (user) and in the kernel (system: its sockets). */
 function cpuMs(pids: number[]): { user: number; system: number } {
@@ -224,8 +230,10 @@ async function main() {
             PROFILE ? ["bun", "--cpu-prof", `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${engine}-${name}${i ? `-${i + 1}` : ""}.cpuprofile`] : ["bun"];
           if (variant.baseline && (!c.baseline || engine !== "sqlite")) continue;
           const entry = variant.baseline ? join(ROOT, "scripts/bench", c.baseline as string) : join(variant.root ?? SERVER_ROOT, "app/main.ts");
+          // A variant with `"unix": true` reaches the cluster by its Unix socket (its folder) instead of TCP.
+          const serverUrl = variant.unix && cluster ? unixUrl(url, cluster.dir) : url;
           const serverEnv = (port: number) => ({
-            DATABASE_URL: url,
+            DATABASE_URL: serverUrl,
             PORT: String(port),
             HOST: "127.0.0.1",
             BASE_URL: `http://127.0.0.1:${port}`,

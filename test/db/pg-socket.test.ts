@@ -222,6 +222,63 @@ describe("node-postgres's socket over Bun.connect", () => {
     expect(data).toEqual([]);
   });
 
+  it("sends statements ahead in the order asked, with BEGIN, and keeps all their answers (rows included) from pg", async () => {
+    const received: Buffer[] = [];
+    // A statement's answers in the extended protocol: ParseComplete, BindComplete, RowDescription, a row, CommandComplete, ReadyForQuery.
+    const rowsAnswer = Buffer.concat([
+      message("1", Buffer.alloc(0)),
+      message("2", Buffer.alloc(0)),
+      message("T", Buffer.from([0, 0])),
+      message("D", Buffer.from([0, 1, 0, 0, 0, 1, 0x31])),
+      message("C", Buffer.from("SELECT 1\0")),
+      message("Z", Buffer.from("T")),
+    ]);
+    const port = await serve((socket) => {
+      socket.setNoDelay(true);
+      socket.once("data", () => socket.write(Buffer.concat([beginAnswers, rowsAnswer, notice, rowsAnswer, statementAnswer])));
+      socket.on("data", (chunk: Buffer) => received.push(chunk));
+    });
+    const stream = new BunSocketStream();
+    const data: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => data.push(chunk));
+    const seen = events(stream);
+    stream.connect(port, "127.0.0.1");
+    await until(() => seen.includes("connect"));
+    stream.beginWithNext();
+    stream.sendAhead(Buffer.from("locks;"), "locks");
+    stream.sendAhead(Buffer.from("history;"), "history");
+    stream.write(Buffer.from("statement"));
+    await until(() => Buffer.concat(data).length >= 2 * notice.length + statementAnswer.length);
+    await Bun.sleep(20);
+    expect(Buffer.concat(received).toString()).toBe(`${message("Q", Buffer.from("BEGIN\0")).toString()}locks;history;statement`);
+    // The notices (BEGIN's and the one between the statements) are pg's; nothing else of theirs is.
+    expect(Buffer.concat(data)).toEqual(Buffer.concat([notice, notice, statementAnswer]));
+    stream.destroy();
+  });
+
+  it("a statement sent ahead and refused ends the connection with the server's SQLSTATE as its code", async () => {
+    const port = await serve((socket) => {
+      socket.on("error", () => {});
+      socket.once("data", () =>
+        socket.write(Buffer.concat([message("E", Buffer.from("SERROR\0C40P01\0Mdeadlock detected\0\0")), message("Z", Buffer.from("E")), statementAnswer])),
+      );
+    });
+    const stream = new BunSocketStream();
+    const seen = events(stream);
+    const errors: Error[] = [];
+    stream.on("error", (err: Error) => errors.push(err));
+    const data: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => data.push(chunk));
+    stream.connect(port, "127.0.0.1");
+    await until(() => seen.includes("connect"));
+    stream.sendAhead(Buffer.from("locks;"), "the locks");
+    stream.write(Buffer.from("statement"));
+    await until(() => seen.includes("close"));
+    expect(seen).toEqual(["connect", "error:40P01", "close"]);
+    expect(errors[0].message).toBe("the locks refused: deadlock detected");
+    expect(data).toEqual([]);
+  });
+
   it("destroyed while connecting: no connect, one close, and the connection made is dropped", async () => {
     const { port, serverClosed } = await serveWatchingClose();
     const stream = new BunSocketStream();

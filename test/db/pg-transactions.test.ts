@@ -4,7 +4,9 @@
 // the same transactions run as any other (they must hold there too).
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { sql } from "drizzle-orm";
-import type { Queryable } from "../../db";
+import { aheadOf, insertRowAhead, type Queryable } from "../../db";
+import { lockName, lockNames } from "../../db/locks";
+import { codesOf } from "../../db/unavailable";
 import { auditLog } from "../../db/schema";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
@@ -69,4 +71,72 @@ it("transactions with no statement, one, or several, side by side with plain rea
   expect(answers).toEqual(Array.from({ length: 120 }, (_, i) => (i % 4 === 0 ? `none-${i}` : i % 4 === 1 ? `read-${i}` : `tx-${i}`)));
   expect(await stored("side-2")).toBe(1);
   expect(await stored("side-119-again")).toBe(1);
+});
+
+// Statements sent ahead of the next one in the same write (db/pg-socket.ts `sendAhead`, db/locks.ts
+// `lock`, db/index.ts `insertRowAhead`): nobody reads their answer, so they must have run, in order,
+// before the statement behind them, and a refusal must fail that statement with its own SQLSTATE.
+type Raw = { execute(query: ReturnType<typeof sql>): Promise<{ rows: Record<string, unknown>[] }> };
+
+it.skipIf(!onPostgres)("a lock sent ahead is held when the statement behind it runs, and is sent with it", async () => {
+  const held = await env.db.tx(async (t) => {
+    // Over Bun's socket (no TLS here): the locks leave with the select below.
+    expect(aheadOf.has(t)).toBe(true);
+    await lockNames(t, [{ name: "ahead-a", shared: true }, { name: "ahead-b" }]);
+    const [{ n }] = (
+      await (t as unknown as Raw).execute(sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and pid = pg_backend_pid() and granted`)
+    ).rows as { n: number }[];
+    return n;
+  });
+  expect(held).toBe(2);
+});
+
+it.skipIf(!onPostgres)("a statement sent ahead that the server refuses fails the one behind it with its SQLSTATE, and the transaction is undone", async () => {
+  const failed = await env.db
+    .tx(
+      async (t) => {
+        await t.insert(auditLog).values(row("ahead-undone"));
+        expect(aheadOf.get(t)?.(sql`select 1 / 0`)).toBe(true);
+        await t.insert(auditLog).values(row("ahead-behind"));
+        return "committed";
+      },
+      { once: true },
+    )
+    .catch((err: Error) => codesOf(err));
+  expect(failed).toContain("22012");
+  expect(await stored("ahead-undone")).toBe(0);
+  expect(await stored("ahead-behind")).toBe(0);
+  // The connection it broke is gone from the pool: the next transactions run as usual.
+  const after = await Promise.all(Array.from({ length: 20 }, (_, i) => env.db.tx(async (t) => (await t.insert(auditLog).values(row(`after-${i}`)), i))));
+  expect(after).toEqual(Array.from({ length: 20 }, (_, i) => i));
+});
+
+it.skipIf(!onPostgres)("two transactions whose locks, sent ahead, deadlock: the loser's deadlock is run again, both commit", async () => {
+  const crossed = (first: string, second: string, id: string) =>
+    env.db.tx(async (t) => {
+      await lockName(t, first);
+      await (t as unknown as Raw).execute(sql`select pg_sleep(0.2)`);
+      await lockName(t, second);
+      await t.insert(auditLog).values(row(id));
+      return id;
+    });
+  expect(await Promise.all([crossed("dead-x", "dead-y", "crossed-1"), crossed("dead-y", "dead-x", "crossed-2")])).toEqual(["crossed-1", "crossed-2"]);
+  expect(await stored("crossed-1")).toBe(1);
+  expect(await stored("crossed-2")).toBe(1);
+});
+
+it("a row inserted ahead is stored and seen by the statement behind it; with the transaction undone it is gone", async () => {
+  const seen = await env.db.tx(async (t) => {
+    await insertRowAhead(env.db, t, auditLog, "audit_log", row("ahead-row"));
+    return (await t.select({ id: auditLog.id }).from(auditLog).where(sql`${auditLog.id} = ${"ahead-row"}`)).length;
+  });
+  expect(seen).toBe(1);
+  expect(await stored("ahead-row")).toBe(1);
+  await env.db
+    .tx(async (t) => {
+      await insertRowAhead(env.db, t, auditLog, "audit_log", row("ahead-row-undone"));
+      throw new Error("undone");
+    })
+    .catch(() => {});
+  expect(await stored("ahead-row-undone")).toBe(0);
 });
