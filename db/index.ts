@@ -23,13 +23,18 @@ export type Schema = typeof schema;
 export type Queryable = Omit<BunSQLiteDatabase<Schema>, "run" | "all" | "get" | "values" | "$client" | "transaction">;
 
 /**
- * Sends the statement `query` on the connection of the transaction it is given for, ahead of that
- * transaction's next statement, in the same write, its answer unread (db/pg-socket.ts
- * `sendAhead`); false when the connection cannot (SQLite, or a PostgreSQL connection over TLS):
- * the caller runs it as any other. For a statement whose only effect is on what runs after it:
- * a lock. Set by db/pg.ts for each transaction it runs (`aheadOf`).
+ * Statements sent on the connection of the transaction they are given for, ahead of that
+ * transaction's next statement, in the same write (db/pg-socket.ts: one round trip less each).
+ * `send`: a statement whose only effect is on what runs after it (a lock, a row nothing reads
+ * back), its answer unread; false when the connection cannot (SQLite, or a PostgreSQL connection
+ * over TLS): the caller runs it as any other. `read`: a select whose rows (as PostgreSQL's text)
+ * the caller awaits after its next statement; null when the connection cannot. Set by db/pg.ts
+ * for each transaction it runs (`aheadOf`).
  */
-export type Ahead = (query: SQL | { text: string; params: readonly unknown[] }) => boolean;
+export type Ahead = {
+  send(query: SQL | { text: string; params: readonly unknown[] }): boolean;
+  read(query: { text: string; params: readonly unknown[] }): Promise<(string | null)[][]> | null;
+};
 export const aheadOf = new WeakMap<Queryable, Ahead>();
 
 /** A table and a column of db/schema.ts, as lib/ names them in a type (the same surface as Queryable). */
@@ -184,11 +189,27 @@ function insertStatement<TTable extends AnyTable>(db: Db, t: Queryable, table: T
  */
 export async function insertRowAhead<TTable extends AnyTable>(db: Db, t: Queryable, table: TTable, name: string, row: TTable["$inferInsert"]): Promise<void> {
   const { statement, values } = insertStatement(db, t, table, name, row, false);
-  // Drizzle's node-postgres prepared query: its text, and its parameters filled as `execute` fills them.
-  const prepared = statement as unknown as { rawQueryConfig?: { text: string }; params?: unknown[] };
-  const ahead = aheadOf.get(t);
-  if (ahead && prepared.rawQueryConfig && prepared.params && ahead({ text: prepared.rawQueryConfig.text, params: fillPlaceholders(prepared.params, values) })) return;
+  const query = preparedQuery(statement, values);
+  if (query && aheadOf.get(t)?.send(query)) return;
   await statement.execute(values);
+}
+
+/** A statement prepared by Db.prepareTx on PostgreSQL (Drizzle's node-postgres query): its text, and its parameters filled as `execute` fills them. */
+function preparedQuery(statement: unknown, values: Record<string, unknown>): { text: string; params: unknown[] } | null {
+  const prepared = statement as { rawQueryConfig?: { text: string }; params?: unknown[] };
+  return prepared.rawQueryConfig && prepared.params ? { text: prepared.rawQueryConfig.text, params: fillPlaceholders(prepared.params, values) } : null;
+}
+
+/**
+ * The rows of the select `statement` (prepared by Db.prepareTx for `t`) with `values`, read ahead
+ * of `t`'s next statement where the connection can (`Ahead.read`): each row its columns in the
+ * select's order as PostgreSQL's text. Null where it cannot: the caller executes it as usual.
+ * Start it before the caller's next statement and await it after, or it saves nothing.
+ */
+export function readAhead(t: Queryable, statement: unknown, values: Record<string, unknown>): Promise<(string | null)[][]> | null {
+  const ahead = aheadOf.get(t);
+  const query = ahead && preparedQuery(statement, values);
+  return query ? (ahead.read(query) ?? null) : null;
 }
 
 /**

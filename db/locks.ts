@@ -15,7 +15,7 @@ import { onPostgres } from "./dialect";
  * lock is taken, and a lock refused fails it), else now. Nothing is read from it.
  */
 async function lock(t: Queryable, query: SQL): Promise<void> {
-  if (aheadOf.get(t)?.(query)) return;
+  if (aheadOf.get(t)?.send(query)) return;
   await (t as unknown as { execute(q: SQL): Promise<unknown> }).execute(query);
 }
 

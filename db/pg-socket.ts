@@ -36,10 +36,10 @@ export class BunSocketStream extends EventEmitter {
   private needDrain = false;
   private keepAlive: [boolean, number] | undefined;
   private referenced = true;
-  /** Statements to leave ahead of the next write (`sendAhead`): their messages, and what each is called in an error. */
-  private ahead: { bytes: Uint8Array; label: string }[] = [];
+  /** Statements to leave ahead of the next write (`sendAhead`, `readAhead`). */
+  private ahead: Ahead[] = [];
   /** Statements sent ahead whose answers (up to their ReadyForQuery) are still to be taken off the data, in order. */
-  private answering: string[] = [];
+  private answering: Ahead[] = [];
   /** Data received while the answers of statements sent ahead are not all in yet. */
   private held: Buffer | undefined;
   /** The error the socket ended with (destroy's, or the connection's), reported before `close`. */
@@ -89,12 +89,7 @@ export class BunSocketStream extends EventEmitter {
       return false;
     }
     const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    for (const { bytes: before, label } of this.ahead) {
-      this.answering.push(label);
-      this.queued.push(before);
-      this.queuedBytes += before.byteLength;
-    }
-    this.ahead = [];
+    this.takeAhead();
     this.queued.push(bytes);
     this.queuedBytes += bytes.byteLength;
     if (cb) this.callbacks.push(cb);
@@ -128,6 +123,35 @@ export class BunSocketStream extends EventEmitter {
     this.ahead.push({ bytes, label });
   }
 
+  /**
+   * As `sendAhead`, for a statement whose rows the caller wants: answers them (each a row of its
+   * columns as PostgreSQL's text, null for NULL) once its ReadyForQuery is in; rejects with its
+   * refusal, or when the connection ends first. Should nothing be written by the end of the
+   * current job (the caller awaits the rows before its next statement), it leaves on its own:
+   * never waiting for a write that will not come.
+   */
+  readAhead(bytes: Uint8Array, label: string): Promise<(string | null)[][]> {
+    return new Promise((resolve, reject) => {
+      this.ahead.push({ bytes, label, rows: [], resolve, reject });
+      queueMicrotask(() => {
+        if (this.ahead.length && this.writable && this.corked === 0) {
+          this.takeAhead();
+          this.flush();
+        }
+      });
+    });
+  }
+
+  /** Queues the statements asked ahead, to leave in the next flush. */
+  private takeAhead(): void {
+    for (const item of this.ahead) {
+      this.answering.push(item);
+      this.queued.push(item.bytes);
+      this.queuedBytes += item.bytes.byteLength;
+    }
+    this.ahead = [];
+  }
+
   /** Takes the answers of the statements sent ahead off `data`; passes on what follows them. */
   private takeAheadAnswers(data: Buffer): void {
     let buffer = this.held ? Buffer.concat([this.held, data]) : data;
@@ -142,10 +166,14 @@ export class BunSocketStream extends EventEmitter {
       const end = offset + 1 + buffer.readUInt32BE(offset + 1);
       if (end > buffer.byteLength) break;
       if (type === 0x45 /* E: ErrorResponse */) {
-        this.destroy(refusal(this.answering[0], buffer.subarray(offset + 5, end)));
+        this.destroy(refusal(this.answering[0].label, buffer.subarray(offset + 5, end)));
         return;
       }
-      if (type === 0x5a /* Z: ReadyForQuery */) this.answering.shift();
+      const item = this.answering[0];
+      if (type === 0x5a /* Z: ReadyForQuery */) {
+        this.answering.shift();
+        if (item.rows) item.resolve?.(item.rows);
+      } else if (type === 0x44 /* D: DataRow */ && item.rows) item.rows.push(dataRow(buffer.subarray(offset + 5, end)));
       else if (type === 0x4e /* N: NoticeResponse */ || type === 0x53 /* S: ParameterStatus */ || type === 0x41 /* A: NotificationResponse */)
         passOn.push(buffer.subarray(offset, end));
       offset = end;
@@ -262,6 +290,11 @@ export class BunSocketStream extends EventEmitter {
     this.queued = [];
     this.queuedBytes = 0;
     const err = this.error;
+    // Rows asked ahead that will not come: their readers hear why.
+    const unread = [...this.answering, ...this.ahead];
+    this.answering = [];
+    this.ahead = [];
+    for (const item of unread) item.reject?.(err ?? Object.assign(new Error("Connection closed before a statement sent ahead was answered"), { code: "08006" }));
     queueMicrotask(() => {
       if (err) this.emit("error", err);
       const gone = Object.assign(new Error("Connection closed before the write was sent"), { code: "EPIPE" });
@@ -269,6 +302,32 @@ export class BunSocketStream extends EventEmitter {
       this.emit("close", err !== undefined);
     });
   }
+}
+
+/** A statement sent ahead: its messages, what it is called in an error, and for `readAhead` its rows and reader. */
+type Ahead = {
+  bytes: Uint8Array;
+  label: string;
+  rows?: (string | null)[][];
+  resolve?: (rows: (string | null)[][]) => void;
+  reject?: (err: Error) => void;
+};
+
+/** A DataRow's body: its column count, then each column's length (-1: NULL) and text. */
+function dataRow(body: Buffer): (string | null)[] {
+  const columns = body.readInt16BE(0);
+  const row: (string | null)[] = [];
+  let at = 2;
+  for (let i = 0; i < columns; i++) {
+    const length = body.readInt32BE(at);
+    at += 4;
+    if (length < 0) row.push(null);
+    else {
+      row.push(body.toString("utf8", at, at + length));
+      at += length;
+    }
+  }
+  return row;
 }
 
 /** The error of a statement sent ahead that the server refused: its ErrorResponse's fields (`body`) as a message, its SQLSTATE as `code`. */

@@ -9,7 +9,7 @@ import { drizzle, type NodePgDatabase, NodePgSession, NodePgTransaction } from "
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import type { SQL } from "drizzle-orm";
-import { aheadOf, type Db, DatabaseRefused, type Queryable, type Schema, schema } from "./index";
+import { type Ahead, aheadOf, type Db, DatabaseRefused, type Queryable, type Schema, schema } from "./index";
 import { BunSocketStream, bunSocketFor, statementMessages } from "./pg-socket";
 import { codesOf, unavailability } from "./unavailable";
 
@@ -83,30 +83,37 @@ function onConnectionOf<P extends { client: unknown }>(base: P, t: Queryable): P
 const aheadNames = new Map<string, string>();
 
 /**
- * `query` sent ahead of the next statement on `client`'s connection (`Ahead`): prepared under a
- * name of its own the first time on the connection (pg's record of what it has parsed there, so
- * that it is parsed once), bound and run after. False for a value the text protocol would have to
- * convert (pg's own conversions are for the statements it sends): run as usual then.
+ * Statements sent ahead of the next one on `client`'s connection (db/index.ts `Ahead`): each
+ * prepared under a name of its own the first time on the connection (pg's record of what it has
+ * parsed there, so that it is parsed once), bound and run after. A value the text protocol would
+ * have to convert (pg's own conversions are for the statements it sends) is not sent ahead.
  */
-function sendAhead(
-  client: pg.PoolClient,
-  stream: BunSocketStream,
-  dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } },
-  query: SQL | { text: string; params: readonly unknown[] },
-): boolean {
-  const { text, params } = "text" in query ? query : (({ sql, params }) => ({ text: sql, params }))(dialect.sqlToQuery(query));
-  // As pg writes them: a number or a boolean as its text.
-  if (!params.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null)) return false;
-  let name = aheadNames.get(text);
-  if (name === undefined) {
-    name = `ahead:${createHash("sha1").update(text).digest("hex")}`;
-    aheadNames.set(text, name);
-  }
-  const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
-  const first = parsed[name] === undefined;
-  stream.sendAhead(statementMessages(name, first ? text : null, params.map((v) => (v === null ? null : String(v)))), "a statement sent ahead");
-  if (first) parsed[name] = text;
-  return true;
+function aheadOn(client: pg.PoolClient, stream: BunSocketStream, dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } }): Ahead {
+  const messages = (query: SQL | { text: string; params: readonly unknown[] }): Buffer | null => {
+    const { text, params } = "text" in query ? query : (({ sql, params }) => ({ text: sql, params }))(dialect.sqlToQuery(query));
+    // As pg writes them: a number or a boolean as its text.
+    if (!params.every((v) => typeof v === "string" || typeof v === "number" || typeof v === "boolean" || v === null)) return null;
+    let name = aheadNames.get(text);
+    if (name === undefined) {
+      name = `ahead:${createHash("sha1").update(text).digest("hex")}`;
+      aheadNames.set(text, name);
+    }
+    const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
+    const first = parsed[name] === undefined;
+    if (first) parsed[name] = text;
+    return statementMessages(name, first ? text : null, params.map((v) => (v === null ? null : String(v))));
+  };
+  return {
+    send(query) {
+      const bytes = messages(query);
+      if (bytes) stream.sendAhead(bytes, "a statement sent ahead");
+      return bytes !== null;
+    },
+    read(query) {
+      const bytes = messages(query);
+      return bytes && stream.readAhead(bytes, "a select read ahead");
+    },
+  };
 }
 
 /** A deadlock or a serialization conflict: the transaction may simply be run again. */
@@ -139,7 +146,7 @@ function transactions(db: NodePgDatabase<Schema>, pool: pg.Pool) {
           throw err;
         });
       const t = new NodePgTransaction(dialect, new NodePgSession(client, dialect, relations, options), relations);
-      if (stream instanceof BunSocketStream) aheadOf.set(t as unknown as Queryable, (query) => sendAhead(client, stream, dialect, query));
+      if (stream instanceof BunSocketStream) aheadOf.set(t as unknown as Queryable, aheadOn(client, stream, dialect));
       let result: T;
       try {
         result = await fn(t as unknown as Queryable);

@@ -7,7 +7,7 @@
 // worker starts again), and a request pays for one row instead of two per endpoint (docs/
 // benchmarks.md "hooks18"). This module sits low (db, ids, jobs only) so that any area may emit.
 import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
-import { type Db, inPieces, type Queryable } from "../../db";
+import { type Db, inPieces, type Queryable, readAhead } from "../../db";
 import { jobs, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { newId, nowIso } from "../ids";
 import { enqueueJob } from "../jobs";
@@ -187,10 +187,18 @@ export type Emitter = {
 };
 
 /**
- * Reads the club's enabled endpoints once, for the events of the transaction `t`.
+ * Reads the club's enabled endpoints once, for the events of the transaction `t`. On PostgreSQL
+ * the read leaves with `t`'s next statement (db/index.ts `readAhead`): a caller that starts it
+ * before a write and awaits it after saves a round trip; one that awaits it at once waits no
+ * longer than before (it then leaves alone).
  */
 export async function emitter(db: Db, t: Queryable, clubId: string): Promise<Emitter> {
-  const endpoints = (await statements(db).endpoints(t).execute({ club: clubId })).map((e) => ({
+  const statement = statements(db).endpoints(t);
+  const ahead = readAhead(t, statement, { club: clubId });
+  const rows = ahead
+    ? (await ahead).map(([id, club_id, events]) => ({ id: id as string, club_id: club_id as string, events: events as string | string[] }))
+    : await statement.execute({ club: clubId });
+  const endpoints = rows.map((e) => ({
     ...e,
     events: typeof e.events === "string" ? (JSON.parse(e.events) as string[]) : e.events,
   }));

@@ -4,7 +4,7 @@
 // the same transactions run as any other (they must hold there too).
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { sql } from "drizzle-orm";
-import { aheadOf, insertRowAhead, type Queryable } from "../../db";
+import { aheadOf, insertRowAhead, type Queryable, readAhead } from "../../db";
 import { lockName, lockNames } from "../../db/locks";
 import { codesOf } from "../../db/unavailable";
 import { auditLog } from "../../db/schema";
@@ -96,7 +96,7 @@ it.skipIf(!onPostgres)("a statement sent ahead that the server refuses fails the
     .tx(
       async (t) => {
         await t.insert(auditLog).values(row("ahead-undone"));
-        expect(aheadOf.get(t)?.(sql`select 1 / 0`)).toBe(true);
+        expect(aheadOf.get(t)?.send(sql`select 1 / 0`)).toBe(true);
         await t.insert(auditLog).values(row("ahead-behind"));
         return "committed";
       },
@@ -139,4 +139,24 @@ it("a row inserted ahead is stored and seen by the statement behind it; with the
     })
     .catch(() => {});
   expect(await stored("ahead-row-undone")).toBe(0);
+});
+
+it.skipIf(!onPostgres)("a select read ahead answers its rows as text (NULL as null), with the statement behind it or, awaited at once, alone", async () => {
+  const answers = await env.db.tx(async (t) => {
+    const byId = env.db.prepareTx("test.read-ahead", (q) =>
+      q
+        .select({ id: auditLog.id, ip: auditLog.ip, status: auditLog.status })
+        .from(auditLog)
+        .where(sql`${auditLog.id} = ${sql.placeholder("id")}`),
+    )(t);
+    await t.insert(auditLog).values(row("read-ahead"));
+    const later = readAhead(t, byId, { id: "read-ahead" });
+    expect(later).not.toBeNull();
+    // This insert carries the read (which runs ahead of it).
+    await t.insert(auditLog).values(row("read-ahead-2"));
+    const first = await later;
+    const alone = await readAhead(t, byId, { id: "read-ahead-2" });
+    return { first, alone };
+  });
+  expect(answers).toEqual({ first: [["read-ahead", null, "200"]], alone: [["read-ahead-2", null, "200"]] });
 });
