@@ -294,7 +294,8 @@ export class BunSocketStream extends EventEmitter {
     const unread = [...this.answering, ...this.ahead];
     this.answering = [];
     this.ahead = [];
-    for (const item of unread) item.reject?.(err ?? Object.assign(new Error("Connection closed before a statement sent ahead was answered"), { code: "08006" }));
+    for (const item of unread)
+      item.reject?.(err ?? Object.assign(new Error("Connection closed before a statement sent ahead was answered"), { code: "08006" }));
     queueMicrotask(() => {
       if (err) this.emit("error", err);
       const gone = Object.assign(new Error("Connection closed before the write was sent"), { code: "EPIPE" });

@@ -101,7 +101,11 @@ function aheadOn(client: pg.PoolClient, stream: BunSocketStream, dialect: { sqlT
     const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
     const first = parsed[name] === undefined;
     if (first) parsed[name] = text;
-    return statementMessages(name, first ? text : null, params.map((v) => (v === null ? null : String(v))));
+    return statementMessages(
+      name,
+      first ? text : null,
+      params.map((v) => (v === null ? null : String(v))),
+    );
   };
   return {
     send(query) {

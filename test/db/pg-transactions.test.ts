@@ -107,7 +107,14 @@ it.skipIf(!onPostgres)("a statement sent ahead that the server refuses fails the
   expect(await stored("ahead-undone")).toBe(0);
   expect(await stored("ahead-behind")).toBe(0);
   // The connection it broke is gone from the pool: the next transactions run as usual.
-  const after = await Promise.all(Array.from({ length: 20 }, (_, i) => env.db.tx(async (t) => (await t.insert(auditLog).values(row(`after-${i}`)), i))));
+  const after = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      env.db.tx(async (t) => {
+        await t.insert(auditLog).values(row(`after-${i}`));
+        return i;
+      }),
+    ),
+  );
   expect(after).toEqual(Array.from({ length: 20 }, (_, i) => i));
 });
 
