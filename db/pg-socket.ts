@@ -126,20 +126,20 @@ export class BunSocketStream extends EventEmitter {
   /**
    * As `sendAhead`, for a statement whose rows the caller wants: answers them (each a row of its
    * columns as PostgreSQL's text, null for NULL) once its ReadyForQuery is in; rejects with its
-   * refusal, or when the connection ends first. Should nothing be written by the end of the
-   * current job (the caller awaits the rows before its next statement), it leaves on its own:
-   * never waiting for a write that will not come.
+   * refusal, or when the connection ends first. It leaves with pg's next write only: the one who
+   * asks must see that pg writes something (db/pg.ts sends an empty query when nothing else
+   * comes), never write it alone, for pg may be waiting for the answer of a query in flight,
+   * which comes first and would be taken for this one's.
    */
   readAhead(bytes: Uint8Array, label: string): Promise<(string | null)[][]> {
     return new Promise((resolve, reject) => {
       this.ahead.push({ bytes, label, rows: [], resolve, reject });
-      queueMicrotask(() => {
-        if (this.ahead.length && this.writable && this.corked === 0) {
-          this.takeAhead();
-          this.flush();
-        }
-      });
     });
+  }
+
+  /** Whether statements asked ahead wait for pg's next write. */
+  get waitingAhead(): boolean {
+    return this.ahead.length > 0;
   }
 
   /** Queues the statements asked ahead, to leave in the next flush. */

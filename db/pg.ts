@@ -115,7 +115,15 @@ function aheadOn(client: pg.PoolClient, stream: BunSocketStream, dialect: { sqlT
     },
     read(query) {
       const bytes = messages(query);
-      return bytes && stream.readAhead(bytes, "a select read ahead");
+      if (!bytes) return null;
+      const rows = stream.readAhead(bytes, "a select read ahead");
+      // A caller that awaits the rows before its next statement writes nothing to carry them: by
+      // the end of this job an empty query takes them, through pg's queue (after whatever query
+      // is in flight, whose answer comes first), never waiting for a write that will not come.
+      queueMicrotask(() => {
+        if (stream.waitingAhead) client.query("").catch(() => {});
+      });
+      return rows;
     },
   };
 }

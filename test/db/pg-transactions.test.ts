@@ -148,14 +148,18 @@ it("a row inserted ahead is stored and seen by the statement behind it; with the
   expect(await stored("ahead-row-undone")).toBe(0);
 });
 
+/** An audit row's id, ip and status by its id (placeholder `id`), prepared for `t`: a select to read ahead. */
+const auditRowById = (t: Queryable) =>
+  env.db.prepareTx("test.read-ahead", (q) =>
+    q
+      .select({ id: auditLog.id, ip: auditLog.ip, status: auditLog.status })
+      .from(auditLog)
+      .where(sql`${auditLog.id} = ${sql.placeholder("id")}`),
+  )(t);
+
 it.skipIf(!onPostgres)("a select read ahead answers its rows as text (NULL as null), with the statement behind it or, awaited at once, alone", async () => {
   const answers = await env.db.tx(async (t) => {
-    const byId = env.db.prepareTx("test.read-ahead", (q) =>
-      q
-        .select({ id: auditLog.id, ip: auditLog.ip, status: auditLog.status })
-        .from(auditLog)
-        .where(sql`${auditLog.id} = ${sql.placeholder("id")}`),
-    )(t);
+    const byId = auditRowById(t);
     await t.insert(auditLog).values(row("read-ahead"));
     const later = readAhead(t, byId, { id: "read-ahead" });
     expect(later).not.toBeNull();
@@ -166,4 +170,17 @@ it.skipIf(!onPostgres)("a select read ahead answers its rows as text (NULL as nu
     return { first, alone };
   });
   expect(answers).toEqual({ first: [["read-ahead", null, "200"]], alone: [["read-ahead-2", null, "200"]] });
+});
+
+it.skipIf(!onPostgres)("a read ahead asked while another statement of the transaction is in flight: each gets its own answer", async () => {
+  const answers = await env.db.tx(async (t) => {
+    const byId = auditRowById(t);
+    await t.insert(auditLog).values(row("read-ahead-3"));
+    // Not awaited: on the wire while the read is asked.
+    const slow = (t as unknown as Raw).execute(sql`select pg_sleep(0.1), 'slow'::text as said`).then((r) => r.rows[0].said);
+    await Bun.sleep(20);
+    const read = readAhead(t, byId, { id: "read-ahead-3" });
+    return { slow: await slow, read: await read };
+  });
+  expect(answers).toEqual({ slow: "slow", read: [["read-ahead-3", null, "200"]] });
 });
