@@ -11,7 +11,7 @@ import { SIGN_IN_LINK_HOURS } from "../lib/auth/sign-in-links";
 import { type Config, loadConfig } from "../lib/config";
 import { AppError } from "../lib/errors";
 import { localeFromAcceptLanguage } from "../lib/i18n";
-import { startJobWorker } from "../lib/jobs";
+import { RequestsInHand, startJobWorker } from "../lib/jobs";
 import { closeMailConnections } from "../lib/mail";
 import { hashClearPageTokens } from "../lib/member-page";
 import { recoverImports, whenOthersWait } from "../lib/members/import-journal";
@@ -58,23 +58,20 @@ const STOP_GRACE_MS = 10_000;
 /** How long a stop keeps answering, each answer closing its connection, before it stops listening. */
 const DRAIN_MS = 250;
 let stopping = false;
-let inFlight = 0;
-/** When the last request was answered (performance.now()): the job worker's "busy" looks back a little. */
-let lastAnswer = Number.NEGATIVE_INFINITY;
+const inHand = new RequestsInHand();
 
 /**
  * Counts the requests in hand, for the stop. Once stopping, an answer closes its connection, so
  * that a client does not send its next request on a connection about to close (a reset).
  */
 async function served(answer: Promise<Response>): Promise<Response> {
-  inFlight++;
+  inHand.started();
   try {
     const response = await answer;
     if (stopping) response.headers.set("connection", "close");
     return response;
   } finally {
-    inFlight--;
-    lastAnswer = performance.now();
+    inHand.answered();
   }
 }
 
@@ -109,7 +106,7 @@ try {
 // A member import a crash cut short is undone before anyone reads the club (lib/members/import-journal).
 const undone = await recoverImports(db);
 // An import over HTTP rests between its slices only while another request is in hand (its own is one).
-whenOthersWait(() => inFlight > 1);
+whenOthersWait(() => inHand.count > 1);
 if (undone) console.log(`Undid ${undone} member import(s) cut short by a stop.`);
 // Page tokens an older version kept in clear are hashed before anyone opens a page; their links keep working.
 const hashed = await hashClearPageTokens(db);
@@ -141,10 +138,9 @@ if (first) {
 app = await createApp(db, config);
 // The reminders and the purges run as jobs that each queue their next run: one of each is scheduled now unless pending.
 for (const recurring of RECURRING) await recurring.ensure(db);
-// Jobs give way to requests: one starts every BUSY_GAP_MS while any is in hand or was answered in the
-// last 50 ms (lib/jobs). Under load the answers are written out in bursts and the next requests
-// arrive a moment later: between the two, nothing is in hand, and the worker ran as if idle.
-const worker = startJobWorker(db, config, JOB_KINDS, undefined, () => inFlight > 0 || performance.now() - lastAnswer < 50);
+// Jobs give way to requests: one starts every BUSY_GAP_MS while any is in hand or was answered a
+// moment ago (lib/jobs `RequestsInHand`).
+const worker = startJobWorker(db, config, JOB_KINDS, undefined, inHand.busy);
 console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}, MCP: ${config.baseUrl}/mcp)`);
 // What start-up ran (migrations, building the schemas and the routes, the jobs a start finds due)
 // never runs again: once the server has settled and the worker's first pass is over,
@@ -166,7 +162,7 @@ async function shutdown() {
   await Bun.sleep(DRAIN_MS);
   const listening = server.stop();
   await bounded(listening);
-  while (Date.now() < deadline && inFlight > 0) await Bun.sleep(10);
+  while (Date.now() < deadline && inHand.count > 0) await Bun.sleep(10);
   if (Date.now() >= deadline) await server.stop(true);
   // A job still running past the bound stays `pending` in the database: the next start runs it.
   await bounded(jobs);

@@ -94,6 +94,36 @@ const MAX_IN_HAND = 500;
  */
 export const BUSY_GAP_MS = 20;
 
+/**
+ * How long after its last answer a server still counts as busy. Under load the answers are written
+ * out in bursts and the next requests arrive a moment later: in between nothing is in hand, and a
+ * worker that looked only at the requests in hand started jobs as if idle (981 deliveries during a
+ * 5 s run of 1,705 adds, docs/decisions.md "Session 21").
+ */
+export const BUSY_LOOK_BACK_MS = 50;
+
+/**
+ * The requests a server has in hand: how many (a stop waits for them), and whether it is busy for
+ * its job worker (`busy`: one in hand, or one answered less than BUSY_LOOK_BACK_MS ago).
+ */
+export class RequestsInHand {
+  count = 0;
+  private lastAnswer = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  started(): void {
+    this.count++;
+  }
+
+  answered(): void {
+    this.count--;
+    this.lastAnswer = this.now();
+  }
+
+  readonly busy = (): boolean => this.count > 0 || this.now() - this.lastAnswer < BUSY_LOOK_BACK_MS;
+}
+
 /** The kind of `job` in `kinds`; own entries only, so a row's kind never reaches Object's prototype. */
 const kindOf = (kinds: JobKinds, job: JobRow): JobKind | undefined => (Object.hasOwn(kinds, job.kind) ? kinds[job.kind] : undefined);
 

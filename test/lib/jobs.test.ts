@@ -16,6 +16,7 @@ import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { loadConfig } from "../../lib/config";
 import {
   BUSY_GAP_MS,
+  BUSY_LOOK_BACK_MS,
   concurrencyKey,
   enqueueJob,
   type JobKind,
@@ -26,6 +27,7 @@ import {
   jobsPurge,
   PermanentFailure,
   recurringJob,
+  RequestsInHand,
   runDueJobs,
   shareCap,
   startJobWorker,
@@ -139,6 +141,26 @@ it("while the server has requests in hand, jobs start BUSY_GAP_MS apart; once it
   }
   expect(ran()).toBe(60);
   expect((await jobsOf("test_worker_ok")).filter((j) => j.status !== "done")).toEqual([]);
+});
+
+it("the server counts as busy while a request is in hand and for BUSY_LOOK_BACK_MS after its last answer", () => {
+  let now = 1_000;
+  const inHand = new RequestsInHand(() => now);
+  expect(inHand.busy()).toBe(false);
+  inHand.started();
+  inHand.started();
+  expect(inHand.count).toBe(2);
+  now += 5_000;
+  // A long request keeps it busy however long ago it started.
+  expect(inHand.busy()).toBe(true);
+  inHand.answered();
+  inHand.answered();
+  expect(inHand.count).toBe(0);
+  // Answered a moment ago: the next requests of a burst are on their way.
+  now += BUSY_LOOK_BACK_MS - 1;
+  expect(inHand.busy()).toBe(true);
+  now += 1;
+  expect(inHand.busy()).toBe(false);
 });
 
 it("stop() waits for the job in hand to be recorded and leaves the rest of the batch pending", async () => {
