@@ -10,6 +10,7 @@ import { addTier } from "../card-fixtures";
 import { type FakeGoogle, fakeGoogle, ISSUER_ID } from "../google-fake";
 import { setup, type TestEnv } from "../helpers";
 import { addDays, seedMember, todayUtc } from "../members-fixtures";
+import { refusalOf } from "../refusal";
 
 let env: TestEnv;
 let google: FakeGoogle;
@@ -162,7 +163,7 @@ describe("the access token", () => {
     try {
       // Our key file, their token endpoint: the signature does not verify with their public key.
       const wrong = { ...cfg, tokenUrl: other.env.GOOGLE_OAUTH_TOKEN_URL };
-      await expect(accessToken(wrong)).rejects.toBeInstanceOf(PermanentFailure);
+      expect(await refusalOf(accessToken(wrong))).toBeInstanceOf(PermanentFailure);
     } finally {
       other.stop();
     }

@@ -14,6 +14,7 @@ import { CLIENT_EMAIL, type FakeGoogle, fakeGoogle, ISSUER_ID, type Json, KEY_ID
 import { setup, type TestEnv } from "../helpers";
 import { addDays, memberRow, seedMember, todayUtc } from "../members-fixtures";
 import { JOB_KINDS } from "../../server/jobs";
+import { refusalOf } from "../refusal";
 
 let env: TestEnv;
 let google: FakeGoogle;
@@ -294,9 +295,14 @@ describe("the placeholder logo", () => {
     expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     expect((await env.call("GET", `/c/logo/${crypto.randomUUID()}`, { key: null })).status).toBe(404);
     // The lib function itself refuses an unknown club (the route adds nothing).
-    await expect(
-      placeholderLogo({ db: env.db, baseUrl: env.config.baseUrl, wallets: env.config.wallets, ip: null, locale: "en", formProofBits: 0 }, crypto.randomUUID()),
-    ).rejects.toMatchObject({ status: 404, code: "CLUB_NOT_FOUND" });
+    expect(
+      await refusalOf(
+        placeholderLogo(
+          { db: env.db, baseUrl: env.config.baseUrl, wallets: env.config.wallets, ip: null, locale: "en", formProofBits: 0 },
+          crypto.randomUUID(),
+        ),
+      ),
+    ).toMatchObject({ status: 404, code: "CLUB_NOT_FOUND" });
 
     const m = await seedMember(env);
     const location = (await env.call("GET", `/c/${m.pass_serial_number}/google`, { key: null })).headers.get("location") ?? "";

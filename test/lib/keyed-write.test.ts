@@ -11,6 +11,7 @@ import { openDb, type Queryable } from "../../db";
 import { idempotencyKeys } from "../../db/schema";
 import { holdsWriter, IdempotencyKeyInUse, idempotencyStore, KeyedWrite, KeyedWriteUndone } from "../../lib/idempotency";
 import { dropDatabase, freshDatabaseUrl, onPostgres } from "../databases";
+import { refusalOf } from "../refusal";
 
 const dir = mkdtempSync(join(tmpdir(), "club-keyed-write-"));
 const url = await freshDatabaseUrl(dir);
@@ -149,7 +150,7 @@ describe("a key run by two processes at once (the keys in flight are each proces
       claimA.running.release();
       const second = new KeyedWrite(other);
       await second.db.tx((t) => insert(t, "paid-by-b"));
-      await expect(second.commit((t) => claimB.running.writeDone(t, answer("b")))).rejects.toBeInstanceOf(IdempotencyKeyInUse);
+      expect(await refusalOf(second.commit((t) => claimB.running.writeDone(t, answer("b"))))).toBeInstanceOf(IdempotencyKeyInUse);
       expect(await stored("paid-by-a")).toEqual([200]);
       expect(await stored("paid-by-b")).toEqual([]);
       claimB.running.release();

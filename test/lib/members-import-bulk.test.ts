@@ -16,6 +16,7 @@ import { unknownPageToken } from "../../lib/members/internal";
 import { pace } from "../../lib/members/import-journal";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
+import { refusalOf } from "../refusal";
 
 let env: TestEnv;
 let ctx: Ctx;
@@ -67,7 +68,7 @@ describe.skipIf(onPostgres)("the SQLite writer during an import", () => {
       new Date(Date.now() + 60_000).toISOString(),
     ]);
     try {
-      await expect(importMembers(ctx, { csv: csv("refused", 3) })).rejects.toMatchObject({ code: "IMPORT_RUNNING" });
+      expect(await refusalOf(importMembers(ctx, { csv: csv("refused", 3) }))).toMatchObject({ code: "IMPORT_RUNNING" });
       expect(writer()).toEqual(before);
     } finally {
       await env.db.query("DELETE FROM member_imports WHERE id = 'other'");

@@ -8,6 +8,7 @@ import { setup, type TestEnv } from "../helpers";
 import { members } from "../../db/schema";
 import { memberRow, seedMember } from "../members-fixtures";
 import { callTool, mcpClient } from "./client";
+import { refusalOf } from "../refusal";
 
 let env: TestEnv;
 let client: Awaited<ReturnType<typeof mcpClient>>;
@@ -76,7 +77,7 @@ describe("MCP tool arguments are checked like an HTTP request (422 VALIDATION_FA
   });
 
   it("an unknown tool is a JSON-RPC invalid-params error (MCP spec), not a result", async () => {
-    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    expect(await refusalOf(client.callTool({ name: "no_such_tool", arguments: {} }))).toMatchObject({ code: -32602 });
   });
 
   it("missing required arguments: every item, as HTTP lists them; no member is written", async () => {
@@ -95,13 +96,13 @@ describe("malformed MCP requests are invalid params (-32602), not internal error
   it("tools/call without params, or without a tool name", async () => {
     for (const request of [{ method: "tools/call" }, { method: "tools/call", params: { arguments: {} } }]) {
       const refused = client.request(request as never, CallToolResultSchema);
-      await expect(refused).rejects.toMatchObject({ code: -32602 });
+      expect(await refusalOf(refused)).toMatchObject({ code: -32602 });
     }
   });
 
   it("tools/list with a cursor that is not a string", async () => {
     const refused = client.request({ method: "tools/list", params: { cursor: 5 } } as never, ListToolsResultSchema);
-    await expect(refused).rejects.toMatchObject({ code: -32602 });
+    expect(await refusalOf(refused)).toMatchObject({ code: -32602 });
     expect((await client.request({ method: "tools/list", params: {} }, ListToolsResultSchema)).tools.length).toBeGreaterThan(10);
   });
 });

@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { auditLog, clubs } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
 import { callTool, mcpClient } from "./client";
+import { refusalOf } from "../refusal";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ describe("MCP endpoint", () => {
   it("answers 401 without a key", async () => {
     const res = await env.call("POST", "/mcp", { key: null, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
     expect(res.status).toBe(401);
-    await expect(mcpClient(env, null)).rejects.toThrow();
+    expect(await refusalOf(mcpClient(env, null))).toBeInstanceOf(Error);
   });
 
   it("lists the foundation's tools with descriptions and annotations", async () => {

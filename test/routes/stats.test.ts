@@ -6,6 +6,7 @@ import { clubStats } from "../../lib/stats";
 import { authCases } from "../auth-cases";
 import { createEventVia, insertMember, insertPayment, insertRegistration } from "../events-fixtures";
 import { setup, type TestEnv } from "../helpers";
+import { refusalOf } from "../refusal";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -109,6 +110,6 @@ describe("GET /api/clubs/:club_id/stats", () => {
   });
 
   it("the verb itself refuses a caller without finances:view", async () => {
-    await expect(clubStats(ctxOf(env, { members: "edit" }), {})).rejects.toMatchObject({ code: "SCOPE_MISSING" });
+    expect(await refusalOf(clubStats(ctxOf(env, { members: "edit" }), {}))).toMatchObject({ code: "SCOPE_MISSING" });
   });
 });

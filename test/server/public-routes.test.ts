@@ -8,6 +8,7 @@ import { loadConfig } from "../../lib/config";
 import { mountRoutes } from "../../server/loader";
 import { contentDisposition, replyResponse } from "../../http/reply";
 import { setup } from "../helpers";
+import { refusalOf } from "../refusal";
 
 const LIB = join(import.meta.dir, "..", "..", "lib");
 
@@ -68,7 +69,9 @@ describe("public routes", () => {
     const own = logo.rateLimit;
     logo.rateLimit = { scope: "cards", perMinute: CARD_RATE_PER_MINUTE + 1 };
     try {
-      await expect(mountRoutes(app, { config: loadConfig({}) } as never)).rejects.toThrow(/rate scope "cards" declared with two rates/);
+      expect(await refusalOf(mountRoutes(app, { config: loadConfig({}) } as never))).toMatchObject({
+        message: expect.stringMatching(/rate scope "cards" declared with two rates/),
+      });
     } finally {
       logo.rateLimit = own;
     }
