@@ -54,17 +54,23 @@ function unixUrl(url: string, dir: string): string {
   return `postgres://${u.username}@/${u.pathname.slice(1)}?host=${encodeURIComponent(dir)}&port=${u.port}`;
 }
 
-/** The server's CPU time so far (all threads), ms: in our code (user) and in the kernel (system: its sockets). */
-function cpuMs(pids: number[]): { user: number; system: number } {
+/**
+ * The server's CPU time so far (all threads), ms: in our code (user) and in the kernel (system: its sockets);
+ * and its minor page faults (memory the allocator gave back and a request touched again: docs/benchmarks.md,
+ * "Session 23 (lead)").
+ */
+function cpuMs(pids: number[]): { user: number; system: number; faults: number } {
   let user = 0;
   let system = 0;
+  let faults = 0;
   for (const pid of pids) {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 after "pid (comm) ".
+    // minflt, utime and stime are fields 10, 14 and 15 of the whole line: 8, 12 and 13 after "pid (comm) ".
+    faults += Number(fields[7]);
     user += Number(fields[11]) * 10;
     system += Number(fields[12]) * 10;
   }
-  return { user, system };
+  return { user, system, faults };
 }
 
 /** The machine's busy and total clock ticks so far (/proc/stat's first line; idle and iowait are not busy). */
@@ -288,6 +294,7 @@ async function main() {
             const user = after.user - before.user;
             const system = after.system - before.system;
             const used = user + system;
+            const faults = (after.faults - before.faults) / Math.max(1, result.requests);
             if (engine === "postgres" && process.env.PROBE_JOBS === "1")
               await withClient(url, async (c) => {
                 const rows = (await c.query("SELECT kind, status, count(*) AS n, max(finished_at) AS last FROM jobs GROUP BY 1, 2 ORDER BY 3 DESC")).rows;
@@ -346,7 +353,7 @@ async function main() {
             const line =
               `${round} ${variant.name.padEnd(10)} ${engine.padEnd(8)} ${name.padEnd(8)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50Ms.toFixed(1)} ms  ` +
               `server CPU ${(used / Math.max(1, result.requests)).toFixed(2)} ms/request (user ${(user / Math.max(1, result.requests)).toFixed(2)}, ` +
-              `system ${(system / Math.max(1, result.requests)).toFixed(2)}; ${(used / 1000 / SECONDS).toFixed(2)} cores)` +
+              `system ${(system / Math.max(1, result.requests)).toFixed(2)}; ${(used / 1000 / SECONDS).toFixed(2)} cores; ${faults.toFixed(2)} page faults/request)` +
               `${pgData ? `  PostgreSQL CPU ${pgMs.toFixed(2)} ms/request, log syncs ${walPer.toFixed(3)}/request, commits ${(commitsUsed / Math.max(1, result.requests)).toFixed(3)}/request` : ""}` +
               `${proxy ? `  Caddy CPU ${(caddyUsed / Math.max(1, result.requests)).toFixed(2)} ms/request` : ""}` +
               `  machine ${machineMs.toFixed(2)} ms/request (${busy.toFixed(2)} of ${cpus().length} cores busy)` +
