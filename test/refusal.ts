@@ -7,10 +7,11 @@
 
 /** The error `promise` was refused with; fails the test when it was fulfilled. */
 export async function refusalOf(promise: Promise<unknown>): Promise<unknown> {
+  let value: unknown;
   try {
-    await promise;
+    value = await promise;
   } catch (err) {
     return err;
   }
-  throw new Error("expected the promise to be refused; it was fulfilled");
+  throw new Error(`expected the promise to be refused; it was fulfilled with ${String(JSON.stringify(value)).slice(0, 300)}`);
 }

@@ -12,6 +12,7 @@ import { sha256Hex } from "../../lib/ids";
 import { registerClient } from "../../lib/oauth/clients";
 import { exchangeCode, issueCode, refreshTokens, revokeGrant } from "../../lib/oauth/grants";
 import { setup, type TestEnv } from "../helpers";
+import { refusalOf } from "../refusal";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -44,10 +45,7 @@ const exchange = (code: string, clientId: string, extra: { redirectUri?: string 
 
 /** The OAuth error code a refused promise carries. */
 async function refusal(promise: Promise<unknown>): Promise<string> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
+  const err = await refusalOf(promise);
   expect(err).toBeInstanceOf(OAuthRefused);
   return (err as OAuthRefused).error;
 }

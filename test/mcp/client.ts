@@ -7,6 +7,7 @@ import { Client as Client2026, StreamableHTTPClientTransport as Transport2026 } 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { setup, type TestEnv } from "../helpers";
+import { refusalOf } from "../refusal";
 
 /** The stateless revision the second generation speaks. */
 export const MODERN = "2026-07-28";
@@ -89,16 +90,11 @@ export async function callTool(client: AnyClient, name: string, args: Record<str
 export type RpcError = { code: number; message: string; data?: { status?: number; code?: string; uri?: string; detail?: unknown } };
 
 /**
- * The JSON-RPC error a request ends with (fails the test if it succeeds). Awaited here rather than
- * with `expect(...).rejects`, which took Bun ~0.7 s per SDK request.
+ * The JSON-RPC error a request ends with (fails the test if it succeeds). Awaited plainly
+ * (test/refusal.ts) rather than with `expect(...).rejects`, which also took Bun ~0.7 s per SDK request.
  */
 export async function rpcError(request: Promise<unknown>): Promise<RpcError> {
-  const outcome = await request.then(
-    (result) => ({ result }),
-    (error) => ({ error }),
-  );
-  if (!("error" in outcome)) throw new Error(`expected a JSON-RPC error, got ${JSON.stringify(outcome.result).slice(0, 300)}`);
-  return outcome.error;
+  return (await refusalOf(request)) as RpcError;
 }
 
 /** A test file's database and app, and the owner's client: made before its tests, closed after. */
