@@ -8,7 +8,7 @@ import { members } from "../../db/schema";
 import { indexedMatches, membersOfClubMatching, type ScanOrder, type SearchWay, searchMatch, searchTextHolds, searchWay } from "../../db/search";
 import { verb } from "../context";
 import { memberPassChanged, queuePassUpdate, walletUrls } from "../passes";
-import { type ClubSettings, clubGraceDays, clubSettings } from "../clubs/internal";
+import { type ClubSettings, clubSettings } from "../clubs/internal";
 import type { Ctx } from "../context";
 import { Conflict, type Invalid, NotFound, ValidationFailed } from "../errors";
 import { cancelAtPeriodEnd } from "../stripe";
@@ -23,6 +23,7 @@ import {
   getMemberItem,
   getMemberRow,
   isStorableDay,
+  listTerms,
   pageItems,
   LAST_DAY,
   type MemberRow,
@@ -61,7 +62,7 @@ import { statusDay, statusOn, statusSql, statusWhere, todayUtc } from "./status"
 import { creditReferrer } from "./referral";
 import { creditSpent, memberDues } from "./dues";
 import { countMembershipPromo } from "./promo-use";
-import { keptPage, keptSearch, keptTotal } from "./kept";
+import { keptPage, keptSearch, keptTotal, membersVersion } from "./kept";
 import { largeAnswer } from "../reply";
 import { addInvoicePayment, lockInvoice, oldestOpenMembershipInvoice } from "../invoices/pay";
 
@@ -157,9 +158,9 @@ export async function membersPage(ctx: Ctx, input: MemberListQuery, ways?: Searc
   const today = todayUtc();
   const search = q.search ? foldText(q.search.trim()) : "";
   const filter = `${q.status}:${q.erasure_requested ?? ""}:${q.application_status ?? ""}`;
-  const read = async (): Promise<MemberListResponse> => {
-    const grace = await clubGraceDays(ctx.db, ctx.clubId);
-    const day = statusDay(today, grace);
+  const read = async (version?: number): Promise<MemberListResponse> => {
+    const terms = await listTerms(ctx.db, ctx.clubId, version);
+    const day = statusDay(today, terms.grace);
     const statusDayKey = q.status === "all" ? "" : day;
     const values = {
       club: ctx.clubId,
@@ -184,7 +185,7 @@ export async function membersPage(ctx: Ctx, input: MemberListQuery, ways?: Searc
         return { total: (await queriesOf(way).count.execute(values))[0].total, matches, members };
       };
       // A forced way is counted as asked, never kept.
-      const counted = ways ? await count() : await keptSearch(ctx.db, ctx.clubId, `${filter}:${search}`, statusDayKey, count);
+      const counted = ways ? await count() : await keptSearch(ctx.db, ctx.clubId, `${filter}:${search}`, statusDayKey, count, version);
       total = counted.total;
       // The count known, a page past the last match reads nothing, and the last page's scan stops
       // at the last match rather than at the club's last member.
@@ -200,10 +201,11 @@ export async function membersPage(ctx: Ctx, input: MemberListQuery, ways?: Searc
       page = queries.page;
     }
     const rows = await rowsAsArrays(page, values);
-    return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, grace) };
+    return { total, page: q.page, limit, items: await pageItems(ctx.db, ctx.clubId, rows, today, terms) };
   };
-  // A search's page is read each time, and sent as one piece as a kept page is (lib/reply).
-  if (search) return largeAnswer(await read());
+  // A search's page is read each time, and sent as one piece as a kept page is (lib/reply); the
+  // club's version read once for its kept count and terms.
+  if (search) return largeAnswer(await read(await membersVersion(ctx.db, ctx.clubId)));
   return keptPage(ctx.db, ctx.clubId, `${filter}:${q.sort}:${q.dir}:${limit}:${q.page}`, today, read);
 }
 

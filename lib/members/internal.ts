@@ -10,6 +10,8 @@ import { hourLedReadableCode, newId, nowIso, randomBase62, sha256Hex, timeOrdere
 import type { MemberAdminItem, PaymentStatus } from "./schemas";
 import { foldText } from "../../db/text";
 import { derivedStatus, statusOn, todayUtc } from "./status";
+import { keptTerms } from "./kept";
+import { clubGraceDays } from "../clubs/internal";
 import { addDays } from "../days";
 import type { Emitter } from "../webhooks/emit";
 
@@ -299,15 +301,17 @@ export function selectPage(q: Queryable) {
   return q.select({ ...ITEM_COLUMNS, referred_by_member_id: members.referred_by_member_id }).from(members);
 }
 
-/**
- * The items of a page read by `selectPage(...).values()`, in its order, with their tier and
- * referrer names; `grace` is the club's grace period (days), for each item's status.
- */
-export async function pageItems(db: Db, clubId: string, rows: unknown[][], today: string, grace: number): Promise<MemberAdminItem[]> {
-  const n = ITEM_KEYS.length;
-  const tierName = new Map<string, string>();
-  // The club's tiers: a few rows, where a join looked two of them up again for each member.
-  const clubTiers = await db
+/** What every item of a club's list shows from the club rather than the member. */
+export type ListTerms = {
+  /** The club's grace period (days), for each item's status. */
+  grace: number;
+  /** The club's tiers' names by id: a few rows, where a join looked two of them up again for each member. */
+  tierNames: ReadonlyMap<string, string>;
+};
+
+/** The club's tiers' names by id. */
+async function tierNamesOf(db: Db, clubId: string): Promise<Map<string, string>> {
+  const rows = await db
     .prepareRead("members.page.tiers", (q) =>
       q
         .select({ id: tiers.id, name: tiers.name })
@@ -315,7 +319,30 @@ export async function pageItems(db: Db, clubId: string, rows: unknown[][], today
         .where(eq(tiers.club_id, sql.placeholder("club"))),
     )
     .execute({ club: clubId });
-  for (const t of clubTiers) tierName.set(t.id, t.name);
+  return new Map(rows.map((t) => [t.id, t.name]));
+}
+
+/**
+ * The club's list terms, kept while its members version stands (lib/members/kept `keptTerms`):
+ * a search's page, read each time, read two statements of them each time (docs/benchmarks.md
+ * "Session 24"). `version`: the club's, read by the caller before (`membersVersion`).
+ */
+export function listTerms(db: Db, clubId: string, version?: number): Promise<ListTerms> {
+  return keptTerms(db, clubId, async () => ({ grace: await clubGraceDays(db, clubId), tierNames: await tierNamesOf(db, clubId) }), version);
+}
+
+/**
+ * The items of a page read by `selectPage(...).values()`, in its order, with their tier and
+ * referrer names and their status under the club's `terms`. A tier the terms do not name (made
+ * and given to a member after they were read) sends for the tiers' names again.
+ */
+export async function pageItems(db: Db, clubId: string, rows: unknown[][], today: string, terms: ListTerms): Promise<MemberAdminItem[]> {
+  const n = ITEM_KEYS.length;
+  const { grace } = terms;
+  const tierAt = ITEM_KEYS.indexOf("tier_id");
+  const pendingAt = ITEM_KEYS.indexOf("pending_tier_id");
+  const unnamed = (id: unknown) => id !== null && !terms.tierNames.has(id as string);
+  const tierName = rows.some((v) => unnamed(v[tierAt]) || unnamed(v[pendingAt])) ? await tierNamesOf(db, clubId) : terms.tierNames;
   const referrerIds = [...new Set(rows.map((v) => v[n] as string | null).filter((id): id is string => id !== null))];
   const referrers = new Map<string, { first_name: string; last_name: string }>();
   if (referrerIds.length) {

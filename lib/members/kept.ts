@@ -6,6 +6,8 @@
 //   is the same answer, read once.
 // - the count of each search (`keptSearch`): a number per term and filter, the most recently
 //   asked kept, so that the pages of one search, or one search asked again, count once.
+// - what every item shows from its club (`keptTerms`): the grace period and the tiers' names, so
+//   that a search's page, read each time, does not read them each time.
 // While the version and the day stand each is exact; a write or midnight makes the next request
 // read again, once for all who ask meanwhile. A search's pages are not kept (too many of them):
 // each is read through its index. On PostgreSQL the version itself is one read for the requests
@@ -32,6 +34,7 @@ function readingOf(store: object): WeakMap<Db, Map<string, Kept<Promise<unknown>
 const totals = new WeakMap<Db, Map<string, Kept<number>>>();
 const pages = new WeakMap<Db, Map<string, Kept<unknown>>>();
 const searches = new WeakMap<Db, Map<string, Kept<unknown>>>();
+const terms = new WeakMap<Db, Map<string, Kept<unknown>>>();
 
 /**
  * Pages kept per database, the least recently asked dropped first: 64 pages of 50 items took 6.1
@@ -45,6 +48,9 @@ export const KEPT_PAGES = 64;
  * many more than pages (a person typing a name asks one per keystroke).
  */
 export const KEPT_SEARCHES = 512;
+
+/** Clubs whose terms (`keptTerms`) are kept per database, the least recently asked dropped first: a host's busiest. */
+export const KEPT_TERMS = 256;
 
 // An in-memory database reads through its writer, where a transaction not yet committed (and
 // perhaps rolled back) is visible: nothing is kept there.
@@ -79,6 +85,14 @@ async function readVersion(db: Db, clubId: string): Promise<number> {
 /** A club's version read on its way to PostgreSQL, and the one that follows it (shared by whoever asks meanwhile). */
 type VersionReads = { current: Promise<number> | null; next: Promise<number> | null };
 const versionReads = new WeakMap<Db, Map<string, VersionReads>>();
+
+/**
+ * The club's members version, read after the call: for a request that asks several kept values,
+ * read once and handed to each (`keptSearch`, `keptTerms`), as each would read it first.
+ */
+export function membersVersion(db: Db, clubId: string): Promise<number> {
+  return currentVersion(db, clubId);
+}
 
 /**
  * The club's members version, read after the call. On PostgreSQL each read is a round trip, and
@@ -152,27 +166,39 @@ export async function keptTotal(db: Db, clubId: string, key: string, day: string
  * The answer `read` gives for the page `key` of the club's list on `day` (the day every item's
  * derived status is computed for), read again only when the club's members version has moved.
  * The answer is shared by every caller that asks for it (lib/reply `sharedAnswer`): nobody
- * changes it.
+ * changes it. `read` is handed the version it is kept under (none where nothing is kept).
  */
-export function keptPage<T extends object>(db: Db, clubId: string, key: string, day: string, read: () => Promise<T>): Promise<T> {
-  return keptLatest(pages, KEPT_PAGES, db, clubId, key, day, async () => sharedAnswer(await read()));
+export function keptPage<T extends object>(db: Db, clubId: string, key: string, day: string, read: (version?: number) => Promise<T>): Promise<T> {
+  return keptLatest(pages, KEPT_PAGES, db, clubId, key, day, async (version) => sharedAnswer(await read(version)));
 }
 
 /**
  * What `read` counts for the search `key` (its term and filter) of the club on `day` ("" when the
  * filter does not depend on it), counted again only when the club's members version has moved.
+ * `version`: the club's, read by the caller before (`membersVersion`); read here when not given.
  */
-export function keptSearch<T>(db: Db, clubId: string, key: string, day: string, read: () => Promise<T>): Promise<T> {
-  return keptLatest(searches, KEPT_SEARCHES, db, clubId, key, day, read);
+export function keptSearch<T>(db: Db, clubId: string, key: string, day: string, read: () => Promise<T>, version?: number): Promise<T> {
+  return keptLatest(searches, KEPT_SEARCHES, db, clubId, key, day, read, version);
+}
+
+/**
+ * What `read` gives of the club that its members' items show (lib/members/internal `listTerms`:
+ * the grace period, the tiers' names), read again only when the club's members version has moved:
+ * a change of either raises it (db/sqlite.ts `memberVersionTriggers`, pg-migrations 0001).
+ * `version` as for keptSearch.
+ */
+export function keptTerms<T>(db: Db, clubId: string, read: () => Promise<T>, version?: number): Promise<T> {
+  return keptLatest(terms, KEPT_TERMS, db, clubId, "terms", "", read, version);
 }
 
 /**
  * `read`'s value for `key`, kept in `store` (at most `most` keys, the least recently asked dropped
- * first) with the club's members version and `day`.
+ * first) with the club's members version and `day`; `read` is handed that version.
  *
  * The version is read BEFORE the value and the value kept under it: what was read is that
  * version's or a later one's. A later one's is never answered from here (the version has moved
  * on: the next request reads again), so what is answered is always what a read would give.
+ * `known`: the version as the caller read it before this call (`membersVersion`), for the same.
  */
 async function keptLatest<T>(
   store: WeakMap<Db, Map<string, Kept<unknown>>>,
@@ -181,17 +207,18 @@ async function keptLatest<T>(
   clubId: string,
   key: string,
   day: string,
-  read: () => Promise<T>,
+  read: (version?: number) => Promise<T>,
+  known?: number,
 ): Promise<T> {
   const byKey = keptIn(store, db) as Map<string, Kept<T>> | null;
-  if (!byKey) return read();
+  if (!byKey) return read(known);
   const id = `${clubId}:${key}`;
-  const version = await currentVersion(db, clubId);
-  const known = byKey.get(id);
-  if (known && known.day === day && known.version === version) {
+  const version = known ?? (await currentVersion(db, clubId));
+  const kept = byKey.get(id);
+  if (kept && kept.day === day && kept.version === version) {
     byKey.delete(id);
-    byKey.set(id, known); // the most recently asked last
-    return known.value;
+    byKey.set(id, kept); // the most recently asked last
+    return kept.value;
   }
   // A read of the same version and day on its way serves this caller too (it began after that
   // version was read, so it holds every write the version counts): a burst of requests after a
@@ -199,7 +226,7 @@ async function keptLatest<T>(
   const reading = mapIn(readingOf(store), db);
   const pending = reading.get(id) as Kept<Promise<T>> | undefined;
   if (pending && pending.day === day && pending.version === version) return pending.value;
-  const value = read();
+  const value = read(version);
   const mine = { version, day, value };
   reading.set(id, mine);
   try {

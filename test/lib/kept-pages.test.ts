@@ -1,11 +1,15 @@
 // lib/members/kept.ts `keptPage`: a page is read once while the club's members version and the
 // day stand, again after a write or on another day, and at most KEPT_PAGES are kept per database
 // (the least recently asked dropped first). `keptSearch` the same for a search's count, at most
-// KEPT_SEARCHES of them. On PostgreSQL the version is read once for the requests that ask while a
-// read is on its way, never from a read begun before them.
+// KEPT_SEARCHES of them; `keptTerms` for what a club's items show of it (lib/members/internal
+// `listTerms`, `pageItems`). On PostgreSQL the version is read once for the requests that ask
+// while a read is on its way, never from a read begun before them.
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import type { Db } from "../../db";
-import { KEPT_PAGES, KEPT_SEARCHES, keptPage, keptSearch } from "../../lib/members/kept";
+import { eq, sql } from "drizzle-orm";
+import { type Db, rowsAsArrays } from "../../db";
+import { members } from "../../db/schema";
+import { KEPT_PAGES, KEPT_SEARCHES, KEPT_TERMS, keptPage, keptSearch, keptTerms, membersVersion } from "../../lib/members/kept";
+import { pageItems, selectPage } from "../../lib/members/internal";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
 import { seedMember } from "../members-fixtures";
@@ -92,6 +96,95 @@ describe("keptSearch", () => {
     await count("extra");
     expect([await count("t0"), await count("t2"), await count("extra")]).toEqual([1, 1, 1]);
     expect(await count("t1")).toBe(2);
+  });
+});
+
+/** `env.db` with its reads of the members version counted. */
+function countingVersionReads(): { db: Db; reads: () => number } {
+  let n = 0;
+  const db: Db = Object.create(env.db, {
+    prepareRead: {
+      value: (name: string, build: Parameters<Db["prepareRead"]>[1]) => {
+        const statement = env.db.prepareRead(name, build) as { execute(values: Record<string, unknown>): Promise<unknown[]> };
+        if (name !== "members.version") return statement;
+        return {
+          ...statement,
+          async execute(values: Record<string, unknown>) {
+            n++;
+            return statement.execute(values);
+          },
+        };
+      },
+    },
+  });
+  return { db, reads: () => n };
+}
+
+describe("keptTerms", () => {
+  let reads = 0;
+  const terms = (db: Db = env.db, version?: number) =>
+    keptTerms(
+      db,
+      env.clubId,
+      async () => {
+        reads++;
+        return { n: reads };
+      },
+      version,
+    );
+
+  it("reads a club's terms once while nothing changes, again after a member write or a tier's new name", async () => {
+    reads = 0;
+    const first = await terms();
+    expect(await terms()).toBe(first);
+    expect(reads).toBe(1);
+    await seedMember(env);
+    expect((await terms()).n).toBe(2);
+    const tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Kept", price_cents: 100 } })).body;
+    expect((await terms()).n).toBe(2); // a new tier names no member yet: the version stands
+    expect((await env.call("PUT", `/api/clubs/${env.clubId}/tiers/${tier.id}`, { body: { name: "Kept again" } })).status).toBe(200);
+    expect((await terms()).n).toBe(3);
+  });
+
+  it("takes the version the caller read, and reads none of its own", async () => {
+    const { db, reads: versionReads } = countingVersionReads();
+    const version = await membersVersion(db, env.clubId);
+    expect(versionReads()).toBe(1);
+    await terms(db, version);
+    await terms(db, version);
+    expect(versionReads()).toBe(1);
+    await terms(db);
+    expect(versionReads()).toBe(2);
+  });
+
+  it(`keeps at most ${KEPT_TERMS} clubs' terms, dropping the least recently asked`, async () => {
+    const readsOf = new Map<string, number>();
+    const of = (club: string) =>
+      keptTerms(env.db, club, async () => {
+        readsOf.set(club, (readsOf.get(club) ?? 0) + 1);
+        return {};
+      });
+    for (let i = 0; i < KEPT_TERMS; i++) await of(`club-${i}`);
+    await of("club-0"); // asked again: now the most recent
+    await of("extra"); // one too many: club-1, the least recently asked, goes
+    await of("club-0");
+    await of("club-2");
+    expect([readsOf.get("club-0"), readsOf.get("club-2"), readsOf.get("extra")]).toEqual([1, 1, 1]);
+    await of("club-1");
+    expect(readsOf.get("club-1")).toBe(2);
+  });
+});
+
+describe("pageItems", () => {
+  it("names a tier its kept terms do not know (made and given after they were read) from the tiers themselves", async () => {
+    const tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Newer", price_cents: 100 } })).body;
+    const m = await seedMember(env, { email: "newer-tier@test.org", tier_id: tier.id });
+    const page = env.db.prepareRead("test.kept-pages.one", (q) => selectPage(q).where(eq(members.id, sql.placeholder("id"))));
+    const rows = await rowsAsArrays(page, { id: m.id });
+    const [item] = await pageItems(env.db, env.clubId, rows, "2026-11-24", { grace: 0, tierNames: new Map() });
+    expect(item).toMatchObject({ id: m.id, tier_id: tier.id, tier_name: "Newer" });
+    const [stale] = await pageItems(env.db, env.clubId, rows, "2026-11-24", { grace: 0, tierNames: new Map([[tier.id, "Older"]]) });
+    expect(stale.tier_name).toBe("Older"); // a known tier is named from the terms, as kept under their version
   });
 });
 

@@ -130,6 +130,25 @@ describe("GET /api/clubs/:club_id/members", () => {
     }
   });
 
+  it("shows a tier's new name and the club's new grace period on a search asked again (the club's terms kept per members version)", async () => {
+    const club = `/api/clubs/${list.clubId}`;
+    const copper = await list.call("POST", `${club}/tiers`, { body: { name: "Copper", price_cents: 100 } });
+    const m = await seedMember(list, { first_name: "Termed", email: "termed@test.org", tier_id: copper.body.id, membership_end: addDays(today, -3) });
+    const item = async () => (await get("?search=termed%40test.org")).body.items[0];
+    try {
+      expect(await item()).toMatchObject({ id: m.id, tier_name: "Copper", status: "expired" });
+      expect(await item()).toMatchObject({ tier_name: "Copper", status: "expired" });
+      // Neither write touches a member: the members version moves by the tier's and the club's triggers.
+      expect((await list.call("PUT", `${club}/tiers/${copper.body.id}`, { body: { name: "Brass" } })).status).toBe(200);
+      expect(await item()).toMatchObject({ tier_name: "Brass", status: "expired" });
+      expect((await list.call("PUT", club, { body: { grace_period_days: 30 } })).status).toBe(200);
+      expect(await item()).toMatchObject({ tier_name: "Brass", status: "active" });
+    } finally {
+      expect((await list.call("PUT", club, { body: { grace_period_days: 0 } })).status).toBe(200);
+      await list.db.tx((t) => t.delete(members).where(eq(members.id, m.id)));
+    }
+  });
+
   it("names the member's tier, pending tier and referrer in the item", async () => {
     const gold = await list.call("POST", `/api/clubs/${list.clubId}/tiers`, { body: { name: "Gold", price_cents: 100 } });
     const silver = await list.call("POST", `/api/clubs/${list.clubId}/tiers`, { body: { name: "Silver", price_cents: 50 } });
