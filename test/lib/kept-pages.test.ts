@@ -28,6 +28,22 @@ const page = (key: string, day = "2026-11-24") =>
     return { key };
   });
 
+/**
+ * That `ask` keeps at most `most` values, dropping the least recently asked: `most` asked, the
+ * first asked again, one more; then the first and the third are still kept (read once each), and
+ * the second, dropped, is read again. `reads`: how many times a key's value was read.
+ */
+async function dropsLeastRecent(most: number, ask: (key: string) => Promise<unknown>, reads: (key: string) => number | undefined) {
+  for (let i = 0; i < most; i++) await ask(`k${i}`);
+  await ask("k0"); // asked again: now the most recent
+  await ask("extra"); // one too many: k1, the least recently asked, goes
+  await ask("k0");
+  await ask("k2");
+  expect([reads("k0"), reads("k2"), reads("extra")]).toEqual([1, 1, 1]);
+  await ask("k1");
+  expect(reads("k1")).toBe(2);
+}
+
 describe("keptPage", () => {
   it("reads a page once while nothing changes, again after a member write and on another day", async () => {
     const first = await page("a");
@@ -63,14 +79,11 @@ describe("keptPage", () => {
 
   it(`keeps at most ${KEPT_PAGES} pages, dropping the least recently asked`, async () => {
     reads.clear();
-    for (let i = 0; i < KEPT_PAGES; i++) await page(`p${i}`);
-    await page("p0"); // asked again: now the most recent
-    await page("extra"); // one too many: p1, the least recently asked, goes
-    await page("p0");
-    await page("p2");
-    expect([reads.get("p0"), reads.get("p2"), reads.get("extra")]).toEqual([1, 1, 1]);
-    await page("p1");
-    expect(reads.get("p1")).toBe(2);
+    await dropsLeastRecent(
+      KEPT_PAGES,
+      (key) => page(key),
+      (key) => reads.get(key),
+    );
   });
 });
 
@@ -91,11 +104,11 @@ describe("keptSearch", () => {
 
   it(`keeps at most ${KEPT_SEARCHES} counts, dropping the least recently asked`, async () => {
     counts.clear();
-    for (let i = 0; i < KEPT_SEARCHES; i++) await count(`t${i}`);
-    await count("t0");
-    await count("extra");
-    expect([await count("t0"), await count("t2"), await count("extra")]).toEqual([1, 1, 1]);
-    expect(await count("t1")).toBe(2);
+    await dropsLeastRecent(
+      KEPT_SEARCHES,
+      (key) => count(key),
+      (key) => counts.get(key),
+    );
   });
 });
 
@@ -164,14 +177,7 @@ describe("keptTerms", () => {
         readsOf.set(club, (readsOf.get(club) ?? 0) + 1);
         return {};
       });
-    for (let i = 0; i < KEPT_TERMS; i++) await of(`club-${i}`);
-    await of("club-0"); // asked again: now the most recent
-    await of("extra"); // one too many: club-1, the least recently asked, goes
-    await of("club-0");
-    await of("club-2");
-    expect([readsOf.get("club-0"), readsOf.get("club-2"), readsOf.get("extra")]).toEqual([1, 1, 1]);
-    await of("club-1");
-    expect(readsOf.get("club-1")).toBe(2);
+    await dropsLeastRecent(KEPT_TERMS, of, (club) => readsOf.get(club));
   });
 });
 
