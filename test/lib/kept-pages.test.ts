@@ -112,8 +112,11 @@ describe("keptSearch", () => {
   });
 });
 
-/** `env.db` with its reads of the members version counted. */
-function countingVersionReads(): { db: Db; reads: () => number } {
+/**
+ * `env.db` with its reads of the members version counted; `after`, when given, awaited once each
+ * read is back, before its answer is handed on (a read held on its way).
+ */
+function countingVersionReads(after?: () => Promise<void> | undefined): { db: Db; reads: () => number } {
   let n = 0;
   const db: Db = Object.create(env.db, {
     prepareRead: {
@@ -123,8 +126,10 @@ function countingVersionReads(): { db: Db; reads: () => number } {
         return {
           ...statement,
           async execute(values: Record<string, unknown>) {
+            const rows = await statement.execute(values);
             n++;
-            return statement.execute(values);
+            await after?.();
+            return rows;
           },
         };
       },
@@ -197,27 +202,12 @@ describe("pageItems", () => {
 describe.skipIf(!onPostgres)("the members version on PostgreSQL", () => {
   it("is read once for the pages asked while a read is on its way, and never from a read begun before them", async () => {
     // The club's version read through `db`, counted; `held`: the next one is read, then held until released.
-    let versionReads = 0;
     let held: Promise<void> | null = null;
     let release = () => {};
-    const db: Db = Object.create(env.db, {
-      prepareRead: {
-        value: (name: string, build: Parameters<Db["prepareRead"]>[1]) => {
-          const statement = env.db.prepareRead(name, build) as { execute(values: Record<string, unknown>): Promise<unknown[]> };
-          if (name !== "members.version") return statement;
-          return {
-            ...statement,
-            async execute(values: Record<string, unknown>) {
-              const rows = await statement.execute(values);
-              versionReads++;
-              const gate = held;
-              held = null;
-              if (gate) await gate;
-              return rows;
-            },
-          };
-        },
-      },
+    const { db, reads: versionReads } = countingVersionReads(() => {
+      const gate = held;
+      held = null;
+      return gate ?? undefined;
     });
     let pageReads = 0;
     const page = () =>
@@ -226,7 +216,7 @@ describe.skipIf(!onPostgres)("the members version on PostgreSQL", () => {
         return { n: pageReads };
       });
     await page();
-    expect([versionReads, pageReads]).toEqual([1, 1]);
+    expect([versionReads(), pageReads]).toEqual([1, 1]);
 
     held = new Promise<void>((r) => {
       release = r;
@@ -236,11 +226,11 @@ describe.skipIf(!onPostgres)("the members version on PostgreSQL", () => {
     await seedMember(env); // a write, committed after that read
     const [b, c] = [page(), page()]; // asked after the write, while the read is on its way
     await Bun.sleep(20);
-    expect(versionReads).toBe(2); // no read of their own yet
+    expect(versionReads()).toBe(2); // no read of their own yet
     release();
     expect((await a).n).toBe(1); // the read begun before the write: the page kept
     // One version read after the write for both, and the page read again once for both.
     expect([(await b).n, (await c).n]).toEqual([2, 2]);
-    expect([versionReads, pageReads]).toEqual([3, 2]);
+    expect([versionReads(), pageReads]).toEqual([3, 2]);
   });
 });
