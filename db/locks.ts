@@ -4,8 +4,8 @@
 // needed there. On PostgreSQL transactions run side by side: the first statement of such a rule
 // locks the row that stands for what it counts (`SELECT ... FOR UPDATE`), and a second
 // transaction for the same row waits until the first has committed, then reads what it wrote.
-import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type AnyColumn, type AnyTable, aheadOf, type Queryable } from "./index";
+import { inArray, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, type AnyTable, aheadOf, clubMembersIn, type Queryable } from "./index";
 import { members } from "./schema";
 import { onPostgres } from "./dialect";
 
@@ -127,12 +127,6 @@ export const namingRead = <Q>(query: Q): Q => keyShare(query, members);
  */
 export async function lockNamedMembers(t: Queryable, clubId: string, ids: readonly string[]): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const rows = await namingRead(
-    t
-      .select({ id: members.id })
-      .from(members)
-      .where(and(eq(members.club_id, clubId), inArray(members.id, [...ids])))
-      .orderBy(members.id),
-  );
+  const rows = await namingRead(t.select({ id: members.id }).from(members).where(clubMembersIn(clubId, ids)).orderBy(members.id));
   return new Set(rows.map((r) => r.id));
 }

@@ -1,7 +1,7 @@
 // Invoices with their member's name, as a list of them is read by a person (the dashboard's invoices
 // page): the Invoice itself names the member by id only. Under finances:view, as the invoices are
 // (the PDF shows the same name); an erased member's name is gone, and so null.
-import { and, eq, inArray } from "drizzle-orm";
+import { clubMembersIn } from "../../db";
 import { members } from "../../db/schema";
 import { type Ctx, verb } from "../context";
 import { listInvoices } from "./index";
@@ -18,7 +18,7 @@ export const invoiceMemberNames = verb("finances:view", async function invoiceMe
   const rows = await ctx.db.read
     .select({ id: members.id, first_name: members.first_name, last_name: members.last_name })
     .from(members)
-    .where(and(eq(members.club_id, ctx.clubId), inArray(members.id, ids)));
+    .where(clubMembersIn(ctx.clubId, ids));
   return new Map(rows.map((r) => [r.id, `${r.first_name} ${r.last_name}`]));
 });
 

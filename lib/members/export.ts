@@ -1,7 +1,8 @@
 // The member export (SPEC rules 1-3): CSV (UTF-8 with a BOM, SPEC columns then the club's
 // custom fields, spreadsheet formulas neutralised) or the A4 PDF roster (./roster.ts). Both are
 // streams for the whole club, so that a large club never sits whole in memory as a file.
-import { and, asc, count, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
+import { clubMembersIn } from "../../db";
 import { members } from "../../db/schema";
 import { verb } from "../context";
 import type { Ctx } from "../context";
@@ -63,9 +64,7 @@ export function parseMemberIds(input: string | string[] | undefined): string[] |
 }
 
 function memberCondition(ctx: Ctx, ids: string[] | undefined): SQL {
-  const where: SQL[] = [eq(members.club_id, ctx.clubId)];
-  if (ids) where.push(inArray(members.id, ids));
-  return and(...where) as SQL;
+  return ids ? clubMembersIn(ctx.clubId, ids) : eq(members.club_id, ctx.clubId);
 }
 
 function cell(value: unknown): string | number {

@@ -3,7 +3,7 @@
 import { and, Column, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "../../db/dialect";
 import { lockName, lockNameShared, lockRows, namingRead } from "../../db/locks";
-import { type Db, insertRowAhead, type Queryable } from "../../db";
+import { clubMembersIn, type Db, insertRowAhead, type Queryable } from "../../db";
 import { clubs, memberHistory, members, tiers } from "../../db/schema";
 import { NotFound } from "../errors";
 import { hourLedReadableCode, newId, nowIso, randomBase62, sha256Hex, timeOrderedBase62 } from "../ids";
@@ -197,7 +197,7 @@ const referrer = alias(members, "referrer");
 /** Members of the club with their tier, pending tier and referrer names, shaped as items. */
 export async function loadItems(q: Queryable, clubId: string, ids: string[]): Promise<MemberAdminItem[]> {
   if (!ids.length) return [];
-  const rows = await selectItems(q).where(and(eq(members.club_id, clubId), inArray(members.id, ids)));
+  const rows = await selectItems(q).where(clubMembersIn(clubId, ids));
   const byId = new Map(rows.map((r) => [r.m.id, toItem(r)]));
   return ids.map((id) => byId.get(id)).filter(Boolean) as MemberAdminItem[];
 }
@@ -349,7 +349,7 @@ export async function pageItems(db: Db, clubId: string, rows: unknown[][], today
     const found = await db.read
       .select({ id: members.id, first_name: members.first_name, last_name: members.last_name })
       .from(members)
-      .where(and(eq(members.club_id, clubId), inArray(members.id, referrerIds)));
+      .where(clubMembersIn(clubId, referrerIds));
     for (const r of found) referrers.set(r.id, r);
   }
   return rows.map((v) => {

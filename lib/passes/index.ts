@@ -3,8 +3,8 @@
 // out to the wallets), which member fields show on a pass, and the web card, Apple pass and
 // Google save-link addresses. Below clubs, members, tiers and cards, so that they can all call
 // it without importing each other.
-import { and, eq, inArray } from "drizzle-orm";
-import type { Queryable } from "../../db";
+import { eq } from "drizzle-orm";
+import { clubMembersIn, type Queryable } from "../../db";
 import { members } from "../../db/schema";
 import type { Ctx } from "../context";
 import { nowIso } from "../ids";
@@ -43,10 +43,7 @@ export async function queuePassUpdate(t: Queryable, clubId: string, memberIds: s
   const now = nowIso();
   if (!memberIds) await t.update(members).set({ pass_updated_at: now }).where(eq(members.club_id, clubId));
   for (const ids of chunks(memberIds ?? [])) {
-    await t
-      .update(members)
-      .set({ pass_updated_at: now })
-      .where(and(eq(members.club_id, clubId), inArray(members.id, ids)));
+    await t.update(members).set({ pass_updated_at: now }).where(clubMembersIn(clubId, ids));
   }
   await enqueueJob(t, { clubId, kind: WALLET_PASS_UPDATE, payload: { member_ids: memberIds, reason, at: now } });
 }

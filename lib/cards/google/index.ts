@@ -3,8 +3,8 @@
 // the club's loyalty class and the member's loyalty object. When what a card shows changes,
 // lib/cards/pass-updates asks this channel to fan out: one job per saved object (and one for the
 // class on a club-wide change), each writing the new version through the Wallet REST API.
-import { and, eq, inArray } from "drizzle-orm";
-import type { Queryable } from "../../../db";
+import { and, eq } from "drizzle-orm";
+import { clubMembersIn, type Queryable } from "../../../db";
 import { members } from "../../../db/schema";
 import type { GoogleWalletConfig, WalletConfig } from "../../config";
 import type { PublicCtx } from "../../context";
@@ -98,7 +98,7 @@ export const googleChannel: WalletChannel = {
     const rows = await t
       .select({ id: members.id })
       .from(members)
-      .where(memberIds ? and(saved, inArray(members.id, memberIds)) : saved);
+      .where(memberIds ? and(clubMembersIn(clubId, memberIds), eq(members.has_wallet_b, true)) : saved);
     if (!rows.length) return 0;
     // A club-wide change (name, colours, card settings) may change the class too: queued first.
     const classToo = memberIds === null;
