@@ -8,7 +8,7 @@
 // (club, member, period_start) over open and paid invoices says the rule in the schema as well.
 // The run creates; it does not mail (sending is `actions/send`; docs/decisions.md).
 import { and, asc, eq, inArray, isNotNull, isNull, lt, ne, or, type SQL } from "drizzle-orm";
-import type { Db, Queryable } from "../../db";
+import { clubMembersIn, type Db, type Queryable } from "../../db";
 import { lockName, lockNamedMembers } from "../../db/locks";
 import { invoices, members, tiers } from "../../db/schema";
 import { type ClubRow, getClubRow } from "../clubs/internal";
@@ -60,11 +60,12 @@ type Skipped = { nothing_to_pay: number; already_invoiced: number; over_limit: n
 /**
  * The members a dues run invoices: paid (not pending, not suspended), their membership ending
  * before `until`, not waiting for an approval nor asking to be erased, not renewed by a running
- * Stripe subscription (Stripe bills them), of `tierIds` when given.
+ * Stripe subscription (Stripe bills them), of `tierIds` when given; among `ids` when given (a
+ * batch, found by their primary key: `clubMembersIn`).
  */
-function duesWhere(clubId: string, until: string, tierIds?: string[]): SQL | undefined {
+function duesWhere(clubId: string, until: string, tierIds?: string[], ids?: string[]): SQL | undefined {
   return and(
-    eq(members.club_id, clubId),
+    ids ? clubMembersIn(clubId, ids) : eq(members.club_id, clubId),
     eq(members.payment_status, "paid"),
     lt(members.membership_end, until),
     isNull(members.application_status),
@@ -201,12 +202,9 @@ export async function createPeriodInvoices(
   return { created, plans, skipped };
 }
 
-const readDuesMembers = (q: Queryable, ids: string[], where: SQL | undefined) =>
-  q
-    .select(DUES_COLUMNS)
-    .from(members)
-    .where(and(inArray(members.id, ids), where))
-    .orderBy(asc(members.membership_end), asc(members.id));
+/** The dues members of a batch (`duesWhere` with its ids), in the run's order. */
+const readDuesMembers = (q: Queryable, where: SQL | undefined) =>
+  q.select(DUES_COLUMNS).from(members).where(where).orderBy(asc(members.membership_end), asc(members.id));
 
 /**
  * The dues run: a membership invoice for each member whose membership ends before `until` (of
@@ -231,6 +229,7 @@ export const runDues = verb("finances:edit", async function runDues(ctx: Ctx, in
     if (problems.length) throw new ValidationFailed(problems, "TIER_NOT_FOUND");
   }
   const where = duesWhere(ctx.clubId, q.until, q.tier_ids);
+  const batchWhere = (chunk: string[]) => duesWhere(ctx.clubId, q.until, q.tier_ids, chunk);
   const ids = (await ctx.db.read.select({ id: members.id }).from(members).where(where).orderBy(asc(members.membership_end), asc(members.id))).map((r) => r.id);
   const today = todayUtc();
   const run: DuesRun = {
@@ -258,11 +257,11 @@ export const runDues = verb("finances:edit", async function runDues(ctx: Ctx, in
   for (let i = 0; i < ids.length; i += BATCH) {
     const chunk = ids.slice(i, i + BATCH);
     if (q.dry_run) {
-      const { plans, skipped } = await planFor(ctx.db.read, club, await readDuesMembers(ctx.db.read, chunk, where));
+      const { plans, skipped } = await planFor(ctx.db.read, club, await readDuesMembers(ctx.db.read, batchWhere(chunk)));
       tally(plans, skipped, []);
     } else {
       // The members read again inside the lock: one renewed since the list was read is left out.
-      const { plans, skipped, created } = await ctx.db.tx(async (t) => createPeriodInvoices(t, ctx, club, await readDuesMembers(t, chunk, where), today));
+      const { plans, skipped, created } = await ctx.db.tx(async (t) => createPeriodInvoices(t, ctx, club, await readDuesMembers(t, batchWhere(chunk)), today));
       tally(plans, skipped, created);
     }
     input.onProgress?.(Math.min(i + BATCH, ids.length), ids.length);
