@@ -422,6 +422,10 @@ export const members = table(
     index("members_club_sort_name_idx").on(t.club_id, t.sort_name, t.id, t.search_text),
     index("members_club_end_idx").on(t.club_id, t.membership_end),
     index("members_club_status_end_idx").on(t.club_id, t.payment_status, t.membership_end),
+    // A tier's members (its `member_count` in every list of tiers, a rename's pass updates): the
+    // count read every member of every club (55 ms at 100,000 members; 5 ms from this index).
+    // Partial: a member without a tier, written often (a join, an import), does not pay for it.
+    index("members_tier_idx").on(t.tier_id).where(sql`tier_id is not null`),
     // The member's page is found by its token (/m/<manage_token>).
     uniqueIndex("members_manage_token_unique").on(t.manage_token),
     uniqueIndex("members_admin_page_token_unique").on(t.admin_page_token),

@@ -70,18 +70,16 @@ export const TierListQuery = z.object({
   include_inactive: z.stringbool().default(false).meta({ description: "Also list soft-deleted tiers." }),
 });
 
+/** How many members each of the tiers `ids` has: counted in members_tier_idx, not by reading every member. */
+export const tierCounts = (q: Queryable, ids: string[]) =>
+  q.select({ tier_id: members.tier_id, n: count() }).from(members).where(inArray(members.tier_id, ids)).groupBy(members.tier_id);
+
 async function withCounts(q: Queryable, rows: (typeof tiers.$inferSelect)[]): Promise<Tier[]> {
   if (!rows.length) return [];
-  const counts = await q
-    .select({ tier_id: members.tier_id, n: count() })
-    .from(members)
-    .where(
-      inArray(
-        members.tier_id,
-        rows.map((r) => r.id),
-      ),
-    )
-    .groupBy(members.tier_id);
+  const counts = await tierCounts(
+    q,
+    rows.map((r) => r.id),
+  );
   const byTier = new Map(counts.map((c) => [c.tier_id, c.n]));
   return rows.map(({ club_id: _, ...r }) => ({ ...r, member_count: byTier.get(r.id) ?? 0 }));
 }
