@@ -3,13 +3,12 @@
 // range of an index carrying the id: every member of the club read to find a few. Its writers and
 // readers (a page's referrers, a pass update, an invoice list's names, an export of chosen members)
 // answer as before, on both engines.
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubMembersIn } from "../../db";
 import { members } from "../../db/schema";
-import { boundAsPlanned } from "../../db/sqlite";
 import { onPostgres } from "../databases";
+import { sqlitePlan } from "../plans";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, seedMember } from "../members-fixtures";
 
@@ -46,14 +45,8 @@ describe("clubMembersIn", () => {
 
   it.skipIf(onPostgres)("on SQLite, finds them by the primary key, not by a scan of the club's members", () => {
     const ids = ["0190a0a0-0000-7000-8000-000000000001", "0190a0a0-0000-7000-8000-000000000002", "0190a0a0-0000-7000-8000-000000000003"];
-    const { sql, params } = env.db.read.select({ id: members.id }).from(members).where(clubMembersIn(env.clubId, ids)).toSQL();
-    // Its own connection, as the server's reader would keep the EXPLAIN's snapshot open.
-    const conn = new Database(env.db.path, { readonly: true });
-    try {
-      const plan = (conn.query(`EXPLAIN QUERY PLAN ${boundAsPlanned(sql)}`).all(...(params as string[])) as { detail: string }[]).map((p) => p.detail);
-      expect(plan).toEqual(["SEARCH members USING INDEX sqlite_autoindex_members_1 (id=?)"]);
-    } finally {
-      conn.close();
-    }
+    expect(sqlitePlan(env.db, env.db.read.select({ id: members.id }).from(members).where(clubMembersIn(env.clubId, ids)))).toEqual([
+      "SEARCH members USING INDEX sqlite_autoindex_members_1 (id=?)",
+    ]);
   });
 });

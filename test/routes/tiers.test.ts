@@ -1,12 +1,11 @@
 // GET, POST /api/clubs/:club_id/tiers, PUT /api/clubs/:club_id/tiers/:tier_id
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { jobs, members, tiers } from "../../db/schema";
-import { boundAsPlanned } from "../../db/sqlite";
 import { WALLET_PASS_UPDATE } from "../../lib/passes";
 import { tierCounts } from "../../lib/tiers";
 import { onPostgres } from "../databases";
+import { sqlitePlan } from "../plans";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
 import { memberRow, seedMember } from "../members-fixtures";
@@ -61,15 +60,7 @@ describe("tiers", () => {
 
   it.skipIf(onPostgres)("on SQLite, counts a tier's members in its index, not by reading every member of every club", () => {
     const ids = ["0190a0a0-0000-7000-8000-000000000001", "0190a0a0-0000-7000-8000-000000000002"];
-    const { sql, params } = tierCounts(env.db.read, ids).toSQL();
-    // Its own connection, as the server's reader would keep the EXPLAIN's snapshot open.
-    const conn = new Database(env.db.path, { readonly: true });
-    try {
-      const plan = (conn.query(`EXPLAIN QUERY PLAN ${boundAsPlanned(sql)}`).all(...(params as string[])) as { detail: string }[]).map((p) => p.detail);
-      expect(plan).toEqual(["SEARCH members USING COVERING INDEX members_tier_idx (tier_id=?)"]);
-    } finally {
-      conn.close();
-    }
+    expect(sqlitePlan(env.db, tierCounts(env.db.read, ids))).toEqual(["SEARCH members USING COVERING INDEX members_tier_idx (tier_id=?)"]);
   });
 
   it("lists active tiers with member_count; soft-deleted ones only with include_inactive=true", async () => {
