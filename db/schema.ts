@@ -516,6 +516,10 @@ export const payments = table(
     index("payments_member_idx").on(t.member_id),
     index("payments_provider_payment_idx").on(t.provider_payment_id),
     uniqueIndex("payments_club_statement_line_unique").on(t.club_id, t.statement_line_key),
+    // A registration's payments (what was paid for it, at each confirmation, cancellation and
+    // refund, in the writer's transaction): they were found among every payment of the club.
+    // Partial: a membership's payment does not pay for it.
+    index("payments_registration_idx").on(t.registration_id).where(sql`registration_id is not null`),
   ],
 );
 

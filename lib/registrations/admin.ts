@@ -42,15 +42,21 @@ async function getRegistrationOrThrow(t: Queryable, clubId: string, ref: Registr
   return row;
 }
 
+/**
+ * A registration's payments (its refunds too), the newest first: a few rows, found through
+ * payments_registration_idx (every payment of the club was read for them before).
+ */
+export const paymentsOfRegistration = (q: Queryable, clubId: string, registrationId: string) =>
+  q
+    .select({ amount_cents: payments.amount_cents, method: payments.method })
+    .from(payments)
+    .where(and(eq(payments.club_id, clubId), eq(payments.registration_id, registrationId)))
+    .orderBy(desc(payments.created_at));
+
 /** What was paid for a registration, refunds deducted, and the method of its last payment. */
 async function paidFor(t: Queryable, clubId: string, registrationId: string): Promise<{ paid: number; count: number; method: string | null }> {
-  const where = and(eq(payments.club_id, clubId), eq(payments.registration_id, registrationId));
-  const [sum] = await t
-    .select({ paid: sql<number>`coalesce(sum(${payments.amount_cents}), 0)`, n: sql<number>`count(*)` })
-    .from(payments)
-    .where(where);
-  const [last] = await t.select({ method: payments.method }).from(payments).where(where).orderBy(desc(payments.created_at)).limit(1);
-  return { paid: Number(sum?.paid ?? 0), count: Number(sum?.n ?? 0), method: last?.method ?? null };
+  const rows = await paymentsOfRegistration(t, clubId, registrationId);
+  return { paid: rows.reduce((sum, r) => sum + r.amount_cents, 0), count: rows.length, method: rows[0]?.method ?? null };
 }
 
 /** An event payment, positive or a refund, through the one place payments are recorded (row, receipt, webhook). */

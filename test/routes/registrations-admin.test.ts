@@ -6,7 +6,10 @@ import { eq } from "drizzle-orm";
 import { eventRegistrations, promoCodes, promoRedemptions } from "../../db/schema";
 import { authCases } from "../auth-cases";
 import { createEventVia, insertMember, insertTier, registerPublic, registrationPayments, registrationRow } from "../events-fixtures";
+import { paymentsOfRegistration } from "../../lib/registrations/admin";
+import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
+import { sqlitePlan } from "../plans";
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -203,6 +206,14 @@ describe("POST .../registrations/:registration_id/actions/confirm", () => {
     expect([elsewhere.status, elsewhere.body.code]).toEqual([404, "REGISTRATION_NOT_FOUND"]);
     expect((await registrationRow(env, theirReg.body.id)).status).toBe("pending");
     expect((await registrationRow(env, ours.id)).status).toBe("pending");
+  });
+});
+
+describe("a registration's payments", () => {
+  it.skipIf(onPostgres)("on SQLite, are found through their index, not among every payment of the club", () => {
+    expect(sqlitePlan(env.db, paymentsOfRegistration(env.db.read, env.clubId, NO_ID))[0]).toBe(
+      "SEARCH payments USING INDEX payments_registration_idx (registration_id=?)",
+    );
   });
 });
 
