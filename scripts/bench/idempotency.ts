@@ -42,10 +42,10 @@ export const idempotency: Benchmark = {
   about: [
     "32 connections adding members by hand, each request a new member (a wrk Lua script numbers them), on a club of",
     "10,000 members. **Ours**: the real server, every request with a fresh `Idempotency-Key`: on top of the write, the key",
-    "is claimed in a transaction of its own on the single writer (the row read, then written as running), the body hashed",
-    "(SHA-256), the answer read and kept (a second transaction); transactions of requests waiting at the same moment share",
-    "one commit. **Baseline**: the same server and the same requests without the header. Both answer 201 with the member;",
-    "each run reports the members and kept keys it wrote.",
+    "is claimed in the process's memory after a look for a kept answer (a read), the body hashed (SHA-256), the key looked",
+    "at again under its lock as the write's transaction opens, and the answer kept in that same transaction (lib/idempotency",
+    "`KeyedWrite`); transactions of requests waiting at the same moment share one commit. **Baseline**: the same server and",
+    "the same requests without the header. Both answer 201 with the member; each run reports the members and kept keys it wrote.",
   ],
   cases: [
     {
