@@ -234,7 +234,7 @@ export function inPieces<T>(rows: T[], sizes: readonly number[]): T[][] {
  * The club's members among `ids` (a few, named by the caller), found by their primary key. On
  * SQLite, which keeps no statistics, `club_id = ? and id in (...)` was planned as a scan of the
  * club's range of an index that carries the id (members_club_sort_name_idx, "covering"): every
- * member of the club read to find a few, 25 ms at 100,000 members, inside the writer's
+ * member of the club read to find a few, 26 ms at 100,000 members, inside the writer's
  * transaction for a pass update. The club's condition written `+club_id` (no index for it) leaves
  * SQLite the primary key. PostgreSQL plans by its statistics and takes the condition as it is.
  */

@@ -9,6 +9,8 @@ import { eq, sql } from "drizzle-orm";
 import { type Db, rowsAsArrays } from "../../db";
 import { members } from "../../db/schema";
 import { KEPT_PAGES, KEPT_SEARCHES, KEPT_TERMS, keptPage, keptSearch, keptTerms, membersVersion } from "../../lib/members/kept";
+import { operatorCtx } from "../../lib/auth/operator";
+import { membersPage } from "../../lib/members";
 import { pageItems, selectPage } from "../../lib/members/internal";
 import { onPostgres } from "../databases";
 import { setup, type TestEnv } from "../helpers";
@@ -113,21 +115,22 @@ describe("keptSearch", () => {
 });
 
 /**
- * `env.db` with its reads of the members version counted; `after`, when given, awaited once each
- * read is back, before its answer is handed on (a read held on its way).
+ * `env.db` with its reads of the kept statements `names` counted (`reads(name)`, the first by
+ * default); `after`, when given, awaited once each read is back, before its answer is handed on (a
+ * read held on its way).
  */
-function countingVersionReads(after?: () => Promise<void> | undefined): { db: Db; reads: () => number } {
-  let n = 0;
+function countingReads(names: string[], after?: () => Promise<void> | undefined): { db: Db; reads: (name?: string) => number } {
+  const n = new Map<string, number>();
   const db: Db = Object.create(env.db, {
     prepareRead: {
       value: (name: string, build: Parameters<Db["prepareRead"]>[1]) => {
         const statement = env.db.prepareRead(name, build) as { execute(values: Record<string, unknown>): Promise<unknown[]> };
-        if (name !== "members.version") return statement;
+        if (!names.includes(name)) return statement;
         return {
           ...statement,
           async execute(values: Record<string, unknown>) {
             const rows = await statement.execute(values);
-            n++;
+            n.set(name, (n.get(name) ?? 0) + 1);
             await after?.();
             return rows;
           },
@@ -135,7 +138,7 @@ function countingVersionReads(after?: () => Promise<void> | undefined): { db: Db
       },
     },
   });
-  return { db, reads: () => n };
+  return { db, reads: (name = names[0]) => n.get(name) ?? 0 };
 }
 
 describe("keptTerms", () => {
@@ -165,7 +168,7 @@ describe("keptTerms", () => {
   });
 
   it("takes the version the caller read, and reads none of its own", async () => {
-    const { db, reads: versionReads } = countingVersionReads();
+    const { db, reads: versionReads } = countingReads(["members.version"]);
     const version = await membersVersion(db, env.clubId);
     expect(versionReads()).toBe(1);
     await terms(db, version);
@@ -183,6 +186,21 @@ describe("keptTerms", () => {
         return {};
       });
     await dropsLeastRecent(KEPT_TERMS, of, (club) => readsOf.get(club));
+  });
+});
+
+describe("a search's page", () => {
+  it("reads the club's grace period and tiers' names once while the members version stands", async () => {
+    const { db, reads } = countingReads(["clubs.grace", "members.page.tiers"]);
+    const ctx = await operatorCtx(db, env.clubId, env.config);
+    await seedMember(env, { first_name: "Kept", last_name: "Terms", email: "kept-terms@test.org" });
+    const search = async () => (await membersPage(ctx, { search: "kept-terms" } as never)).items.map((i) => i.email);
+    expect(await search()).toEqual(["kept-terms@test.org"]);
+    expect(await search()).toEqual(["kept-terms@test.org"]);
+    expect([reads("clubs.grace"), reads("members.page.tiers")]).toEqual([1, 1]);
+    await seedMember(env); // a member's write: the version moves
+    await search();
+    expect([reads("clubs.grace"), reads("members.page.tiers")]).toEqual([2, 2]);
   });
 });
 
@@ -204,7 +222,7 @@ describe.skipIf(!onPostgres)("the members version on PostgreSQL", () => {
     // The club's version read through `db`, counted; `held`: the next one is read, then held until released.
     let held: Promise<void> | null = null;
     let release = () => {};
-    const { db, reads: versionReads } = countingVersionReads(() => {
+    const { db, reads: versionReads } = countingReads(["members.version"], () => {
       const gate = held;
       held = null;
       return gate ?? undefined;
