@@ -411,7 +411,8 @@ type OneRow = { query: { sql: string; params: unknown[] } };
 
 /**
  * Db.prepareRows on SQLite: Drizzle's statement of one row made a statement of `rows` rows by
- * repeating that row's part of the text, a `VALUES` tuple (`insert ... values (?, ?, ...)`) or
+ * repeating that row's part of the text, a `VALUES` tuple (`insert ... values (?, ?, ...)`, any
+ * `on conflict` clause after the last) or
  * the `SELECT` of a list of rows (`from (select ? as "id", ...) as "v"`), joined as Drizzle joins
  * its rows. A parameter is a placeholder named by its position in the flat array of values (the
  * row's `j`th value for one inside the repeated part, a value after the rows' for one outside
@@ -428,8 +429,11 @@ function manyRows(conn: Database, one: OneRow["query"], rows: number, width: num
   let joiner: string;
   if (tuple >= 0 && list < 0) {
     head = text.slice(0, tuple + " values ".length);
-    part = text.slice(head.length);
-    tail = "";
+    // The tuple ends at its first ")" (Drizzle's values are `?`, `null` or `default`); what
+    // follows (`on conflict do nothing`) is said once, after the last row.
+    const end = text.indexOf(")", head.length) + 1;
+    part = text.slice(head.length, end);
+    tail = text.slice(end);
     joiner = ", ";
   } else if (list >= 0 && tuple < 0) {
     head = text.slice(0, list + " from (".length);

@@ -16,7 +16,7 @@
 // (an error, a crash) is undone (./import-journal.ts).
 import { and, type Column, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type Db, inPieces, type Queryable } from "../../db";
+import { type Db, inPieces, type Queryable, rowSlot, slotRows, slotValues } from "../../db";
 import { typedParam } from "../../db/dialect";
 import { lockRows } from "../../db/locks";
 import { memberHistory, members, tiers as tierTable } from "../../db/schema";
@@ -533,20 +533,6 @@ const HISTORY_COLUMNS = Object.keys(getTableColumns(memberHistory));
 const MEMBER_COLUMNS: Record<string, Column> = getTableColumns(members);
 
 /**
- * Placeholders of a statement of many rows are named by their position: row `i`'s value of the
- * `j`th of `width` columns is `i * width + j`, so that the values are one flat array (an object
- * of thousands of named keys per batch cost a tenth of the import).
- */
-const slot = (i: number, j: number, width: number) => p(String(i * width + j));
-
-/** The values of `rows` for the placeholders of `columns`, in their order (`slot`). */
-function slotted(columns: string[], rows: Record<string, unknown>[]): unknown[] {
-  const values: unknown[] = [];
-  for (const row of rows) for (const c of columns) values.push(row[c] ?? null);
-  return values;
-}
-
-/**
  * The import's statements, one per number of rows, built once per database (Db.prepareRows:
  * on SQLite from Drizzle's statement of one row, see there): building a query of the 50-column
  * members table costs more than running it. Each writes a
@@ -559,19 +545,17 @@ function slotted(columns: string[], rows: Record<string, unknown>[]): unknown[] 
  * member's values read from a list of rows joined by id.
  */
 function statements(db: Db) {
-  const rowsOf = (columns: string[], n: number) =>
-    Array.from({ length: n }, (_, i) => Object.fromEntries(columns.map((c, j) => [c, slot(i, j, columns.length)]))) as never;
   return {
     insert: (t: Queryable, rows: MemberRow[]) => {
       const columns = Object.keys(rows[0]);
       return db
-        .prepareRows("members.import.insert", rows.length, columns.length, (q, n) => q.insert(members).values(rowsOf(columns, n)))(t)
-        .run(slotted(columns, rows));
+        .prepareRows("members.import.insert", rows.length, columns.length, (q, n) => q.insert(members).values(slotRows(columns, n)))(t)
+        .run(slotValues(columns, rows));
     },
     history: (t: Queryable, rows: Record<string, unknown>[]) =>
       db
-        .prepareRows("members.import.history", rows.length, HISTORY_COLUMNS.length, (q, n) => q.insert(memberHistory).values(rowsOf(HISTORY_COLUMNS, n)))(t)
-        .run(slotted(HISTORY_COLUMNS, rows)),
+        .prepareRows("members.import.history", rows.length, HISTORY_COLUMNS.length, (q, n) => q.insert(memberHistory).values(slotRows(HISTORY_COLUMNS, n)))(t)
+        .run(slotValues(HISTORY_COLUMNS, rows)),
     update: (t: Queryable, clubId: string, rows: Record<string, unknown>[], families: number) => {
       const written = updateColumns(families);
       const columns = ["id", ...written];
@@ -583,7 +567,7 @@ function statements(db: Db) {
               { length: n },
               (_, i) =>
                 sql`select ${sql.join(
-                  columns.map((c, j) => sql`${typedParam(slot(i, j, columns.length), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
+                  columns.map((c, j) => sql`${typedParam(rowSlot(i, j, columns.length), MEMBER_COLUMNS[c])} as ${sql.identifier(c)}`),
                   sql`, `,
                 )}`,
             );
@@ -591,10 +575,10 @@ function statements(db: Db) {
               .update(members)
               .set(Object.fromEntries(written.map((c) => [c, sql`${sql.identifier("v")}.${sql.identifier(c)}`])) as never)
               .from(sql`(${sql.join(selects, sql` union all `)}) as ${sql.identifier("v")}`)
-              .where(and(eq(members.club_id, slot(n, 0, columns.length)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
+              .where(and(eq(members.club_id, rowSlot(n, 0, columns.length)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
           })(t)
           // The club's id after the rows' values: the placeholder that follows theirs.
-          .run([...slotted(columns, rows), clubId])
+          .run([...slotValues(columns, rows), clubId])
       );
     },
   };

@@ -3,10 +3,11 @@
 // row repeated (db/sqlite.ts manyRows), its values encoded by their columns as Drizzle fills a
 // placeholder (booleans, JSON; a JSON column's null is the text `null` either way), the
 // defaults Drizzle binds for columns a row leaves out, a value after the rows' (the club of an
-// update's WHERE) in its place.
+// update's WHERE) in its place, an `on conflict` clause said once after the rows.
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { members } from "../../db/schema";
+import { slotRows, slotValues } from "../../db";
+import { members, tiers } from "../../db/schema";
 import { newMemberRow } from "../../lib/members";
 import { setup, type TestEnv } from "../helpers";
 
@@ -17,9 +18,6 @@ beforeAll(async () => {
 afterAll(() => env.close());
 
 const p = (name: number) => sql.placeholder(String(name));
-/** Rows of `columns` whose placeholders are their values' places in one flat array. */
-const rowsOf = (columns: string[], n: number) =>
-  Array.from({ length: n }, (_, i) => Object.fromEntries(columns.map((c, j) => [c, p(i * columns.length + j)]))) as never;
 
 function people(tag: string) {
   return [
@@ -61,10 +59,10 @@ it("inserts what Drizzle's prepared statement of those rows inserts", async () =
   const values = mine.flatMap((r) => columns.map((c) => (r as Record<string, unknown>)[c] ?? null));
   await env.db.tx(async (t) => {
     await env.db
-      .prepareRows("test.rows.insert", 3, columns.length, (q, n) => q.insert(members).values(rowsOf(columns, n)))(t)
+      .prepareRows("test.rows.insert", 3, columns.length, (q, n) => q.insert(members).values(slotRows(columns, n)))(t)
       .run(values);
     await env.db
-      .prepareTx("test.rows.drizzle", (q) => q.insert(members).values(rowsOf(columns, 3)))(t)
+      .prepareTx("test.rows.drizzle", (q) => q.insert(members).values(slotRows(columns, 3)))(t)
       .execute(theirs.flatMap((r) => columns.map((c) => (r as Record<string, unknown>)[c] ?? null)) as never);
   });
   const a = await stored(mine.map((r) => r.email));
@@ -76,7 +74,7 @@ it("inserts what Drizzle's prepared statement of those rows inserts", async () =
   const refused = await env.db
     .tx(async (t) => {
       await env.db
-        .prepareRows("test.rows.insert", 3, columns.length, (q, n) => q.insert(members).values(rowsOf(columns, n)))(t)
+        .prepareRows("test.rows.insert", 3, columns.length, (q, n) => q.insert(members).values(slotRows(columns, n)))(t)
         .run(values.slice(1));
     })
     .then(
@@ -130,5 +128,35 @@ it("updates from a list of rows with a value after the rows' (the club)", async 
     { first_name: "Bea", custom_fields: { badge: 1 }, payment_method: null },
     { first_name: "Anna1", custom_fields: null, payment_method: null },
     { first_name: "Cleo", custom_fields: null, payment_method: "card" },
+  ]);
+});
+
+it("inserts with `on conflict do nothing` after the last row: new rows written, a row already there left as it is", async () => {
+  const columns = ["id", "club_id", "name", "price_cents", "currency", "duration_months", "created_at", "updated_at"];
+  const at = "2026-12-01T00:00:00.000Z";
+  const tier = (id: string, name: string) => ({
+    id,
+    club_id: env.clubId,
+    name,
+    price_cents: 1000,
+    currency: "CHF",
+    duration_months: 12,
+    created_at: at,
+    updated_at: at,
+  });
+  const insert = (n: number) =>
+    env.db.prepareRows("test.rows.conflict", n, columns.length, (q, rows) => q.insert(tiers).values(slotRows(columns, rows)).onConflictDoNothing());
+  await env.db.tx(async (t) => insert(2)(t).run(slotValues(columns, [tier("rows-t1", "First"), tier("rows-t2", "Second")])));
+  // Twice the statement of two rows: it is kept, and an id already there is skipped, not refused.
+  await env.db.tx(async (t) => insert(2)(t).run(slotValues(columns, [tier("rows-t2", "Second again"), tier("rows-t3", "Third")])));
+  const rows = await env.db.read
+    .select({ id: tiers.id, name: tiers.name })
+    .from(tiers)
+    .where(inArray(tiers.id, ["rows-t1", "rows-t2", "rows-t3"]))
+    .orderBy(tiers.id);
+  expect(rows).toEqual([
+    { id: "rows-t1", name: "First" },
+    { id: "rows-t2", name: "Second" },
+    { id: "rows-t3", name: "Third" },
   ]);
 });
