@@ -18,7 +18,7 @@ import { eraseTaskResultsMentioning } from "../mcp-tasks";
 import { enqueueJob, forgetJobsMentioning } from "../jobs";
 import { voidWalletPasses } from "../passes/voided";
 import { emit, fanOutAllIn, forgetDeliveriesMentioning } from "../webhooks/emit";
-import { memberRegistrations } from "./history";
+import { memberMailings, memberRegistrations } from "./history";
 import { getMemberRow, historyRow, lockMember, type MemberRow } from "./internal";
 
 /** Keys of a history row's details that say nothing about who the member was (amounts, periods). */
@@ -114,7 +114,7 @@ export const eraseMember = verb("members:edit", async function eraseMember(ctx: 
     await t
       .update(mailingRecipients)
       .set({ email: "" })
-      .where(and(eq(mailingRecipients.club_id, ctx.clubId), eq(mailingRecipients.member_id, m.id)));
+      .where(memberMailings(ctx.clubId, m.id));
     // A check-in's answer names the registration (with the member's names), not the member.
     await eraseAnswersMentioning(t, ctx.clubId, [m.id, m.email, ...registrationIds]);
     await eraseTaskResultsMentioning(t, ctx.clubId, [m.id, m.email]);

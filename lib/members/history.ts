@@ -118,7 +118,7 @@ export async function memberDataDocument(db: Db, clubId: string, memberId: strin
       .select({ r: mailingRecipients, subject: mailings.subject })
       .from(mailingRecipients)
       .innerJoin(mailings, eq(mailings.id, mailingRecipients.mailing_id))
-      .where(and(eq(mailingRecipients.club_id, ctx.clubId), eq(mailingRecipients.member_id, member.id)))
+      .where(memberMailings(ctx.clubId, member.id))
       .orderBy(desc(mailingRecipients.created_at)),
   ]);
   return {
@@ -182,6 +182,9 @@ export async function memberDataDocument(db: Db, clubId: string, memberId: strin
     })),
   };
 }
+
+/** The member's mailing deliveries in the club (found by mailing_recipients_member_idx). */
+export const memberMailings = (clubId: string, memberId: string) => and(eq(mailingRecipients.club_id, clubId), eq(mailingRecipients.member_id, memberId));
 
 /** The member's event registrations in the club: linked to it, or made with its email. */
 export function memberRegistrations(clubId: string, member: { id: string; email: string }) {

@@ -232,6 +232,9 @@ export const NAMING: AnyColumn[] = [
   members.referred_by_member_id,
 ];
 
+/** The distinct values among `ids` of one NAMING column: the members its rows name. */
+export const namingRows = (q: Queryable, column: AnyColumn, ids: string[]) => q.selectDistinct({ id: column }).from(column.table).where(inArray(column, ids));
+
 /**
  * Which of `ids` (members an import created) a row of another kind names since: a payment, a
  * registration, a card scan, a wallet, an invoice, a mailing, a member they referred. Asked
@@ -243,7 +246,7 @@ async function namedSince(t: Queryable, ids: string[]): Promise<Set<string>> {
   const named = new Set<string>();
   if (!ids.length) return named;
   for (const column of NAMING) {
-    const rows = await t.selectDistinct({ id: column }).from(column.table).where(inArray(column, ids));
+    const rows = await namingRows(t, column, ids);
     for (const { id } of rows) named.add(id as string);
   }
   return named;
