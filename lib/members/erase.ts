@@ -111,10 +111,7 @@ export const eraseMember = verb("members:edit", async function eraseMember(ctx: 
     }
     // The member's mailing deliveries keep their states (the mailings' counts) but not the address;
     // one still to go is not sent (lib/mailings reads the member, who is gone, and fails it too).
-    await t
-      .update(mailingRecipients)
-      .set({ email: "" })
-      .where(memberMailings(ctx.clubId, m.id));
+    await t.update(mailingRecipients).set({ email: "" }).where(memberMailings(ctx.clubId, m.id));
     // A check-in's answer names the registration (with the member's names), not the member.
     await eraseAnswersMentioning(t, ctx.clubId, [m.id, m.email, ...registrationIds]);
     await eraseTaskResultsMentioning(t, ctx.clubId, [m.id, m.email]);
