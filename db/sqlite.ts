@@ -409,6 +409,19 @@ export function boundAsPlanned(sql: string): string {
 /** Drizzle's prepared statement of one row (internal: its text and its parameters as built). */
 type OneRow = { query: { sql: string; params: unknown[] } };
 
+/** Where the parenthesis opened at `open` in `text` closes (a quoted name or string skipped whole). */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") i = text.indexOf(c, i + 1);
+    else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return i;
+    if (i < 0) break;
+  }
+  throw new Error(`prepareRows: no end to the row at ${open} in ${text.slice(0, 80)}`);
+}
+
 /**
  * Db.prepareRows on SQLite: Drizzle's statement of one row made a statement of `rows` rows by
  * repeating that row's part of the text, a `VALUES` tuple (`insert ... values (?, ?, ...)`, any
@@ -429,9 +442,8 @@ function manyRows(conn: Database, one: OneRow["query"], rows: number, width: num
   let joiner: string;
   if (tuple >= 0 && list < 0) {
     head = text.slice(0, tuple + " values ".length);
-    // The tuple ends at its first ")" (Drizzle's values are `?`, `null` or `default`); what
-    // follows (`on conflict do nothing`) is said once, after the last row.
-    const end = text.indexOf(")", head.length) + 1;
+    // What follows the tuple (`on conflict do nothing`) is said once, after the last row.
+    const end = closingParen(text, head.length) + 1;
     part = text.slice(head.length, end);
     tail = text.slice(end);
     joiner = ", ";

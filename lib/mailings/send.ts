@@ -101,7 +101,8 @@ async function takeRecipients(t: Queryable, db: Db, m: MailingRow, now: string):
       };
     });
     // Prepared once per size (Db.prepareRows): Drizzle's statement of 200 rows, built anew for each
-    // piece, was most of a 10,000-member send's memory growth (docs/benchmarks.md, "Session 25").
+    // piece, was 19 of a 10,000-member send's 43 MB of memory growth and two thirds of its time
+    // (docs/benchmarks.md, "Session 25 (lead)").
     await db
       .prepareRows("mailings.recipients", rows.length, RECIPIENT_COLUMNS.length, (q, n) =>
         q.insert(mailingRecipients).values(slotRows(RECIPIENT_COLUMNS, n)).onConflictDoNothing(),
