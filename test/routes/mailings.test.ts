@@ -4,7 +4,7 @@
 // one SMTP connection for a run's mails, bounces (5xx) skipped by later mailings until the email changes, 4xx tried again, the one-click
 // unsubscribe without key or session, and the refusals (409, 413, 422).
 import { afterAll, beforeAll, describe, expect, it } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { openDb } from "../../db";
 import { mailingRecipients, mailings, members } from "../../db/schema";
 import { enqueueJob, runDueJobs } from "../../lib/jobs";
@@ -213,6 +213,41 @@ describe("sending", () => {
     const listed = await env.call("GET", `${base()}/${draft.body.id}/recipients`);
     expect(listed.body.total).toBe(4);
     expect(listed.body.items.find((r: { member_id: string }) => r.member_id === list[3].id)).toMatchObject({ state: "skipped_opt_out", first_name: "P3" });
+  });
+
+  it("takes an audience of 263 whole, each member once with a token of their own, through statements of 200, 50, 10 and 1 rows", async () => {
+    const { tier, list } = await audienceOf(263);
+    const saidNo = [list[0], list[201], list[262]];
+    await env.db.tx((t) =>
+      t
+        .update(members)
+        .set({ mailing_opt_out_at: new Date().toISOString() })
+        .where(
+          inArray(
+            members.id,
+            saidNo.map((m) => m.id),
+          ),
+        ),
+    );
+    const draft = await create({ subject: "Assemblée", body_markdown: "Bonjour {{first_name}}", audience: { tier_ids: [tier.id] } });
+    const res = await action(draft.body.id, "send");
+    expect(res.status).toBe(200);
+    expect(res.body.counts).toMatchObject({ recipients: 263, skipped_opt_out: 3, sent: 0 });
+    const rows = await recipientsOf(draft.body.id);
+    expect(rows).toHaveLength(263);
+    expect(new Set(rows.map((r) => r.member_id))).toEqual(new Set(list.map((m) => m.id)));
+    expect(new Set(rows.map((r) => r.unsubscribe_token)).size).toBe(263);
+    const byMember = new Map(rows.map((r) => [r.member_id, r]));
+    for (const m of list) {
+      const row = byMember.get(m.id);
+      expect(row).toMatchObject({ email: m.email, club_id: env.clubId, state: saidNo.includes(m) ? "skipped_opt_out" : "pending", attempts: 0, error: null });
+    }
+    inbox.length = 0;
+    await drain(draft.body.id);
+    expect((await mailingOf(draft.body.id)).status).toBe("sent");
+    expect(new Set(inbox.flatMap((m) => m.to))).toEqual(new Set(list.filter((m) => !saidNo.includes(m)).map((m) => m.email)));
+    expect(inbox).toHaveLength(260);
+    inbox.length = 0;
   });
 
   it("an SMTP 5xx marks the recipient and the member's address bounced; a later mailing skips it until the email changes", async () => {
