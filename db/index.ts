@@ -94,6 +94,11 @@ export type Db = {
   bulkWrites(): () => void;
   /** Where the database is: the SQLite file (`:memory:` for none), or the PostgreSQL address without its password. */
   path: string;
+  /**
+   * Opened with `check` (SQLite): when its content was last checked whole, now or, for a file no
+   * one changed since a checked server closed it cleanly, then (db/sqlite.ts `checkedBefore`).
+   */
+  checkedAt?: string;
   /** The SQLite connection, for SQLite-only work (backup, integrity check); undefined on PostgreSQL. */
   raw: Database;
   /**

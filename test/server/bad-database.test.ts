@@ -5,7 +5,7 @@
 // the server alone; without root, the read-only file is a chmod and the full disk is skipped.
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, it } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, truncateSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDb } from "../../db";
@@ -63,6 +63,30 @@ describe.skipIf(onPostgres)("the server refuses to start on", () => {
     db.close();
     truncateSync(path, Math.floor(readFileSync(path).length / 2));
     expectRefused(await start(path), /damaged|not a readable SQLite database/);
+  });
+
+  it("a file damaged in place after the clean stop of a start that had checked it (its size unchanged)", async () => {
+    const path = await realDatabase("damaged-after-stop");
+    const db = new Database(path);
+    db.exec(
+      "CREATE TABLE filler (x TEXT); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) INSERT INTO filler SELECT hex(randomblob(500)) FROM n",
+    );
+    db.close();
+    // A checked start and a clean stop leave the mark that spares the next start its whole read (db/sqlite.ts).
+    const checked = Bun.spawnSync(
+      ["bun", "-e", `const { openDb } = await import("./db/index.ts"); await (await openDb(${JSON.stringify(path)}, { check: true })).close();`],
+      {
+        cwd: ROOT,
+      },
+    );
+    expect(checked.exitCode).toBe(0);
+    expect(readFileSync(`${path}-checked`, "utf8")).toContain("checkedAt");
+    const size = readFileSync(path).length;
+    const fd = openSync(path, "r+");
+    writeSync(fd, Buffer.alloc(4096 * 20, 0xa5), 0, 4096 * 20, Math.floor(size / 2 / 4096) * 4096);
+    closeSync(fd);
+    expect(readFileSync(path).length).toBe(size);
+    expectRefused(await start(path), /damaged/);
   });
 
   it("a file that is not a database", async () => {
