@@ -39,6 +39,16 @@ function checkedFile(name: string): { path: string; checkedAt: string } {
   return { path, checkedAt: start(path) };
 }
 
+/** Another program's write to the file; `held`: its connection kept open, the change in its WAL only. */
+function writeElsewhere(path: string, held = false): Database {
+  const other = new Database(path);
+  other.exec("PRAGMA journal_mode = WAL");
+  if (held) other.exec("PRAGMA wal_autocheckpoint = 0");
+  other.exec("CREATE TABLE scratch (x TEXT); INSERT INTO scratch VALUES ('y')");
+  if (!held) other.close();
+  return other;
+}
+
 describe.skipIf(onPostgres)("a checked start of a SQLite file", () => {
   it("checks a new file, and not again after a clean stop while no one changes it", async () => {
     const before = new Date().toISOString();
@@ -54,10 +64,7 @@ describe.skipIf(onPostgres)("a checked start of a SQLite file", () => {
 
   it("checks again a file written since (another process, a restore)", async () => {
     const { path, checkedAt } = checkedFile("written");
-    const other = new Database(path);
-    other.exec("PRAGMA journal_mode = WAL");
-    other.exec("CREATE TABLE scratch (x TEXT); INSERT INTO scratch VALUES ('y')");
-    other.close();
+    writeElsewhere(path);
     const again = start(path);
     expect(again > checkedAt).toBe(true);
     // And the file as that check left it is not read whole at the next.
@@ -66,10 +73,7 @@ describe.skipIf(onPostgres)("a checked start of a SQLite file", () => {
 
   it("checks again while a WAL holds changes not in the file", async () => {
     const { path, checkedAt } = checkedFile("wal");
-    const other = new Database(path);
-    other.exec("PRAGMA journal_mode = WAL");
-    other.exec("PRAGMA wal_autocheckpoint = 0");
-    other.exec("CREATE TABLE scratch (x TEXT); INSERT INTO scratch VALUES ('y')");
+    const other = writeElsewhere(path, true);
     try {
       const db = await openDb(path, { check: true });
       expect((db.checkedAt as string) > checkedAt).toBe(true);
