@@ -8,8 +8,8 @@ import { mkdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } 
 import { dirname, join } from "node:path";
 import { Column, getTableName, is, Param, Placeholder, SQL, Subquery } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { type Db, DatabaseRefused, type Queryable, type RowsStatement, schema } from "./index";
 import { readMigrationFiles } from "drizzle-orm/migrator";
+import { DatabaseRefused, type Db, type Queryable, type RowsStatement, schema } from "./index";
 import { emailKeyOf, sortNameOf } from "./text";
 import { sqliteCodes } from "./unavailable";
 
@@ -243,7 +243,9 @@ function checkedBefore(path: string, now: Date): string | null {
   }
   if (!mark?.file || typeof mark.checkedAt !== "string") return null;
   const unchanged = sameState(mark.file, fileState(path)) && !fileState(`${path}-wal`)?.size;
-  const recent = now.getTime() - Date.parse(mark.checkedAt) < CHECK_EVERY_MS;
+  // A check said to be later than now (a clock set back since) is not taken as recent.
+  const age = now.getTime() - Date.parse(mark.checkedAt);
+  const recent = age >= 0 && age < CHECK_EVERY_MS;
   return unchanged && recent ? mark.checkedAt : null;
 }
 

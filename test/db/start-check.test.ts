@@ -93,7 +93,7 @@ describe.skipIf(onPostgres)("a checked start of a SQLite file", () => {
     expect(start(path)).not.toBe(checkedAt);
   });
 
-  it("checks again when the last check is older than a week, whatever the file", async () => {
+  it("checks again when the last check is older than a week (or later than now), whatever the file", async () => {
     const { path } = checkedFile("old");
     const mark = JSON.parse(readFileSync(`${path}-checked`, "utf8"));
     const eightDaysAgo = new Date(Date.now() - 8 * 86_400_000).toISOString();
@@ -101,5 +101,9 @@ describe.skipIf(onPostgres)("a checked start of a SQLite file", () => {
     const again = start(path);
     expect(again > eightDaysAgo).toBe(true);
     expect(Date.parse(again)).toBeGreaterThan(Date.now() - 60_000);
+    // Nor one said to be tomorrow's (a clock set back since).
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    writeFileSync(`${path}-checked`, JSON.stringify({ ...JSON.parse(readFileSync(`${path}-checked`, "utf8")), checkedAt: tomorrow }));
+    expect(start(path) < tomorrow).toBe(true);
   });
 });
