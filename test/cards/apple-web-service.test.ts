@@ -56,7 +56,10 @@ describe("a phone's walk through the web service", () => {
 
     // Refused: no token, a wrong token, an unknown serial (401); another pass type (404). Nothing stored.
     expect((await req("POST", registrationPath("device-1", m.serial), { body: { pushToken: "tok-1" } })).status).toBe(401);
-    const wrong = await req("POST", registrationPath("device-1", m.serial), { token: `${m.token.slice(0, -1)}x`, body: { pushToken: "tok-1" } });
+    // Its last character changed, whatever it is (an `x` put in place of an `x` was the right token: a 1-in-62 failure).
+    const wrongToken = `${m.token.slice(0, -1)}${m.token.endsWith("x") ? "y" : "x"}`;
+    expect(wrongToken).not.toBe(m.token);
+    const wrong = await req("POST", registrationPath("device-1", m.serial), { token: wrongToken, body: { pushToken: "tok-1" } });
     expect(wrong.status).toBe(401);
     expect((await wrong.json()).code).toBe("PASS_UNAUTHORIZED");
     expect((await req("POST", registrationPath("device-1", "unknown-serial"), { token: m.token, body: { pushToken: "tok-1" } })).status).toBe(401);
