@@ -6,7 +6,7 @@
 // update's WHERE) in its place, an `on conflict` clause said once after the rows.
 import { afterAll, beforeAll, expect, it } from "bun:test";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { slotRows, slotValues } from "../../db";
+import { rowSlot, slotRows, slotValues } from "../../db";
 import { members, tiers } from "../../db/schema";
 import { newMemberRow } from "../../lib/members";
 import { setup, type TestEnv } from "../helpers";
@@ -16,8 +16,6 @@ beforeAll(async () => {
   env = await setup();
 });
 afterAll(() => env.close());
-
-const p = (name: number) => sql.placeholder(String(name));
 
 function people(tag: string) {
   return [
@@ -56,14 +54,14 @@ it("inserts what Drizzle's prepared statement of those rows inserts", async () =
   const mine = people("many");
   const theirs = people("plain");
   const columns = Object.keys(mine[0]);
-  const values = mine.flatMap((r) => columns.map((c) => (r as Record<string, unknown>)[c] ?? null));
+  const values = slotValues(columns, mine);
   await env.db.tx(async (t) => {
     await env.db
       .prepareRows("test.rows.insert", 3, columns.length, (q, n) => q.insert(members).values(slotRows(columns, n)))(t)
       .run(values);
     await env.db
       .prepareTx("test.rows.drizzle", (q) => q.insert(members).values(slotRows(columns, 3)))(t)
-      .execute(theirs.flatMap((r) => columns.map((c) => (r as Record<string, unknown>)[c] ?? null)) as never);
+      .execute(slotValues(columns, theirs) as never);
   });
   const a = await stored(mine.map((r) => r.email));
   const b = await stored(theirs.map((r) => r.email));
@@ -97,7 +95,7 @@ it("updates from a list of rows with a value after the rows' (the club)", async 
         { length: rowsIn },
         (_, i) =>
           sql`select ${sql.join(
-            columns.map((c, j) => sql`${sql.param(p(i * width + j), (members as unknown as Record<string, never>)[c])} as ${sql.identifier(c)}`),
+            columns.map((c, j) => sql`${sql.param(rowSlot(i, j, width), (members as unknown as Record<string, never>)[c])} as ${sql.identifier(c)}`),
             sql`, `,
           )}`,
       );
@@ -105,7 +103,7 @@ it("updates from a list of rows with a value after the rows' (the club)", async 
         .update(members)
         .set({ first_name: sql`v.first_name`, custom_fields: sql`v.custom_fields`, payment_method: sql`v.payment_method` } as never)
         .from(sql`(${sql.join(selects, sql` union all `)}) as ${sql.identifier("v")}`)
-        .where(and(eq(members.club_id, p(rowsIn * width)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
+        .where(and(eq(members.club_id, rowSlot(rowsIn, 0, width)), sql`${members.id} = ${sql.identifier("v")}.${sql.identifier("id")}`));
     });
   const changed = [
     [rows[0].id, "Bea", { badge: 1 }, null],
