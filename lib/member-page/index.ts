@@ -4,7 +4,7 @@
 // a link mailed to the new address, renew, turn the automatic renewal off and on, download their
 // data, ask to be erased) is written to their history with `actor: member`.
 import { timingSafeEqual } from "node:crypto";
-import { and, eq, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { type Db, type Queryable, withinTx } from "../../db";
 import { invoices, members, remindersSent, tiers } from "../../db/schema";
@@ -537,20 +537,24 @@ export const openMemberPage = verb("members:edit", async function openMemberPage
 const HASH_SLICE = 500;
 
 /**
+ * A slice of the page tokens an older version kept in clear. Said as members_clear_page_token_idx
+ * says it (a literal, not a parameter), so that it reads that index, empty once they are hashed.
+ * A hash is 64 hexadecimal characters, a token never was (32, or 43 from the database's own
+ * backfill); a missing token's length is null, never unequal.
+ */
+export const clearPageTokens = (read: Queryable) =>
+  read.select({ id: members.id, token: members.manage_token }).from(members).where(sql`length(${members.manage_token}) <> 64`).limit(HASH_SLICE);
+
+/**
  * Hashes the page tokens an older version kept in clear (run at every start, after the
  * migrations; a no-op once done): a link already mailed keeps working, its token's hash being
- * what is kept now. A hash is 64 hexadecimal characters, a token never was (32, or 43 from the
- * database's own backfill). Written only where the row still holds that clear token (a token
- * changed meanwhile is left alone). Answers how many were hashed.
+ * what is kept now. Written only where the row still holds that clear token (a token changed
+ * meanwhile is left alone). Answers how many were hashed.
  */
 export async function hashClearPageTokens(db: Db): Promise<number> {
   let hashed = 0;
   for (;;) {
-    const rows = await db.read
-      .select({ id: members.id, token: members.manage_token })
-      .from(members)
-      .where(and(isNotNull(members.manage_token), ne(sql`length(${members.manage_token})`, 64)))
-      .limit(HASH_SLICE);
+    const rows = await clearPageTokens(db.read);
     if (!rows.length) return hashed;
     await db.tx(async (t) => {
       for (const { id, token } of rows) {
