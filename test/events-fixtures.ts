@@ -72,7 +72,16 @@ export async function insertMember(
 
 export async function insertRegistration(
   env: TestEnv,
-  opts: { eventId: string; ticketId: string; status?: string; memberId?: string | null; amount?: number; first?: string; checkedInAt?: string | null },
+  opts: {
+    eventId: string;
+    ticketId: string;
+    status?: string;
+    memberId?: string | null;
+    amount?: number;
+    first?: string;
+    email?: string;
+    checkedInAt?: string | null;
+  },
 ) {
   const now = new Date().toISOString();
   const [row] = await env.db.tx((t) =>
@@ -87,7 +96,7 @@ export async function insertRegistration(
         is_member: !!opts.memberId,
         first_name: opts.first ?? "Grace",
         last_name: "Hopper",
-        email: "grace@test.org",
+        email: opts.email ?? "grace@test.org",
         qr_token: randomBase62(24),
         status: opts.status ?? "confirmed",
         amount_cents: opts.amount ?? 0,
