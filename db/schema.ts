@@ -1074,7 +1074,12 @@ export const webhookDeliveries = table(
     created_at: text("created_at").notNull(),
     finished_at: text("finished_at"),
   },
-  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpoint_id, t.created_at)],
+  (t) => [
+    index("webhook_deliveries_endpoint_idx").on(t.endpoint_id, t.created_at),
+    // The daily purge of the deliveries finished a month ago (lib/webhooks/deliver): it read the
+    // whole log, payloads and all (0.33 s at 300,000 deliveries with none to delete).
+    index("webhook_deliveries_finished_idx").on(t.finished_at).where(sql`finished_at is not null`),
+  ],
 );
 
 /** One attempt at a delivery: what the far end answered (status, first 1 KB) and how long it took. */

