@@ -9,8 +9,8 @@
 // of the job slots at once (the kind's `share`), and an endpoint that keeps timing out is paused
 // (its deliveries wait, no attempt counted), so a club's hanging endpoints delay no other club.
 import { createHmac } from "node:crypto";
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
-import type { Db, Queryable } from "../../db";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db";
 import { forUpdate } from "../../db/locks";
 import { admins, jobs, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import { clubSettings } from "../clubs/internal";
@@ -25,6 +25,8 @@ import {
   type JobKinds,
   type JobRow,
   PermanentFailure,
+  PURGE_SLICE,
+  purgeInSlices,
   RECORDED,
   recurringJob,
   TemporaryFailure,
@@ -411,36 +413,18 @@ export const WEBHOOK_LOG_PURGE = "webhook_log.purge";
 export const DELIVERY_LOG_KEEP_DAYS = 30;
 
 /**
- * Deliveries deleted per transaction by the purge: a day of a busy club's log (18,750 of 300,000
- * deliveries) in one transaction held every other write back for 1.5 s; in slices, 0.1 s at most.
+ * The deliveries finished before `before`, found through webhook_deliveries_finished_idx. A pending
+ * delivery has no finished_at: it stays, however old, until it succeeds or fails for good.
  */
-const PURGE_SLICE = 1000;
-
-/**
- * A slice of the deliveries finished before `before`, found through webhook_deliveries_finished_idx.
- * A pending delivery has no finished_at: it stays, however old, until it succeeds or fails for good.
- */
-export const deliveriesFinishedBefore = (q: Queryable, before: string, slice: number) =>
-  q.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(lt(webhookDeliveries.finished_at, before)).limit(slice);
+export const deliveriesFinishedBefore = (before: string) => lt(webhookDeliveries.finished_at, before);
 
 /**
  * Deletes the deliveries finished more than DELIVERY_LOG_KEEP_DAYS before `now` (attempts go with
- * them), `slice` per transaction; answers how many.
+ * them), in slices; answers how many.
  */
 export async function purgeDeliveryLog(db: Db, now: Date, slice = PURGE_SLICE): Promise<number> {
   const before = new Date(now.getTime() - DELIVERY_LOG_KEEP_DAYS * 86_400_000).toISOString();
-  let purged = 0;
-  for (;;) {
-    const gone = await db.tx((t) =>
-      t
-        .delete(webhookDeliveries)
-        .where(inArray(webhookDeliveries.id, deliveriesFinishedBefore(t, before, slice)))
-        .returning({ id: webhookDeliveries.id }),
-    );
-    purged += gone.length;
-    // Fewer than a slice: none was left (or another process purges beside this one).
-    if (gone.length < slice) return purged;
-  }
+  return purgeInSlices(db, webhookDeliveries, webhookDeliveries.id, deliveriesFinishedBefore(before), slice);
 }
 
 /** Daily: an endpoint's log shows a month of deliveries, and the table does not grow for ever. */
