@@ -537,8 +537,9 @@ export const openMemberPage = verb("members:edit", async function openMemberPage
 const HASH_SLICE = 500;
 
 /**
- * A slice of the page tokens an older version kept in clear. Said as members_clear_page_token_idx
- * says it (a literal, not a parameter), so that it reads that index, empty once they are hashed.
+ * A slice of the page tokens an older version kept in clear. Said only as members_clear_page_token_idx
+ * says it, so that it reads that index, empty once they are hashed (with an `is not null` besides,
+ * SQLite read the whole unique index of tokens instead).
  * A hash is 64 hexadecimal characters, a token never was (32, or 43 from the database's own
  * backfill); a missing token's length is null, never unequal.
  */
