@@ -148,9 +148,15 @@ console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}
 // again on its first use). Some 2 MB less at rest, 5 more on a first start's reminders
 // (docs/decisions.md).
 // The first pass logs its own failures: the shrink waits for it either way. It runs as a task of
-// its own: run straight from the promise's continuation, the first pass's objects still referenced
-// from the stack kept some 8 MB alive in most starts (103 MB at rest instead of 95, measured).
-Promise.all([worker.firstPass.catch(() => {}), Bun.sleep(500)]).then(() => setTimeout(() => Bun.shrink(), 0));
+// its own, after a full collection: run straight from the promise's continuation, the first pass's
+// objects still referenced from the stack stayed alive, and without the collection first, on one
+// core (as the benchmark pins the server), nothing was released: 103-107 MB at rest instead of 94.
+Promise.all([worker.firstPass.catch(() => {}), Bun.sleep(500)]).then(() =>
+  setTimeout(() => {
+    Bun.gc(true);
+    Bun.shrink();
+  }, 0),
+);
 
 async function shutdown() {
   if (stopping) return;
