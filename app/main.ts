@@ -145,12 +145,12 @@ console.log(`Listening on ${config.baseUrl} (docs: ${config.baseUrl}${DOCS_PATH}
 // What start-up ran (migrations, building the schemas and the routes, the jobs a start finds due)
 // never runs again: once the server has settled and the worker's first pass is over,
 // JavaScriptCore drops its compiled code and start-up's garbage (code a request needs is compiled
-// again on its first use). Some 2 MB less at rest, 5 more on a first start's reminders
-// (docs/decisions.md).
+// again on its first use). After a first start's reminders, 107 MB at rest become 93-94
+// (docs/decisions.md "mem15" and "Session 26 (lead)").
 // The first pass logs its own failures: the shrink waits for it either way. It runs as a task of
 // its own, after a full collection: run straight from the promise's continuation, the first pass's
 // objects still referenced from the stack stayed alive, and without the collection first, on one
-// core (as the benchmark pins the server), nothing was released: 103-107 MB at rest instead of 94.
+// core (as the benchmark pins the server), nothing was released.
 Promise.all([worker.firstPass.catch(() => {}), Bun.sleep(500)]).then(() =>
   setTimeout(() => {
     Bun.gc(true);
