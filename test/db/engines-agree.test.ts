@@ -34,7 +34,8 @@ for (const { name } of tables) {
   const indexes = [];
   for (const ix of await db.query("SELECT name, \\"unique\\", partial, origin FROM pragma_index_list(?)", [name])) {
     if (ix.origin === "pk") continue;
-    const cols = (await db.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [ix.name])).map((c) => c.name);
+    // An expression (lower(email)) has no column name: said alike on both engines.
+    const cols = (await db.query("SELECT name FROM pragma_index_info(?) ORDER BY seqno", [ix.name])).map((c) => c.name ?? "(expression)");
     indexes.push({ name: ix.name.startsWith("sqlite_autoindex_") ? name + "_" + cols.join("_") + "_unique" : ix.name, unique: ix.unique === 1, columns: cols, partial: ix.partial === 1 });
   }
   out[name] = { columns, indexes: indexes.sort((a, b) => a.name.localeCompare(b.name)) };
@@ -60,7 +61,7 @@ async function postgresCatalog(url: string): Promise<Catalog> {
     );
     const indexes = await db.query<{ table: string; name: string; unique: boolean; partial: boolean; columns: string[]; primary: boolean }>(
       `SELECT t.relname AS table, i.relname AS name, ix.indisunique AS unique, ix.indpred IS NOT NULL AS partial, ix.indisprimary AS primary,
-              array(SELECT a.attname FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, n) JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.n)::text[] AS columns
+              array(SELECT coalesce(a.attname, '(expression)') FROM unnest(ix.indkey) WITH ORDINALITY AS k(attnum, n) LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.n)::text[] AS columns
          FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid JOIN pg_namespace ns ON ns.oid = t.relnamespace
         WHERE ns.nspname = 'public'`,
     );
