@@ -269,8 +269,11 @@ export function clubMembersIn(clubId: string | SQL, ids: readonly string[]): SQL
 
 /** The database cannot be used as it is; `message` says why and what to do, in one line. */
 export class DatabaseRefused extends Error {
-  /** SQLite found the file locked by another process's open or close: trying again may succeed. */
-  busy = false;
+  /**
+   * SQLite met another process's open, close or migration of the same file (locked, or its schema
+   * changed under a statement being prepared): trying again may succeed.
+   */
+  passing = false;
 }
 
 /**

@@ -259,20 +259,23 @@ export function openSqlite(path: string, options: { check?: boolean } = {}): Db 
   // another process's open or close of the same file (a new file turned to WAL, the last
   // connection's checkpoint removing the WAL): processes starting together, or a server started
   // as the CLI finishes, met it (a CI run: 3 of 6 processes opening a new file at once refused).
+  // The start's quick_check also meets another process's migration: preparing it connects FTS5's
+  // members_search, and a schema changed meanwhile is answered SQLITE_SCHEMA, "vtable constructor
+  // failed" (6 processes opening a new file at once: 5 of 130 rounds had one refused).
   // The open is tried again for as long as a busy wait would last (busy_timeout, 5 s).
   const until = Date.now() + OPEN_BUSY_MS;
   for (;;) {
     try {
       return openSqliteOnce(path, options);
     } catch (err) {
-      const busy = err instanceof DatabaseRefused && err.busy;
-      if (!busy || Date.now() >= until) throw err;
+      const passing = err instanceof DatabaseRefused && err.passing;
+      if (!passing || Date.now() >= until) throw err;
       Bun.sleepSync(20 + Math.random() * 80);
     }
   }
 }
 
-/** How long an open that SQLite found busy is tried again (as its busy_timeout). */
+/** How long an open that met another process's open, close or migration is tried again (as its busy_timeout). */
 const OPEN_BUSY_MS = 5000;
 
 function openSqliteOnce(path: string, options: { check?: boolean }): Db {
@@ -296,7 +299,7 @@ function openSqliteOnce(path: string, options: { check?: boolean }): Db {
     writerConn?.close();
     if (err instanceof DatabaseRefused) throw err;
     const refused = refusal(path, err);
-    refused.busy = sqliteCodes(err).some((code) => code.startsWith("SQLITE_BUSY"));
+    refused.passing = sqliteCodes(err).some((code) => code.startsWith("SQLITE_BUSY") || code === "SQLITE_SCHEMA");
     throw refused;
   }
 }

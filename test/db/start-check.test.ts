@@ -107,3 +107,48 @@ describe.skipIf(onPostgres)("a checked start of a SQLite file", () => {
     expect(start(path) < tomorrow).toBe(true);
   });
 });
+
+describe.skipIf(onPostgres)("a checked start while another process changes the file's schema (its migration)", () => {
+  it("waits for it to finish, and is not refused", async () => {
+    const { path } = checkedFile("migrating");
+    // Another process creating and dropping tables for a second, as fast as it can. The check's
+    // `PRAGMA quick_check` connects FTS5's members_search, which SQLite refuses with SQLITE_SCHEMA
+    // ("vtable constructor failed") when the schema changed meanwhile: a start among others on a
+    // new file met it (CI). Before it was tried again, most opens here were refused.
+    const churn = Bun.spawn(
+      [
+        "bun",
+        "-e",
+        `const { Database } = await import("bun:sqlite");
+const c = new Database(${JSON.stringify(path)});
+c.exec("PRAGMA busy_timeout = 5000");
+console.log("changing");
+for (let i = 0, until = Date.now() + 1000; Date.now() < until; i++) {
+  c.exec("CREATE TABLE IF NOT EXISTS churn_" + (i % 2) + " (x)");
+  c.exec("DROP TABLE IF EXISTS churn_" + ((i + 1) % 2));
+}
+c.close();`,
+      ],
+      { stdout: "pipe" },
+    );
+    await churn.stdout.getReader().read();
+    let done = false;
+    void churn.exited.then(() => {
+      done = true;
+    });
+    const refused: string[] = [];
+    let opened = 0;
+    while (!done) {
+      try {
+        await (await openDb(path, { check: true })).close();
+        opened++;
+      } catch (err) {
+        refused.push(String(err));
+      }
+      await Bun.sleep(10);
+    }
+    expect(await churn.exited).toBe(0);
+    expect(refused).toEqual([]);
+    expect(opened).toBeGreaterThan(0);
+  });
+});
