@@ -393,6 +393,7 @@ async function getPrompt(ctx: Ctx, request: Request, name: string, args: unknown
 }
 
 type Answered =
+  | "initialize"
   | "tools/list"
   | "tools/call"
   | "resources/list"
@@ -406,6 +407,7 @@ type ParamsOf<M extends Answered> = NonNullable<RequestTypeMap[M]["params"]>;
 
 /** The SDK's schema of each method's params, by its type name. */
 const PARAMS: Record<Answered, keyof typeof specTypeSchemas> = {
+  initialize: "InitializeRequestParams",
   "tools/list": "PaginatedRequestParams",
   "tools/call": "CallToolRequestParams",
   "resources/list": "PaginatedRequestParams",
@@ -439,6 +441,19 @@ function answer<M extends Answered>(
  */
 const UTILITIES = { logging: {}, completions: {} };
 
+/**
+ * The handshake of the 2025 revisions, answered as the SDK answers it (`_oninitialize`: the
+ * version negotiated, the capabilities, the instructions) but registered with its params' schema,
+ * like every other method: the SDK's own registration reports `{}` or a numeric protocolVersion
+ * as -32603 (internal error) with its schema's issues in English, where they are invalid params.
+ */
+type Handshake = { _oninitialize(request: { method: "initialize"; params: ParamsOf<"initialize"> }): Promise<HandlerResultTypeMap["initialize"]> };
+
+function answerHandshake(server: Server) {
+  const sdk = server as unknown as Handshake;
+  answer(server, "initialize", (params) => sdk._oninitialize({ method: "initialize", params }));
+}
+
 function answerUtilities(server: Server, ctx: Ctx) {
   answer(server, "completion/complete", (params) => complete(ctx.clubId, params));
   answer(server, "logging/setLevel", () => ({}));
@@ -463,6 +478,7 @@ function buildServer(ctx: Ctx, request: Request, legacy: boolean): Server {
     ...(legacy ? { tasks: TASKS_CAPABILITY } : { extensions: { [TASKS_EXTENSION]: {} } }),
   };
   const server = new Server({ name: "club-api", version: "1.0" }, { capabilities, instructions: INSTRUCTIONS });
+  answerHandshake(server);
   answerUtilities(server, ctx);
   answer(server, "tools/list", () => ({ tools: listedTools(ctx.actor) }));
   answer(

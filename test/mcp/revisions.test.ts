@@ -104,6 +104,28 @@ describe("two protocol generations on one endpoint", () => {
     expect(res.body.result.protocolVersion).toBe("2025-11-25");
   });
 
+  it("an initialize whose params are not the handshake's is invalid params (-32602) naming them, not an internal error", async () => {
+    for (const params of [{}, { protocolVersion: 123, capabilities: null, clientInfo: "x" }]) {
+      const res = await env.call("POST", "/mcp", {
+        headers: { accept: "application/json, text/event-stream" },
+        body: { jsonrpc: "2.0", id: 7, method: "initialize", params },
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.id).toBe(7);
+      expect(res.body.error.code).toBe(-32602);
+      expect(res.body.error.message).toStartWith("Invalid params for initialize:");
+      expect(res.body.error.message).toContain("protocolVersion");
+    }
+    // And a good one after it is still answered (nothing was left half-negotiated).
+    const res = await env.call("POST", "/mcp", {
+      headers: { accept: "application/json, text/event-stream" },
+      body: { jsonrpc: "2.0", id: 8, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+    });
+    expect(res.body.result).toMatchObject({ protocolVersion: "2025-06-18", serverInfo: { name: "club-api" } });
+    expect(res.body.result.instructions).toBeString();
+    expect(res.body.result.capabilities.tools).toEqual({});
+  });
+
   it("a raw 2026-07-28 request without a key is 401, with one it is served and audited", async () => {
     const refused = await env.call("POST", "/mcp", { key: null, body: { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: ENVELOPE } } });
     expect(refused.status).toBe(401);
