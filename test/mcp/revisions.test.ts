@@ -119,7 +119,12 @@ describe("two protocol generations on one endpoint", () => {
     // And a good one after it is still answered (nothing was left half-negotiated).
     const res = await env.call("POST", "/mcp", {
       headers: { accept: "application/json, text/event-stream" },
-      body: { jsonrpc: "2.0", id: 8, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      body: {
+        jsonrpc: "2.0",
+        id: 8,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
     });
     expect(res.body.result).toMatchObject({ protocolVersion: "2025-06-18", serverInfo: { name: "club-api" } });
     expect(res.body.result.instructions).toBeString();
