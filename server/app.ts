@@ -71,7 +71,8 @@ export async function createApi(db: Db, config: Config, options: ApiOptions = {}
     }
     const locale = getState(request)?.locale ?? localeFromAcceptLanguage(request.headers.get("accept-language"));
     const page = !!table.match(request.method, new URL(request.url).pathname)?.guard?.page;
-    return elysiaErrorResponse({ code, error, locale, path, method: request.method, requestId: getState(request)?.requestId, page });
+    const contentType = request.headers.get("content-type");
+    return elysiaErrorResponse({ code, error, locale, path, method: request.method, requestId: getState(request)?.requestId, page, contentType });
   });
   elysia.get(`${DOCS_PATH}/assets/:name`, ({ params }) => docsAsset(params.name));
   const routes = await mountRoutes(elysia as unknown as Elysia, deps);

@@ -10,6 +10,7 @@ import { messagePage } from "../lib/html/layout";
 import { type ErrorAnswer, errorAnswer, internalAnswer, json, validationBody, withRequestId, zodIssues } from "../http/errors";
 
 const LOC: Record<string, string> = { params: "path", query: "query", body: "body", headers: "header" };
+const FORM_TYPE = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\b/i;
 
 function answer({ status, body, headers }: ErrorAnswer, requestId?: string): Response {
   return json(status, withRequestId(body, requestId), headers);
@@ -32,6 +33,8 @@ type ElysiaErrorInput = {
   requestId?: string;
   /** The route answers a person (RouteSpec.page): the refusal is a page (pageErrorResponse). */
   page?: boolean;
+  /** The request's Content-Type: a body that does not parse is a form's or JSON's. */
+  contentType?: string | null;
 };
 
 /** Maps what Elysia's onError receives. */
@@ -40,7 +43,7 @@ export function elysiaErrorResponse(input: ElysiaErrorInput): Response {
   return input.page ? pageResponse(found, input.locale, input.requestId) : answer(found, input.requestId);
 }
 
-function elysiaErrorAnswer({ code, error, locale, path, method, page }: ElysiaErrorInput): ErrorAnswer {
+function elysiaErrorAnswer({ code, error, locale, path, method, page, contentType }: ElysiaErrorInput): ErrorAnswer {
   if (error instanceof AppError) return errorAnswer(error, locale);
   if (code === "VALIDATION") {
     const e = error as { type?: string; value?: unknown; validator?: { schema?: ZodType } };
@@ -52,8 +55,8 @@ function elysiaErrorAnswer({ code, error, locale, path, method, page }: ElysiaEr
     const found = items.length ? items : [{ loc: [LOC[e.type ?? "body"] ?? "body"], msg: t(locale, "VALIDATION_FAILED"), type: "invalid" }];
     return { status: 422, body: validationBody(found), headers: {} };
   }
-  // A page's body is a form, not JSON.
-  if (code === "PARSE") return errorAnswer(new AppError(400, page ? "MALFORMED_FORM" : "MALFORMED_BODY"), locale);
+  // A page's body is a form, not JSON; so is an upload's (multipart) on an API route.
+  if (code === "PARSE") return errorAnswer(new AppError(400, page || FORM_TYPE.test(contentType ?? "") ? "MALFORMED_FORM" : "MALFORMED_BODY"), locale);
   if (code === "NOT_FOUND") return { status: 404, body: { detail: t(locale, "ROUTE_NOT_FOUND", { method, path }), code: "ROUTE_NOT_FOUND" }, headers: {} };
   return internalAnswer(locale, error);
 }

@@ -23,6 +23,19 @@ describe("errors", () => {
     });
   });
 
+  it("400 for an upload's multipart body cut short: the form could not be read (not 'not valid JSON'), nothing imported", async () => {
+    const cut =
+      '--zzz\r\nContent-Disposition: form-data; name="file"; filename="m.csv"\r\nContent-Type: text/csv\r\n\r\nfirst_name,last_name,email\r\nAda,Lovelace,ada@example.org';
+    const res = await env.call("POST", `/api/clubs/${env.clubId}/members/import`, {
+      rawBody: cut,
+      headers: { "content-type": "multipart/form-data; boundary=zzz" },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ detail: "Le formulaire envoyé n'a pas pu être lu.", code: "MALFORMED_FORM" });
+    const listed = await env.call("GET", `/api/clubs/${env.clubId}/members?search=lovelace`);
+    expect(listed.body.total).toBe(0);
+  });
+
   it("415 for a JSON route's body sent as a form or as text (SPEC: request bodies are JSON), with nothing stored", async () => {
     const before = (await env.call("GET", `/api/clubs/${env.clubId}`)).body.name;
     const form = new FormData();
