@@ -380,7 +380,14 @@ async function transition(
   decide: (
     m: MemberRow,
     t: Queryable,
-  ) => Promise<{ set: Change; details?: Record<string, unknown>; also?: (m: MemberRow, out: Emitter) => Promise<void>; action?: string } | null>,
+  ) => Promise<{
+    set: Change;
+    details?: Record<string, unknown>;
+    also?: (m: MemberRow, out: Emitter) => Promise<void>;
+    action?: string;
+    /** The body field that set `membership_end`, named by its refusal when that end is too late. */
+    endFrom?: string;
+  } | null>,
   options: { emails?: boolean } = {},
 ): Promise<MemberAdminItem> {
   // The answer is read in the same transaction: it shows this transition's result, never that of
@@ -397,7 +404,9 @@ async function transition(
     const kind = decided.action ?? action;
     // Extending a membership that already ends near the year 9999 would leave the date format.
     if (set.membership_end !== undefined && !isStorableDay(set.membership_end)) {
-      throw new ValidationFailed([{ loc: ["body"], code: "MEMBERSHIP_END_TOO_LATE", params: { max: LAST_DAY } }]);
+      throw new ValidationFailed([
+        { loc: ["body", ...(decided.endFrom ? [decided.endFrom] : [])], code: "MEMBERSHIP_END_TOO_LATE", params: { max: LAST_DAY } },
+      ]);
     }
     const [after] = await t
       .update(members)
@@ -439,7 +448,7 @@ export const extendMembership = verb("members:edit", async function extendMember
     const months = input.extend_months ?? (await memberTerms(t, ctx, m)).months;
     const today = todayUtc();
     const end = m.membership_end < today ? periodEnd(today, months) : addMonths(m.membership_end, months);
-    return { set: { membership_end: end }, details: { months } };
+    return { set: { membership_end: end }, details: { months }, endFrom: input.extend_months ? "extend_months" : undefined };
   });
 });
 

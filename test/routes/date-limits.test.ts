@@ -28,11 +28,12 @@ async function stored(id: string) {
 }
 
 describe("a membership cannot end after 9999-12-31", () => {
-  it("extend past it: 422 MEMBERSHIP_END_TOO_LATE, nothing stored", async () => {
+  it("extend past it: 422 MEMBERSHIP_END_TOO_LATE naming extend_months, nothing stored", async () => {
     const id = await memberEnding("9999-12-01");
     const res = await env.call("POST", `/api/clubs/${env.clubId}/members/${id}/actions/extend`, { body: { extend_months: 1 } });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].type).toBe("membership_end_too_late");
+    expect(res.body.detail[0].loc).toEqual(["body", "extend_months"]);
     expect(res.body.detail[0].msg).toContain("9999-12-31");
     expect(await stored(id)).toEqual({ end: "9999-12-01", history: ["manual_create"], payments: 0 });
   });
@@ -49,6 +50,8 @@ describe("a membership cannot end after 9999-12-31", () => {
     const res = await env.call("POST", `/api/clubs/${env.clubId}/members/${id}/actions/mark-paid`, { body: { amount_cents: 5000 } });
     expect(res.status).toBe(422);
     expect(res.body.code).toBe("VALIDATION_FAILED");
+    // No field of the request set that end (one period of the tier did): the body as a whole.
+    expect(res.body.detail[0].loc).toEqual(["body"]);
     expect(await stored(id)).toEqual({ end: "9999-06-01", history: ["manual_create"], payments: 0 });
   });
 });
