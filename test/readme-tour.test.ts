@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { EVENT_TYPES } from "../lib/webhooks/schemas";
 import { ROOT, type ServerProcess, startServer } from "./reliability/server-process";
 
 const dir = mkdtempSync(join(tmpdir(), "club-readme-"));
@@ -103,5 +104,14 @@ describe("README: the curl tour", () => {
     const me = await (await fetch(`${server.base}/api/auth/me`, { headers: { authorization: `Bearer ${server.key}` } })).json();
     expect(slug).toBe(me.club.slug);
     expect(JSON.parse(run(command(/\/api\/public\/clubs\/\$SLUG\/events/), { SLUG: slug }))).toEqual([]);
+  });
+});
+
+describe("README: the webhooks' events", () => {
+  it("lists every event type an endpoint can ask for, and none other", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const paragraph = /Events \(`\["\*"\]` for all\):([\s\S]*?)The body is/.exec(readme)?.[1] ?? "";
+    const listed = [...paragraph.matchAll(/`([a-z_]+\.[a-z_]+)`/g)].map((m) => m[1]);
+    expect(listed.toSorted()).toEqual([...EVENT_TYPES].toSorted());
   });
 });
