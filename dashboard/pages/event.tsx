@@ -15,7 +15,7 @@ import {
   RegistrationConfirm,
   RegistrationCreate,
 } from "../../lib/events/schemas";
-import { NotFound, ValidationFailed } from "../../lib/errors";
+import { AppError, NotFound, ValidationFailed } from "../../lib/errors";
 import { fill } from "../../lib/i18n/dashboard";
 import { EVENTS_TEXTS, type EventsTexts } from "../../lib/i18n/dashboard-events";
 import { MEMBERS_TEXTS } from "../../lib/i18n/dashboard-members";
@@ -288,6 +288,10 @@ async function add(input: PageInput): Promise<Response> {
   try {
     await addRegistration(input.ctx, { ...checked.data, event_id: input.params.event_id });
   } catch (err) {
+    // The API's wording asks the public form's member code; here the member is named by e-mail.
+    if (err instanceof AppError && err.code === "TICKET_MEMBERS_ONLY") {
+      return eventPage(input, { values, problems: { status: err.status, fields: { member_email: tt.ticketNeedsMember }, message: null } });
+    }
     return eventPage(input, { values, problems: problemsOf(err, input.locale) });
   }
   return input.redirect(`/admin/events/${input.params.event_id}?done=registered`);

@@ -81,6 +81,8 @@ export type EventsTexts = {
   memberEmail: string;
   memberEmailHint: string;
   memberNotFound: string;
+  /** A members-only ticket added without a member: the form's member e-mail is what is missing. */
+  ticketNeedsMember: string;
   regStatusChoice: string;
   regStatusOptions: Record<"auto" | "confirmed" | "pending", string>;
   registrationTitle: string;
@@ -181,6 +183,7 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     memberEmail: "E-mail du membre",
     memberEmailHint: "Pour un membre du club : il paie le prix membre.",
     memberNotFound: "Aucun membre du club n'a cette adresse.",
+    ticketNeedsMember: "Ce billet est réservé aux membres : indiquez l'e-mail du membre.",
     regStatusChoice: "Statut",
     regStatusOptions: { auto: "Selon le prix (gratuit : confirmée)", confirmed: "Confirmée", pending: "Paiement attendu" },
     registrationTitle: "Inscription de {name}",
@@ -289,6 +292,7 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     memberEmail: "Member's email",
     memberEmailHint: "For a member of the club: they pay the member price.",
     memberNotFound: "No member of the club has this address.",
+    ticketNeedsMember: "This ticket is for members only: give the member's email.",
     regStatusChoice: "Status",
     regStatusOptions: { auto: "By price (free: confirmed)", confirmed: "Confirmed", pending: "Awaiting payment" },
     registrationTitle: "Registration of {name}",
@@ -397,6 +401,7 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     memberEmail: "E-Mail des Mitglieds",
     memberEmailHint: "Für ein Mitglied des Vereins: es zahlt den Mitgliederpreis.",
     memberNotFound: "Kein Mitglied des Vereins hat diese Adresse.",
+    ticketNeedsMember: "Dieses Ticket ist nur für Mitglieder: geben Sie die E-Mail-Adresse des Mitglieds an.",
     regStatusChoice: "Status",
     regStatusOptions: { auto: "Nach Preis (gratis: bestätigt)", confirmed: "Bestätigt", pending: "Zahlung ausstehend" },
     registrationTitle: "Anmeldung von {name}",
@@ -505,6 +510,7 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     memberEmail: "E-mail del membro",
     memberEmailHint: "Per un membro del club: paga il prezzo membri.",
     memberNotFound: "Nessun membro del club ha questo indirizzo.",
+    ticketNeedsMember: "Questo biglietto è riservato ai soci: indica l'e-mail del socio.",
     regStatusChoice: "Stato",
     regStatusOptions: { auto: "Secondo il prezzo (gratuito: confermata)", confirmed: "Confermata", pending: "Pagamento atteso" },
     registrationTitle: "Iscrizione di {name}",

@@ -204,6 +204,16 @@ describe("an event's registrations", () => {
     expect((await regsOf(event.id)).length).toBe(2);
   });
 
+  it("a members-only ticket added without a member asks for the member's e-mail beside that field (not the public form's member code), nothing stored", async () => {
+    const members = await createEventVia(env, { title: "AG", tickets: [{ name: "Membre", member_price_cents: 0 }] });
+    const at = `/admin/events/${members.id}`;
+    const res = await owner.post(`${at}/registrations`, { ticket_id: members.tickets[0].id, first_name: "Nina", last_name: "Guest", member_email: "" }, at);
+    expect(res.status).toBe(403);
+    expect(res.text).toContain("Ce billet est réservé aux membres : indiquez l&#x27;e-mail du membre.");
+    expect(res.text).not.toContain("code de membre");
+    expect(await regsOf(members.id)).toEqual([]);
+  });
+
   it("confirms a pending registration with the payment received", async () => {
     const [luca] = await regsOf(event.id);
     const regPage = `${page()}/registrations/${luca.id}`;
