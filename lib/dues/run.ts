@@ -140,7 +140,8 @@ async function planFor(q: Queryable, club: ClubRow, list: DuesMember[]): Promise
 /**
  * Inside the transaction `t`: makes the membership invoice of each of `list` (members of `club`
  * as read in `t`) for its next period, unless it has one (planFor), issued `today` and due
- * DEFAULT_PAYMENT_DAYS later, numbered on in order. Emits `invoice.created` for each. Takes the
+ * DEFAULT_PAYMENT_DAYS later or when that period begins, whichever is later (a run far ahead
+ * must not remind a member of dues for a period a year away), numbered on in order. Emits `invoice.created` for each. Takes the
  * club's lock first, so makers at once never invoice one period twice.
  */
 export async function createPeriodInvoices(
@@ -168,7 +169,7 @@ export async function createPeriodInvoices(
   const first = (await nextNumber(t, club.id, year, plans.length)) - plans.length + 1;
   const qr = !!club.payout_iban && isQrIban(club.payout_iban);
   const now = nowIso();
-  const dueOn = addDays(today, DEFAULT_PAYMENT_DAYS);
+  const terms = addDays(today, DEFAULT_PAYMENT_DAYS);
   const values = plans.map((p, i) => ({
     id: newId(),
     club_id: club.id,
@@ -180,7 +181,7 @@ export async function createPeriodInvoices(
     amount_cents: p.amount,
     currency: p.currency,
     issued_on: today,
-    due_on: dueOn,
+    due_on: p.periodStart > terms ? p.periodStart : terms,
     status: "open",
     paid_cents: 0,
     reference: invoiceReference(qr, year, first + i),

@@ -111,6 +111,19 @@ describe("POST invoices/run", () => {
     expect(await invoicesOf(c.clubId)).toHaveLength(2);
   });
 
+  it("a period that begins later than 30 days from now is due when it begins, not 30 days from now (its reminders wait for it)", async () => {
+    const c = await freshClub();
+    const far = await seedMember(env, { first_name: "Far", membership_end: addDays(todayUtc(), 200) }, c.clubId);
+    const near = await seedMember(env, { first_name: "Near", membership_end: addDays(todayUtc(), 10) }, c.clubId);
+    const res = await runOf(c, { until: addDays(todayUtc(), 300) });
+    expect(res.body.created).toBe(2);
+    const due = new Map((await invoicesOf(c.clubId)).map((r) => [r.member_id, [r.issued_on, r.due_on, r.period_start]]));
+    expect(due.get(far.id)).toEqual([todayUtc(), addDays(todayUtc(), 201), addDays(todayUtc(), 201)]);
+    expect(due.get(near.id)).toEqual([todayUtc(), addDays(todayUtc(), 30), addDays(todayUtc(), 11)]);
+    const listed = await env.call("GET", `/api/clubs/${c.clubId}/invoices?overdue=false`, { key: c.key });
+    expect(listed.body.items.map((i: { due_on: string }) => i.due_on).sort()).toEqual([addDays(todayUtc(), 30), addDays(todayUtc(), 201)]);
+  });
+
   it("two runs at once make each invoice once, numbered without gaps", async () => {
     const c = await freshClub();
     for (let i = 0; i < 30; i++) await seedMember(env, { membership_end: addDays(SOON, i % 7) }, c.clubId);
