@@ -90,26 +90,20 @@ describe("two protocol generations on one endpoint", () => {
     expect(res.body.error.data.requested).toBe("2099-01-01");
   });
 
+  /** A raw 2025 handshake, `params` as given. */
+  const initialize = (id: number, params: unknown) =>
+    env.call("POST", "/mcp", { headers: { accept: "application/json, text/event-stream" }, body: { jsonrpc: "2.0", id, method: "initialize", params } });
+  const handshake = (protocolVersion: string) => ({ protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } });
+
   it("an initialize asking for an unknown version is answered with the newest 2025 revision (the handshake's negotiation)", async () => {
-    const res = await env.call("POST", "/mcp", {
-      headers: { accept: "application/json, text/event-stream" },
-      body: {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2099-01-01", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-      },
-    });
+    const res = await initialize(1, handshake("2099-01-01"));
     expect(res.status).toBe(200);
     expect(res.body.result.protocolVersion).toBe("2025-11-25");
   });
 
   it("an initialize whose params are not the handshake's is invalid params (-32602) naming them, not an internal error", async () => {
     for (const params of [{}, { protocolVersion: 123, capabilities: null, clientInfo: "x" }]) {
-      const res = await env.call("POST", "/mcp", {
-        headers: { accept: "application/json, text/event-stream" },
-        body: { jsonrpc: "2.0", id: 7, method: "initialize", params },
-      });
+      const res = await initialize(7, params);
       expect(res.status).toBe(200);
       expect(res.body.id).toBe(7);
       expect(res.body.error.code).toBe(-32602);
@@ -117,15 +111,7 @@ describe("two protocol generations on one endpoint", () => {
       expect(res.body.error.message).toContain("protocolVersion");
     }
     // And a good one after it is still answered (nothing was left half-negotiated).
-    const res = await env.call("POST", "/mcp", {
-      headers: { accept: "application/json, text/event-stream" },
-      body: {
-        jsonrpc: "2.0",
-        id: 8,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-      },
-    });
+    const res = await initialize(8, handshake("2025-06-18"));
     expect(res.body.result).toMatchObject({ protocolVersion: "2025-06-18", serverInfo: { name: "club-api" } });
     expect(res.body.result.instructions).toBeString();
     expect(res.body.result.capabilities.tools).toEqual({});
