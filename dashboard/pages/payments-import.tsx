@@ -167,7 +167,7 @@ function Lines(props: { lines: Missed[]; tt: StatementTexts; locale: Locale; cas
   return (
     <RecordTable
       columns={[
-        ...[col(tt.line, "num"), col(tt.date, "nowrap"), col(tt.amount, "num"), col(tt.reference, "wrap hide-small"), col(tt.counterparty, "wrap")],
+        ...[col(tt.line, "num"), col(tt.date, "nowrap"), col(tt.amount, "num"), col(tt.reference, "wrap"), col(tt.counterparty, "wrap")],
         ...(props.reasons ? [col(tt.reason, "wrap")] : []),
       ]}
       rows={props.lines.map((u) => [
