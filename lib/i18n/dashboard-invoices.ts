@@ -101,7 +101,7 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     intro: "Les factures du club, avec leur PDF et sa partie paiement (QR-facture).",
     paidBy: "Elles sont réglées par les lignes du relevé bancaire (le fichier camt.053, camt.054 ou CSV de la banque) qui citent leur référence.",
     byHand:
-      "Une cotisation reçue autrement (en espèces, par exemple) se saisit à la main : « Enregistrer un paiement » sur la page du membre, qui règle sa facture de cotisation ouverte.",
+      "Une cotisation reçue autrement (en espèces, par exemple) se saisit à la main : « Enregistrer un paiement » sur la page du membre, qui règle sa facture de cotisation ouverte.",
     recordPayment: "Enregistrer un paiement",
     recordPaymentOf: "Enregistrer un paiement pour la facture {number}",
     tabsLabel: "Factures à afficher",

@@ -69,7 +69,7 @@ export const STATEMENT_TEXTS: Record<Locale, StatementTexts> = {
     beforeHint: "Enregistrées lors d'un import précédent : pas comptées deux fois.",
     unmatched: "Lignes non rapprochées",
     unmatchedHint:
-      "Rien n'a été enregistré pour ces lignes. Un paiement qui est bien au club se saisit à la main : « Enregistrer un paiement » sur la page du membre.",
+      "Rien n'a été enregistré pour ces lignes. Un paiement qui est bien au club se saisit à la main : « Enregistrer un paiement » sur la page du membre.",
     line: "Ligne",
     date: "Date",
     invoice: "Facture",

@@ -81,7 +81,7 @@ describe("the invoices and finances pages", () => {
     expect(list.text).toContain("Elles sont réglées par les lignes du relevé bancaire");
     expect(list.text).toContain(`<a href="${PATH}">Importer un relevé bancaire</a>`);
     expect(list.text).not.toContain("ou à la main.");
-    expect(list.text).toContain("« Enregistrer un paiement » sur la page du membre");
+    expect(list.text).toContain("«\u00a0Enregistrer un paiement\u00a0» sur la page du membre");
     const dues = await rowOf(made.dues.id);
     expect(list.text).toContain(`href="/admin/members/${dues.member_id}#a-mark-paid" aria-label="Enregistrer un paiement pour la facture ${made.dues.number}"`);
     // Only membership invoices: mark-paid pays those.
