@@ -1,6 +1,8 @@
 // /admin/finances — the books (DESIGN.md section 21): the ledger of GET payments with its filters,
 // totals and pages; the period's totals by account (the journal's trial balance); and the
 // journal's exports (CSV, Banana, DATEV, JSON), the files of GET journal.
+import { importPayments } from "../../lib/bank/import";
+import { STATEMENT_TEXTS } from "../../lib/i18n/dashboard-statement";
 import { exportJournal, JournalQuery, journalTotals } from "../../lib/books/journal";
 import { listPayments, PAYMENT_KINDS, PaymentListQuery } from "../../lib/books/ledger";
 import { clubSettings } from "../../lib/clubs/internal";
@@ -15,6 +17,7 @@ import { Pager } from "../components/pager";
 import { day, methodName, money } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { definePage, type PageInput } from "../page";
+import { STATEMENT_PATH } from "./payments-import";
 
 const PAGE_SIZE = 50;
 const FILTERS = ["from", "to", "kind", "method", "page"] as const;
@@ -100,6 +103,12 @@ async function financesPage(input: PageInput): Promise<Response> {
     t.nav.finances,
     <Fragment>
       <p>{tt.intro}</p>
+      {/* The bank's payments come in on the statement's page (dashboard/pages/payments-import.tsx). */}
+      {input.can(importPayments.scope) ? (
+        <p>
+          <a href={STATEMENT_PATH}>{STATEMENT_TEXTS[locale].title}</a>
+        </p>
+      ) : null}
       {filters()}
       <section aria-labelledby="totals">
         <h2 id="totals">{tt.totals}</h2>

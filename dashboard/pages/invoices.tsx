@@ -1,8 +1,12 @@
 // /admin/invoices — the club's invoices (DESIGN.md section 20): tabs open / overdue / paid /
 // cancelled / all, in pages, each with its PDF and the actions send and cancel (asked first); a
-// new invoice for a member (a tier's fee and/or lines). Each is the API's verb with its scope:
+// new invoice for a member (a tier's fee and/or lines); the ways an invoice gets paid: the bank
+// statement's page (dashboard/pages/payments-import.tsx), or the member page's "record a payment"
+// (mark-paid, which pays the member's open membership invoice). Each is the API's verb with its scope:
 // listInvoices, invoicePdf, sendInvoice, cancelInvoice, createInvoice. The member page's section
 // of the member's invoices (dashboard/pages/member.tsx) uses the pieces exported here.
+import { importPayments } from "../../lib/bank/import";
+import { STATEMENT_TEXTS } from "../../lib/i18n/dashboard-statement";
 import { createInvoice } from "../../lib/invoices";
 import { listNamedInvoices, invoiceMemberNames } from "../../lib/invoices/named";
 import { invoicePdf } from "../../lib/invoices/pdf";
@@ -12,7 +16,8 @@ import { sendInvoice } from "../../lib/invoices/send";
 import { cancelInvoice } from "../../lib/invoices";
 import { fill, plural } from "../../lib/i18n/dashboard";
 import { INVOICE_TABS, INVOICES_TEXTS, type InvoicesTab, type InvoicesTexts } from "../../lib/i18n/dashboard-invoices";
-import { listMembers } from "../../lib/members";
+import { listMembers, markMemberPaid } from "../../lib/members";
+import { exportMemberData } from "../../lib/members/history";
 import { listTiers } from "../../lib/tiers";
 import { replyResponse } from "../../http/reply";
 import { cents, check, doneOf, Field, Notice, NO_PROBLEMS, type Problems, problemsOf, Select, textFields, textOf } from "../components/form";
@@ -22,6 +27,7 @@ import { day, money } from "../format";
 import { Fragment, h, type Html } from "../jsx";
 import { clubOf, CsrfField } from "../layout";
 import { definePage, type PageInput } from "../page";
+import { STATEMENT_PATH } from "./payments-import";
 
 const PAGE_SIZE = 50;
 /** Blank lines offered on a new invoice. */
@@ -87,6 +93,9 @@ async function list(input: PageInput, problems: Problems = NO_PROBLEMS, query = 
   const canSend = input.can(sendInvoice.scope);
   const canCancel = input.can(cancelInvoice.scope);
   const canSeeMembers = input.can(listMembers.scope);
+  const canUpload = input.can(importPayments.scope);
+  // By hand: the member page's "record a payment" (mark-paid pays the member's oldest open membership invoice).
+  const canRecord = input.can(markMemberPaid.scope) && input.can(exportMemberData.scope);
   /** A row's button: its form posts to the action, with the list to come back to. */
   const button = (i: Invoice, name: "send" | "cancel", confirm?: string) => (
     <form method="post" action={`/admin/invoices/${i.id}/${name}`} class="inline" data-confirm={confirm}>
@@ -102,6 +111,11 @@ async function list(input: PageInput, problems: Problems = NO_PROBLEMS, query = 
       <PdfLink invoice={i} tt={tt} />
       {canSend && i.status !== "cancelled" ? button(i, "send") : null}
       {canCancel && i.status === "open" && i.paid_cents === 0 ? button(i, "cancel", fill(tt.cancelConfirm, { number: i.number })) : null}
+      {canRecord && i.status === "open" && i.kind === "membership" ? (
+        <a href={`/admin/members/${i.member_id}#a-mark-paid`} aria-label={fill(tt.recordPaymentOf, { number: i.number })}>
+          {tt.recordPayment}
+        </a>
+      ) : null}
     </div>
   );
   return input.page(
@@ -109,6 +123,10 @@ async function list(input: PageInput, problems: Problems = NO_PROBLEMS, query = 
     <Fragment>
       <Notice error={problems.message} done={problems.message ? null : doneOf(query, tt.done)} />
       <p>{tt.intro}</p>
+      <p>
+        {tt.paidBy} {canUpload ? <a href={STATEMENT_PATH}>{STATEMENT_TEXTS[locale].title}</a> : null}
+      </p>
+      <p>{tt.byHand}</p>
       {input.can(createInvoice.scope) ? (
         <div class="actions">
           <a class="button" href="/admin/invoices/new">

@@ -9,6 +9,12 @@ export type InvoicesTab = (typeof INVOICE_TABS)[number];
 
 export type InvoicesTexts = {
   intro: string;
+  /** How an invoice gets paid: by the bank statement (uploaded on its page, the link after `paidBy`), or by hand on the member's page. */
+  paidBy: string;
+  byHand: string;
+  /** A membership invoice's link to the member page's "record a payment" (`{number}`: the accessible name). */
+  recordPayment: string;
+  recordPaymentOf: string;
   tabsLabel: string;
   tabs: Record<InvoicesTab, string>;
   /** How many invoices the tab holds (`{n}`). */
@@ -92,8 +98,12 @@ export type DuesRunTexts = {
 
 export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
   fr: {
-    intro:
-      "Les factures du club, avec leur PDF et sa partie paiement (QR-facture). Elles sont réglées par les lignes de relevé qui citent leur référence, ou à la main.",
+    intro: "Les factures du club, avec leur PDF et sa partie paiement (QR-facture).",
+    paidBy: "Elles sont réglées par les lignes du relevé bancaire (le fichier camt.053, camt.054 ou CSV de la banque) qui citent leur référence.",
+    byHand:
+      "Une cotisation reçue autrement (en espèces, par exemple) se saisit à la main : « Enregistrer un paiement » sur la page du membre, qui règle sa facture de cotisation ouverte.",
+    recordPayment: "Enregistrer un paiement",
+    recordPaymentOf: "Enregistrer un paiement pour la facture {number}",
     tabsLabel: "Factures à afficher",
     tabs: { open: "Ouvertes", overdue: "En retard", paid: "Payées", cancelled: "Annulées", all: "Toutes" },
     found: { one: "{n} facture", other: "{n} factures" },
@@ -170,7 +180,12 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     },
   },
   en: {
-    intro: "The club's invoices, with their PDF and its payment part (QR-bill). They are paid by the statement lines that quote their reference, or by hand.",
+    intro: "The club's invoices, with their PDF and its payment part (QR-bill).",
+    paidBy: "They are paid by the lines of the bank statement (the bank's camt.053, camt.054 or CSV file) that quote their reference.",
+    byHand:
+      "A membership paid another way (in cash, say) is recorded by hand: “Record a payment” on the member's page, which pays their open membership invoice.",
+    recordPayment: "Record a payment",
+    recordPaymentOf: "Record a payment for invoice {number}",
     tabsLabel: "Invoices to show",
     tabs: { open: "Open", overdue: "Overdue", paid: "Paid", cancelled: "Cancelled", all: "All" },
     found: { one: "{n} invoice", other: "{n} invoices" },
@@ -247,8 +262,12 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     },
   },
   de: {
-    intro:
-      "Die Rechnungen des Vereins, mit ihrem PDF und dem Zahlteil (QR-Rechnung). Bezahlt werden sie durch die Kontoauszugszeilen mit ihrer Referenz, oder von Hand.",
+    intro: "Die Rechnungen des Vereins, mit ihrem PDF und dem Zahlteil (QR-Rechnung).",
+    paidBy: "Bezahlt werden sie durch die Zeilen des Kontoauszugs (die Datei camt.053, camt.054 oder CSV der Bank), die ihre Referenz nennen.",
+    byHand:
+      "Ein anders bezahlter Mitgliederbeitrag (etwa bar) wird von Hand erfasst: „Zahlung erfassen“ auf der Seite des Mitglieds, was seine offene Beitragsrechnung bezahlt.",
+    recordPayment: "Zahlung erfassen",
+    recordPaymentOf: "Zahlung für Rechnung {number} erfassen",
     tabsLabel: "Anzuzeigende Rechnungen",
     tabs: { open: "Offen", overdue: "Überfällig", paid: "Bezahlt", cancelled: "Storniert", all: "Alle" },
     found: { one: "{n} Rechnung", other: "{n} Rechnungen" },
@@ -328,8 +347,12 @@ export const INVOICES_TEXTS: Record<Locale, InvoicesTexts> = {
     },
   },
   it: {
-    intro:
-      "Le fatture del club, con il loro PDF e la sezione di pagamento (QR-fattura). Sono pagate dalle righe dell'estratto conto che citano il loro riferimento, o a mano.",
+    intro: "Le fatture del club, con il loro PDF e la sezione di pagamento (QR-fattura).",
+    paidBy: "Sono pagate dalle righe dell'estratto conto (il file camt.053, camt.054 o CSV della banca) che citano il loro riferimento.",
+    byHand:
+      "Una quota pagata in altro modo (in contanti, per esempio) si registra a mano: «Registra un pagamento» nella pagina del socio, che paga la sua fattura di quota aperta.",
+    recordPayment: "Registra un pagamento",
+    recordPaymentOf: "Registra un pagamento per la fattura {number}",
     tabsLabel: "Fatture da mostrare",
     tabs: { open: "Aperte", overdue: "Scadute", paid: "Pagate", cancelled: "Annullate", all: "Tutte" },
     found: { one: "{n} fattura", other: "{n} fatture" },

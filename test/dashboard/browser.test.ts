@@ -22,6 +22,7 @@ const PAGES: { path: string; heading: RegExp }[] = [
   { path: "/admin/members/:member", heading: /léa rochat/i },
   { path: "/admin/members/:member/edit", heading: /modifier léa rochat/i },
   { path: "/admin/members/:member/erase", heading: /effacer léa rochat/i },
+  { path: "/admin/payments/import", heading: /importer un relevé bancaire/i },
 ];
 let memberId = "";
 

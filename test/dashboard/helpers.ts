@@ -65,6 +65,14 @@ export function browser(env: Env) {
 
 export type DashBrowser = ReturnType<typeof browser>;
 
+/** A browser signed in as a new read-only admin of the club (every area at view). */
+export async function readOnlySignedIn(env: Env): Promise<DashBrowser> {
+  const admin = await env.makeAdmin({ readOnly: true });
+  const reader = browser(env);
+  await reader.signIn(admin.email, "admin-password");
+  return reader;
+}
+
 /** A fresh app with its owner signed in (a test file's `beforeAll`). */
 export async function ownerSignedIn(envVars: Record<string, string> = {}): Promise<{ env: Env; owner: DashBrowser }> {
   const env = await setup(envVars);
