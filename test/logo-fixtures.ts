@@ -1,4 +1,5 @@
 // Logos the logo tests send (lib/clubs/logo, lib/clubs/logo-image).
+import { readdirSync, readFileSync } from "node:fs";
 
 /** An SVG carrying every way out of the drawing that lib/clubs/logo-image removes. */
 export const HOSTILE_SVG = `<?xml version="1.0"?>
@@ -18,3 +19,23 @@ export const HOSTILE_SVG = `<?xml version="1.0"?>
   <circle r="5" fill="url(https://evil.example/fill)" filter="url(http://evil.example/f)"/>
   <set attributeName="href" to="https://evil.example/"/>
 </svg>`;
+
+/** 253 bytes of filters that librsvg draws for about 15 s of CPU (the fuzzer's, issue logo27): the bound of lib/clubs/logo-image `drawSvg`. */
+export const FILTER_BOMB_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="6000" height="6000"><filter id="f"><feMorphology radius="3000"/><feMorphology radius="3000" operator="dilate"/><feMorphology radius="3000"/></filter><rect width="6000" height="6000" filter="url(#f)"/></svg>`;
+
+/** The processes now drawing an SVG logo (lib/clubs/draw-svg), read from /proc: none should outlive its upload. */
+export function drawingChildren(): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+      if (cmd.includes("draw-svg.ts") && isOurs(pid)) found.push(`${pid} ${cmd}`);
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  return found;
+}
+
+/** A child of this test process (other worktrees' tests may draw at the same time). */
+const isOurs = (pid: string) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1] === String(process.pid);

@@ -190,56 +190,157 @@ const sharpModule = lazy(async () => {
 });
 
 /** The longest side an SVG is drawn at before it is resized: enough for the largest rendition. */
-const SVG_DRAWN_AT = 1024;
+export const SVG_DRAWN_AT = 1024;
 /** The side of the padded square the logo itself takes: inside the circle a wallet cuts out of it. */
 const PADDED_SHARE = Math.SQRT1_2 * 0.96;
 
 /**
  * The renditions of a logo sent as `bytes`, every one a PNG (LOGO_RENDITIONS). Refuses (422
- * `LOGO_NOT_AN_IMAGE`, `LOGO_TOO_MANY_PIXELS`) a file that is none of the four formats, that does
- * not decode as the format its bytes announce, or whose picture is larger than LOGO_MAX_PIXELS.
+ * `LOGO_NOT_AN_IMAGE`, `LOGO_TOO_MANY_PIXELS`, `LOGO_TOO_COMPLEX`) a file that is none of the four
+ * formats, that does not decode as the format its bytes announce, whose picture is larger than
+ * LOGO_MAX_PIXELS, or an SVG that does not draw within SVG_DRAW_LIMIT_MS (`drawSvg`).
  * The size limit (LOGO_MAX_BYTES) is the caller's: it knows how the file came.
  */
 export async function logoRenditions(bytes: Uint8Array): Promise<{ ok: true; format: LogoFormat; renditions: Rendition[] } | { ok: false; invalid: Invalid }> {
   const format = sniffLogo(bytes);
   if (!format) return { ok: false, invalid: notAnImage() };
   const sharp = await sharpModule();
-  let input: Buffer = Buffer.from(bytes);
-  let density: number | undefined;
+  let master: Buffer;
   if (format === "svg") {
     const clean = await sanitizeSvg(new TextDecoder().decode(bytes));
     if (!clean) return { ok: false, invalid: notAnImage() };
-    input = Buffer.from(clean);
-    // Drawn so that its longest side is SVG_DRAWN_AT pixels, whatever size it declares.
+    const drawn = await drawSvg(clean);
+    if (!drawn.ok) return drawn;
+    master = drawn.png;
+  } else {
     try {
-      const declared = await sharp(input, { limitInputPixels: LOGO_MAX_PIXELS }).metadata();
-      const longest = Math.max(declared.width ?? 0, declared.height ?? 0);
-      density = longest > 0 ? Math.min(Math.max((72 * SVG_DRAWN_AT) / longest, 1), 100_000) : 72;
+      const image = sharp(Buffer.from(bytes), { limitInputPixels: LOGO_MAX_PIXELS });
+      // What sharp read must be what the bytes announced: a GIF or a TIFF behind another name is refused.
+      if ((await image.metadata()).format !== format) return { ok: false, invalid: notAnImage() };
+      // Turned upright as the camera said (EXIF orientation), then drawn once at the largest size any rendition needs.
+      master = await image.rotate().resize(1024, 1024, { fit: "inside", withoutEnlargement: true }).ensureAlpha().png().toBuffer();
     } catch (err) {
       return { ok: false, invalid: refusalOf(err) };
     }
   }
-  let master: Buffer;
-  try {
-    const image = sharp(input, { limitInputPixels: LOGO_MAX_PIXELS, ...(density ? { density } : {}) });
-    const meta = await image.metadata();
-    // What sharp read must be what the bytes announced: a GIF or a TIFF behind another name is refused.
-    if (meta.format !== format && !(format === "svg" && meta.format === "svg")) return { ok: false, invalid: notAnImage() };
-    // Turned upright as the camera said (EXIF orientation), then drawn once at the largest size any rendition needs.
-    master = await image.rotate().resize(1024, 1024, { fit: "inside", withoutEnlargement: true }).ensureAlpha().png().toBuffer();
-  } catch (err) {
-    return { ok: false, invalid: refusalOf(err) };
-  }
   const renditions: Rendition[] = [];
-  for (const variant of LOGO_VARIANTS) renditions.push(await render(sharp, master, variant));
+  try {
+    for (const variant of LOGO_VARIANTS) renditions.push(await render(sharp, master, variant));
+  } catch {
+    // A master that does not decode (a drawing child's broken output) is the file's fault, not a 500.
+    return { ok: false, invalid: notAnImage() };
+  }
   return { ok: true, format, renditions };
 }
 
 function refusalOf(err: unknown): Invalid {
   const message = err instanceof Error ? err.message : "";
-  if (/pixel limit/i.test(message)) return { loc: [...LOGO_FIELD], code: "LOGO_TOO_MANY_PIXELS", params: { max: LOGO_MAX_PIXELS } };
+  if (/pixel limit/i.test(message)) return tooManyPixels();
   return notAnImage();
 }
+
+const tooManyPixels = (): Invalid => ({ loc: [...LOGO_FIELD], code: "LOGO_TOO_MANY_PIXELS", params: { max: LOGO_MAX_PIXELS } });
+
+// ---- SVG drawn in a child process -----------------------------------------------------------
+
+/**
+ * Wall-clock time an SVG logo may take to draw, the child's start included. Measured
+ * (docs/decisions.md, "logo27"): a plain logo takes 0.1-0.2 s of CPU in the child, the heaviest
+ * real ones found (an 880 KB traced logo, one with six blurs) 1.5-1.8 s, 1.7-3.8 s of wall
+ * clock on a loaded host; the fuzzer's filter bomb 14.5 s. Past the heavy real ones with room,
+ * and short enough that a bomb holds a core for seconds, not minutes.
+ */
+export const SVG_DRAW_LIMIT_MS = 5000;
+/** Most a drawing child may write: a 1024 px RGBA PNG stored raw is 4 MiB and some. */
+const DRAWN_MAX_BYTES = 6 * 1024 * 1024;
+/** The drawing child's exit codes (lib/clubs/draw-svg). */
+export const DRAW_EXIT = { drawn: 0, notAnImage: 2, tooManyPixels: 3, timedOut: 4 } as const;
+const DRAW_SCRIPT = `${import.meta.dir}/draw-svg.ts`;
+
+/** Drawings at once; the next waits its turn: bombs sent together hold at most half the cores for SVG_DRAW_LIMIT_MS each. */
+const DRAWINGS_AT_ONCE = Math.max(1, Math.floor(navigator.hardwareConcurrency / 2));
+let drawings = 0;
+const waiting: (() => void)[] = [];
+
+async function drawingTurn(): Promise<() => void> {
+  if (drawings < DRAWINGS_AT_ONCE) drawings++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  // Handed on to the next in line, or given back.
+  return () => {
+    const next = waiting.shift();
+    if (next) next();
+    else drawings--;
+  };
+}
+
+/**
+ * The cleaned SVG `svg` drawn into the master PNG (longest side SVG_DRAWN_AT) by a child process
+ * (lib/clubs/draw-svg), killed when SVG_DRAW_LIMIT_MS have passed: librsvg cannot be stopped
+ * inside this process, and a few hundred bytes of filters or nested `<use>` draw for many seconds.
+ * 422 `LOGO_TOO_COMPLEX` past the limit; `LOGO_NOT_AN_IMAGE` for a child that fails, crashes or
+ * writes anything but a PNG of at most SVG_DRAWN_AT pixels a side. No child outlives the call.
+ */
+export async function drawSvg(
+  svg: string,
+  how: { command?: string[]; limitMs?: number } = {},
+): Promise<{ ok: true; png: Buffer } | { ok: false; invalid: Invalid }> {
+  const limitMs = how.limitMs ?? SVG_DRAW_LIMIT_MS;
+  const release = await drawingTurn();
+  try {
+    return await drawInChild(svg, how.command ?? [process.execPath, DRAW_SCRIPT, String(limitMs)], limitMs);
+  } finally {
+    release();
+  }
+}
+
+async function drawInChild(svg: string, cmd: string[], limitMs: number): Promise<{ ok: true; png: Buffer } | { ok: false; invalid: Invalid }> {
+  // Nothing of the server's environment (its database address, its secrets) reaches the process that reads hostile files.
+  const child = Bun.spawn(cmd, { stdin: Buffer.from(svg), stdout: "pipe", stderr: "ignore", env: { PATH: process.env.PATH ?? "" } });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill("SIGKILL");
+  }, limitMs);
+  try {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of child.stdout) {
+      size += chunk.length;
+      if (size > DRAWN_MAX_BYTES) return { ok: false, invalid: notAnImage() };
+      chunks.push(chunk);
+    }
+    const code = await child.exited;
+    if (timedOut || code === DRAW_EXIT.timedOut) return { ok: false, invalid: tooComplex(limitMs) };
+    if (code === DRAW_EXIT.tooManyPixels) return { ok: false, invalid: tooManyPixels() };
+    if (code !== DRAW_EXIT.drawn) return { ok: false, invalid: notAnImage() };
+    const png = Buffer.concat(chunks);
+    // Only a whole PNG no larger than asked for goes on to be resized here (decoding its 1024 px takes milliseconds).
+    const sharp = await sharpModule();
+    const meta = await sharp(png)
+      .metadata()
+      .catch(() => null);
+    if (meta?.format !== "png" || !meta.width || !meta.height || Math.max(meta.width, meta.height) > SVG_DRAWN_AT) return { ok: false, invalid: notAnImage() };
+    const whole = await sharp(png)
+      .raw()
+      .toBuffer()
+      .then(
+        () => true,
+        () => false,
+      );
+    return whole ? { ok: true, png } : { ok: false, invalid: notAnImage() };
+  } catch {
+    return { ok: false, invalid: timedOut ? tooComplex(limitMs) : notAnImage() };
+  } finally {
+    clearTimeout(timer);
+    // Refused for its output before it ended: killed, and waited for, so that not even its entry in the process table stays.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await child.exited;
+    }
+  }
+}
+
+const tooComplex = (limitMs: number): Invalid => ({ loc: [...LOGO_FIELD], code: "LOGO_TOO_COMPLEX", params: { seconds: limitMs / 1000 } });
 
 type Sharp = Awaited<ReturnType<typeof sharpModule>>;
 

@@ -15,10 +15,10 @@ import { queuePassUpdate } from "../passes";
 import type { AddressRate } from "../ratelimit";
 import type { FileReply } from "../reply";
 import { toClubAdmin } from "./index";
-import { LOGO_FIELD, LOGO_MAX_BYTES, LOGO_VARIANTS, type LogoVariant, logoRenditions, pngOnWhite, pngPixels } from "./logo-image";
+import { LOGO_FIELD, LOGO_MAX_BYTES, LOGO_VARIANTS, type LogoVariant, logoRenditions, pngOnWhite, pngPixels, SVG_DRAW_LIMIT_MS } from "./logo-image";
 import type { ClubAdmin } from "./schemas";
 
-export { LOGO_MAX_BYTES, LOGO_VARIANTS, type LogoVariant };
+export { LOGO_MAX_BYTES, LOGO_VARIANTS, type LogoVariant, SVG_DRAW_LIMIT_MS };
 
 /**
  * Requests a minute per client address for the logo's public files. More than the card pages'

@@ -447,6 +447,12 @@ export const MESSAGES = {
     de: "Das Bild ist zu groß: höchstens {max} Pixel.",
     it: "L'immagine è troppo grande: al massimo {max} pixel.",
   },
+  LOGO_TOO_COMPLEX: {
+    fr: "Ce dessin SVG est trop complexe : il n'a pas pu être dessiné en {seconds} secondes. Simplifiez-le (filtres, éléments répétés) ou envoyez-le en PNG.",
+    en: "This SVG drawing is too complex: it could not be drawn within {seconds} seconds. Simplify it (filters, repeated elements) or send it as a PNG.",
+    de: "Diese SVG-Zeichnung ist zu komplex: Sie konnte nicht innerhalb von {seconds} Sekunden gezeichnet werden. Vereinfachen Sie sie (Filter, wiederholte Elemente) oder senden Sie sie als PNG.",
+    it: "Questo disegno SVG è troppo complesso: non è stato possibile disegnarlo entro {seconds} secondi. Semplificatelo (filtri, elementi ripetuti) o inviatelo come PNG.",
+  },
   LOGO_NOT_FOUND: {
     fr: "Ce club n'a pas de logo.",
     en: "This club has no logo.",

@@ -10,6 +10,7 @@ import sharp from "sharp";
 import { clubLogos, clubs, members, payments } from "../../db/schema";
 import { sha256Hex } from "../../lib/ids";
 import { createApp } from "../../app";
+import { FILTER_BOMB_SVG } from "../logo-fixtures";
 import { historyOf, pageTokenOf, seedMember } from "../members-fixtures";
 import { browser, type DashBrowser, type Env, ownerSignedIn } from "./helpers";
 
@@ -63,6 +64,16 @@ describe("the logo in the club's settings", () => {
     expect(res.status).toBe(422);
     expect(res.text).toContain('<p id="f-logo-file-error" class="error-text">Ce fichier n&#x27;est pas une image PNG, JPEG, WebP ou SVG lisible.</p>');
     expect(res.text).toContain('aria-describedby="f-logo-file-hint f-logo-file-error"');
+    expect((await club()).logo_url).toBe(before);
+  });
+
+  it("refuses an SVG that draws too long beside the field (422) and keeps the logo it had", async () => {
+    const before = (await club()).logo_url;
+    const res = await uploadForm(new File([FILTER_BOMB_SVG], "logo.svg", { type: "image/svg+xml" }));
+    expect(res.status).toBe(422);
+    expect(res.text).toContain(
+      '<p id="f-logo-file-error" class="error-text">Ce dessin SVG est trop complexe : il n&#x27;a pas pu être dessiné en 5 secondes. Simplifiez-le (filtres, éléments répétés) ou envoyez-le en PNG.</p>',
+    );
     expect((await club()).logo_url).toBe(before);
   });
 

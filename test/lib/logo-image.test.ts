@@ -3,8 +3,8 @@
 // their boxes), refusals coded for a file that is no image or too many pixels.
 import { describe, expect, it } from "bun:test";
 import sharp from "sharp";
-import { LOGO_RENDITIONS, LOGO_VARIANTS, logoRenditions, sanitizeSvg, sniffLogo } from "../../lib/clubs/logo-image";
-import { HOSTILE_SVG } from "../logo-fixtures";
+import { drawSvg, LOGO_RENDITIONS, LOGO_VARIANTS, logoRenditions, sanitizeSvg, sniffLogo } from "../../lib/clubs/logo-image";
+import { drawingChildren, FILTER_BOMB_SVG, HOSTILE_SVG } from "../logo-fixtures";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const png = (width: number, height: number) =>
@@ -116,5 +116,60 @@ describe("renditions", () => {
     huge.writeUInt32BE(Bun.hash.crc32(huge.subarray(12, 29)) >>> 0, 29);
     const made = await logoRenditions(huge);
     expect(made).toEqual({ ok: false, invalid: { loc: ["body", "file"], code: "LOGO_TOO_MANY_PIXELS", params: { max: 40_000_000 } } });
+  });
+});
+
+describe("an SVG is drawn in a child process, killed when its time is up", () => {
+  const SMALL = '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="100"><rect width="300" height="100" fill="#1D4ED8"/></svg>';
+  /** A drawing child made of `code`, run by Bun as the real one is. */
+  const child = (code: string) => ({ command: [process.execPath, "-e", code] });
+  const notAnImage = { ok: false as const, invalid: { loc: ["body", "file"], code: "LOGO_NOT_AN_IMAGE" as const } };
+
+  it("draws a logo into the 1024 px master PNG", async () => {
+    const drawn = await drawSvg(SMALL);
+    if (!drawn.ok) throw new Error(JSON.stringify(drawn.invalid));
+    const meta = await sharp(drawn.png).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["png", 1024, 341]);
+  });
+
+  it("refuses a drawing past its limit with LOGO_TOO_COMPLEX, in time, its child killed", async () => {
+    const started = performance.now();
+    const drawn = await drawSvg(FILTER_BOMB_SVG, { limitMs: 1000 });
+    expect(drawn).toEqual({ ok: false, invalid: { loc: ["body", "file"], code: "LOGO_TOO_COMPLEX", params: { seconds: 1 } } });
+    expect(performance.now() - started).toBeLessThan(2500);
+    expect(drawingChildren()).toEqual([]);
+  });
+
+  it("a child that hangs is killed at the limit and gone when the answer comes", async () => {
+    const pidFile = `${process.env.TMPDIR ?? "/tmp"}/draw-child-${process.pid}-${Date.now()}`;
+    const drawn = await drawSvg(SMALL, {
+      ...child(`require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`),
+      limitMs: 500,
+    });
+    expect(drawn.ok).toBe(false);
+    if (!drawn.ok) expect(drawn.invalid.code).toBe("LOGO_TOO_COMPLEX");
+    const pid = Number(await Bun.file(pidFile).text());
+    await Bun.file(pidFile).delete();
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it("a child that crashes, fails or writes anything but a whole PNG of at most 1024 px is LOGO_NOT_AN_IMAGE, never a throw", async () => {
+    const small = (await png(10, 10)).toString("base64");
+    const huge = (await png(2000, 10)).toString("base64");
+    const truncated = (await png(300, 300)).subarray(0, 120).toString("base64");
+    for (const code of [
+      'process.kill(process.pid, "SIGSEGV")',
+      "process.exit(1)",
+      'process.stdout.write("garbage"); process.exit(0)',
+      "process.exit(0)",
+      `process.stdout.write(Buffer.from("${huge}", "base64"))`,
+      `process.stdout.write(Buffer.from("${truncated}", "base64"))`,
+      // Far more than a PNG of 1024 px: refused as it comes, the child killed.
+      "const mb = Buffer.alloc(1 << 20, 65); const write = () => process.stdout.write(mb, write); write()",
+    ])
+      expect(await drawSvg(SMALL, { ...child(code), limitMs: 3000 })).toEqual(notAnImage);
+    // The same harness with a whole small PNG is taken: what refused the others was their output.
+    expect((await drawSvg(SMALL, child(`process.stdout.write(Buffer.from("${small}", "base64"))`))).ok).toBe(true);
+    expect(drawingChildren()).toEqual([]);
   });
 });

@@ -13,11 +13,12 @@ import { clubLogos, clubs, members } from "../../db/schema";
 import { logoUrlOf } from "../../lib/cards/google/objects";
 import { loadCardClub } from "../../lib/clubs/internal";
 import { LOGO_MAX_BYTES } from "../../lib/clubs/logo";
+import { SVG_DRAW_LIMIT_MS } from "../../lib/clubs/logo-image";
 import { runDueJobs } from "../../lib/jobs";
 import { JOB_KINDS } from "../../server/jobs";
 import { authCases } from "../auth-cases";
 import { setup, type TestEnv } from "../helpers";
-import { HOSTILE_SVG } from "../logo-fixtures";
+import { drawingChildren, FILTER_BOMB_SVG, HOSTILE_SVG } from "../logo-fixtures";
 import { pageTokenOf, seedMember } from "../members-fixtures";
 import { pageGet } from "../pages-fixtures";
 import { bodyOf, parts } from "../smtp";
@@ -115,6 +116,45 @@ describe("PUT /api/clubs/:club_id/logo", () => {
     }
     expect((await clubRow()).logo_url).toBe(before.logo_url);
     expect((await stored()).map((r) => r.etag).sort()).toEqual(rowsBefore.map((r) => r.etag).sort());
+  });
+
+  it("refuses an SVG that draws too long (253 bytes of filters, 15 s of CPU) with a 422 naming the file, in time, and keeps the logo it had", async () => {
+    await upload(await picture("png"));
+    const before = await clubRow();
+    const rowsBefore = await stored();
+    const started = performance.now();
+    const res = await upload(FILTER_BOMB_SVG, "image/svg+xml");
+    const took = performance.now() - started;
+    expect(res.status).toBe(422);
+    expect(res.body.detail).toEqual([
+      {
+        loc: ["body", "file"],
+        msg: `Ce dessin SVG est trop complexe : il n'a pas pu être dessiné en ${SVG_DRAW_LIMIT_MS / 1000} secondes. Simplifiez-le (filtres, éléments répétés) ou envoyez-le en PNG.`,
+        type: "logo_too_complex",
+      },
+    ]);
+    // The limit, plus the cleaning and the answer on a loaded machine; the drawing itself would take 15 s.
+    expect(took).toBeLessThan(SVG_DRAW_LIMIT_MS + 2500);
+    expect(drawingChildren()).toEqual([]);
+    const after = await clubRow();
+    expect([after.logo_url, after.logo_square_url, after.updated_at]).toEqual([before.logo_url, before.logo_square_url, before.updated_at]);
+    expect((await stored()).map((r) => r.etag).sort()).toEqual(rowsBefore.map((r) => r.etag).sort());
+    const file = await env.app.handle(new Request(`http://localhost${local(before.logo_url as string)}`));
+    expect(file.status).toBe(200);
+    expect(file.headers.get("etag")).toBe(`"${rowsBefore.find((r) => r.variant === "logo")?.etag}"`);
+  });
+
+  it("after a refused drawing, an ordinary SVG and a PNG still give their renditions", async () => {
+    expect((await upload(FILTER_BOMB_SVG, "image/svg+xml")).status).toBe(422);
+    const svg = await upload(SVG, "image/svg+xml");
+    expect(svg.status).toBe(200);
+    expect((await stored()).find((r) => r.variant === "logo")).toMatchObject({ content_type: "image/png", width: 512, height: 171 });
+    expect((await clubRow()).logo_url).toBe(svg.body.logo_url);
+    const png = await upload(await picture("png"));
+    expect(png.status).toBe(200);
+    expect(await stored()).toHaveLength(8);
+    expect((await clubRow()).logo_url).toBe(png.body.logo_url);
+    expect(png.body.logo_url).not.toBe(svg.body.logo_url);
   });
 
   it("refuses a request with no file (a JSON body, an empty one) with a 422 naming the file", async () => {

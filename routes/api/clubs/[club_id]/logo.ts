@@ -1,5 +1,5 @@
 // PUT /api/clubs/[club_id]/logo — set the club's logo from an image (DELETE removes it)
-import { LOGO_MAX_BYTES, logoFileFromBody, removeClubLogo, uploadClubLogo } from "../../../../lib/clubs/logo";
+import { LOGO_MAX_BYTES, logoFileFromBody, removeClubLogo, SVG_DRAW_LIMIT_MS, uploadClubLogo } from "../../../../lib/clubs/logo";
 import { ClubAdmin } from "../../../../lib/clubs/schemas";
 import { route } from "../../../../server/route";
 
@@ -11,7 +11,7 @@ export const PUT = route({
   operationId: "setClubLogo",
   description: [
     "Body: the image itself (`Content-Type: image/png`, `image/jpeg`, `image/webp` or `image/svg+xml`), or a multipart form with the image in `file`. PNG, JPEG, WebP and SVG are accepted, told by the file's bytes, not by the type it is sent as: anything else is a 422 naming `file` (`LOGO_NOT_AN_IMAGE`). At most 2 MB (413 beyond) and 40 million pixels.",
-    "An SVG is cleaned (scripts, event handlers, foreign content, links outside the drawing removed) and drawn: every rendition is a PNG. The logo is made into the sizes its uses need (pages and mails, Google Wallet's square, Apple Wallet's icon and logo, the printed roster) and served from this service's public address, `GET /logos/<club_id>/<rendition>.png`.",
+    `An SVG is cleaned (scripts, event handlers, foreign content, links outside the drawing removed) and drawn: every rendition is a PNG. A drawing that takes more than ${SVG_DRAW_LIMIT_MS / 1000} seconds (filters or repeated elements that cost minutes) is refused with a 422 naming \`file\` (\`LOGO_TOO_COMPLEX\`). The logo is made into the sizes its uses need (pages and mails, Google Wallet's square, Apple Wallet's icon and logo, the printed roster) and served from this service's public address, \`GET /logos/<club_id>/<rendition>.png\`.`,
     "`logo_url`, `logo_square_url` and `logo_horizontal_url` then name those addresses (each with its file's hash as `v`, so a new logo is a new address); `logo_circular_url` is cleared. The club's wallet passes are updated in the background. Answers the club.",
   ].join("\n\n"),
   tags: ["clubs"],
