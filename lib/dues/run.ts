@@ -181,6 +181,7 @@ export async function createPeriodInvoices(
     amount_cents: p.amount,
     currency: p.currency,
     issued_on: today,
+    // biome-ignore lint/complexity/useMathMinMax: ISO days, compared as strings
     due_on: p.periodStart > terms ? p.periodStart : terms,
     status: "open",
     paid_cents: 0,
