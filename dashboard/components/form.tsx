@@ -41,8 +41,21 @@ export function check<S extends ZodType>(
   const result = parseInput(schema, value, "body", locale);
   if (result.success && !Object.keys(found).length) return { ok: true, data: result.data };
   const fields: Record<string, string> = { ...found };
-  if (!result.success) for (const item of result.items) fields[String(item.loc[1] ?? "")] ??= item.msg;
+  if (!result.success)
+    for (const item of result.items) fields[String(item.loc[1] ?? "")] ??= typedAmount(value, item.loc) ? translate(locale, "AMOUNT_TYPED") : item.msg;
   return { ok: false, problems: { status: 422, fields, message: null } };
+}
+
+/**
+ * Whether an issue's place (`["body", ...path]`) is an amount in cents that `cents` could not read
+ * (still text): the schema's "expected a number" says nothing to whoever typed `1.200,-`.
+ */
+function typedAmount(value: unknown, loc: readonly (string | number)[]): boolean {
+  const name = loc.at(-1);
+  if (typeof name !== "string" || !name.endsWith("_cents")) return false;
+  let at: unknown = value;
+  for (const key of loc.slice(1)) at = at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined;
+  return typeof at === "string";
 }
 
 /** One text field of a form, trimmed; empty when absent. */
@@ -234,10 +247,20 @@ export function amountText(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? "" : (cents / 100).toFixed(2);
 }
 
-/** An amount typed as people write it (`50`, `50.00`, `50,5`) in cents; anything else is left for the schema to refuse. */
-export function cents(text: string | undefined): number | string | undefined {
+/**
+ * An amount typed as people write it in cents: `50`, `50.00`, `50,5`, thousands grouped by an
+ * apostrophe or a space (`1'200.00`, `1 200,50`), whole francs as `50.-`, and the field's own
+ * `currency` before or after (`CHF 10`). `1,200` or `1.200` (a thousand, or one and a fifth?) is
+ * not guessed: anything else is left for the schema to refuse, and `check` says how to type it.
+ */
+export function cents(text: string | undefined, currency?: string): number | string | undefined {
   if (text === undefined) return undefined;
-  return /^\d{1,9}([.,]\d{1,2})?$/.test(text) ? Math.round(Number(text.replace(",", ".")) * 100) : text;
+  let typed = text.trim();
+  const code = currency?.replace(/\W/g, "");
+  if (code) typed = typed.replace(new RegExp(`^${code}\\.?\\s*|\\s*${code}\\.?$`, "i"), "");
+  typed = typed.replace(/[.,][-\u2013\u2014]$/, "");
+  if (/^\d{1,3}(['\u2019 \u00a0\u202f]\d{3})+([.,]\d{1,2})?$/.test(typed)) typed = typed.replace(/['\u2019 \u00a0\u202f]/g, "");
+  return /^\d{1,9}([.,]\d{1,2})?$/.test(typed) ? Math.round(Number(typed.replace(",", ".")) * 100) : text;
 }
 
 /** A whole number typed in a field; anything else is left for the schema to refuse. */

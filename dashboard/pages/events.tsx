@@ -176,14 +176,14 @@ function valuesOf(e: EventAdminDetail, timeZone: string): FormValues {
 }
 
 /** The tickets as the API takes them: rows without a name or marked removed are left out; an existing ticket keeps its tier prices. */
-function ticketsBody(rows: TicketValues[], existing: EventAdminDetail | null) {
+function ticketsBody(rows: TicketValues[], existing: EventAdminDetail | null, currency: string) {
   return rows
     .filter((t) => t.name && !t.remove)
     .map((t) => ({
       id: t.id || undefined,
       name: t.name,
-      member_price_cents: t.member ? cents(t.member) : 0,
-      non_member_price_cents: t.nonmember ? cents(t.nonmember) : null,
+      member_price_cents: t.member ? cents(t.member, currency) : 0,
+      non_member_price_cents: t.nonmember ? cents(t.nonmember, currency) : null,
       quantity_max: t.qty ? whole(t.qty) : null,
       tier_prices: existing?.tickets.find((x) => x.id === t.id)?.tier_prices ?? undefined,
     }));
@@ -213,7 +213,7 @@ function eventBody(input: PageInput, v: FormValues, existing: EventAdminDetail |
     max_per_email: whole(f.max_per_email),
     registration_opens_at: times.registration_opens_at ?? clear,
     registration_closes_at: times.registration_closes_at ?? clear,
-    tickets: ticketsBody(v.tickets, existing),
+    tickets: ticketsBody(v.tickets, existing, clubOf(input.admin).currency),
   };
   return { body, skipped };
 }

@@ -52,6 +52,17 @@ const eventForm = (over: Record<string, string> = {}) => ({
 });
 
 describe("events list and form", () => {
+  it("reads a ticket price written with the currency (CHF 10), and says how to type one it cannot read", async () => {
+    const bad = await owner.post(NEW, eventForm({ title: "Prix illisible", t0_nonmember: "dix francs" }), NEW);
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain("Saisissez un montant comme 50 ou 50.00.");
+    expect(bad.text).not.toContain("nombre attendu");
+    const res = await owner.post(NEW, eventForm({ title: "Prix en francs", t0_member: "CHF 5.-", t0_nonmember: "CHF 10" }), NEW);
+    expect(res.status).toBe(303);
+    const tickets = await ticketsOf(idFrom(res.headers.get("location")));
+    expect(tickets.map((t) => [t.member_price_cents, t.non_member_price_cents])).toEqual([[500, 1000]]);
+  });
+
   it("creates a published event with its tickets, shown in upcoming and escaped", async () => {
     const res = await owner.post(NEW, eventForm(), NEW);
     expect(res.status).toBe(303);
