@@ -4,7 +4,8 @@
 // language, with the status the page answers.
 import type { ZodType, z } from "zod";
 import { localToUtc, utcToLocal } from "../../lib/clubs/time-zone";
-import { type Locale, t as translate } from "../../lib/i18n";
+import { ValidationFailed } from "../../lib/errors";
+import { type Locale, type MessageCode, t as translate } from "../../lib/i18n";
 import { errorAnswer, parseInput } from "../../http/errors";
 import { Fragment, h, type Html, raw } from "../jsx";
 
@@ -12,9 +13,13 @@ export type Problems = { status: number; fields: Record<string, string>; message
 
 export const NO_PROBLEMS: Problems = { status: 200, fields: {}, message: null };
 
-/** A refusal as the form shows it: issues whose `loc` names a field go beside it, the rest on top. */
-export function problemsOf(err: unknown, locale: Locale): Problems {
-  const answer = errorAnswer(err, locale);
+/**
+ * A refusal as the form shows it: issues whose `loc` names a field go beside it, the rest on top.
+ * `labels`: the form's label of each API field a message names (DATE_ORDER's `ends_at`), so the
+ * page says "Fin" where the API's answer, unchanged, says `ends_at`.
+ */
+export function problemsOf(err: unknown, locale: Locale, labels: Record<string, string> = {}): Problems {
+  const answer = errorAnswer(err instanceof ValidationFailed ? relabelled(err, labels) : err, locale);
   if (answer.status >= 500) throw err;
   const { detail } = answer.body;
   if (typeof detail === "string") return { status: answer.status, fields: {}, message: detail };
@@ -26,6 +31,15 @@ export function problemsOf(err: unknown, locale: Locale): Problems {
     else rest.push(item.msg);
   }
   return { status: answer.status, fields, message: rest.length ? rest.join(" ") : null };
+}
+
+/** A validation refusal whose messages name the form's fields by their `labels`. */
+function relabelled(err: ValidationFailed, labels: Record<string, string>): ValidationFailed {
+  const label = (v: string | number) => (typeof v === "string" && Object.hasOwn(labels, v) ? labels[v] : v);
+  const items = err.items.map((i) => (i.params ? { ...i, params: Object.fromEntries(Object.entries(i.params).map(([k, v]) => [k, label(v)])) } : i));
+  const copy = new ValidationFailed(items, err.code as MessageCode);
+  copy.clubLocale = err.clubLocale;
+  return copy;
 }
 
 /**

@@ -8,6 +8,7 @@ import { EventCreate, type EventAdminDetail, type EventAdminItem, EventUpdate } 
 import { fill } from "../../lib/i18n/dashboard";
 import { utcToLocal } from "../../lib/clubs/time-zone";
 import { EVENTS_TEXTS, type EventsTab, type EventsTexts } from "../../lib/i18n/dashboard-events";
+import type { Locale } from "../../lib/i18n";
 import {
   amountText,
   cents,
@@ -191,6 +192,12 @@ function ticketsBody(rows: TicketValues[], existing: EventAdminDetail | null, cu
 
 const TIME_FIELDS = ["starts_at", "ends_at", "registration_opens_at", "registration_closes_at"] as const;
 
+/** The form's label of each time field, for a refusal that names two of them (DATE_ORDER). */
+function timeLabels(locale: Locale): Record<(typeof TIME_FIELDS)[number], string> {
+  const tt = EVENTS_TEXTS[locale];
+  return { starts_at: tt.startsAt, ends_at: tt.endsAt, registration_opens_at: tt.opensAt, registration_closes_at: tt.closesAt };
+}
+
 /**
  * The form as the API's body, its times typed in the club's zone made UTC; an emptied optional
  * field is null (cleared) on an edit. `skipped`: the times that do not exist (spring's skipped hour).
@@ -319,7 +326,7 @@ async function create(input: PageInput): Promise<Response> {
   try {
     created = await (values.flags.publish ? createEvent : createDraftEvent)(input.ctx, checked.data);
   } catch (err) {
-    return newPage(input, values, problemsOf(err, input.locale));
+    return newPage(input, values, problemsOf(err, input.locale, timeLabels(input.locale)));
   }
   return input.redirect(`/admin/events/${created.id}?done=created`);
 }
@@ -344,7 +351,7 @@ async function save(input: PageInput): Promise<Response> {
   try {
     await updateEvent(input.ctx, { ...checked.data, event_id: existing.id });
   } catch (err) {
-    return editPage(input, values, problemsOf(err, input.locale));
+    return editPage(input, values, problemsOf(err, input.locale, timeLabels(input.locale)));
   }
   return input.redirect(`/admin/events/${existing.id}?done=saved`);
 }

@@ -105,6 +105,9 @@ describe("events list and form", () => {
     expect(bad.status).toBe(422);
     expect(bad.text).toContain('id="f-ends_at-error"');
     expect(bad.text).toContain('value="Bad dates"');
+    // The form's labels, not the API's field names (its answer still says ends_at).
+    expect(bad.text).toContain('<p id="f-ends_at-error" class="error-text">« Fin » doit être postérieur à « Début ».</p>');
+    expect(bad.text).not.toContain("starts_at »");
   });
 
   it("edits the event: clears the capacity, changes a ticket (keeping its tier prices, not in the form), adds one, removes one", async () => {
