@@ -4,6 +4,7 @@
 import { exportJournal, JournalQuery, journalTotals } from "../../lib/books/journal";
 import { listPayments, PAYMENT_KINDS, PaymentListQuery } from "../../lib/books/ledger";
 import { clubSettings } from "../../lib/clubs/internal";
+import { labelled } from "../../lib/i18n";
 import { plural } from "../../lib/i18n/dashboard";
 import { FINANCES_TEXTS, type FinancesTexts } from "../../lib/i18n/dashboard-finances";
 import { MEMBERS_TEXTS } from "../../lib/i18n/dashboard-members";
@@ -115,6 +116,12 @@ async function financesPage(input: PageInput): Promise<Response> {
           ))}
         </dl>
       </section>
+      {period ? null : (
+        <section aria-labelledby="exports" class="card tight">
+          <h2 id="exports">{tt.exports}</h2>
+          <p role="note">{tt.needsPeriod}</p>
+        </section>
+      )}
       {period ? (
         <section aria-labelledby="exports" class="card tight">
           <h2 id="exports">{tt.exports}</h2>
@@ -182,10 +189,28 @@ async function financesPage(input: PageInput): Promise<Response> {
   );
 }
 
+/** The journal's file; a bound not given is the page's default period's (this year to today). */
 async function journalFile(input: PageInput): Promise<Response> {
-  const query = Object.fromEntries(["from", "to", "format"].map((name) => [name, input.query.get(name) || undefined]));
+  const query = {
+    ...defaultPeriod(),
+    ...Object.fromEntries(["from", "to", "format"].flatMap((name) => (input.query.get(name) ? [[name, input.query.get(name)]] : []))),
+  };
   const checked = check(JournalQuery, query, input.locale);
-  if (!checked.ok) return input.page(input.t.nav.finances, <Notice error={Object.values(checked.problems.fields).join(" ")} />, { status: 422 });
+  if (!checked.ok) {
+    const tt = FINANCES_TEXTS[input.locale];
+    const labels: Record<string, string> = { from: tt.from, to: tt.to, format: tt.exports };
+    const said = Object.entries(checked.problems.fields).map(([name, msg]) => labelled(input.locale, labels[name] ?? name, msg));
+    return input.page(
+      input.t.nav.finances,
+      <Fragment>
+        <Notice error={said.join(" ")} />
+        <p>
+          <a href="/admin/finances">{input.t.nav.finances}</a>
+        </p>
+      </Fragment>,
+      { status: 422 },
+    );
+  }
   return replyResponse(await exportJournal(input.ctx, checked.data));
 }
 

@@ -36,6 +36,8 @@ export type FinancesTexts = {
   noLines: string;
   exports: string;
   exportsHint: string;
+  /** Shown instead of the exports and the totals by account when the period lacks an end. */
+  needsPeriod: string;
   formats: Record<"csv" | "banana" | "datev" | "json", string>;
 };
 
@@ -72,6 +74,7 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     noLines: "Aucune écriture sur la période.",
     exports: "Exporter le journal",
     exportsHint: "Les écritures de la période, pour votre fiduciaire ou votre logiciel comptable.",
+    needsPeriod: "Les totaux par compte et les exports du journal portent sur une période : choisissez une date « Du » et une date « Au ».",
     formats: { csv: "CSV", banana: "Banana", datev: "DATEV", json: "JSON" },
   },
   en: {
@@ -106,6 +109,7 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     noLines: "No entry in the period.",
     exports: "Export the journal",
     exportsHint: "The period's entries, for your accountant or your accounting software.",
+    needsPeriod: "The totals by account and the journal's exports cover a period: choose a “From” and a “To” date.",
     formats: { csv: "CSV", banana: "Banana", datev: "DATEV", json: "JSON" },
   },
   de: {
@@ -140,6 +144,7 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     noLines: "Keine Buchung im Zeitraum.",
     exports: "Journal exportieren",
     exportsHint: "Die Buchungen des Zeitraums, für Ihre Treuhand oder Ihre Buchhaltungssoftware.",
+    needsPeriod: "Die Summen pro Konto und die Exporte des Journals gelten für einen Zeitraum: Wählen Sie ein Datum „Von“ und ein Datum „Bis“.",
     formats: { csv: "CSV", banana: "Banana", datev: "DATEV", json: "JSON" },
   },
   it: {
@@ -174,6 +179,7 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     noLines: "Nessuna registrazione nel periodo.",
     exports: "Esporta il giornale",
     exportsHint: "Le registrazioni del periodo, per la fiduciaria o il software contabile.",
+    needsPeriod: "I totali per conto e le esportazioni del giornale riguardano un periodo: scegli una data «Dal» e una data «Al».",
     formats: { csv: "CSV", banana: "Banana", datev: "DATEV", json: "JSON" },
   },
 };

@@ -54,4 +54,26 @@ describe("finances page", () => {
     expect(file.headers.get("content-disposition")).toContain("journal-");
     expect((await owner.request("GET", "/admin/finances/journal?from=2025-03-01&to=2025-03-31&format=xls")).status).toBe(422);
   });
+
+  it("downloads this year's journal when opened without a period; a bad date is named by the form's label", async () => {
+    const bare = await owner.request("GET", "/admin/finances/journal");
+    expect(bare.status).toBe(200);
+    const year = new Date().toISOString().slice(0, 4);
+    const today = new Date().toISOString().slice(0, 10);
+    const api = await env.call("GET", `/api/clubs/${env.clubId}/journal?from=${year}-01-01&to=${today}`);
+    expect(bare.text).toBe(api.text);
+    const bad = await owner.request("GET", "/admin/finances/journal?from=hier");
+    expect(bad.status).toBe(422);
+    expect(bad.text).toMatch(/role="alert">Du : [^<]+<\/div>/);
+    expect(bad.text).not.toContain("undefined");
+    expect(bad.text).toContain('href="/admin/finances"');
+  });
+
+  it("says why there are no exports nor totals by account when the period has no start", async () => {
+    const page = await owner.request("GET", "/admin/finances?from=&to=2025-12-31");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("3 paiements");
+    expect(page.text).toContain("Les totaux par compte et les exports du journal portent sur une période : choisissez une date « Du » et une date « Au ».");
+    expect(page.text).not.toContain('name="format"');
+  });
 });
