@@ -88,6 +88,8 @@ async function financesPage(input: PageInput): Promise<Response> {
   // The totals by account and the exports are the period's (every kind and method), when it has both ends.
   const period = q.from && q.to ? { from: q.from, to: q.to } : null;
   const accounts = period ? await journalTotals(ctx, period) : [];
+  // The events account has no name by default (SPEC): the page names it by its role meanwhile.
+  const eventsAccount = (input.admin.club as Record<string, unknown>).accounting_account_events;
   const { currency } = await clubSettings(ctx.db.read, ctx.clubId);
   const cash = (cents: number) => money(cents, currency, locale);
   const pages = Math.max(1, Math.ceil(ledger.total / PAGE_SIZE));
@@ -150,7 +152,13 @@ async function financesPage(input: PageInput): Promise<Response> {
                 { label: tt.credit, class: "num" },
                 { label: tt.balance, class: "num" },
               ]}
-              rows={accounts.map((a) => [<code>{a.account}</code>, a.name, cash(a.debit_cents), cash(a.credit_cents), cash(a.balance_cents)])}
+              rows={accounts.map((a) => [
+                <code>{a.account}</code>,
+                a.name || (a.account === eventsAccount ? tt.eventsAccountName : ""),
+                cash(a.debit_cents),
+                cash(a.credit_cents),
+                cash(a.balance_cents),
+              ])}
             />
           ) : (
             <p class="card">{tt.noLines}</p>

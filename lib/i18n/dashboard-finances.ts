@@ -30,6 +30,8 @@ export type FinancesTexts = {
   accountsHint: string;
   account: string;
   accountName: string;
+  /** The events account's name while the club gives it none (its default, SPEC: an empty string). */
+  eventsAccountName: string;
   debit: string;
   credit: string;
   balance: string;
@@ -68,6 +70,7 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     accountsHint: "Les écritures de la période (tous types), sur les comptes des réglages ; les soldes s'annulent.",
     account: "Compte",
     accountName: "Nom",
+    eventsAccountName: "Événements",
     debit: "Débit",
     credit: "Crédit",
     balance: "Solde",
@@ -103,6 +106,7 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     accountsHint: "The period's entries (every kind), on the accounts of the settings; the balances cancel out.",
     account: "Account",
     accountName: "Name",
+    eventsAccountName: "Events",
     debit: "Debit",
     credit: "Credit",
     balance: "Balance",
@@ -138,6 +142,7 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     accountsHint: "Die Buchungen des Zeitraums (jede Art) auf den Konten der Einstellungen; die Salden heben sich auf.",
     account: "Konto",
     accountName: "Name",
+    eventsAccountName: "Anlässe",
     debit: "Soll",
     credit: "Haben",
     balance: "Saldo",
@@ -173,6 +178,7 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     accountsHint: "Le registrazioni del periodo (ogni tipo), sui conti delle impostazioni; i saldi si annullano.",
     account: "Conto",
     accountName: "Nome",
+    eventsAccountName: "Eventi",
     debit: "Dare",
     credit: "Avere",
     balance: "Saldo",

@@ -69,10 +69,21 @@ describe("finances page", () => {
     expect(bad.text).toContain('href="/admin/finances"');
   });
 
+  it("names the events account by its role while the club gives it no name (its default); a name given is shown", async () => {
+    await insertPayment(env, { kind: "event", amount: 2000, method: "cash", paidAt: "2024-05-04T18:00:00.000Z" });
+    const page = await owner.request("GET", "/admin/finances?from=2024-05-01&to=2024-05-31");
+    expect(page.text).toMatch(/<code>3200<\/code><\/td><td[^>]*>Événements<\/td>/);
+    const patched = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { accounting_account_events_name: "Manifestations" } });
+    expect(patched.status).toBe(200);
+    const named = await browser(env);
+    await named.signIn();
+    expect((await named.request("GET", "/admin/finances?from=2024-05-01&to=2024-05-31")).text).toMatch(/<code>3200<\/code><\/td><td[^>]*>Manifestations<\/td>/);
+  });
+
   it("says why there are no exports nor totals by account when the period has no start", async () => {
     const page = await owner.request("GET", "/admin/finances?from=&to=2025-12-31");
     expect(page.status).toBe(200);
-    expect(page.text).toContain("3 paiements");
+    expect(page.text).toContain("Cotisation Émilie Lovelace");
     expect(page.text).toContain("Les totaux par compte et les exports du journal portent sur une période : choisissez une date « Du » et une date « Au ».");
     expect(page.text).not.toContain('name="format"');
   });
