@@ -86,6 +86,10 @@ export type EventsTexts = {
   registrationTitle: string;
   details: string;
   source: string;
+  /** A registration's `source` in words (an unknown one is shown as stored). */
+  sources: Record<"admin" | "public", string>;
+  /** "Paid" of a registration with nothing to pay (a 0.00 ticket). */
+  nothingDue: string;
   registeredAt: string;
   confirm: string;
   confirmHint: string;
@@ -186,6 +190,8 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registrationTitle: "Inscription de {name}",
     details: "Détails",
     source: "Origine",
+    sources: { admin: "Ajoutée par un administrateur du club", public: "Inscription en ligne" },
+    nothingDue: "Gratuit, rien à payer",
     registeredAt: "Inscrit·e le",
     confirm: "Confirmer",
     confirmHint: "Confirme l'inscription et enregistre le paiement reçu.",
@@ -294,6 +300,8 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registrationTitle: "Registration of {name}",
     details: "Details",
     source: "Source",
+    sources: { admin: "Added by a club admin", public: "Online registration" },
+    nothingDue: "Free, nothing due",
     registeredAt: "Registered on",
     confirm: "Confirm",
     confirmHint: "Confirms the registration and records the payment received.",
@@ -402,6 +410,8 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registrationTitle: "Anmeldung von {name}",
     details: "Details",
     source: "Herkunft",
+    sources: { admin: "Von der Clubverwaltung hinzugefügt", public: "Online-Anmeldung" },
+    nothingDue: "Gratis, nichts zu bezahlen",
     registeredAt: "Angemeldet am",
     confirm: "Bestätigen",
     confirmHint: "Bestätigt die Anmeldung und erfasst die erhaltene Zahlung.",
@@ -510,6 +520,8 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registrationTitle: "Iscrizione di {name}",
     details: "Dettagli",
     source: "Origine",
+    sources: { admin: "Aggiunta da un amministratore del club", public: "Iscrizione online" },
+    nothingDue: "Gratuito, nulla da pagare",
     registeredAt: "Iscritto il",
     confirm: "Conferma",
     confirmHint: "Conferma l'iscrizione e registra il pagamento ricevuto.",

@@ -173,6 +173,28 @@ describe("events list and form", () => {
   });
 });
 
+describe("a free ticket's registration", () => {
+  it("says free, nothing due, not unpaid, in the list and on its page; its origin in words", async () => {
+    const event = await createEventVia(env, { title: "Apéro", tickets: [{ name: "Libre", member_price_cents: 0, non_member_price_cents: 0 }] });
+    const path = `/admin/events/${event.id}`;
+    const res = await owner.post(
+      `${path}/registrations`,
+      { ticket_id: event.tickets[0].id, first_name: "Zoé", last_name: "Gratis", email: "zoe@test.org" },
+      path,
+    );
+    expect(res.status).toBe(303);
+    const [reg] = await regsOf(event.id);
+    expect(reg).toMatchObject({ status: "confirmed", amount_cents: 0, source: "admin" });
+    const list = await owner.request("GET", path);
+    expect(list.text).toContain('<td class="hide-small">Gratuit, rien à payer</td>');
+    expect(list.text).not.toContain('<td class="hide-small">Non</td>');
+    const detail = await owner.request("GET", `${path}/registrations/${reg.id}`);
+    expect(detail.text).toContain("Gratuit, rien à payer");
+    expect(detail.text).toContain("Ajoutée par un administrateur du club");
+    expect(detail.text).not.toMatch(/<dd>admin<\/dd>/);
+  });
+});
+
 describe("an event's registrations", () => {
   let event: { id: string; tickets: { id: string }[] };
   beforeAll(async () => {
