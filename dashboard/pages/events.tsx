@@ -242,7 +242,7 @@ function TicketRows(props: { tt: EventsTexts; tickets: TicketValues[]; currency:
             <p class="ticket-head">{t.id ? `${tt.ticket} ${i + 1}` : tt.newTicket}</p>
             {t.id ? <input type="hidden" name={`t${i}_id`} value={t.id} /> : null}
             <Field name={`t${i}_name`} label={tt.ticketName} value={t.name} autocomplete="off" />
-            <Field name={`t${i}_member`} label={`${tt.memberPrice} (${props.currency})`} inputmode="decimal" value={t.member} />
+            <Field name={`t${i}_member`} label={`${tt.memberPrice} (${props.currency})`} inputmode="decimal" value={t.member} hint={tt.memberHint} />
             <Field
               name={`t${i}_nonmember`}
               label={`${tt.nonMemberPrice} (${props.currency})`}

@@ -37,6 +37,8 @@ export type EventsTexts = {
   memberPrice: string;
   nonMemberPrice: string;
   nonMemberHint: string;
+  /** An empty member price is saved as 0 (the API's default): free for members. */
+  memberHint: string;
   quantityMax: string;
   quantityHint: string;
   removeTicket: string;
@@ -135,12 +137,13 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     closesAt: "Inscriptions jusqu'au",
     publishNow: "Publier tout de suite (sinon : brouillon)",
     tickets: "Billets",
-    ticketsHint: "Un billet sans nom est ignoré. Prix membre 0 : gratuit pour les membres.",
+    ticketsHint: "Un billet sans nom est ignoré.",
     ticket: "Billet",
     ticketName: "Nom du billet",
     memberPrice: "Prix membre",
     nonMemberPrice: "Prix non-membre",
     nonMemberHint: "Vide : réservé aux membres.",
+    memberHint: "Vide ou 0 : gratuit pour les membres.",
     quantityMax: "Nombre maximum",
     quantityHint: "Vide : sans limite.",
     removeTicket: "Retirer ce billet",
@@ -245,12 +248,13 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     closesAt: "Registration closes",
     publishNow: "Publish now (otherwise: draft)",
     tickets: "Tickets",
-    ticketsHint: "A ticket without a name is ignored. Member price 0: free for members.",
+    ticketsHint: "A ticket without a name is ignored.",
     ticket: "Ticket",
     ticketName: "Ticket name",
     memberPrice: "Member price",
     nonMemberPrice: "Non-member price",
     nonMemberHint: "Empty: members only.",
+    memberHint: "Empty or 0: free for members.",
     quantityMax: "Maximum number",
     quantityHint: "Empty: no limit.",
     removeTicket: "Remove this ticket",
@@ -355,12 +359,13 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     closesAt: "Anmeldung bis",
     publishNow: "Sofort veröffentlichen (sonst: Entwurf)",
     tickets: "Tickets",
-    ticketsHint: "Ein Ticket ohne Namen wird ignoriert. Mitgliederpreis 0: für Mitglieder gratis.",
+    ticketsHint: "Ein Ticket ohne Namen wird ignoriert.",
     ticket: "Ticket",
     ticketName: "Name des Tickets",
     memberPrice: "Mitgliederpreis",
     nonMemberPrice: "Preis für Nichtmitglieder",
     nonMemberHint: "Leer: nur für Mitglieder.",
+    memberHint: "Leer oder 0: für Mitglieder gratis.",
     quantityMax: "Höchstzahl",
     quantityHint: "Leer: ohne Grenze.",
     removeTicket: "Dieses Ticket entfernen",
@@ -465,12 +470,13 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     closesAt: "Iscrizioni fino al",
     publishNow: "Pubblica subito (altrimenti: bozza)",
     tickets: "Biglietti",
-    ticketsHint: "Un biglietto senza nome è ignorato. Prezzo membri 0: gratuito per i membri.",
+    ticketsHint: "Un biglietto senza nome è ignorato.",
     ticket: "Biglietto",
     ticketName: "Nome del biglietto",
     memberPrice: "Prezzo membri",
     nonMemberPrice: "Prezzo non membri",
     nonMemberHint: "Vuoto: riservato ai membri.",
+    memberHint: "Vuoto o 0: gratuito per i membri.",
     quantityMax: "Numero massimo",
     quantityHint: "Vuoto: senza limite.",
     removeTicket: "Rimuovi questo biglietto",

@@ -52,6 +52,16 @@ const eventForm = (over: Record<string, string> = {}) => ({
 });
 
 describe("events list and form", () => {
+  it("says beside the member price that empty is free for members, and saves an empty one as 0", async () => {
+    const form = await owner.request("GET", NEW);
+    expect(form.text).toContain('aria-describedby="f-t0_member-hint"');
+    expect(form.text).toContain('<p id="f-t0_member-hint" class="muted">Vide ou 0 : gratuit pour les membres.</p>');
+    const res = await owner.post(NEW, eventForm({ title: "Membres gratis", t0_member: "", t0_nonmember: "15" }), NEW);
+    expect(res.status).toBe(303);
+    const tickets = await ticketsOf(idFrom(res.headers.get("location")));
+    expect(tickets.map((t) => [t.member_price_cents, t.non_member_price_cents])).toEqual([[0, 1500]]);
+  });
+
   it("reads a ticket price written with the currency (CHF 10), and says how to type one it cannot read", async () => {
     const bad = await owner.post(NEW, eventForm({ title: "Prix illisible", t0_nonmember: "dix francs" }), NEW);
     expect(bad.status).toBe(422);
