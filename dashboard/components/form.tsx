@@ -103,6 +103,8 @@ type FieldProps = {
   max?: string | number;
   step?: string | number;
   inputmode?: string;
+  /** On a row of its own in a grid of fields (`.fields`): a value longer than a column (an IBAN). */
+  wide?: boolean;
 };
 
 /** The ids of a field's hint and error, for its aria-describedby. */
@@ -132,7 +134,7 @@ export function Field(props: FieldProps): Html {
   const id = props.id ?? `f-${props.name}`;
   const described = describedBy(id, props.hint, props.error);
   return (
-    <div class="field">
+    <div class={props.wide ? "field wide" : "field"}>
       <label for={id}>{props.label}</label>
       <input
         id={id}

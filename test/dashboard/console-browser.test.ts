@@ -42,4 +42,18 @@ describe.skipIf(!HAS_BROWSER)("the dashboard's console and fields in Chromium", 
       expect(icons.every((s) => s === 200)).toBe(true);
       await page.close();
     });
+
+  for (const viewport of [DESKTOP, PHONE])
+    it(`shows a whole Swiss IBAN typed with its spaces in the settings' IBAN field at ${viewport.width} px`, async () => {
+      const page = await signedIn(run.browser, run.base, viewport);
+      await page.goto(`${run.base}/admin/settings`);
+      const field = page.getByLabel("IBAN", { exact: false }).first();
+      await field.fill("CH93 0076 2011 6238 5295 7");
+      const box = (await page.evaluate(
+        `(() => { const e = document.getElementById("f-payout_iban"); return { scroll: e.scrollWidth, client: e.clientWidth }; })()`,
+      )) as { scroll: number; client: number };
+      expect(box.scroll).toBeLessThanOrEqual(box.client);
+      expect(await page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")).toBe(0);
+      await page.close();
+    });
 });
