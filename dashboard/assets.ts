@@ -12,6 +12,8 @@ const FILES: Record<string, { path: string; type: string }> = {
   "dashboard.js": { path: join(import.meta.dir, "assets", "dashboard.js"), type: "text/javascript; charset=utf-8" },
   // The door's scanner, and the QR decoder it loads where the browser has no BarcodeDetector.
   "door.js": { path: join(import.meta.dir, "assets", "door.js"), type: "text/javascript; charset=utf-8" },
+  // The tab's icon, linked by every page: without it the browser asks for /favicon.ico (a 404 in its console).
+  "favicon.svg": { path: join(import.meta.dir, "assets", "favicon.svg"), type: "image/svg+xml" },
   "jsQR.js": { path: require.resolve("jsqr/dist/jsQR.js"), type: "text/javascript; charset=utf-8" },
 };
 

@@ -58,6 +58,7 @@ export function Document(props: { locale: Locale; title: string; csrf?: string; 
           <meta name="htmx-config" content={HTMX_CONFIG} />
           <meta name="referrer" content="same-origin" />
           <title>{props.title}</title>
+          <link rel="icon" type="image/svg+xml" href={assetUrl("favicon.svg")} />
           <link rel="stylesheet" href={assetUrl("dashboard.css")} />
           <script src={assetUrl("htmx.min.js")} defer></script>
           <script src={assetUrl("dashboard.js")} defer></script>

@@ -61,10 +61,19 @@ export function BarChart(props: {
   maxText: (max: number) => string;
   labelHeading: string;
   valueHeading: string;
+  /** Said instead of the drawing while every bar is 0 (an axis scaled to "0.01" or "1" says nothing). */
+  empty: string;
 }): Html {
   const { bars } = props;
   const max = Math.max(1, ...bars.map((b) => b.value));
   const captionId = `${props.id}-caption`;
+  if (bars.every((b) => b.value <= 0))
+    return (
+      <figure class="chart card" aria-labelledby={captionId}>
+        <figcaption id={captionId}>{props.caption}</figcaption>
+        <p class="muted">{props.empty}</p>
+      </figure>
+    );
   return (
     <figure class="chart card" aria-labelledby={captionId}>
       <figcaption id={captionId}>{props.caption}</figcaption>

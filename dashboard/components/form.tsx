@@ -4,7 +4,8 @@
 // language, with the status the page answers.
 import type { ZodType, z } from "zod";
 import { localToUtc, utcToLocal } from "../../lib/clubs/time-zone";
-import { type Locale, t as translate } from "../../lib/i18n";
+import { ValidationFailed } from "../../lib/errors";
+import { type Locale, type MessageCode, t as translate } from "../../lib/i18n";
 import { errorAnswer, parseInput } from "../../http/errors";
 import { Fragment, h, type Html, raw } from "../jsx";
 
@@ -12,9 +13,13 @@ export type Problems = { status: number; fields: Record<string, string>; message
 
 export const NO_PROBLEMS: Problems = { status: 200, fields: {}, message: null };
 
-/** A refusal as the form shows it: issues whose `loc` names a field go beside it, the rest on top. */
-export function problemsOf(err: unknown, locale: Locale): Problems {
-  const answer = errorAnswer(err, locale);
+/**
+ * A refusal as the form shows it: issues whose `loc` names a field go beside it, the rest on top.
+ * `labels`: the form's label of each API field a message names (DATE_ORDER's `ends_at`), so the
+ * page says "Fin" where the API's answer, unchanged, says `ends_at`.
+ */
+export function problemsOf(err: unknown, locale: Locale, labels: Record<string, string> = {}): Problems {
+  const answer = errorAnswer(err instanceof ValidationFailed ? relabelled(err, labels) : err, locale);
   if (answer.status >= 500) throw err;
   const { detail } = answer.body;
   if (typeof detail === "string") return { status: answer.status, fields: {}, message: detail };
@@ -26,6 +31,15 @@ export function problemsOf(err: unknown, locale: Locale): Problems {
     else rest.push(item.msg);
   }
   return { status: answer.status, fields, message: rest.length ? rest.join(" ") : null };
+}
+
+/** A validation refusal whose messages name the form's fields by their `labels`. */
+function relabelled(err: ValidationFailed, labels: Record<string, string>): ValidationFailed {
+  const label = (v: string | number) => (typeof v === "string" && Object.hasOwn(labels, v) ? labels[v] : v);
+  const items = err.items.map((i) => (i.params ? { ...i, params: Object.fromEntries(Object.entries(i.params).map(([k, v]) => [k, label(v)])) } : i));
+  const copy = new ValidationFailed(items, err.code as MessageCode);
+  copy.clubLocale = err.clubLocale;
+  return copy;
 }
 
 /**
@@ -41,8 +55,21 @@ export function check<S extends ZodType>(
   const result = parseInput(schema, value, "body", locale);
   if (result.success && !Object.keys(found).length) return { ok: true, data: result.data };
   const fields: Record<string, string> = { ...found };
-  if (!result.success) for (const item of result.items) fields[String(item.loc[1] ?? "")] ??= item.msg;
+  if (!result.success)
+    for (const item of result.items) fields[String(item.loc[1] ?? "")] ??= typedAmount(value, item.loc) ? translate(locale, "AMOUNT_TYPED") : item.msg;
   return { ok: false, problems: { status: 422, fields, message: null } };
+}
+
+/**
+ * Whether an issue's place (`["body", ...path]`) is an amount in cents that `cents` could not read
+ * (still text): the schema's "expected a number" says nothing to whoever typed `1.200,-`.
+ */
+function typedAmount(value: unknown, loc: readonly (string | number)[]): boolean {
+  const name = loc.at(-1);
+  if (typeof name !== "string" || !name.endsWith("_cents")) return false;
+  let at: unknown = value;
+  for (const key of loc.slice(1)) at = at !== null && typeof at === "object" ? (at as Record<string, unknown>)[key] : undefined;
+  return typeof at === "string";
 }
 
 /** One text field of a form, trimmed; empty when absent. */
@@ -76,6 +103,8 @@ type FieldProps = {
   max?: string | number;
   step?: string | number;
   inputmode?: string;
+  /** On a row of its own in a grid of fields (`.fields`): a value longer than a column (an IBAN). */
+  wide?: boolean;
 };
 
 /** The ids of a field's hint and error, for its aria-describedby. */
@@ -105,7 +134,7 @@ export function Field(props: FieldProps): Html {
   const id = props.id ?? `f-${props.name}`;
   const described = describedBy(id, props.hint, props.error);
   return (
-    <div class="field">
+    <div class={props.wide ? "field wide" : "field"}>
       <label for={id}>{props.label}</label>
       <input
         id={id}
@@ -234,10 +263,20 @@ export function amountText(cents: number | null | undefined): string {
   return cents === null || cents === undefined ? "" : (cents / 100).toFixed(2);
 }
 
-/** An amount typed as people write it (`50`, `50.00`, `50,5`) in cents; anything else is left for the schema to refuse. */
-export function cents(text: string | undefined): number | string | undefined {
+/**
+ * An amount typed as people write it in cents: `50`, `50.00`, `50,5`, thousands grouped by an
+ * apostrophe or a space (`1'200.00`, `1 200,50`), whole francs as `50.-`, and the field's own
+ * `currency` before or after (`CHF 10`). `1,200` or `1.200` (a thousand, or one and a fifth?) is
+ * not guessed: anything else is left for the schema to refuse, and `check` says how to type it.
+ */
+export function cents(text: string | undefined, currency?: string): number | string | undefined {
   if (text === undefined) return undefined;
-  return /^\d{1,9}([.,]\d{1,2})?$/.test(text) ? Math.round(Number(text.replace(",", ".")) * 100) : text;
+  let typed = text.trim();
+  const code = currency?.replace(/\W/g, "");
+  if (code) typed = typed.replace(new RegExp(`^${code}\\.?\\s*|\\s*${code}\\.?$`, "i"), "");
+  typed = typed.replace(/[.,][-\u2013\u2014]$/, "");
+  if (/^\d{1,3}(['\u2019 \u00a0\u202f]\d{3})+([.,]\d{1,2})?$/.test(typed)) typed = typed.replace(/['\u2019 \u00a0\u202f]/g, "");
+  return /^\d{1,9}([.,]\d{1,2})?$/.test(typed) ? Math.round(Number(typed.replace(",", ".")) * 100) : text;
 }
 
 /** A whole number typed in a field; anything else is left for the schema to refuse. */

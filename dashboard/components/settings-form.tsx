@@ -15,7 +15,8 @@ type Kind = "text" | "textarea" | "email" | "url" | "number" | "color" | "checkb
  * `text`: sent as "" when left empty, for a text the club may leave blank but never null (an
  * account's name, the journal code), or one the schema must refuse blank (an account number).
  */
-export type SettingField = { name: string; kind: Kind; required?: true; text?: true };
+/** `wide`: a value longer than a column of the grid (an IBAN), on a row of its own. */
+export type SettingField = { name: string; kind: Kind; required?: true; text?: true; wide?: true };
 export type Group = {
   id: SettingsGroup;
   fields: SettingField[];
@@ -118,6 +119,7 @@ function Input(props: { field: SettingField; tt: SettingsTexts; value: unknown; 
       hint={hint}
       required={field.required}
       inputmode={field.kind === "amount" ? "decimal" : field.kind === "days" || field.kind === "account" ? "numeric" : undefined}
+      wide={field.wide}
     />
   );
 }

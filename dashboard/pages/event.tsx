@@ -127,12 +127,18 @@ function RegistrationsTable(props: {
             <RegStatusBadge status={r.status} tt={tt} />
           </td>
           <td class="num">{money(r.amount_cents, event.currency, locale)}</td>
-          <td class="hide-small">{r.has_payment ? tt.yes : tt.no}</td>
+          <td class="hide-small">{paidText(r, tt)}</td>
           <td class="hide-small">{r.checked_in_at ? instant(r.checked_in_at, locale, input.timeZone) : ""}</td>
         </tr>
       ))}
     </DataTable>
   );
+}
+
+/** Whether a registration is paid; one with nothing to pay (a 0.00 ticket) is free, not unpaid. */
+function paidText(r: { amount_cents: number; has_payment: boolean }, tt: EventsTexts): string {
+  if (r.has_payment) return tt.yes;
+  return r.amount_cents === 0 ? tt.nothingDue : tt.no;
 }
 
 const ADD_FIELDS = ["ticket_id", "first_name", "last_name", "email", "member_email", "status"] as const;
@@ -339,14 +345,16 @@ async function registrationPage(input: PageInput, failed: { action: RegAction; p
           <Fact term={tt.ticket}>{reg.ticket_name}</Fact>
           <Fact term={tt.email}>{reg.email ?? ""}</Fact>
           <Fact term={tt.amount}>{money(reg.amount_cents, event.currency, locale)}</Fact>
-          <Fact term={tt.paid}>{reg.has_payment ? tt.yes : tt.no}</Fact>
+          <Fact term={tt.paid}>{paidText(reg, tt)}</Fact>
           <Fact term={zoned(tt.registeredAt, input.timeZone)}>{instant(reg.created_at, locale, input.timeZone)}</Fact>
           {reg.hold_expires_at && reg.status === "pending" ? (
             <Fact term={zoned(tt.holdUntil, input.timeZone)}>{instant(reg.hold_expires_at, locale, input.timeZone)}</Fact>
           ) : null}
           {reg.checked_in_at ? <Fact term={zoned(tt.checkedInAt, input.timeZone)}>{instant(reg.checked_in_at, locale, input.timeZone)}</Fact> : null}
           {reg.cancel_reason ? <Fact term={tt.reason}>{reg.cancel_reason}</Fact> : null}
-          <Fact term={tt.source}>{reg.source ?? ""}</Fact>
+          <Fact term={tt.source}>
+            {reg.source && Object.hasOwn(tt.sources, reg.source) ? tt.sources[reg.source as keyof EventsTexts["sources"]] : (reg.source ?? "")}
+          </Fact>
           <dt>{tt.ticket} QR</dt>
           <dd class="code">{reg.qr_token}</dd>
         </dl>

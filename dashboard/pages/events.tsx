@@ -8,6 +8,7 @@ import { EventCreate, type EventAdminDetail, type EventAdminItem, EventUpdate } 
 import { fill } from "../../lib/i18n/dashboard";
 import { utcToLocal } from "../../lib/clubs/time-zone";
 import { EVENTS_TEXTS, type EventsTab, type EventsTexts } from "../../lib/i18n/dashboard-events";
+import type { Locale } from "../../lib/i18n";
 import {
   amountText,
   cents,
@@ -176,20 +177,26 @@ function valuesOf(e: EventAdminDetail, timeZone: string): FormValues {
 }
 
 /** The tickets as the API takes them: rows without a name or marked removed are left out; an existing ticket keeps its tier prices. */
-function ticketsBody(rows: TicketValues[], existing: EventAdminDetail | null) {
+function ticketsBody(rows: TicketValues[], existing: EventAdminDetail | null, currency: string) {
   return rows
     .filter((t) => t.name && !t.remove)
     .map((t) => ({
       id: t.id || undefined,
       name: t.name,
-      member_price_cents: t.member ? cents(t.member) : 0,
-      non_member_price_cents: t.nonmember ? cents(t.nonmember) : null,
+      member_price_cents: t.member ? cents(t.member, currency) : 0,
+      non_member_price_cents: t.nonmember ? cents(t.nonmember, currency) : null,
       quantity_max: t.qty ? whole(t.qty) : null,
       tier_prices: existing?.tickets.find((x) => x.id === t.id)?.tier_prices ?? undefined,
     }));
 }
 
 const TIME_FIELDS = ["starts_at", "ends_at", "registration_opens_at", "registration_closes_at"] as const;
+
+/** The form's label of each time field, for a refusal that names two of them (DATE_ORDER). */
+function timeLabels(locale: Locale): Record<(typeof TIME_FIELDS)[number], string> {
+  const tt = EVENTS_TEXTS[locale];
+  return { starts_at: tt.startsAt, ends_at: tt.endsAt, registration_opens_at: tt.opensAt, registration_closes_at: tt.closesAt };
+}
 
 /**
  * The form as the API's body, its times typed in the club's zone made UTC; an emptied optional
@@ -213,7 +220,7 @@ function eventBody(input: PageInput, v: FormValues, existing: EventAdminDetail |
     max_per_email: whole(f.max_per_email),
     registration_opens_at: times.registration_opens_at ?? clear,
     registration_closes_at: times.registration_closes_at ?? clear,
-    tickets: ticketsBody(v.tickets, existing),
+    tickets: ticketsBody(v.tickets, existing, clubOf(input.admin).currency),
   };
   return { body, skipped };
 }
@@ -235,7 +242,7 @@ function TicketRows(props: { tt: EventsTexts; tickets: TicketValues[]; currency:
             <p class="ticket-head">{t.id ? `${tt.ticket} ${i + 1}` : tt.newTicket}</p>
             {t.id ? <input type="hidden" name={`t${i}_id`} value={t.id} /> : null}
             <Field name={`t${i}_name`} label={tt.ticketName} value={t.name} autocomplete="off" />
-            <Field name={`t${i}_member`} label={`${tt.memberPrice} (${props.currency})`} inputmode="decimal" value={t.member} />
+            <Field name={`t${i}_member`} label={`${tt.memberPrice} (${props.currency})`} inputmode="decimal" value={t.member} hint={tt.memberHint} />
             <Field
               name={`t${i}_nonmember`}
               label={`${tt.nonMemberPrice} (${props.currency})`}
@@ -319,7 +326,7 @@ async function create(input: PageInput): Promise<Response> {
   try {
     created = await (values.flags.publish ? createEvent : createDraftEvent)(input.ctx, checked.data);
   } catch (err) {
-    return newPage(input, values, problemsOf(err, input.locale));
+    return newPage(input, values, problemsOf(err, input.locale, timeLabels(input.locale)));
   }
   return input.redirect(`/admin/events/${created.id}?done=created`);
 }
@@ -344,7 +351,7 @@ async function save(input: PageInput): Promise<Response> {
   try {
     await updateEvent(input.ctx, { ...checked.data, event_id: existing.id });
   } catch (err) {
-    return editPage(input, values, problemsOf(err, input.locale));
+    return editPage(input, values, problemsOf(err, input.locale, timeLabels(input.locale)));
   }
   return input.redirect(`/admin/events/${existing.id}?done=saved`);
 }

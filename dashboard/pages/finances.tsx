@@ -6,6 +6,7 @@ import { STATEMENT_TEXTS } from "../../lib/i18n/dashboard-statement";
 import { exportJournal, JournalQuery, journalTotals } from "../../lib/books/journal";
 import { listPayments, PAYMENT_KINDS, PaymentListQuery } from "../../lib/books/ledger";
 import { clubSettings } from "../../lib/clubs/internal";
+import { labelled } from "../../lib/i18n";
 import { plural } from "../../lib/i18n/dashboard";
 import { FINANCES_TEXTS, type FinancesTexts } from "../../lib/i18n/dashboard-finances";
 import { MEMBERS_TEXTS } from "../../lib/i18n/dashboard-members";
@@ -90,6 +91,8 @@ async function financesPage(input: PageInput): Promise<Response> {
   // The totals by account and the exports are the period's (every kind and method), when it has both ends.
   const period = q.from && q.to ? { from: q.from, to: q.to } : null;
   const accounts = period ? await journalTotals(ctx, period) : [];
+  // The events account has no name by default (SPEC): the page names it by its role meanwhile.
+  const eventsAccount = (input.admin.club as Record<string, unknown>).accounting_account_events;
   const { currency } = await clubSettings(ctx.db.read, ctx.clubId);
   const cash = (cents: number) => money(cents, currency, locale);
   const pages = Math.max(1, Math.ceil(ledger.total / PAGE_SIZE));
@@ -124,6 +127,12 @@ async function financesPage(input: PageInput): Promise<Response> {
           ))}
         </dl>
       </section>
+      {period ? null : (
+        <section aria-labelledby="exports" class="card tight">
+          <h2 id="exports">{tt.exports}</h2>
+          <p role="note">{tt.needsPeriod}</p>
+        </section>
+      )}
       {period ? (
         <section aria-labelledby="exports" class="card tight">
           <h2 id="exports">{tt.exports}</h2>
@@ -152,7 +161,13 @@ async function financesPage(input: PageInput): Promise<Response> {
                 { label: tt.credit, class: "num" },
                 { label: tt.balance, class: "num" },
               ]}
-              rows={accounts.map((a) => [<code>{a.account}</code>, a.name, cash(a.debit_cents), cash(a.credit_cents), cash(a.balance_cents)])}
+              rows={accounts.map((a) => [
+                <code>{a.account}</code>,
+                a.name || (a.account === eventsAccount ? tt.eventsAccountName : ""),
+                cash(a.debit_cents),
+                cash(a.credit_cents),
+                cash(a.balance_cents),
+              ])}
             />
           ) : (
             <p class="card">{tt.noLines}</p>
@@ -191,10 +206,28 @@ async function financesPage(input: PageInput): Promise<Response> {
   );
 }
 
+/** The journal's file; a bound not given is the page's default period's (this year to today). */
 async function journalFile(input: PageInput): Promise<Response> {
-  const query = Object.fromEntries(["from", "to", "format"].map((name) => [name, input.query.get(name) || undefined]));
+  const query = {
+    ...defaultPeriod(),
+    ...Object.fromEntries(["from", "to", "format"].flatMap((name) => (input.query.get(name) ? [[name, input.query.get(name)]] : []))),
+  };
   const checked = check(JournalQuery, query, input.locale);
-  if (!checked.ok) return input.page(input.t.nav.finances, <Notice error={Object.values(checked.problems.fields).join(" ")} />, { status: 422 });
+  if (!checked.ok) {
+    const tt = FINANCES_TEXTS[input.locale];
+    const labels: Record<string, string> = { from: tt.from, to: tt.to, format: tt.exports };
+    const said = Object.entries(checked.problems.fields).map(([name, msg]) => labelled(input.locale, labels[name] ?? name, msg));
+    return input.page(
+      input.t.nav.finances,
+      <Fragment>
+        <Notice error={said.join(" ")} />
+        <p>
+          <a href="/admin/finances">{input.t.nav.finances}</a>
+        </p>
+      </Fragment>,
+      { status: 422 },
+    );
+  }
   return replyResponse(await exportJournal(input.ctx, checked.data));
 }
 

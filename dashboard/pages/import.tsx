@@ -72,6 +72,13 @@ function ImportForm(props: { input: PageInput; tt: ImportTexts; tiers: { value: 
   );
 }
 
+/** The warnings in the page's words: a known member's line names this form's control, not the API's `mode=update`. */
+function warningLines(result: ImportResult, tt: ImportTexts): { line: number; detail: string }[] {
+  return result.warnings.map((w) =>
+    w.code === "MEMBER_EXISTS" ? { line: w.line, detail: fill(tt.memberExists, { email: w.email, mode: tt.mode, update: tt.modes.update }) } : w,
+  );
+}
+
 /** The import's lines with a message (errors, warnings), under a caption; nothing when there are none. */
 function LineTable(props: { caption: string; lines: { line: number; detail: string }[]; tt: ImportTexts }): Html {
   if (!props.lines.length) return raw("");
@@ -191,7 +198,7 @@ function Preview(props: { outcome: Outcome; tt: ImportTexts; locale: Locale; tie
       </div>
       {errors ? <p class="muted">{tt.fixHint}</p> : null}
       <LineTable caption={tt.lineErrors} lines={r.errors} tt={tt} />
-      <LineTable caption={tt.warnings} lines={r.warnings} tt={tt} />
+      <LineTable caption={tt.warnings} lines={warningLines(r, tt)} tt={tt} />
       <Changes result={r} tt={tt} locale={locale} tierNames={props.tierNames} />
     </section>
   );
@@ -216,7 +223,7 @@ function Written(props: { result: ImportResult; tt: ImportTexts; locale: Locale 
         <a href="/admin/members">{tt.toMembers}</a>
       </p>
       <LineTable caption={tt.lineErrors} lines={r.errors} tt={tt} />
-      <LineTable caption={tt.warnings} lines={r.warnings} tt={tt} />
+      <LineTable caption={tt.warnings} lines={warningLines(r, tt)} tt={tt} />
     </section>
   );
 }

@@ -44,6 +44,21 @@ function pageLink(query: ReturnType<typeof listQuery>, page: number): string {
   return `/admin/members${text ? `?${text}` : ""}`;
 }
 
+/** No member listed: none matches the search or filter, or the club has none yet (then the ways to the first ones). */
+function EmptyList(props: { input: PageInput; tt: MembersTexts; filtered: boolean }): Html {
+  const { input, tt } = props;
+  if (props.filtered) return <p class="card">{tt.empty}</p>;
+  return (
+    <div class="card">
+      <p>{tt.noneYet}</p>
+      <div class="actions">
+        {input.can(addMember.scope) ? <a href="/admin/members/new">{tt.add}</a> : null}
+        {input.can(importMembers.scope) ? <a href="/admin/members/import">{tt.import}</a> : null}
+      </div>
+    </div>
+  );
+}
+
 async function list(input: PageInput): Promise<Html | Response> {
   const { ctx, locale, t } = input;
   const tt = MEMBERS_TEXTS[locale];
@@ -55,61 +70,63 @@ async function list(input: PageInput): Promise<Html | Response> {
       <p class="muted" role="status">
         {plural(input.locale, tt.found, result.total)}
       </p>
-      <form method="get" action="/admin/members/export" id="export">
-        <div class="table-wrap">
-          {/* On a phone each row is a card (dashboard.css, table.roster): nothing scrolls sideways, no date is cut. */}
-          <table class="roster">
-            <caption class="muted">{tt.exportHint}</caption>
-            <thead>
-              <tr>
-                <th scope="col" class="pick">
-                  <input type="checkbox" aria-label={tt.selectAll} data-select-all="member_ids" />
-                </th>
-                <th scope="col">{tt.name}</th>
-                <th scope="col" class="hide-small">
-                  {tt.email}
-                </th>
-                <th scope="col">{tt.sorts.status}</th>
-                <th scope="col" class="hide-small">
-                  {tt.tier}
-                </th>
-                <th scope="col">{tt.end}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.items.map((m) => (
+      {result.items.length ? null : <EmptyList input={input} tt={tt} filtered={!!query.search || query.status !== "all" || query.page > 1} />}
+      {result.items.length ? (
+        <form method="get" action="/admin/members/export" id="export">
+          <div class="table-wrap">
+            {/* On a phone each row is a card (dashboard.css, table.roster): nothing scrolls sideways, no date is cut. */}
+            <table class="roster">
+              <caption class="muted">{tt.exportHint}</caption>
+              <thead>
                 <tr>
-                  <td class="pick">
-                    <input type="checkbox" name="member_ids" value={m.id} aria-label={fill(tt.select, { name: `${m.first_name} ${m.last_name}` })} />
-                  </td>
-                  <td class="who">
-                    <a href={`/admin/members/${m.id}`}>
-                      {m.last_name} {m.first_name}
-                    </a>
-                  </td>
-                  <td class="hide-small">{m.email}</td>
-                  <td class="state">
-                    <StatusBadge status={m.status} tt={tt} />
-                  </td>
-                  <td class="hide-small">{m.tier_name ?? ""}</td>
-                  <td class="day" data-label={tt.end}>
-                    {day(m.membership_end, locale)}
-                  </td>
+                  <th scope="col" class="pick">
+                    <input type="checkbox" aria-label={tt.selectAll} data-select-all="member_ids" />
+                  </th>
+                  <th scope="col">{tt.name}</th>
+                  <th scope="col" class="hide-small">
+                    {tt.email}
+                  </th>
+                  <th scope="col">{tt.sorts.status}</th>
+                  <th scope="col" class="hide-small">
+                    {tt.tier}
+                  </th>
+                  <th scope="col">{tt.end}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          {result.items.length ? null : <p class="card">{tt.empty}</p>}
-        </div>
-        <div class="actions">
-          <button type="submit" name="format" value="csv" class="secondary">
-            {tt.exportCsv}
-          </button>
-          <button type="submit" name="format" value="pdf" class="secondary">
-            {tt.exportPdf}
-          </button>
-        </div>
-      </form>
+              </thead>
+              <tbody>
+                {result.items.map((m) => (
+                  <tr>
+                    <td class="pick">
+                      <input type="checkbox" name="member_ids" value={m.id} aria-label={fill(tt.select, { name: `${m.first_name} ${m.last_name}` })} />
+                    </td>
+                    <td class="who">
+                      <a href={`/admin/members/${m.id}`}>
+                        {m.last_name} {m.first_name}
+                      </a>
+                    </td>
+                    <td class="hide-small">{m.email}</td>
+                    <td class="state">
+                      <StatusBadge status={m.status} tt={tt} />
+                    </td>
+                    <td class="hide-small">{m.tier_name ?? ""}</td>
+                    <td class="day" data-label={tt.end}>
+                      {day(m.membership_end, locale)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div class="actions">
+            <button type="submit" name="format" value="csv" class="secondary">
+              {tt.exportCsv}
+            </button>
+            <button type="submit" name="format" value="pdf" class="secondary">
+              {tt.exportPdf}
+            </button>
+          </div>
+        </form>
+      ) : null}
       <Pager t={t} page={query.page} pages={pages} link={(p) => pageLink(query, p)} />
     </div>
   );

@@ -58,6 +58,7 @@ export default definePage({
                   caption={fill(tt.revenueCaption, { currency })}
                   bars={revenue.map((r) => ({ label: month(r.month, locale), value: r.gross_cents, text: money(r.gross_cents, currency, locale) }))}
                   maxText={(max) => money(max, currency, locale)}
+                  empty={tt.revenueEmpty}
                   labelHeading={tt.month}
                   valueHeading={tt.amount}
                 />
@@ -75,6 +76,7 @@ export default definePage({
                       text: String(w.unique_members),
                     }))}
                     maxText={(max) => String(max)}
+                    empty={tt.attendanceEmpty}
                     labelHeading={tt.week}
                     valueHeading={tt.scans}
                   />

@@ -35,6 +35,12 @@ const FIELDS = ["code", "discount_type", "discount_value", "event_id", "max_uses
 /** The limits typed as the club's local times. */
 const LIMIT_TIMES = ["valid_from", "valid_until"] as const;
 
+/** The form's label of each limit, for a refusal that names both (DATE_ORDER). */
+function limitLabels(locale: Locale): Record<(typeof LIMIT_TIMES)[number], string> {
+  const tt = PROMO_TEXTS[locale];
+  return { valid_from: tt.validFrom, valid_until: tt.validUntil };
+}
+
 function discountText(p: PromoCodePublic, currency: string, locale: Locale): string {
   return p.discount_type === "percent" ? `${p.discount_value} %` : money(p.discount_value, p.currency ?? currency, locale);
 }
@@ -218,7 +224,7 @@ async function create(input: PageInput): Promise<Response> {
   try {
     await createPromoCode(input.ctx, checked.data);
   } catch (err) {
-    return newPage(input, values, tierIds, problemsOf(err, input.locale));
+    return newPage(input, values, tierIds, problemsOf(err, input.locale, limitLabels(input.locale)));
   }
   return input.redirect("/admin/promo-codes?done=created");
 }
@@ -280,7 +286,7 @@ async function save(input: PageInput): Promise<Response> {
   try {
     await updatePromoCode(input.ctx, { ...checked.data, promo_code_id: input.params.promo_code_id });
   } catch (err) {
-    return editPage(input, values, problemsOf(err, input.locale));
+    return editPage(input, values, problemsOf(err, input.locale, limitLabels(input.locale)));
   }
   return input.redirect("/admin/promo-codes?done=saved");
 }

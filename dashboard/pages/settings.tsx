@@ -42,7 +42,7 @@ const GROUPS: Group[] = [
     { name: "membership_fee_cents", kind: "amount" },
     { name: "currency", kind: "text", required: true },
     { name: "payout_beneficiary_name", kind: "text" },
-    { name: "payout_iban", kind: "text" },
+    { name: "payout_iban", kind: "text", wide: true },
     { name: "payout_bic", kind: "text" },
     { name: "payout_bank_name", kind: "text" },
   ]),

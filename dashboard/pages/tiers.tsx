@@ -56,10 +56,10 @@ async function list(input: PageInput): Promise<Response> {
   );
 }
 
-/** The form's values as the API takes them (an amount in cents, numbers as numbers); what was left empty is not sent. */
-function body(form: FormData | null): { values: Record<string, string>; sent: Record<string, unknown> } {
+/** The form's values as the API takes them (an amount in cents, in the club's `currency`, numbers as numbers); what was left empty is not sent. */
+function body(form: FormData | null, currency: string): { values: Record<string, string>; sent: Record<string, unknown> } {
   const values = textFields(form, FIELDS);
-  const sent: Record<string, unknown> = { name: values.name, description: values.description, price_cents: cents(values.price) };
+  const sent: Record<string, unknown> = { name: values.name, description: values.description, price_cents: cents(values.price, currency) };
   if (values.duration_months !== undefined) sent.duration_months = whole(values.duration_months);
   if (values.sort_order !== undefined) sent.sort_order = whole(values.sort_order);
   return { values, sent };
@@ -100,7 +100,7 @@ function newPage(input: PageInput, values: Record<string, string>, problems: Pro
 }
 
 async function create(input: PageInput): Promise<Response> {
-  const { values, sent } = body(input.form);
+  const { values, sent } = body(input.form, clubOf(input.admin).currency);
   const checked = check(TierCreate, sent, input.locale);
   if (!checked.ok) return newPage(input, values, checked.problems);
   try {
@@ -146,7 +146,7 @@ async function editPage(input: PageInput, values: Record<string, string> | null,
 }
 
 async function save(input: PageInput): Promise<Response> {
-  const { values, sent } = body(input.form);
+  const { values, sent } = body(input.form, clubOf(input.admin).currency);
   // An emptied description is cleared (null), as the API's partial update takes it.
   const checked = check(TierUpdate, { ...sent, description: values.description ?? null }, input.locale);
   if (!checked.ok) return editPage(input, values, checked.problems);

@@ -37,6 +37,8 @@ export type EventsTexts = {
   memberPrice: string;
   nonMemberPrice: string;
   nonMemberHint: string;
+  /** An empty member price is saved as 0 (the API's default): free for members. */
+  memberHint: string;
   quantityMax: string;
   quantityHint: string;
   removeTicket: string;
@@ -88,6 +90,10 @@ export type EventsTexts = {
   registrationTitle: string;
   details: string;
   source: string;
+  /** A registration's `source` in words (an unknown one is shown as stored). */
+  sources: Record<"admin" | "public", string>;
+  /** "Paid" of a registration with nothing to pay (a 0.00 ticket). */
+  nothingDue: string;
   registeredAt: string;
   confirm: string;
   confirmHint: string;
@@ -133,12 +139,13 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     closesAt: "Inscriptions jusqu'au",
     publishNow: "Publier tout de suite (sinon : brouillon)",
     tickets: "Billets",
-    ticketsHint: "Un billet sans nom est ignoré. Prix membre 0 : gratuit pour les membres.",
+    ticketsHint: "Un billet sans nom est ignoré.",
     ticket: "Billet",
     ticketName: "Nom du billet",
     memberPrice: "Prix membre",
     nonMemberPrice: "Prix non-membre",
     nonMemberHint: "Vide : réservé aux membres.",
+    memberHint: "Vide ou 0 : gratuit pour les membres.",
     quantityMax: "Nombre maximum",
     quantityHint: "Vide : sans limite.",
     removeTicket: "Retirer ce billet",
@@ -189,6 +196,8 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registrationTitle: "Inscription de {name}",
     details: "Détails",
     source: "Origine",
+    sources: { admin: "Ajoutée par un administrateur du club", public: "Inscription en ligne" },
+    nothingDue: "Gratuit, rien à payer",
     registeredAt: "Inscrit·e le",
     confirm: "Confirmer",
     confirmHint: "Confirme l'inscription et enregistre le paiement reçu.",
@@ -242,12 +251,13 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     closesAt: "Registration closes",
     publishNow: "Publish now (otherwise: draft)",
     tickets: "Tickets",
-    ticketsHint: "A ticket without a name is ignored. Member price 0: free for members.",
+    ticketsHint: "A ticket without a name is ignored.",
     ticket: "Ticket",
     ticketName: "Ticket name",
     memberPrice: "Member price",
     nonMemberPrice: "Non-member price",
     nonMemberHint: "Empty: members only.",
+    memberHint: "Empty or 0: free for members.",
     quantityMax: "Maximum number",
     quantityHint: "Empty: no limit.",
     removeTicket: "Remove this ticket",
@@ -298,6 +308,8 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registrationTitle: "Registration of {name}",
     details: "Details",
     source: "Source",
+    sources: { admin: "Added by a club admin", public: "Online registration" },
+    nothingDue: "Free, nothing due",
     registeredAt: "Registered on",
     confirm: "Confirm",
     confirmHint: "Confirms the registration and records the payment received.",
@@ -351,12 +363,13 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     closesAt: "Anmeldung bis",
     publishNow: "Sofort veröffentlichen (sonst: Entwurf)",
     tickets: "Tickets",
-    ticketsHint: "Ein Ticket ohne Namen wird ignoriert. Mitgliederpreis 0: für Mitglieder gratis.",
+    ticketsHint: "Ein Ticket ohne Namen wird ignoriert.",
     ticket: "Ticket",
     ticketName: "Name des Tickets",
     memberPrice: "Mitgliederpreis",
     nonMemberPrice: "Preis für Nichtmitglieder",
     nonMemberHint: "Leer: nur für Mitglieder.",
+    memberHint: "Leer oder 0: für Mitglieder gratis.",
     quantityMax: "Höchstzahl",
     quantityHint: "Leer: ohne Grenze.",
     removeTicket: "Dieses Ticket entfernen",
@@ -407,6 +420,8 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registrationTitle: "Anmeldung von {name}",
     details: "Details",
     source: "Herkunft",
+    sources: { admin: "Von der Clubverwaltung hinzugefügt", public: "Online-Anmeldung" },
+    nothingDue: "Gratis, nichts zu bezahlen",
     registeredAt: "Angemeldet am",
     confirm: "Bestätigen",
     confirmHint: "Bestätigt die Anmeldung und erfasst die erhaltene Zahlung.",
@@ -460,12 +475,13 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     closesAt: "Iscrizioni fino al",
     publishNow: "Pubblica subito (altrimenti: bozza)",
     tickets: "Biglietti",
-    ticketsHint: "Un biglietto senza nome è ignorato. Prezzo membri 0: gratuito per i membri.",
+    ticketsHint: "Un biglietto senza nome è ignorato.",
     ticket: "Biglietto",
     ticketName: "Nome del biglietto",
     memberPrice: "Prezzo membri",
     nonMemberPrice: "Prezzo non membri",
     nonMemberHint: "Vuoto: riservato ai membri.",
+    memberHint: "Vuoto o 0: gratuito per i membri.",
     quantityMax: "Numero massimo",
     quantityHint: "Vuoto: senza limite.",
     removeTicket: "Rimuovi questo biglietto",
@@ -516,6 +532,8 @@ export const EVENTS_TEXTS: Record<Locale, EventsTexts> = {
     registrationTitle: "Iscrizione di {name}",
     details: "Dettagli",
     source: "Origine",
+    sources: { admin: "Aggiunta da un amministratore del club", public: "Iscrizione online" },
+    nothingDue: "Gratuito, nulla da pagare",
     registeredAt: "Iscritto il",
     confirm: "Conferma",
     confirmHint: "Conferma l'iscrizione e registra il pagamento ricevuto.",

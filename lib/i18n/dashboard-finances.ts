@@ -30,12 +30,16 @@ export type FinancesTexts = {
   accountsHint: string;
   account: string;
   accountName: string;
+  /** The events account's name while the club gives it none (its default, SPEC: an empty string). */
+  eventsAccountName: string;
   debit: string;
   credit: string;
   balance: string;
   noLines: string;
   exports: string;
   exportsHint: string;
+  /** Shown instead of the exports and the totals by account when the period lacks an end. */
+  needsPeriod: string;
   formats: Record<"csv" | "banana" | "datev" | "json", string>;
 };
 
@@ -66,12 +70,14 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     accountsHint: "Les écritures de la période (tous types), sur les comptes des réglages ; les soldes s'annulent.",
     account: "Compte",
     accountName: "Nom",
+    eventsAccountName: "Événements",
     debit: "Débit",
     credit: "Crédit",
     balance: "Solde",
     noLines: "Aucune écriture sur la période.",
     exports: "Exporter le journal",
     exportsHint: "Les écritures de la période, pour votre fiduciaire ou votre logiciel comptable.",
+    needsPeriod: "Les totaux par compte et les exports du journal portent sur une période : choisissez une date « Du » et une date « Au ».",
     formats: { csv: "CSV", banana: "Banana", datev: "DATEV", json: "JSON" },
   },
   en: {
@@ -100,12 +106,14 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     accountsHint: "The period's entries (every kind), on the accounts of the settings; the balances cancel out.",
     account: "Account",
     accountName: "Name",
+    eventsAccountName: "Events",
     debit: "Debit",
     credit: "Credit",
     balance: "Balance",
     noLines: "No entry in the period.",
     exports: "Export the journal",
     exportsHint: "The period's entries, for your accountant or your accounting software.",
+    needsPeriod: "The totals by account and the journal's exports cover a period: choose a “From” and a “To” date.",
     formats: { csv: "CSV", banana: "Banana", datev: "DATEV", json: "JSON" },
   },
   de: {
@@ -134,12 +142,14 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     accountsHint: "Die Buchungen des Zeitraums (jede Art) auf den Konten der Einstellungen; die Salden heben sich auf.",
     account: "Konto",
     accountName: "Name",
+    eventsAccountName: "Anlässe",
     debit: "Soll",
     credit: "Haben",
     balance: "Saldo",
     noLines: "Keine Buchung im Zeitraum.",
     exports: "Journal exportieren",
     exportsHint: "Die Buchungen des Zeitraums, für Ihre Treuhand oder Ihre Buchhaltungssoftware.",
+    needsPeriod: "Die Summen pro Konto und die Exporte des Journals gelten für einen Zeitraum: Wählen Sie ein Datum „Von“ und ein Datum „Bis“.",
     formats: { csv: "CSV", banana: "Banana", datev: "DATEV", json: "JSON" },
   },
   it: {
@@ -168,12 +178,14 @@ export const FINANCES_TEXTS: Record<Locale, FinancesTexts> = {
     accountsHint: "Le registrazioni del periodo (ogni tipo), sui conti delle impostazioni; i saldi si annullano.",
     account: "Conto",
     accountName: "Nome",
+    eventsAccountName: "Eventi",
     debit: "Dare",
     credit: "Avere",
     balance: "Saldo",
     noLines: "Nessuna registrazione nel periodo.",
     exports: "Esporta il giornale",
     exportsHint: "Le registrazioni del periodo, per la fiduciaria o il software contabile.",
+    needsPeriod: "I totali per conto e le esportazioni del giornale riguardano un periodo: scegli una data «Dal» e una data «Al».",
     formats: { csv: "CSV", banana: "Banana", datev: "DATEV", json: "JSON" },
   },
 };

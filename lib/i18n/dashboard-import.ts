@@ -13,6 +13,8 @@ export type ImportTexts = {
   chooseAgain: string;
   mode: string;
   modes: Record<"create" | "update", string>;
+  /** A line whose email the club knows, left out in `create` mode: `{email}`, the control `{mode}` and its choice `{update}`. */
+  memberExists: string;
   tier: string;
   tierHint: string;
   noTier: string;
@@ -68,6 +70,7 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     chooseAgain: "Choisissez à nouveau le fichier : le navigateur ne le garde pas après l'aperçu sans JavaScript.",
     mode: "Membres déjà connus",
     modes: { create: "Les laisser tels quels", update: "Les mettre à jour" },
+    memberExists: "Un membre a déjà l'adresse {email} : ligne laissée de côté, rien n'est changé. Pour le mettre à jour, choisissez « {mode} » → « {update} ».",
     tier: "Catégorie par défaut",
     tierHint: "Pour les lignes sans catégorie (colonne « Catégorie » vide ou absente). En mise à jour, seulement pour les membres qui n'en ont pas encore.",
     noTier: "Aucune",
@@ -115,6 +118,7 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     chooseAgain: "Choose the file again: without JavaScript the browser does not keep it after the preview.",
     mode: "Members already known",
     modes: { create: "Leave them as they are", update: "Update them" },
+    memberExists: "A member already has the address {email}: line left out, nothing changed. To update them, choose “{mode}” → “{update}”.",
     tier: "Default tier",
     tierHint: "For the lines without a tier (a “Tier” column empty or absent). When updating, only for members who have none yet.",
     noTier: "None",
@@ -161,6 +165,7 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     chooseAgain: "Wählen Sie die Datei erneut: ohne JavaScript behält der Browser sie nach der Vorschau nicht.",
     mode: "Bereits bekannte Mitglieder",
     modes: { create: "Unverändert lassen", update: "Aktualisieren" },
+    memberExists: "Ein Mitglied hat bereits die Adresse {email}: Zeile übergangen, nichts geändert. Zum Aktualisieren wählen Sie „{mode}“ → „{update}“.",
     tier: "Standardkategorie",
     tierHint: "Für Zeilen ohne Kategorie (Spalte „Kategorie“ leer oder nicht vorhanden). Beim Aktualisieren nur für Mitglieder, die noch keine haben.",
     noTier: "Keine",
@@ -211,6 +216,7 @@ export const IMPORT_TEXTS: Record<Locale, ImportTexts> = {
     chooseAgain: "Scegli di nuovo il file: senza JavaScript il browser non lo conserva dopo l'anteprima.",
     mode: "Membri già noti",
     modes: { create: "Lasciarli come sono", update: "Aggiornarli" },
+    memberExists: "Un membro ha già l'indirizzo {email}: riga tralasciata, nulla è cambiato. Per aggiornarlo, scegli «{mode}» → «{update}».",
     tier: "Categoria predefinita",
     tierHint: "Per le righe senza categoria (colonna «Categoria» vuota o assente). In aggiornamento, solo per i membri che non ne hanno ancora una.",
     noTier: "Nessuna",

@@ -38,6 +38,8 @@ export type MembersTexts = {
   erasureAsked: string;
   awaitingApproval: string;
   empty: string;
+  /** The list of a club with no member at all (no search, no filter): the ways to the first ones follow. */
+  noneYet: string;
   addTitle: string;
   editTitle: string;
   reason: string;
@@ -109,6 +111,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     erasureAsked: "A demandé l'effacement",
     awaitingApproval: "Candidature à examiner",
     empty: "Aucun membre ne correspond.",
+    noneYet: "Le club n'a pas encore de membre : ajoutez le premier à la main ou importez votre liste (CSV).",
     addTitle: "Ajouter un membre",
     editTitle: "Modifier {name}",
     reason: "Motif",
@@ -216,6 +219,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     erasureAsked: "Asked to be erased",
     awaitingApproval: "Application to review",
     empty: "No member matches.",
+    noneYet: "The club has no members yet: add the first one by hand or import your list (CSV).",
     addTitle: "Add a member",
     editTitle: "Edit {name}",
     reason: "Reason",
@@ -322,6 +326,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     erasureAsked: "Hat um Löschung gebeten",
     awaitingApproval: "Antrag zu prüfen",
     empty: "Kein Mitglied entspricht der Suche.",
+    noneYet: "Der Club hat noch keine Mitglieder: Fügen Sie das erste von Hand hinzu oder importieren Sie Ihre Liste (CSV).",
     addTitle: "Mitglied hinzufügen",
     editTitle: "{name} bearbeiten",
     reason: "Grund",
@@ -429,6 +434,7 @@ export const MEMBERS_TEXTS: Record<Locale, MembersTexts> = {
     erasureAsked: "Ha chiesto la cancellazione",
     awaitingApproval: "Candidatura da esaminare",
     empty: "Nessun membro corrisponde.",
+    noneYet: "Il club non ha ancora membri: aggiungi il primo a mano o importa il tuo elenco (CSV).",
     addTitle: "Aggiungi un membro",
     editTitle: "Modifica {name}",
     reason: "Motivo",

@@ -70,6 +70,11 @@ export function t(locale: Locale, code: MessageCode, params: Params = {}): strin
   });
 }
 
+/** "Label: value" as the language writes it: French puts a space before the colon, the others none. */
+export function labelled(locale: Locale, label: string, value: string): string {
+  return locale === "fr" ? `${label} : ${value}` : `${label}: ${value}`;
+}
+
 /** The first supported language of an Accept-Language header, else the default. */
 export function localeFromAcceptLanguage(header: string | null | undefined): Locale {
   if (!header) return DEFAULT_LOCALE;

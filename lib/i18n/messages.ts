@@ -62,6 +62,12 @@ export const MESSAGES = {
     de: "{time} gibt es in {zone} nicht: die Uhren werden in dieser Nacht eine Stunde vorgestellt (Sommerzeit). Wählen Sie eine andere Uhrzeit.",
     it: "{time} non esiste in {zone}: quella notte gli orologi vanno avanti di un'ora (ora legale). Scegli un'altra ora.",
   },
+  AMOUNT_TYPED: {
+    fr: "Saisissez un montant comme 50 ou 50.00.",
+    en: "Enter an amount such as 50 or 50.00.",
+    de: "Geben Sie einen Betrag wie 50 oder 50.00 ein.",
+    it: "Inserisci un importo come 50 o 50.00.",
+  },
   PAYLOAD_TOO_LARGE: {
     fr: "Le corps de la requête dépasse {max} octets.",
     en: "The request body exceeds {max} bytes.",

@@ -12,7 +12,7 @@ import { privatePageHeaders } from "../cards/web";
 import { formatDate } from "../cards/view";
 import type { PublicCtx } from "../context";
 import { AppError } from "../errors";
-import { type Locale, t } from "../i18n";
+import { labelled, type Locale, t } from "../i18n";
 import { MAILING_TEXTS } from "../i18n/mailings";
 import { MEMBER_PAGE_TEXTS, type MemberPageTexts } from "../i18n/member-page";
 import type { FileReply, RedirectReply } from "../reply";
@@ -21,6 +21,7 @@ import { brandVars, escapeHtml, fill, htmlReply, layoutPage, messagePage, money,
 import {
   confirmEmailChange,
   getMemberPage,
+  memberPageView,
   renewalQuote,
   renewMembership,
   requestEmailChange,
@@ -45,6 +46,7 @@ function notFound(locale: Locale): FileReply {
 
 function body(
   page: MemberPage,
+  country: string | null,
   token: string,
   baseUrl: string,
   tx: MemberPageTexts,
@@ -55,7 +57,7 @@ function body(
   const { member: m, club, card } = page;
   const locale = club.locale as Locale;
   const here = memberPageUrl("", token);
-  const date = (d: string) => formatDate(d, locale, null);
+  const date = (d: string) => formatDate(d, locale, country);
   const validity = m.status === "expired" ? fill(tx.endedOn, { date: date(m.membership_end) }) : fill(tx.until, { date: date(m.membership_end) });
   const byCard = page.payment_methods.includes("stripe")
     ? form(`${here}/renew`, `<input type="hidden" name="payment_method" value="stripe"><button type="submit">${escapeHtml(tx.renewByCard)}</button>`)
@@ -71,7 +73,7 @@ function body(
   const transferBlock = transfer ? transferDetails(transfer, tx.transfer, locale) : "";
   const invoices = page.invoices.length
     ? `<section id="invoices" aria-labelledby="h-invoices"><h2 id="h-invoices">${escapeHtml(tx.invoices.title)}</h2><ul class="invoices">${page.invoices
-        .map((i) => invoiceItem(i, tx, locale))
+        .map((i) => invoiceItem(i, tx, locale, country))
         .join("")}</ul></section>`
     : "";
   const wallets = [
@@ -99,7 +101,7 @@ ${topHeader(club.name, `${m.first_name} ${m.last_name}`, club.logo_url)}
 <p class="status" role="status">${escapeHtml(tx.status[m.status])}</p>
 <main>
 ${notice ? `<p class="notice" role="status">${escapeHtml(notice)}</p>` : ""}
-<section aria-labelledby="h-membership"><h2 id="h-membership">${escapeHtml(tx.title)}</h2><p>${escapeHtml(validity)}</p>${m.tier_name ? `<p class="muted">${escapeHtml(tx.tier)} : ${escapeHtml(m.tier_name)}</p>` : ""}</section>
+<section aria-labelledby="h-membership"><h2 id="h-membership">${escapeHtml(tx.title)}</h2><p>${escapeHtml(validity)}</p>${m.tier_name ? `<p class="muted">${escapeHtml(labelled(locale, tx.tier, m.tier_name))}</p>` : ""}</section>
 <section id="renew" aria-labelledby="h-renew"><h2 id="h-renew">${escapeHtml(tx.renew)}</h2>${renew}${transferBlock}</section>
 ${invoices}
 <section aria-labelledby="h-card"><h2 id="h-card">${escapeHtml(tx.card)}</h2>${wallets}</section>
@@ -121,8 +123,8 @@ ${mailings}
 }
 
 /** One of the member's invoices: number, dates, amount and state, its PDF, and while open how to pay it. */
-function invoiceItem(i: MemberPage["invoices"][number], tx: MemberPageTexts, locale: Locale): string {
-  const date = (d: string) => formatDate(d, locale, null);
+function invoiceItem(i: MemberPage["invoices"][number], tx: MemberPageTexts, locale: Locale, country: string | null): string {
+  const date = (d: string) => formatDate(d, locale, country);
   const state = i.overdue ? "overdue" : i.status;
   const p = { number: i.number, date: date(i.issued_on), amount: money(i.amount_cents - i.paid_cents, i.currency, locale) };
   const lines = [
@@ -145,8 +147,9 @@ export async function renderMemberPage(
   query: { done?: string; renew?: string; checkout?: string } = {},
 ): Promise<FileReply | RedirectReply> {
   let page: MemberPage;
+  let country: string | null;
   try {
-    page = await getMemberPage(ctx, token);
+    ({ page, country } = await memberPageView(ctx, token));
   } catch (err) {
     if (err instanceof AppError && err.status === 404) return notFound(ctx.locale);
     throw err;
@@ -162,7 +165,7 @@ export async function renderMemberPage(
   const back = query.checkout === "success" || query.checkout === "cancelled" ? tx.checkout[query.checkout] : null;
   const notice = DONE.includes(query.done as Done) ? tx.done[query.done as Done] : back;
   const vars = brandVars(page.club.primary_color, page.club.secondary_color, `--status:${STATUS_COLORS[page.member.status]}`);
-  return reply(200, layoutPage(locale, `${page.club.name} — ${tx.title}`, vars, body(page, token, ctx.baseUrl, tx, notice, transfer, nothingToPay)));
+  return reply(200, layoutPage(locale, `${page.club.name} — ${tx.title}`, vars, body(page, country, token, ctx.baseUrl, tx, notice, transfer, nothingToPay)));
 }
 
 export type PageAction = "name" | "email" | "email_confirm" | "auto_renewal" | "mailings" | "erasure" | "renew";

@@ -133,8 +133,13 @@ async function tierNameOf(q: Queryable, m: MemberRow): Promise<string | null> {
 
 /** The member's page. */
 export async function getMemberPage(ctx: PublicCtx, token: string): Promise<MemberPage> {
+  return (await memberPageView(ctx, token)).page;
+}
+
+/** The member's page and the club's country, whose style its HTML writes dates in, as the card does. */
+export async function memberPageView(ctx: PublicCtx, token: string): Promise<{ page: MemberPage; country: string | null }> {
   const { m, club } = await memberOf(ctx, ctx.db.read, token);
-  return pageOf(ctx, token, m, club, await tierNameOf(ctx.db.read, m));
+  return { page: await pageOf(ctx, token, m, club, await tierNameOf(ctx.db.read, m)), country: club.country };
 }
 
 /** Corrects the member's first and last name (a history row `update` naming the fields, by the member). */

@@ -52,6 +52,27 @@ const eventForm = (over: Record<string, string> = {}) => ({
 });
 
 describe("events list and form", () => {
+  it("says beside the member price that empty is free for members, and saves an empty one as 0", async () => {
+    const form = await owner.request("GET", NEW);
+    expect(form.text).toContain('aria-describedby="f-t0_member-hint"');
+    expect(form.text).toContain('<p id="f-t0_member-hint" class="muted">Vide ou 0 : gratuit pour les membres.</p>');
+    const res = await owner.post(NEW, eventForm({ title: "Membres gratis", t0_member: "", t0_nonmember: "15" }), NEW);
+    expect(res.status).toBe(303);
+    const tickets = await ticketsOf(idFrom(res.headers.get("location")));
+    expect(tickets.map((t) => [t.member_price_cents, t.non_member_price_cents])).toEqual([[0, 1500]]);
+  });
+
+  it("reads a ticket price written with the currency (CHF 10), and says how to type one it cannot read", async () => {
+    const bad = await owner.post(NEW, eventForm({ title: "Prix illisible", t0_nonmember: "dix francs" }), NEW);
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain("Saisissez un montant comme 50 ou 50.00.");
+    expect(bad.text).not.toContain("nombre attendu");
+    const res = await owner.post(NEW, eventForm({ title: "Prix en francs", t0_member: "CHF 5.-", t0_nonmember: "CHF 10" }), NEW);
+    expect(res.status).toBe(303);
+    const tickets = await ticketsOf(idFrom(res.headers.get("location")));
+    expect(tickets.map((t) => [t.member_price_cents, t.non_member_price_cents])).toEqual([[500, 1000]]);
+  });
+
   it("creates a published event with its tickets, shown in upcoming and escaped", async () => {
     const res = await owner.post(NEW, eventForm(), NEW);
     expect(res.status).toBe(303);
@@ -94,6 +115,9 @@ describe("events list and form", () => {
     expect(bad.status).toBe(422);
     expect(bad.text).toContain('id="f-ends_at-error"');
     expect(bad.text).toContain('value="Bad dates"');
+    // The form's labels, not the API's field names (its answer still says ends_at).
+    expect(bad.text).toContain('<p id="f-ends_at-error" class="error-text">« Fin » doit être postérieur à « Début ».</p>');
+    expect(bad.text).not.toContain("starts_at »");
   });
 
   it("edits the event: clears the capacity, changes a ticket (keeping its tier prices, not in the form), adds one, removes one", async () => {
@@ -156,6 +180,28 @@ describe("events list and form", () => {
     const gone = await createEventVia(env, { title: "Gone" });
     expect((await owner.post(`/admin/events/${gone.id}/delete`, {}, `/admin/events/${gone.id}`)).status).toBe(303);
     expect(await eventRow(gone.id)).toBeUndefined();
+  });
+});
+
+describe("a free ticket's registration", () => {
+  it("says free, nothing due, not unpaid, in the list and on its page; its origin in words", async () => {
+    const event = await createEventVia(env, { title: "Apéro", tickets: [{ name: "Libre", member_price_cents: 0, non_member_price_cents: 0 }] });
+    const path = `/admin/events/${event.id}`;
+    const res = await owner.post(
+      `${path}/registrations`,
+      { ticket_id: event.tickets[0].id, first_name: "Zoé", last_name: "Gratis", email: "zoe@test.org" },
+      path,
+    );
+    expect(res.status).toBe(303);
+    const [reg] = await regsOf(event.id);
+    expect(reg).toMatchObject({ status: "confirmed", amount_cents: 0, source: "admin" });
+    const list = await owner.request("GET", path);
+    expect(list.text).toContain('<td class="hide-small">Gratuit, rien à payer</td>');
+    expect(list.text).not.toContain('<td class="hide-small">Non</td>');
+    const detail = await owner.request("GET", `${path}/registrations/${reg.id}`);
+    expect(detail.text).toContain("Gratuit, rien à payer");
+    expect(detail.text).toContain("Ajoutée par un administrateur du club");
+    expect(detail.text).not.toMatch(/<dd>admin<\/dd>/);
   });
 });
 

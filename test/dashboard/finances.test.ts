@@ -54,4 +54,37 @@ describe("finances page", () => {
     expect(file.headers.get("content-disposition")).toContain("journal-");
     expect((await owner.request("GET", "/admin/finances/journal?from=2025-03-01&to=2025-03-31&format=xls")).status).toBe(422);
   });
+
+  it("downloads this year's journal when opened without a period; a bad date is named by the form's label", async () => {
+    const bare = await owner.request("GET", "/admin/finances/journal");
+    expect(bare.status).toBe(200);
+    const year = new Date().toISOString().slice(0, 4);
+    const today = new Date().toISOString().slice(0, 10);
+    const api = await env.call("GET", `/api/clubs/${env.clubId}/journal?from=${year}-01-01&to=${today}`);
+    expect(bare.text).toBe(api.text);
+    const bad = await owner.request("GET", "/admin/finances/journal?from=hier");
+    expect(bad.status).toBe(422);
+    expect(bad.text).toMatch(/role="alert">Du : [^<]+<\/div>/);
+    expect(bad.text).not.toContain("undefined");
+    expect(bad.text).toContain('href="/admin/finances"');
+  });
+
+  it("names the events account by its role while the club gives it no name (its default); a name given is shown", async () => {
+    await insertPayment(env, { kind: "event", amount: 2000, method: "cash", paidAt: "2024-05-04T18:00:00.000Z" });
+    const page = await owner.request("GET", "/admin/finances?from=2024-05-01&to=2024-05-31");
+    expect(page.text).toMatch(/<code>3200<\/code><\/td><td[^>]*>Événements<\/td>/);
+    const patched = await env.call("PUT", `/api/clubs/${env.clubId}`, { body: { accounting_account_events_name: "Manifestations" } });
+    expect(patched.status).toBe(200);
+    const named = await browser(env);
+    await named.signIn();
+    expect((await named.request("GET", "/admin/finances?from=2024-05-01&to=2024-05-31")).text).toMatch(/<code>3200<\/code><\/td><td[^>]*>Manifestations<\/td>/);
+  });
+
+  it("says why there are no exports nor totals by account when the period has no start", async () => {
+    const page = await owner.request("GET", "/admin/finances?from=&to=2025-12-31");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Cotisation Émilie Lovelace");
+    expect(page.text).toContain("Les totaux par compte et les exports du journal portent sur une période : choisissez une date « Du » et une date « Au ».");
+    expect(page.text).not.toContain('name="format"');
+  });
 });

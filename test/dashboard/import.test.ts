@@ -148,6 +148,16 @@ describe("modes and tiers", () => {
     expect((await env.db.read.select().from(members).where(eq(members.id, m.id)))[0].first_name).toBe("After");
   });
 
+  it("says how to update a known member with the page's own control, not the API's mode=update", async () => {
+    await seedMember(env, { email: "import-known@test.org" });
+    const preview = await importAs({ file: file(["Ada;Lovelace;import-known@test.org;01.01.2031"]), mode: "create", run: "preview" });
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain(
+      "Un membre a déjà l&#x27;adresse import-known@test.org : ligne laissée de côté, rien n&#x27;est changé. Pour le mettre à jour, choisissez « Membres déjà connus » → « Les mettre à jour ».",
+    );
+    expect(preview.text).not.toContain("mode=update");
+  });
+
   it("offers the club's active tiers as the default, shows it in the preview, and writes it", async () => {
     const tier = (await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Saison", price_cents: 8000 } })).body;
     await env.call("POST", `/api/clubs/${env.clubId}/tiers`, { body: { name: "Archivée", price_cents: 1, is_active: false } });

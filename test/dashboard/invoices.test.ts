@@ -171,6 +171,20 @@ describe("invoices page", () => {
     expect((await owner.request("GET", "/admin/invoices?done=created")).text).toContain("Facture créée.");
   });
 
+  it("takes a line's amount with an apostrophe (1'200.00), and says how to type one it cannot read", async () => {
+    const other = await seedMember(env, { first_name: "Ada", last_name: "Apostrophe", email: "ada.apostrophe@test.org" });
+    const from = `/admin/invoices/new?member_id=${other.id}`;
+    const bad = await owner.post("/admin/invoices/new", { member_id: other.id, line0_label: "Camp", line0_amount: "mille" }, from);
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain("Saisissez un montant comme 50 ou 50.00.");
+    expect(bad.text).not.toContain("nombre attendu");
+    expect(await env.db.read.select().from(invoices).where(eq(invoices.member_id, other.id))).toEqual([]);
+    const res = await owner.post("/admin/invoices/new", { member_id: other.id, line0_label: "Camp", line0_amount: "1'200.00" }, from);
+    expect(res.status).toBe(303);
+    const [row] = await env.db.read.select().from(invoices).where(eq(invoices.member_id, other.id));
+    expect(row.lines).toEqual([{ label: "Camp", amount_cents: 120000 }]);
+  });
+
   it("creates an invoice of a tier's fee; no line at all, or a total of zero, is refused beside the lines", async () => {
     const tier = await insertTier(env, { name: "Junior" });
     const other = await seedMember(env, { first_name: "Léon", email: "leon@test.org" });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { clubs } from "../../db/schema";
-import { createEventVia } from "../events-fixtures";
+import { addScan } from "../card-fixtures";
+import { createEventVia, insertPayment } from "../events-fixtures";
 import { setup } from "../helpers";
 import { seedMember } from "../members-fixtures";
 import { DESKTOP, HAS_BROWSER, launch, overflowX, PHONE, seriousViolations, signedIn } from "./browser-harness";
@@ -24,12 +25,18 @@ describe.skipIf(!HAS_BROWSER)("the dashboard on a phone", () => {
     await env.db.tx((t) => t.update(clubs).set({ locale: "de", country: "DE" }).where(eq(clubs.id, env.clubId)));
     for (let i = 0; i < 12; i++) {
       const last = i % 3 ? "Muster" : "Wolfeschlegelsteinhausenbergerdorff-Schmidt";
-      await seedMember(env, {
+      const m = await seedMember(env, {
         first_name: `Maximiliane${i}`,
         last_name: last,
         email: `sehr.lange.adresse.${i}@beispiel-verein.example.org`,
         membership_end: "2026-06-30",
       });
+      // A payment and a scan this week: the charts are drawn (an empty one is only a note).
+      if (i === 0) {
+        const now = new Date().toISOString();
+        await insertPayment(env, { kind: "membership", amount: 5000, paidAt: now, memberId: m.id });
+        await addScan(env, { at: now, memberId: m.id });
+      }
     }
     eventId = (await createEventVia(env, { title: "Sommerfest" })).id;
     run = await launch(env);

@@ -16,6 +16,18 @@ const byCode = async (code: string) => (await env.db.read.select().from(promoCod
 const NEW = "/admin/promo-codes/new";
 
 describe("promo codes", () => {
+  it("refuses an end before the start naming the form's labels, not the API's fields", async () => {
+    const bad = await owner.post(
+      NEW,
+      { code: "ENVERS", discount_type: "percent", discount_value: "10", valid_from: "2031-06-30T10:00", valid_until: "2031-06-01T10:00" },
+      NEW,
+    );
+    expect(bad.status).toBe(422);
+    expect(bad.text).toContain("« Valable jusqu&#x27;au » doit être postérieur à « Valable dès ».");
+    expect(bad.text).not.toContain("valid_until »");
+    expect(await byCode("ENVERS")).toBeUndefined();
+  });
+
   it("adds a percent code for one tier and an amount code for one event, then lists both", async () => {
     const tier = await insertTier(env, { name: "Junior" });
     const event = await createEventVia(env, { title: "Soirée <promo>" });

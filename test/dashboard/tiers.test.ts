@@ -34,6 +34,26 @@ describe("tiers", () => {
     expect(await byName("Sans prix")).toBeUndefined();
   });
 
+  it("says how to type an amount in the club's language, beside the price, not the schema's words", async () => {
+    const res = await owner.post("/admin/tiers/new", { name: "Prix en lettres", price: "abc" }, "/admin/tiers/new");
+    expect(res.status).toBe(422);
+    expect(res.text).toContain('<p id="f-price-error" class="error-text">Saisissez un montant comme 50 ou 50.00.</p>');
+    expect(res.text).not.toContain("nombre attendu");
+    expect(await byName("Prix en lettres")).toBeUndefined();
+  });
+
+  it("reads amounts as Swiss people write them: 1'200.50, 1 200,50, 50.-, CHF 10; not 1.200", async () => {
+    const typed = { Apostrophe: "1'200.50", Espace: "1 200,50", "Francs ronds": "50.-", "Avec la monnaie": "CHF 10", "Monnaie après": "10 chf" };
+    for (const [name, price] of Object.entries(typed)) expect((await owner.post("/admin/tiers/new", { name, price }, "/admin/tiers/new")).status).toBe(303);
+    const stored = await Promise.all(Object.keys(typed).map(async (name) => (await byName(name)).price_cents));
+    expect(stored).toEqual([120050, 120050, 5000, 1000, 1000]);
+    // A thousand, or one franc twenty? Not guessed.
+    const ambiguous = await owner.post("/admin/tiers/new", { name: "Ambigu", price: "1.200" }, "/admin/tiers/new");
+    expect(ambiguous.status).toBe(422);
+    expect(ambiguous.text).toContain("Saisissez un montant comme 50 ou 50.00.");
+    expect(await byName("Ambigu")).toBeUndefined();
+  });
+
   it("edits a tier, clears its description, archives and restores it", async () => {
     await owner.post("/admin/tiers/new", { name: "Famille", description: "Deux adultes", price: "80" }, "/admin/tiers/new");
     const tier = await byName("Famille");

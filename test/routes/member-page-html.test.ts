@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "bun:test";
 import { eq } from "drizzle-orm";
 import { clubs, jobs, members } from "../../db/schema";
 import { setup, type TestEnv } from "../helpers";
+import { insertTier } from "../events-fixtures";
 import { addDays, memberRow, pageTokenOf, seedMember, todayUtc } from "../members-fixtures";
 import { sha256Hex } from "../../lib/ids";
 
@@ -46,6 +47,22 @@ describe("/m/<token>", () => {
     expect(res.text).not.toMatch(/<script|<link |@import|src="https?:/i);
     expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("in English: 'Tier: Adulte' without French spacing, dates in the style of the card page (30 June 2028)", async () => {
+    const tier = await insertTier(env, { name: "Adulte" });
+    const m = await seedMember(env, { first_name: "Ann", membership_end: "2028-06-30" });
+    await env.db.tx((t) => t.update(members).set({ tier_id: tier.id }).where(eq(members.id, m.id)));
+    await env.db.tx((t) => t.update(clubs).set({ locale: "en", country: "CH" }).where(eq(clubs.id, env.clubId)));
+    try {
+      const res = await get(`/m/${pageTokenOf(m)}`);
+      expect(res.text).toContain(">Tier: Adulte<");
+      expect(res.text).toContain("30 June 2028");
+      expect(res.text).not.toContain("June 30, 2028");
+      expect((await get(`/c/${m.pass_serial_number}`)).text).toContain("30 June 2028");
+    } finally {
+      await env.db.tx((t) => t.update(clubs).set({ locale: "fr", country: null }).where(eq(clubs.id, env.clubId)));
+    }
   });
 
   it("takes an odd query (a notice too long) as no query: the page, never a 422", async () => {
