@@ -309,16 +309,17 @@ async function newForm(input: PageInput, values: NewValues, problems: Problems):
   );
 }
 
-/** A line's amount as typed (`80`, `-12,50`: a discount) in cents; anything else is left for the schema to refuse. */
-function signedCents(text: string): number | string {
-  const amount = cents(text.replace(/^-\s*/, ""));
+/** A line's amount as typed (`80`, `-12,50`: a discount, `CHF 80`) in cents; anything else is left for the schema to refuse. */
+function signedCents(text: string, currency: string): number | string {
+  const amount = cents(text.replace(/^-\s*/, ""), currency);
   if (typeof amount !== "number") return text;
   return text.startsWith("-") ? -amount : amount;
 }
 
 async function create(input: PageInput): Promise<Response> {
   const values = readNew(input.form, input.query);
-  const lines = values.lines.filter((l) => l.label || l.amount).map((l) => ({ label: l.label, amount_cents: signedCents(l.amount) }));
+  const currency = clubOf(input.admin).currency;
+  const lines = values.lines.filter((l) => l.label || l.amount).map((l) => ({ label: l.label, amount_cents: signedCents(l.amount, currency) }));
   const body = {
     member_id: values.member_id,
     tier_id: values.tier_id || undefined,
@@ -330,7 +331,9 @@ async function create(input: PageInput): Promise<Response> {
   try {
     await createInvoice(input.ctx, checked.data);
   } catch (err) {
-    return newForm(input, values, problemsOf(err, input.locale));
+    // The form's labels, not the API's field names, in a refusal that compares two dates.
+    const tt = INVOICES_TEXTS[input.locale];
+    return newForm(input, values, problemsOf(err, input.locale, { due_on: tt.dueOn, issued_on: tt.issued }));
   }
   return input.redirect("/admin/invoices?show=open&done=created");
 }

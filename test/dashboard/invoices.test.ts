@@ -185,6 +185,26 @@ describe("invoices page", () => {
     expect(row.lines).toEqual([{ label: "Camp", amount_cents: 120000 }]);
   });
 
+  it("takes a line's amount with the club's currency (CHF 80, -CHF 5), and names a due date before today by the form's labels", async () => {
+    const other = await seedMember(env, { first_name: "Cléo", last_name: "Devise", email: "cleo.devise@test.org" });
+    const from = `/admin/invoices/new?member_id=${other.id}`;
+    const early = await owner.post("/admin/invoices/new", { member_id: other.id, line0_label: "Camp", line0_amount: "80", due_on: "2020-01-01" }, from);
+    expect(early.status).toBe(422);
+    expect(early.text).toContain("« Échéance »");
+    expect(early.text).not.toContain("« due_on »");
+    const res = await owner.post(
+      "/admin/invoices/new",
+      { member_id: other.id, line0_label: "Camp", line0_amount: "CHF 80", line1_label: "Rabais", line1_amount: "-CHF 5" },
+      from,
+    );
+    expect(res.status).toBe(303);
+    const [row] = await env.db.read.select().from(invoices).where(eq(invoices.member_id, other.id));
+    expect(row.lines).toEqual([
+      { label: "Camp", amount_cents: 8000 },
+      { label: "Rabais", amount_cents: -500 },
+    ]);
+  });
+
   it("creates an invoice of a tier's fee; no line at all, or a total of zero, is refused beside the lines", async () => {
     const tier = await insertTier(env, { name: "Junior" });
     const other = await seedMember(env, { first_name: "Léon", email: "leon@test.org" });
