@@ -301,8 +301,8 @@ export async function drawSvg(
 }
 
 async function drawInChild(svg: string, cmd: string[], limitMs: number): Promise<{ ok: true; png: Buffer } | { ok: false; invalid: Invalid }> {
-  // Nothing of the server's environment (its database address, its secrets) reaches the process that reads hostile files.
-  const child = Bun.spawn(cmd, { stdin: Buffer.from(svg), stdout: "pipe", stderr: "ignore", env: { PATH: process.env.PATH ?? "" } });
+  // None of the server's environment (its database address, its secrets) reaches the process that reads hostile files.
+  const child = Bun.spawn(cmd, { stdin: Buffer.from(svg), stdout: "pipe", stderr: "ignore", env: {} });
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
